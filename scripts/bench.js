@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm run bench`: every figure is a ratio against a baseline measured in the same run,
+// alternating the two so that machine noise hits both. Sections live in scripts/bench/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2);
+const sections = fs
+  .readdirSync(path.join(root, 'scripts/bench'))
+  .filter((f) => f.endsWith('.js') && !f.startsWith('_'))
+  .sort()
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
+
+const results = [];
+for (const f of sections) {
+  const mod = await import(path.join(root, 'scripts/bench', f));
+  console.log(`\n== ${mod.title} ==`);
+  const rows = await mod.default({ root, log: (s) => console.log(s) });
+  results.push({ title: mod.title, rows });
+}
+
+const lines = [
+  '# Benchmarks',
+  '',
+  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}, ` +
+    `${(await import('node:os')).default.cpus().length} cores. Ratios compare against a baseline run alternately in the same process.`,
+  '',
+];
+for (const r of results) {
+  lines.push(`## ${r.title}`, '', '| measure | value | target | met |', '| --- | --- | --- | --- |');
+  for (const row of r.rows) lines.push(`| ${row.name} | ${row.value} | ${row.target ?? ''} | ${row.met === undefined ? '' : row.met ? 'yes' : 'NO'} |`);
+  lines.push('');
+}
+if (only.length === 0) fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), lines.join('\n'));
+else console.log('\n(partial run: BENCHMARKS.md not rewritten)');
+console.log('\n' + lines.join('\n'));

@@ -1,0 +1,65 @@
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import type { Profile } from '../../core/config.js';
+import { readAll, readSecret } from '../kit.js';
+
+export interface AuthSetOptions {
+  apiKey?: string;
+  apiSecret?: string | boolean;
+  accessToken?: string;
+  accessTokenSecret?: string | boolean;
+  bearerToken?: string | boolean;
+  userId?: string;
+  screenName?: string;
+}
+
+const KEYISH = /^[\x21-\x7e]{1,512}$/;
+
+export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void> {
+  const patch: Partial<Profile> = {};
+  const secretFlags: Array<[keyof Profile, string, string | boolean | undefined]> = [
+    ['api_secret', '--api-secret', opts.apiSecret],
+    ['access_token_secret', '--access-token-secret', opts.accessTokenSecret],
+    ['bearer_token', '--bearer-token', opts.bearerToken],
+  ];
+  const fromStdin = secretFlags.filter(([, , v]) => v === '-');
+  if (fromStdin.length > 1 && !ctx.io.isStdinTTY) {
+    // Several secrets piped at once: one per line, in the documented order.
+    const lines = (await readAll(ctx.io.stdin)).split(/\r?\n/);
+    fromStdin.forEach(([field, flag], i) => {
+      const v = lines[i]?.trim();
+      if (!v) throw new UsageError(`${flag} -: line ${i + 1} of stdin is empty`, { flag });
+      patch[field] = v;
+    });
+  } else {
+    for (const [field, flag, v] of secretFlags) {
+      const s = await readSecret(ctx, v, flag);
+      if (s !== undefined) patch[field] = s;
+    }
+  }
+  if (opts.apiKey !== undefined) patch.api_key = opts.apiKey;
+  if (opts.accessToken !== undefined) patch.access_token = opts.accessToken;
+  if (opts.userId !== undefined) {
+    if (!/^\d{1,20}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
+    patch.user_id = opts.userId;
+  }
+  if (opts.screenName !== undefined) patch.screen_name = opts.screenName.replace(/^@/, '');
+  for (const [k, v] of Object.entries(patch)) {
+    if (k !== 'screen_name' && k !== 'user_id' && !KEYISH.test(v as string)) {
+      throw new UsageError(`the value for ${k} must be printable ASCII without spaces`, { flag: '--' + k.replace(/_/g, '-') });
+    }
+  }
+  if (Object.keys(patch).length === 0) {
+    throw new UsageError('nothing to set', { hint: 'e.g. `xctl auth set --api-key KEY --api-secret -` with the secret on stdin' });
+  }
+  // A new key invalidates the cached bearer (bearers belong to one app).
+  const current = await ctx.profile();
+  if (patch.api_key && current?.api_key && patch.api_key !== current.api_key && !patch.bearer_token) {
+    patch.bearer_token = undefined;
+    patch.bearer_key = undefined;
+  }
+  if (patch.bearer_token) patch.bearer_key = patch.api_key ?? current?.api_key;
+  await ctx.updateProfile(patch);
+  const name = await ctx.profileName();
+  ctx.io.info(`saved ${Object.keys(patch).filter((k) => patch[k as keyof Profile] !== undefined && k !== 'bearer_key').join(', ')} in profile "${name}"`);
+}

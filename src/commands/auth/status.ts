@@ -1,0 +1,46 @@
+import type { Context } from '../../context.js';
+import { CheckFailed } from '../../core/errors.js';
+import { ENV_CREDENTIALS, resolveCredentials } from '../../core/config.js';
+import { mask } from '../../core/io.js';
+import { printList, type Rec } from '../../core/output.js';
+
+/** Describes every profile, masked; exit 1 when the selected profile has nothing usable. */
+export async function authStatus(ctx: Context): Promise<void> {
+  const store = await ctx.store();
+  const selected = await ctx.profileName();
+  const profiles = store.profiles();
+  if (!(selected in profiles)) profiles[selected] = {};
+  const envSet = Object.keys(ENV_CREDENTIALS).filter((k) => ctx.env[k]);
+  const rows: Rec[] = [];
+  let usable = false;
+  for (const [name, p] of Object.entries(profiles).sort()) {
+    const c = name === selected ? resolveCredentials(name, p, ctx.env) : resolveCredentials(name, p, {});
+    const bearerValid = !!c.bearer_token && (c.source.bearer_token === 'env' || !p.bearer_key || p.bearer_key === c.api_key);
+    const app = !!(c.api_key && c.api_secret);
+    const user = !!(c.access_token && c.access_token_secret);
+    if (name === selected) usable = app || user || bearerValid;
+    rows.push({
+      profile: name,
+      default: name === store.defaultProfile,
+      selected: name === selected,
+      api_key: c.api_key ? mask(c.api_key) : '',
+      api_secret: c.api_secret ? 'set' : '',
+      user_token: user ? `set${c.screen_name ? ` (@${c.screen_name}${c.user_id ? `, ${c.user_id}` : ''})` : ''}` : c.access_token ? 'secret missing' : '',
+      bearer: bearerValid ? 'cached' : '',
+      from_env: name === selected ? envSet.join(' ') : '',
+      base_url: p.base_url ?? '',
+      account_id: p.account_id ?? '',
+    });
+  }
+  await printList(ctx.io, await ctx.output(), rows, {
+    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', 'from_env', 'base_url'],
+  });
+  ctx.io.info(`store: ${store.path}`);
+  if (envSet.length) ctx.io.info(`environment overrides: ${envSet.join(', ')}`);
+  if (ctx.env.XCTL_CONFIG_DIR) ctx.io.info(`XCTL_CONFIG_DIR=${ctx.env.XCTL_CONFIG_DIR}`);
+  if (!usable) {
+    throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
+      hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
+    });
+  }
+}

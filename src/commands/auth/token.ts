@@ -1,0 +1,22 @@
+import type { Context } from '../../context.js';
+import { AuthError, UsageError } from '../../core/errors.js';
+
+export interface AuthTokenOptions {
+  type?: string;
+  secret?: boolean;
+}
+
+/** Prints one credential on stdout, for `$(xctl auth token)` in scripts. The only command that prints a secret. */
+export async function authToken(ctx: Context, opts: AuthTokenOptions): Promise<void> {
+  const type = opts.type ?? 'user';
+  if (type !== 'user' && type !== 'app') throw new UsageError(`--type must be user or app (got "${type}")`, { flag: '--type' });
+  if (type === 'app') {
+    if (opts.secret) throw new UsageError('--secret goes with --type user', { flag: '--secret' });
+    ctx.io.out(await ctx.bearer());
+    return;
+  }
+  const c = await ctx.credentials();
+  const v = opts.secret ? c.access_token_secret : c.access_token;
+  if (!v) throw new AuthError(`no user access token${opts.secret ? ' secret' : ''} is set in profile "${c.profile}"`, { hint: 'run `xctl auth login`' });
+  ctx.io.out(v);
+}

@@ -1,0 +1,77 @@
+// `xctl request`: a raw signed call, like twurl. -d pairs are a signed form body; --body is JSON (unsigned).
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { UsageError } from '../core/errors.js';
+import type { AuthMode } from '../core/http.js';
+import { collect, parseJsonInput, readInputArg, run } from './kit.js';
+
+export interface RequestOptions {
+  method?: string;
+  data?: string[];
+  body?: string;
+  header?: string[];
+  auth?: string;
+  ads?: boolean;
+  include?: boolean;
+  raw?: boolean;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
+const AUTHS: AuthMode[] = ['user', 'app', 'none', 'basic'];
+
+export function register(cmd: Command): void {
+  cmd
+    .argument('<path>', 'path with optional query, e.g. "/2/webhooks" or "/12/accounts?count=5"')
+    .option('-X, --method <method>', 'HTTP method (default GET, or POST with -d/--body)')
+    .option('-d, --data <key=value>', 'form parameter, signed (repeatable)', collect, [])
+    .option('--body <@file|->', 'JSON body from a file or stdin (not signed, per OAuth 1.0a)')
+    .option('-H, --header <"Name: value">', 'extra header (repeatable)', collect, [])
+    .option('--auth <mode>', 'user (OAuth 1.0a user context), app (bearer), basic or none', 'user')
+    .option('--ads', 'call the ads API host')
+    .option('-i, --include', 'print the status line and response headers on stderr')
+    .option('--raw', 'print the body exactly as received')
+    .action(run<RequestOptions>(request));
+}
+
+export async function request(ctx: Context, opts: RequestOptions, args: string[]): Promise<void> {
+  const path = args[0]!;
+  if (!path.startsWith('/') && !/^https?:\/\//.test(path)) {
+    throw new UsageError(`the path must start with "/" (got "${path}")`, { hint: 'e.g. xctl request /2/webhooks' });
+  }
+  const auth = (opts.auth ?? 'user') as AuthMode;
+  if (!AUTHS.includes(auth)) throw new UsageError(`--auth must be one of ${AUTHS.join(', ')} (got "${opts.auth}")`, { flag: '--auth' });
+  const form: Array<[string, string]> = [];
+  for (const d of opts.data ?? []) {
+    const i = d.indexOf('=');
+    if (i <= 0) throw new UsageError(`-d takes key=value (got "${d}")`, { flag: '--data' });
+    form.push([d.slice(0, i), d.slice(i + 1)]);
+  }
+  if (form.length && opts.body !== undefined) throw new UsageError('-d and --body cannot be combined: a request has one body', { flag: '--body' });
+  const headers: Record<string, string> = {};
+  for (const h of opts.header ?? []) {
+    const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(h);
+    if (!m) throw new UsageError(`-H takes "Name: value" (got "${h}")`, { flag: '--header' });
+    if (m[1]!.toLowerCase() === 'authorization') throw new UsageError('-H cannot set Authorization: use --auth', { flag: '--header' });
+    headers[m[1]!.toLowerCase()] = m[2]!;
+  }
+  let json: unknown;
+  if (opts.body !== undefined) json = parseJsonInput(await readInputArg(ctx, opts.body, '--body'), '--body', 'body');
+  const method = (opts.method ?? (form.length || json !== undefined ? 'POST' : 'GET')).toUpperCase();
+  if (!METHODS.includes(method)) throw new UsageError(`-X must be one of ${METHODS.join(', ')} (got "${opts.method}")`, { flag: '--method' });
+
+  const { warnDeprecated } = await import('./request-deprecations.js');
+  warnDeprecated(ctx, method, path);
+
+  const http = await ctx.http();
+  const res = await http.request({ method, path, host: opts.ads ? 'ads' : 'api', form, json, headers, auth });
+  if (opts.include) {
+    ctx.io.err(`HTTP ${res.status}`);
+    for (const [k, v] of Object.entries(res.headers)) ctx.io.err(`${k}: ${v}`);
+  }
+  if (opts.raw || typeof res.data === 'string') {
+    if (res.text) ctx.io.out(res.text);
+    return;
+  }
+  const settings = await ctx.output();
+  ctx.io.out(settings.format === 'jsonl' ? JSON.stringify(res.data) : JSON.stringify(res.data, null, 2));
+}

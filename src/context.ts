@@ -1,0 +1,232 @@
+// Context: the only door to the outside world for commands (io, store, credentials, http, clock, env).
+import { IO, type IOStreams } from './core/io.js';
+import { Store, resolveCredentials, checkProfileName, type Credentials, type Profile } from './core/config.js';
+import { HttpClient, abortableSleep, checkBaseUrl } from './core/http.js';
+import { AuthError, UsageError } from './core/errors.js';
+import { parseFields, parseFormat, type OutputSettings } from './core/output.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  json?: boolean;
+  output?: string;
+  fields?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+  account?: string;
+  verbose?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+  progress?: boolean;
+  yes?: boolean;
+  maxWait?: string;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => Date.now(), sleep: abortableSleep };
+
+export const DEFAULT_API_BASE = 'https://api.x.com';
+export const DEFAULT_ADS_BASE = 'https://ads-api.x.com';
+export const SANDBOX_ADS_BASE = 'https://ads-api-sandbox.x.com';
+
+export interface ContextInit {
+  streams: IOStreams;
+  env: Record<string, string | undefined>;
+  globals?: GlobalOptions;
+  clock?: Clock;
+  signal?: AbortSignal;
+  cwd?: string;
+  version?: string;
+}
+
+export class Context {
+  readonly io: IO;
+  readonly env: Record<string, string | undefined>;
+  readonly globals: GlobalOptions;
+  readonly clock: Clock;
+  readonly signal: AbortSignal;
+  readonly cwd: string;
+  readonly version: string;
+  private storePromise?: Promise<Store>;
+  private httpClient?: HttpClient;
+  private creds?: Credentials;
+
+  constructor(init: ContextInit) {
+    this.env = init.env;
+    this.globals = init.globals ?? {};
+    this.clock = init.clock ?? systemClock;
+    this.signal = init.signal ?? new AbortController().signal;
+    this.cwd = init.cwd ?? '.';
+    this.version = init.version ?? '0.0.0';
+    this.io = new IO(init.streams, {
+      env: init.env,
+      color: this.globals.color === false ? false : undefined,
+      quiet: this.globals.quiet,
+      progress: this.globals.progress,
+    });
+  }
+
+  get verbose(): boolean {
+    return !!this.globals.verbose;
+  }
+
+  /** Output settings: --json / -o / --fields, else the profile's `output` setting, else TTY-based. */
+  async output(): Promise<OutputSettings> {
+    let format = parseFormat(this.globals.output ?? this.env.XCTL_OUTPUT, this.globals.json);
+    if (!format) {
+      const p = await this.profile().catch(() => undefined);
+      if (p?.output) format = parseFormat(p.output);
+    }
+    return { format, fields: parseFields(this.globals.fields) };
+  }
+
+  /** JSON output requested: errors are printed as JSON too. */
+  get wantsJson(): boolean {
+    return !!this.globals.json || this.globals.output === 'json' || this.globals.output === 'jsonl';
+  }
+
+  store(): Promise<Store> {
+    this.storePromise ??= Store.open(this.env);
+    return this.storePromise;
+  }
+
+  async profileName(): Promise<string> {
+    const explicit = this.globals.profile ?? this.env.XCTL_PROFILE;
+    if (explicit) return checkProfileName(explicit);
+    return (await this.store()).defaultProfile;
+  }
+
+  async profile(): Promise<Profile | undefined> {
+    return (await this.store()).profile(await this.profileName());
+  }
+
+  async updateProfile(patch: Partial<Profile>): Promise<Profile> {
+    const store = await this.store();
+    const next = store.updateProfile(await this.profileName(), patch);
+    this.creds = undefined;
+    return next;
+  }
+
+  /** Credentials with environment over profile. Every secret is registered for redaction. */
+  async credentials(): Promise<Credentials> {
+    if (!this.creds) {
+      const name = await this.profileName();
+      const profile = (await this.store()).profile(name);
+      this.creds = resolveCredentials(name, profile, this.env);
+      for (const f of ['api_secret', 'access_token', 'access_token_secret', 'bearer_token'] as const) this.io.addSecret(this.creds[f]);
+      // A bearer cached for another key is not this app's.
+      if (this.creds.source.bearer_token === 'profile' && profile?.bearer_key && profile.bearer_key !== this.creds.api_key) {
+        delete this.creds.bearer_token;
+        delete this.creds.source.bearer_token;
+      }
+    }
+    return this.creds;
+  }
+
+  /** API base URL: --base-url, XCTL_BASE_URL, the profile's base_url, else the platform. */
+  async apiBase(): Promise<string> {
+    const v = this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url;
+    if (v) return checkBaseUrl(v).toString().replace(/\/+$/, '');
+    return DEFAULT_API_BASE;
+  }
+
+  async adsBase(): Promise<string> {
+    const v = this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url;
+    if (v) return checkBaseUrl(v).toString().replace(/\/+$/, '');
+    return this.globals.sandbox ? SANDBOX_ADS_BASE : DEFAULT_ADS_BASE;
+  }
+
+  /** The ads account: --account, XCTL_ACCOUNT_ID, then the profile's account_id. */
+  async accountId(): Promise<string> {
+    const v = this.globals.account ?? this.env.XCTL_ACCOUNT_ID ?? (await this.profile().catch(() => undefined))?.account_id;
+    if (!v) {
+      throw new UsageError('no ads account given', {
+        flag: '--account',
+        hint: 'pass --account ID, set XCTL_ACCOUNT_ID, or `xctl config set account_id ID` (see `xctl ads accounts list`)',
+      });
+    }
+    if (!/^[A-Za-z0-9]{1,32}$/.test(v)) throw new UsageError(`--account must be an account id (got "${v}")`, { flag: '--account' });
+    return v;
+  }
+
+  maxWaitSec(): number {
+    const v = this.globals.maxWait;
+    if (v === undefined) return 900;
+    if (!/^\d+$/.test(v)) throw new UsageError(`--max-wait must be a whole number of seconds (got "${v}")`, { flag: '--max-wait' });
+    return Number(v);
+  }
+
+  async http(): Promise<HttpClient> {
+    if (!this.httpClient) {
+      const retryBase = this.env.XCTL_RETRY_BASE_MS ? Number(this.env.XCTL_RETRY_BASE_MS) : undefined;
+      this.httpClient = new HttpClient({
+        apiBase: await this.apiBase(),
+        adsBase: await this.adsBase(),
+        io: this.io,
+        credentials: () => this.credentials(),
+        bearer: () => this.bearer(),
+        onBearerRejected: async () => {
+          await this.updateProfile({ bearer_token: undefined, bearer_key: undefined } as Partial<Profile>);
+        },
+        verbose: this.verbose,
+        maxWaitSec: this.maxWaitSec(),
+        retryBaseMs: retryBase,
+        userAgent: `xctl/${this.version}`,
+        signal: this.signal,
+        now: () => this.clock.now(),
+        sleep: (ms, s) => this.clock.sleep(ms, s),
+      });
+    }
+    return this.httpClient;
+  }
+
+  /**
+   * The app-only bearer: environment, then the cached one, else obtained with the app key and
+   * secret (POST /oauth2/token) and cached in the profile. The service keeps one per app, so
+   * asking again is both pointless and punished (403 code 99).
+   */
+  async bearer(opts: { cacheOnly?: boolean } = {}): Promise<string> {
+    const c = await this.credentials();
+    if (c.bearer_token) return c.bearer_token;
+    if (opts.cacheOnly) throw new AuthError('no bearer token is cached', { hint: 'run `xctl auth app-token`' });
+    if (!c.api_key || !c.api_secret) {
+      throw new AuthError('an app-only bearer token is needed and no API key and secret are set', {
+        hint: 'run `xctl auth set --api-key KEY --api-secret -`, or set XCTL_BEARER_TOKEN',
+      });
+    }
+    const http = await this.http();
+    const res = await http.request<{ token_type?: string; access_token?: string }>({
+      method: 'POST',
+      path: '/oauth2/token',
+      auth: 'basic',
+      form: { grant_type: 'client_credentials' },
+    });
+    const token = res.data?.access_token;
+    if (res.data?.token_type !== 'bearer' || !token) throw new AuthError('the token endpoint did not return a bearer token');
+    this.io.addSecret(token);
+    if (c.source.api_key !== 'env' || (await this.profile())?.api_key === c.api_key) {
+      await this.updateProfile({ bearer_token: token, bearer_key: c.api_key } as Partial<Profile>);
+    }
+    this.creds = { ...c, bearer_token: token, source: { ...c.source, bearer_token: 'profile' } };
+    return token;
+  }
+
+  /** Asks before a destructive step: --yes skips; without a TTY and without --yes it refuses. */
+  async confirm(question: string): Promise<boolean> {
+    if (this.globals.yes) return true;
+    if (!this.io.isStdinTTY) {
+      throw new UsageError(`${question} — refusing without confirmation`, { flag: '--yes', hint: 'pass --yes to confirm when not at a terminal' });
+    }
+    const { createInterface } = await import('node:readline/promises');
+    const rl = createInterface({ input: this.io.stdin, output: this.io.stderr });
+    try {
+      const a = await rl.question(`${question} [y/N] `);
+      return /^y(es)?$/i.test(a.trim());
+    } finally {
+      rl.close();
+    }
+  }
+}

@@ -1,0 +1,155 @@
+// Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
+
+export const ExitCode = {
+  OK: 0,
+  FAILURE: 1,
+  USAGE: 2,
+  AUTH: 3,
+  PARTIAL: 4,
+  INTERRUPTED: 130,
+} as const;
+
+export interface ErrorDetails {
+  status?: number;
+  code?: string | number;
+  parameter?: string;
+  hint?: string;
+}
+
+export class XctlError extends Error {
+  exitCode: number = ExitCode.FAILURE;
+  status?: number;
+  code?: string | number;
+  parameter?: string;
+  hint?: string;
+
+  constructor(message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = new.target.name;
+    Object.assign(this, stripUndefined({ ...details } as Record<string, unknown>));
+  }
+
+  toJSON(): Record<string, unknown> {
+    return stripUndefined({
+      type: this.name,
+      message: this.message,
+      status: this.status,
+      code: this.code,
+      parameter: this.parameter,
+      hint: this.hint,
+      exit_code: this.exitCode,
+    });
+  }
+}
+
+/** Bad flags or input: nothing was sent. Exit 2. */
+export class UsageError extends XctlError {
+  override exitCode: number = ExitCode.USAGE;
+  flag?: string;
+  constructor(message: string, details: ErrorDetails & { flag?: string } = {}) {
+    super(message, details);
+    this.flag = details.flag;
+  }
+}
+
+/** The service answered with an error. Exit 1 (3 for 401/403, see AuthError). */
+export class ApiError extends XctlError {
+  body?: unknown;
+  constructor(message: string, details: ErrorDetails & { body?: unknown } = {}) {
+    super(message, details);
+    this.body = details.body;
+  }
+}
+
+/** 401/403, or missing credentials. Exit 3. */
+export class AuthError extends ApiError {
+  override exitCode: number = ExitCode.AUTH;
+}
+
+/** 429 that could not be waited out within --max-wait. */
+export class RateLimitError extends ApiError {
+  resetAt?: number;
+  constructor(message: string, details: ErrorDetails & { body?: unknown; resetAt?: number } = {}) {
+    super(message, details);
+    this.resetAt = details.resetAt;
+  }
+}
+
+/** Connection refused, reset, DNS, TLS, timeout. Exit 1. */
+export class NetworkError extends XctlError {}
+
+/** Work left undone but resumable (a journal was kept). Exit 4. */
+export class PartialError extends XctlError {
+  override exitCode: number = ExitCode.PARTIAL;
+}
+
+/** Ctrl-C: stopped cleanly. Exit 130. */
+export class InterruptedError extends XctlError {
+  override exitCode: number = ExitCode.INTERRUPTED;
+}
+
+/** A check (webhooks verify, auth status) that ran fine but answered "no". Exit 1, no "error:" prefix noise. */
+export class CheckFailed extends XctlError {}
+
+function stripUndefined<T extends Record<string, unknown>>(o: T): T {
+  for (const k of Object.keys(o)) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+const HINTS: Record<string, string> = {
+  '32': 'the signature was rejected: check the API key/secret and the access token/secret (`xctl auth status`)',
+  '89': 'the token is invalid or expired: log in again (`xctl auth login`) or set new credentials (`xctl auth set`)',
+  '99': 'bearer tokens must be cached: `xctl auth app-token` reuses the cached one instead of asking again',
+  '220': 'an app-only bearer cannot call a user endpoint: use `--auth user`',
+  '88': 'rate limit exceeded: wait for the reset time or raise --max-wait',
+  UNAUTHORIZED_ACCESS: 'the user token has no access to this account: check --account and `xctl ads accounts list`',
+  ACCOUNT_NOT_FOUND: 'no such ads account for this user: see `xctl ads accounts list`',
+  TOO_MANY_REQUESTS: 'rate limit exceeded: wait for the reset time or raise --max-wait',
+  ROUTE_NOT_FOUND: 'the path does not exist on this API version',
+};
+
+/**
+ * Builds the typed error from a failed response. Handles the three error shapes of
+ * platform-notes.md: v1.1 `{"errors":[{"code":int,"message"}]}`, v2 problem
+ * (`{"title","detail","type",...}` or `{"errors":[problem]}`) and ads
+ * (`{"errors":[{"code":"STRING","message","parameter"}]}`).
+ */
+export function errorFromResponse(status: number, body: unknown, opts: { resetAt?: number; fallbackText?: string } = {}): ApiError {
+  let message = '';
+  let code: string | number | undefined;
+  let parameter: string | undefined;
+  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const first = Array.isArray(b.errors) && b.errors.length > 0 ? (b.errors[0] as Record<string, unknown>) : undefined;
+  if (first) {
+    code = (first.code as string | number | undefined) ?? undefined;
+    message = String(first.message ?? first.detail ?? first.title ?? '');
+    parameter = (first.parameter as string | undefined) ?? undefined;
+    if (!code && typeof first.type === 'string') code = problemCode(first.type);
+    if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
+  } else if (typeof b.title === 'string' || typeof b.detail === 'string') {
+    message = [b.title, b.detail].filter((x) => typeof x === 'string' && x).join(': ');
+    code = typeof b.type === 'string' ? problemCode(b.type) : undefined;
+    parameter = typeof b.parameter === 'string' ? b.parameter : undefined;
+  } else if (typeof b.error === 'string') {
+    message = String(b.error_description ?? b.error);
+  }
+  if (!message) message = opts.fallbackText ? summarizeText(opts.fallbackText) : `HTTP ${status}`;
+  const hint = code !== undefined ? HINTS[String(code)] : undefined;
+  const details = { status, code, parameter, hint, body };
+  const full = `${message} (HTTP ${status}${code !== undefined ? `, code ${code}` : ''}${parameter ? `, parameter ${parameter}` : ''})`;
+  if (status === 429) return new RateLimitError(full, { ...details, resetAt: opts.resetAt, hint: hint ?? HINTS['88'] });
+  if (status === 401 || status === 403) return new AuthError(full, details);
+  return new ApiError(full, details);
+}
+
+function problemCode(type: string): string {
+  const m = /problems\/([a-z0-9-]+)/i.exec(type);
+  return m ? m[1]! : type;
+}
+
+function summarizeText(text: string): string {
+  const t = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  if (!t) return 'empty response';
+  const short = t.length > 160 ? t.slice(0, 157) + '...' : t;
+  return /<[a-z!]/i.test(text) ? `unexpected response: ${short}` : short;
+}

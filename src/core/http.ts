@@ -1,0 +1,391 @@
+// The HTTP client on undici: base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and
+// jitter, rate-limit waits, typed errors and a redacted --verbose trace.
+import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import type { IO } from './io.js';
+import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFromResponse } from './errors.js';
+import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
+import type { Credentials } from './config.js';
+
+export type AuthMode = 'user' | 'app' | 'basic' | 'consumer' | 'none';
+export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
+
+export interface HttpRequest {
+  method: string;
+  /** Path (with optional query) relative to the host, or an absolute URL. */
+  path: string;
+  host?: 'api' | 'ads';
+  query?: Record<string, QueryValue>;
+  form?: Record<string, string | undefined> | Array<[string, string]>;
+  json?: unknown;
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+  auth?: AuthMode;
+  /** Extra OAuth protocol parameters (oauth_callback, oauth_verifier). */
+  oauthExtra?: Record<string, string>;
+  /** Overrides the user token (request-token step of the three-legged flow). */
+  token?: { token: string; tokenSecret: string };
+  /** Safe to repeat after a failure mid-flight. Default: GET, HEAD, PUT, DELETE, OPTIONS. */
+  idempotent?: boolean;
+  /** Set false to see 5xx and network errors at once (the caller retries itself). */
+  retry?: boolean;
+  /** Return the body as a stream (caller consumes it). */
+  stream?: boolean;
+  /** Throw on non-2xx (default true). */
+  throwOnError?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  reset: number; // unix seconds
+  scope: 'account' | 'app';
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  data: T;
+  text: string;
+  url: string;
+  rateLimit?: RateLimit;
+  stream?: Readable;
+}
+
+export interface HttpConfig {
+  apiBase: string;
+  adsBase: string;
+  io: IO;
+  credentials: () => Promise<Credentials>;
+  bearer: () => Promise<string>;
+  onBearerRejected?: () => Promise<void>;
+  verbose?: boolean;
+  maxWaitSec?: number;
+  retries?: number;
+  retryBaseMs?: number;
+  userAgent?: string;
+  signal?: AbortSignal;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  dispatcher?: Dispatcher;
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$/i;
+// Connection-level failures where the request cannot have reached the server.
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** Refuses plain http for any host that is not loopback; secrets would cross the network in clear. */
+export function checkBaseUrl(raw: string, flag = '--base-url'): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`${flag} is not a URL: "${raw}"`, { flag });
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${flag} must be http(s): "${raw}"`, { flag });
+  if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
+    throw new UsageError(`plain http is refused for ${u.hostname}: use https (http is allowed only on loopback)`, { flag });
+  }
+  return u;
+}
+
+export function parseRateLimit(h: Record<string, string>): RateLimit | undefined {
+  for (const [prefix, scope] of [['x-account-rate-limit-', 'account'], ['x-rate-limit-', 'app']] as const) {
+    const limit = h[prefix + 'limit'];
+    const remaining = h[prefix + 'remaining'];
+    const reset = h[prefix + 'reset'];
+    if (limit !== undefined && remaining !== undefined && reset !== undefined) {
+      return { limit: Number(limit), remaining: Number(remaining), reset: Number(reset), scope };
+    }
+  }
+  return undefined;
+}
+
+export function encodeForm(pairs: Array<[string, string]>): string {
+  return pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join('&');
+}
+
+function toPairs(form: HttpRequest['form']): Array<[string, string]> {
+  if (!form) return [];
+  if (Array.isArray(form)) return form;
+  return Object.entries(form).filter((e): e is [string, string] => e[1] !== undefined);
+}
+
+function redactUrl(u: URL): string {
+  const c = new URL(u.toString());
+  for (const k of [...c.searchParams.keys()]) if (SENSITIVE_PARAM.test(k)) c.searchParams.set(k, '[redacted]');
+  return c.toString().replace(/%5Bredacted%5D/g, '[redacted]');
+}
+
+export class HttpClient {
+  /** Last rate-limit reading per "METHOD path-template" (ids replaced by :id). */
+  readonly rateLimits = new Map<string, RateLimit>();
+
+  constructor(private cfg: HttpConfig) {}
+
+  get apiBase(): string {
+    return this.cfg.apiBase;
+  }
+  get adsBase(): string {
+    return this.cfg.adsBase;
+  }
+
+  url(req: Pick<HttpRequest, 'path' | 'host' | 'query'>): URL {
+    const base = req.host === 'ads' ? this.cfg.adsBase : this.cfg.apiBase;
+    const u = /^https?:\/\//.test(req.path) ? new URL(req.path) : new URL(req.path.replace(/^\/?/, '/'), base.replace(/\/+$/, '') + '/');
+    if (!/^https?:\/\//.test(req.path)) {
+      // keep any base path prefix (e.g. a proxy at https://proxy/x)
+      const b = new URL(base);
+      if (b.pathname !== '/' && !u.pathname.startsWith(b.pathname)) u.pathname = b.pathname.replace(/\/$/, '') + u.pathname;
+    }
+    for (const [k, v] of Object.entries(req.query ?? {})) {
+      if (v === undefined || v === null) continue;
+      u.searchParams.append(k, Array.isArray(v) ? v.join(',') : String(v));
+    }
+    checkBaseUrl(u.toString(), req.host === 'ads' ? '--base-url (ads host)' : '--base-url');
+    return u;
+  }
+
+  async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
+    const method = req.method.toUpperCase();
+    const url = this.url(req);
+    const idempotent = req.idempotent ?? IDEMPOTENT.has(method);
+    const maxRetries = req.retry === false ? 0 : (this.cfg.retries ?? 4);
+    const base = this.cfg.retryBaseMs ?? 500;
+    let attempt = 0;
+    let rateWaits = 0;
+    for (;;) {
+      let res: HttpResponse<T>;
+      try {
+        res = await this.once<T>(method, url, req);
+      } catch (e) {
+        const err = e as NetworkError & { notSent?: boolean };
+        if (err instanceof NetworkError && attempt < maxRetries && (idempotent || err.notSent)) {
+          const wait = backoff(base, attempt++);
+          this.cfg.io.info(`${err.message}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
+          await this.sleep(wait, req.signal);
+          continue;
+        }
+        if (err instanceof NetworkError && !idempotent && !err.notSent) {
+          err.hint = `${err.hint ? err.hint + '; ' : ''}the ${method} may have been applied before the connection failed: check before repeating it`;
+        }
+        throw err;
+      }
+      if (res.status === 429 && req.retry !== false && rateWaits < 20) {
+        const reset = res.rateLimit?.reset ?? Number(res.headers['x-rate-limit-reset'] ?? NaN);
+        const now = this.now();
+        const waitMs = Number.isFinite(reset) ? Math.max(1000, reset * 1000 - now + 250) : backoff(1000, rateWaits);
+        const maxWait = (this.cfg.maxWaitSec ?? 900) * 1000;
+        if (waitMs <= maxWait) {
+          rateWaits++;
+          this.cfg.io.info(
+            `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${Number.isFinite(reset) ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`,
+          );
+          await this.sleep(waitMs, req.signal);
+          continue;
+        }
+        throw errorFromResponse(429, safeJson(res.text), { resetAt: reset }) as RateLimitError;
+      }
+      if (res.status >= 500 && idempotent && attempt < maxRetries) {
+        const wait = backoff(base, attempt++);
+        this.cfg.io.info(`HTTP ${res.status} from ${method} ${url.pathname}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
+        await this.sleep(wait, req.signal);
+        continue;
+      }
+      if (res.status >= 400 && req.throwOnError !== false) {
+        if (res.stream) res.stream.destroy();
+        const err = errorFromResponse(res.status, safeJson(res.text), { resetAt: res.rateLimit?.reset, fallbackText: res.text });
+        if (req.auth === 'app' && res.status === 401 && String(err.code) === '89' && this.cfg.onBearerRejected) {
+          await this.cfg.onBearerRejected();
+          err.hint = 'the cached bearer token was rejected (invalidated elsewhere?) and has been dropped; run the command again to obtain a new one';
+        }
+        if (res.status >= 500 && !idempotent) {
+          err.hint = `${err.hint ? err.hint + '; ' : ''}not retried: the ${method} may have been applied`;
+        }
+        throw err;
+      }
+      return res;
+    }
+  }
+
+  private now(): number {
+    return this.cfg.now ? this.cfg.now() : Date.now();
+  }
+
+  private sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.cfg.sleep) return this.cfg.sleep(ms, signal ?? this.cfg.signal);
+    return abortableSleep(ms, signal ?? this.cfg.signal);
+  }
+
+  private async authHeader(method: string, url: URL, req: HttpRequest, form: Array<[string, string]>): Promise<string | undefined> {
+    const auth = req.auth ?? 'user';
+    if (auth === 'none') return undefined;
+    if (auth === 'app') return `Bearer ${await this.cfg.bearer()}`;
+    const c = await this.cfg.credentials();
+    if (!c.api_key || !c.api_secret) {
+      throw new AuthError('no API key and secret are set', {
+        hint: 'run `xctl auth set --api-key KEY --api-secret -` (secret on stdin), set XCTL_API_KEY and XCTL_API_SECRET, or start `xctl sandbox start`',
+      });
+    }
+    if (auth === 'basic') return basicHeader(c.api_key, c.api_secret);
+    const keys = { consumerKey: c.api_key, consumerSecret: c.api_secret } as {
+      consumerKey: string;
+      consumerSecret: string;
+      token?: string;
+      tokenSecret?: string;
+    };
+    if (req.token) {
+      keys.token = req.token.token;
+      keys.tokenSecret = req.token.tokenSecret;
+    } else if (auth === 'user') {
+      if (!c.access_token || !c.access_token_secret) {
+        throw new AuthError('no user access token is set', {
+          hint: 'run `xctl auth login`, or `xctl auth set --access-token T --access-token-secret -`, or set XCTL_ACCESS_TOKEN and XCTL_ACCESS_TOKEN_SECRET',
+        });
+      }
+      keys.token = c.access_token;
+      keys.tokenSecret = c.access_token_secret;
+    }
+    return oauth1Header(keys, { method, url: url.toString(), form, extra: req.oauthExtra });
+  }
+
+  private async once<T>(method: string, url: URL, req: HttpRequest): Promise<HttpResponse<T>> {
+    const io = this.cfg.io;
+    const headers: Record<string, string> = { 'user-agent': this.cfg.userAgent ?? 'xctl', accept: 'application/json', ...(req.headers ?? {}) };
+    const form = toPairs(req.form);
+    let body: string | Buffer | undefined;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers['content-type'] = 'application/json';
+    } else if (form.length > 0) {
+      body = encodeForm(form);
+      headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+    } else if (req.body !== undefined) {
+      body = req.body;
+      headers['content-type'] ??= 'application/octet-stream';
+    }
+    const authz = await this.authHeader(method, url, req, req.json !== undefined || req.body !== undefined ? [] : form);
+    if (authz) headers.authorization = authz;
+
+    const verbose = this.cfg.verbose;
+    if (verbose) {
+      io.err(`> ${method} ${redactUrl(url)}`);
+      for (const [k, v] of Object.entries(headers)) io.err(`> ${k}: ${k === 'authorization' ? v.split(' ')[0] + ' [redacted]' : v}`);
+      if (form.length && req.json === undefined) io.err(`> body (form): ${form.map(([k, v]) => `${k}=${SENSITIVE_PARAM.test(k) ? '[redacted]' : v}`).join('&')}`);
+      else if (body !== undefined) io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
+    }
+    const started = performance.now();
+    const signals = [req.signal, this.cfg.signal].filter((s): s is AbortSignal => !!s);
+    let r: Dispatcher.ResponseData;
+    try {
+      r = await undiciRequest(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal: signals.length ? AbortSignal.any(signals) : undefined,
+        headersTimeout: req.timeoutMs ?? 60_000,
+        bodyTimeout: req.stream ? 0 : (req.timeoutMs ?? 120_000),
+        dispatcher: this.cfg.dispatcher,
+      });
+    } catch (e) {
+      throw toNetworkError(e, url);
+    }
+    const resHeaders: Record<string, string> = {};
+    for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    const rateLimit = parseRateLimit(resHeaders);
+    if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
+    if (verbose) {
+      io.err(`< ${r.statusCode} (${Math.round(performance.now() - started)} ms)`);
+      for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') io.err(`< ${k}: ${v}`);
+    }
+    if (req.stream && r.statusCode < 400) {
+      return { status: r.statusCode, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
+    }
+    let text: string;
+    try {
+      text = await r.body.text();
+    } catch (e) {
+      throw toNetworkError(e, url);
+    }
+    let data: unknown = text;
+    const ct = resHeaders['content-type'] ?? '';
+    if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        if (r.statusCode < 400) throw new ApiError(`the server answered ${r.statusCode} with malformed JSON`, { status: r.statusCode, hint: 'is --base-url pointing at the API?' });
+      }
+    } else if (r.statusCode < 400 && text && ct.includes('text/html')) {
+      throw new ApiError(`expected JSON from ${method} ${url.pathname} but the server answered with an HTML page`, {
+        status: r.statusCode,
+        hint: 'is --base-url pointing at the API?',
+      });
+    }
+    return { status: r.statusCode, headers: resHeaders, data: data as T, text, url: url.toString(), rateLimit };
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function toNetworkError(e: unknown, url: URL): NetworkError {
+  const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
+  if (err.name === 'AbortError' || err.code === 'ABORT_ERR') return Object.assign(new NetworkError('request aborted'), { aborted: true });
+  const code = err.code ?? err.cause?.code ?? '';
+  const host = url.host;
+  let message = `cannot reach ${host}: ${err.message || code}`;
+  let hint: string | undefined;
+  if (code === 'ECONNREFUSED') {
+    message = `connection refused by ${host}`;
+    hint = 'is the server running? For the local emulator: `xctl sandbox start`';
+  } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    message = `cannot resolve host ${url.hostname}`;
+    hint = 'check --base-url and the network';
+  } else if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|tls|ssl/i.test(err.message)) {
+    message = `TLS failure talking to ${host}: ${err.message || code}`;
+    hint = 'the server certificate is not trusted; check --base-url (plain http is allowed only on loopback)';
+  } else if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    message = `timed out talking to ${host}`;
+  } else if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
+    message = `connection to ${host} closed unexpectedly`;
+  }
+  const ne = new NetworkError(message, { hint, code: code || undefined });
+  return Object.assign(ne, { notSent: NOT_SENT.has(code) });
+}
+
+export function backoff(baseMs: number, attempt: number): number {
+  const cap = Math.min(30_000, baseMs * 2 ** attempt);
+  return Math.round(cap / 2 + Math.random() * (cap / 2)); // "equal jitter": never zero, never synchronized
+}
+
+export function fmtMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason ?? new Error('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,134 @@
+// Streams, TTY detection, colour, redaction and the spinner. Commands write only through here.
+import type { Readable, Writable } from 'node:stream';
+
+export interface IOStreams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+}
+
+export interface IOOptions {
+  color?: boolean; // undefined: decide from TTY and NO_COLOR
+  quiet?: boolean;
+  progress?: boolean;
+  env?: Record<string, string | undefined>;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  succeed(text?: string): void;
+  fail(text?: string): void;
+  stop(): void;
+}
+
+const ANSI: Record<string, [number, number]> = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+};
+
+export class IO {
+  readonly stdin: IOStreams['stdin'];
+  readonly stdout: IOStreams['stdout'];
+  readonly stderr: IOStreams['stderr'];
+  readonly color: boolean;
+  readonly quiet: boolean;
+  readonly progressEnabled: boolean;
+  private secrets = new Set<string>();
+
+  constructor(streams: IOStreams, opts: IOOptions = {}) {
+    this.stdin = streams.stdin;
+    this.stdout = streams.stdout;
+    this.stderr = streams.stderr;
+    const env = opts.env ?? {};
+    const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+    this.color = opts.color ?? (!noColor && !!this.stderr.isTTY && env.TERM !== 'dumb');
+    this.quiet = !!opts.quiet;
+    this.progressEnabled = opts.progress ?? true;
+  }
+
+  get isStdoutTTY(): boolean {
+    return !!this.stdout.isTTY;
+  }
+  get isStderrTTY(): boolean {
+    return !!this.stderr.isTTY;
+  }
+  get isStdinTTY(): boolean {
+    return !!this.stdin.isTTY;
+  }
+  /** Interactive: both output streams are terminals (spinners and bars only then). */
+  get interactive(): boolean {
+    return this.isStdoutTTY && this.isStderrTTY;
+  }
+
+  /** Registers a secret: it is replaced by a mask in everything written to stderr and stdout. */
+  addSecret(value: string | undefined): void {
+    if (value && value.length >= 4) {
+      this.secrets.add(value);
+      const enc = encodeURIComponent(value);
+      if (enc !== value) this.secrets.add(enc);
+    }
+  }
+
+  redact(text: string): string {
+    if (this.secrets.size === 0) return text;
+    let out = text;
+    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join(mask(s));
+    return out;
+  }
+
+  /** Data to stdout. Not redacted: only `auth token` prints a secret on purpose. */
+  out(text: string): void {
+    this.stdout.write(text.endsWith('\n') ? text : text + '\n');
+  }
+  raw(text: string | Uint8Array): boolean {
+    return this.stdout.write(text);
+  }
+  /** Messages to stderr, redacted. */
+  err(text: string): void {
+    this.stderr.write(this.redact(text.endsWith('\n') ? text : text + '\n'));
+  }
+  info(text: string): void {
+    if (!this.quiet) this.err(text);
+  }
+  warn(text: string): void {
+    this.err(`${this.style('yellow', 'warning:')} ${text}`);
+  }
+
+  style(name: keyof typeof ANSI | string, text: string): string {
+    const c = ANSI[name];
+    if (!this.color || !c) return text;
+    return `\u001b[${c[0]}m${text}\u001b[${c[1]}m`;
+  }
+
+  /** A spinner on stderr when interactive; otherwise a no-op that prints nothing. */
+  async spinner(text: string): Promise<Spinner> {
+    if (!this.interactive || this.quiet || !this.progressEnabled) {
+      return { update() {}, succeed() {}, fail() {}, stop() {} };
+    }
+    const { default: ora } = await import('ora');
+    const s = ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true }).start();
+    return {
+      update: (t) => {
+        s.text = this.redact(t);
+      },
+      succeed: (t) => s.succeed(t && this.redact(t)),
+      fail: (t) => s.fail(t && this.redact(t)),
+      stop: () => s.stop(),
+    };
+  }
+}
+
+/** Masks a secret for display: first 4 characters and the length, never the rest. */
+export function mask(value: string | undefined): string {
+  if (!value) return '';
+  if (value.length <= 8) return '****';
+  return `${value.slice(0, 4)}…(${value.length})`;
+}
+
+export function processStreams(): IOStreams {
+  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+}

@@ -1,0 +1,74 @@
+// The root command: global options and the command groups, each imported only when it runs.
+import { Command, Option } from 'commander';
+
+export interface GroupModule {
+  register(cmd: Command): void;
+}
+
+interface GroupEntry {
+  description: string;
+  load: () => Promise<GroupModule>;
+}
+
+// One line per group. A group's module is imported only when its name is on the command line,
+// so `xctl --version` and `--help` load nothing but commander and this file.
+export const GROUPS: Record<string, GroupEntry> = {
+  auth: { description: 'credentials: set, log in, app token, status, profiles', load: () => import('./commands/auth/index.js') },
+  request: { description: 'make a raw signed API call', load: () => import('./commands/request.js') },
+  config: { description: 'read and change settings in the profile store', load: () => import('./commands/config.js') },
+  sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox.js') },
+};
+
+export function buildProgram(version: string): Command {
+  const program = new Command('xctl');
+  program
+    .description("Command-line tool for the platform's developer APIs, with a local sandbox (`xctl sandbox start`)")
+    .version(version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addOption(new Option('--profile <name>', 'credential profile to use').env('XCTL_PROFILE'))
+    .option('--json', 'JSON output (same as -o json)')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'jsonl', 'tsv']))
+    .option('--fields <list>', 'comma-separated fields to print')
+    .option('--base-url <url>', 'API base URL for the API and ads hosts (env XCTL_BASE_URL)')
+    .option('--sandbox', 'use the ads sandbox host')
+    .option('--account <id>', 'ads account id (env XCTL_ACCOUNT_ID)')
+    .option('-v, --verbose', 'print an HTTP trace on stderr (secrets redacted)')
+    .option('-q, --quiet', 'print only data and errors')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('--no-progress', 'no spinners or progress bars')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .option('--max-wait <seconds>', 'longest wait for a rate-limit reset (default 900)')
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride(); // set before the groups are added: subcommands inherit it
+  for (const [name, g] of Object.entries(GROUPS)) program.command(name).description(g.description);
+  return program;
+}
+
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--base-url', '--account', '--max-wait']);
+
+/** The first operand of argv (after node and script), skipping global options and their values. */
+export function firstOperand(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return args[i + 1];
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
+/** Replaces the stub of the group named on the command line (or every group) by its full tree. */
+export async function loadGroups(program: Command, names: string[]): Promise<void> {
+  for (const name of names) {
+    const entry = GROUPS[name];
+    if (!entry) continue;
+    const stub = program.commands.find((c) => c.name() === name);
+    if (!stub) continue;
+    const mod = await entry.load();
+    mod.register(stub);
+  }
+}

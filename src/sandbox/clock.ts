@@ -1,0 +1,98 @@
+// The sandbox clock. `real` follows wall time; `manual` moves only when told (POST /_sandbox/clock),
+// and advancing runs every scheduled job that falls due, in time order, each at its own time.
+
+export type ClockMode = 'real' | 'manual';
+
+interface Job {
+  at: number;
+  seq: number;
+  fn: () => unknown | Promise<unknown>;
+  cancelled: boolean;
+  timer?: NodeJS.Timeout;
+}
+
+export class SandboxClock {
+  private offset = 0;
+  private manualNow: number;
+  private jobs: Job[] = [];
+  private seq = 0;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly mode: ClockMode, start = Date.now()) {
+    this.manualNow = start;
+  }
+
+  now(): number {
+    return this.mode === 'manual' ? this.manualNow : Date.now() + this.offset;
+  }
+
+  iso(t = this.now()): string {
+    return new Date(t).toISOString();
+  }
+
+  /** Runs fn at time `at` (sandbox time). Returns a cancel function. */
+  at(at: number, fn: () => unknown | Promise<unknown>): () => void {
+    const job: Job = { at, seq: this.seq++, fn, cancelled: false };
+    if (this.mode === 'real') {
+      job.timer = setTimeout(() => {
+        if (!job.cancelled) this.serial(job.fn);
+      }, Math.max(0, at - this.now()));
+      job.timer.unref();
+    } else {
+      this.jobs.push(job);
+    }
+    return () => {
+      job.cancelled = true;
+      if (job.timer) clearTimeout(job.timer);
+    };
+  }
+
+  after(ms: number, fn: () => unknown | Promise<unknown>): () => void {
+    return this.at(this.now() + ms, fn);
+  }
+
+  /** Advances a manual clock by ms, running due jobs in order (jobs may schedule more jobs). */
+  async advance(ms: number): Promise<{ now: string; ran: number }> {
+    if (this.mode !== 'manual') {
+      // A real clock can still be shifted forward (useful in demos); jobs fire on their timers.
+      this.offset += ms;
+      return { now: this.iso(), ran: 0 };
+    }
+    const target = this.manualNow + ms;
+    let ran = 0;
+    for (;;) {
+      this.jobs = this.jobs.filter((j) => !j.cancelled);
+      this.jobs.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.jobs[0];
+      if (!next || next.at > target) break;
+      this.jobs.shift();
+      this.manualNow = Math.max(this.manualNow, next.at);
+      await this.serial(next.fn);
+      ran++;
+    }
+    this.manualNow = target;
+    return { now: this.iso(), ran };
+  }
+
+  private serial(fn: () => unknown): Promise<unknown> {
+    const p = this.chain.then(fn).catch(() => undefined);
+    this.chain = p;
+    return p;
+  }
+
+  close(): void {
+    for (const j of this.jobs) j.cancelled = true;
+    this.jobs = [];
+  }
+}
+
+/** Parses "29h", "30m", "90s", "1d", "1500ms" or a number of milliseconds. */
+export function parseDuration(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
+  if (typeof v !== 'string') return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(v.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const unit = m[2] ?? 'ms';
+  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!);
+}

@@ -1,0 +1,75 @@
+// Request and reply types of the sandbox, and the three error shapes of platform-notes.md.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface AuthInfo {
+  kind: 'oauth1-user' | 'oauth1-app' | 'bearer' | 'basic' | 'none';
+  appKey?: string;
+  userId?: string;
+  token?: string;
+}
+
+export interface SReq {
+  method: string;
+  url: URL;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  rawBody: Buffer;
+  /** Decoded form body pairs (application/x-www-form-urlencoded), else []. */
+  form: Array<[string, string]>;
+  params: Record<string, string>;
+  auth: AuthInfo;
+  raw: IncomingMessage;
+  /** Query and form parameters merged (form wins), first value of each. */
+  param(name: string): string | undefined;
+  /** The JSON body, or a 400 in the right error shape. */
+  json(): unknown;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown; // objects are JSON-encoded
+  text?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+  /** Takes over the response (streams). */
+  stream?: (res: ServerResponse, req: IncomingMessage) => void;
+}
+
+export type ErrorStyle = 'v1' | 'v2' | 'ads' | 'oauth';
+
+/** Thrown by handlers; rendered with the reply it carries. */
+export class SandboxError extends Error {
+  constructor(readonly reply: Reply) {
+    super(typeof reply.body === 'object' ? JSON.stringify(reply.body) : String(reply.text ?? reply.status));
+  }
+}
+
+export function ok(body: unknown, status = 200, headers?: Record<string, string>): Reply {
+  return { status, body, headers };
+}
+
+/** v1.1 style: {"errors":[{"code":int,"message"}]} */
+export function v1Error(status: number, code: number, message: string, extra: Record<string, unknown> = {}): SandboxError {
+  return new SandboxError({ status, body: { errors: [{ code, message, ...extra }] } });
+}
+
+/** v2 problem form. */
+export function problem(status: number, title: string, detail: string, extra: Record<string, unknown> = {}): SandboxError {
+  const slug = title.toLowerCase().replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '');
+  return new SandboxError({
+    status,
+    body: { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra },
+  });
+}
+
+/** Ads style: {"errors":[{"code":"STRING","message","parameter"}],"request":{"params":{}}} */
+export function adsError(status: number, code: string, message: string, parameter?: string, params: Record<string, unknown> = {}): SandboxError {
+  return new SandboxError({
+    status,
+    body: { errors: [{ code, message, ...(parameter ? { parameter } : {}) }], request: { params } },
+  });
+}
+
+export const SIGNATURE_ERROR = () => v1Error(401, 32, 'Could not authenticate you.');
+export const EXPIRED_TOKEN = () => v1Error(401, 89, 'Invalid or expired token.');

@@ -1,0 +1,64 @@
+// /_sandbox/*: unauthenticated, loopback-only controls for tests, demos and CI pipelines.
+import crypto from 'node:crypto';
+import type { SandboxApp } from '../app.js';
+import { parseDuration } from '../clock.js';
+import { ok, problem } from '../http.js';
+
+function obj(v: unknown): Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+export function install(app: SandboxApp): void {
+  const r = app.router;
+  r.add('GET', '/_sandbox/state', { auth: 'admin' }, () =>
+    ok({ counts: app.state.counts(), clock: { mode: app.clock.mode, now: app.clock.iso() }, faults: app.faults.spec, faults_injected: app.faults.injected }),
+  );
+  r.add('POST', '/_sandbox/clock', { auth: 'admin', style: 'v2' }, async (req) => {
+    const body = obj(req.json());
+    const ms = parseDuration(body.advance);
+    if (ms === undefined) throw problem(400, 'Invalid Request', 'advance must be a duration such as "29h", "30m", "90s" or milliseconds');
+    return ok(await app.clock.advance(ms));
+  });
+  r.add('GET', '/_sandbox/faults', { auth: 'admin' }, () => ok({ faults: app.faults.spec, injected: app.faults.injected }));
+  r.add('POST', '/_sandbox/faults', { auth: 'admin', style: 'v2' }, (req) => {
+    const body = obj(req.json());
+    try {
+      const spec = app.faults.set(body);
+      app.rates.override = spec.rate_limit;
+      app.rates.reset();
+      return ok({ faults: spec });
+    } catch (e) {
+      throw problem(400, 'Invalid Request', (e as Error).message);
+    }
+  });
+  r.add('DELETE', '/_sandbox/faults', { auth: 'admin' }, () => {
+    app.faults.set({});
+    app.rates.override = undefined;
+    app.rates.reset();
+    return ok({ faults: {} });
+  });
+  r.add('POST', '/_sandbox/events', { auth: 'admin', style: 'v2' }, async (req) => {
+    const body = obj(req.json());
+    if (typeof body.event_type !== 'string' || !body.event_type) throw problem(400, 'Invalid Request', 'event_type is required');
+    if (body.user_id !== undefined && (typeof body.user_id !== 'string' || !/^\d{1,19}$/.test(body.user_id))) {
+      throw problem(400, 'Invalid Request', 'user_id must be a string of digits');
+    }
+    if (body.payload !== undefined && (typeof body.payload !== 'object' || body.payload === null || Array.isArray(body.payload))) {
+      throw problem(400, 'Invalid Request', 'payload must be an object');
+    }
+    const ev = {
+      event_uuid: crypto.randomUUID(),
+      event_type: body.event_type,
+      user_id: body.user_id as string | undefined,
+      payload: (body.payload as Record<string, unknown>) ?? {},
+      created_at: app.clock.iso(),
+    };
+    const delivered = await app.events.publish(ev);
+    return ok({ data: { ...ev, deliveries: delivered } });
+  });
+  r.add('GET', '/_sandbox/deliveries', { auth: 'admin' }, (req) => {
+    const limit = Math.min(1000, Number(req.query.get('limit') ?? 100) || 100);
+    return ok({ data: app.deliveries.slice(-limit) });
+  });
+}

@@ -1,0 +1,209 @@
+// Credentials: the OAuth 1.0a three-legged flow, token invalidation, and OAuth 2.0 app-only bearers
+// (credentials-webhooks.md sections 3.1, 4.1, 4.2; platform-notes.md "Token endpoints").
+import type { SandboxApp } from '../app.js';
+import { ok, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
+import { randomDigits, randomToken, type RequestToken, type SandboxAppRecord } from '../state.js';
+import { isLoopbackCallback } from './oauth-rules.js';
+
+const REQUEST_TOKEN_TTL_MS = 15 * 60_000;
+
+function formReply(pairs: Record<string, string>): Reply {
+  return { status: 200, text: new URLSearchParams(pairs).toString(), contentType: 'application/x-www-form-urlencoded' };
+}
+
+function oauthParams(req: SReq): Record<string, string> {
+  return (req as SReq & { oauth?: Record<string, string> }).oauth ?? {};
+}
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function page(title: string, body: string, status = 200): Reply {
+  return {
+    status,
+    contentType: 'text/html; charset=utf-8',
+    text: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f8fa;color:#14171a;margin:0;padding:40px 16px}
+main{max-width:460px;margin:0 auto;background:#fff;border-radius:16px;box-shadow:0 1px 4px rgba(0,0,0,.12);padding:28px}
+h1{font-size:22px;margin:0 0 8px} p{line-height:1.45;color:#536471}
+.badge{display:inline-block;background:#ffd400;color:#14171a;border-radius:6px;padding:2px 8px;font-size:12px;font-weight:600;margin-bottom:12px}
+label.user{display:flex;gap:10px;align-items:center;border:1px solid #cfd9de;border-radius:10px;padding:10px 12px;margin:8px 0;cursor:pointer}
+.actions{display:flex;gap:12px;margin-top:20px}
+button{flex:1;border:0;border-radius:999px;padding:12px;font-size:15px;font-weight:700;cursor:pointer}
+#allow{background:#1d9bf0;color:#fff} #deny{background:#eff3f4;color:#0f1419}
+code#pin{display:block;font-size:32px;letter-spacing:6px;text-align:center;margin:16px 0;font-weight:700}
+ul{color:#536471}
+</style></head><body><main><span class="badge">xctl sandbox</span>${body}</main></body></html>`,
+  };
+}
+
+function authorizePage(app: SandboxApp, req: SReq, mode: 'authorize' | 'authenticate'): Reply {
+  const token = req.query.get('oauth_token') ?? '';
+  const rt = app.state.requestTokens.get(token);
+  if (!rt || rt.used || Date.now() - rt.createdAt > REQUEST_TOKEN_TTL_MS) {
+    return page('Invalid request', '<h1>This page is no longer valid</h1><p>The request token is missing, used or expired. Start the sign-in again from your application.</p>', 400);
+  }
+  const appRec = app.state.apps.get(rt.appKey)!;
+  const forceLogin = /^(true|1)$/i.test(req.query.get('force_login') ?? '');
+  const prefill = req.query.get('screen_name') ?? '';
+  // authenticate: a user who already approved this app (remembered by a cookie) skips the page.
+  const cookieUser = /(?:^|;\s*)sandbox_user=(\d+)/.exec(String(req.headers.cookie ?? ''))?.[1];
+  if (mode === 'authenticate' && !forceLogin && cookieUser && appRec.approvedBy.has(cookieUser)) {
+    return decide(app, rt, cookieUser, 'allow');
+  }
+  const users = [...app.state.users.values()];
+  const selected = app.state.userByName(prefill)?.id ?? (forceLogin ? undefined : cookieUser) ?? users[0]!.id;
+  const access = rt.accessType === 'read' ? 'Read' : 'Read and write';
+  const rows = users
+    .map(
+      (u) =>
+        `<label class="user"><input type="radio" name="screen_name" value="${esc(u.screen_name)}"${u.id === selected ? ' checked' : ''}> <span><strong>${esc(u.name)}</strong> @${esc(u.screen_name)}</span></label>`,
+    )
+    .join('\n');
+  return page(
+    `Authorize ${appRec.name}`,
+    `<h1>Authorize <span id="app-name">${esc(appRec.name)}</span> to use your account?</h1>
+<p>This application will be able to: <strong id="access-level">${access}</strong>.</p>
+<form method="post" action="/oauth/authorize">
+<input type="hidden" name="oauth_token" value="${esc(rt.token)}">
+${forceLogin ? '<p id="force-login">Sign in again: choose the account.</p>' : ''}
+${rows}
+<div class="actions"><button id="allow" name="decision" value="allow" type="submit">Authorize app</button>
+<button id="deny" name="decision" value="deny" type="submit">Cancel</button></div>
+</form>`,
+  );
+}
+
+function decide(app: SandboxApp, rt: RequestToken, userId: string, decision: 'allow' | 'deny'): Reply {
+  const cookie = { 'set-cookie': `sandbox_user=${userId}; Path=/; HttpOnly; SameSite=Lax` };
+  if (decision === 'deny') {
+    rt.denied = true;
+    rt.used = true;
+    if (rt.callback === 'oob') return page('Denied', '<h1 id="denied">Authorization denied</h1><p>You can close this window.</p>');
+    const u = new URL(rt.callback);
+    u.searchParams.set('denied', rt.token);
+    return { status: 302, headers: { location: u.toString() }, text: '' };
+  }
+  rt.userId = userId;
+  rt.verifier = rt.callback === 'oob' ? randomDigits(7) : randomToken(32);
+  app.state.apps.get(rt.appKey)!.approvedBy.add(userId);
+  if (rt.callback === 'oob') {
+    const r = page(
+      'Authorized',
+      `<h1>You authorized the app</h1><p>Enter this PIN in the application to complete the sign-in:</p><code id="pin">${rt.verifier}</code>`,
+    );
+    return { ...r, headers: cookie };
+  }
+  const u = new URL(rt.callback);
+  u.searchParams.set('oauth_token', rt.token);
+  u.searchParams.set('oauth_verifier', rt.verifier);
+  return { status: 302, headers: { location: u.toString(), ...cookie }, text: '' };
+}
+
+function appOf(app: SandboxApp, req: SReq): SandboxAppRecord {
+  return app.state.apps.get(req.auth.appKey!)!;
+}
+
+export function install(app: SandboxApp): void {
+  const r = app.router;
+  const { state } = app;
+
+  r.add('POST', '/oauth/request_token', { auth: 'consumer', rate: 'oauth', style: 'v1' }, (req) => {
+    const oauth = oauthParams(req);
+    const callback = oauth.oauth_callback;
+    const a = appOf(app, req);
+    if (!callback) throw v1Error(400, 215, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
+    if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
+      throw v1Error(403, 415, 'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings');
+    }
+    const access = req.param('x_auth_access_type');
+    if (access !== undefined && access !== 'read' && access !== 'write') throw v1Error(400, 44, 'x_auth_access_type must be read or write');
+    const rt: RequestToken = {
+      token: randomToken(27),
+      secret: randomToken(32),
+      appKey: a.key,
+      callback,
+      accessType: access as RequestToken['accessType'],
+      used: false,
+      createdAt: Date.now(),
+    };
+    state.requestTokens.set(rt.token, rt);
+    return formReply({ oauth_token: rt.token, oauth_token_secret: rt.secret, oauth_callback_confirmed: 'true' });
+  });
+
+  r.add('GET', '/oauth/authorize', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => authorizePage(app, req, 'authorize'));
+  r.add('GET', '/oauth/authenticate', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => authorizePage(app, req, 'authenticate'));
+
+  r.add('POST', '/oauth/authorize', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => {
+    const rt = state.requestTokens.get(req.param('oauth_token') ?? '');
+    if (!rt || rt.used || rt.verifier) return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
+    const decision = req.param('decision');
+    if (decision !== 'allow' && decision !== 'deny') return page('Invalid request', '<h1>Choose Authorize or Cancel</h1>', 400);
+    const user = state.userByName(req.param('screen_name') ?? '') ?? (decision === 'deny' ? [...state.users.values()][0] : undefined);
+    if (!user) return page('Invalid request', '<h1>Choose an account</h1>', 400);
+    return decide(app, rt, user.id, decision);
+  });
+
+  r.add('POST', '/oauth/access_token', { auth: 'consumer', rate: 'oauth', style: 'v1' }, (req) => {
+    const oauth = oauthParams(req);
+    const rt = oauth.oauth_token ? state.requestTokens.get(oauth.oauth_token) : undefined;
+    const verifier = oauth.oauth_verifier ?? req.param('oauth_verifier');
+    // The verifier is strictly required and single-use (credentials-webhooks.md section 7).
+    if (!rt || rt.used || rt.denied || !rt.verifier || !rt.userId || !verifier || verifier !== rt.verifier) {
+      if (rt && verifier && rt.verifier && verifier !== rt.verifier) rt.used = true; // a wrong guess burns the request token
+      throw new SandboxError({ status: 401, text: 'Error processing your OAuth request: Invalid oauth_verifier parameter' });
+    }
+    rt.used = true;
+    state.requestTokens.delete(rt.token);
+    const level = rt.accessType === 'read' ? 'read' : rt.accessType === 'write' ? 'read-write' : 'read-write-directmessages';
+    const t = state.issueUserToken(rt.appKey, rt.userId, level);
+    const u = state.users.get(rt.userId)!;
+    return formReply({ oauth_token: t.token, oauth_token_secret: t.secret, user_id: u.id, screen_name: u.screen_name });
+  });
+
+  const invalidateUser = (req: SReq): Reply => {
+    const t = state.userTokens.get(req.auth.token!)!;
+    t.invalidated = true;
+    return ok({ access_token: t.token });
+  };
+  r.add('POST', '/1.1/oauth/invalidate_token', { auth: 'user', rate: 'oauth', style: 'v1' }, invalidateUser);
+  r.add('POST', '/1.1/oauth/invalidate_token.json', { auth: 'user', rate: 'oauth', style: 'v1' }, invalidateUser);
+
+  r.add('POST', '/oauth2/token', { auth: 'basic', rate: 'oauth', style: 'v1' }, (req) => {
+    const a = appOf(app, req);
+    const grant = req.param('grant_type');
+    if (!grant) throw v1Error(400, 170, 'Missing required parameter: grant_type');
+    if (grant !== 'client_credentials') throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    const now = Date.now();
+    a.tokenRequests = a.tokenRequests.filter((t) => now - t < 60_000);
+    a.tokenRequests.push(now);
+    if (a.tokenRequests.length > (app.options.tokenRequestsPerMinute ?? 10)) {
+      throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    }
+    // One bearer per application: repeat requests get the same token until it is invalidated.
+    a.bearer ??= 'AAAAAAAAAAAAAAAAAAAAA' + encodeURIComponent(randomToken(24) + '/' + randomToken(40) + '=');
+    return ok({ token_type: 'bearer', access_token: a.bearer });
+  });
+
+  r.add('POST', '/oauth2/invalidate_token', { auth: 'user', rate: 'oauth', style: 'v1' }, (req) => {
+    const a = appOf(app, req);
+    if (req.auth.userId !== a.ownerUserId) throw v1Error(403, 348, 'Client application is not permitted to invalidate this token: sign as the application owner');
+    const token = req.param('access_token');
+    if (!token) throw v1Error(400, 170, 'Missing required parameter: access_token');
+    let decoded = token;
+    try {
+      decoded = decodeURIComponent(token);
+    } catch {
+      /* keep as given */
+    }
+    if (!a.bearer || (token !== a.bearer && decoded !== a.bearer && encodeURIComponent(token) !== a.bearer)) {
+      throw v1Error(400, 348, 'The token to invalidate is not an outstanding bearer token of this application');
+    }
+    const old = a.bearer;
+    a.bearer = undefined;
+    return ok({ access_token: old });
+  });
+}

@@ -1,0 +1,71 @@
+// Routes as data: method, path pattern, auth requirement, rate-limit category and error style.
+import type { Reply, SReq, ErrorStyle } from './http.js';
+import type { SandboxApp } from './app.js';
+
+/**
+ * user: OAuth 1.0a with a user token. app: OAuth 2.0 bearer. user-or-bearer: either.
+ * consumer: OAuth 1.0a, token optional (request-token step). basic: Basic key:secret.
+ * none: no credentials. admin: /_sandbox endpoints, loopback clients only.
+ */
+export type RouteAuth = 'user' | 'app' | 'user-or-bearer' | 'consumer' | 'basic' | 'none' | 'admin';
+
+export interface RouteOptions {
+  auth: RouteAuth;
+  /** Rate-limit category (see ratelimit.ts); default 'default'. */
+  rate?: string;
+  style?: ErrorStyle;
+}
+
+export type Handler = (req: SReq, app: SandboxApp) => Reply | Promise<Reply>;
+
+export interface Route extends RouteOptions {
+  method: string;
+  pattern: string;
+  regex: RegExp;
+  keys: string[];
+  handler: Handler;
+}
+
+export class Router {
+  readonly routes: Route[] = [];
+
+  add(method: string, pattern: string, opts: RouteOptions, handler: Handler): this {
+    const keys: string[] = [];
+    const src = pattern
+      .split('/')
+      .map((seg) => {
+        if (seg.startsWith(':')) {
+          keys.push(seg.slice(1));
+          return '([^/]+)';
+        }
+        return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      })
+      .join('/');
+    this.routes.push({ method: method.toUpperCase(), pattern, regex: new RegExp(`^${src}/?$`), keys, handler, ...opts });
+    return this;
+  }
+
+  /** The route for a method and path; `methodMismatch` when only the path matched. */
+  match(method: string, path: string): { route?: Route; params: Record<string, string>; methodMismatch: boolean } {
+    let methodMismatch = false;
+    for (const r of this.routes) {
+      const m = r.regex.exec(path);
+      if (!m) continue;
+      if (r.method !== method && !(method === 'HEAD' && r.method === 'GET')) {
+        methodMismatch = true;
+        continue;
+      }
+      const params: Record<string, string> = {};
+      r.keys.forEach((k, i) => (params[k] = decodeURIComponent(m[i + 1]!)));
+      return { route: r, params, methodMismatch: false };
+    }
+    return { params: {}, methodMismatch };
+  }
+}
+
+export function styleForPath(path: string): ErrorStyle {
+  if (/^\/(12|5)\//.test(path)) return 'ads';
+  if (path.startsWith('/2/')) return 'v2';
+  if (path.startsWith('/oauth')) return 'oauth';
+  return 'v1';
+}

@@ -1,0 +1,294 @@
+// The emulator's HTTP server: body reading, faults, routing, credential checks, rate limits, replies.
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { SandboxState } from './state.js';
+import { SandboxClock } from './clock.js';
+import { Router, styleForPath, type Route } from './router.js';
+import { Faults } from './faults.js';
+import { RateLimiter } from './ratelimit.js';
+import { EventBus, type DeliveryRecord, type SandboxApp, type SandboxOptions, type SandboxSeed } from './app.js';
+import { SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
+import { authInfo, verifyRequest, type Credential } from './verify.js';
+import { seedState } from './seed.js';
+import { MODULES } from './modules.js';
+
+export interface Sandbox {
+  baseUrl: string;
+  port: number;
+  seed: SandboxSeed;
+  app: SandboxApp;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 6_000_000; // above the 5,000,000-byte upload limit, so that limit answers in its own words
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const state = new SandboxState();
+  const clock = new SandboxClock(opts.clock ?? 'real');
+  const router = new Router();
+  const faults = new Faults();
+  const rates = new RateLimiter();
+  if (opts.faults) faults.set(opts.faults);
+  if (faults.spec.rate_limit !== undefined) rates.override = faults.spec.rate_limit;
+  const closers: Array<() => void | Promise<void>> = [];
+  const deliveries: DeliveryRecord[] = [];
+  const app: SandboxApp = {
+    state,
+    clock,
+    router,
+    faults,
+    rates,
+    events: new EventBus(),
+    deliveries,
+    options: opts,
+    seed: undefined as unknown as SandboxSeed,
+    baseUrl: '',
+    recordDelivery(d) {
+      deliveries.push(d);
+      if (deliveries.length > 1000) deliveries.splice(0, deliveries.length - 1000);
+    },
+    onClose(fn) {
+      closers.push(fn);
+    },
+    log(line) {
+      opts.log?.(line);
+    },
+  };
+  app.seed = seedState(app);
+  for (const m of MODULES) m.install(app);
+
+  const sockets = new Set<Socket>();
+  const server = http.createServer((req, res) => {
+    handle(app, req, res).catch((e) => {
+      app.log(`internal error: ${(e as Error).stack ?? e}`);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ errors: [{ code: 131, message: 'Internal error' }] }));
+      } else res.destroy();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.keepAliveTimeout = 5000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  app.baseUrl = `http://${host}:${addr.port}`;
+  app.seed.base_url = app.baseUrl;
+
+  return {
+    baseUrl: app.baseUrl,
+    port: addr.port,
+    seed: app.seed,
+    app,
+    async close() {
+      clock.close();
+      for (const fn of closers) await fn();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(c as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function isLoopbackAddress(a: string | undefined): boolean {
+  return !!a && (a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.'));
+}
+
+export function errorFor(style: ErrorStyle, status: number, what: 'not_found' | 'rate' | 'unauth' | 'internal' | 'too_large' | 'method', detail?: string): SandboxError {
+  const messages = {
+    not_found: 'Sorry, that page does not exist',
+    rate: 'Rate limit exceeded',
+    unauth: 'Could not authenticate you.',
+    internal: 'Internal error',
+    too_large: 'Request entity too large',
+    method: 'Method not allowed',
+  };
+  const msg = detail ?? messages[what];
+  if (style === 'ads') {
+    const code = {
+      not_found: 'ROUTE_NOT_FOUND',
+      rate: 'TOO_MANY_REQUESTS',
+      unauth: 'UNAUTHORIZED_ACCESS',
+      internal: status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR',
+      too_large: 'INVALID_PARAMETER',
+      method: 'ROUTE_NOT_FOUND',
+    }[what];
+    return adsError(status, code, msg);
+  }
+  if (style === 'v2') {
+    const title = { not_found: 'Not Found Error', rate: 'Too Many Requests', unauth: 'Unauthorized', internal: status === 503 ? 'Service Unavailable' : 'Internal Error', too_large: 'Payload Too Large', method: 'Method Not Allowed' }[what];
+    return problem(status, title, msg);
+  }
+  const code = { not_found: 34, rate: 88, unauth: 32, internal: 131, too_large: 413, method: 34 }[what];
+  return v1Error(status, code, msg);
+}
+
+function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string>): void {
+  if (reply.stream) {
+    for (const [k, v] of Object.entries({ ...extraHeaders, ...(reply.headers ?? {}) })) res.setHeader(k, v);
+    reply.stream(res, res.req);
+    return;
+  }
+  let body: string | Buffer = '';
+  let type = reply.contentType;
+  if (reply.text !== undefined) {
+    body = reply.text;
+    type ??= 'text/plain; charset=utf-8';
+  } else if (reply.body !== undefined) {
+    body = JSON.stringify(reply.body);
+    type ??= 'application/json; charset=utf-8';
+  }
+  const headers: Record<string, string | number> = { ...extraHeaders, ...(reply.headers ?? {}) };
+  if (type) headers['content-type'] = type;
+  headers['content-length'] = Buffer.byteLength(body);
+  res.writeHead(reply.status, headers);
+  res.end(body);
+}
+
+function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void {
+  const need = route.auth;
+  if (need === 'none' || need === 'admin') return;
+  const isUser = cred.kind === 'oauth1' && !!cred.userToken;
+  const isOAuth1 = cred.kind === 'oauth1';
+  if (cred.kind === 'none') {
+    if (style === 'v2') throw problem(401, 'Unauthorized', 'Unauthorized');
+    if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request is not properly authenticated');
+    throw v1Error(401, 215, 'Bad Authentication data.');
+  }
+  const okay =
+    (need === 'user' && isUser) ||
+    (need === 'app' && cred.kind === 'bearer') ||
+    (need === 'user-or-bearer' && (isUser || cred.kind === 'bearer')) ||
+    (need === 'consumer' && isOAuth1) ||
+    (need === 'basic' && cred.kind === 'basic');
+  if (okay) return;
+  if (need === 'app' || style === 'v2') {
+    const supported = need === 'app' ? '[OAuth 2.0 Application-Only]' : '[OAuth 1.0a User Context, OAuth 2.0 Application-Only]';
+    throw problem(403, 'Unsupported Authentication', `Authenticating with this method is forbidden for this endpoint. Supported authentication types are ${supported}.`);
+  }
+  if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request requires OAuth 1.0a user context');
+  if (cred.kind === 'bearer') throw v1Error(403, 220, 'Your credentials do not allow access to this resource');
+  throw v1Error(401, 32, 'Could not authenticate you.');
+}
+
+async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = Date.now();
+  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  const path = url.pathname;
+  const method = (req.method ?? 'GET').toUpperCase();
+  const style = styleForPath(path);
+  const admin = path.startsWith('/_sandbox/');
+  const rateHeaders: Record<string, string> = {};
+  res.on('finish', () => app.log(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`));
+
+  const reply = async (): Promise<Reply | 'dropped'> => {
+    const body = await readBody(req);
+    if (body === undefined) throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
+    const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);
+    if (decision.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
+    if (!decision.after) {
+      if (decision.drop) return 'dropped';
+      if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
+    }
+    const { route, params, methodMismatch } = app.router.match(method, path);
+    if (!route) throw errorFor(style, methodMismatch ? 405 : 404, methodMismatch ? 'method' : 'not_found');
+    if (route.auth === 'admin' && !isLoopbackAddress(req.socket.remoteAddress)) throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
+
+    const ctype = String(req.headers['content-type'] ?? '');
+    const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
+    const cred: Credential = route.auth === 'none' || route.auth === 'admin' ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers });
+    checkRouteAuth(route, cred, route.style ?? style);
+
+    if (route.auth !== 'admin') {
+      const caller = cred.kind === 'oauth1' ? `${cred.app.key}:${cred.userToken?.userId ?? ''}` : cred.kind !== 'none' ? cred.app.key : (req.socket.remoteAddress ?? '');
+      const category = route.rate ?? 'default';
+      const r = app.rates.take(category, caller, Date.now());
+      const prefix = style === 'ads' && method === 'GET' ? 'x-account-rate-limit-' : '';
+      rateHeaders['x-rate-limit-limit'] = String(r.limit);
+      rateHeaders['x-rate-limit-remaining'] = String(r.remaining);
+      rateHeaders['x-rate-limit-reset'] = String(r.reset);
+      if (prefix) {
+        rateHeaders[prefix + 'limit'] = String(r.limit);
+        rateHeaders[prefix + 'remaining'] = String(r.remaining);
+        rateHeaders[prefix + 'reset'] = String(r.reset);
+      }
+      if (r.exceeded) throw errorFor(route.style ?? style, 429, 'rate');
+    }
+
+    let jsonCache: { v: unknown } | undefined;
+    const sreq: SReq = {
+      method,
+      url,
+      path,
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody: body,
+      form,
+      params,
+      auth: authInfo(cred),
+      raw: req,
+      param(name) {
+        for (let i = form.length - 1; i >= 0; i--) if (form[i]![0] === name) return form[i]![1];
+        return url.searchParams.get(name) ?? undefined;
+      },
+      json() {
+        if (jsonCache) return jsonCache.v;
+        const text = body.toString('utf8');
+        try {
+          jsonCache = { v: JSON.parse(text) };
+        } catch {
+          const s = route.style ?? style;
+          if (s === 'ads') throw adsError(400, 'INVALID_PARAMETER', 'The request body is not valid JSON');
+          if (s === 'v2') throw problem(400, 'Invalid Request', 'The request body is not valid JSON');
+          throw v1Error(400, 44, 'The request body is not valid JSON');
+        }
+        return jsonCache.v;
+      },
+    };
+    if (cred.kind === 'oauth1') (sreq as SReq & { oauth?: Record<string, string> }).oauth = cred.oauth;
+    const out = await route.handler(sreq, app);
+    if (decision.after) {
+      if (decision.drop) return 'dropped';
+      if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
+    }
+    return out;
+  };
+
+  let r: Reply | 'dropped';
+  try {
+    r = await reply();
+  } catch (e) {
+    if (e instanceof SandboxError) r = e.reply;
+    else throw e;
+  }
+  if (!admin && !rateHeaders['x-rate-limit-limit']) {
+    // Failed before the caller was known (bad signature, unknown route): count it by address.
+    const rl = app.rates.take('default', req.socket.remoteAddress ?? '', Date.now());
+    rateHeaders['x-rate-limit-limit'] = String(rl.limit);
+    rateHeaders['x-rate-limit-remaining'] = String(rl.remaining);
+    rateHeaders['x-rate-limit-reset'] = String(rl.reset);
+  }
+  if (r === 'dropped') {
+    req.socket.destroy();
+    return;
+  }
+  send(res, r, rateHeaders);
+}

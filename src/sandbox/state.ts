@@ -1,0 +1,124 @@
+// In-memory state: the app, users, credentials, and named collections that modules own.
+import crypto from 'node:crypto';
+
+export interface SandboxAppRecord {
+  key: string;
+  secret: string;
+  name: string;
+  ownerUserId: string;
+  /** Callback URLs accepted besides loopback and oob. */
+  callbacks: string[];
+  bearer?: string;
+  /** Times of recent /oauth2/token requests (403 code 99 when too frequent). */
+  tokenRequests: number[];
+  /** Users who already approved the app (authenticate skips the approval for them). */
+  approvedBy: Set<string>;
+}
+
+export interface SandboxUser {
+  id: string;
+  screen_name: string;
+  name: string;
+  bio: string;
+}
+
+export interface UserToken {
+  token: string;
+  secret: string;
+  appKey: string;
+  userId: string;
+  accessLevel: 'read' | 'read-write' | 'read-write-directmessages';
+  invalidated: boolean;
+  createdAt: number;
+}
+
+export interface RequestToken {
+  token: string;
+  secret: string;
+  appKey: string;
+  callback: string;
+  accessType?: 'read' | 'write';
+  verifier?: string;
+  userId?: string;
+  denied?: boolean;
+  used: boolean;
+  createdAt: number;
+}
+
+export type Entity = Record<string, unknown> & { id: string };
+
+export function randomToken(bytes = 24, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
+  const buf = crypto.randomBytes(bytes);
+  let s = '';
+  for (const b of buf) s += alphabet[b % alphabet.length];
+  return s;
+}
+
+export function randomDigits(n: number): string {
+  let s = String(1 + (crypto.randomBytes(1)[0]! % 9));
+  while (s.length < n) s += String(crypto.randomBytes(1)[0]! % 10);
+  return s;
+}
+
+/** Ads-style ids: short base36 strings. */
+export function adsId(): string {
+  return crypto.randomBytes(6).readUIntBE(0, 6).toString(36).slice(0, 8).padStart(5, '0');
+}
+
+export class SandboxState {
+  readonly apps = new Map<string, SandboxAppRecord>();
+  readonly users = new Map<string, SandboxUser>();
+  readonly userTokens = new Map<string, UserToken>();
+  readonly requestTokens = new Map<string, RequestToken>();
+  /** key -> expiry, for nonce replay detection. */
+  readonly nonces = new Map<string, number>();
+  private readonly collections = new Map<string, Map<string, Entity>>();
+  /** Free-form per-module state. */
+  readonly ext = new Map<string, unknown>();
+
+  /** A named collection of entities (ads resources, webhooks, subscriptions...). */
+  collection<T extends Entity = Entity>(name: string): Map<string, T> {
+    let c = this.collections.get(name);
+    if (!c) {
+      c = new Map();
+      this.collections.set(name, c);
+    }
+    return c as Map<string, T>;
+  }
+
+  collectionNames(): string[] {
+    return [...this.collections.keys()];
+  }
+
+  userByName(screenName: string): SandboxUser | undefined {
+    const s = screenName.replace(/^@/, '').toLowerCase();
+    for (const u of this.users.values()) if (u.screen_name.toLowerCase() === s) return u;
+    return undefined;
+  }
+
+  issueUserToken(appKey: string, userId: string, accessLevel: UserToken['accessLevel']): UserToken {
+    const t: UserToken = {
+      token: `${userId}-${randomToken(32)}`,
+      secret: randomToken(45),
+      appKey,
+      userId,
+      accessLevel,
+      invalidated: false,
+      createdAt: Date.now(),
+    };
+    this.userTokens.set(t.token, t);
+    return t;
+  }
+
+  counts(): Record<string, number> {
+    const out: Record<string, number> = {
+      apps: this.apps.size,
+      users: this.users.size,
+      user_tokens: [...this.userTokens.values()].filter((t) => !t.invalidated).length,
+      request_tokens: this.requestTokens.size,
+      bearer_tokens: [...this.apps.values()].filter((a) => a.bearer).length,
+    };
+    for (const [name, c] of this.collections) out[name] = c.size;
+    return out;
+  }
+}

@@ -1,0 +1,158 @@
+// Server-side credential checks. The OAuth 1.0a base string is built here independently of the
+// client's oauth-1.0a library (RFC 5849 section 3.4), so the two sides check each other.
+import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { SandboxState, SandboxAppRecord, UserToken, RequestToken } from './state.js';
+import { SIGNATURE_ERROR, EXPIRED_TOKEN, v1Error, type AuthInfo } from './http.js';
+
+/** RFC 3986 unreserved characters stay; every other UTF-8 byte becomes %XX (uppercase). */
+export function rfc3986(s: string): string {
+  let out = '';
+  for (const b of Buffer.from(s, 'utf8')) {
+    const c = String.fromCharCode(b);
+    out += /[A-Za-z0-9\-._~]/.test(c) ? c : '%' + b.toString(16).toUpperCase().padStart(2, '0');
+  }
+  return out;
+}
+
+export function signatureBaseString(method: string, baseUrl: string, params: Array<[string, string]>): string {
+  const encoded = params.map(([k, v]) => [rfc3986(k), rfc3986(v)] as const);
+  encoded.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const normalized = encoded.map(([k, v]) => `${k}=${v}`).join('&');
+  return `${method.toUpperCase()}&${rfc3986(baseUrl)}&${rfc3986(normalized)}`;
+}
+
+export function hmacSha1(base: string, consumerSecret: string, tokenSecret = ''): string {
+  return crypto.createHmac('sha1', `${rfc3986(consumerSecret)}&${rfc3986(tokenSecret)}`).update(base).digest('base64');
+}
+
+/** Parses `OAuth k="v", ...` into decoded pairs. */
+export function parseOAuthHeader(h: string): Record<string, string> | undefined {
+  if (!/^OAuth\s/i.test(h)) return undefined;
+  const out: Record<string, string> = {};
+  const re = /([A-Za-z0-9_\-.~%]+)\s*=\s*"([^"]*)"/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(h.slice(6)))) {
+    try {
+      out[decodeURIComponent(m[1]!)] = decodeURIComponent(m[2]!);
+    } catch {
+      return undefined;
+    }
+  }
+  return out;
+}
+
+export function timingSafeEqualStr(a: string, b: string): boolean {
+  const ba = Buffer.from(a);
+  const bb = Buffer.from(b);
+  if (ba.length !== bb.length) {
+    crypto.timingSafeEqual(ba, ba);
+    return false;
+  }
+  return crypto.timingSafeEqual(ba, bb);
+}
+
+const TIMESTAMP_SKEW_S = 300;
+const NONCE_TTL_MS = 15 * 60_000;
+
+export interface VerifyInput {
+  method: string;
+  url: URL; // as the client addressed it (scheme, host, path, query)
+  form: Array<[string, string]>;
+  headers: IncomingMessage['headers'];
+}
+
+export type Credential =
+  | { kind: 'oauth1'; app: SandboxAppRecord; userToken?: UserToken; requestToken?: RequestToken; oauth: Record<string, string> }
+  | { kind: 'bearer'; app: SandboxAppRecord }
+  | { kind: 'basic'; app: SandboxAppRecord }
+  | { kind: 'none' };
+
+/**
+ * Identifies and verifies the caller. Bad signatures, stale timestamps and reused nonces get
+ * 401 code 32; invalidated or unknown tokens 401 code 89.
+ */
+export function verifyRequest(state: SandboxState, input: VerifyInput): Credential {
+  const h = input.headers.authorization;
+  if (!h) return { kind: 'none' };
+  if (/^Bearer\s/i.test(h)) {
+    const token = h.slice(7).trim();
+    for (const app of state.apps.values()) if (app.bearer && timingSafeEqualStr(app.bearer, token)) return { kind: 'bearer', app };
+    throw EXPIRED_TOKEN();
+  }
+  if (/^Basic\s/i.test(h)) {
+    const dec = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8');
+    const i = dec.indexOf(':');
+    if (i < 0) throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    let key: string, secret: string;
+    try {
+      key = decodeURIComponent(dec.slice(0, i));
+      secret = decodeURIComponent(dec.slice(i + 1));
+    } catch {
+      throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    }
+    const app = state.apps.get(key);
+    if (!app || !timingSafeEqualStr(app.secret, secret)) throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    return { kind: 'basic', app };
+  }
+  const oauth = parseOAuthHeader(h);
+  if (!oauth) throw SIGNATURE_ERROR();
+  const app = oauth.oauth_consumer_key ? state.apps.get(oauth.oauth_consumer_key) : undefined;
+  if (!app) throw SIGNATURE_ERROR();
+  if (oauth.oauth_signature_method !== 'HMAC-SHA1') throw SIGNATURE_ERROR();
+  if (oauth.oauth_version !== undefined && oauth.oauth_version !== '1.0') throw SIGNATURE_ERROR();
+  if (!oauth.oauth_nonce || !/^[\x21-\x7e]{1,128}$/.test(oauth.oauth_nonce)) throw SIGNATURE_ERROR();
+  const ts = Number(oauth.oauth_timestamp);
+  // Timestamps are checked against wall time even on a manual sandbox clock: clients sign with theirs.
+  if (!Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > TIMESTAMP_SKEW_S) throw SIGNATURE_ERROR();
+
+  let tokenSecret = '';
+  let userToken: UserToken | undefined;
+  let requestToken: RequestToken | undefined;
+  if (oauth.oauth_token !== undefined) {
+    userToken = state.userTokens.get(oauth.oauth_token);
+    requestToken = userToken ? undefined : state.requestTokens.get(oauth.oauth_token);
+    if (userToken) {
+      if (userToken.appKey !== app.key) throw EXPIRED_TOKEN();
+      tokenSecret = userToken.secret;
+    } else if (requestToken) {
+      if (requestToken.appKey !== app.key) throw EXPIRED_TOKEN();
+      tokenSecret = requestToken.secret;
+    } else {
+      throw EXPIRED_TOKEN();
+    }
+  }
+  const params: Array<[string, string]> = [...input.url.searchParams.entries(), ...input.form];
+  for (const [k, v] of Object.entries(oauth)) if (k !== 'oauth_signature' && k !== 'realm') params.push([k, v]);
+  const baseUrl = `${input.url.protocol}//${input.url.host}${input.url.pathname}`;
+  const expected = hmacSha1(signatureBaseString(input.method, baseUrl, params), app.secret, tokenSecret);
+  if (!oauth.oauth_signature || !timingSafeEqualStr(expected, oauth.oauth_signature)) throw SIGNATURE_ERROR();
+
+  // Nonce replay: only after the signature is known good, so forged requests cannot burn nonces.
+  const now = Date.now();
+  const nonceKey = `${app.key}:${oauth.oauth_token ?? ''}:${oauth.oauth_nonce}:${ts}`;
+  for (const [k, exp] of state.nonces) {
+    if (exp < now) state.nonces.delete(k);
+    else break;
+  }
+  if (state.nonces.has(nonceKey)) throw SIGNATURE_ERROR();
+  state.nonces.set(nonceKey, now + NONCE_TTL_MS);
+
+  if (userToken?.invalidated) throw EXPIRED_TOKEN();
+  return { kind: 'oauth1', app, userToken, requestToken, oauth };
+}
+
+export function authInfo(c: Credential): AuthInfo {
+  switch (c.kind) {
+    case 'oauth1':
+      return c.userToken
+        ? { kind: 'oauth1-user', appKey: c.app.key, userId: c.userToken.userId, token: c.userToken.token }
+        : { kind: 'oauth1-app', appKey: c.app.key, token: c.requestToken?.token };
+    case 'bearer':
+      return { kind: 'bearer', appKey: c.app.key };
+    case 'basic':
+      return { kind: 'basic', appKey: c.app.key };
+    default:
+      return { kind: 'none' };
+  }
+}

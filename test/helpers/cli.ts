@@ -1,0 +1,99 @@
+// E2E helpers: a real sandbox on loopback (port 0) and the real CLI process (bin/xctl.js) against it.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox } from '../../dist/sandbox/server.js';
+import type { SandboxOptions } from '../../dist/sandbox/app.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(ROOT, 'bin/xctl.js');
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  input?: string | Buffer;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+  cwd?: string;
+}
+
+/** A fresh, empty config dir; removed by the caller's cleanup. */
+export function tempDir(prefix = 'xctl-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Runs `node bin/xctl.js ...args` with a clean environment (no inherited XCTL_* variables). */
+export function runCli(args: string[], opts: RunOptions = {}): Promise<RunResult> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) env[k] = v;
+  env.NO_COLOR = '1';
+  for (const [k, v] of Object.entries(opts.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: opts.cwd ?? ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    if (opts.input !== undefined) child.stdin.end(opts.input);
+    else child.stdin.end();
+  });
+}
+
+export interface TestSandbox {
+  sb: Sandbox;
+  /** Environment pointing the CLI at the sandbox with the seeded owner credentials. */
+  env: Record<string, string>;
+  configDir: string;
+  run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
+  const sb = await startSandbox(opts);
+  const configDir = tempDir();
+  const s = sb.seed;
+  const env = {
+    XCTL_CONFIG_DIR: configDir,
+    XCTL_BASE_URL: s.base_url,
+    XCTL_API_KEY: s.api_key,
+    XCTL_API_SECRET: s.api_secret,
+    XCTL_ACCESS_TOKEN: s.access_token,
+    XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
+    XCTL_ACCOUNT_ID: s.account_id,
+    XCTL_RETRY_BASE_MS: '20',
+  };
+  return {
+    sb,
+    env,
+    configDir,
+    run: (args, o = {}) => runCli(args, { ...o, env: { ...env, ...(o.env ?? {}) } }),
+    async admin(method, p, body) {
+      const res = await fetch(s.base_url + p, {
+        method,
+        headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      return (await res.json()) as never;
+    },
+    async close() {
+      await sb.close();
+      fs.rmSync(configDir, { recursive: true, force: true });
+    },
+  };
+}
