@@ -1,7 +1,8 @@
 // Context: the only door to the outside world for commands (io, store, credentials, http, clock, env).
 import { IO, type IOStreams } from './core/io.js';
 import { Store, resolveCredentials, checkProfileName, type Credentials, type Profile } from './core/config.js';
-import { HttpClient, abortableSleep, checkBaseUrl } from './core/http.js';
+import type { HttpClient } from './core/http.js';
+import { abortableSleep, checkBaseUrl } from './core/urls.js';
 import { AuthError, UsageError } from './core/errors.js';
 import { parseFields, parseFormat, type OutputSettings } from './core/output.js';
 
@@ -161,6 +162,7 @@ export class Context {
 
   async http(): Promise<HttpClient> {
     if (!this.httpClient) {
+      const { HttpClient } = await import('./core/http.js');
       const retryBase = this.env.XCTL_RETRY_BASE_MS ? Number(this.env.XCTL_RETRY_BASE_MS) : undefined;
       this.httpClient = new HttpClient({
         apiBase: await this.apiBase(),

@@ -1,13 +1,18 @@
 // argv -> program -> run. The only place that maps errors to exit codes and touches process.*.
 import fs from 'node:fs';
-import { buildProgram, firstOperand, loadGroups, GROUPS } from './program.js';
-import { setRuntime } from './commands/kit.js';
+import { setRuntime } from './runtime.js';
 import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 async function main(argv: string[]): Promise<number> {
   const args = argv.slice(2);
+  // Fast path: scripts call --version often; it needs nothing but package.json.
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+    process.stdout.write(pkg.version + '\n');
+    return ExitCode.OK;
+  }
+  const { buildProgram, firstOperand, loadGroups, GROUPS } = await import('./program.js');
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = (sig: NodeJS.Signals) => {

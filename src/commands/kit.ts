@@ -2,25 +2,11 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { Context, type GlobalOptions } from '../context.js';
-import type { IOStreams } from '../core/io.js';
 import { UsageError } from '../core/errors.js';
-
-export interface Runtime {
-  streams: IOStreams;
-  env: Record<string, string | undefined>;
-  signal: AbortSignal;
-  version: string;
-  cwd: string;
-}
-
-let runtime: Runtime | undefined;
-export function setRuntime(r: Runtime): void {
-  runtime = r;
-}
+import { getRuntime } from '../runtime.js';
 
 export function contextFor(cmd: Command): Context {
-  if (!runtime) throw new Error('runtime not set');
-  return new Context({ ...runtime, globals: cmd.optsWithGlobals() as GlobalOptions });
+  return new Context({ ...getRuntime(), globals: cmd.optsWithGlobals() as GlobalOptions });
 }
 
 /**

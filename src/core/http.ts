@@ -6,6 +6,9 @@ import type { IO } from './io.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFromResponse } from './errors.js';
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
+import { abortableSleep, checkBaseUrl } from './urls.js';
+
+export { abortableSleep, checkBaseUrl, isLoopback } from './urls.js';
 
 export type AuthMode = 'user' | 'app' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -77,25 +80,7 @@ const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$/i;
 // Connection-level failures where the request cannot have reached the server.
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-export function isLoopback(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
 
-/** Refuses plain http for any host that is not loopback; secrets would cross the network in clear. */
-export function checkBaseUrl(raw: string, flag = '--base-url'): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new UsageError(`${flag} is not a URL: "${raw}"`, { flag });
-  }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${flag} must be http(s): "${raw}"`, { flag });
-  if (u.protocol === 'http:' && !isLoopback(u.hostname)) {
-    throw new UsageError(`plain http is refused for ${u.hostname}: use https (http is allowed only on loopback)`, { flag });
-  }
-  return u;
-}
 
 export function parseRateLimit(h: Record<string, string>): RateLimit | undefined {
   for (const [prefix, scope] of [['x-account-rate-limit-', 'account'], ['x-rate-limit-', 'app']] as const) {
@@ -375,17 +360,3 @@ export function fmtMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason ?? new Error('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
