@@ -17,6 +17,8 @@ export const GROUPS: Record<string, GroupEntry> = {
   request: { description: 'make a raw signed API call', load: () => import('./commands/request.js') },
   config: { description: 'read and change settings in the profile store', load: () => import('./commands/config.js') },
   sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox.js') },
+  changelog: { description: 'the platform change history (deprecations and retirements)', load: () => import('./commands/changelog.js') },
+  completion: { description: 'print a shell completion script: bash, zsh or fish', load: () => import('./commands/completion.js') },
 };
 
 export function buildProgram(version: string): Command {

@@ -143,15 +143,31 @@ function indent(s: string): string {
 
 async function printTable(io: IO, head: string[], rows: string[][]): Promise<void> {
   const { default: Table } = await import('cli-table3');
-  const width = io.stdout.columns ?? 120;
-  const maxCell = Math.max(12, Math.floor(width / Math.max(1, head.length)) - 3);
+  const width = Math.max(40, io.stdout.columns ?? 120);
+  // Natural widths, then shrink the widest columns until the table fits the terminal; long
+  // cells wrap on word boundaries instead of being cut.
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => longestLine(r[i]!))) + 2);
+  const budget = width - (head.length + 1);
+  while (widths.reduce((a, b) => a + b, 0) > budget) {
+    const max = Math.max(...widths);
+    if (max <= 8) break;
+    widths[widths.indexOf(max)] = max - 1;
+  }
   const t = new Table({
     head: head.map((h) => io.style('bold', h)),
     style: { head: [], border: [] },
-    wordWrap: false,
+    colWidths: widths,
+    wordWrap: true,
+    wrapOnWordBoundary: true,
   });
-  for (const r of rows) t.push(r.map((c) => (c.length > maxCell ? c.slice(0, maxCell - 1) + '…' : c)));
+  for (const r of rows) t.push(r);
   io.out(t.toString());
+}
+
+function longestLine(s: string): number {
+  let m = 0;
+  for (const line of s.split('\n')) m = Math.max(m, line.length);
+  return m;
 }
 
 /** Prints one entity: json as the object, jsonl as one line, tsv as one row, table as key/value. */
