@@ -68,7 +68,7 @@ describe('auth login (loopback callback)', () => {
     const st = await run(['auth', 'status', '--json'], env);
     expect(st.code).toBe(0);
     const row = json(st.stdout)[0]!;
-    expect(row).toMatchObject({ profile: 'default', user_token: 'set (@sandbox_alice, 783214)', user_id: '783214', screen_name: 'sandbox_alice', bearer: '' });
+    expect(row).toMatchObject({ profile: 'default', user_token: '@sandbox_alice (783214)', user_id: '783214', screen_name: 'sandbox_alice', bearer: '' });
     expect(row.api_key).not.toBe(t.sb.seed.api_key); // masked
     expect(st.stderr).toContain(`store: ${path.join(env.XCTL_CONFIG_DIR!, 'config.json')}`);
     expect(st.stderr).toMatch(/environment also sets: .*XCTL_BASE_URL=/);
@@ -318,7 +318,7 @@ describe('auth import --twurlrc', () => {
     const cached = await run(['auth', 'app-token'], env);
     expect(cached.stderr).toMatch(/bearer cached/);
     const st = json((await run(['auth', 'status', '--json'], env)).stdout);
-    expect(st.find((x) => x.profile === 'sandbox_alice.OtherApp')).toMatchObject({ user_token: 'set (@sandbox_alice, 783214)' });
+    expect(st.find((x) => x.profile === 'sandbox_alice.OtherApp')).toMatchObject({ user_token: '@sandbox_alice (783214)' });
 
     // Again: same credentials are updated; other credentials under the same name are kept unless --overwrite.
     const again = await run(['auth', 'import', '--twurlrc', file, '--json'], env);

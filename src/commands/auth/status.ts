@@ -19,8 +19,8 @@ export async function authStatus(ctx: Context): Promise<void> {
     const c = name === selected ? resolveCredentials(name, p, ctx.env) : resolveCredentials(name, p, {});
     const bearerValid = !!c.bearer_token && (c.source.bearer_token === 'env' || !p.bearer_key || p.bearer_key === c.api_key);
     const bearer = bearerValid ? (c.source.bearer_token === 'env' ? 'env' : 'cached') : c.bearer_token ? 'cached for another key' : '';
-    const who = c.screen_name ? ` (@${c.screen_name}${c.user_id ? `, ${c.user_id}` : ''})` : c.user_id ? ` (${c.user_id})` : '';
-    const userSource = c.source.access_token === 'env' ? 'env' : 'set';
+    // For whom: the handle and id stored with the token (a token from the environment is nobody we know).
+    const who = c.screen_name ? `@${c.screen_name}${c.user_id ? ` (${c.user_id})` : ''}` : c.user_id ? c.user_id : 'set';
     const app = !!(c.api_key && c.api_secret);
     const user = !!(c.access_token && c.access_token_secret);
     if (name === selected) usable = app || user || bearerValid;
@@ -30,7 +30,7 @@ export async function authStatus(ctx: Context): Promise<void> {
       selected: name === selected,
       api_key: c.api_key ? mask(c.api_key) : '',
       api_secret: c.api_secret ? 'set' : '',
-      user_token: user ? `${userSource}${userSource === 'env' ? '' : who}` : c.access_token ? 'secret missing' : '',
+      user_token: user ? (c.source.access_token === 'env' ? 'from env' : who) : c.access_token ? 'secret missing' : '',
       user_id: c.source.access_token === 'env' ? '' : (c.user_id ?? ''),
       screen_name: c.source.access_token === 'env' ? '' : (c.screen_name ?? ''),
       bearer,
