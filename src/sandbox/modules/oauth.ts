@@ -128,7 +128,8 @@ export function install(app: SandboxApp): void {
 
   r.add('POST', '/oauth/request_token', { auth: 'consumer', rate: 'oauth', style: 'v1' }, (req) => {
     const oauth = oauthParams(req);
-    const callback = oauth.oauth_callback;
+    // Section 5 puts oauth_callback in the Authorization header; a signed query/body copy is accepted too.
+    const callback = oauth.oauth_callback ?? req.param('oauth_callback');
     const a = appOf(app, req);
     if (!callback) throw v1Error(400, 215, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
     if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
