@@ -114,10 +114,14 @@ describe('auth login (loopback callback)', () => {
 
   it('timeout: a clear error (exit 1) and the callback port is released', async () => {
     const env = await freshProfile();
-    const r = await run(['auth', 'login', '--no-browser', '--timeout', '1s'], env);
+    const port = await freePort();
+    const r = await run(['auth', 'login', '--no-browser', '--timeout', '1s', '--callback-port', String(port)], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/error: no authorization arrived within 1s: login cancelled/);
     expect(r.stderr).toMatch(/hint: .*--timeout/);
+    const again = http.createServer();
+    await new Promise<void>((res, rej) => again.once('error', rej).listen(port, '127.0.0.1', res));
+    again.close();
   });
 
   it('bad flags exit 2 and send nothing; a busy --callback-port is a usage error', async () => {

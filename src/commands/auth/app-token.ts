@@ -20,6 +20,7 @@ function explain99(e: unknown): never {
   throw e;
 }
 
+/** Prints the bearer (POST /oauth2/token once, then the cache), or revokes it (POST /oauth2/invalidate_token). */
 export async function authAppToken(ctx: Context, opts: AuthAppTokenOptions): Promise<void> {
   const io = ctx.io;
   const profile = await ctx.profileName();

@@ -75,6 +75,7 @@ export async function parseTwurlrc(text: string, file: string): Promise<TwurlEnt
   return out;
 }
 
+/** Imports a twurl rc file into the profile store (no network). */
 export async function authImport(ctx: Context, opts: AuthImportOptions): Promise<void> {
   if (opts.twurlrc === undefined || opts.twurlrc === false) {
     throw new UsageError('say what to import: --twurlrc [path] (default ~/.twurlrc)', { flag: '--twurlrc' });

@@ -128,6 +128,7 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
   };
 }
 
+/** Logs in: POST /oauth/request_token, the browser on GET /oauth/authorize, POST /oauth/access_token. */
 export async function authLogin(ctx: Context, opts: AuthLoginOptions, _args: string[] = [], deps: LoginDeps = {}): Promise<void> {
   const checked = checkLoginOptions(opts);
   const c = await ctx.credentials();

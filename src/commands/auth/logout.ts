@@ -8,6 +8,7 @@ export interface AuthLogoutOptions {
   localOnly?: boolean;
 }
 
+/** Logs out: POST /1.1/oauth/invalidate_token (unless --local-only), then forgets the token. */
 export async function authLogout(ctx: Context, opts: AuthLogoutOptions): Promise<void> {
   const io = ctx.io;
   const c = await ctx.credentials();
