@@ -112,7 +112,7 @@ describe('auth login (loopback callback)', () => {
     expect(tok.code).toBe(3);
   });
 
-  it('timeout: a clear error (exit 1) and the callback port is released', async () => {
+  it('timeout: a clear error (exit 1) and the callback port is released; Ctrl-C exits 130', async () => {
     const env = await freshProfile();
     const port = await freePort();
     const r = await run(['auth', 'login', '--no-browser', '--timeout', '1s', '--callback-port', String(port)], env);
@@ -122,6 +122,13 @@ describe('auth login (loopback callback)', () => {
     const again = http.createServer();
     await new Promise<void>((res, rej) => again.once('error', rej).listen(port, '127.0.0.1', res));
     again.close();
+    // Ctrl-C while waiting: exit 130, nothing stored.
+    const cli = spawnCli(['auth', 'login', '--no-browser'], env);
+    await cli.waitStderr(/Waiting for the browser/);
+    cli.child.kill('SIGINT');
+    const stopped = await cli.done;
+    expect(stopped.code).toBe(130);
+    expect((await run(['auth', 'token'], env)).code).toBe(3);
   });
 
   it('bad flags exit 2 and send nothing; a busy --callback-port is a usage error', async () => {
