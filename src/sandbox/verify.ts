@@ -109,7 +109,8 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
   let tokenSecret = '';
   let userToken: UserToken | undefined;
   let requestToken: RequestToken | undefined;
-  if (oauth.oauth_token !== undefined) {
+  // An empty oauth_token (some clients send one before a token exists) means "no token".
+  if (oauth.oauth_token) {
     userToken = state.userTokens.get(oauth.oauth_token);
     requestToken = userToken ? undefined : state.requestTokens.get(oauth.oauth_token);
     if (userToken) {
@@ -130,7 +131,7 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
 
   // Nonce replay: only after the signature is known good, so forged requests cannot burn nonces.
   const now = Date.now();
-  const nonceKey = `${app.key}:${oauth.oauth_token ?? ''}:${oauth.oauth_nonce}:${ts}`;
+  const nonceKey = `${app.key}:${oauth.oauth_token || ''}:${oauth.oauth_nonce}:${ts}`;
   for (const [k, exp] of state.nonces) {
     if (exp < now) state.nonces.delete(k);
     else break;

@@ -5,6 +5,10 @@ import { authSet, type AuthSetOptions } from './set.js';
 import { authStatus } from './status.js';
 import { authToken, type AuthTokenOptions } from './token.js';
 import { profilesList, profilesRemove, profilesUse } from './profiles.js';
+import { authLogin, DEFAULT_LOGIN_TIMEOUT, type AuthLoginOptions } from './login.js';
+import { authLogout, type AuthLogoutOptions } from './logout.js';
+import { authAppToken, type AuthAppTokenOptions } from './app-token.js';
+import { authImport, type AuthImportOptions } from './import-twurlrc.js';
 
 export function register(auth: Command): void {
   auth
@@ -19,6 +23,37 @@ export function register(auth: Command): void {
     .option('--screen-name <name>', 'that user\'s handle')
     .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token secret, bearer token.')
     .action(run<AuthSetOptions>(authSet));
+
+  auth
+    .command('login')
+    .description('log in as a user (three-legged OAuth 1.0a): approve in the browser, the token is stored in the profile')
+    .option('--pin', 'PIN mode (oob): type the PIN shown after approving, or pipe it on stdin')
+    .option('--callback-port <n>', 'port of the loopback callback on 127.0.0.1 (default: a free one)')
+    .option('--access-level <level>', 'read or write: ask for less than the app\'s level (x_auth_access_type)')
+    .option('--force-login', 'make the authorize page ask for the account credentials again')
+    .option('--screen-name <handle>', 'prefill the login box with this account')
+    .option('--no-browser', 'only print the authorize URL (stderr); do not open a browser')
+    .option('--timeout <duration>', 'give up waiting for the approval after this long (90s, 5m, or seconds)', DEFAULT_LOGIN_TIMEOUT)
+    .action(run<AuthLoginOptions>(authLogin));
+
+  auth
+    .command('logout')
+    .description('revoke the user token at the service (POST /1.1/oauth/invalidate_token), then remove it from the profile')
+    .option('--local-only', 'only remove it from the profile; do not contact the service')
+    .action(run<AuthLogoutOptions>(authLogout));
+
+  auth
+    .command('app-token')
+    .description('print the app-only bearer token: the cached one, else obtained once (POST /oauth2/token) and cached')
+    .option('--invalidate', 'revoke it at the service (signed as the app owner) and forget it')
+    .action(run<AuthAppTokenOptions>(authAppToken));
+
+  auth
+    .command('import')
+    .description('import profiles and bearer tokens from a twurl rc file (the file the official ads SDKs read)')
+    .option('--twurlrc [path]', 'the rc file (default ~/.twurlrc)')
+    .option('--overwrite', 'replace existing profiles of the same name that hold other credentials')
+    .action(run<AuthImportOptions>(authImport));
 
   auth
     .command('status')

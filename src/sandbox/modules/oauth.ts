@@ -4,8 +4,14 @@ import type { SandboxApp } from '../app.js';
 import { ok, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
 import { randomDigits, randomToken, type RequestToken, type SandboxAppRecord } from '../state.js';
 import { isLoopbackCallback } from './oauth-rules.js';
+import { timingSafeEqualStr } from '../verify.js';
 
 const REQUEST_TOKEN_TTL_MS = 15 * 60_000;
+
+// Request tokens age on the sandbox clock, so a manual clock can expire them in tests.
+function expired(app: SandboxApp, rt: RequestToken): boolean {
+  return app.clock.now() - rt.createdAt > REQUEST_TOKEN_TTL_MS;
+}
 
 function formReply(pairs: Record<string, string>): Reply {
   return { status: 200, text: new URLSearchParams(pairs).toString(), contentType: 'application/x-www-form-urlencoded' };
@@ -34,6 +40,8 @@ label.user{display:flex;gap:10px;align-items:center;border:1px solid #cfd9de;bor
 .actions{display:flex;gap:12px;margin-top:20px}
 button{flex:1;border:0;border-radius:999px;padding:12px;font-size:15px;font-weight:700;cursor:pointer}
 #allow{background:#1d9bf0;color:#fff} #deny{background:#eff3f4;color:#0f1419}
+label.field{display:block;font-weight:600;margin:12px 0 4px} input#username,input#password{width:100%;box-sizing:border-box;padding:10px;border:1px solid #cfd9de;border-radius:8px;font-size:15px}
+.note{font-size:13px}
 code#pin{display:block;font-size:32px;letter-spacing:6px;text-align:center;margin:16px 0;font-weight:700}
 ul{color:#536471}
 </style></head><body><main><span class="badge">xctl sandbox</span>${body}</main></body></html>`,
@@ -43,7 +51,7 @@ ul{color:#536471}
 function authorizePage(app: SandboxApp, req: SReq, mode: 'authorize' | 'authenticate'): Reply {
   const token = req.query.get('oauth_token') ?? '';
   const rt = app.state.requestTokens.get(token);
-  if (!rt || rt.used || Date.now() - rt.createdAt > REQUEST_TOKEN_TTL_MS) {
+  if (!rt || rt.used || rt.verifier || expired(app, rt)) {
     return page('Invalid request', '<h1>This page is no longer valid</h1><p>The request token is missing, used or expired. Start the sign-in again from your application.</p>', 400);
   }
   const appRec = app.state.apps.get(rt.appKey)!;
@@ -57,19 +65,26 @@ function authorizePage(app: SandboxApp, req: SReq, mode: 'authorize' | 'authenti
   const users = [...app.state.users.values()];
   const selected = app.state.userByName(prefill)?.id ?? (forceLogin ? undefined : cookieUser) ?? users[0]!.id;
   const access = rt.accessType === 'read' ? 'Read' : 'Read and write';
-  const rows = users
-    .map(
-      (u) =>
-        `<label class="user"><input type="radio" name="screen_name" value="${esc(u.screen_name)}"${u.id === selected ? ' checked' : ''}> <span><strong>${esc(u.name)}</strong> @${esc(u.screen_name)}</span></label>`,
-    )
-    .join('\n');
+  // force_login "forces credential entry" (section 4.1): a login box instead of the account list,
+  // prefilled with screen_name. Sandbox accounts accept any non-empty password.
+  const rows = forceLogin
+    ? `<p id="force-login">Sign in to continue.</p>
+<label class="field" for="username">Username</label><input id="username" name="screen_name" value="${esc(prefill.replace(/^@/, ''))}" autocomplete="username" required>
+<label class="field" for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<input type="hidden" name="force_login" value="true">
+<p class="note">Sandbox accounts: ${users.map((u) => '@' + esc(u.screen_name)).join(', ')} (any password).</p>`
+    : users
+        .map(
+          (u) =>
+            `<label class="user"><input type="radio" name="screen_name" value="${esc(u.screen_name)}"${u.id === selected ? ' checked' : ''}> <span><strong>${esc(u.name)}</strong> @${esc(u.screen_name)}</span></label>`,
+        )
+        .join('\n');
   return page(
     `Authorize ${appRec.name}`,
     `<h1>Authorize <span id="app-name">${esc(appRec.name)}</span> to use your account?</h1>
 <p>This application will be able to: <strong id="access-level">${access}</strong>.</p>
 <form method="post" action="/oauth/authorize">
 <input type="hidden" name="oauth_token" value="${esc(rt.token)}">
-${forceLogin ? '<p id="force-login">Sign in again: choose the account.</p>' : ''}
 ${rows}
 <div class="actions"><button id="allow" name="decision" value="allow" type="submit">Authorize app</button>
 <button id="deny" name="decision" value="deny" type="submit">Cancel</button></div>
@@ -113,7 +128,8 @@ export function install(app: SandboxApp): void {
 
   r.add('POST', '/oauth/request_token', { auth: 'consumer', rate: 'oauth', style: 'v1' }, (req) => {
     const oauth = oauthParams(req);
-    const callback = oauth.oauth_callback;
+    // Section 5 puts oauth_callback in the Authorization header; a signed query/body copy is accepted too.
+    const callback = oauth.oauth_callback ?? req.param('oauth_callback');
     const a = appOf(app, req);
     if (!callback) throw v1Error(400, 215, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
     if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
@@ -128,8 +144,10 @@ export function install(app: SandboxApp): void {
       callback,
       accessType: access as RequestToken['accessType'],
       used: false,
-      createdAt: Date.now(),
+      createdAt: app.clock.now(),
     };
+    // Spent and expired request tokens are dropped lazily, one sweep per new token.
+    for (const [k, old] of state.requestTokens) if (old.used && expired(app, old)) state.requestTokens.delete(k);
     state.requestTokens.set(rt.token, rt);
     return formReply({ oauth_token: rt.token, oauth_token_secret: rt.secret, oauth_callback_confirmed: 'true' });
   });
@@ -139,11 +157,14 @@ export function install(app: SandboxApp): void {
 
   r.add('POST', '/oauth/authorize', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => {
     const rt = state.requestTokens.get(req.param('oauth_token') ?? '');
-    if (!rt || rt.used || rt.verifier) return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
+    if (!rt || rt.used || rt.verifier || expired(app, rt)) return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
     const decision = req.param('decision');
     if (decision !== 'allow' && decision !== 'deny') return page('Invalid request', '<h1>Choose Authorize or Cancel</h1>', 400);
+    if (decision === 'allow' && req.param('force_login') === 'true' && !req.param('password')) {
+      return page('Sign in', '<h1>Enter your password</h1><p>Go back and sign in to continue.</p>', 400);
+    }
     const user = state.userByName(req.param('screen_name') ?? '') ?? (decision === 'deny' ? [...state.users.values()][0] : undefined);
-    if (!user) return page('Invalid request', '<h1>Choose an account</h1>', 400);
+    if (!user) return page('Invalid request', '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>', 400);
     return decide(app, rt, user.id, decision);
   });
 
@@ -151,13 +172,17 @@ export function install(app: SandboxApp): void {
     const oauth = oauthParams(req);
     const rt = oauth.oauth_token ? state.requestTokens.get(oauth.oauth_token) : undefined;
     const verifier = oauth.oauth_verifier ?? req.param('oauth_verifier');
-    // The verifier is strictly required and single-use (credentials-webhooks.md section 7).
-    if (!rt || rt.used || rt.denied || !rt.verifier || !rt.userId || !verifier || verifier !== rt.verifier) {
-      if (rt && verifier && rt.verifier && verifier !== rt.verifier) rt.used = true; // a wrong guess burns the request token
-      throw new SandboxError({ status: 401, text: 'Error processing your OAuth request: Invalid oauth_verifier parameter' });
+    // The verifier is strictly required and single-use (credentials-webhooks.md section 7). The
+    // platform answers these in plain text, not JSON.
+    const fail = (text: string) => new SandboxError({ status: 401, text });
+    if (!rt || rt.used || expired(app, rt)) throw fail('Invalid request token.');
+    if (rt.denied) throw fail('This request token was denied by the user.');
+    if (!verifier) throw fail('Required oauth_verifier parameter not provided');
+    if (!rt.verifier || !rt.userId || !timingSafeEqualStr(verifier, rt.verifier)) {
+      rt.used = true; // a wrong guess burns the request token: verifiers cannot be brute-forced
+      throw fail('Error processing your OAuth request: Invalid oauth_verifier parameter');
     }
     rt.used = true;
-    state.requestTokens.delete(rt.token);
     const level = rt.accessType === 'read' ? 'read' : rt.accessType === 'write' ? 'read-write' : 'read-write-directmessages';
     const t = state.issueUserToken(rt.appKey, rt.userId, level);
     const u = state.users.get(rt.userId)!;
@@ -172,12 +197,28 @@ export function install(app: SandboxApp): void {
   r.add('POST', '/1.1/oauth/invalidate_token', { auth: 'user', rate: 'oauth', style: 'v1' }, invalidateUser);
   r.add('POST', '/1.1/oauth/invalidate_token.json', { auth: 'user', rate: 'oauth', style: 'v1' }, invalidateUser);
 
+  // Who a user token belongs to, and its access level in the platform's x-access-level header:
+  // the cheapest way for clients (and tests) to see that a token works, or no longer does.
+  r.add('GET', '/1.1/account/verify_credentials.json', { auth: 'user', rate: 'default', style: 'v1' }, (req) => {
+    const t = state.userTokens.get(req.auth.token!)!;
+    const u = state.users.get(t.userId)!;
+    return ok({ id: Number(u.id), id_str: u.id, screen_name: u.screen_name, name: u.name, description: u.bio }, 200, { 'x-access-level': t.accessLevel });
+  });
+
+  // Accepts a bearer or a user token; shows which credential the service saw (a real endpoint),
+  // so a bearer's life can be checked end to end: usable while issued, 401 code 89 once revoked.
+  r.add('GET', '/1.1/application/rate_limit_status.json', { auth: 'user-or-bearer', rate: 'default', style: 'v1' }, (req) => {
+    const ctx = req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
+    return ok({ rate_limit_context: ctx, resources: {} });
+  });
+
   r.add('POST', '/oauth2/token', { auth: 'basic', rate: 'oauth', style: 'v1' }, (req) => {
     const a = appOf(app, req);
-    const grant = req.param('grant_type');
+    // grant_type travels in the form body only (section 4.2), never the query.
+    const grant = req.form.find(([k]) => k === 'grant_type')?.[1];
     if (!grant) throw v1Error(400, 170, 'Missing required parameter: grant_type');
     if (grant !== 'client_credentials') throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
-    const now = Date.now();
+    const now = app.clock.now();
     a.tokenRequests = a.tokenRequests.filter((t) => now - t < 60_000);
     a.tokenRequests.push(now);
     if (a.tokenRequests.length > (app.options.tokenRequestsPerMinute ?? 10)) {

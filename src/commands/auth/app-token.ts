@@ -1,0 +1,53 @@
+// `xctl auth app-token`: the OAuth 2.0 app-only bearer — obtain once, cache, print; or revoke.
+import type { Context } from '../../context.js';
+import { AuthError, type XctlError } from '../../core/errors.js';
+import { invalidateBearer } from './oauth-flow.js';
+
+export interface AuthAppTokenOptions {
+  invalidate?: boolean;
+}
+
+/** 403 code 99 from /oauth2/token means wrong key/secret or asking too often; say both. */
+function explain99(e: unknown): never {
+  const err = e as XctlError;
+  if (String(err.code) === '99') {
+    throw new AuthError(`the token endpoint refused to issue a bearer token (HTTP 403, code 99)`, {
+      status: 403,
+      code: 99,
+      hint: 'cache your token: the service keeps one bearer per app and punishes asking too often; xctl caches it in the profile, so wait a minute and run `xctl auth app-token` once; if it persists, check the API key and secret (`xctl auth status`)',
+    });
+  }
+  throw e;
+}
+
+/** Prints the bearer (POST /oauth2/token once, then the cache), or revokes it (POST /oauth2/invalidate_token). */
+export async function authAppToken(ctx: Context, opts: AuthAppTokenOptions): Promise<void> {
+  const io = ctx.io;
+  const profile = await ctx.profileName();
+  const before = await ctx.credentials();
+  if (!opts.invalidate) {
+    const token = await ctx.bearer().catch(explain99);
+    io.out(token);
+    if (before.source.bearer_token === 'env') io.info('bearer from XCTL_BEARER_TOKEN');
+    else if (before.bearer_token) io.info(`bearer cached in profile "${profile}"`);
+    else io.info(`obtained the app's bearer token and cached it in profile "${profile}"`);
+    return;
+  }
+  // Revoke the cached one; with none cached, ask for the app's outstanding one (the service
+  // returns the same token) so that it can be revoked.
+  const token = before.bearer_token ?? (await ctx.bearer().catch(explain99));
+  try {
+    await invalidateBearer(await ctx.http(), token);
+  } catch (e) {
+    const err = e as XctlError;
+    if (err.status === 403 || err.status === 401) {
+      err.hint = 'the bearer is revoked with OAuth 1.0a signed as the application owner: the profile\'s user token must belong to the app\'s owner (`xctl auth login` as the owner)';
+    }
+    throw err;
+  }
+  const stored = await ctx.profile();
+  const forgot = stored?.bearer_token === token;
+  if (forgot) await ctx.updateProfile({ bearer_token: undefined, bearer_key: undefined });
+  io.info(`revoked the app's bearer token and forgot it${forgot ? ` (profile "${profile}")` : ''}; the next \`xctl auth app-token\` obtains a new one`);
+  if (before.source.bearer_token === 'env') io.warn('XCTL_BEARER_TOKEN still holds the revoked token: unset it');
+}

@@ -1,0 +1,77 @@
+// The loopback receiver of `auth login`: the authorize page redirects the browser here with the
+// verifier (or `denied`), and the browser gets a small page saying what happened.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { UsageError } from '../../core/errors.js';
+
+export type CallbackOutcome = { kind: 'verifier'; verifier: string } | { kind: 'denied' };
+
+export interface CallbackServer {
+  /** http://127.0.0.1:PORT/callback */
+  url: string;
+  /** Resolves on the first callback that carries the expected request token. */
+  outcome: Promise<CallbackOutcome>;
+  expect(requestToken: string): void;
+  close(): Promise<void>;
+}
+
+function page(title: string, text: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<style>body{font-family:system-ui,sans-serif;background:#f5f8fa;color:#14171a;display:flex;justify-content:center;padding:60px 16px}
+main{background:#fff;border-radius:16px;box-shadow:0 1px 4px rgba(0,0,0,.12);padding:28px;max-width:420px}h1{font-size:20px}</style>
+</head><body><main><h1 id="result">${title}</h1><p>${text}</p></main></body></html>`;
+}
+
+/** Listens on 127.0.0.1 (never a public interface) on `port`, or a free one with 0. */
+export async function startCallbackServer(port: number): Promise<CallbackServer> {
+  let expected: string | undefined;
+  let settle!: (o: CallbackOutcome) => void;
+  const outcome = new Promise<CallbackOutcome>((resolve) => (settle = resolve));
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const reply = (status: number, title: string, text: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end(page(title, text));
+    };
+    if (u.pathname !== '/callback') return reply(404, 'Not found', 'This address only receives the sign-in callback of xctl.');
+    const token = u.searchParams.get('oauth_token') ?? u.searchParams.get('denied');
+    // A callback for another sign-in (an old tab) must not complete this one.
+    if (!expected || token !== expected) {
+      return reply(400, 'This sign-in link is not the current one', 'Go back to the terminal and use the URL xctl printed last.');
+    }
+    if (u.searchParams.has('denied')) {
+      reply(200, 'Authorization cancelled', 'xctl was not given access. You can close this tab.');
+      return settle({ kind: 'denied' });
+    }
+    const verifier = u.searchParams.get('oauth_verifier');
+    if (!verifier) return reply(400, 'Missing verifier', 'The callback carried no oauth_verifier. Start again from the terminal.');
+    reply(200, 'You are signed in to xctl', 'Authorization complete. You can close this tab and return to the terminal.');
+    settle({ kind: 'verifier', verifier });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === 'EADDRINUSE' || e.code === 'EACCES'
+          ? new UsageError(`--callback-port ${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : 'not allowed to listen there'}`, {
+              flag: '--callback-port',
+              hint: 'omit --callback-port to use a free port, or pick another one',
+            })
+          : e,
+      ),
+    );
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}/callback`,
+    outcome,
+    expect(token) {
+      expected = token;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

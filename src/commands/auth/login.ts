@@ -1,0 +1,195 @@
+// `xctl auth login`: the three-legged OAuth 1.0a flow with a loopback callback, or a PIN (oob).
+import fs from 'node:fs';
+import type { Context } from '../../context.js';
+import { AuthError, UsageError, XctlError } from '../../core/errors.js';
+import { parseDuration } from '../../sandbox/clock.js';
+import { printOne } from '../../core/output.js';
+import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
+import { startCallbackServer, type CallbackServer } from './callback-server.js';
+
+export interface AuthLoginOptions {
+  pin?: boolean;
+  callbackPort?: string;
+  accessLevel?: string;
+  forceLogin?: boolean;
+  screenName?: string;
+  browser?: boolean;
+  timeout?: string;
+}
+
+export interface LoginDeps {
+  /** Opens a URL in the user's browser (the `open` package unless replaced in tests). */
+  openUrl?: (url: string) => Promise<unknown>;
+}
+
+export const DEFAULT_LOGIN_TIMEOUT = '5m';
+
+interface Checked {
+  port: number;
+  accessLevel?: 'read' | 'write';
+  screenName?: string;
+  timeoutMs: number;
+}
+
+/** Every flag rule, before anything is sent or bound. */
+export function checkLoginOptions(opts: AuthLoginOptions): Checked {
+  let port = 0;
+  if (opts.callbackPort !== undefined) {
+    if (opts.pin) throw new UsageError('--callback-port and --pin exclude each other (PIN mode has no callback)', { flag: '--callback-port' });
+    if (!/^\d{1,5}$/.test(opts.callbackPort) || Number(opts.callbackPort) < 1 || Number(opts.callbackPort) > 65535) {
+      throw new UsageError(`--callback-port must be a port number from 1 to 65535 (got "${opts.callbackPort}")`, { flag: '--callback-port' });
+    }
+    port = Number(opts.callbackPort);
+  }
+  const level = opts.accessLevel;
+  if (level !== undefined && level !== 'read' && level !== 'write') {
+    throw new UsageError(`--access-level must be read or write (got "${level}")`, { flag: '--access-level' });
+  }
+  let screenName: string | undefined;
+  if (opts.screenName !== undefined) {
+    screenName = opts.screenName.replace(/^@/, '');
+    if (!/^\w{1,15}$/.test(screenName)) throw new UsageError(`--screen-name must be a handle of 1 to 15 letters, digits or _ (got "${opts.screenName}")`, { flag: '--screen-name' });
+  }
+  const raw = opts.timeout ?? DEFAULT_LOGIN_TIMEOUT;
+  const timeoutMs = /^\d+$/.test(raw) ? Number(raw) * 1000 : parseDuration(raw);
+  if (timeoutMs === undefined || timeoutMs < 1000 || timeoutMs > 3_600_000) {
+    throw new UsageError(`--timeout must be a duration from 1s to 1h such as 90s, 5m or 300 (seconds) (got "${raw}")`, { flag: '--timeout' });
+  }
+  return { port, accessLevel: level as Checked['accessLevel'], screenName, timeoutMs };
+}
+
+function fmtDuration(ms: number): string {
+  return ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`;
+}
+
+/** The first line of a non-terminal stdin; undefined when it ends without one. */
+function firstLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const done = (v: string | undefined) => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', reject);
+      stream.pause();
+      resolve(v);
+    };
+    const onData = (d: Buffer | string) => {
+      buf += d.toString();
+      const m = /^[^\r\n]*(?=\r?\n)/.exec(buf);
+      if (m && m[0].trim()) done(m[0].trim());
+      else if (m) buf = buf.replace(/^\r?\n/, ''); // skip blank lines
+    };
+    const onEnd = () => done(buf.trim() || undefined);
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', reject);
+    stream.resume();
+  });
+}
+
+const NO_PIN_HINT = 'pipe the PIN on stdin once you have it (e.g. `read -r PIN; echo "$PIN" | ...` from another step), run at a terminal, or use the callback flow without --pin';
+
+/** Where the PIN comes from: a prompt on a terminal, else the first line piped on stdin. */
+function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<string> } {
+  const io = ctx.io;
+  if (io.isStdinTTY) {
+    return {
+      read: async () => {
+        const { createInterface } = await import('node:readline/promises');
+        const rl = createInterface({ input: io.stdin, output: io.stderr });
+        try {
+          return (await rl.question('Enter the PIN shown after you authorize: ')).trim();
+        } finally {
+          rl.close();
+        }
+      },
+    };
+  }
+  // A non-terminal stdin that can never carry a PIN (/dev/null, a closed descriptor): refuse before sending.
+  const fd = (io.stdin as { fd?: number }).fd;
+  if (typeof fd === 'number') {
+    try {
+      const st = fs.fstatSync(fd);
+      if (st.isCharacterDevice() || (st.isFile() && st.size === 0)) {
+        return { early: new UsageError('--pin: stdin is not a terminal and nothing was piped, so the PIN cannot be read', { flag: '--pin', hint: NO_PIN_HINT }), read: async () => '' };
+      }
+    } catch {
+      /* not a real descriptor: read it as a stream */
+    }
+  }
+  const line = firstLine(io.stdin);
+  line.catch(() => undefined);
+  return {
+    read: async () => {
+      const v = await line;
+      if (!v) throw new UsageError('--pin: stdin is not a terminal and ended without a PIN', { flag: '--pin', hint: NO_PIN_HINT });
+      return v;
+    },
+  };
+}
+
+/** Logs in: POST /oauth/request_token, the browser on GET /oauth/authorize, POST /oauth/access_token. */
+export async function authLogin(ctx: Context, opts: AuthLoginOptions, _args: string[] = [], deps: LoginDeps = {}): Promise<void> {
+  const checked = checkLoginOptions(opts);
+  const c = await ctx.credentials();
+  if (!c.api_key || !c.api_secret) {
+    throw new AuthError('logging in needs the app\'s API key and secret', {
+      hint: 'run `xctl auth set --api-key KEY --api-secret -` first, or set XCTL_API_KEY and XCTL_API_SECRET',
+    });
+  }
+  const pin = opts.pin ? pinSource(ctx) : undefined;
+  if (pin?.early) throw pin.early;
+  const io = ctx.io;
+  const http = await ctx.http();
+  let server: CallbackServer | undefined;
+  const aborter = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, aborter.signal]);
+  try {
+    if (!opts.pin) server = await startCallbackServer(checked.port);
+    const rt = await requestToken(http, server ? server.url : 'oob', checked.accessLevel);
+    server?.expect(rt.token);
+    const url = authorizeUrl(http.apiBase, rt.token, { forceLogin: opts.forceLogin, screenName: checked.screenName });
+
+    // The URL goes to stderr even with --quiet: without it the user cannot finish.
+    io.err(`Open this URL in a browser to authorize xctl${checked.accessLevel ? ` (${checked.accessLevel} access)` : ''}:\n\n  ${url}\n`);
+    if (opts.browser !== false) {
+      const openUrl = deps.openUrl ?? (async (u: string) => (await import('open')).default(u, { wait: false }));
+      await openUrl(url).catch((e: Error) => io.warn(`could not open a browser (${e.message}); open the URL above yourself`));
+    }
+    io.info(
+      opts.pin
+        ? `After authorizing, ${io.isStdinTTY ? 'enter' : 'pipe'} the PIN shown on the page (times out in ${fmtDuration(checked.timeoutMs)}).`
+        : `Waiting for the browser to come back to ${server!.url} (times out in ${fmtDuration(checked.timeoutMs)}; Ctrl-C to cancel)...`,
+    );
+
+    const timedOut = ctx.clock.sleep(checked.timeoutMs, signal).then(() => 'timeout' as const);
+    timedOut.catch(() => undefined);
+    const waited = await Promise.race([opts.pin ? pin!.read().then((p) => ({ kind: 'pin' as const, p })) : server!.outcome, timedOut]);
+    if (waited === 'timeout') {
+      throw new XctlError(`no authorization arrived within ${fmtDuration(checked.timeoutMs)}: login cancelled`, {
+        hint: `run \`xctl auth login\` again and approve within the time, or raise --timeout${opts.browser === false ? '; with --no-browser, open the printed URL yourself' : ''}`,
+      });
+    }
+    let verifier: string;
+    if (waited.kind === 'denied') {
+      throw new AuthError('authorization was denied on the authorize page: nothing was stored', { hint: 'run `xctl auth login` again and choose Authorize' });
+    } else if (waited.kind === 'pin') {
+      if (!/^\d{4,10}$/.test(waited.p)) throw new UsageError(`--pin: the PIN must be the digits shown on the page (got "${waited.p.slice(0, 20)}")`, { flag: '--pin' });
+      verifier = waited.p;
+    } else verifier = waited.verifier;
+
+    const tok = await accessToken(http, rt, verifier);
+    io.addSecret(tok.token);
+    io.addSecret(tok.secret);
+    await ctx.updateProfile({ access_token: tok.token, access_token_secret: tok.secret, user_id: tok.user_id, screen_name: tok.screen_name });
+    const profile = await ctx.profileName();
+    io.info(`Logged in as @${tok.screen_name} (${tok.user_id}); the token is stored in profile "${profile}".`);
+    const shadowing = ['XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET'].filter((k) => ctx.env[k]);
+    if (shadowing.length) io.warn(`${shadowing.join(' and ')} ${shadowing.length > 1 ? 'are' : 'is'} set and override${shadowing.length > 1 ? '' : 's'} the stored token; unset ${shadowing.length > 1 ? 'them' : 'it'} to use it`);
+    if (c.source.api_key === 'env') io.warn('the API key came from XCTL_API_KEY: keep XCTL_API_KEY and XCTL_API_SECRET set when using this token (it belongs to that app)');
+    await printOne(io, await ctx.output(), { profile, user_id: tok.user_id, screen_name: tok.screen_name, access_level: checked.accessLevel ?? 'app default' });
+  } finally {
+    aborter.abort();
+    await server?.close();
+  }
+}
