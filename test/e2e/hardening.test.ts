@@ -120,7 +120,7 @@ describe('retries', () => {
   });
   it('a dropped connection on a GET is retried and succeeds', async () => {
     await t.admin('POST', '/_sandbox/faults', { drop_rate: 1, count: 2, match: '^/_nothing|^/1\\.1/account' });
-    const r = await t.run(['request', '/1.1/account/verify_credentials.json']);
+    const r = await t.run(['request', '/1.1/account/no_such_thing.json']);
     // no such route in the sandbox: after two dropped attempts the third gets the real 404
     expect(r.stderr).toMatch(/closed unexpectedly; retrying/);
     expect(r.code).toBe(1);
