@@ -16,6 +16,9 @@ export const GROUPS: Record<string, GroupEntry> = {
   auth: { description: 'credentials: set, log in, app token, status, profiles', load: () => import('./commands/auth/index.js') },
   request: { description: 'make a raw signed API call', load: () => import('./commands/request.js') },
   config: { description: 'read and change settings in the profile store', load: () => import('./commands/config.js') },
+  webhooks: { description: 'v2 webhooks: create, list, validate, replay; crc, verify, local receiver', load: () => import('./commands/webhooks/index.js') },
+  activity: { description: 'activity API: subscriptions and the live event stream', load: () => import('./commands/activity/index.js') },
+  stream: { description: 'filtered stream rules and the webhooks receiving matching posts', load: () => import('./commands/stream/index.js') },
   sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox.js') },
 };
 
