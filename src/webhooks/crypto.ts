@@ -22,9 +22,10 @@ export function signBody(secret: string, rawBody: string | Buffer): string {
 
 /** Constant-time check of a delivery signature; false for any malformed or missing value. */
 export function verifySignature(secret: string, rawBody: string | Buffer, signature: string | undefined): boolean {
-  if (typeof signature !== 'string' || !signature.startsWith('sha256=')) return false;
+  const sig = typeof signature === 'string' ? signature.trim() : '';
+  if (!sig.startsWith('sha256=')) return false;
   const expected = Buffer.from(signBody(secret, rawBody));
-  const given = Buffer.from(signature.trim());
+  const given = Buffer.from(sig);
   // timingSafeEqual needs equal lengths; compare against itself on a length mismatch so the
   // time spent does not reveal which case happened.
   const same = given.length === expected.length;
