@@ -118,3 +118,16 @@ export function spawnCli(args: string[], env: Record<string, string>): LongRun {
     },
   };
 }
+
+/**
+ * The app's bearer, fetched once: CLI runs with env credentials do not cache it, and the sandbox
+ * answers 403 code 99 to an app asking too often (as the service does).
+ */
+export async function appBearer(baseUrl: string, key: string, secret: string): Promise<string> {
+  const res = await fetch(baseUrl + '/oauth2/token', {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    body: 'grant_type=client_credentials',
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
