@@ -66,7 +66,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
         if (ctx.clock.now() - lastHeard > stallSec * 1000) {
           ctx.io.warn(`no data or keep-alive for ${stallSec} s; reconnecting`);
           conn.abort();
-          body.destroy();
+          body.destroy(new Error(`no data for ${stallSec} s`));
         }
       }, Math.min(1000, stallSec * 250));
       let buf = '';

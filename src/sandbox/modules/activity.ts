@@ -167,6 +167,7 @@ export function install(app: SandboxApp): void {
       headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' },
       stream: (res) => {
         res.writeHead(200);
+        res.flushHeaders(); // a quiet stream must still answer at once
         const since = app.clock.now() - minutes * 60_000;
         if (minutes > 0) for (const e of backlog(app)) if (e.app_key === appKey && e.at >= since) res.write(e.line);
         let id = randomDigits(12);
