@@ -8,7 +8,7 @@ import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../dist/sandbox/server.js';
-import { expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
+import { appBearer, expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/cli.js';
 
 let sb: Sandbox;
@@ -34,13 +34,7 @@ const validOf = async (id: string) => ((await api('GET', '/2/webhooks')).body.da
 
 beforeAll(async () => {
   sb = await startSandbox({ clock: 'manual' });
-  const basic = Buffer.from(`${sb.seed.api_key}:${sb.seed.api_secret}`).toString('base64');
-  const t = await fetch(sb.baseUrl + '/oauth2/token', {
-    method: 'POST',
-    headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-    body: 'grant_type=client_credentials',
-  });
-  bearer = ((await t.json()) as any).access_token;
+  bearer = await appBearer(sb.baseUrl, sb.seed.api_key, sb.seed.api_secret);
 });
 afterAll(async () => {
   await sb.close();

@@ -22,6 +22,7 @@ export function eventKey(line: string): string | undefined {
   }
 }
 
+/** Follows GET /2/activity/stream until ctx.signal aborts. */
 export async function activityStream(ctx: Context, o: StreamOptions): Promise<void> {
   let backfill: number | undefined;
   if (o.backfillMinutes !== undefined) {

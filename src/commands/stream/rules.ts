@@ -83,25 +83,31 @@ interface RulesReply {
   errors?: Array<Record<string, unknown>>;
 }
 
-function reportErrors(ctx: Context, errs: Array<Record<string, unknown>> | undefined): void {
-  for (const e of errs ?? []) ctx.io.warn(`${String(e.title ?? 'error')}: ${JSON.stringify(e.value ?? e.id ?? '')}${e.detail ? ` (${String(e.detail)})` : ''}`);
-}
-
-/** POST /2/tweets/search/stream/rules {"add":[...]} (dry_run with --dry-run) */
-export async function rulesAdd(ctx: Context, o: AddOptions, args: string[]): Promise<void> {
-  const rules: Rule[] = args.map((v) => ({ value: v, ...(o.tag !== undefined ? { tag: o.tag } : {}) }));
-  if (o.file) rules.push(...parseRulesFile(await readInputArg(ctx, o.file, '--file')));
-  checkRules(rules);
+/** POST /2/tweets/search/stream/rules (add or delete; dry_run). Per-rule errors go to stderr. */
+async function postRules(ctx: Context, body: unknown, dryRun?: boolean) {
   const http = await ctx.http();
   const res = await http.request<RulesReply>({
     method: 'POST',
     path: '/2/tweets/search/stream/rules',
     auth: 'app',
-    query: { dry_run: o.dryRun ? 'true' : undefined },
-    json: { add: rules },
-    throwOnError: false,
+    query: { dry_run: dryRun ? 'true' : undefined },
+    json: body,
+    throwOnError: false, // per-rule errors come with a 400 and a summary worth showing
   });
   reportErrors(ctx, res.data.errors);
+  return res;
+}
+
+function reportErrors(ctx: Context, errs: Array<Record<string, unknown>> | undefined): void {
+  for (const e of errs ?? []) ctx.io.warn(`${String(e.title ?? 'error')}: ${JSON.stringify(e.value ?? e.id ?? '')}${e.detail ? ` (${String(e.detail)})` : ''}`);
+}
+
+/** Adds rules (POST /2/tweets/search/stream/rules {"add":[...]}). */
+export async function rulesAdd(ctx: Context, o: AddOptions, args: string[]): Promise<void> {
+  const rules: Rule[] = args.map((v) => ({ value: v, ...(o.tag !== undefined ? { tag: o.tag } : {}) }));
+  if (o.file) rules.push(...parseRulesFile(await readInputArg(ctx, o.file, '--file')));
+  checkRules(rules);
+  const res = await postRules(ctx, { add: rules }, o.dryRun);
   if (res.status >= 400 && !res.data.meta) throw new ApiError(`adding rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const { printList } = await import('../../core/output.js');
   if (res.data.data?.length) await printList(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
@@ -110,18 +116,11 @@ export async function rulesAdd(ctx: Context, o: AddOptions, args: string[]): Pro
   if (res.status >= 400) throw new ApiError(`${s.invalid ?? res.data.errors?.length ?? 0} rule(s) refused; none was added`, { status: res.status });
 }
 
-/** POST /2/tweets/search/stream/rules {"delete":{"ids":[...]}} */
+/** Deletes rules (POST /2/tweets/search/stream/rules {"delete":{"ids":[...]}}). */
 export async function rulesDelete(ctx: Context, o: { dryRun?: boolean }, args: string[]): Promise<void> {
   for (const id of args) if (!/^\d{1,19}$/.test(id)) throw new UsageError(`rule ids are 1-19 digits (got "${id}")`, { flag: '<id>' });
-  const http = await ctx.http();
-  const res = await http.request<RulesReply>({
-    method: 'POST',
-    path: '/2/tweets/search/stream/rules',
-    auth: 'app',
-    query: { dry_run: o.dryRun ? 'true' : undefined },
-    json: { delete: { ids: args } },
-  });
-  reportErrors(ctx, res.data.errors);
+  const res = await postRules(ctx, { delete: { ids: args } }, o.dryRun);
+  if (res.status >= 400) throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const s = res.data.meta?.summary ?? {};
   ctx.io.info(`${o.dryRun ? 'dry run: ' : ''}deleted ${s.deleted ?? 0}, not deleted ${s.not_deleted ?? 0}`);
   if (res.data.errors?.length) throw new ApiError(`${res.data.errors.length} rule(s) not found`, { status: res.status });

@@ -40,6 +40,7 @@ export function summarize(json: unknown): { type: string; user: string; summary:
   return { type: Object.keys(d).find((k) => k.endsWith('_events')) ?? 'event', user: String(d.for_user_id ?? '-'), summary: short(JSON.stringify(d)) };
 }
 
+/** Serves the receiver; with --register it calls POST /2/webhooks on start and DELETE /2/webhooks/:id on exit. */
 export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<void> {
   const port = Number(o.port ?? '0');
   if (!/^\d+$/.test(o.port ?? '0') || port > 65535) throw new UsageError(`--port must be 0-65535 (got "${o.port}")`, { flag: '--port' });

@@ -41,6 +41,7 @@ export async function deleteWebhook(ctx: Context, id: string): Promise<void> {
   await http.request({ method: 'DELETE', path: `/2/webhooks/${id}`, auth: 'app' });
 }
 
+/** Registers a webhook after the local URL checks (POST /2/webhooks). */
 export async function webhooksCreate(ctx: Context, _o: unknown, args: string[]): Promise<void> {
   const url = await checkWebhookUrl(ctx, args[0]!);
   const w = await createWebhook(ctx, url);
@@ -57,6 +58,7 @@ export async function webhooksList(ctx: Context): Promise<void> {
   await printList(ctx.io, await ctx.output(), rows, { columns: ['id', 'url', 'status', 'created_at'], knownFields: ['id', 'url', 'valid', 'status', 'created_at'] });
 }
 
+/** Deletes a webhook after confirmation (DELETE /2/webhooks/:id). */
 export async function webhooksDelete(ctx: Context, _o: unknown, args: string[]): Promise<void> {
   const id = checkWebhookId(args[0]!);
   if (!(await ctx.confirm(`delete webhook ${id}?`))) throw new UsageError('not deleted');
