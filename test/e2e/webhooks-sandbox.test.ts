@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../dist/sandbox/server.js';
 import { appBearer, expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/cli.js';
+import { oauth1Header } from '../../src/core/oauth1.js';
 
 let sb: Sandbox;
 let rx: TestReceiver;
@@ -61,8 +62,16 @@ describe('management endpoints', () => {
     expect((await api('GET', '/2/webhooks')).body.meta.result_count).toBe(0);
   });
 
-  it('requires an app-only bearer', async () => {
+  it('requires an app-only bearer (user context is refused), while subscriptions take either', async () => {
     expect((await admin('GET', '/2/webhooks')).status).toBe(401);
+    const k = sb.seed;
+    const userAuth = (method: string, url: string) =>
+      oauth1Header({ consumerKey: k.api_key, consumerSecret: k.api_secret, token: k.access_token, tokenSecret: k.access_token_secret }, { method, url });
+    const asUser = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/webhooks') } });
+    expect(asUser.status).toBe(403);
+    expect(((await asUser.json()) as any).detail).toContain('OAuth 2.0 Application-Only');
+    const subs = await fetch(sb.baseUrl + '/2/activity/subscriptions', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/activity/subscriptions') } });
+    expect(subs.status).toBe(200);
     const r = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: 'Bearer not-a-token' } });
     expect(r.status).toBe(401);
   });
@@ -150,6 +159,13 @@ describe('validity state machine (credentials-webhooks.md 3.2) on the manual clo
     expect(await validOf(id)).toBe(true);
   });
 
+  it('a CRC timeout (3 s) is transient: the webhook stays valid', async () => {
+    const id = await create();
+    rx.mode = 'hang';
+    expect((await api('PUT', `/2/webhooks/${id}`)).body).toEqual({ data: { valid: true } });
+    expect((await crcChecks(id)).at(-1).outcome).toMatch(/^timeout/);
+  });
+
   it('a 3XX makes it invalid at once, also on PUT', async () => {
     const id = await create();
     rx.mode = 'redirect';
@@ -224,6 +240,10 @@ describe('deliveries, activity subscriptions and replay', () => {
     expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now), to_date: ymd(now - H) }))).toEqual([400, 'to_date']);
     expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: '2026-01-01', to_date: ymd(now) }))).toEqual([400, 'from_date']);
     expect((await api('POST', '/2/webhooks/replay', { webhook_id: '999', from_date: ymd(now - H), to_date: ymd(now) })).body.errors[0].code).toBe('WebhookIdInvalid');
+    // A receiver that does not answer 200 is recorded as a failed delivery.
+    rx.postStatus = 500;
+    await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: {} });
+    expect(((await admin('GET', '/_sandbox/deliveries')).body.data as any[]).at(-1)).toMatchObject({ kind: 'delivery', status: 500, outcome: 'server_error (HTTP 500)' });
     // Invalid webhooks receive nothing.
     rx.mode = 'wrong';
     await api('PUT', `/2/webhooks/${id}`);

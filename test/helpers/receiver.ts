@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { BIN } from './cli.js';
 
-export type ReceiverMode = 'ok' | 'wrong' | 'redirect' | 'e500' | 'e404' | 'close';
+export type ReceiverMode = 'ok' | 'wrong' | 'redirect' | 'e500' | 'e404' | 'close' | 'hang';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -17,13 +17,15 @@ export interface Received {
 export interface TestReceiver {
   url: string;
   mode: ReceiverMode;
+  /** Status answered to deliveries (POST). */
+  postStatus: number;
   crcCount: number;
   deliveries: Received[];
   close(): Promise<void>;
 }
 
 export async function startReceiver(secret: string): Promise<TestReceiver> {
-  const r: TestReceiver = { url: '', mode: 'ok', crcCount: 0, deliveries: [], close: async () => {} };
+  const r: TestReceiver = { url: '', mode: 'ok', postStatus: 200, crcCount: 0, deliveries: [], close: async () => {} };
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://x');
     if (req.method === 'GET') {
@@ -48,6 +50,8 @@ export async function startReceiver(secret: string): Promise<TestReceiver> {
           return res.end();
         case 'close':
           return req.socket.destroy();
+        case 'hang':
+          return; // never answers: the checker's timeout decides
       }
     }
     const chunks: Buffer[] = [];
@@ -55,7 +59,7 @@ export async function startReceiver(secret: string): Promise<TestReceiver> {
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
       r.deliveries.push({ headers: req.headers, raw, json: JSON.parse(raw.toString('utf8')) });
-      res.writeHead(200);
+      res.writeHead(r.postStatus);
       res.end();
     });
   });
