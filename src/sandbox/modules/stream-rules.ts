@@ -6,7 +6,7 @@ import type { SandboxApp, SandboxEvent } from '../app.js';
 import { ok, problem } from '../http.js';
 import { randomDigits, type Entity } from '../state.js';
 import { deliver, ownedWebhook, webhooks } from './webhooks.js';
-import { matchRule, ruleProblem, RULE_MAX_CHARS } from '../../webhooks/rule-match.js';
+import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
 
 interface RuleRec extends Entity {
   value: string;
@@ -154,4 +154,3 @@ function createPost(app: SandboxApp, ev: SandboxEvent): PostRec {
   return rec;
 }
 
-export { RULE_MAX_CHARS };
