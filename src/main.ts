@@ -15,8 +15,12 @@ async function main(argv: string[]): Promise<number> {
   const { buildProgram, firstOperand, loadGroups, GROUPS } = await import('./program.js');
   const controller = new AbortController();
   let interrupts = 0;
+  let firstAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
-    interrupts++;
+    // when-exit (conf's atomic writes) re-raises the signal on itself right after the first one:
+    // only a second press arriving later forces the exit, so clean shutdowns get to run.
+    if (interrupts > 0 && Date.now() - firstAt < 500) return;
+    if (interrupts++ === 0) firstAt = Date.now();
     if (interrupts > 1) process.exit(ExitCode.INTERRUPTED);
     controller.abort(new InterruptedError(sig === 'SIGINT' ? 'interrupted' : 'terminated'));
   };

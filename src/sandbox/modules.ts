@@ -2,9 +2,12 @@
 import type { SandboxApp } from './app.js';
 import * as oauth from './modules/oauth.js';
 import * as admin from './modules/admin.js';
+import * as webhooks from './modules/webhooks.js';
+import * as activity from './modules/activity.js';
+import * as streamRules from './modules/stream-rules.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, admin];
+export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules];

@@ -1,0 +1,111 @@
+// `xctl activity stream`: GET /2/activity/stream as NDJSON on stdout, reconnecting with
+// exponential backoff and jitter, a keep-alive watchdog, and backfill_minutes on reconnect so
+// events sent while disconnected arrive anyway (duplicates from the backfill are dropped).
+import type { Context } from '../../context.js';
+import { ApiError, UsageError } from '../../core/errors.js';
+
+export interface StreamOptions {
+  backfillMinutes?: string;
+  stallTimeout?: string;
+}
+
+const BACKFILL_MAX = 5; // credentials-webhooks.md section 8
+const SEEN_MAX = 20_000;
+
+export function eventKey(line: string): string | undefined {
+  try {
+    const d = (JSON.parse(line) as { data?: Record<string, unknown> }).data;
+    if (!d || typeof d.event_uuid !== 'string') return undefined;
+    return `${d.event_uuid}|${String(d.event_type)}|${String(d.tag ?? '')}|${JSON.stringify(d.filter ?? {})}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Follows GET /2/activity/stream until ctx.signal aborts. */
+export async function activityStream(ctx: Context, o: StreamOptions): Promise<void> {
+  let backfill: number | undefined;
+  if (o.backfillMinutes !== undefined) {
+    if (!/^\d+$/.test(o.backfillMinutes) || Number(o.backfillMinutes) > BACKFILL_MAX) {
+      throw new UsageError(`--backfill-minutes must be a whole number 0-${BACKFILL_MAX} (got "${o.backfillMinutes}")`, { flag: '--backfill-minutes' });
+    }
+    backfill = Number(o.backfillMinutes);
+  }
+  const stallSec = Number(o.stallTimeout ?? '60');
+  if (!Number.isFinite(stallSec) || stallSec < 1) throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, { flag: '--stall-timeout' });
+  const { backoff } = await import('../../core/http.js');
+  const base = ctx.env.XCTL_RETRY_BASE_MS ? Number(ctx.env.XCTL_RETRY_BASE_MS) : 1000;
+  const http = await ctx.http();
+  const seen = new Set<string>();
+  let attempt = 0;
+  let lastHeard = ctx.clock.now();
+  let first = true;
+
+  while (!ctx.signal.aborted) {
+    // On reconnect ask for the minutes since we last heard from the server (plus one), capped at 5.
+    const gapMin = Math.ceil((ctx.clock.now() - lastHeard) / 60_000) + 1;
+    const bf = first ? (backfill ?? 0) : Math.max(backfill ?? 0, Math.min(BACKFILL_MAX, gapMin));
+    if (!first && gapMin > BACKFILL_MAX) ctx.io.warn(`disconnected for about ${gapMin - 1} minutes; backfill reaches back only ${BACKFILL_MAX}, events may be missing`);
+    const conn = new AbortController();
+    let watchdog: NodeJS.Timeout | undefined;
+    try {
+      const res = await http.request({
+        method: 'GET',
+        path: '/2/activity/stream',
+        auth: 'app',
+        query: { backfill_minutes: bf > 0 ? bf : undefined },
+        stream: true,
+        retry: false,
+        signal: conn.signal,
+      });
+      ctx.io.info(`connected to the activity stream${bf ? ` (backfill ${bf} min)` : ''}`);
+      first = false;
+      attempt = 0;
+      lastHeard = ctx.clock.now();
+      const body = res.stream!;
+      watchdog = setInterval(() => {
+        if (ctx.clock.now() - lastHeard > stallSec * 1000) {
+          ctx.io.warn(`no data or keep-alive for ${stallSec} s; reconnecting`);
+          conn.abort();
+          body.destroy(new Error(`no data for ${stallSec} s`));
+        }
+      }, Math.min(1000, stallSec * 250));
+      let buf = '';
+      for await (const chunk of body) {
+        lastHeard = ctx.clock.now();
+        buf += chunk.toString();
+        let i: number;
+        while ((i = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, i).trim();
+          buf = buf.slice(i + 1);
+          if (!line) continue; // keep-alive
+          const key = eventKey(line);
+          if (key) {
+            if (seen.has(key)) continue;
+            seen.add(key);
+            if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
+          }
+          ctx.io.out(line);
+        }
+      }
+      if (!ctx.signal.aborted) ctx.io.warn('the stream ended; reconnecting');
+    } catch (e) {
+      if (ctx.signal.aborted) break;
+      const err = e as ApiError;
+      // Credentials and request errors will not heal by retrying.
+      if (err instanceof ApiError && err.status !== undefined && err.status < 500 && err.status !== 429) throw err;
+      ctx.io.warn(`stream connection lost: ${err.message}`);
+    } finally {
+      if (watchdog) clearInterval(watchdog);
+    }
+    if (ctx.signal.aborted) break;
+    first = false;
+    const wait = backoff(base, attempt++);
+    ctx.io.info(`reconnecting in ${wait} ms`);
+    try {
+      await ctx.clock.sleep(wait, ctx.signal);
+    } catch {
+      break;
+    }
+  }
+}

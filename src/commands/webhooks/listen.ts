@@ -1,0 +1,151 @@
+// `xctl webhooks listen`: the local receiver (DESIGN.md "Webhook receiver"), optionally registered
+// with the service on start (`--register`) and offered for deletion on exit.
+import type { AddressInfo } from 'node:net';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { checkBaseUrl, isLoopback } from '../../core/http.js';
+import { DEPRECATED_EVENT_NAMES, SIGNATURE_HEADERS } from '../../webhooks/crypto.js';
+import type { ReceivedDelivery } from '../../webhooks/listener.js';
+import { checkWebhookUrl, createWebhook, deleteWebhook } from './manage.js';
+
+export interface ListenOptions {
+  port?: string;
+  host?: string;
+  path?: string;
+  forwardTo?: string;
+  publicUrl?: string;
+  register?: boolean;
+}
+
+const FORWARD_TIMEOUT_MS = 10_000;
+
+/** One printable line per event: time, type, user, summary. */
+export function summarize(json: unknown): { type: string; user: string; summary: string } {
+  const d = ((json as { data?: unknown })?.data ?? json) as Record<string, unknown> | undefined;
+  if (!d || typeof d !== 'object') return { type: 'unknown', user: '-', summary: '' };
+  const short = (s: string) => (s.length > 80 ? s.slice(0, 79) + '…' : s);
+  if (typeof d.event_type === 'string') {
+    const payload = (d.payload ?? {}) as Record<string, unknown>;
+    const filter = (d.filter ?? {}) as Record<string, unknown>;
+    const user = String(filter.user_id ?? payload.user_id ?? '-');
+    const summary =
+      'before' in payload || 'after' in payload ? `${JSON.stringify(payload.before ?? null)} -> ${JSON.stringify(payload.after ?? null)}` : JSON.stringify(payload);
+    return { type: d.event_type, user, summary: short(summary + (d.tag ? ` [tag ${String(d.tag)}]` : '')) };
+  }
+  if (typeof d.text === 'string') {
+    const edits = Array.isArray(d.edit_history_tweet_ids) && d.edit_history_tweet_ids.length > 1 ? ` (edit ${d.edit_history_tweet_ids.length - 1})` : '';
+    const rules = (json as { matching_rules?: Array<{ tag?: string; id: string }> }).matching_rules?.map((r) => r.tag ?? r.id).join(',');
+    return { type: 'post', user: String(d.author_id ?? '-'), summary: short(`${d.id}${edits}: ${d.text}${rules ? ` [rules ${rules}]` : ''}`) };
+  }
+  return { type: Object.keys(d).find((k) => k.endsWith('_events')) ?? 'event', user: String(d.for_user_id ?? '-'), summary: short(JSON.stringify(d)) };
+}
+
+/** Serves the receiver; with --register it calls POST /2/webhooks on start and DELETE /2/webhooks/:id on exit. */
+export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<void> {
+  const port = Number(o.port ?? '0');
+  if (!/^\d+$/.test(o.port ?? '0') || port > 65535) throw new UsageError(`--port must be 0-65535 (got "${o.port}")`, { flag: '--port' });
+  const host = o.host ?? '127.0.0.1';
+  const path = o.path ?? '/webhooks';
+  if (!path.startsWith('/')) throw new UsageError(`--path must start with / (got "${path}")`, { flag: '--path' });
+  const forward = o.forwardTo ? checkBaseUrl(o.forwardTo, '--forward-to').toString() : undefined;
+  if (o.publicUrl && !o.register) throw new UsageError('--public-url is the URL to register: pass --register with it', { flag: '--public-url' });
+  if (o.publicUrl) await checkWebhookUrl(ctx, o.publicUrl, '--public-url');
+  const creds = await ctx.credentials();
+  if (!creds.api_secret) throw new UsageError('no API secret is set: CRC answers and signatures are keyed with it', { hint: 'run `xctl auth set --api-key KEY --api-secret -` or set XCTL_API_SECRET' });
+  const secret = creds.api_secret;
+  const wantJson = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
+  const warned = new Set<string>();
+
+  const onDelivery = async (d: ReceivedDelivery) => {
+    const data = (d.json as { data?: Record<string, unknown> } | undefined)?.data;
+    const name = data && typeof data.event_type === 'string' ? data.event_type : undefined;
+    if (name && DEPRECATED_EVENT_NAMES[name]) {
+      if (!warned.has(name)) {
+        warned.add(name);
+        ctx.io.warn(`event type ${name} is deprecated (renamed 2026-03-18); shown as ${DEPRECATED_EVENT_NAMES[name]}`);
+      }
+      data!.event_type = DEPRECATED_EVENT_NAMES[name];
+    }
+    if (wantJson) ctx.io.out(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json));
+    else {
+      const s = summarize(d.json);
+      ctx.io.out(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`);
+    }
+    if (forward) {
+      const { exchange } = await import('../../webhooks/outbound.js');
+      const headers: Record<string, string> = {};
+      for (const h of ['content-type', ...SIGNATURE_HEADERS]) if (typeof d.headers[h] === 'string') headers[h] = d.headers[h] as string;
+      const r = await exchange('POST', forward, { headers, body: d.raw, timeoutMs: FORWARD_TIMEOUT_MS });
+      ctx.io.info(`forwarded to ${forward}: ${r.status !== undefined ? `HTTP ${r.status}` : r.kind + (r.error ? ` (${r.error})` : '')} in ${r.ms} ms`);
+    }
+  };
+
+  const { createReceiver } = await import('../../webhooks/listener.js');
+  const server = createReceiver({
+    secret,
+    path,
+    onCrc: () => ctx.io.info('answered a challenge check (CRC)'),
+    onDelivery: (d) => void onDelivery(d).catch((e) => ctx.io.warn(`handling a delivery failed: ${(e as Error).message}`)),
+    onRejected: (reason, req) => ctx.io.warn(`rejected ${req.method} from ${req.socket.remoteAddress}: ${reason}`),
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'EADDRINUSE' ? `port ${port} is in use` : `cannot listen on ${host}:${port}: ${(e as Error).message}`, { flag: '--port' });
+  }
+  const addr = server.address() as AddressInfo;
+  const local = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}${path}`;
+  ctx.io.info(`listening on ${local}${forward ? ` (forwarding to ${forward})` : ''}; Ctrl-C stops`);
+
+  let registered: string | undefined;
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  };
+  if (o.register) {
+    let url = o.publicUrl;
+    if (!url) {
+      if (!isLoopback(new URL(await ctx.apiBase()).hostname)) {
+        await stop();
+        throw new UsageError('--register needs --public-url (the https URL that reaches this listener)', { flag: '--public-url' });
+      }
+      url = local; // the sandbox accepts loopback receivers
+    }
+    try {
+      const w = await createWebhook(ctx, url);
+      registered = String(w.id);
+      ctx.io.info(`registered webhook ${registered} for ${url} (challenge check passed)`);
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+  }
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await stop();
+  if (registered) {
+    // Ask on a terminal; --yes deletes; otherwise keep it and say how to delete it.
+    let remove = !!ctx.globals.yes;
+    if (!remove && ctx.io.isStdinTTY) remove = await ctx.confirm(`delete webhook ${registered}?`).catch(() => false);
+    if (remove) {
+      const { Context } = await import('../../context.js');
+      // ctx's signal is aborted (that is why we stop): the deletion needs a fresh one.
+      // The bearer obtained for registering is reused: asking for another one is punished (code 99).
+      const env = { ...ctx.env, XCTL_BEARER_TOKEN: await ctx.bearer({ cacheOnly: true }) };
+      const c2 = new Context({ streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr: ctx.io.stderr }, env, globals: ctx.globals, version: ctx.version });
+      try {
+        await deleteWebhook(c2, registered);
+        ctx.io.info(`deleted webhook ${registered}`);
+      } catch (e) {
+        ctx.io.warn(`could not delete webhook ${registered}: ${(e as Error).message}`);
+      }
+    } else ctx.io.info(`webhook ${registered} stays registered; delete it with \`xctl webhooks delete ${registered}\``);
+  }
+}

@@ -1,0 +1,218 @@
+// Activity API (platform-notes.md "Activity API subscriptions"): subscriptions with filters, the
+// NDJSON stream GET /2/activity/stream with backfill_minutes, and delivery of every matching event
+// from the event bus: subscriptions naming a webhook_id are POSTed to that webhook, the others go
+// to the app's open streams.
+import type { ServerResponse } from 'node:http';
+import type { SandboxApp, SandboxEvent } from '../app.js';
+import { ok, problem, type SReq } from '../http.js';
+import { randomDigits, type Entity } from '../state.js';
+import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, isDirectional } from '../../webhooks/crypto.js';
+import { deliver, ownedWebhook } from './webhooks.js';
+
+interface Filter {
+  user_id?: string;
+  keyword?: string;
+  direction?: 'inbound' | 'outbound';
+}
+
+interface SubscriptionRec extends Entity {
+  event_type: string;
+  filter: Filter;
+  tag?: string;
+  webhook_id?: string;
+  created_at: string;
+  updated_at: string;
+  app_key: string;
+}
+
+interface StreamConn extends Entity {
+  app_key: string;
+  res: ServerResponse;
+}
+
+interface Envelope {
+  data: { event_uuid: string; event_type: string; filter: Filter; tag?: string; payload: Record<string, unknown> };
+}
+
+const BACKFILL_MAX_MIN = 5; // section 8: backfill_minutes 1 to 5 (0 = none)
+const KEEPALIVE_MS = 20_000; // a blank line keeps idle connections and client watchdogs alive
+const BACKLOG_MAX = 10_000;
+
+function subs(app: SandboxApp): Map<string, SubscriptionRec> {
+  return app.state.collection<SubscriptionRec>('activity_subscriptions');
+}
+
+/** Open stream connections; a collection so GET /_sandbox/state counts them. */
+function streams(app: SandboxApp): Map<string, StreamConn> {
+  return app.state.collection<StreamConn>('activity_streams');
+}
+
+function backlog(app: SandboxApp): Array<{ at: number; app_key: string; line: string }> {
+  let b = app.state.ext.get('activity_backlog') as Array<{ at: number; app_key: string; line: string }> | undefined;
+  if (!b) {
+    b = [];
+    app.state.ext.set('activity_backlog', b);
+  }
+  return b;
+}
+
+function invalid(detail: string, parameter: string, value?: unknown) {
+  return problem(400, 'Invalid Request', detail, { parameter, ...(value !== undefined ? { value } : {}) });
+}
+
+/** Event type check: current names only; a deprecated name is refused with its replacement. */
+export function checkEventType(v: unknown): string {
+  if (typeof v !== 'string' || !v) throw invalid('event_type is required', 'event_type');
+  const renamed = DEPRECATED_EVENT_NAMES[v];
+  if (renamed) throw invalid(`event_type ${v} is deprecated (renamed 2026-03-18): use ${renamed}`, 'event_type', v);
+  if (!(ACTIVITY_EVENT_TYPES as readonly string[]).includes(v)) throw invalid(`unknown event_type ${v}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`, 'event_type', v);
+  return v;
+}
+
+function checkFilter(v: unknown, eventType: string): Filter {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
+  const f = v as Record<string, unknown>;
+  const out: Filter = {};
+  for (const k of Object.keys(f)) if (!['user_id', 'keyword', 'direction'].includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
+  if (f.user_id !== undefined) {
+    if (typeof f.user_id !== 'string' || !/^\d{1,19}$/.test(f.user_id)) throw invalid('filter.user_id must be a string of 1-19 digits', 'filter.user_id', f.user_id);
+    out.user_id = f.user_id;
+  }
+  if (f.keyword !== undefined) {
+    if (typeof f.keyword !== 'string' || f.keyword.length < 1 || f.keyword.length > 150) throw invalid('filter.keyword must be 1-150 characters', 'filter.keyword', f.keyword);
+    out.keyword = f.keyword;
+  }
+  if (f.direction !== undefined) {
+    if (f.direction !== 'inbound' && f.direction !== 'outbound') throw invalid('filter.direction must be inbound or outbound', 'filter.direction', f.direction);
+    if (!isDirectional(eventType)) throw invalid(`filter.direction applies to direct-message events only, not ${eventType}`, 'filter.direction', f.direction);
+    out.direction = f.direction;
+  }
+  return out;
+}
+
+function view(s: SubscriptionRec): Record<string, unknown> {
+  return { subscription_id: s.id, event_type: s.event_type, filter: s.filter, ...(s.tag !== undefined ? { tag: s.tag } : {}), ...(s.webhook_id ? { webhook_id: s.webhook_id } : {}), created_at: s.created_at, updated_at: s.updated_at };
+}
+
+function directionOf(ev: SandboxEvent): string | undefined {
+  const d = ev.payload.direction;
+  if (d === 'inbound' || d === 'outbound') return d;
+  if (ev.event_type === 'dm.received') return 'inbound';
+  if (ev.event_type === 'dm.sent') return 'outbound';
+  return undefined;
+}
+
+export function matches(s: { event_type: string; filter: Filter }, ev: SandboxEvent): boolean {
+  if (s.event_type !== ev.event_type) return false;
+  if (s.filter.user_id && s.filter.user_id !== ev.user_id) return false;
+  if (s.filter.keyword && !JSON.stringify(ev.payload).toLowerCase().includes(s.filter.keyword.toLowerCase())) return false;
+  if (s.filter.direction && directionOf(ev) && directionOf(ev) !== s.filter.direction) return false;
+  return true;
+}
+
+function totals(app: SandboxApp, appKey: string | undefined): number {
+  return [...subs(app).values()].filter((s) => s.app_key === appKey).length;
+}
+
+export function install(app: SandboxApp): void {
+  const r = app.router;
+  const opts = { auth: 'user-or-bearer' as const, rate: 'activity', style: 'v2' as const };
+
+  r.add('POST', '/2/activity/subscriptions', opts, (req) => {
+    const body = req.json();
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+    const b = body as Record<string, unknown>;
+    const eventType = checkEventType(b.event_type);
+    const filter = checkFilter(b.filter, eventType);
+    if (b.tag !== undefined && (typeof b.tag !== 'string' || b.tag.length < 1 || b.tag.length > 200)) throw invalid('tag must be 1-200 characters', 'tag', b.tag);
+    if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
+    const now = app.clock.iso();
+    let id = randomDigits(19);
+    while (subs(app).has(id)) id = randomDigits(19);
+    const s: SubscriptionRec = { id, event_type: eventType, filter, tag: b.tag as string | undefined, webhook_id: b.webhook_id as string | undefined, created_at: now, updated_at: now, app_key: req.auth.appKey! };
+    subs(app).set(id, s);
+    return ok({ data: view(s), meta: { total_subscriptions: totals(app, s.app_key) } });
+  });
+
+  r.add('GET', '/2/activity/subscriptions', opts, (req) => {
+    const max = req.query.get('max_results');
+    const n = max === null ? 100 : Number(max);
+    if (!Number.isInteger(n) || n < 1 || n > 1000) throw invalid('max_results must be 1-1000', 'max_results', max);
+    const mine = [...subs(app).values()].filter((s) => s.app_key === req.auth.appKey).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    const token = req.query.get('pagination_token');
+    let start = 0;
+    if (token !== null) {
+      start = /^\d+$/.test(token) ? Number(token) : NaN;
+      if (!Number.isInteger(start) || start > mine.length) throw invalid('pagination_token is not valid', 'pagination_token', token);
+    }
+    const page = mine.slice(start, start + n);
+    const next = start + n < mine.length ? String(start + n) : undefined;
+    return ok({ data: page.map(view), meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) } });
+  });
+
+  r.add('DELETE', '/2/activity/subscriptions/:id', opts, (req) => {
+    const s = subs(app).get(req.params.id!);
+    if (!s || s.app_key !== req.auth.appKey) throw problem(404, 'Not Found Error', `no subscription with id ${req.params.id}`, { parameter: 'subscription_id', value: req.params.id });
+    subs(app).delete(s.id);
+    return ok({ data: { deleted: true }, meta: { total_subscriptions: totals(app, s.app_key) } });
+  });
+
+  r.add('GET', '/2/activity/stream', { auth: 'app', rate: 'activity', style: 'v2' }, (req: SReq) => {
+    const bf = req.query.get('backfill_minutes');
+    const minutes = bf === null ? 0 : Number(bf);
+    if (!/^\d+$/.test(bf ?? '0') || minutes > BACKFILL_MAX_MIN) throw invalid(`backfill_minutes must be a whole number 0-${BACKFILL_MAX_MIN}`, 'backfill_minutes', bf);
+    const appKey = req.auth.appKey!;
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' },
+      stream: (res) => {
+        res.writeHead(200);
+        res.flushHeaders(); // a quiet stream must still answer at once
+        const since = app.clock.now() - minutes * 60_000;
+        if (minutes > 0) for (const e of backlog(app)) if (e.app_key === appKey && e.at >= since) res.write(e.line);
+        let id = randomDigits(12);
+        while (streams(app).has(id)) id = randomDigits(12);
+        streams(app).set(id, { id, app_key: appKey, res });
+        const timer = setInterval(() => res.write('\r\n'), KEEPALIVE_MS);
+        timer.unref();
+        const bye = () => {
+          clearInterval(timer);
+          streams(app).delete(id);
+        };
+        res.on('close', bye);
+      },
+    };
+  });
+
+  app.onClose(() => {
+    for (const c of streams(app).values()) c.res.destroy();
+  });
+
+  app.events.subscribe(async (ev) => {
+    let n = 0;
+    for (const s of [...subs(app).values()]) {
+      if (!matches(s, ev)) continue;
+      const env: Envelope = { data: { event_uuid: ev.event_uuid, event_type: ev.event_type, filter: s.filter, ...(s.tag !== undefined ? { tag: s.tag } : {}), payload: ev.payload } };
+      if (s.webhook_id) {
+        if (await deliver(app, s.webhook_id, env, ev)) n++;
+        continue;
+      }
+      const line = JSON.stringify(env) + '\n';
+      const b = backlog(app);
+      b.push({ at: app.clock.now(), app_key: s.app_key, line });
+      if (b.length > BACKLOG_MAX) b.splice(0, b.length - BACKLOG_MAX);
+      for (const c of streams(app).values()) {
+        if (c.app_key !== s.app_key) continue;
+        // Fault knob `stream_drop_rate`: the connection dies with this event in flight, as a
+        // network drop would; clients recover it with backfill_minutes.
+        if (app.faults.roll('stream_drop_rate', 'GET', '/2/activity/stream')) {
+          c.res.destroy();
+          continue;
+        }
+        c.res.write(line);
+        n++;
+      }
+    }
+    return n;
+  });
+}

@@ -1,0 +1,156 @@
+// Filtered stream webhooks (credentials-webhooks.md section 6): rules on the existing
+// /2/tweets/search/stream/rules endpoints, webhooks linked with POST /2/tweets/search/webhooks/:id,
+// and `post.create` events matched against the rules and delivered (with edit history) to every
+// linked webhook, signed like every delivery.
+import type { SandboxApp, SandboxEvent } from '../app.js';
+import { ok, problem } from '../http.js';
+import { randomDigits, type Entity } from '../state.js';
+import { deliver, ownedWebhook, webhooks } from './webhooks.js';
+import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
+
+interface RuleRec extends Entity {
+  value: string;
+  tag?: string;
+  app_key: string;
+}
+
+interface PostRec extends Entity {
+  text: string;
+  author_id: string;
+  created_at: string;
+  edit_history_tweet_ids: string[];
+}
+
+// Section 8: "25,000 or more rules per project".
+const RULES_PER_APP = 25_000;
+
+function rules(app: SandboxApp): Map<string, RuleRec> {
+  return app.state.collection<RuleRec>('stream_rules');
+}
+
+function links(app: SandboxApp): Map<string, Entity & { app_key: string; created_at: string }> {
+  return app.state.collection('stream_webhook_links');
+}
+
+function posts(app: SandboxApp): Map<string, PostRec> {
+  return app.state.collection<PostRec>('posts');
+}
+
+const view = (r: RuleRec) => ({ id: r.id, value: r.value, ...(r.tag !== undefined ? { tag: r.tag } : {}) });
+
+export function install(app: SandboxApp): void {
+  const r = app.router;
+  const opts = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
+
+  r.add('GET', '/2/tweets/search/stream/rules', opts, (req) => {
+    const ids = req.query.get('ids')?.split(',').filter(Boolean);
+    const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey && (!ids || ids.includes(x.id)));
+    return ok({ ...(mine.length ? { data: mine.map(view) } : {}), meta: { sent: app.clock.iso(), result_count: mine.length } });
+  });
+
+  r.add('POST', '/2/tweets/search/stream/rules', opts, (req) => {
+    const dry = /^(true|1)$/i.test(req.query.get('dry_run') ?? '');
+    const body = req.json() as Record<string, unknown> | null;
+    if (!body || typeof body !== 'object' || Array.isArray(body) || (body.add === undefined) === (body.delete === undefined)) {
+      throw problem(400, 'Invalid Request', 'the body must hold exactly one of "add" (an array of {value, tag}) or "delete" ({ids} or {values})');
+    }
+    const appKey = req.auth.appKey!;
+    const mine = [...rules(app).values()].filter((x) => x.app_key === appKey);
+    const sent = app.clock.iso();
+    if (body.add !== undefined) {
+      if (!Array.isArray(body.add) || body.add.length === 0) throw problem(400, 'Invalid Request', 'add must be a non-empty array of {value, tag}', { parameter: 'add' });
+      const created: ReturnType<typeof view>[] = [];
+      const errors: Array<Record<string, unknown>> = [];
+      const seen = new Set(mine.map((x) => x.value));
+      for (const item of body.add as Array<Record<string, unknown>>) {
+        const value = item?.value;
+        const tag = item?.tag;
+        const why = typeof value !== 'string' ? 'value must be a string' : ruleProblem(value);
+        if (why || (tag !== undefined && (typeof tag !== 'string' || tag.length > 200))) {
+          errors.push({ value, title: 'InvalidRule', detail: why ?? 'tag must be a string of at most 200 characters', type: 'https://api.x.com/2/problems/invalid-rules' });
+          continue;
+        }
+        if (seen.has(value as string)) {
+          const dup = mine.find((x) => x.value === value);
+          errors.push({ value, ...(dup ? { id: dup.id } : {}), title: 'DuplicateRule', type: 'https://api.x.com/2/problems/duplicate-rules' });
+          continue;
+        }
+        seen.add(value as string);
+        created.push({ id: randomDigits(19), value: value as string, ...(typeof tag === 'string' ? { tag } : {}) });
+      }
+      if (mine.length + created.length > RULES_PER_APP) throw problem(400, 'Invalid Request', `at most ${RULES_PER_APP} rules per app`, { parameter: 'add' });
+      // All or nothing, as the platform does: one invalid rule means none is added.
+      const commit = !dry && errors.length === 0;
+      if (commit) for (const c of created) rules(app).set(c.id, { ...c, app_key: appKey });
+      const summary = { created: commit ? created.length : 0, not_created: commit ? 0 : created.length + errors.length, valid: created.length, invalid: errors.length };
+      return ok({ ...(created.length ? { data: created } : {}), meta: { sent, summary }, ...(errors.length ? { errors } : {}) }, errors.length ? 400 : 201);
+    }
+    const del = body.delete as Record<string, unknown>;
+    const wanted = Array.isArray(del?.ids) ? (del.ids as unknown[]) : Array.isArray(del?.values) ? (del.values as unknown[]) : undefined;
+    if (!wanted || wanted.length === 0) throw problem(400, 'Invalid Request', 'delete must hold a non-empty ids or values array', { parameter: 'delete' });
+    const byIds = Array.isArray(del.ids);
+    const errors: Array<Record<string, unknown>> = [];
+    const hit: RuleRec[] = [];
+    for (const w of wanted) {
+      const found = mine.find((x) => (byIds ? x.id === w : x.value === w));
+      if (found) hit.push(found);
+      else errors.push({ ...(byIds ? { id: w } : { value: w }), title: 'RuleNotFound', detail: 'no such rule', type: 'https://api.x.com/2/problems/resource-not-found' });
+    }
+    if (!dry) for (const h of hit) rules(app).delete(h.id);
+    return ok({ meta: { sent, summary: { deleted: dry ? 0 : hit.length, not_deleted: errors.length + (dry ? hit.length : 0) } }, ...(errors.length ? { errors } : {}) });
+  });
+
+  r.add('GET', '/2/tweets/search/webhooks', opts, (req) => {
+    const mine = [...links(app).values()].filter((l) => l.app_key === req.auth.appKey);
+    return ok({ data: mine.map((l) => ({ webhook_id: l.id, created_at: l.created_at })), meta: { result_count: mine.length } });
+  });
+  r.add('POST', '/2/tweets/search/webhooks/:id', opts, (req) => {
+    const w = ownedWebhook(app, req, req.params.id);
+    links(app).set(w.id, { id: w.id, app_key: w.app_key, created_at: app.clock.iso() });
+    return ok({ data: { provisioned: true } });
+  });
+  r.add('DELETE', '/2/tweets/search/webhooks/:id', opts, (req) => {
+    const w = ownedWebhook(app, req, req.params.id);
+    return ok({ data: { deleted: links(app).delete(w.id) } });
+  });
+
+  app.events.subscribe(async (ev: SandboxEvent) => {
+    if (ev.event_type !== 'post.create') return 0;
+    const post = createPost(app, ev);
+    let n = 0;
+    for (const link of [...links(app).values()]) {
+      if (!webhooks(app).has(link.id)) {
+        links(app).delete(link.id);
+        continue;
+      }
+      const matching = [...rules(app).values()].filter((x) => x.app_key === link.app_key && matchRule(x.value, post.text, post.author_id, app));
+      if (matching.length === 0) continue;
+      const body = { data: { id: post.id, text: post.text, author_id: post.author_id, created_at: post.created_at, edit_history_tweet_ids: post.edit_history_tweet_ids }, matching_rules: matching.map((m) => ({ id: m.id, ...(m.tag !== undefined ? { tag: m.tag } : {}) })) };
+      if (await deliver(app, link.id, body, ev)) n++;
+    }
+    return n;
+  });
+}
+
+/**
+ * Stores the post of a `post.create` event. `previous_post_id` in the payload (the edit_options
+ * of POST /2/posts) makes it an edit: its edit history is the original's plus its own id.
+ */
+function createPost(app: SandboxApp, ev: SandboxEvent): PostRec {
+  const p = ev.payload;
+  const text = typeof p.text === 'string' ? p.text : '';
+  const prevId = typeof p.previous_post_id === 'string' ? p.previous_post_id : (p.edit_options as { previous_post_id?: string } | undefined)?.previous_post_id;
+  const prev = prevId ? posts(app).get(prevId) : undefined;
+  const id = typeof p.id === 'string' && /^\d{1,19}$/.test(p.id) && !posts(app).has(p.id) ? p.id : randomDigits(19);
+  const rec: PostRec = {
+    id,
+    text,
+    author_id: ev.user_id ?? app.seed.user_id,
+    created_at: ev.created_at,
+    edit_history_tweet_ids: [...(prev?.edit_history_tweet_ids ?? []), id],
+  };
+  posts(app).set(id, rec);
+  ev.payload.id ??= id;
+  return rec;
+}
+

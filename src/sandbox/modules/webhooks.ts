@@ -1,0 +1,277 @@
+// v2 webhooks: the five management endpoints (platform-notes.md "v2 webhook management bodies"),
+// CRC checks on create, on PUT and every 30 minutes when no check passed in the past 24 hours,
+// the validity state machine of credentials-webhooks.md 3.2, signed deliveries (10 s limit) and
+// replay jobs. Activity subscriptions and filtered-stream links deliver through `deliver()`.
+import crypto from 'node:crypto';
+import type { SandboxApp } from '../app.js';
+import { ok, problem, SandboxError, type SReq } from '../http.js';
+import { randomDigits, type Entity } from '../state.js';
+import { hmacToken, signBody } from '../../webhooks/crypto.js';
+import { webhookUrlProblem } from '../../webhooks/url-rules.js';
+import { exchange, type Outcome } from '../../webhooks/outbound.js';
+
+export interface WebhookRec extends Entity {
+  url: string;
+  valid: boolean;
+  created_at: string;
+  app_key: string;
+  /** Sandbox time of the last passed CRC check. */
+  last_success: number;
+  last_check?: { at: string; outcome: string };
+}
+
+/** One webhook-bound event, kept so replay jobs can re-deliver the events of a window. */
+interface LoggedEvent {
+  at: number;
+  webhook_id: string;
+  event_type: string;
+  event_uuid: string;
+  body: unknown;
+}
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+// credentials-webhooks.md section 8.
+const CRC_EVERY_MS = 30 * MIN;
+const CRC_NEEDED_AFTER_MS = 24 * HOUR;
+const INVALID_AFTER_MS = 28 * HOUR; // "more than 28 hours" (24 h plus a 4-hour grace period)
+const DELIVERY_TIMEOUT_MS = 10_000; // receivers answer within 10 seconds (section 6)
+const CRC_TIMEOUT_MS = 3_000; // current docs ask for a CRC answer within 3 seconds (platform-notes.md)
+const REPLAY_WINDOW_MS = 24 * HOUR;
+const LOG_MAX = 10_000;
+// Not in the spec: the platform caps webhooks per app by access tier; the sandbox allows five.
+export const WEBHOOKS_PER_APP = 5;
+
+const cancels = new WeakMap<SandboxApp, Map<string, () => void>>();
+
+export function webhooks(app: SandboxApp): Map<string, WebhookRec> {
+  return app.state.collection<WebhookRec>('webhooks');
+}
+
+function eventLog(app: SandboxApp): LoggedEvent[] {
+  let log = app.state.ext.get('webhook_event_log') as LoggedEvent[] | undefined;
+  if (!log) {
+    log = [];
+    app.state.ext.set('webhook_event_log', log);
+  }
+  return log;
+}
+
+/** A failure with one of the platform's names (CrcValidationFailed...) in the v2 problem form. */
+export function failure(status: number, name: string, detail: string, extra: Record<string, unknown> = {}): SandboxError {
+  const title = status === 404 ? 'Not Found Error' : 'Invalid Request';
+  const slug = status === 404 ? 'resource-not-found' : 'invalid-request';
+  return new SandboxError({
+    status,
+    body: { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra, errors: [{ code: name, message: detail, ...extra }] },
+  });
+}
+
+function secretOf(app: SandboxApp, appKey: string): string {
+  return app.state.apps.get(appKey)!.secret;
+}
+
+function publicView(w: WebhookRec): Record<string, unknown> {
+  return { id: w.id, url: w.url, valid: w.valid, created_at: w.created_at };
+}
+
+/** The webhook with this id owned by the caller's app, or WebhookIdInvalid. */
+export function ownedWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRec {
+  if (typeof id !== 'string' || !/^[0-9]{1,19}$/.test(id)) throw failure(400, 'WebhookIdInvalid', `webhook id must be 1-19 digits (got ${JSON.stringify(id)})`, { parameter: 'webhook_id' });
+  const w = webhooks(app).get(id);
+  if (!w || w.app_key !== req.auth.appKey) throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, { parameter: 'webhook_id', value: id });
+  return w;
+}
+
+function describe(o: Outcome): string {
+  return o.status !== undefined ? `${o.kind} (HTTP ${o.status})` : `${o.kind}${o.error ? ` (${o.error})` : ''}`;
+}
+
+/**
+ * Sends one CRC GET and classifies the answer: passed, `fatal` (wrong token, 3XX, TLS failure:
+ * invalid at once) or transient (4XX, 5XX, timeout, closed channel).
+ */
+async function challenge(app: SandboxApp, url: string, appKey: string, webhookId: string): Promise<{ passed: boolean; fatal: boolean; outcome: string }> {
+  const token = crypto.randomBytes(24).toString('base64url');
+  const target = url + (url.includes('?') ? '&' : '?') + 'crc_token=' + encodeURIComponent(token);
+  const o = await exchange('GET', target, { timeoutMs: CRC_TIMEOUT_MS });
+  let outcome = describe(o);
+  let passed = false;
+  let fatal = o.kind === 'redirect' || o.kind === 'tls';
+  if (o.kind === 'ok') {
+    let answer: unknown;
+    try {
+      answer = (JSON.parse(o.body) as { response_token?: unknown }).response_token;
+    } catch {
+      answer = undefined;
+    }
+    passed = answer === hmacToken(secretOf(app, appKey), token);
+    if (!passed) {
+      fatal = true;
+      outcome = `wrong_token (HTTP ${o.status})`;
+    } else outcome = 'ok';
+  }
+  app.recordDelivery({ kind: 'crc', webhook_id: webhookId, url, at: app.clock.iso(), status: o.status, outcome, ms: o.ms });
+  return { passed, fatal, outcome };
+}
+
+/** Runs a check on a stored webhook and applies the validity table (section 3.2). */
+async function check(app: SandboxApp, w: WebhookRec): Promise<boolean> {
+  const r = await challenge(app, w.url, w.app_key, w.id);
+  const now = app.clock.now();
+  w.last_check = { at: app.clock.iso(now), outcome: r.outcome };
+  if (r.passed) {
+    w.valid = true;
+    w.last_success = now;
+  } else if (r.fatal) {
+    w.valid = false;
+  } else if (now - w.last_success > INVALID_AFTER_MS) {
+    w.valid = false;
+  }
+  return w.valid;
+}
+
+/** Every 30 minutes, a check when the last success is 24 hours old or more. */
+function schedule(app: SandboxApp, w: WebhookRec): void {
+  const map = cancels.get(app)!;
+  map.get(w.id)?.();
+  const tick = async () => {
+    if (webhooks(app).get(w.id) !== w) return;
+    map.set(w.id, app.clock.after(CRC_EVERY_MS, tick));
+    // An invalid webhook waits for PUT /2/webhooks/:id (the table's only way back).
+    if (w.valid && app.clock.now() - w.last_success >= CRC_NEEDED_AFTER_MS) await check(app, w);
+  };
+  map.set(w.id, app.clock.after(CRC_EVERY_MS, tick));
+}
+
+/**
+ * Logs an event for a webhook (so replay can find it) and POSTs it when the webhook is valid.
+ * Resolves with true when a delivery was attempted.
+ */
+export async function deliver(app: SandboxApp, webhookId: string, body: unknown, ev: { event_type: string; event_uuid: string }): Promise<boolean> {
+  const w = webhooks(app).get(webhookId);
+  if (!w) return false;
+  const log = eventLog(app);
+  log.push({ at: app.clock.now(), webhook_id: webhookId, event_type: ev.event_type, event_uuid: ev.event_uuid, body });
+  if (log.length > LOG_MAX) log.splice(0, log.length - LOG_MAX);
+  if (!w.valid) {
+    app.recordDelivery({ kind: 'delivery', webhook_id: w.id, url: w.url, at: app.clock.iso(), outcome: 'skipped (webhook invalid)', event_type: ev.event_type, event_uuid: ev.event_uuid });
+    return false;
+  }
+  await post(app, w, body, ev);
+  return true;
+}
+
+async function post(app: SandboxApp, w: WebhookRec, body: unknown, ev: { event_type: string; event_uuid: string }, note = ''): Promise<void> {
+  const raw = JSON.stringify(body);
+  const sig = signBody(secretOf(app, w.app_key), raw);
+  const o = await exchange('POST', w.url, {
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+    body: raw,
+    headers: { 'content-type': 'application/json', 'x-service-webhooks-signature': sig, 'x-twitter-webhooks-signature': sig },
+  });
+  // The contract's acknowledgement is a 200 (section 6); anything else is a failed delivery.
+  const outcome = (o.status === 200 ? 'ok' : describe(o)) + note;
+  app.recordDelivery({ kind: 'delivery', webhook_id: w.id, url: w.url, at: app.clock.iso(), status: o.status, outcome, event_type: ev.event_type, event_uuid: ev.event_uuid, ms: o.ms });
+}
+
+/** yyyymmddhhmm (UTC) to epoch ms. */
+function parseReplayDate(v: unknown, name: string): number {
+  const m = typeof v === 'string' ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(v) : null;
+  const t = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!) : NaN;
+  if (!m || Number.isNaN(t) || new Date(t).getUTCMonth() !== +m[2]! - 1 || +m[4]! > 23 || +m[5]! > 59) {
+    throw problem(400, 'Invalid Request', `${name} must be yyyymmddhhmm (UTC), got ${JSON.stringify(v)}`, { parameter: name, value: v });
+  }
+  return t;
+}
+
+function obj(v: unknown): Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+export function install(app: SandboxApp): void {
+  cancels.set(app, new Map());
+  app.onClose(() => {
+    for (const c of cancels.get(app)!.values()) c();
+  });
+  const r = app.router;
+  const opts = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
+  const allowLoopback = true; // DESIGN.md: loopback http receivers stand in for public URLs
+
+  r.add('POST', '/2/webhooks', opts, async (req) => {
+    const body = obj(req.json());
+    const url = body.url;
+    if (typeof url !== 'string') throw failure(400, 'UrlValidationFailed', 'url is required (a string of 1-200 characters)', { parameter: 'url' });
+    const why = webhookUrlProblem(url, allowLoopback);
+    if (why) throw failure(400, 'UrlValidationFailed', why, { parameter: 'url', value: url });
+    const appKey = req.auth.appKey!;
+    const mine = [...webhooks(app).values()].filter((w) => w.app_key === appKey);
+    if (mine.some((w) => w.url === url)) throw failure(400, 'DuplicateUrlFailed', `a webhook with this URL is already registered`, { parameter: 'url', value: url });
+    if (mine.length >= WEBHOOKS_PER_APP) throw failure(400, 'WebhookLimitExceeded', `this app already has ${mine.length} webhooks (the limit is ${WEBHOOKS_PER_APP})`);
+    let id = randomDigits(19);
+    while (webhooks(app).has(id)) id = randomDigits(19);
+    // A check is sent immediately on creation (section 3.2); a webhook that fails it is not created.
+    const c = await challenge(app, url, appKey, id);
+    if (!c.passed) throw failure(400, 'CrcValidationFailed', `the challenge check of ${url} failed: ${c.outcome}`, { parameter: 'url', value: url });
+    const now = app.clock.now();
+    const w: WebhookRec = { id, url, valid: true, created_at: app.clock.iso(now), app_key: appKey, last_success: now, last_check: { at: app.clock.iso(now), outcome: 'ok' } };
+    webhooks(app).set(id, w);
+    schedule(app, w);
+    return ok({ data: publicView(w) });
+  });
+
+  r.add('GET', '/2/webhooks', opts, (req) => {
+    const mine = [...webhooks(app).values()].filter((w) => w.app_key === req.auth.appKey);
+    return ok({ data: mine.map(publicView), meta: { result_count: mine.length } });
+  });
+
+  r.add('DELETE', '/2/webhooks/:id', opts, (req) => {
+    const w = ownedWebhook(app, req, req.params.id);
+    webhooks(app).delete(w.id);
+    cancels.get(app)!.get(w.id)?.();
+    cancels.get(app)!.delete(w.id);
+    return ok({ data: { deleted: true } });
+  });
+
+  r.add('PUT', '/2/webhooks/:id', opts, async (req) => {
+    const w = ownedWebhook(app, req, req.params.id);
+    const valid = await check(app, w);
+    if (valid) schedule(app, w);
+    return ok({ data: { valid } });
+  });
+
+  r.add('POST', '/2/webhooks/replay', opts, (req) => {
+    const body = obj(req.json());
+    const w = ownedWebhook(app, req, body.webhook_id);
+    const from = parseReplayDate(body.from_date, 'from_date');
+    const to = parseReplayDate(body.to_date, 'to_date');
+    const now = app.clock.now();
+    const floorNow = now - (now % MIN);
+    if (to < from) throw problem(400, 'Invalid Request', 'to_date must not be before from_date', { parameter: 'to_date', value: body.to_date });
+    if (from < floorNow - REPLAY_WINDOW_MS) throw problem(400, 'Invalid Request', 'from_date must be within the past 24 hours', { parameter: 'from_date', value: body.from_date });
+    if (to > floorNow) throw problem(400, 'Invalid Request', 'to_date must not be in the future', { parameter: 'to_date', value: body.to_date });
+    const jobId = randomDigits(19);
+    const created = app.clock.iso(now);
+    // Inclusive minutes: an event at 12:05:59 is inside to_date 202601151205.
+    const events = eventLog(app).filter((e) => e.webhook_id === w.id && e.at >= from && e.at < to + MIN);
+    const job = { id: jobId, webhook_id: w.id, from_date: body.from_date, to_date: body.to_date, created_at: created, status: 'running', events: events.length, delivered: 0 };
+    app.state.collection('webhook_replay_jobs').set(jobId, job);
+    void (async () => {
+      for (const e of events) {
+        if (webhooks(app).get(w.id) !== w) break;
+        await post(app, w, e.body, e, ` (replay ${jobId})`);
+        job.delivered++;
+      }
+      job.status = 'complete';
+    })();
+    return ok({ data: { job_id: jobId, created_at: created } });
+  });
+
+  // Deprecated 2026-03-25 (section 9): the same function lives at POST /2/webhooks/replay.
+  r.add('POST', '/2/account_activity/replay/webhooks/:id/subscriptions/all', { auth: 'user-or-bearer', rate: 'webhooks', style: 'v2' }, () => {
+    throw problem(410, 'Gone', 'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.');
+  });
+
+  r.add('GET', '/_sandbox/replay-jobs', { auth: 'admin' }, () => ok({ data: [...app.state.collection('webhook_replay_jobs').values()] }));
+}

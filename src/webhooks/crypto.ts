@@ -1,0 +1,78 @@
+// The two HMAC-SHA256 values of the webhook contract (platform-notes.md "Webhook challenge" and
+// "Delivery signature"): the CRC response token and the delivery signature. Both sides use these.
+import crypto from 'node:crypto';
+
+/** Both header names a delivery may carry: the spec's, then the live platform's. */
+export const SIGNATURE_HEADERS = ['x-service-webhooks-signature', 'x-twitter-webhooks-signature'] as const;
+
+/** "sha256=" + base64(HMAC-SHA256(consumer secret, message)), standard base64 with padding. */
+export function hmacToken(secret: string, message: string | Buffer): string {
+  return 'sha256=' + crypto.createHmac('sha256', secret).update(message).digest('base64');
+}
+
+/** The CRC answer: {"response_token": hmacToken(secret, crc_token)}. */
+export function crcResponse(secret: string, crcToken: string): { response_token: string } {
+  return { response_token: hmacToken(secret, crcToken) };
+}
+
+/** The signature header value of a delivery body (the raw bytes, never a re-serialization). */
+export function signBody(secret: string, rawBody: string | Buffer): string {
+  return hmacToken(secret, rawBody);
+}
+
+/** Constant-time check of a delivery signature; false for any malformed or missing value. */
+export function verifySignature(secret: string, rawBody: string | Buffer, signature: string | undefined): boolean {
+  const sig = typeof signature === 'string' ? signature.trim() : '';
+  if (!sig.startsWith('sha256=')) return false;
+  const expected = Buffer.from(signBody(secret, rawBody));
+  const given = Buffer.from(sig);
+  // timingSafeEqual needs equal lengths; compare against itself on a length mismatch so the
+  // time spent does not reveal which case happened.
+  const same = given.length === expected.length;
+  return crypto.timingSafeEqual(same ? given : expected, expected) && same;
+}
+
+/**
+ * Tokens shaped like the service's (at most 256 of letters, digits and `-_=+/.:`). A receiver
+ * answers only these: anything else (e.g. a JSON body) could turn the CRC endpoint into an
+ * oracle that signs forged deliveries (DESIGN.md "Webhook receiver").
+ */
+export function isServiceShapedCrcToken(token: string): boolean {
+  return /^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(token);
+}
+
+/** Deprecated PascalCase event names and their dot-separated replacements (effective 2026-03-18). */
+export const DEPRECATED_EVENT_NAMES: Record<string, string> = {
+  ProfileBioUpdate: 'profile.update.bio',
+  ProfilePictureUpdate: 'profile.update.picture',
+  ProfileBannerUpdate: 'profile.update.banner',
+  ProfileGeoUpdate: 'profile.update.geo',
+  ProfileUrlUpdate: 'profile.update.url',
+};
+
+/**
+ * Activity API event types (credentials-webhooks.md section 6). The dot-separated replacements of
+ * the deprecated profile names are accepted too: the change history says they were renamed, not
+ * removed.
+ */
+export const ACTIVITY_EVENT_TYPES = [
+  'profile.update.bio',
+  'profile.update.verified',
+  'profile.update.affiliate',
+  'profile.update.screenname',
+  'profile.update.picture',
+  'profile.update.banner',
+  'profile.update.geo',
+  'profile.update.url',
+  'spaces.start',
+  'spaces.end',
+  'dm.received',
+  'dm.sent',
+  'dm.read',
+  'dm.indicate_typing',
+] as const;
+
+/** Event types a `direction` filter applies to (direct-message events). */
+export function isDirectional(eventType: string): boolean {
+  return eventType.startsWith('dm.');
+}

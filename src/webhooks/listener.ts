@@ -1,0 +1,81 @@
+// The local webhook receiver behind `xctl webhooks listen` (DESIGN.md "Webhook receiver"):
+// answers service-shaped CRC tokens only, verifies each delivery's signature on the raw body
+// (either header name) in constant time, acknowledges with 200 at once, then hands the event on.
+import http from 'node:http';
+import { SIGNATURE_HEADERS, crcResponse, isServiceShapedCrcToken, verifySignature } from './crypto.js';
+
+export interface ReceivedDelivery {
+  raw: Buffer;
+  headers: http.IncomingHttpHeaders;
+  json: unknown;
+}
+
+export interface ReceiverOptions {
+  secret: string;
+  path: string;
+  onCrc?: (token: string) => void;
+  onDelivery: (d: ReceivedDelivery) => void;
+  onRejected: (reason: string, req: http.IncomingMessage) => void;
+}
+
+const MAX_BODY = 5_000_000;
+
+function reply(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+export function createReceiver(o: ReceiverOptions): http.Server {
+  return http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://receiver');
+    if (url.pathname !== o.path && url.pathname !== o.path + '/') return reply(res, 404, { error: 'not found' });
+    if (req.method === 'GET') {
+      const token = url.searchParams.get('crc_token');
+      if (token === null) {
+        o.onRejected('GET without crc_token', req);
+        return reply(res, 400, { error: 'crc_token is required' });
+      }
+      if (!isServiceShapedCrcToken(token)) {
+        // Never HMAC arbitrary input: a JSON "token" signed here would be a valid forged delivery.
+        o.onRejected('crc_token not shaped like the service\'s (refused so this endpoint cannot sign forged bodies)', req);
+        return reply(res, 400, { error: 'crc_token is not a service token' });
+      }
+      o.onCrc?.(token);
+      return reply(res, 200, crcResponse(o.secret, token));
+    }
+    if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed' });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        o.onRejected('body too large', req);
+        reply(res, 413, { error: 'too large' });
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      if (size > MAX_BODY) return;
+      const raw = Buffer.concat(chunks);
+      const given = SIGNATURE_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === 'string');
+      if (!given) {
+        o.onRejected('unsigned delivery (no signature header)', req);
+        return reply(res, 403, { error: 'missing signature' });
+      }
+      if (!verifySignature(o.secret, raw, given)) {
+        o.onRejected('forged delivery (signature does not match the body)', req);
+        return reply(res, 403, { error: 'invalid signature' });
+      }
+      // Acknowledge first (the service allows 10 s); printing and forwarding happen afterwards.
+      reply(res, 200, { ok: true });
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        json = undefined;
+      }
+      setImmediate(() => o.onDelivery({ raw, headers: req.headers, json }));
+    });
+  });
+}

@@ -1,0 +1,106 @@
+// `xctl activity ...` and `xctl stream ...` against a real sandbox: subscriptions, a stream that
+// survives a dropped connection without losing an event, and filtered-stream rules.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { appBearer, spawnCli, waitFor } from '../helpers/receiver.js';
+
+let t: TestSandbox;
+
+beforeAll(async () => {
+  t = await startTestSandbox();
+  t.env.XCTL_BEARER_TOKEN = await appBearer(t.sb.baseUrl, t.sb.seed.api_key, t.sb.seed.api_secret);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('activity subscriptions', () => {
+  it('creates, lists and deletes; refuses deprecated names and bad filters before sending', async () => {
+    const dep = await t.run(['activity', 'subscriptions', 'create', '--event', 'ProfileBioUpdate']);
+    expect([dep.code, dep.stderr]).toEqual([2, expect.stringContaining('use profile.update.bio')]);
+    expect((await t.run(['activity', 'subscriptions', 'create', '--event', 'spaces.start', '--direction', 'inbound'])).code).toBe(2);
+    expect((await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.sent', '--keyword', 'k'.repeat(151)])).code).toBe(2);
+    expect((await t.admin<any>('GET', '/_sandbox/state')).counts.activity_subscriptions ?? 0).toBe(0);
+    const a = await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.received', '--direction', 'inbound', '--keyword', 'hello', '--tag', 'dms', '-o', 'json']);
+    expect(a.code).toBe(0);
+    const sub = JSON.parse(a.stdout);
+    expect(sub).toMatchObject({ event_type: 'dm.received', filter: { direction: 'inbound', keyword: 'hello' }, tag: 'dms' });
+    const list = await t.run(['activity', 'subscriptions', 'list', '-o', 'json']);
+    expect(JSON.parse(list.stdout).map((s: any) => s.subscription_id)).toContain(sub.subscription_id);
+    expect((await t.run(['activity', 'subscriptions', 'delete', sub.subscription_id])).code).toBe(2); // needs --yes off a TTY
+    const del = await t.run(['activity', 'subscriptions', 'delete', sub.subscription_id, '--yes']);
+    expect([del.code, del.stderr]).toEqual([0, expect.stringContaining(`deleted subscription ${sub.subscription_id}`)]);
+  });
+});
+
+describe('activity stream', () => {
+  it('prints NDJSON and survives a dropped connection without losing or repeating an event', async () => {
+    const sub = await t.run(['activity', 'subscriptions', 'create', '--event', 'spaces.start', '--user-id', '783214', '--tag', 'live']);
+    expect(sub.code).toBe(0);
+    const s = spawnCli(['activity', 'stream'], { ...t.env, XCTL_RETRY_BASE_MS: '50' });
+    const trigger = async (title: string) =>
+      (await t.admin<any>('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title } })).data.event_uuid as string;
+    const lines = () => s.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l).data);
+    try {
+      await s.waitStderr(/connected to the activity stream/);
+      await waitFor(async () => (await t.admin<any>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to open');
+      const a = await trigger('A');
+      await s.waitStdout(/"title":"A"/);
+      // The next event kills the connection while in flight; the client reconnects with backfill.
+      await t.admin('POST', '/_sandbox/faults', { stream_drop_rate: 1, count: 1 });
+      const b = await trigger('B');
+      await s.waitStderr(/connected to the activity stream \(backfill \d min\)/);
+      await waitFor(async () => (await t.admin<any>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to reopen');
+      const c = await trigger('C');
+      await s.waitStdout(/"title":"C"/);
+      await waitFor(() => lines().length >= 3 && lines(), 'three events');
+      expect(lines().map((d) => d.event_uuid)).toEqual([a, b, c]); // B recovered by backfill, A not repeated
+      expect(lines()[0]).toEqual({ event_uuid: a, event_type: 'spaces.start', filter: { user_id: '783214' }, tag: 'live', payload: { title: 'A' } });
+      expect(s.stderr()).toMatch(/stream connection lost|the stream ended/);
+    } finally {
+      await t.admin('DELETE', '/_sandbox/faults');
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it('reconnects, with backfill, when the keep-alive watchdog sees nothing for --stall-timeout', async () => {
+    const s = spawnCli(['activity', 'stream', '--stall-timeout', '1'], { ...t.env, XCTL_RETRY_BASE_MS: '50' });
+    try {
+      await s.waitStderr(/no data or keep-alive for 1 s; reconnecting/);
+      await s.waitStderr(/connected to the activity stream \(backfill [1-5] min\)/);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it('refuses --backfill-minutes outside 0-5', async () => {
+    const r = await t.run(['activity', 'stream', '--backfill-minutes', '6']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--backfill-minutes')]);
+  });
+});
+
+describe('stream rules', () => {
+  it('adds from arguments and a rules file, dry-runs, lists, deletes, refuses rules over 2,048 characters', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'rules.txt');
+    fs.writeFileSync(file, '# pets\ncats OR dogs\n{"value":"\\"sandbox news\\"","tag":"news"}\n');
+    const dry = await t.run(['stream', 'rules', 'add', '--file', file, '--dry-run']);
+    expect([dry.code, dry.stderr]).toEqual([0, expect.stringContaining('dry run: valid 2, invalid 0, created 0')]);
+    expect((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout.trim()).toBe('[]');
+    const add = await t.run(['stream', 'rules', 'add', 'birds', '--tag', 'b', '--file', file, '-o', 'json']);
+    expect(add.code).toBe(0);
+    expect(JSON.parse(add.stdout).map((r: any) => r.value)).toEqual(['birds', 'cats OR dogs', '"sandbox news"']);
+    const tooLong = await t.run(['stream', 'rules', 'add', 'x'.repeat(2049)]);
+    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining('at most 2048')]);
+    const dup = await t.run(['stream', 'rules', 'add', 'birds']);
+    expect([dup.code, dup.stderr]).toEqual([1, expect.stringContaining('DuplicateRule')]);
+    const list = JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout);
+    expect(list.length).toBe(3);
+    const del = await t.run(['stream', 'rules', 'delete', list[0].id]);
+    expect([del.code, del.stderr]).toEqual([0, expect.stringContaining('deleted 1')]);
+    expect(JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout).length).toBe(2);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

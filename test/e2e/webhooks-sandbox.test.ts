@@ -1,0 +1,347 @@
+// The sandbox's webhook, activity and filtered-stream endpoints with plain HTTP clients (fetch),
+// a programmable receiver, the manual clock, and signatures checked with node:crypto only.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { startSandbox, type Sandbox } from '../../dist/sandbox/server.js';
+import { appBearer, expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
+import { tempDir } from '../helpers/cli.js';
+import { oauth1Header } from '../../src/core/oauth1.js';
+
+let sb: Sandbox;
+let rx: TestReceiver;
+let bearer: string;
+const H = 3_600_000;
+
+async function api(method: string, p: string, body?: unknown, auth: 'bearer' | 'none' = 'bearer') {
+  const headers: Record<string, string> = {};
+  if (auth === 'bearer') headers.authorization = `Bearer ${bearer}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(sb.baseUrl + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+const admin = (method: string, p: string, body?: unknown) => api(method, p, body, 'none');
+const advance = async (d: string) => {
+  const r = await admin('POST', '/_sandbox/clock', { advance: d });
+  expect(r.status).toBe(200);
+};
+const crcChecks = async (id: string) => ((await admin('GET', '/_sandbox/deliveries?limit=1000')).body.data as any[]).filter((d) => d.kind === 'crc' && d.webhook_id === id);
+const validOf = async (id: string) => ((await api('GET', '/2/webhooks')).body.data as any[]).find((w) => w.id === id)?.valid;
+
+beforeAll(async () => {
+  sb = await startSandbox({ clock: 'manual' });
+  bearer = await appBearer(sb.baseUrl, sb.seed.api_key, sb.seed.api_secret);
+});
+afterAll(async () => {
+  await sb.close();
+});
+beforeEach(async () => {
+  // Every test starts with no webhooks and its own receiver.
+  for (const w of (await api('GET', '/2/webhooks')).body.data) await api('DELETE', `/2/webhooks/${w.id}`);
+  rx = await startReceiver(sb.seed.api_secret);
+  return () => rx.close();
+});
+
+describe('management endpoints', () => {
+  it('creates after a passing CRC, lists, deletes, with the bodies of platform-notes.md', async () => {
+    const c = await api('POST', '/2/webhooks', { url: rx.url });
+    expect(c.status).toBe(200);
+    expect(c.body.data).toMatchObject({ url: rx.url, valid: true });
+    expect(c.body.data.id).toMatch(/^\d{1,19}$/);
+    expect(c.body.data.created_at).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/);
+    expect(rx.crcCount).toBe(1);
+    expect(c.headers.get('x-rate-limit-limit')).toBe('900');
+    const l = await api('GET', '/2/webhooks');
+    expect(l.body).toEqual({ data: [c.body.data], meta: { result_count: 1 } });
+    expect((await api('DELETE', `/2/webhooks/${c.body.data.id}`)).body).toEqual({ data: { deleted: true } });
+    expect((await api('GET', '/2/webhooks')).body.meta.result_count).toBe(0);
+  });
+
+  it('requires an app-only bearer (user context is refused), while subscriptions take either', async () => {
+    expect((await admin('GET', '/2/webhooks')).status).toBe(401);
+    const k = sb.seed;
+    const userAuth = (method: string, url: string) =>
+      oauth1Header({ consumerKey: k.api_key, consumerSecret: k.api_secret, token: k.access_token, tokenSecret: k.access_token_secret }, { method, url });
+    const asUser = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/webhooks') } });
+    expect(asUser.status).toBe(403);
+    expect(((await asUser.json()) as any).detail).toContain('OAuth 2.0 Application-Only');
+    const subs = await fetch(sb.baseUrl + '/2/activity/subscriptions', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/activity/subscriptions') } });
+    expect(subs.status).toBe(200);
+    const r = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: 'Bearer not-a-token' } });
+    expect(r.status).toBe(401);
+  });
+
+  it('answers each failure name', async () => {
+    const code = (r: any) => r.body.errors?.[0]?.code;
+    for (const url of ['http://example.com/hook', 'https://example.com:8443/hook', 'https://10.0.0.1/hook', 'https://intranet/hook', 'ftp://127.0.0.1/x', 'https://example.com/' + 'a'.repeat(200)]) {
+      const r = await api('POST', '/2/webhooks', { url });
+      expect([r.status, code(r), url]).toEqual([400, 'UrlValidationFailed', url]);
+    }
+    rx.mode = 'wrong';
+    const crc = await api('POST', '/2/webhooks', { url: rx.url });
+    expect([crc.status, code(crc)]).toEqual([400, 'CrcValidationFailed']);
+    expect(crc.body.detail).toMatch(/wrong_token/);
+    rx.mode = 'ok';
+    expect((await api('POST', '/2/webhooks', { url: rx.url })).status).toBe(200);
+    const dup = await api('POST', '/2/webhooks', { url: rx.url });
+    expect([dup.status, code(dup)]).toEqual([400, 'DuplicateUrlFailed']);
+    for (let i = 1; i < 5; i++) expect((await api('POST', '/2/webhooks', { url: `${rx.url}${i}` })).status).toBe(200);
+    const lim = await api('POST', '/2/webhooks', { url: `${rx.url}x` });
+    expect([lim.status, code(lim)]).toEqual([400, 'WebhookLimitExceeded']);
+    const bad = await api('DELETE', '/2/webhooks/abc');
+    expect([bad.status, code(bad)]).toEqual([400, 'WebhookIdInvalid']);
+    const unknown = await api('PUT', '/2/webhooks/123');
+    expect([unknown.status, code(unknown)]).toEqual([404, 'WebhookIdInvalid']);
+  });
+
+  it('sends the deprecated account-activity replay path to POST /2/webhooks/replay', async () => {
+    const r = await api('POST', '/2/account_activity/replay/webhooks/123/subscriptions/all');
+    expect(r.status).toBe(410);
+    expect(r.body.detail).toContain('POST /2/webhooks/replay');
+  });
+});
+
+describe('validity state machine (credentials-webhooks.md 3.2) on the manual clock', () => {
+  async function create(): Promise<string> {
+    const c = await api('POST', '/2/webhooks', { url: rx.url });
+    expect(c.status).toBe(200);
+    return c.body.data.id;
+  }
+
+  it('checks every 30 minutes only when no check passed in the past 24 hours, and a pass refreshes it', async () => {
+    const id = await create();
+    expect((await crcChecks(id)).length).toBe(1);
+    await advance('1439m'); // 23 h 59 min
+    expect((await crcChecks(id)).length).toBe(1); // passed at creation: no check for 24 h
+    await advance('1m'); // the 30-minute tick at 24 h finds the last success 24 h old
+    expect((await crcChecks(id)).length).toBe(2);
+    await advance('1410m'); // 23 h 30 min
+    expect((await crcChecks(id)).length).toBe(2); // refreshed at 24 h: quiet again until 48 h
+    await advance('30m');
+    expect((await crcChecks(id)).length).toBe(3);
+    expect(await validOf(id)).toBe(true);
+  });
+
+  it('transient failures (5XX, 4XX, closed) make it invalid only after MORE than 28 hours without success', async () => {
+    const id = await create();
+    rx.mode = 'e500';
+    await advance('24h');
+    expect(await validOf(id)).toBe(true);
+    rx.mode = 'e404';
+    await advance('2h');
+    rx.mode = 'close';
+    await advance('2h'); // exactly 28 h since the last success: not more than 28 h
+    expect(await validOf(id)).toBe(true);
+    const checks = await crcChecks(id);
+    expect(checks.length).toBe(1 + 9); // 24h, 24.5h, ... 28h
+    expect(checks.slice(1).map((c) => c.outcome.split(' ')[0])).toEqual(['server_error', ...Array(4).fill('client_error'), ...Array(4).fill('closed')]);
+    await advance('30m');
+    expect(await validOf(id)).toBe(false);
+  });
+
+  it('a wrong response_token makes it invalid at once; PUT re-enables it when the check passes', async () => {
+    const id = await create();
+    rx.mode = 'wrong';
+    await advance('24h');
+    expect(await validOf(id)).toBe(false);
+    expect((await crcChecks(id)).at(-1).outcome).toMatch(/^wrong_token/);
+    // invalid: no more periodic checks (only PUT brings it back)
+    await advance('2h');
+    expect((await crcChecks(id)).length).toBe(2);
+    expect((await api('PUT', `/2/webhooks/${id}`)).body).toEqual({ data: { valid: false } });
+    rx.mode = 'ok';
+    expect((await api('PUT', `/2/webhooks/${id}`)).body).toEqual({ data: { valid: true } });
+    expect(await validOf(id)).toBe(true);
+  });
+
+  it('a CRC timeout (3 s) is transient: the webhook stays valid', async () => {
+    const id = await create();
+    rx.mode = 'hang';
+    expect((await api('PUT', `/2/webhooks/${id}`)).body).toEqual({ data: { valid: true } });
+    expect((await crcChecks(id)).at(-1).outcome).toMatch(/^timeout/);
+  });
+
+  it('a 3XX makes it invalid at once, also on PUT', async () => {
+    const id = await create();
+    rx.mode = 'redirect';
+    expect((await api('PUT', `/2/webhooks/${id}`)).body).toEqual({ data: { valid: false } });
+    expect((await crcChecks(id)).at(-1).outcome).toBe('redirect (HTTP 302)');
+  });
+
+  it('a TLS failure makes it invalid at once', async () => {
+    // An https receiver whose self-signed certificate is trusted while the webhook is created, then
+    // no longer: the same URL now fails the TLS handshake.
+    const dir = tempDir('xctl-tls-');
+    const key = path.join(dir, 'k.pem');
+    const cert = path.join(dir, 'c.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    const tls = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
+      const token = new URL(req.url ?? '/', 'https://x').searchParams.get('crc_token') ?? '';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ response_token: 'sha256=' + crypto.createHmac('sha256', sb.seed.api_secret).update(token).digest('base64') }));
+    });
+    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', () => r()));
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/hook`;
+    const prev = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    try {
+      process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+      const c = await api('POST', '/2/webhooks', { url });
+      expect(c.status).toBe(200);
+      delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      expect((await api('PUT', `/2/webhooks/${c.body.data.id}`)).body).toEqual({ data: { valid: false } });
+      expect((await crcChecks(c.body.data.id)).at(-1).outcome).toMatch(/^tls/);
+    } finally {
+      if (prev === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = prev;
+      tls.closeAllConnections();
+      tls.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('deliveries, activity subscriptions and replay', () => {
+  it('delivers matching events signed with both headers, records the outcome, and replays a window', async () => {
+    const id = (await api('POST', '/2/webhooks', { url: rx.url })).body.data.id;
+    const s = await api('POST', '/2/activity/subscriptions', { event_type: 'profile.update.bio', filter: { user_id: '783214' }, tag: 'bios', webhook_id: id });
+    expect(s.status).toBe(200);
+    expect(s.body.data).toMatchObject({ event_type: 'profile.update.bio', filter: { user_id: '783214' }, tag: 'bios', webhook_id: id });
+    expect(s.body.meta.total_subscriptions).toBeGreaterThanOrEqual(1);
+    const ev = await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: { before: 'old bio', after: 'new bio' } });
+    expect(ev.body.data.deliveries).toBe(1);
+    await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '6253282', payload: { before: 'x', after: 'y' } }); // filtered out
+    expect(rx.deliveries.length).toBe(1);
+    const d = rx.deliveries[0]!;
+    expect(d.json).toEqual({ data: { event_uuid: ev.body.data.event_uuid, event_type: 'profile.update.bio', filter: { user_id: '783214' }, tag: 'bios', payload: { before: 'old bio', after: 'new bio' } } });
+    const sig = expectedSignature(sb.seed.api_secret, d.raw);
+    expect(d.headers['x-service-webhooks-signature']).toBe(sig);
+    expect(d.headers['x-twitter-webhooks-signature']).toBe(sig);
+    expect(d.headers['content-type']).toBe('application/json');
+    const rec = ((await admin('GET', '/_sandbox/deliveries')).body.data as any[]).filter((x) => x.kind === 'delivery' && x.webhook_id === id);
+    expect(rec.map((x) => [x.status, x.outcome, x.event_uuid])).toEqual([[200, 'ok', ev.body.data.event_uuid]]);
+
+    // Replay: the window's events are re-delivered, identical.
+    const now = new Date((await admin('GET', '/_sandbox/state')).body.clock.now).getTime();
+    const ymd = (t: number) => new Date(t).toISOString().replace(/[-:T]/g, '').slice(0, 12);
+    const job = await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now - H), to_date: ymd(now) });
+    expect(job.status).toBe(200);
+    expect(job.body.data.job_id).toMatch(/^\d+$/);
+    await waitFor(() => rx.deliveries.length === 2, 'the replayed delivery');
+    expect(rx.deliveries[1]!.raw.equals(d.raw)).toBe(true);
+    expect(rx.deliveries[1]!.headers['x-service-webhooks-signature']).toBe(sig);
+    // A window without the event replays nothing; windows beyond 24 h or reversed are refused.
+    const p = (r: any) => [r.status, r.body.parameter];
+    expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now - 25 * H), to_date: ymd(now) }))).toEqual([400, 'from_date']);
+    expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now), to_date: ymd(now - H) }))).toEqual([400, 'to_date']);
+    expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: '2026-01-01', to_date: ymd(now) }))).toEqual([400, 'from_date']);
+    expect((await api('POST', '/2/webhooks/replay', { webhook_id: '999', from_date: ymd(now - H), to_date: ymd(now) })).body.errors[0].code).toBe('WebhookIdInvalid');
+    // A receiver that does not answer 200 is recorded as a failed delivery.
+    rx.postStatus = 500;
+    await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: {} });
+    expect(((await admin('GET', '/_sandbox/deliveries')).body.data as any[]).at(-1)).toMatchObject({ kind: 'delivery', status: 500, outcome: 'server_error (HTTP 500)' });
+    // Invalid webhooks receive nothing.
+    rx.mode = 'wrong';
+    await api('PUT', `/2/webhooks/${id}`);
+    expect((await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: {} })).body.data.deliveries).toBe(0);
+  });
+
+  it('validates subscriptions: current names only, filters and tag limits', async () => {
+    const bad = async (body: any) => {
+      const r = await api('POST', '/2/activity/subscriptions', body);
+      return [r.status, r.body.parameter, r.body.detail];
+    };
+    const dep = await bad({ event_type: 'ProfileBioUpdate', filter: {} });
+    expect(dep.slice(0, 2)).toEqual([400, 'event_type']);
+    expect(dep[2]).toContain('profile.update.bio');
+    expect((await bad({ event_type: 'profile.update.nope', filter: {} })).slice(0, 2)).toEqual([400, 'event_type']);
+    expect((await bad({ event_type: 'profile.update.bio' })).slice(0, 2)).toEqual([400, 'filter']);
+    expect((await bad({ event_type: 'profile.update.bio', filter: { keyword: 'k'.repeat(151) } })).slice(0, 2)).toEqual([400, 'filter.keyword']);
+    expect((await bad({ event_type: 'profile.update.bio', filter: { keyword: '' } })).slice(0, 2)).toEqual([400, 'filter.keyword']);
+    expect((await bad({ event_type: 'dm.received', filter: { direction: 'sideways' } })).slice(0, 2)).toEqual([400, 'filter.direction']);
+    expect((await bad({ event_type: 'profile.update.bio', filter: { direction: 'inbound' } })).slice(0, 2)).toEqual([400, 'filter.direction']);
+    expect((await bad({ event_type: 'profile.update.bio', filter: {}, tag: 't'.repeat(201) })).slice(0, 2)).toEqual([400, 'tag']);
+    expect((await bad({ event_type: 'profile.update.bio', filter: { user_id: 'abc' } })).slice(0, 2)).toEqual([400, 'filter.user_id']);
+    expect((await api('POST', '/2/activity/subscriptions', { event_type: 'dm.received', filter: { keyword: 'k'.repeat(150), direction: 'inbound' }, tag: 't'.repeat(200) })).status).toBe(200);
+    const list = await api('GET', '/2/activity/subscriptions?max_results=1');
+    expect(list.body.data.length).toBe(1);
+    expect(list.body.meta.next_token).toBeDefined();
+    expect((await api('GET', '/2/activity/subscriptions?max_results=1001')).status).toBe(400);
+    const del = await api('DELETE', `/2/activity/subscriptions/${list.body.data[0].subscription_id}`);
+    expect(del.body.data).toEqual({ deleted: true });
+    expect((await api('DELETE', `/2/activity/subscriptions/${list.body.data[0].subscription_id}`)).status).toBe(404);
+  });
+
+  it('streams NDJSON to bearer clients, with backfill_minutes 0-5', async () => {
+    await api('POST', '/2/activity/subscriptions', { event_type: 'spaces.start', filter: { user_id: '783214' }, tag: 'spaces' });
+    const before = await admin('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title: 'early' } });
+    expect((await api('GET', '/2/activity/stream?backfill_minutes=6')).status).toBe(400);
+    const ac = new AbortController();
+    const res = await fetch(sb.baseUrl + '/2/activity/stream?backfill_minutes=5', { headers: { authorization: `Bearer ${bearer}` }, signal: ac.signal });
+    expect(res.headers.get('content-type')).toBe('application/x-ndjson');
+    const reader = res.body!.getReader();
+    let buf = '';
+    const nextLine = async () => {
+      for (;;) {
+        const i = buf.indexOf('\n');
+        if (i >= 0) {
+          const l = buf.slice(0, i).trim();
+          buf = buf.slice(i + 1);
+          if (l) return JSON.parse(l);
+          continue;
+        }
+        const { value } = await reader.read();
+        buf += Buffer.from(value!).toString();
+      }
+    };
+    expect((await nextLine()).data.event_uuid).toBe(before.body.data.event_uuid); // backfilled
+    await waitFor(async () => (await admin('GET', '/_sandbox/state')).body.counts.activity_streams === 1, 'the stream to register');
+    const live = await admin('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title: 'live' } });
+    expect(live.body.data.deliveries).toBe(1);
+    expect(await nextLine()).toEqual({ data: { event_uuid: live.body.data.event_uuid, event_type: 'spaces.start', filter: { user_id: '783214' }, tag: 'spaces', payload: { title: 'live' } } });
+    ac.abort();
+  });
+});
+
+describe('filtered stream rules and webhooks', () => {
+  it('adds, dry-runs, refuses and deletes rules; delivers matching posts with edit history to linked webhooks', async () => {
+    const add = await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'cats OR "sandbox dogs"', tag: 'pets' }, { value: 'from:sandbox_alice -spam' }] });
+    expect(add.status).toBe(201);
+    expect(add.body.meta.summary).toEqual({ created: 2, not_created: 0, valid: 2, invalid: 0 });
+    const dry = await api('POST', '/2/tweets/search/stream/rules?dry_run=true', { add: [{ value: 'birds' }] });
+    expect(dry.body.meta.summary.created).toBe(0);
+    const long = await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2049) }, { value: 'ok' }] });
+    expect(long.status).toBe(400);
+    expect(long.body.meta.summary).toMatchObject({ created: 0, invalid: 1 });
+    expect((await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2048) }] })).status).toBe(201);
+    const dup = await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'cats OR "sandbox dogs"' }] });
+    expect(dup.body.errors[0].title).toBe('DuplicateRule');
+    const rules = (await api('GET', '/2/tweets/search/stream/rules')).body.data as any[];
+    expect(rules.map((r) => r.value).sort()).toEqual(['a'.repeat(2048), 'cats OR "sandbox dogs"', 'from:sandbox_alice -spam']);
+    const longId = rules.find((r) => r.value.length === 2048).id;
+    expect((await api('POST', '/2/tweets/search/stream/rules', { delete: { ids: [longId] } })).body.meta.summary).toEqual({ deleted: 1, not_deleted: 0 });
+
+    const id = (await api('POST', '/2/webhooks', { url: rx.url })).body.data.id;
+    expect((await api('POST', `/2/tweets/search/webhooks/${id}`)).body).toEqual({ data: { provisioned: true } });
+    const post = async (text: string, extra: Record<string, unknown> = {}, user_id?: string) =>
+      (await admin('POST', '/_sandbox/events', { event_type: 'post.create', user_id, payload: { text, ...extra } })).body.data;
+    expect((await post('nothing to see')).deliveries).toBe(0);
+    const p1 = await post('I love Cats');
+    expect(p1.deliveries).toBe(1);
+    const p2 = await post('I love Cats and sandbox dogs', { previous_post_id: p1.payload.id });
+    expect((await post('hello', {}, '783214')).deliveries).toBe(1); // from:sandbox_alice
+    expect((await post('spam', {}, '783214')).deliveries).toBe(0);
+    expect(rx.deliveries.length).toBe(3);
+    const [d1, d2] = rx.deliveries.map((d) => d.json);
+    expect(d1.data).toMatchObject({ id: p1.payload.id, text: 'I love Cats', edit_history_tweet_ids: [p1.payload.id] });
+    expect(d1.matching_rules).toEqual([{ id: expect.any(String), tag: 'pets' }]);
+    expect(d2.data.edit_history_tweet_ids).toEqual([p1.payload.id, p2.payload.id]);
+    for (const d of rx.deliveries) expect(d.headers['x-service-webhooks-signature']).toBe(expectedSignature(sb.seed.api_secret, d.raw));
+    expect((await api('DELETE', `/2/tweets/search/webhooks/${id}`)).body).toEqual({ data: { deleted: true } });
+    expect((await post('cats again')).deliveries).toBe(0);
+  });
+});
