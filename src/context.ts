@@ -209,9 +209,9 @@ export class Context {
     const token = res.data?.access_token;
     if (res.data?.token_type !== 'bearer' || !token) throw new AuthError('the token endpoint did not return a bearer token');
     this.io.addSecret(token);
-    if (c.source.api_key !== 'env' || (await this.profile())?.api_key === c.api_key) {
-      await this.updateProfile({ bearer_token: token, bearer_key: c.api_key } as Partial<Profile>);
-    }
+    // Cached even when the key comes from the environment: CI jobs run many processes, and the
+    // service punishes asking again (403 code 99). bearer_key ties it to the key it belongs to.
+    await this.updateProfile({ bearer_token: token, bearer_key: c.api_key } as Partial<Profile>);
     this.creds = { ...c, bearer_token: token, source: { ...c.source, bearer_token: 'profile' } };
     return token;
   }

@@ -280,9 +280,13 @@ describe('auth app-token', () => {
     expect(bad.stderr).toMatch(/hint: cache your token/);
     expect(bad.stderr).not.toContain('wrong-secret');
 
-    // Asking too often (the key comes from the environment, so nothing is cached): 403 code 99.
+    // Asking too often (a fresh store each time, so nothing is cached): 403 code 99.
     const results = [];
-    for (let i = 0; i < 5; i++) results.push(await run(['auth', 'app-token'], bare, { env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: t.sb.seed.api_secret } }));
+    for (let i = 0; i < 5; i++) {
+      const fresh = { ...env, XCTL_CONFIG_DIR: tempDir() };
+      dirs.push(fresh.XCTL_CONFIG_DIR);
+      results.push(await run(['auth', 'app-token'], fresh, { env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: t.sb.seed.api_secret } }));
+    }
     expect(results[0]!.code).toBe(0);
     const refused = results.find((x) => x.code === 3);
     expect(refused?.stderr).toMatch(/403, code 99[\s\S]*hint: cache your token/);
