@@ -17,7 +17,6 @@ interface Common {
   help?: string;
   default?: unknown;
   writeOnly?: boolean;
-  inPath?: boolean;
 }
 
 function def(name: string, kind: ParamKind, schema: z.ZodType<unknown>, o: Common & { rule?: string; enumValues?: readonly string[] }): ParamDef {
@@ -28,7 +27,6 @@ function def(name: string, kind: ParamKind, schema: z.ZodType<unknown>, o: Commo
   if (o.help) d.help = o.help;
   if (o.enumValues) d.enumValues = o.enumValues;
   if (o.writeOnly) d.writeOnly = true;
-  if (o.inPath) d.inPath = true;
   return d;
 }
 
@@ -125,6 +123,12 @@ export const p = {
         }
       });
     return def(name, 'list', s, { ...o, enumValues: Array.isArray(of) ? (of as readonly string[]) : undefined, rule: `comma list, max ${max}` });
+  },
+  /** A JSON value of a JSON-bodied operation (arrays, objects), checked by the given schema. */
+  json(name: string, schema: z.ZodType<unknown>, o: Common & { rule?: string } = {}): ParamDef {
+    const d = def(name, 'json', schema, o);
+    d.schema = schema; // JSON values are not wire strings
+    return d;
   },
   /** ISO 8601 date-time; `wholeHours` for endpoints that take hour boundaries only. */
   time(name: string, o: Common & { wholeHours?: boolean; minuteGranularity?: boolean } = {}): ParamDef {

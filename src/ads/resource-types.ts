@@ -18,11 +18,16 @@
  *    (with_total_count excludes cursor). Cross-field rules (exclusive pairs, "needs", "a <= b")
  *    go in `rules` with the helpers of params.ts (`exclusive`, `needs`, `atMost`, ...).
  *    Flags are the kebab-case of the spec name (`line_item_id` -> `--line-item-id`).
+ *    Path parameters other than :account_id become positional arguments in path order
+ *    (`xctl ads audiences permissions list <custom-audience-id>`); an :account_id that is the
+ *    resource's own id is an optional positional defaulting to --account.
  * 3. Sandbox behaviour: by default a create stores its parameters plus id/created_at/updated_at/
- *    deleted (and account_id for account-scoped paths), a list filters by account, by
+ *    deleted (and account_id and any parent path ids such as custom_audience_id), a list
+ *    filters by account and parent path ids, by
  *    `<x>_ids` lists (matching `id` for `<data_type>_ids`, else the `<x>_id` field), by `q`
  *    (prefix of name), hides deleted records unless with_deleted, sorts by sort_by and pages
- *    with cursors. Delete is soft (`deleted: true`) unless `deleteMode: 'hard'`. Anything
+ *    with cursors. Delete is soft (`deleted: true`) unless `deleteMode: 'hard'`. Ids come from
+ *    `ops.newId()` (short base36); a create hook may overwrite `entity.id` (e.g. long ids). Anything
  *    bespoke (state rules, computed fields, checks against other collections) goes in the hooks
  *    of `SandboxHooks` or an operation's `sandbox` function; hooks get a `SandboxOps` and must
  *    not import sandbox modules (this file and the resource files are loaded by the CLI too).
@@ -35,7 +40,7 @@ import type { z } from 'zod';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** What the value is on the wire, for help text and for the CLI's flag shape. */
-export type ParamKind = 'string' | 'int' | 'long' | 'micro' | 'bool' | 'enum' | 'list' | 'time' | 'id';
+export type ParamKind = 'string' | 'int' | 'long' | 'micro' | 'bool' | 'enum' | 'list' | 'time' | 'id' | 'json';
 
 /** One parameter of one endpoint. */
 export interface ParamDef {
@@ -58,8 +63,6 @@ export interface ParamDef {
   enumValues?: readonly string[];
   /** Write-only: validated but not stored on the entity (e.g. media_key of poll cards). */
   writeOnly?: boolean;
-  /** Path parameter other than :account_id (taken from the positional argument). */
-  inPath?: boolean;
 }
 
 export interface Violation {
@@ -95,7 +98,11 @@ export interface OperationDef {
   rules?: Rule[];
   /** SANDBOX-only endpoint: the CLI refuses it against the production host. */
   sandboxOnly?: boolean;
-  /** JSON-bodied (batches, cards): the CLI takes `--file path|-`. */
+  /**
+   * JSON-bodied (batches, cards, estimates): the CLI takes `--file path|-` instead of one flag
+   * per parameter; the file's top-level keys are validated against `params` (use `p.json` for
+   * arrays and objects), and the sandbox validates the body the same way.
+   */
   body?: 'json';
   /** Batch: the most items per request, and the item operations with their parameters. */
   batch?: { maxItems: number; operations: Record<string, { params: ParamDef[]; rules?: Rule[] }> };
@@ -135,8 +142,10 @@ export interface SandboxOps {
   accountId?: string;
   /** The caller's user id. */
   userId: string;
-  /** The positional id of the path (campaign_id...), when the path has one. */
+  /** The resource's own id from the path (campaign_id...), when the path has one. */
   id?: string;
+  /** Every path parameter (account_id, parent ids such as custom_audience_id, the id). */
+  path: Record<string, string>;
   /** The resource being served. */
   resource: ResourceDef;
   /** Sandbox time, ISO 8601 UTC to the second. */

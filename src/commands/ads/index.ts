@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { RESOURCES } from '../../ads/resources.js';
 import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-types.js';
 import { run } from '../kit.js';
-import { positionalOf, runOperation } from './run.js';
+import { positionalsOf, runOperation } from './run.js';
 
 const GROUPS: Record<string, string> = {
   ref: 'reference data: bidding rules, categories, publishers, placements, features, keyword insights',
@@ -35,12 +35,11 @@ function addResource(parent: Command, r: ResourceDef): void {
   const noun = parent.command(r.noun).description(r.description);
   for (const op of r.operations) {
     const isDefault = r.defaultVerb === op.verb;
-    const pos = positionalOf(r, op);
     const sub = noun.command(op.verb, isDefault ? { isDefault: true } : {});
     sub.description(`${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`);
-    if (pos) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, pos.optional ? `${pos.name} (default: --account)` : pos.name);
-    for (const d of op.params) {
-      if (d.inPath) continue;
+    for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, pos.optional ? `${pos.name} (default: --account)` : pos.name);
+    // JSON-bodied operations take their parameters from --file only.
+    for (const d of op.body === 'json' ? [] : op.params) {
       const o = d.kind === 'bool' ? new Option(`${d.flag} [bool]`, helpFor(d)) : new Option(`${d.flag} <value>`, helpFor(d));
       sub.addOption(o);
     }

@@ -50,24 +50,28 @@ function rawFromOpts(op: OperationDef, opts: Record<string, unknown>): Record<st
   return raw;
 }
 
-/** The positional id argument of an operation, when its path holds the resource's id. */
-export function positionalOf(r: ResourceDef, op: OperationDef): { name: string; optional: boolean } | undefined {
-  if (!r.idParam || !op.path.includes(`:${r.idParam}`)) return undefined;
-  // Account paths default to --account / XCTL_ACCOUNT_ID.
-  return { name: r.idParam.replace(/_/g, '-'), optional: r.idParam === 'account_id' };
+/** Positional arguments of an operation: its path parameters other than :account_id, in order. */
+export function positionalsOf(r: ResourceDef, op: OperationDef): Array<{ key: string; name: string; optional: boolean }> {
+  const out: Array<{ key: string; name: string; optional: boolean }> = [];
+  for (const m of op.path.matchAll(/:([a-z_]+)/g)) {
+    const key = m[1]!;
+    // An account path whose resource is the account itself defaults to --account.
+    if (key === 'account_id' && r.idParam !== 'account_id') continue;
+    out.push({ key, name: key.replace(/_/g, '-'), optional: key === 'account_id' });
+  }
+  return out;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, args: string[]): Promise<string> {
-  const pos = positionalOf(r, op);
   let path = op.path;
-  if (pos) {
-    const v = args[0];
+  for (const [i, pos] of positionalsOf(r, op).entries()) {
+    const v = args[i];
     if (v !== undefined && !ID.test(v)) throw new UsageError(`<${pos.name}> must be an id (got "${v}")`);
-    const value = v ?? (pos.name === 'account-id' ? await ctx.accountId() : undefined);
+    const value = v ?? (pos.key === 'account_id' ? await ctx.accountId() : undefined);
     if (value === undefined) throw new UsageError(`<${pos.name}> is required`);
-    path = path.replace(`:${r.idParam}`, encodeURIComponent(value));
+    path = path.replace(`:${pos.key}`, encodeURIComponent(value));
   }
   if (path.includes(':account_id')) path = path.replace(':account_id', encodeURIComponent(await ctx.accountId()));
   return `/${op.version ?? '12'}${path}`;
@@ -90,6 +94,7 @@ function asRecords(data: unknown): Rec[] {
 export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[]): Promise<void> {
   const columns = op.columns ?? r.columns;
   if (op.kind === 'batch') return runBatch(ctx, r, op, opts, args, columns);
+  if (op.body === 'json') return runJsonBody(ctx, r, op, opts, args, columns);
   const raw = rawFromOpts(op, opts);
   const { violations } = validateParams(op.params, raw, op.rules);
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
@@ -133,10 +138,31 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   else await printOne(ctx.io, settings, (data ?? {}) as Rec, { columns });
 }
 
+async function readFileBody(ctx: Context, opts: Record<string, unknown>, what: string): Promise<unknown> {
+  if (typeof opts.file !== 'string') throw new UsageError(`--file is required (${what}, or - for stdin)`, { flag: '--file' });
+  return parseJsonInput(await readInputArg(ctx, opts.file, '--file'), '--file', 'body');
+}
+
+/** A JSON-bodied operation (op.method op.path): the file's keys are validated like flags. */
+async function runJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
+  const body = await readFileBody(ctx, opts, 'a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('--file: the body must be a JSON object', { flag: '--file' });
+  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules);
+  if (violations.length) {
+    const v = violations[0]!;
+    throw new UsageError(`--file: ${v.param} ${v.message}`, { flag: '--file', parameter: v.param, code: v.code });
+  }
+  await checkSandboxOnly(ctx, op);
+  const path = await fillPath(ctx, r, op, args);
+  const res = await (await ctx.http()).request<Envelope>({ method: op.method, host: 'ads', path, auth: 'user', json: body });
+  const data = res.data?.data;
+  if (Array.isArray(data)) await printList(ctx.io, await ctx.output(), asRecords(data), { columns });
+  else await printOne(ctx.io, await ctx.output(), (data ?? {}) as Rec, { columns });
+}
+
 /** POST of a batch endpoint (JSON array body from --file): validated item by item first. */
 async function runBatch(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
-  if (typeof opts.file !== 'string') throw new UsageError('--file is required (a JSON array of {"operation_type","params"} items, or - for stdin)', { flag: '--file' });
-  const body = parseJsonInput(await readInputArg(ctx, opts.file, '--file'), '--file', 'batch');
+  const body = await readFileBody(ctx, opts, 'a JSON array of {"operation_type","params"} items');
   const check = checkBatch(op, body);
   if (check.requestErrors.length) throw new UsageError(`--file: the batch ${check.requestErrors[0]!.message}`, { flag: '--file' });
   const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);

@@ -55,20 +55,29 @@ export function install(app: SandboxApp): void {
   }
 }
 
-function rawParams(op: OperationDef, req: SReq): Record<string, string> {
-  const raw: Record<string, string> = {};
+function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
+  if (op.body === 'json') {
+    const b = req.json();
+    if (!b || typeof b !== 'object' || Array.isArray(b)) fail(400, 'INVALID_PARAMETER', 'the request body must be a JSON object', undefined, { ...req.params });
+    return b as Record<string, unknown>;
+  }
+  const raw: Record<string, unknown> = {};
   for (const d of op.params) {
-    const v = d.inPath ? req.params[d.name] : req.param(d.name);
+    const v = req.param(d.name);
     if (v !== undefined) raw[d.name] = v;
   }
   return raw;
+}
+
+/** Path parameters that name a parent (not the account, not the resource's own id). */
+function parentKeys(r: ResourceDef, path: Record<string, string>): string[] {
+  return Object.keys(path).filter((k) => k !== 'account_id' && k !== r.idParam);
 }
 
 function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): Reply {
   const userId = req.auth.userId ?? '';
   const accountId = req.params.account_id;
   const pending: Pending = { history: [] };
-  const raw = op.body === 'json' ? {} : rawParams(op, req);
   const echo: Record<string, unknown> = { ...req.params };
 
   // Spec 5: every account-scoped endpoint needs an account associated with the caller.
@@ -81,6 +90,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
     if (account.deleted && !deletedOk) fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was deleted`, 'account_id', echo);
   }
 
+  const raw = op.kind === 'batch' ? {} : rawParams(op, req);
   const { values, violations } = validateParams(op.params, raw, op.rules);
   Object.assign(echo, values);
   if (violations.length) throw new SandboxError({ status: 400, body: errorBody(violations, echo) });
@@ -92,7 +102,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   }
 
   const id = r.idParam ? req.params[r.idParam] : undefined;
-  const ops = makeOps(app, r, values, userId, account, accountId, id, pending, echo);
+  const ops = makeOps(app, r, values, userId, account, accountId, id, req.params, pending, echo);
 
   let data: unknown;
   let extra: Record<string, unknown> = {};
@@ -149,6 +159,7 @@ function makeOps(
   account: Rec | undefined,
   accountId: string | undefined,
   id: string | undefined,
+  path: Record<string, string>,
   pending: Pending,
   echo: Record<string, unknown>,
   overrides: Map<string, Map<string, Rec>> = new Map(),
@@ -159,6 +170,7 @@ function makeOps(
     accountId,
     userId,
     id,
+    path,
     resource: r,
     pending,
     now: () => isoSeconds(app.clock.now()),
@@ -169,7 +181,8 @@ function makeOps(
     find(name, eid, o = {}) {
       const e = ops.collection(name).get(eid);
       const foreign = e && accountId !== undefined && e.account_id !== undefined && e.account_id !== accountId;
-      if (!e || foreign || (e.deleted === true && !o.withDeleted)) {
+      const otherParent = e && name === r.name && parentKeys(r, path).some((k) => k in e && e[k] !== path[k]);
+      if (!e || foreign || otherParent || (e.deleted === true && !o.withDeleted)) {
         fail(404, 'NOT_FOUND', `${o.parameter ?? name} ${eid} was not found`, o.parameter, echo);
       }
       return e;
@@ -187,6 +200,7 @@ function collectionList(r: ResourceDef, ops: SandboxOps): Rec[] {
       if (!(e.user_ids as string[] | undefined)?.includes(ops.userId)) continue;
     } else if (ops.accountId !== undefined && e.account_id !== undefined && e.account_id !== ops.accountId) continue;
     if (e.deleted === true && v.with_deleted !== true) continue;
+    if (parentKeys(r, ops.path).some((k) => k in e && e[k] !== ops.path[k])) continue;
     if (!matchesIdLists(r, e, v)) continue;
     if (typeof v.q === 'string' && !String(e.name ?? '').toLowerCase().startsWith(v.q.toLowerCase())) continue;
     if (r.sandbox?.listFilter && !r.sandbox.listFilter(e, ops)) continue;
@@ -259,8 +273,9 @@ export function stdCreate(r: ResourceDef, ops: SandboxOps): Rec {
   const now = ops.now();
   const e: Rec = { id: ops.newId() };
   const op = createOpOf(r);
+  for (const k of parentKeys(r, ops.path)) e[k] = ops.path[k];
   for (const d of op?.params ?? []) {
-    if (d.writeOnly || d.inPath) continue;
+    if (d.writeOnly) continue;
     const v = ops.values[d.name] ?? d.default;
     if (v !== undefined) e[d.name] = v;
   }
@@ -299,8 +314,10 @@ export function stdDelete(r: ResourceDef, ops: SandboxOps): Rec {
   const e = ops.find(r.name, ops.id!, { parameter: r.idParam });
   r.sandbox?.delete?.(e, ops);
   if (r.sandbox?.deleteMode === 'hard') ops.collection(r.name).delete(e.id);
-  e.deleted = true;
-  e.updated_at = ops.now();
+  else {
+    e.deleted = true;
+    e.updated_at = ops.now();
+  }
   record(r, ops, e, 'DELETE', {});
   return e;
 }
@@ -322,7 +339,7 @@ function runBatch(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq, 
   let failed = false;
   check.items.forEach((item) => {
     const id = r.idParam ? (item.values[r.idParam] as string | undefined) : undefined;
-    const ops = makeOps(app, r, item.values, base.userId, base.account as Rec, base.accountId, id, pending, {}, overrides);
+    const ops = makeOps(app, r, item.values, base.userId, base.account as Rec, base.accountId, id, base.path, pending, {}, overrides);
     try {
       const out = item.operation_type === 'Create' ? stdCreate(r, ops) : item.operation_type === 'Update' ? stdUpdate(r, ops) : stdDelete(r, ops);
       results.push(present(r, out));
