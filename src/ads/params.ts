@@ -37,6 +37,9 @@ const ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function parseIsoTime(s: string): number | undefined {
   const m = ISO.exec(s);
   if (!m) return undefined;
+  // Date.parse rolls 2026-02-30 over into March: refuse days the month does not have.
+  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (day.getUTCMonth() !== Number(m[2]) - 1 || Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return undefined;
   const t = Date.parse(s);
   return Number.isNaN(t) ? undefined : t;
 }

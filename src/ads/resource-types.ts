@@ -125,6 +125,8 @@ export interface SandboxHooks {
   update?: (entity: Record<string, unknown>, before: Record<string, unknown>, ops: SandboxOps) => void;
   /** Checks before a delete (e.g. "only before scheduled_at"). */
   delete?: (entity: Record<string, unknown>, ops: SandboxOps) => void;
+  /** Checks a list request before it runs (e.g. 400 when no given line item fits). */
+  beforeList?: (ops: SandboxOps) => void;
   /** Extra list filter (after the generic ones). */
   listFilter?: (entity: Record<string, unknown>, ops: SandboxOps) => boolean;
   /** account_history entity_type recorded for creates, updates and deletes (CAMPAIGN, PROMOTED_TWEET...). */
@@ -154,6 +156,13 @@ export interface SandboxOps {
   /** A named collection (app.state.collection). */
   collection(name: string): Map<string, Record<string, unknown> & { id: string }>;
   newId(): string;
+  /** A sandbox user (state.users) by id. */
+  user(id: string): { id: string; screen_name: string; name: string } | undefined;
+  /**
+   * Stores a new entity of this resource the way a generic create does (id, account_id, parent
+   * path ids, timestamps, deleted, history), for operation functions that create several.
+   */
+  insert(fields: Record<string, unknown>): Record<string, unknown> & { id: string };
   /** Throws the ads error body with this status and code. */
   fail(status: number, code: string, message: string, parameter?: string): never;
   /** The stored entity of a collection by id, scoped to the account; 404 NOT_FOUND when absent or deleted (unless withDeleted). */

@@ -4,10 +4,16 @@
 import type { ResourceDef } from './resource-types.js';
 import { RESOURCES as accounts } from './resources/accounts.js';
 import { RESOURCES as campaigns } from './resources/campaigns.js';
+import { RESOURCES as attachments } from './resources/attachments.js';
+import { RESOURCES as reference } from './resources/reference.js';
+import { RESOURCES as settings } from './resources/settings.js';
 
 export const RESOURCES: ResourceDef[] = [
   ...accounts,
   ...campaigns,
+  ...attachments,
+  ...reference,
+  ...settings,
 ];
 
 export function resourceByName(name: string): ResourceDef | undefined {

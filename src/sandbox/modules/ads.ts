@@ -177,6 +177,17 @@ function makeOps(
     nowMs: () => app.clock.now(),
     collection: (name) => overrides.get(name) ?? app.state.collection<Rec>(name),
     newId: () => adsId(),
+    user: (uid) => app.state.users.get(uid),
+    insert(fields) {
+      const now = ops.now();
+      const e: Rec = { id: ops.newId() };
+      for (const k of parentKeys(r, path)) e[k] = path[k];
+      if (accountId !== undefined && r.name !== 'accounts') e.account_id = accountId;
+      Object.assign(e, fields, { created_at: now, updated_at: now, deleted: false });
+      ops.collection(r.name).set(e.id, e);
+      record(r, ops, e, 'CREATE', fields);
+      return e;
+    },
     fail: (status, code, message, parameter) => fail(status, code, message, parameter, echo),
     find(name, eid, o = {}) {
       const e = ops.collection(name).get(eid);
@@ -194,6 +205,7 @@ function makeOps(
 /** The stored records an account-scoped list sees, with the generic filters applied. */
 function collectionList(r: ResourceDef, ops: SandboxOps): Rec[] {
   const v = ops.values;
+  r.sandbox?.beforeList?.(ops);
   const out: Rec[] = [];
   for (const e of ops.collection(r.name).values()) {
     if (r.name === 'accounts') {
@@ -209,9 +221,16 @@ function collectionList(r: ResourceDef, ops: SandboxOps): Rec[] {
   return out;
 }
 
-/** `<data_type>_ids` filters by id; any other `<x>_ids` by the `<x>_id` field (when records have it). */
+/**
+ * `<data_type>_ids` filters by id; any other `<x>_ids` by the `<x>_id` field, and a single
+ * `<x>_id` (media creatives' campaign_id) by that field, when the records have it.
+ */
 function matchesIdLists(r: ResourceDef, e: Rec, v: Values): boolean {
   for (const [k, val] of Object.entries(v)) {
+    if (k.endsWith('_id') && typeof val === 'string' && k in e && k !== r.idParam) {
+      if (String(e[k]) !== val) return false;
+      continue;
+    }
     if (!k.endsWith('_ids') || !Array.isArray(val)) continue;
     const field = k === `${r.dataType}_ids` ? 'id' : k.slice(0, -1);
     if (field !== 'id' && !(field in e)) continue;
