@@ -28,7 +28,7 @@ export function attributeOf(flag: string): string {
 /** Rewrites spec names in a rule message as flags, so the user sees what to change. */
 function flagWords(message: string, params: ParamDef[]): string {
   let m = message;
-  for (const d of params) m = m.replace(new RegExp(`\\b${d.name}\\b`, 'g'), d.flag);
+  for (const d of params) m = m.replace(new RegExp(`(?<![-\\w])${d.name}\\b`, 'g'), d.flag);
   return m;
 }
 
