@@ -220,7 +220,7 @@ export function validateParams(params: ParamDef[], raw: Record<string, unknown>,
   if (violations.length === 0) {
     for (const rule of rules) {
       const v = rule(values);
-      if (v) violations.push(v);
+      if (v) violations.push({ ...v, crossField: true });
     }
   }
   return { values, violations };

@@ -102,6 +102,40 @@ describe('campaigns', () => {
   });
 });
 
+describe('the sandbox envelope and errors', () => {
+  it('lists carry request.params, data_type, next_cursor and total_count; errors carry code and parameter', async () => {
+    const base = `/12/accounts/${t.sb.seed.account_id}/campaigns`;
+    for (const id of ['env1', 'env2']) t.sb.app.state.collection('campaigns').set(id, { id, account_id: t.sb.seed.account_id, name: id, entity_status: 'PAUSED', deleted: false });
+    const page = await t.signed('GET', `${base}?count=1&with_total_count=true`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ data_type: 'campaign', request: { params: { account_id: t.sb.seed.account_id, count: 1, with_total_count: true } } });
+    expect(page.body.data).toHaveLength(1);
+    expect(page.body.next_cursor).toMatch(/^c-/);
+    expect(page.body.total_count).toBeGreaterThan(1);
+    const next = await t.signed('GET', `${base}?count=1&cursor=${page.body.next_cursor}`);
+    expect(next.body.data[0].id).not.toBe(page.body.data[0].id);
+    expect(next.body.total_count).toBeUndefined();
+    const one = await t.signed('GET', `${base}/${page.body.data[0].id}`);
+    expect(one.body).toMatchObject({ data: { id: page.body.data[0].id }, data_type: 'campaign' });
+    expect((await t.signed('GET', `${base}?cursor=garbage`)).body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'cursor' });
+    expect((await t.signed('GET', `${base}?sort_by=colour-asc`)).body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'sort_by' });
+    const both = await t.signed('GET', `${base}?with_total_count=true&cursor=c-1`);
+    expect(both.status).toBe(400);
+    expect(both.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'with_total_count' });
+    const missing = await t.signed('POST', base);
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors.map((e: any) => [e.code, e.parameter])).toEqual([
+      ['MISSING_PARAMETER', 'funding_instrument_id'],
+      ['MISSING_PARAMETER', 'name'],
+    ]);
+    const unknown = await t.signed('GET', `/12/accounts/${t.sb.seed.account_id}/campaigns/nope1`);
+    expect(unknown).toMatchObject({ status: 404, body: { errors: [{ code: 'NOT_FOUND', parameter: 'campaign_id' }] } });
+    const anon = await fetch(`${t.sb.seed.base_url}${base}`);
+    expect(anon.status).toBe(401);
+    expect(((await anon.json()) as any).errors[0].code).toBe('UNAUTHORIZED_ACCESS');
+  });
+});
+
 describe('campaigns batch', () => {
   it('applies every item, in order, from a file or stdin', async () => {
     const target = await t.json(['ads', 'campaigns', 'create', '--name', 'To update', '--funding-instrument-id', fi, ...budget]);

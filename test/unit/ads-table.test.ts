@@ -7,6 +7,8 @@ import { validateParams } from '../../src/ads/params.js';
 import { checkBatch } from '../../src/ads/batch.js';
 import type { OperationDef, ParamDef } from '../../src/ads/resource-types.js';
 import { DEFAULT_LIMITS } from '../../src/sandbox/ratelimit.js';
+import { Option } from 'commander';
+import { attributeOf } from '../../src/commands/ads/run.js';
 import { CAMPAIGN_BATCH_MAX, DEFAULT_MAX_ACTIVE_CAMPAIGNS } from '../../src/ads/resources/campaigns.js';
 
 function op(resource: string, verb: string): OperationDef {
@@ -161,7 +163,7 @@ describe('common parameters', () => {
         n++;
         const req = Object.fromEntries(o.params.filter((p) => p.required).map((p) => [p.name, sample(p)]));
         expect(check(o, { with_total_count: 'true' }, req)).toEqual([]);
-        expect(check(o, { with_total_count: 'true', cursor: 'c-1' }, req)[0]).toMatchObject({ param: 'with_total_count', message: 'cannot be used together with cursor' });
+        expect(check(o, { with_total_count: 'true', cursor: 'c-1' }, req)[0]).toMatchObject({ param: 'with_total_count', message: 'cannot be used together with cursor', crossField: true });
         expect(check(o, { with_total_count: 'false', cursor: 'c-1' }, req)).toEqual([]);
       }
     }
@@ -176,8 +178,15 @@ describe('common parameters', () => {
   it('with_total_count requests have their own limit of 200 per 15 minutes', () => {
     expect(DEFAULT_LIMITS['ads-total-count']).toEqual({ limit: 200, windowMs: 15 * 60_000 });
   });
-  it('flags are the kebab-case of the spec names', () => {
-    for (const r of RESOURCES) for (const o of r.operations) for (const p of o.params) expect(p.flag).toBe('--' + p.name.replace(/_/g, '-'));
+  it('flags are the kebab-case of the spec names, read back under commander\'s attribute names', () => {
+    for (const r of RESOURCES) {
+      for (const o of r.operations) {
+        for (const p of o.params) {
+          expect(p.flag).toBe('--' + p.name.replace(/_/g, '-'));
+          expect(attributeOf(p.flag)).toBe(new Option(`${p.flag} <v>`).attributeName());
+        }
+      }
+    }
   });
 });
 

@@ -104,6 +104,26 @@ const campaigns: ResourceDef = {
   },
 };
 
+/** A ready-to-use sandbox funding instrument (seeded accounts and `accounts create` get one). */
+export function sandboxFundingInstrument(id: string, accountId: string, now: string): Record<string, unknown> & { id: string } {
+  return {
+    id,
+    account_id: accountId,
+    name: 'Sandbox credit card',
+    type: 'CREDIT_CARD',
+    currency: 'USD',
+    entity_status: 'ACTIVE',
+    able_to_fund: true,
+    start_time: now,
+    end_time: null,
+    credit_limit_local_micro: 1_000_000_000_000,
+    funded_amount_local_micro: 0,
+    created_at: now,
+    updated_at: now,
+    deleted: false,
+  };
+}
+
 const fundingInstruments: ResourceDef = {
   name: 'funding_instruments',
   dataType: 'funding_instrument',
@@ -127,13 +147,10 @@ const fundingInstruments: ResourceDef = {
     ),
   ],
   sandbox: {
-    create(entity) {
-      entity.name ??= `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
-      entity.entity_status = 'ACTIVE';
-      entity.able_to_fund = true;
-      entity.end_time ??= null;
-      entity.credit_limit_local_micro = 1_000_000_000_000;
-      entity.funded_amount_local_micro = 0;
+    create(entity, ops) {
+      const given = { ...entity };
+      Object.assign(entity, sandboxFundingInstrument(entity.id as string, ops.accountId!, String(entity.created_at)), given);
+      if (given.name === undefined) entity.name = `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
     },
   },
 };

@@ -35,7 +35,7 @@ function flagWords(message: string, params: ParamDef[]): string {
 export function violationError(v: Violation, params: ParamDef[], raw: Record<string, unknown>, prefix = ''): UsageError {
   const d = params.find((x) => x.name === v.param);
   const flag = d?.flag ?? `--${v.param.replace(/_/g, '-')}`;
-  const got = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' ? ` (got "${String(raw[v.param])}")` : '';
+  const got = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? ` (got "${String(raw[v.param])}")` : '';
   return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code });
 }
 
