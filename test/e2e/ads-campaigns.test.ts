@@ -84,7 +84,8 @@ describe('campaigns', () => {
       [['ads', 'campaigns', 'list', '--campaign-ids', Array.from({ length: 201 }, (_, i) => `c${i}`).join(',')], /--campaign-ids must list at most 200 entries/],
       [['ads', 'campaigns', 'get', 'bad id'], /<campaign-id> must be an id/],
     ];
-    for (const [args, msg] of cases) expect((await t.refused(args)).stderr).toMatch(msg);
+    const errs = await t.refusedAll(cases.map(([args]) => args));
+    cases.forEach(([, msg], i) => expect(errs[i]).toMatch(msg));
   });
 
   it(`the 200 active campaigns of an account are a limit; paused ones are not`, async () => {
