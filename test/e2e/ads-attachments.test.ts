@@ -50,7 +50,7 @@ describe('promoted tweets', () => {
     expect(all).toHaveLength(50);
     const got = await t.json(['ads', 'promoted-tweets', 'get', made[1].id]);
     expect(got.tweet_id).toBe('1001');
-    expect((await t.json(['ads', 'promoted-tweets', 'delete', made[1].id])).deleted).toBe(true);
+    expect(await t.json(['ads', 'promoted-tweets', 'delete', made[1].id])).toMatchObject({ deleted: true, entity_status: 'PAUSED' });
     expect(await t.json(['ads', 'promoted-tweets', 'list', '--promoted-tweet-ids', made[1].id])).toEqual([]);
     // Spec 3: when the parent line item is deleted the post stays deleted=false, shown only with with_deleted.
     t.collection('line_items').get(web)!.deleted = true;
