@@ -29,7 +29,11 @@ describe('campaigns', () => {
     expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(await t.json(['ads', 'campaigns', 'get', c.id])).toMatchObject({ id: c.id, name: 'Spring sale' });
     const upd = await t.json(['ads', 'campaigns', 'update', c.id, '--entity-status', 'PAUSED', '--name', 'Spring sale 2']);
-    expect(upd).toMatchObject({ entity_status: 'PAUSED', name: 'Spring sale 2' });
+    expect(upd).toMatchObject({ entity_status: 'PAUSED', name: 'Spring sale 2', servable: false });
+    // The stored daily budget (5,000,000) is above a new total: the sandbox checks the result.
+    const over = await t.fails(1, ['ads', 'campaigns', 'update', c.id, '--total-budget-amount-local-micro', '4000000']);
+    expect(over.stderr).toMatch(/daily_budget_amount_local_micro must be at most total_budget_amount_local_micro/);
+    expect((await t.json(['ads', 'campaigns', 'get', c.id])).total_budget_amount_local_micro).toBeUndefined();
     const del = await t.json(['ads', 'campaigns', 'delete', c.id]);
     expect(del.deleted).toBe(true);
     // Irreversible: later deletes and gets are 404; with_deleted still shows it.

@@ -35,6 +35,11 @@ function campaignWriteParams(create: boolean): ParamDef[] {
   ];
 }
 
+function servability(entity: Record<string, unknown>): void {
+  entity.servable = entity.entity_status === 'ACTIVE';
+  entity.reasons_not_servable = entity.entity_status === 'ACTIVE' ? [] : ['PAUSED_BY_ADVERTISER'];
+}
+
 function activeCount(ops: SandboxOps, exceptId?: string): number {
   let n = 0;
   for (const c of ops.collection('campaigns').values()) if (c.account_id === ops.accountId && !c.deleted && c.entity_status === 'ACTIVE' && c.id !== exceptId) n++;
@@ -91,13 +96,15 @@ const campaigns: ResourceDef = {
         ops.fail(400, 'MISSING_PARAMETER', 'daily_budget_amount_local_micro is required for CREDIT_CARD funding instruments', 'daily_budget_amount_local_micro');
       }
       entity.currency = fi.currency;
-      entity.servable = entity.entity_status === 'ACTIVE';
-      entity.reasons_not_servable = entity.entity_status === 'ACTIVE' ? [] : [entity.entity_status === 'DRAFT' ? 'PAUSED_BY_ADVERTISER' : 'PAUSED_BY_ADVERTISER'];
+      servability(entity);
       checkActiveLimit(ops, entity);
     },
     update(entity, before, ops) {
+      // The rules again on the stored result: the flags alone cannot see the stored budget_optimization or totals.
+      const broken = budgetRules.map((rule) => rule(entity)).find(Boolean);
+      if (broken) ops.fail(400, broken.code, `${broken.param} ${broken.message}`, broken.param);
       if (entity.entity_status !== before.entity_status) checkActiveLimit(ops, entity);
-      entity.servable = entity.entity_status === 'ACTIVE';
+      servability(entity);
     },
     listFilter: (e, ops) => ops.values.with_draft === true || e.entity_status !== 'DRAFT',
     history: 'CAMPAIGN',
