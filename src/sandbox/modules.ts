@@ -5,9 +5,10 @@ import * as admin from './modules/admin.js';
 import * as webhooks from './modules/webhooks.js';
 import * as activity from './modules/activity.js';
 import * as streamRules from './modules/stream-rules.js';
+import * as ads from './modules/ads.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules];
+export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules, ads];

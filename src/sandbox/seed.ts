@@ -2,6 +2,10 @@
 // funding instrument, so that every command has something to act on.
 import type { SandboxApp, SandboxSeed } from './app.js';
 import { adsId, randomToken } from './state.js';
+import { sandboxAccountFields } from '../ads/resources/accounts.js';
+import { sandboxFundingInstrument } from '../ads/resources/campaigns.js';
+
+const isoSec = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export const SEED_USERS = [
   { id: '2244994945', screen_name: 'xctl_dev', name: 'xctl Developer', bio: 'I build things with the API.' },
@@ -26,40 +30,20 @@ export function seedState(app: SandboxApp): SandboxSeed {
   const a = state.apps.get(key)!;
   const t = state.issueUserToken(key, owner.id, 'read-write-directmessages');
 
-  const now = app.clock.iso();
+  const now = isoSec(app.clock.now()); // ads timestamps are to the second (spec 2.1)
   const accountId = adsId();
   state.collection('accounts').set(accountId, {
     id: accountId,
-    name: 'Sandbox Ads Account',
-    business_name: 'Sandbox Business',
-    business_id: 'sandbox-business-1',
-    timezone: 'America/New_York',
-    timezone_switch_at: now,
-    approval_status: 'ACCEPTED',
+    ...sandboxAccountFields('Sandbox Ads Account', now, owner.id),
     industry_type: 'TECHNOLOGY',
     salt: randomToken(32, '0123456789abcdef'),
-    user_ids: [owner.id],
     created_at: now,
     updated_at: now,
     deleted: false,
   });
   const fiId = adsId();
-  state.collection('funding_instruments').set(fiId, {
-    id: fiId,
-    account_id: accountId,
-    name: 'Sandbox credit line',
-    type: 'CREDIT_CARD',
-    currency: 'USD',
-    entity_status: 'ACTIVE',
-    able_to_fund: true,
-    start_time: now,
-    end_time: null,
-    credit_limit_local_micro: 1_000_000_000_000,
-    funded_amount_local_micro: 0,
-    created_at: now,
-    updated_at: now,
-    deleted: false,
-  });
+  state.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, accountId, now));
+  seedAds(app, accountId, fiId, owner.id);
   return {
     base_url: '',
     api_key: a.key,
@@ -70,4 +54,88 @@ export function seedState(app: SandboxApp): SandboxSeed {
     screen_name: owner.screen_name,
     account_id: accountId,
   };
+}
+
+/**
+ * Ads entities whose CRUD the spec does not show (line items, promotable users, account apps,
+ * recommendations, targeting criteria), plus one account media object and one scheduled post
+ * for the line-item attachments to point at. Line items, one per product type:
+ *   "Website clicks" (WEBSITE_CLICKS, PROMOTED_TWEETS): media creatives need landing_url;
+ *   "Followers" (FOLLOWERS, PROMOTED_ACCOUNT): the only one promoted accounts may join;
+ *   "Preroll views" (PREROLL_VIEWS, MEDIA): for preroll calls to action.
+ */
+function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: string): void {
+  const { state } = app;
+  const t = app.clock.now();
+  const now = isoSec(t);
+  const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
+  const campaignId = adsId();
+  state.collection('campaigns').set(campaignId, {
+    id: campaignId,
+    ...base,
+    name: 'Seeded campaign',
+    funding_instrument_id: fiId,
+    budget_optimization: 'CAMPAIGN',
+    daily_budget_amount_local_micro: 50_000_000,
+    entity_status: 'ACTIVE',
+    standard_delivery: true,
+    currency: 'USD',
+    servable: true,
+    reasons_not_servable: [],
+  });
+  const lineItems = [
+    { name: 'Website clicks', objective: 'WEBSITE_CLICKS', product_type: 'PROMOTED_TWEETS' },
+    { name: 'Followers', objective: 'FOLLOWERS', product_type: 'PROMOTED_ACCOUNT' },
+    { name: 'Preroll views', objective: 'PREROLL_VIEWS', product_type: 'MEDIA' },
+  ];
+  for (const li of lineItems) {
+    const id = adsId();
+    state.collection('line_items').set(id, { id, ...base, campaign_id: campaignId, ...li, entity_status: 'ACTIVE', placements: ['ALL_ON_TWITTER'] });
+    const tcId = adsId();
+    state.collection('targeting_criteria').set(tcId, {
+      id: tcId,
+      ...base,
+      line_item_id: id,
+      targeting_type: 'LOCATION',
+      targeting_value: '96683cc9126741d1',
+      name: 'United States',
+      operator_type: 'EQ',
+    });
+  }
+  const users = [
+    { user_id: ownerId, promotable_user_type: 'FULL' },
+    { user_id: '783214', promotable_user_type: 'RETWEETS_ONLY' },
+  ];
+  for (const u of users) {
+    const id = adsId();
+    state.collection('promotable_users').set(id, { id, ...base, ...u });
+  }
+  const appId = adsId();
+  state.collection('account_apps').set(appId, { id: appId, ...base, name: 'Sandbox App', app_store_identifier: 'com.example.sandbox', os_type: 'Android' });
+  const mediaId = adsId();
+  state.collection('account_media').set(mediaId, { id: mediaId, ...base, video_id: null, media_url: 'https://pbs.example/media/banner.png', creative_type: 'BANNER' });
+  // Scheduled post ids are longs (scheduled_promoted_tweets takes scheduled_tweet_id as a long).
+  const stId = '1000000000000000001';
+  state.collection('scheduled_tweets').set(stId, {
+    id: stId,
+    ...base,
+    name: 'Seeded scheduled post',
+    text: 'Coming soon',
+    user_id: ownerId,
+    nullcast: true,
+    card_uri: null,
+    media_keys: [],
+    scheduled_at: isoSec(t + 24 * 3600_000),
+    scheduled_status: 'SCHEDULED',
+    completed_at: null,
+    tweet_id: null,
+  });
+  const recId = adsId();
+  state.collection('recommendations').set(recId, {
+    id: recId,
+    ...base,
+    funding_instrument_id: fiId,
+    message: 'Raise the daily budget of "Seeded campaign" to reach more people',
+    recommendation: { campaigns: [{ operation_type: 'Update', params: { campaign_id: campaignId, daily_budget_amount_local_micro: 75_000_000 } }] },
+  });
 }

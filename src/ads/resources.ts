@@ -1,0 +1,21 @@
+// The ads API as data: every resource, one import line per domain file (see resource-types.ts
+// for how to add one). The CLI (src/commands/ads/) and the sandbox (src/sandbox/modules/ads.ts)
+// are generated from this list.
+import type { ResourceDef } from './resource-types.js';
+import { RESOURCES as accounts } from './resources/accounts.js';
+import { RESOURCES as campaigns } from './resources/campaigns.js';
+import { RESOURCES as attachments } from './resources/attachments.js';
+import { RESOURCES as reference } from './resources/reference.js';
+import { RESOURCES as settings } from './resources/settings.js';
+
+export const RESOURCES: ResourceDef[] = [
+  ...accounts,
+  ...campaigns,
+  ...attachments,
+  ...reference,
+  ...settings,
+];
+
+export function resourceByName(name: string): ResourceDef | undefined {
+  return RESOURCES.find((r) => r.name === name);
+}

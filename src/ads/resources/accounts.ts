@@ -1,0 +1,178 @@
+// Accounts (spec 4.2): the account itself, its features, the caller's access, its apps, its
+// change history (beta), and the /5 recommendations.
+import type { ResourceDef, Rule, SandboxOps } from '../resource-types.js';
+import { commonList, p, parseIsoTime } from '../params.js';
+import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { sandboxFundingInstrument } from './campaigns.js';
+
+export const INDUSTRY_TYPES = [
+  'AGENCY', 'BUSINESS_TO_BUSINESS', 'ONLINE_SERVICES', 'EDUCATION', 'FINANCIAL', 'HEALTH', 'GOVERNMENT',
+  'MEDIA', 'MOBILE', 'RESTAURANT', 'RETAIL', 'TECHNOLOGY', 'TRAVEL', 'OTHER',
+] as const;
+
+/** Feature keys GET .../features may be asked about. */
+export const READ_FEATURE_KEYS = ['REACH_AND_FREQUENCY_ANALYTICS', 'REACH_FREQUENCY_CAP', 'WEBSITE_CLICKS_CPM_BILLING'] as const;
+
+/** Feature keys the sandbox can add to or remove from an account (SANDBOX POST/DELETE features). */
+export const SANDBOX_FEATURE_KEYS = [
+  'AGE_TARGETING', 'ALLOW_SKIPPABLE_VIDEOS_FOR_PREROLL_VIEWS_OBJECTIVE', 'AWARENESS_OBJECTIVE', 'BRAND_TPN',
+  'CHARGE_FOR_GOOD_CLICK', 'CONVERSATION_CARD', 'CONVERSATION_CARD_FOUR_OPTIONS', 'CONVERSATION_CARD_UNLOCK',
+  'CPI_CHARGING', 'DIRECT_MESSAGE_CARD', 'DR_TAP', 'ENGAGER_RETARGETING', 'EVENT_TARGETING',
+  'INSTALLED_APP_CATEGORY_TARGETING', 'MOBILE_CONVERSION_TRANSACTION_VALUE', 'OPTIMIZED_ACTION_BIDDING',
+  'REACH_AND_FREQUENCY_ANALYTICS', 'REACH_FREQUENCY_CAP', 'VALIDATED_AGE_TARGETING', 'VIDEO_VIEWS_MIDROLL_OBJECTIVE',
+  'PREROLL_VIEWS_OBJECTIVE', 'VIDEO_APP_DOWNLOAD_CARD',
+] as const;
+
+export const ACCESS_VALUES = ['ACCOUNT_ADMIN', 'AD_MANAGER', 'CREATIVE_MANAGER', 'CAMPAIGN_ANALYST', 'ANALYST', 'PARTNER_AUDIENCE_MANAGER', 'TWEET_COMPOSER'] as const;
+
+export const HISTORY_ENTITY_TYPES = ['CAMPAIGN', 'LINE_ITEM', 'PROMOTED_TWEET', 'TARGETING_CRITERIA', 'PROMOTED_ACCOUNT'] as const;
+
+const ACCOUNT = '/accounts/:account_id';
+
+/** The fields of a sandbox account (the seeded one and those of `accounts create`). */
+export function sandboxAccountFields(name: string, now: string, userId: string): Record<string, unknown> {
+  return {
+    name,
+    business_name: 'Sandbox Business',
+    business_id: 'sandbox-business-1',
+    timezone: 'America/New_York',
+    timezone_switch_at: now,
+    approval_status: 'ACCEPTED',
+    industry_type: 'OTHER',
+    user_ids: [userId],
+  };
+}
+
+/** The account's granted features (kept on the account record as `_features`). */
+export function accountFeatures(account: Record<string, unknown> | undefined): string[] {
+  return [...((account?._features as string[] | undefined) ?? [])];
+}
+
+function featureList(ops: SandboxOps): Array<string> {
+  return accountFeatures(ops.account);
+}
+
+const endAfterStart: Rule = (v) => {
+  if (typeof v.start_time !== 'string' || typeof v.end_time !== 'string') return undefined;
+  return parseIsoTime(v.end_time)! <= parseIsoTime(v.start_time)! ? { param: 'end_time', code: 'INVALID_PARAMETER', message: 'must be after start_time' } : undefined;
+};
+
+const accounts: ResourceDef = {
+  name: 'accounts',
+  dataType: 'account',
+  noun: 'accounts',
+  idParam: 'account_id',
+  description: 'ads accounts the user can use, their features, access, apps and history',
+  columns: ['id', 'name', 'business_name', 'industry_type', 'timezone', 'approval_status', 'deleted'],
+  operations: [
+    listOp('/accounts', [p.list('account_ids'), ...commonList(), p.str('q', { min: 1, max: 255, help: 'name prefix, case-insensitive' })], { description: 'list the accounts of the user' }),
+    getOp(ACCOUNT, [p.bool('with_deleted', { default: false })], { description: 'one account (default: --account)' }),
+    createOp('/accounts', [], { description: 'create an account (sandbox only)', sandboxOnly: true }),
+    updateOp(ACCOUNT, [p.str('name', { min: 1, max: 255 }), p.enumOf('industry_type', INDUSTRY_TYPES)], { description: 'change the name or industry type' }),
+    deleteOp(ACCOUNT, [], { description: 'delete an account (sandbox only)', sandboxOnly: true }),
+    customOp('features', 'GET', 'list', `${ACCOUNT}/features`, [p.list('feature_keys', { of: READ_FEATURE_KEYS })], {
+      description: 'features granted to the account (only granted ones are listed)',
+      columns: ['value'],
+      sandbox: (ops) => {
+        const asked = ops.values.feature_keys as string[] | undefined;
+        return featureList(ops).filter((f) => !asked || asked.includes(f));
+      },
+    }),
+    customOp('add-features', 'POST', 'list', `${ACCOUNT}/features`, [p.list('feature_keys', { of: SANDBOX_FEATURE_KEYS, required: true })], {
+      description: 'grant features to the account (sandbox only)',
+      sandboxOnly: true,
+      columns: ['value'],
+      sandbox: (ops) => {
+        const set = new Set(featureList(ops));
+        for (const f of ops.values.feature_keys as string[]) set.add(f);
+        ops.account!._features = [...set];
+        return [...set];
+      },
+    }),
+    customOp('remove-features', 'DELETE', 'list', `${ACCOUNT}/features`, [p.list('feature_keys', { of: SANDBOX_FEATURE_KEYS, required: true })], {
+      description: 'withdraw features from the account (sandbox only)',
+      sandboxOnly: true,
+      columns: ['value'],
+      sandbox: (ops) => {
+        const drop = new Set(ops.values.feature_keys as string[]);
+        ops.account!._features = featureList(ops).filter((f) => !drop.has(f));
+        return ops.account!._features;
+      },
+    }),
+    customOp('access', 'GET', 'one', `${ACCOUNT}/authenticated_user_access`, [], {
+      description: "the caller's permissions on the account",
+      sandbox: (ops) => {
+        const access = (ops.account?._access as Record<string, string[]> | undefined)?.[ops.userId] ?? ['ACCOUNT_ADMIN', 'TWEET_COMPOSER'];
+        return { user_id: ops.userId, permissions: access };
+      },
+    }),
+    customOp('apps', 'GET', 'list', `${ACCOUNT}/account_apps`, commonList({ count: 1000 }), {
+      description: 'mobile apps of the account',
+      columns: ['id', 'app_store_identifier', 'os_type', 'name', 'deleted'],
+      sandbox: (ops) => [...ops.collection('account_apps').values()].filter((a) => a.account_id === ops.accountId && (ops.values.with_deleted === true || !a.deleted)),
+    }),
+    customOp(
+      'history',
+      'GET',
+      'list',
+      `${ACCOUNT}/account_history`,
+      [
+        p.int('count', { min: 1, max: 1000, default: 200 }),
+        p.str('cursor', { min: 1 }),
+        p.enumOf('entity_type', HISTORY_ENTITY_TYPES, { required: true }),
+        p.id('entity_id', { required: true }),
+        // Spec 4.2: start_time and end_time required, whole hours only.
+        p.time('start_time', { required: true, wholeHours: true }),
+        p.time('end_time', { required: true, wholeHours: true }),
+        p.long('user_id'),
+      ],
+      {
+        description: 'changes made to an entity of the account (beta)',
+        rules: [endAfterStart],
+        columns: ['timestamp', 'entity_type', 'entity_id', 'change_type', 'user_id', 'changes'],
+        sandbox: (ops) => {
+          const v = ops.values;
+          const from = parseIsoTime(v.start_time as string)!;
+          const to = parseIsoTime(v.end_time as string)!;
+          return [...ops.collection('account_history').values()].filter(
+            (h) =>
+              h.account_id === ops.accountId &&
+              h.entity_type === v.entity_type &&
+              h.entity_id === v.entity_id &&
+              (v.user_id === undefined || h.user_id === v.user_id) &&
+              (h._ms as number) >= from &&
+              (h._ms as number) < to,
+          );
+        },
+      },
+    ),
+  ],
+  sandbox: {
+    create(entity, ops) {
+      Object.assign(entity, sandboxAccountFields(`Sandbox account ${ops.collection('accounts').size + 1}`, String(entity.created_at), ops.userId));
+      // A new sandbox account gets a funding instrument so that campaigns can be created at once.
+      const fiId = ops.newId();
+      ops.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, entity.id as string, String(entity.created_at)));
+    },
+    present: (e) => {
+      const { user_ids: _u, ...rest } = e;
+      return rest;
+    },
+  },
+};
+
+// Closed beta, /5: at most one recommendation per funding instrument (seeded in the sandbox).
+const recommendations: ResourceDef = {
+  name: 'recommendations',
+  dataType: 'recommendation',
+  noun: 'recommendations',
+  idParam: 'recommendation_id',
+  description: 'campaign recommendations (closed beta, /5)',
+  columns: ['id', 'funding_instrument_id', 'message', 'created_at'],
+  operations: [
+    listOp('/accounts/:account_id/recommendations', [], { description: 'list recommendations', version: '5' }),
+    getOp('/accounts/:account_id/recommendations/:recommendation_id', [], { description: 'one recommendation: a tree of suggested changes for the batch endpoints', version: '5' }),
+  ],
+};
+
+export const RESOURCES: ResourceDef[] = [accounts, recommendations];

@@ -1,0 +1,189 @@
+// Runs one ads operation: flags -> validated params (exit 2 before sending) -> request ->
+// envelope -> output. Lists follow next_cursor with --all / --limit.
+import type { Context } from '../../context.js';
+import { DEFAULT_ADS_BASE } from '../../context.js';
+import { ApiError, UsageError } from '../../core/errors.js';
+import { printList, printOne, type Rec } from '../../core/output.js';
+import { paginate, parseLimit } from '../../core/paginate.js';
+import type { OperationDef, ParamDef, ResourceDef, Violation } from '../../ads/resource-types.js';
+import { validateParams } from '../../ads/params.js';
+import { checkBatch } from '../../ads/batch.js';
+import { parseJsonInput, readInputArg } from '../kit.js';
+
+interface Envelope {
+  data?: unknown;
+  next_cursor?: string | null;
+  total_count?: number;
+  operation_errors?: Array<Array<{ code?: string; message?: string; parameter?: string }>>;
+}
+
+/** Commander's attribute name of a long flag (`--with-total-count` -> withTotalCount). */
+export function attributeOf(flag: string): string {
+  return flag
+    .replace(/^--/, '')
+    .split('-')
+    .reduce((s, w, i) => (i === 0 ? w : s + w[0]!.toUpperCase() + w.slice(1)), '');
+}
+
+/** Rewrites spec names in a rule message as flags, so the user sees what to change. */
+function flagWords(message: string, params: ParamDef[]): string {
+  let m = message;
+  for (const d of params) m = m.replace(new RegExp(`(?<![-\\w])${d.name}\\b`, 'g'), d.flag);
+  return m;
+}
+
+export function violationError(v: Violation, params: ParamDef[], raw: Record<string, unknown>, prefix = ''): UsageError {
+  const d = params.find((x) => x.name === v.param);
+  const flag = d?.flag ?? `--${v.param.replace(/_/g, '-')}`;
+  const got = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? ` (got "${String(raw[v.param])}")` : '';
+  return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code });
+}
+
+/** Flag values (strings, or true for a bare boolean flag) by spec name. */
+function rawFromOpts(op: OperationDef, opts: Record<string, unknown>): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const d of op.params) {
+    const v = opts[attributeOf(d.flag)];
+    if (v === undefined) continue;
+    raw[d.name] = v === true ? 'true' : String(v);
+  }
+  return raw;
+}
+
+/** Positional arguments of an operation: its path parameters other than :account_id, in order. */
+export function positionalsOf(r: ResourceDef, op: OperationDef): Array<{ key: string; name: string; optional: boolean }> {
+  const out: Array<{ key: string; name: string; optional: boolean }> = [];
+  for (const m of op.path.matchAll(/:([a-z_]+)/g)) {
+    const key = m[1]!;
+    // An account path whose resource is the account itself defaults to --account.
+    if (key === 'account_id' && r.idParam !== 'account_id') continue;
+    out.push({ key, name: key.replace(/_/g, '-'), optional: key === 'account_id' });
+  }
+  return out;
+}
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, args: string[]): Promise<string> {
+  let path = op.path;
+  for (const [i, pos] of positionalsOf(r, op).entries()) {
+    const v = args[i];
+    if (v !== undefined && !ID.test(v)) throw new UsageError(`<${pos.name}> must be an id (got "${v}")`);
+    const value = v ?? (pos.key === 'account_id' ? await ctx.accountId() : undefined);
+    if (value === undefined) throw new UsageError(`<${pos.name}> is required`);
+    path = path.replace(`:${pos.key}`, encodeURIComponent(value));
+  }
+  if (path.includes(':account_id')) path = path.replace(':account_id', encodeURIComponent(await ctx.accountId()));
+  return `/${op.version ?? '12'}${path}`;
+}
+
+/** Toward the production host, a SANDBOX-only endpoint does not exist: refuse before sending. */
+async function checkSandboxOnly(ctx: Context, op: OperationDef): Promise<void> {
+  if (!op.sandboxOnly) return;
+  if ((await ctx.adsBase()) === DEFAULT_ADS_BASE) {
+    throw new UsageError(`${op.method} ${op.path} exists only on the ads sandbox`, { flag: '--sandbox', hint: 'pass --sandbox, or --base-url of a local `xctl sandbox`' });
+  }
+}
+
+function asRecords(data: unknown): Rec[] {
+  const arr = Array.isArray(data) ? data : data === undefined || data === null ? [] : [data];
+  return arr.map((x) => (x && typeof x === 'object' ? (x as Rec) : { value: x }));
+}
+
+/** Calls the operation's endpoint (op.method op.path of the ads API) and prints the result. */
+export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[]): Promise<void> {
+  const columns = op.columns ?? r.columns;
+  if (op.kind === 'batch') return runBatch(ctx, r, op, opts, args, columns);
+  if (op.body === 'json') return runJsonBody(ctx, r, op, opts, args, columns);
+  const raw = rawFromOpts(op, opts);
+  const { violations } = validateParams(op.params, raw, op.rules);
+  if (violations.length) throw violationError(violations[0]!, op.params, raw);
+  const limit = parseLimit(opts.limit as string | undefined);
+  await checkSandboxOnly(ctx, op);
+  const path = await fillPath(ctx, r, op, args);
+  const http = await ctx.http();
+  const settings = await ctx.output();
+  const send = (params: Record<string, string>) =>
+    http.request<Envelope>({
+      method: op.method,
+      host: 'ads',
+      path,
+      auth: 'user',
+      ...(op.method === 'GET' || op.method === 'DELETE' ? { query: params } : { form: params }),
+    });
+
+  if (op.kind === 'list' && op.method === 'GET') {
+    let first = true;
+    const pages = paginate<Rec>(
+      async (cursor) => {
+        const params = { ...raw };
+        if (cursor !== undefined) {
+          params.cursor = cursor;
+          // Spec 2.1: with_total_count excludes cursor; the count came with the first page.
+          if (!first) delete params.with_total_count;
+        }
+        const res = await send(params);
+        if (first && typeof res.data?.total_count === 'number') ctx.io.info(`total_count: ${res.data.total_count}`);
+        first = false;
+        return { items: asRecords(res.data?.data), next: res.data?.next_cursor ?? null };
+      },
+      { all: !!opts.all, limit, cursor: raw.cursor },
+    );
+    await printList(ctx.io, settings, pages, { columns });
+    return;
+  }
+  const res = await send(raw);
+  const data = res.data?.data;
+  if (Array.isArray(data)) await printList(ctx.io, settings, asRecords(data), { columns });
+  else await printOne(ctx.io, settings, (data ?? {}) as Rec, { columns });
+}
+
+async function readFileBody(ctx: Context, opts: Record<string, unknown>, what: string): Promise<unknown> {
+  if (typeof opts.file !== 'string') throw new UsageError(`--file is required (${what}, or - for stdin)`, { flag: '--file' });
+  return parseJsonInput(await readInputArg(ctx, opts.file, '--file'), '--file', 'body');
+}
+
+/** A JSON-bodied operation (op.method op.path): the file's keys are validated like flags. */
+async function runJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
+  const body = await readFileBody(ctx, opts, 'a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('--file: the body must be a JSON object', { flag: '--file' });
+  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules);
+  if (violations.length) {
+    const v = violations[0]!;
+    throw new UsageError(`--file: ${v.param} ${v.message}`, { flag: '--file', parameter: v.param, code: v.code });
+  }
+  await checkSandboxOnly(ctx, op);
+  const path = await fillPath(ctx, r, op, args);
+  const res = await (await ctx.http()).request<Envelope>({ method: op.method, host: 'ads', path, auth: 'user', json: body });
+  const data = res.data?.data;
+  if (Array.isArray(data)) await printList(ctx.io, await ctx.output(), asRecords(data), { columns });
+  else await printOne(ctx.io, await ctx.output(), (data ?? {}) as Rec, { columns });
+}
+
+/** POST of a batch endpoint (JSON array body from --file): validated item by item first. */
+async function runBatch(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
+  const body = await readFileBody(ctx, opts, 'a JSON array of {"operation_type","params"} items');
+  const check = checkBatch(op, body);
+  if (check.requestErrors.length) throw new UsageError(`--file: the batch ${check.requestErrors[0]!.message}`, { flag: '--file' });
+  const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);
+  if (bad.length) {
+    const items = body as Array<{ operation_type?: string; params?: Record<string, unknown> }>;
+    const lines = bad.flatMap(({ errs, i }) => errs.map((e) => `item ${i} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`));
+    throw new UsageError(`--file: ${lines.length} problem${lines.length > 1 ? 's' : ''} in the batch, nothing was sent:\n  ${lines.join('\n  ')}`, { flag: '--file' });
+  }
+  await checkSandboxOnly(ctx, op);
+  const path = await fillPath(ctx, r, op, args);
+  const http = await ctx.http();
+  let res;
+  try {
+    res = await http.request<Envelope>({ method: 'POST', host: 'ads', path, auth: 'user', json: body });
+  } catch (e) {
+    const env = (e as ApiError).body as Envelope | undefined;
+    if (e instanceof ApiError && Array.isArray(env?.operation_errors)) {
+      const lines = env.operation_errors.flatMap((errs, i) => (errs ?? []).map((x) => `item ${i}: ${x.code ?? ''} ${x.message ?? ''}`.trim()));
+      throw new ApiError(`the batch was refused as a whole (nothing was applied):\n  ${lines.join('\n  ')}`, { status: e.status, code: lines.length ? env.operation_errors.flat()[0]?.code : undefined, body: env });
+    }
+    throw e;
+  }
+  await printList(ctx.io, await ctx.output(), asRecords(res.data?.data), { columns });
+}

@@ -1,0 +1,386 @@
+// The sandbox's ads API, generated from the resource table (src/ads/resources.ts): one route per
+// operation, with the envelope, cursors, total_count, soft deletes, with_deleted, validation in
+// the ads error shape, account association, batches, and each resource's own state rules.
+import type { SandboxApp } from '../app.js';
+import { SandboxError, ok, type Reply, type SReq } from '../http.js';
+import { adsId } from '../state.js';
+import { RESOURCES } from '../../ads/resources.js';
+import type { OperationDef, ResourceDef, SandboxOps, Values, Violation } from '../../ads/resource-types.js';
+import { isoSeconds, validateParams } from '../../ads/params.js';
+import { checkBatch } from '../../ads/batch.js';
+
+type Rec = Record<string, unknown> & { id: string };
+
+function errorBody(errors: Violation[], params: unknown): Record<string, unknown> {
+  return { errors: errors.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })), request: { params } };
+}
+
+function fail(status: number, code: string, message: string, parameter?: string, params: unknown = {}): never {
+  throw new SandboxError({ status, body: { errors: [{ code, message, ...(parameter ? { parameter } : {}) }], request: { params } } });
+}
+
+/** The ads error objects of a SandboxError thrown by a handler or hook. */
+function errorsOf(e: SandboxError): Array<Record<string, unknown>> {
+  const b = e.reply.body as { errors?: Array<Record<string, unknown>> } | undefined;
+  return b?.errors ?? [{ code: 'INTERNAL_ERROR', message: e.message }];
+}
+
+const CURSOR = /^c-([0-9a-z]{1,12})$/;
+
+export function present(r: ResourceDef, e: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) if (!k.startsWith('_')) out[k] = v;
+  return r.sandbox?.present ? r.sandbox.present(out) : out;
+}
+
+interface Pending {
+  history: Rec[];
+}
+
+export function install(app: SandboxApp): void {
+  installResources(app, RESOURCES);
+}
+
+/** Routes for the given resources (tests install synthetic ones). First route of a method and path wins. */
+export function installResources(app: SandboxApp, resources: ResourceDef[]): void {
+  const seen = new Set<string>();
+  for (const r of resources) {
+    if (r.fixtures) {
+      const c = app.state.collection(r.name);
+      for (const f of r.fixtures(isoSeconds(app.clock.now()))) if (!c.has(f.id)) c.set(f.id, f);
+    }
+    for (const op of r.operations) {
+      const pattern = `/${op.version ?? '12'}${op.path}`;
+      const key = `${op.method} ${pattern}`;
+      if (seen.has(key)) continue; // the same endpoint shown under two CLI nouns
+      seen.add(key);
+      const rate = op.rate ?? (op.method === 'GET' ? 'ads-read' : 'ads-write');
+      app.router.add(op.method, pattern, { auth: 'user', rate, style: 'ads' }, (req) => handle(app, r, op, req));
+    }
+  }
+}
+
+function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
+  if (op.body === 'json') {
+    const b = req.json();
+    if (!b || typeof b !== 'object' || Array.isArray(b)) fail(400, 'INVALID_PARAMETER', 'the request body must be a JSON object', undefined, { ...req.params });
+    return b as Record<string, unknown>;
+  }
+  const raw: Record<string, unknown> = {};
+  for (const d of op.params) {
+    const v = req.param(d.name);
+    if (v !== undefined) raw[d.name] = v;
+  }
+  return raw;
+}
+
+/** Path parameters that name a parent (not the account, not the resource's own id). */
+function parentKeys(r: ResourceDef, path: Record<string, string>): string[] {
+  return Object.keys(path).filter((k) => k !== 'account_id' && k !== r.idParam);
+}
+
+function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): Reply {
+  const userId = req.auth.userId ?? '';
+  const accountId = req.params.account_id;
+  const pending: Pending = { history: [] };
+  const echo: Record<string, unknown> = { ...req.params };
+
+  // Spec 5: every account-scoped endpoint needs an account associated with the caller.
+  let account: Rec | undefined;
+  if (accountId !== undefined) {
+    account = app.state.collection<Rec>('accounts').get(accountId);
+    const visible = account && (account.user_ids as string[] | undefined)?.includes(userId);
+    if (!account || !visible) fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was not found for this user`, 'account_id', echo);
+    const deletedOk = r.name === 'accounts' && req.param('with_deleted') === 'true';
+    if (account.deleted && !deletedOk) fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was deleted`, 'account_id', echo);
+  }
+
+  const raw = op.kind === 'batch' ? {} : rawParams(op, req);
+  const { values, violations } = validateParams(op.params, raw, op.rules);
+  Object.assign(echo, values);
+  if (violations.length) throw new SandboxError({ status: 400, body: errorBody(violations, echo) });
+
+  // Spec 2.1: requests with with_total_count have their own limit of 200 per 15 minutes.
+  if (values.with_total_count === true) {
+    const rl = app.rates.take('ads-total-count', `${req.auth.appKey ?? ''}:${userId}`, Date.now());
+    if (rl.exceeded) fail(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded for requests with with_total_count', 'with_total_count', echo);
+  }
+
+  const id = r.idParam ? req.params[r.idParam] : undefined;
+  const ops = makeOps(app, r, values, userId, account, accountId, id, req.params, pending, echo);
+
+  let data: unknown;
+  let extra: Record<string, unknown> = {};
+  if (op.kind === 'batch') {
+    return runBatch(app, r, op, req, ops, pending);
+  } else if (op.sandbox) {
+    data = op.sandbox(ops);
+  } else {
+    switch (op.std) {
+      case 'list': {
+        const page = listPage(r, ops, collectionList(r, ops));
+        data = page.data;
+        extra = page.extra;
+        break;
+      }
+      case 'get':
+        data = ops.find(r.name, id!, { withDeleted: values.with_deleted === true, parameter: r.idParam });
+        break;
+      case 'create':
+        data = stdCreate(r, ops);
+        break;
+      case 'update':
+        data = stdUpdate(r, ops);
+        break;
+      case 'delete':
+        data = stdDelete(r, ops);
+        break;
+      default:
+        fail(500, 'INTERNAL_ERROR', `no sandbox behaviour for ${op.method} ${op.path}`);
+    }
+  }
+  flush(app, pending);
+  // Lists of records computed by op.sandbox are paginated like stored ones.
+  if (op.kind === 'list' && op.sandbox && Array.isArray(data) && op.method === 'GET') {
+    const page = listPage(r, ops, data as Rec[]);
+    data = page.data;
+    extra = page.extra;
+  }
+  const shaped = Array.isArray(data) ? data.map((d) => (d && typeof d === 'object' ? present(r, d as Rec) : d)) : data && typeof data === 'object' ? present(r, data as Rec) : data;
+  return ok({ request: { params: echo }, data: shaped, data_type: r.dataType, ...extra });
+}
+
+function flush(app: SandboxApp, pending: Pending): void {
+  const h = app.state.collection<Rec>('account_history');
+  for (const e of pending.history) h.set(e.id, e);
+  pending.history = [];
+}
+
+function makeOps(
+  app: SandboxApp,
+  r: ResourceDef,
+  values: Values,
+  userId: string,
+  account: Rec | undefined,
+  accountId: string | undefined,
+  id: string | undefined,
+  path: Record<string, string>,
+  pending: Pending,
+  echo: Record<string, unknown>,
+  overrides: Map<string, Map<string, Rec>> = new Map(),
+): SandboxOps & { pending: Pending } {
+  const ops: SandboxOps & { pending: Pending } = {
+    values,
+    account,
+    accountId,
+    userId,
+    id,
+    path,
+    resource: r,
+    pending,
+    now: () => isoSeconds(app.clock.now()),
+    nowMs: () => app.clock.now(),
+    collection: (name) => overrides.get(name) ?? app.state.collection<Rec>(name),
+    newId: () => adsId(),
+    user: (uid) => app.state.users.get(uid),
+    insert(fields) {
+      const now = ops.now();
+      const e: Rec = { id: ops.newId() };
+      for (const k of parentKeys(r, path)) e[k] = path[k];
+      if (accountId !== undefined && r.name !== 'accounts') e.account_id = accountId;
+      Object.assign(e, fields, { created_at: now, updated_at: now, deleted: false });
+      ops.collection(r.name).set(e.id, e);
+      record(r, ops, e, 'CREATE', fields);
+      return e;
+    },
+    fail: (status, code, message, parameter) => fail(status, code, message, parameter, echo),
+    find(name, eid, o = {}) {
+      const e = ops.collection(name).get(eid);
+      const foreign = e && accountId !== undefined && e.account_id !== undefined && e.account_id !== accountId;
+      const otherParent = e && name === r.name && parentKeys(r, path).some((k) => k in e && e[k] !== path[k]);
+      if (!e || foreign || otherParent || (e.deleted === true && !o.withDeleted)) {
+        fail(404, 'NOT_FOUND', `${o.parameter ?? name} ${eid} was not found`, o.parameter, echo);
+      }
+      return e;
+    },
+  };
+  return ops;
+}
+
+/** The stored records an account-scoped list sees, with the generic filters applied. */
+function collectionList(r: ResourceDef, ops: SandboxOps): Rec[] {
+  const v = ops.values;
+  r.sandbox?.beforeList?.(ops);
+  const out: Rec[] = [];
+  for (const e of ops.collection(r.name).values()) {
+    if (r.name === 'accounts') {
+      if (!(e.user_ids as string[] | undefined)?.includes(ops.userId)) continue;
+    } else if (ops.accountId !== undefined && e.account_id !== undefined && e.account_id !== ops.accountId) continue;
+    if (e.deleted === true && v.with_deleted !== true) continue;
+    if (parentKeys(r, ops.path).some((k) => k in e && e[k] !== ops.path[k])) continue;
+    if (!matchesIdLists(r, e, v)) continue;
+    if (typeof v.q === 'string' && !String(e.name ?? '').toLowerCase().startsWith(v.q.toLowerCase())) continue;
+    if (r.sandbox?.listFilter && !r.sandbox.listFilter(e, ops)) continue;
+    out.push(e);
+  }
+  return out;
+}
+
+/**
+ * `<data_type>_ids` filters by id; any other `<x>_ids` by the `<x>_id` field, and a single
+ * `<x>_id` (media creatives' campaign_id) by that field, when the records have it.
+ */
+function matchesIdLists(r: ResourceDef, e: Rec, v: Values): boolean {
+  for (const [k, val] of Object.entries(v)) {
+    if (k.endsWith('_id') && typeof val === 'string' && k in e && k !== r.idParam) {
+      if (String(e[k]) !== val) return false;
+      continue;
+    }
+    if (!k.endsWith('_ids') || !Array.isArray(val)) continue;
+    const field = k === `${r.dataType}_ids` ? 'id' : k.slice(0, -1);
+    if (field !== 'id' && !(field in e)) continue;
+    if (!(val as string[]).includes(String(e[field]))) return false;
+  }
+  return true;
+}
+
+/** Sorts (sort_by), counts (with_total_count) and cuts one page (count, cursor). */
+function listPage(r: ResourceDef, ops: SandboxOps, all: Rec[]): { data: Rec[]; extra: Record<string, unknown> } {
+  const v = ops.values;
+  let rows = all;
+  if (typeof v.sort_by === 'string') {
+    const [attr, dir] = v.sort_by.split('-') as [string, string];
+    if (rows.length && !rows.some((e) => attr in e)) ops.fail(400, 'INVALID_PARAMETER', `sort_by: ${attr} is not an attribute of ${r.dataType}`, 'sort_by');
+    const sign = dir === 'desc' ? -1 : 1;
+    rows = [...rows].sort((a, b) => {
+      const x = a[attr] as string | number;
+      const y = b[attr] as string | number;
+      return x === y ? 0 : (x ?? '') > (y ?? '') ? sign : -sign;
+    });
+  }
+  const countDef = (ops.resource.operations.find((o) => o.std === 'list' || o.kind === 'list')?.params ?? []).find((d) => d.name === 'count');
+  const size = typeof v.count === 'number' ? v.count : ((countDef?.default as number | undefined) ?? 200);
+  let start = 0;
+  if (typeof v.cursor === 'string') {
+    const m = CURSOR.exec(v.cursor);
+    if (!m) ops.fail(400, 'INVALID_PARAMETER', 'cursor is not a cursor this service issued', 'cursor');
+    start = parseInt(m[1]!, 36);
+  }
+  const data = rows.slice(start, start + size);
+  const next = start + size < rows.length ? `c-${(start + size).toString(36)}` : null;
+  const extra: Record<string, unknown> = { next_cursor: next };
+  if (v.with_total_count === true) extra.total_count = rows.length;
+  return { data, extra };
+}
+
+function record(r: ResourceDef, ops: SandboxOps & { pending?: Pending }, e: Rec, change: 'CREATE' | 'UPDATE' | 'DELETE', changes: Record<string, unknown>): void {
+  if (!r.sandbox?.history || !(ops as { pending?: Pending }).pending) return;
+  const id = adsId();
+  (ops as { pending: Pending }).pending.history.push({
+    id,
+    account_id: ops.accountId,
+    entity_type: r.sandbox.history,
+    entity_id: e.id,
+    change_type: change,
+    changes,
+    user_id: ops.userId,
+    timestamp: ops.now(),
+    _ms: ops.nowMs(),
+  });
+}
+
+function createOpOf(r: ResourceDef): OperationDef | undefined {
+  return r.operations.find((o) => o.std === 'create');
+}
+
+export function stdCreate(r: ResourceDef, ops: SandboxOps): Rec {
+  const now = ops.now();
+  const e: Rec = { id: ops.newId() };
+  const op = createOpOf(r);
+  for (const k of parentKeys(r, ops.path)) e[k] = ops.path[k];
+  for (const d of op?.params ?? []) {
+    if (d.writeOnly) continue;
+    const v = ops.values[d.name] ?? d.default;
+    if (v !== undefined) e[d.name] = v;
+  }
+  if (ops.accountId !== undefined && r.name !== 'accounts') e.account_id = ops.accountId;
+  Object.assign(e, { created_at: now, updated_at: now, deleted: false });
+  const res = r.sandbox?.create?.(e, ops);
+  if (res && 'existing' in res) return res.existing as Rec;
+  ops.collection(r.name).set(e.id, e);
+  record(r, ops, e, 'CREATE', { ...ops.values });
+  return e;
+}
+
+export function stdUpdate(r: ResourceDef, ops: SandboxOps): Rec {
+  const e = ops.find(r.name, ops.id!, { parameter: r.idParam });
+  const before = { ...e };
+  const changes: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(ops.values)) {
+    if (k === r.idParam || k === 'account_id') continue;
+    changes[k] = v;
+    e[k] = v;
+  }
+  e.updated_at = ops.now();
+  try {
+    r.sandbox?.update?.(e, before, ops);
+  } catch (err) {
+    for (const k of Object.keys(e)) delete e[k];
+    Object.assign(e, before); // a failed update changes nothing
+    throw err;
+  }
+  record(r, ops, e, 'UPDATE', changes);
+  return e;
+}
+
+export function stdDelete(r: ResourceDef, ops: SandboxOps): Rec {
+  // A deleted entity is not found again: a second delete answers 404 (spec section 7).
+  const e = ops.find(r.name, ops.id!, { parameter: r.idParam });
+  r.sandbox?.delete?.(e, ops);
+  if (r.sandbox?.deleteMode === 'hard') ops.collection(r.name).delete(e.id);
+  else {
+    e.deleted = true;
+    e.updated_at = ops.now();
+  }
+  record(r, ops, e, 'DELETE', {});
+  return e;
+}
+
+/** Spec 4.4 batch rules: validated whole, applied to a staged copy, committed only if every item succeeded. */
+function runBatch(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq, base: SandboxOps & { pending: Pending }, pending: Pending): Reply {
+  const body = req.json();
+  const check = checkBatch(op, body);
+  const echoReq = { params: { account_id: base.accountId }, body };
+  if (check.requestErrors.length) throw new SandboxError({ status: 400, body: { ...errorBody(check.requestErrors, echoReq.params), request: body } });
+  const opErrors = check.itemErrors.map((errs) => errs.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })));
+  if (opErrors.some((x) => x.length)) throw new SandboxError({ status: 400, body: { operation_errors: opErrors, request: body } });
+
+  const real = app.state.collection<Rec>(r.name);
+  const staged = new Map<string, Rec>([...real].map(([k, v]) => [k, structuredClone(v)]));
+  const overrides = new Map([[r.name, staged]]);
+  const results: unknown[] = [];
+  const itemErrors: Array<Array<Record<string, unknown>>> = [];
+  let failed = false;
+  check.items.forEach((item) => {
+    const id = r.idParam ? (item.values[r.idParam] as string | undefined) : undefined;
+    const ops = makeOps(app, r, item.values, base.userId, base.account as Rec, base.accountId, id, base.path, pending, {}, overrides);
+    try {
+      const out = item.operation_type === 'Create' ? stdCreate(r, ops) : item.operation_type === 'Update' ? stdUpdate(r, ops) : stdDelete(r, ops);
+      results.push(present(r, out));
+      itemErrors.push([]);
+    } catch (e) {
+      if (!(e instanceof SandboxError)) throw e;
+      failed = true;
+      results.push(null);
+      itemErrors.push(errorsOf(e));
+    }
+  });
+  if (failed) {
+    pending.history = [];
+    throw new SandboxError({ status: 400, body: { operation_errors: itemErrors, request: body } });
+  }
+  real.clear();
+  for (const [k, v] of staged) real.set(k, v);
+  flush(app, pending);
+  return ok({ data: results, data_type: r.dataType, request: body });
+}

@@ -1,0 +1,75 @@
+// E2E helpers for the ads commands: a sandbox whose request log is kept (to prove that refused
+// input sends nothing), JSON runs of the real CLI, and the seeded line items.
+import { expect } from 'vitest';
+import { startTestSandbox, type RunResult, type TestSandbox } from './cli.js';
+import type { SandboxOptions } from '../../dist/sandbox/app.js';
+import { oauth1Header } from '../../dist/core/oauth1.js';
+
+export interface AdsSandbox extends TestSandbox {
+  /** Request lines seen by the sandbox ("METHOD /path STATUS Nms"). */
+  requests: string[];
+  /** Runs the CLI with --json, expects exit 0, returns the parsed stdout. */
+  json<T = any>(args: string[], input?: string): Promise<T>;
+  /** Runs the CLI expecting a failure with this exit code; returns the result. */
+  fails(code: number, args: string[], input?: string): Promise<RunResult>;
+  /** Runs the CLI expecting exit 2 and that nothing reached the sandbox. */
+  refused(args: string[], input?: string): Promise<RunResult>;
+  /** Several refused runs at once (nothing reaches the sandbox from any); stderr of each. */
+  refusedAll(cases: string[][]): Promise<string[]>;
+  lineItem(objective: 'WEBSITE_CLICKS' | 'FOLLOWERS' | 'PREROLL_VIEWS'): string;
+  collection(name: string): Map<string, Record<string, any>>;
+  /** A request signed as the seeded owner straight to the sandbox (to read raw error bodies). */
+  signed(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }>;
+}
+
+export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSandbox> {
+  const requests: string[] = [];
+  const t = await startTestSandbox({ ...opts, log: (l) => requests.push(l) });
+  const collection = (name: string) => t.sb.app.state.collection(name) as Map<string, Record<string, any>>;
+  return {
+    ...t,
+    requests,
+    collection,
+    async json(args, input) {
+      const r = await t.run([...args, '--json'], input !== undefined ? { input } : {});
+      expect(r.code, `xctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
+      return JSON.parse(r.stdout);
+    },
+    async fails(code, args, input) {
+      const r = await t.run(args, input !== undefined ? { input } : {});
+      expect(r.code, `xctl ${args.join(' ')}\n${r.stdout}\n${r.stderr}`).toBe(code);
+      return r;
+    },
+    async refused(args, input) {
+      const before = requests.length;
+      const r = await t.run(args, input !== undefined ? { input } : {});
+      expect(r.code, `xctl ${args.join(' ')}\n${r.stderr}`).toBe(2);
+      await new Promise((res) => setTimeout(res, 20));
+      expect(requests.slice(before)).toEqual([]);
+      return r;
+    },
+    async signed(method, p, json) {
+      const s = t.sb.seed;
+      const url = s.base_url + p;
+      const authorization = oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url });
+      const res = await fetch(url, {
+        method,
+        headers: { authorization, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: json !== undefined ? JSON.stringify(json) : undefined,
+      });
+      return { status: res.status, body: await res.json() };
+    },
+    async refusedAll(cases) {
+      const before = requests.length;
+      const results = await Promise.all(cases.map((args) => t.run(args)));
+      results.forEach((r, i) => expect(r.code, `xctl ${cases[i]!.join(' ')}\n${r.stderr}`).toBe(2));
+      await new Promise((res) => setTimeout(res, 20));
+      expect(requests.slice(before)).toEqual([]);
+      return results.map((r) => r.stderr);
+    },
+    lineItem(objective) {
+      for (const li of collection('line_items').values()) if (li.objective === objective) return li.id;
+      throw new Error(`no seeded ${objective} line item`);
+    },
+  };
+}
