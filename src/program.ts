@@ -16,6 +16,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   auth: { description: 'credentials: set, log in, app token, status, profiles', load: () => import('./commands/auth/index.js') },
   request: { description: 'make a raw signed API call', load: () => import('./commands/request.js') },
   config: { description: 'read and change settings in the profile store', load: () => import('./commands/config.js') },
+  audiences: { description: 'custom audiences: bulk hashed user uploads, do-not-reach lists', load: () => import('./commands/audiences/index.js') },
   sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox.js') },
 };
 

@@ -2,9 +2,10 @@
 import type { SandboxApp } from './app.js';
 import * as oauth from './modules/oauth.js';
 import * as admin from './modules/admin.js';
+import * as audienceUsers from './modules/audience-users.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, admin];
+export const MODULES: SandboxModule[] = [oauth, admin, audienceUsers];
