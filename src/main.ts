@@ -10,9 +10,14 @@ async function main(argv: string[]): Promise<number> {
   const args = argv.slice(2);
   const controller = new AbortController();
   let interrupts = 0;
+  let firstAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     interrupts++;
-    if (interrupts > 1) process.exit(ExitCode.INTERRUPTED);
+    // conf's atomically/when-exit re-raises the signal it hooked (process.kill) right after the
+    // first one: only a second signal from the user (not within 300 ms) forces the exit.
+    if (interrupts > 1 && Date.now() - firstAt > 300) process.exit(ExitCode.INTERRUPTED);
+    if (interrupts > 1) return;
+    firstAt = Date.now();
     controller.abort(new InterruptedError(sig === 'SIGINT' ? 'interrupted' : 'terminated'));
   };
   process.on('SIGINT', onSignal);

@@ -345,7 +345,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     : isStdin
       ? 'stdin input cannot resume without --journal: run again with --journal FILE'
       : 'run again';
-  const done = `${stats.acknowledged} of ${stats.valid} valid records acknowledged`;
+  const done = o.dryRun ? `${stats.read} records read` : `${stats.acknowledged} of ${stats.valid} valid records acknowledged`;
   if (inputError) {
     if (journal && journal.acked.size === 0) journal.remove();
     else journal?.close();
@@ -353,7 +353,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   }
   if (ctx.signal.aborted) {
     journal?.close();
-    io.err(`stopped after draining the batches in flight: ${done}; ${resumeHint}`);
+    io.err(o.dryRun ? `stopped: ${done}` : `stopped after draining the batches in flight: ${done}; ${resumeHint}`);
     throw new InterruptedError('interrupted');
   }
   if (failure) {

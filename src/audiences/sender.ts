@@ -64,10 +64,12 @@ export class Sender {
           this.remaining = res.rateLimit.remaining;
           this.resetAt = res.rateLimit.reset * 1000;
         }
-        if (res.status === 429) {
+        // Window spent: wait for its reset (not an attempt). A 429 while the headers still report
+        // requests left is a momentary refusal (overload): an ordinary retry with backoff.
+        if (res.status === 429 && (!res.rateLimit || res.rateLimit.remaining <= 0)) {
           const wait = Math.max(1000, this.resetAt - c.now() + 250);
           if (wait > c.maxWaitMs) throw new BatchFailed(batch.index, errorFromResponse(429, res.data, { resetAt: this.resetAt / 1000 }) as RateLimitError, false);
-          c.io.info(`rate limited: waiting ${fmtMs(wait)} for the reset`);
+          c.io.info(`rate limited (HTTP 429): waiting ${fmtMs(wait)} for the reset before batch ${batch.index}`);
           this.retries++;
           await this.wait(wait, batch);
           continue;
@@ -77,7 +79,7 @@ export class Sender {
           if (d && d.success_count === batch.users && d.total_count === batch.users) return;
           // ads-api.md section 4 "Batch rules": any other outcome is an error requiring a retry.
           failure = new Error(`batch ${batch.index}: the service counted ${d?.success_count ?? '?'} of ${d?.total_count ?? '?'} for ${batch.users} users sent`);
-        } else if (res.status >= 500) {
+        } else if (res.status >= 500 || res.status === 429) {
           failure = errorFromResponse(res.status, res.data, { fallbackText: res.text });
         } else {
           // 4xx other than 429: the request itself is wrong (or the audience is gone); retrying cannot help.
