@@ -28,14 +28,14 @@ export function looksHashed(v: string): boolean {
 
 // A pragmatic shape check: something@something, no whitespace. The platform matches on the
 // normalized string, so a stricter RFC 5322 check would only reject addresses users really have.
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 const HANDLE = /^[a-z0-9_]{1,15}$/;
 const DIGITS = /^\d+$/;
 
 /** email: trim, lowercase. */
 export function normalizeEmail(raw: string): Normalized {
   const v = raw.trim().toLowerCase();
-  return EMAIL.test(v) ? { value: v } : { reason: 'not an email address' };
+  return EMAIL_RE.test(v) ? { value: v } : { reason: 'not an email address' };
 }
 
 /** handle: trim, drop a leading `@`, lowercase. */
