@@ -17,14 +17,22 @@ function own(b: Buffer): Uint8Array {
 /** End (inclusive) of the last complete record: the last newline outside double quotes. */
 export function lastRecordEnd(buf: Buffer, quoteAware: boolean): number {
   if (!quoteAware || buf.indexOf(34) < 0) return buf.lastIndexOf(10);
-  let inQ = false;
+  // Jump from quote to quote: the last newline before each opening quote is a record end.
+  // Doubled quotes ("") toggle twice, so parity is all that matters.
   let last = -1;
-  for (let i = 0; i < buf.length; i++) {
-    const c = buf[i]!;
-    if (c === 34) inQ = !inQ;
-    else if (c === 10 && !inQ) last = i;
+  let i = 0;
+  for (;;) {
+    const q = buf.indexOf(34, i);
+    const stop = q < 0 ? buf.length : q;
+    if (stop > i) {
+      const nl = buf.lastIndexOf(10, stop - 1);
+      if (nl >= i) last = nl;
+    }
+    if (q < 0) return last;
+    const close = buf.indexOf(34, q + 1);
+    if (close < 0) return last; // an open quote runs past the buffer
+    i = close + 1;
   }
-  return last;
 }
 
 /** Whole-record chunks of at least `target` bytes (the last one may be shorter). */

@@ -2,7 +2,18 @@
 // "Audience identifier normalization" says: normalize, then SHA-256 as lowercase hex, no salt.
 // Runs inside the hash workers; every function here is pure and allocation-light.
 import crypto from 'node:crypto';
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { createRequire } from 'node:module';
+import type { CountryCode } from 'libphonenumber-js/min';
+
+// libphonenumber's metadata costs tens of milliseconds to load in every worker: only uploads
+// with phone numbers pay for it.
+type PhoneLib = typeof import('libphonenumber-js/min');
+let phoneLib: PhoneLib | undefined;
+const require = createRequire(import.meta.url);
+function parsePhoneNumberFromString(text: string, country?: CountryCode) {
+  phoneLib ??= require('libphonenumber-js/min') as PhoneLib;
+  return phoneLib.parsePhoneNumberFromString(text, country);
+}
 
 export const ID_TYPES = ['email', 'phone_number', 'handle', 'twitter_id', 'device_id', 'partner_user_id'] as const;
 export type IdType = (typeof ID_TYPES)[number];

@@ -65,7 +65,7 @@ class WorkerPool {
   constructor(n: number, cfg: ProcessorConfig) {
     for (let i = 0; i < n; i++) {
       // Small heaps: a worker holds only the chunk in hand, and V8 otherwise grows the heap lazily.
-      const w = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 96 } });
+      const w = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
       const slot = { w, queue: [] as Array<{ resolve: (r: ChunkResult) => void; reject: (e: Error) => void }> };
       w.on('message', (r: ChunkResult) => slot.queue.shift()?.resolve(r));
       w.on('error', (e) => {
@@ -301,7 +301,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     const pending = new Map<number, Promise<ChunkResult>>();
     let seq = 0;
     let nextOut = 0;
-    const maxOutstanding = nWorkers * 2;
+    const maxOutstanding = nWorkers + 1; // one chunk queued per worker beyond the one in hand: enough to keep them busy
     const drainOne = async () => {
       const r = await pending.get(nextOut)!;
       pending.delete(nextOut++);
