@@ -88,7 +88,9 @@ export default async function ({ root, log }) {
         const id = `bench${i}`;
         const now = new Date().toISOString();
         sb.app.state.collection('custom_audiences').set(id, { id, account_id: s.account_id, name: id, description: '', audience_size: 0, deleted: false, created_at: now, updated_at: now });
-        const r = await timed(process.execPath, [bin, 'audiences', 'upload', id, small, '--type', 'email', '--no-progress', '-o', 'json', '--restart'], sEnv);
+        // 50,000 users per request (3.9 MB, inside the 5,000,000-byte limit): at the default 2500
+        // the 1500 requests/min limit alone would cap any client at 62,500 users/s.
+        const r = await timed(process.execPath, [bin, 'audiences', 'upload', id, small, '--type', 'email', '--batch-size', '50000', '--no-progress', '-o', 'json', '--restart'], sEnv);
         const size = sb.app.state.collection('custom_audiences').get(id).audience_size;
         if (size !== N) throw new Error(`e2e upload left audience_size ${size}, expected ${N}`);
         e2eRuns.push(r.ms);
@@ -113,7 +115,7 @@ export default async function ({ root, log }) {
       { name: 'dry run, 2,000,000 emails (whole process, median of 3)', value: fmt(dryRate), target: '≥ 2.00M records/s', met: dryRate >= 2e6 },
       { name: 'plain Python hashlib script, same work (median of 3)', value: fmt(pyRate) },
       { name: 'dry run / Python', value: `${(dryRate / pyRate).toFixed(2)}x`, target: '≥ 3x', met: dryRate / pyRate >= 3 },
-      { name: 'end to end against the sandbox, 2,000,000 emails (median of 2)', value: fmt(e2eRate) },
+      { name: 'end to end against the sandbox, 2,000,000 emails, --batch-size 50000 (median of 2)', value: fmt(e2eRate) },
       { name: 'end to end / dry run', value: `${(e2eRate / dryRate).toFixed(2)}x`, target: '≥ 0.5x', met: e2eRate / dryRate >= 0.5 },
       { name: 'peak RSS, 10,000,000 rows (dry run)', value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a', target: '< 200 MB', met: rssMb ? rssMb < 200 : undefined },
     ];

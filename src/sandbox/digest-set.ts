@@ -8,11 +8,15 @@ for (let i = 0; i < 6; i++) HEX[97 + i] = 10 + i;
 
 /** Parses 64 lowercase hex characters into out[at..at+8); false when the value is not one. */
 export function parseDigest(v: string, out: Uint32Array, at: number): boolean {
-  if (v.length !== 64) return false;
+  return v.length === 64 && parseDigestAt(v, 0, out, at);
+}
+
+/** Like parseDigest, for the 64 characters of `s` starting at `from`. */
+export function parseDigestAt(s: string, from: number, out: Uint32Array, at: number): boolean {
   for (let i = 0; i < 8; i++) {
     let w = 0;
     for (let j = 0; j < 8; j++) {
-      const c = v.charCodeAt(i * 8 + j);
+      const c = s.charCodeAt(from + i * 8 + j);
       const h = c < 128 ? HEX[c]! : -1;
       if (h < 0) return false;
       w = (w << 4) | h;
