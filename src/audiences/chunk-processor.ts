@@ -167,7 +167,8 @@ function emailLines(text: string, cfg: ProcessorConfig, r: ChunkResult): void {
     while (end > start && isAsciiSpace(text.charCodeAt(end - 1))) end--;
     if (start === end) continue; // blank lines are not records
     let v = text.slice(start, end);
-    if (v.trim().length !== v.length) v = v.trim(); // non-ASCII whitespace (NBSP...)
+    // non-ASCII whitespace (NBSP...) at either end: let trim() decide
+    if (text.charCodeAt(start) > 127 || text.charCodeAt(end - 1) > 127) v = v.trim();
     if (v.length === 0) continue;
     r.read++;
     v = v.toLowerCase();

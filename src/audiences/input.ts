@@ -1,5 +1,6 @@
 // Reading the input: whole-record chunks of about 1 MiB (never splitting a quoted csv field),
 // format sniffing, header detection and the column plan the hash workers follow.
+import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from './normalize.js';
@@ -48,6 +49,39 @@ export async function* readChunks(stream: Readable | NodeJS.ReadableStream, quot
     carry = Buffer.from(carry.subarray(end + 1));
   }
   if (carry.length) yield own(carry);
+}
+
+/**
+ * Whole-record chunks read straight from a file into buffers of their own (no stream buffers,
+ * no concatenation): each chunk is read once and then transferred to a worker without a copy.
+ * `onRead` reports progress and sees the first bytes before the first chunk is cut.
+ */
+export async function* readFileChunks(file: string, quoteAware: { value: boolean }, onRead: (bytes: Uint8Array) => void, target = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    let carry: Uint8Array = new Uint8Array(0);
+    for (;;) {
+      const buf = Buffer.allocUnsafeSlow(carry.length + target);
+      buf.set(carry, 0);
+      const { bytesRead } = await fh.read(buf, carry.length, target, null);
+      if (bytesRead > 0) onRead(buf.subarray(carry.length, carry.length + bytesRead));
+      const filled = carry.length + bytesRead;
+      if (bytesRead === 0) {
+        if (filled) yield buf.subarray(0, filled);
+        return;
+      }
+      const end = lastRecordEnd(buf.subarray(0, filled), quoteAware.value);
+      if (end < 0) {
+        // no record end yet (a very long line or quoted field): keep reading into a bigger buffer
+        carry = buf.subarray(0, filled);
+        continue;
+      }
+      carry = Uint8Array.prototype.slice.call(buf, end + 1, filled) as Uint8Array;
+      yield buf.subarray(0, end + 1);
+    }
+  } finally {
+    await fh.close();
+  }
 }
 
 export function formatFromName(file: string): InputFormat | undefined {

@@ -9,7 +9,7 @@ import { Context } from '../context.js';
 import { InterruptedError, PartialError, UsageError, XctlError } from '../core/errors.js';
 import { Batcher, type Batch } from './batcher.js';
 import type { ChunkResult, InputFormat, ProcessorConfig } from './chunk-processor.js';
-import { formatFromName, planColumns, readChunks, sniffFormat, type ColumnRequest } from './input.js';
+import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from './normalize.js';
 import { Progress } from './progress.js';
@@ -107,23 +107,27 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
 
   // The format decides whether chunks must respect quotes; known before the first chunk is cut.
   let format: InputFormat | undefined = o.format !== 'auto' ? o.format : isStdin ? undefined : formatFromName(o.input);
-  const stream = isStdin ? ctx.io.stdin : fs.createReadStream(o.input, { highWaterMark: 1 << 20 });
   const quoteAware = { value: format === 'csv' || format === 'tsv' };
   let bytesRead = 0;
-  const chunks = readChunks(
-    (async function* () {
-      for await (const d of stream as AsyncIterable<Buffer>) {
-        if (format === undefined) {
-          const s = d.toString('utf8', 0, Math.min(d.length, 65536));
-          format = sniffFormat(s.split('\n')[0] ?? '');
-          quoteAware.value = format === 'csv' || format === 'tsv';
-        }
-        bytesRead += d.length;
-        yield d;
-      }
-    })() as unknown as NodeJS.ReadableStream,
-    quoteAware,
-  );
+  const sniff = (d: Uint8Array) => {
+    if (format === undefined) {
+      const s = Buffer.from(d.buffer, d.byteOffset, Math.min(d.length, 65536)).toString('utf8');
+      format = sniffFormat(s.split('\n')[0] ?? '');
+      quoteAware.value = format === 'csv' || format === 'tsv';
+    }
+    bytesRead += d.length;
+  };
+  const chunks = isStdin
+    ? readChunks(
+        (async function* () {
+          for await (const d of ctx.io.stdin as AsyncIterable<Buffer>) {
+            sniff(d);
+            yield d;
+          }
+        })() as unknown as NodeJS.ReadableStream,
+        quoteAware,
+      )
+    : readFileChunks(o.input, quoteAware, sniff);
 
   const first = await chunks.next();
   const stats: UploadSummary = { read: 0, valid: 0, rejected: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, seconds: 0, records_per_s: 0 };
@@ -301,7 +305,9 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     const pending = new Map<number, Promise<ChunkResult>>();
     let seq = 0;
     let nextOut = 0;
-    const maxOutstanding = nWorkers + 1; // one chunk queued per worker beyond the one in hand: enough to keep them busy
+    // Results are consumed in input order: two chunks per worker (and one spare) keep a worker busy
+    // while the main thread waits for a slower one's older chunk.
+    const maxOutstanding = nWorkers * 2 + 1;
     const drainOne = async () => {
       const r = await pending.get(nextOut)!;
       pending.delete(nextOut++);
@@ -327,7 +333,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   } finally {
     progress.stop();
     await pool.close();
-    if (!isStdin) (stream as fs.ReadStream).destroy();
+    await chunks.return(undefined);
     await Promise.all([rejectsOut, out].filter((s): s is fs.WriteStream => !!s).map((s) => new Promise((r) => s.end(r))));
   }
 
