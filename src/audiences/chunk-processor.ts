@@ -104,13 +104,8 @@ function pushEnd(r: ChunkResult, end: number): void {
   r.ends[r.valid++] = end;
 }
 
-/** The hot path: one identifier per line (plain lines, or a one-column file without quotes). */
-function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult): void {
-  const col = cfg.columns[0]!;
-  const prefix = `{"${col.type}":[`;
-  const isPartner = col.type === 'partner_user_id';
-  // Emails average ~25 bytes in, ~77 out: start near the final size to avoid regrowth.
-  const out = new ByteOut(text.length * 3 + 4096);
+/** Calls fn for each line (without its \r\n) with its 1-based number; returns the line count. */
+function forEachLine(text: string, fn: (raw: string, line: number) => void): number {
   let pos = 0;
   let line = 0;
   const len = text.length;
@@ -120,9 +115,21 @@ function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult): 
     line++;
     let end = nl;
     if (end > pos && text.charCodeAt(end - 1) === 13) end--;
-    const raw = text.slice(pos, end);
+    fn(text.slice(pos, end), line);
     pos = nl + 1;
-    if (raw.length === 0 || raw.trim().length === 0) continue; // blank lines are not records
+  }
+  return line;
+}
+
+/** One identifier per line (plain lines, or a one-column file without quotes), any type. */
+function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult): void {
+  const col = cfg.columns[0]!;
+  const prefix = `{"${col.type}":[`;
+  const isPartner = col.type === 'partner_user_id';
+  // Values average ~25 bytes in, ~77 out: start near the final size to avoid regrowth.
+  const out = new ByteOut(text.length * 3 + 4096);
+  r.lines = forEachLine(text, (raw, line) => {
+    if (raw.length === 0 || raw.trim().length === 0) return; // blank lines are not records
     r.read++;
     const p = prepare(col.type, raw, cfg.hashed, cfg.defaultCountry);
     if ('value' in p) {
@@ -135,9 +142,8 @@ function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult): 
         r.digestColumn = col.name;
       }
     } else r.rejects.push([line, col.name, p.reason]);
-  }
+  });
   r.frags = out.done();
-  r.lines = line;
 }
 
 const EMAIL_PREFIX = Buffer.from('{"email":["', 'latin1');
@@ -262,27 +268,17 @@ function emitRow(cells: string[], line: number, cfg: ProcessorConfig, r: ChunkRe
 
 function rows(text: string, cfg: ProcessorConfig, r: ChunkResult, cellsOf: (line: string, cfg: ProcessorConfig) => string[] | string): void {
   const out = { frags: '' };
-  let pos = 0;
-  let line = 0;
-  while (pos < text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    line++;
-    let end = nl;
-    if (end > pos && text.charCodeAt(end - 1) === 13) end--;
-    const raw = text.slice(pos, end);
-    pos = nl + 1;
-    if (raw.trim() === '') continue;
+  r.lines = forEachLine(text, (raw, line) => {
+    if (raw.trim() === '') return;
     const cells = cellsOf(raw, cfg);
     if (typeof cells === 'string') {
       r.read++;
       r.rejects.push([line, '-', cells]);
-      continue;
+      return;
     }
     emitRow(cells, line, cfg, r, out);
-  }
+  });
   r.frags = bytes(out.frags);
-  r.lines = line;
 }
 
 /**

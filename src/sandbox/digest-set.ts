@@ -1,6 +1,7 @@
-// An exact set of SHA-256 digests (given as 64 lowercase hex characters), stored as 32 binary
-// bytes per entry in one open-addressing table. A JS Set of hex strings costs ~4x the memory
-// and several times the time per insert; audience uploads put millions through here.
+// An exact set of SHA-256 digests (given as 64 lowercase hex characters). The probe table holds
+// only each digest's first 64 bits and an index (12 bytes a slot); the full 32 bytes sit in a
+// dense side array, written in order and read only when those 64 bits match. A JS Set of hex strings costs
+// several times the memory and the time per insert; audience uploads put millions through here.
 
 const HEX = new Int8Array(128).fill(-1);
 for (let i = 0; i < 10; i++) HEX[48 + i] = i;
@@ -26,59 +27,114 @@ export function parseDigestAt(s: string, from: number, out: Uint32Array, at: num
   return true;
 }
 
-export class DigestSet {
-  private cap = 1024;
-  private words = new Uint32Array(this.cap * 8);
-  private state = new Uint8Array(this.cap); // 0 empty, 1 full, 2 deleted
-  private used = 0; // full + deleted
-  size = 0;
+// Slot markers in the probe table: (0,0) empty, (0,1) deleted. Digests whose first 64 bits are
+// one of these (odds of 2^-63 each) are kept in a plain Set instead, so the set stays exact.
+const EMPTY_HI = 0;
 
+export class DigestSet {
+  private cap = 1 << 12;
+  /** Probe table: the first 64 bits of each digest, and where its 32 bytes are in `full`. */
+  private keys = new Uint32Array(this.cap * 2);
+  private slot = new Int32Array(this.cap);
+  /** Digests in insertion order, dense: written sequentially, read only on a 64-bit match. */
+  private full = new Uint32Array(1 << 15);
+  private stored = 0;
+  private used = 0; // full + deleted slots
+  private live = 0;
+  private odd = new Set<string>();
+
+  get size(): number {
+    return this.live + this.odd.size;
+  }
+
+  private static oddKey(src: Uint32Array, at: number): string | undefined {
+    return src[at] === EMPTY_HI && src[at + 1]! <= 1 ? Array.from(src.subarray(at, at + 8)).join(',') : undefined;
+  }
+
+  /** Slot index holding the digest, or -(insertion slot) - 1. */
   private find(src: Uint32Array, at: number): number {
     const mask = this.cap - 1;
-    let i = src[at]! & mask;
-    let firstFree = -1;
+    const a = src[at]!;
+    const b = src[at + 1]!;
+    let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+    let free = -1;
+    const k = this.keys;
     for (;;) {
-      const s = this.state[i]!;
-      if (s === 0) return firstFree >= 0 ? -2 - firstFree : -2 - i;
-      if (s === 1) {
-        const b = i * 8;
-        const w = this.words;
-        if (w[b] === src[at] && w[b + 1] === src[at + 1] && w[b + 2] === src[at + 2] && w[b + 3] === src[at + 3] && w[b + 4] === src[at + 4] && w[b + 5] === src[at + 5] && w[b + 6] === src[at + 6] && w[b + 7] === src[at + 7]) return i;
-      } else if (firstFree < 0) firstFree = i;
+      const x = k[i * 2]!;
+      const y = k[i * 2 + 1]!;
+      if (x === EMPTY_HI && y <= 1) {
+        if (y === 0) return -(free >= 0 ? free : i) - 1;
+        if (free < 0) free = i;
+      } else if (x === a && y === b && this.sameTail(this.slot[i]!, src, at)) return i;
       i = (i + 1) & mask;
     }
   }
 
+  private sameTail(entry: number, src: Uint32Array, at: number): boolean {
+    const f = this.full;
+    const o = entry * 8;
+    for (let j = 2; j < 8; j++) if (f[o + j] !== src[at + j]) return false;
+    return true;
+  }
+
   /** Adds the digest at src[at..at+8). */
   add(src: Uint32Array, at: number): void {
-    if ((this.used + 1) * 10 > this.cap * 6) this.grow();
+    const odd = DigestSet.oddKey(src, at);
+    if (odd !== undefined) {
+      this.odd.add(odd);
+      return;
+    }
+    if ((this.used + 1) * 10 > this.cap * 7) this.rehash();
     const f = this.find(src, at);
     if (f >= 0) return;
-    const i = -2 - f;
-    if (this.state[i] === 0) this.used++;
-    this.state[i] = 1;
-    const w = this.words;
-    const b = i * 8;
-    for (let k = 0; k < 8; k++) w[b + k] = src[at + k]!;
-    this.size++;
+    const i = -f - 1;
+    if (this.keys[i * 2 + 1] === 0) this.used++;
+    this.keys[i * 2] = src[at]!;
+    this.keys[i * 2 + 1] = src[at + 1]!;
+    if ((this.stored + 1) * 8 > this.full.length) {
+      const n = new Uint32Array(this.full.length * 2);
+      n.set(this.full);
+      this.full = n;
+    }
+    const o = this.stored * 8;
+    for (let j = 0; j < 8; j++) this.full[o + j] = src[at + j]!;
+    this.slot[i] = this.stored++;
+    this.live++;
   }
 
   delete(src: Uint32Array, at: number): void {
+    const odd = DigestSet.oddKey(src, at);
+    if (odd !== undefined) {
+      this.odd.delete(odd);
+      return;
+    }
     const f = this.find(src, at);
     if (f < 0) return;
-    this.state[f] = 2;
-    this.size--;
+    this.keys[f * 2] = EMPTY_HI;
+    this.keys[f * 2 + 1] = 1;
+    this.live--;
   }
 
-  private grow(): void {
-    const oldW = this.words;
-    const oldS = this.state;
+  /** Grows the probe table (or clears tombstones); digests stay where they are in `full`. */
+  private rehash(): void {
+    const oldKeys = this.keys;
+    const oldSlot = this.slot;
     const oldCap = this.cap;
-    if (this.size * 10 > oldCap * 3) this.cap *= 2; // else only tombstones: rebuild at the same size
-    this.words = new Uint32Array(this.cap * 8);
-    this.state = new Uint8Array(this.cap);
+    if (this.live * 10 > oldCap * 3) this.cap *= 2;
+    this.keys = new Uint32Array(this.cap * 2);
+    this.slot = new Int32Array(this.cap);
     this.used = 0;
-    this.size = 0;
-    for (let i = 0; i < oldCap; i++) if (oldS[i] === 1) this.add(oldW, i * 8);
+    const mask = this.cap - 1;
+    for (let s = 0; s < oldCap; s++) {
+      const a = oldKeys[s * 2]!;
+      const b = oldKeys[s * 2 + 1]!;
+      if (a === EMPTY_HI && b <= 1) continue;
+      let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+      while (this.keys[i * 2] !== EMPTY_HI || this.keys[i * 2 + 1] !== 0) i = (i + 1) & mask;
+      this.keys[i * 2] = a;
+      this.keys[i * 2 + 1] = b;
+      this.slot[i] = oldSlot[s]!;
+      this.used++;
+    }
   }
 }

@@ -53,6 +53,18 @@ describe('processChunk', () => {
     expect(r.rejects).toEqual([[3, 'email', 'not an email address']]);
   });
 
+  it('handles other single-column types the same way (handles, --hashed digests)', () => {
+    const handle: ProcessorConfig = { format: 'lines', columns: [{ type: 'handle', name: 'handle', index: 0 }], hashed: false };
+    const { r, users: u } = users(handle, '@Jack\r\n  \nnot a handle\n');
+    expect(u).toEqual([{ handle: [sha256Hex('jack')] }]);
+    expect(r.rejects).toEqual([[3, 'handle', 'not a handle (1-15 letters, digits or _)']]);
+    const hashed: ProcessorConfig = { ...email, hashed: true };
+    const d = sha256Hex('a@example.com');
+    const h = users(hashed, `${d.toUpperCase()}\nnot-a-digest\n`);
+    expect(h.users).toEqual([{ email: [d] }]);
+    expect(h.r.rejects[0]![0]).toBe(2);
+  });
+
   it('reports the first digest-looking line without --hashed', () => {
     const { r } = users(email, `a@example.com\n${sha256Hex('x')}\n`);
     expect(r.digestLine).toBe(2);

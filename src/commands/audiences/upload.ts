@@ -31,7 +31,10 @@ const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'ba
 
 function addFlags(cmd: Command, target: Target): Command {
   cmd
-    .option('--type <type>', 'what each value is: email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id')
+    .option(
+      '--type <type>',
+      target === 'custom_audience' ? 'what each value is: email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id' : 'what each value is: email or phone_number',
+    )
     .option('--column <TYPE=HEADER>', 'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile', collect, [])
     .addOption(new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'))
     .option('--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again')
