@@ -300,7 +300,12 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
 
   const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
   const pool = new WorkerPool(nWorkers, cfg);
-  const progress = new Progress(io, () => ({ read: stats.read, acknowledged: stats.acknowledged, bytesRead, totalBytes, elapsedMs: performance.now() - started }), Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000));
+  const progress = new Progress(
+    io,
+    () => ({ read: stats.read, acknowledged: o.dryRun ? stats.sent : stats.acknowledged, bytesRead, totalBytes, elapsedMs: performance.now() - started }),
+    Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000),
+    o.dryRun ? 'packed' : 'acknowledged',
+  );
   try {
     const pending = new Map<number, Promise<ChunkResult>>();
     let seq = 0;
@@ -371,7 +376,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
       if (kept) cause.hint = `${cause.hint ? cause.hint + '; ' : ''}${done}; ${resumeHint}`;
       throw cause;
     }
-    throw new PartialError(`gave up on batch ${failure.batch}: ${cause.message}; ${done}`, { hint: kept || journal ? resumeHint : resumeHint });
+    throw new PartialError(`gave up on batch ${failure.batch}: ${cause.message}; ${done}`, { hint: kept || stats.acknowledged > 0 ? resumeHint : 'nothing was acknowledged: run the same command again' });
   }
   if (journal) {
     if (journalIsDefault) journal.remove();

@@ -19,6 +19,8 @@ export class Progress {
     private io: IO,
     private snap: () => ProgressSnapshot,
     intervalMs: number,
+    /** What the second count means: "acknowledged" (sending) or "packed" (dry run). */
+    private doneLabel = 'acknowledged',
   ) {
     this.mode = !io.progressEnabled || io.quiet ? 'off' : io.isStderrTTY ? 'bar' : 'json';
     if (this.mode !== 'off') {
@@ -36,14 +38,14 @@ export class Progress {
     if (this.mode === 'json') {
       this.io.err(
         JSON.stringify({
-          progress: { read: s.read, acknowledged: s.acknowledged, records_per_s: Math.round(rate), percent: frac === undefined ? null : Math.round(frac * 1000) / 10, eta_s: eta === undefined ? null : Math.round(eta) },
+          progress: { read: s.read, [this.doneLabel]: s.acknowledged, records_per_s: Math.round(rate), percent: frac === undefined ? null : Math.round(frac * 1000) / 10, eta_s: eta === undefined ? null : Math.round(eta) },
         }),
       );
       return;
     }
     const width = 24;
     const bar = frac === undefined ? '' : '[' + '#'.repeat(Math.round(frac * width)).padEnd(width, '-') + '] ' + (frac * 100).toFixed(0).padStart(3) + '% ';
-    const line = `${bar}${s.read.toLocaleString('en-US')} read, ${s.acknowledged.toLocaleString('en-US')} acknowledged, ${fmtRate(rate)}/s${eta !== undefined ? `, ETA ${Math.ceil(eta)} s` : ''}`;
+    const line = `${bar}${s.read.toLocaleString('en-US')} read, ${s.acknowledged.toLocaleString('en-US')} ${this.doneLabel}, ${fmtRate(rate)}/s${eta !== undefined ? `, ETA ${Math.ceil(eta)} s` : ''}`;
     this.io.stderr.write('\r' + line.padEnd(this.lastLen));
     this.lastLen = line.length;
   }
