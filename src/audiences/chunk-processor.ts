@@ -31,6 +31,8 @@ export interface ChunkResult {
   frags: Uint8Array;
   /** End offset in `frags` of each user, in input order. */
   ends: Int32Array;
+  /** Input bytes of the chunk (progress counts what has been processed, not just read). */
+  bytes: number;
   /** Physical lines the chunk spans (for line numbers of later chunks). */
   lines: number;
   read: number;
@@ -79,7 +81,7 @@ class ByteOut {
 
 export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig): ChunkResult {
   const text = decoder.decode(buf);
-  const r: ChunkResult = { seq, frags: EMPTY, ends: new Int32Array(1024), lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
+  const r: ChunkResult = { seq, frags: EMPTY, ends: new Int32Array(1024), bytes: buf.byteLength, lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
   if (cfg.columns.length === 1 && cfg.columns[0]!.type === 'email' && !cfg.hashed && (cfg.format === 'lines' || (cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && !text.includes(cfg.format === 'tsv' ? '\t' : ',') && !text.includes('"')))) {
     emailLines(text, cfg, r);
   } else if (cfg.format === 'lines' || (cfg.columns.length === 1 && cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && !text.includes(cfg.format === 'tsv' ? '\t' : ',') && !text.includes('"'))) {

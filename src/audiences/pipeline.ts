@@ -108,14 +108,13 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   // The format decides whether chunks must respect quotes; known before the first chunk is cut.
   let format: InputFormat | undefined = o.format !== 'auto' ? o.format : isStdin ? undefined : formatFromName(o.input);
   const quoteAware = { value: format === 'csv' || format === 'tsv' };
-  let bytesRead = 0;
+  let bytesDone = 0;
   const sniff = (d: Uint8Array) => {
     if (format === undefined) {
       const s = Buffer.from(d.buffer, d.byteOffset, Math.min(d.length, 65536)).toString('utf8');
       format = sniffFormat(s.split('\n')[0] ?? '');
       quoteAware.value = format === 'csv' || format === 'tsv';
     }
-    bytesRead += d.length;
   };
   const chunks = isStdin
     ? readChunks(
@@ -273,6 +272,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   };
 
   const consume = async (r: ChunkResult): Promise<void> => {
+    bytesDone += r.bytes;
     stats.read += r.read;
     stats.valid += r.valid;
     stats.rejected += r.rejects.length;
@@ -302,7 +302,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   const pool = new WorkerPool(nWorkers, cfg);
   const progress = new Progress(
     io,
-    () => ({ read: stats.read, acknowledged: o.dryRun ? stats.sent : stats.acknowledged, bytesRead, totalBytes, elapsedMs: performance.now() - started }),
+    () => ({ read: stats.read, acknowledged: o.dryRun ? stats.sent : stats.acknowledged, bytesRead: bytesDone, totalBytes, elapsedMs: performance.now() - started }),
     Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000),
     o.dryRun ? 'packed' : 'acknowledged',
   );
