@@ -20,6 +20,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   activity: { description: 'activity API: subscriptions and the live event stream', load: () => import('./commands/activity/index.js') },
   stream: { description: 'filtered stream rules and the webhooks receiving matching posts', load: () => import('./commands/stream/index.js') },
   ads: { description: 'the advertising API: accounts, campaigns, attachments, reference data', load: () => import('./commands/ads/index.js') },
+  audiences: { description: 'custom audiences: bulk hashed user uploads, do-not-reach lists', load: () => import('./commands/audiences/index.js') },
   sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox.js') },
   changelog: { description: 'the platform change history (deprecations and retirements)', load: () => import('./commands/changelog.js') },
   completion: { description: 'print a shell completion script: bash, zsh or fish', load: () => import('./commands/completion.js') },

@@ -6,9 +6,10 @@ import * as webhooks from './modules/webhooks.js';
 import * as activity from './modules/activity.js';
 import * as streamRules from './modules/stream-rules.js';
 import * as ads from './modules/ads.js';
+import * as audienceUsers from './modules/audience-users.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules, ads];
+export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules, ads, audienceUsers];

@@ -1,0 +1,183 @@
+// Reading the input: whole-record chunks of about 1 MiB (never splitting a quoted csv field),
+// format sniffing, header detection and the column plan the hash workers follow.
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../core/errors.js';
+import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from './normalize.js';
+import type { ColumnSpec, InputFormat } from './chunk-processor.js';
+
+export const CHUNK_BYTES = 1 << 19;
+
+/** Copies into a fresh ArrayBuffer so it can be transferred to a worker (stream buffers may be pooled). */
+function own(b: Buffer): Uint8Array {
+  const out = new Uint8Array(b.length);
+  out.set(b);
+  return out;
+}
+
+/** End (inclusive) of the last complete record: the last newline outside double quotes. */
+export function lastRecordEnd(buf: Buffer, quoteAware: boolean): number {
+  if (!quoteAware || buf.indexOf(34) < 0) return buf.lastIndexOf(10);
+  // Jump from quote to quote: the last newline before each opening quote is a record end.
+  // Doubled quotes ("") toggle twice, so parity is all that matters.
+  let last = -1;
+  let i = 0;
+  for (;;) {
+    const q = buf.indexOf(34, i);
+    const stop = q < 0 ? buf.length : q;
+    if (stop > i) {
+      const nl = buf.lastIndexOf(10, stop - 1);
+      if (nl >= i) last = nl;
+    }
+    if (q < 0) return last;
+    const close = buf.indexOf(34, q + 1);
+    if (close < 0) return last; // an open quote runs past the buffer
+    i = close + 1;
+  }
+}
+
+/** Whole-record chunks of at least `target` bytes (the last one may be shorter). */
+export async function* readChunks(stream: Readable | NodeJS.ReadableStream, quoteAware: { value: boolean }, target = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  let carry: Buffer = Buffer.alloc(0);
+  for await (const d of stream as AsyncIterable<Buffer | string>) {
+    const data = typeof d === 'string' ? Buffer.from(d) : d;
+    carry = carry.length ? Buffer.concat([carry, data]) : data;
+    if (carry.length < target) continue;
+    const end = lastRecordEnd(carry, quoteAware.value);
+    if (end < 0) continue;
+    yield own(carry.subarray(0, end + 1));
+    carry = Buffer.from(carry.subarray(end + 1));
+  }
+  if (carry.length) yield own(carry);
+}
+
+/**
+ * Whole-record chunks read straight from a file into buffers of their own (no stream buffers,
+ * no concatenation): each chunk is read once and then transferred to a worker without a copy.
+ * `onRead` reports progress and sees the first bytes before the first chunk is cut.
+ */
+export async function* readFileChunks(file: string, quoteAware: { value: boolean }, onRead: (bytes: Uint8Array) => void, target = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    let carry: Uint8Array = new Uint8Array(0);
+    for (;;) {
+      const buf = Buffer.allocUnsafeSlow(carry.length + target);
+      buf.set(carry, 0);
+      const { bytesRead } = await fh.read(buf, carry.length, target, null);
+      if (bytesRead > 0) onRead(buf.subarray(carry.length, carry.length + bytesRead));
+      const filled = carry.length + bytesRead;
+      if (bytesRead === 0) {
+        if (filled) yield buf.subarray(0, filled);
+        return;
+      }
+      const end = lastRecordEnd(buf.subarray(0, filled), quoteAware.value);
+      if (end < 0) {
+        // no record end yet (a very long line or quoted field): keep reading into a bigger buffer
+        carry = buf.subarray(0, filled);
+        continue;
+      }
+      carry = Uint8Array.prototype.slice.call(buf, end + 1, filled) as Uint8Array;
+      yield buf.subarray(0, end + 1);
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+export function formatFromName(file: string): InputFormat | undefined {
+  const f = file.toLowerCase().replace(/\.gz$/, '');
+  if (f.endsWith('.csv')) return 'csv';
+  if (f.endsWith('.tsv') || f.endsWith('.tab')) return 'tsv';
+  if (f.endsWith('.jsonl') || f.endsWith('.ndjson')) return 'jsonl';
+  if (f.endsWith('.txt')) return 'lines';
+  return undefined;
+}
+
+export function sniffFormat(firstLine: string): InputFormat {
+  const l = firstLine.trim();
+  if (l.startsWith('{') || l.startsWith('"') && l.endsWith('"') && !l.includes(',')) return 'jsonl';
+  if (l.includes('\t')) return 'tsv';
+  if (l.includes(',')) return 'csv';
+  return 'lines';
+}
+
+export interface ColumnRequest {
+  /** --type T */
+  type?: IdType;
+  /** --column TYPE=HEADER, in order */
+  columns: Array<{ type: IdType; header: string }>;
+}
+
+/** Parses repeatable `--column TYPE=HEADER`. */
+export function parseColumnFlags(values: string[]): Array<{ type: IdType; header: string }> {
+  return values.map((v) => {
+    const i = v.indexOf('=');
+    const t = i > 0 ? canonicalType(v.slice(0, i)) : undefined;
+    if (i <= 0 || !t || !v.slice(i + 1).trim()) {
+      throw new UsageError(`--column must be TYPE=HEADER with TYPE one of ${ID_TYPES.join(', ')} (got "${v}")`, { flag: '--column' });
+    }
+    return { type: t, header: v.slice(i + 1).trim() };
+  });
+}
+
+function splitHeader(line: string, format: InputFormat): string[] {
+  const cells = line.split(format === 'tsv' ? '\t' : ',');
+  return cells.map((c) => c.trim().replace(/^"(.*)"$/, '$1').trim());
+}
+
+export interface ColumnPlan {
+  columns: ColumnSpec[];
+  /** The first line is a header and is skipped. */
+  header: boolean;
+}
+
+/**
+ * Decides which cells hold which identifiers. csv/tsv: the first row is a header when it names
+ * a type (or a --column header); `--column` needs a header. jsonl: keys are the type names.
+ */
+export function planColumns(format: InputFormat, firstLine: string, req: ColumnRequest): ColumnPlan {
+  if (format === 'jsonl') {
+    if (req.columns.length) return { header: false, columns: req.columns.map((c) => ({ type: c.type, name: c.header, keys: [c.header] })) };
+    const types: IdType[] = req.type ? [req.type] : [...ID_TYPES];
+    return { header: false, columns: types.map((t) => ({ type: t, name: t, keys: keysFor(t) })) };
+  }
+  if (format === 'lines') {
+    if (req.columns.length) throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
+    if (!req.type) throw new UsageError('plain-line input needs --type (email, phone_number, handle, twitter_id, device_id, partner_user_id)', { flag: '--type' });
+    return { header: false, columns: [{ type: req.type, name: req.type, index: 0 }] };
+  }
+  const cells = splitHeader(firstLine, format);
+  const lower = cells.map((c) => c.toLowerCase());
+  if (req.columns.length) {
+    const columns = req.columns.map((c) => {
+      const idx = lower.indexOf(c.header.toLowerCase());
+      if (idx < 0) throw new UsageError(`--column ${c.type}=${c.header}: no column "${c.header}" in the header (${cells.join(', ')})`, { flag: '--column' });
+      return { type: c.type, name: c.header, index: idx };
+    });
+    return { header: true, columns };
+  }
+  const named = lower.map((c) => canonicalType(c.replace(/[\s-]+/g, '_')));
+  const isHeader = named.some((t) => t !== undefined);
+  if (req.type) {
+    if (isHeader) {
+      const idx = named.indexOf(req.type);
+      if (idx >= 0) return { header: true, columns: [{ type: req.type, name: cells[idx]!, index: idx }] };
+      if (cells.length === 1) return { header: true, columns: [{ type: req.type, name: cells[0]!, index: 0 }] };
+      throw new UsageError(`--type ${req.type}: the header (${cells.join(', ')}) has no ${req.type} column; name one with --column ${req.type}=HEADER`, { flag: '--column' });
+    }
+    if (cells.length > 1) throw new UsageError(`the input has ${cells.length} columns and no header naming them: say which holds what with --column TYPE=HEADER`, { flag: '--column' });
+    // A one-column file whose first cell is not an identifier of the type (e.g. "Email Address").
+    const headerLike = !/[@\d]/.test(cells[0]!) && req.type !== 'handle' && req.type !== 'device_id' && req.type !== 'partner_user_id';
+    return { header: headerLike, columns: [{ type: req.type, name: headerLike ? cells[0]! : req.type, index: 0 }] };
+  }
+  if (!isHeader) throw new UsageError('cannot tell which column holds what: pass --type T or --column TYPE=HEADER', { flag: '--type' });
+  const columns: ColumnSpec[] = [];
+  named.forEach((t, i) => {
+    if (t) columns.push({ type: t, name: cells[i]!, index: i });
+  });
+  return { header: true, columns };
+}
+
+function keysFor(t: IdType): string[] {
+  return [t, ...Object.entries(TYPE_ALIASES).filter(([, v]) => v === t).map(([k]) => k)];
+}

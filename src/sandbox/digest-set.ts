@@ -1,0 +1,140 @@
+// An exact set of SHA-256 digests (given as 64 lowercase hex characters). The probe table holds
+// only each digest's first 64 bits and an index (12 bytes a slot); the full 32 bytes sit in a
+// dense side array, written in order and read only when those 64 bits match. A JS Set of hex strings costs
+// several times the memory and the time per insert; audience uploads put millions through here.
+
+const HEX = new Int8Array(128).fill(-1);
+for (let i = 0; i < 10; i++) HEX[48 + i] = i;
+for (let i = 0; i < 6; i++) HEX[97 + i] = 10 + i;
+
+/** Parses 64 lowercase hex characters into out[at..at+8); false when the value is not one. */
+export function parseDigest(v: string, out: Uint32Array, at: number): boolean {
+  return v.length === 64 && parseDigestAt(v, 0, out, at);
+}
+
+/** Like parseDigest, for the 64 characters of `s` starting at `from`. */
+export function parseDigestAt(s: string, from: number, out: Uint32Array, at: number): boolean {
+  for (let i = 0; i < 8; i++) {
+    let w = 0;
+    for (let j = 0; j < 8; j++) {
+      const c = s.charCodeAt(from + i * 8 + j);
+      const h = c < 128 ? HEX[c]! : -1;
+      if (h < 0) return false;
+      w = (w << 4) | h;
+    }
+    out[at + i] = w >>> 0;
+  }
+  return true;
+}
+
+// Slot markers in the probe table: (0,0) empty, (0,1) deleted. Digests whose first 64 bits are
+// one of these (odds of 2^-63 each) are kept in a plain Set instead, so the set stays exact.
+const EMPTY_HI = 0;
+
+export class DigestSet {
+  private cap = 1 << 12;
+  /** Probe table: the first 64 bits of each digest, and where its 32 bytes are in `full`. */
+  private keys = new Uint32Array(this.cap * 2);
+  private slot = new Int32Array(this.cap);
+  /** Digests in insertion order, dense: written sequentially, read only on a 64-bit match. */
+  private full = new Uint32Array(1 << 15);
+  private stored = 0;
+  private used = 0; // full + deleted slots
+  private live = 0;
+  private odd = new Set<string>();
+
+  get size(): number {
+    return this.live + this.odd.size;
+  }
+
+  private static oddKey(src: Uint32Array, at: number): string | undefined {
+    return src[at] === EMPTY_HI && src[at + 1]! <= 1 ? Array.from(src.subarray(at, at + 8)).join(',') : undefined;
+  }
+
+  /** Slot index holding the digest, or -(insertion slot) - 1. */
+  private find(src: Uint32Array, at: number): number {
+    const mask = this.cap - 1;
+    const a = src[at]!;
+    const b = src[at + 1]!;
+    let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+    let free = -1;
+    const k = this.keys;
+    for (;;) {
+      const x = k[i * 2]!;
+      const y = k[i * 2 + 1]!;
+      if (x === EMPTY_HI && y <= 1) {
+        if (y === 0) return -(free >= 0 ? free : i) - 1;
+        if (free < 0) free = i;
+      } else if (x === a && y === b && this.sameTail(this.slot[i]!, src, at)) return i;
+      i = (i + 1) & mask;
+    }
+  }
+
+  private sameTail(entry: number, src: Uint32Array, at: number): boolean {
+    const f = this.full;
+    const o = entry * 8;
+    for (let j = 2; j < 8; j++) if (f[o + j] !== src[at + j]) return false;
+    return true;
+  }
+
+  /** Adds the digest at src[at..at+8). */
+  add(src: Uint32Array, at: number): void {
+    const odd = DigestSet.oddKey(src, at);
+    if (odd !== undefined) {
+      this.odd.add(odd);
+      return;
+    }
+    if ((this.used + 1) * 10 > this.cap * 7) this.rehash();
+    const f = this.find(src, at);
+    if (f >= 0) return;
+    const i = -f - 1;
+    if (this.keys[i * 2 + 1] === 0) this.used++;
+    this.keys[i * 2] = src[at]!;
+    this.keys[i * 2 + 1] = src[at + 1]!;
+    if ((this.stored + 1) * 8 > this.full.length) {
+      const n = new Uint32Array(this.full.length * 2);
+      n.set(this.full);
+      this.full = n;
+    }
+    const o = this.stored * 8;
+    for (let j = 0; j < 8; j++) this.full[o + j] = src[at + j]!;
+    this.slot[i] = this.stored++;
+    this.live++;
+  }
+
+  delete(src: Uint32Array, at: number): void {
+    const odd = DigestSet.oddKey(src, at);
+    if (odd !== undefined) {
+      this.odd.delete(odd);
+      return;
+    }
+    const f = this.find(src, at);
+    if (f < 0) return;
+    this.keys[f * 2] = EMPTY_HI;
+    this.keys[f * 2 + 1] = 1;
+    this.live--;
+  }
+
+  /** Grows the probe table (or clears tombstones); digests stay where they are in `full`. */
+  private rehash(): void {
+    const oldKeys = this.keys;
+    const oldSlot = this.slot;
+    const oldCap = this.cap;
+    if (this.live * 10 > oldCap * 3) this.cap *= 2;
+    this.keys = new Uint32Array(this.cap * 2);
+    this.slot = new Int32Array(this.cap);
+    this.used = 0;
+    const mask = this.cap - 1;
+    for (let s = 0; s < oldCap; s++) {
+      const a = oldKeys[s * 2]!;
+      const b = oldKeys[s * 2 + 1]!;
+      if (a === EMPTY_HI && b <= 1) continue;
+      let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
+      while (this.keys[i * 2] !== EMPTY_HI || this.keys[i * 2 + 1] !== 0) i = (i + 1) & mask;
+      this.keys[i * 2] = a;
+      this.keys[i * 2 + 1] = b;
+      this.slot[i] = oldSlot[s]!;
+      this.used++;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+// The batcher's three limits (users per request, 2500 operations, 5,000,000 bytes), that no
+// user is lost or duplicated, and that batches do not depend on how the input was chunked.
+import { describe, expect, it } from 'vitest';
+import { Batcher, MAX_BYTES, MAX_OPERATIONS, type Batch, type FragmentRun } from '../../src/audiences/batcher.js';
+
+function run(values: string[]): FragmentRun {
+  let s = '';
+  const ends = new Int32Array(values.length);
+  values.forEach((v, i) => {
+    s += `{"email":["${v}"]},`;
+    ends[i] = s.length;
+  });
+  return { frags: Buffer.from(s, 'latin1'), ends };
+}
+
+const ids = (n: number, from = 0) => Array.from({ length: n }, (_, i) => (from + i).toString(16).padStart(64, '0'));
+
+function all(b: Batcher, runs: FragmentRun[]): Batch[] {
+  const out: Batch[] = [];
+  for (const r of runs) out.push(...b.push(r));
+  const last = b.flush();
+  if (last) out.push(last);
+  return out;
+}
+
+function usersOf(batch: Batch): string[] {
+  const ops = JSON.parse(batch.body.toString('utf8')) as Array<{ operation_type: string; params: { users: Array<{ email: string[] }> } }>;
+  expect(ops.length).toBe(batch.ops);
+  return ops.flatMap((o) => o.params.users.map((u) => u.email[0]!));
+}
+
+describe('Batcher', () => {
+  it('cuts at --batch-size users and keeps every user once, in order', () => {
+    const v = ids(6000);
+    const batches = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v.slice(0, 1234)), run(v.slice(1234))]);
+    expect(batches.map((b) => b.users)).toEqual([2500, 2500, 1000]);
+    expect(batches.flatMap(usersOf)).toEqual(v);
+    expect(batches.map((b) => b.index)).toEqual([0, 1, 2]);
+  });
+
+  it('keeps at most 2500 operations per request', () => {
+    expect(MAX_OPERATIONS).toBe(2500);
+    const v = ids(20);
+    const batches = all(new Batcher({ maxUsers: 100, usersPerOp: 2, maxOps: 3 }, { operationType: 'Delete' }), [run(v)]);
+    expect(batches.map((b) => b.ops)).toEqual([3, 3, 3, 1]);
+    expect(batches.map((b) => b.users)).toEqual([6, 6, 6, 2]);
+    expect(batches.flatMap(usersOf)).toEqual(v);
+    expect(JSON.parse(batches[0]!.body.toString())[0].operation_type).toBe('Delete');
+  });
+
+  it('keeps each body within the byte limit, filling it as far as the next user allows', () => {
+    expect(MAX_BYTES).toBe(5_000_000);
+    const v = ids(50);
+    const maxBytes = 1000;
+    const batches = all(new Batcher({ maxUsers: 2500, maxBytes }, { operationType: 'Update', expiresAt: '2027-01-01T00:00:00Z' }), [run(v)]);
+    expect(batches.length).toBeGreaterThan(1);
+    for (const b of batches) expect(b.bytes).toBe(b.body.length);
+    for (const b of batches.slice(0, -1)) {
+      expect(b.bytes).toBeLessThanOrEqual(maxBytes);
+      expect(b.bytes + 77).toBeGreaterThan(maxBytes); // one more user would not have fitted
+    }
+    expect(batches.flatMap(usersOf)).toEqual(v);
+    expect(JSON.parse(batches[0]!.body.toString())[0].params.expires_at).toBe('2027-01-01T00:00:00Z');
+  });
+
+  it('with the real limits, a large --batch-size is cut by the 5,000,000-byte limit', () => {
+    const v = ids(70_000);
+    const batches = all(new Batcher({ maxUsers: 100_000 }, { operationType: 'Update' }), [run(v)]);
+    expect(batches.length).toBe(2);
+    expect(batches[0]!.bytes).toBeLessThanOrEqual(5_000_000);
+    expect(batches[0]!.bytes + 77).toBeGreaterThan(5_000_000);
+  });
+
+  it('cuts the same batches however the input was chunked (resume relies on it)', () => {
+    const v = ids(7000);
+    const a = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v)]);
+    const b = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v.slice(0, 1)), run(v.slice(1, 4999)), run(v.slice(4999))]);
+    expect(b.map((x) => [x.users, x.head, x.body.toString()])).toEqual(a.map((x) => [x.users, x.head, x.body.toString()]));
+  });
+});

@@ -1,0 +1,117 @@
+// Every normalization rule of platform-notes.md "Audience identifier normalization", the
+// published hash vector, and how digests and partner ids are treated.
+import { describe, expect, it } from 'vitest';
+import {
+  asciiJsonString,
+  canonicalType,
+  normalizeDeviceId,
+  normalizeEmail,
+  normalizeHandle,
+  normalizePartnerUserId,
+  normalizePhone,
+  normalizeTwitterId,
+  prepare,
+  sha256Hex,
+} from '../../src/audiences/normalize.js';
+
+const val = (n: { value: string } | { reason: string }) => ('value' in n ? n.value : `REJECT: ${n.reason}`);
+
+describe('hash', () => {
+  it('matches the published vector sha256("adsapi")', () => {
+    expect(sha256Hex('adsapi')).toBe('49e0be2aeccfb51a8dee4c945c8a70a9ac500cf6f5cb08112575f74db9b1470d');
+  });
+});
+
+describe('email: trim, lowercase', () => {
+  it('normalizes', () => {
+    expect(val(normalizeEmail('  John.Doe+ads@Example.COM \t'))).toBe('john.doe+ads@example.com');
+  });
+  it('rejects what is not an address', () => {
+    for (const bad of ['', 'john', 'john@', '@example.com', 'jo hn@example.com']) expect(val(normalizeEmail(bad))).toMatch(/^REJECT/);
+  });
+});
+
+describe('handle: trim, drop a leading @, lowercase', () => {
+  it('normalizes', () => {
+    expect(val(normalizeHandle(' @XDevelopers '))).toBe('xdevelopers');
+    expect(val(normalizeHandle('jack_1'))).toBe('jack_1');
+  });
+  it('rejects invalid handles', () => {
+    for (const bad of ['@', 'has space', 'a'.repeat(16), 'dash-ed']) expect(val(normalizeHandle(bad))).toMatch(/^REJECT/);
+  });
+});
+
+describe('twitter_id (service_id): trim, digits only, drop leading zeros, kept as a string', () => {
+  it('normalizes', () => {
+    expect(val(normalizeTwitterId(' 000783214 '))).toBe('783214');
+    // beyond 2^53: never parsed as a number
+    expect(val(normalizeTwitterId('1234567890123456789012'))).toBe('1234567890123456789012');
+  });
+  it('rejects non-digits and zero', () => {
+    for (const bad of ['12a4', '1.5e3', '0000', '-12']) expect(val(normalizeTwitterId(bad))).toMatch(/^REJECT/);
+  });
+  it('service_id is an alias of twitter_id', () => {
+    expect(canonicalType('service_id')).toBe('twitter_id');
+    expect(canonicalType('EMAIL')).toBe('email');
+    expect(canonicalType('nope')).toBeUndefined();
+  });
+});
+
+describe('phone_number: E.164 without the plus', () => {
+  it('keeps international numbers with + or 00', () => {
+    expect(val(normalizePhone('+1 (415) 555-2671'))).toBe('14155552671');
+    expect(val(normalizePhone('0044 20 7946 0958'))).toBe('442079460958');
+    expect(val(normalizePhone('+44 (0)20 7946 0958'))).toBe('442079460958');
+  });
+  it('needs --default-country for national numbers', () => {
+    expect(val(normalizePhone('(415) 555-2671', 'US'))).toBe('14155552671');
+    expect(val(normalizePhone('020 7946 0958', 'GB'))).toBe('442079460958');
+    expect(val(normalizePhone('020 7946 0958'))).toMatch(/REJECT.*default-country/);
+  });
+  it('reads digits that already start with the country code', () => {
+    expect(val(normalizePhone('14155552671'))).toBe('14155552671');
+  });
+  it('rejects what is not a phone number', () => {
+    for (const bad of ['call me', '123', '+1 555']) expect(val(normalizePhone(bad, 'US'))).toMatch(/^REJECT/);
+  });
+});
+
+describe('device_id: trim, lowercase, dashes kept', () => {
+  it('normalizes an IDFA', () => {
+    expect(val(normalizeDeviceId(' 4B61639E-47CC-4056-A16A-C8217E029462 '))).toBe('4b61639e-47cc-4056-a16a-c8217e029462');
+  });
+  it('rejects empty and spaced values', () => {
+    expect(val(normalizeDeviceId('  '))).toMatch(/^REJECT/);
+    expect(val(normalizeDeviceId('ab cd'))).toMatch(/^REJECT/);
+  });
+});
+
+describe('partner_user_id: trim, never hashed', () => {
+  it('is trimmed and passed as is', () => {
+    expect(val(normalizePartnerUserId('  CRM-00042 '))).toBe('CRM-00042');
+    expect(prepare('partner_user_id', ' CRM-00042 ', false)).toEqual({ value: 'CRM-00042' });
+    expect(prepare('partner_user_id', ' CRM-00042 ', true)).toEqual({ value: 'CRM-00042' });
+  });
+  it('is JSON-encoded as pure ASCII (byte length equals length)', () => {
+    expect(asciiJsonString('Zoë "q"')).toBe('"Zo\\u00eb \\"q\\""');
+  });
+});
+
+describe('prepare: normalize then hash, never hash twice', () => {
+  const digest = sha256Hex('adsapi');
+  it('hashes the normalized value', () => {
+    expect(prepare('email', ' AdsApi@Example.com ', false)).toEqual({ value: sha256Hex('adsapi@example.com') });
+    expect(prepare('handle', '@AdsApi', false)).toEqual({ value: digest });
+  });
+  it('flags a digest-looking value without --hashed', () => {
+    expect(prepare('email', digest.toUpperCase(), false)).toEqual({ digest: true });
+  });
+  it('passes digests through with --hashed, lowercased and checked', () => {
+    expect(prepare('email', ` ${digest.toUpperCase()} `, true)).toEqual({ value: digest });
+    expect(prepare('email', 'someone@example.com', true)).toHaveProperty('reason');
+    expect(prepare('email', digest.slice(1), true)).toHaveProperty('reason');
+  });
+  it('passes rejection reasons on', () => {
+    expect(prepare('email', 'not-an-email', false)).toEqual({ reason: 'not an email address' });
+  });
+});

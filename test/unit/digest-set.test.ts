@@ -1,0 +1,44 @@
+// The sandbox's exact digest set: adds, duplicates, deletes, growth, and the reserved prefixes.
+import { describe, expect, it } from 'vitest';
+import { DigestSet, parseDigest } from '../../src/sandbox/digest-set.js';
+import { sha256Hex } from '../../src/audiences/normalize.js';
+
+function digest(hex: string): Uint32Array {
+  const w = new Uint32Array(8);
+  expect(parseDigest(hex, w, 0)).toBe(true);
+  return w;
+}
+
+describe('DigestSet', () => {
+  it('counts distinct digests exactly through growth, duplicates and deletes', () => {
+    const s = new DigestSet();
+    const all = Array.from({ length: 50_000 }, (_, i) => digest(sha256Hex(String(i))));
+    for (const d of all) s.add(d, 0);
+    for (const d of all.slice(0, 1000)) s.add(d, 0);
+    expect(s.size).toBe(50_000);
+    for (const d of all.slice(0, 20_000)) s.delete(d, 0);
+    expect(s.size).toBe(30_000);
+    for (const d of all.slice(0, 10)) s.add(d, 0);
+    expect(s.size).toBe(30_010);
+  });
+
+  it('keeps digests that share their first 64 bits apart, and handles the reserved prefixes', () => {
+    const s = new DigestSet();
+    const a = digest('0123456789abcdef' + '0'.repeat(48));
+    const b = digest('0123456789abcdef' + '1'.repeat(48));
+    const zero = digest('0'.repeat(64));
+    const one = digest('0'.repeat(15) + '1' + 'f'.repeat(48));
+    for (const d of [a, b, zero, one, a, zero]) s.add(d, 0);
+    expect(s.size).toBe(4);
+    s.delete(zero, 0);
+    s.delete(a, 0);
+    expect(s.size).toBe(2);
+  });
+
+  it('parses only lowercase hex of the right length', () => {
+    const w = new Uint32Array(8);
+    expect(parseDigest(sha256Hex('x').toUpperCase(), w, 0)).toBe(false);
+    expect(parseDigest(sha256Hex('x').slice(1), w, 0)).toBe(false);
+    expect(parseDigest('g'.repeat(64), w, 0)).toBe(false);
+  });
+});
