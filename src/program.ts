@@ -17,6 +17,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   request: { description: 'make a raw signed API call', load: () => import('./commands/request.js') },
   config: { description: 'read and change settings in the profile store', load: () => import('./commands/config.js') },
   ads: { description: 'the advertising API: accounts, campaigns, attachments, reference data', load: () => import('./commands/ads/index.js') },
+  audiences: { description: 'custom audiences: bulk hashed user uploads, do-not-reach lists', load: () => import('./commands/audiences/index.js') },
   sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox.js') },
 };
 

@@ -1,0 +1,147 @@
+// The upload journal: one JSON line per acknowledged batch, appended and fsynced before the
+// batch counts, so a run killed at any instant (even SIGKILL) resumes without losing or
+// re-sending an acknowledged batch. The first line names the input and the options; a
+// journal written for other input or options is refused rather than misapplied.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../core/errors.js';
+
+export interface JournalHeader {
+  xctl_upload_journal: 1;
+  /** Input fingerprint: size and digests of its first and last 64 KiB (files), or "stdin". */
+  fingerprint: Record<string, unknown>;
+  /** Everything that decides how batches are cut and what they say. */
+  options: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface AckEntry {
+  users: number;
+  head: string;
+}
+
+export class Journal {
+  private fd: number;
+  readonly acked: Map<number, AckEntry>;
+  readonly resumed: boolean;
+  readonly completed: boolean;
+
+  private constructor(
+    readonly file: string,
+    fd: number,
+    acked: Map<number, AckEntry>,
+    resumed: boolean,
+    completed: boolean,
+  ) {
+    this.fd = fd;
+    this.acked = acked;
+    this.resumed = resumed;
+    this.completed = completed;
+  }
+
+  /**
+   * Opens (or creates) the journal. An existing one is resumed when its header matches;
+   * `restart` discards it.
+   */
+  static open(file: string, header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>, opts: { restart?: boolean; flag?: string } = {}): Journal {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const acked = new Map<number, AckEntry>();
+    let resumed = false;
+    let completed = false;
+    if (!opts.restart && fs.existsSync(file)) {
+      const lines = fs.readFileSync(file, 'utf8').split('\n');
+      let head: JournalHeader | undefined;
+      try {
+        head = JSON.parse(lines[0] ?? '') as JournalHeader;
+      } catch {
+        head = undefined;
+      }
+      if (!head || head.xctl_upload_journal !== 1) {
+        throw new UsageError(`${file} is not an upload journal`, { flag: opts.flag ?? '--journal', hint: 'pass --restart to overwrite it, or another --journal' });
+      }
+      if (stable(head.options) !== stable(header.options)) {
+        throw new UsageError(`the journal ${file} was written with other options (${diffKeys(head.options, header.options).join(', ')})`, {
+          flag: '--restart',
+          hint: 'run the original command to resume, or pass --restart to start this upload from the top',
+        });
+      }
+      if (stable(head.fingerprint) !== stable(header.fingerprint)) {
+        throw new UsageError(`the input changed since the journal ${file} was written`, {
+          flag: '--restart',
+          hint: 'pass --restart to upload the new input from the top',
+        });
+      }
+      for (let i = 1; i < lines.length; i++) {
+        const l = lines[i]!;
+        if (!l) continue;
+        let e: { b?: number; n?: number; h?: string; done?: boolean };
+        try {
+          e = JSON.parse(l);
+        } catch {
+          break; // a torn last line from a kill mid-write: that batch was never counted
+        }
+        if (e.done) completed = true;
+        else if (typeof e.b === 'number') acked.set(e.b, { users: e.n ?? 0, head: e.h ?? '' });
+      }
+      resumed = true;
+      const fd = fs.openSync(file, 'a', 0o600);
+      return new Journal(file, fd, acked, resumed, completed);
+    }
+    const fd = fs.openSync(file, 'w', 0o600);
+    const full: JournalHeader = { xctl_upload_journal: 1, ...header, created_at: new Date().toISOString() };
+    fs.writeSync(fd, JSON.stringify(full) + '\n');
+    fs.fdatasyncSync(fd);
+    return new Journal(file, fd, acked, resumed, completed);
+  }
+
+  /** Records an acknowledged batch durably (write + fdatasync) before it is counted. */
+  ack(index: number, users: number, head: string): void {
+    this.acked.set(index, { users, head });
+    fs.writeSync(this.fd, `{"b":${index},"n":${users},"h":"${head}"}\n`);
+    fs.fdatasyncSync(this.fd);
+  }
+
+  markDone(): void {
+    fs.writeSync(this.fd, `{"done":true,"at":"${new Date().toISOString()}"}\n`);
+    fs.fdatasyncSync(this.fd);
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+
+  remove(): void {
+    this.close();
+    fs.rmSync(this.file, { force: true });
+  }
+}
+
+/** Size plus digests of the first and last 64 KiB: cheap for 10 GB files, and catches edits, appends and swaps. */
+export function fileFingerprint(file: string): Record<string, unknown> {
+  const st = fs.statSync(file);
+  const fd = fs.openSync(file, 'r');
+  try {
+    const n = Math.min(65536, st.size);
+    const a = Buffer.alloc(n);
+    fs.readSync(fd, a, 0, n, 0);
+    const b = Buffer.alloc(n);
+    fs.readSync(fd, b, 0, n, Math.max(0, st.size - n));
+    const h = (x: Buffer) => crypto.createHash('sha256').update(x).digest('hex').slice(0, 32);
+    return { size: st.size, head: h(a), tail: h(b) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function stable(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
+  if (Array.isArray(v)) return '[' + v.map(stable).join(',') + ']';
+  const o = v as Record<string, unknown>;
+  return '{' + Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => JSON.stringify(k) + ':' + stable(o[k])).join(',') + '}';
+}
+
+function diffKeys(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => stable(a[k]) !== stable(b[k]));
+}

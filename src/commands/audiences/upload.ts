@@ -1,0 +1,167 @@
+// `xctl audiences upload` and `xctl audiences do-not-reach upload`: bulk hashed user uploads.
+// This file parses and checks the flags (every rule before anything is sent); the pipeline
+// lives in src/audiences/.
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { AuthError, UsageError } from '../../core/errors.js';
+import { printOne } from '../../core/output.js';
+import { collect, run } from '../kit.js';
+
+export interface UploadFlags {
+  type?: string;
+  column?: string[];
+  format: string;
+  hashed?: boolean;
+  defaultCountry?: string;
+  delete?: boolean;
+  effectiveAt?: string;
+  expiresAt?: string;
+  batchSize: string;
+  concurrency: string;
+  dryRun?: boolean;
+  out?: string;
+  journal?: string;
+  restart?: boolean;
+  rejects?: string;
+}
+
+type Target = 'custom_audience' | 'do_not_reach_list';
+
+const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'seconds', 'records_per_s'];
+
+function addFlags(cmd: Command, target: Target): Command {
+  cmd
+    .option('--type <type>', 'what each value is: email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id')
+    .option('--column <TYPE=HEADER>', 'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile', collect, [])
+    .addOption(new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'))
+    .option('--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again')
+    .option('--default-country <CC>', 'country for national phone numbers (ISO 3166 alpha-2, e.g. US)')
+    .option('--delete', 'remove the users instead of adding them (operation_type Delete)');
+  if (target === 'custom_audience') cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
+  cmd
+    .option('--expires-at <time>', `ISO 8601 expiry (default 13 months ahead; ${target === 'custom_audience' ? 'after --effective-at, at most 13 months after it' : 'less than 13 months ahead'})`)
+    .option('--batch-size <n>', 'users per request', '2500')
+    .option('--concurrency <n>', 'requests in flight', '4')
+    .option('--dry-run', 'normalize, hash and batch, but send nothing')
+    .option('--out <file>', 'with --dry-run: write each request body as one JSON line')
+    .option('--journal <file>', 'journal file (default: in the config folder, keyed by input and options; stdin needs one to resume)')
+    .option('--restart', 'ignore an existing journal and upload from the top')
+    .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv');
+  return cmd;
+}
+
+export function registerUpload(audiences: Command): void {
+  addFlags(
+    audiences
+      .command('upload <audience-id> <file>')
+      .description('upload users to a custom audience: normalize, hash, batch, send; resumable (file "-" reads stdin)'),
+    'custom_audience',
+  ).action(run<UploadFlags>((ctx, flags, args) => audiencesUpload(ctx, flags, args, 'custom_audience')));
+}
+
+export function registerDoNotReachUpload(dnr: Command): void {
+  addFlags(
+    dnr.command('upload <list-id> <file>').description('upload users (email, phone_number) to the do-not-reach list; resumable (file "-" reads stdin)'),
+    'do_not_reach_list',
+  ).action(run<UploadFlags>((ctx, flags, args) => audiencesUpload(ctx, flags, args, 'do_not_reach_list')));
+}
+
+function positiveInt(v: string, flag: string, max: number): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max} (got "${v}")`, { flag });
+  return Number(v);
+}
+
+function isoTime(v: string, flag: string): Date {
+  // ISO 8601 with a date and a time zone (or a plain date), as the endpoint takes it.
+  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(v) || Number.isNaN(Date.parse(v))) {
+    throw new UsageError(`${flag} must be an ISO 8601 time such as 2026-05-01T00:00:00Z (got "${v}")`, { flag });
+  }
+  return new Date(v);
+}
+
+function addMonths(d: Date, n: number): Date {
+  const x = new Date(d.getTime());
+  x.setUTCMonth(x.getUTCMonth() + n);
+  return x;
+}
+
+/** Checks every flag, then runs the pipeline and prints the summary. */
+export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string[], target: Target): Promise<void> {
+  const [listId, input] = args as [string, string];
+  const idName = target === 'custom_audience' ? '<audience-id>' : '<list-id>';
+  if (!/^[A-Za-z0-9]{1,32}$/.test(listId)) throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
+  const { canonicalType } = await import('../../audiences/normalize.js');
+  const { parseColumnFlags } = await import('../../audiences/input.js');
+  const columns = parseColumnFlags(f.column ?? []);
+  let type = undefined;
+  if (f.type !== undefined) {
+    type = canonicalType(f.type);
+    if (!type) throw new UsageError(`--type must be one of email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id (got "${f.type}")`, { flag: '--type' });
+  }
+  if (type && columns.length) throw new UsageError('--type and --column are exclusive: --type for one value per row, --column to build users from several columns', { flag: '--column' });
+  const allowed = target === 'do_not_reach_list' ? (['email', 'phone_number'] as const) : undefined;
+  // ads-api.md section 4.4: a do-not-reach list takes only email and phone_number arrays.
+  for (const t of [type, ...columns.map((c) => c.type)]) {
+    if (t && allowed && !(allowed as readonly string[]).includes(t)) {
+      throw new UsageError(`do-not-reach lists take only email and phone_number (got ${t})`, { flag: type ? '--type' : '--column' });
+    }
+  }
+  if (f.defaultCountry !== undefined) {
+    const { isSupportedCountry } = await import('libphonenumber-js/min');
+    if (!/^[A-Za-z]{2}$/.test(f.defaultCountry) || !isSupportedCountry(f.defaultCountry.toUpperCase() as never)) {
+      throw new UsageError(`--default-country must be a two-letter country code such as US or GB (got "${f.defaultCountry}")`, { flag: '--default-country' });
+    }
+  }
+  const now = new Date(ctx.clock.now());
+  const eff = f.effectiveAt !== undefined ? isoTime(f.effectiveAt, '--effective-at') : undefined;
+  if (f.expiresAt !== undefined) {
+    const exp = isoTime(f.expiresAt, '--expires-at');
+    if (target === 'custom_audience') {
+      const from = eff ?? now;
+      // ads-api.md 4.4 / section 8: expires_at after effective_at, at most 13 months.
+      if (exp.getTime() <= from.getTime()) throw new UsageError(`--expires-at must be after ${eff ? '--effective-at' : 'now'}`, { flag: '--expires-at' });
+      if (exp.getTime() > addMonths(from, 13).getTime()) throw new UsageError(`--expires-at must be at most 13 months after ${eff ? '--effective-at' : 'now'}`, { flag: '--expires-at' });
+    } else {
+      if (exp.getTime() <= now.getTime()) throw new UsageError('--expires-at must be in the future', { flag: '--expires-at' });
+      if (exp.getTime() >= addMonths(now, 13).getTime()) throw new UsageError('--expires-at must lie less than 13 months ahead for a do-not-reach list', { flag: '--expires-at' });
+    }
+  }
+  const batchSize = positiveInt(f.batchSize, '--batch-size', 2_000_000);
+  const concurrency = positiveInt(f.concurrency, '--concurrency', 64);
+  if (f.out && !f.dryRun) throw new UsageError('--out writes request bodies instead of sending them: use it with --dry-run', { flag: '--out' });
+  if (f.dryRun && (f.journal || f.restart)) throw new UsageError('--dry-run sends nothing and keeps no journal: drop --journal / --restart', { flag: '--dry-run' });
+  const accountId = f.dryRun ? (await ctx.accountId().catch(() => 'ACCOUNT_ID')) : await ctx.accountId();
+  if (!f.dryRun) {
+    // Fail on missing credentials before reading a large file.
+    const c = await ctx.credentials();
+    if (!c.api_key || !c.api_secret || !c.access_token || !c.access_token_secret) {
+      throw new AuthError('uploads need OAuth 1.0a user credentials (API key and secret, access token and secret)', {
+        hint: 'run `xctl auth set ...` or `xctl auth login`, or set the XCTL_* variables',
+      });
+    }
+  }
+
+  const { runUpload } = await import('../../audiences/pipeline.js');
+  const summary = await runUpload(ctx, {
+    target,
+    accountId,
+    listId,
+    input,
+    format: f.format as never,
+    columns: { type, columns },
+    allowedTypes: allowed ? [...allowed] : undefined,
+    hashed: !!f.hashed,
+    defaultCountry: f.defaultCountry?.toUpperCase(),
+    operation: f.delete ? 'Delete' : 'Update',
+    effectiveAt: eff ? f.effectiveAt : undefined,
+    expiresAt: f.expiresAt,
+    batchSize,
+    concurrency,
+    dryRun: !!f.dryRun,
+    out: f.out,
+    journal: f.journal,
+    restart: !!f.restart,
+    rejects: f.rejects,
+  });
+  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
+}

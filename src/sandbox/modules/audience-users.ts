@@ -1,0 +1,197 @@
+// Audience user uploads: POST /12/accounts/:account_id/custom_audiences/:id/users and
+// POST /12/batch/accounts/:account_id/do_not_reach_lists/:id/users (ads-api.md 4.4, 8).
+// Keeps the exact set of distinct hashed users per list and reports it as `audience_size`.
+// The batch is all-or-nothing: every operation is checked before any is applied.
+import type { SandboxApp } from '../app.js';
+import { adsError, ok, type SReq } from '../http.js';
+import type { Entity } from '../state.js';
+import { DigestSet, parseDigest } from '../digest-set.js';
+
+export const MAX_OPERATIONS = 2500;
+export const MAX_BYTES = 5_000_000;
+const HASHED = /^[0-9a-f]{64}$/;
+const AUDIENCE_KEYS = new Set(['email', 'device_id', 'handle', 'twitter_id', 'service_id', 'phone_number', 'partner_user_id']);
+const DNR_KEYS = new Set(['email', 'phone_number']);
+const THIRTEEN_MONTHS = (from: number) => {
+  const d = new Date(from);
+  d.setUTCMonth(d.getUTCMonth() + 13);
+  return d.getTime();
+};
+
+type Kind = 'custom_audiences' | 'do_not_reach_lists';
+
+// Hashed identifier types stored as binary digests; service_id is the platform's twitter_id.
+const DIGEST_TYPES: Record<string, number> = { email: 0, device_id: 1, handle: 2, twitter_id: 3, service_id: 3, phone_number: 4 };
+
+/** One list's distinct users: single-identifier users as digests per type, others by canonical key. */
+interface ListUsers {
+  digests: DigestSet[];
+  other: Set<string>;
+}
+
+function usersOf(app: SandboxApp, kind: Kind, id: string): ListUsers {
+  let all = app.state.ext.get('audience-users') as Map<string, ListUsers> | undefined;
+  if (!all) {
+    all = new Map();
+    app.state.ext.set('audience-users', all);
+  }
+  let s = all.get(`${kind}/${id}`);
+  if (!s) {
+    s = { digests: [0, 1, 2, 3, 4].map(() => new DigestSet()), other: new Set() };
+    all.set(`${kind}/${id}`, s);
+  }
+  return s;
+}
+
+/** The exact number of distinct users a custom audience or do-not-reach list holds. */
+export function distinctUsers(app: SandboxApp, kind: Kind, id: string): number {
+  const u = usersOf(app, kind, id);
+  return u.digests.reduce((n, d) => n + d.size, 0) + u.other.size;
+}
+
+function bad(message: string, parameter?: string): never {
+  throw adsError(400, 'INVALID_PARAMETER', message, parameter);
+}
+
+function isoTime(v: unknown, name: string): number {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(Date.parse(v))) bad(`${name} must be an ISO 8601 time`, name);
+  return Date.parse(v as string);
+}
+
+/** Checks the caller may act on the account: it must list the user (ads-api.md section 5). */
+function accountFor(req: SReq, app: SandboxApp): Entity {
+  const acct = app.state.collection('accounts').get(req.params.account_id!);
+  const users = (acct?.user_ids as string[] | undefined) ?? [];
+  if (!acct || acct.deleted || !req.auth.userId || !users.includes(req.auth.userId)) {
+    throw adsError(403, 'ACCOUNT_NOT_FOUND', `Account ${req.params.account_id} was not found for this user`);
+  }
+  return acct;
+}
+
+interface Checked {
+  /** Per operation: its single-digest users [from, to) in `words`/`types`, and its other users' keys. */
+  ops: Array<{ del: boolean; from: number; to: number; other: string[] }>;
+  words: Uint32Array;
+  types: Uint8Array;
+  total: number;
+}
+
+/** Validates the whole batch; returns each operation's canonical user keys. */
+function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
+  if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) bad('The request body must be JSON (Content-Type: application/json)');
+  if (req.rawBody.length > MAX_BYTES) throw adsError(413, 'INVALID_PARAMETER', `The request body exceeds ${MAX_BYTES} bytes`);
+  const body = req.json();
+  if (!Array.isArray(body) || body.length === 0) bad('The body must be a non-empty JSON array of operations');
+  if (body.length > MAX_OPERATIONS) bad(`At most ${MAX_OPERATIONS} operations per request (got ${body.length})`);
+  const now = app.clock.now();
+  const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
+  let total = 0;
+  for (const op of body as Array<{ params?: { users?: unknown } }>) if (op && Array.isArray(op.params?.users)) total += (op.params!.users as unknown[]).length;
+  const out: Checked = { ops: [], words: new Uint32Array(total * 8), types: new Uint8Array(total), total: 0 };
+  let simple = 0;
+  (body as unknown[]).forEach((op, i) => {
+    const o = op as { operation_type?: unknown; params?: Record<string, unknown> };
+    if (!o || typeof o !== 'object') bad(`operation ${i} must be an object`);
+    if (o.operation_type !== 'Update' && o.operation_type !== 'Delete') bad(`operation ${i}: operation_type must be Update or Delete`, 'operation_type');
+    const p = o.params;
+    if (!p || typeof p !== 'object') bad(`operation ${i}: params is required`, 'params');
+    if (kind === 'do_not_reach_lists') {
+      // Do-not-reach: no effective_at (the current time is used); expiry less than 13 months ahead.
+      if (p.effective_at !== undefined) bad('effective_at is not accepted for do-not-reach lists', 'effective_at');
+      if (p.expires_at !== undefined) {
+        const exp = isoTime(p.expires_at, 'expires_at');
+        if (exp <= now || exp >= THIRTEEN_MONTHS(now)) bad('expires_at must lie in the future and less than 13 months ahead', 'expires_at');
+      }
+    } else {
+      const eff = p.effective_at !== undefined ? isoTime(p.effective_at, 'effective_at') : now;
+      if (p.expires_at !== undefined) {
+        const exp = isoTime(p.expires_at, 'expires_at');
+        if (exp <= eff) bad('expires_at must be after effective_at', 'expires_at');
+        if (exp > THIRTEEN_MONTHS(eff)) bad('expires_at must be at most 13 months after effective_at', 'expires_at');
+      }
+    }
+    const users = p.users;
+    if (!Array.isArray(users) || users.length === 0) bad(`operation ${i}: users must be a non-empty array`, 'users');
+    const from = simple;
+    const other: string[] = [];
+    for (let u = 0; u < users.length; u++) {
+      const user = users[u] as Record<string, unknown>;
+      if (!user || typeof user !== 'object' || Array.isArray(user)) bad(`operation ${i}, user ${u}: must be an object`, 'users');
+      let k1 = '';
+      let nk = 0;
+      for (const k in user) {
+        if (nk++ === 0) k1 = k;
+        else break;
+      }
+      if (nk === 0) bad(`operation ${i}, user ${u}: no identifier`, 'users');
+      // The common shape, one hashed value of one type: parsed straight into the digest buffer.
+      if (nk === 1) {
+        const k = k1;
+        const vals = user[k];
+        const t = DIGEST_TYPES[k];
+        if (t !== undefined && allowed.has(k) && Array.isArray(vals) && vals.length === 1 && typeof vals[0] === 'string' && parseDigest(vals[0], out.words, simple * 8)) {
+          out.types[simple++] = t;
+          continue;
+        }
+      }
+      const parts: string[] = [];
+      for (const k of Object.keys(user)) {
+        if (!allowed.has(k)) bad(`operation ${i}, user ${u}: unknown identifier type "${k}"${kind === 'do_not_reach_lists' ? ' (do-not-reach lists take email and phone_number)' : ''}`, k);
+        const vals = user[k];
+        if (!Array.isArray(vals) || vals.length === 0) bad(`operation ${i}, user ${u}: ${k} must be a non-empty array of strings`, k);
+        for (const v of vals) {
+          if (typeof v !== 'string') bad(`operation ${i}, user ${u}: ${k} values must be strings`, k);
+          if (k === 'partner_user_id' ? v.length === 0 : !HASHED.test(v)) {
+            bad(`operation ${i}, user ${u}: ${k} values must be SHA-256 hashed (64 lowercase hex characters) after normalization`, k);
+          }
+        }
+        parts.push(`${k === 'service_id' ? 'twitter_id' : k}:${[...new Set(vals as string[])].sort().join(',')}`);
+      }
+      other.push(parts.sort().join('|'));
+    }
+    out.ops.push({ del: o.operation_type === 'Delete', from, to: simple, other });
+    out.total += users.length;
+  });
+  return out;
+}
+
+function handler(kind: Kind) {
+  return (req: SReq, app: SandboxApp) => {
+    accountFor(req, app);
+    const idParam = kind === 'custom_audiences' ? 'custom_audience_id' : 'do_not_reach_list_id';
+    const id = req.params[idParam]!;
+    const list = app.state.collection(kind).get(id);
+    if (!list || list.deleted || list.account_id !== req.params.account_id) throw adsError(404, 'NOT_FOUND', `${kind === 'custom_audiences' ? 'Custom audience' : 'Do-not-reach list'} ${id} was not found`, idParam);
+    const checked = checkBatch(req, app, kind);
+    const request = { params: { account_id: req.params.account_id, [idParam]: id } };
+    // Fault knob: answer with a short count and apply nothing, as a failed batch would.
+    if (app.faults.roll('short_count_rate', req.method, req.path)) {
+      return ok({ request, data: { success_count: Math.max(0, checked.total - 1), total_count: checked.total } });
+    }
+    const lu = usersOf(app, kind, id);
+    const { words, types } = checked;
+    for (const op of checked.ops) {
+      for (let j = op.from; j < op.to; j++) {
+        if (op.del) lu.digests[types[j]!]!.delete(words, j * 8);
+        else lu.digests[types[j]!]!.add(words, j * 8);
+      }
+      for (const k of op.other) {
+        if (op.del) lu.other.delete(k);
+        else lu.other.add(k);
+      }
+    }
+    list.audience_size = distinctUsers(app, kind, id);
+    list.updated_at = app.clock.iso();
+    return ok({ request, data: { success_count: checked.total, total_count: checked.total } });
+  };
+}
+
+export function install(app: SandboxApp): void {
+  app.router.add('POST', '/12/accounts/:account_id/custom_audiences/:custom_audience_id/users', { auth: 'user', rate: 'audience-upload', style: 'ads' }, handler('custom_audiences'));
+  app.router.add(
+    'POST',
+    '/12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users',
+    { auth: 'user', rate: 'audience-upload', style: 'ads' },
+    handler('do_not_reach_lists'),
+  );
+}
