@@ -415,7 +415,7 @@ function estimate(ops: SandboxOps): Record<string, unknown> {
   let size = Math.min(POPULATION, Math.round(reach * share));
   // operator_type NE negates the whole targeting.
   if (ops.values.operator_type === 'NE') size = POPULATION - size;
-  return { audience_size: { min: Math.floor(size * 0.9), max: Math.ceil(size * 1.1) } };
+  return { audience_size: { min: Math.floor((size * 9) / 10), max: Math.ceil((size * 11) / 10) } };
 }
 
 const estimateOp = customOp(
