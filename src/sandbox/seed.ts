@@ -1,6 +1,7 @@
 // What a fresh sandbox holds: one app, its owner and two more users, an ads account with a
 // funding instrument, so that every command has something to act on.
 import type { SandboxApp, SandboxSeed } from './app.js';
+import { seedAudiences } from './seed-audiences.js';
 import { adsId, randomToken } from './state.js';
 
 const isoSec = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -158,34 +159,4 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
     message: 'Raise the daily budget of "Seeded campaign" to reach more people',
     recommendation: { campaigns: [{ operation_type: 'Update', params: { campaign_id: campaignId, daily_budget_amount_local_micro: 75_000_000 } }] },
   });
-}
-
-/**
- * Audience sharing needs accounts to share with (ads-api.md 4.4: same business, or the feature
- * SHARE_AUDIENCE_OUTSIDE_BUSINESS): a second account of the owner in the same business and a
- * third in another business. Plus one custom audience that the "Preroll views" line item
- * targets, so that `audiences targeted` has something to show.
- */
-function seedAudiences(app: SandboxApp, accountId: string, ownerId: string): void {
-  const { state } = app;
-  const now = isoSec(app.clock.now());
-  const accounts = [
-    { name: 'Sandbox Sister Account', business_name: 'Sandbox Business', business_id: 'sandbox-business-1' },
-    { name: 'Sandbox Partner Account', business_name: 'Partner Business', business_id: 'sandbox-business-2' },
-  ];
-  for (const a of accounts) {
-    const id = adsId();
-    state.collection('accounts').set(id, {
-      id, ...a, timezone: 'America/New_York', timezone_switch_at: now, approval_status: 'ACCEPTED', industry_type: 'OTHER',
-      salt: randomToken(32, '0123456789abcdef'), user_ids: [ownerId], created_at: now, updated_at: now, deleted: false,
-    });
-  }
-  const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
-  const audienceId = adsId();
-  state.collection('custom_audiences').set(audienceId, { id: audienceId, ...base, name: 'Seeded customers', description: 'customers from the CRM', audience_size: 0 });
-  const li = [...state.collection('line_items').values()].find((l) => l.account_id === accountId && l.objective === 'PREROLL_VIEWS');
-  if (li) {
-    const tcId = adsId();
-    state.collection('targeting_criteria').set(tcId, { id: tcId, ...base, line_item_id: li.id, targeting_type: 'CUSTOM_AUDIENCE', targeting_value: audienceId, name: 'Seeded customers', operator_type: 'EQ' });
-  }
 }

@@ -25,11 +25,16 @@ export function register(ads: Command): void {
   }
 }
 
-export function helpFor(d: ParamDef): string {
+function helpFor(d: ParamDef): string {
   const parts = [d.help, d.required ? 'required' : undefined, d.rule];
   if (d.enumValues && d.enumValues.length <= 16) parts.push(`one of ${d.enumValues.join(', ')}`);
   else if (d.enumValues) parts.push(`${d.enumValues.length} values, see --help of the docs`);
   return parts.filter(Boolean).join('; ');
+}
+
+/** The flag of one parameter: booleans take an optional value (`--with-deleted`, `--with-active false`). */
+export function optionFor(d: ParamDef): Option {
+  return d.kind === 'bool' ? new Option(`${d.flag} [bool]`, helpFor(d)) : new Option(`${d.flag} <value>`, helpFor(d));
 }
 
 function addResource(parent: Command, r: ResourceDef): void {
@@ -38,16 +43,13 @@ function addResource(parent: Command, r: ResourceDef): void {
 }
 
 /** One generated subcommand: positionals from the path, a flag per parameter, --all/--limit on lists. */
-export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, verb = op.verb): Command {
+export function addOperation(noun: Command, r: ResourceDef, op: OperationDef): Command {
   const isDefault = r.defaultVerb === op.verb;
-  const sub = noun.command(verb, isDefault ? { isDefault: true } : {});
+  const sub = noun.command(op.verb, isDefault ? { isDefault: true } : {});
   sub.description(`${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`);
   for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, pos.optional ? `${pos.name} (default: --account)` : pos.name);
   // JSON-bodied operations take their parameters from --file only.
-  for (const d of op.body === 'json' ? [] : op.params) {
-    const o = d.kind === 'bool' ? new Option(`${d.flag} [bool]`, helpFor(d)) : new Option(`${d.flag} <value>`, helpFor(d));
-    sub.addOption(o);
-  }
+  for (const d of op.body === 'json' ? [] : op.params) sub.addOption(optionFor(d));
   if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
   if (op.kind === 'list' && op.method === 'GET') {
     sub.option('--all', 'follow next_cursor through every page');

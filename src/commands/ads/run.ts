@@ -40,7 +40,7 @@ export function violationError(v: Violation, params: ParamDef[], raw: Record<str
 }
 
 /** Flag values (strings, or true for a bare boolean flag) by spec name. */
-function rawFromOpts(op: OperationDef, opts: Record<string, unknown>): Record<string, string> {
+export function rawFromOpts(op: OperationDef, opts: Record<string, unknown>): Record<string, string> {
   const raw: Record<string, string> = {};
   for (const d of op.params) {
     const v = opts[attributeOf(d.flag)];

@@ -9,8 +9,8 @@ import type { OperationDef, ResourceDef } from '../../ads/resource-types.js';
 import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
 import { leavesWithoutNegate } from '../../ads/resources/audience-rules.js';
-import { addOperation, helpFor } from '../ads/index.js';
-import { attributeOf, positionalsOf, runOperation, sendBatch, sendJsonBody, violationError } from '../ads/run.js';
+import { addOperation, optionFor } from '../ads/index.js';
+import { attributeOf, positionalsOf, rawFromOpts, runOperation, sendBatch, sendJsonBody, violationError } from '../ads/run.js';
 import { parseJsonInput, readInputArg, run } from '../kit.js';
 
 function resource(name: string): ResourceDef {
@@ -55,8 +55,7 @@ export function registerManage(audiences: Command, doNotReach: Command): void {
       sub.action(
         run(async (ctx, opts, args) => {
           const o = opts as Record<string, unknown>;
-          const raw: Record<string, string> = {};
-          for (const d of op.params) if (o[attributeOf(d.flag)] !== undefined) raw[d.name] = String(o[attributeOf(d.flag)]);
+          const raw = rawFromOpts(op, o);
           const { violations } = validateParams(op.params, raw, op.rules);
           if (violations.length) throw violationError(violations[0]!, op.params, raw);
           await refuseFlexible(ctx, args[0]!, 'audiences update');
@@ -88,7 +87,7 @@ function registerPermissions(perms: Command): void {
     for (const d of [...ops.custom.params, ...ops.tailored.params]) {
       if (seen.has(d.name)) continue;
       seen.add(d.name);
-      sub.addOption(d.kind === 'bool' ? new Option(`${d.flag} [bool]`, helpFor(d)) : new Option(`${d.flag} <value>`, helpFor(d)));
+      sub.addOption(optionFor(d));
     }
     sub.option('--tailored', 'use the /5 tailored audience permissions endpoint');
     if (verb === 'list') {
