@@ -180,6 +180,8 @@ export interface ResourceDef {
   noun: string;
   /** Parent CLI noun: 'ref' (reference data) or 'settings'. */
   group?: 'ref' | 'settings';
+  /** Set when the resource's commands live under another group than `xctl ads` (`xctl audiences`). */
+  home?: 'audiences';
   /** The verb run when the noun is given without one (`xctl ads ref publishers`). */
   defaultVerb?: string;
   /** Name of the id path parameter ('campaign_id'). */

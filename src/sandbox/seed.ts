@@ -1,6 +1,7 @@
 // What a fresh sandbox holds: one app, its owner and two more users, an ads account with a
 // funding instrument, so that every command has something to act on.
 import type { SandboxApp, SandboxSeed } from './app.js';
+import { seedAudiences } from './seed-audiences.js';
 import { adsId, randomToken } from './state.js';
 import { sandboxAccountFields } from '../ads/resources/accounts.js';
 import { sandboxFundingInstrument } from '../ads/resources/campaigns.js';
@@ -44,6 +45,7 @@ export function seedState(app: SandboxApp): SandboxSeed {
   const fiId = adsId();
   state.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, accountId, now));
   seedAds(app, accountId, fiId, owner.id);
+  seedAudiences(app, accountId, owner.id);
   return {
     base_url: '',
     api_key: a.key,

@@ -20,13 +20,14 @@ describe('xctl completion', () => {
   it('bash: completes groups, nested verbs and options from the real command tree', async () => {
     const r = await runCli(['completion', 'bash']);
     expect(r.code).toBe(0);
-    expect(bashComplete(r.stdout, ['xctl', 'au'])).toEqual(['auth']);
+    expect(bashComplete(r.stdout, ['xctl', 'aut'])).toEqual(['auth']);
+    expect(bashComplete(r.stdout, ['xctl', 'au'])).toEqual(['auth', 'audiences']);
     expect(bashComplete(r.stdout, ['xctl', '--json', 'auth', 'profiles', ''])).toEqual(['list', 'use', 'remove']);
     expect(bashComplete(r.stdout, ['xctl', 'auth', 'set', '--api'])).toEqual(['--api-key', '--api-secret']);
     expect(bashComplete(r.stdout, ['xctl', 'config', ''])).toEqual(['get', 'set', 'unset', 'list', 'path']);
     // every group registered in the program appears at the top level
     const top = bashComplete(r.stdout, ['xctl', '']);
-    for (const g of ['auth', 'request', 'config', 'sandbox', 'changelog', 'completion']) expect(top).toContain(g);
+    for (const g of ['auth', 'request', 'config', 'sandbox', 'changelog', 'completion', 'webhooks', 'activity', 'stream', 'ads', 'audiences']) expect(top).toContain(g);
   });
 
   it('zsh and fish scripts carry the same tree', async () => {

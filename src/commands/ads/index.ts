@@ -15,6 +15,7 @@ export function register(ads: Command): void {
   ads.description('the advertising API: accounts, campaigns, line-item attachments, reference data, settings');
   const parents = new Map<string, Command>();
   for (const r of RESOURCES) {
+    if (r.home === 'audiences') continue; // served by `xctl audiences` (src/commands/audiences/)
     let parent = ads;
     if (r.group) {
       if (!parents.has(r.group)) parents.set(r.group, ads.command(r.group).description(GROUPS[r.group] ?? r.group));
@@ -30,23 +31,29 @@ function helpFor(d: ParamDef): string {
   return parts.filter(Boolean).join('; ');
 }
 
+/** The flag of one parameter: booleans take an optional value (`--with-deleted`, `--with-active false`). */
+export function optionFor(d: ParamDef): Option {
+  return d.kind === 'bool' ? new Option(`${d.flag} [bool]`, helpFor(d)) : new Option(`${d.flag} <value>`, helpFor(d));
+}
+
 function addResource(parent: Command, r: ResourceDef): void {
   const noun = parent.command(r.noun).description(r.description);
-  for (const op of r.operations) {
-    const isDefault = r.defaultVerb === op.verb;
-    const sub = noun.command(op.verb, isDefault ? { isDefault: true } : {});
-    sub.description(`${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`);
-    for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, pos.optional ? `${pos.name} (default: --account)` : pos.name);
-    // JSON-bodied operations take their parameters from --file only.
-    for (const d of op.body === 'json' ? [] : op.params) {
-      const o = d.kind === 'bool' ? new Option(`${d.flag} [bool]`, helpFor(d)) : new Option(`${d.flag} <value>`, helpFor(d));
-      sub.addOption(o);
-    }
-    if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
-    if (op.kind === 'list' && op.method === 'GET') {
-      sub.option('--all', 'follow next_cursor through every page');
-      sub.option('--limit <n>', 'stop after n records (follows pages)');
-    }
-    sub.action(run((ctx, opts, args) => runOperation(ctx, r, op, opts as Record<string, unknown>, args)));
+  for (const op of r.operations) addOperation(noun, r, op);
+}
+
+/** One generated subcommand: positionals from the path, a flag per parameter, --all/--limit on lists. */
+export function addOperation(noun: Command, r: ResourceDef, op: OperationDef): Command {
+  const isDefault = r.defaultVerb === op.verb;
+  const sub = noun.command(op.verb, isDefault ? { isDefault: true } : {});
+  sub.description(`${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`);
+  for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, pos.optional ? `${pos.name} (default: --account)` : pos.name);
+  // JSON-bodied operations take their parameters from --file only.
+  for (const d of op.body === 'json' ? [] : op.params) sub.addOption(optionFor(d));
+  if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
+  if (op.kind === 'list' && op.method === 'GET') {
+    sub.option('--all', 'follow next_cursor through every page');
+    sub.option('--limit <n>', 'stop after n records (follows pages)');
   }
+  sub.action(run((ctx, opts, args) => runOperation(ctx, r, op, opts as Record<string, unknown>, args)));
+  return sub;
 }

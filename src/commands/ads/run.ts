@@ -40,7 +40,7 @@ export function violationError(v: Violation, params: ParamDef[], raw: Record<str
 }
 
 /** Flag values (strings, or true for a bare boolean flag) by spec name. */
-function rawFromOpts(op: OperationDef, opts: Record<string, unknown>): Record<string, string> {
+export function rawFromOpts(op: OperationDef, opts: Record<string, unknown>): Record<string, string> {
   const raw: Record<string, string> = {};
   for (const d of op.params) {
     const v = opts[attributeOf(d.flag)];
@@ -145,12 +145,16 @@ async function readFileBody(ctx: Context, opts: Record<string, unknown>, what: s
 
 /** A JSON-bodied operation (op.method op.path): the file's keys are validated like flags. */
 async function runJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
-  const body = await readFileBody(ctx, opts, 'a JSON object');
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('--file: the body must be a JSON object', { flag: '--file' });
+  return sendJsonBody(ctx, r, op, await readFileBody(ctx, opts, 'a JSON object'), args, columns);
+}
+
+/** Validates a JSON body like flags (problems name `flag`, the input it came from), sends it, prints the result. */
+export async function sendJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, args: string[], columns: string[], flag = '--file'): Promise<void> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
   const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules);
   if (violations.length) {
     const v = violations[0]!;
-    throw new UsageError(`--file: ${v.param} ${v.message}`, { flag: '--file', parameter: v.param, code: v.code });
+    throw new UsageError(`${flag}: ${v.param} ${v.message}`, { flag, parameter: v.param, code: v.code });
   }
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, args);
@@ -162,7 +166,11 @@ async function runJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, opts:
 
 /** POST of a batch endpoint (JSON array body from --file): validated item by item first. */
 async function runBatch(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
-  const body = await readFileBody(ctx, opts, 'a JSON array of {"operation_type","params"} items');
+  return sendBatch(ctx, r, op, await readFileBody(ctx, opts, 'a JSON array of {"operation_type","params"} items'), args, columns);
+}
+
+/** Validates a batch body item by item (nothing is sent when one fails), sends it, prints the results. */
+export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, args: string[], columns: string[]): Promise<void> {
   const check = checkBatch(op, body);
   if (check.requestErrors.length) throw new UsageError(`--file: the batch ${check.requestErrors[0]!.message}`, { flag: '--file' });
   const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);

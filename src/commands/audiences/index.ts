@@ -1,9 +1,11 @@
 // `xctl audiences ...`: the audience commands. Bespoke verbs get their own file.
 import type { Command } from 'commander';
 import { registerDoNotReachUpload, registerUpload } from './upload.js';
+import { registerManage } from './manage.js';
 
 export function register(audiences: Command): void {
   registerUpload(audiences);
   const dnr = audiences.command('do-not-reach').description('the account\'s do-not-reach list: users excluded from every campaign');
   registerDoNotReachUpload(dnr);
+  registerManage(audiences, dnr);
 }

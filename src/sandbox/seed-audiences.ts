@@ -1,0 +1,35 @@
+// Seed data for audiences (ads-api.md 4.4): accounts to share with, and an audience that a
+// seeded line item targets. Called from seed.ts after the ads seed.
+import type { SandboxApp } from './app.js';
+import { adsId, randomToken } from './state.js';
+import { isoSeconds } from '../ads/params.js';
+
+/**
+ * Audience sharing needs accounts to share with (ads-api.md 4.4: same business, or the feature
+ * SHARE_AUDIENCE_OUTSIDE_BUSINESS): a second account of the owner in the same business and a
+ * third in another business. Plus one custom audience that the "Preroll views" line item
+ * targets, so that `audiences targeted` has something to show.
+ */
+export function seedAudiences(app: SandboxApp, accountId: string, ownerId: string): void {
+  const { state } = app;
+  const now = isoSeconds(app.clock.now());
+  const accounts = [
+    { name: 'Sandbox Sister Account', business_name: 'Sandbox Business', business_id: 'sandbox-business-1' },
+    { name: 'Sandbox Partner Account', business_name: 'Partner Business', business_id: 'sandbox-business-2' },
+  ];
+  for (const a of accounts) {
+    const id = adsId();
+    state.collection('accounts').set(id, {
+      id, ...a, timezone: 'America/New_York', timezone_switch_at: now, approval_status: 'ACCEPTED', industry_type: 'OTHER',
+      salt: randomToken(32, '0123456789abcdef'), user_ids: [ownerId], created_at: now, updated_at: now, deleted: false,
+    });
+  }
+  const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
+  const audienceId = adsId();
+  state.collection('custom_audiences').set(audienceId, { id: audienceId, ...base, name: 'Seeded customers', description: 'customers from the CRM', audience_size: 0 });
+  const li = [...state.collection('line_items').values()].find((l) => l.account_id === accountId && l.objective === 'PREROLL_VIEWS');
+  if (li) {
+    const tcId = adsId();
+    state.collection('targeting_criteria').set(tcId, { id: tcId, ...base, line_item_id: li.id, targeting_type: 'CUSTOM_AUDIENCE', targeting_value: audienceId, name: 'Seeded customers', operator_type: 'EQ' });
+  }
+}
