@@ -7,6 +7,7 @@ import { RESOURCES as campaigns } from './resources/campaigns.js';
 import { RESOURCES as attachments } from './resources/attachments.js';
 import { RESOURCES as reference } from './resources/reference.js';
 import { RESOURCES as settings } from './resources/settings.js';
+import { RESOURCES as creatives } from './resources/creatives.js';
 
 export const RESOURCES: ResourceDef[] = [
   ...accounts,
@@ -14,6 +15,7 @@ export const RESOURCES: ResourceDef[] = [
   ...attachments,
   ...reference,
   ...settings,
+  ...creatives,
 ];
 
 export function resourceByName(name: string): ResourceDef | undefined {

@@ -2,6 +2,7 @@
 // funding instrument, so that every command has something to act on.
 import type { SandboxApp, SandboxSeed } from './app.js';
 import { adsId, randomToken } from './state.js';
+import { seedCreatives } from './seed-creatives.js';
 
 const isoSec = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -157,4 +158,5 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
     message: 'Raise the daily budget of "Seeded campaign" to reach more people',
     recommendation: { campaigns: [{ operation_type: 'Update', params: { campaign_id: campaignId, daily_budget_amount_local_micro: 75_000_000 } }] },
   });
+  seedCreatives(app, base);
 }

@@ -96,7 +96,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   if (op.kind === 'batch') return runBatch(ctx, r, op, opts, args, columns);
   if (op.body === 'json') return runJsonBody(ctx, r, op, opts, args, columns);
   const raw = rawFromOpts(op, opts);
-  const { violations } = validateParams(op.params, raw, op.rules);
+  const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
   const limit = parseLimit(opts.limit as string | undefined);
   await checkSandboxOnly(ctx, op);
@@ -147,7 +147,7 @@ async function readFileBody(ctx: Context, opts: Record<string, unknown>, what: s
 async function runJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
   const body = await readFileBody(ctx, opts, 'a JSON object');
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError('--file: the body must be a JSON object', { flag: '--file' });
-  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules);
+  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) {
     const v = violations[0]!;
     throw new UsageError(`--file: ${v.param} ${v.message}`, { flag: '--file', parameter: v.param, code: v.code });
