@@ -86,6 +86,9 @@ function checkAsUser(ops: SandboxOps, uid: unknown): void {
   ops.fail(403, 'UNAUTHORIZED_ACCESS', `as_user_id ${String(uid)} has not granted this account access (not a promotable user of it)`, 'as_user_id');
 }
 
+/** An enum-list filter (creative_types, card_types): absent, or the record's value is listed. */
+const inList = (list: unknown, value: unknown) => !Array.isArray(list) || list.includes(value);
+
 const byUser = (e: Record<string, unknown>, ops: SandboxOps) => ops.values.user_id !== undefined || e.user_id === fullUser(ops);
 
 // ---- account media ----
@@ -102,6 +105,7 @@ const accountMedia: ResourceDef = {
     getOp(`${A}/account_media/:account_media_id`, withDeletedOnly(), { description: 'one account media object' }),
     deleteOp(`${A}/account_media/:account_media_id`, [], { description: 'delete an account media object (deleted: true)' }),
   ],
+  sandbox: { listFilter: (e, ops) => inList(ops.values.creative_types, e.creative_type) },
 };
 
 // ---- cards (component based) ----
@@ -243,10 +247,7 @@ const cards: ResourceDef = {
       if (ops.values.slides !== undefined) delete entity.components;
       shapeCard(entity, ops);
     },
-    listFilter: (e, ops) => {
-      const ids = ops.values.card_id as string[] | undefined;
-      return !ids || ids.includes(e.id as string);
-    },
+    listFilter: (e, ops) => inList(ops.values.card_id, e.id) && inList(ops.values.card_types, e.card_type) && inList(ops.values.card_uris, e.card_uri),
   },
 };
 
@@ -556,7 +557,7 @@ const mediaLibrary: ResourceDef = {
       description: 'list the media library',
     }),
     getOp(`${LIB}/:media_key`, withDeletedOnly(), { description: 'one media library object' }),
-    createOp(LIB, [mediaKey('media_key', { required: true, help: 'key of an uploaded media' }), ...libraryParams()], { description: 'add an uploaded media to the library', rules: [videoOnlyRule, posterIsImage] }),
+    createOp(LIB, [mediaKey('media_key', { required: true, help: 'key of an uploaded media' }), ...libraryParams()], { verb: 'add', description: 'add an uploaded media to the library', rules: [videoOnlyRule, posterIsImage] }),
     updateOp(`${LIB}/:media_key`, libraryParams(), { description: 'change name, file name, title, description or poster', rules: [posterIsImage] }),
     deleteOp(`${LIB}/:media_key`, [], { description: 'delete a media library object (deleted: true)' }),
   ],
