@@ -150,7 +150,8 @@ export function slidesProblem(slides: unknown): string | undefined {
 function schemaOf(check: (x: unknown) => string | undefined): z.ZodType<unknown> {
   return z.unknown().superRefine((x, ctx) => {
     const p = check(x);
-    if (p) ctx.addIssue({ code: 'custom', message: p.replace(/^(components|slides) /, '') });
+    // The CLI and the sandbox prefix the parameter name: "components [1].destination ...".
+    if (p) ctx.addIssue({ code: 'custom', message: p.replace(/^(components|slides)(?=\[)/, '').replace(/^(components|slides) /, '') });
   });
 }
 export const componentsSchema = schemaOf((x) => componentsProblem(x));
