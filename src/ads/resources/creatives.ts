@@ -198,6 +198,33 @@ const cards: ResourceDef = {
   description: 'cards (component based): media plus a website DETAILS or an app BUTTON; carousels',
   columns: ['id', 'name', 'card_type', 'card_uri', 'created_at', 'deleted'],
   operations: [
+    listOp(
+      CARDS,
+      [
+        p.list('card_types', { of: CARD_TYPES }),
+        p.list('card_id', { help: 'card ids' }),
+        cardUris(),
+        ...commonList({ count: 200, countDefault: 100, total: false }),
+        p.bool('include_legacy_cards', { default: false }),
+        cardQ(),
+      ],
+      {
+        description: 'list cards made with POST cards (--include-legacy-cards adds poll and conversation cards)',
+        sandbox: (ops) => {
+          const v = ops.values;
+          const names = v.include_legacy_cards === true ? CARD_COLLECTIONS : ['cards'];
+          return names.flatMap((n) => [...ops.collection(n).values()]).filter(
+            (e) =>
+              e.account_id === ops.accountId &&
+              (v.with_deleted === true || !e.deleted) &&
+              inList(v.card_id, e.id) &&
+              inList(v.card_types, e.card_type) &&
+              inList(v.card_uris, e.card_uri) &&
+              (typeof v.q !== 'string' || String(e.name ?? '').toLowerCase().startsWith(v.q.toLowerCase())),
+          );
+        },
+      },
+    ),
     // Before GET cards/:card_id, so that `all` is not taken for an id (routes match in order).
     customOp('all', 'GET', 'list', `${CARDS}/all`, [cardUris({ required: true }), p.bool('with_deleted', { default: false })], {
       description: 'legacy-style cards by card URI (any card type)',
@@ -219,18 +246,6 @@ const cards: ResourceDef = {
         return legacyCard(c, ops);
       },
     }),
-    listOp(
-      CARDS,
-      [
-        p.list('card_types', { of: CARD_TYPES }),
-        p.list('card_id', { help: 'card ids' }),
-        cardUris(),
-        ...commonList({ count: 200, countDefault: 100, total: false }),
-        p.bool('include_legacy_cards', { default: false }),
-        cardQ(),
-      ],
-      { description: 'list cards made with POST cards' },
-    ),
     getOp(`${CARDS}/:card_id`, withDeletedOnly(), { description: 'one card' }),
     Object.assign(createOp(CARDS, cardBody(true), { description: 'create a card (--file card.json: name and components or slides)', rules: [oneOfComponentsOrSlides(true)] }), { body: 'json' as const }),
     Object.assign(updateOp(`${CARDS}/:card_id`, cardBody(false), { description: 'replace name, components or slides (--file)', rules: [oneOfComponentsOrSlides(false)] }), { body: 'json' as const }),
@@ -247,7 +262,6 @@ const cards: ResourceDef = {
       if (ops.values.slides !== undefined) delete entity.components;
       shapeCard(entity, ops);
     },
-    listFilter: (e, ops) => inList(ops.values.card_id, e.id) && inList(ops.values.card_types, e.card_type) && inList(ops.values.card_uris, e.card_uri),
   },
 };
 
