@@ -81,7 +81,7 @@ export interface RuleEnv {
 }
 
 /** A cross-field rule; returns the violation or undefined. Shared by CLI and sandbox. */
-export type Rule = (v: Values, env: RuleEnv) => Violation | undefined;
+export type Rule = (v: Values, env?: RuleEnv) => Violation | undefined;
 
 export type OpKind = 'list' | 'one' | 'batch';
 export type StdVerb = 'list' | 'get' | 'create' | 'update' | 'delete' | 'batch';

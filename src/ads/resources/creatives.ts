@@ -63,15 +63,19 @@ function checkAttachments(ops: SandboxOps, keys: unknown, param = 'media_keys'):
   if (problem) ops.fail(400, 'INVALID_PARAMETER', `${param} ${problem}`, param);
 }
 
+/** A card of the account in any card collection (component, poll, conversation). */
+function findAnyCard(ops: SandboxOps, id: string, withDeleted: boolean): Rec | undefined {
+  for (const name of CARD_COLLECTIONS) {
+    const e = ops.collection(name).get(id);
+    if (e && e.account_id === ops.accountId && (withDeleted || !e.deleted)) return e;
+  }
+  return undefined;
+}
+
 /** A card_uri must name a live card of the account (component, poll or conversation card). */
 function checkCardUri(ops: SandboxOps, uri: unknown): void {
   if (typeof uri !== 'string') return;
-  const id = uri.slice('card://'.length);
-  const found = CARD_COLLECTIONS.some((c) => {
-    const e = ops.collection(c).get(id);
-    return e && e.account_id === ops.accountId && !e.deleted;
-  });
-  if (!found) ops.fail(400, 'INVALID_PARAMETER', `card_uri ${uri} is not a card of this account`, 'card_uri');
+  if (!findAnyCard(ops, uri.slice('card://'.length), false)) ops.fail(400, 'INVALID_PARAMETER', `card_uri ${uri} is not a card of this account`, 'card_uri');
 }
 
 /** The account's FULL promotable user: the default user_id of draft and scheduled post lists. */
@@ -135,7 +139,8 @@ function shapeCard(entity: Record<string, unknown>, ops: SandboxOps): void {
 /** The legacy-style view of a card (GET cards/all): flat fields, numbers as strings (spec 2.2). */
 function legacyCard(c: Rec, ops: SandboxOps): Record<string, unknown> {
   const base = { id: c.id, name: c.name, card_uri: c.card_uri, created_at: c.created_at, updated_at: c.updated_at, deleted: c.deleted };
-  if (!c.components && !c.slides) return { ...base, card_type: c.card_type }; // poll and conversation cards are legacy-style already
+  // Poll and conversation cards are legacy-style already (numbers as strings, spec 2.2).
+  if (!c.components && !c.slides) return c.duration_in_minutes === undefined ? { ...c } : { ...c, duration_in_minutes: String(c.duration_in_minutes) };
   const comps = ((c.components as Rec[] | undefined) ?? (c.slides as Rec[][])[0]!) as Array<Record<string, any>>;
   const action = comps.find((x) => x.type === 'DETAILS' || x.type === 'BUTTON')!;
   const key = cardMediaKeys(comps, undefined)[0]!;
@@ -180,14 +185,6 @@ function legacyCard(c: Rec, ops: SandboxOps): Record<string, unknown> {
     });
   } else out.image = m.media_url;
   return out;
-}
-
-function findAnyCard(ops: SandboxOps, id: string, withDeleted: boolean): Rec | undefined {
-  for (const name of CARD_COLLECTIONS) {
-    const e = ops.collection(name).get(id);
-    if (e && e.account_id === ops.accountId && (withDeleted || !e.deleted)) return e;
-  }
-  return undefined;
 }
 
 const cards: ResourceDef = {
@@ -292,7 +289,7 @@ function scheduledAt(required: boolean): ParamDef {
 export const withinAYear: Rule = (v, env) => {
   if (typeof v.scheduled_at !== 'string') return undefined;
   const t = toMinute(parseIsoTime(v.scheduled_at)!);
-  return t - env.nowMs > SCHEDULE_MAX_MS ? { param: 'scheduled_at', code: 'INVALID_PARAMETER', message: 'must be at most one year ahead' } : undefined;
+  return t - (env?.nowMs ?? Date.now()) > SCHEDULE_MAX_MS ? { param: 'scheduled_at', code: 'INVALID_PARAMETER', message: 'must be at most one year ahead' } : undefined;
 };
 
 const postRules = (create: boolean): Rule[] => [...(create ? [textOrMedia] : []), mediaKeysRule()];
@@ -302,6 +299,16 @@ function checkPost(entity: Record<string, unknown>, ops: SandboxOps): void {
   checkCardUri(ops, entity.card_uri);
   if (entity.media_keys === null || entity.media_keys === undefined) entity.media_keys = [];
   if (entity.card_uri === undefined) entity.card_uri = null;
+}
+
+/** A new draft or scheduled post: a long id, posted as as_user_id (spec 4.1). */
+function newPost(entity: Record<string, unknown>, ops: SandboxOps): void {
+  checkAsUser(ops, entity.as_user_id);
+  entity.id = longId(ops.nowMs());
+  entity.user_id = entity.as_user_id;
+  delete entity.as_user_id;
+  entity.name ??= null;
+  checkPost(entity, ops);
 }
 
 const drafts: ResourceDef = {
@@ -319,12 +326,7 @@ const drafts: ResourceDef = {
   ],
   sandbox: {
     create(entity, ops) {
-      checkAsUser(ops, entity.as_user_id);
-      entity.id = longId(ops.nowMs());
-      entity.user_id = entity.as_user_id;
-      delete entity.as_user_id;
-      entity.name ??= null;
-      checkPost(entity, ops);
+      newPost(entity, ops);
     },
     update: (entity, _before, ops) => checkPost(entity, ops),
     listFilter: byUser,
@@ -373,12 +375,7 @@ const scheduled: ResourceDef = {
   sandbox: {
     deleteMode: 'hard',
     create(entity, ops) {
-      checkAsUser(ops, entity.as_user_id);
-      entity.id = longId(ops.nowMs());
-      entity.user_id = entity.as_user_id;
-      delete entity.as_user_id;
-      entity.name ??= null;
-      checkPost(entity, ops);
+      newPost(entity, ops);
       setScheduledAt(entity, ops);
       Object.assign(entity, { scheduled_status: 'SCHEDULED', completed_at: null, tweet_id: null });
       // The entity is stored after this hook returns; the job looks it up when it runs.
