@@ -222,7 +222,7 @@ export function validateParams(params: ParamDef[], raw: Record<string, unknown>,
     const env: RuleEnv = { nowMs: o.nowMs ?? Date.now() };
     for (const rule of rules) {
       const v = rule(values, env);
-      if (v) violations.push(v);
+      if (v) violations.push({ ...v, crossField: true });
     }
   }
   return { values, violations };

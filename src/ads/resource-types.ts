@@ -70,6 +70,8 @@ export interface Violation {
   param: string;
   code: 'MISSING_PARAMETER' | 'INVALID_PARAMETER';
   message: string;
+  /** Set for cross-field rules (the value alone is fine; its combination is not). */
+  crossField?: boolean;
 }
 
 /** Parsed, typed parameter values by spec name. */

@@ -2,6 +2,8 @@
 // funding instrument, so that every command has something to act on.
 import type { SandboxApp, SandboxSeed } from './app.js';
 import { adsId, randomToken } from './state.js';
+import { sandboxAccountFields } from '../ads/resources/accounts.js';
+import { sandboxFundingInstrument } from '../ads/resources/campaigns.js';
 import { seedCreatives } from './seed-creatives.js';
 
 const isoSec = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -33,36 +35,15 @@ export function seedState(app: SandboxApp): SandboxSeed {
   const accountId = adsId();
   state.collection('accounts').set(accountId, {
     id: accountId,
-    name: 'Sandbox Ads Account',
-    business_name: 'Sandbox Business',
-    business_id: 'sandbox-business-1',
-    timezone: 'America/New_York',
-    timezone_switch_at: now,
-    approval_status: 'ACCEPTED',
+    ...sandboxAccountFields('Sandbox Ads Account', now, owner.id),
     industry_type: 'TECHNOLOGY',
     salt: randomToken(32, '0123456789abcdef'),
-    user_ids: [owner.id],
     created_at: now,
     updated_at: now,
     deleted: false,
   });
   const fiId = adsId();
-  state.collection('funding_instruments').set(fiId, {
-    id: fiId,
-    account_id: accountId,
-    name: 'Sandbox credit line',
-    type: 'CREDIT_CARD',
-    currency: 'USD',
-    entity_status: 'ACTIVE',
-    able_to_fund: true,
-    start_time: now,
-    end_time: null,
-    credit_limit_local_micro: 1_000_000_000_000,
-    funded_amount_local_micro: 0,
-    created_at: now,
-    updated_at: now,
-    deleted: false,
-  });
+  state.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, accountId, now));
   seedAds(app, accountId, fiId, owner.id);
   return {
     base_url: '',

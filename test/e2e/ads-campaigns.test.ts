@@ -29,7 +29,11 @@ describe('campaigns', () => {
     expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(await t.json(['ads', 'campaigns', 'get', c.id])).toMatchObject({ id: c.id, name: 'Spring sale' });
     const upd = await t.json(['ads', 'campaigns', 'update', c.id, '--entity-status', 'PAUSED', '--name', 'Spring sale 2']);
-    expect(upd).toMatchObject({ entity_status: 'PAUSED', name: 'Spring sale 2' });
+    expect(upd).toMatchObject({ entity_status: 'PAUSED', name: 'Spring sale 2', servable: false });
+    // The stored daily budget (5,000,000) is above a new total: the sandbox checks the result.
+    const over = await t.fails(1, ['ads', 'campaigns', 'update', c.id, '--total-budget-amount-local-micro', '4000000']);
+    expect(over.stderr).toMatch(/daily_budget_amount_local_micro must be at most total_budget_amount_local_micro/);
+    expect((await t.json(['ads', 'campaigns', 'get', c.id])).total_budget_amount_local_micro).toBeUndefined();
     const del = await t.json(['ads', 'campaigns', 'delete', c.id]);
     expect(del.deleted).toBe(true);
     // Irreversible: later deletes and gets are 404; with_deleted still shows it.
@@ -84,7 +88,8 @@ describe('campaigns', () => {
       [['ads', 'campaigns', 'list', '--campaign-ids', Array.from({ length: 201 }, (_, i) => `c${i}`).join(',')], /--campaign-ids must list at most 200 entries/],
       [['ads', 'campaigns', 'get', 'bad id'], /<campaign-id> must be an id/],
     ];
-    for (const [args, msg] of cases) expect((await t.refused(args)).stderr).toMatch(msg);
+    const errs = await t.refusedAll(cases.map(([args]) => args));
+    cases.forEach(([, msg], i) => expect(errs[i]).toMatch(msg));
   });
 
   it(`the 200 active campaigns of an account are a limit; paused ones are not`, async () => {
@@ -99,6 +104,40 @@ describe('campaigns', () => {
     await t.json(['ads', 'campaigns', 'update', last.id, '--entity-status', 'PAUSED']);
     expect((await t.json(['ads', 'campaigns', 'update', paused.id, '--entity-status', 'ACTIVE'])).entity_status).toBe('ACTIVE');
     for (const k of [...coll.keys()]) if (k.startsWith('act')) coll.delete(k);
+  });
+});
+
+describe('the sandbox envelope and errors', () => {
+  it('lists carry request.params, data_type, next_cursor and total_count; errors carry code and parameter', async () => {
+    const base = `/12/accounts/${t.sb.seed.account_id}/campaigns`;
+    for (const id of ['env1', 'env2']) t.sb.app.state.collection('campaigns').set(id, { id, account_id: t.sb.seed.account_id, name: id, entity_status: 'PAUSED', deleted: false });
+    const page = await t.signed('GET', `${base}?count=1&with_total_count=true`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ data_type: 'campaign', request: { params: { account_id: t.sb.seed.account_id, count: 1, with_total_count: true } } });
+    expect(page.body.data).toHaveLength(1);
+    expect(page.body.next_cursor).toMatch(/^c-/);
+    expect(page.body.total_count).toBeGreaterThan(1);
+    const next = await t.signed('GET', `${base}?count=1&cursor=${page.body.next_cursor}`);
+    expect(next.body.data[0].id).not.toBe(page.body.data[0].id);
+    expect(next.body.total_count).toBeUndefined();
+    const one = await t.signed('GET', `${base}/${page.body.data[0].id}`);
+    expect(one.body).toMatchObject({ data: { id: page.body.data[0].id }, data_type: 'campaign' });
+    expect((await t.signed('GET', `${base}?cursor=garbage`)).body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'cursor' });
+    expect((await t.signed('GET', `${base}?sort_by=colour-asc`)).body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'sort_by' });
+    const both = await t.signed('GET', `${base}?with_total_count=true&cursor=c-1`);
+    expect(both.status).toBe(400);
+    expect(both.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'with_total_count' });
+    const missing = await t.signed('POST', base);
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors.map((e: any) => [e.code, e.parameter])).toEqual([
+      ['MISSING_PARAMETER', 'funding_instrument_id'],
+      ['MISSING_PARAMETER', 'name'],
+    ]);
+    const unknown = await t.signed('GET', `/12/accounts/${t.sb.seed.account_id}/campaigns/nope1`);
+    expect(unknown).toMatchObject({ status: 404, body: { errors: [{ code: 'NOT_FOUND', parameter: 'campaign_id' }] } });
+    const anon = await fetch(`${t.sb.seed.base_url}${base}`);
+    expect(anon.status).toBe(401);
+    expect(((await anon.json()) as any).errors[0].code).toBe('UNAUTHORIZED_ACCESS');
   });
 });
 

@@ -14,6 +14,8 @@ export interface AdsSandbox extends TestSandbox {
   fails(code: number, args: string[], input?: string): Promise<RunResult>;
   /** Runs the CLI expecting exit 2 and that nothing reached the sandbox. */
   refused(args: string[], input?: string): Promise<RunResult>;
+  /** Several refused runs at once (nothing reaches the sandbox from any); stderr of each. */
+  refusedAll(cases: string[][]): Promise<string[]>;
   lineItem(objective: 'WEBSITE_CLICKS' | 'FOLLOWERS' | 'PREROLL_VIEWS'): string;
   collection(name: string): Map<string, Record<string, any>>;
   /** A request signed as the seeded owner straight to the sandbox (to read raw error bodies). */
@@ -56,6 +58,14 @@ export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSan
         body: json !== undefined ? JSON.stringify(json) : undefined,
       });
       return { status: res.status, body: await res.json() };
+    },
+    async refusedAll(cases) {
+      const before = requests.length;
+      const results = await Promise.all(cases.map((args) => t.run(args)));
+      results.forEach((r, i) => expect(r.code, `xctl ${cases[i]!.join(' ')}\n${r.stderr}`).toBe(2));
+      await new Promise((res) => setTimeout(res, 20));
+      expect(requests.slice(before)).toEqual([]);
+      return results.map((r) => r.stderr);
     },
     lineItem(objective) {
       for (const li of collection('line_items').values()) if (li.objective === objective) return li.id;

@@ -7,6 +7,8 @@ import { validateParams } from '../../src/ads/params.js';
 import { checkBatch } from '../../src/ads/batch.js';
 import type { OperationDef, ParamDef } from '../../src/ads/resource-types.js';
 import { DEFAULT_LIMITS } from '../../src/sandbox/ratelimit.js';
+import { Option } from 'commander';
+import { attributeOf } from '../../src/commands/ads/run.js';
 import { CAMPAIGN_BATCH_MAX, DEFAULT_MAX_ACTIVE_CAMPAIGNS } from '../../src/ads/resources/campaigns.js';
 
 function op(resource: string, verb: string): OperationDef {
@@ -163,7 +165,7 @@ describe('common parameters', () => {
         n++;
         const req = Object.fromEntries(o.params.filter((p) => p.required).map((p) => [p.name, sample(p)]));
         expect(check(o, { with_total_count: 'true' }, req)).toEqual([]);
-        expect(check(o, { with_total_count: 'true', cursor: 'c-1' }, req)[0]).toMatchObject({ param: 'with_total_count', message: 'cannot be used together with cursor' });
+        expect(check(o, { with_total_count: 'true', cursor: 'c-1' }, req)[0]).toMatchObject({ param: 'with_total_count', message: 'cannot be used together with cursor', crossField: true });
         expect(check(o, { with_total_count: 'false', cursor: 'c-1' }, req)).toEqual([]);
       }
     }
@@ -178,8 +180,15 @@ describe('common parameters', () => {
   it('with_total_count requests have their own limit of 200 per 15 minutes', () => {
     expect(DEFAULT_LIMITS['ads-total-count']).toEqual({ limit: 200, windowMs: 15 * 60_000 });
   });
-  it('flags are the kebab-case of the spec names', () => {
-    for (const r of RESOURCES) for (const o of r.operations) for (const p of o.params) expect(p.flag).toBe('--' + p.name.replace(/_/g, '-'));
+  it('flags are the kebab-case of the spec names, read back under commander\'s attribute names', () => {
+    for (const r of RESOURCES) {
+      for (const o of r.operations) {
+        for (const p of o.params) {
+          expect(p.flag).toBe('--' + p.name.replace(/_/g, '-'));
+          expect(attributeOf(p.flag)).toBe(new Option(`${p.flag} <v>`).attributeName());
+        }
+      }
+    }
   });
 });
 
@@ -188,7 +197,7 @@ describe('keyword insights (spec 8: 10 keywords combined, 7-day range)', () => {
   const base = { granularity: 'DAY', start_time: '2026-01-01T00:00:00Z' };
   it('10 keywords combined pass, 11 fail', () => {
     expect(check(o, { keywords: 'a,b,c,d,e', negative_keywords: 'f,g,h,i,j' }, base)).toEqual([]);
-    expect(check(o, { keywords: 'a,b,c,d,e,k', negative_keywords: 'f,g,h,i,j' }, base)[0]).toMatchObject({ param: 'keywords', message: expect.stringMatching(/at most 10 keywords combined \(got 11\)/) });
+    expect(check(o, { keywords: 'a,b,c,d,e,k', negative_keywords: 'f,g,h,i,j' }, base)[0]).toMatchObject({ param: 'keywords', message: 'must be at most 10 combined with negative_keywords (got 11)' });
   });
   it('a range of exactly 7 days passes, a second more fails', () => {
     expect(check(o, { keywords: 'a', end_time: '2026-01-08T00:00:00Z' }, base)).toEqual([]);

@@ -3,6 +3,7 @@
 import type { ResourceDef, Rule, SandboxOps } from '../resource-types.js';
 import { commonList, p, parseIsoTime } from '../params.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { sandboxFundingInstrument } from './campaigns.js';
 
 export const INDUSTRY_TYPES = [
   'AGENCY', 'BUSINESS_TO_BUSINESS', 'ONLINE_SERVICES', 'EDUCATION', 'FINANCIAL', 'HEALTH', 'GOVERNMENT',
@@ -27,6 +28,20 @@ export const ACCESS_VALUES = ['ACCOUNT_ADMIN', 'AD_MANAGER', 'CREATIVE_MANAGER',
 export const HISTORY_ENTITY_TYPES = ['CAMPAIGN', 'LINE_ITEM', 'PROMOTED_TWEET', 'TARGETING_CRITERIA', 'PROMOTED_ACCOUNT'] as const;
 
 const ACCOUNT = '/accounts/:account_id';
+
+/** The fields of a sandbox account (the seeded one and those of `accounts create`). */
+export function sandboxAccountFields(name: string, now: string, userId: string): Record<string, unknown> {
+  return {
+    name,
+    business_name: 'Sandbox Business',
+    business_id: 'sandbox-business-1',
+    timezone: 'America/New_York',
+    timezone_switch_at: now,
+    approval_status: 'ACCEPTED',
+    industry_type: 'OTHER',
+    user_ids: [userId],
+  };
+}
 
 /** The account's granted features (kept on the account record as `_features`). */
 export function accountFeatures(account: Record<string, unknown> | undefined): string[] {
@@ -134,35 +149,10 @@ const accounts: ResourceDef = {
   ],
   sandbox: {
     create(entity, ops) {
-      const n = ops.collection('accounts').size + 1;
-      Object.assign(entity, {
-        name: `Sandbox account ${n}`,
-        business_name: 'Sandbox Business',
-        business_id: 'sandbox-business-1',
-        timezone: 'America/New_York',
-        timezone_switch_at: entity.created_at,
-        approval_status: 'ACCEPTED',
-        industry_type: 'OTHER',
-        user_ids: [ops.userId],
-      });
+      Object.assign(entity, sandboxAccountFields(`Sandbox account ${ops.collection('accounts').size + 1}`, String(entity.created_at), ops.userId));
       // A new sandbox account gets a funding instrument so that campaigns can be created at once.
       const fiId = ops.newId();
-      ops.collection('funding_instruments').set(fiId, {
-        id: fiId,
-        account_id: entity.id,
-        name: 'Sandbox credit card',
-        type: 'CREDIT_CARD',
-        currency: 'USD',
-        entity_status: 'ACTIVE',
-        able_to_fund: true,
-        start_time: entity.created_at,
-        end_time: null,
-        credit_limit_local_micro: 1_000_000_000_000,
-        funded_amount_local_micro: 0,
-        created_at: entity.created_at,
-        updated_at: entity.created_at,
-        deleted: false,
-      });
+      ops.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, entity.id as string, String(entity.created_at)));
     },
     present: (e) => {
       const { user_ids: _u, ...rest } = e;

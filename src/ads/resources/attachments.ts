@@ -92,6 +92,10 @@ const promotedTweets: ResourceDef = {
     // Spec 3: after the parent line item is deleted a promoted post stays deleted=false but
     // is returned only with with_deleted=true.
     listFilter: (e, ops) => ops.values.with_deleted === true || ops.collection('line_items').get(String(e.line_item_id))?.deleted !== true,
+    // Spec 3: a disassociated post shows as paused in the management UI.
+    delete(entity) {
+      entity.entity_status = 'PAUSED';
+    },
     history: 'PROMOTED_TWEET',
   },
 };

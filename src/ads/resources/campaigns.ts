@@ -35,6 +35,11 @@ function campaignWriteParams(create: boolean): ParamDef[] {
   ];
 }
 
+function servability(entity: Record<string, unknown>): void {
+  entity.servable = entity.entity_status === 'ACTIVE';
+  entity.reasons_not_servable = entity.entity_status === 'ACTIVE' ? [] : ['PAUSED_BY_ADVERTISER'];
+}
+
 function activeCount(ops: SandboxOps, exceptId?: string): number {
   let n = 0;
   for (const c of ops.collection('campaigns').values()) if (c.account_id === ops.accountId && !c.deleted && c.entity_status === 'ACTIVE' && c.id !== exceptId) n++;
@@ -91,18 +96,40 @@ const campaigns: ResourceDef = {
         ops.fail(400, 'MISSING_PARAMETER', 'daily_budget_amount_local_micro is required for CREDIT_CARD funding instruments', 'daily_budget_amount_local_micro');
       }
       entity.currency = fi.currency;
-      entity.servable = entity.entity_status === 'ACTIVE';
-      entity.reasons_not_servable = entity.entity_status === 'ACTIVE' ? [] : [entity.entity_status === 'DRAFT' ? 'PAUSED_BY_ADVERTISER' : 'PAUSED_BY_ADVERTISER'];
+      servability(entity);
       checkActiveLimit(ops, entity);
     },
     update(entity, before, ops) {
+      // The rules again on the stored result: the flags alone cannot see the stored budget_optimization or totals.
+      const broken = budgetRules.map((rule) => rule(entity)).find(Boolean);
+      if (broken) ops.fail(400, broken.code, `${broken.param} ${broken.message}`, broken.param);
       if (entity.entity_status !== before.entity_status) checkActiveLimit(ops, entity);
-      entity.servable = entity.entity_status === 'ACTIVE';
+      servability(entity);
     },
     listFilter: (e, ops) => ops.values.with_draft === true || e.entity_status !== 'DRAFT',
     history: 'CAMPAIGN',
   },
 };
+
+/** A ready-to-use sandbox funding instrument (seeded accounts and `accounts create` get one). */
+export function sandboxFundingInstrument(id: string, accountId: string, now: string): Record<string, unknown> & { id: string } {
+  return {
+    id,
+    account_id: accountId,
+    name: 'Sandbox credit card',
+    type: 'CREDIT_CARD',
+    currency: 'USD',
+    entity_status: 'ACTIVE',
+    able_to_fund: true,
+    start_time: now,
+    end_time: null,
+    credit_limit_local_micro: 1_000_000_000_000,
+    funded_amount_local_micro: 0,
+    created_at: now,
+    updated_at: now,
+    deleted: false,
+  };
+}
 
 const fundingInstruments: ResourceDef = {
   name: 'funding_instruments',
@@ -127,13 +154,10 @@ const fundingInstruments: ResourceDef = {
     ),
   ],
   sandbox: {
-    create(entity) {
-      entity.name ??= `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
-      entity.entity_status = 'ACTIVE';
-      entity.able_to_fund = true;
-      entity.end_time ??= null;
-      entity.credit_limit_local_micro = 1_000_000_000_000;
-      entity.funded_amount_local_micro = 0;
+    create(entity, ops) {
+      const given = { ...entity };
+      Object.assign(entity, sandboxFundingInstrument(entity.id as string, ops.accountId!, String(entity.created_at)), given);
+      if (given.name === undefined) entity.name = `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
     },
   },
 };

@@ -150,7 +150,7 @@ const features: ResourceDef = {
 
 const keywordsTotal: Rule = (v) => {
   const n = ((v.keywords as string[] | undefined)?.length ?? 0) + ((v.negative_keywords as string[] | undefined)?.length ?? 0);
-  return n > KEYWORDS_MAX ? { param: 'keywords', code: 'INVALID_PARAMETER', message: `with negative_keywords must be at most ${KEYWORDS_MAX} keywords combined (got ${n})` } : undefined;
+  return n > KEYWORDS_MAX ? { param: 'keywords', code: 'INVALID_PARAMETER', message: `must be at most ${KEYWORDS_MAX} combined with negative_keywords (got ${n})` } : undefined;
 };
 const insightsRange: Rule = (v) => {
   if (typeof v.start_time !== 'string' || typeof v.end_time !== 'string') return undefined;

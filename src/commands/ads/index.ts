@@ -26,8 +26,7 @@ export function register(ads: Command): void {
 
 function helpFor(d: ParamDef): string {
   const parts = [d.help, d.required ? 'required' : undefined, d.rule];
-  if (d.enumValues && d.enumValues.length <= 16) parts.push(`one of ${d.enumValues.join(', ')}`);
-  else if (d.enumValues) parts.push(`${d.enumValues.length} values, see --help of the docs`);
+  if (d.enumValues) parts.push(`one of ${d.enumValues.join(', ')}`);
   return parts.filter(Boolean).join('; ');
 }
 

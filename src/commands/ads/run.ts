@@ -28,14 +28,14 @@ export function attributeOf(flag: string): string {
 /** Rewrites spec names in a rule message as flags, so the user sees what to change. */
 function flagWords(message: string, params: ParamDef[]): string {
   let m = message;
-  for (const d of params) m = m.replace(new RegExp(`\\b${d.name}\\b`, 'g'), d.flag);
+  for (const d of params) m = m.replace(new RegExp(`(?<![-\\w])${d.name}\\b`, 'g'), d.flag);
   return m;
 }
 
 export function violationError(v: Violation, params: ParamDef[], raw: Record<string, unknown>, prefix = ''): UsageError {
   const d = params.find((x) => x.name === v.param);
   const flag = d?.flag ?? `--${v.param.replace(/_/g, '-')}`;
-  const got = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' ? ` (got "${String(raw[v.param])}")` : '';
+  const got = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? ` (got "${String(raw[v.param])}")` : '';
   return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code });
 }
 

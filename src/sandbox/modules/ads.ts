@@ -38,8 +38,13 @@ interface Pending {
 }
 
 export function install(app: SandboxApp): void {
+  installResources(app, RESOURCES);
+}
+
+/** Routes for the given resources (tests install synthetic ones). First route of a method and path wins. */
+export function installResources(app: SandboxApp, resources: ResourceDef[]): void {
   const seen = new Set<string>();
-  for (const r of RESOURCES) {
+  for (const r of resources) {
     if (r.fixtures) {
       const c = app.state.collection(r.name);
       for (const f of r.fixtures(isoSeconds(app.clock.now()))) if (!c.has(f.id)) c.set(f.id, f);
