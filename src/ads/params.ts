@@ -1,7 +1,7 @@
 // Parameter builders (each a zod schema whose issues state the rule), cross-field rule helpers,
 // and the one validation function the CLI and the sandbox both run.
 import { z } from 'zod';
-import type { ParamDef, ParamKind, Rule, Values, Violation } from './resource-types.js';
+import type { ParamDef, ParamKind, Rule, RuleEnv, Values, Violation } from './resource-types.js';
 
 export function kebab(name: string): string {
   return '--' + name.replace(/_/g, '-');
@@ -204,7 +204,7 @@ export interface Validated {
  * names are ignored here (the CLI cannot produce them; the sandbox ignores extras, as the
  * service does with parameters it does not know).
  */
-export function validateParams(params: ParamDef[], raw: Record<string, unknown>, rules: Rule[] = [], o: { skipRequired?: boolean } = {}): Validated {
+export function validateParams(params: ParamDef[], raw: Record<string, unknown>, rules: Rule[] = [], o: { skipRequired?: boolean; nowMs?: number } = {}): Validated {
   const values: Values = {};
   const violations: Violation[] = [];
   for (const d of params) {
@@ -218,8 +218,10 @@ export function validateParams(params: ParamDef[], raw: Record<string, unknown>,
     else violations.push({ param: d.name, code: 'INVALID_PARAMETER', message: res.error.issues[0]?.message ?? 'is invalid' });
   }
   if (violations.length === 0) {
+    // Time rules ("at most one year ahead") use the caller's clock: the CLI's, or the sandbox's.
+    const env: RuleEnv = { nowMs: o.nowMs ?? Date.now() };
     for (const rule of rules) {
-      const v = rule(values);
+      const v = rule(values, env);
       if (v) violations.push({ ...v, crossField: true });
     }
   }

@@ -77,8 +77,13 @@ export interface Violation {
 /** Parsed, typed parameter values by spec name. */
 export type Values = Record<string, unknown>;
 
+/** What a rule may know besides the values: the caller's clock (the CLI's, or the sandbox clock). */
+export interface RuleEnv {
+  nowMs: number;
+}
+
 /** A cross-field rule; returns the violation or undefined. Shared by CLI and sandbox. */
-export type Rule = (v: Values) => Violation | undefined;
+export type Rule = (v: Values, env?: RuleEnv) => Violation | undefined;
 
 export type OpKind = 'list' | 'one' | 'batch';
 export type StdVerb = 'list' | 'get' | 'create' | 'update' | 'delete' | 'batch';
@@ -155,6 +160,8 @@ export interface SandboxOps {
   /** Sandbox time, ISO 8601 UTC to the second. */
   now(): string;
   nowMs(): number;
+  /** Runs fn at sandbox time `ms` (app.clock.at: the manual clock runs it when advanced past). */
+  at(ms: number, fn: () => void): void;
   /** A named collection (app.state.collection). */
   collection(name: string): Map<string, Record<string, unknown> & { id: string }>;
   newId(): string;

@@ -8,6 +8,7 @@ import { RESOURCES as attachments } from './resources/attachments.js';
 import { RESOURCES as reference } from './resources/reference.js';
 import { RESOURCES as settings } from './resources/settings.js';
 import { RESOURCES as audiences } from './resources/audiences.js';
+import { RESOURCES as creatives } from './resources/creatives.js';
 
 export const RESOURCES: ResourceDef[] = [
   ...accounts,
@@ -16,6 +17,7 @@ export const RESOURCES: ResourceDef[] = [
   ...reference,
   ...settings,
   ...audiences,
+  ...creatives,
 ];
 
 export function resourceByName(name: string): ResourceDef | undefined {

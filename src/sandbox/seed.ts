@@ -5,6 +5,7 @@ import { seedAudiences } from './seed-audiences.js';
 import { adsId, randomToken } from './state.js';
 import { sandboxAccountFields } from '../ads/resources/accounts.js';
 import { sandboxFundingInstrument } from '../ads/resources/campaigns.js';
+import { seedCreatives } from './seed-creatives.js';
 
 const isoSec = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -140,4 +141,5 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
     message: 'Raise the daily budget of "Seeded campaign" to reach more people',
     recommendation: { campaigns: [{ operation_type: 'Update', params: { campaign_id: campaignId, daily_budget_amount_local_micro: 75_000_000 } }] },
   });
+  seedCreatives(app, base);
 }

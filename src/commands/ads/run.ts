@@ -96,7 +96,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   if (op.kind === 'batch') return runBatch(ctx, r, op, opts, args, columns);
   if (op.body === 'json') return runJsonBody(ctx, r, op, opts, args, columns);
   const raw = rawFromOpts(op, opts);
-  const { violations } = validateParams(op.params, raw, op.rules);
+  const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
   const limit = parseLimit(opts.limit as string | undefined);
   await checkSandboxOnly(ctx, op);
@@ -151,7 +151,7 @@ async function runJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, opts:
 /** Validates a JSON body like flags (problems name `flag`, the input it came from), sends it, prints the result. */
 export async function sendJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, args: string[], columns: string[], flag = '--file'): Promise<void> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
-  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules);
+  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) {
     const v = violations[0]!;
     throw new UsageError(`${flag}: ${v.param} ${v.message}`, { flag, parameter: v.param, code: v.code });

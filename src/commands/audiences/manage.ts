@@ -56,7 +56,7 @@ export function registerManage(audiences: Command, doNotReach: Command): void {
         run(async (ctx, opts, args) => {
           const o = opts as Record<string, unknown>;
           const raw = rawFromOpts(op, o);
-          const { violations } = validateParams(op.params, raw, op.rules);
+          const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
           if (violations.length) throw violationError(violations[0]!, op.params, raw);
           await refuseFlexible(ctx, args[0]!, 'audiences update');
           await runOperation(ctx, ca, op, o, args);

@@ -96,7 +96,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   }
 
   const raw = op.kind === 'batch' ? {} : rawParams(op, req);
-  const { values, violations } = validateParams(op.params, raw, op.rules);
+  const { values, violations } = validateParams(op.params, raw, op.rules, { nowMs: app.clock.now() });
   Object.assign(echo, values);
   if (violations.length) throw new SandboxError({ status: 400, body: errorBody(violations, echo) });
 
@@ -180,6 +180,7 @@ function makeOps(
     pending,
     now: () => isoSeconds(app.clock.now()),
     nowMs: () => app.clock.now(),
+    at: (ms, fn) => void app.clock.at(ms, fn),
     collection: (name) => overrides.get(name) ?? app.state.collection<Rec>(name),
     newId: () => adsId(),
     user: (uid) => app.state.users.get(uid),
