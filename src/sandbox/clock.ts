@@ -3,6 +3,8 @@
 
 export type ClockMode = 'real' | 'manual';
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface Job {
   at: number;
   seq: number;
@@ -34,10 +36,17 @@ export class SandboxClock {
   at(at: number, fn: () => unknown | Promise<unknown>): () => void {
     const job: Job = { at, seq: this.seq++, fn, cancelled: false };
     if (this.mode === 'real') {
-      job.timer = setTimeout(() => {
-        if (!job.cancelled) this.serial(job.fn);
-      }, Math.max(0, at - this.now()));
-      job.timer.unref();
+      // Node timers fire at once past 2^31-1 ms (~24.8 days): wait in steps and re-arm.
+      const arm = () => {
+        const wait = Math.max(0, at - this.now());
+        job.timer = setTimeout(() => {
+          if (job.cancelled) return;
+          if (at - this.now() > 0) return arm();
+          this.serial(job.fn);
+        }, Math.min(wait, MAX_TIMER_MS));
+        job.timer.unref();
+      };
+      arm();
     } else {
       this.jobs.push(job);
     }

@@ -76,7 +76,6 @@ describe('custom audiences', () => {
     expect((await t.refused(['audiences', 'create', '--name', ''])).stderr).toMatch(/--name must not be empty/);
     expect((await t.refused(['audiences', 'list', '--permission-scope', 'ALL'])).stderr).toMatch(/--permission-scope must be one of OWNER, SHARED/);
     expect((await t.refused(['audiences', 'list', '--q', 'x'.repeat(256)])).stderr).toMatch(/--q must be at most 255 characters/);
-    expect((await t.refused(['audiences', 'targeted', 'abc', '--with-active', 'maybe'])).stderr).toMatch(/--with-active must be true or false/);
     expect((await t.refused(['audiences', 'list', '--with-total-count', '--cursor', 'c-1'])).stderr).toMatch(/--with-total-count cannot be used together with --cursor/);
   });
 });
@@ -178,7 +177,7 @@ describe('targeted', () => {
     // Pausing the campaign makes its line items not servable.
     await t.json(['ads', 'campaigns', 'update', rows[0].campaign_id, '--entity-status', 'PAUSED']);
     expect(await t.json(['audiences', 'targeted', seeded.id])).toEqual([]);
-    const all = await t.json(['audiences', 'targeted', seeded.id, '--with-active', 'false']);
+    const all = await t.json(['audiences', 'targeted', seeded.id, '--no-with-active']);
     expect(all[0].line_items).toEqual([expect.objectContaining({ name: 'Preroll views', servable: false })]);
     await t.json(['ads', 'campaigns', 'update', rows[0].campaign_id, '--entity-status', 'ACTIVE']);
     const other = await t.json(['audiences', 'create', '--name', 'Untargeted']);

@@ -12,7 +12,7 @@ const GROUPS: Record<string, string> = {
 };
 
 export function register(ads: Command): void {
-  ads.description('the advertising API: accounts, campaigns, line-item attachments, reference data, settings');
+  ads.description('the advertising API: accounts, campaigns, line-item attachments, creatives, reference data, settings');
   const parents = new Map<string, Command>();
   for (const r of RESOURCES) {
     if (r.home === 'audiences') continue; // served by `xctl audiences` (src/commands/audiences/)
@@ -31,9 +31,13 @@ function helpFor(d: ParamDef): string {
   return parts.filter(Boolean).join('; ');
 }
 
-/** The flag of one parameter: booleans take an optional value (`--with-deleted`, `--with-active false`). */
-export function optionFor(d: ParamDef): Option {
-  return d.kind === 'bool' ? new Option(`${d.flag} [bool]`, helpFor(d)) : new Option(`${d.flag} <value>`, helpFor(d));
+/**
+ * The flags of one parameter. Booleans are `--flag` / `--no-flag` (unset: not sent); an optional
+ * value (`--flag [bool]`) would swallow a following positional (`get --with-deleted ID`).
+ */
+export function optionsFor(d: ParamDef): Option[] {
+  if (d.kind !== 'bool') return [new Option(`${d.flag} <value>`, helpFor(d))];
+  return [new Option(d.flag, helpFor(d)), new Option(d.flag.replace(/^--/, '--no-'), `send ${d.name}=false`)];
 }
 
 function addResource(parent: Command, r: ResourceDef): void {
@@ -48,7 +52,7 @@ export function addOperation(noun: Command, r: ResourceDef, op: OperationDef): C
   sub.description(`${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`);
   for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, pos.optional ? `${pos.name} (default: --account)` : pos.name);
   // JSON-bodied operations take their parameters from --file only.
-  for (const d of op.body === 'json' ? [] : op.params) sub.addOption(optionFor(d));
+  for (const d of op.body === 'json' ? [] : op.params) for (const o of optionsFor(d)) sub.addOption(o);
   if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
   if (op.kind === 'list' && op.method === 'GET') {
     sub.option('--all', 'follow next_cursor through every page');

@@ -9,7 +9,7 @@ import type { OperationDef, ResourceDef } from '../../ads/resource-types.js';
 import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
 import { leavesWithoutNegate } from '../../ads/resources/audience-rules.js';
-import { addOperation, optionFor } from '../ads/index.js';
+import { addOperation, optionsFor } from '../ads/index.js';
 import { attributeOf, positionalsOf, rawFromOpts, runOperation, sendBatch, sendJsonBody, violationError } from '../ads/run.js';
 import { parseJsonInput, readInputArg, run } from '../kit.js';
 
@@ -87,7 +87,7 @@ function registerPermissions(perms: Command): void {
     for (const d of [...ops.custom.params, ...ops.tailored.params]) {
       if (seen.has(d.name)) continue;
       seen.add(d.name);
-      sub.addOption(optionFor(d));
+      for (const o of optionsFor(d)) sub.addOption(o);
     }
     sub.option('--tailored', 'use the /5 tailored audience permissions endpoint');
     if (verb === 'list') {
