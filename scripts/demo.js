@@ -54,6 +54,24 @@ const demo = {
   },
 };
 
+/** Runs the CLI on a pseudo-terminal (util-linux `script`), so progress bars show as a user sees them. */
+demo.xctlTTY = async function (args, opts = {}) {
+  const { spawnSync } = await import('node:child_process');
+  if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0) return demo.xctl(args, opts);
+  const quoted = [process.execPath, bin, ...args].map((a) => `'${String(a).replace(/'/g, `'\\''`)}'`).join(' ');
+  console.log(`${c('33', '$')} xctl ${args.join(' ')}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', `stty cols 100 2>/dev/null; ${quoted}`, '/dev/null'], { env: { ...env, ...(opts.extraEnv ?? {}) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.on('close', (code) => (code !== 0 && !opts.allowFail ? reject(new Error(`xctl ${args.join(' ')} exited ${code}`)) : resolve({ code, stdout: out, stderr: '' })));
+    child.stdin.end();
+  });
+};
+
 const started = Date.now();
 const steps = fs
   .readdirSync(path.join(root, 'scripts/demo'))

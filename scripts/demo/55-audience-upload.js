@@ -5,10 +5,7 @@ import path from 'node:path';
 
 export default async function (d) {
   const s = d.sandbox.seed;
-  const id = 'demoaud1';
-  const now = new Date().toISOString();
-  // The audience itself (audiences create lives in another command group): made in sandbox state.
-  d.sandbox.app.state.collection('custom_audiences').set(id, { id, account_id: s.account_id, name: 'Demo CRM export', description: '', audience_size: 0, deleted: false, created_at: now, updated_at: now });
+  void s;
   const file = path.join(d.configDir, 'crm-export.csv');
   let csv = 'Email,Phone,Name\n';
   for (let i = 0; i < 100_000; i++) {
@@ -18,13 +15,15 @@ export default async function (d) {
   fs.writeFileSync(file, csv);
 
   d.section('Audience upload', '100,000 CRM rows: normalized, SHA-256 hashed in worker threads, batched (2500 users), sent 4 at a time, journaled.');
+  const created = await d.xctl(['audiences', 'create', '--name', 'Demo CRM export', '-o', 'json', '--fields', 'id,name,audience_size']);
+  const id = JSON.parse(created.stdout).id;
   d.note('the header names the columns; national phone numbers need --default-country; rejected rows go to --rejects');
   const rejects = path.join(d.configDir, 'rejects.csv');
-  await d.xctl(['audiences', 'upload', id, file, '--default-country', 'US', '--rejects', rejects, '--batch-size', '1000'], {
-    extraEnv: { XCTL_PROGRESS_INTERVAL_MS: '150' }, // piped stderr: JSON progress lines (a bar on a terminal)
-  });
+  d.note('on a terminal the progress is a bar; piped (CI), it is one JSON line on stderr every few seconds');
+  await d.xctlTTY(['audiences', 'upload', id, file, '--default-country', 'US', '--rejects', rejects, '--batch-size', '1000']);
   d.note(`rejects file: ${fs.readFileSync(rejects, 'utf8').split('\n').slice(0, 3).join(' | ')} ...`);
-  d.note(`the sandbox now holds audience_size = ${d.sandbox.app.state.collection('custom_audiences').get(id).audience_size} distinct users`);
+  d.note('the sandbox counts the distinct users it holds:');
+  await d.xctl(['audiences', 'get', id, '--fields', 'id,name,audience_size']);
   d.note('already-hashed input is never hashed twice: without --hashed it is refused before anything is sent (exit 2)');
   const hashed = path.join(d.configDir, 'hashed.txt');
   fs.writeFileSync(hashed, '49e0be2aeccfb51a8dee4c945c8a70a9ac500cf6f5cb08112575f74db9b1470d\n');
