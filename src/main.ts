@@ -59,7 +59,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Shortens a long quoted input value ("got ...") so the error stays one readable line. */
+function clip(message: string): string {
+  return message.replace(/"([^"\n]{81,})"/g, (_m, v: string) => `"${v.slice(0, 40)}..." (${v.length} characters)`);
+}
+
 function report(err: Error, json: boolean, verbose: boolean): number {
+  err.message = clip(err.message);
   if (err instanceof XctlError) {
     if (json) process.stderr.write(JSON.stringify({ error: err.toJSON() }) + '\n');
     else {
