@@ -26,6 +26,11 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // `xctl ... | head`: the reader went away; stop quietly instead of an unhandled EPIPE trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(ExitCode.OK);
+    throw e;
+  });
 
   setRuntime({
     streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },

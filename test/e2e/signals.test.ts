@@ -2,10 +2,11 @@
 // code and no stack trace: `sandbox start` and `webhooks listen` and `activity stream` end
 // normally (0), `auth login` waiting for the browser is interrupted (130), an upload saves its
 // journal and exits 130 (covered with its journal in audience-upload.test.ts; here: no stack).
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { BIN, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
 import { appBearer, spawnCli, type LongRun } from '../helpers/receiver.js';
 
 let t: TestSandbox;
@@ -58,6 +59,27 @@ describe('SIGINT', () => {
       clean(up);
     } finally {
       await t.admin('DELETE', '/_sandbox/faults');
+    }
+  });
+});
+
+describe('a closed pipe (`xctl ... | head`)', () => {
+  it('stops quietly with exit 0, no EPIPE stack trace', async () => {
+    const results = await Promise.all(
+      [['completion', 'zsh'], ['changelog'], ['ads', 'ref', 'placements']].map(
+        (args) =>
+          new Promise<{ code: number | null; stderr: string }>((resolve) => {
+            const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+            child.stdout.destroy(); // the reader is gone before the first write
+            let stderr = '';
+            child.stderr.on('data', (d) => (stderr += d));
+            child.on('close', (code) => resolve({ code, stderr }));
+          }),
+      ),
+    );
+    for (const r of results) {
+      expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
+      expect(r.code).toBe(0);
     }
   });
 });
