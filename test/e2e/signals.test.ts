@@ -37,7 +37,8 @@ describe('SIGINT', () => {
       [spawnCli(['activity', 'stream'], env), /connected to the activity stream/, 0],
       [spawnCli(['auth', 'login', '--no-browser'], { ...env, XCTL_CONFIG_DIR: tempDir() }), /Waiting for the browser/, 130],
     ];
-    await Promise.all(runs.map(([l, ready]) => (ready.source.startsWith('Ctrl-C') ? l.waitStdout(ready).catch(() => l.waitStderr(ready)) : l.waitStderr(ready))));
+    // sandbox start prints its banner (base URL, credentials) on stdout, the others on stderr
+    await Promise.all(runs.map(([l, ready], i) => (i === 0 ? l.waitStdout(ready) : l.waitStderr(ready))));
     const codes = await Promise.all(runs.map(([l]) => l.stop('SIGINT')));
     expect(codes).toEqual(runs.map(([, , code]) => code));
     for (const [l] of runs) clean(l);
