@@ -85,6 +85,17 @@ describe('README Quickstart', () => {
   });
 });
 
+describe('README sections', () => {
+  it('the raw-request examples run as written', async () => {
+    const sec = readme.slice(readme.indexOf('<!-- section: request -->'), readme.indexOf('<!-- /section: request -->'));
+    const block = sec.match(/```sh\n([\s\S]*?)```/)![1]!;
+    const r = await bash(`export XCTL_PROFILE=sandbox\n${block}`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"name": "Raw"');
+    expect(r.stderr).toMatch(/HTTP 200/); // -i
+  });
+});
+
 describe('README command reference', () => {
   it('names every command of the tree (compared with --help of every group)', async () => {
     const { buildProgram, loadGroups, GROUPS } = await import('../../dist/program.js');
