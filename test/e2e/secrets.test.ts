@@ -45,6 +45,7 @@ describe('no secret in any output or file', () => {
     // auth, config, request, changelog, completion
     ok(await v(['auth', 'status']));
     ok(await v(['auth', 'profiles', 'list']));
+    ok(await v(['auth', 'app-token'])); // shows the bearer masked
     ok(await v(['config', 'list']));
     ok(await v(['request', '/2/webhooks', '--auth', 'app']));
     // The one raw call that asks the service for the bearer: its answer (stdout) is the data the
