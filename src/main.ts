@@ -26,6 +26,11 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // `xctl ... | head`: the reader went away; stop quietly instead of an unhandled EPIPE trace.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(ExitCode.OK);
+    throw e;
+  });
 
   setRuntime({
     streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
@@ -59,7 +64,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** Shortens a long quoted input value ("got ...") so the error stays one readable line. */
+function clip(message: string): string {
+  return message.replace(/"([^"\n]{81,})"/g, (_m, v: string) => `"${v.slice(0, 40)}..." (${v.length} characters)`);
+}
+
 function report(err: Error, json: boolean, verbose: boolean): number {
+  err.message = clip(err.message);
   if (err instanceof XctlError) {
     if (json) process.stderr.write(JSON.stringify({ error: err.toJSON() }) + '\n');
     else {

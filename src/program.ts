@@ -46,7 +46,9 @@ export function buildProgram(version: string): Command {
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--max-wait <seconds>', 'longest wait for a rate-limit reset (default 900)')
     .showSuggestionAfterError(true)
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError('hint: run with --help for usage')
+    // one line for the error (commander puts its "Did you mean" on a line of its own), one hint
+    .configureOutput({ outputError: (str, write) => write(str.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')) })
     .exitOverride(); // set before the groups are added: subcommands inherit it
   for (const [name, g] of Object.entries(GROUPS)) program.command(name).description(g.description);
   return program;

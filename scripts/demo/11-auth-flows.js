@@ -61,12 +61,14 @@ export default async function (d) {
   await d.xctl(['auth', 'status']);
 
   d.section('App-only bearer', 'One bearer per app: obtained once, cached in the profile, revoked by the app owner.');
-  const first = (await d.xctl(['auth', 'app-token'], { show: false })).stdout.trim();
-  d.note(`xctl auth app-token   -> ${first.slice(0, 8)}… (obtained and cached)`);
+  await d.xctl(['auth', 'app-token']); // obtained and cached; shown masked
+  const first = (await d.xctl(['auth', 'token', '--type', 'app'], { show: false })).stdout.trim();
+  d.note(`xctl auth token --type app   -> ${first.slice(0, 8)}… (the one command that prints a secret)`);
   await d.xctl(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app']);
   await d.xctl(['auth', 'app-token', '--invalidate']);
-  const second = (await d.xctl(['auth', 'app-token'], { show: false })).stdout.trim();
-  d.note(`xctl auth app-token   -> ${second.slice(0, 8)}… (a new one: ${second !== first})`);
+  await d.xctl(['auth', 'app-token']);
+  const second = (await d.xctl(['auth', 'token', '--type', 'app'], { show: false })).stdout.trim();
+  d.note(`xctl auth token --type app   -> ${second.slice(0, 8)}… (a new one: ${second !== first})`);
 
   d.section('Importing twurl profiles', 'Profiles and bearer tokens from ~/.twurlrc, the file the official ads SDKs read.');
   const dir = fs.mkdtempSync(path.join(d.configDir, 'twurl-'));

@@ -147,6 +147,9 @@ export class HttpClient {
     const base = this.cfg.retryBaseMs ?? 500;
     let attempt = 0;
     let rateWaits = 0;
+    // Set when a retry follows an attempt that may have been applied (a 5xx, or a connection lost
+    // mid-flight): a later 404 or 409 may be that earlier attempt's doing, and the user must know.
+    let uncertain = '';
     for (;;) {
       let res: HttpResponse<T>;
       try {
@@ -154,6 +157,7 @@ export class HttpClient {
       } catch (e) {
         const err = e as NetworkError & { notSent?: boolean };
         if (err instanceof NetworkError && attempt < maxRetries && (idempotent || err.notSent)) {
+          if (!err.notSent) uncertain ||= err.message;
           const wait = backoff(base, attempt++);
           this.cfg.io.info(`${err.message}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
           await this.sleep(wait, req.signal);
@@ -180,6 +184,7 @@ export class HttpClient {
         throw errorFromResponse(429, safeJson(res.text), { resetAt: reset }) as RateLimitError;
       }
       if (res.status >= 500 && idempotent && attempt < maxRetries) {
+        uncertain ||= `HTTP ${res.status}`;
         const wait = backoff(base, attempt++);
         this.cfg.io.info(`HTTP ${res.status} from ${method} ${url.pathname}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
         await this.sleep(wait, req.signal);
@@ -194,6 +199,12 @@ export class HttpClient {
         }
         if (res.status >= 500 && !idempotent) {
           err.hint = `${err.hint ? err.hint + '; ' : ''}not retried: the ${method} may have been applied`;
+        }
+        if (uncertain && res.status < 500 && method !== 'GET' && method !== 'HEAD') {
+          err.hint =
+            method === 'DELETE' && res.status === 404
+              ? `the DELETE was retried after "${uncertain}": the first attempt most likely deleted it`
+              : `the ${method} was retried after "${uncertain}": the first attempt may have been applied`;
         }
         throw err;
       }

@@ -240,12 +240,15 @@ describe('auth app-token', () => {
     const env = await freshProfile(true);
     const first = await run(['auth', 'app-token'], env);
     expect(first.code, first.stderr).toBe(0);
-    const bearer = first.stdout.trim();
+    // shown masked: `auth token` is the one command that prints a secret
+    expect(first.stdout).toBe('');
+    expect(first.stderr).toMatch(/obtained the app's bearer token and cached it in profile "default" \(AAAA…\(\d+\); print it with `xctl auth token --type app`\)/);
+    const bearer = (await run(['auth', 'token', '--type', 'app'], env)).stdout.trim();
     expect(bearer).toMatch(/^AAAA/);
-    expect(first.stderr).toMatch(/obtained the app's bearer token and cached it/);
+    expect(first.stderr).not.toContain(bearer);
     const again = await run(['auth', 'app-token'], env);
-    expect(again.stdout.trim()).toBe(bearer);
     expect(again.stderr).toMatch(/bearer cached in profile "default"/);
+    expect((await run(['auth', 'token', '--type', 'app'], env)).stdout.trim()).toBe(bearer);
     const st = json((await run(['auth', 'status', '--json'], env)).stdout)[0]!;
     expect(st.bearer).toBe('cached');
     expect(JSON.stringify(st)).not.toContain(bearer);
@@ -260,7 +263,7 @@ describe('auth app-token', () => {
     expect(old.stderr).toMatch(/code 89/);
     const next = await run(['auth', 'app-token'], env);
     expect(next.code).toBe(0);
-    expect(next.stdout.trim()).not.toBe(bearer);
+    expect((await run(['auth', 'token', '--type', 'app'], env)).stdout.trim()).not.toBe(bearer);
   });
 
   it('--invalidate signed by a user who is not the owner: exit 3 with a hint; 403 code 99 is explained', async () => {

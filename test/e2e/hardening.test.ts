@@ -129,36 +129,4 @@ describe('retries', () => {
   });
 });
 
-describe('secrets never printed', () => {
-  it('no command prints the secrets in use, even with --verbose', async () => {
-    const s = t.sb.seed;
-    const secrets = [s.api_secret, s.access_token_secret, s.access_token];
-    const runs = [
-      ['auth', 'status', '--verbose'],
-      ['auth', 'profiles', 'list', '--verbose'],
-      ['config', 'list', '--verbose'],
-      ['request', '/oauth2/token', '-X', 'POST', '--auth', 'basic', '-d', 'grant_type=client_credentials', '--verbose', '--raw'],
-      ['request', '/nope', '--verbose'],
-      ['sandbox', 'trigger', 'profile.update.bio', '--verbose'],
-    ];
-    for (const args of runs) {
-      const r = await t.run(args);
-      for (const sec of secrets) {
-        expect(r.stdout, args.join(' ')).not.toContain(sec);
-        expect(r.stderr, args.join(' ')).not.toContain(sec);
-      }
-    }
-    // the store itself is 0600
-    const store = path.join(t.configDir, 'config.json');
-    await t.run(['auth', 'set', '--api-key', 'abcdefgh', '--api-secret', '-'], { input: 'xyz-secret-123\n' });
-    expect(fs.statSync(store).mode & 0o777).toBe(0o600);
-    const st = await t.run(['auth', 'status', '--verbose'], { env: { XCTL_API_SECRET: undefined } });
-    expect(st.stdout + st.stderr).not.toContain('xyz-secret-123');
-  });
-  it('secrets are refused on argv', async () => {
-    const r = await runCli(['auth', 'set', '--api-secret', 'on-the-command-line'], { env: { XCTL_CONFIG_DIR: tempDir() } });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/shell history/);
-    expect(r.stderr).not.toContain('on-the-command-line');
-  });
-});
+// Secrets: test/e2e/secrets.test.ts (every verb family, files, the store); argv: bad-input.test.ts.

@@ -23,6 +23,9 @@ export function eventKey(line: string): string | undefined {
 }
 
 /** Follows GET /2/activity/stream until ctx.signal aborts. */
+/** Attempts before giving up on a stream that has never connected (as other commands retry). */
+const FIRST_CONNECT_TRIES = 5;
+
 export async function activityStream(ctx: Context, o: StreamOptions): Promise<void> {
   let backfill: number | undefined;
   if (o.backfillMinutes !== undefined) {
@@ -40,6 +43,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
   let attempt = 0;
   let lastHeard = ctx.clock.now();
   let first = true;
+  let connected = false; // a stream that never connected (wrong --base-url, no server) gives up
 
   while (!ctx.signal.aborted) {
     // On reconnect ask for the minutes since we last heard from the server (plus one), capped at 5.
@@ -58,6 +62,11 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
         retry: false,
         signal: conn.signal,
       });
+      if (/html/i.test(res.headers['content-type'] ?? '')) {
+        res.stream?.on('error', () => {}).destroy(); // nobody reads the page
+        throw new ApiError('expected the event stream from GET /2/activity/stream but the server answered with an HTML page', { status: res.status, hint: 'is --base-url pointing at the API?' });
+      }
+      connected = true;
       ctx.io.info(`connected to the activity stream${bf ? ` (backfill ${bf} min)` : ''}`);
       first = false;
       attempt = 0;
@@ -94,6 +103,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
       const err = e as ApiError;
       // Credentials and request errors will not heal by retrying.
       if (err instanceof ApiError && err.status !== undefined && err.status < 500 && err.status !== 429) throw err;
+      if (e instanceof UsageError || (!connected && attempt >= FIRST_CONNECT_TRIES - 1)) throw e;
       ctx.io.warn(`stream connection lost: ${err.message}`);
     } finally {
       if (watchdog) clearInterval(watchdog);

@@ -88,6 +88,27 @@ function addMonths(d: Date, n: number): Date {
   return x;
 }
 
+/**
+ * A binary file (an archive, a spreadsheet, UTF-16) would otherwise be read as text and every
+ * "row" rejected: refuse it up front, as every other file input does.
+ */
+async function refuseBinary(file: string): Promise<void> {
+  const fs = await import('node:fs');
+  let fh: import('node:fs').promises.FileHandle;
+  try {
+    fh = await fs.promises.open(file, 'r');
+  } catch {
+    return; // the pipeline reports a missing or unreadable file
+  }
+  try {
+    const buf = Buffer.alloc(65536);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    if (buf.subarray(0, bytesRead).includes(0)) throw new UsageError(`<file>: ${file} looks binary (it contains NUL bytes): give UTF-8 text (csv, tsv, lines or jsonl)`, { flag: '<file>' });
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Checks every flag, then runs the pipeline and prints the summary. */
 export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string[], target: Target): Promise<void> {
   const [listId, input] = args as [string, string];
@@ -144,6 +165,7 @@ export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string
     }
   }
 
+  if (input !== '-') await refuseBinary(input);
   const { runUpload } = await import('../../audiences/pipeline.js');
   const summary = await runUpload(ctx, {
     target,

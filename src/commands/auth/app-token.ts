@@ -1,6 +1,7 @@
-// `xctl auth app-token`: the OAuth 2.0 app-only bearer — obtain once, cache, print; or revoke.
+// `xctl auth app-token`: the OAuth 2.0 app-only bearer — obtain once, cache (shown masked); or revoke.
 import type { Context } from '../../context.js';
 import { AuthError, type XctlError } from '../../core/errors.js';
+import { mask } from '../../core/io.js';
 import { invalidateBearer } from './oauth-flow.js';
 
 export interface AuthAppTokenOptions {
@@ -20,17 +21,18 @@ function explain99(e: unknown): never {
   throw e;
 }
 
-/** Prints the bearer (POST /oauth2/token once, then the cache), or revokes it (POST /oauth2/invalidate_token). */
+/** Obtains and caches the bearer (POST /oauth2/token once, then the cache), or revokes it (POST /oauth2/invalidate_token). */
 export async function authAppToken(ctx: Context, opts: AuthAppTokenOptions): Promise<void> {
   const io = ctx.io;
   const profile = await ctx.profileName();
   const before = await ctx.credentials();
   if (!opts.invalidate) {
+    // Only `auth token` prints a secret (DESIGN: credentials): this one shows it masked.
     const token = await ctx.bearer().catch(explain99);
-    io.out(token);
-    if (before.source.bearer_token === 'env') io.info('bearer from XCTL_BEARER_TOKEN');
-    else if (before.bearer_token) io.info(`bearer cached in profile "${profile}"`);
-    else io.info(`obtained the app's bearer token and cached it in profile "${profile}"`);
+    const shown = `${mask(token)}; print it with \`xctl auth token --type app\``;
+    if (before.source.bearer_token === 'env') io.info(`bearer from XCTL_BEARER_TOKEN (${shown})`);
+    else if (before.bearer_token) io.info(`bearer cached in profile "${profile}" (${shown})`);
+    else io.info(`obtained the app's bearer token and cached it in profile "${profile}" (${shown})`);
     return;
   }
   // Revoke the cached one; with none cached, ask for the app's outstanding one (the service

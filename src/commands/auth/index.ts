@@ -44,7 +44,7 @@ export function register(auth: Command): void {
 
   auth
     .command('app-token')
-    .description('print the app-only bearer token: the cached one, else obtained once (POST /oauth2/token) and cached')
+    .description('obtain the app-only bearer token once (POST /oauth2/token) and cache it; shown masked (`auth token --type app` prints it)')
     .option('--invalidate', 'revoke it at the service (signed as the app owner) and forget it')
     .action(run<AuthAppTokenOptions>(authAppToken));
 

@@ -1,7 +1,7 @@
 // `xctl stream rules list|add|delete` on /2/tweets/search/stream/rules, and `xctl stream webhooks
 // link|unlink|list` on /2/tweets/search/webhooks (filtered stream webhooks, section 6).
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../core/errors.js';
+import { ApiError, UsageError, errorFromResponse } from '../../core/errors.js';
 import { RULE_MAX_CHARS } from '../../webhooks/rule-match.js';
 import { checkWebhookId } from '../webhooks/manage.js';
 import { readInputArg } from '../kit.js';
@@ -94,6 +94,12 @@ async function postRules(ctx: Context, body: unknown, dryRun?: boolean) {
     json: body,
     throwOnError: false, // per-rule errors come with a 400 and a summary worth showing
   });
+  if (res.status >= 500 || (res.status >= 400 && !res.data?.meta)) {
+    // Not a per-rule refusal: the usual error (auth exit 3; a 5xx may have applied the change).
+    const err = errorFromResponse(res.status, res.data, { fallbackText: res.text });
+    if (res.status >= 500) err.hint = 'not retried: the POST may have been applied; check with `xctl stream rules list`';
+    throw err;
+  }
   reportErrors(ctx, res.data.errors);
   return res;
 }

@@ -147,7 +147,8 @@ export async function webhooksVerify(ctx: Context, o: VerifyOptions): Promise<vo
     try {
       raw = await fs.promises.readFile(p);
     } catch (e) {
-      throw new UsageError(`--body: cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { flag: '--body' });
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(`--body: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? (e as Error).message)}`, { flag: '--body' });
     }
   }
   if (verifySignature(await consumerSecret(ctx), raw, o.signature)) {
