@@ -13,7 +13,7 @@ import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, t
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from './normalize.js';
 import { Progress } from './progress.js';
-import { BatchFailed, Sender } from './sender.js';
+import type { BatchFailed, Sender } from './sender.js';
 
 export interface UploadOptions {
   target: 'custom_audience' | 'do_not_reach_list';
@@ -200,6 +200,8 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   // (drain) while no new batch starts; a second Ctrl-C still ends the process at once.
   let sender: Sender | undefined;
   if (!o.dryRun) {
+    // Loaded only to send: the HTTP client (undici) is a sizeable share of a dry run's start-up.
+    const { Sender } = await import('./sender.js');
     const sendCtx = new Context({ streams: { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr }, env: ctx.env, globals: ctx.globals, clock: ctx.clock, cwd: ctx.cwd, version: ctx.version });
     sender = new Sender({
       http: await sendCtx.http(),
