@@ -60,8 +60,10 @@ function bytes(s: string): Uint8Array {
 class ByteOut {
   buf: Buffer;
   len = 0;
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(1024, size));
+  /** `spares`: buffers given back for reuse (the hash workers'); one large enough is taken. */
+  constructor(size: number, spares?: ArrayBuffer[]) {
+    const i = spares ? spares.findIndex((b) => b.byteLength >= size) : -1;
+    this.buf = i >= 0 ? Buffer.from(spares!.splice(i, 1)[0]!) : Buffer.allocUnsafeSlow(Math.max(1024, size));
   }
   reserve(n: number): void {
     if (this.len + n > this.buf.length) {
@@ -79,19 +81,19 @@ class ByteOut {
   }
 }
 
-export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig): ChunkResult {
+export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig, spares?: ArrayBuffer[]): ChunkResult {
   const r: ChunkResult = { seq, frags: EMPTY, ends: new Int32Array(1024), bytes: buf.byteLength, lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
   // The delimiter and quote tests run on the bytes: ASCII never occurs inside a UTF-8 sequence.
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const oneColumn = cfg.columns.length === 1 && cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && b.indexOf(cfg.format === 'tsv' ? 9 : 44) < 0 && b.indexOf(34) < 0;
   if (cfg.columns.length === 1 && cfg.columns[0]!.type === 'email' && !cfg.hashed && (cfg.format === 'lines' || oneColumn)) {
-    emailLines(b, cfg, r);
+    emailLines(b, cfg, r, spares);
     r.ends = r.ends.slice(0, r.valid);
     return r;
   }
   const text = decoder.decode(buf);
   if (cfg.format === 'lines' || oneColumn) {
-    singleColumnLines(text, cfg, r);
+    singleColumnLines(text, cfg, r, spares);
   } else if (cfg.format === 'jsonl') {
     rows(text, cfg, r, jsonlCells);
   } else {
@@ -130,12 +132,12 @@ function forEachLine(text: string, fn: (raw: string, line: number) => void): num
 }
 
 /** One identifier per line (plain lines, or a one-column file without quotes), any type. */
-function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult): void {
+function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult, spares?: ArrayBuffer[]): void {
   const col = cfg.columns[0]!;
   const prefix = `{"${col.type}":[`;
   const isPartner = col.type === 'partner_user_id';
   // Values average ~25 bytes in, ~77 out: start near the final size to avoid regrowth.
-  const out = new ByteOut(text.length * 3 + 4096);
+  const out = new ByteOut(text.length * 3 + 4096, spares);
   r.lines = forEachLine(text, (raw, line) => {
     if (raw.length === 0 || raw.trim().length === 0) return; // blank lines are not records
     r.read++;
@@ -181,10 +183,10 @@ function valueView(n: number): Buffer {
  * checked and lowercased byte by byte; a line with any other byte takes the string rules
  * (emailValue), so Unicode trimming and lowercasing stay exactly String.prototype's.
  */
-function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult): void {
+function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: ArrayBuffer[]): void {
   const name = cfg.columns[0]!.name;
   // ~25 bytes in, 79 out per record.
-  const out = new ByteOut(Math.ceil(b.length * 3.3) + 4096);
+  const out = new ByteOut(Math.ceil(b.length * 3.3) + 4096, spares);
   let pos = 0;
   let line = 0;
   const len = b.length;
