@@ -117,7 +117,7 @@ export class Batcher {
   /** Gives a batch's body back once it is written or sent (nothing may read it afterwards). */
   recycle(body: Buffer): void {
     // Enough for the batches in flight; more would only hold memory.
-    if (this.spareBodies.length < 4) this.spareBodies.push(Buffer.from(body.buffer, body.byteOffset, body.buffer.byteLength - body.byteOffset));
+    if (this.spareBodies.length < 2) this.spareBodies.push(Buffer.from(body.buffer, body.byteOffset, body.buffer.byteLength - body.byteOffset));
   }
 
   /** The last, partly filled batch (if any). */

@@ -63,7 +63,9 @@ class ByteOut {
   /** `spares`: buffers given back for reuse (the hash workers'); one large enough is taken. */
   constructor(size: number, spares?: ArrayBuffer[]) {
     const i = spares ? spares.findIndex((b) => b.byteLength >= size) : -1;
-    this.buf = i >= 0 ? Buffer.from(spares!.splice(i, 1)[0]!) : Buffer.allocUnsafeSlow(Math.max(1024, size));
+    // New buffers get 1/8 to spare: chunk sizes differ by a few bytes, and a buffer given back
+    // must fit the next chunk's estimate to be reused at all.
+    this.buf = i >= 0 ? Buffer.from(spares!.splice(i, 1)[0]!) : Buffer.allocUnsafeSlow(Math.max(1024, size + (size >> 3)));
   }
   reserve(n: number): void {
     if (this.len + n > this.buf.length) {

@@ -9,7 +9,7 @@ const cfg = workerData as ProcessorConfig;
 const spares: ArrayBuffer[] = [];
 parentPort!.on('message', (m: { seq: number; buf: Uint8Array } | { spare: ArrayBuffer }) => {
   if ('spare' in m) {
-    if (spares.length < 4) spares.push(m.spare);
+    if (spares.length < 2) spares.push(m.spare);
     return;
   }
   const r = processChunk(m.seq, m.buf, cfg, spares);

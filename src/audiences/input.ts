@@ -68,7 +68,8 @@ export async function* readFileChunks(
   try {
     let carry: Uint8Array = new Uint8Array(0);
     for (;;) {
-      const buf = spare?.(carry.length + target) ?? Buffer.allocUnsafeSlow(carry.length + target);
+      // Room for a carried partial record besides `target`, so a buffer given back fits again.
+      const buf = spare?.(carry.length + target) ?? Buffer.allocUnsafeSlow(carry.length + target + (target >> 3));
       buf.set(carry, 0);
       const { bytesRead } = await fh.read(buf, carry.length, target, null);
       if (bytesRead > 0) onRead(buf.subarray(carry.length, carry.length + bytesRead));

@@ -77,7 +77,7 @@ class WorkerPool {
       const slot = { w, queue: [] as Array<{ resolve: (r: ChunkResult) => void; reject: (e: Error) => void }> };
       w.on('message', (m: ChunkResult & { input?: ArrayBuffer }) => {
         if (m.input) {
-          if (this.spareInputs.length < 4) this.spareInputs.push(m.input);
+          if (this.spareInputs.length < 2) this.spareInputs.push(m.input);
           delete m.input;
         }
         slot.queue.shift()?.resolve(m);
