@@ -80,6 +80,7 @@ export default async function ({ root, log }) {
     const { startSandbox } = await import(path.join(root, 'dist/sandbox/server.js'));
     const sb = await startSandbox({});
     const e2eRuns = [];
+    const e2eRss = [];
     try {
       const s = sb.seed;
       const sEnv = {
@@ -102,12 +103,14 @@ export default async function ({ root, log }) {
         const size = sb.app.state.collection('custom_audiences').get(id).audience_size;
         if (size !== N) throw new Error(`e2e upload left audience_size ${size}, expected ${N}`);
         e2eRuns.push(r.ms);
+        if (r.rssKb) e2eRss.push(r.rssKb / 1024);
       }
     } finally {
       await sb.close();
     }
     const e2eRate = N / (median(e2eRuns) / 1000);
-    log(`end to end against the sandbox: ${fmt(e2eRate)} (${(e2eRate / dryRate).toFixed(2)}x the dry-run rate; audience_size checked)`);
+    const e2eRssMb = e2eRss.length ? Math.max(...e2eRss) : undefined;
+    log(`end to end against the sandbox: ${fmt(e2eRate)} (${(e2eRate / dryRate).toFixed(2)}x the dry-run rate; audience_size checked; client peak RSS ${e2eRssMb ? e2eRssMb.toFixed(0) + ' MB' : 'n/a'})`);
 
     // peak RSS, 10,000,000 rows
     fs.rmSync(small);
@@ -129,8 +132,16 @@ export default async function ({ root, log }) {
             { name: `load average when measured (${os.cpus().length} cores)`, value: os.loadavg()[0].toFixed(1) },
           ]
         : []),
-      { name: 'end to end against the sandbox, 2,000,000 emails, --batch-size 50000 (median of 2)', value: fmt(e2eRate) },
+      {
+        // What this measures: the real CLI (journal, OAuth 1.0a signing, retries armed, default
+        // --concurrency 4) posting 40 requests of 50,000 users (3.9 MB each, inside the 5,000,000-byte
+        // limit) over loopback to the sandbox, which runs in the bench's own process and so shares the
+        // cores with the client; the sandbox parses and stores every digest, and audience_size is checked.
+        name: 'end to end against the sandbox on loopback (sandbox in the bench process, same cores), 2,000,000 emails, --batch-size 50000 = 40 requests of 3.9 MB (median of 2)',
+        value: fmt(e2eRate),
+      },
       { name: 'end to end / dry run', value: `${(e2eRate / dryRate).toFixed(2)}x`, target: '≥ 0.5x', met: e2eRate / dryRate >= 0.5 },
+      { name: 'peak RSS of the CLI, end to end (worst of 2)', value: e2eRssMb ? `${e2eRssMb.toFixed(0)} MB` : 'n/a', target: '< 200 MB', met: e2eRssMb ? e2eRssMb < 200 : undefined },
       { name: 'peak RSS, 10,000,000 rows (dry run)', value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a', target: '< 200 MB', met: rssMb ? rssMb < 200 : undefined },
     ];
   } finally {

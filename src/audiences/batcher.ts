@@ -54,8 +54,18 @@ export class Batcher {
   private users = 0;
   private userBytes = 0;
   private next = 0;
+  /** Bodies given back (recycle) for the next batches: a few MB each, reused rather than left to the GC. */
+  private spareBodies: Buffer[] = [];
 
-  constructor(limits: BatchLimits, shape: OperationShape) {
+  /**
+   * `release` is called with each run once every one of its users is in a cut batch: its bytes
+   * are no longer read (bodies are copies), so the caller may reuse its buffer.
+   */
+  constructor(
+    limits: BatchLimits,
+    shape: OperationShape,
+    private readonly release?: (run: FragmentRun) => void,
+  ) {
     const maxOps = limits.maxOps ?? MAX_OPERATIONS;
     this.perOp = Math.max(1, limits.usersPerOp ?? limits.maxUsers);
     this.maxUsers = Math.min(limits.maxUsers, maxOps * this.perOp);
@@ -104,6 +114,12 @@ export class Batcher {
     return out;
   }
 
+  /** Gives a batch's body back once it is written or sent (nothing may read it afterwards). */
+  recycle(body: Buffer): void {
+    // Enough for the batches in flight; more would only hold memory.
+    if (this.spareBodies.length < 2) this.spareBodies.push(Buffer.from(body.buffer, body.byteOffset, body.buffer.byteLength - body.byteOffset));
+  }
+
   /** The last, partly filled batch (if any). */
   flush(): Batch | undefined {
     return this.users > 0 ? this.cut() : undefined;
@@ -136,11 +152,20 @@ export class Batcher {
     }
     if (inOp > 0) close();
     parts.push(CLOSE);
-    const body = Buffer.concat(parts);
+    let size = 0;
+    for (const x of parts) size += x.length;
+    const spare = this.spareBodies.findIndex((x) => x.length >= size);
+    const body = (spare >= 0 ? this.spareBodies.splice(spare, 1)[0]! : Buffer.allocUnsafeSlow(size)).subarray(0, size);
+    let o = 0;
+    for (const x of parts) {
+      body.set(x, o);
+      o += x.length;
+    }
     const p0 = this.pieces[0]!;
     const a0 = p0.from === 0 ? 0 : p0.run.ends[p0.from - 1]!;
     const head = crypto.createHash('sha1').update(p0.run.frags.subarray(a0, p0.run.ends[p0.from]!)).digest('hex').slice(0, 12);
     const b: Batch = { index: this.next++, users: this.users, ops, bytes: body.length, body, head };
+    if (this.release) for (const p of this.pieces) if (p.to === p.run.ends.length) this.release(p.run);
     this.pieces = [];
     this.users = 0;
     this.userBytes = 0;

@@ -60,8 +60,12 @@ function bytes(s: string): Uint8Array {
 class ByteOut {
   buf: Buffer;
   len = 0;
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(1024, size));
+  /** `spares`: buffers given back for reuse (the hash workers'); one large enough is taken. */
+  constructor(size: number, spares?: ArrayBuffer[]) {
+    const i = spares ? spares.findIndex((b) => b.byteLength >= size) : -1;
+    // New buffers get 1/8 to spare: chunk sizes differ by a few bytes, and a buffer given back
+    // must fit the next chunk's estimate to be reused at all.
+    this.buf = i >= 0 ? Buffer.from(spares!.splice(i, 1)[0]!) : Buffer.allocUnsafeSlow(Math.max(1024, size + (size >> 3)));
   }
   reserve(n: number): void {
     if (this.len + n > this.buf.length) {
@@ -79,13 +83,19 @@ class ByteOut {
   }
 }
 
-export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig): ChunkResult {
-  const text = decoder.decode(buf);
+export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig, spares?: ArrayBuffer[]): ChunkResult {
   const r: ChunkResult = { seq, frags: EMPTY, ends: new Int32Array(1024), bytes: buf.byteLength, lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
-  if (cfg.columns.length === 1 && cfg.columns[0]!.type === 'email' && !cfg.hashed && (cfg.format === 'lines' || (cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && !text.includes(cfg.format === 'tsv' ? '\t' : ',') && !text.includes('"')))) {
-    emailLines(text, cfg, r);
-  } else if (cfg.format === 'lines' || (cfg.columns.length === 1 && cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && !text.includes(cfg.format === 'tsv' ? '\t' : ',') && !text.includes('"'))) {
-    singleColumnLines(text, cfg, r);
+  // The delimiter and quote tests run on the bytes: ASCII never occurs inside a UTF-8 sequence.
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const oneColumn = cfg.columns.length === 1 && cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && b.indexOf(cfg.format === 'tsv' ? 9 : 44) < 0 && b.indexOf(34) < 0;
+  if (cfg.columns.length === 1 && cfg.columns[0]!.type === 'email' && !cfg.hashed && (cfg.format === 'lines' || oneColumn)) {
+    emailLines(b, cfg, r, spares);
+    r.ends = r.ends.slice(0, r.valid);
+    return r;
+  }
+  const text = decoder.decode(buf);
+  if (cfg.format === 'lines' || oneColumn) {
+    singleColumnLines(text, cfg, r, spares);
   } else if (cfg.format === 'jsonl') {
     rows(text, cfg, r, jsonlCells);
   } else {
@@ -124,12 +134,12 @@ function forEachLine(text: string, fn: (raw: string, line: number) => void): num
 }
 
 /** One identifier per line (plain lines, or a one-column file without quotes), any type. */
-function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult): void {
+function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult, spares?: ArrayBuffer[]): void {
   const col = cfg.columns[0]!;
   const prefix = `{"${col.type}":[`;
   const isPartner = col.type === 'partner_user_id';
   // Values average ~25 bytes in, ~77 out: start near the final size to avoid regrowth.
-  const out = new ByteOut(text.length * 3 + 4096);
+  const out = new ByteOut(text.length * 3 + 4096, spares);
   r.lines = forEachLine(text, (raw, line) => {
     if (raw.length === 0 || raw.trim().length === 0) return; // blank lines are not records
     r.read++;
@@ -151,59 +161,125 @@ function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult): 
 const EMAIL_PREFIX = Buffer.from('{"email":["', 'latin1');
 const EMAIL_SUFFIX = Buffer.from('"]},', 'latin1');
 const EMAIL_FRAG = EMAIL_PREFIX.length + 64 + EMAIL_SUFFIX.length;
+/** Lines decoded one at a time keep a U+FEFF inside the input, as decoding the whole chunk did. */
+const lineDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * The hottest path (one email per line, not pre-hashed), inlined: the same rules as
- * normalizeEmail and prepare, without their per-record result objects, writing each fragment
- * into the output bytes directly (fixed size: prefix, 64 hex characters, suffix).
+ * Normalized values (ASCII, lowercased) are copied here and hashed through a view of the exact
+ * length: one view per length, made once, so a record costs no allocation before the hash.
  */
-function emailLines(text: string, cfg: ProcessorConfig, r: ChunkResult): void {
+let scratch = Buffer.allocUnsafeSlow(256);
+let views: Buffer[] = [];
+function valueView(n: number): Buffer {
+  if (n > scratch.length) {
+    scratch = Buffer.allocUnsafeSlow(Math.max(n, scratch.length * 2));
+    views = [];
+  }
+  return (views[n] ??= scratch.subarray(0, n));
+}
+
+/**
+ * The hottest path (one email per line, not pre-hashed), inlined and run on the bytes: the same
+ * rules as normalizeEmail and prepare (trim, lowercase, EMAIL_RE, digest check, SHA-256 hex)
+ * without decoding the chunk, slicing strings or making result objects. An ASCII line is
+ * checked and lowercased byte by byte; a line with any other byte takes the string rules
+ * (emailValue), so Unicode trimming and lowercasing stay exactly String.prototype's.
+ */
+function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: ArrayBuffer[]): void {
   const name = cfg.columns[0]!.name;
-  const out = new ByteOut(Math.ceil(text.length * 3.3) + 4096);
+  // ~25 bytes in, 79 out per record.
+  const out = new ByteOut(Math.ceil(b.length * 3.3) + 4096, spares);
   let pos = 0;
   let line = 0;
-  const len = text.length;
+  const len = b.length;
+  // Decoding the chunk as a whole dropped a leading byte order mark.
+  if (len >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) pos = 3;
   while (pos < len) {
-    let nl = text.indexOf('\n', pos);
+    let nl = b.indexOf(10, pos);
     if (nl < 0) nl = len;
     line++;
-    let end = nl;
+    const lineStart = pos;
     let start = pos;
+    let end = nl;
     pos = nl + 1;
-    // trim (ASCII whitespace and \r) by index, so untrimmed input costs no extra string
-    while (start < end && isAsciiSpace(text.charCodeAt(start))) start++;
-    while (end > start && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+    // trim ASCII whitespace (and \r) by index
+    while (start < end && isAsciiSpace(b[start]!)) start++;
+    while (end > start && isAsciiSpace(b[end - 1]!)) end--;
     if (start === end) continue; // blank lines are not records
-    let v = text.slice(start, end);
-    // non-ASCII whitespace (NBSP...) at either end: let trim() decide
-    if (text.charCodeAt(start) > 127 || text.charCodeAt(end - 1) > 127) v = v.trim();
-    if (v.length === 0) continue;
+    const n = end - start;
+    const v = valueView(n);
+    // One pass: lowercase into the scratch, and note what EMAIL_RE and looksHashed need.
+    let high = false;
+    let ats = 0;
+    let atPos = -1;
+    let space = false;
+    let hex = n === 64;
+    for (let i = 0; i < n; i++) {
+      let c = b[start + i]!;
+      if (c >= 65 && c <= 90) c += 32;
+      else if (c > 127) {
+        high = true;
+        break;
+      } else if (c === 64) {
+        ats++;
+        atPos = i;
+      } else if (isAsciiSpace(c)) space = true;
+      if (hex && !((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) hex = false;
+      v[i] = c;
+    }
+    if (high) {
+      emailValue(lineDecoder.decode(b.subarray(lineStart, nl)), line, name, r, out);
+      continue;
+    }
     r.read++;
-    v = v.toLowerCase();
-    if (v.length === 64 && looksHashed(v)) {
+    if (hex) {
       if (!r.digestLine) {
         r.digestLine = line;
         r.digestColumn = name;
       }
       continue;
     }
-    if (!EMAIL_RE.test(v)) {
+    if (ats !== 1 || atPos === 0 || atPos === n - 1 || space) {
       r.rejects.push([line, name, 'not an email address']);
       continue;
     }
-    if (out.len + EMAIL_FRAG > out.buf.length) out.reserve(EMAIL_FRAG);
-    const b = out.buf;
-    let o = out.len;
-    for (let i = 0; i < EMAIL_PREFIX.length; i++) b[o++] = EMAIL_PREFIX[i]!;
-    o += (b as Buffer & { latin1Write(s: string, off: number): number }).latin1Write(sha256Hex(v), o);
-    for (let i = 0; i < EMAIL_SUFFIX.length; i++) b[o++] = EMAIL_SUFFIX[i]!;
-    out.len = o;
-    pushEnd(r, o);
+    writeEmail(out, r, sha256Hex(v));
   }
   r.frags = out.done();
   r.lines = line;
 }
 
+/** A line with non-ASCII bytes, by the string rules of normalizeEmail and prepare. */
+function emailValue(raw: string, line: number, name: string, r: ChunkResult, out: ByteOut): void {
+  let v = raw.trim();
+  if (v.length === 0) return; // blank lines are not records
+  r.read++;
+  v = v.toLowerCase();
+  if (looksHashed(v)) {
+    if (!r.digestLine) {
+      r.digestLine = line;
+      r.digestColumn = name;
+    }
+    return;
+  }
+  if (!EMAIL_RE.test(v)) {
+    r.rejects.push([line, name, 'not an email address']);
+    return;
+  }
+  writeEmail(out, r, sha256Hex(v));
+}
+
+/** Writes `{"email":["<hex>"]},` straight into the output bytes (fixed size). */
+function writeEmail(out: ByteOut, r: ChunkResult, hex: string): void {
+  if (out.len + EMAIL_FRAG > out.buf.length) out.reserve(EMAIL_FRAG);
+  const b = out.buf;
+  let o = out.len;
+  for (let i = 0; i < EMAIL_PREFIX.length; i++) b[o++] = EMAIL_PREFIX[i]!;
+  o += (b as Buffer & { latin1Write(s: string, off: number): number }).latin1Write(hex, o);
+  for (let i = 0; i < EMAIL_SUFFIX.length; i++) b[o++] = EMAIL_SUFFIX[i]!;
+  out.len = o;
+  pushEnd(r, o);
+}
 /** The ASCII part of String.prototype.trim's whitespace: space, \t, \n, \v, \f, \r. */
 function isAsciiSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13);

@@ -56,12 +56,20 @@ export async function* readChunks(stream: Readable | NodeJS.ReadableStream, quot
  * no concatenation): each chunk is read once and then transferred to a worker without a copy.
  * `onRead` reports progress and sees the first bytes before the first chunk is cut.
  */
-export async function* readFileChunks(file: string, quoteAware: { value: boolean }, onRead: (bytes: Uint8Array) => void, target = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+export async function* readFileChunks(
+  file: string,
+  quoteAware: { value: boolean },
+  onRead: (bytes: Uint8Array) => void,
+  target = CHUNK_BYTES,
+  /** A buffer of at least n bytes to fill again (one the hash workers gave back), if any. */
+  spare?: (n: number) => Buffer | undefined,
+): AsyncGenerator<Uint8Array> {
   const fh = await fs.promises.open(file, 'r');
   try {
     let carry: Uint8Array = new Uint8Array(0);
     for (;;) {
-      const buf = Buffer.allocUnsafeSlow(carry.length + target);
+      // Room for a carried partial record besides `target`, so a buffer given back fits again.
+      const buf = spare?.(carry.length + target) ?? Buffer.allocUnsafeSlow(carry.length + target + (target >> 3));
       buf.set(carry, 0);
       const { bytesRead } = await fh.read(buf, carry.length, target, null);
       if (bytesRead > 0) onRead(buf.subarray(carry.length, carry.length + bytesRead));

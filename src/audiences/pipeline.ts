@@ -13,7 +13,7 @@ import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, t
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from './normalize.js';
 import { Progress } from './progress.js';
-import { BatchFailed, Sender } from './sender.js';
+import type { BatchFailed, Sender } from './sender.js';
 
 export interface UploadOptions {
   target: 'custom_audience' | 'do_not_reach_list';
@@ -58,16 +58,30 @@ export function usersPath(o: Pick<UploadOptions, 'target' | 'accountId' | 'listI
     : `/12/batch/accounts/${o.accountId}/do_not_reach_lists/${o.listId}/users`;
 }
 
-/** One worker per core; a chunk's answer comes back in the order the chunk went in. */
+/**
+ * One worker per core; a chunk's answer comes back in the order the chunk went in. Buffers go
+ * round: a worker hands each input chunk back with its answer (the reader fills it again), and
+ * the main thread hands fragment buffers back once batched (a worker writes into them again).
+ * Memory then stays flat by construction, rather than waiting for each thread's GC to notice
+ * megabytes of dead buffers.
+ */
 class WorkerPool {
   private workers: Array<{ w: Worker; queue: Array<{ resolve: (r: ChunkResult) => void; reject: (e: Error) => void }> }> = [];
+  private spareInputs: ArrayBuffer[] = [];
+  private nextSpare = 0;
 
   constructor(n: number, cfg: ProcessorConfig) {
     for (let i = 0; i < n; i++) {
       // Small heaps: a worker holds only the chunk in hand, and V8 otherwise grows the heap lazily.
       const w = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
       const slot = { w, queue: [] as Array<{ resolve: (r: ChunkResult) => void; reject: (e: Error) => void }> };
-      w.on('message', (r: ChunkResult) => slot.queue.shift()?.resolve(r));
+      w.on('message', (m: ChunkResult & { input?: ArrayBuffer }) => {
+        if (m.input) {
+          if (this.spareInputs.length < 2) this.spareInputs.push(m.input);
+          delete m.input;
+        }
+        slot.queue.shift()?.resolve(m);
+      });
       w.on('error', (e) => {
         for (const q of slot.queue.splice(0)) q.reject(e);
       });
@@ -82,6 +96,19 @@ class WorkerPool {
       best.queue.push({ resolve, reject });
       best.w.postMessage({ seq, buf }, [buf.buffer as ArrayBuffer]);
     });
+  }
+
+  /** An input buffer a worker gave back, of at least `size` bytes, if there is one. */
+  takeInput(size: number): Buffer | undefined {
+    const i = this.spareInputs.findIndex((b) => b.byteLength >= size);
+    return i < 0 ? undefined : Buffer.from(this.spareInputs.splice(i, 1)[0]!);
+  }
+
+  /** Hands a fragment buffer back to a worker (only buffers of their own can move). */
+  giveFrags(frags: Uint8Array): void {
+    if (frags.byteLength === 0 || frags.buffer.byteLength <= 8192 || this.workers.length === 0) return;
+    const s = this.workers[this.nextSpare++ % this.workers.length]!;
+    s.w.postMessage({ spare: frags.buffer }, [frags.buffer as ArrayBuffer]);
   }
 
   async close(): Promise<void> {
@@ -116,6 +143,8 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
       quoteAware.value = format === 'csv' || format === 'tsv';
     }
   };
+  // The worker pool starts once the column plan is known; the reader asks it for spare buffers.
+  const poolRef: { pool?: WorkerPool } = {};
   const chunks = isStdin
     ? readChunks(
         (async function* () {
@@ -126,7 +155,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
         })() as unknown as NodeJS.ReadableStream,
         quoteAware,
       )
-    : readFileChunks(o.input, quoteAware, sniff);
+    : readFileChunks(o.input, quoteAware, sniff, undefined, (n) => poolRef.pool?.takeInput(n));
 
   const first = await chunks.next();
   const stats: UploadSummary = { read: 0, valid: 0, rejected: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, seconds: 0, records_per_s: 0 };
@@ -189,7 +218,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     } else io.info('reading stdin without --journal: an interrupted upload cannot be resumed');
   }
 
-  const batcher = new Batcher({ maxUsers: o.batchSize }, { operationType: o.operation, effectiveAt: o.effectiveAt, expiresAt: o.expiresAt });
+  const batcher = new Batcher({ maxUsers: o.batchSize }, { operationType: o.operation, effectiveAt: o.effectiveAt, expiresAt: o.expiresAt }, (run) => poolRef.pool?.giveFrags(run.frags));
 
   const rejectsOut = o.rejects ? fs.createWriteStream(o.rejects) : undefined;
   rejectsOut?.write('line,column,reason\n');
@@ -200,6 +229,8 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   // (drain) while no new batch starts; a second Ctrl-C still ends the process at once.
   let sender: Sender | undefined;
   if (!o.dryRun) {
+    // Loaded only to send: the HTTP client (undici) is a sizeable share of a dry run's start-up.
+    const { Sender } = await import('./sender.js');
     const sendCtx = new Context({ streams: { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr }, env: ctx.env, globals: ctx.globals, clock: ctx.clock, cwd: ctx.cwd, version: ctx.version });
     sender = new Sender({
       http: await sendCtx.http(),
@@ -225,7 +256,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     if (out) {
       stats.sent += b.users;
       stats.batches++;
-      out.write(b.body);
+      out.write(b.body, () => batcher.recycle(b.body));
       if (!out.write('\n')) await new Promise<void>((r) => out.once('drain', () => r()));
       return;
     }
@@ -240,21 +271,25 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
       }
       stats.resumed_batches++;
       stats.acknowledged += b.users;
+      batcher.recycle(b.body);
       return;
     }
     if (o.dryRun) {
       stats.sent += b.users;
       stats.batches++;
+      batcher.recycle(b.body);
       return;
     }
     while (inflight >= o.concurrency) await new Promise<void>((r) => waiters.push(r));
-    if (stopped()) return;
+    if (stopped()) return batcher.recycle(b.body);
     inflight++;
     stats.sent += b.users;
     const p = sender!
       .send(b)
       .then(
         () => {
+          // Acknowledged: the service read the whole body, so nothing still writes from it.
+          batcher.recycle(b.body);
           journal?.ack(b.index, b.users, b.head);
           stats.acknowledged += b.users;
           stats.batches++;
@@ -291,7 +326,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
       else if (shownRejects.length < 5) shownRejects.push(`line ${line} (${col}): ${reason}`);
     }
     lineBase += r.lines;
-    if (r.valid === 0) return;
+    if (r.valid === 0) return poolRef.pool?.giveFrags(r.frags);
     for (const b of batcher.push(r)) {
       await handleBatch(b);
       if (stopped()) return;
@@ -299,7 +334,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   };
 
   const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
-  const pool = new WorkerPool(nWorkers, cfg);
+  const pool = (poolRef.pool = new WorkerPool(nWorkers, cfg));
   const progress = new Progress(
     io,
     () => ({ read: stats.read, acknowledged: o.dryRun ? stats.sent : stats.acknowledged, bytesRead: bytesDone, totalBytes, elapsedMs: performance.now() - started }),

@@ -27,6 +27,30 @@ export function parseDigestAt(s: string, from: number, out: Uint32Array, at: num
   return true;
 }
 
+// Two hex characters (lowercase) as one byte, looked up by their two bytes: -1 when not hex.
+const PAIR = new Int16Array(65536).fill(-1);
+for (let a = 0; a < 128; a++) for (let b = 0; b < 128; b++) if (HEX[a]! >= 0 && HEX[b]! >= 0) PAIR[(a << 8) | b] = (HEX[a]! << 4) | HEX[b]!;
+
+/**
+ * Like parseDigestAt, for the 64 bytes of `b` starting at `from` (a request body as received:
+ * no string is made for it). Two characters per lookup.
+ */
+export function parseDigestBytes(b: Uint8Array, from: number, out: Uint32Array, at: number): boolean {
+  if (from + 64 > b.length) return false;
+  let bad = 0;
+  for (let i = 0; i < 8; i++) {
+    const o = from + i * 8;
+    const p0 = PAIR[(b[o]! << 8) | b[o + 1]!]!;
+    const p1 = PAIR[(b[o + 2]! << 8) | b[o + 3]!]!;
+    const p2 = PAIR[(b[o + 4]! << 8) | b[o + 5]!]!;
+    const p3 = PAIR[(b[o + 6]! << 8) | b[o + 7]!]!;
+    bad |= p0 | p1 | p2 | p3;
+    out[at + i] = ((p0 << 24) | (p1 << 16) | (p2 << 8) | p3) >>> 0;
+  }
+  // -1 (not hex) is the only negative entry, and it sets the sign bit of the OR
+  return bad >= 0;
+}
+
 // Slot markers in the probe table: (0,0) empty, (0,1) deleted. Digests whose first 64 bits are
 // one of these (odds of 2^-63 each) are kept in a plain Set instead, so the set stays exact.
 const EMPTY_HI = 0;

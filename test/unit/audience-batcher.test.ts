@@ -2,6 +2,7 @@
 // user is lost or duplicated, and that batches do not depend on how the input was chunked.
 import { describe, expect, it } from 'vitest';
 import { Batcher, MAX_BYTES, MAX_OPERATIONS, type Batch, type FragmentRun } from '../../src/audiences/batcher.js';
+import { sha256Hex } from '../../src/audiences/normalize.js';
 
 function run(values: string[]): FragmentRun {
   let s = '';
@@ -76,5 +77,44 @@ describe('Batcher', () => {
     const a = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v)]);
     const b = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v.slice(0, 1)), run(v.slice(1, 4999)), run(v.slice(4999))]);
     expect(b.map((x) => [x.users, x.head, x.body.toString()])).toEqual(a.map((x) => [x.users, x.head, x.body.toString()]));
+  });
+});
+
+// Buffers go round in the pipeline (runs released once batched, bodies recycled): never a byte changes.
+describe('Batcher buffer reuse', () => {
+  const values = Array.from({ length: 7000 }, (_, i) => sha256Hex(`u${i}@x.y`));
+  const runs = () => [run(values.slice(0, 1500)), run(values.slice(1500, 1501)), run(values.slice(1501, 6000)), run(values.slice(6000))];
+
+  it('releases each run once, after the batch holding its last user is cut', () => {
+    const released: FragmentRun[] = [];
+    const b = new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }, (r) => released.push(r));
+    const rs = runs();
+    const seen: number[] = [];
+    for (const r of rs) {
+      for (const _ of b.push(r)) seen.push(released.length);
+    }
+    b.flush();
+    expect(released).toEqual(rs);
+    expect(new Set(released).size).toBe(rs.length);
+    // first batch (users 0..2499) completes runs 0 and 1; the second (2500..4999) none
+    expect(seen).toEqual([2, 2]);
+  });
+
+  it('recycled bodies give the same batches as fresh ones', () => {
+    const fresh: string[] = [];
+    const a = new Batcher({ maxUsers: 900 }, { operationType: 'Delete' });
+    for (const r of runs()) for (const x of a.push(r)) fresh.push(x.body.toString());
+    fresh.push(a.flush()!.body.toString());
+
+    const reused: string[] = [];
+    const b = new Batcher({ maxUsers: 900 }, { operationType: 'Delete' });
+    const keep = (x: Batch) => {
+      reused.push(x.body.toString());
+      b.recycle(x.body); // the next cut may write into it
+    };
+    for (const r of runs()) b.push(r).forEach(keep);
+    keep(b.flush()!);
+    expect(reused).toEqual(fresh);
+    expect(reused.length).toBe(8);
   });
 });

@@ -1,6 +1,6 @@
 // The sandbox's exact digest set: adds, duplicates, deletes, growth, and the reserved prefixes.
 import { describe, expect, it } from 'vitest';
-import { DigestSet, parseDigest } from '../../src/sandbox/digest-set.js';
+import { DigestSet, parseDigest, parseDigestAt, parseDigestBytes } from '../../src/sandbox/digest-set.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 
 function digest(hex: string): Uint32Array {
@@ -40,5 +40,22 @@ describe('DigestSet', () => {
     expect(parseDigest(sha256Hex('x').toUpperCase(), w, 0)).toBe(false);
     expect(parseDigest(sha256Hex('x').slice(1), w, 0)).toBe(false);
     expect(parseDigest('g'.repeat(64), w, 0)).toBe(false);
+  });
+});
+
+describe('parseDigestBytes', () => {
+  it('agrees with parseDigestAt, including on bad characters and short input', () => {
+    const hex = sha256Hex('adsapi');
+    const cases = [hex, '0'.repeat(64), 'f'.repeat(64), hex.toUpperCase(), hex.slice(0, 63) + 'g', 'x' + hex.slice(1), hex.slice(0, 40) + '\u00e9' + hex.slice(41), hex.slice(0, 60)];
+    for (const c of cases) {
+      const s = `..${c}..`;
+      const a = new Uint32Array(8);
+      const b = new Uint32Array(8);
+      const okA = s.length >= 66 && parseDigestAt(s, 2, a, 0);
+      const okB = parseDigestBytes(Buffer.from(s, 'latin1'), 2, b, 0);
+      expect(okB).toBe(okA);
+      if (okA) expect(b).toEqual(a);
+    }
+    expect(parseDigestBytes(Buffer.from(hex, 'latin1'), 1, new Uint32Array(8), 0)).toBe(false);
   });
 });

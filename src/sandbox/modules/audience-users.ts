@@ -5,7 +5,7 @@
 import type { SandboxApp } from '../app.js';
 import { adsError, ok, type SReq } from '../http.js';
 import type { Entity } from '../state.js';
-import { DigestSet, parseDigest, parseDigestAt } from '../digest-set.js';
+import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
 
 export const MAX_OPERATIONS = 2500;
 export const MAX_BYTES = 5_000_000;
@@ -81,61 +81,72 @@ const USER_HEAD = /\{"(email|device_id|handle|twitter_id|service_id|phone_number
 
 /**
  * The fast path for bodies in the compact shape clients like xctl send (one hashed value per
- * user, no whitespace): a scan of the raw text that parses digests straight into the batch's
- * buffer, with no JSON objects built. Anything else, including every invalid body, returns
- * undefined and goes through the full JSON path, which gives the precise error.
+ * user, no whitespace): a scan of the raw bytes that parses digests straight into the batch's
+ * buffer, with no JSON objects and no string per user (only each operation's head is read as
+ * text). Anything else, including every invalid body, returns undefined and goes through the
+ * full JSON path, which gives the precise error.
  */
 function fastScan(raw: Buffer, kind: Kind, checkTimes: (p: Record<string, unknown>, i: number) => void): Checked | undefined {
-  const s = raw.toString('latin1');
+  const len = raw.length;
   const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
   // Upper bound on users (each is at least 77 bytes), so the buffers are sized once.
-  const cap = Math.ceil(s.length / 70) + 1;
+  const cap = Math.ceil(len / 70) + 1;
   const out: Checked = { ops: [], words: new Uint32Array(cap * 8), types: new Uint8Array(cap), total: 0 };
   let pos = 1;
   let n = 0;
-  if (s.charCodeAt(0) !== 91) return undefined; // [
+  if (raw[0] !== 91) return undefined; // [
   for (;;) {
-    OP_HEAD.lastIndex = pos;
-    const m = OP_HEAD.exec(s);
+    // An operation head is short: matched on a window of text (a longer one takes the JSON path).
+    const w = raw.toString('latin1', pos, Math.min(len, pos + OP_WINDOW));
+    OP_HEAD.lastIndex = 0;
+    const m = OP_HEAD.exec(w);
     if (!m) return undefined;
     const params: Record<string, unknown> = {};
     if (m[2] !== undefined) params.effective_at = JSON.parse(m[2]);
     if (m[3] !== undefined) params.expires_at = JSON.parse(m[3]);
     checkTimes(params, out.ops.length);
-    pos = OP_HEAD.lastIndex;
+    pos += OP_HEAD.lastIndex;
     const from = n;
-    let head = '';
+    let head: Buffer | undefined;
     let type = 0;
     for (;;) {
-      if (head && s.startsWith(head, pos)) pos += head.length;
+      if (head && sameBytes(raw, pos, head)) pos += head.length;
       else {
-        USER_HEAD.lastIndex = pos;
-        const u = USER_HEAD.exec(s);
+        USER_HEAD.lastIndex = 0;
+        const u = USER_HEAD.exec(raw.toString('latin1', pos, Math.min(len, pos + 24)));
         if (!u || !allowed.has(u[1]!)) return undefined;
-        head = u[0];
+        head = Buffer.from(u[0], 'latin1');
         type = DIGEST_TYPES[u[1]!]!;
-        pos = USER_HEAD.lastIndex;
+        pos += USER_HEAD.lastIndex;
       }
-      if (n >= cap || !parseDigestAt(s, pos, out.words, n * 8)) return undefined;
-      if (s.charCodeAt(pos + 64) !== 34 || s.charCodeAt(pos + 65) !== 93 || s.charCodeAt(pos + 66) !== 125) return undefined; // "]}
+      if (n >= cap || !parseDigestBytes(raw, pos, out.words, n * 8)) return undefined;
+      if (raw[pos + 64] !== 34 || raw[pos + 65] !== 93 || raw[pos + 66] !== 125) return undefined; // "]}
       out.types[n++] = type;
       pos += 67;
-      const c = s.charCodeAt(pos++);
+      const c = raw[pos++];
       if (c === 44) continue; // ,
       if (c === 93) break; // ]
       return undefined;
     }
-    if (!s.startsWith('}}', pos)) return undefined;
+    if (raw[pos] !== 125 || raw[pos + 1] !== 125) return undefined; // }}
     pos += 2;
     out.ops.push({ del: m[1] === 'Delete', from, to: n, other: [] });
     out.total += n - from;
-    const c = s.charCodeAt(pos++);
+    const c = raw[pos++];
     if (c === 44) continue;
-    if (c === 93 && pos === s.length) break;
+    if (c === 93 && pos === len) break;
     return undefined;
   }
   if (out.ops.length > MAX_OPERATIONS) return undefined;
   return out;
+}
+
+const OP_WINDOW = 512;
+
+function sameBytes(b: Buffer, at: number, what: Buffer): boolean {
+  if (at + what.length > b.length) return false;
+  for (let i = 0; i < what.length; i++) if (b[at + i] !== what[i]) return false;
+  return true;
 }
 
 /** Validates the whole batch; returns each operation's canonical user keys. */
