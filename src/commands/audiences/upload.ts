@@ -189,4 +189,11 @@ export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string
     rejects: f.rejects,
   });
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
+  const s = summary as unknown as { read: number; valid: number };
+  if (s.read > 0 && s.valid === 0) {
+    // Nothing was sent: an input where no record can be used is bad input, not a success.
+    throw new UsageError(`none of the ${s.read} records could be used: every one was rejected`, {
+      hint: `${f.rejects ? `reasons are in ${f.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${f.hashed ? '' : ', --hashed'} and --default-country`,
+    });
+  }
 }
