@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
   let interrupts = 0;
   let firstAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {
-    // when-exit (conf's atomic writes) re-raises the signal on itself right after the first one:
+    // A library's exit hook may re-raise the signal on the process right after the first one:
     // only a second press arriving later forces the exit, so clean shutdowns get to run.
     if (interrupts > 0 && Date.now() - firstAt < 500) return;
     if (interrupts++ === 0) firstAt = Date.now();

@@ -1,7 +1,10 @@
-// The profile store (conf, file mode 0600) and credential precedence: environment over profile.
+// The profile store (one JSON file, mode 0600, atomic writes) and credential precedence:
+// environment over profile.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from './errors.js';
+import { UsageError, XctlError } from './errors.js';
 
 export interface Profile {
   api_key?: string;
@@ -51,15 +54,8 @@ export const ENV_CREDENTIALS: Record<string, keyof Profile> = {
 interface StoreData {
   default_profile?: string;
   profiles?: Record<string, Profile>;
+  [other: string]: unknown;
 }
-
-type ConfInstance = {
-  path: string;
-  get(key: string): unknown;
-  set(key: string, value: unknown): void;
-  delete(key: string): void;
-  store: StoreData;
-};
 
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -68,73 +64,137 @@ export function checkProfileName(name: string): string {
   return name;
 }
 
-export class Store {
-  private constructor(private conf: ConfInstance) {}
+/**
+ * The folder the store lives in. Without XCTL_CONFIG_DIR it is where earlier versions (the `conf`
+ * package, via env-paths with project "xctl" and no suffix) put it, so existing profiles keep
+ * working: $XDG_CONFIG_HOME/xctl or ~/.config/xctl, ~/Library/Preferences/xctl on macOS,
+ * %APPDATA%\xctl\Config on Windows.
+ */
+export function storeDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform): string {
+  if (env.XCTL_CONFIG_DIR) return path.resolve(env.XCTL_CONFIG_DIR);
+  const home = os.homedir();
+  if (platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'xctl');
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'xctl', 'Config');
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'xctl');
+}
 
-  static async open(env: Record<string, string | undefined>): Promise<Store> {
-    const { default: Conf } = await import('conf');
-    const cwd = env.XCTL_CONFIG_DIR || undefined;
-    if (cwd) fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
-    const conf = new Conf<StoreData>({
-      projectName: 'xctl',
-      projectSuffix: '',
-      configName: 'config',
-      cwd,
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-    }) as unknown as ConfInstance;
-    return new Store(conf);
+/**
+ * The profile store: one JSON file (tab-indented, as conf wrote it), read afresh on every access
+ * and replaced atomically on every write (temporary file in the same folder, fsync, rename), mode
+ * 0600. A plain file store instead of conf: conf compiles JSON schemas (ajv) on load, which cost
+ * every command tens of milliseconds for a file that holds a few strings.
+ */
+export class Store {
+  readonly path: string;
+
+  private constructor(dir: string) {
+    this.path = path.join(dir, 'config.json');
   }
 
-  get path(): string {
-    return this.conf.path;
+  static async open(env: Record<string, string | undefined>): Promise<Store> {
+    return new Store(storeDir(env));
   }
 
   get defaultProfile(): string {
-    return (this.conf.get('default_profile') as string | undefined) ?? 'default';
+    const v = this.read().default_profile;
+    return typeof v === 'string' ? v : 'default';
   }
 
   setDefaultProfile(name: string): void {
-    this.write(() => this.conf.set('default_profile', checkProfileName(name)));
+    checkProfileName(name);
+    this.update((d) => {
+      d.default_profile = name;
+    });
   }
 
   profiles(): Record<string, Profile> {
-    return { ...((this.conf.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
+    const p = this.read().profiles;
+    return p && typeof p === 'object' ? { ...p } : {};
   }
 
   profile(name: string): Profile | undefined {
-    return this.profiles()[name];
+    const all = this.profiles();
+    return Object.hasOwn(all, name) ? all[name] : undefined;
   }
 
   /** Merges a patch into a profile; `undefined` values delete keys. Creates the profile. */
   updateProfile(name: string, patch: Partial<Profile>): Profile {
     checkProfileName(name);
-    const all = this.profiles();
-    const next: Profile = { ...(all[name] ?? {}) };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined) delete next[k as keyof Profile];
-      else next[k as keyof Profile] = v;
-    }
-    all[name] = next;
-    this.write(() => this.conf.set('profiles', all));
+    let next: Profile = {};
+    this.update((d) => {
+      const all = { ...(d.profiles ?? {}) };
+      next = { ...(Object.hasOwn(all, name) ? all[name] : {}) };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined) delete next[k as keyof Profile];
+        else next[k as keyof Profile] = v;
+      }
+      all[name] = next;
+      d.profiles = all;
+    });
     return next;
   }
 
   removeProfile(name: string): boolean {
-    const all = this.profiles();
-    if (!(name in all)) return false;
-    delete all[name];
-    this.write(() => {
-      this.conf.set('profiles', all);
-      if (this.defaultProfile === name) this.conf.delete('default_profile');
+    let removed = false;
+    this.update((d) => {
+      const all = { ...(d.profiles ?? {}) };
+      if (!Object.hasOwn(all, name)) return false;
+      delete all[name];
+      d.profiles = all;
+      if (d.default_profile === name) delete d.default_profile;
+      removed = true;
     });
-    return true;
+    return removed;
   }
 
-  /** Every write ends with the file at mode 0600, whatever the umask or an earlier chmod did. */
-  private write(fn: () => void): void {
-    fn();
-    ensureMode(this.conf.path);
+  private read(): StoreData {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw e;
+    }
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      throw new XctlError(`the profile store ${this.path} is not valid JSON (${(e as Error).message})`, {
+        hint: 'fix or remove the file; `xctl auth set` recreates it',
+      });
+    }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) {
+      throw new XctlError(`the profile store ${this.path} does not hold a JSON object`, { hint: 'fix or remove the file; `xctl auth set` recreates it' });
+    }
+    return data as StoreData;
+  }
+
+  /** Read-modify-write of the whole file; keys this version does not know are kept. */
+  private update(fn: (d: StoreData) => void | false): void {
+    const data = this.read();
+    if (fn(data) === false) return;
+    writeAtomic(this.path, JSON.stringify(data, undefined, '\t'));
+    ensureMode(this.path);
+  }
+}
+
+/** Writes a sibling temporary file (0600 from creation), fsyncs it and renames it over `file`. */
+function writeAtomic(file: string, text: string): void {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const fd = fs.openSync(tmp, 'wx', 0o600);
+  try {
+    try {
+      fs.writeSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
   }
 }
 
