@@ -1,2 +1,5 @@
 #!/usr/bin/env node
-import('../dist/main.js');
+// Node 22.1+ keeps compiled code between runs; on older versions this is a no-op.
+import module from 'node:module';
+module.enableCompileCache?.();
+import('../dist/cli/main.js');

@@ -3,7 +3,14 @@ import fs from 'node:fs';
 import { setRuntime } from './runtime.js';
 import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
 
-const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+// The bundle (scripts/bundle.js) has the version written in at build time; tsc's dist/ reads it.
+declare const XCTL_BUILD_VERSION: string | undefined;
+const pkg = {
+  version:
+    typeof XCTL_BUILD_VERSION === 'string'
+      ? XCTL_BUILD_VERSION
+      : (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+};
 
 async function main(argv: string[]): Promise<number> {
   const args = argv.slice(2);

@@ -9,9 +9,9 @@ import type { CountryCode } from 'libphonenumber-js/min';
 // with phone numbers pay for it.
 type PhoneLib = typeof import('libphonenumber-js/min');
 let phoneLib: PhoneLib | undefined;
-const require = createRequire(import.meta.url);
+const requireCjs = createRequire(import.meta.url);
 function parsePhoneNumberFromString(text: string, country?: CountryCode) {
-  phoneLib ??= require('libphonenumber-js/min') as PhoneLib;
+  phoneLib ??= requireCjs('libphonenumber-js/min') as PhoneLib;
   return phoneLib.parsePhoneNumberFromString(text, country);
 }
 
