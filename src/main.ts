@@ -1,6 +1,6 @@
 // argv -> program -> run. The only place that maps errors to exit codes and touches process.*.
 import fs from 'node:fs';
-import { setRuntime } from './runtime.js';
+import { runCommandEnd, setRuntime } from './runtime.js';
 import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
 
 // The bundle (scripts/bundle.js) has the version written in at build time; tsc's dist/ reads it.
@@ -98,6 +98,7 @@ function report(err: Error, json: boolean, verbose: boolean): number {
 
 main(process.argv).then(
   (code) => {
+    runCommandEnd();
     process.exitCode = code;
     // Let stdout drain; then leave even if a handle (a keep-alive socket) lingers.
     setTimeout(() => process.exit(code), 50).unref();

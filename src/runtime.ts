@@ -20,3 +20,14 @@ export function getRuntime(): Runtime {
   if (!runtime) throw new Error('runtime not set');
   return runtime;
 }
+
+const atEnd: Array<() => void> = [];
+
+/** Registers clean-up for when the command is done (main.ts runs it): pooled sockets, for one. */
+export function atCommandEnd(fn: () => void): void {
+  if (!atEnd.includes(fn)) atEnd.push(fn);
+}
+
+export function runCommandEnd(): void {
+  for (const fn of atEnd.splice(0)) fn();
+}

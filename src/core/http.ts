@@ -1,6 +1,6 @@
 // The HTTP client on undici: base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and
 // jitter, rate-limit waits, typed errors and a redacted --verbose trace.
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import { sendNode, type WireResponse } from './node-transport.js';
 import type { Readable } from 'node:stream';
 import type { IO } from './io.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFromResponse } from './errors.js';
@@ -72,7 +72,6 @@ export interface HttpConfig {
   signal?: AbortSignal;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  dispatcher?: Dispatcher;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -280,16 +279,16 @@ export class HttpClient {
     }
     const started = performance.now();
     const signals = [req.signal, this.cfg.signal].filter((s): s is AbortSignal => !!s);
-    let r: Dispatcher.ResponseData;
+    let r: WireResponse;
     try {
-      r = await undiciRequest(url, {
-        method: method as Dispatcher.HttpMethod,
+      r = await sendNode({
+        method,
+        url,
         headers,
         body,
         signal: signals.length ? AbortSignal.any(signals) : undefined,
-        headersTimeout: req.timeoutMs ?? 60_000,
-        bodyTimeout: req.stream ? 0 : (req.timeoutMs ?? 120_000),
-        dispatcher: this.cfg.dispatcher,
+        headersTimeoutMs: req.timeoutMs ?? 60_000,
+        bodyTimeoutMs: req.stream ? 0 : (req.timeoutMs ?? 120_000),
       });
     } catch (e) {
       throw toNetworkError(e, url);
@@ -299,15 +298,15 @@ export class HttpClient {
     const rateLimit = parseRateLimit(resHeaders);
     if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
     if (verbose) {
-      io.err(`< ${r.statusCode} (${Math.round(performance.now() - started)} ms)`);
+      io.err(`< ${r.status} (${Math.round(performance.now() - started)} ms)`);
       for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') io.err(`< ${k}: ${v}`);
     }
-    if (req.stream && r.statusCode < 400) {
-      return { status: r.statusCode, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
+    if (req.stream && r.status < 400) {
+      return { status: r.status, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
     }
     let text: string;
     try {
-      text = await r.body.text();
+      text = await r.text();
     } catch (e) {
       throw toNetworkError(e, url);
     }
@@ -317,15 +316,15 @@ export class HttpClient {
       try {
         data = JSON.parse(text);
       } catch {
-        if (r.statusCode < 400) throw new ApiError(`the server answered ${r.statusCode} with malformed JSON`, { status: r.statusCode, hint: 'is --base-url pointing at the API?' });
+        if (r.status < 400) throw new ApiError(`the server answered ${r.status} with malformed JSON`, { status: r.status, hint: 'is --base-url pointing at the API?' });
       }
-    } else if (r.statusCode < 400 && text && ct.includes('text/html')) {
+    } else if (r.status < 400 && text && ct.includes('text/html')) {
       throw new ApiError(`expected JSON from ${method} ${url.pathname} but the server answered with an HTML page`, {
-        status: r.statusCode,
+        status: r.status,
         hint: 'is --base-url pointing at the API?',
       });
     }
-    return { status: r.statusCode, headers: resHeaders, data: data as T, text, url: url.toString(), rateLimit };
+    return { status: r.status, headers: resHeaders, data: data as T, text, url: url.toString(), rateLimit };
   }
 }
 

@@ -1,0 +1,98 @@
+// The production wire: node's own http/https with one keep-alive agent per protocol. Node's HTTP
+// parser is native and already in the binary, so a command pays nothing to load it; undici parses
+// HTTP in WebAssembly, which cost every short command ~150 ms of CPU and ~50 MB to compile and
+// instantiate. Idle sockets do not keep the process alive, and closeTransports() (main.ts, when
+// the command is done) drops them so that nothing waits at exit.
+import http from 'node:http';
+import https from 'node:https';
+import type { Readable } from 'node:stream';
+import { atCommandEnd } from '../runtime.js';
+
+export interface WireRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+  /** Time allowed until the response headers arrive. */
+  headersTimeoutMs: number;
+  /** Time allowed between body chunks; 0 for none (streams). */
+  bodyTimeoutMs: number;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body as a stream; read it once, either here or with text(). */
+  body: Readable;
+  text(): Promise<string>;
+}
+
+let agents: { http: http.Agent; https: https.Agent } | undefined;
+
+function agentFor(url: URL): http.Agent {
+  if (!agents) {
+    agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+    atCommandEnd(closeTransports);
+  }
+  return url.protocol === 'https:' ? agents.https : agents.http;
+}
+
+/** Closes every pooled connection: the command is done, nothing should wait on them. */
+export function closeTransports(): void {
+  agents?.http.destroy();
+  agents?.https.destroy();
+  agents = undefined;
+}
+
+/** A failure with the code the HTTP client maps to its message (timeouts named as undici names them). */
+function wireError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+export function sendNode(req: WireRequest): Promise<WireResponse> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { ...req.headers };
+    if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
+    const lib = req.url.protocol === 'https:' ? https : http;
+    const cr = lib.request(req.url, { method: req.method, headers, agent: agentFor(req.url), signal: req.signal });
+    let settled = false;
+    const headersTimer = setTimeout(() => cr.destroy(wireError(`no response headers within ${req.headersTimeoutMs} ms`, 'UND_ERR_HEADERS_TIMEOUT')), req.headersTimeoutMs);
+    cr.on('error', (e) => {
+      clearTimeout(headersTimer);
+      if (!settled) {
+        settled = true;
+        reject(e);
+      }
+    });
+    cr.on('response', (res) => {
+      clearTimeout(headersTimer);
+      settled = true;
+      if (req.bodyTimeoutMs > 0) {
+        // An idle socket while the body is still due: the server stalled mid-answer. The socket
+        // goes back to the pool afterwards, so the listener goes with the response.
+        const socket = res.socket;
+        const stalled = () => res.destroy(wireError(`the response body stalled for ${req.bodyTimeoutMs} ms`, 'UND_ERR_BODY_TIMEOUT'));
+        socket.setTimeout(req.bodyTimeoutMs);
+        socket.on('timeout', stalled);
+        const done = () => {
+          socket.off('timeout', stalled);
+          socket.setTimeout(0);
+        };
+        res.once('end', done);
+        res.once('close', done);
+      }
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body: res,
+        text: async () => {
+          const chunks: Buffer[] = [];
+          for await (const c of res) chunks.push(c as Buffer);
+          return Buffer.concat(chunks).toString('utf8');
+        },
+      });
+    });
+    cr.end(req.body);
+  });
+}
