@@ -1,6 +1,6 @@
 // Parameter builders (each a zod schema whose issues state the rule), cross-field rule helpers,
 // and the one validation function the CLI and the sandbox both run.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ParamDef, ParamKind, Rule, RuleEnv, Values, Violation } from './resource-types.js';
 
 export function kebab(name: string): string {
@@ -19,8 +19,9 @@ interface Common {
   writeOnly?: boolean;
 }
 
-function def(name: string, kind: ParamKind, schema: z.ZodType<unknown>, o: Common & { rule?: string; enumValues?: readonly string[] }): ParamDef {
-  const d: ParamDef = { name, flag: kebab(name), kind, schema: wire(schema) };
+function def(name: string, kind: ParamKind, build: () => z.ZodType<unknown>, o: Common & { rule?: string; enumValues?: readonly string[] }): ParamDef {
+  const d = { name, flag: kebab(name), kind } as ParamDef;
+  lazySchema(d, () => wire(build()));
   if (o.required) d.required = true;
   if (o.default !== undefined) d.default = o.default;
   if (o.rule) d.rule = o.rule;
@@ -28,6 +29,31 @@ function def(name: string, kind: ParamKind, schema: z.ZodType<unknown>, o: Commo
   if (o.enumValues) d.enumValues = o.enumValues;
   if (o.writeOnly) d.writeOnly = true;
   return d;
+}
+
+/**
+ * Gives a parameter a schema built on first use. The ads table holds a few hundred parameters;
+ * a command validates the handful it was given, so it builds only those (zod schemas cost
+ * microseconds each to construct, which adds up to tens of milliseconds for the whole table).
+ */
+export function lazySchema(d: ParamDef, build: () => z.ZodType<unknown>): ParamDef {
+  let built: z.ZodType<unknown> | undefined;
+  Object.defineProperty(d, 'schema', {
+    enumerable: true,
+    configurable: true,
+    get: () => (built ??= build()),
+    set: (v: z.ZodType<unknown>) => {
+      built = v;
+    },
+  });
+  return d;
+}
+
+/** Replaces a parameter's schema by one built from it, still on first use. */
+export function wrapSchema(d: ParamDef, wrap: (inner: z.ZodType<unknown>) => z.ZodType<unknown>): ParamDef {
+  const before = Object.getOwnPropertyDescriptor(d, 'schema');
+  const inner = before?.get ? (before.get as () => z.ZodType<unknown>) : () => before?.value as z.ZodType<unknown>;
+  return lazySchema(d, () => wrap(inner()));
 }
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -52,97 +78,107 @@ export function isoSeconds(ms: number): string {
 export const p = {
   /** Free text; `max` and `min` are character counts (spec section 8 "Text lengths"). */
   str(name: string, o: Common & { max?: number; min?: number; pattern?: RegExp; patternRule?: string } = {}): ParamDef {
-    let s = str();
-    if (o.min !== undefined) s = s.min(o.min, { error: o.min === 1 ? 'must not be empty' : `must be at least ${o.min} characters` });
-    if (o.max !== undefined) s = s.max(o.max, { error: `must be at most ${o.max} characters` });
-    if (o.pattern) s = s.regex(o.pattern, { error: `must be ${o.patternRule ?? `like ${o.pattern}`}` });
+    const build = () => {
+      let s = str();
+      if (o.min !== undefined) s = s.min(o.min, { error: o.min === 1 ? 'must not be empty' : `must be at least ${o.min} characters` });
+      if (o.max !== undefined) s = s.max(o.max, { error: `must be at most ${o.max} characters` });
+      if (o.pattern) s = s.regex(o.pattern, { error: `must be ${o.patternRule ?? `like ${o.pattern}`}` });
+      return s;
+    };
     const rule = [o.min !== undefined && o.max !== undefined ? `${o.min}-${o.max} chars` : o.max !== undefined ? `max ${o.max} chars` : '', o.patternRule ?? '']
       .filter(Boolean)
       .join('; ');
-    return def(name, 'string', s, { ...o, rule });
+    return def(name, 'string', build, { ...o, rule });
   },
   /** An identifier (string of letters, digits, - and _). */
   id(name: string, o: Common = {}): ParamDef {
-    return def(name, 'id', str().regex(ID, { error: 'must be an id (letters, digits, - and _)' }), o);
+    return def(name, 'id', () => str().regex(ID, { error: 'must be an id (letters, digits, - and _)' }), o);
   },
   /** A 64-bit integer identifier, kept as a string of digits (user_id, tweet ids). */
   long(name: string, o: Common = {}): ParamDef {
-    return def(name, 'long', str().regex(/^\d{1,19}$/, { error: 'must be a whole number (digits only)' }), { ...o, rule: 'long' });
+    return def(name, 'long', () => str().regex(/^\d{1,19}$/, { error: 'must be a whole number (digits only)' }), { ...o, rule: 'long' });
   },
   /** An integer in a range. */
   int(name: string, o: Common & { min?: number; max?: number; allowed?: number[] } = {}): ParamDef {
-    let n = z.number();
-    if (o.min !== undefined) n = n.min(o.min, { error: o.max !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at least ${o.min}` });
-    if (o.max !== undefined) n = n.max(o.max, { error: o.min !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at most ${o.max}` });
-    let s: z.ZodType<unknown> = str().regex(/^-?\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(n);
-    if (o.allowed) {
-      const allowed = o.allowed;
-      s = s.refine((x) => allowed.includes(x as number), { error: `must be one of ${allowed.join(', ')}` });
-    }
+    const build = () => {
+      let n = z.number();
+      if (o.min !== undefined) n = n.min(o.min, { error: o.max !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at least ${o.min}` });
+      if (o.max !== undefined) n = n.max(o.max, { error: o.min !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at most ${o.max}` });
+      let s: z.ZodType<unknown> = str().regex(/^-?\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(n);
+      if (o.allowed) {
+        const allowed = o.allowed;
+        s = s.refine((x) => allowed.includes(x as number), { error: `must be one of ${allowed.join(', ')}` });
+      }
+      return s;
+    };
     const rule = [o.min !== undefined ? `${o.min}-${o.max ?? ''}` : '', o.default !== undefined ? `default ${o.default}` : ''].filter(Boolean).join(', ');
-    return def(name, 'int', s, { ...o, rule });
+    return def(name, 'int', build, { ...o, rule });
   },
   /** Money in micros of the funding instrument's currency: a non-negative integer. */
   micro(name: string, o: Common = {}): ParamDef {
-    const s = str()
-      .regex(/^\d{1,16}$/, { error: 'must be a whole number of micros (amount x 1,000,000)' })
-      .transform(Number);
-    return def(name, 'micro', s, { ...o, rule: 'micros' });
-  },
-  bool(name: string, o: Common = {}): ParamDef {
-    const s = str()
-      .regex(/^(true|false)$/i, { error: 'must be true or false' })
-      .transform((x) => x.toLowerCase() === 'true');
-    return def(name, 'bool', s, { ...o, rule: o.default !== undefined ? `default ${o.default}` : undefined });
-  },
-  enumOf(name: string, values: readonly string[], o: Common = {}): ParamDef {
-    const s = str().refine((x) => values.includes(x), { error: `must be one of ${values.join(', ')}` });
-    return def(name, 'enum', s, { ...o, enumValues: values, rule: o.default !== undefined ? `default ${o.default}` : undefined });
-  },
-  /**
-   * A comma-separated list (spec 2.1: up to 200 entries unless stated). Items are ids, longs,
-   * enum values or match `pattern`.
-   */
-  list(name: string, o: Common & { max?: number; of?: 'id' | 'long' | readonly string[]; pattern?: RegExp; patternRule?: string } = {}): ParamDef {
-    const max = o.max ?? 200;
-    const of = o.of ?? 'id';
-    const s = str()
-      .transform((x) => x.split(',').map((e) => e.trim()))
-      .superRefine((items, ctx) => {
-        if (items.length === 0 || items.some((e) => e === '')) return void ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list with no empty entries' });
-        if (items.length > max) return void ctx.addIssue({ code: 'custom', message: `must list at most ${max} entries (got ${items.length})` });
-        for (const e of items) {
-          const bad = o.pattern
-            ? !o.pattern.test(e)
-            : Array.isArray(of)
-              ? !(of as readonly string[]).includes(e)
-              : of === 'long'
-                ? !/^\d{1,19}$/.test(e)
-                : !ID.test(e);
-          if (bad) {
-            const what = o.patternRule ?? (Array.isArray(of) ? `one of ${(of as readonly string[]).join(', ')}` : of === 'long' ? 'a whole number' : 'an id');
-            return void ctx.addIssue({ code: 'custom', message: `entry "${e}" must be ${what}` });
+    const build = () =>
+      str()
+          .regex(/^\d{1,16}$/, { error: 'must be a whole number of micros (amount x 1,000,000)' })
+          .transform(Number);
+      return def(name, 'micro', build, { ...o, rule: 'micros' });
+    },
+    bool(name: string, o: Common = {}): ParamDef {
+      const build = () =>
+        str()
+          .regex(/^(true|false)$/i, { error: 'must be true or false' })
+          .transform((x) => x.toLowerCase() === 'true');
+      return def(name, 'bool', build, { ...o, rule: o.default !== undefined ? `default ${o.default}` : undefined });
+    },
+    enumOf(name: string, values: readonly string[], o: Common = {}): ParamDef {
+      const build = () => str().refine((x) => values.includes(x), { error: `must be one of ${values.join(', ')}` });
+      return def(name, 'enum', build, { ...o, enumValues: values, rule: o.default !== undefined ? `default ${o.default}` : undefined });
+    },
+    /**
+     * A comma-separated list (spec 2.1: up to 200 entries unless stated). Items are ids, longs,
+     * enum values or match `pattern`.
+     */
+    list(name: string, o: Common & { max?: number; of?: 'id' | 'long' | readonly string[]; pattern?: RegExp; patternRule?: string } = {}): ParamDef {
+      const max = o.max ?? 200;
+      const of = o.of ?? 'id';
+      const build = () =>
+        str()
+        .transform((x) => x.split(',').map((e) => e.trim()))
+        .superRefine((items, ctx) => {
+          if (items.length === 0 || items.some((e) => e === '')) return void ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list with no empty entries' });
+          if (items.length > max) return void ctx.addIssue({ code: 'custom', message: `must list at most ${max} entries (got ${items.length})` });
+          for (const e of items) {
+            const bad = o.pattern
+              ? !o.pattern.test(e)
+              : Array.isArray(of)
+                ? !(of as readonly string[]).includes(e)
+                : of === 'long'
+                  ? !/^\d{1,19}$/.test(e)
+                  : !ID.test(e);
+            if (bad) {
+              const what = o.patternRule ?? (Array.isArray(of) ? `one of ${(of as readonly string[]).join(', ')}` : of === 'long' ? 'a whole number' : 'an id');
+              return void ctx.addIssue({ code: 'custom', message: `entry "${e}" must be ${what}` });
+            }
           }
-        }
-      });
-    return def(name, 'list', s, { ...o, enumValues: Array.isArray(of) ? (of as readonly string[]) : undefined, rule: `comma list, max ${max}` });
+        });
+    return def(name, 'list', build, { ...o, enumValues: Array.isArray(of) ? (of as readonly string[]) : undefined, rule: `comma list, max ${max}` });
   },
   /** A JSON value of a JSON-bodied operation (arrays, objects), checked by the given schema. */
   json(name: string, schema: z.ZodType<unknown>, o: Common & { rule?: string } = {}): ParamDef {
-    const d = def(name, 'json', schema, o);
+    const d = def(name, 'json', () => schema, o);
     d.schema = schema; // JSON values are not wire strings
     return d;
   },
   /** ISO 8601 date-time; `wholeHours` for endpoints that take hour boundaries only. */
   time(name: string, o: Common & { wholeHours?: boolean; minuteGranularity?: boolean } = {}): ParamDef {
-    const s = str().superRefine((x, ctx) => {
-      const m = ISO.exec(x);
-      if (!m || parseIsoTime(x) === undefined) return void ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-01-31T14:00:00Z' });
-      if (o.wholeHours && (m[5] !== '00' || (m[6] !== undefined && m[6] !== '00') || /\.\d*[1-9]/.test(x))) {
-        ctx.addIssue({ code: 'custom', message: 'must be a whole hour (minutes and seconds 00)' });
-      }
-    });
-    return def(name, 'time', s, { ...o, rule: o.wholeHours ? 'ISO 8601, whole hours' : 'ISO 8601' });
+    const build = () =>
+      str().superRefine((x, ctx) => {
+        const m = ISO.exec(x);
+        if (!m || parseIsoTime(x) === undefined) return void ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-01-31T14:00:00Z' });
+        if (o.wholeHours && (m[5] !== '00' || (m[6] !== undefined && m[6] !== '00') || /\.\d*[1-9]/.test(x))) {
+          ctx.addIssue({ code: 'custom', message: 'must be a whole hour (minutes and seconds 00)' });
+        }
+      });
+    return def(name, 'time', build, { ...o, rule: o.wholeHours ? 'ISO 8601, whole hours' : 'ISO 8601' });
   },
 };
 

@@ -2,7 +2,7 @@
 // permissions (/12 custom and /5 tailored), flexible audiences (the closed-beta batch endpoint),
 // do-not-reach lists and audience size estimates. Served under `xctl audiences`; the user
 // uploads live in src/sandbox/modules/audience-users.ts, which writes `audience_size`.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OperationDef, ResourceDef, SandboxOps } from '../resource-types.js';
 import { commonList, p, withDeleted } from '../params.js';
 import { batchOp, createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';

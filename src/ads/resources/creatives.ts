@@ -1,9 +1,9 @@
 // Creatives (spec 2.2, 2.3, 3, 4.1, 8): account media, cards (component based, and the legacy
 // lookup), draft posts, scheduled posts, poll cards, preroll calls to action, the media library,
 // post previews and video conversation cards. Rules shared with the sandbox are in ../rules/cards.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ParamDef, ResourceDef, Rule, SandboxOps } from '../resource-types.js';
-import { commonList, isoSeconds, p, parseIsoTime } from '../params.js';
+import { commonList, isoSeconds, lazySchema, p, parseIsoTime } from '../params.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 import {
   CTA_MAX, CTA_ORDINALS, MEDIA_KEY, POLL_CHOICE_MAX, POLL_MAX_MINUTES, POLL_MIN_MINUTES, SCHEDULE_MAX_MS, THANK_YOU_MAX,
@@ -643,11 +643,15 @@ const CONV = `${CARDS}/video_conversation`;
 
 function cta(name: string, required = false): ParamDef {
   const d = p.str(name, { required });
-  d.schema = z.string({ error: 'must be a string' }).superRefine((s, ctx) => {
-    const n = ctaLength(s);
-    if (n < 1) ctx.addIssue({ code: 'custom', message: 'must not be empty' });
-    else if (n > CTA_MAX) ctx.addIssue({ code: 'custom', message: `must be at most ${CTA_MAX} characters, not counting # (got ${n})` });
-  }) as z.ZodType<unknown>;
+  lazySchema(
+    d,
+    () =>
+      z.string({ error: 'must be a string' }).superRefine((s, ctx) => {
+        const n = ctaLength(s);
+        if (n < 1) ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+        else if (n > CTA_MAX) ctx.addIssue({ code: 'custom', message: `must be at most ${CTA_MAX} characters, not counting # (got ${n})` });
+      }) as z.ZodType<unknown>,
+  );
   d.rule = `max ${CTA_MAX} chars without #`;
   return d;
 }

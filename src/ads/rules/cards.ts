@@ -1,7 +1,8 @@
 // Rules of the creative endpoints that go beyond one parameter (spec 2.3 card components, 4.1
 // and 8): shared by the CLI (checked before sending) and the sandbox (same functions).
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ParamDef, Rule, Violation } from '../resource-types.js';
+import { wrapSchema } from '../params.js';
 
 /** ISO 3166-1 alpha-2 codes (spec 2.3 rule 5: country_code of an APP destination). */
 export const ISO_COUNTRIES = new Set(
@@ -60,8 +61,7 @@ export function mediaKeysRule(name = 'media_keys'): Rule {
 
 /** A parameter whose empty value removes the stored field (spec 4.1: card_uri, media_keys on PUT); parses '' to null. */
 export function clearable(d: ParamDef): ParamDef {
-  const inner = d.schema;
-  d.schema = z.union([z.literal('').transform(() => null), inner]) as z.ZodType<unknown>;
+  wrapSchema(d, (inner) => z.union([z.literal('').transform(() => null), inner]) as z.ZodType<unknown>);
   d.rule = [d.rule, 'empty value removes it'].filter(Boolean).join('; ');
   return d;
 }
