@@ -2,6 +2,7 @@
 // `npm run bench`: every figure is a ratio against a baseline measured in the same run,
 // alternating the two so that machine noise hits both. Sections live in scripts/bench/.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,7 +18,11 @@ const results = [];
 for (const f of sections) {
   const mod = await import(path.join(root, 'scripts/bench', f));
   console.log(`\n== ${mod.title} ==`);
+  // The machine may be shared: the load on either side of a section says how quiet it was.
+  const before = os.loadavg()[0];
   const rows = await mod.default({ root, log: (s) => console.log(s) });
+  const after = os.loadavg()[0];
+  rows.push({ name: `load average (1 min) before / after this section, ${os.cpus().length} cores`, value: `${before.toFixed(1)} / ${after.toFixed(1)}` });
   results.push({ title: mod.title, rows });
 }
 
@@ -25,7 +30,7 @@ const lines = [
   '# Benchmarks',
   '',
   `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.platform}/${process.arch}, ` +
-    `${(await import('node:os')).default.cpus().length} cores. Ratios compare against a baseline run alternately in the same process.`,
+    `${os.cpus().length} cores. Ratios compare against a baseline run alternately in the same process.`,
   '',
 ];
 for (const r of results) {

@@ -1,0 +1,87 @@
+// Per-command cost: what a shell loop pays for each call. Three everyday commands against a
+// sandbox on loopback (its own process, started here), each timed alternately with `node -e 0`,
+// the ratio taken pair by pair; peak RSS from /usr/bin/time in separate runs, so that timing
+// runs carry no wrapper.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export const title = 'Per-command cost';
+
+const PAIRS = 30;
+const RSS_RUNS = 3;
+
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+
+function time(cmd, args, env) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env, stdio: 'ignore' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+/** Peak RSS in MB (GNU time's %M, in KB), or undefined without /usr/bin/time. */
+function peakRss(cmd, args, env) {
+  if (!fs.existsSync('/usr/bin/time')) return undefined;
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(/(\d+)\s*$/.exec(r.stderr.trim())[1]) / 1024;
+}
+
+/** `xctl sandbox start --json` in a child process: its first stdout line is the seed. */
+async function startSandbox(bin) {
+  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise((resolve, reject) => {
+    const rl = readline.createInterface({ input: child.stdout });
+    rl.once('line', (l) => resolve(l));
+    child.once('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
+  });
+  return { seed: JSON.parse(line), stop: () => child.kill('SIGINT') };
+}
+
+export default async function ({ root, log }) {
+  const bin = path.join(root, 'bin/xctl.js');
+  const node = process.execPath;
+  const cfgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-bench-cmd-'));
+  const sb = await startSandbox(bin);
+  try {
+    const s = sb.seed;
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, XCTL_CONFIG_DIR: cfgDir, XCTL_BASE_URL: s.base_url, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret, XCTL_ACCESS_TOKEN: s.access_token, XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret, XCTL_ACCOUNT_ID: s.account_id };
+    const commands = [
+      { name: '`xctl request /1.1/account/verify_credentials.json`', args: ['request', '/1.1/account/verify_credentials.json'], target: 1.8 },
+      { name: '`xctl webhooks list -o json`', args: ['webhooks', 'list', '-o', 'json'], target: 1.8 },
+      { name: '`xctl ads campaigns list -o json`', args: ['ads', 'campaigns', 'list', '-o', 'json'], target: 2.2 },
+    ];
+    // Warm the file cache; the first webhooks call also obtains and caches the app bearer, as a
+    // user's first call would.
+    for (const c of commands) for (let i = 0; i < 3; i++) time(node, [bin, ...c.args], env);
+    const rows = [];
+    for (const c of commands) {
+      const base = [];
+      const cmd = [];
+      const ratios = [];
+      for (let i = 0; i < PAIRS; i++) {
+        const b = time(node, ['-e', '0'], env);
+        const a = time(node, [bin, ...c.args], env);
+        base.push(b);
+        cmd.push(a);
+        ratios.push(a / b);
+      }
+      const rss = [];
+      for (let i = 0; i < RSS_RUNS; i++) rss.push(peakRss(node, [bin, ...c.args], env));
+      const ratio = median(ratios);
+      const rssMb = rss.includes(undefined) ? undefined : Math.max(...rss);
+      log(`${c.args.join(' ')}: ${median(cmd).toFixed(1)} ms vs node -e 0 ${median(base).toFixed(1)} ms: ${ratio.toFixed(2)}x; peak RSS ${rssMb ? rssMb.toFixed(0) + ' MB' : 'n/a'}`);
+      rows.push(
+        { name: `${c.name} / \`node -e 0\` (median of ${PAIRS} pairwise ratios; ${median(cmd).toFixed(1)} ms vs ${median(base).toFixed(1)} ms)`, value: `${ratio.toFixed(2)}x`, target: `≤ ${c.target}x`, met: ratio <= c.target },
+        { name: `${c.name}, peak RSS (worst of ${RSS_RUNS})`, value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a (no /usr/bin/time)', target: '≤ 75 MB', met: rssMb === undefined ? undefined : rssMb <= 75 },
+      );
+    }
+    return rows;
+  } finally {
+    sb.stop();
+    fs.rmSync(cfgDir, { recursive: true, force: true });
+  }
+}
