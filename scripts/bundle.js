@@ -12,6 +12,22 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(root, 'dist/cli');
 fs.rmSync(outdir, { recursive: true, force: true });
+/**
+ * commander requires child_process when it loads, for executable subcommands that xctl never
+ * declares; loading it (with net and dgram) on every start is wasted. Deferred to first use.
+ */
+const deferChildProcess = {
+  name: 'defer-child-process',
+  setup(b) {
+    b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const src = await fs.promises.readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!src.includes(eager)) return { contents: src, loader: 'js', warnings: [{ text: 'commander no longer requires child_process as expected: not deferred' }] };
+      return { contents: src.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+    });
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   // The hash worker is an entry of its own: pipeline.ts starts it as ./hash-worker.js beside itself.
@@ -31,6 +47,7 @@ const result = await build({
   legalComments: 'none',
   sourcemap: 'linked',
   define: { XCTL_BUILD_VERSION: JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
+  plugins: [deferChildProcess],
   logLevel: 'warning',
   metafile: !!process.env.XCTL_BUNDLE_META,
 });

@@ -229,7 +229,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   // (drain) while no new batch starts; a second Ctrl-C still ends the process at once.
   let sender: Sender | undefined;
   if (!o.dryRun) {
-    // Loaded only to send: the HTTP client (undici) is a sizeable share of a dry run's start-up.
+    // Loaded only to send: the HTTP client is a sizeable share of a dry run's start-up.
     const { Sender } = await import('./sender.js');
     const sendCtx = new Context({ streams: { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr }, env: ctx.env, globals: ctx.globals, clock: ctx.clock, cwd: ctx.cwd, version: ctx.version });
     sender = new Sender({

@@ -1,4 +1,4 @@
-// The HTTP client on undici: base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and
+// The HTTP client (on node:http, see node-transport.ts): base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and
 // jitter, rate-limit waits, typed errors and a redacted --verbose trace.
 import { sendNode, type WireResponse } from './node-transport.js';
 import type { Readable } from 'node:stream';

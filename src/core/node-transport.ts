@@ -3,8 +3,7 @@
 // HTTP in WebAssembly, which cost every short command ~150 ms of CPU and ~50 MB to compile and
 // instantiate. Idle sockets do not keep the process alive, and closeTransports() (main.ts, when
 // the command is done) drops them so that nothing waits at exit.
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import type { Readable } from 'node:stream';
 import { atCommandEnd } from '../runtime.js';
 
@@ -28,21 +27,31 @@ export interface WireResponse {
   text(): Promise<string>;
 }
 
-let agents: { http: http.Agent; https: https.Agent } | undefined;
+interface Wire {
+  lib: typeof import('node:http') | typeof import('node:https');
+  agent: http.Agent;
+}
 
-function agentFor(url: URL): http.Agent {
-  if (!agents) {
-    agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+// One per protocol, made on first use: a loopback sandbox never loads TLS.
+const wires: Partial<Record<'http:' | 'https:', Wire>> = {};
+
+async function wireFor(url: URL): Promise<Wire> {
+  const proto = url.protocol === 'https:' ? 'https:' : 'http:';
+  let w = wires[proto];
+  if (!w) {
+    const lib = proto === 'https:' ? await import('node:https') : await import('node:http');
+    w = wires[proto] ??= { lib, agent: new lib.Agent({ keepAlive: true }) };
     atCommandEnd(closeTransports);
   }
-  return url.protocol === 'https:' ? agents.https : agents.http;
+  return w;
 }
 
 /** Closes every pooled connection: the command is done, nothing should wait on them. */
 export function closeTransports(): void {
-  agents?.http.destroy();
-  agents?.https.destroy();
-  agents = undefined;
+  for (const proto of ['http:', 'https:'] as const) {
+    wires[proto]?.agent.destroy();
+    delete wires[proto];
+  }
 }
 
 /** A failure with the code the HTTP client maps to its message (timeouts named as undici names them). */
@@ -50,12 +59,12 @@ function wireError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-export function sendNode(req: WireRequest): Promise<WireResponse> {
+export async function sendNode(req: WireRequest): Promise<WireResponse> {
+  const { lib, agent } = await wireFor(req.url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-    const lib = req.url.protocol === 'https:' ? https : http;
-    const cr = lib.request(req.url, { method: req.method, headers, agent: agentFor(req.url), signal: req.signal });
+    const cr = lib.request(req.url, { method: req.method, headers, agent, signal: req.signal });
     let settled = false;
     const headersTimer = setTimeout(() => cr.destroy(wireError(`no response headers within ${req.headersTimeoutMs} ms`, 'UND_ERR_HEADERS_TIMEOUT')), req.headersTimeoutMs);
     cr.on('error', (e) => {

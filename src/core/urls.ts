@@ -1,4 +1,4 @@
-// URL checks and an abortable sleep: small, so that start-up paths need not load undici.
+// URL checks and an abortable sleep: small, so that start-up paths need not load the HTTP client.
 import { UsageError } from './errors.js';
 
 export function isLoopback(hostname: string): boolean {
