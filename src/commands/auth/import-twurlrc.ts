@@ -36,7 +36,9 @@ function isMap(v: unknown): v is Record<string, unknown> {
 
 /** Parses the rc text into profiles; a screen name with several apps gets one profile per key. */
 export async function parseTwurlrc(text: string, file: string): Promise<TwurlEntry[]> {
-  const { parse } = await import('yaml');
+  // yaml is CommonJS: in the bundle its dynamic import exposes only the default export.
+  const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  const { parse } = yaml.default ?? yaml;
   let doc: unknown;
   try {
     doc = parse(text);
