@@ -48,7 +48,9 @@ export default async function ({ root, log }) {
   const sb = await startSandbox(bin);
   try {
     const s = sb.seed;
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, XCTL_CONFIG_DIR: cfgDir, XCTL_BASE_URL: s.base_url, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret, XCTL_ACCESS_TOKEN: s.access_token, XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret, XCTL_ACCOUNT_ID: s.account_id };
+    // The inherited environment, as the start-up section and a user's shell have it.
+    const env = { ...process.env, XCTL_CONFIG_DIR: cfgDir, XCTL_BASE_URL: s.base_url, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret, XCTL_ACCESS_TOKEN: s.access_token, XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret, XCTL_ACCOUNT_ID: s.account_id };
+    for (const k of Object.keys(env)) if (k.startsWith('XCTL_') && !['XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_API_KEY', 'XCTL_API_SECRET', 'XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET', 'XCTL_ACCOUNT_ID'].includes(k)) delete env[k];
     const commands = [
       { name: '`xctl request /1.1/account/verify_credentials.json`', args: ['request', '/1.1/account/verify_credentials.json'], target: 1.8 },
       { name: '`xctl webhooks list -o json`', args: ['webhooks', 'list', '-o', 'json'], target: 1.8 },
@@ -76,8 +78,26 @@ export default async function ({ root, log }) {
       log(`${c.args.join(' ')}: ${median(cmd).toFixed(1)} ms vs node -e 0 ${median(base).toFixed(1)} ms: ${ratio.toFixed(2)}x; peak RSS ${rssMb ? rssMb.toFixed(0) + ' MB' : 'n/a'}`);
       rows.push(
         { name: `${c.name} / \`node -e 0\` (median of ${PAIRS} pairwise ratios; ${median(cmd).toFixed(1)} ms vs ${median(base).toFixed(1)} ms)`, value: `${ratio.toFixed(2)}x`, target: `≤ ${c.target}x`, met: ratio <= c.target },
+        { name: `${c.name}, time added to \`node -e 0\` (median of pairwise differences)`, value: `${median(cmd.map((a, i) => a - base[i])).toFixed(1)} ms` },
         { name: `${c.name}, peak RSS (worst of ${RSS_RUNS})`, value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a (no /usr/bin/time)', target: '≤ 75 MB', met: rssMb === undefined ? undefined : rssMb <= 75 },
       );
+    }
+    // A ratio depends on what node itself pays at start: with NODE_EXTRA_CA_CERTS set (as on
+    // this machine), every node process reads and parses that file first.
+    if (env.NODE_EXTRA_CA_CERTS) {
+      const bare = { ...env };
+      delete bare.NODE_EXTRA_CA_CERTS;
+      const withCa = [];
+      const without = [];
+      for (let i = 0; i < PAIRS; i++) {
+        withCa.push(time(node, ['-e', '0'], env));
+        without.push(time(node, ['-e', '0'], bare));
+      }
+      log(`node -e 0: ${median(withCa).toFixed(1)} ms with NODE_EXTRA_CA_CERTS, ${median(without).toFixed(1)} ms without`);
+      rows.push({
+        name: 'the environment sets NODE_EXTRA_CA_CERTS, which both sides above pay: `node -e 0` with it / without it',
+        value: `${median(withCa).toFixed(1)} ms / ${median(without).toFixed(1)} ms`,
+      });
     }
     return rows;
   } finally {
