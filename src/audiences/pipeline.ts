@@ -75,7 +75,8 @@ class WorkerPool {
       // Small heaps: a worker holds only the chunk in hand, and V8 otherwise grows the heap lazily.
       const w = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
       const slot = { w, queue: [] as Array<{ resolve: (r: ChunkResult) => void; reject: (e: Error) => void }> };
-      w.on('message', (m: ChunkResult & { input?: ArrayBuffer }) => {
+      w.on('message', (m: (ChunkResult & { input?: ArrayBuffer }) | { unused: ArrayBuffer }) => {
+        if ('unused' in m) return;
         if (m.input) {
           if (this.spareInputs.length < 2) this.spareInputs.push(m.input);
           delete m.input;
