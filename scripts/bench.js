@@ -38,6 +38,11 @@ for (const r of results) {
   for (const row of r.rows) lines.push(`| ${row.name} | ${row.value} | ${row.target ?? ''} | ${row.met === undefined ? '' : row.met ? 'yes' : 'NO'} |`);
   lines.push('');
 }
-if (only.length === 0) fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), lines.join('\n'));
+// What people wrote under "## Notes" (measurements by hand, before/after) survives a new run.
+const file = path.join(root, 'BENCHMARKS.md');
+const previous = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+const notes = previous.indexOf('\n## Notes');
+if (notes >= 0) lines.push(previous.slice(notes + 1));
+if (only.length === 0) fs.writeFileSync(file, lines.join('\n'));
 else console.log('\n(partial run: BENCHMARKS.md not rewritten)');
 console.log('\n' + lines.join('\n'));

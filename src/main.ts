@@ -19,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(pkg.version + '\n');
     return ExitCode.OK;
   }
-  const { buildProgram, firstOperand, loadGroups, GROUPS } = await import('./program.js');
+  const { buildProgram, operandsOf, loadGroups, GROUPS } = await import('./program.js');
   const controller = new AbortController();
   let interrupts = 0;
   let firstAt = 0;
@@ -47,9 +47,10 @@ async function main(argv: string[]): Promise<number> {
     cwd: process.cwd(),
   });
   const program = buildProgram(pkg.version);
-  const group = firstOperand(args);
+  const operands = operandsOf(args);
+  const group = operands[0];
   if (group === 'completion') await loadGroups(program, Object.keys(GROUPS));
-  else if (group && GROUPS[group]) await loadGroups(program, [group]);
+  else if (group && GROUPS[group]) await loadGroups(program, [group], operands);
   const wantJson = args.includes('--json') || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
   const verbose = args.includes('-v') || args.includes('--verbose');
   try {

@@ -2,7 +2,11 @@
 import { Command, Option } from 'commander';
 
 export interface GroupModule {
-  register(cmd: Command): void;
+  /**
+   * Builds the group's tree under `cmd`. `operands`: what follows the group on the command line,
+   * when only that group is loaded; a large group may build only the branch they name.
+   */
+  register(cmd: Command, operands?: string[]): void;
 }
 
 interface GroupEntry {
@@ -56,28 +60,36 @@ export function buildProgram(version: string): Command {
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--base-url', '--account', '--max-wait']);
 
-/** The first operand of argv (after node and script), skipping global options and their values. */
-export function firstOperand(args: string[]): string | undefined {
+/** The operands of argv (after node and script), skipping global options and their values. */
+export function operandsOf(args: string[]): string[] {
+  const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--') return args[i + 1];
+    if (a === '--') return out.concat(args.slice(i + 1));
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
       continue;
     }
-    return a;
+    out.push(a);
   }
-  return undefined;
+  return out;
 }
 
-/** Replaces the stub of the group named on the command line (or every group) by its full tree. */
-export async function loadGroups(program: Command, names: string[]): Promise<void> {
+export function firstOperand(args: string[]): string | undefined {
+  return operandsOf(args)[0];
+}
+
+/**
+ * Replaces the stub of the group named on the command line (or every group) by its full tree.
+ * `operands` (the command line's, group first) let the group build only what was asked for.
+ */
+export async function loadGroups(program: Command, names: string[], operands?: string[]): Promise<void> {
   for (const name of names) {
     const entry = GROUPS[name];
     if (!entry) continue;
     const stub = program.commands.find((c) => c.name() === name);
     if (!stub) continue;
     const mod = await entry.load();
-    mod.register(stub);
+    mod.register(stub, names.length === 1 && operands?.[0] === name ? operands.slice(1) : undefined);
   }
 }

@@ -1,8 +1,9 @@
 // Turns one chunk of raw input (whole records, any format) into ready JSON user fragments:
 // the hot path of the upload. It runs inside the hash workers and in unit tests. Output is one
 // string of fragments plus their end offsets, so no per-record object crosses threads.
-import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex, type IdType } from './normalize.js';
-import { MAX_LEN, sha256x4, slotOffset, type Sha256x4 } from './sha256x4.js';
+import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
+import { MAX_LEN, sha256x4, slotOffset } from './sha256x4.js';
 
 export type InputFormat = 'lines' | 'csv' | 'tsv' | 'jsonl';
 
@@ -85,7 +86,7 @@ class ByteOut {
 }
 
 export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig, spares?: ArrayBuffer[]): ChunkResult {
-  const r: ChunkResult = { seq, frags: EMPTY, ends: new Int32Array(1024), bytes: buf.byteLength, lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
+  const r: ChunkResult = { seq, frags: EMPTY, ends: endsScratch, bytes: buf.byteLength, lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
   // The delimiter and quote tests run on the bytes: ASCII never occurs inside a UTF-8 sequence.
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const oneColumn = cfg.columns.length === 1 && cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && b.indexOf(cfg.format === 'tsv' ? 9 : 44) < 0 && b.indexOf(34) < 0;
@@ -108,11 +109,19 @@ export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig,
   return r;
 }
 
+/**
+ * Ends are collected in one array per thread, grown when needed and reused, then copied out at
+ * their exact size (the copy is what goes to the main thread). The email path allocates nothing
+ * per record, so a hash worker rarely collects garbage: buffers dropped per chunk would pile up
+ * as external memory until it did (tens of MB of peak RSS on large inputs).
+ */
+let endsScratch = new Int32Array(1 << 15);
+
 function pushEnd(r: ChunkResult, end: number): void {
   if (r.valid === r.ends.length) {
     const n = new Int32Array(r.ends.length * 2);
     n.set(r.ends);
-    r.ends = n;
+    r.ends = endsScratch = n;
   }
   r.ends[r.valid++] = end;
 }

@@ -10,6 +10,9 @@ const spares: ArrayBuffer[] = [];
 parentPort!.on('message', (m: { seq: number; buf: Uint8Array } | { spare: ArrayBuffer }) => {
   if ('spare' in m) {
     if (spares.length < 2) spares.push(m.spare);
+    // One too many goes back to be dropped by the main thread, whose GC runs often. This thread
+    // allocates almost nothing per record, so a buffer dropped here could wait out the whole run.
+    else parentPort!.postMessage({ unused: m.spare }, [m.spare]);
     return;
   }
   const r = processChunk(m.seq, m.buf, cfg, spares);

@@ -11,7 +11,7 @@ import { Batcher, type Batch } from './batcher.js';
 import type { ChunkResult, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
-import type { IdType } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 import { Progress } from './progress.js';
 import type { BatchFailed, Sender } from './sender.js';
 
@@ -75,7 +75,8 @@ class WorkerPool {
       // Small heaps: a worker holds only the chunk in hand, and V8 otherwise grows the heap lazily.
       const w = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
       const slot = { w, queue: [] as Array<{ resolve: (r: ChunkResult) => void; reject: (e: Error) => void }> };
-      w.on('message', (m: ChunkResult & { input?: ArrayBuffer }) => {
+      w.on('message', (m: (ChunkResult & { input?: ArrayBuffer }) | { unused: ArrayBuffer }) => {
+        if ('unused' in m) return;
         if (m.input) {
           if (this.spareInputs.length < 2) this.spareInputs.push(m.input);
           delete m.input;

@@ -1,14 +1,15 @@
-// The HTTP client (on node:http, see node-transport.ts): base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and
-// jitter, rate-limit waits, typed errors and a redacted --verbose trace.
-import { sendNode, type WireResponse } from './node-transport.js';
+// The HTTP client: base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and jitter,
+// rate-limit waits, typed errors and a redacted --verbose trace, over a Transport (node:http
+// unless one is given).
 import type { Readable } from 'node:stream';
 import type { IO } from './io.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFromResponse } from './errors.js';
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
-import { abortableSleep, checkBaseUrl } from './urls.js';
-
-export { abortableSleep, checkBaseUrl, isLoopback } from './urls.js';
+import { abortableSleep } from './sleep.js';
+import { checkBaseUrl } from '../contract/hosts.js';
+import { V1Code, hasCode } from '../contract/service-errors.js';
+import { nodeTransport, type Transport, type TransportResponse } from './transport.js';
 
 export type AuthMode = 'user' | 'app' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -72,6 +73,8 @@ export interface HttpConfig {
   signal?: AbortSignal;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The wire; node:http when absent. */
+  transport?: Transport;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -112,8 +115,11 @@ function redactUrl(u: URL): string {
 export class HttpClient {
   /** Last rate-limit reading per "METHOD path-template" (ids replaced by :id). */
   readonly rateLimits = new Map<string, RateLimit>();
+  private transport?: Promise<Transport>;
 
-  constructor(private cfg: HttpConfig) {}
+  constructor(private cfg: HttpConfig) {
+    if (cfg.transport) this.transport = Promise.resolve(cfg.transport);
+  }
 
   get apiBase(): string {
     return this.cfg.apiBase;
@@ -192,7 +198,7 @@ export class HttpClient {
       if (res.status >= 400 && req.throwOnError !== false) {
         if (res.stream) res.stream.destroy();
         const err = errorFromResponse(res.status, safeJson(res.text), { resetAt: res.rateLimit?.reset, fallbackText: res.text });
-        if (req.auth === 'app' && res.status === 401 && String(err.code) === '89' && this.cfg.onBearerRejected) {
+        if (req.auth === 'app' && res.status === 401 && hasCode(err, V1Code.InvalidOrExpiredToken) && this.cfg.onBearerRejected) {
           await this.cfg.onBearerRejected();
           err.hint = 'the cached bearer token was rejected (invalidated elsewhere?) and has been dropped; run the command again to obtain a new one';
         }
@@ -279,9 +285,10 @@ export class HttpClient {
     }
     const started = performance.now();
     const signals = [req.signal, this.cfg.signal].filter((s): s is AbortSignal => !!s);
-    let r: WireResponse;
+    let r: TransportResponse;
     try {
-      r = await sendNode({
+      this.transport ??= nodeTransport();
+      r = await (await this.transport).send({
         method,
         url,
         headers,
@@ -296,7 +303,8 @@ export class HttpClient {
     const resHeaders: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     const rateLimit = parseRateLimit(resHeaders);
-    if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
+    // The version segment (/2, /12) is kept: only ids after it become :id.
+    if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/(?<!^)\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
     if (verbose) {
       io.err(`< ${r.status} (${Math.round(performance.now() - started)} ms)`);
       for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') io.err(`< ${k}: ${v}`);

@@ -4,28 +4,8 @@
 // instantiate. Idle sockets do not keep the process alive, and closeTransports() (main.ts, when
 // the command is done) drops them so that nothing waits at exit.
 import type http from 'node:http';
-import type { Readable } from 'node:stream';
 import { atCommandEnd } from '../runtime.js';
-
-export interface WireRequest {
-  method: string;
-  url: URL;
-  headers: Record<string, string>;
-  body?: string | Buffer;
-  signal?: AbortSignal;
-  /** Time allowed until the response headers arrive. */
-  headersTimeoutMs: number;
-  /** Time allowed between body chunks; 0 for none (streams). */
-  bodyTimeoutMs: number;
-}
-
-export interface WireResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The body as a stream; read it once, either here or with text(). */
-  body: Readable;
-  text(): Promise<string>;
-}
+import type { TransportRequest, TransportResponse } from './transport.js';
 
 interface Wire {
   lib: typeof import('node:http') | typeof import('node:https');
@@ -59,7 +39,7 @@ function wireError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-export async function sendNode(req: WireRequest): Promise<WireResponse> {
+export async function sendNode(req: TransportRequest): Promise<TransportResponse> {
   const { lib, agent } = await wireFor(req.url);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...req.headers };

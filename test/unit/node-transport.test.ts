@@ -4,7 +4,8 @@
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeTransports, sendNode, type WireRequest } from '../../src/core/node-transport.js';
+import { closeTransports, sendNode } from '../../src/core/node-transport.js';
+import type { TransportRequest } from '../../src/core/transport.js';
 import { runCommandEnd } from '../../src/runtime.js';
 
 const servers: http.Server[] = [];
@@ -30,7 +31,7 @@ async function serve(handler: http.RequestListener): Promise<{ url: string; sock
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sockets, connections: () => connections };
 }
 
-const req = (url: string, extra: Partial<WireRequest> = {}): WireRequest => ({
+const req = (url: string, extra: Partial<TransportRequest> = {}): TransportRequest => ({
   method: 'GET',
   url: new URL(url),
   headers: { accept: 'application/json' },

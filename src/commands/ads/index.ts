@@ -11,17 +11,22 @@ const GROUPS: Record<string, string> = {
   settings: 'tax and user settings of the account',
 };
 
-export function register(ads: Command): void {
+export function register(ads: Command, operands?: string[]): void {
   ads.description('the advertising API: accounts, campaigns, line-item attachments, creatives, reference data, settings');
+  const own = RESOURCES.filter((r) => r.home !== 'audiences'); // the rest: `xctl audiences` (src/commands/audiences/)
+  // `xctl ads campaigns list` builds the verbs of campaigns only: the others are named (for help
+  // and suggestions) but get their flags only when asked for. An unknown noun builds everything.
+  const asked = operands?.[0];
+  const only = asked !== undefined && own.some((r) => (r.group ?? r.noun) === asked) ? asked : undefined;
   const parents = new Map<string, Command>();
-  for (const r of RESOURCES) {
-    if (r.home === 'audiences') continue; // served by `xctl audiences` (src/commands/audiences/)
+  for (const r of own) {
     let parent = ads;
     if (r.group) {
       if (!parents.has(r.group)) parents.set(r.group, ads.command(r.group).description(GROUPS[r.group] ?? r.group));
       parent = parents.get(r.group)!;
     }
-    addResource(parent, r);
+    if (only === undefined || (r.group ?? r.noun) === only) addResource(parent, r);
+    else parent.command(r.noun).description(r.description);
   }
 }
 
