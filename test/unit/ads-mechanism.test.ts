@@ -123,17 +123,17 @@ describe('CLI side of the mechanism', () => {
 
   it('runs a JSON-bodied create from --file - and lists under a parent', async () => {
     const c = ctxFor(JSON.stringify({ name: 'cli', parts: ['x', 'y', 'z'] }));
-    await runOperation(c.ctx, gadgets, gadgets.operations[0]!, { file: '-' }, []);
+    await runOperation(c.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' });
     expect(JSON.parse(c.out())).toMatchObject({ name: 'cli', parts: ['x', 'y', 'z'] });
     const l = ctxFor();
-    await runOperation(l.ctx, widgets, widgets.operations[0]!, { count: '5' }, ['b2']);
+    await runOperation(l.ctx, widgets, widgets.operations[0]!, { params: { count: '5' }, path: { box_id: 'b2' } });
     expect(JSON.parse(l.out()).map((w: any) => w.name)).toEqual(['two']);
   });
 
   it('refuses a JSON body that breaks a rule, naming the parameter', async () => {
     const c = ctxFor(JSON.stringify({ name: 'cli', parts: 'x' }));
-    await expect(runOperation(c.ctx, gadgets, gadgets.operations[0]!, { file: '-' }, [])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--file: parts /) });
+    await expect(runOperation(c.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--file: parts /) });
     const m = ctxFor(JSON.stringify({ parts: ['a', 'b'] }));
-    await expect(runOperation(m.ctx, gadgets, gadgets.operations[0]!, { file: '-' }, [])).rejects.toMatchObject({ exitCode: 2, message: '--file: name is required' });
+    await expect(runOperation(m.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' })).rejects.toMatchObject({ exitCode: 2, message: '--file: name is required' });
   });
 });

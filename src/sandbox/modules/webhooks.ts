@@ -8,6 +8,7 @@ import { ok, problem, SandboxError, type SReq } from '../http.js';
 import { randomDigits, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
 
@@ -271,5 +272,5 @@ export function install(app: SandboxApp): void {
     throw problem(410, 'Gone', 'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.');
   });
 
-  r.add('GET', '/_sandbox/replay-jobs', { auth: 'admin' }, () => ok({ data: [...app.state.collection('webhook_replay_jobs').values()] }));
+  r.serve(SANDBOX_ADMIN_ENDPOINTS.replayJobs, () => ok({ data: [...app.state.collection('webhook_replay_jobs').values()] }));
 }
