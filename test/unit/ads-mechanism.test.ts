@@ -11,12 +11,15 @@ import { oauth1Header } from '../../src/core/oauth1.js';
 import { Context } from '../../src/context.js';
 import { p, commonList } from '../../src/ads/params.js';
 import { createOp, customOp, deleteOp, getOp, listOp } from '../../src/ads/ops.js';
-import type { ResourceDef } from '../../src/ads/resource-types.js';
+import type { AdsCollection, ResourceDef } from '../../src/ads/resource-types.js';
 import { positionalsOf, runOperation } from '../../src/commands/ads/run.js';
 
 const BOX = '/accounts/:account_id/boxes/:box_id/widgets';
+// Made-up resources exercise the mechanism; their collections are not among the real ones.
+const WIDGETS = 'widgets' as AdsCollection;
+const GADGETS = 'gadgets' as AdsCollection;
 const widgets: ResourceDef = {
-  name: 'widgets',
+  name: WIDGETS,
   dataType: 'widget',
   noun: 'widgets',
   idParam: 'widget_id',
@@ -29,13 +32,13 @@ const widgets: ResourceDef = {
     deleteOp(`${BOX}/:widget_id`, [], { description: 'delete' }),
     customOp('shout', 'GET', 'one', `${BOX}/:widget_id/shout`, [], {
       description: 'custom verb',
-      sandbox: (ops) => ({ id: ops.id, loud: String(ops.find('widgets', ops.id!).name).toUpperCase(), box: ops.path.box_id }),
+      sandbox: (ops) => ({ id: ops.id, loud: String(ops.find(WIDGETS, ops.id!).name).toUpperCase(), box: ops.path.box_id }),
     }),
   ],
   sandbox: { deleteMode: 'hard' },
 };
 const gadgets: ResourceDef = {
-  name: 'gadgets',
+  name: GADGETS,
   dataType: 'gadget',
   noun: 'gadgets',
   idParam: 'gadget_id',

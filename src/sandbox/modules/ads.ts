@@ -89,7 +89,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   // Spec 5: every account-scoped endpoint needs an account associated with the caller.
   let account: Rec | undefined;
   if (accountId !== undefined) {
-    account = app.state.collection<Rec>('accounts').get(accountId);
+    account = app.state.collection('accounts').get(accountId);
     const visible = account && (account.user_ids as string[] | undefined)?.includes(userId);
     if (!account || !visible) fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was not found for this user`, 'account_id', echo);
     const deletedOk = r.name === 'accounts' && req.param('with_deleted') === 'true';
@@ -152,7 +152,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
 }
 
 function flush(app: SandboxApp, pending: Pending): void {
-  const h = app.state.collection<Rec>('account_history');
+  const h = app.state.collection('account_history');
   for (const e of pending.history) h.set(e.id, e);
   pending.history = [];
 }
@@ -182,7 +182,7 @@ function makeOps(
     now: () => isoSeconds(app.clock.now()),
     nowMs: () => app.clock.now(),
     at: (ms, fn) => void app.clock.at(ms, fn),
-    collection: (name) => overrides.get(name) ?? app.state.collection<Rec>(name),
+    collection: (name) => overrides.get(name) ?? app.state.collection(name),
     newId: () => adsId(),
     user: (uid) => app.state.users.get(uid),
     insert(fields) {
@@ -357,7 +357,7 @@ function runBatch(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq, 
   const opErrors = check.itemErrors.map((errs) => errs.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })));
   if (opErrors.some((x) => x.length)) throw new SandboxError({ status: 400, body: { operation_errors: opErrors, request: body } });
 
-  const real = app.state.collection<Rec>(r.name);
+  const real = app.state.collection(r.name);
   const staged = new Map<string, Rec>([...real].map(([k, v]) => [k, structuredClone(v)]));
   const overrides = new Map([[r.name, staged]]);
   const results: unknown[] = [];
