@@ -5,6 +5,8 @@ import type { SandboxApp } from '../app.js';
 import { SandboxError, ok, type Reply, type SReq } from '../http.js';
 import { adsId } from '../state.js';
 import { RESOURCES } from '../../ads/resources.js';
+import { BEHAVIOURS } from '../ads/index.js';
+import { withBehaviour } from '../ads/behaviour.js';
 import type { OperationDef, ResourceDef, SandboxOps, Values, Violation } from '../../ads/resource-types.js';
 import { validateParams } from '../../ads/params.js';
 import { isoSeconds } from '../../contract/time.js';
@@ -39,7 +41,7 @@ interface Pending {
 }
 
 export function install(app: SandboxApp): void {
-  installResources(app, RESOURCES);
+  installResources(app, RESOURCES.map((r) => withBehaviour(r, BEHAVIOURS[r.name])));
 }
 
 /** Routes for the given resources (tests install synthetic ones). First route of a method and path wins. */
