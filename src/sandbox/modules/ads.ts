@@ -110,33 +110,34 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   }
 
   const id = r.idParam ? req.params[r.idParam] : undefined;
-  const ops = makeOps(app, r, values, userId, account, accountId, id, req.params, pending, echo);
+  // `op` is the operation served; `call` what its hooks get for this one request (SandboxOps).
+  const call = makeOps(app, r, values, userId, account, accountId, id, req.params, pending, echo);
 
   let data: unknown;
   let extra: Record<string, unknown> = {};
   if (op.kind === 'batch') {
-    return runBatch(app, r, op, req, ops, pending);
+    return runBatch(app, r, op, req, call, pending);
   } else if (op.sandbox) {
-    data = op.sandbox(ops);
+    data = op.sandbox(call);
   } else {
     switch (op.std) {
       case 'list': {
-        const page = listPage(r, ops, collectionList(r, ops));
+        const page = listPage(r, call, collectionList(r, call));
         data = page.data;
         extra = page.extra;
         break;
       }
       case 'get':
-        data = ops.find(r.name, id!, { withDeleted: values.with_deleted === true, parameter: r.idParam });
+        data = call.find(r.name, id!, { withDeleted: values.with_deleted === true, parameter: r.idParam });
         break;
       case 'create':
-        data = stdCreate(r, ops);
+        data = stdCreate(r, call);
         break;
       case 'update':
-        data = stdUpdate(r, ops);
+        data = stdUpdate(r, call);
         break;
       case 'delete':
-        data = stdDelete(r, ops);
+        data = stdDelete(r, call);
         break;
       default:
         fail(500, 'INTERNAL_ERROR', `no sandbox behaviour for ${op.method} ${op.path}`);
@@ -145,7 +146,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   flush(app, pending);
   // Lists of records computed by op.sandbox are paginated like stored ones.
   if (op.kind === 'list' && op.sandbox && Array.isArray(data) && op.method === 'GET') {
-    const page = listPage(r, ops, data as Rec[]);
+    const page = listPage(r, call, data as Rec[]);
     data = page.data;
     extra = page.extra;
   }
