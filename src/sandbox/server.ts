@@ -189,9 +189,15 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
   throw v1Error(401, 32, 'Could not authenticate you.');
 }
 
+/** Hosts the official SDKs address (they hardcode them); a request naming one came through a router. */
+const PLATFORM_HOSTS = new Set(['api.x.com', 'api.twitter.com', 'upload.twitter.com', 'upload.x.com', 'x.com', 'ads-api.x.com', 'ads-api.twitter.com']);
+
 async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = Date.now();
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  // A client routed here by a proxy or its own agent signed the https URL it addressed: the
+  // platform's hosts are https only, and x-forwarded-proto says so for any other host.
+  const scheme = req.headers['x-forwarded-proto'] === 'https' || PLATFORM_HOSTS.has(String(req.headers.host ?? '')) ? 'https' : 'http';
+  const url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? '127.0.0.1'}`);
   const path = url.pathname;
   const method = (req.method ?? 'GET').toUpperCase();
   const style = styleForPath(path);

@@ -154,6 +154,8 @@ export function install(app: SandboxApp): void {
 
   r.add('GET', '/oauth/authorize', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => authorizePage(app, req, 'authorize'));
   r.add('GET', '/oauth/authenticate', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => authorizePage(app, req, 'authenticate'));
+  // XDK's "Log in with X" link (x.com/i/oauth/authenticate) names the same step.
+  r.add('GET', '/i/oauth/authenticate', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => authorizePage(app, req, 'authenticate'));
 
   r.add('POST', '/oauth/authorize', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => {
     const rt = state.requestTokens.get(req.param('oauth_token') ?? '');
