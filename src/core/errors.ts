@@ -96,12 +96,18 @@ function stripUndefined<T extends Record<string, unknown>>(o: T): T {
   return o;
 }
 
+const READ_ONLY_HINT = 'the user token is read-only: raise the app\'s permission, then sign in again with write access (`xctl auth login --access-level write`)';
+
 const HINTS: Record<string, string> = {
   '32': 'the signature was rejected: check the API key/secret and the access token/secret (`xctl auth status`)',
   '89': 'the token is invalid or expired: log in again (`xctl auth login`) or set new credentials (`xctl auth set`)',
   '99': 'bearer tokens must be cached: `xctl auth app-token` reuses the cached one instead of asking again',
   '220': 'an app-only bearer cannot call a user endpoint: use `--auth user`',
   '88': 'rate limit exceeded: wait for the reset time or raise --max-wait',
+  // A read-only OAuth 1.0a token on a write (platform-notes-2.md section 2), in its three forms.
+  'oauth1-permissions': READ_ONLY_HINT,
+  READONLY_CLIENT_APPLICATION: READ_ONLY_HINT,
+  'read-only-application': READ_ONLY_HINT,
   UNAUTHORIZED_ACCESS: 'the user token has no access to this account: check --account and `xctl ads accounts list`',
   ACCOUNT_NOT_FOUND: 'no such ads account for this user: see `xctl ads accounts list`',
   TOO_MANY_REQUESTS: 'rate limit exceeded: wait for the reset time or raise --max-wait',
@@ -132,6 +138,8 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
     parameter = typeof b.parameter === 'string' ? b.parameter : undefined;
   } else if (typeof b.error === 'string') {
     message = String(b.error_description ?? b.error);
+    // v1.1's legacy read-only answer: {"request":"/1.1/...","error":"Read-only application cannot POST."}
+    if (/^Read-only application cannot/i.test(b.error)) code = 'read-only-application';
   }
   if (!message) message = opts.fallbackText ? summarizeText(opts.fallbackText) : `HTTP ${status}`;
   const hint = code !== undefined ? HINTS[String(code)] : undefined;

@@ -192,6 +192,28 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
 /** Hosts the official SDKs address (they hardcode them); a request naming one came through a router. */
 const PLATFORM_HOSTS = new Set(['api.x.com', 'api.twitter.com', 'upload.twitter.com', 'upload.x.com', 'x.com', 'ads-api.x.com', 'ads-api.twitter.com']);
 
+/**
+ * A read-only OAuth 1.0a token on a write (platform-notes-2.md section 2: every POST, PUT and
+ * DELETE is a write; the OAuth steps and a token's own invalidation are not).
+ */
+function checkWriteAccess(method: string, path: string, level: string, style: ErrorStyle): void {
+  if (level !== 'read' || (method !== 'POST' && method !== 'PUT' && method !== 'DELETE')) return;
+  if (path.startsWith('/oauth') || path.startsWith('/1.1/oauth/')) return;
+  if (style === 'v2') {
+    throw new SandboxError({
+      status: 403,
+      body: {
+        title: 'Forbidden',
+        status: 403,
+        detail: 'Your client app is not configured with the appropriate oauth1 app permissions for this endpoint.',
+        type: 'https://api.x.com/2/problems/oauth1-permissions',
+      },
+    });
+  }
+  if (style === 'ads') throw adsError(403, 'READONLY_CLIENT_APPLICATION', 'This request requires a read-write access token');
+  throw new SandboxError({ status: 401, body: { request: path, error: `Read-only application cannot ${method}.` } });
+}
+
 async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = Date.now();
   // A client routed here by a proxy or its own agent signed the https URL it addressed: the
@@ -222,6 +244,10 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
     const cred: Credential = route.auth === 'none' || route.auth === 'admin' ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers });
     checkRouteAuth(route, cred, route.style ?? style);
+    if (cred.kind === 'oauth1' && cred.userToken) {
+      rateHeaders['x-access-level'] = cred.userToken.accessLevel;
+      checkWriteAccess(method, path, cred.userToken.accessLevel, route.style ?? style);
+    }
 
     if (route.auth !== 'admin') {
       const caller = cred.kind === 'oauth1' ? `${cred.app.key}:${cred.userToken?.userId ?? ''}` : cred.kind !== 'none' ? cred.app.key : (req.socket.remoteAddress ?? '');

@@ -7,7 +7,18 @@ import { ApiError, UsageError } from '../../core/errors.js';
 export interface StreamOptions {
   backfillMinutes?: string;
   stallTimeout?: string;
+  startTime?: string;
+  endTime?: string;
 }
+
+/** An ISO 8601 time for start_time/end_time, in the platform's YYYY-MM-DDTHH:mm:ssZ form. */
+function streamTime(v: string, flag: string): number {
+  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) ? Date.parse(v) : NaN;
+  if (Number.isNaN(t)) throw new UsageError(`${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${v}")`, { flag });
+  return t;
+}
+
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const BACKFILL_MAX = 5; // credentials-webhooks.md section 8
 const SEEN_MAX = 20_000;
@@ -34,6 +45,11 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
     }
     backfill = Number(o.backfillMinutes);
   }
+  // A window (start_time/end_time) replays what the server kept and, with an end, stops there.
+  const start = o.startTime !== undefined ? streamTime(o.startTime, '--start-time') : undefined;
+  const end = o.endTime !== undefined ? streamTime(o.endTime, '--end-time') : undefined;
+  if (start !== undefined && backfill !== undefined) throw new UsageError('give --backfill-minutes or --start-time, not both', { flag: '--start-time' });
+  if (end !== undefined && start !== undefined && end <= start) throw new UsageError('--end-time must be after --start-time', { flag: '--end-time' });
   const stallSec = Number(o.stallTimeout ?? '60');
   if (!Number.isFinite(stallSec) || stallSec < 1) throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, { flag: '--stall-timeout' });
   const { backoff } = await import('../../core/http.js');
@@ -44,6 +60,13 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
   let lastHeard = ctx.clock.now();
   let first = true;
   let connected = false; // a stream that never connected (wrong --base-url, no server) gives up
+
+  // With a window, a reconnect asks again from a minute before we last heard (duplicates dropped).
+  const windowQuery = (firstTry: boolean, bf: number): Record<string, string | number | undefined> => {
+    if (start === undefined && end === undefined) return { backfill_minutes: bf > 0 ? bf : undefined };
+    const from = start === undefined ? undefined : firstTry ? start : Math.max(start, lastHeard - 60_000);
+    return { start_time: from !== undefined ? isoSeconds(from) : undefined, end_time: end !== undefined ? isoSeconds(end) : undefined };
+  };
 
   while (!ctx.signal.aborted) {
     // On reconnect ask for the minutes since we last heard from the server (plus one), capped at 5.
@@ -57,7 +80,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
         method: 'GET',
         path: '/2/activity/stream',
         auth: 'app',
-        query: { backfill_minutes: bf > 0 ? bf : undefined },
+        query: windowQuery(first, bf),
         stream: true,
         retry: false,
         signal: conn.signal,
@@ -97,6 +120,9 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
           ctx.io.out(line);
         }
       }
+      // The server ends a windowed stream cleanly once its end_time has passed: the window is
+      // complete (its clock decides, which may be the sandbox's manual one).
+      if (end !== undefined) return;
       if (!ctx.signal.aborted) ctx.io.warn('the stream ended; reconnecting');
     } catch (e) {
       if (ctx.signal.aborted) break;

@@ -1,0 +1,153 @@
+// Account Activity API, the second of the three webhook products (credentials-webhooks.md 1, 6).
+// The spec names it only; the endpoints and bodies are XDK's `accountActivity.*` (OpenAPI 2.167):
+// a user subscribes a webhook to their own account with user context, the app lists, counts and
+// removes subscriptions with its bearer, and every event about a subscribed user is POSTed to the
+// webhook as `{"for_user_id": ..., "<kind>_events": [...]}`, signed like every other delivery and
+// logged so POST /2/webhooks/replay can send it again.
+import crypto from 'node:crypto';
+import type { SandboxApp, SandboxEvent } from '../app.js';
+import { ok, problem, type SReq } from '../http.js';
+import type { Entity } from '../state.js';
+import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
+
+interface AccountSubscription extends Entity {
+  webhook_id: string;
+  user_id: string;
+  app_key: string;
+  /** Subscribed with a token allowed to read direct messages: DM events are delivered. */
+  direct_messages: boolean;
+  created_at: string;
+}
+
+/**
+ * Not in the spec: the platform provisions subscriptions per app by access tier. **Proposal**: the
+ * sandbox provisions 15 (the historical free tier), and refuses the 16th.
+ */
+export const PROVISIONED_SUBSCRIPTIONS = 15;
+
+/** Activity event type -> the account activity body's array key (the platform's classic names). */
+export const ACCOUNT_ACTIVITY_KEYS: Record<string, string> = {
+  'post.create': 'tweet_create_events',
+  'post.delete': 'tweet_delete_events',
+  'post.mention.create': 'tweet_create_events',
+  'post.reply.create': 'tweet_create_events',
+  'post.quote.create': 'tweet_create_events',
+  'post.repost.create': 'tweet_create_events',
+  'like.create': 'favorite_events',
+  'follow.follow': 'follow_events',
+  'follow.unfollow': 'unfollow_events',
+  'block.block': 'block_events',
+  'block.unblock': 'unblock_events',
+  'mute.mute': 'mute_events',
+  'mute.unmute': 'unmute_events',
+  'dm.sent': 'direct_message_events',
+  'dm.received': 'direct_message_events',
+  'chat.sent': 'direct_message_events',
+  'chat.received': 'direct_message_events',
+  'dm.indicate_typing': 'direct_message_indicate_typing_events',
+  'dm.read': 'direct_message_mark_read_events',
+};
+
+function isDirectMessageKey(key: string): boolean {
+  return key.startsWith('direct_message');
+}
+
+function subs(app: SandboxApp): Map<string, AccountSubscription> {
+  return app.state.collection<AccountSubscription>('account_activity_subscriptions');
+}
+
+/** A stable numeric id for the app (the platform's application_id is digits). */
+function applicationId(appKey: string): string {
+  return BigInt('0x' + crypto.createHash('sha256').update(appKey).digest('hex').slice(0, 15)).toString();
+}
+
+function mine(app: SandboxApp, appKey: string | undefined): AccountSubscription[] {
+  return [...subs(app).values()].filter((s) => s.app_key === appKey);
+}
+
+function userIdParam(v: string | undefined): string {
+  if (!v || !/^[0-9]{1,19}$/.test(v)) throw problem(400, 'Invalid Request', `user_id must be 1-19 digits (got ${JSON.stringify(v ?? '')})`, { parameter: 'user_id', value: v ?? '' });
+  return v;
+}
+
+function canReadDirectMessages(app: SandboxApp, req: SReq): boolean {
+  const t = req.auth.token ? app.state.userTokens.get(req.auth.token) : undefined;
+  return t?.accessLevel === 'read-write-directmessages';
+}
+
+export function install(app: SandboxApp): void {
+  const r = app.router;
+  const user = { auth: 'user' as const, rate: 'webhooks', style: 'v2' as const };
+  const bearer = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
+
+  // Is the authenticating user subscribed to this webhook?
+  r.add('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', user, (req) => {
+    const w = ownedWebhook(app, req, req.params.webhook_id);
+    return ok({ data: { subscribed: subs(app).has(`${w.id}:${req.auth.userId}`) } });
+  });
+
+  r.add('POST', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', user, (req) => {
+    const w = ownedWebhook(app, req, req.params.webhook_id);
+    if (!w.valid) throw problem(400, 'Invalid Request', `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`, { parameter: 'webhook_id', value: w.id });
+    const key = `${w.id}:${req.auth.userId}`;
+    const existing = subs(app).get(key);
+    const dm = canReadDirectMessages(app, req);
+    if (existing) {
+      existing.direct_messages = dm;
+      return ok({ data: { subscribed: true } });
+    }
+    if (mine(app, req.auth.appKey).length >= PROVISIONED_SUBSCRIPTIONS) {
+      throw problem(403, 'Forbidden', `this app has used all ${PROVISIONED_SUBSCRIPTIONS} of its provisioned account activity subscriptions`);
+    }
+    subs(app).set(key, { id: key, webhook_id: w.id, user_id: req.auth.userId!, app_key: req.auth.appKey!, direct_messages: dm, created_at: app.clock.iso() });
+    return ok({ data: { subscribed: true } });
+  });
+
+  r.add('DELETE', '/2/account_activity/webhooks/:webhook_id/subscriptions/:user_id/all', bearer, (req) => {
+    const w = ownedWebhook(app, req, req.params.webhook_id);
+    const userId = userIdParam(req.params.user_id);
+    const key = `${w.id}:${userId}`;
+    if (!subs(app).has(key)) {
+      throw problem(404, 'Not Found Error', `user ${userId} is not subscribed to webhook ${w.id}`, { resource_type: 'subscription', resource_id: userId, parameter: 'user_id', value: userId });
+    }
+    subs(app).delete(key);
+    return ok({ data: { subscribed: false } });
+  });
+
+  r.add('GET', '/2/account_activity/subscriptions/count', bearer, (req) => {
+    const all = mine(app, req.auth.appKey);
+    const appRec = app.state.apps.get(req.auth.appKey!)!;
+    return ok({
+      data: {
+        account_name: appRec.name,
+        provisioned_count: String(PROVISIONED_SUBSCRIPTIONS),
+        subscriptions_count_all: String(all.length),
+        subscriptions_count_direct_messages: String(all.filter((s) => s.direct_messages).length),
+      },
+    });
+  });
+
+  r.add('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all/list', bearer, (req) => {
+    const w = ownedWebhook(app, req, req.params.webhook_id);
+    const list = mine(app, req.auth.appKey).filter((s) => s.webhook_id === w.id);
+    return ok({ data: { application_id: applicationId(w.app_key), webhook_id: w.id, webhook_url: w.url, subscriptions: list.map((s) => ({ user_id: s.user_id })) } });
+  });
+
+  // The platform ends a deleted webhook's subscriptions with it.
+  onWebhookDeleted(app, (webhookId) => {
+    for (const [k, s] of subs(app)) if (s.webhook_id === webhookId) subs(app).delete(k);
+  });
+
+  app.events.subscribe(async (ev: SandboxEvent) => {
+    const key = ACCOUNT_ACTIVITY_KEYS[ev.event_type];
+    if (!key || !ev.user_id) return 0;
+    let n = 0;
+    for (const s of [...subs(app).values()]) {
+      if (s.user_id !== ev.user_id || !webhooks(app).has(s.webhook_id)) continue;
+      if (isDirectMessageKey(key) && !s.direct_messages) continue;
+      const body = { for_user_id: s.user_id, [key]: [{ ...ev.payload }] };
+      if (await deliver(app, s.webhook_id, body, ev)) n++;
+    }
+    return n;
+  });
+}
