@@ -115,7 +115,12 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
 
 export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions, args: string[]): Promise<void> {
   const eventType = args[0]!;
-  if (!/^[A-Za-z][A-Za-z0-9_.]{0,63}$/.test(eventType)) throw new UsageError(`"${eventType}" is not an event type (e.g. profile.update.bio)`);
+  const { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } = await import('../webhooks/crypto.js');
+  const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
+  const renamed = DEPRECATED_EVENT_NAMES[eventType];
+  if (renamed) throw new UsageError(`${eventType} is a deprecated name (renamed 2026-03-18): use ${renamed}`, { flag: '<event-type>', hint });
+  // The platform's names only (aliases resolved): an unknown type would match nothing, silently.
+  if (!canonicalEventType(eventType)) throw new UsageError(`"${eventType.slice(0, 80)}" is not one of the platform's event types`, { flag: '<event-type>', hint });
   if (opts.userId !== undefined && !/^\d{1,19}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
   let payload: unknown = {};
   if (opts.data !== undefined) {

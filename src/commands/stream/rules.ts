@@ -132,11 +132,37 @@ export async function rulesDelete(ctx: Context, o: { dryRun?: boolean }, args: s
   if (res.data.errors?.length) throw new ApiError(`${res.data.errors.length} rule(s) not found`, { status: res.status });
 }
 
-/** POST /2/tweets/search/webhooks/:id — deliver matching posts to this webhook. */
-export async function linkWebhook(ctx: Context, _o: unknown, args: string[]): Promise<void> {
+export interface LinkOptions {
+  tweetFields?: string;
+  expansions?: string;
+  mediaFields?: string;
+  pollFields?: string;
+  userFields?: string;
+  placeFields?: string;
+}
+
+/** The field parameters of a link, "identical to those used in /2/tweets/search/stream". */
+const LINK_FIELDS: Array<[keyof LinkOptions, string]> = [
+  ['tweetFields', 'tweet.fields'],
+  ['expansions', 'expansions'],
+  ['mediaFields', 'media.fields'],
+  ['pollFields', 'poll.fields'],
+  ['userFields', 'user.fields'],
+  ['placeFields', 'place.fields'],
+];
+
+/** POST /2/tweets/search/webhooks/:id — deliver matching posts to this webhook (with a field set). */
+export async function linkWebhook(ctx: Context, o: LinkOptions, args: string[]): Promise<void> {
   const id = checkWebhookId(args[0]!);
+  const query: Record<string, string> = {};
+  for (const [opt, name] of LINK_FIELDS) {
+    const v = o[opt];
+    if (v === undefined) continue;
+    if (!/^[a-z_.]+(,[a-z_.]+)*$/.test(v)) throw new UsageError(`--${name.replace('.', '-')} must be a comma list of field names (got "${v}")`, { flag: `--${name.replace('.', '-')}` });
+    query[name] = v;
+  }
   const http = await ctx.http();
-  await http.request({ method: 'POST', path: `/2/tweets/search/webhooks/${id}`, auth: 'app' });
+  await http.request({ method: 'POST', path: `/2/tweets/search/webhooks/${id}`, auth: 'app', query });
   ctx.io.info(`webhook ${id} now receives posts matching the filtered stream rules`);
 }
 
@@ -148,10 +174,39 @@ export async function unlinkWebhook(ctx: Context, _o: unknown, args: string[]): 
   ctx.io.info(res.data.data?.deleted ? `webhook ${id} unlinked from the filtered stream` : `webhook ${id} was not linked`);
 }
 
-/** GET /2/tweets/search/webhooks */
+/**
+ * GET /2/tweets/search/webhooks. OpenAPI 2.167 answers `{"data":[link]}`, 2.147-2.165 and the
+ * quickstart `{"data":{"links":[link]}}`: both are read (platform-notes-2.md section 7).
+ */
 export async function listLinks(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: 'GET', path: '/2/tweets/search/webhooks', auth: 'app' });
+  const res = await http.request<{ data?: Array<Record<string, unknown>> | { links?: Array<Record<string, unknown>> } }>({ method: 'GET', path: '/2/tweets/search/webhooks', auth: 'app' });
+  const d = res.data.data;
+  const rows = (Array.isArray(d) ? d : (d?.links ?? [])).map((l) => ({ ...l, fields: Array.isArray(l.fields) ? l.fields.join('&') : l.fields }));
   const { printList } = await import('../../core/output.js');
-  await printList(ctx.io, await ctx.output(), res.data.data ?? [], { columns: ['webhook_id', 'created_at'] });
+  await printList(ctx.io, await ctx.output(), rows, {
+    columns: ['webhook_id', 'instance_id', 'fields', 'created_at'],
+    knownFields: ['webhook_id', 'instance_id', 'fields', 'created_at', 'application_id', 'business_user_id'],
+  });
+}
+
+/** GET /2/tweets/search/stream/rules/counts: the rule caps and how many this app and project use. */
+export async function rulesCounts(ctx: Context): Promise<void> {
+  const http = await ctx.http();
+  const res = await http.request<{ data?: Record<string, unknown> }>({
+    method: 'GET',
+    path: '/2/tweets/search/stream/rules/counts',
+    auth: 'app',
+    query: { 'rules_count.fields': 'all_project_client_apps,cap_per_client_app,cap_per_project,client_app_rules_count,project_rules_count' },
+  });
+  const d = res.data.data ?? {};
+  const app = (d.client_app_rules_count ?? {}) as { rule_count?: number; client_app_id?: string };
+  const { printOne } = await import('../../core/output.js');
+  await printOne(ctx.io, await ctx.output(), {
+    app_rules: app.rule_count,
+    cap_per_client_app: d.cap_per_client_app,
+    project_rules: d.project_rules_count,
+    cap_per_project: d.cap_per_project,
+    client_app_id: app.client_app_id,
+  });
 }
