@@ -6,7 +6,7 @@
 import https from 'node:https';
 import net from 'node:net';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
-import type { TwitterApiOptionalSettings } from 'twitter-api-v2';
+import type { IClientSettings } from 'twitter-api-v2';
 import { expect } from 'vitest';
 
 /** The platform hosts the SDKs hardcode; all are served by the sandbox's one base URL. */
@@ -38,7 +38,7 @@ export class SandboxAgent extends https.Agent {
 }
 
 /** twitter-api-v2 settings pointing every call at the sandbox. */
-export function twitterApiSettings(base: string): Partial<TwitterApiOptionalSettings> {
+export function twitterApiSettings(base: string): Partial<IClientSettings> {
   return { httpAgent: new SandboxAgent(base) };
 }
 

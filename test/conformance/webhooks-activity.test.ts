@@ -8,7 +8,7 @@ import { ApiError, Client, OAuth1 } from '@xdevplatform/xdk';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { decideOnPage } from '../helpers/oauth-client.js';
 import { expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
-import { ACTIVITY_EVENT_TYPES } from '../../src/webhooks/crypto.js';
+import { ACTIVITY_EVENT_TYPES } from '../../src/contract/activity.js';
 import { expectShape, toSandbox, twitterApiSettings } from './helpers.js';
 
 // XDK's CreateActivitySubscriptionRequest.eventType union (dist/index.d.ts), copied as the judge.

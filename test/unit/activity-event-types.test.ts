@@ -1,7 +1,8 @@
 // The activity event-type list and the subscription answer shapes, in process.
 import { describe, expect, it } from 'vitest';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, EVENT_TYPE_ALIASES, acceptedEventTypes, canonicalEventType, isDirectional } from '../../src/webhooks/crypto.js';
-import { buildSubscription, subscriptionOf } from '../../src/commands/activity/subscriptions.js';
+import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, EVENT_TYPE_ALIASES, acceptedEventTypes, canonicalEventType, isDirectional } from '../../src/contract/activity.js';
+import { buildSubscription } from '../../src/commands/activity/subscriptions/create.js';
+import { subscriptionOf } from '../../src/commands/activity/subscriptions/shape.js';
 
 describe('event types', () => {
   it('are the platform\'s 29, unique; aliases and deprecated names point into the list', () => {

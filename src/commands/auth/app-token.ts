@@ -1,8 +1,11 @@
 // `xctl auth app-token`: the OAuth 2.0 app-only bearer — obtain once, cache (shown masked); or revoke.
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, type XctlError } from '../../core/errors.js';
 import { mask } from '../../core/io.js';
+import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateBearer } from './oauth-flow.js';
+import { define } from '../define.js';
 
 export interface AuthAppTokenOptions {
   invalidate?: boolean;
@@ -11,14 +14,22 @@ export interface AuthAppTokenOptions {
 /** 403 code 99 from /oauth2/token means wrong key/secret or asking too often; say both. */
 function explain99(e: unknown): never {
   const err = e as XctlError;
-  if (String(err.code) === '99') {
+  if (hasCode(err, V1Code.TokenRequestedTooOften)) {
     throw new AuthError(`the token endpoint refused to issue a bearer token (HTTP 403, code 99)`, {
       status: 403,
-      code: 99,
+      code: V1Code.TokenRequestedTooOften,
       hint: 'cache your token: the service keeps one bearer per app and punishes asking too often; xctl caches it in the profile, so wait a minute and run `xctl auth app-token` once; if it persists, check the API key and secret (`xctl auth status`)',
     });
   }
   throw e;
+}
+
+export function register(parent: Command, runF = authAppToken): void {
+  parent
+    .command('app-token')
+    .description('obtain the app-only bearer token once (POST /oauth2/token) and cache it; shown masked (`auth token --type app` prints it)')
+    .option('--invalidate', 'revoke it at the service (signed as the app owner) and forget it')
+    .action(define<AuthAppTokenOptions>((ctx, o) => runF(ctx, o)));
 }
 
 /** Obtains and caches the bearer (POST /oauth2/token once, then the cache), or revokes it (POST /oauth2/invalidate_token). */

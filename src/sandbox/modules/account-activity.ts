@@ -7,7 +7,9 @@
 import crypto from 'node:crypto';
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { ok, problem, type SReq } from '../http.js';
-import type { Entity } from '../state.js';
+import { collectionKey, type Entity } from '../state.js';
+import { ACCOUNT_ACTIVITY_ENDPOINTS as E, ACCOUNT_ACTIVITY_KEYS, PROVISIONED_SUBSCRIPTIONS } from '../../contract/account-activity.js';
+import { isNumericId } from '../../contract/ids.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 
 interface AccountSubscription extends Entity {
@@ -19,41 +21,14 @@ interface AccountSubscription extends Entity {
   created_at: string;
 }
 
-/**
- * Not in the spec: the platform provisions subscriptions per app by access tier. **Proposal**: the
- * sandbox provisions 15 (the historical free tier), and refuses the 16th.
- */
-export const PROVISIONED_SUBSCRIPTIONS = 15;
-
-/** Activity event type -> the account activity body's array key (the platform's classic names). */
-export const ACCOUNT_ACTIVITY_KEYS: Record<string, string> = {
-  'post.create': 'tweet_create_events',
-  'post.delete': 'tweet_delete_events',
-  'post.mention.create': 'tweet_create_events',
-  'post.reply.create': 'tweet_create_events',
-  'post.quote.create': 'tweet_create_events',
-  'post.repost.create': 'tweet_create_events',
-  'like.create': 'favorite_events',
-  'follow.follow': 'follow_events',
-  'follow.unfollow': 'unfollow_events',
-  'block.block': 'block_events',
-  'block.unblock': 'unblock_events',
-  'mute.mute': 'mute_events',
-  'mute.unmute': 'unmute_events',
-  'dm.sent': 'direct_message_events',
-  'dm.received': 'direct_message_events',
-  'chat.sent': 'direct_message_events',
-  'chat.received': 'direct_message_events',
-  'dm.indicate_typing': 'direct_message_indicate_typing_events',
-  'dm.read': 'direct_message_mark_read_events',
-};
-
 function isDirectMessageKey(key: string): boolean {
   return key.startsWith('direct_message');
 }
 
+const SUBSCRIPTIONS = collectionKey<AccountSubscription>('account_activity_subscriptions');
+
 function subs(app: SandboxApp): Map<string, AccountSubscription> {
-  return app.state.collection<AccountSubscription>('account_activity_subscriptions');
+  return app.state.collection(SUBSCRIPTIONS);
 }
 
 /** A stable numeric id for the app (the platform's application_id is digits). */
@@ -66,7 +41,7 @@ function mine(app: SandboxApp, appKey: string | undefined): AccountSubscription[
 }
 
 function userIdParam(v: string | undefined): string {
-  if (!v || !/^[0-9]{1,19}$/.test(v)) throw problem(400, 'Invalid Request', `user_id must be 1-19 digits (got ${JSON.stringify(v ?? '')})`, { parameter: 'user_id', value: v ?? '' });
+  if (!isNumericId(v)) throw problem(400, 'Invalid Request', `user_id must be 1-19 digits (got ${JSON.stringify(v ?? '')})`, { parameter: 'user_id', value: v ?? '' });
   return v;
 }
 
@@ -77,16 +52,14 @@ function canReadDirectMessages(app: SandboxApp, req: SReq): boolean {
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const user = { auth: 'user' as const, rate: 'webhooks', style: 'v2' as const };
-  const bearer = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
 
   // Is the authenticating user subscribed to this webhook?
-  r.add('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', user, (req) => {
+  r.serve(E.check, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
     return ok({ data: { subscribed: subs(app).has(`${w.id}:${req.auth.userId}`) } });
   });
 
-  r.add('POST', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', user, (req) => {
+  r.serve(E.subscribe, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
     if (!w.valid) throw problem(400, 'Invalid Request', `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`, { parameter: 'webhook_id', value: w.id });
     const key = `${w.id}:${req.auth.userId}`;
@@ -103,7 +76,7 @@ export function install(app: SandboxApp): void {
     return ok({ data: { subscribed: true } });
   });
 
-  r.add('DELETE', '/2/account_activity/webhooks/:webhook_id/subscriptions/:user_id/all', bearer, (req) => {
+  r.serve(E.unsubscribe, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
     const userId = userIdParam(req.params.user_id);
     const key = `${w.id}:${userId}`;
@@ -114,7 +87,7 @@ export function install(app: SandboxApp): void {
     return ok({ data: { subscribed: false } });
   });
 
-  r.add('GET', '/2/account_activity/subscriptions/count', bearer, (req) => {
+  r.serve(E.count, (req) => {
     const all = mine(app, req.auth.appKey);
     const appRec = app.state.apps.get(req.auth.appKey!)!;
     return ok({
@@ -127,7 +100,7 @@ export function install(app: SandboxApp): void {
     });
   });
 
-  r.add('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all/list', bearer, (req) => {
+  r.serve(E.list, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
     const list = mine(app, req.auth.appKey).filter((s) => s.webhook_id === w.id);
     return ok({ data: { application_id: applicationId(w.app_key), webhook_id: w.id, webhook_url: w.url, subscriptions: list.map((s) => ({ user_id: s.user_id })) } });

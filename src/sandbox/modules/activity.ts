@@ -5,14 +5,24 @@
 import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { notFound, ok, problem, type SReq } from '../http.js';
-import { randomDigits, type Entity } from '../state.js';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType, isDirectional } from '../../webhooks/crypto.js';
+import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
+import {
+  ACTIVITY_ENDPOINTS as E,
+  ACTIVITY_EVENT_TYPES,
+  DEPRECATED_EVENT_NAMES,
+  SUBSCRIPTION_LIMITS as L,
+  canonicalEventType,
+  isDirectional,
+  lengthWithin,
+  type Direction,
+} from '../../contract/activity.js';
+import { isNumericId } from '../../contract/ids.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
 
 interface Filter {
   user_id?: string;
   keyword?: string;
-  direction?: 'inbound' | 'outbound';
+  direction?: Direction;
 }
 
 interface SubscriptionRec extends Entity {
@@ -34,27 +44,27 @@ interface Envelope {
   data: { event_uuid: string; event_type: string; filter: Filter; tag?: string; payload: Record<string, unknown> };
 }
 
-const BACKFILL_MAX_MIN = 5; // section 8: backfill_minutes 1 to 5 (0 = none)
+const BACKFILL_MAX_MIN = L.backfillMinutes.max;
 const KEEPALIVE_MS = 20_000; // a blank line keeps idle connections and client watchdogs alive
 const BACKLOG_MAX = 10_000;
-const REPLAY_WINDOW_MS = 24 * 60 * 60_000;
+
+const SUBSCRIPTIONS = collectionKey<SubscriptionRec>('activity_subscriptions');
+/** Open stream connections; a collection so GET /_sandbox/state counts them. */
+const STREAMS = collectionKey<StreamConn>('activity_streams');
+/** Recent stream events, for backfill_minutes. */
+const BACKLOG = slotKey<Array<{ at: number; app_key: string; line: string }>>('activity_backlog', () => []);
 
 function subs(app: SandboxApp): Map<string, SubscriptionRec> {
-  return app.state.collection<SubscriptionRec>('activity_subscriptions');
+  return app.state.collection(SUBSCRIPTIONS);
 }
 
 /** Open stream connections; a collection so GET /_sandbox/state counts them. */
 function streams(app: SandboxApp): Map<string, StreamConn> {
-  return app.state.collection<StreamConn>('activity_streams');
+  return app.state.collection(STREAMS);
 }
 
 function backlog(app: SandboxApp): Array<{ at: number; app_key: string; line: string }> {
-  let b = app.state.ext.get('activity_backlog') as Array<{ at: number; app_key: string; line: string }> | undefined;
-  if (!b) {
-    b = [];
-    app.state.ext.set('activity_backlog', b);
-  }
-  return b;
+  return app.state.slot(BACKLOG);
 }
 
 /**
@@ -90,19 +100,19 @@ function checkFilter(v: unknown, eventType: string): Filter {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
   const f = v as Record<string, unknown>;
   const out: Filter = {};
-  for (const k of Object.keys(f)) if (!['user_id', 'keyword', 'direction'].includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
+  for (const k of Object.keys(f)) if (!(L.filterFields as readonly string[]).includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
   if (f.user_id !== undefined) {
-    if (typeof f.user_id !== 'string' || !/^\d{1,19}$/.test(f.user_id)) throw invalid('filter.user_id must be a string of 1-19 digits', 'filter.user_id', f.user_id);
+    if (!isNumericId(f.user_id)) throw invalid('filter.user_id must be a string of 1-19 digits', 'filter.user_id', f.user_id);
     out.user_id = f.user_id;
   }
   if (f.keyword !== undefined) {
-    if (typeof f.keyword !== 'string' || f.keyword.length < 1 || f.keyword.length > 150) throw invalid('filter.keyword must be 1-150 characters', 'filter.keyword', f.keyword);
+    if (typeof f.keyword !== 'string' || !lengthWithin(f.keyword, L.keyword)) throw invalid(`filter.keyword must be ${L.keyword.min}-${L.keyword.max} characters`, 'filter.keyword', f.keyword);
     out.keyword = f.keyword;
   }
   if (f.direction !== undefined) {
-    if (f.direction !== 'inbound' && f.direction !== 'outbound') throw invalid('filter.direction must be inbound or outbound', 'filter.direction', f.direction);
+    if (typeof f.direction !== 'string' || !(L.directions as readonly string[]).includes(f.direction)) throw invalid(`filter.direction must be ${L.directions.join(' or ')}`, 'filter.direction', f.direction);
     if (!isDirectional(eventType)) throw invalid(`filter.direction applies to direct-message and chat events only, not ${eventType}`, 'filter.direction', f.direction);
-    out.direction = f.direction;
+    out.direction = f.direction as Direction;
   }
   return out;
 }
@@ -133,15 +143,14 @@ function totals(app: SandboxApp, appKey: string | undefined): number {
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const opts = { auth: 'user-or-bearer' as const, rate: 'activity', style: 'v2' as const };
 
-  r.add('POST', '/2/activity/subscriptions', opts, (req) => {
+  r.serve(E.createSubscription, (req) => {
     const body = req.json();
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
     const b = body as Record<string, unknown>;
     const eventType = checkEventType(b.event_type);
     const filter = checkFilter(b.filter, eventType);
-    if (b.tag !== undefined && (typeof b.tag !== 'string' || b.tag.length < 1 || b.tag.length > 200)) throw invalid('tag must be 1-200 characters', 'tag', b.tag);
+    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
     if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
     const now = app.clock.iso();
     let id = randomDigits(19);
@@ -152,10 +161,10 @@ export function install(app: SandboxApp): void {
     return ok({ data: { subscription: view(s) } });
   });
 
-  r.add('GET', '/2/activity/subscriptions', opts, (req) => {
+  r.serve(E.listSubscriptions, (req) => {
     const max = req.query.get('max_results');
-    const n = max === null ? 100 : Number(max);
-    if (!Number.isInteger(n) || n < 1 || n > 1000) throw invalid('max_results must be 1-1000', 'max_results', max);
+    const n = max === null ? L.maxResults.default : Number(max);
+    if (!Number.isInteger(n) || n < L.maxResults.min || n > L.maxResults.max) throw invalid(`max_results must be ${L.maxResults.min}-${L.maxResults.max}`, 'max_results', max);
     const mine = [...subs(app).values()].filter((s) => s.app_key === req.auth.appKey).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
     const token = req.query.get('pagination_token');
     let start = 0;
@@ -168,17 +177,14 @@ export function install(app: SandboxApp): void {
     return ok({ data: page.map(view), meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) } });
   });
 
-  // PUT and both DELETEs take an app-only bearer only (platform-notes-2.md section 7).
-  const appOnly = { ...opts, auth: 'app' as const };
-
   const owned = (req: SReq, id: string | undefined): SubscriptionRec => {
-    if (!id || !/^[0-9]{1,19}$/.test(id)) throw invalid(`subscription_id must be 1-19 digits (got ${JSON.stringify(id ?? '')})`, 'subscription_id', id);
+    if (!id || !isNumericId(id)) throw invalid(`subscription_id must be 1-19 digits (got ${JSON.stringify(id ?? '')})`, 'subscription_id', id);
     const s = subs(app).get(id);
     if (!s || s.app_key !== req.auth.appKey) throw notFound('subscription', id, 'subscription_id');
     return s;
   };
 
-  r.add('PUT', '/2/activity/subscriptions/:id', appOnly, (req) => {
+  r.serve(E.updateSubscription, (req) => {
     const s = owned(req, req.params.id);
     const body = req.json();
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
@@ -187,9 +193,9 @@ export function install(app: SandboxApp): void {
     // additionalProperties: false: event_type and filter cannot change (delete and re-create).
     for (const k of keys) if (k !== 'tag' && k !== 'webhook_id') throw invalid(`${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`, k);
     if (keys.length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
-    if (b.tag !== undefined && (typeof b.tag !== 'string' || b.tag.length < 1 || b.tag.length > 200)) throw invalid('tag must be 1-200 characters', 'tag', b.tag);
+    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
     if (b.webhook_id !== undefined) {
-      if (typeof b.webhook_id !== 'string' || !/^[0-9]{1,19}$/.test(b.webhook_id)) throw invalid('webhook_id must be 1-19 digits', 'webhook_id', b.webhook_id);
+      if (typeof b.webhook_id !== 'string' || !isNumericId(b.webhook_id)) throw invalid('webhook_id must be 1-19 digits', 'webhook_id', b.webhook_id);
       try {
         ownedWebhook(app, req, b.webhook_id);
       } catch {
@@ -202,18 +208,18 @@ export function install(app: SandboxApp): void {
     return ok({ data: { subscription: view(s), total_subscriptions: totals(app, s.app_key) } });
   });
 
-  r.add('DELETE', '/2/activity/subscriptions/:id', appOnly, (req) => {
+  r.serve(E.deleteSubscription, (req) => {
     const s = owned(req, req.params.id);
     subs(app).delete(s.id);
     return ok({ data: { deleted: true }, meta: { total_subscriptions: totals(app, s.app_key) } });
   });
 
   // Delete many: per-id failures do not stop the rest, and all failing is still 200.
-  r.add('DELETE', '/2/activity/subscriptions', appOnly, (req) => {
+  r.serve(E.deleteSubscriptions, (req) => {
     const raw = req.query.get('ids');
     const ids = raw === null ? [] : raw.split(',');
-    if (ids.length < 1 || ids.length > 100 || ids.some((id) => !/^[0-9]{1,19}$/.test(id))) {
-      throw invalid('ids must be 1-100 comma-separated subscription ids of 1-19 digits', 'ids', raw ?? undefined);
+    if (ids.length < L.deleteManyIds.min || ids.length > L.deleteManyIds.max || !ids.every(isNumericId)) {
+      throw invalid(`ids must be ${L.deleteManyIds.min}-${L.deleteManyIds.max} comma-separated subscription ids of 1-19 digits`, 'ids', raw ?? undefined);
     }
     const data: Array<Record<string, unknown>> = [];
     const errors: Array<Record<string, unknown>> = [];
@@ -234,7 +240,7 @@ export function install(app: SandboxApp): void {
     for (const [id, s] of subs(app)) if (s.webhook_id === webhookId) subs(app).delete(id);
   });
 
-  r.add('GET', '/2/activity/stream', { auth: 'app', rate: 'activity', style: 'v2' }, (req: SReq) => {
+  r.serve(E.stream, (req: SReq) => {
     const bf = req.query.get('backfill_minutes');
     const minutes = bf === null ? 0 : Number(bf);
     if (!/^\d+$/.test(bf ?? '0') || minutes > BACKFILL_MAX_MIN) throw invalid(`backfill_minutes must be a whole number 0-${BACKFILL_MAX_MIN}`, 'backfill_minutes', bf);
@@ -243,7 +249,7 @@ export function install(app: SandboxApp): void {
     const end = timeParam(req, 'end_time');
     if (start !== undefined && bf !== null) throw invalid('give backfill_minutes or start_time, not both', 'start_time', req.query.get('start_time'));
     if (start !== undefined && start > now) throw invalid('start_time must not be in the future', 'start_time', req.query.get('start_time'));
-    if (start !== undefined && now - start > REPLAY_WINDOW_MS) throw invalid('start_time must be within the past 24 hours', 'start_time', req.query.get('start_time'));
+    if (start !== undefined && now - start > L.streamWindowMs) throw invalid('start_time must be within the past 24 hours', 'start_time', req.query.get('start_time'));
     if (end !== undefined && end <= (start ?? now - minutes * 60_000)) throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
     const appKey = req.auth.appKey!;
     return {

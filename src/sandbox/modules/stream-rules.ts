@@ -3,11 +3,13 @@
 // and `post.create` events matched against the rules and delivered (with edit history) to every
 // linked webhook, signed like every delivery.
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { notFound, ok, problem, type SReq } from '../http.js';
-import { randomDigits, type Entity } from '../state.js';
-import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 import crypto from 'node:crypto';
+import { notFound, ok, problem, type SReq } from '../http.js';
+import { collectionKey, randomDigits, type Entity } from '../state.js';
+import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
+import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
+import { isNumericId } from '../../contract/ids.js';
 
 interface RuleRec extends Entity {
   value: string;
@@ -22,11 +24,13 @@ interface PostRec extends Entity {
   edit_history_tweet_ids: string[];
 }
 
-// Section 8: "25,000 or more rules per project".
-const RULES_PER_APP = 25_000;
+
+const RULES = collectionKey<RuleRec>('stream_rules');
+
+const POSTS = collectionKey<PostRec>('posts');
 
 function rules(app: SandboxApp): Map<string, RuleRec> {
-  return app.state.collection<RuleRec>('stream_rules');
+  return app.state.collection(RULES);
 }
 
 /** One link of a webhook with one field set (a webhook can be linked more than once). */
@@ -38,12 +42,11 @@ interface LinkRec extends Entity {
   fields: string[];
 }
 
-function links(app: SandboxApp): Map<string, LinkRec> {
-  return app.state.collection<LinkRec>('stream_webhook_links');
-}
+const LINKS = collectionKey<LinkRec>('stream_webhook_links');
 
-// The query parameters a link takes, "identical to those used in /2/tweets/search/stream".
-const LINK_FIELD_PARAMS = ['tweet.fields', 'expansions', 'media.fields', 'poll.fields', 'user.fields', 'place.fields'];
+function links(app: SandboxApp): Map<string, LinkRec> {
+  return app.state.collection(LINKS);
+}
 
 /** A stable numeric id for the app (the platform's ids are digits). */
 function numericId(seed: string): string {
@@ -62,22 +65,21 @@ function linkView(app: SandboxApp, l: LinkRec): Record<string, unknown> {
 }
 
 function posts(app: SandboxApp): Map<string, PostRec> {
-  return app.state.collection<PostRec>('posts');
+  return app.state.collection(POSTS);
 }
 
 const view = (r: RuleRec) => ({ id: r.id, value: r.value, ...(r.tag !== undefined ? { tag: r.tag } : {}) });
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const opts = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
 
-  r.add('GET', '/2/tweets/search/stream/rules', opts, (req) => {
+  r.serve(E.listRules, (req) => {
     const ids = req.query.get('ids')?.split(',').filter(Boolean);
     const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey && (!ids || ids.includes(x.id)));
     return ok({ ...(mine.length ? { data: mine.map(view) } : {}), meta: { sent: app.clock.iso(), result_count: mine.length } });
   });
 
-  r.add('POST', '/2/tweets/search/stream/rules', opts, (req) => {
+  r.serve(E.changeRules, (req) => {
     const dry = /^(true|1)$/i.test(req.query.get('dry_run') ?? '');
     const body = req.json() as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body) || (body.add === undefined) === (body.delete === undefined)) {
@@ -130,7 +132,7 @@ export function install(app: SandboxApp): void {
   });
 
   // Rule counts (XDK's stream.getRuleCounts): the caps of section 8 and this app's use of them.
-  r.add('GET', '/2/tweets/search/stream/rules/counts', opts, (req) => {
+  r.serve(E.ruleCounts, (req) => {
     const fields = (req.query.get('rules_count.fields') ?? '').split(',').filter(Boolean);
     const known = ['all_project_client_apps', 'cap_per_client_app', 'cap_per_project', 'client_app_rules_count', 'project_rules_count'];
     const bad = fields.find((f) => !known.includes(f));
@@ -153,10 +155,10 @@ export function install(app: SandboxApp): void {
 
   const mineLinks = (req: SReq) => [...links(app).values()].filter((l) => l.app_key === req.auth.appKey && webhooks(app).has(l.webhook_id));
   // OpenAPI 2.167 shape; the quickstart's older path answers with the older {"links":[...]} shape.
-  r.add('GET', '/2/tweets/search/webhooks', opts, (req) => ok({ data: mineLinks(req).map((l) => linkView(app, l)) }));
-  r.add('GET', '/2/tweets/search/stream/webhooks', opts, (req) => ok({ data: { links: mineLinks(req).map((l) => linkView(app, l)) } }));
+  r.serve(E.listLinks, (req) => ok({ data: mineLinks(req).map((l) => linkView(app, l)) }));
+  r.serve(E.listLinksLegacy, (req) => ok({ data: { links: mineLinks(req).map((l) => linkView(app, l)) } }));
 
-  r.add('POST', '/2/tweets/search/webhooks/:id', opts, (req) => {
+  r.serve(E.link, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     if (!w.valid) throw problem(400, 'Invalid Request', `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`, { parameter: 'webhook_id', value: w.id });
     const fields: string[] = [];
@@ -173,7 +175,7 @@ export function install(app: SandboxApp): void {
     return ok({ data: { provisioned: true } });
   });
 
-  r.add('DELETE', '/2/tweets/search/webhooks/:id', opts, (req) => {
+  r.serve(E.unlink, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     const linked = [...links(app).values()].filter((l) => l.webhook_id === w.id);
     if (linked.length === 0) throw notFound('webhook link', w.id, 'webhook_id', `webhook ${w.id} is not linked to the filtered stream`);
@@ -216,7 +218,7 @@ function createPost(app: SandboxApp, ev: SandboxEvent): PostRec {
   const text = typeof p.text === 'string' ? p.text : '';
   const prevId = typeof p.previous_post_id === 'string' ? p.previous_post_id : (p.edit_options as { previous_post_id?: string } | undefined)?.previous_post_id;
   const prev = prevId ? posts(app).get(prevId) : undefined;
-  const id = typeof p.id === 'string' && /^\d{1,19}$/.test(p.id) && !posts(app).has(p.id) ? p.id : randomDigits(19);
+  const id = isNumericId(p.id) && !posts(app).has(p.id) ? p.id : randomDigits(19);
   const rec: PostRec = {
     id,
     text,

@@ -5,9 +5,11 @@
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { ok, problem, SandboxError, type SReq } from '../http.js';
-import { randomDigits, type Entity } from '../state.js';
+import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
+import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
 
 export interface WebhookRec extends Entity {
@@ -37,24 +39,32 @@ const CRC_NEEDED_AFTER_MS = 24 * HOUR;
 const INVALID_AFTER_MS = 28 * HOUR; // "more than 28 hours" (24 h plus a 4-hour grace period)
 const DELIVERY_TIMEOUT_MS = 10_000; // receivers answer within 10 seconds (section 6)
 const CRC_TIMEOUT_MS = 3_000; // current docs ask for a CRC answer within 3 seconds (platform-notes.md)
-const REPLAY_WINDOW_MS = 24 * HOUR;
 const LOG_MAX = 10_000;
 // Not in the spec: the platform caps webhooks per app by access tier; the sandbox allows five.
 export const WEBHOOKS_PER_APP = 5;
 
 const cancels = new WeakMap<SandboxApp, Map<string, () => void>>();
 
+interface ReplayJob extends Entity {
+  webhook_id: string;
+  from_date: unknown;
+  to_date: unknown;
+  created_at: string;
+  status: 'running' | 'complete';
+  events: number;
+  delivered: number;
+}
+
+const WEBHOOKS = collectionKey<WebhookRec>('webhooks');
+const REPLAY_JOBS = collectionKey<ReplayJob>('webhook_replay_jobs');
+const EVENT_LOG = slotKey<LoggedEvent[]>('webhook_event_log', () => []);
+
 export function webhooks(app: SandboxApp): Map<string, WebhookRec> {
-  return app.state.collection<WebhookRec>('webhooks');
+  return app.state.collection(WEBHOOKS);
 }
 
 function eventLog(app: SandboxApp): LoggedEvent[] {
-  let log = app.state.ext.get('webhook_event_log') as LoggedEvent[] | undefined;
-  if (!log) {
-    log = [];
-    app.state.ext.set('webhook_event_log', log);
-  }
-  return log;
+  return app.state.slot(EVENT_LOG);
 }
 
 /**
@@ -189,10 +199,9 @@ async function post(app: SandboxApp, w: WebhookRec, body: unknown, ev: { event_t
 }
 
 /** yyyymmddhhmm (UTC) to epoch ms. */
-function parseReplayDate(v: unknown, name: string): number {
-  const m = typeof v === 'string' ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(v) : null;
-  const t = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!) : NaN;
-  if (!m || Number.isNaN(t) || new Date(t).getUTCMonth() !== +m[2]! - 1 || +m[4]! > 23 || +m[5]! > 59) {
+function replayDate(v: unknown, name: string): number {
+  const t = parseReplayDate(v);
+  if (t === undefined) {
     throw problem(400, 'Invalid Request', `${name} must be yyyymmddhhmm (UTC), got ${JSON.stringify(v)}`, { parameter: name, value: v });
   }
   return t;
@@ -209,13 +218,9 @@ export function install(app: SandboxApp): void {
     for (const c of cancels.get(app)!.values()) c();
   });
   const r = app.router;
-  const opts = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
-  // Spec section 5 asks for an app-only bearer; XDK signs create, validate and delete with OAuth
-  // 1.0a user context when it has one (OpenAPI: UserToken or BearerToken). Both are accepted.
-  const write = { ...opts, auth: 'user-or-bearer' as const };
   const allowLoopback = true; // DESIGN.md: loopback http receivers stand in for public URLs
 
-  r.add('POST', '/2/webhooks', write, async (req) => {
+  r.serve(E.create, async (req) => {
     const body = obj(req.json());
     const url = body.url;
     if (typeof url !== 'string') throw failure(400, 'UrlValidationFailed', 'url is required (a string of 1-200 characters)', { parameter: 'url' });
@@ -237,12 +242,12 @@ export function install(app: SandboxApp): void {
     return ok({ data: publicView(w) });
   });
 
-  r.add('GET', '/2/webhooks', opts, (req) => {
+  r.serve(E.list, (req) => {
     const mine = [...webhooks(app).values()].filter((w) => w.app_key === req.auth.appKey);
     return ok({ data: mine.map(publicView), meta: { result_count: mine.length } });
   });
 
-  r.add('DELETE', '/2/webhooks/:id', write, (req) => {
+  r.serve(E.delete, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     webhooks(app).delete(w.id);
     cancels.get(app)!.get(w.id)?.();
@@ -251,18 +256,18 @@ export function install(app: SandboxApp): void {
     return ok({ data: { deleted: true } });
   });
 
-  r.add('PUT', '/2/webhooks/:id', write, async (req) => {
+  r.serve(E.validate, async (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     const valid = await check(app, w);
     if (valid) schedule(app, w);
     return ok({ data: { valid } });
   });
 
-  r.add('POST', '/2/webhooks/replay', opts, (req) => {
+  r.serve(E.replay, (req) => {
     const body = obj(req.json());
     const w = ownedWebhook(app, req, body.webhook_id);
-    const from = parseReplayDate(body.from_date, 'from_date');
-    const to = parseReplayDate(body.to_date, 'to_date');
+    const from = replayDate(body.from_date, 'from_date');
+    const to = replayDate(body.to_date, 'to_date');
     const now = app.clock.now();
     const floorNow = now - (now % MIN);
     if (to < from) throw problem(400, 'Invalid Request', 'to_date must not be before from_date', { parameter: 'to_date', value: body.to_date });
@@ -272,8 +277,8 @@ export function install(app: SandboxApp): void {
     const created = app.clock.iso(now);
     // Inclusive minutes: an event at 12:05:59 is inside to_date 202601151205.
     const events = eventLog(app).filter((e) => e.webhook_id === w.id && e.at >= from && e.at < to + MIN);
-    const job = { id: jobId, webhook_id: w.id, from_date: body.from_date, to_date: body.to_date, created_at: created, status: 'running', events: events.length, delivered: 0 };
-    app.state.collection('webhook_replay_jobs').set(jobId, job);
+    const job: ReplayJob = { id: jobId, webhook_id: w.id, from_date: body.from_date, to_date: body.to_date, created_at: created, status: 'running', events: events.length, delivered: 0 };
+    app.state.collection(REPLAY_JOBS).set(jobId, job);
     void (async () => {
       for (const e of events) {
         if (webhooks(app).get(w.id) !== w) break;
@@ -286,9 +291,9 @@ export function install(app: SandboxApp): void {
   });
 
   // Deprecated 2026-03-25 (section 9): the same function lives at POST /2/webhooks/replay.
-  r.add('POST', '/2/account_activity/replay/webhooks/:id/subscriptions/all', { auth: 'user-or-bearer', rate: 'webhooks', style: 'v2' }, () => {
+  r.serve(E.legacyReplay, () => {
     throw problem(410, 'Gone', 'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.');
   });
 
-  r.add('GET', '/_sandbox/replay-jobs', { auth: 'admin' }, () => ok({ data: [...app.state.collection('webhook_replay_jobs').values()] }));
+  r.serve(SANDBOX_ADMIN_ENDPOINTS.replayJobs, () => ok({ data: [...app.state.collection(REPLAY_JOBS).values()] }));
 }

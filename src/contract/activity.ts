@@ -1,0 +1,115 @@
+// The Activity API (credentials-webhooks.md 6, platform-notes.md "Activity API subscriptions"):
+// endpoints, event types, and the subscription filter's limits. The CLI checks them before
+// sending; the sandbox answers a violation with the v2 problem the service gives.
+import { endpoint } from './endpoint.js';
+
+const opts = { auth: 'user-or-bearer', rate: 'activity', style: 'v2' } as const;
+
+export const ACTIVITY_ENDPOINTS = {
+  createSubscription: endpoint('POST', '/2/activity/subscriptions', { ...opts, doc: 'subscribe {"event_type","filter","tag"?,"webhook_id"?} -> {"data":{"subscription"}}' }),
+  listSubscriptions: endpoint('GET', '/2/activity/subscriptions', { ...opts, doc: 'subscriptions of the app (max_results, pagination_token)' }),
+  // PUT and both DELETEs take an app-only bearer only (platform-notes-2.md section 7).
+  updateSubscription: endpoint('PUT', '/2/activity/subscriptions/:id', { ...opts, auth: 'app', doc: 'change {"tag"?,"webhook_id"?} of a subscription' }),
+  deleteSubscription: endpoint('DELETE', '/2/activity/subscriptions/:id', { ...opts, auth: 'app', doc: 'delete a subscription' }),
+  deleteSubscriptions: endpoint('DELETE', '/2/activity/subscriptions', { ...opts, auth: 'app', doc: 'delete many: ?ids= (1-100), per-id results' }),
+  stream: endpoint('GET', '/2/activity/stream', { auth: 'app', rate: 'activity', style: 'v2', doc: 'NDJSON events of the subscriptions without a webhook (backfill_minutes, start_time, end_time)' }),
+} as const;
+
+/**
+ * Activity API event types: the platform's 29 (XDK's `CreateActivitySubscriptionRequest.eventType`
+ * union, OpenAPI 2.167), with `chat.conversation.join` spelled as platform-notes-2.md section 1
+ * says responses spell it. The one list the CLI flags, completion, `sandbox trigger`, the receiver
+ * and the sandbox read.
+ */
+export const ACTIVITY_EVENT_TYPES = [
+  'profile.update.bio',
+  'profile.update.profile_picture',
+  'profile.update.banner_picture',
+  'profile.update.screenname',
+  'profile.update.geo',
+  'profile.update.url',
+  'profile.update.verified_badge',
+  'profile.update.affiliate_badge',
+  'profile.update.handle',
+  'news.new',
+  'follow.follow',
+  'follow.unfollow',
+  'spaces.start',
+  'spaces.end',
+  'chat.received',
+  'chat.sent',
+  'chat.conversation.join',
+  'dm.sent',
+  'dm.received',
+  'dm.indicate_typing',
+  'dm.read',
+  'post.create',
+  'post.delete',
+  'post.mention.create',
+  'like.create',
+  'mute.mute',
+  'mute.unmute',
+  'block.block',
+  'block.unblock',
+] as const;
+
+export type ActivityEventType = (typeof ACTIVITY_EVENT_TYPES)[number];
+
+/**
+ * Other names that stay accepted and the platform name they stand for: the spec's own names
+ * (credentials-webhooks.md section 6) and XDK's spelling of the chat join event.
+ */
+export const EVENT_TYPE_ALIASES: Record<string, ActivityEventType> = {
+  'profile.update.verified': 'profile.update.verified_badge',
+  'profile.update.affiliate': 'profile.update.affiliate_badge',
+  'chat.conversation_join': 'chat.conversation.join',
+};
+
+/** Deprecated PascalCase event names and their dot-separated replacements (effective 2026-03-18). */
+export const DEPRECATED_EVENT_NAMES: Record<string, ActivityEventType> = {
+  ProfileBioUpdate: 'profile.update.bio',
+  ProfilePictureUpdate: 'profile.update.profile_picture',
+  ProfileBannerUpdate: 'profile.update.banner_picture',
+  ProfileGeoUpdate: 'profile.update.geo',
+  ProfileUrlUpdate: 'profile.update.url',
+};
+
+/** The platform name of an accepted event type (an alias resolved), or undefined if unknown. */
+export function canonicalEventType(name: string): ActivityEventType | undefined {
+  if ((ACTIVITY_EVENT_TYPES as readonly string[]).includes(name)) return name as ActivityEventType;
+  return EVENT_TYPE_ALIASES[name];
+}
+
+/** Every name a user may type: the platform's, then the accepted aliases (for completion and help). */
+export function acceptedEventTypes(): string[] {
+  return [...ACTIVITY_EVENT_TYPES, ...Object.keys(EVENT_TYPE_ALIASES)];
+}
+
+/** Event types a `direction` filter applies to (direct-message and chat events, section 6). */
+export function isDirectional(eventType: string): boolean {
+  return eventType.startsWith('dm.') || eventType.startsWith('chat.');
+}
+
+/** Section 8: filter keyword 1-150 characters, tag 1-200, direction inbound or outbound. */
+export const SUBSCRIPTION_LIMITS = {
+  keyword: { min: 1, max: 150 },
+  tag: { min: 1, max: 200 },
+  directions: ['inbound', 'outbound'] as const,
+  /** The filter's fields; anything else is refused. */
+  filterFields: ['user_id', 'keyword', 'direction'] as const,
+  /** GET subscriptions: max_results 1-1000, default 100. */
+  maxResults: { min: 1, max: 1000, default: 100 },
+  /** GET stream: backfill_minutes 0 (none) to 5. */
+  backfillMinutes: { min: 0, max: 5 },
+  /** Delete many: 1-100 ids a request (platform-notes-2.md section 7). */
+  deleteManyIds: { min: 1, max: 100 },
+  /** GET stream start_time: at most this far back (**Proposal**, as webhook replay). */
+  streamWindowMs: 24 * 3_600_000,
+} as const;
+
+export type Direction = (typeof SUBSCRIPTION_LIMITS.directions)[number];
+
+/** True when a text's length lies in a {min, max} range. */
+export function lengthWithin(s: string, r: { min: number; max: number }): boolean {
+  return s.length >= r.min && s.length <= r.max;
+}
