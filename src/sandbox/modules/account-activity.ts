@@ -4,10 +4,9 @@
 // removes subscriptions with its bearer, and every event about a subscribed user is POSTed to the
 // webhook as `{"for_user_id": ..., "<kind>_events": [...]}`, signed like every other delivery and
 // logged so POST /2/webhooks/replay can send it again.
-import crypto from 'node:crypto';
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { ok, problem, type SReq } from '../http.js';
-import { collectionKey, type Entity } from '../state.js';
+import { collectionKey, digitsFor, type Entity } from '../state.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E, ACCOUNT_ACTIVITY_KEYS, PROVISIONED_SUBSCRIPTIONS } from '../../contract/account-activity.js';
 import { isNumericId } from '../../contract/ids.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
@@ -29,11 +28,6 @@ const SUBSCRIPTIONS = collectionKey<AccountSubscription>('account_activity_subsc
 
 function subs(app: SandboxApp): Map<string, AccountSubscription> {
   return app.state.collection(SUBSCRIPTIONS);
-}
-
-/** A stable numeric id for the app (the platform's application_id is digits). */
-function applicationId(appKey: string): string {
-  return BigInt('0x' + crypto.createHash('sha256').update(appKey).digest('hex').slice(0, 15)).toString();
 }
 
 function mine(app: SandboxApp, appKey: string | undefined): AccountSubscription[] {
@@ -103,7 +97,7 @@ export function install(app: SandboxApp): void {
   r.serve(E.list, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
     const list = mine(app, req.auth.appKey).filter((s) => s.webhook_id === w.id);
-    return ok({ data: { application_id: applicationId(w.app_key), webhook_id: w.id, webhook_url: w.url, subscriptions: list.map((s) => ({ user_id: s.user_id })) } });
+    return ok({ data: { application_id: digitsFor(w.app_key), webhook_id: w.id, webhook_url: w.url, subscriptions: list.map((s) => ({ user_id: s.user_id })) } });
   });
 
   // The platform ends a deleted webhook's subscriptions with it.

@@ -3,9 +3,8 @@
 // and `post.create` events matched against the rules and delivered (with edit history) to every
 // linked webhook, signed like every delivery.
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import crypto from 'node:crypto';
 import { notFound, ok, problem, type SReq } from '../http.js';
-import { collectionKey, randomDigits, type Entity } from '../state.js';
+import { collectionKey, digitsFor, randomDigits, type Entity } from '../state.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
 import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
@@ -48,14 +47,9 @@ function links(app: SandboxApp): Map<string, LinkRec> {
   return app.state.collection(LINKS);
 }
 
-/** A stable numeric id for the app (the platform's ids are digits). */
-function numericId(seed: string): string {
-  return BigInt('0x' + crypto.createHash('sha256').update(seed).digest('hex').slice(0, 15)).toString();
-}
-
 function linkView(app: SandboxApp, l: LinkRec): Record<string, unknown> {
   return {
-    application_id: numericId(l.app_key),
+    application_id: digitsFor(l.app_key),
     business_user_id: app.state.apps.get(l.app_key)?.ownerUserId ?? '',
     created_at: l.created_at,
     fields: l.fields,
@@ -144,11 +138,11 @@ export function install(app: SandboxApp): void {
     const data: Record<string, unknown> = {
       cap_per_client_app: String(RULES_PER_APP),
       cap_per_project: String(RULES_PER_APP),
-      client_app_rules_count: { client_app_id: numericId(req.auth.appKey!), rule_count: mine },
+      client_app_rules_count: { client_app_id: digitsFor(req.auth.appKey!), rule_count: mine },
       project_rules_count: String(total),
     };
     if (fields.includes('all_project_client_apps')) {
-      data.all_project_client_apps = [...perApp.entries()].map(([k, n]) => ({ client_app_id: numericId(k), rule_count: n }));
+      data.all_project_client_apps = [...perApp.entries()].map(([k, n]) => ({ client_app_id: digitsFor(k), rule_count: n }));
     }
     return ok({ data });
   });
