@@ -10,7 +10,7 @@ import { EventBus, type DeliveryRecord, type SandboxApp, type SandboxOptions, ty
 import { SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
 import { authInfo, verifyRequest, type Credential } from './verify.js';
 import { seedState } from './seed.js';
-import { isLoopbackAddress } from '../contract/hosts.js';
+import { PLATFORM_HOST_NAMES, isLoopbackAddress } from '../contract/hosts.js';
 import { AdsCode, V1Code } from '../contract/service-errors.js';
 import { MODULES } from './modules.js';
 
@@ -187,8 +187,8 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
   throw v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
 }
 
-/** Hosts the official SDKs address (they hardcode them); a request naming one came through a router. */
-const PLATFORM_HOSTS = new Set(['api.x.com', 'api.twitter.com', 'upload.twitter.com', 'upload.x.com', 'x.com', 'ads-api.x.com', 'ads-api.twitter.com']);
+/** A request naming one of the platform's hosts came through a router (a proxy, an SDK's agent). */
+const PLATFORM_HOSTS = new Set<string>(PLATFORM_HOST_NAMES);
 
 /**
  * A read-only OAuth 1.0a token on a write (platform-notes-2.md section 2: every POST, PUT and

@@ -8,9 +8,10 @@ import net from 'node:net';
 import { Agent, getGlobalDispatcher, setGlobalDispatcher, type Dispatcher } from 'undici';
 import type { IClientSettings } from 'twitter-api-v2';
 import { expect } from 'vitest';
+import { PLATFORM_HOST_NAMES } from '../../src/contract/hosts.js';
 
 /** The platform hosts the SDKs hardcode; all are served by the sandbox's one base URL. */
-export const PLATFORM_ORIGINS = ['https://api.x.com', 'https://api.twitter.com', 'https://upload.twitter.com', 'https://upload.x.com', 'https://x.com'];
+export const PLATFORM_ORIGINS = PLATFORM_HOST_NAMES.map((h) => `https://${h}`);
 
 /** Rewrites an SDK's platform URL to the sandbox (the authorize link a "browser" opens, say). */
 export function toSandbox(url: string, base: string): string {
