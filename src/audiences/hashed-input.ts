@@ -211,6 +211,21 @@ export class RecordTally {
   }
 }
 
+/** The results, each counted by the tally first: bad input throws, Ctrl-C ends the loop. */
+export async function* countedResults(src: HashedInput, tally: RecordTally, signal: AbortSignal): AsyncGenerator<ChunkResult> {
+  for await (const r of src.results()) {
+    const bad = tally.take(r, false);
+    if (bad) throw bad;
+    if (signal.aborted) return;
+    yield r;
+  }
+}
+
+/** Where the 64 hex characters of a one-identifier fragment `{"<type>":["<hex>"]},` ending at `end` start. */
+export function hexStart(end: number): number {
+  return end - 68;
+}
+
 export function csvCell(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -16,6 +16,8 @@ export interface EndState {
   read: number;
   valid: number;
   acknowledged: number;
+  /** How to resume, when the caller knows better than "re-run the same command". */
+  resumeHint?: string;
 }
 
 /** none: no journal; close: keep it to resume; remove: nothing in it is worth keeping; done: mark it finished and keep it. */
@@ -33,11 +35,11 @@ export interface Outcome {
 export function uploadOutcome(s: EndState): Outcome {
   const j = s.journal;
   const kept = !!j && j.ackedBatches > 0;
-  const resumeHint = j
+  const resumeHint = s.resumeHint ?? (j
     ? `re-run the same command to resume from the journal ${j.file}`
     : s.isStdin
       ? 'stdin input cannot resume without --journal: run again with --journal FILE'
-      : 'run again';
+      : 'run again');
   const done = s.dryRun ? `${s.read} records read` : `${s.acknowledged} of ${s.valid} valid records acknowledged`;
   // A journal that acknowledges nothing would only make the next run look like a resume.
   const keepOrDrop: JournalAction = !j ? 'none' : kept ? 'close' : 'remove';

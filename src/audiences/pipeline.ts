@@ -174,7 +174,7 @@ async function openUploadJournal(ctx: Context, o: UploadOptions, isStdin: boolea
     ctx.io.info('reading stdin without --journal: an interrupted upload cannot be resumed');
     return { isDefault };
   }
-  const journal = Journal.open(file, { fingerprint: isStdin ? { stdin: true } : fileFingerprint(o.input), options: batchOptions }, { restart: o.restart });
+  const journal = Journal.open(file, { fingerprint: isStdin ? { stdin: true } : fileFingerprint(o.input), options: batchOptions, input: isStdin ? undefined : path.resolve(ctx.cwd, o.input) }, { restart: o.restart });
   if (journal.resumed && journal.acked.size > 0) {
     let users = 0;
     for (const a of journal.acked.values()) users += a.users;

@@ -9,8 +9,10 @@ import type { AckEntry } from '../../src/audiences/journal.js';
 import { uploadOutcome, type EndState } from '../../src/audiences/outcome.js';
 import { BatchFailed } from '../../src/audiences/sender.js';
 import { ApiError, AuthError, ExitCode, InterruptedError, PartialError, UsageError } from '../../src/core/errors.js';
-import { WorkerPool } from '../../dist/audiences/worker-pool.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
+
+// The pool starts real worker threads, which load the built hash-worker.js: the built module.
+const { WorkerPool } = (await import('../../dist/audiences/worker-pool.js' as string)) as typeof import('../../src/audiences/worker-pool.js');
 
 function batch(index: number, users = 10): Batch {
   return { index, users, ops: 1, bytes: 3, body: Buffer.from(`[${index}]`), head: `h${index}` };
