@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { PartialError, UsageError, XctlError } from '../core/errors.js';
 import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnRequest } from './input.js';
-import type { IdType } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 import { WorkerPool } from './worker-pool.js';
 
 export interface HashedInputOptions {

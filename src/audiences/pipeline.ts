@@ -12,7 +12,7 @@ import { Dispatcher } from './dispatcher.js';
 import { openHashedInput, RecordTally } from './hashed-input.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
-import type { IdType } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 import { uploadOutcome, type JournalAction } from './outcome.js';
 import { Progress } from './progress.js';
 import type { Sender } from './sender.js';

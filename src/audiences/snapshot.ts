@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { DeltaCursor, DIGEST, DigestWriter, drainTo, EmptyCursor, FileCursor, type DigestCursor } from './digests.js';
-import type { IdType } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 
 export const HEADER_BYTES = 512;
 const MAGIC = 'xctl-audience-snapshot 1\n';

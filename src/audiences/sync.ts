@@ -6,14 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { InterruptedError, PlanHasChanges, UsageError } from '../core/errors.js';
-import { Batcher, MAX_BYTES, type FragmentRun } from './batcher.js';
+import { Batcher, type FragmentRun } from './batcher.js';
+import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
 import type { InputFormat } from './chunk-processor.js';
 import { compareDigests, DIGEST, digestToHex, DigestSorter, FileCursor, ready, type DigestCursor } from './digests.js';
 import { Dispatcher } from './dispatcher.js';
 import { countedResults, hexStart, openHashedInput, RecordTally, type HashedInput } from './hashed-input.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
-import type { IdType } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 import { uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
@@ -74,8 +75,12 @@ export interface SyncSummary {
 
 export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'members', 'removes', 'adds', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
 
-/** Members are sent again after this long, before the service's 13-month expiry takes them. */
-const REFRESH_AFTER_MS = 365 * 24 * 3600 * 1000;
+/** Members should be sent again a month before the service's expiry takes them. */
+function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
+  const d = new Date(oldestSentAt);
+  d.setUTCMonth(d.getUTCMonth() + EXPIRY_MONTHS - 1);
+  return nowMs > d.getTime();
+}
 
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
@@ -148,8 +153,8 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       }
       state ??= await snapshotCursor(paths.snapshot, base);
       summary.members_before = base?.count ?? 0;
-      const stale = base && ctx.clock.now() - Date.parse(base.oldest_sent_at) > REFRESH_AFTER_MS;
-      if (stale && !o.refresh) io.warn(`members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire 13 months after: pass --refresh to send every member again`);
+      const stale = base && nearExpiry(base.oldest_sent_at, ctx.clock.now());
+      if (stale && !o.refresh) io.warn(`members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire ${EXPIRY_MONTHS} months after: pass --refresh to send every member again`);
       const full = !base || o.refresh;
       summary.first_sync = !base;
 
@@ -271,7 +276,7 @@ function syncType(src: HashedInput): IdType {
     });
   }
   const t = cols[0]!.type;
-  if (t === 'partner_user_id') throw new UsageError('sync needs hashed identifiers: partner_user_id is sent as it is, so its members cannot be kept as digests', { flag: '--type' });
+  if (t === UNHASHED_TYPE) throw new UsageError(`sync needs hashed identifiers: ${UNHASHED_TYPE} is sent as it is, so its members cannot be kept as digests`, { flag: '--type' });
   return t;
 }
 

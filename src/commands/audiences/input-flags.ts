@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { ColumnRequest } from '../../audiences/input.js';
+import { ID_TYPES, canonicalType } from '../../contract/audience-users.js';
 import { collect } from '../kit.js';
 
 export interface InputFlags {
@@ -12,7 +13,7 @@ export interface InputFlags {
   defaultCountry?: string;
 }
 
-const TYPE_HELP = 'what each value is: email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id';
+const TYPE_HELP = `what each value is: ${ID_TYPES.join(', ')} (service_id is twitter_id)`;
 
 export function addInputFlags(cmd: Command, typeHelp = TYPE_HELP): Command {
   return cmd
@@ -25,13 +26,12 @@ export function addInputFlags(cmd: Command, typeHelp = TYPE_HELP): Command {
 
 /** Checks --type, --column and --default-country (exit 2 naming the flag). */
 export async function parseInputFlags(f: InputFlags): Promise<{ columns: ColumnRequest; defaultCountry?: string }> {
-  const { canonicalType } = await import('../../audiences/normalize.js');
   const { parseColumnFlags } = await import('../../audiences/input.js');
   const columns = parseColumnFlags(f.column ?? []);
   let type = undefined;
   if (f.type !== undefined) {
     type = canonicalType(f.type);
-    if (!type) throw new UsageError(`--type must be one of email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id (got "${f.type}")`, { flag: '--type' });
+    if (!type) throw new UsageError(`--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")`, { flag: '--type' });
   }
   if (type && columns.length) throw new UsageError('--type and --column are exclusive: --type for one value per row, --column to build users from several columns', { flag: '--column' });
   if (f.defaultCountry !== undefined) {

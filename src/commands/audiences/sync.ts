@@ -6,6 +6,8 @@ import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { run } from '../kit.js';
+import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
+import { ADS_ID } from '../../contract/ids.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
 
 export interface SyncFlags extends InputFlags {
@@ -33,7 +35,7 @@ export function registerSync(audiences: Command): void {
     .option('--rebuild', 'forget the snapshot and upload every member again (removes nothing)')
     .option('--refresh', 'send every member again (their 13-month expiry starts over), and remove departed ones')
     .option('--from-upload <journal>', 'seed the snapshot from a finished upload (its --journal file) instead of sending it all again')
-    .option('--batch-size <n>', 'users per request', '2500')
+    .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
     .action(run<SyncFlags>((ctx, flags, [audienceId, file]) => audiencesSync(ctx, { ...flags, audienceId: audienceId!, file: file! })));
@@ -41,9 +43,9 @@ export function registerSync(audiences: Command): void {
 
 /** POST /12/accounts/:account_id/custom_audiences/:id/users (only the difference). */
 export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promise<void> {
-  if (!/^[A-Za-z0-9]{1,32}$/.test(o.audienceId)) throw new UsageError(`<audience-id> must be an id of letters and digits (got "${o.audienceId}")`, { flag: '<audience-id>' });
+  if (!ADS_ID.test(o.audienceId)) throw new UsageError(`<audience-id> must be an id of letters and digits (got "${o.audienceId}")`, { flag: '<audience-id>' });
   const { columns, defaultCountry } = await parseInputFlags(o);
-  const batchSize = positiveInt(o.batchSize, '--batch-size', 2_000_000);
+  const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
   if (o.rebuild && o.fromUpload) throw new UsageError('--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload', { flag: '--from-upload' });
   if (o.plan && o.fromUpload) throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
