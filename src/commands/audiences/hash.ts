@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { run } from '../kit.js';
+import { define } from '../define.js';
 import { addInputFlags, parseInputFlags, refuseBinary, type InputFlags } from './input-flags.js';
 
 export interface HashFlags extends InputFlags {
@@ -16,7 +16,8 @@ export interface HashCommandOptions extends HashFlags {
   file: string;
 }
 
-export function registerHash(audiences: Command): void {
+/** `xctl audiences hash [file]` (no network) */
+export function register(audiences: Command, runF = audiencesHash): void {
   addInputFlags(
     audiences
       .command('hash [file]')
@@ -24,7 +25,7 @@ export function registerHash(audiences: Command): void {
   )
     .option('--explain', 'one line per value: the input, its normalized form, and the digest or the reason it is rejected')
     .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
-    .action(run<HashFlags>((ctx, flags, [file]) => audiencesHash(ctx, { ...flags, file: file ?? '-' })));
+    .action(define<HashFlags>((ctx, flags, [file]) => runF(ctx, { ...flags, file: file ?? '-' })));
 }
 
 export async function audiencesHash(ctx: Context, o: HashCommandOptions): Promise<void> {

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { ColumnRequest } from '../../audiences/input.js';
 import { ID_TYPES, canonicalType } from '../../contract/audience-users.js';
-import { collect } from '../kit.js';
+import { collect } from '../input.js';
 
 export interface InputFlags {
   type?: string;

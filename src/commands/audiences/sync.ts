@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { run } from '../kit.js';
+import { define } from '../define.js';
 import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
@@ -25,7 +25,8 @@ export interface SyncCommandOptions extends SyncFlags {
   file: string;
 }
 
-export function registerSync(audiences: Command): void {
+/** `xctl audiences sync <audience-id> <file>` */
+export function register(audiences: Command, runF = audiencesSync): void {
   addInputFlags(
     audiences
       .command('sync <audience-id> <file>')
@@ -38,7 +39,7 @@ export function registerSync(audiences: Command): void {
     .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
-    .action(run<SyncFlags>((ctx, flags, [audienceId, file]) => audiencesSync(ctx, { ...flags, audienceId: audienceId!, file: file! })));
+    .action(define<SyncFlags>((ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! })));
 }
 
 /** POST /12/accounts/:account_id/custom_audiences/:id/users (only the difference). */
