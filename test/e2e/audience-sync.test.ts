@@ -100,7 +100,7 @@ describe('audiences sync', () => {
     const journal = path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.pending`, 'journal.jsonl');
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
-    for (let i = 0; i < 800; i++) {
+    for (let i = 0; i < 2400; i++) {
       await new Promise((r) => setTimeout(r, 25));
       if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 60) break; // into the adds
     }
@@ -123,10 +123,11 @@ describe('audiences sync', () => {
     expect(json(r.stdout)).toMatchObject({ adds: 0, removes: 0 });
     const after = await members(id);
     expect(after.members.email).toEqual(next.digests);
-    // Only the batches the journal did not hold went again (at most the two in flight twice).
+    // Only the batches the journal did not hold went again: those in flight at the kill (2), and
+    // those acknowledged but still waiting for the journal's group commit (at most 2 more).
     expect(after.requests - before.requests).toBe(160 - acked);
     expect(before.requests - 8).toBeGreaterThanOrEqual(acked);
-    expect(before.requests - 8).toBeLessThanOrEqual(acked + 2);
+    expect(before.requests - 8).toBeLessThanOrEqual(acked + 4);
     expect(fs.existsSync(path.dirname(journal))).toBe(false);
 
     // Any sequence after that stays exact.
@@ -147,7 +148,7 @@ describe('audiences sync', () => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    for (let i = 0; i < 800 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 5); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 5); i++) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', r));
     await t.admin('DELETE', '/_sandbox/faults');
