@@ -288,7 +288,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
           const s = route.style ?? style;
           if (s === 'ads') throw adsError(400, 'INVALID_PARAMETER', 'The request body is not valid JSON');
           if (s === 'v2') throw problem(400, 'Invalid Request', 'The request body is not valid JSON');
-          throw v1Error(400, 44, 'The request body is not valid JSON');
+          throw v1Error(400, V1Code.InvalidParameter, 'The request body is not valid JSON');
         }
         return jsonCache.v;
       },
