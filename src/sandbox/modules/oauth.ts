@@ -21,11 +21,11 @@ function oauthParams(req: SReq): Record<string, string> {
   return (req as SReq & { oauth?: Record<string, string> }).oauth ?? {};
 }
 
-function esc(s: string): string {
+export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-function page(title: string, body: string, status = 200): Reply {
+export function page(title: string, body: string, status = 200): Reply {
   return {
     status,
     contentType: 'text/html; charset=utf-8',
