@@ -142,7 +142,9 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
   return new ApiError(full, details);
 }
 
-function problemCode(type: string): string {
+function problemCode(type: string): string | undefined {
+  // The OAuth 2.0 problems carry "about:blank": no code to report.
+  if (type === 'about:blank') return undefined;
   const m = /problems\/([a-z0-9-]+)/i.exec(type);
   return m ? m[1]! : type;
 }

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import { OAUTH2_ENDPOINTS, OAUTH2_SCOPES, PKCE } from '../contract/oauth2.js';
 import { ApiError, AuthError, UsageError } from './errors.js';
+import type { HttpClient } from './http.js';
 
 export function base64url(buf: Buffer): string {
   return buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -163,3 +164,62 @@ export function needsRefresh(t: Pick<OAuth2Token, 'expires_at'>, now: number): b
 }
 
 export { PKCE };
+
+/** The OAuth 2.0 client making the calls: a secret means confidential (Basic), none means public. */
+export interface OAuth2ClientCreds {
+  clientId: string;
+  clientSecret?: string;
+}
+
+type TokenHttp = Pick<HttpClient, 'request'>;
+
+/** Client authentication: the Basic header for confidential clients, client_id in the body for public ones. */
+function clientAuth(c: OAuth2ClientCreds, form: Array<[string, string]>): Record<string, string> {
+  if (c.clientSecret) return { authorization: clientBasic(c.clientId, c.clientSecret) };
+  form.push(['client_id', c.clientId]);
+  return {};
+}
+
+async function tokenCall(http: TokenHttp, path: string, c: OAuth2ClientCreds, form: Array<[string, string]>, step: string): Promise<unknown> {
+  const headers = clientAuth(c, form);
+  const res = await http.request({
+    method: 'POST',
+    path,
+    auth: 'none',
+    headers,
+    form,
+    throwOnError: false,
+    // Codes and refresh tokens are single-use: a blind retry after a lost answer would spend them twice.
+    retry: false,
+  });
+  if (res.status >= 400) throw tokenEndpointError(res.status, res.data, step);
+  return res.data;
+}
+
+/** POST /2/oauth2/token grant_type=authorization_code: the code, the same redirect_uri, the PKCE verifier. */
+export async function exchangeCode(http: TokenHttp, c: OAuth2ClientCreds, code: string, redirectUri: string, verifier: string, now: number): Promise<OAuth2Token> {
+  const form: Array<[string, string]> = [
+    ['grant_type', 'authorization_code'],
+    ['code', code],
+    ['redirect_uri', redirectUri],
+    ['code_verifier', verifier],
+  ];
+  return parseTokenResponse(await tokenCall(http, OAUTH2_ENDPOINTS.token.path, c, form, 'exchanging the authorization code'), now);
+}
+
+/** POST /2/oauth2/token grant_type=refresh_token: a new pair; the old refresh token is spent. */
+export async function refreshGrant(http: TokenHttp, c: OAuth2ClientCreds, refreshToken: string, now: number): Promise<OAuth2Token> {
+  const form: Array<[string, string]> = [
+    ['grant_type', 'refresh_token'],
+    ['refresh_token', refreshToken],
+  ];
+  return parseTokenResponse(await tokenCall(http, OAUTH2_ENDPOINTS.token.path, c, form, 'refreshing the OAuth 2.0 token'), now);
+}
+
+/** POST /2/oauth2/revoke: token_type_hint is required by the service although the docs omit it. */
+export async function revokeToken(http: TokenHttp, c: OAuth2ClientCreds, token: string, hint: 'access_token' | 'refresh_token'): Promise<void> {
+  await tokenCall(http, OAUTH2_ENDPOINTS.revoke.path, c, [
+    ['token', token],
+    ['token_type_hint', hint],
+  ], `revoking the ${hint.replace('_', ' ')}`);
+}

@@ -3,7 +3,7 @@
 // manual clock, revoke, /2/users/me, scope enforcement and OAuth 1.0a permissions over scopes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
-import { signedFetch } from '../helpers/oauth-client.js';
+import { decideOnOAuth2Page, signedFetch } from '../helpers/oauth-client.js';
 import { clientBasic, codeChallenge, newVerifier } from '../../src/core/oauth2.js';
 
 let t: TestSandbox;
@@ -45,13 +45,8 @@ function authorizeQuery(o: Record<string, string | undefined>): string {
 
 /** Reads the consent page like a browser and submits its form with a decision. */
 async function consent(query: string, decision: 'allow' | 'deny', screenName = 'sandbox_alice'): Promise<Ans> {
-  const page = await ans(await fetch(`${base}/i/oauth2/authorize?${query}`, { redirect: 'manual' }));
-  if (page.status !== 200) return page;
-  const form = new URLSearchParams();
-  for (const m of page.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1]!, m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
-  form.set('screen_name', screenName);
-  form.set('decision', decision);
-  return ans(await fetch(`${base}/i/oauth2/authorize`, { method: 'POST', body: form, redirect: 'manual' }));
+  const r = await decideOnOAuth2Page(`${base}/i/oauth2/authorize?${query}`, decision, screenName);
+  return { status: r.status, body: {}, text: r.html, type: '', location: r.location };
 }
 
 async function token(form: Record<string, string>, auth: string | null = clientBasic(clientId, secret)): Promise<Ans> {

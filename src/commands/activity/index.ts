@@ -1,7 +1,8 @@
 // `xctl activity ...`: activity API subscriptions and the live event stream.
 import type { Command } from 'commander';
 import { run } from '../kit.js';
-import { subscriptionsCreate, subscriptionsDelete, subscriptionsList } from './subscriptions.js';
+import { SUBSCRIPTION_ENDPOINTS, subscriptionsCreate, subscriptionsDelete, subscriptionsList } from './subscriptions.js';
+import { authHelp } from '../v2-auth.js';
 
 export function register(cmd: Command): void {
   const subs = cmd.command('subscriptions').description('create, list and delete activity subscriptions');
@@ -14,9 +15,20 @@ export function register(cmd: Command): void {
     .option('--direction <dir>', 'filter for dm.* events: inbound or outbound')
     .option('--tag <text>', 'a label echoed in each event (1-200 characters)')
     .option('--webhook <id>', 'deliver to this webhook')
+    .option('--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`)
     .action(run(subscriptionsCreate));
-  subs.command('list').description('list subscriptions').option('--all', 'every page').option('--limit <n>', 'stop after N').action(run(subscriptionsList));
-  subs.command('delete <id>').description('delete a subscription (asks; --yes when not at a terminal)').action(run(subscriptionsDelete));
+  subs
+    .command('list')
+    .description('list subscriptions')
+    .option('--all', 'every page')
+    .option('--limit <n>', 'stop after N')
+    .option('--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.list)}; OAuth 2.0 needs tweet.read and like.read`)
+    .action(run(subscriptionsList));
+  subs
+    .command('delete <id>')
+    .description('delete a subscription (asks; --yes when not at a terminal)')
+    .option('--auth <kind>', authHelp(SUBSCRIPTION_ENDPOINTS.delete))
+    .action(run(subscriptionsDelete));
   cmd
     .command('stream')
     .description('print activity events as NDJSON; reconnects with backoff and backfill so none is missed')

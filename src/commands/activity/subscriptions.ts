@@ -1,7 +1,8 @@
 // `xctl activity subscriptions create|list|delete` (platform-notes.md "Activity API subscriptions").
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import type { AuthMode } from '../../core/http.js';
+import { chooseAuth, type V2Endpoint } from '../v2-auth.js';
+import { scopesForEvent } from '../../contract/oauth2.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, isDirectional } from '../../webhooks/crypto.js';
 import { checkWebhookId } from '../webhooks/manage.js';
 
@@ -12,20 +13,30 @@ export interface CreateOptions {
   direction?: string;
   tag?: string;
   webhook?: string;
+  auth?: string;
 }
 
 export interface ListOptions {
   all?: boolean;
   limit?: string;
+  auth?: string;
+}
+
+export interface DeleteOptions {
+  auth?: string;
 }
 
 const COLUMNS = ['subscription_id', 'event_type', 'filter', 'tag', 'webhook_id', 'created_at'];
 
-/** Subscriptions accept OAuth 1.0a user context or an app-only bearer (section 5): user when set. */
-async function authMode(ctx: Context): Promise<AuthMode> {
-  const c = await ctx.credentials();
-  return c.access_token && c.access_token_secret ? 'user' : 'app';
-}
+/**
+ * Subscriptions accept OAuth 1.0a user context or an app-only bearer (section 5), and OAuth 2.0
+ * user tokens where the contract's scope table lists the endpoint (create and list).
+ */
+export const SUBSCRIPTION_ENDPOINTS = {
+  create: { method: 'POST', path: '/2/activity/subscriptions', kinds: ['user', 'app'] },
+  list: { method: 'GET', path: '/2/activity/subscriptions', kinds: ['user', 'app'] },
+  delete: { method: 'DELETE', path: '/2/activity/subscriptions/:id', kinds: ['user', 'app'] },
+} as const satisfies Record<string, V2Endpoint>;
 
 export function buildSubscription(o: CreateOptions): Record<string, unknown> {
   const ev = o.event;
@@ -54,8 +65,10 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
 /** POST /2/activity/subscriptions */
 export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promise<void> {
   const body = buildSubscription(o);
+  const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.create);
   const http = await ctx.http();
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', path: '/2/activity/subscriptions', auth: await authMode(ctx), json: body });
+  // A user token's scope depends on the event type: the hint of a 403 names it.
+  const res = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', path: '/2/activity/subscriptions', auth, json: body, scopes: scopesForEvent(o.event!) });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
 }
@@ -64,8 +77,8 @@ export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promi
 export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<void> {
   const { paginate, parseLimit } = await import('../../core/paginate.js');
   const limit = parseLimit(o.limit);
+  const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.list);
   const http = await ctx.http();
-  const auth = await authMode(ctx);
   const items = paginate<Record<string, unknown>>(
     async (cursor) => {
       const res = await http.request<{ data?: Array<Record<string, unknown>>; meta?: { next_token?: string } }>({
@@ -83,11 +96,12 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
 }
 
 /** DELETE /2/activity/subscriptions/:id */
-export async function subscriptionsDelete(ctx: Context, _o: unknown, args: string[]): Promise<void> {
+export async function subscriptionsDelete(ctx: Context, o: DeleteOptions, args: string[]): Promise<void> {
   const id = args[0]!;
   if (!/^\d{1,19}$/.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
+  const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.delete);
   if (!(await ctx.confirm(`delete subscription ${id}?`))) throw new UsageError('not deleted');
   const http = await ctx.http();
-  const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: 'DELETE', path: `/2/activity/subscriptions/${id}`, auth: await authMode(ctx) });
+  const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: 'DELETE', path: `/2/activity/subscriptions/${id}`, auth });
   ctx.io.info(`deleted subscription ${id} (${res.data.meta?.total_subscriptions ?? '?'} left)`);
 }

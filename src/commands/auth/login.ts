@@ -15,6 +15,11 @@ export interface AuthLoginOptions {
   screenName?: string;
   browser?: boolean;
   timeout?: string;
+  /** OAuth 2.0 authorization code with PKCE instead of OAuth 1.0a (login-oauth2.ts). */
+  oauth2?: boolean;
+  paste?: boolean;
+  scopes?: string;
+  clientId?: string;
 }
 
 export interface LoginDeps {
@@ -36,8 +41,11 @@ export function checkLoginOptions(opts: AuthLoginOptions): Checked {
   let port = 0;
   if (opts.callbackPort !== undefined) {
     if (opts.pin) throw new UsageError('--callback-port and --pin exclude each other (PIN mode has no callback)', { flag: '--callback-port' });
-    if (!/^\d{1,5}$/.test(opts.callbackPort) || Number(opts.callbackPort) < 1 || Number(opts.callbackPort) > 65535) {
-      throw new UsageError(`--callback-port must be a port number from 1 to 65535 (got "${opts.callbackPort}")`, { flag: '--callback-port' });
+    if (opts.paste) throw new UsageError('--callback-port and --paste exclude each other (--paste has no callback server)', { flag: '--callback-port' });
+    // OAuth 2.0 defaults to a fixed port (redirect URIs match exactly), so 0 asks for a free one there.
+    const min = opts.oauth2 ? 0 : 1;
+    if (!/^\d{1,5}$/.test(opts.callbackPort) || Number(opts.callbackPort) < min || Number(opts.callbackPort) > 65535) {
+      throw new UsageError(`--callback-port must be a port number from 1 to 65535${opts.oauth2 ? ', or 0 for a free one' : ''} (got "${opts.callbackPort}")`, { flag: '--callback-port' });
     }
     port = Number(opts.callbackPort);
   }
@@ -63,7 +71,7 @@ function fmtDuration(ms: number): string {
 }
 
 /** The first line of a non-terminal stdin; undefined when it ends without one. */
-function firstLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
+export function firstLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const done = (v: string | undefined) => {
@@ -131,6 +139,10 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
 /** Logs in: POST /oauth/request_token, the browser on GET /oauth/authorize, POST /oauth/access_token. */
 export async function authLogin(ctx: Context, opts: AuthLoginOptions, _args: string[] = [], deps: LoginDeps = {}): Promise<void> {
   const checked = checkLoginOptions(opts);
+  if (opts.oauth2 || opts.paste || opts.scopes !== undefined || opts.clientId !== undefined) {
+    const { authLoginOAuth2 } = await import('./login-oauth2.js');
+    return authLoginOAuth2(ctx, opts, { port: opts.callbackPort === undefined ? undefined : checked.port, timeoutMs: checked.timeoutMs }, deps);
+  }
   const c = await ctx.credentials();
   if (!c.api_key || !c.api_secret) {
     throw new AuthError('logging in needs the app\'s API key and secret', {

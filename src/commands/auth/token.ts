@@ -9,7 +9,13 @@ export interface AuthTokenOptions {
 /** Prints one credential on stdout, for `$(xctl auth token)` in scripts. The only command that prints a secret. */
 export async function authToken(ctx: Context, opts: AuthTokenOptions): Promise<void> {
   const type = opts.type ?? 'user';
-  if (type !== 'user' && type !== 'app') throw new UsageError(`--type must be user or app (got "${type}")`, { flag: '--type' });
+  if (type !== 'user' && type !== 'app' && type !== 'oauth2') throw new UsageError(`--type must be user, app or oauth2 (got "${type}")`, { flag: '--type' });
+  if (type === 'oauth2') {
+    if (opts.secret) throw new UsageError('--secret goes with --type user', { flag: '--secret' });
+    // Refreshed first when due, so a script gets a token that works for a while.
+    ctx.io.out(await ctx.oauth2AccessToken());
+    return;
+  }
   if (type === 'app') {
     if (opts.secret) throw new UsageError('--secret goes with --type user', { flag: '--secret' });
     ctx.io.out(await ctx.bearer());
