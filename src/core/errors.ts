@@ -127,7 +127,8 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {
-    message = [b.title, b.detail].filter((x) => typeof x === 'string' && x).join(': ');
+    // The OAuth 2.0 problems repeat themselves ({"title":"Forbidden","detail":"Forbidden"}): say it once.
+    message = [...new Set([b.title, b.detail].filter((x) => typeof x === 'string' && x))].join(': ');
     code = typeof b.type === 'string' ? problemCode(b.type) : undefined;
     parameter = typeof b.parameter === 'string' ? b.parameter : undefined;
   } else if (typeof b.error === 'string') {

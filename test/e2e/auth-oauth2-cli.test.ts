@@ -244,7 +244,7 @@ describe('scopes', () => {
     expect((await login(env, { scopes: 'tweet.read users.read offline.access' })).r.code).toBe(0);
     const like = await run(['activity', 'subscriptions', 'create', '--event', 'dm.received', '--user-id', '6253282', '--auth', 'oauth2'], env);
     expect(like.code).toBe(3);
-    expect(like.stderr).toMatch(/Forbidden \(HTTP 403\)/);
+    expect(like.stderr).toMatch(/^error: Forbidden \(HTTP 403\)$/m);
     expect(like.stderr).toContain('needs the scope dm.read');
     expect(like.stderr).toContain('--scopes "dm.read offline.access"');
     const list = await run(['activity', 'subscriptions', 'list', '--auth', 'oauth2'], env);
