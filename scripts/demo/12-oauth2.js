@@ -1,7 +1,6 @@
 // OAuth 2.0 user context: PKCE login on the consent page, a v2 call, a scope the token lacks, the
 // access token expiring and being refreshed (rotated) without the user noticing, logout revoking.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
+import { loginPlayingBrowser } from './11-auth-flows.js';
 
 /** What a person does in the browser: read the consent page, submit its form with Allow. */
 async function approve(url, screenName) {
@@ -15,24 +14,8 @@ async function approve(url, screenName) {
 }
 
 function login(d, args, screenName) {
-  console.log(`$ xctl ${args.join(' ')}`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(d.root, 'bin/xctl.js'), ...args], { env: d.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stderr = '';
-    let seen = false;
-    child.stdout.on('data', (x) => process.stdout.write(x));
-    child.stderr.on('data', (x) => {
-      process.stdout.write(String(x));
-      stderr += x;
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/i\/oauth2\/authorize\?\S+)/.exec(stderr);
-      if (m && !seen) {
-        seen = true;
-        d.note(`(the demo plays the browser: the consent page lists the scopes; it clicks "Authorize app" as @${screenName})`);
-        approve(m[1], screenName).catch(reject);
-      }
-    });
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`xctl ${args.join(' ')} exited ${code}`))));
-  });
+  const what = `the consent page lists the scopes; it clicks "Authorize app" as @${screenName}`;
+  return loginPlayingBrowser(d, args, /(http:\/\/127\.0\.0\.1:\d+\/i\/oauth2\/authorize\?\S+)/, (url) => approve(url, screenName), what);
 }
 
 export default async function (d) {

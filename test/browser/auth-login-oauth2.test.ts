@@ -6,12 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
 import { OAUTH2_AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
+import { haveChromium, launchChromium, warnIfMissing } from '../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(`\n!!! ${CHROMIUM} is missing: the browser test of the OAuth 2.0 consent page is SKIPPED. Install it with \`apt-get install -y chromium\` (.ci/run does). !!!\n`);
-}
+warnIfMissing('the OAuth 2.0 consent page');
 const OUT = path.join(ROOT, 'test-output');
 
 let t: TestSandbox;
@@ -26,7 +23,6 @@ afterAll(async () => {
 
 /** Starts the login, opens the consent page in Chromium, lets `act` click, returns the CLI's result. */
 async function loginInChromium(act: (page: import('playwright-core').Page) => Promise<void>) {
-  const { chromium } = await import('playwright-core');
   const configDir = tempDir();
   const profileDir = tempDir('xctl-chromium-');
   dirs.push(configDir, profileDir);
@@ -34,11 +30,7 @@ async function loginInChromium(act: (page: import('playwright-core').Page) => Pr
   const env = { ...t.env, XCTL_CONFIG_DIR: configDir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_CLIENT_ID: s.client_id, XCTL_CLIENT_SECRET: s.client_secret };
   const cli = spawnCli(['auth', 'login', '--oauth2', '--no-browser', '--callback-port', '0', '--json', '--scopes', 'tweet.read users.read like.read offline.access'], env, 60_000);
   const [, url] = await cli.waitStderr(OAUTH2_AUTHORIZE_URL);
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const context = await launchChromium(profileDir);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(url!);

@@ -40,6 +40,23 @@ async function listen(server: http.Server, port: number): Promise<void> {
   });
 }
 
+type Reply = (status: number, title: string, text: string) => void;
+
+/** A loopback server whose /callback requests go to `onCallback`; every other path is a 404 page. */
+async function callbackServer(port: number, onCallback: (u: URL, reply: Reply) => void): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const reply: Reply = (status, title, text) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end(page(title, text));
+    };
+    if (u.pathname !== '/callback') return reply(404, 'Not found', 'This address only receives the sign-in callback of xctl.');
+    onCallback(u, reply);
+  });
+  await listen(server, port);
+  return server;
+}
+
 function closer(server: http.Server): () => Promise<void> {
   return () =>
     new Promise<void>((resolve) => {
@@ -53,13 +70,7 @@ export async function startCallbackServer(port: number): Promise<CallbackServer>
   let expected: string | undefined;
   let settle!: (o: CallbackOutcome) => void;
   const outcome = new Promise<CallbackOutcome>((resolve) => (settle = resolve));
-  const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const reply = (status: number, title: string, text: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
-      res.end(page(title, text));
-    };
-    if (u.pathname !== '/callback') return reply(404, 'Not found', 'This address only receives the sign-in callback of xctl.');
+  const server = await callbackServer(port, (u, reply) => {
     const token = u.searchParams.get('oauth_token') ?? u.searchParams.get('denied');
     // A callback for another sign-in (an old tab) must not complete this one.
     if (!expected || token !== expected) {
@@ -74,7 +85,6 @@ export async function startCallbackServer(port: number): Promise<CallbackServer>
     reply(200, 'You are signed in to xctl', 'Authorization complete. You can close this tab and return to the terminal.');
     settle({ kind: 'verifier', verifier });
   });
-  await listen(server, port);
   const actual = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${actual}/callback`,
@@ -102,13 +112,7 @@ export async function startOAuth2CallbackServer(port: number, state: string): Pr
   let settle!: (o: RedirectOutcome) => void;
   const outcome = new Promise<RedirectOutcome>((resolve) => (settle = resolve));
   let url = '';
-  const server = http.createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const reply = (status: number, title: string, text: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
-      res.end(page(title, text));
-    };
-    if (u.pathname !== '/callback') return reply(404, 'Not found', 'This address only receives the sign-in callback of xctl.');
+  const server = await callbackServer(port, (u, reply) => {
     let o: RedirectOutcome;
     try {
       o = parseRedirect(new URL(u.pathname + u.search, url).toString(), state);
@@ -119,7 +123,6 @@ export async function startOAuth2CallbackServer(port: number, state: string): Pr
     else reply(200, 'You are signed in to xctl', 'Authorization complete. You can close this tab and return to the terminal.');
     settle(o);
   });
-  await listen(server, port);
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
   return { url, outcome, close: closer(server) };
 }

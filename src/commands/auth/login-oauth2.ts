@@ -18,7 +18,7 @@ import {
   type RedirectOutcome,
 } from '../../core/oauth2.js';
 import type { AuthLoginOptions, LoginDeps } from './login.js';
-import { firstLine } from './login.js';
+import { firstLine, promptLine } from './login.js';
 import { startOAuth2CallbackServer, type OAuth2CallbackServer } from './callback-server.js';
 
 /**
@@ -54,15 +54,7 @@ export async function loginClient(ctx: Context, flagId?: string): Promise<OAuth2
 /** Reads the URL the browser was sent to: a prompt at a terminal, else the first line on stdin. */
 async function readPasted(ctx: Context): Promise<string> {
   const io = ctx.io;
-  if (io.isStdinTTY) {
-    const { createInterface } = await import('node:readline/promises');
-    const rl = createInterface({ input: io.stdin, output: io.stderr });
-    try {
-      return (await rl.question('Paste the full URL your browser was sent to: ')).trim();
-    } finally {
-      rl.close();
-    }
-  }
+  if (io.isStdinTTY) return promptLine(ctx, 'Paste the full URL your browser was sent to: ');
   const line = await firstLine(io.stdin);
   if (!line) throw new UsageError('--paste: stdin ended without the redirected URL', { flag: '--paste', hint: 'paste the whole address from the browser\'s address bar after approving' });
   return line;

@@ -97,22 +97,21 @@ export function firstLine(stream: NodeJS.ReadableStream): Promise<string | undef
 
 const NO_PIN_HINT = 'pipe the PIN on stdin once you have it (e.g. `read -r PIN; echo "$PIN" | ...` from another step), run at a terminal, or use the callback flow without --pin';
 
+/** One line typed at the terminal (visible: PINs and pasted URLs are single-use, not secrets). */
+export async function promptLine(ctx: Context, question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
 /** Where the PIN comes from: a prompt on a terminal, else the first line piped on stdin. */
 function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<string> } {
   const io = ctx.io;
-  if (io.isStdinTTY) {
-    return {
-      read: async () => {
-        const { createInterface } = await import('node:readline/promises');
-        const rl = createInterface({ input: io.stdin, output: io.stderr });
-        try {
-          return (await rl.question('Enter the PIN shown after you authorize: ')).trim();
-        } finally {
-          rl.close();
-        }
-      },
-    };
-  }
+  if (io.isStdinTTY) return { read: () => promptLine(ctx, 'Enter the PIN shown after you authorize: ') };
   // A non-terminal stdin that can never carry a PIN (/dev/null, a closed descriptor): refuse before sending.
   const fd = (io.stdin as { fd?: number }).fd;
   if (typeof fd === 'number') {
