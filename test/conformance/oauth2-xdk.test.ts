@@ -84,7 +84,7 @@ describe('XDK OAuth2 (user context) against the sandbox', () => {
     await expect(auth.refreshToken(tok.refresh_token)).rejects.toThrow(/Failed to refresh token: 400.*Value passed for the token was invalid/);
     // The replaced access token is dead; the new one works.
     await expect(client.users.getMe()).rejects.toMatchObject({ status: 401 });
-    expect((await new Client({ baseUrl: base, accessToken: next.access_token }).users.getMe()).data.username).toBe('sandbox_alice');
+    expect((await new Client({ baseUrl: base, accessToken: next.access_token }).users.getMe()).data?.username).toBe('sandbox_alice');
   });
 
   it('public client (no secret): client_id in the body', async () => {
@@ -92,7 +92,7 @@ describe('XDK OAuth2 (user context) against the sandbox', () => {
     const verifier = generateCodeVerifier();
     await auth.setPkceParameters(verifier);
     const tok = await auth.exchangeCode(await authorize(auth, 'xdk-state-2', 'sandbox_bob'), verifier);
-    expect((await new Client({ baseUrl: base, accessToken: tok.access_token }).users.getMe()).data.username).toBe('sandbox_bob');
+    expect((await new Client({ baseUrl: base, accessToken: tok.access_token }).users.getMe()).data?.username).toBe('sandbox_bob');
     expect((await auth.refreshToken()).access_token).not.toBe(tok.access_token);
   });
 

@@ -19,7 +19,7 @@ const outputs: Array<{ args: string[]; text: string }> = [];
 const secrets = new Set<string>();
 
 beforeAll(async () => {
-  t = await startTestSandbox({ clock: 'manual', log: (l) => log.push(l) });
+  t = await startTestSandbox({ clock: 'manual', log: (l: string) => log.push(l) });
   secrets.add(t.sb.seed.client_secret);
 });
 afterAll(async () => {
