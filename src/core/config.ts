@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './errors.js';
+import { withFileLockSync } from './file-lock.js';
 
 export interface Profile {
   api_key?: string;
@@ -113,7 +114,8 @@ export class Store {
   }
 
   setDefaultProfile(name: string): void {
-    this.write(() => this.conf.set('default_profile', checkProfileName(name)));
+    checkProfileName(name);
+    this.write(() => this.conf.set('default_profile', name));
   }
 
   profiles(): Record<string, Profile> {
@@ -127,31 +129,41 @@ export class Store {
   /** Merges a patch into a profile; `undefined` values delete keys. Creates the profile. */
   updateProfile(name: string, patch: Partial<Profile>): Profile {
     checkProfileName(name);
-    const all = this.profiles();
-    const next: Profile = { ...(all[name] ?? {}) };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined) delete next[k as keyof Profile];
-      else next[k as keyof Profile] = v;
-    }
-    all[name] = next;
-    this.write(() => this.conf.set('profiles', all));
+    let next: Profile = {};
+    this.write(() => {
+      const all = this.profiles();
+      next = { ...(all[name] ?? {}) };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined) delete next[k as keyof Profile];
+        else next[k as keyof Profile] = v;
+      }
+      all[name] = next;
+      this.conf.set('profiles', all);
+    });
     return next;
   }
 
   removeProfile(name: string): boolean {
-    const all = this.profiles();
-    if (!(name in all)) return false;
-    delete all[name];
+    let removed = false;
     this.write(() => {
+      const all = this.profiles();
+      if (!(name in all)) return;
+      delete all[name];
       this.conf.set('profiles', all);
       if (this.defaultProfile === name) this.conf.delete('default_profile');
+      removed = true;
     });
-    return true;
+    return removed;
   }
 
-  /** Every write ends with the file at mode 0600, whatever the umask or an earlier chmod did. */
+  /**
+   * Every read-modify-write holds the store's lock file, so a write from another xctl process
+   * (a cached bearer, a rotated OAuth 2.0 pair) is never overwritten by a copy read before it;
+   * and ends with the file at mode 0600, whatever the umask or an earlier chmod did.
+   */
   private write(fn: () => void): void {
-    fn();
+    fs.mkdirSync(path.dirname(this.conf.path), { recursive: true, mode: 0o700 });
+    withFileLockSync(`${this.conf.path}.lock`, fn);
     ensureMode(this.conf.path);
   }
 }

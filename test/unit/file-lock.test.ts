@@ -46,3 +46,17 @@ describe('refresh lock (file created exclusively)', () => {
     expect(fs.existsSync(lock)).toBe(true);
   });
 });
+
+describe('store write lock (synchronous)', () => {
+  it('runs the section and removes the file; waits out a live holder, then gives up', async () => {
+    const { withFileLockSync } = await import('../../src/core/file-lock.js');
+    expect(withFileLockSync(lock, () => 42)).toBe(42);
+    expect(fs.existsSync(lock)).toBe(false);
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, at: Date.now() }));
+    const started = Date.now();
+    expect(() => withFileLockSync(lock, () => 1, { timeoutMs: 80 })).toThrow(/another xctl process/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+    fs.writeFileSync(lock, JSON.stringify({ pid: 4_194_999, at: Date.now() }));
+    expect(withFileLockSync(lock, () => 'dead holder')).toBe('dead holder');
+  });
+});
