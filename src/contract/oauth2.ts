@@ -1,21 +1,18 @@
 // OAuth 2.0 user context (platform-notes-2.md section 1): the endpoints, the scopes, which v2
 // endpoints take a user token with which scopes, and the scope each activity event type needs.
 // The CLI reads it for its requests, flags and hints; the sandbox for what it serves and enforces.
+import { endpoint } from './endpoint.js';
 
-/** The browser's consent page lives on the web host, the token endpoints on the API host. */
-export const OAUTH2_HOSTS = { authorize: 'https://x.com', api: 'https://api.x.com' } as const;
+const page = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
+// The token endpoints authenticate the client themselves (Basic or client_id), not as the app.
+const token = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
 
 export const OAUTH2_ENDPOINTS = {
-  /** GET: the consent page (query: response_type, client_id, redirect_uri, scope, state, code_challenge[_method]). */
-  authorize: { method: 'GET', path: '/i/oauth2/authorize' },
-  /** POST (sandbox only): the consent page's form, answers 302 to redirect_uri with code or error. */
-  authorizeDecision: { method: 'POST', path: '/i/oauth2/authorize' },
-  /** POST form: grant_type=authorization_code (code, redirect_uri, code_verifier) or refresh_token. */
-  token: { method: 'POST', path: '/2/oauth2/token' },
-  /** POST form: token, token_type_hint (access_token | refresh_token). */
-  revoke: { method: 'POST', path: '/2/oauth2/revoke' },
-  /** GET: the user a user token belongs to. */
-  me: { method: 'GET', path: '/2/users/me' },
+  authorize: endpoint('GET', '/i/oauth2/authorize', { ...page, doc: 'the consent page (response_type, client_id, redirect_uri, scope, state, code_challenge[_method])' }),
+  authorizeDecision: endpoint('POST', '/i/oauth2/authorize', { ...page, doc: 'sandbox only: the consent form; 302 to redirect_uri with code and state, or error' }),
+  token: endpoint('POST', '/2/oauth2/token', { ...token, doc: 'grant_type=authorization_code (code, redirect_uri, code_verifier) or refresh_token' }),
+  revoke: endpoint('POST', '/2/oauth2/revoke', { ...token, doc: 'token, token_type_hint (access_token | refresh_token)' }),
+  me: endpoint('GET', '/2/users/me', { auth: 'user', rate: 'default', style: 'v2', doc: 'the user a token belongs to; OAuth 2.0 user tokens per the scope table below' }),
 } as const;
 
 /** Lifetimes: access token 2 h (expires_in 7200), code 30 s single use, refresh token 180 days (proposal). */

@@ -1,6 +1,10 @@
 // Request and reply types of the sandbox, and the three error shapes of platform-notes.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
+import { V1Code } from '../contract/service-errors.js';
+import type { ErrorStyle } from '../contract/endpoint.js';
+
+export type { ErrorStyle };
 
 export interface AuthInfo {
   kind: 'oauth1-user' | 'oauth1-app' | 'bearer' | 'oauth2-user' | 'basic' | 'none';
@@ -41,8 +45,6 @@ export interface Reply {
   stream?: (res: ServerResponse, req: IncomingMessage) => void;
 }
 
-export type ErrorStyle = 'v1' | 'v2' | 'ads' | 'oauth';
-
 /** Thrown by handlers; rendered with the reply it carries. */
 export class SandboxError extends Error {
   constructor(readonly reply: Reply) {
@@ -55,7 +57,7 @@ export function ok(body: unknown, status = 200, headers?: Record<string, string>
 }
 
 /** v1.1 style: {"errors":[{"code":int,"message"}]} */
-export function v1Error(status: number, code: number, message: string, extra: Record<string, unknown> = {}): SandboxError {
+export function v1Error(status: number, code: V1Code, message: string, extra: Record<string, unknown> = {}): SandboxError {
   return new SandboxError({ status, body: { errors: [{ code, message, ...extra }] } });
 }
 
@@ -95,5 +97,5 @@ export const OAUTH1_PERMISSIONS = () =>
     type: 'https://api.x.com/2/problems/oauth1-permissions',
   });
 
-export const SIGNATURE_ERROR = () => v1Error(401, 32, 'Could not authenticate you.');
-export const EXPIRED_TOKEN = () => v1Error(401, 89, 'Invalid or expired token.');
+export const SIGNATURE_ERROR = () => v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
+export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'Invalid or expired token.');

@@ -3,7 +3,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { chooseAuth, type V2Endpoint } from '../v2-auth.js';
 import { scopesForEvent } from '../../contract/oauth2.js';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, isDirectional } from '../../webhooks/crypto.js';
+import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, isDirectional, lengthWithin } from '../../contract/activity.js';
+import { pathOf } from '../../contract/endpoint.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
 import { checkWebhookId } from '../webhooks/manage.js';
 
 export interface CreateOptions {
@@ -33,9 +35,9 @@ const COLUMNS = ['subscription_id', 'event_type', 'filter', 'tag', 'webhook_id',
  * user tokens where the contract's scope table lists the endpoint (create and list).
  */
 export const SUBSCRIPTION_ENDPOINTS = {
-  create: { method: 'POST', path: '/2/activity/subscriptions', kinds: ['user', 'app'] },
-  list: { method: 'GET', path: '/2/activity/subscriptions', kinds: ['user', 'app'] },
-  delete: { method: 'DELETE', path: '/2/activity/subscriptions/:id', kinds: ['user', 'app'] },
+  create: { ...E.createSubscription, kinds: ['user', 'app'] },
+  list: { ...E.listSubscriptions, kinds: ['user', 'app'] },
+  delete: { ...E.deleteSubscription, kinds: ['user', 'app'] },
 } as const satisfies Record<string, V2Endpoint>;
 
 export function buildSubscription(o: CreateOptions): Record<string, unknown> {
@@ -45,19 +47,19 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
   if (!(ACTIVITY_EVENT_TYPES as readonly string[]).includes(ev)) throw new UsageError(`--event must be one of ${ACTIVITY_EVENT_TYPES.join(', ')} (got "${ev}")`, { flag: '--event' });
   const filter: Record<string, string> = {};
   if (o.userId !== undefined) {
-    if (!/^\d{1,19}$/.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
+    if (!NUMERIC_ID.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
     filter.user_id = o.userId;
   }
   if (o.keyword !== undefined) {
-    if (o.keyword.length < 1 || o.keyword.length > 150) throw new UsageError(`--keyword must be 1-150 characters (got ${o.keyword.length})`, { flag: '--keyword' });
+    if (!lengthWithin(o.keyword, L.keyword)) throw new UsageError(`--keyword must be ${L.keyword.min}-${L.keyword.max} characters (got ${o.keyword.length})`, { flag: '--keyword' });
     filter.keyword = o.keyword;
   }
   if (o.direction !== undefined) {
-    if (o.direction !== 'inbound' && o.direction !== 'outbound') throw new UsageError(`--direction must be inbound or outbound (got "${o.direction}")`, { flag: '--direction' });
+    if (!(L.directions as readonly string[]).includes(o.direction)) throw new UsageError(`--direction must be ${L.directions.join(' or ')} (got "${o.direction}")`, { flag: '--direction' });
     if (!isDirectional(ev)) throw new UsageError(`--direction applies to direct-message events (dm.*), not ${ev}`, { flag: '--direction' });
     filter.direction = o.direction;
   }
-  if (o.tag !== undefined && (o.tag.length < 1 || o.tag.length > 200)) throw new UsageError(`--tag must be 1-200 characters (got ${o.tag.length})`, { flag: '--tag' });
+  if (o.tag !== undefined && !lengthWithin(o.tag, L.tag)) throw new UsageError(`--tag must be ${L.tag.min}-${L.tag.max} characters (got ${o.tag.length})`, { flag: '--tag' });
   if (o.webhook !== undefined) checkWebhookId(o.webhook);
   return { event_type: ev, filter, ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) };
 }
@@ -68,7 +70,7 @@ export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promi
   const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.create);
   const http = await ctx.http();
   // A user token's scope depends on the event type: the hint of a 403 names it.
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', path: '/2/activity/subscriptions', auth, json: body, scopes: scopesForEvent(o.event!) });
+  const res = await http.request<{ data: Record<string, unknown> }>({ method: E.createSubscription.method, path: E.createSubscription.path, auth, json: body, scopes: scopesForEvent(o.event!) });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
 }
@@ -82,10 +84,10 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
   const items = paginate<Record<string, unknown>>(
     async (cursor) => {
       const res = await http.request<{ data?: Array<Record<string, unknown>>; meta?: { next_token?: string } }>({
-        method: 'GET',
-        path: '/2/activity/subscriptions',
+        method: E.listSubscriptions.method,
+        path: E.listSubscriptions.path,
         auth,
-        query: { max_results: limit !== undefined ? Math.min(1000, limit) : 100, pagination_token: cursor },
+        query: { max_results: limit !== undefined ? Math.min(L.maxResults.max, limit) : L.maxResults.default, pagination_token: cursor },
       });
       return { items: res.data.data ?? [], next: res.data.meta?.next_token };
     },
@@ -98,10 +100,10 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
 /** DELETE /2/activity/subscriptions/:id */
 export async function subscriptionsDelete(ctx: Context, o: DeleteOptions, args: string[]): Promise<void> {
   const id = args[0]!;
-  if (!/^\d{1,19}$/.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
+  if (!NUMERIC_ID.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
   const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.delete);
   if (!(await ctx.confirm(`delete subscription ${id}?`))) throw new UsageError('not deleted');
   const http = await ctx.http();
-  const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: 'DELETE', path: `/2/activity/subscriptions/${id}`, auth });
+  const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: E.deleteSubscription.method, path: pathOf(E.deleteSubscription, { id }), auth });
   ctx.io.info(`deleted subscription ${id} (${res.data.meta?.total_subscriptions ?? '?'} left)`);
 }

@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { AuthError, UsageError, XctlError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { OAUTH2_TOKEN_FIELDS, type Profile } from '../../core/config.js';
-import { DEFAULT_LOGIN_SCOPES, OAUTH2_ENDPOINTS, OAUTH2_HOSTS, OFFLINE_SCOPE } from '../../contract/oauth2.js';
+import { DEFAULT_LOGIN_SCOPES, OAUTH2_ENDPOINTS, OFFLINE_SCOPE } from '../../contract/oauth2.js';
+import { HOSTS } from '../../contract/hosts.js';
 import {
   authorizeUrl,
   checkClientId,
@@ -35,7 +36,7 @@ function fmtDuration(ms: number): string {
 /** Where the consent page is: the web host on the platform; the one base URL of a sandbox or proxy. */
 export async function authorizeBase(ctx: Context): Promise<string> {
   const api = await ctx.apiBase();
-  return api === OAUTH2_HOSTS.api ? OAUTH2_HOSTS.authorize : api;
+  return api === HOSTS.api ? HOSTS.web : api;
 }
 
 /** The client that logs in: --client-id, else XCTL_CLIENT_ID / the profile; the secret only belongs to the stored id. */

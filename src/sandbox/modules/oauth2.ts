@@ -7,9 +7,8 @@ import type { SandboxApp } from '../app.js';
 import { SandboxError, ok, type Reply, type SReq } from '../http.js';
 import { randomToken, type OAuth2AccessToken, type OAuth2Client, type OAuth2Code, type SandboxUser } from '../state.js';
 import { OAUTH2_ENDPOINTS as E, OAUTH2_ERRORS, OAUTH2_LIFETIMES as L, OAUTH2_SCOPES, OFFLINE_SCOPE, missingParameter } from '../../contract/oauth2.js';
-import { isLoopbackCallback } from './oauth-rules.js';
 import { timingSafeEqualStr } from '../verify.js';
-import { esc, page } from './oauth.js';
+import { esc, isLoopbackCallback, page } from './oauth.js';
 
 type TokenError = { status: number; error: string; error_description: string };
 
@@ -177,15 +176,13 @@ function userView(u: SandboxUser): Record<string, unknown> {
 export function install(app: SandboxApp): void {
   const r = app.router;
   const { state } = app;
-  const pageOpts = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
-  const tokenOpts = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
 
-  r.add(E.authorize.method, E.authorize.path, pageOpts, (req) => {
+  r.serve(E.authorize, (req) => {
     const a = readAuthorize(app, (k) => req.query.get(k) ?? undefined);
     return 'status' in a ? a : consentPage(app, a);
   });
 
-  r.add(E.authorizeDecision.method, E.authorizeDecision.path, pageOpts, (req) => {
+  r.serve(E.authorizeDecision, (req) => {
     const a = readAuthorize(app, (k) => req.form.find(([n]) => n === k)?.[1]);
     if ('status' in a) return a;
     const decision = req.param('decision');
@@ -209,7 +206,7 @@ export function install(app: SandboxApp): void {
     return redirect(a.redirectUri, { state: a.state, code: code.code });
   });
 
-  r.add(E.token.method, E.token.path, tokenOpts, (req) => {
+  r.serve(E.token, (req) => {
     const get = (k: string) => req.form.find(([n]) => n === k)?.[1];
     const client = authenticateClient(app, req);
     const grant = get('grant_type');
@@ -219,7 +216,7 @@ export function install(app: SandboxApp): void {
     throw fail(OAUTH2_ERRORS.unsupportedGrant);
   });
 
-  r.add(E.revoke.method, E.revoke.path, tokenOpts, (req) => {
+  r.serve(E.revoke, (req) => {
     const get = (k: string) => req.form.find(([n]) => n === k)?.[1];
     const client = authenticateClient(app, req);
     const token = get('token');
@@ -234,5 +231,5 @@ export function install(app: SandboxApp): void {
   });
 
   // OAuth 1.0a user context here; OAuth 2.0 user tokens through the contract's scope table.
-  r.add(E.me.method, E.me.path, { auth: 'user', rate: 'default', style: 'v2' }, (req) => ok({ data: userView(state.users.get(req.auth.userId!)!) }));
+  r.serve(E.me, (req) => ok({ data: userView(state.users.get(req.auth.userId!)!) }));
 }
