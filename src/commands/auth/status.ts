@@ -49,7 +49,8 @@ export async function authStatus(ctx: Context): Promise<void> {
     });
   }
   await printList(ctx.io, await ctx.output(), rows, {
-    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', 'oauth2', 'from_env', 'base_url'],
+    // The OAuth 2.0 column only when some profile uses it: the table stays narrow for the others.
+    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', ...(rows.some((r) => r.oauth2) ? ['oauth2'] : []), 'from_env', 'base_url'],
   });
   ctx.io.info(`store: ${store.path}${ctx.env.XCTL_CONFIG_DIR ? ' (folder from XCTL_CONFIG_DIR)' : ''}`);
   if (envSet.length) ctx.io.info(`environment overrides the profile "${selected}": ${envSet.join(', ')}`);
