@@ -8,7 +8,7 @@ import { Context } from '../../src/context.js';
 import { AuthError, UsageError } from '../../src/core/errors.js';
 import { authLogin } from '../../src/commands/auth/login.js';
 import { authHelp, chooseAuth } from '../../src/commands/v2-auth.js';
-import { SUBSCRIPTION_ENDPOINTS } from '../../src/commands/activity/subscriptions.js';
+import { SUBSCRIPTION_ENDPOINTS } from '../../src/commands/activity/subscriptions/shape.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { decideOnOAuth2Page } from '../helpers/oauth-client.js';
 import { tempDir } from '../helpers/cli.js';
@@ -42,7 +42,7 @@ function context(env: Record<string, string> = {}): { ctx: Context; out: () => s
 
 async function login(ctx: Context, scopes: string): Promise<string[]> {
   const opened: string[] = [];
-  await authLogin(ctx, { oauth2: true, scopes, callbackPort: '0', timeout: '20s' }, [], {
+  await authLogin(ctx, { oauth2: true, scopes, callbackPort: '0', timeout: '20s' }, {
     openUrl: async (url) => {
       opened.push(url);
       const page = await decideOnOAuth2Page(url, 'allow', 'sandbox_alice');
