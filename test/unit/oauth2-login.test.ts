@@ -93,13 +93,15 @@ describe('--auth choice from the contract', () => {
     const { ctx } = context();
     await login(ctx, 'tweet.read users.read');
     expect(await chooseAuth(ctx, undefined, SUBSCRIPTION_ENDPOINTS.create)).toBe('oauth2');
-    expect(await chooseAuth(ctx, undefined, SUBSCRIPTION_ENDPOINTS.delete)).toBe('app');
+    const bearerOnly = { method: 'DELETE', path: '/2/activity/subscriptions/:id', kinds: ['app'] } as const;
+    expect(await chooseAuth(ctx, undefined, bearerOnly)).toBe('app');
     expect(await chooseAuth(ctx, 'oauth2', SUBSCRIPTION_ENDPOINTS.list)).toBe('oauth2');
-    await expect(chooseAuth(ctx, 'oauth2', SUBSCRIPTION_ENDPOINTS.delete)).rejects.toThrow(UsageError);
+    await expect(chooseAuth(ctx, 'oauth2', bearerOnly)).rejects.toThrow(/does not accept OAuth 2\.0 user tokens on DELETE/);
+    await expect(chooseAuth(ctx, 'user', bearerOnly)).rejects.toThrow(UsageError);
     await expect(chooseAuth(ctx, 'bearer', SUBSCRIPTION_ENDPOINTS.create)).rejects.toThrow(/--auth must be user, app, oauth2/);
     expect(authHelp(SUBSCRIPTION_ENDPOINTS.create)).toBe(
       'credential: user, app, oauth2 (default: user when an OAuth 1.0a user token is set, else oauth2 when an OAuth 2.0 user token is stored, else app (bearer))',
     );
-    expect(authHelp(SUBSCRIPTION_ENDPOINTS.delete)).toBe('credential: user, app (default: user when an OAuth 1.0a user token is set, else app (bearer))');
+    expect(authHelp(bearerOnly)).toBe('credential: app (default: app (bearer))');
   });
 });
