@@ -6,9 +6,9 @@ import type { IO } from './io.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFromResponse } from './errors.js';
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
-import { abortableSleep, checkBaseUrl } from './urls.js';
+import { abortableSleep, checkBaseUrl, checkRelativePath } from './urls.js';
 
-export { abortableSleep, checkBaseUrl, isLoopback } from './urls.js';
+export { abortableSleep, checkBaseUrl, checkRelativePath, isLoopback } from './urls.js';
 
 export type AuthMode = 'user' | 'app' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -37,6 +37,8 @@ export interface HttpRequest {
   /** Throw on non-2xx (default true). */
   throwOnError?: boolean;
   timeoutMs?: number;
+  /** Largest body accepted (default MAX_RESPONSE_BYTES); a larger one is an error, not retried. */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -73,14 +75,18 @@ export interface HttpConfig {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   dispatcher?: Dispatcher;
+  /** Longest time one attempt may take from sending to the last byte (not only idle time). */
+  deadlineMs?: number;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$/i;
 // Connection-level failures where the request cannot have reached the server.
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-
+/** The largest API answer read: the biggest list page is well under 1 MB; an endless body stops here. */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Default overall deadline of one attempt: an idle timeout alone lets a server dribble forever. */
+export const DEFAULT_DEADLINE_MS = 120_000;
 
 export function parseRateLimit(h: Record<string, string>): RateLimit | undefined {
   for (const [prefix, scope] of [['x-account-rate-limit-', 'account'], ['x-rate-limit-', 'app']] as const) {
@@ -125,6 +131,7 @@ export class HttpClient {
 
   url(req: Pick<HttpRequest, 'path' | 'host' | 'query'>): URL {
     const base = req.host === 'ads' ? this.cfg.adsBase : this.cfg.apiBase;
+    checkRelativePath(req.path);
     const u = /^https?:\/\//.test(req.path) ? new URL(req.path) : new URL(req.path.replace(/^\/?/, '/'), base.replace(/\/+$/, '') + '/');
     if (!/^https?:\/\//.test(req.path)) {
       // keep any base path prefix (e.g. a proxy at https://proxy/x)
@@ -139,9 +146,21 @@ export class HttpClient {
     return u;
   }
 
+  /** True when the URL is on the configured API or ads host: the only places credentials go. */
+  isConfiguredHost(url: URL): boolean {
+    return [this.cfg.apiBase, this.cfg.adsBase].some((b) => new URL(b).origin === url.origin);
+  }
+
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
     const method = req.method.toUpperCase();
     const url = this.url(req);
+    // gh ties a token to its host: a signed header for another host would hand it the credentials.
+    if ((req.auth ?? 'user') !== 'none' && !this.isConfiguredHost(url)) {
+      throw new UsageError(`refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${new URL(this.cfg.apiBase).host}, ${new URL(this.cfg.adsBase).host})`, {
+        flag: '--auth',
+        hint: 'pass --auth none to call another host without credentials, or point --base-url at it',
+      });
+    }
     const idempotent = req.idempotent ?? IDEMPOTENT.has(method);
     const maxRetries = req.retry === false ? 0 : (this.cfg.retries ?? 4);
     const base = this.cfg.retryBaseMs ?? 500;
@@ -171,17 +190,19 @@ export class HttpClient {
       if (res.status === 429 && req.retry !== false && rateWaits < 20) {
         const reset = res.rateLimit?.reset ?? Number(res.headers['x-rate-limit-reset'] ?? NaN);
         const now = this.now();
-        const waitMs = Number.isFinite(reset) ? Math.max(1000, reset * 1000 - now + 250) : backoff(1000, rateWaits);
+        // A reset that is not a number or already past says nothing: back off instead of a hot loop.
+        const usable = Number.isFinite(reset) && reset * 1000 > now;
+        const waitMs = usable ? Math.max(1000, reset * 1000 - now + 250) : backoff(1000, rateWaits);
         const maxWait = (this.cfg.maxWaitSec ?? 900) * 1000;
         if (waitMs <= maxWait) {
           rateWaits++;
           this.cfg.io.info(
-            `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${Number.isFinite(reset) ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`,
+            `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${usable ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`,
           );
           await this.sleep(waitMs, req.signal);
           continue;
         }
-        throw errorFromResponse(429, safeJson(res.text), { resetAt: reset }) as RateLimitError;
+        throw errorFromResponse(429, safeJson(res.text), { resetAt: usable ? reset : undefined }) as RateLimitError;
       }
       if (res.status >= 500 && idempotent && attempt < maxRetries) {
         uncertain ||= `HTTP ${res.status}`;
@@ -189,6 +210,15 @@ export class HttpClient {
         this.cfg.io.info(`HTTP ${res.status} from ${method} ${url.pathname}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
         await this.sleep(wait, req.signal);
         continue;
+      }
+      if (res.status >= 300 && res.status < 400) {
+        // Not followed (credentials stay with the configured host) and never taken for success.
+        if (res.stream) res.stream.destroy();
+        const location = res.headers.location;
+        throw new ApiError(`${method} ${url.pathname} answered HTTP ${res.status}, a redirect${location ? ` to ${location}` : ' without a Location'}; redirects are not followed`, {
+          status: res.status,
+          hint: 'check --base-url: the API never redirects',
+        });
       }
       if (res.status >= 400 && req.throwOnError !== false) {
         if (res.stream) res.stream.destroy();
@@ -279,7 +309,14 @@ export class HttpClient {
       else if (body !== undefined) io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
     }
     const started = performance.now();
-    const signals = [req.signal, this.cfg.signal].filter((s): s is AbortSignal => !!s);
+    // A stream is endless by design (its watchdog handles stalls); any other answer has a deadline.
+    const deadlineMs = req.stream ? undefined : (this.cfg.deadlineMs ?? DEFAULT_DEADLINE_MS);
+    const deadline = deadlineMs ? AbortSignal.timeout(deadlineMs) : undefined;
+    const signals = [req.signal, this.cfg.signal, deadline].filter((s): s is AbortSignal => !!s);
+    const late = (e: unknown) =>
+      deadline?.aborted && !req.signal?.aborted && !this.cfg.signal?.aborted
+        ? new NetworkError(`no complete answer from ${url.host} within ${fmtMs(deadlineMs!)}`, { code: 'DEADLINE', hint: 'the server is too slow; XCTL_TIMEOUT sets the deadline in seconds' })
+        : toNetworkError(e, url);
     let r: Dispatcher.ResponseData;
     try {
       r = await undiciRequest(url, {
@@ -292,7 +329,7 @@ export class HttpClient {
         dispatcher: this.cfg.dispatcher,
       });
     } catch (e) {
-      throw toNetworkError(e, url);
+      throw late(e);
     }
     const resHeaders: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -305,11 +342,32 @@ export class HttpClient {
     if (req.stream && r.statusCode < 400) {
       return { status: r.statusCode, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
     }
+    const maxBytes = req.maxBytes ?? MAX_RESPONSE_BYTES;
+    const tooLarge = () =>
+      new ApiError(`the answer to ${method} ${url.pathname} is larger than ${fmtBytes(maxBytes)}; stopped reading it`, {
+        status: r.statusCode,
+        hint: 'no API answer is this large: check --base-url',
+      });
+    if (Number(resHeaders['content-length']) > maxBytes) {
+      r.body.destroy();
+      throw tooLarge();
+    }
     let text: string;
     try {
-      text = await r.body.text();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const c of r.body) {
+        size += (c as Buffer).length;
+        if (size > maxBytes) {
+          r.body.destroy();
+          throw tooLarge();
+        }
+        chunks.push(c as Buffer);
+      }
+      text = Buffer.concat(chunks).toString('utf8');
     } catch (e) {
-      throw toNetworkError(e, url);
+      if (e instanceof ApiError) throw e;
+      throw late(e);
     }
     let data: unknown = text;
     const ct = resHeaders['content-type'] ?? '';
@@ -365,6 +423,10 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
 export function backoff(baseMs: number, attempt: number): number {
   const cap = Math.min(30_000, baseMs * 2 ** attempt);
   return Math.round(cap / 2 + Math.random() * (cap / 2)); // "equal jitter": never zero, never synchronized
+}
+
+function fmtBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${n} bytes`;
 }
 
 export function fmtMs(ms: number): string {

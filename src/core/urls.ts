@@ -21,6 +21,19 @@ export function checkBaseUrl(raw: string, flag = '--base-url'): URL {
   return u;
 }
 
+/**
+ * A relative path must stay on the configured host: `//host/x` and `/\host/x` are
+ * protocol-relative (WHATWG URLs read a backslash as a slash), and the URL parser drops tabs and
+ * newlines, so `/<TAB>/host` would become one too.
+ */
+export function checkRelativePath(path: string): void {
+  if (/^https?:\/\//i.test(path)) return;
+  if (/[\u0000-\u001f\u007f]/.test(path)) throw new UsageError(`the path contains a control character (got ${JSON.stringify(path)})`);
+  if (/^[\\/][\\/]|^\\/.test(path)) {
+    throw new UsageError(`"${path}" would name another host (protocol-relative); paths start with a single "/"`, { hint: 'e.g. xctl request /2/webhooks' });
+  }
+}
+
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));

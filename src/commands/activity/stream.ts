@@ -2,7 +2,9 @@
 // exponential backoff and jitter, a keep-alive watchdog, and backfill_minutes on reconnect so
 // events sent while disconnected arrive anyway (duplicates from the backfill are dropped).
 import type { Context } from '../../context.js';
+import { StringDecoder } from 'node:string_decoder';
 import { ApiError, UsageError } from '../../core/errors.js';
+import { escapeForTerminal } from '../../core/sanitize.js';
 
 export interface StreamOptions {
   backfillMinutes?: string;
@@ -11,6 +13,66 @@ export interface StreamOptions {
 
 const BACKFILL_MAX = 5; // credentials-webhooks.md section 8
 const SEEN_MAX = 20_000;
+// An event is a few KB; a "line" this long is a broken or hostile server, and holding it would
+// grow without bound.
+export const MAX_LINE_CHARS = 1_000_000;
+
+/**
+ * Splits a byte stream into lines: multi-byte characters split across chunks are decoded whole,
+ * each byte is scanned once (no re-scan of a growing buffer), and a line longer than the cap is
+ * dropped (reported through onOverlong) instead of buffered.
+ */
+export class LineSplitter {
+  private decoder = new StringDecoder('utf8');
+  private buf = '';
+  private dropping = false;
+
+  constructor(private onOverlong: () => void, private max = MAX_LINE_CHARS) {}
+
+  push(chunk: Buffer | string): string[] {
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const lines: string[] = [];
+    let start = 0;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', start)) {
+      if (!this.dropping) lines.push(this.buf + text.slice(start, i));
+      this.buf = '';
+      this.dropping = false;
+      start = i + 1;
+    }
+    if (!this.dropping) {
+      this.buf += text.slice(start);
+      if (this.buf.length > this.max) {
+        this.buf = '';
+        this.dropping = true;
+        this.onOverlong();
+      }
+    }
+    return lines;
+  }
+}
+
+/**
+ * The line as printed: only a line that parses as JSON (anything else is a broken server, not an
+ * event), with control characters and bidi overrides escaped. The escapes are JSON escapes inside
+ * strings, so the printed line parses to the same value.
+ */
+export function printableEvent(line: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const safe = escapeForTerminal(line);
+  if (safe === line) return line;
+  try {
+    JSON.parse(safe);
+    return safe;
+  } catch {
+    // a control character between tokens (JSON whitespace): print the value re-encoded
+    return escapeForTerminal(JSON.stringify(value));
+  }
+}
 
 export function eventKey(line: string): string | undefined {
   try {
@@ -79,22 +141,25 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
           body.destroy(new Error(`no data for ${stallSec} s`));
         }
       }, Math.min(1000, stallSec * 250));
-      let buf = '';
+      const lines = new LineSplitter(() => ctx.io.warn(`dropped a stream line longer than ${MAX_LINE_CHARS} characters`));
+      let skipped = 0;
       for await (const chunk of body) {
         lastHeard = ctx.clock.now();
-        buf += chunk.toString();
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i).trim();
-          buf = buf.slice(i + 1);
+        for (const raw of lines.push(chunk as Buffer)) {
+          const line = raw.trim();
           if (!line) continue; // keep-alive
+          const out = printableEvent(line);
+          if (out === undefined) {
+            if (skipped++ === 0) ctx.io.warn(`skipped a stream line that is not JSON: ${line.slice(0, 80)}`);
+            continue;
+          }
           const key = eventKey(line);
           if (key) {
             if (seen.has(key)) continue;
             seen.add(key);
             if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
           }
-          ctx.io.out(line);
+          ctx.io.out(out);
         }
       }
       if (!ctx.signal.aborted) ctx.io.warn('the stream ended; reconnecting');

@@ -3,6 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { escapeForTerminal } from '../../core/sanitize.js';
 import { checkBaseUrl, isLoopback } from '../../core/http.js';
 import { DEPRECATED_EVENT_NAMES, SIGNATURE_HEADERS } from '../../webhooks/crypto.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
@@ -66,10 +67,12 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
       }
       data!.event_type = DEPRECATED_EVENT_NAMES[name];
     }
-    if (wantJson) ctx.io.out(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json));
+    // Event data is the sender's text: escaped in the line and in the JSON (as JSON escapes, so
+    // the JSON still parses to the same value).
+    if (wantJson) ctx.io.out(escapeForTerminal(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json)));
     else {
       const s = summarize(d.json);
-      ctx.io.out(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`);
+      ctx.io.out(escapeForTerminal(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`));
     }
     if (forward) {
       const { exchange } = await import('../../webhooks/outbound.js');
