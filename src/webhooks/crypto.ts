@@ -38,7 +38,15 @@ export function verifySignature(secret: string, rawBody: string | Buffer, signat
  * oracle that signs forged deliveries (DESIGN.md "Webhook receiver").
  */
 export function isServiceShapedCrcToken(token: string): boolean {
-  return /^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(token);
+  if (!/^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(token)) return false;
+  // A token that is itself a JSON text (`null`, `true`, `12345`, `-1.5e+300`) would get a signature
+  // that is valid for a delivery whose body is that text.
+  try {
+    JSON.parse(token);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 /** Deprecated PascalCase event names and their dot-separated replacements (effective 2026-03-18). */

@@ -19,6 +19,8 @@ export interface ListenOptions {
 }
 
 const FORWARD_TIMEOUT_MS = 10_000;
+/** Event ids remembered to drop repeated deliveries (the service retries; a replay may repeat). */
+const SEEN_MAX = 20_000;
 
 /** One printable line per event: time, type, user, summary. */
 export function summarize(json: unknown): { type: string; user: string; summary: string } {
@@ -56,9 +58,16 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   const secret = creds.api_secret;
   const wantJson = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
   const warned = new Set<string>();
+  const seen = new Set<string>();
 
   const onDelivery = async (d: ReceivedDelivery) => {
     const data = (d.json as { data?: Record<string, unknown> } | undefined)?.data;
+    const uuid = data && typeof data.event_uuid === 'string' ? data.event_uuid : undefined;
+    if (uuid) {
+      if (seen.has(uuid)) return ctx.io.info(`dropped a repeated delivery of event ${uuid}`);
+      seen.add(uuid);
+      if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
+    }
     const name = data && typeof data.event_type === 'string' ? data.event_type : undefined;
     if (name && DEPRECATED_EVENT_NAMES[name]) {
       if (!warned.has(name)) {
