@@ -272,3 +272,43 @@ describe('rate-limit headers that make no sense', () => {
     }
   });
 });
+
+describe('activity stream from a hostile server', () => {
+  it('keeps split multi-byte characters whole, prints only JSON lines, escapes them, and drops overlong lines', async () => {
+    const { spawnCli } = await import('../helpers/receiver.js');
+    handler = (req, res) => {
+      if (!req.url!.startsWith('/2/activity/stream')) return json(res, 404, {});
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const first = Buffer.from(JSON.stringify({ data: { event_uuid: 'e1', payload: { title: 'café 日本' } } }) + '\n');
+      const cut = first.indexOf(Buffer.from('é')) + 1; // inside the two bytes of é
+      const steps: Array<Buffer | string> = [
+        first.subarray(0, cut),
+        first.subarray(cut),
+        '<html>not json</html>\n',
+        JSON.stringify({ data: { event_uuid: 'e2', payload: { title: EVIL } } }) + '\n',
+        '{"data":{"event_uuid":"big","payload":"' + 'x'.repeat(600_000),
+        'x'.repeat(600_000) + '"}}\n',
+        JSON.stringify({ data: { event_uuid: 'e3', payload: { title: 'last' } } }) + '\n',
+      ];
+      let i = 0;
+      const t = setInterval(() => {
+        if (res.destroyed || i >= steps.length) return clearInterval(t);
+        res.write(steps[i++]);
+      }, 60);
+    };
+    const s = spawnCli(['activity', 'stream'], env());
+    try {
+      await s.waitStdout(/"last"/);
+      const lines = s.stdout().trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l).data.event_uuid)).toEqual(['e1', 'e2', 'e3']);
+      expect(JSON.parse(lines[0]!).data.payload.title).toBe('café 日本');
+      expect(s.stdout()).not.toMatch(TERMINAL_CONTROLS);
+      expect(JSON.parse(lines[1]!).data.payload.title).toBe(EVIL); // the value is exact
+      expect(s.stderr()).toMatch(/skipped a stream line that is not JSON/);
+      expect(s.stderr()).toMatch(/dropped a stream line longer than 1000000 characters/);
+      expect(s.stderr()).not.toMatch(TERMINAL_CONTROLS);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+});
