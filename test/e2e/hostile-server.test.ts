@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
@@ -309,6 +310,38 @@ describe('activity stream from a hostile server', () => {
       expect(s.stderr()).not.toMatch(TERMINAL_CONTROLS);
     } finally {
       expect(await s.stop()).toBe(0);
+    }
+  });
+});
+
+describe('audience upload against nonsense rate-limit headers', () => {
+  const users = () => {
+    const f = `${tempDir('xctl-hostile-up-')}/users.txt`;
+    fs.writeFileSync(f, 'a@example.com\nb@example.com\n');
+    return f;
+  };
+
+  it('a NaN or past reset on every 429 is a bounded retry, then exit 4 with the resume hint', async () => {
+    for (const reset of ['NaN', '1']) {
+      hits = [];
+      handler = (_q, res) => json(res, 429, { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset });
+      const r = await run(['audiences', 'upload', 'abc123', users(), '--type', 'email'], { timeoutMs: 20_000 });
+      expect([r.code, r.stderr], reset).toEqual([4, expect.stringMatching(/gave up on batch 0/)]);
+      expect(hits.length, reset).toBeLessThanOrEqual(8);
+    }
+  });
+
+  it('a reset past the timer range is waited for (clamped), not fired at once in a loop', async () => {
+    const { spawnCli } = await import('../helpers/receiver.js');
+    const far = Math.floor(Date.now() / 1000) + 60 * 86_400;
+    handler = (_q, res) => json(res, 429, { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(far) });
+    const s = spawnCli(['audiences', 'upload', 'abc123', users(), '--type', 'email', '--max-wait', '99999999999'], env());
+    try {
+      await s.waitStderr(/waiting .* for the reset/);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(hits.length).toBe(1);
+    } finally {
+      expect(await s.stop()).toBe(130);
     }
   });
 });
