@@ -10,7 +10,7 @@ import { InterruptedError, PartialError, UsageError, XctlError } from '../core/e
 import { Batcher, type Batch } from './batcher.js';
 import type { ChunkResult, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnRequest } from './input.js';
-import { Journal, fileFingerprint } from './journal.js';
+import { Journal, batchDigest, fileFingerprint } from './journal.js';
 import type { IdType } from './normalize.js';
 import { Progress } from './progress.js';
 import type { BatchFailed, Sender } from './sender.js';
@@ -36,6 +36,8 @@ export interface UploadOptions {
   restart: boolean;
   rejects?: string;
   workers?: number;
+  /** Reject a whole row when one of its identifiers is bad (today's default keeps the good ones). */
+  strictRows?: boolean;
 }
 
 export interface UploadSummary {
@@ -47,6 +49,8 @@ export interface UploadSummary {
   batches: number;
   retries: number;
   resumed_batches: number;
+  /** Batches the journal acknowledged whose content has changed since: sent again. */
+  changed_batches: number;
   seconds: number;
   records_per_s: number;
 }
@@ -158,7 +162,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     : readFileChunks(o.input, quoteAware, sniff, undefined, (n) => poolRef.pool?.takeInput(n));
 
   const first = await chunks.next();
-  const stats: UploadSummary = { read: 0, valid: 0, rejected: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, seconds: 0, records_per_s: 0 };
+  const stats: UploadSummary = { read: 0, valid: 0, rejected: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, changed_batches: 0, seconds: 0, records_per_s: 0 };
   if (first.done) {
     io.warn('the input is empty: nothing to upload');
     return stats;
@@ -182,7 +186,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     lineBase = 1;
     io.info(`header: ${plan.columns.map((c) => `${c.name} -> ${c.type}`).join(', ')}`);
   }
-  const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry };
+  const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows };
 
   const batchOptions = {
     target: o.target,
@@ -196,6 +200,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     effective_at: o.effectiveAt,
     expires_at: o.expiresAt,
     batch_size: o.batchSize,
+    strict_rows: o.strictRows || undefined,
   };
 
   // Journal: the default lives in the config folder, keyed by the input path and the options.
@@ -224,6 +229,12 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   rejectsOut?.write('line,column,reason\n');
   const shownRejects: string[] = [];
   const out = o.dryRun && o.out ? fs.createWriteStream(o.out) : undefined;
+  // A write that fails (disk full) stops the run with the reason instead of an unhandled 'error'.
+  for (const [flag, w] of [['--rejects', rejectsOut], ['--out', out]] as const) {
+    w?.on('error', (e: NodeJS.ErrnoException) => {
+      inputError ??= new PartialError(`cannot write ${flag} ${w.path}: ${e.code ?? e.message}`, { hint: 'free some space or choose another file, then run the same command again' });
+    });
+  }
 
   // Sending: a child context whose HTTP client ignores Ctrl-C, so batches in flight finish
   // (drain) while no new batch starts; a second Ctrl-C still ends the process at once.
@@ -250,7 +261,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   const active = new Set<Promise<void>>();
   let failure: BatchFailed | undefined;
   let inputError: XctlError | undefined;
-  const stopped = () => ctx.signal.aborted || !!failure || !!inputError;
+  const stopped = () => ctx.signal.aborted || !!failure || !!inputError || !!journal?.failed;
 
   const handleBatch = async (b: Batch): Promise<void> => {
     if (out) {
@@ -261,7 +272,12 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
       return;
     }
     const prev = journal?.acked.get(b.index);
-    if (prev) {
+    // The digest of the whole body, journaled with the acknowledgement: a resumed run compares it,
+    // so a record changed in the middle of a batch is noticed (size, ends and first user are not enough).
+    const digest = journal ? batchDigest(b.body) : undefined;
+    if (prev?.digest && prev.digest !== digest) {
+      stats.changed_batches++; // the input changed under this batch: send it again
+    } else if (prev) {
       if (prev.users !== b.users || prev.head !== b.head) {
         inputError = new UsageError(`batch ${b.index} differs from the one the journal acknowledged: the input or its order changed`, {
           flag: '--restart',
@@ -290,7 +306,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
         () => {
           // Acknowledged: the service read the whole body, so nothing still writes from it.
           batcher.recycle(b.body);
-          journal?.ack(b.index, b.users, b.head);
+          journal?.ack(b.index, b.users, b.head, digest);
           stats.acknowledged += b.users;
           stats.batches++;
         },
@@ -392,6 +408,12 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
       ? 'stdin input cannot resume without --journal: run again with --journal FILE'
       : 'run again';
   const done = o.dryRun ? `${stats.read} records read` : `${stats.acknowledged} of ${stats.valid} valid records acknowledged`;
+  if (stats.changed_batches > 0) io.warn(`${stats.changed_batches} batch${stats.changed_batches === 1 ? '' : 'es'} acknowledged before had changed in the input and ${stats.changed_batches === 1 ? 'was' : 'were'} sent again`);
+  if (journal?.failed) {
+    const err = journal.failed;
+    journal.close();
+    throw new PartialError(`${err.message}; ${done}`, { hint: `free some space, then ${resumeHint}` });
+  }
   if (inputError) {
     if (journal && journal.acked.size === 0) journal.remove();
     else journal?.close();
