@@ -52,7 +52,8 @@ export async function configUnset(ctx: Context, _o: unknown, args: string[]): Pr
 
 export async function configList(ctx: Context): Promise<void> {
   const p = (await ctx.profile()) ?? {};
-  const rows = Object.keys(SETTINGS).map((key) => ({ key, value: p[key as keyof Profile] ?? '', describe: SETTINGS[key]!.describe }));
+  const { redactUrlCredentials } = await import('../core/redact.js');
+  const rows = Object.keys(SETTINGS).map((key) => ({ key, value: redactUrlCredentials(String(p[key as keyof Profile] ?? '')), describe: SETTINGS[key]!.describe }));
   await printList(ctx.io, await ctx.output(), rows, { columns: ['key', 'value', 'describe'] });
 }
 

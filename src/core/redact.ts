@@ -22,14 +22,20 @@ export function registerSecret(value: string | undefined): void {
 // Credential shapes that are redacted even when the value was never registered: an echoed
 // Basic header carries base64(key:secret), an OAuth header carries the token and a signature, and
 // a base URL may carry user:password@.
+const USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s"'<>]*:[^/@\s"'<>]*@/gi;
 const PATTERNS: Array<[RegExp, string]> = [
   [/\b(Bearer|Basic)(\s+)[A-Za-z0-9\-._~+/%]{8,}=*/g, '$1$2[redacted]'],
   [
     /\b(oauth_(?:token_secret|signature)|access_token|access_token_secret|refresh_token|client_secret|api_secret|bearer_token)(=\\?"?|\\?"\s*:\s*\\?")[^"\\,&\s}]+/g,
     '$1$2[redacted]',
   ],
-  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s"'<>]*:[^/@\s"'<>]*@/gi, '$1[redacted]@'],
+  [USERINFO, '$1[redacted]@'],
 ];
+
+/** A URL with `user:password@` shows `[redacted]@` instead (base URLs of proxies carry them). */
+export function redactUrlCredentials(url: string): string {
+  return url.replace(USERINFO, '$1[redacted]@');
+}
 
 /** Replaces every registered secret by its mask and every credential-shaped value by [redacted]. */
 export function redactSecrets(text: string, extra?: Iterable<string>): string {

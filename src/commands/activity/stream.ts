@@ -96,7 +96,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
     }
     backfill = Number(o.backfillMinutes);
   }
-  const stallSec = Number(o.stallTimeout ?? '60');
+  const stallSec = /^\d+(\.\d+)?$/.test(o.stallTimeout ?? '60') ? Number(o.stallTimeout ?? '60') : NaN;
   if (!Number.isFinite(stallSec) || stallSec < 1) throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, { flag: '--stall-timeout' });
   const { backoff } = await import('../../core/http.js');
   const base = ctx.env.XCTL_RETRY_BASE_MS ? Number(ctx.env.XCTL_RETRY_BASE_MS) : 1000;

@@ -64,11 +64,19 @@ export function positionalsOf(r: ResourceDef, op: OperationDef): Array<{ key: st
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, args: string[]): Promise<string> {
-  let path = op.path;
+/** Every id argument is an id ("../x" would name another path): checked before any request. */
+export function checkPositionals(r: ResourceDef, op: OperationDef, args: string[]): void {
   for (const [i, pos] of positionalsOf(r, op).entries()) {
     const v = args[i];
     if (v !== undefined && !ID.test(v)) throw new UsageError(`<${pos.name}> must be an id (got "${v}")`);
+  }
+}
+
+async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, args: string[]): Promise<string> {
+  let path = op.path;
+  checkPositionals(r, op, args);
+  for (const [i, pos] of positionalsOf(r, op).entries()) {
+    const v = args[i];
     const value = v ?? (pos.key === 'account_id' ? await ctx.accountId() : undefined);
     if (value === undefined) throw new UsageError(`<${pos.name}> is required`);
     path = path.replace(`:${pos.key}`, encodeURIComponent(value));

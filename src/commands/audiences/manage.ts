@@ -10,7 +10,7 @@ import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
 import { leavesWithoutNegate } from '../../ads/resources/audience-rules.js';
 import { addOperation, optionsFor } from '../ads/index.js';
-import { attributeOf, positionalsOf, rawFromOpts, runOperation, sendBatch, sendJsonBody, violationError } from '../ads/run.js';
+import { attributeOf, checkPositionals, positionalsOf, rawFromOpts, runOperation, sendBatch, sendJsonBody, violationError } from '../ads/run.js';
 import { parseJsonInput, readInputArg, run } from '../kit.js';
 
 function resource(name: string): ResourceDef {
@@ -58,6 +58,7 @@ export function registerManage(audiences: Command, doNotReach: Command): void {
           const raw = rawFromOpts(op, o);
           const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
           if (violations.length) throw violationError(violations[0]!, op.params, raw);
+          checkPositionals(ca, op, args);
           await refuseFlexible(ctx, args[0]!, 'audiences update');
           await runOperation(ctx, ca, op, o, args);
         }),

@@ -16,7 +16,7 @@ export function register(auth: Command): void {
     .description('store credentials in the profile (secrets from stdin with "-" or a hidden prompt)')
     .option('--api-key <key>', 'API key (consumer key)')
     .option('--api-secret [-]', 'API secret: "-" reads stdin, no value prompts')
-    .option('--access-token <token>', 'user access token')
+    .option('--access-token [token]', 'user access token: "-" reads stdin, no value prompts (a value on the command line still works, with a warning)')
     .option('--access-token-secret [-]', 'user access token secret: "-" reads stdin, no value prompts')
     .option('--bearer-token [-]', 'app-only bearer token: "-" reads stdin, no value prompts')
     .option('--user-id <id>', 'the user the access token belongs to')

@@ -6,7 +6,7 @@ import { readAll, readSecret } from '../kit.js';
 export interface AuthSetOptions {
   apiKey?: string;
   apiSecret?: string | boolean;
-  accessToken?: string;
+  accessToken?: string | boolean;
   accessTokenSecret?: string | boolean;
   bearerToken?: string | boolean;
   userId?: string;
@@ -17,8 +17,13 @@ const KEYISH = /^[\x21-\x7e]{1,512}$/;
 
 export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void> {
   const patch: Partial<Profile> = {};
+  // The access token is a secret too: "-" (stdin) or a prompt, like the others. A value on the
+  // command line is still taken (scripts rely on it) but lands in shell history and `ps`.
+  const tokenInArgv = typeof opts.accessToken === 'string' && opts.accessToken !== '-' && opts.accessToken !== '';
+  if (tokenInArgv) ctx.io.warn('--access-token on the command line is kept in shell history and visible to other users in `ps`: pass "-" and pipe it on stdin');
   const secretFlags: Array<[keyof Profile, string, string | boolean | undefined]> = [
     ['api_secret', '--api-secret', opts.apiSecret],
+    ['access_token', '--access-token', tokenInArgv ? undefined : opts.accessToken],
     ['access_token_secret', '--access-token-secret', opts.accessTokenSecret],
     ['bearer_token', '--bearer-token', opts.bearerToken],
   ];
@@ -38,7 +43,7 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
     }
   }
   if (opts.apiKey !== undefined) patch.api_key = opts.apiKey;
-  if (opts.accessToken !== undefined) patch.access_token = opts.accessToken;
+  if (tokenInArgv) patch.access_token = opts.accessToken as string;
   if (opts.userId !== undefined) {
     if (!/^\d{1,20}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
     patch.user_id = opts.userId;

@@ -1,3 +1,4 @@
+import { redactUrlCredentials } from '../../core/redact.js';
 import type { Context } from '../../context.js';
 import { CheckFailed } from '../../core/errors.js';
 import { ENV_CREDENTIALS, resolveCredentials } from '../../core/config.js';
@@ -35,7 +36,7 @@ export async function authStatus(ctx: Context): Promise<void> {
       screen_name: c.source.access_token === 'env' ? '' : (c.screen_name ?? ''),
       bearer,
       from_env: name === selected ? envSet.join(' ') : '',
-      base_url: p.base_url ?? '',
+      base_url: redactUrlCredentials(p.base_url ?? ''),
       account_id: p.account_id ?? '',
     });
   }
