@@ -29,8 +29,8 @@ async function main(argv: string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // Node ignores SIGXFSZ so that a write past the file-size limit fails with EFBIG (reported, and
-  // resumable) instead of killing the process; signal-exit (loaded by the config store and the
-  // spinner) would re-raise it with the default action. A listener of our own keeps Node's rule.
+  // resumable) instead of killing the process; a library's exit hook (signal-exit, when-exit)
+  // would re-raise it with the default action. A listener of our own keeps Node's rule.
   process.on('SIGXFSZ', () => {});
   // `xctl ... | head`: the reader went away; stop quietly instead of an unhandled EPIPE trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
