@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError, XctlError } from '../core/errors.js';
+import { processAlive } from '../core/store-guard.js';
 
 export interface JournalHeader {
   xctl_upload_journal: 1;
@@ -44,7 +45,7 @@ function takeLock(file: string, flag: string): string {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock the journal ${file}: ${(e as Error).message}`, { flag });
     }
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+    if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
       throw new UsageError(`another upload (pid ${pid}) is using the journal ${file}`, {
         flag,
         hint: `wait for it to finish; if no upload is running, remove ${lock}`,
@@ -53,15 +54,6 @@ function takeLock(file: string, flag: string): string {
     fs.rmSync(lock, { force: true }); // stale: its process is gone (killed, crashed)
   }
   throw new UsageError(`cannot lock the journal ${file}`, { flag });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The journal could not be written (disk full, I/O error): the run stops, resumable. */
