@@ -1,7 +1,9 @@
 // The profile store (conf, file mode 0600) and credential precedence: environment over profile.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from './errors.js';
+import { UsageError, XctlError } from './errors.js';
+import { checkStorePlace, withStoreLock } from './store-guard.js';
 
 export interface Profile {
   api_key?: string;
@@ -75,14 +77,23 @@ export class Store {
     const { default: Conf } = await import('conf');
     const cwd = env.XCTL_CONFIG_DIR || undefined;
     if (cwd) fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
-    const conf = new Conf<StoreData>({
-      projectName: 'xctl',
-      projectSuffix: '',
-      configName: 'config',
-      cwd,
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-    }) as unknown as ConfInstance;
+    const file = path.join(cwd ? path.resolve(cwd) : path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'xctl'), 'config.json');
+    if (cwd || process.platform === 'linux') checkStorePlace(file);
+    let conf: ConfInstance;
+    try {
+      conf = new Conf<StoreData>({
+        projectName: 'xctl',
+        projectSuffix: '',
+        configName: 'config',
+        cwd,
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+      }) as unknown as ConfInstance;
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      throw new XctlError(`the profile store ${file} is not valid JSON (${e.message})`, { hint: 'fix or remove the file; `xctl auth set` recreates it' });
+    }
+    checkStorePlace(conf.path);
     return new Store(conf);
   }
 
@@ -99,7 +110,13 @@ export class Store {
   }
 
   profiles(): Record<string, Profile> {
-    return { ...((this.conf.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
+    let all: Record<string, Profile> | undefined;
+    try {
+      all = this.conf.get('profiles') as Record<string, Profile> | undefined;
+    } catch (e) {
+      throw new XctlError(`the profile store ${this.conf.path} is not valid JSON (${(e as Error).message})`, { hint: 'fix or remove the file; `xctl auth set` recreates it' });
+    }
+    return { ...(all ?? {}) };
   }
 
   profile(name: string): Profile | undefined {
@@ -109,26 +126,30 @@ export class Store {
   /** Merges a patch into a profile; `undefined` values delete keys. Creates the profile. */
   updateProfile(name: string, patch: Partial<Profile>): Profile {
     checkProfileName(name);
-    const all = this.profiles();
-    const next: Profile = { ...(all[name] ?? {}) };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined) delete next[k as keyof Profile];
-      else next[k as keyof Profile] = v;
-    }
-    all[name] = next;
-    this.write(() => this.conf.set('profiles', all));
-    return next;
+    return withStoreLock(this.conf.path, () => {
+      const all = this.profiles();
+      const next: Profile = { ...(all[name] ?? {}) };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined) delete next[k as keyof Profile];
+        else next[k as keyof Profile] = v;
+      }
+      all[name] = next;
+      this.write(() => this.conf.set('profiles', all));
+      return next;
+    });
   }
 
   removeProfile(name: string): boolean {
-    const all = this.profiles();
-    if (!(name in all)) return false;
-    delete all[name];
-    this.write(() => {
-      this.conf.set('profiles', all);
-      if (this.defaultProfile === name) this.conf.delete('default_profile');
+    return withStoreLock(this.conf.path, () => {
+      const all = this.profiles();
+      if (!(name in all)) return false;
+      delete all[name];
+      this.write(() => {
+        this.conf.set('profiles', all);
+        if (this.defaultProfile === name) this.conf.delete('default_profile');
+      });
+      return true;
     });
-    return true;
   }
 
   /** Every write ends with the file at mode 0600, whatever the umask or an earlier chmod did. */

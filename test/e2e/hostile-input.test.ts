@@ -224,3 +224,53 @@ describe('records that are not what they seem', () => {
     expect(summary(bare.stdout)).toMatchObject({ read: 1, valid: 1 });
   });
 });
+
+describe('the profile store', () => {
+  const set = (cfg: string, profile: string, secret = 'the-secret-value') =>
+    t.run(['auth', 'set', '--api-key', `key-${profile}`, '--api-secret', '-', '--profile', profile], { env: { XCTL_CONFIG_DIR: cfg, XCTL_API_KEY: undefined, XCTL_API_SECRET: undefined }, input: secret + '\n' });
+
+  it('a folder others can write to, another user\'s folder or a symlinked store file is refused', async () => {
+    const open = tempDir('xctl-store-');
+    fs.chmodSync(open, 0o777);
+    const r = await set(open, 'a');
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/refusing to use the config folder .*others can write to it \(mode 777\)/)]);
+    expect(r.stderr).toContain(`chmod 700 ${open}`);
+    expect(fs.existsSync(path.join(open, 'config.json'))).toBe(false);
+
+    const linked = tempDir('xctl-store-');
+    const elsewhere = p('planted.json');
+    fs.writeFileSync(elsewhere, JSON.stringify({ profiles: { default: { base_url: 'http://127.0.0.1:1' } } }), { mode: 0o600 });
+    fs.symlinkSync(elsewhere, path.join(linked, 'config.json'));
+    const l = await t.run(['config', 'list'], { env: { XCTL_CONFIG_DIR: linked } });
+    expect([l.code, l.stderr]).toEqual([1, expect.stringMatching(/profile store .*config\.json: it is a symbolic link/)]);
+
+    if (process.getuid?.() === 0) {
+      const theirs = tempDir('xctl-store-');
+      fs.chownSync(theirs, 65534, 65534);
+      const o = await set(theirs, 'a');
+      expect([o.code, o.stderr]).toEqual([1, expect.stringMatching(/belongs to another user \(uid 65534\)/)]);
+    }
+  });
+
+  it('concurrent auth set into different profiles loses none', async () => {
+    const cfg = tempDir('xctl-store-');
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const results = await Promise.all(names.map((n) => set(cfg, n)));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const stored = JSON.parse(fs.readFileSync(path.join(cfg, 'config.json'), 'utf8')) as { profiles: Record<string, { api_key: string }> };
+    expect(Object.keys(stored.profiles).sort()).toEqual(names);
+    for (const n of names) expect(stored.profiles[n]!.api_key).toBe(`key-${n}`);
+    expect(fs.statSync(path.join(cfg, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('a corrupted store names the file and how to fix it', async () => {
+    const cfg = tempDir('xctl-store-');
+    fs.writeFileSync(path.join(cfg, 'config.json'), '{"profiles": {', { mode: 0o600 });
+    const r = await t.run(['config', 'list'], { env: { XCTL_CONFIG_DIR: cfg } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(path.join(cfg, 'config.json'));
+    expect(r.stderr).toMatch(/not valid JSON/);
+    expect(r.stderr).toMatch(/hint: .*(fix|remove)/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
