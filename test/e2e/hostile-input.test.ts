@@ -179,6 +179,21 @@ describe('a resumed upload and a changed input', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(size(id)).toBe(400);
   });
+  it('a corrupted journal, or one that is a folder, names the file and how to fix it', async () => {
+    const id = audience();
+    const input = emails(10, 'corrupt.txt');
+    const bad = p('corrupt.journal');
+    fs.writeFileSync(bad, '\u0000\u0001garbage{');
+    const r = await t.run(['audiences', 'upload', id, input, '--type', 'email', '--journal', bad]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`${bad} is not an upload journal`)]);
+    expect(r.stderr).toMatch(/hint: pass --restart/);
+    const folder = p('folder.journal');
+    fs.mkdirSync(folder);
+    const f = await t.run(['audiences', 'upload', id, input, '--type', 'email', '--journal', folder]);
+    expect([f.code, f.stderr]).toEqual([2, expect.stringContaining(folder)]);
+    expect(f.stderr).not.toMatch(/\n\s+at |looks like a bug/);
+    expect(size(id)).toBe(0);
+  });
 });
 
 describe('records that are not what they seem', () => {
