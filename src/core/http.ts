@@ -156,7 +156,8 @@ export class HttpClient {
     const url = this.url(req);
     // gh ties a token to its host: a signed header for another host would hand it the credentials.
     if ((req.auth ?? 'user') !== 'none' && !this.isConfiguredHost(url)) {
-      throw new UsageError(`refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${new URL(this.cfg.apiBase).host}, ${new URL(this.cfg.adsBase).host})`, {
+      const hosts = [...new Set([this.cfg.apiBase, this.cfg.adsBase].map((b) => new URL(b).host))].join(', ');
+      throw new UsageError(`refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${hosts})`, {
         flag: '--auth',
         hint: 'pass --auth none to call another host without credentials, or point --base-url at it',
       });
