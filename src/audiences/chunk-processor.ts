@@ -2,7 +2,8 @@
 // the hot path of the upload. It runs inside the hash workers and in unit tests. Output is one
 // string of fragments plus their end offsets, so no per-record object crosses threads.
 import { isUtf8 } from 'node:buffer';
-import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex, type IdType } from './normalize.js';
+import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 
 export type InputFormat = 'lines' | 'csv' | 'tsv' | 'jsonl';
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, XctlError } from '../core/errors.js';
-import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from './normalize.js';
+import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from '../contract/audience-users.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 
 export const CHUNK_BYTES = 1 << 19;
@@ -216,7 +216,7 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
       throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
     }
     const type = req.type ?? named;
-    if (!type) throw new UsageError('plain-line input needs --type (email, phone_number, handle, twitter_id, device_id, partner_user_id)', { flag: '--type' });
+    if (!type) throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')})`, { flag: '--type' });
     if (named && named === type) return { header: true, columns: [{ type, name: cell, index: 0 }] };
     return { header: false, columns: [{ type, name: type, index: 0 }] };
   }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import type { AuthMode } from '../core/http.js';
-import { checkRelativePath } from '../core/urls.js';
+import { checkRelativePath } from '../contract/hosts.js';
 import { escapeForTerminal } from '../core/sanitize.js';
 import { collect, parseJsonInput, readInputArg, run } from './kit.js';
 

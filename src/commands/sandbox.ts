@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import { run } from './kit.js';
+import { NUMERIC_ID } from '../contract/ids.js';
 
 export interface SandboxStartOptions {
   port?: string;
@@ -117,7 +118,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
 export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions, args: string[]): Promise<void> {
   const eventType = args[0]!;
   if (!/^[A-Za-z][A-Za-z0-9_.]{0,63}$/.test(eventType)) throw new UsageError(`"${eventType}" is not an event type (e.g. profile.update.bio)`);
-  if (opts.userId !== undefined && !/^\d{1,19}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
+  if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
   let payload: unknown = {};
   if (opts.data !== undefined) {
     try {

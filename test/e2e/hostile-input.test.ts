@@ -30,7 +30,7 @@ function audience(): string {
   t.sb.app.state.collection('custom_audiences').set(id, { id, account_id: t.sb.seed.account_id, name: id, description: '', audience_size: 0, deleted: false, created_at: now, updated_at: now });
   return id;
 }
-const size = (id: string) => (t.sb.app.state.collection('custom_audiences').get(id) as { audience_size: number }).audience_size;
+const size = (id: string) => t.sb.app.state.collection('custom_audiences').get(id)!.audience_size as number;
 const requests = async () => ((await t.admin<{ counts: Record<string, number> }>('GET', '/_sandbox/state')).counts.audience_users ?? 0);
 function emails(count: number, name: string): string {
   const f = p(name);

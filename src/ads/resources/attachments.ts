@@ -1,7 +1,8 @@
 // Line-item attachments (spec 4.3): promoted accounts, promoted posts, scheduled promoted posts,
 // media creatives, tracking tags, curated categories, targeting criteria; and promotable users.
 import type { ResourceDef, SandboxOps } from '../resource-types.js';
-import { commonList, p, parseIsoTime } from '../params.js';
+import { commonList, p } from '../params.js';
+import { parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 
 const A = '/accounts/:account_id';

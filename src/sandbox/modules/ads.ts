@@ -6,7 +6,8 @@ import { SandboxError, ok, type Reply, type SReq } from '../http.js';
 import { adsId } from '../state.js';
 import { RESOURCES } from '../../ads/resources.js';
 import type { OperationDef, ResourceDef, SandboxOps, Values, Violation } from '../../ads/resource-types.js';
-import { isoSeconds, validateParams } from '../../ads/params.js';
+import { validateParams } from '../../ads/params.js';
+import { isoSeconds } from '../../contract/time.js';
 import { checkBatch } from '../../ads/batch.js';
 
 type Rec = Record<string, unknown> & { id: string };
