@@ -1,11 +1,13 @@
 // `xctl activity stream`: GET /2/activity/stream as NDJSON on stdout, reconnecting with
 // exponential backoff and jitter, a keep-alive watchdog, and backfill_minutes on reconnect so
 // events sent while disconnected arrive anyway (duplicates from the backfill are dropped).
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { StringDecoder } from 'node:string_decoder';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
+import { define } from '../define.js';
 
 export interface StreamOptions {
   backfillMinutes?: string;
@@ -73,6 +75,15 @@ export function printableEvent(line: string): string | undefined {
     // a control character between tokens (JSON whitespace): print the value re-encoded
     return escapeForTerminal(JSON.stringify(value));
   }
+}
+
+export function register(parent: Command, runF = activityStream): void {
+  parent
+    .command('stream')
+    .description('print activity events as NDJSON; reconnects with backoff and backfill so none is missed')
+    .option('--backfill-minutes <n>', `replay the last N minutes (0-${BACKFILL_MAX}) on connect; reconnects always backfill the gap`)
+    .option('--stall-timeout <seconds>', 'reconnect when nothing (not even a keep-alive) arrives for this long', '60')
+    .action(define<StreamOptions>((ctx, o) => runF(ctx, o)));
 }
 
 export function eventKey(line: string): string | undefined {

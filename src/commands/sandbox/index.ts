@@ -1,0 +1,8 @@
+// `xctl sandbox ...`: run the local emulator, and drive it. One file per verb.
+import type { Command } from 'commander';
+import { register as start } from './start.js';
+import { register as trigger } from './trigger.js';
+
+export function register(cmd: Command): void {
+  for (const verb of [start, trigger]) verb(cmd);
+}
