@@ -86,6 +86,7 @@ function write(text: string): void {
 
 function report(err: Error, json: boolean, verbose: boolean): number {
   err.message = clip(err.message);
+  if (err instanceof XctlError && (err as XctlError & { silent?: boolean }).silent) return err.exitCode;
   if (err instanceof XctlError) {
     if (json) write(JSON.stringify({ error: err.toJSON() }));
     else {

@@ -7,6 +7,8 @@ export const ExitCode = {
   USAGE: 2,
   AUTH: 3,
   PARTIAL: 4,
+  /** `audiences sync --plan`: there are changes to send (for CI). */
+  CHANGES: 10,
   INTERRUPTED: 130,
 } as const;
 
@@ -87,6 +89,12 @@ export class PartialError extends XctlError {
 /** Ctrl-C: stopped cleanly. Exit 130. */
 export class InterruptedError extends XctlError {
   override exitCode: number = ExitCode.INTERRUPTED;
+}
+
+/** Not a failure: an answer given by the exit code alone (sync --plan found changes: exit 10). Prints nothing. */
+export class PlanHasChanges extends XctlError {
+  override exitCode: number = ExitCode.CHANGES;
+  readonly silent = true;
 }
 
 /** A check (webhooks verify, auth status) that ran fine but answered "no". Exit 1, no "error:" prefix noise. */
