@@ -1,7 +1,6 @@
 // Guards around the profile store, as ssh guards its keys: a folder another user owns or can
 // write to, or a store file that is a symlink, is refused (another user could read the secrets
-// written there, or plant a base URL); and every read-modify-write holds a lock, so concurrent
-// `auth set` runs into different profiles lose none of them.
+// written there, or plant a base URL).
 import fs from 'node:fs';
 import path from 'node:path';
 import { XctlError } from './errors.js';
@@ -35,42 +34,6 @@ export function checkStorePlace(file: string): void {
   if (f.mode & 0o022) throw new XctlError(`refusing to use the profile store ${file}: others can write to it (mode ${(f.mode & 0o777).toString(8)})`, { hint: `\`chmod 600 ${file}\`` });
 }
 
-const LOCK_WAIT_MS = 10_000;
-const STALE_MS = 30_000;
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
-/**
- * Runs fn while holding `<file>.lock` (created exclusively). The store's methods are synchronous,
- * so waiting is a short synchronous sleep; a lock whose process is gone, or older than any write
- * could take, is stale and taken over.
- */
-export function withStoreLock<T>(file: string, fn: () => T): T {
-  const lock = `${file}.lock`;
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const started = Date.now();
-  for (;;) {
-    try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    if (stale(lock)) {
-      fs.rmSync(lock, { force: true });
-      continue;
-    }
-    if (Date.now() - started > LOCK_WAIT_MS) {
-      throw new XctlError(`the profile store ${file} is locked by another xctl (${lock})`, { hint: `if no other xctl is running, remove ${lock}` });
-    }
-    Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 10));
-  }
-  try {
-    return fn();
-  } finally {
-    fs.rmSync(lock, { force: true });
-  }
-}
-
 /** True while a process with this id exists (EPERM: it exists but is another user's). */
 export function processAlive(pid: number): boolean {
   try {
@@ -78,17 +41,5 @@ export function processAlive(pid: number): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function stale(lock: string): boolean {
-  try {
-    const st = fs.statSync(lock);
-    if (Date.now() - st.mtimeMs > STALE_MS) return true;
-    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
-    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - st.mtimeMs > 1000; // being written
-    return !processAlive(pid);
-  } catch {
-    return false; // gone already: the next try takes it
   }
 }

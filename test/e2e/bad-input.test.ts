@@ -92,7 +92,7 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
       { args: ['auth', 'set', '--api-key'], code: 2, re: /argument missing/ },
       { args: ['auth', 'login', '--access-level', 'admin', '--no-browser'], code: 2, re: /--access-level must be read or write/ },
       { args: ['auth', 'login', '--callback-port', '99999', '--no-browser'], code: 2, re: /--callback-port/ },
-      { args: ['auth', 'token', '--type', 'bogus'], code: 2, re: /--type must be user or app/ },
+      { args: ['auth', 'token', '--type', 'bogus'], code: 2, re: /--type must be user, app or oauth2/ },
       { args: ['auth', 'profiles', 'use', 'nosuch'], code: 2, re: /no profile named "nosuch"/ },
       { args: ['auth', 'set', '--api-secret', 'on-argv'], code: 2, re: /shell history/ },
       { args: ['--profile', 'bad name!', 'auth', 'status'], code: 2, re: /profile names/ },

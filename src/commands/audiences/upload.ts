@@ -44,7 +44,7 @@ function addFlags(cmd: Command, target: Target): Command {
     .option('--delete', 'remove the users instead of adding them (operation_type Delete)');
   if (target === 'custom_audience') cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
   cmd
-    .option('--expires-at <time>', `ISO 8601 expiry (default 13 months ahead; ${target === 'custom_audience' ? 'after --effective-at, at most 13 months after it' : 'less than 13 months ahead'})`)
+    .option('--expires-at <time>', `ISO 8601 expiry (default ${EXPIRY_MONTHS} months ahead; ${target === 'custom_audience' ? `after --effective-at, at most ${EXPIRY_MONTHS} months after it` : `less than ${EXPIRY_MONTHS} months ahead`})`)
     .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--dry-run', 'normalize, hash and batch, but send nothing')
