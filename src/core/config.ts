@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError, XctlError } from './errors.js';
 import { withFileLockSync } from './file-lock.js';
+import { checkStorePlace } from './store-guard.js';
 
 export interface Profile {
   api_key?: string;
@@ -111,7 +112,10 @@ export class Store {
   }
 
   static async open(env: Record<string, string | undefined>): Promise<Store> {
-    return new Store(storeDir(env));
+    const store = new Store(storeDir(env));
+    // Ownership, modes and symbolic links of the folder and file (store-guard.ts).
+    checkStorePlace(store.path);
+    return store;
   }
 
   get defaultProfile(): string {
