@@ -17,6 +17,8 @@ interface Common {
   help?: string;
   default?: unknown;
   writeOnly?: boolean;
+  /** 'now' (ISO time of the CLI's clock) or a fixed value the CLI sends when the flag is absent. */
+  cliDefault?: string;
 }
 
 function def(name: string, kind: ParamKind, schema: z.ZodType<unknown>, o: Common & { rule?: string; enumValues?: readonly string[] }): ParamDef {
@@ -27,6 +29,10 @@ function def(name: string, kind: ParamKind, schema: z.ZodType<unknown>, o: Commo
   if (o.help) d.help = o.help;
   if (o.enumValues) d.enumValues = o.enumValues;
   if (o.writeOnly) d.writeOnly = true;
+  if (o.cliDefault !== undefined) {
+    const v = o.cliDefault;
+    d.cliDefault = v === 'now' ? (env) => isoSeconds(env.nowMs) : () => v;
+  }
   return d;
 }
 
@@ -42,6 +48,18 @@ export function parseIsoTime(s: string): number | undefined {
   if (day.getUTCMonth() !== Number(m[2]) - 1 || Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return undefined;
   const t = Date.parse(s);
   return Number.isNaN(t) ? undefined : t;
+}
+
+const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}(?::?\d{2})?))?$/;
+
+/** Parses a date alone (midnight UTC) or an ISO date-time whose offset may be `±HH`; undefined otherwise. */
+export function parseInstant(s: string): number | undefined {
+  const m = INSTANT.exec(s);
+  if (!m) return undefined;
+  if (m[2] === undefined) return parseIsoTime(`${m[1]}T00:00:00Z`);
+  const z3 = m[3]!;
+  const zone = z3.length === 3 ? `${z3}:00` : z3.length === 5 ? `${z3.slice(0, 3)}:${z3.slice(3)}` : z3;
+  return parseIsoTime(`${m[1]}T${m[2]}${zone}`);
 }
 
 /** ISO 8601 UTC to the second, as the service writes timestamps. */
@@ -106,7 +124,9 @@ export const p = {
   list(name: string, o: Common & { max?: number; of?: 'id' | 'long' | readonly string[]; pattern?: RegExp; patternRule?: string } = {}): ParamDef {
     const max = o.max ?? 200;
     const of = o.of ?? 'id';
-    const s = str()
+    // JSON bodies (batches) may carry the list as an array of strings.
+    const s = z
+      .preprocess((x) => (Array.isArray(x) && x.every((e) => typeof e === 'string') ? x.join(',') : x), str())
       .transform((x) => x.split(',').map((e) => e.trim()))
       .superRefine((items, ctx) => {
         if (items.length === 0 || items.some((e) => e === '')) return void ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list with no empty entries' });
@@ -132,6 +152,22 @@ export const p = {
     const d = def(name, 'json', schema, o);
     d.schema = schema; // JSON values are not wire strings
     return d;
+  },
+  /**
+   * A point in time as the ads API takes it (notes 4): ISO 8601 with any offset (`Z`, `±HHMM`,
+   * `±HH:MM`, `±HH`) or a date alone (midnight UTC); the value becomes ISO UTC to the second,
+   * as the service echoes and stores it.
+   */
+  instant(name: string, o: Common = {}): ParamDef {
+    const s = str().transform((x, ctx) => {
+      const ms = parseInstant(x);
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-05-19T14:00:00Z (or a date such as 2026-05-19)' });
+        return z.NEVER;
+      }
+      return isoSeconds(ms);
+    });
+    return def(name, 'time', s, { ...o, rule: 'ISO 8601 or a date' });
   },
   /** ISO 8601 date-time; `wholeHours` for endpoints that take hour boundaries only. */
   time(name: string, o: Common & { wholeHours?: boolean; minuteGranularity?: boolean } = {}): ParamDef {

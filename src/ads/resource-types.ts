@@ -63,12 +63,27 @@ export interface ParamDef {
   enumValues?: readonly string[];
   /** Write-only: validated but not stored on the entity (e.g. media_key of poll cards). */
   writeOnly?: boolean;
+  /**
+   * What the CLI sends when the flag is absent, where xctl chooses differently from the service
+   * default (line items: created PAUSED, start_time now). The sandbox never applies it.
+   */
+  cliDefault?: (env: RuleEnv) => string;
 }
+
+/** Ads error codes a rule may name (platform-notes-2 4-6 map conditions to these). */
+export type ViolationCode =
+  | 'MISSING_PARAMETER'
+  | 'INVALID_PARAMETER'
+  | 'INVALID_PLACEMENT_TYPE'
+  | 'INCLUSIVE_PARAMETERS'
+  | 'EXCLUSIVE_PARAMETERS'
+  | 'INVALID_TIME_WINDOW'
+  | 'SPEND_EXCEEDS_BUDGET';
 
 export interface Violation {
   /** Spec name of the parameter at fault (the CLI shows its flag). */
   param: string;
-  code: 'MISSING_PARAMETER' | 'INVALID_PARAMETER';
+  code: ViolationCode;
   message: string;
   /** Set for cross-field rules (the value alone is fine; its combination is not). */
   crossField?: boolean;
@@ -138,6 +153,8 @@ export interface SandboxHooks {
   listFilter?: (entity: Record<string, unknown>, ops: SandboxOps) => boolean;
   /** account_history entity_type recorded for creates, updates and deletes (CAMPAIGN, PROMOTED_TWEET...). */
   history?: string;
+  /** Error code of a 404 for this resource's ids (LINE_ITEM_NOT_FOUND...); default NOT_FOUND. */
+  notFoundCode?: string;
   /** Shapes a stored entity for output (fields starting with `_` are always dropped). */
   present?: (entity: Record<string, unknown>) => Record<string, unknown>;
 }

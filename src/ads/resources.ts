@@ -4,6 +4,7 @@
 import type { ResourceDef } from './resource-types.js';
 import { RESOURCES as accounts } from './resources/accounts.js';
 import { RESOURCES as campaigns } from './resources/campaigns.js';
+import { RESOURCES as lineItems } from './resources/line-items.js';
 import { RESOURCES as attachments } from './resources/attachments.js';
 import { RESOURCES as reference } from './resources/reference.js';
 import { RESOURCES as settings } from './resources/settings.js';
@@ -13,6 +14,7 @@ import { RESOURCES as creatives } from './resources/creatives.js';
 export const RESOURCES: ResourceDef[] = [
   ...accounts,
   ...campaigns,
+  ...lineItems,
   ...attachments,
   ...reference,
   ...settings,

@@ -96,6 +96,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   if (op.kind === 'batch') return runBatch(ctx, r, op, opts, args, columns);
   if (op.body === 'json') return runJsonBody(ctx, r, op, opts, args, columns);
   const raw = rawFromOpts(op, opts);
+  for (const d of op.params) if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
   const limit = parseLimit(opts.limit as string | undefined);

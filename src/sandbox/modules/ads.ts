@@ -8,6 +8,8 @@ import { RESOURCES } from '../../ads/resources.js';
 import type { OperationDef, ResourceDef, SandboxOps, Values, Violation } from '../../ads/resource-types.js';
 import { isoSeconds, validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
+import { BEHAVIOURS } from '../ads/index.js';
+import { withBehaviour } from '../ads/behaviour.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -33,18 +35,22 @@ export function present(r: ResourceDef, e: Record<string, unknown>): Record<stri
   return r.sandbox?.present ? r.sandbox.present(out) : out;
 }
 
+/** 404 codes by collection name, from the resources' notFoundCode. */
+const NOT_FOUND_CODES = new Map<string, string>();
+
 interface Pending {
   history: Rec[];
 }
 
 export function install(app: SandboxApp): void {
-  installResources(app, RESOURCES);
+  installResources(app, RESOURCES.map((r) => withBehaviour(r, BEHAVIOURS[r.name])));
 }
 
 /** Routes for the given resources (tests install synthetic ones). First route of a method and path wins. */
 export function installResources(app: SandboxApp, resources: ResourceDef[]): void {
   const seen = new Set<string>();
   for (const r of resources) {
+    if (r.sandbox?.notFoundCode) NOT_FOUND_CODES.set(r.name, r.sandbox.notFoundCode);
     if (r.fixtures) {
       const c = app.state.collection(r.name);
       for (const f of r.fixtures(isoSeconds(app.clock.now()))) if (!c.has(f.id)) c.set(f.id, f);
@@ -200,7 +206,7 @@ function makeOps(
       const foreign = e && accountId !== undefined && e.account_id !== undefined && e.account_id !== accountId;
       const otherParent = e && name === r.name && parentKeys(r, path).some((k) => k in e && e[k] !== path[k]);
       if (!e || foreign || otherParent || (e.deleted === true && !o.withDeleted)) {
-        fail(404, 'NOT_FOUND', `${o.parameter ?? name} ${eid} was not found`, o.parameter, echo);
+        fail(404, NOT_FOUND_CODES.get(name) ?? 'NOT_FOUND', `${o.parameter ?? name} ${eid} was not found`, o.parameter, echo);
       }
       return e;
     },
