@@ -78,7 +78,8 @@ export type ViolationCode =
   | 'INCLUSIVE_PARAMETERS'
   | 'EXCLUSIVE_PARAMETERS'
   | 'INVALID_TIME_WINDOW'
-  | 'SPEND_EXCEEDS_BUDGET';
+  | 'SPEND_EXCEEDS_BUDGET'
+  | 'INVALID_TARGETING_TYPE';
 
 export interface Violation {
   /** Spec name of the parameter at fault (the CLI shows its flag). */
@@ -133,6 +134,8 @@ export interface OperationDef {
   description: string;
   /** Columns for this verb's table output when they differ from the resource's. */
   columns?: string[];
+  /** How the CLI prints the response when a plain table of `data` does not fit ('stats': rows per entity and time bucket). */
+  output?: 'stats';
   /** Replaces the generic sandbox behaviour of this operation. Returns the envelope's data. */
   sandbox?: (ops: SandboxOps) => unknown;
 }
@@ -189,6 +192,12 @@ export interface SandboxOps {
    * path ids, timestamps, deleted, history), for operation functions that create several.
    */
   insert(fields: Record<string, unknown>): Record<string, unknown> & { id: string };
+  /** Top-level fields of the reply envelope besides request/data (stats: time_series_length). */
+  envelope(fields: Record<string, unknown>): void;
+  /** A response header (stats jobs: x-concurrent-job-limit). */
+  header(name: string, value: string): void;
+  /** The sandbox's own base URL (for links it hands out, such as stats files). */
+  baseUrl: string;
   /** Throws the ads error body with this status and code. */
   fail(status: number, code: string, message: string, parameter?: string): never;
   /** The stored entity of a collection by id, scoped to the account; 404 NOT_FOUND when absent or deleted (unless withDeleted). */
@@ -202,8 +211,8 @@ export interface ResourceDef {
   dataType: string;
   /** CLI noun ('campaigns'), under `xctl ads` or under `xctl ads <group>`. */
   noun: string;
-  /** Parent CLI noun: 'ref' (reference data) or 'settings'. */
-  group?: 'ref' | 'settings';
+  /** Parent CLI noun: 'ref' (reference data), 'settings', or another resource's noun ('stats' for `stats job`). */
+  group?: 'ref' | 'settings' | 'stats';
   /** Set when the resource's commands live under another group than `xctl ads` (`xctl audiences`). */
   home?: 'audiences';
   /** The verb run when the noun is given without one (`xctl ads ref publishers`). */

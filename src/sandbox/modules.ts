@@ -7,9 +7,10 @@ import * as activity from './modules/activity.js';
 import * as streamRules from './modules/stream-rules.js';
 import * as ads from './modules/ads.js';
 import * as audienceUsers from './modules/audience-users.js';
+import * as media from './modules/media.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules, ads, audienceUsers];
+export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules, ads, audienceUsers, media];

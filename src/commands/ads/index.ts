@@ -5,6 +5,7 @@ import { RESOURCES } from '../../ads/resources.js';
 import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-types.js';
 import { run } from '../kit.js';
 import { positionalsOf, runOperation } from './run.js';
+import { registerJobVerbs } from './stats-jobs.js';
 
 const GROUPS: Record<string, string> = {
   ref: 'reference data: bidding rules, categories, publishers, placements, features, keyword insights',
@@ -12,17 +13,22 @@ const GROUPS: Record<string, string> = {
 };
 
 export function register(ads: Command): void {
-  ads.description('the advertising API: accounts, campaigns, line-item attachments, creatives, reference data, settings');
+  ads.description('the advertising API: accounts, campaigns, line items, targeting, creatives, analytics, reference data, settings');
   const parents = new Map<string, Command>();
+  const nouns = new Map<string, Command>();
   for (const r of RESOURCES) {
     if (r.home === 'audiences') continue; // served by `xctl audiences` (src/commands/audiences/)
     let parent = ads;
     if (r.group) {
-      if (!parents.has(r.group)) parents.set(r.group, ads.command(r.group).description(GROUPS[r.group] ?? r.group));
+      // A group is another resource's noun (`stats job`) or a plain group (`ref`, `settings`).
+      if (!parents.has(r.group)) parents.set(r.group, nouns.get(r.group) ?? ads.command(r.group).description(GROUPS[r.group] ?? r.group));
       parent = parents.get(r.group)!;
     }
-    addResource(parent, r);
+    nouns.set(r.noun, addResource(parent, r));
   }
+  // The stats job verbs around the endpoints: get, wait, download (src/commands/ads/stats-jobs.ts).
+  const stats = RESOURCES.find((r) => r.name === 'stats')!;
+  registerJobVerbs(nouns.get('job')!, stats.columns);
 }
 
 function helpFor(d: ParamDef): string {
@@ -40,9 +46,10 @@ export function optionsFor(d: ParamDef): Option[] {
   return [new Option(d.flag, helpFor(d)), new Option(d.flag.replace(/^--/, '--no-'), `send ${d.name}=false`)];
 }
 
-function addResource(parent: Command, r: ResourceDef): void {
+function addResource(parent: Command, r: ResourceDef): Command {
   const noun = parent.command(r.noun).description(r.description);
   for (const op of r.operations) addOperation(noun, r, op);
+  return noun;
 }
 
 /** One generated subcommand: positionals from the path, a flag per parameter, --all/--limit on lists. */

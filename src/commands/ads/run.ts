@@ -9,6 +9,7 @@ import type { OperationDef, ParamDef, ResourceDef, Violation } from '../../ads/r
 import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
 import { parseJsonInput, readInputArg } from '../kit.js';
+import { printStats, type StatsEnvelope } from './stats-output.js';
 
 interface Envelope {
   data?: unknown;
@@ -134,6 +135,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
     return;
   }
   const res = await send(raw);
+  if (op.output === 'stats') return printStats(ctx, res.data as StatsEnvelope, columns);
   const data = res.data?.data;
   if (Array.isArray(data)) await printList(ctx.io, settings, asRecords(data), { columns });
   else await printOne(ctx.io, settings, (data ?? {}) as Rec, { columns });

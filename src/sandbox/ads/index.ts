@@ -1,7 +1,13 @@
 // Emulator behaviour by resource name (see behaviour.ts).
 import type { Behaviour } from './behaviour.js';
 import { LINE_ITEMS } from './line-items.js';
+import { TARGETING, TARGETING_OPTIONS } from './targeting.js';
+import { STATS, STATS_JOBS } from './stats.js';
 
 export const BEHAVIOURS: Record<string, Behaviour> = {
   line_items: LINE_ITEMS,
+  targeting_criteria: TARGETING,
+  targeting_options: TARGETING_OPTIONS,
+  stats: STATS,
+  stats_jobs: STATS_JOBS,
 };

@@ -12,12 +12,12 @@ import {
   defaultPayBy,
   effectiveGoal,
 } from '../../ads/resources/line-items.js';
+import { KEYWORD_TYPES } from '../../ads/resources/targeting.js';
 import type { Behaviour } from './behaviour.js';
 import { trackDelivery } from './delivery.js';
 
 type Rec = Record<string, unknown>;
 
-const KEYWORD_TYPES = ['BROAD_KEYWORD', 'EXACT_KEYWORD', 'PHRASE_KEYWORD', 'UNORDERED_KEYWORD'];
 /** PLATFORM targeting values of the app stores (targeting-options platforms). */
 const IOS = '0';
 const ANDROID = '1';
@@ -71,7 +71,7 @@ function checkAgainstState(ops: SandboxOps, li: Rec, campaign: Rec): void {
     }
   }
   if (li.entity_status === 'ACTIVE' && (li.placements as string[]).includes('TWITTER_SEARCH')) {
-    const hasKeyword = [...ops.collection('targeting_criteria').values()].some((t) => t.line_item_id === li.id && !t.deleted && KEYWORD_TYPES.includes(String(t.targeting_type)) && t.operator_type !== 'NE');
+    const hasKeyword = [...ops.collection('targeting_criteria').values()].some((t) => t.line_item_id === li.id && !t.deleted && (KEYWORD_TYPES as readonly string[]).includes(String(t.targeting_type)) && t.operator_type !== 'NE');
     if (!hasKeyword) ops.fail(400, 'INVALID_PLACEMENT_TYPE', 'placement TWITTER_SEARCH needs keyword targeting before the line item can be ACTIVE (xctl ads targeting add --targeting-type BROAD_KEYWORD ...)', 'placements');
   }
 }

@@ -10,6 +10,7 @@ import { isoSeconds, validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
 import { BEHAVIOURS } from '../ads/index.js';
 import { withBehaviour } from '../ads/behaviour.js';
+import { installFiles } from '../ads/stats.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -40,10 +41,14 @@ const NOT_FOUND_CODES = new Map<string, string>();
 
 interface Pending {
   history: Rec[];
+  /** Envelope fields and headers an operation added (ops.envelope, ops.header). */
+  envelope?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 export function install(app: SandboxApp): void {
   installResources(app, RESOURCES.map((r) => withBehaviour(r, BEHAVIOURS[r.name])));
+  installFiles(app);
 }
 
 /** Routes for the given resources (tests install synthetic ones). First route of a method and path wins. */
@@ -153,7 +158,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
     extra = page.extra;
   }
   const shaped = Array.isArray(data) ? data.map((d) => (d && typeof d === 'object' ? present(r, d as Rec) : d)) : data && typeof data === 'object' ? present(r, data as Rec) : data;
-  return ok({ request: { params: echo }, data: shaped, data_type: r.dataType, ...extra });
+  return ok({ request: { params: echo }, data: shaped, data_type: r.dataType, ...extra, ...pending.envelope }, 200, pending.headers);
 }
 
 function flush(app: SandboxApp, pending: Pending): void {
@@ -184,6 +189,13 @@ function makeOps(
     path,
     resource: r,
     pending,
+    envelope(fields) {
+      pending.envelope = { ...pending.envelope, ...fields };
+    },
+    header(name, value) {
+      pending.headers = { ...pending.headers, [name]: value };
+    },
+    baseUrl: app.baseUrl,
     now: () => isoSeconds(app.clock.now()),
     nowMs: () => app.clock.now(),
     at: (ms, fn) => void app.clock.at(ms, fn),
