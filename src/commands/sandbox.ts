@@ -1,4 +1,4 @@
-// `xctl sandbox start|trigger`: run the local emulator, and drive it.
+// `xctl sandbox start|trigger|clock`: run the local emulator, and drive it.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
@@ -35,6 +35,26 @@ export function register(cmd: Command): void {
     .option('--user-id <id>', 'the user the event is about')
     .option('--data <json>', 'the event payload (a JSON object)')
     .action(run<SandboxTriggerOptions>(sandboxTrigger));
+  cmd
+    .command('clock')
+    .description("print a running sandbox's clock, or move it forward (due jobs run: processing, stats jobs, polls; line items deliver)")
+    .option('--advance <duration>', 'how far: 90s, 30m, 29h, 1d')
+    .action(run<{ advance?: string }>(sandboxClock));
+}
+
+/** `sandbox clock [--advance D]`: GET /_sandbox/state or POST /_sandbox/clock of the sandbox at --base-url. */
+export async function sandboxClock(ctx: Context, opts: { advance?: string }): Promise<void> {
+  if (opts.advance !== undefined && !/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(opts.advance)) {
+    throw new UsageError(`--advance must be a duration such as 90s, 30m, 29h or 1d (got "${opts.advance}")`, { flag: '--advance' });
+  }
+  const http = await ctx.http();
+  const { printOne } = await import('../core/output.js');
+  if (opts.advance === undefined) {
+    const res = await http.request<{ clock: { mode: string; now: string } }>({ method: 'GET', path: '/_sandbox/state', auth: 'none' });
+    return printOne(ctx.io, await ctx.output(), res.data.clock);
+  }
+  const res = await http.request<{ now: string; ran: number }>({ method: 'POST', path: '/_sandbox/clock', auth: 'none', json: { advance: opts.advance } });
+  await printOne(ctx.io, await ctx.output(), res.data);
 }
 
 export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Promise<void> {

@@ -3,6 +3,8 @@ import type { Behaviour } from './behaviour.js';
 import { LINE_ITEMS } from './line-items.js';
 import { TARGETING, TARGETING_OPTIONS } from './targeting.js';
 import { STATS, STATS_JOBS } from './stats.js';
+import { mediaLibraryBehaviour } from './media-library.js';
+import { resourceByName } from '../../ads/resources.js';
 
 export const BEHAVIOURS: Record<string, Behaviour> = {
   line_items: LINE_ITEMS,
@@ -10,4 +12,5 @@ export const BEHAVIOURS: Record<string, Behaviour> = {
   targeting_options: TARGETING_OPTIONS,
   stats: STATS,
   stats_jobs: STATS_JOBS,
+  media_library: mediaLibraryBehaviour(resourceByName('media_library')!),
 };

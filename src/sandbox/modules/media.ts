@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { ok, problem, type SReq } from '../http.js';
+import { syncLibraryStatus } from '../ads/media-library.js';
 import {
   CATEGORIES,
   CHUNK_MAX,
@@ -195,6 +196,7 @@ export function install(app: SandboxApp): void {
       app.clock.at(t + 2 * PROCESS_STEP_MS, () => {
         u.state = good ? 'succeeded' : 'failed';
         if (!good) u.error = error;
+        syncLibraryStatus(app.state.collection('media_library'), u.media_key, u.state);
       });
     }
     return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
