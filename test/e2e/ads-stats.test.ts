@@ -129,8 +129,11 @@ describe('stats jobs', () => {
     expect(job).toMatchObject({ status: 'QUEUED', url: null, entity: 'LINE_ITEM', granularity: 'TOTAL' });
     expect(job.id_str).toMatch(/^\d{19}$/);
     expect(String(job.id)).not.toBe(job.id_str); // a JSON number above 2^53: only id_str is exact
+    const polls = () => t.requests.filter((l) => l.startsWith('GET /12/stats/jobs/accounts/')).length;
+    const before = polls();
     const waiting = runCli(['ads', 'stats', 'job', 'wait', job.id_str, '--json'], { env: t.env });
-    await new Promise((r) => setTimeout(r, 1500));
+    // The clock moves only once `wait` has seen the job unfinished (however slow the machine).
+    for (let i = 0; i < 600 && polls() === before; i++) await new Promise((r) => setTimeout(r, 50));
     await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
     const done = await waiting;
     expect(done.code, done.stderr).toBe(0);

@@ -2,12 +2,13 @@
 // videos are polled until processed, a connection dropped during an APPEND is resumed by
 // re-sending that segment, bad files fail processing, limits are refused before sending, and
 // the key goes to the media library and into a card.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
-import { tempDir } from '../helpers/cli.js';
+import { BIN, tempDir } from '../helpers/cli.js';
 
 let t: AdsSandbox;
 let dir: string;
@@ -84,6 +85,23 @@ describe('media upload', () => {
     const again = await t.run(['media', 'upload', file, '--json']);
     expect(again.code, again.stderr).toBe(0);
     await t.admin('DELETE', '/_sandbox/faults');
+  });
+
+  // util-linux `script` gives the CLI a pseudo-terminal, as a user's shell would.
+  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)('a progress bar on a terminal, nothing of it when piped', async () => {
+    const file = write('bar.png', png(800, 418, 4.5 * 1024 * 1024));
+    const cmd = [process.execPath, BIN, 'media', 'upload', file].map((a) => `'${a}'`).join(' ');
+    const out = await new Promise<string>((resolve) => {
+      const child = spawn('script', ['-qfec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], { env: { ...process.env, ...t.env, NO_COLOR: '1' } });
+      let text = '';
+      child.stdout.on('data', (d) => (text += d));
+      child.on('close', () => resolve(text));
+    });
+    expect(out).toMatch(/\[#{24}\] 100% 4\.5 of 4\.5 MB/);
+    expect(out).toMatch(/\r\[#+-*\]/); // redrawn in place
+    expect(out).toMatch(/media_key\s*│?\s*3_\d{19}/);
+    const piped = await t.run(['media', 'upload', file]);
+    expect(piped.stderr).toBe('');
   });
 
   it('bytes that are not what the file claims fail processing (exit 1)', async () => {
