@@ -48,6 +48,9 @@ describe('synchronous stats', () => {
       const d = days.filter((r: any) => r.id === id);
       const tot = total.find((r: any) => r.id === id);
       expect(sum(d, 'impressions')).toBeGreaterThan(1000);
+      // Paced: no day spends more than the line item's share of the campaign's daily budget ($90 / 2).
+      for (const r of d) expect(r.billed_charge_local_micro).toBeLessThanOrEqual(45_000_000);
+      expect(d[0].billed_charge_local_micro).toBeGreaterThan(40_000_000);
       for (const k of ['impressions', 'engagements', 'clicks', 'likes', 'billed_engagements', 'billed_charge_local_micro']) expect(tot[k], k).toBe(sum(d, k));
     }
     // A line item's numbers are its own.

@@ -143,10 +143,64 @@ function checkEntity(ops: SandboxOps, entity: string, id: string): void {
   ops.find(ENTITY_COLLECTIONS[entity]!, id, { withDeleted: true, parameter: 'entity_ids' });
 }
 
+/**
+ * Delivery paced by the daily budget: the line item's own, else its campaign's shared evenly by
+ * the campaign's line items. Once an account day's spend reaches it, the rest of that day delivers
+ * nothing; the hour that crosses it delivers only what the budget still pays for.
+ */
+class Pacer {
+  private memo = new Map<string, number>();
+  private budgets = new Map<string, number | undefined>();
+  /** Days are the account's (its timezone at the current day's offset), as DAY buckets are. */
+  private offset: number;
+  constructor(private ops: SandboxOps, private lis: Rec[]) {
+    this.offset = tzOffsetMs(String(ops.account?.timezone ?? 'UTC'), ops.nowMs());
+  }
+
+  private budget(li: Rec): number | undefined {
+    if (!this.budgets.has(li.id)) {
+      let b = typeof li.daily_budget_amount_local_micro === 'number' ? li.daily_budget_amount_local_micro : undefined;
+      if (b === undefined) {
+        const c = this.ops.collection('campaigns').get(String(li.campaign_id));
+        const n = this.lis.filter((l) => l.campaign_id === li.campaign_id && !l.deleted).length || 1;
+        if (c && typeof c.daily_budget_amount_local_micro === 'number') b = Math.floor(c.daily_budget_amount_local_micro / n);
+      }
+      this.budgets.set(li.id, b);
+    }
+    return this.budgets.get(li.id);
+  }
+
+  /** Impressions the line item bought in the hour starting at `hour`. */
+  impressions(li: Rec, hour: number): number {
+    const key = `${li.id}:${hour}`;
+    const hit = this.memo.get(key);
+    if (hit !== undefined) return hit;
+    const raw = impressions(li, hour, this.ops.nowMs());
+    const budget = this.budget(li);
+    let imp = raw;
+    if (raw > 0 && budget !== undefined) {
+      let spent = 0;
+      for (let h = Math.floor((hour + this.offset) / DAY) * DAY - this.offset; h < hour; h += HOUR) spent += derive(li.id, li, this.impressions(li, h), h).billed_charge_local_micro!;
+      const left = budget - spent;
+      if (left <= 0) imp = 0;
+      else {
+        const charge = derive(li.id, li, raw, hour).billed_charge_local_micro!;
+        // Fewer impressions until the hour's charge fits what is left of the day's budget.
+        if (charge > left) {
+          imp = Math.floor((raw * left) / charge);
+          while (imp > 0 && derive(li.id, li, imp, hour).billed_charge_local_micro! > left) imp--;
+        }
+      }
+    }
+    this.memo.set(key, imp);
+    return imp;
+  }
+}
+
 /** The hourly metrics of one entity over [from, to), hour by hour. */
 function hourlySeries(ops: SandboxOps, entity: string, id: string, from: number, to: number): Hourly[] {
-  const now = ops.nowMs();
   const lis = [...ops.collection('line_items').values()].filter((l) => l.account_id === ops.accountId);
+  const pacer = new Pacer(ops, lis);
   const out: Hourly[] = [];
   const firstHour = Math.floor(from / HOUR) * HOUR;
   const sum = (parts: Hourly[]): Hourly => {
@@ -162,11 +216,11 @@ function hourlySeries(ops: SandboxOps, entity: string, id: string, from: number,
       const li = lis.find((l) => l.id === child.line_item_id);
       const siblings = [...ops.collection(ENTITY_COLLECTIONS[entity]!).values()].filter((c) => c.line_item_id === child.line_item_id && !c.deleted).map((c) => c.id).sort();
       const k = siblings.indexOf(id);
-      m = li && k >= 0 ? derive(id, li, share(impressions(li, hour, now), k, siblings.length), hour) : {};
+      m = li && k >= 0 ? derive(id, li, share(pacer.impressions(li, hour), k, siblings.length), hour) : {};
     } else {
       const field = entity === 'CAMPAIGN' ? 'campaign_id' : entity === 'FUNDING_INSTRUMENT' ? 'funding_instrument_id' : entity === 'LINE_ITEM' ? 'id' : undefined;
       const mine = field ? lis.filter((l) => l[field] === id) : lis;
-      m = sum(mine.map((li) => derive(li.id, li, impressions(li, hour, now), hour)));
+      m = sum(mine.map((li) => derive(li.id, li, pacer.impressions(li, hour), hour)));
     }
     out.push(m);
   }
