@@ -2,25 +2,7 @@
 // item, targeting, promote a post, move the sandbox clock a day, read the stats (sync and a job).
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
-
-/** A real 1200x628 PNG (the card image size), a few KB. */
-function png(w, h) {
-  const chunk = (type, data) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type), data])) >>> 0);
-    return Buffer.concat([len, Buffer.from(type), data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-  const rows = Buffer.alloc((w + 1) * h, 0x80);
-  for (let y = 0; y < h; y++) rows[y * (w + 1)] = 0;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zlib.deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
+import { png } from './lib/png.js';
 
 const nyDate = (ms) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(ms));
 

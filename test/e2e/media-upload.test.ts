@@ -5,10 +5,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 import { BIN, tempDir } from '../helpers/cli.js';
+import { png } from '../../scripts/demo/lib/png.js';
 
 let t: AdsSandbox;
 let dir: string;
@@ -21,22 +21,6 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** A real PNG of w x h pixels, padded with an ancillary chunk to about `bytes`. */
-function png(w: number, h: number, bytes = 0): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type), data])) >>> 0);
-    return Buffer.concat([len, Buffer.from(type), data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const pad = bytes > 100 ? [chunk('tEXt', Buffer.alloc(bytes - 100, 0x61))] : [];
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), ...pad, chunk('IEND', Buffer.alloc(0))]);
-}
 const write = (name: string, data: Buffer) => {
   const p = path.join(dir, name);
   fs.writeFileSync(p, data);

@@ -148,3 +148,25 @@ describe('media upload contract', () => {
     expect(sniff(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypqt  ')]))).toBe('video/quicktime');
   });
 });
+
+describe('stats rows (what tables, json, jsonl and tsv print)', () => {
+  it('one row per id, segment and bucket, with bucket times from the echoed request; conversion objects flattened', async () => {
+    const { statsRows } = await import('../../src/commands/ads/stats-output.js');
+    const env = {
+      time_series_length: 2,
+      request: { params: { start_time: '2026-05-19T04:00:00Z', end_time: '2026-05-21T04:00:00Z', granularity: 'DAY' } },
+      data: [
+        { id: 'a', id_data: [{ segment: null, metrics: { impressions: [5, 0], billed_charge_local_micro: [1500000, 0], likes: null, conversion_purchases: { post_view: [1, 2] } } }] },
+        { id: 'b', id_data: [{ segment: { segment_name: 'Female', segment_value: '2' }, metrics: { impressions: [1, 2] } }] },
+      ],
+    };
+    expect(statsRows(env, 'USD')).toEqual([
+      { id: 'a', start: '2026-05-19T04:00:00Z', end: '2026-05-20T04:00:00Z', impressions: 5, billed_charge_local_micro: 1500000, likes: null, 'conversion_purchases.post_view': 1, currency: 'USD' },
+      { id: 'a', start: '2026-05-20T04:00:00Z', end: '2026-05-21T04:00:00Z', impressions: 0, billed_charge_local_micro: 0, likes: null, 'conversion_purchases.post_view': 2, currency: 'USD' },
+      { id: 'b', segment: 'Female', start: '2026-05-19T04:00:00Z', end: '2026-05-20T04:00:00Z', impressions: 1 },
+      { id: 'b', segment: 'Female', start: '2026-05-20T04:00:00Z', end: '2026-05-21T04:00:00Z', impressions: 2 },
+    ]);
+    const total = statsRows({ ...env, time_series_length: 1, request: { params: { ...env.request.params, granularity: 'TOTAL' } } });
+    expect(total[0]).toMatchObject({ start: '2026-05-19T04:00:00Z', end: '2026-05-21T04:00:00Z', impressions: 5 });
+  });
+});
