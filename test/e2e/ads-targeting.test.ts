@@ -140,6 +140,9 @@ describe('targeting criteria', () => {
       { operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'de' } },
     ]));
     expect(ok.map((x: any) => [x.targeting_value, x.deleted])).toEqual([['en', true], ['de', false]]);
+    // Replace-all PUT is in an old guide only: not a route of v12.
+    const put = await t.signed('PUT', `/12/accounts/${t.sb.seed.account_id}/targeting_criteria`, []);
+    expect(put).toMatchObject({ status: 404, body: { errors: [{ code: 'ROUTE_NOT_FOUND' }] } });
     const many = Array.from({ length: 501 }, () => ({ operation_type: 'Delete', params: { targeting_criterion_id: 'x' } }));
     expect((await t.refused(['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify(many))).stderr).toMatch(/at most 500 items/);
     expect((await t.refused(['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify([{ operation_type: 'Update', params: {} }]))).stderr).toMatch(/operation_type must be one of Create, Delete/);
