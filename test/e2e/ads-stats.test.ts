@@ -77,6 +77,15 @@ describe('synchronous stats', () => {
     const r = await t.json(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', iso(from), '--end', iso(from + 20 * H), '--granularity', 'TOTAL']);
     expect(r[0].impressions).toBeGreaterThan(0);
     expect(r[1].impressions).toBeNull(); // no data in the range: null, as the service says
+    // A paused campaign stops its line items too, until it is active again (a budget big enough
+    // that pacing does not stop them first).
+    await t.json(['ads', 'campaigns', 'update', camp, '--entity-status', 'PAUSED', '--daily-budget-amount-local-micro', '90000000000']);
+    const paused = Math.ceil(t.sb.app.clock.now() / H) * H;
+    await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
+    await t.json(['ads', 'campaigns', 'update', camp, '--entity-status', 'ACTIVE']);
+    await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
+    const hours = await t.json(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', iso(paused), '--end', iso(paused + 5 * H), '--granularity', 'HOUR']);
+    expect(hours.map((x: any) => x.impressions > 0)).toEqual([false, false, true, true, true]);
   });
 
   it('the raw response: one data item per id, every metric of each group, arrays of time_series_length', async () => {

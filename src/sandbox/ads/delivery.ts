@@ -4,11 +4,15 @@
 type Rec = Record<string, unknown>;
 type Period = [number, number | null];
 
-/** Opens or closes the current delivery period after a change of status or deletion. */
-export function trackDelivery(li: Rec, nowMs: number): void {
+/**
+ * Opens or closes the current delivery period after a change of status or deletion of the line
+ * item or of its campaign (a paused campaign's line items do not deliver).
+ */
+export function trackDelivery(li: Rec, nowMs: number, campaign: Rec | undefined): void {
   const periods = (li._delivery as Period[] | undefined) ?? [];
   const open = periods.length > 0 && periods[periods.length - 1]![1] === null;
-  const on = li.entity_status === 'ACTIVE' && li.deleted !== true;
+  const live = (e: Rec | undefined) => !!e && e.entity_status === 'ACTIVE' && e.deleted !== true;
+  const on = live(li) && live(campaign);
   if (on && !open) periods.push([nowMs, null]);
   if (!on && open) periods[periods.length - 1]![1] = nowMs;
   li._delivery = periods;

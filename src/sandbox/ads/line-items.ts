@@ -3,7 +3,7 @@
 // owns the budget unless it optimizes per line item), the 100-per-campaign and 256-active limits,
 // categories and app platforms, keyword targeting for TWITTER_SEARCH, and the delivery periods
 // the stats are simulated from.
-import type { SandboxOps, Values } from '../../ads/resource-types.js';
+import type { ResourceDef, SandboxOps, Values } from '../../ads/resource-types.js';
 import {
   ACTIVE_LINE_ITEMS_MAX,
   LINE_ITEMS_PER_CAMPAIGN_MAX,
@@ -127,7 +127,7 @@ export const LINE_ITEMS: Behaviour = {
       Object.assign(li, { funding_instrument_id: campaign.funding_instrument_id, currency: campaign.currency ?? 'USD', creative_source: 'MANUAL' });
       checkAgainstState(ops, li, campaign);
       checkLimits(ops, li, true);
-      trackDelivery(li, ops.nowMs());
+      trackDelivery(li, ops.nowMs(), campaign);
       addAppPlatforms(ops, li);
     },
     update(li, before, ops) {
@@ -136,13 +136,33 @@ export const LINE_ITEMS: Behaviour = {
       if (li.bid_strategy === 'AUTO') li.bid_amount_local_micro = null;
       checkAgainstState(ops, li, campaign);
       if (li.entity_status !== before.entity_status) checkLimits(ops, li, false);
-      trackDelivery(li, ops.nowMs());
+      trackDelivery(li, ops.nowMs(), campaign);
       addAppPlatforms(ops, li);
     },
     delete(li, ops) {
       li.deleted = true;
-      trackDelivery(li, ops.nowMs());
+      trackDelivery(li, ops.nowMs(), ops.collection('campaigns').get(String(li.campaign_id)));
     },
     listFilter: (e, ops) => ops.values.with_draft === true || e.entity_status !== 'DRAFT',
   },
 };
+
+/** Campaigns: the table's own hooks, then their line items follow a change of status or a delete. */
+export function campaignBehaviour(table: ResourceDef): Behaviour {
+  const base = table.sandbox ?? {};
+  const follow = (c: Rec, ops: SandboxOps) => {
+    for (const li of ops.collection('line_items').values()) if (li.campaign_id === c.id) trackDelivery(li, ops.nowMs(), c);
+  };
+  return {
+    hooks: {
+      update(c, before, ops) {
+        base.update?.(c, before, ops);
+        follow(c, ops);
+      },
+      delete(c, ops) {
+        base.delete?.(c, ops);
+        follow({ ...c, deleted: true }, ops);
+      },
+    },
+  };
+}
