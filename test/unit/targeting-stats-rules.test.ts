@@ -170,3 +170,25 @@ describe('stats rows (what tables, json, jsonl and tsv print)', () => {
     expect(total[0]).toMatchObject({ start: '2026-05-19T04:00:00Z', end: '2026-05-21T04:00:00Z', impressions: 5 });
   });
 });
+
+describe('money in tables', () => {
+  it('micros print as money with the row currency on a terminal; json keeps the integers', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { IO } = await import('../../src/core/io.js');
+    const { printList } = await import('../../src/core/output.js');
+    const run = async (format: 'table' | 'json') => {
+      const out = Object.assign(new PassThrough(), { isTTY: true, columns: 200 });
+      const err = Object.assign(new PassThrough(), { isTTY: true, columns: 200 });
+      let text = '';
+      out.on('data', (d) => (text += d));
+      const io = new IO({ stdin: new PassThrough(), stdout: out, stderr: err }, { color: false });
+      await printList(io, { format }, [{ id: 'a', billed_charge_local_micro: 543_000_000, currency: 'USD' }, { id: 'b', billed_charge_local_micro: 1, currency: 'USD' }], { columns: ['id', 'billed_charge_local_micro', 'currency'] });
+      return text;
+    };
+    const table = await run('table');
+    expect(table).toMatch(/543\.00 USD/);
+    expect(table).toMatch(/0\.00 USD/);
+    expect(table).not.toMatch(/543000000/);
+    expect(JSON.parse(await run('json'))[0].billed_charge_local_micro).toBe(543_000_000);
+  });
+});
