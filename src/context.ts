@@ -2,7 +2,11 @@
 import { IO, type IOStreams } from './core/io.js';
 import { Store, resolveCredentials, checkProfileName, type Credentials, type Profile } from './core/config.js';
 import type { HttpClient } from './core/http.js';
-import { abortableSleep, checkBaseUrl } from './core/urls.js';
+import type { Transport } from './core/transport.js';
+import { abortableSleep } from './core/sleep.js';
+import { baseFor } from './contract/hosts.js';
+import { ADS_ID } from './contract/ids.js';
+import { OAUTH_ENDPOINTS } from './contract/oauth.js';
 import { AuthError, UsageError } from './core/errors.js';
 import { parseFields, parseFormat, type OutputSettings } from './core/output.js';
 
@@ -29,10 +33,6 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now(), sleep: abortableSleep };
 
-export const DEFAULT_API_BASE = 'https://api.x.com';
-export const DEFAULT_ADS_BASE = 'https://ads-api.x.com';
-export const SANDBOX_ADS_BASE = 'https://ads-api-sandbox.x.com';
-
 export interface ContextInit {
   streams: IOStreams;
   env: Record<string, string | undefined>;
@@ -41,6 +41,8 @@ export interface ContextInit {
   signal?: AbortSignal;
   cwd?: string;
   version?: string;
+  /** The HTTP wire; undici when absent (tests pass an HTTP registry). */
+  transport?: Transport;
 }
 
 export class Context {
@@ -54,6 +56,7 @@ export class Context {
   private storePromise?: Promise<Store>;
   private httpClient?: HttpClient;
   private creds?: Credentials;
+  private readonly transport?: Transport;
 
   constructor(init: ContextInit) {
     this.env = init.env;
@@ -62,6 +65,7 @@ export class Context {
     this.signal = init.signal ?? new AbortController().signal;
     this.cwd = init.cwd ?? '.';
     this.version = init.version ?? '0.0.0';
+    this.transport = init.transport;
     this.io = new IO(init.streams, {
       env: init.env,
       color: this.globals.color === false ? false : undefined,
@@ -129,15 +133,16 @@ export class Context {
 
   /** API base URL: --base-url, XCTL_BASE_URL, the profile's base_url, else the platform. */
   async apiBase(): Promise<string> {
-    const v = this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url;
-    if (v) return checkBaseUrl(v).toString().replace(/\/+$/, '');
-    return DEFAULT_API_BASE;
+    return baseFor('api', { override: await this.baseOverride() });
   }
 
+  /** Ads API base URL: the same override, else the ads host (its sandbox host with --sandbox). */
   async adsBase(): Promise<string> {
-    const v = this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url;
-    if (v) return checkBaseUrl(v).toString().replace(/\/+$/, '');
-    return this.globals.sandbox ? SANDBOX_ADS_BASE : DEFAULT_ADS_BASE;
+    return baseFor('ads', { override: await this.baseOverride(), sandbox: this.globals.sandbox });
+  }
+
+  private async baseOverride(): Promise<string | undefined> {
+    return this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url;
   }
 
   /** The ads account: --account, XCTL_ACCOUNT_ID, then the profile's account_id. */
@@ -149,7 +154,7 @@ export class Context {
         hint: 'pass --account ID, set XCTL_ACCOUNT_ID, or `xctl config set account_id ID` (see `xctl ads accounts list`)',
       });
     }
-    if (!/^[A-Za-z0-9]{1,32}$/.test(v)) throw new UsageError(`--account must be an account id (got "${v}")`, { flag: '--account' });
+    if (!ADS_ID.test(v)) throw new UsageError(`--account must be an account id (got "${v}")`, { flag: '--account' });
     return v;
   }
 
@@ -180,6 +185,7 @@ export class Context {
         signal: this.signal,
         now: () => this.clock.now(),
         sleep: (ms, s) => this.clock.sleep(ms, s),
+        transport: this.transport,
       });
     }
     return this.httpClient;
@@ -201,8 +207,8 @@ export class Context {
     }
     const http = await this.http();
     const res = await http.request<{ token_type?: string; access_token?: string }>({
-      method: 'POST',
-      path: '/oauth2/token',
+      method: OAUTH_ENDPOINTS.bearerToken.method,
+      path: OAUTH_ENDPOINTS.bearerToken.path,
       auth: 'basic',
       form: { grant_type: 'client_credentials' },
     });

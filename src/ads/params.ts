@@ -2,6 +2,8 @@
 // and the one validation function the CLI and the sandbox both run.
 import { z } from 'zod';
 import type { ParamDef, ParamKind, Rule, RuleEnv, Values, Violation } from './resource-types.js';
+import { isoSeconds, parseInstant, parseIsoParts } from '../contract/time.js';
+import { NUMERIC_ID } from '../contract/ids.js';
 
 export function kebab(name: string): string {
   return '--' + name.replace(/_/g, '-');
@@ -36,36 +38,7 @@ function def(name: string, kind: ParamKind, schema: z.ZodType<unknown>, o: Commo
   return d;
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})$/;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Parses an ISO 8601 date-time with a zone; undefined when it is not one. */
-export function parseIsoTime(s: string): number | undefined {
-  const m = ISO.exec(s);
-  if (!m) return undefined;
-  // Date.parse rolls 2026-02-30 over into March: refuse days the month does not have.
-  const day = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  if (day.getUTCMonth() !== Number(m[2]) - 1 || Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6] ?? 0) > 59) return undefined;
-  const t = Date.parse(s);
-  return Number.isNaN(t) ? undefined : t;
-}
-
-const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}(?::?\d{2})?))?$/;
-
-/** Parses a date alone (midnight UTC) or an ISO date-time whose offset may be `±HH`; undefined otherwise. */
-export function parseInstant(s: string): number | undefined {
-  const m = INSTANT.exec(s);
-  if (!m) return undefined;
-  if (m[2] === undefined) return parseIsoTime(`${m[1]}T00:00:00Z`);
-  const z3 = m[3]!;
-  const zone = z3.length === 3 ? `${z3}:00` : z3.length === 5 ? `${z3.slice(0, 3)}:${z3.slice(3)}` : z3;
-  return parseIsoTime(`${m[1]}T${m[2]}${zone}`);
-}
-
-/** ISO 8601 UTC to the second, as the service writes timestamps. */
-export function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 export const p = {
   /** Free text; `max` and `min` are character counts (spec section 8 "Text lengths"). */
@@ -85,7 +58,7 @@ export const p = {
   },
   /** A 64-bit integer identifier, kept as a string of digits (user_id, tweet ids). */
   long(name: string, o: Common = {}): ParamDef {
-    return def(name, 'long', str().regex(/^\d{1,19}$/, { error: 'must be a whole number (digits only)' }), { ...o, rule: 'long' });
+    return def(name, 'long', str().regex(NUMERIC_ID, { error: 'must be a whole number (digits only)' }), { ...o, rule: 'long' });
   },
   /** An integer in a range. */
   int(name: string, o: Common & { min?: number; max?: number; allowed?: number[] } = {}): ParamDef {
@@ -137,7 +110,7 @@ export const p = {
             : Array.isArray(of)
               ? !(of as readonly string[]).includes(e)
               : of === 'long'
-                ? !/^\d{1,19}$/.test(e)
+                ? !NUMERIC_ID.test(e)
                 : !ID.test(e);
           if (bad) {
             const what = o.patternRule ?? (Array.isArray(of) ? `one of ${(of as readonly string[]).join(', ')}` : of === 'long' ? 'a whole number' : 'an id');
@@ -172,9 +145,9 @@ export const p = {
   /** ISO 8601 date-time; `wholeHours` for endpoints that take hour boundaries only. */
   time(name: string, o: Common & { wholeHours?: boolean; minuteGranularity?: boolean } = {}): ParamDef {
     const s = str().superRefine((x, ctx) => {
-      const m = ISO.exec(x);
-      if (!m || parseIsoTime(x) === undefined) return void ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-01-31T14:00:00Z' });
-      if (o.wholeHours && (m[5] !== '00' || (m[6] !== undefined && m[6] !== '00') || /\.\d*[1-9]/.test(x))) {
+      const t = parseIsoParts(x);
+      if (!t) return void ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-01-31T14:00:00Z' });
+      if (o.wholeHours && (t.minute !== '00' || (t.second !== undefined && t.second !== '00') || /[1-9]/.test(t.fraction ?? ''))) {
         ctx.addIssue({ code: 'custom', message: 'must be a whole hour (minutes and seconds 00)' });
       }
     });

@@ -3,9 +3,7 @@
 // and 5,000,000 bytes per request. Batches are cut deterministically from the input, so a
 // resumed run rebuilds exactly the batches the journal acknowledged.
 import crypto from 'node:crypto';
-
-export const MAX_OPERATIONS = 2500;
-export const MAX_BYTES = 5_000_000;
+import { MAX_BYTES, MAX_OPERATIONS } from '../contract/audience-users.js';
 
 export interface BatchLimits {
   maxUsers: number;

@@ -1,7 +1,8 @@
 // Turns one chunk of raw input (whole records, any format) into ready JSON user fragments:
 // the hot path of the upload. It runs inside the hash workers and in unit tests. Output is one
 // string of fragments plus their end offsets, so no per-record object crosses threads.
-import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex, type IdType } from './normalize.js';
+import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 
 export type InputFormat = 'lines' | 'csv' | 'tsv' | 'jsonl';
 

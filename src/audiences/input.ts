@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
-import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from './normalize.js';
+import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from '../contract/audience-users.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 
 export const CHUNK_BYTES = 1 << 19;
@@ -151,7 +151,7 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
   }
   if (format === 'lines') {
     if (req.columns.length) throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
-    if (!req.type) throw new UsageError('plain-line input needs --type (email, phone_number, handle, twitter_id, device_id, partner_user_id)', { flag: '--type' });
+    if (!req.type) throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')})`, { flag: '--type' });
     return { header: false, columns: [{ type: req.type, name: req.type, index: 0 }] };
   }
   const cells = splitHeader(firstLine, format);

@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { CountryCode } from 'libphonenumber-js/min';
+import { UNHASHED_TYPE, type IdType } from '../contract/audience-users.js';
 
 // libphonenumber's metadata costs tens of milliseconds to load in every worker: only uploads
 // with phone numbers pay for it.
@@ -15,17 +16,6 @@ function parsePhoneNumberFromString(text: string, country?: CountryCode) {
   return phoneLib.parsePhoneNumberFromString(text, country);
 }
 
-export const ID_TYPES = ['email', 'phone_number', 'handle', 'twitter_id', 'device_id', 'partner_user_id'] as const;
-export type IdType = (typeof ID_TYPES)[number];
-
-/** The spec's `service_id` is the platform's `twitter_id` (platform-notes.md "Audience users"). */
-export const TYPE_ALIASES: Record<string, IdType> = { service_id: 'twitter_id', phone: 'phone_number', twitter_handle: 'handle', user_id: 'twitter_id' };
-
-export function canonicalType(name: string): IdType | undefined {
-  const n = name.trim().toLowerCase();
-  if ((ID_TYPES as readonly string[]).includes(n)) return n as IdType;
-  return TYPE_ALIASES[n];
-}
 
 /** A normalized value, or a rejection reason. */
 export type Normalized = { value: string } | { reason: string };
@@ -130,7 +120,7 @@ export const sha256Hex: (s: string | Uint8Array) => string = oneShot
  * without `hashed` (an input error naming --hashed, not a rejected row).
  */
 export function prepare(type: IdType, raw: string, hashed: boolean, defaultCountry?: string): Normalized | { digest: true } {
-  if (type === 'partner_user_id') return normalizePartnerUserId(raw);
+  if (type === UNHASHED_TYPE) return normalizePartnerUserId(raw);
   if (hashed) {
     const v = raw.trim().toLowerCase();
     return looksHashed(v) ? { value: v } : { reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' };

@@ -11,7 +11,7 @@ import { Batcher, type Batch } from './batcher.js';
 import type { ChunkResult, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
-import type { IdType } from './normalize.js';
+import type { IdType } from '../contract/audience-users.js';
 import { Progress } from './progress.js';
 import type { BatchFailed, Sender } from './sender.js';
 

@@ -38,7 +38,7 @@ export async function configSet(ctx: Context, _o: unknown, args: string[]): Prom
   const problem = SETTINGS[key]!.check?.(value);
   if (problem) throw new UsageError(`${key} ${problem} (got "${value}")`);
   if (key === 'base_url') {
-    const { checkBaseUrl } = await import('../core/http.js');
+    const { checkBaseUrl } = await import('../contract/hosts.js');
     checkBaseUrl(value, 'base_url');
   }
   await ctx.updateProfile({ [key]: value });

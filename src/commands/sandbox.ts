@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import { run } from './kit.js';
+import { NUMERIC_ID } from '../contract/ids.js';
+import { parseDuration } from '../contract/time.js';
 
 export interface SandboxStartOptions {
   port?: string;
@@ -44,7 +46,7 @@ export function register(cmd: Command): void {
 
 /** `sandbox clock [--advance D]`: GET /_sandbox/state or POST /_sandbox/clock of the sandbox at --base-url. */
 export async function sandboxClock(ctx: Context, opts: { advance?: string }): Promise<void> {
-  if (opts.advance !== undefined && !/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(opts.advance)) {
+  if (opts.advance !== undefined && (!/[a-z]$/.test(opts.advance) || parseDuration(opts.advance) === undefined)) {
     throw new UsageError(`--advance must be a duration such as 90s, 30m, 29h or 1d (got "${opts.advance}")`, { flag: '--advance' });
   }
   const http = await ctx.http();
@@ -136,7 +138,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
 export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions, args: string[]): Promise<void> {
   const eventType = args[0]!;
   if (!/^[A-Za-z][A-Za-z0-9_.]{0,63}$/.test(eventType)) throw new UsageError(`"${eventType}" is not an event type (e.g. profile.update.bio)`);
-  if (opts.userId !== undefined && !/^\d{1,19}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
+  if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
   let payload: unknown = {};
   if (opts.data !== undefined) {
     try {

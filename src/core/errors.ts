@@ -1,4 +1,5 @@
 // Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
+import { AdsCode, V1Code } from '../contract/service-errors.js';
 
 export const ExitCode = {
   OK: 0,
@@ -96,16 +97,17 @@ function stripUndefined<T extends Record<string, unknown>>(o: T): T {
   return o;
 }
 
+const RATE_HINT = 'rate limit exceeded: wait for the reset time or raise --max-wait';
 const HINTS: Record<string, string> = {
-  '32': 'the signature was rejected: check the API key/secret and the access token/secret (`xctl auth status`)',
-  '89': 'the token is invalid or expired: log in again (`xctl auth login`) or set new credentials (`xctl auth set`)',
-  '99': 'bearer tokens must be cached: `xctl auth app-token` reuses the cached one instead of asking again',
-  '220': 'an app-only bearer cannot call a user endpoint: use `--auth user`',
-  '88': 'rate limit exceeded: wait for the reset time or raise --max-wait',
-  UNAUTHORIZED_ACCESS: 'the user token has no access to this account: check --account and `xctl ads accounts list`',
-  ACCOUNT_NOT_FOUND: 'no such ads account for this user: see `xctl ads accounts list`',
-  TOO_MANY_REQUESTS: 'rate limit exceeded: wait for the reset time or raise --max-wait',
-  ROUTE_NOT_FOUND: 'the path does not exist on this API version',
+  [V1Code.AuthFailed]: 'the signature was rejected: check the API key/secret and the access token/secret (`xctl auth status`)',
+  [V1Code.InvalidOrExpiredToken]: 'the token is invalid or expired: log in again (`xctl auth login`) or set new credentials (`xctl auth set`)',
+  [V1Code.TokenRequestedTooOften]: 'bearer tokens must be cached: `xctl auth app-token` reuses the cached one instead of asking again',
+  [V1Code.AppOnlyForbidden]: 'an app-only bearer cannot call a user endpoint: use `--auth user`',
+  [V1Code.RateLimitExceeded]: RATE_HINT,
+  [AdsCode.UnauthorizedAccess]: 'the user token has no access to this account: check --account and `xctl ads accounts list`',
+  [AdsCode.AccountNotFound]: 'no such ads account for this user: see `xctl ads accounts list`',
+  [AdsCode.TooManyRequests]: RATE_HINT,
+  [AdsCode.RouteNotFound]: 'the path does not exist on this API version',
 };
 
 /**
@@ -137,7 +139,7 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
   const hint = code !== undefined ? HINTS[String(code)] : undefined;
   const details = { status, code, parameter, hint, body };
   const full = `${message} (HTTP ${status}${code !== undefined ? `, code ${code}` : ''}${parameter ? `, parameter ${parameter}` : ''})`;
-  if (status === 429) return new RateLimitError(full, { ...details, resetAt: opts.resetAt, hint: hint ?? HINTS['88'] });
+  if (status === 429) return new RateLimitError(full, { ...details, resetAt: opts.resetAt, hint: hint ?? RATE_HINT });
   if (status === 401 || status === 403) return new AuthError(full, details);
   return new ApiError(full, details);
 }

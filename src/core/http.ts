@@ -1,14 +1,15 @@
-// The HTTP client on undici: base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and
-// jitter, rate-limit waits, typed errors and a redacted --verbose trace.
-import { request as undiciRequest, type Dispatcher } from 'undici';
+// The HTTP client: base URLs, OAuth 1.0a / Basic / Bearer, retries with backoff and jitter,
+// rate-limit waits, typed errors and a redacted --verbose trace, over a Transport (undici unless
+// one is given).
 import type { Readable } from 'node:stream';
 import type { IO } from './io.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFromResponse } from './errors.js';
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
-import { abortableSleep, checkBaseUrl } from './urls.js';
-
-export { abortableSleep, checkBaseUrl, isLoopback } from './urls.js';
+import { abortableSleep } from './sleep.js';
+import { checkBaseUrl } from '../contract/hosts.js';
+import { V1Code, hasCode } from '../contract/service-errors.js';
+import { undiciTransport, type Transport, type TransportResponse } from './transport.js';
 
 export type AuthMode = 'user' | 'app' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -72,7 +73,8 @@ export interface HttpConfig {
   signal?: AbortSignal;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  dispatcher?: Dispatcher;
+  /** The wire; undici when absent. */
+  transport?: Transport;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -113,8 +115,11 @@ function redactUrl(u: URL): string {
 export class HttpClient {
   /** Last rate-limit reading per "METHOD path-template" (ids replaced by :id). */
   readonly rateLimits = new Map<string, RateLimit>();
+  private transport?: Promise<Transport>;
 
-  constructor(private cfg: HttpConfig) {}
+  constructor(private cfg: HttpConfig) {
+    if (cfg.transport) this.transport = Promise.resolve(cfg.transport);
+  }
 
   get apiBase(): string {
     return this.cfg.apiBase;
@@ -193,7 +198,7 @@ export class HttpClient {
       if (res.status >= 400 && req.throwOnError !== false) {
         if (res.stream) res.stream.destroy();
         const err = errorFromResponse(res.status, safeJson(res.text), { resetAt: res.rateLimit?.reset, fallbackText: res.text });
-        if (req.auth === 'app' && res.status === 401 && String(err.code) === '89' && this.cfg.onBearerRejected) {
+        if (req.auth === 'app' && res.status === 401 && hasCode(err, V1Code.InvalidOrExpiredToken) && this.cfg.onBearerRejected) {
           await this.cfg.onBearerRejected();
           err.hint = 'the cached bearer token was rejected (invalidated elsewhere?) and has been dropped; run the command again to obtain a new one';
         }
@@ -280,16 +285,17 @@ export class HttpClient {
     }
     const started = performance.now();
     const signals = [req.signal, this.cfg.signal].filter((s): s is AbortSignal => !!s);
-    let r: Dispatcher.ResponseData;
+    let r: TransportResponse;
     try {
-      r = await undiciRequest(url, {
-        method: method as Dispatcher.HttpMethod,
+      this.transport ??= undiciTransport();
+      r = await (await this.transport).send({
+        method,
+        url,
         headers,
         body,
         signal: signals.length ? AbortSignal.any(signals) : undefined,
-        headersTimeout: req.timeoutMs ?? 60_000,
-        bodyTimeout: req.stream ? 0 : (req.timeoutMs ?? 120_000),
-        dispatcher: this.cfg.dispatcher,
+        headersTimeoutMs: req.timeoutMs ?? 60_000,
+        bodyTimeoutMs: req.stream ? 0 : (req.timeoutMs ?? 120_000),
       });
     } catch (e) {
       throw toNetworkError(e, url);
@@ -297,17 +303,18 @@ export class HttpClient {
     const resHeaders: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     const rateLimit = parseRateLimit(resHeaders);
-    if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
+    // The version segment (/2, /12) is kept: only ids after it become :id.
+    if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/(?<!^)\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
     if (verbose) {
-      io.err(`< ${r.statusCode} (${Math.round(performance.now() - started)} ms)`);
+      io.err(`< ${r.status} (${Math.round(performance.now() - started)} ms)`);
       for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') io.err(`< ${k}: ${v}`);
     }
-    if (req.stream && r.statusCode < 400) {
-      return { status: r.statusCode, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
+    if (req.stream && r.status < 400) {
+      return { status: r.status, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
     }
     let text: string;
     try {
-      text = await r.body.text();
+      text = await r.text();
     } catch (e) {
       throw toNetworkError(e, url);
     }
@@ -317,15 +324,15 @@ export class HttpClient {
       try {
         data = JSON.parse(text);
       } catch {
-        if (r.statusCode < 400) throw new ApiError(`the server answered ${r.statusCode} with malformed JSON`, { status: r.statusCode, hint: 'is --base-url pointing at the API?' });
+        if (r.status < 400) throw new ApiError(`the server answered ${r.status} with malformed JSON`, { status: r.status, hint: 'is --base-url pointing at the API?' });
       }
-    } else if (r.statusCode < 400 && text && ct.includes('text/html')) {
+    } else if (r.status < 400 && text && ct.includes('text/html')) {
       throw new ApiError(`expected JSON from ${method} ${url.pathname} but the server answered with an HTML page`, {
-        status: r.statusCode,
+        status: r.status,
         hint: 'is --base-url pointing at the API?',
       });
     }
-    return { status: r.statusCode, headers: resHeaders, data: data as T, text, url: url.toString(), rateLimit };
+    return { status: r.status, headers: resHeaders, data: data as T, text, url: url.toString(), rateLimit };
   }
 }
 

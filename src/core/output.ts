@@ -166,8 +166,27 @@ async function printTable(io: IO, head: string[], rows: string[][]): Promise<voi
     wordWrap: true,
     wrapOnWordBoundary: true,
   });
-  for (const r of rows) t.push(r);
+  // cli-table3 cuts a word longer than its column ("19000000…"): an id or a URL must stay whole,
+  // so such words are broken across lines instead.
+  for (const r of rows) t.push(r.map((c, i) => breakLongWords(c, widths[i]! - 2)));
   io.out(t.toString());
+}
+
+function breakLongWords(s: string, width: number): string {
+  if (width < 1 || longestLine(s) <= width) return s;
+  const lines = s.split('\n').map((line) =>
+    line
+      .split(' ')
+      .map((w) => {
+        const chars = Array.from(w);
+        if (chars.length <= width) return w;
+        const parts: string[] = [];
+        for (let i = 0; i < chars.length; i += width) parts.push(chars.slice(i, i + width).join(''));
+        return parts.join('\n');
+      })
+      .join(' '),
+  );
+  return lines.join('\n');
 }
 
 function longestLine(s: string): number {

@@ -95,13 +95,3 @@ export class SandboxClock {
   }
 }
 
-/** Parses "29h", "30m", "90s", "1d", "1500ms" or a number of milliseconds. */
-export function parseDuration(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
-  if (typeof v !== 'string') return undefined;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(v.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = m[2] ?? 'ms';
-  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!);
-}

@@ -1,5 +1,9 @@
 // Request and reply types of the sandbox, and the three error shapes of platform-notes.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { V1Code } from '../contract/service-errors.js';
+import type { ErrorStyle } from '../contract/endpoint.js';
+
+export type { ErrorStyle };
 
 export interface AuthInfo {
   kind: 'oauth1-user' | 'oauth1-app' | 'bearer' | 'basic' | 'none';
@@ -36,8 +40,6 @@ export interface Reply {
   stream?: (res: ServerResponse, req: IncomingMessage) => void;
 }
 
-export type ErrorStyle = 'v1' | 'v2' | 'ads' | 'oauth';
-
 /** Thrown by handlers; rendered with the reply it carries. */
 export class SandboxError extends Error {
   constructor(readonly reply: Reply) {
@@ -50,7 +52,7 @@ export function ok(body: unknown, status = 200, headers?: Record<string, string>
 }
 
 /** v1.1 style: {"errors":[{"code":int,"message"}]} */
-export function v1Error(status: number, code: number, message: string, extra: Record<string, unknown> = {}): SandboxError {
+export function v1Error(status: number, code: V1Code, message: string, extra: Record<string, unknown> = {}): SandboxError {
   return new SandboxError({ status, body: { errors: [{ code, message, ...extra }] } });
 }
 
@@ -71,5 +73,5 @@ export function adsError(status: number, code: string, message: string, paramete
   });
 }
 
-export const SIGNATURE_ERROR = () => v1Error(401, 32, 'Could not authenticate you.');
-export const EXPIRED_TOKEN = () => v1Error(401, 89, 'Invalid or expired token.');
+export const SIGNATURE_ERROR = () => v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
+export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'Invalid or expired token.');

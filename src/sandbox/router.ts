@@ -1,13 +1,10 @@
 // Routes as data: method, path pattern, auth requirement, rate-limit category and error style.
-import type { Reply, SReq, ErrorStyle } from './http.js';
+import type { Reply, SReq } from './http.js';
 import type { SandboxApp } from './app.js';
+import type { Endpoint, EndpointAuth, ErrorStyle } from '../contract/endpoint.js';
 
-/**
- * user: OAuth 1.0a with a user token. app: OAuth 2.0 bearer. user-or-bearer: either.
- * consumer: OAuth 1.0a, token optional (request-token step). basic: Basic key:secret.
- * none: no credentials. admin: /_sandbox endpoints, loopback clients only.
- */
-export type RouteAuth = 'user' | 'app' | 'user-or-bearer' | 'consumer' | 'basic' | 'none' | 'admin';
+/** Who may call a route (see EndpointAuth in src/contract/endpoint.ts). */
+export type RouteAuth = EndpointAuth;
 
 export interface RouteOptions {
   auth: RouteAuth;
@@ -43,6 +40,11 @@ export class Router {
       .join('/');
     this.routes.push({ method: method.toUpperCase(), pattern, regex: new RegExp(`^${src}/?$`), keys, handler, ...opts });
     return this;
+  }
+
+  /** Serves an endpoint of the contract (src/contract/): its method, path, auth, rate and style. */
+  serve(e: Endpoint, handler: Handler): this {
+    return this.add(e.method, e.path, { auth: e.auth, rate: e.rate, style: e.style }, handler);
   }
 
   /** The route for a method and path; `methodMismatch` when only the path matched. */

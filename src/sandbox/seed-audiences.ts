@@ -2,7 +2,7 @@
 // seeded line item targets. Called from seed.ts after the ads seed.
 import type { SandboxApp } from './app.js';
 import { adsId, randomToken } from './state.js';
-import { isoSeconds } from '../ads/params.js';
+import { isoSeconds } from '../contract/time.js';
 
 /**
  * Audience sharing needs accounts to share with (ads-api.md 4.4: same business, or the feature

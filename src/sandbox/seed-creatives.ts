@@ -4,7 +4,7 @@
 import type { SandboxApp } from './app.js';
 import { adsId } from './state.js';
 import { libraryDefaults, scheduleCompletion } from '../ads/resources/creatives.js';
-import { parseIsoTime } from '../ads/params.js';
+import { parseIsoTime } from '../contract/time.js';
 
 /** The seeded media library: key -> [name, file name, overrides]. */
 export const SEED_MEDIA: Array<[string, string, string, Record<string, unknown>]> = [

@@ -6,8 +6,7 @@ import { adsId, randomToken } from './state.js';
 import { sandboxAccountFields } from '../ads/resources/accounts.js';
 import { sandboxFundingInstrument } from '../ads/resources/campaigns.js';
 import { seedCreatives } from './seed-creatives.js';
-
-const isoSec = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+import { isoSeconds } from '../contract/time.js';
 
 export const SEED_USERS = [
   { id: '2244994945', screen_name: 'xctl_dev', name: 'xctl Developer', bio: 'I build things with the API.' },
@@ -32,7 +31,7 @@ export function seedState(app: SandboxApp): SandboxSeed {
   const a = state.apps.get(key)!;
   const t = state.issueUserToken(key, owner.id, 'read-write-directmessages');
 
-  const now = isoSec(app.clock.now()); // ads timestamps are to the second (spec 2.1)
+  const now = isoSeconds(app.clock.now()); // ads timestamps are to the second (spec 2.1)
   const accountId = adsId();
   state.collection('accounts').set(accountId, {
     id: accountId,
@@ -70,7 +69,7 @@ export function seedState(app: SandboxApp): SandboxSeed {
 function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: string): void {
   const { state } = app;
   const t = app.clock.now();
-  const now = isoSec(t);
+  const now = isoSeconds(t);
   const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
   const campaignId = adsId();
   state.collection('campaigns').set(campaignId, {
@@ -145,7 +144,7 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
     nullcast: true,
     card_uri: null,
     media_keys: [],
-    scheduled_at: isoSec(t + 24 * 3600_000),
+    scheduled_at: isoSeconds(t + 24 * 3600_000),
     scheduled_status: 'SCHEDULED',
     completed_at: null,
     tweet_id: null,

@@ -10,6 +10,8 @@ import { EventBus, type DeliveryRecord, type SandboxApp, type SandboxOptions, ty
 import { SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
 import { authInfo, verifyRequest, type Credential } from './verify.js';
 import { seedState } from './seed.js';
+import { isLoopbackAddress } from '../contract/hosts.js';
+import { AdsCode, V1Code } from '../contract/service-errors.js';
 import { MODULES } from './modules.js';
 
 export interface Sandbox {
@@ -63,7 +65,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       app.log(`internal error: ${(e as Error).stack ?? e}`);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ errors: [{ code: 131, message: 'Internal error' }] }));
+        res.end(JSON.stringify({ errors: [{ code: V1Code.InternalError, message: 'Internal error' }] }));
       } else res.destroy();
     });
   });
@@ -108,10 +110,6 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-function isLoopbackAddress(a: string | undefined): boolean {
-  return !!a && (a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.'));
-}
-
 export function errorFor(style: ErrorStyle, status: number, what: 'not_found' | 'rate' | 'unauth' | 'internal' | 'too_large' | 'method', detail?: string): SandboxError {
   const messages = {
     not_found: 'Sorry, that page does not exist',
@@ -124,12 +122,12 @@ export function errorFor(style: ErrorStyle, status: number, what: 'not_found' | 
   const msg = detail ?? messages[what];
   if (style === 'ads') {
     const code = {
-      not_found: 'ROUTE_NOT_FOUND',
-      rate: 'TOO_MANY_REQUESTS',
-      unauth: 'UNAUTHORIZED_ACCESS',
+      not_found: AdsCode.RouteNotFound,
+      rate: AdsCode.TooManyRequests,
+      unauth: AdsCode.UnauthorizedAccess,
       internal: status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR',
-      too_large: 'INVALID_PARAMETER',
-      method: 'ROUTE_NOT_FOUND',
+      too_large: AdsCode.InvalidParameter,
+      method: AdsCode.RouteNotFound,
     }[what];
     return adsError(status, code, msg);
   }
@@ -137,7 +135,7 @@ export function errorFor(style: ErrorStyle, status: number, what: 'not_found' | 
     const title = { not_found: 'Not Found Error', rate: 'Too Many Requests', unauth: 'Unauthorized', internal: status === 503 ? 'Service Unavailable' : 'Internal Error', too_large: 'Payload Too Large', method: 'Method Not Allowed' }[what];
     return problem(status, title, msg);
   }
-  const code = { not_found: 34, rate: 88, unauth: 32, internal: 131, too_large: 413, method: 34 }[what];
+  const code = { not_found: V1Code.PageNotFound, rate: V1Code.RateLimitExceeded, unauth: V1Code.AuthFailed, internal: V1Code.InternalError, too_large: V1Code.PayloadTooLarge, method: V1Code.PageNotFound }[what];
   return v1Error(status, code, msg);
 }
 
@@ -171,7 +169,7 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
   if (cred.kind === 'none') {
     if (style === 'v2') throw problem(401, 'Unauthorized', 'Unauthorized');
     if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request is not properly authenticated');
-    throw v1Error(401, 215, 'Bad Authentication data.');
+    throw v1Error(401, V1Code.BadAuthenticationData, 'Bad Authentication data.');
   }
   const okay =
     (need === 'user' && isUser) ||
@@ -185,8 +183,8 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
     throw problem(403, 'Unsupported Authentication', `Authenticating with this method is forbidden for this endpoint. Supported authentication types are ${supported}.`);
   }
   if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request requires OAuth 1.0a user context');
-  if (cred.kind === 'bearer') throw v1Error(403, 220, 'Your credentials do not allow access to this resource');
-  throw v1Error(401, 32, 'Could not authenticate you.');
+  if (cred.kind === 'bearer') throw v1Error(403, V1Code.AppOnlyForbidden, 'Your credentials do not allow access to this resource');
+  throw v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
 }
 
 async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse): Promise<void> {

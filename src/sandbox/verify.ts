@@ -4,6 +4,7 @@ import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { SandboxState, SandboxAppRecord, UserToken, RequestToken } from './state.js';
 import { SIGNATURE_ERROR, EXPIRED_TOKEN, v1Error, type AuthInfo } from './http.js';
+import { V1Code } from '../contract/service-errors.js';
 
 /** RFC 3986 unreserved characters stay; every other UTF-8 byte becomes %XX (uppercase). */
 export function rfc3986(s: string): string {
@@ -83,16 +84,16 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
   if (/^Basic\s/i.test(h)) {
     const dec = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8');
     const i = dec.indexOf(':');
-    if (i < 0) throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    if (i < 0) throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
     let key: string, secret: string;
     try {
       key = decodeURIComponent(dec.slice(0, i));
       secret = decodeURIComponent(dec.slice(i + 1));
     } catch {
-      throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+      throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
     }
     const app = state.apps.get(key);
-    if (!app || !timingSafeEqualStr(app.secret, secret)) throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    if (!app || !timingSafeEqualStr(app.secret, secret)) throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
     return { kind: 'basic', app };
   }
   const oauth = parseOAuthHeader(h);

@@ -40,39 +40,3 @@ export function verifySignature(secret: string, rawBody: string | Buffer, signat
 export function isServiceShapedCrcToken(token: string): boolean {
   return /^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(token);
 }
-
-/** Deprecated PascalCase event names and their dot-separated replacements (effective 2026-03-18). */
-export const DEPRECATED_EVENT_NAMES: Record<string, string> = {
-  ProfileBioUpdate: 'profile.update.bio',
-  ProfilePictureUpdate: 'profile.update.picture',
-  ProfileBannerUpdate: 'profile.update.banner',
-  ProfileGeoUpdate: 'profile.update.geo',
-  ProfileUrlUpdate: 'profile.update.url',
-};
-
-/**
- * Activity API event types (credentials-webhooks.md section 6). The dot-separated replacements of
- * the deprecated profile names are accepted too: the change history says they were renamed, not
- * removed.
- */
-export const ACTIVITY_EVENT_TYPES = [
-  'profile.update.bio',
-  'profile.update.verified',
-  'profile.update.affiliate',
-  'profile.update.screenname',
-  'profile.update.picture',
-  'profile.update.banner',
-  'profile.update.geo',
-  'profile.update.url',
-  'spaces.start',
-  'spaces.end',
-  'dm.received',
-  'dm.sent',
-  'dm.read',
-  'dm.indicate_typing',
-] as const;
-
-/** Event types a `direction` filter applies to (direct-message events). */
-export function isDirectional(eventType: string): boolean {
-  return eventType.startsWith('dm.');
-}

@@ -3,8 +3,7 @@
 // phrases", -negation, OR, parentheses, from:handle_or_id. Other operators are refused by the
 // sandbox rather than silently mismatched.
 
-// credentials-webhooks.md section 8: filtered stream webhook rules up to 2,048 characters.
-export const RULE_MAX_CHARS = 2048;
+import { RULE_MAX_CHARS } from '../contract/stream.js';
 
 type Node = { t: 'term'; v: string; neg: boolean; from?: boolean } | { t: 'and' | 'or'; kids: Node[]; neg: boolean };
 

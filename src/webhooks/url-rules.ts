@@ -1,11 +1,8 @@
 // Webhook URL rules (credentials-webhooks.md 2.2 and 6: HTTPS, publicly reachable, no port; 1-200
 // characters per platform-notes.md), with the sandbox's loopback stand-in (DESIGN.md "Sandbox").
 import net from 'node:net';
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
+import { isLoopbackHost } from '../contract/hosts.js';
+import { WEBHOOK_URL_MAX } from '../contract/webhooks.js';
 
 /** Private, link-local, unspecified, or otherwise not publicly routable. */
 export function isNonPublicHost(hostname: string): boolean {
@@ -26,7 +23,7 @@ export function isNonPublicHost(hostname: string): boolean {
  * `http://127.0.0.1:PORT/...` (and localhost) receivers, the local stand-in for a public URL.
  */
 export function webhookUrlProblem(raw: string, allowLoopbackHttp: boolean): string | undefined {
-  if (raw.length < 1 || raw.length > 200) return `the URL must be 1-200 characters (got ${raw.length})`;
+  if (raw.length < 1 || raw.length > WEBHOOK_URL_MAX) return `the URL must be 1-${WEBHOOK_URL_MAX} characters (got ${raw.length})`;
   let u: URL;
   try {
     u = new URL(raw);

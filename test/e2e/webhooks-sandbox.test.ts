@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { startSandbox, type Sandbox } from '../../dist/sandbox/server.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { appBearer, expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/cli.js';
 import { oauth1Header } from '../../src/core/oauth1.js';

@@ -2,8 +2,8 @@
 // input sends nothing), JSON runs of the real CLI, and the seeded line items.
 import { expect } from 'vitest';
 import { startTestSandbox, type RunResult, type TestSandbox } from './cli.js';
-import type { SandboxOptions } from '../../dist/sandbox/app.js';
-import { oauth1Header } from '../../dist/core/oauth1.js';
+import type { SandboxOptions } from '../../src/sandbox/app.js';
+import { oauth1Header } from '../../src/core/oauth1.js';
 
 export interface AdsSandbox extends TestSandbox {
   /** Request lines seen by the sandbox ("METHOD /path STATUS Nms"). */

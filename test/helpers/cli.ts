@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSandbox, type Sandbox } from '../../dist/sandbox/server.js';
-import type { SandboxOptions } from '../../dist/sandbox/app.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import type { SandboxOptions } from '../../src/sandbox/app.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(ROOT, 'bin/xctl.js');

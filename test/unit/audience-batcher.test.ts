@@ -1,7 +1,8 @@
 // The batcher's three limits (users per request, 2500 operations, 5,000,000 bytes), that no
 // user is lost or duplicated, and that batches do not depend on how the input was chunked.
 import { describe, expect, it } from 'vitest';
-import { Batcher, MAX_BYTES, MAX_OPERATIONS, type Batch, type FragmentRun } from '../../src/audiences/batcher.js';
+import { Batcher, type Batch, type FragmentRun } from '../../src/audiences/batcher.js';
+import { MAX_BYTES, MAX_OPERATIONS } from '../../src/contract/audience-users.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 
 function run(values: string[]): FragmentRun {

@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   asciiJsonString,
-  canonicalType,
   normalizeDeviceId,
   normalizeEmail,
   normalizeHandle,
@@ -13,6 +12,7 @@ import {
   prepare,
   sha256Hex,
 } from '../../src/audiences/normalize.js';
+import { canonicalType } from '../../src/contract/audience-users.js';
 
 const val = (n: { value: string } | { reason: string }) => ('value' in n ? n.value : `REJECT: ${n.reason}`);
 

@@ -2,7 +2,8 @@
 // validation the CLI runs before sending and the sandbox runs on each request.
 import { describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/ads/resources.js';
-import { parseInstant, validateParams } from '../../src/ads/params.js';
+import { validateParams } from '../../src/ads/params.js';
+import { parseInstant } from '../../src/contract/time.js';
 import { checkBatch } from '../../src/ads/batch.js';
 import { LINE_ITEM_BATCH_MAX, defaultBidStrategy, defaultPayBy } from '../../src/ads/resources/line-items.js';
 import type { OperationDef } from '../../src/ads/resource-types.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SandboxClock, parseDuration } from '../../src/sandbox/clock.js';
+import { SandboxClock } from '../../src/sandbox/clock.js';
+import { parseDuration } from '../../src/contract/time.js';
 
 afterEach(() => vi.useRealTimers());
 

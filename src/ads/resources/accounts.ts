@@ -1,7 +1,8 @@
 // Accounts (spec 4.2): the account itself, its features, the caller's access, its apps, its
 // change history (beta), and the /5 recommendations.
 import type { ResourceDef, Rule, SandboxOps } from '../resource-types.js';
-import { commonList, p, parseIsoTime } from '../params.js';
+import { commonList, p } from '../params.js';
+import { parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 import { sandboxFundingInstrument } from './campaigns.js';
 

@@ -2,7 +2,8 @@
 // media creatives, tracking tags, curated categories; and promotable users (targeting criteria
 // are in targeting.ts).
 import type { ResourceDef, SandboxOps } from '../resource-types.js';
-import { commonList, p, parseIsoTime } from '../params.js';
+import { commonList, p } from '../params.js';
+import { parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 
 const A = '/accounts/:account_id';

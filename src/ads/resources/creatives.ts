@@ -3,7 +3,8 @@
 // post previews and video conversation cards. Rules shared with the sandbox are in ../rules/cards.ts.
 import { z } from 'zod';
 import type { ParamDef, ResourceDef, Rule, SandboxOps } from '../resource-types.js';
-import { commonList, isoSeconds, p, parseIsoTime } from '../params.js';
+import { commonList, p } from '../params.js';
+import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 import {
   CTA_MAX, CTA_ORDINALS, MEDIA_KEY, POLL_CHOICE_MAX, POLL_MAX_MINUTES, POLL_MIN_MINUTES, SCHEDULE_MAX_MS, THANK_YOU_MAX,

@@ -1,7 +1,8 @@
 // Reference data (spec 4.2): `xctl ads ref <noun>`. Read-only; the sandbox serves fixtures.
 import { createHash } from 'node:crypto';
 import type { ResourceDef, Rule, SandboxOps } from '../resource-types.js';
-import { p, parseIsoTime, isoSeconds } from '../params.js';
+import { p } from '../params.js';
+import { parseIsoTime, isoSeconds } from '../../contract/time.js';
 import { customOp, getOp, listOp } from '../ops.js';
 import { RESOURCES as ACCOUNT_RESOURCES } from './accounts.js';
 import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from './line-items.js';

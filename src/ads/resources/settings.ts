@@ -3,6 +3,7 @@
 import type { ResourceDef, SandboxOps } from '../resource-types.js';
 import { p } from '../params.js';
 import { customOp } from '../ops.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
 
 const TAX = '/accounts/:account_id/tax_settings';
 const USER = '/accounts/:account_id/user_settings/:user_id';
@@ -66,7 +67,7 @@ const tax: ResourceDef = {
 
 function userRecord(ops: SandboxOps): Record<string, unknown> & { id: string } {
   const uid = ops.path.user_id!;
-  if (!/^\d{1,19}$/.test(uid)) ops.fail(400, 'INVALID_PARAMETER', 'user_id must be a whole number', 'user_id');
+  if (!NUMERIC_ID.test(uid)) ops.fail(400, 'INVALID_PARAMETER', 'user_id must be a whole number', 'user_id');
   const c = ops.collection('user_settings');
   const key = `${ops.accountId}:${uid}`;
   let rec = c.get(key);

@@ -3,7 +3,8 @@
 // sandbox's simulated metrics are in src/sandbox/ads/stats.ts.
 import { z } from 'zod';
 import type { ParamDef, ResourceDef, Rule, Values } from '../resource-types.js';
-import { count, cursor, exclusive, p, parseInstant } from '../params.js';
+import { count, cursor, exclusive, p } from '../params.js';
+import { parseInstant } from '../../contract/time.js';
 import { customOp, deleteOp, listOp } from '../ops.js';
 
 const HOUR_MS = 3600_000;

@@ -3,13 +3,14 @@
 // events sent while disconnected arrive anyway (duplicates from the backfill are dropped).
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
+import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
 
 export interface StreamOptions {
   backfillMinutes?: string;
   stallTimeout?: string;
 }
 
-const BACKFILL_MAX = 5; // credentials-webhooks.md section 8
+const BACKFILL_MAX = SUBSCRIPTION_LIMITS.backfillMinutes.max;
 const SEEN_MAX = 20_000;
 
 export function eventKey(line: string): string | undefined {
@@ -54,8 +55,8 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
     let watchdog: NodeJS.Timeout | undefined;
     try {
       const res = await http.request({
-        method: 'GET',
-        path: '/2/activity/stream',
+        method: ACTIVITY_ENDPOINTS.stream.method,
+        path: ACTIVITY_ENDPOINTS.stream.path,
         auth: 'app',
         query: { backfill_minutes: bf > 0 ? bf : undefined },
         stream: true,

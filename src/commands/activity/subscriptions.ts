@@ -2,7 +2,9 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { AuthMode } from '../../core/http.js';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, isDirectional } from '../../webhooks/crypto.js';
+import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, isDirectional, lengthWithin } from '../../contract/activity.js';
+import { pathOf } from '../../contract/endpoint.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
 import { checkWebhookId } from '../webhooks/manage.js';
 
 export interface CreateOptions {
@@ -34,19 +36,19 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
   if (!(ACTIVITY_EVENT_TYPES as readonly string[]).includes(ev)) throw new UsageError(`--event must be one of ${ACTIVITY_EVENT_TYPES.join(', ')} (got "${ev}")`, { flag: '--event' });
   const filter: Record<string, string> = {};
   if (o.userId !== undefined) {
-    if (!/^\d{1,19}$/.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
+    if (!NUMERIC_ID.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
     filter.user_id = o.userId;
   }
   if (o.keyword !== undefined) {
-    if (o.keyword.length < 1 || o.keyword.length > 150) throw new UsageError(`--keyword must be 1-150 characters (got ${o.keyword.length})`, { flag: '--keyword' });
+    if (!lengthWithin(o.keyword, L.keyword)) throw new UsageError(`--keyword must be ${L.keyword.min}-${L.keyword.max} characters (got ${o.keyword.length})`, { flag: '--keyword' });
     filter.keyword = o.keyword;
   }
   if (o.direction !== undefined) {
-    if (o.direction !== 'inbound' && o.direction !== 'outbound') throw new UsageError(`--direction must be inbound or outbound (got "${o.direction}")`, { flag: '--direction' });
+    if (!(L.directions as readonly string[]).includes(o.direction)) throw new UsageError(`--direction must be ${L.directions.join(' or ')} (got "${o.direction}")`, { flag: '--direction' });
     if (!isDirectional(ev)) throw new UsageError(`--direction applies to direct-message events (dm.*), not ${ev}`, { flag: '--direction' });
     filter.direction = o.direction;
   }
-  if (o.tag !== undefined && (o.tag.length < 1 || o.tag.length > 200)) throw new UsageError(`--tag must be 1-200 characters (got ${o.tag.length})`, { flag: '--tag' });
+  if (o.tag !== undefined && !lengthWithin(o.tag, L.tag)) throw new UsageError(`--tag must be ${L.tag.min}-${L.tag.max} characters (got ${o.tag.length})`, { flag: '--tag' });
   if (o.webhook !== undefined) checkWebhookId(o.webhook);
   return { event_type: ev, filter, ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) };
 }
@@ -55,7 +57,7 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
 export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promise<void> {
   const body = buildSubscription(o);
   const http = await ctx.http();
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', path: '/2/activity/subscriptions', auth: await authMode(ctx), json: body });
+  const res = await http.request<{ data: Record<string, unknown> }>({ method: E.createSubscription.method, path: E.createSubscription.path, auth: await authMode(ctx), json: body });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
 }
@@ -69,10 +71,10 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
   const items = paginate<Record<string, unknown>>(
     async (cursor) => {
       const res = await http.request<{ data?: Array<Record<string, unknown>>; meta?: { next_token?: string } }>({
-        method: 'GET',
-        path: '/2/activity/subscriptions',
+        method: E.listSubscriptions.method,
+        path: E.listSubscriptions.path,
         auth,
-        query: { max_results: limit !== undefined ? Math.min(1000, limit) : 100, pagination_token: cursor },
+        query: { max_results: limit !== undefined ? Math.min(L.maxResults.max, limit) : L.maxResults.default, pagination_token: cursor },
       });
       return { items: res.data.data ?? [], next: res.data.meta?.next_token };
     },
@@ -85,9 +87,9 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
 /** DELETE /2/activity/subscriptions/:id */
 export async function subscriptionsDelete(ctx: Context, _o: unknown, args: string[]): Promise<void> {
   const id = args[0]!;
-  if (!/^\d{1,19}$/.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
+  if (!NUMERIC_ID.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
   if (!(await ctx.confirm(`delete subscription ${id}?`))) throw new UsageError('not deleted');
   const http = await ctx.http();
-  const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: 'DELETE', path: `/2/activity/subscriptions/${id}`, auth: await authMode(ctx) });
+  const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: E.deleteSubscription.method, path: pathOf(E.deleteSubscription, { id }), auth: await authMode(ctx) });
   ctx.io.info(`deleted subscription ${id} (${res.data.meta?.total_subscriptions ?? '?'} left)`);
 }

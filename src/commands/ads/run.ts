@@ -1,7 +1,7 @@
 // Runs one ads operation: flags -> validated params (exit 2 before sending) -> request ->
 // envelope -> output. Lists follow next_cursor with --all / --limit.
 import type { Context } from '../../context.js';
-import { DEFAULT_ADS_BASE } from '../../context.js';
+import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { printList, printOne, type Rec } from '../../core/output.js';
 import { paginate, parseLimit } from '../../core/paginate.js';
@@ -81,7 +81,7 @@ async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, args: st
 /** Toward the production host, a SANDBOX-only endpoint does not exist: refuse before sending. */
 async function checkSandboxOnly(ctx: Context, op: OperationDef): Promise<void> {
   if (!op.sandboxOnly) return;
-  if ((await ctx.adsBase()) === DEFAULT_ADS_BASE) {
+  if ((await ctx.adsBase()) === HOSTS.ads) {
     throw new UsageError(`${op.method} ${op.path} exists only on the ads sandbox`, { flag: '--sandbox', hint: 'pass --sandbox, or --base-url of a local `xctl sandbox`' });
   }
 }

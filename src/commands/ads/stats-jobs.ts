@@ -8,7 +8,6 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { abortableSleep } from '../../core/http.js';
 import { run } from '../kit.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 
@@ -42,7 +41,7 @@ export async function fetchJob(ctx: Context, id: string): Promise<Job> {
 const JOB_COLUMNS = ['id_str', 'status', 'entity', 'granularity', 'start_time', 'end_time', 'url', 'expires_at'];
 
 /** Polls until the job is final, waiting 1 s, then x1.5 each time up to 30 s, at most `timeoutS`. */
-export async function waitJob(ctx: Context, id: string, timeoutS: number, sleep: (ms: number) => Promise<void> = abortableSleep): Promise<Job> {
+export async function waitJob(ctx: Context, id: string, timeoutS: number, sleep: (ms: number) => Promise<void> = (ms) => ctx.clock.sleep(ms)): Promise<Job> {
   const deadline = ctx.clock.now() + timeoutS * 1000;
   let wait = POLL_FIRST_MS;
   for (;;) {

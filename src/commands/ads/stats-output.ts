@@ -3,7 +3,7 @@
 // currency rides along so a table can show them as money.
 import type { Context } from '../../context.js';
 import { printList, type Rec } from '../../core/output.js';
-import { parseInstant, isoSeconds } from '../../ads/params.js';
+import { parseInstant, isoSeconds } from '../../contract/time.js';
 
 export interface StatsEnvelope {
   data?: Array<{ id: string; id_data?: Array<{ segment?: { segment_name?: string; segment_value?: string } | null; metrics?: Record<string, unknown> }> }>;

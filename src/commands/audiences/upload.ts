@@ -6,6 +6,9 @@ import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { collect, run } from '../kit.js';
+import { EXPIRY_MONTHS, ID_TYPES, USERS_PER_REQUEST, canonicalType, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
+import { ADS_ID } from '../../contract/ids.js';
+import { parseIsoTime } from '../../contract/time.js';
 
 export interface UploadFlags {
   type?: string;
@@ -25,7 +28,7 @@ export interface UploadFlags {
   rejects?: string;
 }
 
-type Target = 'custom_audience' | 'do_not_reach_list';
+type Target = UploadTarget;
 
 const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'seconds', 'records_per_s'];
 
@@ -43,7 +46,7 @@ function addFlags(cmd: Command, target: Target): Command {
   if (target === 'custom_audience') cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
   cmd
     .option('--expires-at <time>', `ISO 8601 expiry (default 13 months ahead; ${target === 'custom_audience' ? 'after --effective-at, at most 13 months after it' : 'less than 13 months ahead'})`)
-    .option('--batch-size <n>', 'users per request', '2500')
+    .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--dry-run', 'normalize, hash and batch, but send nothing')
     .option('--out <file>', 'with --dry-run: write each request body as one JSON line')
@@ -74,18 +77,11 @@ function positiveInt(v: string, flag: string, max: number): number {
   return Number(v);
 }
 
-function isoTime(v: string, flag: string): Date {
+function isoTime(v: string, flag: string): number {
   // ISO 8601 with a date and a time zone (or a plain date), as the endpoint takes it.
-  if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/.test(v) || Number.isNaN(Date.parse(v))) {
-    throw new UsageError(`${flag} must be an ISO 8601 time such as 2026-05-01T00:00:00Z (got "${v}")`, { flag });
-  }
-  return new Date(v);
-}
-
-function addMonths(d: Date, n: number): Date {
-  const x = new Date(d.getTime());
-  x.setUTCMonth(x.getUTCMonth() + n);
-  return x;
+  const t = parseIsoTime(v, { loose: true });
+  if (t === undefined) throw new UsageError(`${flag} must be an ISO 8601 time such as 2026-05-01T00:00:00Z (got "${v}")`, { flag });
+  return t;
 }
 
 /**
@@ -113,14 +109,13 @@ async function refuseBinary(file: string): Promise<void> {
 export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string[], target: Target): Promise<void> {
   const [listId, input] = args as [string, string];
   const idName = target === 'custom_audience' ? '<audience-id>' : '<list-id>';
-  if (!/^[A-Za-z0-9]{1,32}$/.test(listId)) throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
-  const { canonicalType } = await import('../../audiences/normalize.js');
+  if (!ADS_ID.test(listId)) throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
   const { parseColumnFlags } = await import('../../audiences/input.js');
   const columns = parseColumnFlags(f.column ?? []);
   let type = undefined;
   if (f.type !== undefined) {
     type = canonicalType(f.type);
-    if (!type) throw new UsageError(`--type must be one of email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id (got "${f.type}")`, { flag: '--type' });
+    if (!type) throw new UsageError(`--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")`, { flag: '--type' });
   }
   if (type && columns.length) throw new UsageError('--type and --column are exclusive: --type for one value per row, --column to build users from several columns', { flag: '--column' });
   const allowed = target === 'do_not_reach_list' ? (['email', 'phone_number'] as const) : undefined;
@@ -136,21 +131,23 @@ export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string
       throw new UsageError(`--default-country must be a two-letter country code such as US or GB (got "${f.defaultCountry}")`, { flag: '--default-country' });
     }
   }
-  const now = new Date(ctx.clock.now());
   const eff = f.effectiveAt !== undefined ? isoTime(f.effectiveAt, '--effective-at') : undefined;
   if (f.expiresAt !== undefined) {
-    const exp = isoTime(f.expiresAt, '--expires-at');
-    if (target === 'custom_audience') {
-      const from = eff ?? now;
-      // ads-api.md 4.4 / section 8: expires_at after effective_at, at most 13 months.
-      if (exp.getTime() <= from.getTime()) throw new UsageError(`--expires-at must be after ${eff ? '--effective-at' : 'now'}`, { flag: '--expires-at' });
-      if (exp.getTime() > addMonths(from, 13).getTime()) throw new UsageError(`--expires-at must be at most 13 months after ${eff ? '--effective-at' : 'now'}`, { flag: '--expires-at' });
-    } else {
-      if (exp.getTime() <= now.getTime()) throw new UsageError('--expires-at must be in the future', { flag: '--expires-at' });
-      if (exp.getTime() >= addMonths(now, 13).getTime()) throw new UsageError('--expires-at must lie less than 13 months ahead for a do-not-reach list', { flag: '--expires-at' });
+    const fault = expiryFault(target, isoTime(f.expiresAt, '--expires-at'), { nowMs: ctx.clock.now(), effectiveMs: eff });
+    const since = eff !== undefined ? '--effective-at' : 'now';
+    if (fault) {
+      const message =
+        target === 'custom_audience'
+          ? fault === 'not-after-start'
+            ? `--expires-at must be after ${since}`
+            : `--expires-at must be at most ${EXPIRY_MONTHS} months after ${since}`
+          : fault === 'not-after-start'
+            ? '--expires-at must be in the future'
+            : `--expires-at must lie less than ${EXPIRY_MONTHS} months ahead for a do-not-reach list`;
+      throw new UsageError(message, { flag: '--expires-at' });
     }
   }
-  const batchSize = positiveInt(f.batchSize, '--batch-size', 2_000_000);
+  const batchSize = positiveInt(f.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(f.concurrency, '--concurrency', 64);
   if (f.out && !f.dryRun) throw new UsageError('--out writes request bodies instead of sending them: use it with --dry-run', { flag: '--out' });
   if (f.dryRun && (f.journal || f.restart)) throw new UsageError('--dry-run sends nothing and keeps no journal: drop --journal / --restart', { flag: '--dry-run' });
@@ -178,7 +175,7 @@ export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string
     hashed: !!f.hashed,
     defaultCountry: f.defaultCountry?.toUpperCase(),
     operation: f.delete ? 'Delete' : 'Update',
-    effectiveAt: eff ? f.effectiveAt : undefined,
+    effectiveAt: eff !== undefined ? f.effectiveAt : undefined,
     expiresAt: f.expiresAt,
     batchSize,
     concurrency,

@@ -2,6 +2,7 @@
 import type { Context } from '../../context.js';
 import { AuthError, type XctlError } from '../../core/errors.js';
 import { mask } from '../../core/io.js';
+import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateBearer } from './oauth-flow.js';
 
 export interface AuthAppTokenOptions {
@@ -11,10 +12,10 @@ export interface AuthAppTokenOptions {
 /** 403 code 99 from /oauth2/token means wrong key/secret or asking too often; say both. */
 function explain99(e: unknown): never {
   const err = e as XctlError;
-  if (String(err.code) === '99') {
+  if (hasCode(err, V1Code.TokenRequestedTooOften)) {
     throw new AuthError(`the token endpoint refused to issue a bearer token (HTTP 403, code 99)`, {
       status: 403,
-      code: 99,
+      code: V1Code.TokenRequestedTooOften,
       hint: 'cache your token: the service keeps one bearer per app and punishes asking too often; xctl caches it in the profile, so wait a minute and run `xctl auth app-token` once; if it persists, check the API key and secret (`xctl auth status`)',
     });
   }

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError, XctlError } from '../../core/errors.js';
-import { parseDuration } from '../../sandbox/clock.js';
+import { parseDuration } from '../../contract/time.js';
 import { printOne } from '../../core/output.js';
 import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';

@@ -1,6 +1,7 @@
 // `xctl auth logout`: revoke the user token remotely, then forget it locally (always).
 import type { Context } from '../../context.js';
 import { XctlError } from '../../core/errors.js';
+import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateUserToken } from './oauth-flow.js';
 
 export interface AuthLogoutOptions {
@@ -26,7 +27,7 @@ export async function authLogout(ctx: Context, opts: AuthLogoutOptions): Promise
     } catch (e) {
       const err = e as XctlError;
       // 401 code 89: the token is already invalid, which is what logging out wants.
-      if (String(err.code) === '89') io.info(`the token of ${who} was already invalid at the service`);
+      if (hasCode(err, V1Code.InvalidOrExpiredToken)) io.info(`the token of ${who} was already invalid at the service`);
       else failure = err;
     }
   }

@@ -2,6 +2,7 @@
 // (credentials-webhooks.md 4.1, 4.2; platform-notes.md "Token endpoints").
 import type { HttpClient } from '../../core/http.js';
 import { ApiError } from '../../core/errors.js';
+import { OAUTH_ENDPOINTS as E } from '../../contract/oauth.js';
 
 export interface RequestToken {
   token: string;
@@ -26,8 +27,8 @@ function formPairs(text: string, step: string, need: string[]): Record<string, s
 /** POST /oauth/request_token: step 1, signed with the consumer keys only; oauth_callback is always sent. */
 export async function requestToken(http: HttpClient, callback: string, accessLevel?: 'read' | 'write'): Promise<RequestToken> {
   const res = await http.request<string>({
-    method: 'POST',
-    path: '/oauth/request_token',
+    method: E.requestToken.method,
+    path: E.requestToken.path,
     auth: 'consumer',
     query: { x_auth_access_type: accessLevel },
     oauthExtra: { oauth_callback: callback },
@@ -40,7 +41,7 @@ export async function requestToken(http: HttpClient, callback: string, accessLev
 
 /** The page of step 2 (GET /oauth/authorize): the user approves there; oauth_callback is never sent here. */
 export function authorizeUrl(apiBase: string, token: string, opts: { forceLogin?: boolean; screenName?: string } = {}): string {
-  const u = new URL('/oauth/authorize', apiBase.replace(/\/+$/, '') + '/');
+  const u = new URL(E.authorizePage.path, apiBase.replace(/\/+$/, '') + '/');
   u.searchParams.set('oauth_token', token);
   if (opts.forceLogin) u.searchParams.set('force_login', 'true');
   if (opts.screenName) u.searchParams.set('screen_name', opts.screenName);
@@ -50,8 +51,8 @@ export function authorizeUrl(apiBase: string, token: string, opts: { forceLogin?
 /** POST /oauth/access_token: step 3, signed with the request token; the verifier is strictly required. */
 export async function accessToken(http: HttpClient, rt: RequestToken, verifier: string): Promise<UserToken> {
   const res = await http.request<string>({
-    method: 'POST',
-    path: '/oauth/access_token',
+    method: E.accessToken.method,
+    path: E.accessToken.path,
     auth: 'consumer',
     token: { token: rt.token, tokenSecret: rt.secret },
     oauthExtra: { oauth_verifier: verifier },
@@ -63,10 +64,10 @@ export async function accessToken(http: HttpClient, rt: RequestToken, verifier: 
 
 /** POST /1.1/oauth/invalidate_token: revokes the user access token the request is signed with. */
 export async function invalidateUserToken(http: HttpClient): Promise<void> {
-  await http.request({ method: 'POST', path: '/1.1/oauth/invalidate_token', auth: 'user' });
+  await http.request({ method: E.invalidateUserToken.method, path: E.invalidateUserToken.path, auth: 'user' });
 }
 
 /** POST /oauth2/invalidate_token: revokes an app-only bearer; signed as the application owner. */
 export async function invalidateBearer(http: HttpClient, bearer: string): Promise<void> {
-  await http.request({ method: 'POST', path: '/oauth2/invalidate_token', auth: 'user', form: { access_token: bearer } });
+  await http.request({ method: E.invalidateBearer.method, path: E.invalidateBearer.path, auth: 'user', form: { access_token: bearer } });
 }

@@ -10,7 +10,6 @@ import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { abortableSleep } from '../../core/http.js';
 import {
   CHUNK_BYTES,
   CLI_CATEGORIES,
@@ -159,7 +158,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
           });
         }
         bar.update(sent, `processing ${data.processing_info.progress_percent ?? 0}%`);
-        await abortableSleep(wait);
+        await ctx.clock.sleep(wait);
         data = (await http.request<{ data: MediaData }>({ method: 'GET', host: 'api', path: STATUS_PATH, query: { command: 'STATUS', media_id: id }, auth: 'user' })).data.data;
       }
       bar.stop();

@@ -2,7 +2,9 @@
 // link|unlink|list` on /2/tweets/search/webhooks (filtered stream webhooks, section 6).
 import type { Context } from '../../context.js';
 import { ApiError, UsageError, errorFromResponse } from '../../core/errors.js';
-import { RULE_MAX_CHARS } from '../../webhooks/rule-match.js';
+import { RULE_MAX_CHARS, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
+import { pathOf } from '../../contract/endpoint.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
 import { checkWebhookId } from '../webhooks/manage.js';
 import { readInputArg } from '../kit.js';
 
@@ -72,7 +74,7 @@ const COLUMNS = ['id', 'value', 'tag'];
 /** GET /2/tweets/search/stream/rules */
 export async function rulesList(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: 'GET', path: '/2/tweets/search/stream/rules', auth: 'app' });
+  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: E.listRules.method, path: E.listRules.path, auth: 'app' });
   const { printList } = await import('../../core/output.js');
   await printList(ctx.io, await ctx.output(), res.data.data ?? [], { columns: COLUMNS, knownFields: COLUMNS });
 }
@@ -87,8 +89,8 @@ interface RulesReply {
 async function postRules(ctx: Context, body: unknown, dryRun?: boolean) {
   const http = await ctx.http();
   const res = await http.request<RulesReply>({
-    method: 'POST',
-    path: '/2/tweets/search/stream/rules',
+    method: E.changeRules.method,
+    path: E.changeRules.path,
     auth: 'app',
     query: { dry_run: dryRun ? 'true' : undefined },
     json: body,
@@ -124,7 +126,7 @@ export async function rulesAdd(ctx: Context, o: AddOptions, args: string[]): Pro
 
 /** Deletes rules (POST /2/tweets/search/stream/rules {"delete":{"ids":[...]}}). */
 export async function rulesDelete(ctx: Context, o: { dryRun?: boolean }, args: string[]): Promise<void> {
-  for (const id of args) if (!/^\d{1,19}$/.test(id)) throw new UsageError(`rule ids are 1-19 digits (got "${id}")`, { flag: '<id>' });
+  for (const id of args) if (!NUMERIC_ID.test(id)) throw new UsageError(`rule ids are 1-19 digits (got "${id}")`, { flag: '<id>' });
   const res = await postRules(ctx, { delete: { ids: args } }, o.dryRun);
   if (res.status >= 400) throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const s = res.data.meta?.summary ?? {};
@@ -136,7 +138,7 @@ export async function rulesDelete(ctx: Context, o: { dryRun?: boolean }, args: s
 export async function linkWebhook(ctx: Context, _o: unknown, args: string[]): Promise<void> {
   const id = checkWebhookId(args[0]!);
   const http = await ctx.http();
-  await http.request({ method: 'POST', path: `/2/tweets/search/webhooks/${id}`, auth: 'app' });
+  await http.request({ method: E.link.method, path: pathOf(E.link, { id }), auth: 'app' });
   ctx.io.info(`webhook ${id} now receives posts matching the filtered stream rules`);
 }
 
@@ -144,14 +146,14 @@ export async function linkWebhook(ctx: Context, _o: unknown, args: string[]): Pr
 export async function unlinkWebhook(ctx: Context, _o: unknown, args: string[]): Promise<void> {
   const id = checkWebhookId(args[0]!);
   const http = await ctx.http();
-  const res = await http.request<{ data?: { deleted?: boolean } }>({ method: 'DELETE', path: `/2/tweets/search/webhooks/${id}`, auth: 'app' });
+  const res = await http.request<{ data?: { deleted?: boolean } }>({ method: E.unlink.method, path: pathOf(E.unlink, { id }), auth: 'app' });
   ctx.io.info(res.data.data?.deleted ? `webhook ${id} unlinked from the filtered stream` : `webhook ${id} was not linked`);
 }
 
 /** GET /2/tweets/search/webhooks */
 export async function listLinks(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: 'GET', path: '/2/tweets/search/webhooks', auth: 'app' });
+  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: E.listLinks.method, path: E.listLinks.path, auth: 'app' });
   const { printList } = await import('../../core/output.js');
   await printList(ctx.io, await ctx.output(), res.data.data ?? [], { columns: ['webhook_id', 'created_at'] });
 }

@@ -3,8 +3,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { checkBaseUrl, isLoopback } from '../../core/http.js';
-import { DEPRECATED_EVENT_NAMES, SIGNATURE_HEADERS } from '../../webhooks/crypto.js';
+import { checkBaseUrl, isLoopbackHost } from '../../contract/hosts.js';
+import { DEPRECATED_EVENT_NAMES } from '../../contract/activity.js';
+import { SIGNATURE_HEADERS } from '../../webhooks/crypto.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
 import { checkWebhookUrl, createWebhook, deleteWebhook } from './manage.js';
 
@@ -109,7 +110,7 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   if (o.register) {
     let url = o.publicUrl;
     if (!url) {
-      if (!isLoopback(new URL(await ctx.apiBase()).hostname)) {
+      if (!isLoopbackHost(new URL(await ctx.apiBase()).hostname)) {
         await stop();
         throw new UsageError('--register needs --public-url (the https URL that reaches this listener)', { flag: '--public-url' });
       }

@@ -3,22 +3,25 @@
 import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { CheckFailed, UsageError } from '../../core/errors.js';
-import { isLoopback } from '../../core/http.js';
+import { isLoopbackHost } from '../../contract/hosts.js';
+import { pathOf } from '../../contract/endpoint.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
+import { parseIsoTime } from '../../contract/time.js';
+import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate, toReplayDate } from '../../contract/webhooks.js';
 import { crcResponse, isServiceShapedCrcToken, verifySignature } from '../../webhooks/crypto.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
 
 export const WEBHOOK_COLUMNS = ['id', 'url', 'valid', 'created_at'];
-const REPLAY_WINDOW_MS = 24 * 3_600_000; // platform-notes.md: at most 24 h back
 
 export function checkWebhookId(id: string): string {
-  if (!/^[0-9]{1,19}$/.test(id)) throw new UsageError(`webhook id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
+  if (!NUMERIC_ID.test(id)) throw new UsageError(`webhook id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
   return id;
 }
 
 /** Client-side URL rules; loopback http only when the API itself is on loopback (the sandbox). */
 export async function checkWebhookUrl(ctx: Context, url: string, flag = '<url>'): Promise<string> {
   const base = new URL(await ctx.apiBase());
-  const why = webhookUrlProblem(url, isLoopback(base.hostname));
+  const why = webhookUrlProblem(url, isLoopbackHost(base.hostname));
   if (why) {
     throw new UsageError(`webhook URL refused: ${why}`, {
       flag,
@@ -31,14 +34,14 @@ export async function checkWebhookUrl(ctx: Context, url: string, flag = '<url>')
 /** POST /2/webhooks */
 export async function createWebhook(ctx: Context, url: string): Promise<Record<string, unknown>> {
   const http = await ctx.http();
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', path: '/2/webhooks', auth: 'app', json: { url } });
+  const res = await http.request<{ data: Record<string, unknown> }>({ method: E.create.method, path: E.create.path, auth: 'app', json: { url } });
   return res.data.data;
 }
 
 /** DELETE /2/webhooks/:id */
 export async function deleteWebhook(ctx: Context, id: string): Promise<void> {
   const http = await ctx.http();
-  await http.request({ method: 'DELETE', path: `/2/webhooks/${id}`, auth: 'app' });
+  await http.request({ method: E.delete.method, path: pathOf(E.delete, { id }), auth: 'app' });
 }
 
 /** Registers a webhook after the local URL checks (POST /2/webhooks). */
@@ -52,7 +55,7 @@ export async function webhooksCreate(ctx: Context, _o: unknown, args: string[]):
 /** GET /2/webhooks */
 export async function webhooksList(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: 'GET', path: '/2/webhooks', auth: 'app' });
+  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: E.list.method, path: E.list.path, auth: 'app' });
   const { printList } = await import('../../core/output.js');
   const rows = (res.data.data ?? []).map((w) => ({ ...w, status: w.valid ? 'valid' : 'invalid' }));
   await printList(ctx.io, await ctx.output(), rows, { columns: ['id', 'url', 'status', 'created_at'], knownFields: ['id', 'url', 'valid', 'status', 'created_at'] });
@@ -70,7 +73,7 @@ export async function webhooksDelete(ctx: Context, _o: unknown, args: string[]):
 export async function webhooksValidate(ctx: Context, _o: unknown, args: string[]): Promise<void> {
   const id = checkWebhookId(args[0]!);
   const http = await ctx.http();
-  const res = await http.request<{ data: { valid: boolean } }>({ method: 'PUT', path: `/2/webhooks/${id}`, auth: 'app' });
+  const res = await http.request<{ data: { valid: boolean } }>({ method: E.validate.method, path: pathOf(E.validate, { id }), auth: 'app' });
   const valid = !!res.data.data?.valid;
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), { id, valid, status: valid ? 'valid' : 'invalid' });
@@ -79,18 +82,9 @@ export async function webhooksValidate(ctx: Context, _o: unknown, args: string[]
 
 /** ISO 8601 or yyyymmddhhmm (UTC) to epoch ms. */
 export function parseReplayTime(v: string, flag: string): number {
-  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(v);
-  let t: number;
-  if (m) {
-    t = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!);
-    if (+m[2]! < 1 || +m[2]! > 12 || +m[4]! > 23 || +m[5]! > 59 || new Date(t).getUTCDate() !== +m[3]!) t = NaN;
-  } else t = /^\d{4}-\d{2}-\d{2}T/.test(v) ? Date.parse(v) : NaN;
-  if (Number.isNaN(t)) throw new UsageError(`${flag} must be an ISO time (2026-01-15T12:00Z) or yyyymmddhhmm in UTC (got "${v}")`, { flag });
+  const t = parseReplayDate(v) ?? parseIsoTime(v);
+  if (t === undefined) throw new UsageError(`${flag} must be an ISO time (2026-01-15T12:00Z) or yyyymmddhhmm in UTC (got "${v}")`, { flag });
   return t;
-}
-
-export function toReplayDate(t: number): string {
-  return new Date(t).toISOString().replace(/[-:T]/g, '').slice(0, 12);
 }
 
 export interface ReplayOptions {
@@ -111,7 +105,7 @@ export async function webhooksReplay(ctx: Context, o: ReplayOptions, args: strin
   if (to > now + 60_000) throw new UsageError('--to must not be in the future', { flag: '--to' });
   const http = await ctx.http();
   const body = { webhook_id: id, from_date: toReplayDate(from), to_date: toReplayDate(Math.min(to, floorNow)) };
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', path: '/2/webhooks/replay', auth: 'app', json: body });
+  const res = await http.request<{ data: Record<string, unknown> }>({ method: E.replay.method, path: E.replay.path, auth: 'app', json: body });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), { ...res.data.data, webhook_id: id, from_date: body.from_date, to_date: body.to_date });
 }

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import type { SandboxOps } from '../../ads/resource-types.js';
 import type { SandboxApp } from '../app.js';
 import { problem } from '../http.js';
-import { isoSeconds, parseInstant } from '../../ads/params.js';
+import { isoSeconds, parseInstant } from '../../contract/time.js';
 import { CONCURRENT_JOBS_MAX, CONVERSION_KEYS, CREATIVE_ONLY_METRICS, METRICS } from '../../ads/resources/stats.js';
 import type { Behaviour } from './behaviour.js';
 import { deliveringMs, deliverySpans } from './delivery.js';

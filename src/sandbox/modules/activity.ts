@@ -6,13 +6,14 @@ import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { ok, problem, type SReq } from '../http.js';
 import { randomDigits, type Entity } from '../state.js';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, isDirectional } from '../../webhooks/crypto.js';
+import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, isDirectional, lengthWithin, type Direction } from '../../contract/activity.js';
+import { isNumericId } from '../../contract/ids.js';
 import { deliver, ownedWebhook } from './webhooks.js';
 
 interface Filter {
   user_id?: string;
   keyword?: string;
-  direction?: 'inbound' | 'outbound';
+  direction?: Direction;
 }
 
 interface SubscriptionRec extends Entity {
@@ -34,7 +35,7 @@ interface Envelope {
   data: { event_uuid: string; event_type: string; filter: Filter; tag?: string; payload: Record<string, unknown> };
 }
 
-const BACKFILL_MAX_MIN = 5; // section 8: backfill_minutes 1 to 5 (0 = none)
+const BACKFILL_MAX_MIN = L.backfillMinutes.max;
 const KEEPALIVE_MS = 20_000; // a blank line keeps idle connections and client watchdogs alive
 const BACKLOG_MAX = 10_000;
 
@@ -73,19 +74,19 @@ function checkFilter(v: unknown, eventType: string): Filter {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
   const f = v as Record<string, unknown>;
   const out: Filter = {};
-  for (const k of Object.keys(f)) if (!['user_id', 'keyword', 'direction'].includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
+  for (const k of Object.keys(f)) if (!(L.filterFields as readonly string[]).includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
   if (f.user_id !== undefined) {
-    if (typeof f.user_id !== 'string' || !/^\d{1,19}$/.test(f.user_id)) throw invalid('filter.user_id must be a string of 1-19 digits', 'filter.user_id', f.user_id);
+    if (!isNumericId(f.user_id)) throw invalid('filter.user_id must be a string of 1-19 digits', 'filter.user_id', f.user_id);
     out.user_id = f.user_id;
   }
   if (f.keyword !== undefined) {
-    if (typeof f.keyword !== 'string' || f.keyword.length < 1 || f.keyword.length > 150) throw invalid('filter.keyword must be 1-150 characters', 'filter.keyword', f.keyword);
+    if (typeof f.keyword !== 'string' || !lengthWithin(f.keyword, L.keyword)) throw invalid(`filter.keyword must be ${L.keyword.min}-${L.keyword.max} characters`, 'filter.keyword', f.keyword);
     out.keyword = f.keyword;
   }
   if (f.direction !== undefined) {
-    if (f.direction !== 'inbound' && f.direction !== 'outbound') throw invalid('filter.direction must be inbound or outbound', 'filter.direction', f.direction);
+    if (typeof f.direction !== 'string' || !(L.directions as readonly string[]).includes(f.direction)) throw invalid(`filter.direction must be ${L.directions.join(' or ')}`, 'filter.direction', f.direction);
     if (!isDirectional(eventType)) throw invalid(`filter.direction applies to direct-message events only, not ${eventType}`, 'filter.direction', f.direction);
-    out.direction = f.direction;
+    out.direction = f.direction as Direction;
   }
   return out;
 }
@@ -116,15 +117,14 @@ function totals(app: SandboxApp, appKey: string | undefined): number {
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const opts = { auth: 'user-or-bearer' as const, rate: 'activity', style: 'v2' as const };
 
-  r.add('POST', '/2/activity/subscriptions', opts, (req) => {
+  r.serve(E.createSubscription, (req) => {
     const body = req.json();
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
     const b = body as Record<string, unknown>;
     const eventType = checkEventType(b.event_type);
     const filter = checkFilter(b.filter, eventType);
-    if (b.tag !== undefined && (typeof b.tag !== 'string' || b.tag.length < 1 || b.tag.length > 200)) throw invalid('tag must be 1-200 characters', 'tag', b.tag);
+    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
     if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
     const now = app.clock.iso();
     let id = randomDigits(19);
@@ -134,10 +134,10 @@ export function install(app: SandboxApp): void {
     return ok({ data: view(s), meta: { total_subscriptions: totals(app, s.app_key) } });
   });
 
-  r.add('GET', '/2/activity/subscriptions', opts, (req) => {
+  r.serve(E.listSubscriptions, (req) => {
     const max = req.query.get('max_results');
-    const n = max === null ? 100 : Number(max);
-    if (!Number.isInteger(n) || n < 1 || n > 1000) throw invalid('max_results must be 1-1000', 'max_results', max);
+    const n = max === null ? L.maxResults.default : Number(max);
+    if (!Number.isInteger(n) || n < L.maxResults.min || n > L.maxResults.max) throw invalid(`max_results must be ${L.maxResults.min}-${L.maxResults.max}`, 'max_results', max);
     const mine = [...subs(app).values()].filter((s) => s.app_key === req.auth.appKey).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
     const token = req.query.get('pagination_token');
     let start = 0;
@@ -150,14 +150,14 @@ export function install(app: SandboxApp): void {
     return ok({ data: page.map(view), meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) } });
   });
 
-  r.add('DELETE', '/2/activity/subscriptions/:id', opts, (req) => {
+  r.serve(E.deleteSubscription, (req) => {
     const s = subs(app).get(req.params.id!);
     if (!s || s.app_key !== req.auth.appKey) throw problem(404, 'Not Found Error', `no subscription with id ${req.params.id}`, { parameter: 'subscription_id', value: req.params.id });
     subs(app).delete(s.id);
     return ok({ data: { deleted: true }, meta: { total_subscriptions: totals(app, s.app_key) } });
   });
 
-  r.add('GET', '/2/activity/stream', { auth: 'app', rate: 'activity', style: 'v2' }, (req: SReq) => {
+  r.serve(E.stream, (req: SReq) => {
     const bf = req.query.get('backfill_minutes');
     const minutes = bf === null ? 0 : Number(bf);
     if (!/^\d+$/.test(bf ?? '0') || minutes > BACKFILL_MAX_MIN) throw invalid(`backfill_minutes must be a whole number 0-${BACKFILL_MAX_MIN}`, 'backfill_minutes', bf);

@@ -1,8 +1,9 @@
 // /_sandbox/*: unauthenticated, loopback-only controls for tests, demos and CI pipelines.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { parseDuration } from '../clock.js';
+import { parseDuration } from '../../contract/time.js';
 import { ok, problem } from '../http.js';
+import { isNumericId } from '../../contract/ids.js';
 
 function obj(v: unknown): Record<string, unknown> {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
@@ -41,7 +42,7 @@ export function install(app: SandboxApp): void {
   r.add('POST', '/_sandbox/events', { auth: 'admin', style: 'v2' }, async (req) => {
     const body = obj(req.json());
     if (typeof body.event_type !== 'string' || !body.event_type) throw problem(400, 'Invalid Request', 'event_type is required');
-    if (body.user_id !== undefined && (typeof body.user_id !== 'string' || !/^\d{1,19}$/.test(body.user_id))) {
+    if (body.user_id !== undefined && !isNumericId(body.user_id)) {
       throw problem(400, 'Invalid Request', 'user_id must be a string of digits');
     }
     if (body.payload !== undefined && (typeof body.payload !== 'object' || body.payload === null || Array.isArray(body.payload))) {

@@ -6,17 +6,13 @@ import type { SandboxApp } from '../app.js';
 import { adsError, ok, type SReq } from '../http.js';
 import type { Entity } from '../state.js';
 import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
+import { EXPIRY_MONTHS, MAX_BYTES, MAX_OPERATIONS, UNHASHED_TYPE, UPLOAD_ENDPOINTS, WIRE_KEYS, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
+import { parseIsoTime } from '../../contract/time.js';
+import { AdsCode } from '../../contract/service-errors.js';
 
-export const MAX_OPERATIONS = 2500;
-export const MAX_BYTES = 5_000_000;
 const HASHED = /^[0-9a-f]{64}$/;
-const AUDIENCE_KEYS = new Set(['email', 'device_id', 'handle', 'twitter_id', 'service_id', 'phone_number', 'partner_user_id']);
-const DNR_KEYS = new Set(['email', 'phone_number']);
-const THIRTEEN_MONTHS = (from: number) => {
-  const d = new Date(from);
-  d.setUTCMonth(d.getUTCMonth() + 13);
-  return d.getTime();
-};
+const AUDIENCE_KEYS = new Set(WIRE_KEYS.custom_audience);
+const DNR_KEYS = new Set(WIRE_KEYS.do_not_reach_list);
 
 type Kind = 'custom_audiences' | 'do_not_reach_lists';
 
@@ -50,12 +46,13 @@ export function distinctUsers(app: SandboxApp, kind: Kind, id: string): number {
 }
 
 function bad(message: string, parameter?: string): never {
-  throw adsError(400, 'INVALID_PARAMETER', message, parameter);
+  throw adsError(400, AdsCode.InvalidParameter, message, parameter);
 }
 
 function isoTime(v: unknown, name: string): number {
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(Date.parse(v))) bad(`${name} must be an ISO 8601 time`, name);
-  return Date.parse(v as string);
+  const t = typeof v === 'string' ? parseIsoTime(v, { loose: true }) : undefined;
+  if (t === undefined) bad(`${name} must be an ISO 8601 time`, name);
+  return t;
 }
 
 /** Checks the caller may act on the account: it must list the user (ads-api.md section 5). */
@@ -63,7 +60,7 @@ function accountFor(req: SReq, app: SandboxApp): Entity {
   const acct = app.state.collection('accounts').get(req.params.account_id!);
   const users = (acct?.user_ids as string[] | undefined) ?? [];
   if (!acct || acct.deleted || !req.auth.userId || !users.includes(req.auth.userId)) {
-    throw adsError(403, 'ACCOUNT_NOT_FOUND', `Account ${req.params.account_id} was not found for this user`);
+    throw adsError(403, AdsCode.AccountNotFound, `Account ${req.params.account_id} was not found for this user`);
   }
   return acct;
 }
@@ -152,23 +149,18 @@ function sameBytes(b: Buffer, at: number, what: Buffer): boolean {
 /** Validates the whole batch; returns each operation's canonical user keys. */
 function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
   if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) bad('The request body must be JSON (Content-Type: application/json)');
-  if (req.rawBody.length > MAX_BYTES) throw adsError(413, 'INVALID_PARAMETER', `The request body exceeds ${MAX_BYTES} bytes`);
+  if (req.rawBody.length > MAX_BYTES) throw adsError(413, AdsCode.InvalidParameter, `The request body exceeds ${MAX_BYTES} bytes`);
   const now = app.clock.now();
   const checkTimes = (p: Record<string, unknown>, i: number) => {
-    if (kind === 'do_not_reach_lists') {
-      // Do-not-reach: no effective_at (the current time is used); expiry less than 13 months ahead.
-      if (p.effective_at !== undefined) bad('effective_at is not accepted for do-not-reach lists', 'effective_at');
-      if (p.expires_at !== undefined) {
-        const exp = isoTime(p.expires_at, 'expires_at');
-        if (exp <= now || exp >= THIRTEEN_MONTHS(now)) bad('expires_at must lie in the future and less than 13 months ahead', 'expires_at');
-      }
-    } else {
-      const eff = p.effective_at !== undefined ? isoTime(p.effective_at, 'effective_at') : now;
-      if (p.expires_at !== undefined) {
-        const exp = isoTime(p.expires_at, 'expires_at');
-        if (exp <= eff) bad('expires_at must be after effective_at', 'expires_at');
-        if (exp > THIRTEEN_MONTHS(eff)) bad('expires_at must be at most 13 months after effective_at', 'expires_at');
-      }
+    const target: UploadTarget = kind === 'do_not_reach_lists' ? 'do_not_reach_list' : 'custom_audience';
+    // Do-not-reach: no effective_at (the current time is used).
+    if (target === 'do_not_reach_list' && p.effective_at !== undefined) bad('effective_at is not accepted for do-not-reach lists', 'effective_at');
+    const eff = p.effective_at !== undefined ? isoTime(p.effective_at, 'effective_at') : undefined;
+    if (p.expires_at !== undefined) {
+      const fault = expiryFault(target, isoTime(p.expires_at, 'expires_at'), { nowMs: now, effectiveMs: eff });
+      if (fault && target === 'do_not_reach_list') bad(`expires_at must lie in the future and less than ${EXPIRY_MONTHS} months ahead`, 'expires_at');
+      if (fault === 'not-after-start') bad('expires_at must be after effective_at', 'expires_at');
+      if (fault === 'too-far') bad(`expires_at must be at most ${EXPIRY_MONTHS} months after effective_at`, 'expires_at');
     }
   };
   const fast = fastScan(req.rawBody, kind, checkTimes);
@@ -219,7 +211,7 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
         if (!Array.isArray(vals) || vals.length === 0) bad(`operation ${i}, user ${u}: ${k} must be a non-empty array of strings`, k);
         for (const v of vals) {
           if (typeof v !== 'string') bad(`operation ${i}, user ${u}: ${k} values must be strings`, k);
-          if (k === 'partner_user_id' ? v.length === 0 : !HASHED.test(v)) {
+          if (k === UNHASHED_TYPE ? v.length === 0 : !HASHED.test(v)) {
             bad(`operation ${i}, user ${u}: ${k} values must be SHA-256 hashed (64 lowercase hex characters) after normalization`, k);
           }
         }
@@ -239,7 +231,7 @@ function handler(kind: Kind) {
     const idParam = kind === 'custom_audiences' ? 'custom_audience_id' : 'do_not_reach_list_id';
     const id = req.params[idParam]!;
     const list = app.state.collection(kind).get(id);
-    if (!list || list.deleted || list.account_id !== req.params.account_id) throw adsError(404, 'NOT_FOUND', `${kind === 'custom_audiences' ? 'Custom audience' : 'Do-not-reach list'} ${id} was not found`, idParam);
+    if (!list || list.deleted || list.account_id !== req.params.account_id) throw adsError(404, AdsCode.NotFound, `${kind === 'custom_audiences' ? 'Custom audience' : 'Do-not-reach list'} ${id} was not found`, idParam);
     const checked = checkBatch(req, app, kind);
     const request = { params: { account_id: req.params.account_id, [idParam]: id } };
     // Fault knob: answer with a short count and apply nothing, as a failed batch would.
@@ -265,11 +257,6 @@ function handler(kind: Kind) {
 }
 
 export function install(app: SandboxApp): void {
-  app.router.add('POST', '/12/accounts/:account_id/custom_audiences/:custom_audience_id/users', { auth: 'user', rate: 'audience-upload', style: 'ads' }, handler('custom_audiences'));
-  app.router.add(
-    'POST',
-    '/12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users',
-    { auth: 'user', rate: 'audience-upload', style: 'ads' },
-    handler('do_not_reach_lists'),
-  );
+  app.router.serve(UPLOAD_ENDPOINTS.custom_audience, handler('custom_audiences'));
+  app.router.serve(UPLOAD_ENDPOINTS.do_not_reach_list, handler('do_not_reach_lists'));
 }

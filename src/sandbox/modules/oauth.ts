@@ -3,7 +3,9 @@
 import type { SandboxApp } from '../app.js';
 import { ok, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
 import { randomDigits, randomToken, type RequestToken, type SandboxAppRecord } from '../state.js';
-import { isLoopbackCallback } from './oauth-rules.js';
+import { isLoopbackHost } from '../../contract/hosts.js';
+import { OAUTH_ENDPOINTS as E } from '../../contract/oauth.js';
+import { V1Code } from '../../contract/service-errors.js';
 import { timingSafeEqualStr } from '../verify.js';
 
 const REQUEST_TOKEN_TTL_MS = 15 * 60_000;
@@ -122,21 +124,31 @@ function appOf(app: SandboxApp, req: SReq): SandboxAppRecord {
   return app.state.apps.get(req.auth.appKey!)!;
 }
 
+/** The sandbox app accepts http callbacks on loopback, any port (DESIGN.md "Sandbox"). */
+function isLoopbackCallback(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' && isLoopbackHost(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
 export function install(app: SandboxApp): void {
   const r = app.router;
   const { state } = app;
 
-  r.add('POST', '/oauth/request_token', { auth: 'consumer', rate: 'oauth', style: 'v1' }, (req) => {
+  r.serve(E.requestToken, (req) => {
     const oauth = oauthParams(req);
     // Section 5 puts oauth_callback in the Authorization header; a signed query/body copy is accepted too.
     const callback = oauth.oauth_callback ?? req.param('oauth_callback');
     const a = appOf(app, req);
-    if (!callback) throw v1Error(400, 215, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
+    if (!callback) throw v1Error(400, V1Code.BadAuthenticationData, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
     if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
-      throw v1Error(403, 415, 'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings');
+      throw v1Error(403, V1Code.CallbackNotApproved, 'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings');
     }
     const access = req.param('x_auth_access_type');
-    if (access !== undefined && access !== 'read' && access !== 'write') throw v1Error(400, 44, 'x_auth_access_type must be read or write');
+    if (access !== undefined && access !== 'read' && access !== 'write') throw v1Error(400, V1Code.InvalidParameter, 'x_auth_access_type must be read or write');
     const rt: RequestToken = {
       token: randomToken(27),
       secret: randomToken(32),
@@ -152,10 +164,10 @@ export function install(app: SandboxApp): void {
     return formReply({ oauth_token: rt.token, oauth_token_secret: rt.secret, oauth_callback_confirmed: 'true' });
   });
 
-  r.add('GET', '/oauth/authorize', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => authorizePage(app, req, 'authorize'));
-  r.add('GET', '/oauth/authenticate', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => authorizePage(app, req, 'authenticate'));
+  r.serve(E.authorizePage, (req) => authorizePage(app, req, 'authorize'));
+  r.serve(E.authenticatePage, (req) => authorizePage(app, req, 'authenticate'));
 
-  r.add('POST', '/oauth/authorize', { auth: 'none', rate: 'oauth', style: 'oauth' }, (req) => {
+  r.serve(E.authorizeDecision, (req) => {
     const rt = state.requestTokens.get(req.param('oauth_token') ?? '');
     if (!rt || rt.used || rt.verifier || expired(app, rt)) return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
     const decision = req.param('decision');
@@ -168,7 +180,7 @@ export function install(app: SandboxApp): void {
     return decide(app, rt, user.id, decision);
   });
 
-  r.add('POST', '/oauth/access_token', { auth: 'consumer', rate: 'oauth', style: 'v1' }, (req) => {
+  r.serve(E.accessToken, (req) => {
     const oauth = oauthParams(req);
     const rt = oauth.oauth_token ? state.requestTokens.get(oauth.oauth_token) : undefined;
     const verifier = oauth.oauth_verifier ?? req.param('oauth_verifier');
@@ -194,12 +206,12 @@ export function install(app: SandboxApp): void {
     t.invalidated = true;
     return ok({ access_token: t.token });
   };
-  r.add('POST', '/1.1/oauth/invalidate_token', { auth: 'user', rate: 'oauth', style: 'v1' }, invalidateUser);
-  r.add('POST', '/1.1/oauth/invalidate_token.json', { auth: 'user', rate: 'oauth', style: 'v1' }, invalidateUser);
+  r.serve(E.invalidateUserToken, invalidateUser);
+  r.serve(E.invalidateUserTokenJson, invalidateUser);
 
   // Who a user token belongs to, and its access level in the platform's x-access-level header:
   // the cheapest way for clients (and tests) to see that a token works, or no longer does.
-  r.add('GET', '/1.1/account/verify_credentials.json', { auth: 'user', rate: 'default', style: 'v1' }, (req) => {
+  r.serve(E.verifyCredentials, (req) => {
     const t = state.userTokens.get(req.auth.token!)!;
     const u = state.users.get(t.userId)!;
     return ok({ id: Number(u.id), id_str: u.id, screen_name: u.screen_name, name: u.name, description: u.bio }, 200, { 'x-access-level': t.accessLevel });
@@ -207,33 +219,33 @@ export function install(app: SandboxApp): void {
 
   // Accepts a bearer or a user token; shows which credential the service saw (a real endpoint),
   // so a bearer's life can be checked end to end: usable while issued, 401 code 89 once revoked.
-  r.add('GET', '/1.1/application/rate_limit_status.json', { auth: 'user-or-bearer', rate: 'default', style: 'v1' }, (req) => {
+  r.serve(E.rateLimitStatus, (req) => {
     const ctx = req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
     return ok({ rate_limit_context: ctx, resources: {} });
   });
 
-  r.add('POST', '/oauth2/token', { auth: 'basic', rate: 'oauth', style: 'v1' }, (req) => {
+  r.serve(E.bearerToken, (req) => {
     const a = appOf(app, req);
     // grant_type travels in the form body only (section 4.2), never the query.
     const grant = req.form.find(([k]) => k === 'grant_type')?.[1];
-    if (!grant) throw v1Error(400, 170, 'Missing required parameter: grant_type');
-    if (grant !== 'client_credentials') throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    if (!grant) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: grant_type');
+    if (grant !== 'client_credentials') throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
     const now = app.clock.now();
     a.tokenRequests = a.tokenRequests.filter((t) => now - t < 60_000);
     a.tokenRequests.push(now);
     if (a.tokenRequests.length > (app.options.tokenRequestsPerMinute ?? 10)) {
-      throw v1Error(403, 99, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+      throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
     }
     // One bearer per application: repeat requests get the same token until it is invalidated.
     a.bearer ??= 'AAAAAAAAAAAAAAAAAAAAA' + encodeURIComponent(randomToken(24) + '/' + randomToken(40) + '=');
     return ok({ token_type: 'bearer', access_token: a.bearer });
   });
 
-  r.add('POST', '/oauth2/invalidate_token', { auth: 'user', rate: 'oauth', style: 'v1' }, (req) => {
+  r.serve(E.invalidateBearer, (req) => {
     const a = appOf(app, req);
-    if (req.auth.userId !== a.ownerUserId) throw v1Error(403, 348, 'Client application is not permitted to invalidate this token: sign as the application owner');
+    if (req.auth.userId !== a.ownerUserId) throw v1Error(403, V1Code.InvalidateNotPermitted, 'Client application is not permitted to invalidate this token: sign as the application owner');
     const token = req.param('access_token');
-    if (!token) throw v1Error(400, 170, 'Missing required parameter: access_token');
+    if (!token) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: access_token');
     let decoded = token;
     try {
       decoded = decodeURIComponent(token);
@@ -241,7 +253,7 @@ export function install(app: SandboxApp): void {
       /* keep as given */
     }
     if (!a.bearer || (token !== a.bearer && decoded !== a.bearer && encodeURIComponent(token) !== a.bearer)) {
-      throw v1Error(400, 348, 'The token to invalidate is not an outstanding bearer token of this application');
+      throw v1Error(400, V1Code.InvalidateNotPermitted, 'The token to invalidate is not an outstanding bearer token of this application');
     }
     const old = a.bearer;
     a.bearer = undefined;

@@ -7,6 +7,8 @@ import { ok, problem } from '../http.js';
 import { randomDigits, type Entity } from '../state.js';
 import { deliver, ownedWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
+import { RULES_PER_APP, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
+import { isNumericId } from '../../contract/ids.js';
 
 interface RuleRec extends Entity {
   value: string;
@@ -21,8 +23,6 @@ interface PostRec extends Entity {
   edit_history_tweet_ids: string[];
 }
 
-// Section 8: "25,000 or more rules per project".
-const RULES_PER_APP = 25_000;
 
 function rules(app: SandboxApp): Map<string, RuleRec> {
   return app.state.collection<RuleRec>('stream_rules');
@@ -40,15 +40,14 @@ const view = (r: RuleRec) => ({ id: r.id, value: r.value, ...(r.tag !== undefine
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const opts = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
 
-  r.add('GET', '/2/tweets/search/stream/rules', opts, (req) => {
+  r.serve(E.listRules, (req) => {
     const ids = req.query.get('ids')?.split(',').filter(Boolean);
     const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey && (!ids || ids.includes(x.id)));
     return ok({ ...(mine.length ? { data: mine.map(view) } : {}), meta: { sent: app.clock.iso(), result_count: mine.length } });
   });
 
-  r.add('POST', '/2/tweets/search/stream/rules', opts, (req) => {
+  r.serve(E.changeRules, (req) => {
     const dry = /^(true|1)$/i.test(req.query.get('dry_run') ?? '');
     const body = req.json() as Record<string, unknown> | null;
     if (!body || typeof body !== 'object' || Array.isArray(body) || (body.add === undefined) === (body.delete === undefined)) {
@@ -100,16 +99,16 @@ export function install(app: SandboxApp): void {
     return ok({ meta: { sent, summary: { deleted: dry ? 0 : hit.length, not_deleted: errors.length + (dry ? hit.length : 0) } }, ...(errors.length ? { errors } : {}) });
   });
 
-  r.add('GET', '/2/tweets/search/webhooks', opts, (req) => {
+  r.serve(E.listLinks, (req) => {
     const mine = [...links(app).values()].filter((l) => l.app_key === req.auth.appKey);
     return ok({ data: mine.map((l) => ({ webhook_id: l.id, created_at: l.created_at })), meta: { result_count: mine.length } });
   });
-  r.add('POST', '/2/tweets/search/webhooks/:id', opts, (req) => {
+  r.serve(E.link, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     links(app).set(w.id, { id: w.id, app_key: w.app_key, created_at: app.clock.iso() });
     return ok({ data: { provisioned: true } });
   });
-  r.add('DELETE', '/2/tweets/search/webhooks/:id', opts, (req) => {
+  r.serve(E.unlink, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     return ok({ data: { deleted: links(app).delete(w.id) } });
   });
@@ -141,7 +140,7 @@ function createPost(app: SandboxApp, ev: SandboxEvent): PostRec {
   const text = typeof p.text === 'string' ? p.text : '';
   const prevId = typeof p.previous_post_id === 'string' ? p.previous_post_id : (p.edit_options as { previous_post_id?: string } | undefined)?.previous_post_id;
   const prev = prevId ? posts(app).get(prevId) : undefined;
-  const id = typeof p.id === 'string' && /^\d{1,19}$/.test(p.id) && !posts(app).has(p.id) ? p.id : randomDigits(19);
+  const id = isNumericId(p.id) && !posts(app).has(p.id) ? p.id : randomDigits(19);
   const rec: PostRec = {
     id,
     text,

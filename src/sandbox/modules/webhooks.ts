@@ -8,6 +8,7 @@ import { ok, problem, SandboxError, type SReq } from '../http.js';
 import { randomDigits, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
+import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
 
 export interface WebhookRec extends Entity {
@@ -37,7 +38,6 @@ const CRC_NEEDED_AFTER_MS = 24 * HOUR;
 const INVALID_AFTER_MS = 28 * HOUR; // "more than 28 hours" (24 h plus a 4-hour grace period)
 const DELIVERY_TIMEOUT_MS = 10_000; // receivers answer within 10 seconds (section 6)
 const CRC_TIMEOUT_MS = 3_000; // current docs ask for a CRC answer within 3 seconds (platform-notes.md)
-const REPLAY_WINDOW_MS = 24 * HOUR;
 const LOG_MAX = 10_000;
 // Not in the spec: the platform caps webhooks per app by access tier; the sandbox allows five.
 export const WEBHOOKS_PER_APP = 5;
@@ -176,10 +176,9 @@ async function post(app: SandboxApp, w: WebhookRec, body: unknown, ev: { event_t
 }
 
 /** yyyymmddhhmm (UTC) to epoch ms. */
-function parseReplayDate(v: unknown, name: string): number {
-  const m = typeof v === 'string' ? /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(v) : null;
-  const t = m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!) : NaN;
-  if (!m || Number.isNaN(t) || new Date(t).getUTCMonth() !== +m[2]! - 1 || +m[4]! > 23 || +m[5]! > 59) {
+function replayDate(v: unknown, name: string): number {
+  const t = parseReplayDate(v);
+  if (t === undefined) {
     throw problem(400, 'Invalid Request', `${name} must be yyyymmddhhmm (UTC), got ${JSON.stringify(v)}`, { parameter: name, value: v });
   }
   return t;
@@ -196,10 +195,9 @@ export function install(app: SandboxApp): void {
     for (const c of cancels.get(app)!.values()) c();
   });
   const r = app.router;
-  const opts = { auth: 'app' as const, rate: 'webhooks', style: 'v2' as const };
   const allowLoopback = true; // DESIGN.md: loopback http receivers stand in for public URLs
 
-  r.add('POST', '/2/webhooks', opts, async (req) => {
+  r.serve(E.create, async (req) => {
     const body = obj(req.json());
     const url = body.url;
     if (typeof url !== 'string') throw failure(400, 'UrlValidationFailed', 'url is required (a string of 1-200 characters)', { parameter: 'url' });
@@ -221,12 +219,12 @@ export function install(app: SandboxApp): void {
     return ok({ data: publicView(w) });
   });
 
-  r.add('GET', '/2/webhooks', opts, (req) => {
+  r.serve(E.list, (req) => {
     const mine = [...webhooks(app).values()].filter((w) => w.app_key === req.auth.appKey);
     return ok({ data: mine.map(publicView), meta: { result_count: mine.length } });
   });
 
-  r.add('DELETE', '/2/webhooks/:id', opts, (req) => {
+  r.serve(E.delete, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     webhooks(app).delete(w.id);
     cancels.get(app)!.get(w.id)?.();
@@ -234,18 +232,18 @@ export function install(app: SandboxApp): void {
     return ok({ data: { deleted: true } });
   });
 
-  r.add('PUT', '/2/webhooks/:id', opts, async (req) => {
+  r.serve(E.validate, async (req) => {
     const w = ownedWebhook(app, req, req.params.id);
     const valid = await check(app, w);
     if (valid) schedule(app, w);
     return ok({ data: { valid } });
   });
 
-  r.add('POST', '/2/webhooks/replay', opts, (req) => {
+  r.serve(E.replay, (req) => {
     const body = obj(req.json());
     const w = ownedWebhook(app, req, body.webhook_id);
-    const from = parseReplayDate(body.from_date, 'from_date');
-    const to = parseReplayDate(body.to_date, 'to_date');
+    const from = replayDate(body.from_date, 'from_date');
+    const to = replayDate(body.to_date, 'to_date');
     const now = app.clock.now();
     const floorNow = now - (now % MIN);
     if (to < from) throw problem(400, 'Invalid Request', 'to_date must not be before from_date', { parameter: 'to_date', value: body.to_date });
@@ -269,7 +267,7 @@ export function install(app: SandboxApp): void {
   });
 
   // Deprecated 2026-03-25 (section 9): the same function lives at POST /2/webhooks/replay.
-  r.add('POST', '/2/account_activity/replay/webhooks/:id/subscriptions/all', { auth: 'user-or-bearer', rate: 'webhooks', style: 'v2' }, () => {
+  r.serve(E.legacyReplay, () => {
     throw problem(410, 'Gone', 'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.');
   });
 

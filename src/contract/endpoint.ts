@@ -1,0 +1,40 @@
+// An endpoint described once: what the CLI calls and the sandbox serves. The sandbox's router
+// takes these (Router.serve) and the CLI builds its request paths from them (pathOf), so a path,
+// a method or an auth requirement cannot drift apart between the two sides.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * What the service accepts. user: OAuth 1.0a with a user token. app: OAuth 2.0 bearer.
+ * user-or-bearer: either. consumer: OAuth 1.0a, token optional (request-token step).
+ * basic: Basic key:secret. none: no credentials. admin: /_sandbox endpoints, loopback only.
+ */
+export type EndpointAuth = 'user' | 'app' | 'user-or-bearer' | 'consumer' | 'basic' | 'none' | 'admin';
+
+/** The error body shape of an endpoint (platform-notes.md "Errors"). */
+export type ErrorStyle = 'v1' | 'v2' | 'ads' | 'oauth';
+
+export interface Endpoint {
+  method: HttpMethod;
+  /** Path with :params, e.g. '/2/webhooks/:id'. */
+  path: string;
+  auth: EndpointAuth;
+  /** Rate-limit category (the sandbox's ratelimit.ts), default 'default'. */
+  rate?: string;
+  style?: ErrorStyle;
+  /** One line: what it does, and where the spec describes it. */
+  doc: string;
+}
+
+export function endpoint(method: HttpMethod, path: string, o: Omit<Endpoint, 'method' | 'path'>): Endpoint {
+  return { method, path, ...o };
+}
+
+/** The endpoint's path with its :params filled in (each value URI-encoded). */
+export function pathOf(e: Pick<Endpoint, 'path'>, params: Record<string, string> = {}): string {
+  return e.path.replace(/:([a-z_]+)/g, (_, k: string) => {
+    const v = params[k];
+    if (v === undefined) throw new Error(`pathOf ${e.path}: no value for :${k}`);
+    return encodeURIComponent(v);
+  });
+}

@@ -1,0 +1,49 @@
+// The service's hosts, and the one loopback check. Credentials are sent only to these hosts or
+// to the one --base-url names; plain http is allowed only on loopback (DESIGN.md "Credentials").
+// Small and dependency-free: start-up paths (config set, --help) load it without undici.
+import { UsageError } from '../core/errors.js';
+
+export const HOSTS = {
+  api: 'https://api.x.com',
+  ads: 'https://ads-api.x.com',
+  adsSandbox: 'https://ads-api-sandbox.x.com',
+} as const;
+
+export type HostKind = 'api' | 'ads';
+
+/** A loopback host name or literal address (localhost, 127.0.0.0/8, ::1; brackets allowed). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** A socket's remote address on loopback (IPv4-mapped IPv6 included). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  return !!address && isLoopbackHost(address.replace(/^::ffff:/i, ''));
+}
+
+/** Refuses plain http for any host that is not loopback; secrets would cross the network in clear. */
+export function checkBaseUrl(raw: string, flag = '--base-url'): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`${flag} is not a URL: "${raw}"`, { flag });
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${flag} must be http(s): "${raw}"`, { flag });
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
+    throw new UsageError(`plain http is refused for ${u.hostname}: use https (http is allowed only on loopback)`, { flag });
+  }
+  return u;
+}
+
+/**
+ * The base URL of a host kind: an override (--base-url, XCTL_BASE_URL, the profile's base_url)
+ * serves both the API and the ads API; otherwise the platform's host (the ads sandbox host with
+ * --sandbox). No trailing slash.
+ */
+export function baseFor(kind: HostKind, o: { override?: string; sandbox?: boolean } = {}): string {
+  if (o.override) return checkBaseUrl(o.override).toString().replace(/\/+$/, '');
+  if (kind === 'api') return HOSTS.api;
+  return o.sandbox ? HOSTS.adsSandbox : HOSTS.ads;
+}

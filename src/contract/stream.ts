@@ -1,0 +1,17 @@
+// Filtered stream rules and filtered-stream webhook links (credentials-webhooks.md 6 and 8).
+import { endpoint } from './endpoint.js';
+
+const opts = { auth: 'app', rate: 'webhooks', style: 'v2' } as const;
+
+export const STREAM_ENDPOINTS = {
+  listRules: endpoint('GET', '/2/tweets/search/stream/rules', { ...opts, doc: 'the app\'s filtered stream rules' }),
+  changeRules: endpoint('POST', '/2/tweets/search/stream/rules', { ...opts, doc: 'add {"add":[{value,tag}]} or delete {"delete":{"ids"}} rules (dry_run)' }),
+  listLinks: endpoint('GET', '/2/tweets/search/webhooks', { ...opts, doc: 'webhooks linked to the filtered stream' }),
+  link: endpoint('POST', '/2/tweets/search/webhooks/:id', { ...opts, doc: 'deliver matching posts to this webhook' }),
+  unlink: endpoint('DELETE', '/2/tweets/search/webhooks/:id', { ...opts, doc: 'stop delivering to this webhook' }),
+} as const;
+
+/** Section 8: a rule value is at most 2,048 characters. */
+export const RULE_MAX_CHARS = 2048;
+/** Section 8: "25,000 or more rules per project". */
+export const RULES_PER_APP = 25_000;

@@ -1,0 +1,204 @@
+// What a user sees from the main list commands, exactly, on a terminal (table, 100 columns) and
+// through a pipe (tsv), with every request they send: in-process through testContext and an
+// HTTP registry, the real command tree (flags, defaults, auth choice, paths).
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpRegistry, json, route } from '../helpers/http-registry.js';
+import { testContext, type TestContext } from '../helpers/test-context.js';
+
+const made: TestContext[] = [];
+afterEach(() => {
+  for (const t of made.splice(0)) t.cleanup();
+});
+
+/** Runs argv on a terminal and piped; returns both outputs, and checks every stub was used each time. */
+async function both(argv: string[], stub: (reg: HttpRegistry) => void): Promise<{ tty: TestContext; piped: TestContext; requests: HttpRegistry['requests'] }> {
+  const out: TestContext[] = [];
+  let requests: HttpRegistry['requests'] = [];
+  for (const tty of [true, false]) {
+    const reg = new HttpRegistry();
+    stub(reg);
+    const t = testContext({ tty, columns: 100, transport: reg });
+    made.push(t);
+    await t.run(argv);
+    reg.verify();
+    requests = reg.requests;
+    out.push(t);
+  }
+  return { tty: out[0]!, piped: out[1]!, requests };
+}
+
+const table = (...lines: string[]) => lines.join('\n') + '\n';
+
+describe('webhooks list', () => {
+  it('GET /2/webhooks with the app bearer; status column; long values wrap instead of being cut', async () => {
+    const { tty, piped, requests } = await both(['webhooks', 'list'], (reg) =>
+      reg.register(
+        route('GET', '/2/webhooks'),
+        json({
+          data: [
+            { id: '1146654567674912769', url: 'https://hooks.example.com/x', valid: true, created_at: '2026-01-10T08:00:00.000Z' },
+            { id: '2', url: 'https://b.example.com/a/path/long/enough/to/wrap/on/a/terminal/of/one/hundred/columns/yes', valid: false, created_at: '2026-01-11T09:30:00.000Z' },
+          ],
+          meta: { result_count: 2 },
+        }),
+      ),
+    );
+    expect(requests.map((r) => [r.method, r.url.toString(), r.headers.authorization])).toEqual([['GET', 'https://api.x.com/2/webhooks', 'Bearer AAAA-test-bearer']]);
+    expect(tty.stdout()).toBe(
+      table(
+        '┌─────────────────────┬───────────────────────────────────────┬─────────┬──────────────────────────┐',
+        '│ id                  │ url                                   │ status  │ created_at               │',
+        '├─────────────────────┼───────────────────────────────────────┼─────────┼──────────────────────────┤',
+        '│ 1146654567674912769 │ https://hooks.example.com/x           │ valid   │ 2026-01-10T08:00:00.000Z │',
+        '├─────────────────────┼───────────────────────────────────────┼─────────┼──────────────────────────┤',
+        '│ 2                   │ https://b.example.com/a/path/long/eno │ invalid │ 2026-01-11T09:30:00.000Z │',
+        '│                     │ ugh/to/wrap/on/a/terminal/of/one/hund │         │                          │',
+        '│                     │ red/columns/yes                       │         │                          │',
+        '└─────────────────────┴───────────────────────────────────────┴─────────┴──────────────────────────┘',
+      ),
+    );
+    expect(piped.stdout()).toBe(
+      '1146654567674912769\thttps://hooks.example.com/x\tvalid\t2026-01-10T08:00:00.000Z\n' +
+        '2\thttps://b.example.com/a/path/long/enough/to/wrap/on/a/terminal/of/one/hundred/columns/yes\tinvalid\t2026-01-11T09:30:00.000Z\n',
+    );
+    expect(tty.stderr() + piped.stderr()).toBe('');
+  });
+
+  it('service data cannot smuggle a terminal escape into a table row', async () => {
+    const { piped } = await both(['webhooks', 'list'], (reg) => reg.register(route('GET', '/2/webhooks'), json({ data: [{ id: '9', url: 'https://e.example.com/\tx\ny', valid: true }] })));
+    expect(piped.stdout()).toBe('9\thttps://e.example.com/\\tx\\ny\tvalid\t\n');
+  });
+});
+
+describe('activity subscriptions list', () => {
+  it('asks for 100 per page with the user token; the filter prints as JSON', async () => {
+    const { tty, piped, requests } = await both(['activity', 'subscriptions', 'list'], (reg) =>
+      reg.register(
+        route('GET', '/2/activity/subscriptions', { query: { max_results: '100' } }),
+        json({
+          data: [
+            { subscription_id: '1900000000000000001', event_type: 'dm.received', filter: { user_id: '783214', direction: 'inbound' }, tag: 'support', webhook_id: '1146654567674912769', created_at: '2026-01-10T08:00:00.000Z' },
+            { subscription_id: '1900000000000000002', event_type: 'spaces.start', filter: {}, created_at: '2026-01-11T09:30:00.000Z' },
+          ],
+          meta: { result_count: 2 },
+        }),
+      ),
+    );
+    expect(requests[0]!.headers.authorization).toMatch(/^OAuth .*oauth_token="1001-test-access-token"/);
+    expect(tty.stdout()).toBe(
+      table(
+        '┌─────────────────┬──────────────┬─────────────────┬─────────┬──────────────────┬──────────────────┐',
+        '│ subscription_id │ event_type   │ filter          │ tag     │ webhook_id       │ created_at       │',
+        '├─────────────────┼──────────────┼─────────────────┼─────────┼──────────────────┼──────────────────┤',
+        '│ 190000000000000 │ dm.received  │ {"user_id":"783 │ support │ 1146654567674912 │ 2026-01-10T08:00 │',
+        '│ 0001            │              │ 214","direction │         │ 769              │ :00.000Z         │',
+        '│                 │              │ ":"inbound"}    │         │                  │                  │',
+        '├─────────────────┼──────────────┼─────────────────┼─────────┼──────────────────┼──────────────────┤',
+        '│ 190000000000000 │ spaces.start │ {}              │         │                  │ 2026-01-11T09:30 │',
+        '│ 0002            │              │                 │         │                  │ :00.000Z         │',
+        '└─────────────────┴──────────────┴─────────────────┴─────────┴──────────────────┴──────────────────┘',
+      ),
+    );
+    expect(piped.stdout()).toBe(
+      '1900000000000000001\tdm.received\t{"user_id":"783214","direction":"inbound"}\tsupport\t1146654567674912769\t2026-01-10T08:00:00.000Z\n' +
+        '1900000000000000002\tspaces.start\t{}\t\t\t2026-01-11T09:30:00.000Z\n',
+    );
+  });
+
+  it('--all follows next_token; --limit caps the page size and the records', async () => {
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/2/activity/subscriptions', { query: { max_results: '2' } }), json({ data: [{ subscription_id: '1' }, { subscription_id: '2' }], meta: { next_token: 'p2' } }));
+    const t = testContext({ transport: reg });
+    made.push(t);
+    await t.run(['activity', 'subscriptions', 'list', '--limit', '2', '-o', 'jsonl', '--fields', 'subscription_id']);
+    expect(t.stdout()).toBe('{"subscription_id":"1"}\n{"subscription_id":"2"}\n');
+    reg.verify();
+  });
+});
+
+describe('ads campaigns list', () => {
+  it('GET /12/accounts/:account/campaigns on the ads host; total_count on stderr', async () => {
+    const { tty, piped, requests } = await both(['ads', 'campaigns', 'list', '--with-total-count'], (reg) =>
+      reg.register(
+        route('GET', '/12/accounts/acct1/campaigns', { query: { with_total_count: 'true' } }),
+        json({
+          data: [{ id: 'c1a2b', name: 'Spring launch', entity_status: 'ACTIVE', funding_instrument_id: 'fi1', daily_budget_amount_local_micro: 50000000, total_budget_amount_local_micro: null, created_at: '2026-01-05T10:00:00Z' }],
+          next_cursor: null,
+          data_type: 'campaign',
+          total_count: 1,
+        }),
+      ),
+    );
+    expect(requests[0]!.url.origin).toBe('https://ads-api.x.com');
+    expect(tty.stdout()).toBe(
+      table(
+        '┌───────┬──────────────┬──────────────┬──────────────┬──────────────┬──────────────┬───────────────┐',
+        '│ id    │ name         │ entity_stat… │ funding_ins… │ daily_budge… │ total_budge… │ created_at    │',
+        '├───────┼──────────────┼──────────────┼──────────────┼──────────────┼──────────────┼───────────────┤',
+        '│ c1a2b │ Spring       │ ACTIVE       │ fi1          │ 50000000     │              │ 2026-01-05T10 │',
+        '│       │ launch       │              │              │              │              │ :00:00Z       │',
+        '└───────┴──────────────┴──────────────┴──────────────┴──────────────┴──────────────┴───────────────┘',
+      ),
+    );
+    expect(piped.stdout()).toBe('c1a2b\tSpring launch\tACTIVE\tfi1\t50000000\t\t2026-01-05T10:00:00Z\n');
+    expect(tty.stderr()).toBe('total_count: 1\n');
+  });
+
+  it('refuses a bad flag before sending anything', async () => {
+    const reg = new HttpRegistry();
+    const t = testContext({ transport: reg });
+    made.push(t);
+    await expect(t.run(['ads', 'campaigns', 'list', '--count', '1001'])).rejects.toThrow('--count must be between 1 and 1000 (got "1001")');
+    expect(reg.requests).toEqual([]);
+  });
+});
+
+describe('audiences list', () => {
+  it('GET /12/accounts/:account/custom_audiences', async () => {
+    const { tty, piped } = await both(['audiences', 'list'], (reg) =>
+      reg.register(
+        route('GET', '/12/accounts/acct1/custom_audiences'),
+        json({ data: [{ id: 'ca1', name: 'Newsletter', audience_size: 1234, audience_type: 'WEB', is_owner: true, description: null, created_at: '2026-01-02T00:00:00Z', deleted: false }], next_cursor: null }),
+      ),
+    );
+    expect(tty.stdout()).toBe(
+      table(
+        '┌─────┬────────────┬──────────────┬──────────────┬──────────┬─────────────┬──────────────┬─────────┐',
+        '│ id  │ name       │ audience_si… │ audience_ty… │ is_owner │ description │ created_at   │ deleted │',
+        '├─────┼────────────┼──────────────┼──────────────┼──────────┼─────────────┼──────────────┼─────────┤',
+        '│ ca1 │ Newsletter │ 1234         │ WEB          │ true     │             │ 2026-01-02T0 │ false   │',
+        '│     │            │              │              │          │             │ 0:00:00Z     │         │',
+        '└─────┴────────────┴──────────────┴──────────────┴──────────┴─────────────┴──────────────┴─────────┘',
+      ),
+    );
+    expect(piped.stdout()).toBe('ca1\tNewsletter\t1234\tWEB\ttrue\t\t2026-01-02T00:00:00Z\tfalse\n');
+  });
+});
+
+describe('auth status', () => {
+  it('masks the key, says where each credential comes from, sends nothing', async () => {
+    const { tty, piped, requests } = await both(['auth', 'status'], () => {});
+    expect(requests).toEqual([]);
+    expect(tty.stdout()).toBe(
+      table(
+        '┌─────────┬──────────┬───────────┬────────────┬────────────┬────────┬───────────────────┬──────────┐',
+        '│ profile │ selected │ api_key   │ api_secret │ user_token │ bearer │ from_env          │ base_url │',
+        '├─────────┼──────────┼───────────┼────────────┼────────────┼────────┼───────────────────┼──────────┤',
+        '│ default │ true     │ test…(12) │ set        │ from env   │ env    │ XCTL_API_KEY      │          │',
+        '│         │          │           │            │            │        │ XCTL_API_SECRET   │          │',
+        '│         │          │           │            │            │        │ XCTL_ACCESS_TOKEN │          │',
+        '│         │          │           │            │            │        │ XCTL_ACCESS_TOKEN │          │',
+        '│         │          │           │            │            │        │ _SECRET           │          │',
+        '│         │          │           │            │            │        │ XCTL_BEARER_TOKEN │          │',
+        '└─────────┴──────────┴───────────┴────────────┴────────────┴────────┴───────────────────┴──────────┘',
+      ),
+    );
+    expect(piped.stdout()).toBe('default\ttrue\ttest…(12)\tset\tfrom env\tenv\tXCTL_API_KEY XCTL_API_SECRET XCTL_ACCESS_TOKEN XCTL_ACCESS_TOKEN_SECRET XCTL_BEARER_TOKEN\t\n');
+    expect(piped.stderr()).toBe(
+      `store: ${piped.configDir}/config.json (folder from XCTL_CONFIG_DIR)\n` +
+        'environment overrides the profile "default": XCTL_API_KEY, XCTL_API_SECRET, XCTL_ACCESS_TOKEN, XCTL_ACCESS_TOKEN_SECRET, XCTL_BEARER_TOKEN\n' +
+        'environment also sets: XCTL_CONFIG_DIR, XCTL_ACCOUNT_ID=acct1\n',
+    );
+    for (const secret of ['test-api-secret', '1001-test-access-token', 'test-access-token-secret', 'AAAA-test-bearer']) expect(tty.stdout() + tty.stderr()).not.toContain(secret);
+  });
+});
