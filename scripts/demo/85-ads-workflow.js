@@ -33,9 +33,9 @@ export default async function (d) {
   const now = Date.parse((await json(['sandbox', 'clock'])).now);
   const start = nyDate(now - 86400_000);
   const end = nyDate(now + 86400_000);
-  await d.xctl(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', start, '--end', end, '--fields', 'id,start,impressions,engagements,clicks,billed_engagements,billed_charge_local_micro,currency']);
+  await d.xctl(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', start, '--end', end, '--fields', 'id,start,impressions,engagements,clicks,billed_engagements,billed_charge_local_micro']);
   d.note('the same range as one TOTAL adds up to the days above; as an asynchronous job with its gzipped file:');
-  await d.xctl(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', start, '--end', end, '--granularity', 'TOTAL', '--fields', 'id,impressions,engagements,billed_charge_local_micro,currency']);
+  await d.xctl(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', start, '--end', end, '--granularity', 'TOTAL', '--fields', 'id,impressions,engagements,billed_charge_local_micro']);
   const job = await json(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', start, '--end', end, '--granularity', 'TOTAL', '--segmentation-type', 'GENDER']);
   await d.xctl(['ads', 'stats', 'job', 'wait', job.id_str, '--download', '--fields', 'id,segment,impressions,engagements,billed_charge_local_micro']);
   await d.xctl(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', `${new Date(Math.floor(now / 3600_000) * 3600_000 - 48 * 3600_000).toISOString().slice(0, 13)}:00:00Z`, '--end-time', `${new Date(Math.floor(now / 3600_000) * 3600_000).toISOString().slice(0, 13)}:00:00Z`, '--line-item-ids', li]);
