@@ -56,7 +56,8 @@ export class Context {
   private storePromise?: Promise<Store>;
   private httpClient?: HttpClient;
   private creds?: Credentials;
-  private readonly transport?: Transport;
+  /** The HTTP wire this context was given (tests), handed on to contexts it makes. */
+  readonly transport?: Transport;
 
   constructor(init: ContextInit) {
     this.env = init.env;

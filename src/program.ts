@@ -15,14 +15,14 @@ interface GroupEntry {
 export const GROUPS: Record<string, GroupEntry> = {
   auth: { description: 'credentials: set, log in, app token, status, profiles', load: () => import('./commands/auth/index.js') },
   request: { description: 'make a raw signed API call', load: () => import('./commands/request.js') },
-  config: { description: 'read and change settings in the profile store', load: () => import('./commands/config.js') },
+  config: { description: 'read and change settings in the profile store', load: () => import('./commands/config/index.js') },
   webhooks: { description: 'v2 webhooks: create, list, validate, replay; crc, verify, local receiver', load: () => import('./commands/webhooks/index.js') },
   activity: { description: 'activity API: subscriptions and the live event stream', load: () => import('./commands/activity/index.js') },
   stream: { description: 'filtered stream rules and the webhooks receiving matching posts', load: () => import('./commands/stream/index.js') },
   ads: { description: 'the advertising API: accounts, campaigns, attachments, creatives, reference data', load: () => import('./commands/ads/index.js') },
   audiences: { description: 'custom audiences, sharing, flexible audiences, do-not-reach lists, estimates, bulk uploads', load: () => import('./commands/audiences/index.js') },
   media: { description: 'upload images, GIFs and videos (chunked, resumable) and get their media_key', load: () => import('./commands/media/index.js') },
-  sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox.js') },
+  sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox/index.js') },
   changelog: { description: 'the platform change history (deprecations and retirements)', load: () => import('./commands/changelog.js') },
   completion: { description: 'print a shell completion script: bash, zsh or fish', load: () => import('./commands/completion.js') },
 };

@@ -182,8 +182,8 @@ export interface SandboxOps {
   nowMs(): number;
   /** Runs fn at sandbox time `ms` (app.clock.at: the manual clock runs it when advanced past). */
   at(ms: number, fn: () => void): void;
-  /** A named collection (app.state.collection). */
-  collection(name: string): Map<string, Record<string, unknown> & { id: string }>;
+  /** A collection of the ads store (app.state.collection). */
+  collection(name: AdsCollection): Map<string, Record<string, unknown> & { id: string }>;
   newId(): string;
   /** A sandbox user (state.users) by id. */
   user(id: string): { id: string; screen_name: string; name: string } | undefined;
@@ -201,12 +201,62 @@ export interface SandboxOps {
   /** Throws the ads error body with this status and code. */
   fail(status: number, code: string, message: string, parameter?: string): never;
   /** The stored entity of a collection by id, scoped to the account; 404 NOT_FOUND when absent or deleted (unless withDeleted). */
-  find(collection: string, id: string, opts?: { withDeleted?: boolean; parameter?: string }): Record<string, unknown> & { id: string };
+  find(collection: AdsCollection, id: string, opts?: { withDeleted?: boolean; parameter?: string }): Record<string, unknown> & { id: string };
 }
+
+/**
+ * The ads store's collections: one per resource (its `name`) and the account history. A name
+ * is written here once; a resource, a hook or a seed that names another does not compile.
+ */
+export type AdsCollection =
+  | 'accounts'
+  | 'account_apps'
+  | 'account_history'
+  | 'account_media'
+  | 'advertiser_business_categories'
+  | 'audience_estimates'
+  | 'bidding_rules'
+  | 'campaigns'
+  | 'cards'
+  | 'content_categories'
+  | 'conversation_cards'
+  | 'curated_categories'
+  | 'custom_audiences'
+  | 'custom_audience_permissions'
+  | 'do_not_reach_lists'
+  | 'draft_tweets'
+  | 'features'
+  | 'funding_instruments'
+  | 'keyword_insights'
+  | 'line_item_curated_categories'
+  | 'line_items'
+  | 'media_creatives'
+  | 'media_library'
+  | 'media_uploads'
+  | 'placements'
+  | 'poll_cards'
+  | 'preroll_call_to_actions'
+  | 'promotable_users'
+  | 'promoted_accounts'
+  | 'promoted_tweets'
+  | 'publishers'
+  | 'recommendations'
+  | 'sandbox_files'
+  | 'scheduled_promoted_tweets'
+  | 'scheduled_tweets'
+  | 'stats'
+  | 'stats_jobs'
+  | 'tailored_audience_permissions'
+  | 'targeting_criteria'
+  | 'targeting_options'
+  | 'tax_settings'
+  | 'tracking_tags'
+  | 'tweet_previews'
+  | 'user_settings';
 
 export interface ResourceDef {
   /** Collection name in the sandbox state and the resource's key ('campaigns'). */
-  name: string;
+  name: AdsCollection;
   /** Envelope data_type ('campaign'). */
   dataType: string;
   /** CLI noun ('campaigns'), under `xctl ads` or under `xctl ads <group>`. */

@@ -1,7 +1,7 @@
 // The ads API as data: every resource, one import line per domain file (see resource-types.ts
 // for how to add one). The CLI (src/commands/ads/) and the sandbox (src/sandbox/modules/ads.ts)
 // are generated from this list.
-import type { ResourceDef } from './resource-types.js';
+import type { OperationDef, ResourceDef } from './resource-types.js';
 import { RESOURCES as accounts } from './resources/accounts.js';
 import { RESOURCES as campaigns } from './resources/campaigns.js';
 import { RESOURCES as lineItems } from './resources/line-items.js';
@@ -28,4 +28,17 @@ export const RESOURCES: ResourceDef[] = [
 
 export function resourceByName(name: string): ResourceDef | undefined {
   return RESOURCES.find((r) => r.name === name);
+}
+
+/** A resource the CLI registers by name; a missing one is a programming error. */
+export function requireResource(name: string): ResourceDef {
+  const r = resourceByName(name);
+  if (!r) throw new Error(`no ads resource ${name}`);
+  return r;
+}
+
+export function requireOperation(r: ResourceDef, verb: string): OperationDef {
+  const op = r.operations.find((o) => o.verb === verb);
+  if (!op) throw new Error(`no ${r.name} ${verb}`);
+  return op;
 }

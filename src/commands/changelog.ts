@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import { printList } from '../core/output.js';
 import { withBounds } from './changelog-data.js';
-import { run } from './kit.js';
+import { define } from './define.js';
 
 export interface ChangelogOptions {
   since?: string;
@@ -16,7 +16,7 @@ export function register(cmd: Command): void {
     .description('the platform change history, newest first (deprecations, retirements, new endpoints)')
     .option('--since <date>', 'only changes known to be on or after this date (YYYY-MM-DD)')
     .option('--grep <word>', 'only changes mentioning this word (case-insensitive)')
-    .action(run<ChangelogOptions>(changelog));
+    .action(define<ChangelogOptions>(changelog));
 }
 
 export async function changelog(ctx: Context, opts: ChangelogOptions): Promise<void> {

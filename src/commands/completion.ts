@@ -2,7 +2,7 @@
 import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
-import { run } from './kit.js';
+import { define } from './define.js';
 
 interface Node {
   path: string; // space-joined command names below the root ("" for the root)
@@ -21,7 +21,7 @@ export function register(cmd: Command): void {
       'after',
       '\nInstall:\n  bash: echo \'source <(xctl completion bash)\' >> ~/.bashrc\n  zsh:  echo \'source <(xctl completion zsh)\' >> ~/.zshrc\n  fish: xctl completion fish > ~/.config/fish/completions/xctl.fish',
     )
-    .action(run(completion));
+    .action(define((ctx, _o, [shell]) => completion(ctx, { shell: shell! })));
 }
 
 function optionNames(o: Option): string[] {
@@ -114,8 +114,12 @@ export function fishScript(nodes: Node[]): string {
   return lines.join('\n') + '\n';
 }
 
-export async function completion(ctx: Context, _opts: unknown, args: string[]): Promise<void> {
-  const shell = args[0];
+export interface CompletionOptions {
+  shell: string;
+}
+
+export async function completion(ctx: Context, o: CompletionOptions): Promise<void> {
+  const shell = o.shell;
   if (!rootCommand) throw new Error('completion needs the command tree');
   const nodes = commandTree(rootCommand);
   if (shell === 'bash') ctx.io.raw(bashScript(nodes));

@@ -3,9 +3,12 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import type { AuthMode } from '../core/http.js';
-import { collect, parseJsonInput, readInputArg, run } from './kit.js';
+import { define } from './define.js';
+import { collect, parseJsonInput, readInputArg } from './input.js';
 
 export interface RequestOptions {
+  /** Path with optional query, or an absolute URL on the configured hosts. */
+  path: string;
   method?: string;
   data?: string[];
   body?: string;
@@ -30,11 +33,11 @@ export function register(cmd: Command): void {
     .option('--ads', 'call the ads API host')
     .option('-i, --include', 'print the status line and response headers on stderr')
     .option('--raw', 'print the body exactly as received')
-    .action(run<RequestOptions>(request));
+    .action(define<Omit<RequestOptions, 'path'>>((ctx, o, [path]) => request(ctx, { ...o, path: path! })));
 }
 
-export async function request(ctx: Context, opts: RequestOptions, args: string[]): Promise<void> {
-  const path = args[0]!;
+export async function request(ctx: Context, opts: RequestOptions): Promise<void> {
+  const path = opts.path;
   if (!path.startsWith('/') && !/^https?:\/\//.test(path)) {
     throw new UsageError(`the path must start with "/" (got "${path}")`, { hint: 'e.g. xctl request /2/webhooks' });
   }

@@ -13,5 +13,7 @@ export const STREAM_ENDPOINTS = {
 
 /** Section 8: a rule value is at most 2,048 characters. */
 export const RULE_MAX_CHARS = 2048;
+/** A rule's tag is at most 200 characters (the platform's stream rules documentation). */
+export const RULE_TAG_MAX = 200;
 /** Section 8: "25,000 or more rules per project". */
 export const RULES_PER_APP = 25_000;

@@ -1,5 +1,6 @@
-// In-memory state: the app, users, credentials, and named collections that modules own.
+// In-memory state: the app, users, credentials, and the typed collections and slots that modules own.
 import crypto from 'node:crypto';
+import type { AdsCollection } from '../ads/resource-types.js';
 
 export interface SandboxAppRecord {
   key: string;
@@ -47,6 +48,31 @@ export interface RequestToken {
 
 export type Entity = Record<string, unknown> & { id: string };
 
+/**
+ * A collection's name with the type of what it holds, declared once by the module that owns it:
+ * `state.collection(WEBHOOKS)` is a Map of WebhookRec, and a misspelt key does not compile.
+ * (The ads store's collections are the resources' names, typed by AdsCollection.)
+ */
+export interface CollectionKey<T extends Entity> {
+  readonly name: string;
+  /** Type only: never set. */
+  readonly entity?: T;
+}
+
+export function collectionKey<T extends Entity>(name: string): CollectionKey<T> {
+  return { name };
+}
+
+/** Module state that is not a collection (event logs, backlogs, digest sets), typed like a collection. */
+export interface SlotKey<T> {
+  readonly name: string;
+  readonly init: () => T;
+}
+
+export function slotKey<T>(name: string, init: () => T): SlotKey<T> {
+  return { name, init };
+}
+
 export function randomToken(bytes = 24, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
   const buf = crypto.randomBytes(bytes);
   let s = '';
@@ -73,17 +99,25 @@ export class SandboxState {
   /** key -> expiry, for nonce replay detection. */
   readonly nonces = new Map<string, number>();
   private readonly collections = new Map<string, Map<string, Entity>>();
-  /** Free-form per-module state. */
-  readonly ext = new Map<string, unknown>();
+  private readonly slots = new Map<string, unknown>();
 
-  /** A named collection of entities (ads resources, webhooks, subscriptions...). */
-  collection<T extends Entity = Entity>(name: string): Map<string, T> {
+  /** A collection of entities: a module's (by its key), or the ads store's (by resource name). */
+  collection<T extends Entity>(key: CollectionKey<T>): Map<string, T>;
+  collection(name: AdsCollection): Map<string, Entity>;
+  collection(key: CollectionKey<Entity> | AdsCollection): Map<string, Entity> {
+    const name = typeof key === 'string' ? key : key.name;
     let c = this.collections.get(name);
     if (!c) {
       c = new Map();
       this.collections.set(name, c);
     }
-    return c as Map<string, T>;
+    return c;
+  }
+
+  /** A module's slot, created on first use. */
+  slot<T>(key: SlotKey<T>): T {
+    if (!this.slots.has(key.name)) this.slots.set(key.name, key.init());
+    return this.slots.get(key.name) as T;
   }
 
   collectionNames(): string[] {

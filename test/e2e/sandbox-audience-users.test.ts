@@ -26,7 +26,7 @@ const CA = (id = 'ca1', account = acct) => `/12/accounts/${account}/custom_audie
 const DNR = () => `/12/batch/accounts/${acct}/do_not_reach_lists/dnr1/users`;
 const h = (s: string) => sha256Hex(s);
 const post = (path: string, body: unknown, extra: string[] = []) => t.run(['request', '--ads', '-X', 'POST', path, '--body', '-', ...extra], { input: typeof body === 'string' ? body : JSON.stringify(body) });
-const size = (id: string, kind = 'custom_audiences') => t.sb.app.state.collection(kind).get(id)!.audience_size;
+const size = (id: string, kind: 'custom_audiences' | 'do_not_reach_lists' = 'custom_audiences') => t.sb.app.state.collection(kind).get(id)!.audience_size;
 const upd = (users: unknown[], params: Record<string, unknown> = {}) => ({ operation_type: 'Update', params: { ...params, users } });
 
 describe('POST custom_audiences/:id/users', () => {

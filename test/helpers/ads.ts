@@ -3,6 +3,7 @@
 import { expect } from 'vitest';
 import { startTestSandbox, type RunResult, type TestSandbox } from './cli.js';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
+import type { AdsCollection } from '../../src/ads/resource-types.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
 
 export interface AdsSandbox extends TestSandbox {
@@ -17,7 +18,7 @@ export interface AdsSandbox extends TestSandbox {
   /** Several refused runs at once (nothing reaches the sandbox from any); stderr of each. */
   refusedAll(cases: string[][]): Promise<string[]>;
   lineItem(objective: 'WEBSITE_CLICKS' | 'FOLLOWERS' | 'PREROLL_VIEWS'): string;
-  collection(name: string): Map<string, Record<string, any>>;
+  collection(name: AdsCollection): Map<string, Record<string, any>>;
   /** A request signed as the seeded owner straight to the sandbox (to read raw error bodies). */
   signed(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }>;
 }
@@ -25,7 +26,7 @@ export interface AdsSandbox extends TestSandbox {
 export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSandbox> {
   const requests: string[] = [];
   const t = await startTestSandbox({ ...opts, log: (l) => requests.push(l) });
-  const collection = (name: string) => t.sb.app.state.collection(name) as Map<string, Record<string, any>>;
+  const collection = (name: AdsCollection) => t.sb.app.state.collection(name) as Map<string, Record<string, any>>;
   return {
     ...t,
     requests,

@@ -11,12 +11,15 @@ import { oauth1Header } from '../../src/core/oauth1.js';
 import { Context } from '../../src/context.js';
 import { p, commonList } from '../../src/ads/params.js';
 import { createOp, customOp, deleteOp, getOp, listOp } from '../../src/ads/ops.js';
-import type { ResourceDef } from '../../src/ads/resource-types.js';
+import type { AdsCollection, ResourceDef } from '../../src/ads/resource-types.js';
 import { positionalsOf, runOperation } from '../../src/commands/ads/run.js';
 
 const BOX = '/accounts/:account_id/boxes/:box_id/widgets';
+// Made-up resources exercise the mechanism; their collections are not among the real ones.
+const WIDGETS = 'widgets' as AdsCollection;
+const GADGETS = 'gadgets' as AdsCollection;
 const widgets: ResourceDef = {
-  name: 'widgets',
+  name: WIDGETS,
   dataType: 'widget',
   noun: 'widgets',
   idParam: 'widget_id',
@@ -29,13 +32,13 @@ const widgets: ResourceDef = {
     deleteOp(`${BOX}/:widget_id`, [], { description: 'delete' }),
     customOp('shout', 'GET', 'one', `${BOX}/:widget_id/shout`, [], {
       description: 'custom verb',
-      sandbox: (ops) => ({ id: ops.id, loud: String(ops.find('widgets', ops.id!).name).toUpperCase(), box: ops.path.box_id }),
+      sandbox: (ops) => ({ id: ops.id, loud: String(ops.find(WIDGETS, ops.id!).name).toUpperCase(), box: ops.path.box_id }),
     }),
   ],
   sandbox: { deleteMode: 'hard' },
 };
 const gadgets: ResourceDef = {
-  name: 'gadgets',
+  name: GADGETS,
   dataType: 'gadget',
   noun: 'gadgets',
   idParam: 'gadget_id',
@@ -123,17 +126,17 @@ describe('CLI side of the mechanism', () => {
 
   it('runs a JSON-bodied create from --file - and lists under a parent', async () => {
     const c = ctxFor(JSON.stringify({ name: 'cli', parts: ['x', 'y', 'z'] }));
-    await runOperation(c.ctx, gadgets, gadgets.operations[0]!, { file: '-' }, []);
+    await runOperation(c.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' });
     expect(JSON.parse(c.out())).toMatchObject({ name: 'cli', parts: ['x', 'y', 'z'] });
     const l = ctxFor();
-    await runOperation(l.ctx, widgets, widgets.operations[0]!, { count: '5' }, ['b2']);
+    await runOperation(l.ctx, widgets, widgets.operations[0]!, { params: { count: '5' }, path: { box_id: 'b2' } });
     expect(JSON.parse(l.out()).map((w: any) => w.name)).toEqual(['two']);
   });
 
   it('refuses a JSON body that breaks a rule, naming the parameter', async () => {
     const c = ctxFor(JSON.stringify({ name: 'cli', parts: 'x' }));
-    await expect(runOperation(c.ctx, gadgets, gadgets.operations[0]!, { file: '-' }, [])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--file: parts /) });
+    await expect(runOperation(c.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--file: parts /) });
     const m = ctxFor(JSON.stringify({ parts: ['a', 'b'] }));
-    await expect(runOperation(m.ctx, gadgets, gadgets.operations[0]!, { file: '-' }, [])).rejects.toMatchObject({ exitCode: 2, message: '--file: name is required' });
+    await expect(runOperation(m.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' })).rejects.toMatchObject({ exitCode: 2, message: '--file: name is required' });
   });
 });

@@ -7,7 +7,7 @@ import {
 import { resourceByName } from '../../src/ads/resources.js';
 import { checkBatch } from '../../src/ads/batch.js';
 import { validateParams } from '../../src/ads/params.js';
-import { flexibleItems } from '../../src/commands/audiences/manage.js';
+import { flexibleItems } from '../../src/commands/audiences/flexible/create.js';
 
 const leaf = (id: string, extra: Record<string, unknown> = {}) => ({ custom_audience_id: id, ...extra });
 const group = (op: string, kids: unknown[], extra: Record<string, unknown> = {}) => ({ boolean_operator: op, child_segments: kids, ...extra });

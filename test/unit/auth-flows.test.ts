@@ -7,7 +7,7 @@ import { Context } from '../../src/context.js';
 import { UsageError } from '../../src/core/errors.js';
 import { authLogin, checkLoginOptions } from '../../src/commands/auth/login.js';
 import { startCallbackServer } from '../../src/commands/auth/callback-server.js';
-import { parseTwurlrc } from '../../src/commands/auth/import-twurlrc.js';
+import { parseTwurlrc } from '../../src/commands/auth/import.js';
 import { authorizeUrl } from '../../src/commands/auth/oauth-flow.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { decideOnPage } from '../helpers/oauth-client.js';
@@ -98,7 +98,7 @@ describe('authLogin in-process', () => {
     });
     const opened: string[] = [];
     try {
-      await authLogin(ctx, { timeout: '20s' }, [], {
+      await authLogin(ctx, { timeout: '20s' }, {
         openUrl: async (url) => {
           opened.push(url);
           const page = await decideOnPage(url, 'allow', { screenName: 'sandbox_bob' });

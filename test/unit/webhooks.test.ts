@@ -5,12 +5,12 @@ import crypto from 'node:crypto';
 import { crcResponse, hmacToken, isServiceShapedCrcToken, signBody, verifySignature } from '../../src/webhooks/crypto.js';
 import { webhookUrlProblem } from '../../src/webhooks/url-rules.js';
 import { matchRule, ruleProblem } from '../../src/webhooks/rule-match.js';
-import { parseReplayTime } from '../../src/commands/webhooks/manage.js';
+import { parseReplayTime } from '../../src/commands/webhooks/replay.js';
 import { toReplayDate } from '../../src/contract/webhooks.js';
-import { parseRulesFile } from '../../src/commands/stream/rules.js';
+import { parseRulesFile } from '../../src/commands/stream/rules/input.js';
 import { eventKey } from '../../src/commands/activity/stream.js';
 import { summarize } from '../../src/commands/webhooks/listen.js';
-import { buildSubscription } from '../../src/commands/activity/subscriptions.js';
+import { buildSubscription } from '../../src/commands/activity/subscriptions/create.js';
 
 describe('CRC (platform-notes.md vector)', () => {
   it('matches the published response token', () => {

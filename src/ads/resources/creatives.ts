@@ -2,7 +2,7 @@
 // lookup), draft posts, scheduled posts, poll cards, preroll calls to action, the media library,
 // post previews and video conversation cards. Rules shared with the sandbox are in ../rules/cards.ts.
 import { z } from 'zod';
-import type { ParamDef, ResourceDef, Rule, SandboxOps } from '../resource-types.js';
+import type { ParamDef, ResourceDef, Rule, SandboxOps, AdsCollection } from '../resource-types.js';
 import { commonList, p } from '../params.js';
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
@@ -48,7 +48,7 @@ const mediaKeys = () => p.list('media_keys', { max: 4, pattern: MEDIA_KEY, patte
 // ---- sandbox helpers (no sandbox imports: hooks get SandboxOps) ----
 
 const LIBRARY = 'media_library';
-const CARD_COLLECTIONS = ['cards', 'poll_cards', 'conversation_cards'];
+const CARD_COLLECTIONS: AdsCollection[] = ['cards', 'poll_cards', 'conversation_cards'];
 
 function libraryItem(ops: SandboxOps, key: string, param: string): Rec {
   const m = ops.collection(LIBRARY).get(key);
@@ -210,7 +210,7 @@ const cards: ResourceDef = {
         description: 'list cards made with POST cards (--include-legacy-cards adds poll and conversation cards)',
         sandbox: (ops) => {
           const v = ops.values;
-          const names = v.include_legacy_cards === true ? CARD_COLLECTIONS : ['cards'];
+          const names: AdsCollection[] = v.include_legacy_cards === true ? CARD_COLLECTIONS : ['cards'];
           return names.flatMap((n) => [...ops.collection(n).values()]).filter(
             (e) =>
               e.account_id === ops.accountId &&

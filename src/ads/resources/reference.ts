@@ -1,8 +1,8 @@
-// Reference data (spec 4.2): `xctl ads ref <noun>`. Read-only; the sandbox serves fixtures.
-import { createHash } from 'node:crypto';
+// Reference data (spec 4.2): `xctl ads ref <noun>`. Read-only; the sandbox's data and behaviour
+// are in src/sandbox/ads/reference.ts.
 import type { ResourceDef, Rule, SandboxOps } from '../resource-types.js';
 import { p } from '../params.js';
-import { parseIsoTime, isoSeconds } from '../../contract/time.js';
+import { parseIsoTime } from '../../contract/time.js';
 import { customOp, getOp, listOp } from '../ops.js';
 import { RESOURCES as ACCOUNT_RESOURCES } from './accounts.js';
 import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from './line-items.js';
@@ -11,7 +11,6 @@ import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from './line-items.js';
 export const KEYWORDS_MAX = 10;
 export const INSIGHTS_RANGE_MS = 7 * 24 * 3600_000;
 
-type Row = Record<string, unknown> & { id: string };
 const fixed = (rows: Array<Record<string, unknown> & { id: string }>) => (now: string) => rows.map((r) => ({ ...r, created_at: now, updated_at: now, deleted: false }));
 
 const biddingRules: ResourceDef = {
@@ -23,15 +22,6 @@ const biddingRules: ResourceDef = {
   description: 'minimum and maximum CPE bids per currency (refresh at least monthly)',
   columns: ['currency', 'minimum_cpe_bid_local_micro', 'maximum_cpe_bid_local_micro'],
   operations: [listOp('/bidding_rules', [p.str('currency', { pattern: /^[A-Z]{3}$/, patternRule: 'an ISO 4217 code such as USD' })], { description: 'bidding rules' })],
-  fixtures: fixed(
-    [
-      ['USD', 10_000, 1_000_000_000],
-      ['EUR', 10_000, 900_000_000],
-      ['GBP', 10_000, 800_000_000],
-      ['JPY', 1_000_000, 100_000_000_000],
-    ].map(([c, min, max]) => ({ id: String(c), currency: c, minimum_cpe_bid_local_micro: min, maximum_cpe_bid_local_micro: max })),
-  ),
-  sandbox: { listFilter: (e, ops) => ops.values.currency === undefined || e.currency === ops.values.currency },
 };
 
 const contentCategories: ResourceDef = {
@@ -43,15 +33,6 @@ const contentCategories: ResourceDef = {
   description: 'content categories and the IAB categories each maps to (for IAB_CATEGORY targeting)',
   columns: ['id', 'name', 'iab_categories'],
   operations: [listOp('/content_categories', [], { description: 'content categories' })],
-  fixtures: fixed([
-    { id: 's5', name: 'Automotive', iab_categories: ['IAB2'] },
-    { id: 's7', name: 'Business', iab_categories: ['IAB3'] },
-    { id: 's9', name: 'Education', iab_categories: ['IAB5'] },
-    { id: 's13', name: 'Food & Drink', iab_categories: ['IAB8'] },
-    { id: 's21', name: 'News', iab_categories: ['IAB12'] },
-    { id: 's27', name: 'Sports', iab_categories: ['IAB17'] },
-    { id: 's30', name: 'Technology & Computing', iab_categories: ['IAB19'] },
-  ]),
 };
 
 const businessCategories: ResourceDef = {
@@ -63,13 +44,6 @@ const businessCategories: ResourceDef = {
   description: 'advertiser business categories (one or two per PREROLL_VIEWS line item)',
   columns: ['id', 'name', 'iab_categories'],
   operations: [listOp('/advertiser_business_categories', [], { description: 'advertiser business categories' })],
-  fixtures: fixed([
-    { id: 'bc-auto', name: 'Automotive', iab_categories: ['IAB2'] },
-    { id: 'bc-finance', name: 'Finance', iab_categories: ['IAB13'] },
-    { id: 'bc-retail', name: 'Retail', iab_categories: ['IAB22'] },
-    { id: 'bc-tech', name: 'Technology', iab_categories: ['IAB19'] },
-    { id: 'bc-travel', name: 'Travel', iab_categories: ['IAB20'] },
-  ]),
 };
 
 const publishers: ResourceDef = {
@@ -81,11 +55,6 @@ const publishers: ResourceDef = {
   description: 'publishers of the content that preroll ads run with',
   columns: ['id', 'name', 'screen_name'],
   operations: [listOp('/publishers', [], { description: 'publishers' })],
-  fixtures: fixed([
-    { id: 'pub-1', name: 'Sandbox Sports Network', screen_name: 'sandbox_sports' },
-    { id: 'pub-2', name: 'Sandbox News Daily', screen_name: 'sandbox_news' },
-    { id: 'pub-3', name: 'Sandbox Music', screen_name: 'sandbox_music' },
-  ]),
 };
 
 const placements: ResourceDef = {
@@ -125,14 +94,6 @@ const curatedCategories: ResourceDef = {
     ),
     getOp('/accounts/:account_id/curated_categories/:curated_category_id', [], { description: 'one curated category' }),
   ],
-  fixtures: fixed([
-    { id: 'cc-sports', name: 'Sports fans', description: 'People who follow sports', country_codes: ['US', 'GB', 'CA'] },
-    { id: 'cc-tech', name: 'Tech enthusiasts', description: 'Early adopters of technology', country_codes: ['US', 'DE', 'JP'] },
-    { id: 'cc-food', name: 'Foodies', description: 'People who love food', country_codes: ['FR', 'US'] },
-  ]),
-  sandbox: {
-    listFilter: (e, ops) => (e.country_codes as string[]).some((c) => (ops.values.country_codes as string[]).includes(c)),
-  },
 };
 
 // `ads ref features` is the account's features endpoint, shown where reference data is looked up.
@@ -160,32 +121,6 @@ const insightsRange: Rule = (v) => {
   return undefined;
 };
 
-function volume(seed: string, i: number): number {
-  return createHash('sha256').update(`${seed}|${i}`).digest().readUInt16BE(0);
-}
-
-const RELATED = ['news', 'today', 'tips', 'deals', 'review', 'online', 'near me', 'best', 'how to', 'vs', 'price', 'app', 'live', 'results', 'schedule'];
-
-function insights(ops: SandboxOps): Row[] {
-  const v = ops.values;
-  const from = parseIsoTime(v.start_time as string)!;
-  const to = v.end_time ? parseIsoTime(v.end_time as string)! : ops.nowMs();
-  if (to - from > INSIGHTS_RANGE_MS) ops.fail(400, 'INVALID_PARAMETER', 'the range from start_time to end_time (default now) must be at most 7 days', 'start_time');
-  if (to <= from) ops.fail(400, 'INVALID_PARAMETER', 'start_time must be before end_time (default now)', 'start_time');
-  const step = v.granularity === 'HOUR' ? 3600_000 : 24 * 3600_000;
-  const buckets: number[] = [];
-  for (let t = from; t < to; t += step) buckets.push(t);
-  const row = (keyword: string, related: boolean): Row => {
-    const series = buckets.map((t, i) => ({ time: isoSeconds(t), volume: volume(`${keyword}|${v.location ?? ''}`, i) }));
-    return { id: keyword, keyword, related, total_volume: series.reduce((a, b) => a + b.volume, 0), volumes: series };
-  };
-  const input = (v.keywords as string[]).map((k) => row(k, false));
-  // Spec 4.2: the input keywords plus 30 related ones, for one country.
-  const related: Row[] = [];
-  for (let i = 0; related.length < 30; i++) related.push(row(`${(v.keywords as string[])[i % (v.keywords as string[]).length]} ${RELATED[i % RELATED.length]}${i >= RELATED.length ? ` ${Math.floor(i / RELATED.length) + 1}` : ''}`, true));
-  return [...input, ...related];
-}
-
 const keywordInsights: ResourceDef = {
   name: 'keyword_insights',
   dataType: 'keyword_insight',
@@ -208,7 +143,7 @@ const keywordInsights: ResourceDef = {
         p.str('location', { min: 1, max: 64, help: 'country-level targeting value' }),
         p.list('negative_keywords', { max: KEYWORDS_MAX, pattern: /^[^,]{1,100}$/, patternRule: 'a keyword of 1-100 characters' }),
       ],
-      { description: 'keyword insights', rules: [keywordsTotal, insightsRange], sandbox: insights },
+      { description: 'keyword insights', rules: [keywordsTotal, insightsRange] },
     ),
   ],
 };

@@ -1,9 +1,11 @@
 // `xctl activity stream`: GET /2/activity/stream as NDJSON on stdout, reconnecting with
 // exponential backoff and jitter, a keep-alive watchdog, and backfill_minutes on reconnect so
 // events sent while disconnected arrive anyway (duplicates from the backfill are dropped).
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
+import { define } from '../define.js';
 
 export interface StreamOptions {
   backfillMinutes?: string;
@@ -12,6 +14,15 @@ export interface StreamOptions {
 
 const BACKFILL_MAX = SUBSCRIPTION_LIMITS.backfillMinutes.max;
 const SEEN_MAX = 20_000;
+
+export function register(parent: Command, runF = activityStream): void {
+  parent
+    .command('stream')
+    .description('print activity events as NDJSON; reconnects with backoff and backfill so none is missed')
+    .option('--backfill-minutes <n>', `replay the last N minutes (0-${BACKFILL_MAX}) on connect; reconnects always backfill the gap`)
+    .option('--stall-timeout <seconds>', 'reconnect when nothing (not even a keep-alive) arrives for this long', '60')
+    .action(define<StreamOptions>((ctx, o) => runF(ctx, o)));
+}
 
 export function eventKey(line: string): string | undefined {
   try {

@@ -1,5 +1,6 @@
-// Runs one ads operation: flags -> validated params (exit 2 before sending) -> request ->
-// envelope -> output. Lists follow next_cursor with --all / --limit.
+// Runs one ads operation: flags -> validated params (exit 2 before sending) -> the verb's
+// beforeSend hook -> request -> envelope -> afterReceive hook -> output. Lists follow
+// next_cursor with --all / --limit.
 import type { Context } from '../../context.js';
 import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
@@ -8,7 +9,7 @@ import { paginate, parseLimit } from '../../core/paginate.js';
 import type { OperationDef, ParamDef, ResourceDef, Violation } from '../../ads/resource-types.js';
 import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
-import { parseJsonInput, readInputArg } from '../kit.js';
+import { parseJsonInput, readInputArg } from '../input.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 
 interface Envelope {
@@ -41,7 +42,7 @@ export function violationError(v: Violation, params: ParamDef[], raw: Record<str
 }
 
 /** Flag values (strings, or true for a bare boolean flag) by spec name. */
-export function rawFromOpts(op: OperationDef, opts: Record<string, unknown>): Record<string, string> {
+export function rawFromOpts(op: Pick<OperationDef, 'params'>, opts: Record<string, unknown>): Record<string, string> {
   const raw: Record<string, string> = {};
   for (const d of op.params) {
     const v = opts[attributeOf(d.flag)];
@@ -63,12 +64,49 @@ export function positionalsOf(r: ResourceDef, op: OperationDef): Array<{ key: st
   return out;
 }
 
+/** A generated verb's options: its flags by spec name and its positionals by path parameter. */
+export interface OperationOptions {
+  /** Flag values by spec name as given (a bare boolean flag is 'true'). */
+  params: Record<string, string>;
+  /** Positionals by path parameter name (custom_audience_id, ...); an absent account_id defaults to --account. */
+  path: Record<string, string | undefined>;
+  /** Lists: every page, or stop after this many records. */
+  all?: boolean;
+  limit?: string;
+  /** JSON-bodied and batch operations: the body file, or - for stdin. */
+  file?: string;
+}
+
+/**
+ * Bespoke steps of a generated verb, declared beside its registration rather than replacing
+ * its action: the generated flags, checks, request and output stay as they are.
+ */
+export interface OperationHooks {
+  /** After the flags passed the contract's checks and before anything is sent; may read, may throw. */
+  beforeSend?(ctx: Context, o: OperationOptions): Promise<void>;
+  /** The answer's data before it is printed. */
+  afterReceive?(ctx: Context, data: unknown, o: OperationOptions): unknown | Promise<unknown>;
+}
+
+/** Commander's flags and positionals of a generated verb, as its typed options. */
+export function operationOptions(r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[]): OperationOptions {
+  const path: Record<string, string | undefined> = {};
+  positionalsOf(r, op).forEach((pos, i) => (path[pos.key] = args[i]));
+  return {
+    params: rawFromOpts(op, opts),
+    path,
+    ...(opts.all !== undefined ? { all: !!opts.all } : {}),
+    ...(typeof opts.limit === 'string' ? { limit: opts.limit } : {}),
+    ...(typeof opts.file === 'string' ? { file: opts.file } : {}),
+  };
+}
+
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, args: string[]): Promise<string> {
+async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
   let path = op.path;
-  for (const [i, pos] of positionalsOf(r, op).entries()) {
-    const v = args[i];
+  for (const pos of positionalsOf(r, op)) {
+    const v = given[pos.key];
     if (v !== undefined && !ID.test(v)) throw new UsageError(`<${pos.name}> must be an id (got "${v}")`);
     const value = v ?? (pos.key === 'account_id' ? await ctx.accountId() : undefined);
     if (value === undefined) throw new UsageError(`<${pos.name}> is required`);
@@ -92,17 +130,19 @@ function asRecords(data: unknown): Rec[] {
 }
 
 /** Calls the operation's endpoint (op.method op.path of the ads API) and prints the result. */
-export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[]): Promise<void> {
+export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDef, o: OperationOptions, hooks: OperationHooks = {}): Promise<void> {
   const columns = op.columns ?? r.columns;
-  if (op.kind === 'batch') return runBatch(ctx, r, op, opts, args, columns);
-  if (op.body === 'json') return runJsonBody(ctx, r, op, opts, args, columns);
-  const raw = rawFromOpts(op, opts);
+  if (op.kind === 'batch') return sendBatch(ctx, r, op, await readFileBody(ctx, o, 'a JSON array of {"operation_type","params"} items'), o.path, columns);
+  if (op.body === 'json') return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns);
+  const raw = { ...o.params };
   for (const d of op.params) if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
-  const limit = parseLimit(opts.limit as string | undefined);
+  const limit = parseLimit(o.limit);
   await checkSandboxOnly(ctx, op);
-  const path = await fillPath(ctx, r, op, args);
+  const path = await fillPath(ctx, r, op, o.path);
+  await hooks.beforeSend?.(ctx, o);
+  const received = async (data: unknown) => (hooks.afterReceive ? hooks.afterReceive(ctx, data, o) : data);
   const http = await ctx.http();
   const settings = await ctx.output();
   const send = (params: Record<string, string>) =>
@@ -127,32 +167,27 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
         const res = await send(params);
         if (first && typeof res.data?.total_count === 'number') ctx.io.info(`total_count: ${res.data.total_count}`);
         first = false;
-        return { items: asRecords(res.data?.data), next: res.data?.next_cursor ?? null };
+        return { items: asRecords(await received(res.data?.data)), next: res.data?.next_cursor ?? null };
       },
-      { all: !!opts.all, limit, cursor: raw.cursor },
+      { all: !!o.all, limit, cursor: raw.cursor },
     );
     await printList(ctx.io, settings, pages, { columns });
     return;
   }
   const res = await send(raw);
   if (op.output === 'stats') return printStats(ctx, res.data as StatsEnvelope, columns);
-  const data = res.data?.data;
+  const data = await received(res.data?.data);
   if (Array.isArray(data)) await printList(ctx.io, settings, asRecords(data), { columns });
   else await printOne(ctx.io, settings, (data ?? {}) as Rec, { columns });
 }
 
-async function readFileBody(ctx: Context, opts: Record<string, unknown>, what: string): Promise<unknown> {
-  if (typeof opts.file !== 'string') throw new UsageError(`--file is required (${what}, or - for stdin)`, { flag: '--file' });
-  return parseJsonInput(await readInputArg(ctx, opts.file, '--file'), '--file', 'body');
-}
-
-/** A JSON-bodied operation (op.method op.path): the file's keys are validated like flags. */
-async function runJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
-  return sendJsonBody(ctx, r, op, await readFileBody(ctx, opts, 'a JSON object'), args, columns);
+async function readFileBody(ctx: Context, o: OperationOptions, what: string): Promise<unknown> {
+  if (typeof o.file !== 'string') throw new UsageError(`--file is required (${what}, or - for stdin)`, { flag: '--file' });
+  return parseJsonInput(await readInputArg(ctx, o.file, '--file'), '--file', 'body');
 }
 
 /** Validates a JSON body like flags (problems name `flag`, the input it came from), sends it, prints the result. */
-export async function sendJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, args: string[], columns: string[], flag = '--file'): Promise<void> {
+export async function sendJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, pathArgs: OperationOptions['path'], columns: string[], flag = '--file'): Promise<void> {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
   const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) {
@@ -160,20 +195,15 @@ export async function sendJsonBody(ctx: Context, r: ResourceDef, op: OperationDe
     throw new UsageError(`${flag}: ${v.param} ${v.message}`, { flag, parameter: v.param, code: v.code });
   }
   await checkSandboxOnly(ctx, op);
-  const path = await fillPath(ctx, r, op, args);
+  const path = await fillPath(ctx, r, op, pathArgs);
   const res = await (await ctx.http()).request<Envelope>({ method: op.method, host: 'ads', path, auth: 'user', json: body });
   const data = res.data?.data;
   if (Array.isArray(data)) await printList(ctx.io, await ctx.output(), asRecords(data), { columns });
   else await printOne(ctx.io, await ctx.output(), (data ?? {}) as Rec, { columns });
 }
 
-/** POST of a batch endpoint (JSON array body from --file): validated item by item first. */
-async function runBatch(ctx: Context, r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[], columns: string[]): Promise<void> {
-  return sendBatch(ctx, r, op, await readFileBody(ctx, opts, 'a JSON array of {"operation_type","params"} items'), args, columns);
-}
-
 /** Validates a batch body item by item (nothing is sent when one fails), sends it, prints the results. */
-export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, args: string[], columns: string[]): Promise<void> {
+export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, pathArgs: OperationOptions['path'], columns: string[]): Promise<void> {
   const check = checkBatch(op, body);
   if (check.requestErrors.length) throw new UsageError(`--file: the batch ${check.requestErrors[0]!.message}`, { flag: '--file' });
   const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);
@@ -183,7 +213,7 @@ export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, 
     throw new UsageError(`--file: ${lines.length} problem${lines.length > 1 ? 's' : ''} in the batch, nothing was sent:\n  ${lines.join('\n  ')}`, { flag: '--file' });
   }
   await checkSandboxOnly(ctx, op);
-  const path = await fillPath(ctx, r, op, args);
+  const path = await fillPath(ctx, r, op, pathArgs);
   const http = await ctx.http();
   let res;
   try {

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { run } from '../kit.js';
+import { define } from '../define.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 
 interface Job {
@@ -93,7 +93,7 @@ export function registerJobVerbs(job: Command, statsColumns: string[]): void {
   job
     .command('get <job-id>')
     .description('one stats job (its status, url and expiry) — GET /12/stats/jobs/accounts/:account_id?job_ids=ID')
-    .action(run(async (ctx, _o, args) => printOne(ctx.io, await ctx.output(), await fetchJob(ctx, checkId(args[0])), { columns: JOB_COLUMNS })));
+    .action(define(async (ctx, _o, args) => printOne(ctx.io, await ctx.output(), await fetchJob(ctx, checkId(args[0])), { columns: JOB_COLUMNS })));
   job
     .command('wait <job-id>')
     .description('poll until the job succeeds, fails or is cancelled (1 s, then x1.5 up to 30 s)')
@@ -101,7 +101,7 @@ export function registerJobVerbs(job: Command, statsColumns: string[]): void {
     .option('--download', 'then print its result rows')
     .option('--out <file>', 'with --download: write the decompressed JSON here instead')
     .action(
-      run<{ timeout: string; download?: boolean; out?: string }>(async (ctx, o, args) => {
+      define<{ timeout: string; download?: boolean; out?: string }>(async (ctx, o, args) => {
         const id = checkId(args[0]);
         const timeout = Number(o.timeout);
         if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of seconds', { flag: '--timeout' });
@@ -116,5 +116,5 @@ export function registerJobVerbs(job: Command, statsColumns: string[]): void {
     .command('download <job-id>')
     .description("fetch a finished job's gzipped file, decompress it, print one row per entity and time bucket")
     .option('--out <file>', 'write the decompressed JSON here instead')
-    .action(run<{ out?: string }>(async (ctx, o, args) => printFile(ctx, await download(ctx, await fetchJob(ctx, checkId(args[0]))), o.out, statsColumns)));
+    .action(define<{ out?: string }>(async (ctx, o, args) => printFile(ctx, await download(ctx, await fetchJob(ctx, checkId(args[0]))), o.out, statsColumns)));
 }

@@ -1,11 +1,24 @@
-// `xctl audiences ...`: the audience commands. Bespoke verbs get their own file.
+// `xctl audiences ...`: custom audiences (verbs generated from the ads table, `update` with a
+// declared hook), bulk uploads, sharing, flexible audiences, estimates and the do-not-reach list.
 import type { Command } from 'commander';
-import { registerDoNotReachUpload, registerUpload } from './upload.js';
-import { registerManage } from './manage.js';
+import { requireOperation, requireResource } from '../../ads/resources.js';
+import { addOperation } from '../ads/generate.js';
+import { UPDATE_HOOKS } from './flexible-guard.js';
+import { register as upload, registerDoNotReach as doNotReachUpload } from './upload.js';
+import { register as permissions } from './permissions.js';
+import { register as flexibleCreate } from './flexible/create.js';
+import { register as estimate } from './estimate.js';
 
 export function register(audiences: Command): void {
-  registerUpload(audiences);
+  upload(audiences);
   const dnr = audiences.command('do-not-reach').description('the account\'s do-not-reach list: users excluded from every campaign');
-  registerDoNotReachUpload(dnr);
-  registerManage(audiences, dnr);
+  doNotReachUpload(dnr);
+  audiences.description('custom audiences: manage, share, combine, estimate; bulk hashed user uploads; do-not-reach lists');
+  const ca = requireResource('custom_audiences');
+  for (const verb of ['list', 'get', 'create', 'update', 'delete', 'targeted']) addOperation(audiences, ca, requireOperation(ca, verb), verb === 'update' ? UPDATE_HOOKS : {});
+  permissions(audiences);
+  flexibleCreate(audiences.command('flexible').description('flexible audiences: combinations of custom audiences (closed beta; immutable once created)'));
+  const lists = requireResource('do_not_reach_lists');
+  for (const op of lists.operations) addOperation(dnr, lists, op);
+  estimate(audiences);
 }

@@ -5,7 +5,8 @@ import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { collect, run } from '../kit.js';
+import { define } from '../define.js';
+import { collect } from '../input.js';
 import { EXPIRY_MONTHS, ID_TYPES, USERS_PER_REQUEST, canonicalType, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
@@ -29,6 +30,15 @@ export interface UploadFlags {
 }
 
 type Target = UploadTarget;
+
+/** An upload's options: the flags, the list and the input named, and which kind of list it is. */
+export interface UploadOptions extends UploadFlags {
+  target: Target;
+  /** The custom audience or do-not-reach list id. */
+  listId: string;
+  /** A file, or - for stdin. */
+  input: string;
+}
 
 const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'seconds', 'records_per_s'];
 
@@ -56,20 +66,22 @@ function addFlags(cmd: Command, target: Target): Command {
   return cmd;
 }
 
-export function registerUpload(audiences: Command): void {
+/** `xctl audiences upload <audience-id> <file>` */
+export function register(audiences: Command, runF = audiencesUpload): void {
   addFlags(
     audiences
       .command('upload <audience-id> <file>')
       .description('upload users to a custom audience: normalize, hash, batch, send; resumable (file "-" reads stdin)'),
     'custom_audience',
-  ).action(run<UploadFlags>((ctx, flags, args) => audiencesUpload(ctx, flags, args, 'custom_audience')));
+  ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'custom_audience', listId: listId!, input: input! })));
 }
 
-export function registerDoNotReachUpload(dnr: Command): void {
+/** `xctl audiences do-not-reach upload <list-id> <file>`: the same verb for the do-not-reach list. */
+export function registerDoNotReach(dnr: Command, runF = audiencesUpload): void {
   addFlags(
     dnr.command('upload <list-id> <file>').description('upload users (email, phone_number) to the do-not-reach list; resumable (file "-" reads stdin)'),
     'do_not_reach_list',
-  ).action(run<UploadFlags>((ctx, flags, args) => audiencesUpload(ctx, flags, args, 'do_not_reach_list')));
+  ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'do_not_reach_list', listId: listId!, input: input! })));
 }
 
 function positiveInt(v: string, flag: string, max: number): number {
@@ -106,8 +118,8 @@ async function refuseBinary(file: string): Promise<void> {
 }
 
 /** Checks every flag, then runs the pipeline and prints the summary. */
-export async function audiencesUpload(ctx: Context, f: UploadFlags, args: string[], target: Target): Promise<void> {
-  const [listId, input] = args as [string, string];
+export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<void> {
+  const { listId, input, target } = f;
   const idName = target === 'custom_audience' ? '<audience-id>' : '<list-id>';
   if (!ADS_ID.test(listId)) throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
   const { parseColumnFlags } = await import('../../audiences/input.js');

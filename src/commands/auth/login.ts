@@ -1,4 +1,5 @@
 // `xctl auth login`: the three-legged OAuth 1.0a flow with a loopback callback, or a PIN (oob).
+import type { Command } from 'commander';
 import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError, XctlError } from '../../core/errors.js';
@@ -6,6 +7,7 @@ import { parseDuration } from '../../contract/time.js';
 import { printOne } from '../../core/output.js';
 import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
+import { define } from '../define.js';
 
 export interface AuthLoginOptions {
   pin?: boolean;
@@ -128,8 +130,22 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
   };
 }
 
+export function register(parent: Command, runF = authLogin): void {
+  parent
+    .command('login')
+    .description('log in as a user (three-legged OAuth 1.0a): approve in the browser, the token is stored in the profile')
+    .option('--pin', 'PIN mode (oob): type the PIN shown after approving, or pipe it on stdin')
+    .option('--callback-port <n>', 'port of the loopback callback on 127.0.0.1 (default: a free one)')
+    .option('--access-level <level>', 'read or write: ask for less than the app\'s level (x_auth_access_type)')
+    .option('--force-login', 'make the authorize page ask for the account credentials again')
+    .option('--screen-name <handle>', 'prefill the login box with this account')
+    .option('--no-browser', 'only print the authorize URL (stderr); do not open a browser')
+    .option('--timeout <duration>', 'give up waiting for the approval after this long (90s, 5m, or seconds)', DEFAULT_LOGIN_TIMEOUT)
+    .action(define<AuthLoginOptions>((ctx, o) => runF(ctx, o)));
+}
+
 /** Logs in: POST /oauth/request_token, the browser on GET /oauth/authorize, POST /oauth/access_token. */
-export async function authLogin(ctx: Context, opts: AuthLoginOptions, _args: string[] = [], deps: LoginDeps = {}): Promise<void> {
+export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: LoginDeps = {}): Promise<void> {
   const checked = checkLoginOptions(opts);
   const c = await ctx.credentials();
   if (!c.api_key || !c.api_secret) {

@@ -1,12 +1,22 @@
 // `xctl auth logout`: revoke the user token remotely, then forget it locally (always).
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { XctlError } from '../../core/errors.js';
 import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateUserToken } from './oauth-flow.js';
+import { define } from '../define.js';
 
 export interface AuthLogoutOptions {
   /** commander's negation of --local-only is not used; this is the flag itself. */
   localOnly?: boolean;
+}
+
+export function register(parent: Command, runF = authLogout): void {
+  parent
+    .command('logout')
+    .description('revoke the user token at the service (POST /1.1/oauth/invalidate_token), then remove it from the profile')
+    .option('--local-only', 'only remove it from the profile; do not contact the service')
+    .action(define<AuthLogoutOptions>((ctx, o) => runF(ctx, o)));
 }
 
 /** Logs out: POST /1.1/oauth/invalidate_token (unless --local-only), then forgets the token. */

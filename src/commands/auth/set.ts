@@ -1,7 +1,9 @@
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Profile } from '../../core/config.js';
-import { readAll, readSecret } from '../kit.js';
+import { readAll, readSecret } from '../input.js';
+import { define } from '../define.js';
 
 export interface AuthSetOptions {
   apiKey?: string;
@@ -14,6 +16,21 @@ export interface AuthSetOptions {
 }
 
 const KEYISH = /^[\x21-\x7e]{1,512}$/;
+
+export function register(parent: Command, runF = authSet): void {
+  parent
+    .command('set')
+    .description('store credentials in the profile (secrets from stdin with "-" or a hidden prompt)')
+    .option('--api-key <key>', 'API key (consumer key)')
+    .option('--api-secret [-]', 'API secret: "-" reads stdin, no value prompts')
+    .option('--access-token <token>', 'user access token')
+    .option('--access-token-secret [-]', 'user access token secret: "-" reads stdin, no value prompts')
+    .option('--bearer-token [-]', 'app-only bearer token: "-" reads stdin, no value prompts')
+    .option('--user-id <id>', 'the user the access token belongs to')
+    .option('--screen-name <name>', 'that user\'s handle')
+    .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token secret, bearer token.')
+    .action(define<AuthSetOptions>((ctx, o) => runF(ctx, o)));
+}
 
 export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void> {
   const patch: Partial<Profile> = {};

@@ -1,8 +1,17 @@
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CheckFailed } from '../../core/errors.js';
 import { ENV_CREDENTIALS, resolveCredentials } from '../../core/config.js';
 import { mask } from '../../core/io.js';
 import { printList, type Rec } from '../../core/output.js';
+import { define } from '../define.js';
+
+export function register(parent: Command, runF = authStatus): void {
+  parent
+    .command('status')
+    .description('what is set in each profile (masked), and what the environment overrides; exit 1 when nothing usable is set')
+    .action(define((ctx) => runF(ctx)));
+}
 
 /** Describes every profile, masked; exit 1 when the selected profile has nothing usable. */
 export async function authStatus(ctx: Context): Promise<void> {

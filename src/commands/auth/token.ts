@@ -1,9 +1,20 @@
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
+import { define } from '../define.js';
 
 export interface AuthTokenOptions {
   type?: string;
   secret?: boolean;
+}
+
+export function register(parent: Command, runF = authToken): void {
+  parent
+    .command('token')
+    .description('print a credential for scripts (the user access token, or the app bearer)')
+    .option('--type <type>', 'user or app', 'user')
+    .option('--secret', 'with --type user: print the access token secret instead')
+    .action(define<AuthTokenOptions>((ctx, o) => runF(ctx, o)));
 }
 
 /** Prints one credential on stdout, for `$(xctl auth token)` in scripts. The only command that prints a secret. */

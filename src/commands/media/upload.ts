@@ -24,7 +24,7 @@ import {
   sniff,
   type Category,
 } from '../../media/contract.js';
-import { run } from '../kit.js';
+import { define } from '../define.js';
 
 export interface UploadOptions {
   file: string;
@@ -63,7 +63,7 @@ export function register(media: Command): void {
     .option('--name <name>', 'media library name (with --add-to-library; max 100 chars)')
     .option('--wait-seconds <n>', 'longest wait for processing', '600')
     .action(
-      run<Record<string, string | boolean | undefined>>((ctx, o, args) =>
+      define<Record<string, string | boolean | undefined>>((ctx, o, args) =>
         runUpload(ctx, { file: args[0]!, category: o.category as string | undefined, addToLibrary: !!o.addToLibrary, name: o.name as string | undefined, waitSeconds: Number(o.waitSeconds) }),
       ),
     );

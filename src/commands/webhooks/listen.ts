@@ -1,13 +1,16 @@
 // `xctl webhooks listen`: the local receiver (DESIGN.md "Webhook receiver"), optionally registered
 // with the service on start (`--register`) and offered for deletion on exit.
 import type { AddressInfo } from 'node:net';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { checkBaseUrl, isLoopbackHost } from '../../contract/hosts.js';
 import { DEPRECATED_EVENT_NAMES } from '../../contract/activity.js';
-import { SIGNATURE_HEADERS } from '../../webhooks/crypto.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
-import { checkWebhookUrl, createWebhook, deleteWebhook } from './manage.js';
+import { define } from '../define.js';
+import { checkWebhookUrl } from './checks.js';
+import { createWebhook } from './create.js';
+import { deleteWebhook } from './delete.js';
 
 export interface ListenOptions {
   port?: string;
@@ -19,6 +22,19 @@ export interface ListenOptions {
 }
 
 const FORWARD_TIMEOUT_MS = 10_000;
+
+export function register(parent: Command, runF = webhooksListen): void {
+  parent
+    .command('listen')
+    .description('run a local receiver: answers CRC checks, verifies signatures, prints each event')
+    .option('--port <n>', 'port (0 picks a free one)', '0')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--path <path>', 'URL path of the receiver', '/webhooks')
+    .option('--forward-to <url>', 'POST each verified delivery (raw body and headers) to this URL')
+    .option('--public-url <url>', 'the public URL reaching this listener (registered with --register)')
+    .option('--register', 'register the webhook on start (the local URL on a loopback sandbox)')
+    .action(define<ListenOptions>((ctx, o) => runF(ctx, o)));
+}
 
 /** One printable line per event: time, type, user, summary. */
 export function summarize(json: unknown): { type: string; user: string; summary: string } {
@@ -74,6 +90,7 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     }
     if (forward) {
       const { exchange } = await import('../../webhooks/outbound.js');
+      const { SIGNATURE_HEADERS } = await import('../../webhooks/crypto.js');
       const headers: Record<string, string> = {};
       for (const h of ['content-type', ...SIGNATURE_HEADERS]) if (typeof d.headers[h] === 'string') headers[h] = d.headers[h] as string;
       const r = await exchange('POST', forward, { headers, body: d.raw, timeoutMs: FORWARD_TIMEOUT_MS });
@@ -140,7 +157,7 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
       // ctx's signal is aborted (that is why we stop): the deletion needs a fresh one.
       // The bearer obtained for registering is reused: asking for another one is punished (code 99).
       const env = { ...ctx.env, XCTL_BEARER_TOKEN: await ctx.bearer({ cacheOnly: true }) };
-      const c2 = new Context({ streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr: ctx.io.stderr }, env, globals: ctx.globals, version: ctx.version });
+      const c2 = new Context({ streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr: ctx.io.stderr }, env, globals: ctx.globals, version: ctx.version, clock: ctx.clock, transport: ctx.transport });
       try {
         await deleteWebhook(c2, registered);
         ctx.io.info(`deleted webhook ${registered}`);

@@ -8,11 +8,13 @@ export interface Behaviour {
   hooks?: SandboxHooks;
   /** Bespoke operations by CLI verb: what the endpoint answers (the envelope's data). */
   ops?: Record<string, (ops: SandboxOps) => unknown>;
+  /** Data served read-only (reference data), stored when the sandbox starts. */
+  fixtures?: ResourceDef['fixtures'];
 }
 
 /** The resource with its behaviour attached (a copy; the table itself is not changed). */
 export function withBehaviour(r: ResourceDef, b: Behaviour | undefined): ResourceDef {
   if (!b) return r;
   const operations: OperationDef[] = r.operations.map((op) => (b.ops?.[op.verb] ? { ...op, sandbox: b.ops[op.verb] } : op));
-  return { ...r, operations, sandbox: { ...r.sandbox, ...b.hooks } };
+  return { ...r, operations, sandbox: { ...r.sandbox, ...b.hooks }, ...(b.fixtures ? { fixtures: b.fixtures } : {}) };
 }

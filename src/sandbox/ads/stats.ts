@@ -5,7 +5,7 @@
 // gives the same numbers and a TOTAL equals the sum of its DAYs.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import type { SandboxOps } from '../../ads/resource-types.js';
+import type { AdsCollection, SandboxOps } from '../../ads/resource-types.js';
 import type { SandboxApp } from '../app.js';
 import { problem } from '../http.js';
 import { isoSeconds, parseInstant } from '../../contract/time.js';
@@ -124,7 +124,7 @@ function derive(key: string, li: Rec, imp: number, hour: number): Hourly {
 /** Part k of n of an integer, so that the parts add up to it exactly. */
 const share = (x: number, k: number, n: number) => Math.floor((x * (k + 1)) / n) - Math.floor((x * k) / n);
 
-const ENTITY_COLLECTIONS: Record<string, string> = {
+const ENTITY_COLLECTIONS: Record<string, AdsCollection> = {
   CAMPAIGN: 'campaigns', FUNDING_INSTRUMENT: 'funding_instruments', LINE_ITEM: 'line_items',
   PROMOTED_ACCOUNT: 'promoted_accounts', PROMOTED_TWEET: 'promoted_tweets', MEDIA_CREATIVE: 'media_creatives',
 };

@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { ok, problem, type SReq } from '../http.js';
-import { randomDigits, type Entity } from '../state.js';
+import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, isDirectional, lengthWithin, type Direction } from '../../contract/activity.js';
 import { isNumericId } from '../../contract/ids.js';
 import { deliver, ownedWebhook } from './webhooks.js';
@@ -39,22 +39,23 @@ const BACKFILL_MAX_MIN = L.backfillMinutes.max;
 const KEEPALIVE_MS = 20_000; // a blank line keeps idle connections and client watchdogs alive
 const BACKLOG_MAX = 10_000;
 
+const SUBSCRIPTIONS = collectionKey<SubscriptionRec>('activity_subscriptions');
+/** Open stream connections; a collection so GET /_sandbox/state counts them. */
+const STREAMS = collectionKey<StreamConn>('activity_streams');
+/** Recent stream events, for backfill_minutes. */
+const BACKLOG = slotKey<Array<{ at: number; app_key: string; line: string }>>('activity_backlog', () => []);
+
 function subs(app: SandboxApp): Map<string, SubscriptionRec> {
-  return app.state.collection<SubscriptionRec>('activity_subscriptions');
+  return app.state.collection(SUBSCRIPTIONS);
 }
 
 /** Open stream connections; a collection so GET /_sandbox/state counts them. */
 function streams(app: SandboxApp): Map<string, StreamConn> {
-  return app.state.collection<StreamConn>('activity_streams');
+  return app.state.collection(STREAMS);
 }
 
 function backlog(app: SandboxApp): Array<{ at: number; app_key: string; line: string }> {
-  let b = app.state.ext.get('activity_backlog') as Array<{ at: number; app_key: string; line: string }> | undefined;
-  if (!b) {
-    b = [];
-    app.state.ext.set('activity_backlog', b);
-  }
-  return b;
+  return app.state.slot(BACKLOG);
 }
 
 function invalid(detail: string, parameter: string, value?: unknown) {

@@ -4,6 +4,7 @@ import type { SandboxApp } from '../app.js';
 import { parseDuration } from '../../contract/time.js';
 import { ok, problem } from '../http.js';
 import { isNumericId } from '../../contract/ids.js';
+import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 
 function obj(v: unknown): Record<string, unknown> {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
@@ -12,17 +13,17 @@ function obj(v: unknown): Record<string, unknown> {
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  r.add('GET', '/_sandbox/state', { auth: 'admin' }, () =>
+  r.serve(E.state, () =>
     ok({ counts: app.state.counts(), clock: { mode: app.clock.mode, now: app.clock.iso() }, faults: app.faults.spec, faults_injected: app.faults.injected }),
   );
-  r.add('POST', '/_sandbox/clock', { auth: 'admin', style: 'v2' }, async (req) => {
+  r.serve(E.clock, async (req) => {
     const body = obj(req.json());
     const ms = parseDuration(body.advance);
     if (ms === undefined) throw problem(400, 'Invalid Request', 'advance must be a duration such as "29h", "30m", "90s" or milliseconds');
     return ok(await app.clock.advance(ms));
   });
-  r.add('GET', '/_sandbox/faults', { auth: 'admin' }, () => ok({ faults: app.faults.spec, injected: app.faults.injected }));
-  r.add('POST', '/_sandbox/faults', { auth: 'admin', style: 'v2' }, (req) => {
+  r.serve(E.faults, () => ok({ faults: app.faults.spec, injected: app.faults.injected }));
+  r.serve(E.setFaults, (req) => {
     const body = obj(req.json());
     try {
       const spec = app.faults.set(body);
@@ -33,13 +34,13 @@ export function install(app: SandboxApp): void {
       throw problem(400, 'Invalid Request', (e as Error).message);
     }
   });
-  r.add('DELETE', '/_sandbox/faults', { auth: 'admin' }, () => {
+  r.serve(E.clearFaults, () => {
     app.faults.set({});
     app.rates.override = undefined;
     app.rates.reset();
     return ok({ faults: {} });
   });
-  r.add('POST', '/_sandbox/events', { auth: 'admin', style: 'v2' }, async (req) => {
+  r.serve(E.events, async (req) => {
     const body = obj(req.json());
     if (typeof body.event_type !== 'string' || !body.event_type) throw problem(400, 'Invalid Request', 'event_type is required');
     if (body.user_id !== undefined && !isNumericId(body.user_id)) {
@@ -58,7 +59,7 @@ export function install(app: SandboxApp): void {
     const delivered = await app.events.publish(ev);
     return ok({ data: { ...ev, deliveries: delivered } });
   });
-  r.add('GET', '/_sandbox/deliveries', { auth: 'admin' }, (req) => {
+  r.serve(E.deliveries, (req) => {
     const limit = Math.min(1000, Number(req.query.get('limit') ?? 100) || 100);
     return ok({ data: app.deliveries.slice(-limit) });
   });

@@ -5,12 +5,12 @@ import type { SandboxApp } from '../app.js';
 import { SandboxError, ok, type Reply, type SReq } from '../http.js';
 import { adsId } from '../state.js';
 import { RESOURCES } from '../../ads/resources.js';
+import { BEHAVIOURS } from '../ads/index.js';
+import { withBehaviour } from '../ads/behaviour.js';
 import type { OperationDef, ResourceDef, SandboxOps, Values, Violation } from '../../ads/resource-types.js';
 import { validateParams } from '../../ads/params.js';
 import { isoSeconds } from '../../contract/time.js';
 import { checkBatch } from '../../ads/batch.js';
-import { BEHAVIOURS } from '../ads/index.js';
-import { withBehaviour } from '../ads/behaviour.js';
 import { installFiles } from '../ads/stats.js';
 
 type Rec = Record<string, unknown> & { id: string };
@@ -100,7 +100,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   // Spec 5: every account-scoped endpoint needs an account associated with the caller.
   let account: Rec | undefined;
   if (accountId !== undefined) {
-    account = app.state.collection<Rec>('accounts').get(accountId);
+    account = app.state.collection('accounts').get(accountId);
     const visible = account && (account.user_ids as string[] | undefined)?.includes(userId);
     if (!account || !visible) fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was not found for this user`, 'account_id', echo);
     const deletedOk = r.name === 'accounts' && req.param('with_deleted') === 'true';
@@ -119,33 +119,34 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   }
 
   const id = r.idParam ? req.params[r.idParam] : undefined;
-  const ops = makeOps(app, r, values, userId, account, accountId, id, req.params, pending, echo);
+  // `op` is the operation served; `call` what its hooks get for this one request (SandboxOps).
+  const call = makeOps(app, r, values, userId, account, accountId, id, req.params, pending, echo);
 
   let data: unknown;
   let extra: Record<string, unknown> = {};
   if (op.kind === 'batch') {
-    return runBatch(app, r, op, req, ops, pending);
+    return runBatch(app, r, op, req, call, pending);
   } else if (op.sandbox) {
-    data = op.sandbox(ops);
+    data = op.sandbox(call);
   } else {
     switch (op.std) {
       case 'list': {
-        const page = listPage(r, ops, collectionList(r, ops));
+        const page = listPage(r, call, collectionList(r, call));
         data = page.data;
         extra = page.extra;
         break;
       }
       case 'get':
-        data = ops.find(r.name, id!, { withDeleted: values.with_deleted === true, parameter: r.idParam });
+        data = call.find(r.name, id!, { withDeleted: values.with_deleted === true, parameter: r.idParam });
         break;
       case 'create':
-        data = stdCreate(r, ops);
+        data = stdCreate(r, call);
         break;
       case 'update':
-        data = stdUpdate(r, ops);
+        data = stdUpdate(r, call);
         break;
       case 'delete':
-        data = stdDelete(r, ops);
+        data = stdDelete(r, call);
         break;
       default:
         fail(500, 'INTERNAL_ERROR', `no sandbox behaviour for ${op.method} ${op.path}`);
@@ -154,7 +155,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   flush(app, pending);
   // Lists of records computed by op.sandbox are paginated like stored ones.
   if (op.kind === 'list' && op.sandbox && Array.isArray(data) && op.method === 'GET') {
-    const page = listPage(r, ops, data as Rec[]);
+    const page = listPage(r, call, data as Rec[]);
     data = page.data;
     extra = page.extra;
   }
@@ -163,7 +164,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
 }
 
 function flush(app: SandboxApp, pending: Pending): void {
-  const h = app.state.collection<Rec>('account_history');
+  const h = app.state.collection('account_history');
   for (const e of pending.history) h.set(e.id, e);
   pending.history = [];
 }
@@ -200,7 +201,7 @@ function makeOps(
     now: () => isoSeconds(app.clock.now()),
     nowMs: () => app.clock.now(),
     at: (ms, fn) => void app.clock.at(ms, fn),
-    collection: (name) => overrides.get(name) ?? app.state.collection<Rec>(name),
+    collection: (name) => overrides.get(name) ?? app.state.collection(name),
     newId: () => adsId(),
     user: (uid) => app.state.users.get(uid),
     insert(fields) {
@@ -375,7 +376,7 @@ function runBatch(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq, 
   const opErrors = check.itemErrors.map((errs) => errs.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })));
   if (opErrors.some((x) => x.length)) throw new SandboxError({ status: 400, body: { operation_errors: opErrors, request: body } });
 
-  const real = app.state.collection<Rec>(r.name);
+  const real = app.state.collection(r.name);
   const staged = new Map<string, Rec>([...real].map(([k, v]) => [k, structuredClone(v)]));
   const overrides = new Map([[r.name, staged]]);
   const results: unknown[] = [];

@@ -4,7 +4,7 @@
 // The batch is all-or-nothing: every operation is checked before any is applied.
 import type { SandboxApp } from '../app.js';
 import { adsError, ok, type SReq } from '../http.js';
-import type { Entity } from '../state.js';
+import { slotKey, type Entity } from '../state.js';
 import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
 import { EXPIRY_MONTHS, MAX_BYTES, MAX_OPERATIONS, UNHASHED_TYPE, UPLOAD_ENDPOINTS, WIRE_KEYS, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
 import { parseIsoTime } from '../../contract/time.js';
@@ -25,12 +25,10 @@ interface ListUsers {
   other: Set<string>;
 }
 
+const LIST_USERS = slotKey<Map<string, ListUsers>>('audience-users', () => new Map());
+
 function usersOf(app: SandboxApp, kind: Kind, id: string): ListUsers {
-  let all = app.state.ext.get('audience-users') as Map<string, ListUsers> | undefined;
-  if (!all) {
-    all = new Map();
-    app.state.ext.set('audience-users', all);
-  }
+  const all = app.state.slot(LIST_USERS);
   let s = all.get(`${kind}/${id}`);
   if (!s) {
     s = { digests: [0, 1, 2, 3, 4].map(() => new DigestSet()), other: new Set() };

@@ -4,7 +4,7 @@
 // linked webhook, signed like every delivery.
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { ok, problem } from '../http.js';
-import { randomDigits, type Entity } from '../state.js';
+import { collectionKey, randomDigits, type Entity } from '../state.js';
 import { deliver, ownedWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
 import { RULES_PER_APP, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
@@ -24,16 +24,20 @@ interface PostRec extends Entity {
 }
 
 
+const RULES = collectionKey<RuleRec>('stream_rules');
+const LINKS = collectionKey<Entity & { app_key: string; created_at: string }>('stream_webhook_links');
+const POSTS = collectionKey<PostRec>('posts');
+
 function rules(app: SandboxApp): Map<string, RuleRec> {
-  return app.state.collection<RuleRec>('stream_rules');
+  return app.state.collection(RULES);
 }
 
 function links(app: SandboxApp): Map<string, Entity & { app_key: string; created_at: string }> {
-  return app.state.collection('stream_webhook_links');
+  return app.state.collection(LINKS);
 }
 
 function posts(app: SandboxApp): Map<string, PostRec> {
-  return app.state.collection<PostRec>('posts');
+  return app.state.collection(POSTS);
 }
 
 const view = (r: RuleRec) => ({ id: r.id, value: r.value, ...(r.tag !== undefined ? { tag: r.tag } : {}) });

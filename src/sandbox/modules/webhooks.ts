@@ -5,9 +5,10 @@
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { ok, problem, SandboxError, type SReq } from '../http.js';
-import { randomDigits, type Entity } from '../state.js';
+import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
 
@@ -44,17 +45,26 @@ export const WEBHOOKS_PER_APP = 5;
 
 const cancels = new WeakMap<SandboxApp, Map<string, () => void>>();
 
+interface ReplayJob extends Entity {
+  webhook_id: string;
+  from_date: unknown;
+  to_date: unknown;
+  created_at: string;
+  status: 'running' | 'complete';
+  events: number;
+  delivered: number;
+}
+
+const WEBHOOKS = collectionKey<WebhookRec>('webhooks');
+const REPLAY_JOBS = collectionKey<ReplayJob>('webhook_replay_jobs');
+const EVENT_LOG = slotKey<LoggedEvent[]>('webhook_event_log', () => []);
+
 export function webhooks(app: SandboxApp): Map<string, WebhookRec> {
-  return app.state.collection<WebhookRec>('webhooks');
+  return app.state.collection(WEBHOOKS);
 }
 
 function eventLog(app: SandboxApp): LoggedEvent[] {
-  let log = app.state.ext.get('webhook_event_log') as LoggedEvent[] | undefined;
-  if (!log) {
-    log = [];
-    app.state.ext.set('webhook_event_log', log);
-  }
-  return log;
+  return app.state.slot(EVENT_LOG);
 }
 
 /** A failure with one of the platform's names (CrcValidationFailed...) in the v2 problem form. */
@@ -253,8 +263,8 @@ export function install(app: SandboxApp): void {
     const created = app.clock.iso(now);
     // Inclusive minutes: an event at 12:05:59 is inside to_date 202601151205.
     const events = eventLog(app).filter((e) => e.webhook_id === w.id && e.at >= from && e.at < to + MIN);
-    const job = { id: jobId, webhook_id: w.id, from_date: body.from_date, to_date: body.to_date, created_at: created, status: 'running', events: events.length, delivered: 0 };
-    app.state.collection('webhook_replay_jobs').set(jobId, job);
+    const job: ReplayJob = { id: jobId, webhook_id: w.id, from_date: body.from_date, to_date: body.to_date, created_at: created, status: 'running', events: events.length, delivered: 0 };
+    app.state.collection(REPLAY_JOBS).set(jobId, job);
     void (async () => {
       for (const e of events) {
         if (webhooks(app).get(w.id) !== w) break;
@@ -271,5 +281,5 @@ export function install(app: SandboxApp): void {
     throw problem(410, 'Gone', 'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.');
   });
 
-  r.add('GET', '/_sandbox/replay-jobs', { auth: 'admin' }, () => ok({ data: [...app.state.collection('webhook_replay_jobs').values()] }));
+  r.serve(SANDBOX_ADMIN_ENDPOINTS.replayJobs, () => ok({ data: [...app.state.collection(REPLAY_JOBS).values()] }));
 }

@@ -1,5 +1,6 @@
 // `xctl auth import --twurlrc [path]`: profiles and bearer tokens from twurl's rc file, the file
 // both official ads SDKs read (format in platform-notes.md "twurl rc file").
+import type { Command } from 'commander';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import type { Profile } from '../../core/config.js';
 import { printList, type Rec } from '../../core/output.js';
 import { mask } from '../../core/io.js';
+import { define } from '../define.js';
 
 export interface AuthImportOptions {
   twurlrc?: string | boolean;
@@ -73,6 +75,15 @@ export async function parseTwurlrc(text: string, file: string): Promise<TwurlEnt
   }
   if (out.length === 0) throw new UsageError(`--twurlrc: ${file} holds no profiles`, { flag: '--twurlrc' });
   return out;
+}
+
+export function register(parent: Command, runF = authImport): void {
+  parent
+    .command('import')
+    .description('import profiles and bearer tokens from a twurl rc file (the file the official ads SDKs read)')
+    .option('--twurlrc [path]', 'the rc file (default ~/.twurlrc)')
+    .option('--overwrite', 'replace existing profiles of the same name that hold other credentials')
+    .action(define<AuthImportOptions>((ctx, o) => runF(ctx, o)));
 }
 
 /** Imports a twurl rc file into the profile store (no network). */

@@ -1,25 +1,7 @@
-// What every command file shares: the action wrapper that builds the Context, and input helpers.
+// Input helpers of the verbs: stdin, secrets (never from argv), files given as flags, JSON input.
 import fs from 'node:fs';
-import type { Command } from 'commander';
-import { Context, type GlobalOptions } from '../context.js';
+import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
-import { getRuntime } from '../runtime.js';
-
-export function contextFor(cmd: Command): Context {
-  return new Context({ ...getRuntime(), globals: cmd.optsWithGlobals() as GlobalOptions });
-}
-
-/**
- * Wraps a plain async function `(ctx, opts, args)` as a commander action. The function is what
- * tests call in-process; this wrapper only builds its Context.
- */
-export function run<O = Record<string, unknown>>(fn: (ctx: Context, opts: O, args: string[]) => Promise<void>) {
-  return async function (this: Command, ...params: unknown[]): Promise<void> {
-    const cmd = params[params.length - 1] as Command;
-    const ctx = contextFor(cmd);
-    await fn(ctx, cmd.opts() as O, cmd.args);
-  };
-}
 
 /** Reads all of stdin (or a stream) as text. */
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {

@@ -1,0 +1,42 @@
+// `xctl activity subscriptions list [--all] [--limit N]`
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
+import { define } from '../../define.js';
+import { SUBSCRIPTION_COLUMNS, authMode } from './shape.js';
+
+export interface ListOptions {
+  all?: boolean;
+  limit?: string;
+}
+
+export function register(parent: Command, runF = subscriptionsList): void {
+  parent
+    .command('list')
+    .description('list subscriptions')
+    .option('--all', 'every page')
+    .option('--limit <n>', 'stop after N')
+    .action(define<ListOptions>((ctx, o) => runF(ctx, o)));
+}
+
+/** GET /2/activity/subscriptions (max_results, pagination_token) */
+export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<void> {
+  const { paginate, parseLimit } = await import('../../../core/paginate.js');
+  const limit = parseLimit(o.limit);
+  const http = await ctx.http();
+  const auth = await authMode(ctx);
+  const items = paginate<Record<string, unknown>>(
+    async (cursor) => {
+      const res = await http.request<{ data?: Array<Record<string, unknown>>; meta?: { next_token?: string } }>({
+        method: E.listSubscriptions.method,
+        path: E.listSubscriptions.path,
+        auth,
+        query: { max_results: limit !== undefined ? Math.min(L.maxResults.max, limit) : L.maxResults.default, pagination_token: cursor },
+      });
+      return { items: res.data.data ?? [], next: res.data.meta?.next_token };
+    },
+    { all: o.all, limit },
+  );
+  const { printList } = await import('../../../core/output.js');
+  await printList(ctx.io, await ctx.output(), items, { columns: SUBSCRIPTION_COLUMNS, knownFields: [...SUBSCRIPTION_COLUMNS, 'updated_at'] });
+}

@@ -1,0 +1,49 @@
+// `xctl audiences permissions list|grant|revoke <audience-id> [<permission-id>]`: generated from
+// two resources at once, the /12 custom audience permissions and (with --tailored) the /5
+// tailored audience ones; the flags are the union of both, each refused where it does not apply.
+import type { Command } from 'commander';
+import { UsageError } from '../../core/errors.js';
+import { requireOperation, requireResource } from '../../ads/resources.js';
+import { define } from '../define.js';
+import { optionsFor } from '../ads/generate.js';
+import { attributeOf, operationOptions, positionalsOf, runOperation } from '../ads/run.js';
+
+export function register(parent: Command): void {
+  const perms = parent.command('permissions').description('who a custom audience is shared with: list, grant, revoke (--tailored for the /5 tailored audiences)');
+  for (const verb of ['list', 'grant', 'revoke']) addPermissionVerb(perms, verb);
+}
+
+function addPermissionVerb(perms: Command, verb: string): void {
+  const custom = requireResource('custom_audience_permissions');
+  const tailored = requireResource('tailored_audience_permissions');
+  const ops = { custom: requireOperation(custom, verb), tailored: requireOperation(tailored, verb) };
+  const sub = perms.command(verb).description(`${ops.custom.description} — ${ops.custom.method} /12${ops.custom.path} (or /5${ops.tailored.path} with --tailored)`);
+  sub.argument('<audience-id>', 'custom (or tailored) audience id');
+  if (verb === 'revoke') sub.argument('<permission-id>', 'permission id (from `permissions list`)');
+  const seen = new Set<string>();
+  for (const d of [...ops.custom.params, ...ops.tailored.params]) {
+    if (seen.has(d.name)) continue;
+    seen.add(d.name);
+    for (const o of optionsFor(d)) sub.addOption(o);
+  }
+  sub.option('--tailored', 'use the /5 tailored audience permissions endpoint');
+  if (verb === 'list') {
+    sub.option('--all', 'follow next_cursor through every page');
+    sub.option('--limit <n>', 'stop after n records (follows pages)');
+  }
+  sub.action(
+    define<Record<string, unknown>>(async (ctx, o, args) => {
+      const which = o.tailored ? 'tailored' : 'custom';
+      const op = ops[which];
+      const other = ops[which === 'custom' ? 'tailored' : 'custom'];
+      for (const d of other.params) {
+        if (!op.params.some((x) => x.name === d.name) && o[attributeOf(d.flag)] !== undefined) {
+          throw new UsageError(`${d.flag} ${which === 'custom' ? 'needs --tailored' : 'cannot be used with --tailored'}`, { flag: d.flag });
+        }
+      }
+      const r = which === 'custom' ? custom : tailored;
+      if (positionalsOf(r, op).length !== args.length) throw new UsageError('wrong number of arguments');
+      await runOperation(ctx, r, op, operationOptions(r, op, o, args));
+    }),
+  );
+}

@@ -1,0 +1,26 @@
+// `xctl auth profiles remove <name>`: delete a profile and its credentials (asks first).
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../core/errors.js';
+import { checkProfileName } from '../../../core/config.js';
+import { define } from '../../define.js';
+
+export interface RemoveOptions {
+  name: string;
+}
+
+export function register(parent: Command, runF = profilesRemove): void {
+  parent
+    .command('remove <name>')
+    .description('delete a profile and its credentials')
+    .action(define((ctx, _o, [name]) => runF(ctx, { name: name! })));
+}
+
+export async function profilesRemove(ctx: Context, o: RemoveOptions): Promise<void> {
+  const name = checkProfileName(o.name);
+  const store = await ctx.store();
+  if (!(name in store.profiles())) throw new UsageError(`no profile named "${name}"`);
+  if (!(await ctx.confirm(`remove profile "${name}" and its credentials?`))) return;
+  store.removeProfile(name);
+  ctx.io.info(`removed profile "${name}"`);
+}

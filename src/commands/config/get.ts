@@ -1,0 +1,24 @@
+// `xctl config get <key>`
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { define } from '../define.js';
+import { SETTING_KEYS, checkKey } from './keys.js';
+
+export interface GetOptions {
+  key: string;
+}
+
+export function register(parent: Command, runF = configGet): void {
+  parent
+    .command('get <key>')
+    .description(`print a setting (${SETTING_KEYS})`)
+    .action(define((ctx, _o, [key]) => runF(ctx, { key: key! })));
+}
+
+export async function configGet(ctx: Context, o: GetOptions): Promise<void> {
+  const key = checkKey(o.key);
+  const v = (await ctx.profile())?.[key];
+  if (v === undefined) throw new UsageError(`"${key}" is not set in profile "${await ctx.profileName()}"`);
+  ctx.io.out(String(v));
+}

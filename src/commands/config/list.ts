@@ -1,0 +1,19 @@
+// `xctl config list`: every setting of the profile, with what it does.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { SETTINGS, type Profile } from '../../core/config.js';
+import { printList } from '../../core/output.js';
+import { define } from '../define.js';
+
+export function register(parent: Command, runF = configList): void {
+  parent
+    .command('list')
+    .description('every setting of the profile')
+    .action(define((ctx) => runF(ctx)));
+}
+
+export async function configList(ctx: Context): Promise<void> {
+  const p = (await ctx.profile()) ?? {};
+  const rows = Object.keys(SETTINGS).map((key) => ({ key, value: p[key as keyof Profile] ?? '', describe: SETTINGS[key]!.describe }));
+  await printList(ctx.io, await ctx.output(), rows, { columns: ['key', 'value', 'describe'] });
+}

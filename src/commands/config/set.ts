@@ -1,0 +1,32 @@
+// `xctl config set <key> <value>`
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { SETTINGS } from '../../core/config.js';
+import { define } from '../define.js';
+import { SETTING_KEYS, checkKey } from './keys.js';
+
+export interface SetOptions {
+  key: string;
+  value: string;
+}
+
+export function register(parent: Command, runF = configSet): void {
+  parent
+    .command('set <key> <value>')
+    .description(`change a setting (${SETTING_KEYS})`)
+    .action(define((ctx, _o, [key, value]) => runF(ctx, { key: key!, value: value! })));
+}
+
+export async function configSet(ctx: Context, o: SetOptions): Promise<void> {
+  const key = checkKey(o.key);
+  const value = o.value;
+  const problem = SETTINGS[key]!.check?.(value);
+  if (problem) throw new UsageError(`${key} ${problem} (got "${value}")`);
+  if (key === 'base_url') {
+    const { checkBaseUrl } = await import('../../contract/hosts.js');
+    checkBaseUrl(value, 'base_url');
+  }
+  await ctx.updateProfile({ [key]: value });
+  ctx.io.info(`${key} = ${value} (profile "${await ctx.profileName()}")`);
+}

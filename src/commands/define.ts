@@ -1,0 +1,22 @@
+// How a verb becomes a commander action: build its Context from the runtime and the global
+// flags, then call the verb's run function with its options. The run function is what tests
+// call in-process (with testContext); this file is the only glue between commander and it.
+import type { Command } from 'commander';
+import { Context, type GlobalOptions } from '../context.js';
+import { getRuntime } from '../runtime.js';
+
+export function contextFor(cmd: Command): Context {
+  return new Context({ ...getRuntime(), globals: cmd.optsWithGlobals() as GlobalOptions });
+}
+
+/**
+ * A commander action for a verb: `fn(ctx, flags, positionals)` maps the positionals to the
+ * verb's named options and calls its run function, e.g.
+ * `define<Flags>((ctx, o, [id]) => run(ctx, { ...o, id: id! }))`.
+ */
+export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, args: string[]) => Promise<void>) {
+  return async function (this: Command, ...params: unknown[]): Promise<void> {
+    const cmd = params[params.length - 1] as Command;
+    await fn(contextFor(cmd), cmd.opts() as F, cmd.args);
+  };
+}

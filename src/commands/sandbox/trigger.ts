@@ -1,0 +1,46 @@
+// `xctl sandbox trigger <event-type>`: deliver an event through a running sandbox.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
+import { define } from '../define.js';
+
+export interface SandboxTriggerOptions {
+  eventType: string;
+  userId?: string;
+  data?: string;
+}
+
+export function register(parent: Command, runF = sandboxTrigger): void {
+  parent
+    .command('trigger <event-type>')
+    .description('deliver an event to every matching webhook, stream and subscription of a running sandbox')
+    .option('--user-id <id>', 'the user the event is about')
+    .option('--data <json>', 'the event payload (a JSON object)')
+    .action(define<Omit<SandboxTriggerOptions, 'eventType'>>((ctx, o, [eventType]) => runF(ctx, { ...o, eventType: eventType! })));
+}
+
+export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions): Promise<void> {
+  const eventType = opts.eventType;
+  if (!/^[A-Za-z][A-Za-z0-9_.]{0,63}$/.test(eventType)) throw new UsageError(`"${eventType}" is not an event type (e.g. profile.update.bio)`);
+  if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
+  let payload: unknown = {};
+  if (opts.data !== undefined) {
+    try {
+      payload = JSON.parse(opts.data);
+    } catch (e) {
+      throw new UsageError(`--data is not valid JSON: ${(e as Error).message}`, { flag: '--data' });
+    }
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new UsageError('--data must be a JSON object', { flag: '--data' });
+  }
+  const http = await ctx.http();
+  const res = await http.request<{ data: Record<string, unknown> }>({
+    method: SANDBOX_ADMIN_ENDPOINTS.events.method,
+    path: SANDBOX_ADMIN_ENDPOINTS.events.path,
+    auth: 'none',
+    json: { event_type: eventType, user_id: opts.userId, payload },
+  });
+  const { printOne } = await import('../../core/output.js');
+  await printOne(ctx.io, await ctx.output(), res.data.data);
+}

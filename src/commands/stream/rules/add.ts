@@ -1,0 +1,39 @@
+// `xctl stream rules add [values...] [--tag T] [--file F] [--dry-run]`
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { ApiError } from '../../../core/errors.js';
+import { define } from '../../define.js';
+import { readInputArg } from '../../input.js';
+import { checkRules, parseRulesFile, type Rule } from './input.js';
+import { RULE_COLUMNS as COLUMNS, postRules } from './post.js';
+
+export interface AddOptions {
+  values: string[];
+  tag?: string;
+  file?: string;
+  dryRun?: boolean;
+}
+
+export function register(parent: Command, runF = rulesAdd): void {
+  parent
+    .command('add [values...]')
+    .description('add rules: values as arguments and/or --file (JSON array, JSON lines, or one value per line)')
+    .option('--tag <tag>', 'tag for the rules given as arguments')
+    .option('--file <file>', 'rules file (@file, file or - for stdin)')
+    .option('--dry-run', 'validate only; nothing is added')
+    .action(define<Omit<AddOptions, 'values'>>((ctx, o, values) => runF(ctx, { ...o, values })));
+}
+
+/** Adds rules (POST /2/tweets/search/stream/rules {"add":[...]}). */
+export async function rulesAdd(ctx: Context, o: AddOptions): Promise<void> {
+  const rules: Rule[] = o.values.map((v) => ({ value: v, ...(o.tag !== undefined ? { tag: o.tag } : {}) }));
+  if (o.file) rules.push(...parseRulesFile(await readInputArg(ctx, o.file, '--file')));
+  checkRules(rules);
+  const res = await postRules(ctx, { add: rules }, o.dryRun);
+  if (res.status >= 400 && !res.data.meta) throw new ApiError(`adding rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
+  const { printList } = await import('../../../core/output.js');
+  if (res.data.data?.length) await printList(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
+  const s = res.data.meta?.summary ?? {};
+  ctx.io.info(`${o.dryRun ? 'dry run: ' : ''}valid ${s.valid ?? 0}, invalid ${s.invalid ?? 0}, created ${s.created ?? 0}, not created ${s.not_created ?? 0}`);
+  if (res.status >= 400) throw new ApiError(`${s.invalid ?? res.data.errors?.length ?? 0} rule(s) refused; none was added`, { status: res.status });
+}

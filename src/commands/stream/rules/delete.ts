@@ -1,0 +1,30 @@
+// `xctl stream rules delete <ids...> [--dry-run]`
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { ApiError, UsageError } from '../../../core/errors.js';
+import { NUMERIC_ID } from '../../../contract/ids.js';
+import { define } from '../../define.js';
+import { postRules } from './post.js';
+
+export interface DeleteOptions {
+  ids: string[];
+  dryRun?: boolean;
+}
+
+export function register(parent: Command, runF = rulesDelete): void {
+  parent
+    .command('delete <ids...>')
+    .description('delete rules by id')
+    .option('--dry-run', 'validate only; nothing is deleted')
+    .action(define<Omit<DeleteOptions, 'ids'>>((ctx, o, ids) => runF(ctx, { ...o, ids })));
+}
+
+/** Deletes rules (POST /2/tweets/search/stream/rules {"delete":{"ids":[...]}}). */
+export async function rulesDelete(ctx: Context, o: DeleteOptions): Promise<void> {
+  for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(`rule ids are 1-19 digits (got "${id}")`, { flag: '<id>' });
+  const res = await postRules(ctx, { delete: { ids: o.ids } }, o.dryRun);
+  if (res.status >= 400) throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
+  const s = res.data.meta?.summary ?? {};
+  ctx.io.info(`${o.dryRun ? 'dry run: ' : ''}deleted ${s.deleted ?? 0}, not deleted ${s.not_deleted ?? 0}`);
+  if (res.data.errors?.length) throw new ApiError(`${res.data.errors.length} rule(s) not found`, { status: res.status });
+}

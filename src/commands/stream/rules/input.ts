@@ -1,0 +1,58 @@
+// The rules a user gives `stream rules add` (arguments and a rules file), and the checks before sending.
+import { UsageError } from '../../../core/errors.js';
+import { RULE_MAX_CHARS, RULE_TAG_MAX } from '../../../contract/stream.js';
+
+export interface Rule {
+  value: string;
+  tag?: string;
+}
+
+/**
+ * A rules file: a JSON array of {value, tag} (or of strings), JSON lines, or one rule value per
+ * line (blank lines and lines starting with # skipped).
+ */
+export function parseRulesFile(text: string, flag = '--file'): Rule[] {
+  const t = text.trim();
+  const fromObj = (x: unknown, where: string): Rule => {
+    if (typeof x === 'string') return { value: x };
+    if (x && typeof x === 'object' && typeof (x as Rule).value === 'string') {
+      const r = x as Rule;
+      if (r.tag !== undefined && typeof r.tag !== 'string') throw new UsageError(`${flag}: ${where}: tag must be a string`, { flag });
+      return { value: r.value, ...(r.tag !== undefined ? { tag: r.tag } : {}) };
+    }
+    throw new UsageError(`${flag}: ${where}: expected a rule value or {"value","tag"}`, { flag });
+  };
+  if (t.startsWith('[')) {
+    let arr: unknown;
+    try {
+      arr = JSON.parse(t);
+    } catch (e) {
+      throw new UsageError(`${flag}: not valid JSON: ${(e as Error).message}`, { flag });
+    }
+    return (arr as unknown[]).map((x, i) => fromObj(x, `item ${i + 1}`));
+  }
+  const out: Rule[] = [];
+  text.split(/\r?\n/).forEach((line, i) => {
+    const l = line.trim();
+    if (!l || l.startsWith('#')) return;
+    if (l.startsWith('{')) {
+      let o: unknown;
+      try {
+        o = JSON.parse(l);
+      } catch (e) {
+        throw new UsageError(`${flag}: line ${i + 1}: not valid JSON: ${(e as Error).message}`, { flag });
+      }
+      out.push(fromObj(o, `line ${i + 1}`));
+    } else out.push({ value: l });
+  });
+  return out;
+}
+
+export function checkRules(rules: Rule[]): void {
+  if (rules.length === 0) throw new UsageError('no rules given: pass rule values or --file', { flag: '--file' });
+  rules.forEach((r, i) => {
+    if (!r.value.trim()) throw new UsageError(`rule ${i + 1} is empty`, { flag: '<value>' });
+    if (r.value.length > RULE_MAX_CHARS) throw new UsageError(`rule ${i + 1} is ${r.value.length} characters; at most ${RULE_MAX_CHARS}`, { flag: '<value>' });
+    if (r.tag !== undefined && r.tag.length > RULE_TAG_MAX) throw new UsageError(`rule ${i + 1}: tag is longer than ${RULE_TAG_MAX} characters`, { flag: '--tag' });
+  });
+}

@@ -1,0 +1,24 @@
+// `xctl stream webhooks unlink <webhook-id>`
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { pathOf } from '../../../contract/endpoint.js';
+import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
+import { checkWebhookId } from '../../webhooks/checks.js';
+import { define } from '../../define.js';
+
+import type { LinkOptions } from './link.js';
+
+export function register(parent: Command, runF = unlinkWebhook): void {
+  parent
+    .command('unlink <webhook-id>')
+    .description('stop delivering to a webhook')
+    .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
+}
+
+/** DELETE /2/tweets/search/webhooks/:id */
+export async function unlinkWebhook(ctx: Context, o: LinkOptions): Promise<void> {
+  const id = checkWebhookId(o.webhookId);
+  const http = await ctx.http();
+  const res = await http.request<{ data?: { deleted?: boolean } }>({ method: E.unlink.method, path: pathOf(E.unlink, { id }), auth: 'app' });
+  ctx.io.info(res.data.data?.deleted ? `webhook ${id} unlinked from the filtered stream` : `webhook ${id} was not linked`);
+}

@@ -1,0 +1,24 @@
+// `xctl webhooks crc <crc_token>`: the challenge answer a receiver must give, computed locally.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { define } from '../define.js';
+import { consumerSecret } from './checks.js';
+
+export interface CrcOptions {
+  token: string;
+}
+
+export function register(parent: Command, runF = webhooksCrc): void {
+  parent
+    .command('crc <crc_token>')
+    .description('print the challenge answer {"response_token":"sha256=..."} for a token')
+    .action(define((ctx, _o, [token]) => runF(ctx, { token: token! })));
+}
+
+/** Prints {"response_token":"sha256=..."}: HMAC-SHA256 of the token with the API secret. */
+export async function webhooksCrc(ctx: Context, o: CrcOptions): Promise<void> {
+  const { crcResponse, isServiceShapedCrcToken } = await import('../../webhooks/crypto.js');
+  if (!isServiceShapedCrcToken(o.token)) throw new UsageError('a crc_token is at most 256 letters, digits and -_=+/.: (anything else is not from the service)', { flag: '<crc_token>' });
+  ctx.io.out(JSON.stringify(crcResponse(await consumerSecret(ctx), o.token)));
+}

@@ -1,0 +1,30 @@
+// `xctl webhooks validate <id>`: a challenge check now; exit 1 when the webhook stays invalid.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CheckFailed } from '../../core/errors.js';
+import { pathOf } from '../../contract/endpoint.js';
+import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
+import { define } from '../define.js';
+import { checkWebhookId } from './checks.js';
+
+export interface ValidateOptions {
+  id: string;
+}
+
+export function register(parent: Command, runF = webhooksValidate): void {
+  parent
+    .command('validate <id>')
+    .description('run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)')
+    .action(define((ctx, _o, [id]) => runF(ctx, { id: id! })));
+}
+
+/** PUT /2/webhooks/:id — a challenge check that re-enables the webhook when it passes. */
+export async function webhooksValidate(ctx: Context, o: ValidateOptions): Promise<void> {
+  const id = checkWebhookId(o.id);
+  const http = await ctx.http();
+  const res = await http.request<{ data: { valid: boolean } }>({ method: E.validate.method, path: pathOf(E.validate, { id }), auth: 'app' });
+  const valid = !!res.data.data?.valid;
+  const { printOne } = await import('../../core/output.js');
+  await printOne(ctx.io, await ctx.output(), { id, valid, status: valid ? 'valid' : 'invalid' });
+  if (!valid) throw new CheckFailed(`webhook ${id} failed the challenge check and is invalid`, { hint: 'see GET /_sandbox/deliveries (sandbox) or your receiver logs; `xctl webhooks listen` answers checks' });
+}

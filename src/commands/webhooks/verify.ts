@@ -1,0 +1,47 @@
+// `xctl webhooks verify --signature S [--body @file|-]`: exit 0 valid, 1 invalid.
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { CheckFailed, UsageError } from '../../core/errors.js';
+import { define } from '../define.js';
+import { consumerSecret } from './checks.js';
+
+export interface VerifyOptions {
+  signature?: string;
+  body?: string;
+}
+
+export function register(parent: Command, runF = webhooksVerify): void {
+  parent
+    .command('verify')
+    .description('check a delivery signature against the raw body: exit 0 valid, 1 invalid')
+    .option('--signature <value>', 'the x-service-webhooks-signature (or x-twitter-webhooks-signature) header value')
+    .option('--body <file>', 'the raw body: @file, file, or - for stdin', '-')
+    .action(define<VerifyOptions>((ctx, o) => runF(ctx, o)));
+}
+
+/** Exit 0 when the signature matches the raw body, 1 when not (constant-time compare). */
+export async function webhooksVerify(ctx: Context, o: VerifyOptions): Promise<void> {
+  if (!o.signature) throw new UsageError('--signature is required (the x-service-webhooks-signature header value)', { flag: '--signature' });
+  const spec = o.body ?? '-';
+  let raw: Buffer;
+  if (spec === '-' || spec === '@-') {
+    const chunks: Buffer[] = [];
+    for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    raw = Buffer.concat(chunks); // the raw bytes: a re-encoded body would not match its signature
+  } else {
+    const p = spec.startsWith('@') ? spec.slice(1) : spec;
+    try {
+      raw = await fs.promises.readFile(p);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new UsageError(`--body: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? (e as Error).message)}`, { flag: '--body' });
+    }
+  }
+  const { verifySignature } = await import('../../webhooks/crypto.js');
+  if (verifySignature(await consumerSecret(ctx), raw, o.signature)) {
+    ctx.io.info('signature valid');
+    return;
+  }
+  throw new CheckFailed('signature invalid for this body and API secret');
+}

@@ -1,0 +1,16 @@
+// The sandbox's own admin endpoints (DESIGN.md "Sandbox"): no auth, loopback clients only. Not
+// part of the platform; `xctl sandbox trigger`, the tests and the demo drive the emulator here.
+import { endpoint } from './endpoint.js';
+
+const admin = { auth: 'admin' } as const;
+
+export const SANDBOX_ADMIN_ENDPOINTS = {
+  state: endpoint('GET', '/_sandbox/state', { ...admin, doc: 'counts of every entity, the clock and the faults' }),
+  clock: endpoint('POST', '/_sandbox/clock', { ...admin, style: 'v2', doc: 'advance the manual clock {"advance":"29h"}; due jobs run in order' }),
+  faults: endpoint('GET', '/_sandbox/faults', { ...admin, doc: 'the fault spec and what was injected' }),
+  setFaults: endpoint('POST', '/_sandbox/faults', { ...admin, style: 'v2', doc: 'set faults {"error_rate","status","latency_ms","drop_rate","rate_limit",...}' }),
+  clearFaults: endpoint('DELETE', '/_sandbox/faults', { ...admin, doc: 'no faults' }),
+  events: endpoint('POST', '/_sandbox/events', { ...admin, style: 'v2', doc: 'deliver {"event_type","user_id","payload"} to every matching webhook and stream' }),
+  deliveries: endpoint('GET', '/_sandbox/deliveries', { ...admin, doc: 'recent webhook deliveries and CRC checks with their outcome (limit)' }),
+  replayJobs: endpoint('GET', '/_sandbox/replay-jobs', { ...admin, doc: 'webhook replay jobs and their progress' }),
+} as const;

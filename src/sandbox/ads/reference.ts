@@ -1,0 +1,91 @@
+// Reference data (src/ads/resources/reference.ts) in the sandbox: the fixtures it serves, their
+// filters, and keyword insights computed from a hash of the keyword (stable across runs).
+import { createHash } from 'node:crypto';
+import type { SandboxOps } from '../../ads/resource-types.js';
+import { INSIGHTS_RANGE_MS } from '../../ads/resources/reference.js';
+import { isoSeconds, parseIsoTime } from '../../contract/time.js';
+import type { Behaviour } from './behaviour.js';
+
+type Row = Record<string, unknown> & { id: string };
+const fixed = (rows: Row[]) => (now: string) => rows.map((r) => ({ ...r, created_at: now, updated_at: now, deleted: false }));
+
+export const BIDDING_RULES: Behaviour = {
+  fixtures: fixed(
+    [
+      ['USD', 10_000, 1_000_000_000],
+      ['EUR', 10_000, 900_000_000],
+      ['GBP', 10_000, 800_000_000],
+      ['JPY', 1_000_000, 100_000_000_000],
+    ].map(([c, min, max]) => ({ id: String(c), currency: c, minimum_cpe_bid_local_micro: min, maximum_cpe_bid_local_micro: max })),
+  ),
+  hooks: { listFilter: (e, ops) => ops.values.currency === undefined || e.currency === ops.values.currency },
+};
+
+export const CONTENT_CATEGORIES: Behaviour = {
+  fixtures: fixed([
+    { id: 's5', name: 'Automotive', iab_categories: ['IAB2'] },
+    { id: 's7', name: 'Business', iab_categories: ['IAB3'] },
+    { id: 's9', name: 'Education', iab_categories: ['IAB5'] },
+    { id: 's13', name: 'Food & Drink', iab_categories: ['IAB8'] },
+    { id: 's21', name: 'News', iab_categories: ['IAB12'] },
+    { id: 's27', name: 'Sports', iab_categories: ['IAB17'] },
+    { id: 's30', name: 'Technology & Computing', iab_categories: ['IAB19'] },
+  ]),
+};
+
+export const BUSINESS_CATEGORIES: Behaviour = {
+  fixtures: fixed([
+    { id: 'bc-auto', name: 'Automotive', iab_categories: ['IAB2'] },
+    { id: 'bc-finance', name: 'Finance', iab_categories: ['IAB13'] },
+    { id: 'bc-retail', name: 'Retail', iab_categories: ['IAB22'] },
+    { id: 'bc-tech', name: 'Technology', iab_categories: ['IAB19'] },
+    { id: 'bc-travel', name: 'Travel', iab_categories: ['IAB20'] },
+  ]),
+};
+
+export const PUBLISHERS: Behaviour = {
+  fixtures: fixed([
+    { id: 'pub-1', name: 'Sandbox Sports Network', screen_name: 'sandbox_sports' },
+    { id: 'pub-2', name: 'Sandbox News Daily', screen_name: 'sandbox_news' },
+    { id: 'pub-3', name: 'Sandbox Music', screen_name: 'sandbox_music' },
+  ]),
+};
+
+export const CURATED_CATEGORIES: Behaviour = {
+  fixtures: fixed([
+    { id: 'cc-sports', name: 'Sports fans', description: 'People who follow sports', country_codes: ['US', 'GB', 'CA'] },
+    { id: 'cc-tech', name: 'Tech enthusiasts', description: 'Early adopters of technology', country_codes: ['US', 'DE', 'JP'] },
+    { id: 'cc-food', name: 'Foodies', description: 'People who love food', country_codes: ['FR', 'US'] },
+  ]),
+  hooks: {
+    listFilter: (e, ops) => (e.country_codes as string[]).some((c) => (ops.values.country_codes as string[]).includes(c)),
+  },
+};
+
+function volume(seed: string, i: number): number {
+  return createHash('sha256').update(`${seed}|${i}`).digest().readUInt16BE(0);
+}
+
+const RELATED = ['news', 'today', 'tips', 'deals', 'review', 'online', 'near me', 'best', 'how to', 'vs', 'price', 'app', 'live', 'results', 'schedule'];
+
+function insights(ops: SandboxOps): Row[] {
+  const v = ops.values;
+  const from = parseIsoTime(v.start_time as string)!;
+  const to = v.end_time ? parseIsoTime(v.end_time as string)! : ops.nowMs();
+  if (to - from > INSIGHTS_RANGE_MS) ops.fail(400, 'INVALID_PARAMETER', 'the range from start_time to end_time (default now) must be at most 7 days', 'start_time');
+  if (to <= from) ops.fail(400, 'INVALID_PARAMETER', 'start_time must be before end_time (default now)', 'start_time');
+  const step = v.granularity === 'HOUR' ? 3600_000 : 24 * 3600_000;
+  const buckets: number[] = [];
+  for (let t = from; t < to; t += step) buckets.push(t);
+  const row = (keyword: string, related: boolean): Row => {
+    const series = buckets.map((t, i) => ({ time: isoSeconds(t), volume: volume(`${keyword}|${v.location ?? ''}`, i) }));
+    return { id: keyword, keyword, related, total_volume: series.reduce((a, b) => a + b.volume, 0), volumes: series };
+  };
+  const input = (v.keywords as string[]).map((k) => row(k, false));
+  // Spec 4.2: the input keywords plus 30 related ones, for one country.
+  const related: Row[] = [];
+  for (let i = 0; related.length < 30; i++) related.push(row(`${(v.keywords as string[])[i % (v.keywords as string[]).length]} ${RELATED[i % RELATED.length]}${i >= RELATED.length ? ` ${Math.floor(i / RELATED.length) + 1}` : ''}`, true));
+  return [...input, ...related];
+}
+
+export const KEYWORD_INSIGHTS: Behaviour = { ops: { search: insights } };
