@@ -18,6 +18,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   config: { description: 'read and change settings in the profile store', load: () => import('./commands/config/index.js') },
   webhooks: { description: 'v2 webhooks: create, list, validate, replay; crc, verify, local receiver', load: () => import('./commands/webhooks/index.js') },
   activity: { description: 'activity API: subscriptions and the live event stream', load: () => import('./commands/activity/index.js') },
+  'account-activity': { description: "account activity API: a user's events delivered to a webhook", load: () => import('./commands/account-activity/index.js') },
   stream: { description: 'filtered stream rules and the webhooks receiving matching posts', load: () => import('./commands/stream/index.js') },
   ads: { description: 'the advertising API: accounts, campaigns, attachments, creatives, reference data', load: () => import('./commands/ads/index.js') },
   audiences: { description: 'custom audiences, sharing, flexible audiences, do-not-reach lists, estimates, bulk uploads', load: () => import('./commands/audiences/index.js') },

@@ -56,6 +56,11 @@ export default async function (d) {
     const res = await fetch(url, { method: 'POST', body: '{"data":{"event_type":"profile.update.bio"}}', headers: { 'x-service-webhooks-signature': 'sha256=AAAA' } });
     console.log(`  POST ${url} with a wrong signature -> HTTP ${res.status}`);
     await d.xctl(['webhooks', 'validate', id]);
+    d.section('Account Activity API', "A user subscribes the webhook to their own account; every event about them is delivered, signed.");
+    await d.xctl(['account-activity', 'subscribe', id]);
+    await d.xctl(['account-activity', 'count']);
+    await d.xctl(['sandbox', 'trigger', 'follow.follow', '--user-id', d.sandbox.seed.user_id, '--data', '{"target":{"id":"783214"}}']);
+    await d.xctl(['account-activity', 'list', id]);
     await pause(100);
   } finally {
     d.note('Ctrl-C: the listener stops and (with --yes) deletes its webhook');
@@ -69,4 +74,8 @@ export default async function (d) {
   await pause(200);
   await stream.stop();
   await d.xctl(['activity', 'subscriptions', 'list']);
+  d.note('only the tag and the webhook of a subscription can change; several ids are deleted in one request');
+  const subs = JSON.parse((await d.xctl(['activity', 'subscriptions', 'list', '-o', 'json'], { show: false })).stdout);
+  if (subs.length) await d.xctl(['activity', 'subscriptions', 'update', subs[0].subscription_id, '--tag', 'office-hours']);
+  if (subs.length) await d.xctl(['activity', 'subscriptions', 'delete', ...subs.map((s) => s.subscription_id), '--yes']);
 }

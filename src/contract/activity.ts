@@ -6,46 +6,88 @@ import { endpoint } from './endpoint.js';
 const opts = { auth: 'user-or-bearer', rate: 'activity', style: 'v2' } as const;
 
 export const ACTIVITY_ENDPOINTS = {
-  createSubscription: endpoint('POST', '/2/activity/subscriptions', { ...opts, doc: 'subscribe {"event_type","filter","tag"?,"webhook_id"?}' }),
+  createSubscription: endpoint('POST', '/2/activity/subscriptions', { ...opts, doc: 'subscribe {"event_type","filter","tag"?,"webhook_id"?} -> {"data":{"subscription"}}' }),
   listSubscriptions: endpoint('GET', '/2/activity/subscriptions', { ...opts, doc: 'subscriptions of the app (max_results, pagination_token)' }),
-  deleteSubscription: endpoint('DELETE', '/2/activity/subscriptions/:id', { ...opts, doc: 'delete a subscription' }),
-  stream: endpoint('GET', '/2/activity/stream', { auth: 'app', rate: 'activity', style: 'v2', doc: 'NDJSON events of the subscriptions without a webhook (backfill_minutes)' }),
+  // PUT and both DELETEs take an app-only bearer only (platform-notes-2.md section 7).
+  updateSubscription: endpoint('PUT', '/2/activity/subscriptions/:id', { ...opts, auth: 'app', doc: 'change {"tag"?,"webhook_id"?} of a subscription' }),
+  deleteSubscription: endpoint('DELETE', '/2/activity/subscriptions/:id', { ...opts, auth: 'app', doc: 'delete a subscription' }),
+  deleteSubscriptions: endpoint('DELETE', '/2/activity/subscriptions', { ...opts, auth: 'app', doc: 'delete many: ?ids= (1-100), per-id results' }),
+  stream: endpoint('GET', '/2/activity/stream', { auth: 'app', rate: 'activity', style: 'v2', doc: 'NDJSON events of the subscriptions without a webhook (backfill_minutes, start_time, end_time)' }),
 } as const;
 
+/**
+ * Activity API event types: the platform's 29 (XDK's `CreateActivitySubscriptionRequest.eventType`
+ * union, OpenAPI 2.167), with `chat.conversation.join` spelled as platform-notes-2.md section 1
+ * says responses spell it. The one list the CLI flags, completion, `sandbox trigger`, the receiver
+ * and the sandbox read.
+ */
+export const ACTIVITY_EVENT_TYPES = [
+  'profile.update.bio',
+  'profile.update.profile_picture',
+  'profile.update.banner_picture',
+  'profile.update.screenname',
+  'profile.update.geo',
+  'profile.update.url',
+  'profile.update.verified_badge',
+  'profile.update.affiliate_badge',
+  'profile.update.handle',
+  'news.new',
+  'follow.follow',
+  'follow.unfollow',
+  'spaces.start',
+  'spaces.end',
+  'chat.received',
+  'chat.sent',
+  'chat.conversation.join',
+  'dm.sent',
+  'dm.received',
+  'dm.indicate_typing',
+  'dm.read',
+  'post.create',
+  'post.delete',
+  'post.mention.create',
+  'like.create',
+  'mute.mute',
+  'mute.unmute',
+  'block.block',
+  'block.unblock',
+] as const;
+
+export type ActivityEventType = (typeof ACTIVITY_EVENT_TYPES)[number];
+
+/**
+ * Other names that stay accepted and the platform name they stand for: the spec's own names
+ * (credentials-webhooks.md section 6) and XDK's spelling of the chat join event.
+ */
+export const EVENT_TYPE_ALIASES: Record<string, ActivityEventType> = {
+  'profile.update.verified': 'profile.update.verified_badge',
+  'profile.update.affiliate': 'profile.update.affiliate_badge',
+  'chat.conversation_join': 'chat.conversation.join',
+};
+
 /** Deprecated PascalCase event names and their dot-separated replacements (effective 2026-03-18). */
-export const DEPRECATED_EVENT_NAMES: Record<string, string> = {
+export const DEPRECATED_EVENT_NAMES: Record<string, ActivityEventType> = {
   ProfileBioUpdate: 'profile.update.bio',
-  ProfilePictureUpdate: 'profile.update.picture',
-  ProfileBannerUpdate: 'profile.update.banner',
+  ProfilePictureUpdate: 'profile.update.profile_picture',
+  ProfileBannerUpdate: 'profile.update.banner_picture',
   ProfileGeoUpdate: 'profile.update.geo',
   ProfileUrlUpdate: 'profile.update.url',
 };
 
-/**
- * Activity API event types (credentials-webhooks.md section 6). The dot-separated replacements of
- * the deprecated profile names are accepted too: the change history says they were renamed, not
- * removed.
- */
-export const ACTIVITY_EVENT_TYPES = [
-  'profile.update.bio',
-  'profile.update.verified',
-  'profile.update.affiliate',
-  'profile.update.screenname',
-  'profile.update.picture',
-  'profile.update.banner',
-  'profile.update.geo',
-  'profile.update.url',
-  'spaces.start',
-  'spaces.end',
-  'dm.received',
-  'dm.sent',
-  'dm.read',
-  'dm.indicate_typing',
-] as const;
+/** The platform name of an accepted event type (an alias resolved), or undefined if unknown. */
+export function canonicalEventType(name: string): ActivityEventType | undefined {
+  if ((ACTIVITY_EVENT_TYPES as readonly string[]).includes(name)) return name as ActivityEventType;
+  return EVENT_TYPE_ALIASES[name];
+}
 
-/** Event types a `direction` filter applies to (direct-message events). */
+/** Every name a user may type: the platform's, then the accepted aliases (for completion and help). */
+export function acceptedEventTypes(): string[] {
+  return [...ACTIVITY_EVENT_TYPES, ...Object.keys(EVENT_TYPE_ALIASES)];
+}
+
+/** Event types a `direction` filter applies to (direct-message and chat events, section 6). */
 export function isDirectional(eventType: string): boolean {
-  return eventType.startsWith('dm.');
+  return eventType.startsWith('dm.') || eventType.startsWith('chat.');
 }
 
 /** Section 8: filter keyword 1-150 characters, tag 1-200, direction inbound or outbound. */
@@ -59,6 +101,10 @@ export const SUBSCRIPTION_LIMITS = {
   maxResults: { min: 1, max: 1000, default: 100 },
   /** GET stream: backfill_minutes 0 (none) to 5. */
   backfillMinutes: { min: 0, max: 5 },
+  /** Delete many: 1-100 ids a request (platform-notes-2.md section 7). */
+  deleteManyIds: { min: 1, max: 100 },
+  /** GET stream start_time: at most this far back (**Proposal**, as webhook replay). */
+  streamWindowMs: 24 * 3_600_000,
 } as const;
 
 export type Direction = (typeof SUBSCRIPTION_LIMITS.directions)[number];

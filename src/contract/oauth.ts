@@ -9,6 +9,8 @@ export const OAUTH_ENDPOINTS = {
   requestToken: endpoint('POST', '/oauth/request_token', { auth: 'consumer', ...v1, doc: 'step 1: a request token for an oauth_callback (or oob)' }),
   authorizePage: endpoint('GET', '/oauth/authorize', { ...page, doc: 'step 2: the page where the user allows or denies the app' }),
   authenticatePage: endpoint('GET', '/oauth/authenticate', { ...page, doc: 'step 2 (sign in with): as /oauth/authorize' }),
+  /** XDK's "Log in with X" link (x.com/i/oauth/authenticate) names the same step. */
+  loginWithXPage: endpoint('GET', '/i/oauth/authenticate', { ...page, doc: 'step 2, as XDK links it: as /oauth/authenticate' }),
   authorizeDecision: endpoint('POST', '/oauth/authorize', { ...page, doc: 'the page\'s form: redirects to the callback with oauth_verifier (or shows the PIN)' }),
   accessToken: endpoint('POST', '/oauth/access_token', { auth: 'consumer', ...v1, doc: 'step 3: exchange the verifier for the user\'s access token' }),
   invalidateUserToken: endpoint('POST', '/1.1/oauth/invalidate_token', { auth: 'user', ...v1, doc: 'revoke the signing user token' }),

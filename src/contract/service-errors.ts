@@ -38,6 +38,8 @@ export const AdsCode = {
   AccountNotFound: 'ACCOUNT_NOT_FOUND',
   TooManyRequests: 'TOO_MANY_REQUESTS',
   RouteNotFound: 'ROUTE_NOT_FOUND',
+  /** A read-only OAuth 1.0a token on an ads write (platform-notes-2.md section 2, **Proposal**). */
+  ReadonlyClientApplication: 'READONLY_CLIENT_APPLICATION',
 } as const;
 export type AdsCode = (typeof AdsCode)[keyof typeof AdsCode];
 
@@ -45,3 +47,10 @@ export type AdsCode = (typeof AdsCode)[keyof typeof AdsCode];
 export function hasCode(err: { code?: string | number }, code: V1Code | AdsCode): boolean {
   return err.code !== undefined && String(err.code) === String(code);
 }
+
+/**
+ * A read-only OAuth 1.0a token on a write (platform-notes-2.md section 2) in its v2 problem form
+ * (`type` .../problems/oauth1-permissions), and the name the CLI gives v1.1's legacy
+ * `{"request","error":"Read-only application cannot POST."}` answer.
+ */
+export const ReadOnlyCode = { V2Problem: 'oauth1-permissions', V1Legacy: 'read-only-application' } as const;

@@ -4,11 +4,15 @@ import { endpoint } from './endpoint.js';
 
 const opts = { auth: 'app', rate: 'webhooks', style: 'v2' } as const;
 
+// Spec section 5 asks for an app-only bearer; XDK signs create, validate and delete with OAuth 1.0a
+// user context when it has one (OpenAPI: UserToken or BearerToken). Both are accepted there.
+const write = { ...opts, auth: 'user-or-bearer' } as const;
+
 export const WEBHOOK_ENDPOINTS = {
-  create: endpoint('POST', '/2/webhooks', { ...opts, doc: 'register a webhook {"url"}; the service runs a challenge check first' }),
+  create: endpoint('POST', '/2/webhooks', { ...write, doc: 'register a webhook {"url"}; the service runs a challenge check first' }),
   list: endpoint('GET', '/2/webhooks', { ...opts, doc: 'the app\'s webhooks with their validity' }),
-  delete: endpoint('DELETE', '/2/webhooks/:id', { ...opts, doc: 'delete a webhook' }),
-  validate: endpoint('PUT', '/2/webhooks/:id', { ...opts, doc: 'run a challenge check now; re-enables the webhook when it passes' }),
+  delete: endpoint('DELETE', '/2/webhooks/:id', { ...write, doc: 'delete a webhook; its subscriptions and stream links end with it' }),
+  validate: endpoint('PUT', '/2/webhooks/:id', { ...write, doc: 'run a challenge check now; re-enables the webhook when it passes' }),
   replay: endpoint('POST', '/2/webhooks/replay', { ...opts, doc: 'replay a window {"webhook_id","from_date","to_date"} (yyyymmddhhmm, UTC)' }),
   /** Deprecated 2026-03-25 (section 9): the sandbox answers 410 Gone pointing at `replay`. */
   legacyReplay: endpoint('POST', '/2/account_activity/replay/webhooks/:id/subscriptions/all', {

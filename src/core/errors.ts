@@ -1,5 +1,5 @@
 // Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
-import { AdsCode, V1Code } from '../contract/service-errors.js';
+import { AdsCode, ReadOnlyCode, V1Code } from '../contract/service-errors.js';
 
 export const ExitCode = {
   OK: 0,
@@ -98,6 +98,7 @@ function stripUndefined<T extends Record<string, unknown>>(o: T): T {
 }
 
 const RATE_HINT = 'rate limit exceeded: wait for the reset time or raise --max-wait';
+const READ_ONLY_HINT = "the user token is read-only: raise the app's permission, then sign in again with write access (`xctl auth login --access-level write`)";
 const HINTS: Record<string, string> = {
   [V1Code.AuthFailed]: 'the signature was rejected: check the API key/secret and the access token/secret (`xctl auth status`)',
   [V1Code.InvalidOrExpiredToken]: 'the token is invalid or expired: log in again (`xctl auth login`) or set new credentials (`xctl auth set`)',
@@ -108,6 +109,10 @@ const HINTS: Record<string, string> = {
   [AdsCode.AccountNotFound]: 'no such ads account for this user: see `xctl ads accounts list`',
   [AdsCode.TooManyRequests]: RATE_HINT,
   [AdsCode.RouteNotFound]: 'the path does not exist on this API version',
+  // A read-only OAuth 1.0a token on a write, in its three forms.
+  [AdsCode.ReadonlyClientApplication]: READ_ONLY_HINT,
+  [ReadOnlyCode.V2Problem]: READ_ONLY_HINT,
+  [ReadOnlyCode.V1Legacy]: READ_ONLY_HINT,
 };
 
 /**
@@ -134,6 +139,8 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
     parameter = typeof b.parameter === 'string' ? b.parameter : undefined;
   } else if (typeof b.error === 'string') {
     message = String(b.error_description ?? b.error);
+    // v1.1's legacy read-only answer: {"request":"/1.1/...","error":"Read-only application cannot POST."}
+    if (/^Read-only application cannot/i.test(b.error)) code = ReadOnlyCode.V1Legacy;
   }
   if (!message) message = opts.fallbackText ? summarizeText(opts.fallbackText) : `HTTP ${status}`;
   const hint = code !== undefined ? HINTS[String(code)] : undefined;

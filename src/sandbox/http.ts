@@ -65,6 +65,19 @@ export function problem(status: number, title: string, detail: string, extra: Re
   });
 }
 
+/**
+ * The v2 not-found problem (XDK's ResourceNotFoundProblem): it names the kind of resource and its
+ * id, so a client can tell "no such webhook" from "no such route".
+ */
+export function notFound(resourceType: string, id: string, parameter: string, detail?: string): SandboxError {
+  return problem(404, 'Not Found Error', detail ?? `Could not find ${resourceType} with ${parameter}: [${id}].`, {
+    resource_type: resourceType,
+    resource_id: id,
+    parameter,
+    value: id,
+  });
+}
+
 /** Ads style: {"errors":[{"code":"STRING","message","parameter"}],"request":{"params":{}}} */
 export function adsError(status: number, code: string, message: string, parameter?: string, params: Record<string, unknown> = {}): SandboxError {
   return new SandboxError({

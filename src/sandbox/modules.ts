@@ -4,6 +4,7 @@ import * as oauth from './modules/oauth.js';
 import * as admin from './modules/admin.js';
 import * as webhooks from './modules/webhooks.js';
 import * as activity from './modules/activity.js';
+import * as accountActivity from './modules/account-activity.js';
 import * as streamRules from './modules/stream-rules.js';
 import * as ads from './modules/ads.js';
 import * as audienceUsers from './modules/audience-users.js';
@@ -13,4 +14,4 @@ export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, streamRules, ads, audienceUsers, media];
+export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media];

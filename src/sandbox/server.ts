@@ -10,7 +10,7 @@ import { EventBus, type DeliveryRecord, type SandboxApp, type SandboxOptions, ty
 import { SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
 import { authInfo, verifyRequest, type Credential } from './verify.js';
 import { seedState } from './seed.js';
-import { isLoopbackAddress } from '../contract/hosts.js';
+import { PLATFORM_HOST_NAMES, isLoopbackAddress } from '../contract/hosts.js';
 import { AdsCode, V1Code } from '../contract/service-errors.js';
 import { MODULES } from './modules.js';
 
@@ -187,9 +187,37 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
   throw v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
 }
 
+/** A request naming one of the platform's hosts came through a router (a proxy, an SDK's agent). */
+const PLATFORM_HOSTS = new Set<string>(PLATFORM_HOST_NAMES);
+
+/**
+ * A read-only OAuth 1.0a token on a write (platform-notes-2.md section 2: every POST, PUT and
+ * DELETE is a write; the OAuth steps and a token's own invalidation are not).
+ */
+function checkWriteAccess(method: string, path: string, level: string, style: ErrorStyle): void {
+  if (level !== 'read' || (method !== 'POST' && method !== 'PUT' && method !== 'DELETE')) return;
+  if (path.startsWith('/oauth') || path.startsWith('/1.1/oauth/')) return;
+  if (style === 'v2') {
+    throw new SandboxError({
+      status: 403,
+      body: {
+        title: 'Forbidden',
+        status: 403,
+        detail: 'Your client app is not configured with the appropriate oauth1 app permissions for this endpoint.',
+        type: 'https://api.x.com/2/problems/oauth1-permissions',
+      },
+    });
+  }
+  if (style === 'ads') throw adsError(403, 'READONLY_CLIENT_APPLICATION', 'This request requires a read-write access token');
+  throw new SandboxError({ status: 401, body: { request: path, error: `Read-only application cannot ${method}.` } });
+}
+
 async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = Date.now();
-  const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
+  // A client routed here by a proxy or its own agent signed the https URL it addressed: the
+  // platform's hosts are https only, and x-forwarded-proto says so for any other host.
+  const scheme = req.headers['x-forwarded-proto'] === 'https' || PLATFORM_HOSTS.has(String(req.headers.host ?? '')) ? 'https' : 'http';
+  const url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? '127.0.0.1'}`);
   const path = url.pathname;
   const method = (req.method ?? 'GET').toUpperCase();
   const style = styleForPath(path);
@@ -215,6 +243,10 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
     const cred: Credential = route.auth === 'none' || route.auth === 'admin' ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers });
     checkRouteAuth(route, cred, route.style ?? style);
+    if (cred.kind === 'oauth1' && cred.userToken) {
+      rateHeaders['x-access-level'] = cred.userToken.accessLevel;
+      checkWriteAccess(method, path, cred.userToken.accessLevel, route.style ?? style);
+    }
 
     if (route.auth !== 'admin') {
       const caller = cred.kind === 'oauth1' ? `${cred.app.key}:${cred.userToken?.userId ?? ''}` : cred.kind !== 'none' ? cred.app.key : (req.socket.remoteAddress ?? '');

@@ -80,6 +80,11 @@ export function randomToken(bytes = 24, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZab
   return s;
 }
 
+/** A stable numeric id derived from a key (the platform's application and client-app ids are digits). */
+export function digitsFor(key: string): string {
+  return BigInt('0x' + crypto.createHash('sha256').update(key).digest('hex').slice(0, 15)).toString();
+}
+
 export function randomDigits(n: number): string {
   let s = String(1 + (crypto.randomBytes(1)[0]! % 9));
   while (s.length < n) s += String(crypto.randomBytes(1)[0]! % 10);

@@ -125,7 +125,13 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
     }
   }
   const params: Array<[string, string]> = [...input.url.searchParams.entries(), ...input.form];
-  for (const [k, v] of Object.entries(oauth)) if (k !== 'oauth_signature' && k !== 'realm') params.push([k, v]);
+  // twitter-api-v2's login() and XDK send oauth_token (and oauth_verifier) in the header and
+  // again in the body or query, signing it once; the platform accepts that. A header parameter
+  // repeated with the same value in the query or body therefore counts once.
+  const repeated = new Set(params.map(([k, v]) => `${k}\n${v}`));
+  for (const [k, v] of Object.entries(oauth)) {
+    if (k !== 'oauth_signature' && k !== 'realm' && !repeated.has(`${k}\n${v}`)) params.push([k, v]);
+  }
   const baseUrl = `${input.url.protocol}//${input.url.host}${input.url.pathname}`;
   const expected = hmacSha1(signatureBaseString(input.method, baseUrl, params), app.secret, tokenSecret);
   if (!oauth.oauth_signature || !timingSafeEqualStr(expected, oauth.oauth_signature)) throw SIGNATURE_ERROR();

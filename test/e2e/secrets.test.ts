@@ -110,7 +110,9 @@ describe('no secret in any output or file', () => {
     for (const { what, text } of seen) for (const s of secrets) expect(text.includes(s), `${what} contains a secret`).toBe(false);
     // the scan saw the traces it meant to see
     expect(seen.some((x) => /HTTP GET .*\/2\/webhooks|GET .*\/2\/webhooks/.test(x.text))).toBe(true);
-  });
+    // About fifty CLI processes, one after another: on a loaded two-core machine that can take
+    // longer than the default 30 s budget.
+  }, 120_000);
 
   it('the store is 0600; auth status masks what it stores; auth token is the one that prints', async () => {
     const cfg = tempDir();

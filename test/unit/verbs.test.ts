@@ -56,14 +56,14 @@ describe('activity subscriptions create', () => {
     const t = ctxWith(reg);
     await expect(subscriptionsCreate(t.ctx, { event: 'dm.received', keyword: 'k'.repeat(151) })).rejects.toThrow('--keyword must be 1-150 characters (got 151)');
     await expect(subscriptionsCreate(t.ctx, { event: 'dm.received', tag: 't'.repeat(201) })).rejects.toThrow('--tag must be 1-200 characters (got 201)');
-    await expect(subscriptionsCreate(t.ctx, { event: 'spaces.start', direction: 'inbound' })).rejects.toThrow('--direction applies to direct-message events');
+    await expect(subscriptionsCreate(t.ctx, { event: 'spaces.start', direction: 'inbound' })).rejects.toThrow('--direction applies to direct-message and chat events');
     await expect(subscriptionsCreate(t.ctx, { event: 'ProfileBioUpdate' })).rejects.toThrow('use profile.update.bio');
     expect(reg.requests).toEqual([]);
   });
 
   it('signs with the app bearer when no user token is set', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('POST', '/2/activity/subscriptions'), json({ data: {} }));
+    reg.register(route('POST', '/2/activity/subscriptions'), json({ data: { subscription: { subscription_id: '2', event_type: 'spaces.start' } } }));
     const t = ctxWith(reg, { env: { XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined } });
     await subscriptionsCreate(t.ctx, { event: 'spaces.start' });
     expect(reg.requests[0]!.headers.authorization).toBe('Bearer AAAA-test-bearer');

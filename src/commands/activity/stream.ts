@@ -10,7 +10,18 @@ import { define } from '../define.js';
 export interface StreamOptions {
   backfillMinutes?: string;
   stallTimeout?: string;
+  startTime?: string;
+  endTime?: string;
 }
+
+/** An ISO 8601 time for start_time/end_time, in the platform's YYYY-MM-DDTHH:mm:ssZ form. */
+function streamTime(v: string, flag: string): number {
+  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) ? Date.parse(v) : NaN;
+  if (Number.isNaN(t)) throw new UsageError(`${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${v}")`, { flag });
+  return t;
+}
+
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const BACKFILL_MAX = SUBSCRIPTION_LIMITS.backfillMinutes.max;
 const SEEN_MAX = 20_000;
@@ -20,6 +31,8 @@ export function register(parent: Command, runF = activityStream): void {
     .command('stream')
     .description('print activity events as NDJSON; reconnects with backoff and backfill so none is missed')
     .option('--backfill-minutes <n>', `replay the last N minutes (0-${BACKFILL_MAX}) on connect; reconnects always backfill the gap`)
+    .option('--start-time <time>', 'replay events from this ISO 8601 time (at most 24 h back; instead of --backfill-minutes)')
+    .option('--end-time <time>', 'stop at this ISO 8601 time (a past window replays, then exits 0)')
     .option('--stall-timeout <seconds>', 'reconnect when nothing (not even a keep-alive) arrives for this long', '60')
     .action(define<StreamOptions>((ctx, o) => runF(ctx, o)));
 }
@@ -46,6 +59,11 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
     }
     backfill = Number(o.backfillMinutes);
   }
+  // A window (start_time/end_time) replays what the server kept and, with an end, stops there.
+  const start = o.startTime !== undefined ? streamTime(o.startTime, '--start-time') : undefined;
+  const end = o.endTime !== undefined ? streamTime(o.endTime, '--end-time') : undefined;
+  if (start !== undefined && backfill !== undefined) throw new UsageError('give --backfill-minutes or --start-time, not both', { flag: '--start-time' });
+  if (end !== undefined && start !== undefined && end <= start) throw new UsageError('--end-time must be after --start-time', { flag: '--end-time' });
   const stallSec = Number(o.stallTimeout ?? '60');
   if (!Number.isFinite(stallSec) || stallSec < 1) throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, { flag: '--stall-timeout' });
   const { backoff } = await import('../../core/http.js');
@@ -56,6 +74,13 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
   let lastHeard = ctx.clock.now();
   let first = true;
   let connected = false; // a stream that never connected (wrong --base-url, no server) gives up
+
+  // With a window, a reconnect asks again from a minute before we last heard (duplicates dropped).
+  const windowQuery = (firstTry: boolean, bf: number): Record<string, string | number | undefined> => {
+    if (start === undefined && end === undefined) return { backfill_minutes: bf > 0 ? bf : undefined };
+    const from = start === undefined ? undefined : firstTry ? start : Math.max(start, lastHeard - 60_000);
+    return { start_time: from !== undefined ? isoSeconds(from) : undefined, end_time: end !== undefined ? isoSeconds(end) : undefined };
+  };
 
   while (!ctx.signal.aborted) {
     // On reconnect ask for the minutes since we last heard from the server (plus one), capped at 5.
@@ -69,7 +94,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
         method: ACTIVITY_ENDPOINTS.stream.method,
         path: ACTIVITY_ENDPOINTS.stream.path,
         auth: 'app',
-        query: { backfill_minutes: bf > 0 ? bf : undefined },
+        query: windowQuery(first, bf),
         stream: true,
         retry: false,
         signal: conn.signal,
@@ -109,6 +134,9 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
           ctx.io.out(line);
         }
       }
+      // The server ends a windowed stream cleanly once its end_time has passed: the window is
+      // complete (its clock decides, which may be the sandbox's manual one).
+      if (end !== undefined) return;
       if (!ctx.signal.aborted) ctx.io.warn('the stream ended; reconnecting');
     } catch (e) {
       if (ctx.signal.aborted) break;

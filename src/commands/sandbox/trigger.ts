@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { define } from '../define.js';
@@ -23,7 +24,11 @@ export function register(parent: Command, runF = sandboxTrigger): void {
 
 export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions): Promise<void> {
   const eventType = opts.eventType;
-  if (!/^[A-Za-z][A-Za-z0-9_.]{0,63}$/.test(eventType)) throw new UsageError(`"${eventType}" is not an event type (e.g. profile.update.bio)`);
+  const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
+  const renamed = DEPRECATED_EVENT_NAMES[eventType];
+  if (renamed) throw new UsageError(`${eventType} is a deprecated name (renamed 2026-03-18): use ${renamed}`, { flag: '<event-type>', hint });
+  // The platform's names only (aliases resolved): an unknown type would match nothing, silently.
+  if (!canonicalEventType(eventType)) throw new UsageError(`"${eventType.slice(0, 80)}" is not one of the platform's event types`, { flag: '<event-type>', hint });
   if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
   let payload: unknown = {};
   if (opts.data !== undefined) {

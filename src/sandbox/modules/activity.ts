@@ -4,11 +4,20 @@
 // to the app's open streams.
 import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { ok, problem, type SReq } from '../http.js';
+import { notFound, ok, problem, type SReq } from '../http.js';
 import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
-import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, isDirectional, lengthWithin, type Direction } from '../../contract/activity.js';
+import {
+  ACTIVITY_ENDPOINTS as E,
+  ACTIVITY_EVENT_TYPES,
+  DEPRECATED_EVENT_NAMES,
+  SUBSCRIPTION_LIMITS as L,
+  canonicalEventType,
+  isDirectional,
+  lengthWithin,
+  type Direction,
+} from '../../contract/activity.js';
 import { isNumericId } from '../../contract/ids.js';
-import { deliver, ownedWebhook } from './webhooks.js';
+import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
 
 interface Filter {
   user_id?: string;
@@ -58,17 +67,33 @@ function backlog(app: SandboxApp): Array<{ at: number; app_key: string; line: st
   return app.state.slot(BACKLOG);
 }
 
+/**
+ * start_time / end_time of GET /2/activity/stream (XDK's stream.activity options): ISO 8601 UTC,
+ * YYYY-MM-DDTHH:mm:ssZ. **Proposal**: start_time at most 24 hours back (as webhook replay).
+ */
+function timeParam(req: SReq, name: string): number | undefined {
+  const v = req.query.get(name);
+  if (v === null) return undefined;
+  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(v) ? Date.parse(v) : NaN;
+  if (Number.isNaN(t)) throw invalid(`${name} must be an ISO 8601 UTC time such as 2026-01-15T12:00:00Z`, name, v);
+  return t;
+}
+
 function invalid(detail: string, parameter: string, value?: unknown) {
   return problem(400, 'Invalid Request', detail, { parameter, ...(value !== undefined ? { value } : {}) });
 }
 
-/** Event type check: current names only; a deprecated name is refused with its replacement. */
+/**
+ * Event type check: the platform's names and the accepted aliases (stored under the platform
+ * name); a deprecated PascalCase name is refused with its replacement.
+ */
 export function checkEventType(v: unknown): string {
   if (typeof v !== 'string' || !v) throw invalid('event_type is required', 'event_type');
   const renamed = DEPRECATED_EVENT_NAMES[v];
   if (renamed) throw invalid(`event_type ${v} is deprecated (renamed 2026-03-18): use ${renamed}`, 'event_type', v);
-  if (!(ACTIVITY_EVENT_TYPES as readonly string[]).includes(v)) throw invalid(`unknown event_type ${v}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`, 'event_type', v);
-  return v;
+  const name = canonicalEventType(v);
+  if (!name) throw invalid(`unknown event_type ${v}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`, 'event_type', v);
+  return name;
 }
 
 function checkFilter(v: unknown, eventType: string): Filter {
@@ -86,7 +111,7 @@ function checkFilter(v: unknown, eventType: string): Filter {
   }
   if (f.direction !== undefined) {
     if (typeof f.direction !== 'string' || !(L.directions as readonly string[]).includes(f.direction)) throw invalid(`filter.direction must be ${L.directions.join(' or ')}`, 'filter.direction', f.direction);
-    if (!isDirectional(eventType)) throw invalid(`filter.direction applies to direct-message events only, not ${eventType}`, 'filter.direction', f.direction);
+    if (!isDirectional(eventType)) throw invalid(`filter.direction applies to direct-message and chat events only, not ${eventType}`, 'filter.direction', f.direction);
     out.direction = f.direction as Direction;
   }
   return out;
@@ -99,13 +124,13 @@ function view(s: SubscriptionRec): Record<string, unknown> {
 function directionOf(ev: SandboxEvent): string | undefined {
   const d = ev.payload.direction;
   if (d === 'inbound' || d === 'outbound') return d;
-  if (ev.event_type === 'dm.received') return 'inbound';
-  if (ev.event_type === 'dm.sent') return 'outbound';
+  if (ev.event_type === 'dm.received' || ev.event_type === 'chat.received') return 'inbound';
+  if (ev.event_type === 'dm.sent' || ev.event_type === 'chat.sent') return 'outbound';
   return undefined;
 }
 
 export function matches(s: { event_type: string; filter: Filter }, ev: SandboxEvent): boolean {
-  if (s.event_type !== ev.event_type) return false;
+  if (s.event_type !== (canonicalEventType(ev.event_type) ?? ev.event_type)) return false;
   if (s.filter.user_id && s.filter.user_id !== ev.user_id) return false;
   if (s.filter.keyword && !JSON.stringify(ev.payload).toLowerCase().includes(s.filter.keyword.toLowerCase())) return false;
   if (s.filter.direction && directionOf(ev) && directionOf(ev) !== s.filter.direction) return false;
@@ -132,7 +157,8 @@ export function install(app: SandboxApp): void {
     while (subs(app).has(id)) id = randomDigits(19);
     const s: SubscriptionRec = { id, event_type: eventType, filter, tag: b.tag as string | undefined, webhook_id: b.webhook_id as string | undefined, created_at: now, updated_at: now, app_key: req.auth.appKey! };
     subs(app).set(id, s);
-    return ok({ data: view(s), meta: { total_subscriptions: totals(app, s.app_key) } });
+    // OpenAPI 2.167 (XDK's CreateActivitySubscriptionResponse); platform-notes-2.md section 7.
+    return ok({ data: { subscription: view(s) } });
   });
 
   r.serve(E.listSubscriptions, (req) => {
@@ -151,17 +177,80 @@ export function install(app: SandboxApp): void {
     return ok({ data: page.map(view), meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) } });
   });
 
+  const owned = (req: SReq, id: string | undefined): SubscriptionRec => {
+    if (!id || !isNumericId(id)) throw invalid(`subscription_id must be 1-19 digits (got ${JSON.stringify(id ?? '')})`, 'subscription_id', id);
+    const s = subs(app).get(id);
+    if (!s || s.app_key !== req.auth.appKey) throw notFound('subscription', id, 'subscription_id');
+    return s;
+  };
+
+  r.serve(E.updateSubscription, (req) => {
+    const s = owned(req, req.params.id);
+    const body = req.json();
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+    const b = body as Record<string, unknown>;
+    const keys = Object.keys(b);
+    // additionalProperties: false: event_type and filter cannot change (delete and re-create).
+    for (const k of keys) if (k !== 'tag' && k !== 'webhook_id') throw invalid(`${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`, k);
+    if (keys.length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
+    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
+    if (b.webhook_id !== undefined) {
+      if (typeof b.webhook_id !== 'string' || !isNumericId(b.webhook_id)) throw invalid('webhook_id must be 1-19 digits', 'webhook_id', b.webhook_id);
+      try {
+        ownedWebhook(app, req, b.webhook_id);
+      } catch {
+        throw invalid(`webhook ${b.webhook_id} is not registered for this app`, 'webhook_id', b.webhook_id);
+      }
+      s.webhook_id = b.webhook_id;
+    }
+    if (b.tag !== undefined) s.tag = b.tag as string;
+    s.updated_at = app.clock.iso();
+    return ok({ data: { subscription: view(s), total_subscriptions: totals(app, s.app_key) } });
+  });
+
   r.serve(E.deleteSubscription, (req) => {
-    const s = subs(app).get(req.params.id!);
-    if (!s || s.app_key !== req.auth.appKey) throw problem(404, 'Not Found Error', `no subscription with id ${req.params.id}`, { parameter: 'subscription_id', value: req.params.id });
+    const s = owned(req, req.params.id);
     subs(app).delete(s.id);
     return ok({ data: { deleted: true }, meta: { total_subscriptions: totals(app, s.app_key) } });
+  });
+
+  // Delete many: per-id failures do not stop the rest, and all failing is still 200.
+  r.serve(E.deleteSubscriptions, (req) => {
+    const raw = req.query.get('ids');
+    const ids = raw === null ? [] : raw.split(',');
+    if (ids.length < L.deleteManyIds.min || ids.length > L.deleteManyIds.max || !ids.every(isNumericId)) {
+      throw invalid(`ids must be ${L.deleteManyIds.min}-${L.deleteManyIds.max} comma-separated subscription ids of 1-19 digits`, 'ids', raw ?? undefined);
+    }
+    const data: Array<Record<string, unknown>> = [];
+    const errors: Array<Record<string, unknown>> = [];
+    for (const id of ids) {
+      const s = subs(app).get(id);
+      if (s && s.app_key === req.auth.appKey) {
+        subs(app).delete(id);
+        data.push({ subscription_id: id, deleted: true });
+      } else {
+        errors.push({ subscription_id: id, reason: 'NotFound', message: 'Subscription not found' });
+      }
+    }
+    return ok({ data, ...(errors.length ? { errors } : {}), meta: { total_subscriptions: totals(app, req.auth.appKey) } });
+  });
+
+  // Deleting a webhook ends the subscriptions that deliver to it.
+  onWebhookDeleted(app, (webhookId) => {
+    for (const [id, s] of subs(app)) if (s.webhook_id === webhookId) subs(app).delete(id);
   });
 
   r.serve(E.stream, (req: SReq) => {
     const bf = req.query.get('backfill_minutes');
     const minutes = bf === null ? 0 : Number(bf);
     if (!/^\d+$/.test(bf ?? '0') || minutes > BACKFILL_MAX_MIN) throw invalid(`backfill_minutes must be a whole number 0-${BACKFILL_MAX_MIN}`, 'backfill_minutes', bf);
+    const now = app.clock.now();
+    const start = timeParam(req, 'start_time');
+    const end = timeParam(req, 'end_time');
+    if (start !== undefined && bf !== null) throw invalid('give backfill_minutes or start_time, not both', 'start_time', req.query.get('start_time'));
+    if (start !== undefined && start > now) throw invalid('start_time must not be in the future', 'start_time', req.query.get('start_time'));
+    if (start !== undefined && now - start > L.streamWindowMs) throw invalid('start_time must be within the past 24 hours', 'start_time', req.query.get('start_time'));
+    if (end !== undefined && end <= (start ?? now - minutes * 60_000)) throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
     const appKey = req.auth.appKey!;
     return {
       status: 200,
@@ -169,18 +258,28 @@ export function install(app: SandboxApp): void {
       stream: (res) => {
         res.writeHead(200);
         res.flushHeaders(); // a quiet stream must still answer at once
-        const since = app.clock.now() - minutes * 60_000;
-        if (minutes > 0) for (const e of backlog(app)) if (e.app_key === appKey && e.at >= since) res.write(e.line);
+        const since = start ?? (minutes > 0 ? now - minutes * 60_000 : undefined);
+        if (since !== undefined) {
+          for (const e of backlog(app)) if (e.app_key === appKey && e.at >= since && (end === undefined || e.at <= end)) res.write(e.line);
+        }
+        // A window that closed already is a replay: the stream ends once it is sent.
+        if (end !== undefined && end <= now) {
+          res.end();
+          return;
+        }
         let id = randomDigits(12);
         while (streams(app).has(id)) id = randomDigits(12);
         streams(app).set(id, { id, app_key: appKey, res });
         const timer = setInterval(() => res.write('\r\n'), KEEPALIVE_MS);
         timer.unref();
+        const cancelEnd = end !== undefined ? app.clock.after(end - now, () => res.end()) : undefined;
         const bye = () => {
           clearInterval(timer);
+          cancelEnd?.();
           streams(app).delete(id);
         };
         res.on('close', bye);
+        res.on('finish', bye);
       },
     };
   });

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { parseDuration } from '../../contract/time.js';
 import { ok, problem } from '../http.js';
+import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 
@@ -43,6 +44,11 @@ export function install(app: SandboxApp): void {
   r.serve(E.events, async (req) => {
     const body = obj(req.json());
     if (typeof body.event_type !== 'string' || !body.event_type) throw problem(400, 'Invalid Request', 'event_type is required');
+    const renamed = DEPRECATED_EVENT_NAMES[body.event_type];
+    if (renamed) throw problem(400, 'Invalid Request', `event_type ${body.event_type} is deprecated (renamed 2026-03-18): use ${renamed}`, { parameter: 'event_type', value: body.event_type });
+    if (!canonicalEventType(body.event_type)) {
+      throw problem(400, 'Invalid Request', `unknown event_type ${body.event_type.slice(0, 80)}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`, { parameter: 'event_type', value: body.event_type.slice(0, 80) });
+    }
     if (body.user_id !== undefined && !isNumericId(body.user_id)) {
       throw problem(400, 'Invalid Request', 'user_id must be a string of digits');
     }
@@ -51,7 +57,7 @@ export function install(app: SandboxApp): void {
     }
     const ev = {
       event_uuid: crypto.randomUUID(),
-      event_type: body.event_type,
+      event_type: canonicalEventType(body.event_type)!,
       user_id: body.user_id as string | undefined,
       payload: (body.payload as Record<string, unknown>) ?? {},
       created_at: app.clock.iso(),

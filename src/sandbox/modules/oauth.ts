@@ -166,6 +166,7 @@ export function install(app: SandboxApp): void {
 
   r.serve(E.authorizePage, (req) => authorizePage(app, req, 'authorize'));
   r.serve(E.authenticatePage, (req) => authorizePage(app, req, 'authenticate'));
+  r.serve(E.loginWithXPage, (req) => authorizePage(app, req, 'authenticate'));
 
   r.serve(E.authorizeDecision, (req) => {
     const rt = state.requestTokens.get(req.param('oauth_token') ?? '');

@@ -3,11 +3,11 @@
 // and `post.create` events matched against the rules and delivered (with edit history) to every
 // linked webhook, signed like every delivery.
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { ok, problem } from '../http.js';
-import { collectionKey, randomDigits, type Entity } from '../state.js';
-import { deliver, ownedWebhook, webhooks } from './webhooks.js';
+import { notFound, ok, problem, type SReq } from '../http.js';
+import { collectionKey, digitsFor, randomDigits, type Entity } from '../state.js';
+import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
-import { RULES_PER_APP, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
+import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
 import { isNumericId } from '../../contract/ids.js';
 
 interface RuleRec extends Entity {
@@ -25,15 +25,37 @@ interface PostRec extends Entity {
 
 
 const RULES = collectionKey<RuleRec>('stream_rules');
-const LINKS = collectionKey<Entity & { app_key: string; created_at: string }>('stream_webhook_links');
+
 const POSTS = collectionKey<PostRec>('posts');
 
 function rules(app: SandboxApp): Map<string, RuleRec> {
   return app.state.collection(RULES);
 }
 
-function links(app: SandboxApp): Map<string, Entity & { app_key: string; created_at: string }> {
+/** One link of a webhook with one field set (a webhook can be linked more than once). */
+interface LinkRec extends Entity {
+  webhook_id: string;
+  app_key: string;
+  created_at: string;
+  /** One `name=value` string per query parameter given at link time (platform-notes-2.md 7). */
+  fields: string[];
+}
+
+const LINKS = collectionKey<LinkRec>('stream_webhook_links');
+
+function links(app: SandboxApp): Map<string, LinkRec> {
   return app.state.collection(LINKS);
+}
+
+function linkView(app: SandboxApp, l: LinkRec): Record<string, unknown> {
+  return {
+    application_id: digitsFor(l.app_key),
+    business_user_id: app.state.apps.get(l.app_key)?.ownerUserId ?? '',
+    created_at: l.created_at,
+    fields: l.fields,
+    instance_id: l.id,
+    webhook_id: l.webhook_id,
+  };
 }
 
 function posts(app: SandboxApp): Map<string, PostRec> {
@@ -103,18 +125,61 @@ export function install(app: SandboxApp): void {
     return ok({ meta: { sent, summary: { deleted: dry ? 0 : hit.length, not_deleted: errors.length + (dry ? hit.length : 0) } }, ...(errors.length ? { errors } : {}) });
   });
 
-  r.serve(E.listLinks, (req) => {
-    const mine = [...links(app).values()].filter((l) => l.app_key === req.auth.appKey);
-    return ok({ data: mine.map((l) => ({ webhook_id: l.id, created_at: l.created_at })), meta: { result_count: mine.length } });
+  // Rule counts (XDK's stream.getRuleCounts): the caps of section 8 and this app's use of them.
+  r.serve(E.ruleCounts, (req) => {
+    const fields = (req.query.get('rules_count.fields') ?? '').split(',').filter(Boolean);
+    const known = ['all_project_client_apps', 'cap_per_client_app', 'cap_per_project', 'client_app_rules_count', 'project_rules_count'];
+    const bad = fields.find((f) => !known.includes(f));
+    if (bad) throw problem(400, 'Invalid Request', `The \`rules_count.fields\` query parameter value [${bad}] is not one of [${known.join(',')}]`, { parameter: 'rules_count.fields', value: bad });
+    const perApp = new Map<string, number>();
+    for (const x of rules(app).values()) perApp.set(x.app_key, (perApp.get(x.app_key) ?? 0) + 1);
+    const mine = perApp.get(req.auth.appKey!) ?? 0;
+    const total = [...perApp.values()].reduce((a, b) => a + b, 0);
+    const data: Record<string, unknown> = {
+      cap_per_client_app: String(RULES_PER_APP),
+      cap_per_project: String(RULES_PER_APP),
+      client_app_rules_count: { client_app_id: digitsFor(req.auth.appKey!), rule_count: mine },
+      project_rules_count: String(total),
+    };
+    if (fields.includes('all_project_client_apps')) {
+      data.all_project_client_apps = [...perApp.entries()].map(([k, n]) => ({ client_app_id: digitsFor(k), rule_count: n }));
+    }
+    return ok({ data });
   });
+
+  const mineLinks = (req: SReq) => [...links(app).values()].filter((l) => l.app_key === req.auth.appKey && webhooks(app).has(l.webhook_id));
+  // OpenAPI 2.167 shape; the quickstart's older path answers with the older {"links":[...]} shape.
+  r.serve(E.listLinks, (req) => ok({ data: mineLinks(req).map((l) => linkView(app, l)) }));
+  r.serve(E.listLinksLegacy, (req) => ok({ data: { links: mineLinks(req).map((l) => linkView(app, l)) } }));
+
   r.serve(E.link, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
-    links(app).set(w.id, { id: w.id, app_key: w.app_key, created_at: app.clock.iso() });
+    if (!w.valid) throw problem(400, 'Invalid Request', `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`, { parameter: 'webhook_id', value: w.id });
+    const fields: string[] = [];
+    for (const name of LINK_FIELD_PARAMS) {
+      const v = req.query.get(name);
+      if (v !== null) fields.push(`${name}=${v}`);
+    }
+    const same = [...links(app).values()].find((l) => l.webhook_id === w.id && l.fields.join('&') === fields.join('&'));
+    if (!same) {
+      let id = randomDigits(19);
+      while (links(app).has(id)) id = randomDigits(19);
+      links(app).set(id, { id, webhook_id: w.id, app_key: w.app_key, created_at: app.clock.iso(), fields });
+    }
     return ok({ data: { provisioned: true } });
   });
+
   r.serve(E.unlink, (req) => {
     const w = ownedWebhook(app, req, req.params.id);
-    return ok({ data: { deleted: links(app).delete(w.id) } });
+    const linked = [...links(app).values()].filter((l) => l.webhook_id === w.id);
+    if (linked.length === 0) throw notFound('webhook link', w.id, 'webhook_id', `webhook ${w.id} is not linked to the filtered stream`);
+    for (const l of linked) links(app).delete(l.id);
+    return ok({ data: { deleted: true } });
+  });
+
+  // A deleted webhook's stream links end with it.
+  onWebhookDeleted(app, (webhookId) => {
+    for (const [id, l] of links(app)) if (l.webhook_id === webhookId) links(app).delete(id);
   });
 
   app.events.subscribe(async (ev: SandboxEvent) => {
@@ -122,14 +187,17 @@ export function install(app: SandboxApp): void {
     const post = createPost(app, ev);
     let n = 0;
     for (const link of [...links(app).values()]) {
-      if (!webhooks(app).has(link.id)) {
-        links(app).delete(link.id);
-        continue;
-      }
+      if (!webhooks(app).has(link.webhook_id)) continue;
       const matching = [...rules(app).values()].filter((x) => x.app_key === link.app_key && matchRule(x.value, post.text, post.author_id, app));
       if (matching.length === 0) continue;
-      const body = { data: { id: post.id, text: post.text, author_id: post.author_id, created_at: post.created_at, edit_history_tweet_ids: post.edit_history_tweet_ids }, matching_rules: matching.map((m) => ({ id: m.id, ...(m.tag !== undefined ? { tag: m.tag } : {}) })) };
-      if (await deliver(app, link.id, body, ev)) n++;
+      const author = app.state.users.get(post.author_id);
+      const expandsAuthor = link.fields.some((f) => /^expansions=(.*,)?author_id(,|$)/.test(f));
+      const body = {
+        data: { id: post.id, text: post.text, created_at: post.created_at, author_id: post.author_id, edit_history_tweet_ids: post.edit_history_tweet_ids },
+        ...(expandsAuthor && author ? { includes: { users: [{ id: author.id, name: author.name, username: author.screen_name }] } } : {}),
+        matching_rules: matching.map((m) => ({ id: m.id, ...(m.tag !== undefined ? { tag: m.tag } : {}) })),
+      };
+      if (await deliver(app, link.webhook_id, body, ev)) n++;
     }
     return n;
   });

@@ -67,14 +67,25 @@ function eventLog(app: SandboxApp): LoggedEvent[] {
   return app.state.slot(EVENT_LOG);
 }
 
-/** A failure with one of the platform's names (CrcValidationFailed...) in the v2 problem form. */
+/**
+ * A failure with one of the platform's names (CrcValidationFailed...), as a v2 problem object
+ * (platform-notes.md, XDK's InvalidRequestProblem / ResourceNotFoundProblem): the body is the
+ * problem, and `errors` repeats it with the failure name in `code` for clients that read items.
+ */
 export function failure(status: number, name: string, detail: string, extra: Record<string, unknown> = {}): SandboxError {
   const title = status === 404 ? 'Not Found Error' : 'Invalid Request';
   const slug = status === 404 ? 'resource-not-found' : 'invalid-request';
-  return new SandboxError({
-    status,
-    body: { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra, errors: [{ code: name, message: detail, ...extra }] },
-  });
+  const p = { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra };
+  return new SandboxError({ status, body: { ...p, errors: [{ ...p, code: name }] } });
+}
+
+const deletionHooks = new WeakMap<SandboxApp, Array<(webhookId: string) => void>>();
+
+/** Runs when a webhook is deleted: what points at it (subscriptions, stream links) ends too. */
+export function onWebhookDeleted(app: SandboxApp, fn: (webhookId: string) => void): void {
+  const list = deletionHooks.get(app) ?? [];
+  list.push(fn);
+  deletionHooks.set(app, list);
 }
 
 function secretOf(app: SandboxApp, appKey: string): string {
@@ -89,7 +100,9 @@ function publicView(w: WebhookRec): Record<string, unknown> {
 export function ownedWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRec {
   if (typeof id !== 'string' || !/^[0-9]{1,19}$/.test(id)) throw failure(400, 'WebhookIdInvalid', `webhook id must be 1-19 digits (got ${JSON.stringify(id)})`, { parameter: 'webhook_id' });
   const w = webhooks(app).get(id);
-  if (!w || w.app_key !== req.auth.appKey) throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, { parameter: 'webhook_id', value: id });
+  if (!w || w.app_key !== req.auth.appKey) {
+    throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, { resource_type: 'webhook', resource_id: id, parameter: 'webhook_id', value: id });
+  }
   return w;
 }
 
@@ -239,6 +252,7 @@ export function install(app: SandboxApp): void {
     webhooks(app).delete(w.id);
     cancels.get(app)!.get(w.id)?.();
     cancels.get(app)!.delete(w.id);
+    for (const fn of deletionHooks.get(app) ?? []) fn(w.id);
     return ok({ data: { deleted: true } });
   });
 

@@ -2,11 +2,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, isDirectional, lengthWithin } from '../../../contract/activity.js';
+import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, canonicalEventType, isDirectional, lengthWithin } from '../../../contract/activity.js';
 import { NUMERIC_ID } from '../../../contract/ids.js';
 import { define } from '../../define.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
-import { SUBSCRIPTION_COLUMNS, authMode } from './shape.js';
+import { SUBSCRIPTION_COLUMNS, authMode, subscriptionOf } from './shape.js';
 
 export interface CreateOptions {
   event?: string;
@@ -21,10 +21,10 @@ export function register(parent: Command, runF = subscriptionsCreate): void {
   parent
     .command('create')
     .description('subscribe to an event type (to a webhook with --webhook, else to the stream)')
-    .option('--event <type>', 'event type, e.g. profile.update.bio, dm.received, spaces.start')
+    .option('--event <type>', 'event type, e.g. profile.update.bio, post.create, dm.received (see `xctl sandbox trigger --help`)')
     .option('--user-id <id>', 'filter: the user the events are about')
     .option('--keyword <text>', `filter: a keyword (${L.keyword.min}-${L.keyword.max} characters)`)
-    .option('--direction <dir>', `filter for dm.* events: ${L.directions.join(' or ')}`)
+    .option('--direction <dir>', `filter for dm.* and chat.* events: ${L.directions.join(' or ')}`)
     .option('--tag <text>', `a label echoed in each event (${L.tag.min}-${L.tag.max} characters)`)
     .option('--webhook <id>', 'deliver to this webhook')
     .action(define<CreateOptions>((ctx, o) => runF(ctx, o)));
@@ -33,9 +33,10 @@ export function register(parent: Command, runF = subscriptionsCreate): void {
 /** The request body, after every rule of the contract; a violation exits 2 naming the flag. */
 export function buildSubscription(o: CreateOptions): Record<string, unknown> {
   const ev = o.event;
-  if (!ev) throw new UsageError(`--event is required: one of ${ACTIVITY_EVENT_TYPES.join(', ')}`, { flag: '--event' });
+  const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
+  if (!ev) throw new UsageError('--event is required (an event type)', { flag: '--event', hint });
   if (DEPRECATED_EVENT_NAMES[ev]) throw new UsageError(`--event ${ev} is a deprecated name (renamed 2026-03-18): use ${DEPRECATED_EVENT_NAMES[ev]}`, { flag: '--event' });
-  if (!(ACTIVITY_EVENT_TYPES as readonly string[]).includes(ev)) throw new UsageError(`--event must be one of ${ACTIVITY_EVENT_TYPES.join(', ')} (got "${ev}")`, { flag: '--event' });
+  if (!canonicalEventType(ev)) throw new UsageError(`--event must be one of the platform's event types (got "${ev}")`, { flag: '--event', hint });
   const filter: Record<string, string> = {};
   if (o.userId !== undefined) {
     if (!NUMERIC_ID.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
@@ -47,7 +48,7 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
   }
   if (o.direction !== undefined) {
     if (!(L.directions as readonly string[]).includes(o.direction)) throw new UsageError(`--direction must be ${L.directions.join(' or ')} (got "${o.direction}")`, { flag: '--direction' });
-    if (!isDirectional(ev)) throw new UsageError(`--direction applies to direct-message events (dm.*), not ${ev}`, { flag: '--direction' });
+    if (!isDirectional(ev)) throw new UsageError(`--direction applies to direct-message and chat events (dm.*, chat.*), not ${ev}`, { flag: '--direction' });
     filter.direction = o.direction;
   }
   if (o.tag !== undefined && !lengthWithin(o.tag, L.tag)) throw new UsageError(`--tag must be ${L.tag.min}-${L.tag.max} characters (got ${o.tag.length})`, { flag: '--tag' });
@@ -59,7 +60,7 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
 export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promise<void> {
   const body = buildSubscription(o);
   const http = await ctx.http();
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: E.createSubscription.method, path: E.createSubscription.path, auth: await authMode(ctx), json: body });
+  const res = await http.request<{ data?: unknown }>({ method: E.createSubscription.method, path: E.createSubscription.path, auth: await authMode(ctx), json: body });
   const { printOne } = await import('../../../core/output.js');
-  await printOne(ctx.io, await ctx.output(), res.data.data, { columns: SUBSCRIPTION_COLUMNS });
+  await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), { columns: SUBSCRIPTION_COLUMNS });
 }

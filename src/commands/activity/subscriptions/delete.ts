@@ -1,30 +1,54 @@
-// `xctl activity subscriptions delete <id>`: asks first (--yes when not at a terminal).
+// `xctl activity subscriptions delete <id...>`: one id, or many in requests of up to 100; asks
+// first (--yes when not at a terminal). App-only bearer (platform-notes-2.md section 7).
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../core/errors.js';
-import { ACTIVITY_ENDPOINTS as E } from '../../../contract/activity.js';
+import { ApiError, UsageError } from '../../../core/errors.js';
+import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { NUMERIC_ID } from '../../../contract/ids.js';
 import { define } from '../../define.js';
-import { authMode } from './shape.js';
 
 export interface DeleteOptions {
-  id: string;
+  ids: string[];
 }
 
 export function register(parent: Command, runF = subscriptionsDelete): void {
   parent
-    .command('delete <id>')
-    .description('delete a subscription (asks; --yes when not at a terminal)')
-    .action(define((ctx, _o, [id]) => runF(ctx, { id: id! })));
+    .command('delete <ids...>')
+    .description('delete subscriptions, one or many (asks; --yes when not at a terminal)')
+    .action(define((ctx, _o, ids) => runF(ctx, { ids })));
 }
 
-/** DELETE /2/activity/subscriptions/:id */
+/**
+ * DELETE /2/activity/subscriptions/:id for one id; DELETE /2/activity/subscriptions?ids= for
+ * several. Ids that could not be deleted are reported, and exit 1.
+ */
 export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promise<void> {
-  const id = o.id;
-  if (!NUMERIC_ID.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
-  if (!(await ctx.confirm(`delete subscription ${id}?`))) throw new UsageError('not deleted');
+  for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
+  const ids = [...new Set(o.ids)];
+  if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`))) throw new UsageError('not deleted');
   const http = await ctx.http();
-  const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: E.deleteSubscription.method, path: pathOf(E.deleteSubscription, { id }), auth: await authMode(ctx) });
-  ctx.io.info(`deleted subscription ${id} (${res.data.meta?.total_subscriptions ?? '?'} left)`);
+  if (ids.length === 1) {
+    const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: E.deleteSubscription.method, path: pathOf(E.deleteSubscription, { id: ids[0]! }), auth: 'app' });
+    ctx.io.info(`deleted subscription ${ids[0]} (${res.data.meta?.total_subscriptions ?? '?'} left)`);
+    return;
+  }
+  const failed: string[] = [];
+  let left: number | undefined;
+  for (let i = 0; i < ids.length; i += L.deleteManyIds.max) {
+    const chunk = ids.slice(i, i + L.deleteManyIds.max);
+    const res = await http.request<{
+      data?: Array<{ subscription_id?: string; deleted?: boolean }>;
+      errors?: Array<{ subscription_id?: string; reason?: string; message?: string }>;
+      meta?: { total_subscriptions?: number };
+    }>({ method: E.deleteSubscriptions.method, path: E.deleteSubscriptions.path, auth: 'app', query: { ids: chunk.join(',') } });
+    for (const d of res.data.data ?? []) if (d.deleted) ctx.io.info(`deleted subscription ${d.subscription_id}`);
+    for (const e of res.data.errors ?? []) {
+      failed.push(String(e.subscription_id));
+      ctx.io.warn(`subscription ${e.subscription_id} not deleted: ${e.message ?? e.reason ?? 'unknown reason'}`);
+    }
+    left = res.data.meta?.total_subscriptions ?? left;
+  }
+  ctx.io.info(`${ids.length - failed.length} of ${ids.length} deleted (${left ?? '?'} left)`);
+  if (failed.length) throw new ApiError(`${failed.length} of ${ids.length} subscriptions were not deleted: ${failed.join(', ')}`, {});
 }

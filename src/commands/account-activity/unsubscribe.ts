@@ -1,0 +1,44 @@
+// `xctl account-activity unsubscribe <webhook-id> [--user-id ID]`
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
+import { pathOf } from '../../contract/endpoint.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
+import { define } from '../define.js';
+import { checkWebhookId } from '../webhooks/checks.js';
+
+export interface UnsubscribeOptions {
+  webhookId: string;
+  userId?: string;
+}
+
+export function register(parent: Command, runF = unsubscribeRun): void {
+  parent
+    .command('unsubscribe <webhook-id>')
+    .description("stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)")
+    .option('--user-id <id>', "the user (default: the profile's user)")
+    .action(define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })));
+}
+
+/** The user: --user-id, else the profile's user, else the id a platform access token starts with. */
+async function userIdFor(ctx: Context, given: string | undefined): Promise<string> {
+  if (given !== undefined) {
+    if (!NUMERIC_ID.test(given)) throw new UsageError(`--user-id must be 1-19 digits (got "${given}")`, { flag: '--user-id' });
+    return given;
+  }
+  const c = await ctx.credentials();
+  const id = c.user_id ?? /^(\d{1,19})-/.exec(c.access_token ?? '')?.[1];
+  if (!id) throw new UsageError('no user: pass --user-id (the profile has no user token)', { flag: '--user-id' });
+  return id;
+}
+
+/** DELETE /2/account_activity/webhooks/:webhook_id/subscriptions/:user_id/all (app-only bearer) */
+export async function unsubscribeRun(ctx: Context, o: UnsubscribeOptions): Promise<void> {
+  const webhookId = checkWebhookId(o.webhookId);
+  const userId = await userIdFor(ctx, o.userId);
+  if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`))) throw new UsageError('not unsubscribed');
+  const http = await ctx.http();
+  await http.request({ method: E.unsubscribe.method, path: pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId }), auth: 'app' });
+  ctx.io.info(`user ${userId} unsubscribed from webhook ${webhookId}`);
+}

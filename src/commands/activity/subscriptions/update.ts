@@ -1,0 +1,43 @@
+// `xctl activity subscriptions update <id> [--tag T] [--webhook ID]`: only the tag and the webhook
+// of a subscription can change (platform-notes-2.md section 7); app-only bearer.
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { UsageError } from '../../../core/errors.js';
+import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L, lengthWithin } from '../../../contract/activity.js';
+import { pathOf } from '../../../contract/endpoint.js';
+import { NUMERIC_ID } from '../../../contract/ids.js';
+import { define } from '../../define.js';
+import { checkWebhookId } from '../../webhooks/checks.js';
+import { SUBSCRIPTION_COLUMNS, subscriptionOf } from './shape.js';
+
+export interface UpdateOptions {
+  id: string;
+  tag?: string;
+  webhook?: string;
+}
+
+export function register(parent: Command, runF = subscriptionsUpdate): void {
+  parent
+    .command('update <id>')
+    .description("change a subscription's tag or webhook (event type and filter cannot change)")
+    .option('--tag <text>', `a new label (${L.tag.min}-${L.tag.max} characters)`)
+    .option('--webhook <id>', 'deliver to this webhook instead')
+    .action(define<Omit<UpdateOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id: id! })));
+}
+
+/** PUT /2/activity/subscriptions/:id {"tag"?,"webhook_id"?} */
+export async function subscriptionsUpdate(ctx: Context, o: UpdateOptions): Promise<void> {
+  if (!NUMERIC_ID.test(o.id)) throw new UsageError(`subscription id must be 1-19 digits (got "${o.id}")`, { flag: '<id>' });
+  if (o.tag === undefined && o.webhook === undefined) throw new UsageError('give --tag and/or --webhook (event type and filter cannot change: delete and re-create instead)', { flag: '--tag' });
+  if (o.tag !== undefined && !lengthWithin(o.tag, L.tag)) throw new UsageError(`--tag must be ${L.tag.min}-${L.tag.max} characters (got ${o.tag.length})`, { flag: '--tag' });
+  if (o.webhook !== undefined) checkWebhookId(o.webhook);
+  const http = await ctx.http();
+  const res = await http.request<{ data?: unknown }>({
+    method: E.updateSubscription.method,
+    path: pathOf(E.updateSubscription, { id: o.id }),
+    auth: 'app',
+    json: { ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) },
+  });
+  const { printOne } = await import('../../../core/output.js');
+  await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), { columns: [...SUBSCRIPTION_COLUMNS, 'updated_at'] });
+}
