@@ -122,7 +122,7 @@ export class Context {
       const name = await this.profileName();
       const profile = (await this.store()).profile(name);
       this.creds = resolveCredentials(name, profile, this.env);
-      for (const f of ['api_secret', 'access_token', 'access_token_secret', 'bearer_token'] as const) this.io.addSecret(this.creds[f]);
+      for (const f of ['api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_secret'] as const) this.io.addSecret(this.creds[f]);
       // A bearer cached for another key is not this app's.
       if (this.creds.source.bearer_token === 'profile' && profile?.bearer_key && profile.bearer_key !== this.creds.api_key) {
         delete this.creds.bearer_token;
@@ -176,6 +176,7 @@ export class Context {
         io: this.io,
         credentials: () => this.credentials(),
         bearer: () => this.bearer(),
+        oauth2: (o) => this.oauth2AccessToken(o),
         onBearerRejected: async () => {
           await this.updateProfile({ bearer_token: undefined, bearer_key: undefined } as Partial<Profile>);
         },
@@ -221,6 +222,63 @@ export class Context {
     await this.updateProfile({ bearer_token: token, bearer_key: c.api_key } as Partial<Profile>);
     this.creds = { ...c, bearer_token: token, source: { ...c.source, bearer_token: 'profile' } };
     return token;
+  }
+
+  /**
+   * The OAuth 2.0 user access token of the profile, refreshed first when it has expired or expires
+   * within a minute (or when the service refused `rejected`). The store is read afresh each time,
+   * and the refresh runs under a lock file, so concurrent xctl processes never spend the same
+   * refresh token: the one that waited finds the rotated pair and uses it.
+   */
+  async oauth2AccessToken(o: { rejected?: string } = {}): Promise<string> {
+    const { needsRefresh, refreshGrant } = await import('./core/oauth2.js');
+    const store = await this.store();
+    const name = await this.profileName();
+    const read = () => store.profile(name);
+    const p = read();
+    if (!p?.oauth2_access_token) {
+      throw new AuthError(`profile "${name}" holds no OAuth 2.0 user token`, { hint: 'run `xctl auth login --oauth2`' });
+    }
+    this.io.addSecret(p.oauth2_access_token);
+    this.io.addSecret(p.oauth2_refresh_token);
+    const expiresAt = (q: Profile) => Date.parse(q.oauth2_expires_at ?? '') || 0;
+    const fresh = (q: Profile) => !needsRefresh({ expires_at: expiresAt(q) }, this.clock.now());
+    if (!o.rejected && fresh(p)) return p.oauth2_access_token;
+    const { withFileLock } = await import('./core/file-lock.js');
+    return withFileLock(`${store.path}.oauth2-refresh.lock`, async () => {
+      const q = read();
+      if (!q?.oauth2_access_token) throw new AuthError(`profile "${name}" no longer holds an OAuth 2.0 user token (logged out meanwhile?)`, { hint: 'run `xctl auth login --oauth2`' });
+      // Another process refreshed while this one waited: its pair is the current one.
+      if (q.oauth2_access_token !== (o.rejected ?? p.oauth2_access_token) && fresh(q)) return q.oauth2_access_token;
+      if (!q.oauth2_refresh_token) {
+        throw new AuthError(o.rejected ? 'the OAuth 2.0 token was refused and there is no refresh token' : 'the OAuth 2.0 token has expired and there is no refresh token', {
+          hint: 'log in again: `xctl auth login --oauth2` (with the offline.access scope, xctl refreshes by itself)',
+        });
+      }
+      const c = await this.credentials();
+      const clientId = q.oauth2_client_id ?? c.client_id;
+      if (!clientId) throw new AuthError('the OAuth 2.0 token cannot be refreshed: no client id is set', { hint: 'run `xctl auth set --client-id ID`, or log in again' });
+      // The secret belongs to the client the token was issued to; a public client has none.
+      const clientSecret = !q.oauth2_client_id || q.oauth2_client_id === c.client_id ? c.client_secret : undefined;
+      let t;
+      try {
+        t = await refreshGrant(await this.http(), { clientId, clientSecret }, q.oauth2_refresh_token, this.clock.now());
+      } catch (e) {
+        if (e instanceof AuthError) e.hint = 'the refresh token was refused (expired, revoked, or already used): log in again with `xctl auth login --oauth2`';
+        throw e;
+      }
+      this.io.addSecret(t.access_token);
+      this.io.addSecret(t.refresh_token);
+      // One write replaces the whole pair: a reader sees either the old pair or the new one.
+      await this.updateProfile({
+        oauth2_access_token: t.access_token,
+        oauth2_refresh_token: t.refresh_token ?? q.oauth2_refresh_token,
+        oauth2_expires_at: new Date(t.expires_at).toISOString(),
+        oauth2_scopes: t.scopes.length ? t.scopes.join(' ') : q.oauth2_scopes,
+      });
+      if (this.verbose) this.io.info(`refreshed the OAuth 2.0 token (valid until ${new Date(t.expires_at).toISOString().replace(/\.\d+Z$/, 'Z')})`);
+      return t.access_token;
+    });
   }
 
   /** Asks before a destructive step: --yes skips; without a TTY and without --yes it refuses. */

@@ -71,6 +71,7 @@ function clip(message: string): string {
 
 function report(err: Error, json: boolean, verbose: boolean): number {
   err.message = clip(err.message);
+  if (err instanceof XctlError && (err as XctlError & { silent?: boolean }).silent) return err.exitCode;
   if (err instanceof XctlError) {
     if (json) process.stderr.write(JSON.stringify({ error: err.toJSON() }) + '\n');
     else {

@@ -2,48 +2,15 @@
 // hashlib script doing the same normalization, hashing and JSON packing (alternated, medians);
 // end-to-end records/s against the sandbox on loopback; peak RSS for 10,000,000 rows.
 // Inputs are generated into a temp dir, never into the repo.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { timed, writeEmails } from './_lib.js';
 
 export const title = 'Audience upload';
 
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 const fmt = (r) => `${(r / 1e6).toFixed(2)}M records/s`;
-
-/** Realistic CRM export lines: mixed case, stray spaces, ~25 bytes each. */
-function writeEmails(file, n) {
-  const fd = fs.openSync(file, 'w');
-  const block = 100_000;
-  for (let i = 0; i < n; i += block) {
-    let s = '';
-    for (let j = i; j < Math.min(n, i + block); j++) s += j % 7 === 0 ? ` First.Last${j}@Example.COM \n` : `user${j}@example.com\n`;
-    fs.writeSync(fd, s);
-  }
-  fs.closeSync(fd);
-}
-
-/** Runs a command; resolves with wall time (ms), stdout and the peak RSS (KB) it reached. */
-function timed(cmd, args, env = process.env) {
-  return new Promise((resolve, reject) => {
-    const haveTime = fs.existsSync('/usr/bin/time');
-    const argv = haveTime ? ['-f', '%M %U %S', cmd, ...args] : args;
-    const t0 = process.hrtime.bigint();
-    const child = spawn(haveTime ? '/usr/bin/time' : cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (code !== 0) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err}`));
-      const m = /(\d+) ([\d.]+) ([\d.]+)\s*$/.exec(err.trim());
-      resolve({ ms, out, rssKb: haveTime && m ? Number(m[1]) : undefined, cpuS: haveTime && m ? Number(m[2]) + Number(m[3]) : undefined });
-    });
-  });
-}
 
 export default async function ({ root, log }) {
   const bin = path.join(root, 'bin/xctl.js');

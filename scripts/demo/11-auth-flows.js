@@ -18,8 +18,11 @@ async function approve(url, screenName) {
   return /id="pin">(\d+)</.exec(body)?.[1];
 }
 
-/** Runs `xctl auth login ...` and approves the URL it prints, as a browser would. */
-function login(d, args, screenName) {
+/**
+ * Runs `xctl auth login ...` and, once it prints a URL matching `urlRe`, plays the browser with
+ * `approveUrl(url)`; a PIN it returns is piped to xctl. Shared with the OAuth 2.0 step.
+ */
+export function loginPlayingBrowser(d, args, urlRe, approveUrl, what) {
   console.log(`$ xctl ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(d.root, 'bin/xctl.js'), ...args], { env: d.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -29,11 +32,11 @@ function login(d, args, screenName) {
     child.stderr.on('data', async (x) => {
       process.stdout.write(String(x));
       stderr += x;
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/.exec(stderr);
+      const m = urlRe.exec(stderr);
       if (m && !seen) {
         seen = true;
-        d.note(`(the demo plays the browser: opens that URL and clicks "Authorize app" as @${screenName})`);
-        const pin = await approve(m[1], screenName).catch(reject);
+        d.note(`(the demo plays the browser: ${what})`);
+        const pin = await approveUrl(m[1]).catch(reject);
         if (pin) {
           d.note(`(the page shows PIN ${pin}; the demo pipes it to xctl)`);
           child.stdin.end(`${pin}\n`);
@@ -42,6 +45,11 @@ function login(d, args, screenName) {
     });
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`xctl ${args.join(' ')} exited ${code}`))));
   });
+}
+
+/** Runs `xctl auth login ...` and approves the URL it prints, as a browser would. */
+function login(d, args, screenName) {
+  return loginPlayingBrowser(d, args, /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/, (url) => approve(url, screenName), `opens that URL and clicks "Authorize app" as @${screenName}`);
 }
 
 export default async function (d) {

@@ -13,6 +13,8 @@ export interface JournalHeader {
   fingerprint: Record<string, unknown>;
   /** Everything that decides how batches are cut and what they say. */
   options: Record<string, unknown>;
+  /** The input file's absolute path (sync --from-upload reads it again); not compared on resume. */
+  input?: string;
   created_at: string;
 }
 

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
+import { parseIsoTime } from '../contract/time.js';
 import { printList } from '../core/output.js';
 import { withBounds } from './changelog-data.js';
 import { define } from './define.js';
@@ -22,7 +23,7 @@ export function register(cmd: Command): void {
 export async function changelog(ctx: Context, opts: ChangelogOptions): Promise<void> {
   let since: string | undefined;
   if (opts.since !== undefined) {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(opts.since) || Number.isNaN(Date.parse(opts.since))) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(opts.since) || parseIsoTime(opts.since, { loose: true }) === undefined) {
       throw new UsageError(`--since must be a date YYYY-MM-DD (got "${opts.since}")`, { flag: '--since' });
     }
     since = opts.since;

@@ -20,7 +20,7 @@ export interface RequestOptions {
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
-const AUTHS: AuthMode[] = ['user', 'app', 'none', 'basic'];
+const AUTHS: AuthMode[] = ['user', 'app', 'oauth2', 'none', 'basic'];
 
 export function register(cmd: Command): void {
   cmd
@@ -29,7 +29,7 @@ export function register(cmd: Command): void {
     .option('-d, --data <key=value>', 'form parameter, signed (repeatable)', collect, [])
     .option('--body <@file|->', 'JSON body from a file or stdin (not signed, per OAuth 1.0a)')
     .option('-H, --header <"Name: value">', 'extra header (repeatable)', collect, [])
-    .option('--auth <mode>', 'user (OAuth 1.0a user context), app (bearer), basic or none', 'user')
+    .option('--auth <mode>', 'user (OAuth 1.0a user context), app (bearer), oauth2 (OAuth 2.0 user token, refreshed when due), basic or none', 'user')
     .option('--ads', 'call the ads API host')
     .option('-i, --include', 'print the status line and response headers on stderr')
     .option('--raw', 'print the body exactly as received')

@@ -5,6 +5,8 @@ import { UsageError } from '../core/errors.js';
 
 export const HOSTS = {
   api: 'https://api.x.com',
+  /** The web host: the OAuth 2.0 consent page (`/i/oauth2/authorize`) is served there, not on api. */
+  web: 'https://x.com',
   ads: 'https://ads-api.x.com',
   adsSandbox: 'https://ads-api-sandbox.x.com',
 } as const;

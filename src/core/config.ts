@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './errors.js';
+import { withFileLockSync } from './file-lock.js';
 
 export interface Profile {
   api_key?: string;
@@ -13,6 +14,20 @@ export interface Profile {
   bearer_token?: string;
   /** The api_key the cached bearer belongs to. */
   bearer_key?: string;
+  /** OAuth 2.0 app credentials (the Client ID, not the API key; a secret for confidential clients). */
+  client_id?: string;
+  client_secret?: string;
+  /** The OAuth 2.0 user token (`auth login --oauth2`): rotated together by every refresh. */
+  oauth2_access_token?: string;
+  oauth2_refresh_token?: string;
+  /** ISO time the access token expires. */
+  oauth2_expires_at?: string;
+  /** Granted scopes, space-separated (what the token endpoint answered, not what was asked). */
+  oauth2_scopes?: string;
+  /** The client the token was issued to: refreshing and revoking must use the same one. */
+  oauth2_client_id?: string;
+  oauth2_user_id?: string;
+  oauth2_screen_name?: string;
   /** Settings (`xctl config set`). */
   base_url?: string;
   account_id?: string;
@@ -20,8 +35,10 @@ export interface Profile {
   max_wait?: string;
 }
 
-export const CREDENTIAL_FIELDS = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'user_id', 'screen_name', 'bearer_token'] as const;
-export const SECRET_FIELDS = ['api_secret', 'access_token', 'access_token_secret', 'bearer_token'] as const;
+export const CREDENTIAL_FIELDS = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'user_id', 'screen_name', 'bearer_token', 'client_id', 'client_secret'] as const;
+export const SECRET_FIELDS = ['api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_secret', 'oauth2_access_token', 'oauth2_refresh_token'] as const;
+/** The profile keys of the OAuth 2.0 user token; logging out or in again replaces all of them. */
+export const OAUTH2_TOKEN_FIELDS = ['oauth2_access_token', 'oauth2_refresh_token', 'oauth2_expires_at', 'oauth2_scopes', 'oauth2_client_id', 'oauth2_user_id', 'oauth2_screen_name'] as const;
 
 /** Keys `xctl config set` accepts, with their checks. Credentials go through `xctl auth set`. */
 export const SETTINGS: Record<string, { describe: string; check?: (v: string) => string | undefined }> = {
@@ -46,6 +63,8 @@ export const ENV_CREDENTIALS: Record<string, keyof Profile> = {
   XCTL_ACCESS_TOKEN: 'access_token',
   XCTL_ACCESS_TOKEN_SECRET: 'access_token_secret',
   XCTL_BEARER_TOKEN: 'bearer_token',
+  XCTL_CLIENT_ID: 'client_id',
+  XCTL_CLIENT_SECRET: 'client_secret',
 };
 
 interface StoreData {
@@ -95,7 +114,8 @@ export class Store {
   }
 
   setDefaultProfile(name: string): void {
-    this.write(() => this.conf.set('default_profile', checkProfileName(name)));
+    checkProfileName(name);
+    this.write(() => this.conf.set('default_profile', name));
   }
 
   profiles(): Record<string, Profile> {
@@ -109,31 +129,41 @@ export class Store {
   /** Merges a patch into a profile; `undefined` values delete keys. Creates the profile. */
   updateProfile(name: string, patch: Partial<Profile>): Profile {
     checkProfileName(name);
-    const all = this.profiles();
-    const next: Profile = { ...(all[name] ?? {}) };
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined) delete next[k as keyof Profile];
-      else next[k as keyof Profile] = v;
-    }
-    all[name] = next;
-    this.write(() => this.conf.set('profiles', all));
+    let next: Profile = {};
+    this.write(() => {
+      const all = this.profiles();
+      next = { ...(all[name] ?? {}) };
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined) delete next[k as keyof Profile];
+        else next[k as keyof Profile] = v;
+      }
+      all[name] = next;
+      this.conf.set('profiles', all);
+    });
     return next;
   }
 
   removeProfile(name: string): boolean {
-    const all = this.profiles();
-    if (!(name in all)) return false;
-    delete all[name];
+    let removed = false;
     this.write(() => {
+      const all = this.profiles();
+      if (!(name in all)) return;
+      delete all[name];
       this.conf.set('profiles', all);
       if (this.defaultProfile === name) this.conf.delete('default_profile');
+      removed = true;
     });
-    return true;
+    return removed;
   }
 
-  /** Every write ends with the file at mode 0600, whatever the umask or an earlier chmod did. */
+  /**
+   * Every read-modify-write holds the store's lock file, so a write from another xctl process
+   * (a cached bearer, a rotated OAuth 2.0 pair) is never overwritten by a copy read before it;
+   * and ends with the file at mode 0600, whatever the umask or an earlier chmod did.
+   */
   private write(fn: () => void): void {
-    fn();
+    fs.mkdirSync(path.dirname(this.conf.path), { recursive: true, mode: 0o700 });
+    withFileLockSync(`${this.conf.path}.lock`, fn);
     ensureMode(this.conf.path);
   }
 }
@@ -159,6 +189,8 @@ export interface Credentials {
   bearer_token?: string;
   user_id?: string;
   screen_name?: string;
+  client_id?: string;
+  client_secret?: string;
   /** Where each set value came from. */
   source: Partial<Record<keyof Profile, 'env' | 'profile'>>;
 }

@@ -7,6 +7,8 @@ export const ExitCode = {
   USAGE: 2,
   AUTH: 3,
   PARTIAL: 4,
+  /** `audiences sync --plan`: there are changes to send (for CI). */
+  CHANGES: 10,
   INTERRUPTED: 130,
 } as const;
 
@@ -89,6 +91,12 @@ export class InterruptedError extends XctlError {
   override exitCode: number = ExitCode.INTERRUPTED;
 }
 
+/** Not a failure: an answer given by the exit code alone (sync --plan found changes: exit 10). Prints nothing. */
+export class PlanHasChanges extends XctlError {
+  override exitCode: number = ExitCode.CHANGES;
+  readonly silent = true;
+}
+
 /** A check (webhooks verify, auth status) that ran fine but answered "no". Exit 1, no "error:" prefix noise. */
 export class CheckFailed extends XctlError {}
 
@@ -134,7 +142,8 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {
-    message = [b.title, b.detail].filter((x) => typeof x === 'string' && x).join(': ');
+    // The OAuth 2.0 problems repeat themselves ({"title":"Forbidden","detail":"Forbidden"}): say it once.
+    message = [...new Set([b.title, b.detail].filter((x) => typeof x === 'string' && x))].join(': ');
     code = typeof b.type === 'string' ? problemCode(b.type) : undefined;
     parameter = typeof b.parameter === 'string' ? b.parameter : undefined;
   } else if (typeof b.error === 'string') {
@@ -151,7 +160,9 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
   return new ApiError(full, details);
 }
 
-function problemCode(type: string): string {
+function problemCode(type: string): string | undefined {
+  // The OAuth 2.0 problems carry "about:blank": no code to report.
+  if (type === 'about:blank') return undefined;
   const m = /problems\/([a-z0-9-]+)/i.exec(type);
   return m ? m[1]! : type;
 }

@@ -10,8 +10,9 @@ import { abortableSleep } from './sleep.js';
 import { checkBaseUrl } from '../contract/hosts.js';
 import { V1Code, hasCode } from '../contract/service-errors.js';
 import { undiciTransport, type Transport, type TransportResponse } from './transport.js';
+import { oauth2RequirementForPath } from '../contract/oauth2.js';
 
-export type AuthMode = 'user' | 'app' | 'basic' | 'consumer' | 'none';
+export type AuthMode = 'user' | 'app' | 'oauth2' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
 
 export interface HttpRequest {
@@ -27,6 +28,8 @@ export interface HttpRequest {
   auth?: AuthMode;
   /** Extra OAuth protocol parameters (oauth_callback, oauth_verifier). */
   oauthExtra?: Record<string, string>;
+  /** OAuth 2.0: the scopes this request needs, for the hint when the token lacks one (default: the contract's entry for the path). */
+  scopes?: readonly string[];
   /** Overrides the user token (request-token step of the three-legged flow). */
   token?: { token: string; tokenSecret: string };
   /** Safe to repeat after a failure mid-flight. Default: GET, HEAD, PUT, DELETE, OPTIONS. */
@@ -64,6 +67,11 @@ export interface HttpConfig {
   io: IO;
   credentials: () => Promise<Credentials>;
   bearer: () => Promise<string>;
+  /**
+   * The OAuth 2.0 user access token, refreshed first when it has expired or is about to; with
+   * `rejected`, the service refused that token (401): refresh unless another process already did.
+   */
+  oauth2?: (o: { rejected?: string }) => Promise<string>;
   onBearerRejected?: () => Promise<void>;
   verbose?: boolean;
   maxWaitSec?: number;
@@ -78,7 +86,8 @@ export interface HttpConfig {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
-const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$/i;
+// `code` is an OAuth 2.0 authorization code: single-use, but worth a token until it is spent.
+const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$|^code$/i;
 // Connection-level failures where the request cannot have reached the server.
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
@@ -155,10 +164,13 @@ export class HttpClient {
     // Set when a retry follows an attempt that may have been applied (a 5xx, or a connection lost
     // mid-flight): a later 404 or 409 may be that earlier attempt's doing, and the user must know.
     let uncertain = '';
+    // OAuth 2.0: the token is fetched (and refreshed if due) once; a 401 refreshes once more.
+    let oauth2Token = req.auth === 'oauth2' ? await this.oauth2Token({}) : undefined;
+    let oauth2Retried = false;
     for (;;) {
       let res: HttpResponse<T>;
       try {
-        res = await this.once<T>(method, url, req);
+        res = await this.once<T>(method, url, (oauth2Token ? { ...req, oauth2Token } : req) as HttpRequest);
       } catch (e) {
         const err = e as NetworkError & { notSent?: boolean };
         if (err instanceof NetworkError && attempt < maxRetries && (idempotent || err.notSent)) {
@@ -195,9 +207,17 @@ export class HttpClient {
         await this.sleep(wait, req.signal);
         continue;
       }
+      if (res.status === 401 && oauth2Token && !oauth2Retried) {
+        // The service's clock decides expiry, not ours: a token it refuses is refreshed once.
+        if (res.stream) res.stream.destroy();
+        oauth2Retried = true;
+        oauth2Token = await this.oauth2Token({ rejected: oauth2Token });
+        continue;
+      }
       if (res.status >= 400 && req.throwOnError !== false) {
         if (res.stream) res.stream.destroy();
         const err = errorFromResponse(res.status, safeJson(res.text), { resetAt: res.rateLimit?.reset, fallbackText: res.text });
+        if (oauth2Token) oauth2Hint(err, method, url.pathname, req.scopes);
         if (req.auth === 'app' && res.status === 401 && hasCode(err, V1Code.InvalidOrExpiredToken) && this.cfg.onBearerRejected) {
           await this.cfg.onBearerRejected();
           err.hint = 'the cached bearer token was rejected (invalidated elsewhere?) and has been dropped; run the command again to obtain a new one';
@@ -217,6 +237,11 @@ export class HttpClient {
     }
   }
 
+  private async oauth2Token(o: { rejected?: string }): Promise<string> {
+    if (!this.cfg.oauth2) throw new AuthError('OAuth 2.0 user tokens are not available here');
+    return this.cfg.oauth2(o);
+  }
+
   private now(): number {
     return this.cfg.now ? this.cfg.now() : Date.now();
   }
@@ -229,6 +254,7 @@ export class HttpClient {
   private async authHeader(method: string, url: URL, req: HttpRequest, form: Array<[string, string]>): Promise<string | undefined> {
     const auth = req.auth ?? 'user';
     if (auth === 'none') return undefined;
+    if (auth === 'oauth2') return `Bearer ${(req as HttpRequest & { oauth2Token: string }).oauth2Token}`;
     if (auth === 'app') return `Bearer ${await this.cfg.bearer()}`;
     const c = await this.cfg.credentials();
     if (!c.api_key || !c.api_secret) {
@@ -333,6 +359,31 @@ export class HttpClient {
       });
     }
     return { status: r.status, headers: resHeaders, data: data as T, text, url: url.toString(), rateLimit };
+  }
+}
+
+/**
+ * The platform's answers to a user token name nothing ("Forbidden", "Unauthorized"): the hint
+ * says what the token lacks, from the contract's scope table, and how to get it.
+ */
+function oauth2Hint(err: ApiError, method: string, path: string, scopes: readonly string[] | undefined): void {
+  if (err.status === 401) {
+    err.hint = 'the OAuth 2.0 token was refused even after a refresh: log in again (`xctl auth login --oauth2`)';
+    return;
+  }
+  if (err.status !== 403) return;
+  if (err.code === 'unsupported-authentication') {
+    err.hint = 'this endpoint does not take OAuth 2.0 user tokens: use --auth user or --auth app';
+    return;
+  }
+  const need = scopes ?? (() => {
+    const r = oauth2RequirementForPath(method, path);
+    return Array.isArray(r) ? r : undefined;
+  })();
+  if (need?.length) {
+    err.hint = `the OAuth 2.0 token needs the scope${need.length > 1 ? 's' : ''} ${need.join(' ')}: log in again with them, e.g. \`xctl auth login --oauth2 --scopes "${[...new Set([...need, 'offline.access'])].join(' ')}"\``;
+  } else {
+    err.hint = 'the OAuth 2.0 token lacks a scope this endpoint needs: log in again with `xctl auth login --oauth2 --scopes "..."`';
   }
 }
 

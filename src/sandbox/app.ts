@@ -14,6 +14,11 @@ export interface SandboxSeed {
   user_id: string;
   screen_name: string;
   account_id: string;
+  /** OAuth 2.0 credentials of the sandbox app: a confidential client (Basic auth at the token endpoint). */
+  client_id: string;
+  client_secret: string;
+  /** A public client of the same app (PKCE only, client_id in the body), for native-app style tests. */
+  public_client_id: string;
 }
 
 /** An event entering the sandbox (POST /_sandbox/events, `xctl sandbox trigger`, or a module). */

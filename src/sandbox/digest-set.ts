@@ -139,6 +139,19 @@ export class DigestSet {
     this.live--;
   }
 
+  /** Every digest in the set, as 64 lowercase hex characters (in no particular order). */
+  *hex(): Generator<string> {
+    const k = this.keys;
+    for (let s = 0; s < this.cap; s++) {
+      if (k[s * 2] === EMPTY_HI && k[s * 2 + 1]! <= 1) continue;
+      const o = this.slot[s]! * 8;
+      let h = '';
+      for (let j = 0; j < 8; j++) h += this.full[o + j]!.toString(16).padStart(8, '0');
+      yield h;
+    }
+    for (const odd of this.odd) yield odd.split(',').map((w) => Number(w).toString(16).padStart(8, '0')).join('');
+  }
+
   /** Grows the probe table (or clears tombstones); digests stay where they are in `full`. */
   private rehash(): void {
     const oldKeys = this.keys;

@@ -1,15 +1,20 @@
 // Request and reply types of the sandbox, and the three error shapes of platform-notes.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
 import { V1Code } from '../contract/service-errors.js';
 import type { ErrorStyle } from '../contract/endpoint.js';
 
 export type { ErrorStyle };
 
 export interface AuthInfo {
-  kind: 'oauth1-user' | 'oauth1-app' | 'bearer' | 'basic' | 'none';
+  kind: 'oauth1-user' | 'oauth1-app' | 'bearer' | 'oauth2-user' | 'basic' | 'none';
   appKey?: string;
   userId?: string;
   token?: string;
+  /** OAuth 1.0a user tokens: the permission level the token was issued with. */
+  accessLevel?: 'read' | 'read-write' | 'read-write-directmessages';
+  /** OAuth 2.0 user tokens: the granted scopes. */
+  scopes?: string[];
 }
 
 export interface SReq {
@@ -85,6 +90,25 @@ export function adsError(status: number, code: string, message: string, paramete
     body: { errors: [{ code, message, ...(parameter ? { parameter } : {}) }], request: { params } },
   });
 }
+
+/** A v2 problem body given verbatim (the observed ones carry `"type":"about:blank"`). */
+export function problemBody(body: { status: number } & Record<string, unknown>): SandboxError {
+  return new SandboxError({ status: body.status, body, contentType: 'application/problem+json' });
+}
+
+/** Expired, revoked or unknown OAuth 2.0 user token (platform-notes-2.md "Using the token on v2"). */
+export const OAUTH2_UNAUTHORIZED = () => problemBody({ ...OAUTH2_PROBLEMS.unauthorized });
+/** A user token without the scope the endpoint (or event type) needs: the platform names nothing. */
+export const OAUTH2_FORBIDDEN = () => problemBody({ ...OAUTH2_PROBLEMS.forbidden });
+
+/** An OAuth 1.0a token whose permission level is too low for the request (platform-notes-2.md section 2). */
+export const OAUTH1_PERMISSIONS = () =>
+  problemBody({
+    title: 'Forbidden',
+    status: 403,
+    detail: 'Your client app is not configured with the appropriate oauth1 app permissions for this endpoint.',
+    type: 'https://api.x.com/2/problems/oauth1-permissions',
+  });
 
 export const SIGNATURE_ERROR = () => v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
 export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'Invalid or expired token.');

@@ -1,6 +1,7 @@
 // Every module of the emulator, one line each. A module adds routes and state to the app.
 import type { SandboxApp } from './app.js';
 import * as oauth from './modules/oauth.js';
+import * as oauth2 from './modules/oauth2.js';
 import * as admin from './modules/admin.js';
 import * as webhooks from './modules/webhooks.js';
 import * as activity from './modules/activity.js';
@@ -14,4 +15,4 @@ export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media];
+export const MODULES: SandboxModule[] = [oauth, oauth2, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media];

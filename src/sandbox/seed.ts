@@ -30,6 +30,11 @@ export function seedState(app: SandboxApp): SandboxSeed {
   });
   const a = state.apps.get(key)!;
   const t = state.issueUserToken(key, owner.id, 'read-write-directmessages');
+  // OAuth 2.0 client ids look like the platform's (34 base64url characters).
+  const clientId = randomToken(34);
+  const publicClientId = randomToken(34);
+  state.oauth2Clients.set(clientId, { clientId, secret: randomToken(50), appKey: key, type: 'confidential' });
+  state.oauth2Clients.set(publicClientId, { clientId: publicClientId, appKey: key, type: 'public' });
 
   const now = isoSeconds(app.clock.now()); // ads timestamps are to the second (spec 2.1)
   const accountId = adsId();
@@ -55,6 +60,9 @@ export function seedState(app: SandboxApp): SandboxSeed {
     user_id: owner.id,
     screen_name: owner.screen_name,
     account_id: accountId,
+    client_id: clientId,
+    client_secret: state.oauth2Clients.get(clientId)!.secret!,
+    public_client_id: publicClientId,
   };
 }
 

@@ -7,7 +7,8 @@ import { Router, styleForPath, type Route } from './router.js';
 import { Faults } from './faults.js';
 import { RateLimiter } from './ratelimit.js';
 import { EventBus, type DeliveryRecord, type SandboxApp, type SandboxOptions, type SandboxSeed } from './app.js';
-import { SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
+import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
+import { oauth2Requirement } from '../contract/oauth2.js';
 import { authInfo, verifyRequest, type Credential } from './verify.js';
 import { seedState } from './seed.js';
 import { PLATFORM_HOST_NAMES, isLoopbackAddress } from '../contract/hosts.js';
@@ -161,6 +162,36 @@ function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, st
   res.end(body);
 }
 
+const KIND_NAMES = { user: 'OAuth 1.0a User Context', app: 'OAuth 2.0 Application-Only', oauth2: 'OAuth 2.0 User Context' } as const;
+
+/** The "Supported authentication types are [...]" list of a route. */
+function supportedKinds(route: Route): string {
+  const kinds: string[] = [];
+  if (route.auth === 'user' || route.auth === 'user-or-bearer') kinds.push(KIND_NAMES.user);
+  if (route.auth === 'app' || route.auth === 'user-or-bearer') kinds.push(KIND_NAMES.app);
+  if (oauth2Requirement(route.method, route.pattern)) kinds.push(KIND_NAMES.oauth2);
+  return `[${kinds.join(', ')}]`;
+}
+
+function unsupported(route: Route, used: keyof typeof KIND_NAMES): SandboxError {
+  // Two spaces after the first period, as observed.
+  return problem(403, 'Unsupported Authentication', `Authenticating with ${KIND_NAMES[used]} is forbidden for this endpoint.  Supported authentication types are ${supportedKinds(route)}.`);
+}
+
+/**
+ * OAuth 2.0 user tokens: only where the contract lists the endpoint, and only with its scopes
+ * (a per-event requirement is the handler's to check, once it has read the body).
+ */
+function checkOAuth2(route: Route, scopes: string[], style: ErrorStyle): void {
+  const need = oauth2Requirement(route.method, route.pattern);
+  if (!need) {
+    if (style === 'v2') throw unsupported(route, 'oauth2');
+    if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request requires OAuth 1.0a user context');
+    throw v1Error(403, 220, 'Your credentials do not allow access to this resource');
+  }
+  if (need !== 'per-event' && !need.every((s) => scopes.includes(s))) throw OAUTH2_FORBIDDEN();
+}
+
 function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void {
   const need = route.auth;
   if (need === 'none' || need === 'admin') return;
@@ -171,6 +202,7 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
     if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request is not properly authenticated');
     throw v1Error(401, V1Code.BadAuthenticationData, 'Bad Authentication data.');
   }
+  if (cred.kind === 'oauth2') return checkOAuth2(route, cred.token.scopes, style);
   const okay =
     (need === 'user' && isUser) ||
     (need === 'app' && cred.kind === 'bearer') ||
@@ -178,10 +210,7 @@ function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void
     (need === 'consumer' && isOAuth1) ||
     (need === 'basic' && cred.kind === 'basic');
   if (okay) return;
-  if (need === 'app' || style === 'v2') {
-    const supported = need === 'app' ? '[OAuth 2.0 Application-Only]' : '[OAuth 1.0a User Context, OAuth 2.0 Application-Only]';
-    throw problem(403, 'Unsupported Authentication', `Authenticating with this method is forbidden for this endpoint. Supported authentication types are ${supported}.`);
-  }
+  if (need === 'app' || style === 'v2') throw unsupported(route, cred.kind === 'bearer' ? 'app' : 'user');
   if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request requires OAuth 1.0a user context');
   if (cred.kind === 'bearer') throw v1Error(403, V1Code.AppOnlyForbidden, 'Your credentials do not allow access to this resource');
   throw v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
@@ -197,17 +226,7 @@ const PLATFORM_HOSTS = new Set<string>(PLATFORM_HOST_NAMES);
 function checkWriteAccess(method: string, path: string, level: string, style: ErrorStyle): void {
   if (level !== 'read' || (method !== 'POST' && method !== 'PUT' && method !== 'DELETE')) return;
   if (path.startsWith('/oauth') || path.startsWith('/1.1/oauth/')) return;
-  if (style === 'v2') {
-    throw new SandboxError({
-      status: 403,
-      body: {
-        title: 'Forbidden',
-        status: 403,
-        detail: 'Your client app is not configured with the appropriate oauth1 app permissions for this endpoint.',
-        type: 'https://api.x.com/2/problems/oauth1-permissions',
-      },
-    });
-  }
+  if (style === 'v2') throw OAUTH1_PERMISSIONS();
   if (style === 'ads') throw adsError(403, 'READONLY_CLIENT_APPLICATION', 'This request requires a read-write access token');
   throw new SandboxError({ status: 401, body: { request: path, error: `Read-only application cannot ${method}.` } });
 }
@@ -241,7 +260,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
 
     const ctype = String(req.headers['content-type'] ?? '');
     const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
-    const cred: Credential = route.auth === 'none' || route.auth === 'admin' ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers });
+    const cred: Credential = route.auth === 'none' || route.auth === 'admin' ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now() });
     checkRouteAuth(route, cred, route.style ?? style);
     if (cred.kind === 'oauth1' && cred.userToken) {
       rateHeaders['x-access-level'] = cred.userToken.accessLevel;
@@ -249,7 +268,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     }
 
     if (route.auth !== 'admin') {
-      const caller = cred.kind === 'oauth1' ? `${cred.app.key}:${cred.userToken?.userId ?? ''}` : cred.kind !== 'none' ? cred.app.key : (req.socket.remoteAddress ?? '');
+      const caller = cred.kind === 'oauth1' ? `${cred.app.key}:${cred.userToken?.userId ?? ''}` : cred.kind === 'oauth2' ? `${cred.app.key}:${cred.token.userId}` : cred.kind !== 'none' ? cred.app.key : (req.socket.remoteAddress ?? '');
       const category = route.rate ?? 'default';
       const r = app.rates.take(category, caller, Date.now());
       const prefix = style === 'ads' && method === 'GET' ? 'x-account-rate-limit-' : '';
@@ -289,7 +308,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
           const s = route.style ?? style;
           if (s === 'ads') throw adsError(400, 'INVALID_PARAMETER', 'The request body is not valid JSON');
           if (s === 'v2') throw problem(400, 'Invalid Request', 'The request body is not valid JSON');
-          throw v1Error(400, 44, 'The request body is not valid JSON');
+          throw v1Error(400, V1Code.InvalidParameter, 'The request body is not valid JSON');
         }
         return jsonCache.v;
       },

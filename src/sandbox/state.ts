@@ -48,6 +48,49 @@ export interface RequestToken {
 
 export type Entity = Record<string, unknown> & { id: string };
 
+/** An OAuth 2.0 client of an app: confidential (secret, Basic auth) or public (client_id in the body). */
+export interface OAuth2Client {
+  clientId: string;
+  secret?: string;
+  appKey: string;
+  type: 'confidential' | 'public';
+}
+
+/** An authorization code: 30 s, single use, bound to its client, redirect_uri and PKCE challenge. */
+export interface OAuth2Code {
+  code: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  challenge: string;
+  method: 'S256' | 'plain';
+  userId: string;
+  createdAt: number;
+  used: boolean;
+}
+
+export interface OAuth2AccessToken {
+  token: string;
+  clientId: string;
+  appKey: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+  revoked: boolean;
+}
+
+export interface OAuth2RefreshToken {
+  token: string;
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+  /** Spent by a refresh (rotation) or revoked: either way never usable again. */
+  dead: boolean;
+  /** The access token issued with it, which its refresh retires. */
+  access: string;
+}
+
 /**
  * A collection's name with the type of what it holds, declared once by the module that owns it:
  * `state.collection(WEBHOOKS)` is a Map of WebhookRec, and a misspelt key does not compile.
@@ -101,6 +144,10 @@ export class SandboxState {
   readonly users = new Map<string, SandboxUser>();
   readonly userTokens = new Map<string, UserToken>();
   readonly requestTokens = new Map<string, RequestToken>();
+  readonly oauth2Clients = new Map<string, OAuth2Client>();
+  readonly oauth2Codes = new Map<string, OAuth2Code>();
+  readonly oauth2Access = new Map<string, OAuth2AccessToken>();
+  readonly oauth2Refresh = new Map<string, OAuth2RefreshToken>();
   /** key -> expiry, for nonce replay detection. */
   readonly nonces = new Map<string, number>();
   private readonly collections = new Map<string, Map<string, Entity>>();
@@ -156,6 +203,8 @@ export class SandboxState {
       user_tokens: [...this.userTokens.values()].filter((t) => !t.invalidated).length,
       request_tokens: this.requestTokens.size,
       bearer_tokens: [...this.apps.values()].filter((a) => a.bearer).length,
+      oauth2_access_tokens: [...this.oauth2Access.values()].filter((t) => !t.revoked).length,
+      oauth2_refresh_tokens: [...this.oauth2Refresh.values()].filter((t) => !t.dead).length,
     };
     for (const [name, c] of this.collections) out[name] = c.size;
     return out;

@@ -2,8 +2,8 @@
 // client's oauth-1.0a library (RFC 5849 section 3.4), so the two sides check each other.
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { SandboxState, SandboxAppRecord, UserToken, RequestToken } from './state.js';
-import { SIGNATURE_ERROR, EXPIRED_TOKEN, v1Error, type AuthInfo } from './http.js';
+import type { SandboxState, SandboxAppRecord, UserToken, RequestToken, OAuth2AccessToken } from './state.js';
+import { SIGNATURE_ERROR, EXPIRED_TOKEN, OAUTH2_UNAUTHORIZED, v1Error, type AuthInfo } from './http.js';
 import { V1Code } from '../contract/service-errors.js';
 
 /** RFC 3986 unreserved characters stay; every other UTF-8 byte becomes %XX (uppercase). */
@@ -61,11 +61,14 @@ export interface VerifyInput {
   url: URL; // as the client addressed it (scheme, host, path, query)
   form: Array<[string, string]>;
   headers: IncomingMessage['headers'];
+  /** Sandbox time, for OAuth 2.0 access-token expiry (default: wall time). */
+  now?: number;
 }
 
 export type Credential =
   | { kind: 'oauth1'; app: SandboxAppRecord; userToken?: UserToken; requestToken?: RequestToken; oauth: Record<string, string> }
   | { kind: 'bearer'; app: SandboxAppRecord }
+  | { kind: 'oauth2'; app: SandboxAppRecord; token: OAuth2AccessToken }
   | { kind: 'basic'; app: SandboxAppRecord }
   | { kind: 'none' };
 
@@ -79,6 +82,13 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
   if (/^Bearer\s/i.test(h)) {
     const token = h.slice(7).trim();
     for (const app of state.apps.values()) if (app.bearer && timingSafeEqualStr(app.bearer, token)) return { kind: 'bearer', app };
+    // An OAuth 2.0 user token: usable until it expires on the sandbox clock, is revoked, or its
+    // refresh token is spent. Dead ones get the platform's bare 401 problem.
+    const t = state.oauth2Access.get(token);
+    if (t) {
+      if (t.revoked || t.expiresAt <= (input.now ?? Date.now())) throw OAUTH2_UNAUTHORIZED();
+      return { kind: 'oauth2', app: state.apps.get(t.appKey)!, token: t };
+    }
     throw EXPIRED_TOKEN();
   }
   if (/^Basic\s/i.test(h)) {
@@ -154,10 +164,12 @@ export function authInfo(c: Credential): AuthInfo {
   switch (c.kind) {
     case 'oauth1':
       return c.userToken
-        ? { kind: 'oauth1-user', appKey: c.app.key, userId: c.userToken.userId, token: c.userToken.token }
+        ? { kind: 'oauth1-user', appKey: c.app.key, userId: c.userToken.userId, token: c.userToken.token, accessLevel: c.userToken.accessLevel }
         : { kind: 'oauth1-app', appKey: c.app.key, token: c.requestToken?.token };
     case 'bearer':
       return { kind: 'bearer', appKey: c.app.key };
+    case 'oauth2':
+      return { kind: 'oauth2-user', appKey: c.app.key, userId: c.token.userId, token: c.token.token, scopes: c.token.scopes };
     case 'basic':
       return { kind: 'basic', appKey: c.app.key };
     default:

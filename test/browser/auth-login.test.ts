@@ -5,12 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
 import { AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
+import { haveChromium, launchChromium, warnIfMissing } from '../helpers/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const haveChromium = fs.existsSync(CHROMIUM);
-if (!haveChromium) {
-  console.warn(`\n!!! ${CHROMIUM} is missing: the browser test of the authorize page is SKIPPED. Install it with \`apt-get install -y chromium\` (.ci/run does). !!!\n`);
-}
+warnIfMissing('the authorize page');
 const OUT = path.join(ROOT, 'test-output');
 
 let t: TestSandbox;
@@ -28,8 +25,7 @@ describe('auth login in a real browser', () => {
   (haveChromium ? it : it.skip)(
     haveChromium ? 'Chromium opens the printed URL, clicks Allow, and the CLI finishes logged in' : 'SKIPPED: /usr/bin/chromium is not installed',
     async () => {
-      const { chromium } = await import('playwright-core');
-      const configDir = tempDir();
+          const configDir = tempDir();
       const profileDir = tempDir('xctl-chromium-');
       dirs.push(configDir, profileDir);
       const env = { ...t.env, XCTL_CONFIG_DIR: configDir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
@@ -38,11 +34,7 @@ describe('auth login in a real browser', () => {
 
       const cli = spawnCli(['auth', 'login', '--no-browser', '--json'], env, 60_000);
       const [, url] = await cli.waitStderr(AUTHORIZE_URL);
-      const context = await chromium.launchPersistentContext(profileDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      });
+      const context = await launchChromium(profileDir);
       try {
         const page = context.pages()[0] ?? (await context.newPage());
         await page.goto(url!);

@@ -92,7 +92,7 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
       { args: ['auth', 'set', '--api-key'], code: 2, re: /argument missing/ },
       { args: ['auth', 'login', '--access-level', 'admin', '--no-browser'], code: 2, re: /--access-level must be read or write/ },
       { args: ['auth', 'login', '--callback-port', '99999', '--no-browser'], code: 2, re: /--callback-port/ },
-      { args: ['auth', 'token', '--type', 'bogus'], code: 2, re: /--type must be user or app/ },
+      { args: ['auth', 'token', '--type', 'bogus'], code: 2, re: /--type must be user, app or oauth2/ },
       { args: ['auth', 'profiles', 'use', 'nosuch'], code: 2, re: /no profile named "nosuch"/ },
       { args: ['auth', 'set', '--api-secret', 'on-argv'], code: 2, re: /shell history/ },
       { args: ['--profile', 'bad name!', 'auth', 'status'], code: 2, re: /profile names/ },
@@ -181,6 +181,12 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
       { args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--format', 'xml'], code: 2, re: /argument 'xml' is invalid/ },
       { args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--expires-at', 'never'], code: 2, re: /--expires-at must be an ISO 8601 time/ },
       { args: ['audiences', 'do-not-reach', 'upload', 'abc', f.csv!, '--type', 'handle'], code: 2, re: /only email and phone_number/ },
+      { args: ['audiences', 'sync', 'abc', f.bin!, '--type', 'email'], code: 2, re: /looks binary/ },
+      { args: ['audiences', 'sync', 'abc', f.missing!, '--type', 'email', '--plan'], code: 2, re: /no such file/ },
+      { args: ['audiences', 'sync', 'abc', f.csv!, '--type', 'email', '--concurrency', '0'], code: 2, re: /--concurrency/ },
+      { args: ['audiences', 'hash', f.bin!, '--type', 'email'], code: 2, re: /looks binary/ },
+      { args: ['audiences', 'hash', f.missing!, '--type', 'email'], code: 2, re: /no such file/ },
+      { args: ['audiences', 'hash', f.csv!, '--column', 'fax=Fax'], code: 2, re: /--column must be TYPE=HEADER/ },
       { args: ['audiences', 'list', '--limit', 'many'], code: 2, re: /--limit/ },
     ]);
   });

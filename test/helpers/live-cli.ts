@@ -52,3 +52,6 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
 }
 
 export const AUTHORIZE_URL = /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/;
+
+/** The OAuth 2.0 consent page URL `auth login --oauth2` prints against a sandbox. */
+export const OAUTH2_AUTHORIZE_URL = /(http:\/\/127\.0\.0\.1:\d+\/i\/oauth2\/authorize\?\S+)/;

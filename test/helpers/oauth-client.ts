@@ -97,3 +97,20 @@ export async function decideOnPage(
     pin: /id="pin">(\d+)</.exec(body)?.[1],
   };
 }
+
+/**
+ * Plays the browser on the OAuth 2.0 consent page: GET it, then POST its form (the hidden inputs
+ * carry the request) with a decision and an account. Returns the 302's target (the redirect_uri).
+ */
+export async function decideOnOAuth2Page(authorizeUrl: string, decision: 'allow' | 'deny', screenName = 'sandbox_alice'): Promise<PageResult> {
+  const get = await fetch(authorizeUrl, { redirect: 'manual' });
+  const html = await get.text();
+  if (get.status !== 200) return { status: get.status, html, location: get.headers.get('location') ?? undefined };
+  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const form = new URLSearchParams();
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1]!, unescape(m[2]!));
+  form.set('screen_name', screenName);
+  form.set('decision', decision);
+  const post = await fetch(new URL('/i/oauth2/authorize', authorizeUrl), { method: 'POST', redirect: 'manual', body: form });
+  return { status: post.status, html: await post.text(), location: post.headers.get('location') ?? undefined };
+}

@@ -28,6 +28,13 @@ describe('errorFromResponse: the three error shapes of platform-notes.md', () =>
     expect(e.parameter).toBe('url');
     expect(e.message).toContain('Invalid Request: url is not https');
   });
+  it('the OAuth 2.0 problems (about:blank, title equal to detail) read once, with no code', () => {
+    const e = errorFromResponse(403, { title: 'Forbidden', type: 'about:blank', status: 403, detail: 'Forbidden' });
+    expect(e).toBeInstanceOf(AuthError);
+    expect(e.message).toBe('Forbidden (HTTP 403)');
+    expect(e.code).toBeUndefined();
+    expect(errorFromResponse(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }).exitCode).toBe(3);
+  });
   it('v2 errors array of problems', () => {
     const e = errorFromResponse(409, { errors: [{ title: 'DuplicateUrlFailed', detail: 'already registered', type: 'https://api.x.com/2/problems/duplicate' }] });
     expect(e.message).toContain('already registered');

@@ -5,18 +5,24 @@ import { CheckFailed } from '../../core/errors.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { define } from '../define.js';
+import { authHelp, chooseAuth, type V2Endpoint } from '../v2-auth.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
 export interface SubscribeOptions {
   webhookId: string;
   check?: boolean;
+  auth?: string;
 }
+
+/** The user's own subscription: OAuth 1.0a user context, or an OAuth 2.0 user token (dm.read dm.write tweet.read users.read). */
+const SUBSCRIBE = { ...E.subscribe, kinds: ['user'] } as const satisfies V2Endpoint;
 
 export function register(parent: Command, runF = subscribeRun): void {
   parent
     .command('subscribe <webhook-id>')
     .description("deliver the signed-in user's account events to a webhook (user token)")
     .option('--check', 'only say whether the user is subscribed (exit 1 when not)')
+    .option('--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`)
     .action(define<Omit<SubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })));
 }
 
@@ -27,8 +33,9 @@ export function register(parent: Command, runF = subscribeRun): void {
 export async function subscribeRun(ctx: Context, o: SubscribeOptions): Promise<void> {
   const e = o.check ? E.check : E.subscribe;
   const path = pathOf(e, { webhook_id: checkWebhookId(o.webhookId) });
+  const auth = await chooseAuth(ctx, o.auth, { ...e, kinds: ['user'] });
   const http = await ctx.http();
-  const res = await http.request<{ data?: { subscribed?: boolean } }>({ method: e.method, path, auth: 'user', ...(o.check ? {} : { json: {} }) });
+  const res = await http.request<{ data?: { subscribed?: boolean } }>({ method: e.method, path, auth, ...(o.check ? {} : { json: {} }) });
   const subscribed = res.data.data?.subscribed === true;
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), { webhook_id: o.webhookId, subscribed }, { columns: ['webhook_id', 'subscribed'] });

@@ -1,5 +1,5 @@
 // `xctl audiences ...`: custom audiences (verbs generated from the ads table, `update` with a
-// declared hook), bulk uploads, sharing, flexible audiences, estimates and the do-not-reach list.
+// declared hook), bulk uploads, sync and hashing, sharing, flexible audiences, estimates and the do-not-reach list.
 import type { Command } from 'commander';
 import { requireOperation, requireResource } from '../../ads/resources.js';
 import { addOperation } from '../ads/generate.js';
@@ -8,9 +8,13 @@ import { register as upload, registerDoNotReach as doNotReachUpload } from './up
 import { register as permissions } from './permissions.js';
 import { register as flexibleCreate } from './flexible/create.js';
 import { register as estimate } from './estimate.js';
+import { register as sync } from './sync.js';
+import { register as hash } from './hash.js';
 
 export function register(audiences: Command): void {
   upload(audiences);
+  sync(audiences);
+  hash(audiences);
   const dnr = audiences.command('do-not-reach').description('the account\'s do-not-reach list: users excluded from every campaign');
   doNotReachUpload(dnr);
   audiences.description('custom audiences: manage, share, combine, estimate; bulk hashed user uploads; do-not-reach lists');

@@ -1,22 +1,17 @@
 // `xctl audiences upload` and `xctl audiences do-not-reach upload`: bulk hashed user uploads.
 // This file parses and checks the flags (every rule before anything is sent); the pipeline
 // lives in src/audiences/.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { define } from '../define.js';
-import { collect } from '../input.js';
-import { EXPIRY_MONTHS, ID_TYPES, USERS_PER_REQUEST, canonicalType, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
+import { EXPIRY_MONTHS, USERS_PER_REQUEST, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
+import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
 
-export interface UploadFlags {
-  type?: string;
-  column?: string[];
-  format: string;
-  hashed?: boolean;
-  defaultCountry?: string;
+export interface UploadFlags extends InputFlags {
   delete?: boolean;
   effectiveAt?: string;
   expiresAt?: string;
@@ -43,19 +38,12 @@ export interface UploadOptions extends UploadFlags {
 const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'seconds', 'records_per_s'];
 
 function addFlags(cmd: Command, target: Target): Command {
+  addInputFlags(cmd, target === 'custom_audience' ? undefined : 'what each value is: email or phone_number');
   cmd
-    .option(
-      '--type <type>',
-      target === 'custom_audience' ? 'what each value is: email, phone_number, handle, twitter_id (service_id), device_id, partner_user_id' : 'what each value is: email or phone_number',
-    )
-    .option('--column <TYPE=HEADER>', 'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile', collect, [])
-    .addOption(new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'))
-    .option('--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again')
-    .option('--default-country <CC>', 'country for national phone numbers (ISO 3166 alpha-2, e.g. US)')
     .option('--delete', 'remove the users instead of adding them (operation_type Delete)');
   if (target === 'custom_audience') cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
   cmd
-    .option('--expires-at <time>', `ISO 8601 expiry (default 13 months ahead; ${target === 'custom_audience' ? 'after --effective-at, at most 13 months after it' : 'less than 13 months ahead'})`)
+    .option('--expires-at <time>', `ISO 8601 expiry (default ${EXPIRY_MONTHS} months ahead; ${target === 'custom_audience' ? `after --effective-at, at most ${EXPIRY_MONTHS} months after it` : `less than ${EXPIRY_MONTHS} months ahead`})`)
     .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--dry-run', 'normalize, hash and batch, but send nothing')
@@ -84,11 +72,6 @@ export function registerDoNotReach(dnr: Command, runF = audiencesUpload): void {
   ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'do_not_reach_list', listId: listId!, input: input! })));
 }
 
-function positiveInt(v: string, flag: string, max: number): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max} (got "${v}")`, { flag });
-  return Number(v);
-}
-
 function isoTime(v: string, flag: string): number {
   // ISO 8601 with a date and a time zone (or a plain date), as the endpoint takes it.
   const t = parseIsoTime(v, { loose: true });
@@ -96,51 +79,19 @@ function isoTime(v: string, flag: string): number {
   return t;
 }
 
-/**
- * A binary file (an archive, a spreadsheet, UTF-16) would otherwise be read as text and every
- * "row" rejected: refuse it up front, as every other file input does.
- */
-async function refuseBinary(file: string): Promise<void> {
-  const fs = await import('node:fs');
-  let fh: import('node:fs').promises.FileHandle;
-  try {
-    fh = await fs.promises.open(file, 'r');
-  } catch {
-    return; // the pipeline reports a missing or unreadable file
-  }
-  try {
-    const buf = Buffer.alloc(65536);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    if (buf.subarray(0, bytesRead).includes(0)) throw new UsageError(`<file>: ${file} looks binary (it contains NUL bytes): give UTF-8 text (csv, tsv, lines or jsonl)`, { flag: '<file>' });
-  } finally {
-    await fh.close();
-  }
-}
-
 /** Checks every flag, then runs the pipeline and prints the summary. */
 export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<void> {
   const { listId, input, target } = f;
   const idName = target === 'custom_audience' ? '<audience-id>' : '<list-id>';
   if (!ADS_ID.test(listId)) throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
-  const { parseColumnFlags } = await import('../../audiences/input.js');
-  const columns = parseColumnFlags(f.column ?? []);
-  let type = undefined;
-  if (f.type !== undefined) {
-    type = canonicalType(f.type);
-    if (!type) throw new UsageError(`--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")`, { flag: '--type' });
-  }
-  if (type && columns.length) throw new UsageError('--type and --column are exclusive: --type for one value per row, --column to build users from several columns', { flag: '--column' });
+  const { columns: colReq, defaultCountry } = await parseInputFlags(f);
+  const type = colReq.type;
+  const columns = colReq.columns;
   const allowed = target === 'do_not_reach_list' ? (['email', 'phone_number'] as const) : undefined;
   // ads-api.md section 4.4: a do-not-reach list takes only email and phone_number arrays.
   for (const t of [type, ...columns.map((c) => c.type)]) {
     if (t && allowed && !(allowed as readonly string[]).includes(t)) {
       throw new UsageError(`do-not-reach lists take only email and phone_number (got ${t})`, { flag: type ? '--type' : '--column' });
-    }
-  }
-  if (f.defaultCountry !== undefined) {
-    const { isSupportedCountry } = await import('libphonenumber-js/min');
-    if (!/^[A-Za-z]{2}$/.test(f.defaultCountry) || !isSupportedCountry(f.defaultCountry.toUpperCase() as never)) {
-      throw new UsageError(`--default-country must be a two-letter country code such as US or GB (got "${f.defaultCountry}")`, { flag: '--default-country' });
     }
   }
   const eff = f.effectiveAt !== undefined ? isoTime(f.effectiveAt, '--effective-at') : undefined;
@@ -174,7 +125,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     }
   }
 
-  if (input !== '-') await refuseBinary(input);
+  await refuseBinary(input);
   const { runUpload } = await import('../../audiences/pipeline.js');
   const summary = await runUpload(ctx, {
     target,
@@ -185,7 +136,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     columns: { type, columns },
     allowedTypes: allowed ? [...allowed] : undefined,
     hashed: !!f.hashed,
-    defaultCountry: f.defaultCountry?.toUpperCase(),
+    defaultCountry,
     operation: f.delete ? 'Delete' : 'Update',
     effectiveAt: eff !== undefined ? f.effectiveAt : undefined,
     expiresAt: f.expiresAt,

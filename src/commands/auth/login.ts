@@ -17,6 +17,11 @@ export interface AuthLoginOptions {
   screenName?: string;
   browser?: boolean;
   timeout?: string;
+  /** OAuth 2.0 authorization code with PKCE instead of OAuth 1.0a (login-oauth2.ts). */
+  oauth2?: boolean;
+  paste?: boolean;
+  scopes?: string;
+  clientId?: string;
 }
 
 export interface LoginDeps {
@@ -38,8 +43,11 @@ export function checkLoginOptions(opts: AuthLoginOptions): Checked {
   let port = 0;
   if (opts.callbackPort !== undefined) {
     if (opts.pin) throw new UsageError('--callback-port and --pin exclude each other (PIN mode has no callback)', { flag: '--callback-port' });
-    if (!/^\d{1,5}$/.test(opts.callbackPort) || Number(opts.callbackPort) < 1 || Number(opts.callbackPort) > 65535) {
-      throw new UsageError(`--callback-port must be a port number from 1 to 65535 (got "${opts.callbackPort}")`, { flag: '--callback-port' });
+    if (opts.paste) throw new UsageError('--callback-port and --paste exclude each other (--paste has no callback server)', { flag: '--callback-port' });
+    // OAuth 2.0 defaults to a fixed port (redirect URIs match exactly), so 0 asks for a free one there.
+    const min = opts.oauth2 ? 0 : 1;
+    if (!/^\d{1,5}$/.test(opts.callbackPort) || Number(opts.callbackPort) < min || Number(opts.callbackPort) > 65535) {
+      throw new UsageError(`--callback-port must be a port number from 1 to 65535${opts.oauth2 ? ', or 0 for a free one' : ''} (got "${opts.callbackPort}")`, { flag: '--callback-port' });
     }
     port = Number(opts.callbackPort);
   }
@@ -65,7 +73,7 @@ function fmtDuration(ms: number): string {
 }
 
 /** The first line of a non-terminal stdin; undefined when it ends without one. */
-function firstLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
+export function firstLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     let buf = '';
     const done = (v: string | undefined) => {
@@ -91,22 +99,21 @@ function firstLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
 
 const NO_PIN_HINT = 'pipe the PIN on stdin once you have it (e.g. `read -r PIN; echo "$PIN" | ...` from another step), run at a terminal, or use the callback flow without --pin';
 
+/** One line typed at the terminal (visible: PINs and pasted URLs are single-use, not secrets). */
+export async function promptLine(ctx: Context, question: string): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
+  try {
+    return (await rl.question(question)).trim();
+  } finally {
+    rl.close();
+  }
+}
+
 /** Where the PIN comes from: a prompt on a terminal, else the first line piped on stdin. */
 function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<string> } {
   const io = ctx.io;
-  if (io.isStdinTTY) {
-    return {
-      read: async () => {
-        const { createInterface } = await import('node:readline/promises');
-        const rl = createInterface({ input: io.stdin, output: io.stderr });
-        try {
-          return (await rl.question('Enter the PIN shown after you authorize: ')).trim();
-        } finally {
-          rl.close();
-        }
-      },
-    };
-  }
+  if (io.isStdinTTY) return { read: () => promptLine(ctx, 'Enter the PIN shown after you authorize: ') };
   // A non-terminal stdin that can never carry a PIN (/dev/null, a closed descriptor): refuse before sending.
   const fd = (io.stdin as { fd?: number }).fd;
   if (typeof fd === 'number') {
@@ -133,7 +140,7 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
 export function register(parent: Command, runF = authLogin): void {
   parent
     .command('login')
-    .description('log in as a user (three-legged OAuth 1.0a): approve in the browser, the token is stored in the profile')
+    .description('log in as a user: three-legged OAuth 1.0a, or OAuth 2.0 with PKCE (--oauth2); approve in the browser, the token is stored in the profile')
     .option('--pin', 'PIN mode (oob): type the PIN shown after approving, or pipe it on stdin')
     .option('--callback-port <n>', 'port of the loopback callback on 127.0.0.1 (default: a free one)')
     .option('--access-level <level>', 'read or write: ask for less than the app\'s level (x_auth_access_type)')
@@ -141,12 +148,24 @@ export function register(parent: Command, runF = authLogin): void {
     .option('--screen-name <handle>', 'prefill the login box with this account')
     .option('--no-browser', 'only print the authorize URL (stderr); do not open a browser')
     .option('--timeout <duration>', 'give up waiting for the approval after this long (90s, 5m, or seconds)', DEFAULT_LOGIN_TIMEOUT)
+    .option('--oauth2', 'OAuth 2.0 authorization code with PKCE: a user token with scopes, refreshed automatically (with offline.access)')
+    .option('--scopes <list>', 'with --oauth2: scopes to ask for, space or comma separated (default: tweet.read users.read follows.read like.read mute.read block.read dm.read dm.write offline.access)')
+    .option('--client-id <id>', 'with --oauth2: the OAuth 2.0 Client ID (default: XCTL_CLIENT_ID or the profile\'s)')
+    .option('--paste', 'with --oauth2: no callback server; paste the URL the browser was sent to (machines without a browser)')
+    .addHelpText(
+      'after',
+      '\nWith --oauth2 the redirect URI is http://127.0.0.1:8080/callback (register it with the app; --callback-port N changes the port, 0 picks a free one, which the sandbox accepts).',
+    )
     .action(define<AuthLoginOptions>((ctx, o) => runF(ctx, o)));
 }
 
 /** Logs in: POST /oauth/request_token, the browser on GET /oauth/authorize, POST /oauth/access_token. */
 export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: LoginDeps = {}): Promise<void> {
   const checked = checkLoginOptions(opts);
+  if (opts.oauth2 || opts.paste || opts.scopes !== undefined || opts.clientId !== undefined) {
+    const { authLoginOAuth2 } = await import('./login-oauth2.js');
+    return authLoginOAuth2(ctx, opts, { port: opts.callbackPort === undefined ? undefined : checked.port, timeoutMs: checked.timeoutMs }, deps);
+  }
   const c = await ctx.credentials();
   if (!c.api_key || !c.api_secret) {
     throw new AuthError('logging in needs the app\'s API key and secret', {

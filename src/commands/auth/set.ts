@@ -13,6 +13,8 @@ export interface AuthSetOptions {
   bearerToken?: string | boolean;
   userId?: string;
   screenName?: string;
+  clientId?: string;
+  clientSecret?: string | boolean;
 }
 
 const KEYISH = /^[\x21-\x7e]{1,512}$/;
@@ -28,7 +30,9 @@ export function register(parent: Command, runF = authSet): void {
     .option('--bearer-token [-]', 'app-only bearer token: "-" reads stdin, no value prompts')
     .option('--user-id <id>', 'the user the access token belongs to')
     .option('--screen-name <name>', 'that user\'s handle')
-    .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token secret, bearer token.')
+    .option('--client-id <id>', 'OAuth 2.0 Client ID of the app (for `auth login --oauth2`; not the API key)')
+    .option('--client-secret [-]', 'OAuth 2.0 Client Secret (confidential clients): "-" reads stdin, no value prompts')
+    .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token secret, bearer token, client secret.')
     .action(define<AuthSetOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -38,6 +42,7 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
     ['api_secret', '--api-secret', opts.apiSecret],
     ['access_token_secret', '--access-token-secret', opts.accessTokenSecret],
     ['bearer_token', '--bearer-token', opts.bearerToken],
+    ['client_secret', '--client-secret', opts.clientSecret],
   ];
   const fromStdin = secretFlags.filter(([, , v]) => v === '-');
   if (fromStdin.length > 1 && !ctx.io.isStdinTTY) {
@@ -55,6 +60,10 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
     }
   }
   if (opts.apiKey !== undefined) patch.api_key = opts.apiKey;
+  if (opts.clientId !== undefined) {
+    const { checkClientId } = await import('../../core/oauth2.js');
+    patch.client_id = checkClientId(opts.clientId);
+  }
   if (opts.accessToken !== undefined) patch.access_token = opts.accessToken;
   if (opts.userId !== undefined) {
     if (!/^\d{1,20}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
@@ -76,6 +85,8 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
     patch.bearer_key = undefined;
   }
   if (patch.bearer_token) patch.bearer_key = patch.api_key ?? current?.api_key;
+  // A secret belongs to its client: a new client id without a new secret is a public client.
+  if (patch.client_id && current?.client_secret && patch.client_id !== current.client_id && !patch.client_secret) patch.client_secret = undefined;
   await ctx.updateProfile(patch);
   const name = await ctx.profileName();
   ctx.io.info(`saved ${Object.keys(patch).filter((k) => patch[k as keyof Profile] !== undefined && k !== 'bearer_key').join(', ')} in profile "${name}"`);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CheckFailed } from '../../core/errors.js';
-import { ENV_CREDENTIALS, resolveCredentials } from '../../core/config.js';
+import { ENV_CREDENTIALS, resolveCredentials, type Profile } from '../../core/config.js';
 import { mask } from '../../core/io.js';
 import { printList, type Rec } from '../../core/output.js';
 import { define } from '../define.js';
@@ -32,7 +32,8 @@ export async function authStatus(ctx: Context): Promise<void> {
     const who = c.screen_name ? `@${c.screen_name}${c.user_id ? ` (${c.user_id})` : ''}` : c.user_id ? c.user_id : 'set';
     const app = !!(c.api_key && c.api_secret);
     const user = !!(c.access_token && c.access_token_secret);
-    if (name === selected) usable = app || user || bearerValid;
+    const oauth2 = oauth2Summary(p, ctx.clock.now());
+    if (name === selected) usable = app || user || bearerValid || !!p.oauth2_access_token;
     rows.push({
       profile: name,
       default: name === store.defaultProfile,
@@ -43,13 +44,22 @@ export async function authStatus(ctx: Context): Promise<void> {
       user_id: c.source.access_token === 'env' ? '' : (c.user_id ?? ''),
       screen_name: c.source.access_token === 'env' ? '' : (c.screen_name ?? ''),
       bearer,
+      oauth2: oauth2.text,
+      oauth2_user_id: p.oauth2_user_id ?? '',
+      oauth2_screen_name: p.oauth2_screen_name ?? '',
+      oauth2_scopes: p.oauth2_scopes ?? '',
+      oauth2_expires_at: p.oauth2_expires_at ?? '',
+      oauth2_refresh: p.oauth2_access_token ? (p.oauth2_refresh_token ? 'automatic' : 'none') : '',
+      client_id: c.client_id ? mask(c.client_id) : '',
+      client_secret: c.client_secret ? 'set' : '',
       from_env: name === selected ? envSet.join(' ') : '',
       base_url: p.base_url ?? '',
       account_id: p.account_id ?? '',
     });
   }
   await printList(ctx.io, await ctx.output(), rows, {
-    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', 'from_env', 'base_url'],
+    // The OAuth 2.0 column only when some profile uses it: the table stays narrow for the others.
+    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', ...(rows.some((r) => r.oauth2) ? ['oauth2'] : []), 'from_env', 'base_url'],
   });
   ctx.io.info(`store: ${store.path}${ctx.env.XCTL_CONFIG_DIR ? ' (folder from XCTL_CONFIG_DIR)' : ''}`);
   if (envSet.length) ctx.io.info(`environment overrides the profile "${selected}": ${envSet.join(', ')}`);
@@ -59,4 +69,14 @@ export async function authStatus(ctx: Context): Promise<void> {
       hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
     });
   }
+}
+
+/** One cell for the OAuth 2.0 token: for whom, until when (or expired), and how many scopes. */
+function oauth2Summary(p: Profile, now: number): { text: string } {
+  if (!p.oauth2_access_token) return { text: p.client_id ? 'client set' : '' };
+  const who = p.oauth2_screen_name ? `@${p.oauth2_screen_name}` : 'set';
+  const exp = Date.parse(p.oauth2_expires_at ?? '');
+  const when = !Number.isFinite(exp) ? '' : exp <= now ? (p.oauth2_refresh_token ? ' (expired; refreshes on use)' : ' (expired)') : ` (until ${new Date(exp).toISOString().slice(11, 16)}Z)`;
+  const n = (p.oauth2_scopes ?? '').split(' ').filter(Boolean).length;
+  return { text: `${who}${when}, ${n} scope${n === 1 ? '' : 's'}` };
 }

@@ -11,8 +11,8 @@ export interface AuthTokenOptions {
 export function register(parent: Command, runF = authToken): void {
   parent
     .command('token')
-    .description('print a credential for scripts (the user access token, or the app bearer)')
-    .option('--type <type>', 'user or app', 'user')
+    .description('print a credential for scripts (the user access token, the app bearer, or the OAuth 2.0 access token, refreshed first if due)')
+    .option('--type <type>', 'user, app or oauth2', 'user')
     .option('--secret', 'with --type user: print the access token secret instead')
     .action(define<AuthTokenOptions>((ctx, o) => runF(ctx, o)));
 }
@@ -20,7 +20,13 @@ export function register(parent: Command, runF = authToken): void {
 /** Prints one credential on stdout, for `$(xctl auth token)` in scripts. The only command that prints a secret. */
 export async function authToken(ctx: Context, opts: AuthTokenOptions): Promise<void> {
   const type = opts.type ?? 'user';
-  if (type !== 'user' && type !== 'app') throw new UsageError(`--type must be user or app (got "${type}")`, { flag: '--type' });
+  if (type !== 'user' && type !== 'app' && type !== 'oauth2') throw new UsageError(`--type must be user, app or oauth2 (got "${type}")`, { flag: '--type' });
+  if (type === 'oauth2') {
+    if (opts.secret) throw new UsageError('--secret goes with --type user', { flag: '--secret' });
+    // Refreshed first when due, so a script gets a token that works for a while.
+    ctx.io.out(await ctx.oauth2AccessToken());
+    return;
+  }
   if (type === 'app') {
     if (opts.secret) throw new UsageError('--secret goes with --type user', { flag: '--secret' });
     ctx.io.out(await ctx.bearer());

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { define } from '../define.js';
+import { OAUTH2_TOKEN_FIELDS } from '../../core/config.js';
 
 export interface SandboxStartOptions {
   port?: string;
@@ -70,6 +71,10 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       account_id: s.account_id,
       bearer_token: undefined,
       bearer_key: undefined,
+      client_id: s.client_id,
+      client_secret: s.client_secret,
+      // An OAuth 2.0 token of an earlier sandbox means nothing to this one.
+      ...Object.fromEntries(OAUTH2_TOKEN_FIELDS.map((k) => [k, undefined])),
     });
   }
   if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') {
@@ -89,6 +94,8 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
               `  export XCTL_ACCESS_TOKEN=${s.access_token}`,
               `  export XCTL_ACCESS_TOKEN_SECRET=${s.access_token_secret}`,
               `  export XCTL_ACCOUNT_ID=${s.account_id}`,
+              `  export XCTL_CLIENT_ID=${s.client_id}`,
+              `  export XCTL_CLIENT_SECRET=${s.client_secret}`,
             ]),
         `user @${s.screen_name} (${s.user_id}), ads account ${s.account_id}; Ctrl-C stops it`,
       ].join('\n'),

@@ -40,6 +40,8 @@ function userIdParam(v: string | undefined): string {
 }
 
 function canReadDirectMessages(app: SandboxApp, req: SReq): boolean {
+  // OAuth 2.0: the dm.read scope (the route already required it); OAuth 1.0a: the DM permission level.
+  if (req.auth.kind === 'oauth2-user') return !!req.auth.scopes?.includes('dm.read');
   const t = req.auth.token ? app.state.userTokens.get(req.auth.token) : undefined;
   return t?.accessLevel === 'read-write-directmessages';
 }

@@ -4,7 +4,8 @@
 // to the app's open streams.
 import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { notFound, ok, problem, type SReq } from '../http.js';
+import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, notFound, ok, problem, type SReq } from '../http.js';
+import { needsDmPermission, scopesForEvent } from '../../contract/oauth2.js';
 import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import {
   ACTIVITY_ENDPOINTS as E,
@@ -96,6 +97,16 @@ export function checkEventType(v: unknown): string {
   return name;
 }
 
+/**
+ * Who may subscribe to what: an OAuth 2.0 user token needs the event type's scope; OAuth 1.0a
+ * permissions, when present, override scopes entirely: DM and chat events need a
+ * direct-message token, everything else any level (platform-notes-2.md section 1).
+ */
+function checkEventAuth(req: SReq, eventType: string): void {
+  if (req.auth.kind === 'oauth2-user' && !scopesForEvent(eventType).every((s) => req.auth.scopes!.includes(s))) throw OAUTH2_FORBIDDEN();
+  if (req.auth.kind === 'oauth1-user' && needsDmPermission(eventType) && req.auth.accessLevel !== 'read-write-directmessages') throw OAUTH1_PERMISSIONS();
+}
+
 function checkFilter(v: unknown, eventType: string): Filter {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
   const f = v as Record<string, unknown>;
@@ -149,6 +160,7 @@ export function install(app: SandboxApp): void {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
     const b = body as Record<string, unknown>;
     const eventType = checkEventType(b.event_type);
+    checkEventAuth(req, eventType);
     const filter = checkFilter(b.filter, eventType);
     if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
     if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);

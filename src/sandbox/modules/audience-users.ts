@@ -23,6 +23,10 @@ const DIGEST_TYPES: Record<string, number> = { email: 0, device_id: 1, handle: 2
 interface ListUsers {
   digests: DigestSet[];
   other: Set<string>;
+  /** What reached the list: requests applied, and users in their Update and Delete operations. */
+  requests: number;
+  updated: number;
+  deleted: number;
 }
 
 const LIST_USERS = slotKey<Map<string, ListUsers>>('audience-users', () => new Map());
@@ -31,7 +35,7 @@ function usersOf(app: SandboxApp, kind: Kind, id: string): ListUsers {
   const all = app.state.slot(LIST_USERS);
   let s = all.get(`${kind}/${id}`);
   if (!s) {
-    s = { digests: [0, 1, 2, 3, 4].map(() => new DigestSet()), other: new Set() };
+    s = { digests: [0, 1, 2, 3, 4].map(() => new DigestSet()), other: new Set(), requests: 0, updated: 0, deleted: 0 };
     all.set(`${kind}/${id}`, s);
   }
   return s;
@@ -238,7 +242,11 @@ function handler(kind: Kind) {
     }
     const lu = usersOf(app, kind, id);
     const { words, types } = checked;
+    lu.requests++;
     for (const op of checked.ops) {
+      const n = op.to - op.from + op.other.length;
+      if (op.del) lu.deleted += n;
+      else lu.updated += n;
       for (let j = op.from; j < op.to; j++) {
         if (op.del) lu.digests[types[j]!]!.delete(words, j * 8);
         else lu.digests[types[j]!]!.add(words, j * 8);
@@ -254,7 +262,22 @@ function handler(kind: Kind) {
   };
 }
 
+/** The digest types by number, as stored (twitter_id holds service_id too). */
+const TYPE_NAMES = ['email', 'device_id', 'handle', 'twitter_id', 'phone_number'];
+
 export function install(app: SandboxApp): void {
+  // Members cannot be read back from the service; the sandbox shows them so that tests and CI
+  // can check an audience against the file it should equal. Loopback admin only.
+  app.router.add('GET', '/_sandbox/audience-members/:kind/:id', { auth: 'admin' }, (req) => {
+    const kind = req.params.kind as Kind;
+    if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists') throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
+    const lu = usersOf(app, kind, req.params.id!);
+    const members: Record<string, string[]> = {};
+    lu.digests.forEach((d, t) => {
+      if (d.size > 0) members[TYPE_NAMES[t]!] = [...d.hex()].sort();
+    });
+    return ok({ data: { size: distinctUsers(app, kind, req.params.id!), requests: lu.requests, updated: lu.updated, deleted: lu.deleted, members, other: [...lu.other].sort() } });
+  });
   app.router.serve(UPLOAD_ENDPOINTS.custom_audience, handler('custom_audiences'));
   app.router.serve(UPLOAD_ENDPOINTS.do_not_reach_list, handler('do_not_reach_lists'));
 }

@@ -23,11 +23,11 @@ function oauthParams(req: SReq): Record<string, string> {
   return (req as SReq & { oauth?: Record<string, string> }).oauth ?? {};
 }
 
-function esc(s: string): string {
+export function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-function page(title: string, body: string, status = 200): Reply {
+export function page(title: string, body: string, status = 200): Reply {
   return {
     status,
     contentType: 'text/html; charset=utf-8',
@@ -125,7 +125,7 @@ function appOf(app: SandboxApp, req: SReq): SandboxAppRecord {
 }
 
 /** The sandbox app accepts http callbacks on loopback, any port (DESIGN.md "Sandbox"). */
-function isLoopbackCallback(url: string): boolean {
+export function isLoopbackCallback(url: string): boolean {
   try {
     const u = new URL(url);
     return u.protocol === 'http:' && isLoopbackHost(u.hostname);

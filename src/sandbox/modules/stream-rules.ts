@@ -7,7 +7,7 @@ import { notFound, ok, problem, type SReq } from '../http.js';
 import { collectionKey, digitsFor, randomDigits, type Entity } from '../state.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
-import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
+import { LINK_FIELD_PARAMS, RULES_PER_APP, RULE_TAG_MAX, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
 import { isNumericId } from '../../contract/ids.js';
 
 interface RuleRec extends Entity {
@@ -91,8 +91,8 @@ export function install(app: SandboxApp): void {
         const value = item?.value;
         const tag = item?.tag;
         const why = typeof value !== 'string' ? 'value must be a string' : ruleProblem(value);
-        if (why || (tag !== undefined && (typeof tag !== 'string' || tag.length > 200))) {
-          errors.push({ value, title: 'InvalidRule', detail: why ?? 'tag must be a string of at most 200 characters', type: 'https://api.x.com/2/problems/invalid-rules' });
+        if (why || (tag !== undefined && (typeof tag !== 'string' || tag.length > RULE_TAG_MAX))) {
+          errors.push({ value, title: 'InvalidRule', detail: why ?? `tag must be a string of at most ${RULE_TAG_MAX} characters`, type: 'https://api.x.com/2/problems/invalid-rules' });
           continue;
         }
         if (seen.has(value as string)) {

@@ -6,7 +6,9 @@ import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, 
 import { NUMERIC_ID } from '../../../contract/ids.js';
 import { define } from '../../define.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
-import { SUBSCRIPTION_COLUMNS, authMode, subscriptionOf } from './shape.js';
+import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS, subscriptionOf } from './shape.js';
+import { authHelp, chooseAuth } from '../../v2-auth.js';
+import { scopesForEvent } from '../../../contract/oauth2.js';
 
 export interface CreateOptions {
   event?: string;
@@ -15,6 +17,7 @@ export interface CreateOptions {
   direction?: string;
   tag?: string;
   webhook?: string;
+  auth?: string;
 }
 
 export function register(parent: Command, runF = subscriptionsCreate): void {
@@ -27,6 +30,7 @@ export function register(parent: Command, runF = subscriptionsCreate): void {
     .option('--direction <dir>', `filter for dm.* and chat.* events: ${L.directions.join(' or ')}`)
     .option('--tag <text>', `a label echoed in each event (${L.tag.min}-${L.tag.max} characters)`)
     .option('--webhook <id>', 'deliver to this webhook')
+    .option('--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`)
     .action(define<CreateOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -59,8 +63,10 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
 /** POST /2/activity/subscriptions */
 export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promise<void> {
   const body = buildSubscription(o);
+  const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.create);
   const http = await ctx.http();
-  const res = await http.request<{ data?: unknown }>({ method: E.createSubscription.method, path: E.createSubscription.path, auth: await authMode(ctx), json: body });
+  // A user token's scope depends on the event type: the hint of a 403 names it.
+  const res = await http.request<{ data?: unknown }>({ method: E.createSubscription.method, path: E.createSubscription.path, auth, json: body, scopes: scopesForEvent(o.event!) });
   const { printOne } = await import('../../../core/output.js');
   await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), { columns: SUBSCRIPTION_COLUMNS });
 }

@@ -3,11 +3,13 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { define } from '../../define.js';
-import { SUBSCRIPTION_COLUMNS, authMode } from './shape.js';
+import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS } from './shape.js';
+import { authHelp, chooseAuth } from '../../v2-auth.js';
 
 export interface ListOptions {
   all?: boolean;
   limit?: string;
+  auth?: string;
 }
 
 export function register(parent: Command, runF = subscriptionsList): void {
@@ -16,6 +18,7 @@ export function register(parent: Command, runF = subscriptionsList): void {
     .description('list subscriptions')
     .option('--all', 'every page')
     .option('--limit <n>', 'stop after N')
+    .option('--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.list)}; OAuth 2.0 needs tweet.read and like.read`)
     .action(define<ListOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -23,8 +26,8 @@ export function register(parent: Command, runF = subscriptionsList): void {
 export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<void> {
   const { paginate, parseLimit } = await import('../../../core/paginate.js');
   const limit = parseLimit(o.limit);
+  const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.list);
   const http = await ctx.http();
-  const auth = await authMode(ctx);
   const items = paginate<Record<string, unknown>>(
     async (cursor) => {
       const res = await http.request<{ data?: Array<Record<string, unknown>>; meta?: { next_token?: string } }>({

@@ -1,15 +1,18 @@
 // What every subscription verb shares: how it signs, and the columns of a subscription.
-import type { Context } from '../../../context.js';
-import type { AuthMode } from '../../../core/http.js';
+import { ACTIVITY_ENDPOINTS as E } from '../../../contract/activity.js';
 import { ApiError } from '../../../core/errors.js';
+import type { V2Endpoint } from '../../v2-auth.js';
 
 export const SUBSCRIPTION_COLUMNS = ['subscription_id', 'event_type', 'filter', 'tag', 'webhook_id', 'created_at'];
 
-/** Subscriptions accept OAuth 1.0a user context or an app-only bearer (section 5): user when set. */
-export async function authMode(ctx: Context): Promise<AuthMode> {
-  const c = await ctx.credentials();
-  return c.access_token && c.access_token_secret ? 'user' : 'app';
-}
+/**
+ * Create and list accept OAuth 1.0a user context or an app-only bearer (section 5), and OAuth 2.0
+ * user tokens per the contract's scope table; update and delete take the bearer only.
+ */
+export const SUBSCRIPTION_ENDPOINTS = {
+  create: { ...E.createSubscription, kinds: ['user', 'app'] },
+  list: { ...E.listSubscriptions, kinds: ['user', 'app'] },
+} as const satisfies Record<string, V2Endpoint>;
 
 /**
  * The subscription in a create or update answer: OpenAPI's `{"data":{"subscription":{...}}}`

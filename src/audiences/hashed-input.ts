@@ -1,0 +1,231 @@
+// The input side shared by upload, sync and hash: the file (or stdin) read in whole-record
+// chunks, its format and column plan decided from the first chunk, and every chunk normalized
+// and hashed by the worker pool, with results handed on in input order.
+import fs from 'node:fs';
+import os from 'node:os';
+import type { Context } from '../context.js';
+import { PartialError, UsageError, XctlError } from '../core/errors.js';
+import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
+import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnRequest } from './input.js';
+import type { IdType } from '../contract/audience-users.js';
+import { WorkerPool } from './worker-pool.js';
+
+export interface HashedInputOptions {
+  input: string; // a path, or "-" for stdin
+  format: 'auto' | InputFormat;
+  columns: ColumnRequest;
+  allowedTypes?: IdType[];
+  /** The target's name in the error when the input names other types. */
+  allowedFor?: string;
+  hashed: boolean;
+  defaultCountry?: string;
+  workers?: number;
+}
+
+export interface HashedInput {
+  isStdin: boolean;
+  /** Input size in bytes (files). */
+  totalBytes?: number;
+  format: InputFormat;
+  columns: ColumnSpec[];
+  cfg: ProcessorConfig;
+  /** Physical lines before the first chunk's records (the header). */
+  lineBase: number;
+  /** Input bytes processed so far (progress). */
+  bytesDone(): number;
+  /** Chunk results in input order; leaving the loop early stops reading. */
+  results(): AsyncGenerator<ChunkResult>;
+  /** Hands a fragment buffer back to the workers once nothing reads it. */
+  giveFrags(frags: Uint8Array): void;
+  close(): Promise<void>;
+}
+
+/** The input, read up to its first chunk (undefined when it is empty). Workers start on `results()`. */
+export async function openHashedInput(ctx: Context, o: HashedInputOptions): Promise<HashedInput | undefined> {
+  const isStdin = o.input === '-';
+  let totalBytes: number | undefined;
+  if (!isStdin) {
+    try {
+      const st = fs.statSync(o.input);
+      if (st.isDirectory()) throw new UsageError(`${o.input} is a directory`, { flag: '<file>' });
+      totalBytes = st.size;
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      throw new UsageError(`cannot read ${o.input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { flag: '<file>' });
+    }
+  }
+
+  // The format decides whether chunks must respect quotes; known before the first chunk is cut.
+  let format: InputFormat | undefined = o.format !== 'auto' ? o.format : isStdin ? undefined : formatFromName(o.input);
+  const quoteAware = { value: format === 'csv' || format === 'tsv' };
+  let bytesDone = 0;
+  const sniff = (d: Uint8Array) => {
+    if (format === undefined) {
+      const s = Buffer.from(d.buffer, d.byteOffset, Math.min(d.length, 65536)).toString('utf8');
+      format = sniffFormat(s.split('\n')[0] ?? '');
+      quoteAware.value = format === 'csv' || format === 'tsv';
+    }
+  };
+  // The worker pool starts once the column plan is known; the reader asks it for spare buffers.
+  const poolRef: { pool?: WorkerPool } = {};
+  const chunks = isStdin
+    ? readChunks(
+        (async function* () {
+          for await (const d of ctx.io.stdin as AsyncIterable<Buffer>) {
+            sniff(d);
+            yield d;
+          }
+        })() as unknown as NodeJS.ReadableStream,
+        quoteAware,
+      )
+    : readFileChunks(o.input, quoteAware, sniff, undefined, (n) => poolRef.pool?.takeInput(n));
+
+  const first = await chunks.next();
+  if (first.done) return undefined;
+  let ok = false;
+  try {
+    format ??= 'lines';
+    let firstChunk = first.value;
+    const firstText = Buffer.from(firstChunk.buffer, firstChunk.byteOffset, Math.min(firstChunk.length, 65536)).toString('utf8');
+    const firstLine = firstText.split('\n')[0]!.replace(/\r$/, '');
+    const plan = planColumns(format, firstLine, o.columns);
+    if (o.allowedTypes) {
+      const bad = plan.columns.filter((c) => !o.allowedTypes!.includes(c.type));
+      if (format === 'jsonl' && !o.columns.type && o.columns.columns.length === 0) plan.columns = plan.columns.filter((c) => o.allowedTypes!.includes(c.type));
+      else if (bad.length) {
+        throw new UsageError(`${o.allowedFor ?? 'this target'} take${o.allowedFor ? '' : 's'} only ${o.allowedTypes.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+      }
+    }
+    let lineBase = 0;
+    if (plan.header) {
+      const nl = firstChunk.indexOf(10);
+      firstChunk = nl < 0 ? new Uint8Array(0) : firstChunk.slice(nl + 1);
+      lineBase = 1;
+      ctx.io.info(`header: ${plan.columns.map((c) => `${c.name} -> ${c.type}`).join(', ')}`);
+    }
+    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry };
+    const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
+    const fmt = format;
+    ok = true;
+    return {
+      isStdin,
+      totalBytes,
+      format: fmt,
+      columns: plan.columns,
+      cfg,
+      lineBase,
+      bytesDone: () => bytesDone,
+      giveFrags: (f) => poolRef.pool?.giveFrags(f),
+      async *results() {
+        const pool = (poolRef.pool = new WorkerPool(nWorkers, cfg));
+        const pending = new Map<number, Promise<ChunkResult>>();
+        let seq = 0;
+        let nextOut = 0;
+        // Results are handed on in input order: two chunks per worker (and one spare) keep a
+        // worker busy while the main thread waits for a slower one's older chunk.
+        const maxOutstanding = nWorkers * 2 + 1;
+        const take = async () => {
+          const r = await pending.get(nextOut)!;
+          pending.delete(nextOut++);
+          bytesDone += r.bytes;
+          return r;
+        };
+        pending.set(seq, pool.run(seq, firstChunk));
+        seq++;
+        for (;;) {
+          while (pending.size >= maxOutstanding) yield await take();
+          const n = await chunks.next();
+          if (n.done) break;
+          pending.set(seq, pool.run(seq, n.value));
+          seq++;
+        }
+        while (pending.size > 0) yield await take();
+      },
+      async close() {
+        await poolRef.pool?.close();
+        await chunks.return(undefined);
+      },
+    };
+  } finally {
+    if (!ok) await chunks.return(undefined);
+  }
+}
+
+/**
+ * Counts records and places rejects by input line: to a rejects csv when asked, else the first
+ * five for the summary. A digest-looking value without --hashed is an input error.
+ */
+export class RecordTally {
+  read = 0;
+  valid = 0;
+  rejected = 0;
+  readonly shown: string[] = [];
+  private lineBase: number;
+  private readonly out?: fs.WriteStream;
+
+  constructor(
+    input: Pick<HashedInput, 'lineBase'>,
+    private readonly hashed: boolean,
+    private readonly rejectsFile?: string,
+  ) {
+    this.lineBase = input.lineBase;
+    this.out = rejectsFile ? fs.createWriteStream(rejectsFile) : undefined;
+    this.out?.write('line,column,reason\n');
+  }
+
+  /**
+   * Takes one chunk's counts and rejects; returns the input error that must stop the run, if
+   * any. `sentBefore`: batches went out before this chunk (the error is then partial).
+   */
+  take(r: ChunkResult, sentBefore: boolean): XctlError | undefined {
+    this.read += r.read;
+    this.valid += r.valid;
+    this.rejected += r.rejects.length;
+    if (r.digestLine && !this.hashed) {
+      const line = this.lineBase + r.digestLine;
+      const msg = `line ${line}${r.digestColumn ? ` (${r.digestColumn})` : ''} looks like a SHA-256 digest: it would be hashed twice`;
+      return sentBefore
+        ? new PartialError(msg, { hint: 'pass --hashed if the input is already hashed; batches before it were sent and are in the journal' })
+        : new UsageError(msg, { flag: '--hashed', hint: 'pass --hashed if the input is already hashed (values are then checked and lowercased, not hashed again)' });
+    }
+    for (const [rel, col, reason] of r.rejects) {
+      const line = this.lineBase + rel;
+      if (this.out) this.out.write(`${line},${csvCell(col)},${csvCell(reason)}\n`);
+      else if (this.shown.length < 5) this.shown.push(`line ${line} (${col}): ${reason}`);
+    }
+    this.lineBase += r.lines;
+    return undefined;
+  }
+
+  /** Says how many records were rejected and where they are (stderr). */
+  report(io: Context['io']): void {
+    if (this.rejected === 0) return;
+    io.warn(`${this.rejected} rejected record${this.rejected === 1 ? '' : 's'}${this.rejectsFile ? ` written to ${this.rejectsFile}` : ''}`);
+    for (const s of this.shown) io.err(`  ${s}`);
+    if (!this.rejectsFile && this.rejected > this.shown.length) io.err(`  ... and ${this.rejected - this.shown.length} more (keep them all with --rejects FILE)`);
+  }
+
+  close(): Promise<void> {
+    const out = this.out;
+    return out ? new Promise((r) => out.end(r)) : Promise.resolve();
+  }
+}
+
+/** The results, each counted by the tally first: bad input throws, Ctrl-C ends the loop. */
+export async function* countedResults(src: HashedInput, tally: RecordTally, signal: AbortSignal): AsyncGenerator<ChunkResult> {
+  for await (const r of src.results()) {
+    const bad = tally.take(r, false);
+    if (bad) throw bad;
+    if (signal.aborted) return;
+    yield r;
+  }
+}
+
+/** Where the 64 hex characters of a one-identifier fragment `{"<type>":["<hex>"]},` ending at `end` start. */
+export function hexStart(end: number): number {
+  return end - 68;
+}
+
+export function csvCell(s: string): string {
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

@@ -1,0 +1,516 @@
+// `audiences sync`: keep an audience's members equal to a file. The input is normalized and
+// hashed by the upload's own path (hashed input + worker pool), sorted in bounded memory,
+// diffed against the snapshot of what the service acknowledged, and only the difference is
+// sent, Deletes first, through the upload's batcher, dispatcher, journal and outcome.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from '../context.js';
+import { InterruptedError, PlanHasChanges, UsageError } from '../core/errors.js';
+import { Batcher, type FragmentRun } from './batcher.js';
+import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
+import type { InputFormat } from './chunk-processor.js';
+import { compareDigests, DIGEST, digestToHex, DigestSorter, FileCursor, ready, type DigestCursor } from './digests.js';
+import { Dispatcher } from './dispatcher.js';
+import { countedResults, hexStart, openHashedInput, RecordTally, type HashedInput } from './hashed-input.js';
+import type { ColumnRequest } from './input.js';
+import { Journal, fileFingerprint } from './journal.js';
+import type { IdType } from '../contract/audience-users.js';
+import { uploadOutcome } from './outcome.js';
+import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
+import { Progress } from './progress.js';
+import {
+  appliedCursor,
+  commitPlan,
+  lockSnapshot,
+  readPending,
+  readSnapshotHeader,
+  snapshotCursor,
+  snapshotPaths,
+  stagePlan,
+  writeSnapshot,
+  type PendingPlan,
+  type SnapshotHeader,
+  type SnapshotPaths,
+} from './snapshot.js';
+
+export interface SyncOptions {
+  audienceId: string;
+  accountId: string;
+  profile: string;
+  configDir: string;
+  input: string;
+  format: 'auto' | InputFormat;
+  columns: ColumnRequest;
+  hashed: boolean;
+  defaultCountry?: string;
+  batchSize: number;
+  concurrency: number;
+  rejects?: string;
+  plan: boolean;
+  rebuild: boolean;
+  refresh: boolean;
+  fromUpload?: string;
+  workers?: number;
+}
+
+export interface SyncSummary {
+  snapshot: string;
+  type: IdType;
+  first_sync: boolean;
+  /** Members the snapshot held before this run (after finishing an interrupted plan). */
+  members_before: number;
+  read: number;
+  rejected: number;
+  /** Distinct members of the input. */
+  members: number;
+  removes: number;
+  adds: number;
+  /** Batches of an interrupted sync, finished (or, with --plan, still to finish) first. */
+  resumed_batches: number;
+  requests: number;
+  acknowledged: number;
+  retries: number;
+  seconds: number;
+}
+
+export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'members', 'removes', 'adds', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
+
+/** Members should be sent again a month before the service's expiry takes them. */
+function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
+  const d = new Date(oldestSentAt);
+  d.setUTCMonth(d.getUTCMonth() + EXPIRY_MONTHS - 1);
+  return nowMs > d.getTime();
+}
+
+export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary> {
+  const started = performance.now();
+  const io = ctx.io;
+  const src = await openHashedInput(ctx, { input: o.input, format: o.format, columns: o.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, workers: o.workers });
+  if (!src) throw new UsageError(`${o.input === '-' ? 'stdin' : o.input} is empty: a sync to it would remove every member`, { flag: '<file>', hint: 'to remove members on purpose, use `xctl audiences upload --delete`' });
+  let unlock: (() => void) | undefined;
+  let sorted: DigestCursor | undefined;
+  const tmp: string[] = [];
+  try {
+    const type = syncType(src);
+    const paths = snapshotPaths(o.configDir, o.profile, o.accountId, o.audienceId, type);
+    const who = { profile: o.profile, account: o.accountId, audience: o.audienceId };
+    if (!o.plan) {
+      unlock = lockSnapshot(paths, process.pid, alive);
+      sweep(paths);
+    }
+    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, members: 0, removes: 0, adds: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
+
+    const dropPending = (flag: string) => {
+      const old = readPending(paths);
+      if (old) io.warn(`${flag}: dropping an interrupted sync (${old.header.removes} removes, ${old.header.adds} adds); what it sent stays in the audience`);
+      fs.rmSync(paths.pending, { recursive: true, force: true });
+    };
+    if (o.rebuild && !o.plan) {
+      dropPending('--rebuild');
+      fs.rmSync(paths.snapshot, { force: true });
+    }
+    if (o.fromUpload) {
+      if (o.plan) throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
+      dropPending('--from-upload');
+      const seeded = await seedFromUpload(ctx, o, type, paths, who);
+      io.info(`snapshot seeded from the upload journal ${o.fromUpload}: ${seeded.count} members`);
+    }
+
+    let base = o.rebuild ? undefined : readSnapshotHeader(paths.snapshot);
+    if (base && (base.type !== type || base.account !== o.accountId || base.audience !== o.audienceId)) {
+      throw new UsageError(`the snapshot ${paths.snapshot} belongs to ${base.audience} (${base.type}) of account ${base.account}`, { flag: '--rebuild' });
+    }
+    let pending = o.rebuild ? undefined : readPending(paths);
+    if (pending && pending.header.base !== (base?.id ?? null)) {
+      // Its snapshot was written already (killed before the plan was dropped): it is done.
+      if (!o.plan) fs.rmSync(paths.pending, { recursive: true, force: true });
+      pending = undefined;
+    }
+    let state: DigestCursor | undefined;
+    let progressTally = { read: () => 0, acknowledged: () => 0 };
+    const progress = new Progress(
+      io,
+      () => ({ read: progressTally.read(), acknowledged: progressTally.acknowledged(), bytesRead: src.bytesDone(), totalBytes: src.totalBytes, elapsedMs: performance.now() - started }),
+      Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000),
+      'acknowledged',
+    );
+    try {
+      if (pending && o.plan) {
+        const left = pending.header.removes + pending.header.adds;
+        io.info(`an interrupted sync is pending (${pending.header.removes} removes, ${pending.header.adds} adds): the next sync finishes it first`);
+        summary.resumed_batches = pendingBatches(pending) - ackedIn(pending);
+        summary.requests += summary.resumed_batches;
+        if (left > 0) state = await appliedCursor(paths.snapshot, base, pending);
+      } else if (pending) {
+        io.info(`finishing an interrupted sync first (${pending.header.removes} removes, ${pending.header.adds} adds): ${paths.pending}`);
+        const sent = await sendPlan(ctx, o, pending, (t) => (progressTally = t));
+        summary.resumed_batches = sent.requests;
+        summary.requests += sent.requests;
+        summary.acknowledged += sent.acknowledged;
+        summary.retries += sent.retries;
+        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
+        pending = undefined;
+      }
+      state ??= await snapshotCursor(paths.snapshot, base);
+      summary.members_before = base?.count ?? 0;
+      const stale = base && nearExpiry(base.oldest_sent_at, ctx.clock.now());
+      if (stale && !o.refresh) io.warn(`members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire ${EXPIRY_MONTHS} months after: pass --refresh to send every member again`);
+      const full = !base || o.refresh;
+      summary.first_sync = !base;
+
+      // Hash and sort the input.
+      const tally = new RecordTally(src, o.hashed, o.rejects);
+      progressTally = { read: () => tally.read, acknowledged: () => summary.acknowledged };
+      fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+      const sortDir = sortDirFor(paths);
+      tmp.push(sortDir);
+      const sorter = new DigestSorter(sortDir);
+      try {
+        for await (const r of countedResults(src, tally, ctx.signal)) {
+          const f = r.frags;
+          // Each fragment is {"<type>":["<64 hex>"]}, (one hashed identifier per member).
+          for (let i = 0; i < r.valid; i++) if (!sorter.addHex(f, hexStart(r.ends[i]!))) throw new Error('unexpected fragment shape');
+          src.giveFrags(f);
+        }
+      } finally {
+        await tally.close();
+      }
+      summary.read = tally.read;
+      summary.rejected = tally.rejected;
+      tally.report(io);
+      if (ctx.signal.aborted) throw new InterruptedError('interrupted');
+      if (tally.read > 0 && tally.valid === 0) {
+        throw new UsageError(`none of the ${tally.read} records could be used: a sync to it would remove every member`, {
+          hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,
+        });
+      }
+      sorted = await sorter.finish();
+
+      // Diff.
+      const stage = o.plan ? undefined : stagePlan(paths);
+      let counts: { members: number; adds: number; removes: number };
+      try {
+        counts = await diff(sorted, state, full, stage && { add: (b, at) => stage.adds.add(b, at), remove: (b, at) => stage.removes.add(b, at) });
+      } catch (e) {
+        stage?.abort();
+        throw e;
+      }
+      state = undefined;
+      sorted = undefined;
+      Object.assign(summary, counts);
+      const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
+      if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
+      else if (full) io.info(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
+      if (o.plan) {
+        summary.requests += batchesFor(counts.adds) + batchesFor(counts.removes);
+        summary.seconds = secs(started);
+        return summary;
+      }
+      if (counts.adds + counts.removes === 0) {
+        stage!.abort();
+        io.info(`in sync: ${counts.members} members, nothing to send`);
+        summary.seconds = secs(started);
+        return summary;
+      }
+      pending = stage!.commit({ base: base?.id ?? null, type, full, batch_size: o.batchSize });
+      const sent = await sendPlan(ctx, o, pending, (t) => (progressTally = t));
+      summary.requests += sent.requests;
+      summary.acknowledged += sent.acknowledged;
+      summary.retries += sent.retries;
+      await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
+      summary.seconds = secs(started);
+      return summary;
+    } finally {
+      progress.stop();
+    }
+  } finally {
+    await sorted?.close();
+    await src.close();
+    for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
+    unlock?.();
+  }
+}
+
+/** --plan's answer for CI: exit 0 when in sync, 10 when there is something to send. */
+export function planExit(s: SyncSummary): PlanHasChanges | undefined {
+  return s.adds + s.removes + s.resumed_batches > 0 ? new PlanHasChanges(`${s.removes} removes, ${s.adds} adds`) : undefined;
+}
+
+function secs(started: number): number {
+  return Math.round((performance.now() - started) / 10) / 100;
+}
+
+/** Spilled sort runs go beside the snapshot, named for the process that owns them. */
+function sortDirFor(paths: SnapshotPaths): string {
+  fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  return fs.mkdtempSync(`${paths.pending.replace(/\.pending$/, '')}.sort-${process.pid}-`);
+}
+
+/** Removes what a killed run left beside the snapshot: sort runs of dead processes, half-written plans and snapshots. */
+function sweep(paths: SnapshotPaths): void {
+  const stem = path.basename(paths.pending).replace(/\.pending$/, '');
+  for (const f of fs.readdirSync(paths.dir)) {
+    if (!f.startsWith(stem + '.')) continue;
+    const sort = /\.sort-(\d+)-/.exec(f);
+    const stale = sort ? !alive(Number(sort[1])) || Number(sort[1]) === process.pid : f.startsWith(`${stem}.pending.tmp-`) || f.startsWith(`${stem}.snapshot.tmp-`);
+    if (stale) fs.rmSync(path.join(paths.dir, f), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A member is one hashed identifier: its digest alone must be enough to send its Delete. */
+function syncType(src: HashedInput): IdType {
+  const cols = src.columns;
+  if (cols.length !== 1) {
+    throw new UsageError(`sync keeps members of one identifier type, and this input names ${cols.length} (${cols.map((c) => c.type).join(', ')})`, {
+      flag: '--type',
+      hint: 'pick one with --type T or --column TYPE=HEADER; sync each type from its own file',
+    });
+  }
+  const t = cols[0]!.type;
+  if (t === UNHASHED_TYPE) throw new UsageError(`sync needs hashed identifiers: ${UNHASHED_TYPE} is sent as it is, so its members cannot be kept as digests`, { flag: '--type' });
+  return t;
+}
+
+interface DiffSink {
+  add(b: Uint8Array, at: number): void;
+  remove(b: Uint8Array, at: number): void;
+}
+
+/** Walks the sorted input against the sorted snapshot: in input only -> add; in snapshot only -> remove. */
+export async function diff(input: DigestCursor, snap: DigestCursor, full: boolean, sink?: DiffSink): Promise<{ members: number; adds: number; removes: number }> {
+  let members = 0;
+  let adds = 0;
+  let removes = 0;
+  try {
+    let a = await ready(input);
+    let b = await ready(snap);
+    while (a || b) {
+      const c = !a ? 1 : !b ? -1 : compareDigests(input.buf, input.pos * DIGEST, snap.buf, snap.pos * DIGEST);
+      if (c <= 0) {
+        members++;
+        if (c < 0 || full) {
+          adds++;
+          sink?.add(input.buf, input.pos * DIGEST);
+        }
+        input.pos++;
+        a = input.pos < input.end || (await ready(input));
+        if (c === 0) {
+          snap.pos++;
+          b = snap.pos < snap.end || (await ready(snap));
+        }
+      } else {
+        removes++;
+        sink?.remove(snap.buf, snap.pos * DIGEST);
+        snap.pos++;
+        b = snap.pos < snap.end || (await ready(snap));
+      }
+    }
+  } finally {
+    await Promise.all([input.close(), snap.close()]);
+  }
+  return { members, adds, removes };
+}
+
+function batchOptions(o: SyncOptions, plan: PendingPlan): Record<string, unknown> {
+  return { target: 'custom_audience', account: o.accountId, list: o.audienceId, type: plan.header.type, batch_size: plan.header.batch_size };
+}
+
+/** Users a request carries: --batch-size, unless the 5,000,000-byte limit cuts it first. */
+function usersPerRequest(type: IdType, batchSize: number): number {
+  const frag = `{"${type}":[""]},`.length + 64;
+  return Math.max(1, Math.min(batchSize, Math.floor((MAX_BYTES - 200) / frag)));
+}
+
+function pendingBatches(plan: PendingPlan): number {
+  const per = usersPerRequest(plan.header.type, plan.header.batch_size);
+  return Math.ceil(plan.header.removes / per) + Math.ceil(plan.header.adds / per);
+}
+
+function ackedIn(plan: PendingPlan): number {
+  if (!fs.existsSync(plan.journalFile)) return 0;
+  return fs.readFileSync(plan.journalFile, 'utf8').split('\n').filter((l) => l.startsWith('{"b":')).length;
+}
+
+/**
+ * Sends a plan: its removes as Delete batches, then its adds as Update batches, skipping the
+ * batches its journal acknowledged. Throws the upload's outcome error when it cannot finish
+ * (the plan stays, and the next sync resumes it).
+ */
+async function sendPlan(
+  ctx: Context,
+  o: SyncOptions,
+  plan: PendingPlan,
+  onProgress: (t: { read: () => number; acknowledged: () => number }) => void,
+): Promise<{ requests: number; acknowledged: number; retries: number }> {
+  const journal = Journal.open(plan.journalFile, { fingerprint: { plan: plan.header.id }, options: batchOptions(o, plan) }, { flag: '--rebuild' });
+  let dispatcher: Dispatcher | undefined;
+  let sender: Awaited<ReturnType<typeof uploadSender>> | undefined;
+  let sent = 0;
+  try {
+    sender = await uploadSender(ctx, usersPath({ target: 'custom_audience', accountId: o.accountId, listId: o.audienceId }));
+    const s = sender;
+    let current: Batcher | undefined;
+    const d = (dispatcher = new Dispatcher({
+      concurrency: o.concurrency,
+      signal: ctx.signal,
+      send: (b) => s.send(b),
+      journal,
+      recycle: (body) => current?.recycle(body),
+      onAck: () => undefined,
+    }));
+    onProgress({ read: () => plan.header.removes + plan.header.adds, acknowledged: () => d.tally.acknowledged });
+    let offset = 0;
+    for (const [file, op] of [
+      [plan.removesFile, 'Delete'],
+      [plan.addsFile, 'Update'],
+    ] as const) {
+      // The plan's own batch size: a resumed plan must cut the batches its journal recorded.
+      const batcher = (current = new Batcher({ maxUsers: plan.header.batch_size }, { operationType: op }));
+      let cut = 0;
+      const shift = offset;
+      const dispatch = async (b: ReturnType<Batcher['push']>[number]) => {
+        cut++;
+        if (!d.stopped()) await d.dispatch(shift ? { ...b, index: b.index + shift } : b);
+      };
+      const c = await FileCursor.open(file);
+      try {
+        while (!d.stopped() && (await ready(c))) {
+          for (const b of batcher.push(fragments(plan.header.type, c))) await dispatch(b);
+        }
+      } finally {
+        await c.close();
+      }
+      if (d.stopped()) break;
+      const last = batcher.flush();
+      if (last) await dispatch(last);
+      offset += cut;
+    }
+    await d.settle();
+    sent = d.tally.batches;
+  } catch (e) {
+    journal.close();
+    throw e;
+  }
+  const d = dispatcher!;
+  const total = plan.header.removes + plan.header.adds;
+  const end = uploadOutcome({
+    dryRun: false,
+    interrupted: ctx.signal.aborted,
+    failure: d.failure,
+    inputError: d.inputError,
+    journal: { file: journal.file, ackedBatches: journal.acked.size, isDefault: false },
+    isStdin: false,
+    read: total,
+    valid: total,
+    acknowledged: d.tally.acknowledged,
+    resumeHint: `run the sync again: it finishes this plan first (${plan.dir})`,
+  });
+  if (end.error) {
+    // The plan and its journal stay whatever happened: the next sync resumes them.
+    applyJournalAction(journal, 'close');
+    if (end.notice) ctx.io.err(end.notice);
+    throw end.error;
+  }
+  journal.close();
+  return { requests: sent, acknowledged: d.tally.acknowledged, retries: sender?.retries ?? 0 };
+}
+
+/** The next block of a digest cursor as user fragments {"<type>":["<hex>"]}, (consumed). */
+function fragments(type: IdType, c: DigestCursor): FragmentRun {
+  const head = Buffer.from(`{"${type}":["`, 'latin1');
+  const size = head.length + 64 + 4;
+  const n = c.end - c.pos;
+  const frags = Buffer.allocUnsafeSlow(n * size);
+  const ends = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = i * size;
+    head.copy(frags, o);
+    digestToHex(c.buf, (c.pos + i) * DIGEST, frags, o + head.length);
+    frags.write('"]},', o + head.length + 64, 'latin1');
+    ends[i] = o + size;
+  }
+  c.pos = c.end;
+  return { frags, ends };
+}
+
+/**
+ * --from-upload: the snapshot becomes the members a finished upload sent, read again from the
+ * input its journal names (checked against the journal's fingerprint) and hashed the same way.
+ */
+async function seedFromUpload(ctx: Context, o: SyncOptions, type: IdType, paths: SnapshotPaths, who: { profile: string; account: string; audience: string }): Promise<SnapshotHeader> {
+  const file = o.fromUpload!;
+  const flag = { flag: '--from-upload' };
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(file, 'utf8').split('\n');
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, flag);
+  }
+  let head: { xctl_upload_journal?: number; input?: string; fingerprint?: Record<string, unknown>; options?: Record<string, unknown> };
+  try {
+    head = JSON.parse(lines[0] ?? '');
+  } catch {
+    head = {};
+  }
+  if (head.xctl_upload_journal !== 1 || !head.options || !head.fingerprint) throw new UsageError(`${file} is not an upload journal`, flag);
+  if (!lines.some((l) => l.startsWith('{"done":true'))) {
+    throw new UsageError(`the upload of ${file} did not finish: resume it first (run the same upload command again)`, { ...flag, hint: 'a finished upload journal stays when the upload ran with --journal FILE' });
+  }
+  const opt = head.options as { target?: string; account?: string; list?: string; operation?: string; columns?: string[]; format?: InputFormat; hashed?: boolean; default_country?: string };
+  if (opt.target !== 'custom_audience' || opt.account !== o.accountId || opt.list !== o.audienceId) {
+    throw new UsageError(`the journal ${file} is of an upload to ${opt.target === 'custom_audience' ? 'audience' : 'list'} ${opt.list} of account ${opt.account}, not ${o.audienceId} of ${o.accountId}`, flag);
+  }
+  if (opt.operation !== 'Update') throw new UsageError(`the journal ${file} is of an upload with --delete: it added no members`, flag);
+  const cols = opt.columns ?? [];
+  const [ctype, name] = (cols[0] ?? '').split('=') as [string, string | undefined];
+  if (cols.length !== 1 || ctype !== type) throw new UsageError(`the journal ${file} is of an upload of ${cols.map((c) => c.split('=')[0]).join(', ')}, not ${type}`, flag);
+  if ('stdin' in head.fingerprint) throw new UsageError(`the journal ${file} is of an upload from stdin: its input cannot be read again`, flag);
+  const input = head.input ?? o.input;
+  let same = false;
+  try {
+    same = JSON.stringify(fileFingerprint(input)) === JSON.stringify(head.fingerprint);
+  } catch {
+    same = false;
+  }
+  if (!same) throw new UsageError(`the file the upload sent (${input}) is gone or has changed since: the journal cannot say which members it holds`, { ...flag, hint: 'use --rebuild to upload the whole file instead' });
+  const src = await openHashedInput(ctx, {
+    input,
+    format: opt.format ?? 'auto',
+    columns: name && name !== ctype ? { columns: [{ type, header: name }] } : { type, columns: [] },
+    hashed: !!opt.hashed,
+    defaultCountry: opt.default_country,
+    workers: o.workers,
+  });
+  if (!src) throw new UsageError(`${input} is empty`, flag);
+  fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  const sortDir = sortDirFor(paths);
+  try {
+    const sorter = new DigestSorter(sortDir);
+    for await (const r of src.results()) {
+      for (let i = 0; i < r.valid; i++) sorter.addHex(r.frags, hexStart(r.ends[i]!));
+      src.giveFrags(r.frags);
+    }
+    const now = new Date(ctx.clock.now()).toISOString();
+    return await writeSnapshot(paths.snapshot, await sorter.finish(), { ...who, type, oldest_sent_at: lineTime(lines) ?? now });
+  } finally {
+    await src.close();
+    fs.rmSync(sortDir, { recursive: true, force: true });
+  }
+}
+
+function lineTime(lines: string[]): string | undefined {
+  try {
+    return (JSON.parse(lines[0]!) as { created_at?: string }).created_at;
+  } catch {
+    return undefined;
+  }
+}

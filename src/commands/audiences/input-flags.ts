@@ -1,0 +1,71 @@
+// The input flags upload, sync and hash share: what the values are and how to read them.
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../core/errors.js';
+import type { ColumnRequest } from '../../audiences/input.js';
+import { ID_TYPES, canonicalType } from '../../contract/audience-users.js';
+import { collect } from '../input.js';
+
+export interface InputFlags {
+  type?: string;
+  column?: string[];
+  format: string;
+  hashed?: boolean;
+  defaultCountry?: string;
+}
+
+const TYPE_HELP = `what each value is: ${ID_TYPES.join(', ')} (service_id is twitter_id)`;
+
+export function addInputFlags(cmd: Command, typeHelp = TYPE_HELP): Command {
+  return cmd
+    .option('--type <type>', typeHelp)
+    .option('--column <TYPE=HEADER>', 'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile', collect, [])
+    .addOption(new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'))
+    .option('--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again')
+    .option('--default-country <CC>', 'country for national phone numbers (ISO 3166 alpha-2, e.g. US)');
+}
+
+/** Checks --type, --column and --default-country (exit 2 naming the flag). */
+export async function parseInputFlags(f: InputFlags): Promise<{ columns: ColumnRequest; defaultCountry?: string }> {
+  const { parseColumnFlags } = await import('../../audiences/input.js');
+  const columns = parseColumnFlags(f.column ?? []);
+  let type = undefined;
+  if (f.type !== undefined) {
+    type = canonicalType(f.type);
+    if (!type) throw new UsageError(`--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")`, { flag: '--type' });
+  }
+  if (type && columns.length) throw new UsageError('--type and --column are exclusive: --type for one value per row, --column to build users from several columns', { flag: '--column' });
+  if (f.defaultCountry !== undefined) {
+    const { isSupportedCountry } = await import('libphonenumber-js/min');
+    if (!/^[A-Za-z]{2}$/.test(f.defaultCountry) || !isSupportedCountry(f.defaultCountry.toUpperCase() as never)) {
+      throw new UsageError(`--default-country must be a two-letter country code such as US or GB (got "${f.defaultCountry}")`, { flag: '--default-country' });
+    }
+  }
+  return { columns: { type, columns }, defaultCountry: f.defaultCountry?.toUpperCase() };
+}
+
+/**
+ * A binary file (an archive, a spreadsheet, UTF-16) would otherwise be read as text and every
+ * "row" rejected: refuse it up front, as every other file input does.
+ */
+export async function refuseBinary(file: string): Promise<void> {
+  if (file === '-') return;
+  const fs = await import('node:fs');
+  let fh: import('node:fs').promises.FileHandle;
+  try {
+    fh = await fs.promises.open(file, 'r');
+  } catch {
+    return; // the pipeline reports a missing or unreadable file
+  }
+  try {
+    const buf = Buffer.alloc(65536);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    if (buf.subarray(0, bytesRead).includes(0)) throw new UsageError(`<file>: ${file} looks binary (it contains NUL bytes): give UTF-8 text (csv, tsv, lines or jsonl)`, { flag: '<file>' });
+  } finally {
+    await fh.close();
+  }
+}
+
+export function positiveInt(v: string, flag: string, max: number): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max} (got "${v}")`, { flag });
+  return Number(v);
+}

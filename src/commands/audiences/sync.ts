@@ -1,0 +1,89 @@
+// `xctl audiences sync <audience-id> <file|->`: keep an audience's members equal to a file by
+// sending only the difference from the last acknowledged state (src/audiences/sync.ts).
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { AuthError, UsageError } from '../../core/errors.js';
+import { printOne } from '../../core/output.js';
+import { define } from '../define.js';
+import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
+import { ADS_ID } from '../../contract/ids.js';
+import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
+
+export interface SyncFlags extends InputFlags {
+  batchSize: string;
+  concurrency: string;
+  rejects?: string;
+  plan?: boolean;
+  rebuild?: boolean;
+  refresh?: boolean;
+  fromUpload?: string;
+}
+
+export interface SyncCommandOptions extends SyncFlags {
+  audienceId: string;
+  file: string;
+}
+
+/** `xctl audiences sync <audience-id> <file>` */
+export function register(audiences: Command, runF = audiencesSync): void {
+  addInputFlags(
+    audiences
+      .command('sync <audience-id> <file>')
+      .description('make the audience hold exactly the members of a file: sends only Updates for new members and Deletes for departed ones (file "-" reads stdin)'),
+  )
+    .option('--plan', 'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)')
+    .option('--rebuild', 'forget the snapshot and upload every member again (removes nothing)')
+    .option('--refresh', 'send every member again (their 13-month expiry starts over), and remove departed ones')
+    .option('--from-upload <journal>', 'seed the snapshot from a finished upload (its --journal file) instead of sending it all again')
+    .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
+    .option('--concurrency <n>', 'requests in flight', '4')
+    .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
+    .action(define<SyncFlags>((ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! })));
+}
+
+/** POST /12/accounts/:account_id/custom_audiences/:id/users (only the difference). */
+export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promise<void> {
+  if (!ADS_ID.test(o.audienceId)) throw new UsageError(`<audience-id> must be an id of letters and digits (got "${o.audienceId}")`, { flag: '<audience-id>' });
+  const { columns, defaultCountry } = await parseInputFlags(o);
+  const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
+  const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
+  if (o.rebuild && o.fromUpload) throw new UsageError('--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload', { flag: '--from-upload' });
+  if (o.plan && o.fromUpload) throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
+  // The snapshot is per profile and account: both are known without the network.
+  const accountId = await ctx.accountId();
+  const profile = await ctx.profileName();
+  if (!o.plan) {
+    const c = await ctx.credentials();
+    if (!c.api_key || !c.api_secret || !c.access_token || !c.access_token_secret) {
+      throw new AuthError('sync sends uploads: it needs OAuth 1.0a user credentials (API key and secret, access token and secret)', {
+        hint: 'run `xctl auth set ...` or `xctl auth login`, or set the XCTL_* variables; --plan needs none',
+      });
+    }
+  }
+  await refuseBinary(o.file);
+  const { runSync, planExit, SYNC_FIELDS } = await import('../../audiences/sync.js');
+  const summary = await runSync(ctx, {
+    audienceId: o.audienceId,
+    accountId,
+    profile,
+    configDir: path.dirname((await ctx.store()).path),
+    input: o.file,
+    format: o.format as never,
+    columns,
+    hashed: !!o.hashed,
+    defaultCountry,
+    batchSize,
+    concurrency,
+    rejects: o.rejects,
+    plan: !!o.plan,
+    rebuild: !!o.rebuild,
+    refresh: !!o.refresh,
+    fromUpload: o.fromUpload,
+  });
+  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });
+  if (o.plan) {
+    const changes = planExit(summary);
+    if (changes) throw changes;
+  }
+}

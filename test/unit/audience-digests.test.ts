@@ -1,0 +1,175 @@
+// The sorted digest streams under sync: hex codec (against Buffer's own hex), the in-memory
+// run sort (random, repeated, and crafted digests sharing a prefix), the external sort with
+// spills, k-way merge, base ∪ adds − removes, and the diff; checked against plain JS sets.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  compareDigests,
+  DeltaCursor,
+  DIGEST,
+  digestHex,
+  DigestSorter,
+  DigestWriter,
+  drainTo,
+  FileCursor,
+  hexToDigest,
+  MemoryCursor,
+  MergeCursor,
+  ready,
+  sortRun,
+  type DigestCursor,
+} from '../../src/audiences/digests.js';
+import { diff } from '../../src/audiences/sync.js';
+import { lockSnapshot, readSnapshotHeader, snapshotPaths, writeSnapshot, HEADER_BYTES } from '../../src/audiences/snapshot.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-digests-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const rnd = (n: number) => Array.from({ length: n }, () => crypto.randomBytes(32).toString('hex'));
+
+async function all(c: DigestCursor): Promise<string[]> {
+  const out: string[] = [];
+  while (await ready(c)) for (; c.pos < c.end; c.pos++) out.push(digestHex(c.buf, c.pos * DIGEST));
+  await c.close();
+  return out;
+}
+
+function mem(hex: string[]): DigestCursor {
+  const sorted = [...new Set(hex)].sort();
+  return new MemoryCursor(Buffer.from(sorted.join(''), 'hex'), sorted.length);
+}
+
+function fileOf(hex: string[]): Promise<FileCursor> {
+  const f = path.join(dir, `f${crypto.randomBytes(4).toString('hex')}.bin`);
+  fs.writeFileSync(f, Buffer.from([...new Set(hex)].sort().join(''), 'hex'));
+  return FileCursor.open(f);
+}
+
+describe('digest codec and order', () => {
+  it('hex <-> bytes agree with Buffer, and non-hex (or uppercase) is refused', () => {
+    for (const h of rnd(200)) {
+      const b = Buffer.alloc(32);
+      expect(hexToDigest(Buffer.from(h, 'latin1'), 0, b, 0)).toBe(true);
+      expect(b.toString('hex')).toBe(h);
+      expect(digestHex(b)).toBe(h);
+    }
+    const b = Buffer.alloc(32);
+    expect(hexToDigest(Buffer.from('A'.repeat(64), 'latin1'), 0, b, 0)).toBe(false);
+    expect(hexToDigest(Buffer.from('0'.repeat(63) + 'g', 'latin1'), 0, b, 0)).toBe(false);
+  });
+
+  it('compares as the hex strings do', () => {
+    const h = rnd(300).concat(['00'.repeat(32), 'ff'.repeat(32), '00'.repeat(31) + '01']);
+    for (let i = 0; i + 1 < h.length; i++) {
+      const a = Buffer.from(h[i]!, 'hex');
+      const b = Buffer.from(h[i + 1]!, 'hex');
+      expect(Math.sign(compareDigests(a, 0, b, 0))).toBe(h[i]! < h[i + 1]! ? -1 : h[i] === h[i + 1] ? 0 : 1);
+    }
+  });
+});
+
+describe('sortRun', () => {
+  it('sorts and drops repeats: random digests, repeats, and a crowded bucket (shared prefix)', () => {
+    const crowded = Array.from({ length: 500 }, () => 'abcdef01' + crypto.randomBytes(28).toString('hex')); // first four bytes tie
+    const base = rnd(20_000);
+    const input = [...base, ...base.slice(0, 3000), ...crowded, ...crowded.slice(0, 50)].sort(() => Math.random() - 0.5);
+    const buf = Buffer.from(input.join(''), 'hex');
+    const n = sortRun(buf, input.length);
+    const want = [...new Set(input)].sort();
+    expect(n).toBe(want.length);
+    expect(buf.subarray(0, n * 32).toString('hex')).toBe(want.join(''));
+  });
+});
+
+describe('DigestSorter (external sort)', () => {
+  it('spills runs to disk and merges them back, each digest once, in bounded memory', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'sort-'));
+    const s = new DigestSorter(tmp, 1000); // tiny runs: many spills
+    const base = rnd(7_500);
+    const input = [...base, ...base.slice(0, 2_000)].sort(() => Math.random() - 0.5);
+    for (const h of input) expect(s.addHex(Buffer.from(h, 'latin1'), 0)).toBe(true);
+    expect(fs.readdirSync(tmp).length).toBeGreaterThanOrEqual(9);
+    expect(await all(await s.finish())).toEqual([...new Set(base)].sort());
+  });
+
+  it('keeps a small input in memory (no spill)', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'sort-'));
+    const s = new DigestSorter(tmp);
+    const h = rnd(50);
+    for (const x of h) s.add(Buffer.from(x, 'hex'), 0);
+    expect(await all(await s.finish())).toEqual([...h].sort());
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});
+
+describe('merges', () => {
+  it('MergeCursor: the union, each once, across files and blocks', async () => {
+    const a = rnd(20_000);
+    const b = [...rnd(9_000), ...a.slice(0, 5_000)];
+    expect(await all(new MergeCursor([await fileOf(a), await fileOf(b), mem([])]))).toEqual([...new Set([...a, ...b])].sort());
+  });
+
+  it('DeltaCursor: base ∪ adds − removes', async () => {
+    const base = rnd(12_000);
+    const adds = rnd(3_000);
+    const removes = [...base.slice(0, 4_000), ...rnd(10)]; // a remove that is not in base is harmless
+    const gone = new Set(removes);
+    const want = [...new Set([...base, ...adds])].filter((h) => !gone.has(h)).sort();
+    expect(await all(new DeltaCursor(await fileOf(base), await fileOf(adds), await fileOf(removes)))).toEqual(want);
+  });
+
+  it('diff: input-only are adds, snapshot-only are removes; full sends every member', async () => {
+    const keep = rnd(10_000);
+    const gone = rnd(700);
+    const fresh = rnd(800);
+    const adds: string[] = [];
+    const removes: string[] = [];
+    const sink = { add: (b: Uint8Array, at: number) => adds.push(digestHex(b, at)), remove: (b: Uint8Array, at: number) => removes.push(digestHex(b, at)) };
+    const r = await diff(await fileOf([...keep, ...fresh]), await fileOf([...keep, ...gone]), false, sink);
+    expect(r).toEqual({ members: 10_800, adds: 800, removes: 700 });
+    expect(adds).toEqual([...fresh].sort());
+    expect(removes).toEqual([...gone].sort());
+    const f = await diff(await fileOf([...keep, ...fresh]), await fileOf([...keep, ...gone]), true);
+    expect(f).toEqual({ members: 10_800, adds: 10_800, removes: 700 });
+    expect(await diff(mem([]), await fileOf(gone), false)).toEqual({ members: 0, adds: 0, removes: 700 });
+  });
+
+  it('DigestWriter + drainTo round-trip through a file', async () => {
+    const h = rnd(20_000);
+    const f = path.join(dir, 'w.bin');
+    const w = DigestWriter.create(f);
+    expect(await drainTo(mem(h), w)).toBe(20_000);
+    w.finish();
+    expect(await all(await FileCursor.open(f))).toEqual([...h].sort());
+  });
+});
+
+describe('snapshot file', () => {
+  it('is written whole (header + sorted digests), read back, and a damaged one is refused with --rebuild', async () => {
+    const p = snapshotPaths(dir, 'default', 'acct1', 'ca1', 'email');
+    expect(p.snapshot).toBe(path.join(dir, 'audiences', 'default', 'acct1', 'ca1.email.snapshot'));
+    const h = rnd(3000);
+    const head = await writeSnapshot(p.snapshot, mem(h), { profile: 'default', account: 'acct1', audience: 'ca1', type: 'email', oldest_sent_at: '2026-01-01T00:00:00.000Z' });
+    expect(head.count).toBe(3000);
+    expect(readSnapshotHeader(p.snapshot)).toEqual(head);
+    expect(fs.statSync(p.snapshot).size).toBe(HEADER_BYTES + 3000 * 32);
+    expect(fs.readdirSync(p.dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(await all(await FileCursor.open(p.snapshot, HEADER_BYTES))).toEqual([...h].sort());
+    fs.truncateSync(p.snapshot, HEADER_BYTES + 100);
+    expect(() => readSnapshotHeader(p.snapshot)).toThrow(/damaged/);
+    expect(readSnapshotHeader(path.join(dir, 'none'))).toBeUndefined();
+  });
+
+  it("one sync at a time: a live holder is refused, a dead one's lock is taken over", () => {
+    const p = snapshotPaths(dir, 'default', 'acct1', 'ca2', 'email');
+    const release = lockSnapshot(p, 111, () => true);
+    expect(() => lockSnapshot(p, 222, () => true)).toThrow(/another sync of this audience is running \(process 111\)/);
+    const again = lockSnapshot(p, 222, () => false);
+    again();
+    release();
+    expect(fs.existsSync(p.lock)).toBe(false);
+  });
+});
