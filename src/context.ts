@@ -166,6 +166,14 @@ export class Context {
     return Number(v);
   }
 
+  /** XCTL_TIMEOUT: seconds one request attempt may take from sending to the last byte. */
+  private deadlineMs(): number | undefined {
+    const v = this.env.XCTL_TIMEOUT;
+    if (v === undefined || v === '') return undefined;
+    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) throw new UsageError(`XCTL_TIMEOUT must be a positive number of seconds (got "${v}")`);
+    return Number(v) * 1000;
+  }
+
   async http(): Promise<HttpClient> {
     if (!this.httpClient) {
       const { HttpClient } = await import('./core/http.js');
@@ -183,6 +191,7 @@ export class Context {
         verbose: this.verbose,
         maxWaitSec: this.maxWaitSec(),
         retryBaseMs: retryBase,
+        deadlineMs: this.deadlineMs(),
         userAgent: `xctl/${this.version}`,
         signal: this.signal,
         now: () => this.clock.now(),

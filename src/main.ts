@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import { setRuntime } from './runtime.js';
 import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
+import { redactSecrets } from './core/redact.js';
+import { escapeForTerminal } from './core/sanitize.js';
 
 const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -26,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Node ignores SIGXFSZ so that a write past the file-size limit fails with EFBIG (reported, and
+  // resumable) instead of killing the process; a library's exit hook (signal-exit, when-exit)
+  // would re-raise it with the default action. A listener of our own keeps Node's rule.
+  process.on('SIGXFSZ', () => {});
   // `xctl ... | head`: the reader went away; stop quietly instead of an unhandled EPIPE trace.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(ExitCode.OK);
@@ -56,8 +62,8 @@ async function main(argv: string[]): Promise<number> {
       return ExitCode.USAGE; // commander already printed the message
     }
     if (controller.signal.aborted && !(err instanceof XctlError && err.exitCode === ExitCode.PARTIAL)) {
-      if (!(err instanceof InterruptedError)) process.stderr.write('interrupted\n');
-      else process.stderr.write(`${err.message}\n`);
+      if (!(err instanceof InterruptedError)) write('interrupted');
+      else write(err.message);
       return ExitCode.INTERRUPTED;
     }
     return report(err, wantJson, verbose);
@@ -69,23 +75,32 @@ function clip(message: string): string {
   return message.replace(/"([^"\n]{81,})"/g, (_m, v: string) => `"${v.slice(0, 40)}..." (${v.length} characters)`);
 }
 
+/**
+ * Every error leaves through here: redacted (a server may echo the Authorization header back in
+ * its error body) and with control characters escaped (the message may quote service data). The
+ * escapes are valid JSON escapes, so the --json form still parses to the same text.
+ */
+function write(text: string): void {
+  process.stderr.write(escapeForTerminal(redactSecrets(text), { keepLayout: true }) + '\n');
+}
+
 function report(err: Error, json: boolean, verbose: boolean): number {
   err.message = clip(err.message);
   if (err instanceof XctlError && (err as XctlError & { silent?: boolean }).silent) return err.exitCode;
   if (err instanceof XctlError) {
-    if (json) process.stderr.write(JSON.stringify({ error: err.toJSON() }) + '\n');
+    if (json) write(JSON.stringify({ error: err.toJSON() }));
     else {
-      process.stderr.write(`error: ${err.message}\n`);
-      if (err.hint) process.stderr.write(`hint: ${err.hint}\n`);
-      if (verbose && err.stack) process.stderr.write(err.stack + '\n');
+      write(`error: ${err.message}`);
+      if (err.hint) write(`hint: ${err.hint}`);
+      if (verbose && err.stack) write(err.stack);
     }
     return err.exitCode;
   }
-  if (json) process.stderr.write(JSON.stringify({ error: { type: 'InternalError', message: err.message, exit_code: 1 } }) + '\n');
+  if (json) write(JSON.stringify({ error: { type: 'InternalError', message: err.message, exit_code: 1 } }));
   else {
-    process.stderr.write(`error: ${err.message}\n`);
-    if (verbose && err.stack) process.stderr.write(err.stack + '\n');
-    else process.stderr.write('hint: this looks like a bug in xctl; run again with --verbose for details\n');
+    write(`error: ${err.message}`);
+    if (verbose && err.stack) write(err.stack);
+    else write('hint: this looks like a bug in xctl; run again with --verbose for details');
   }
   return ExitCode.FAILURE;
 }
@@ -97,7 +112,7 @@ main(process.argv).then(
     setTimeout(() => process.exit(code), 50).unref();
   },
   (e) => {
-    process.stderr.write(`error: ${(e as Error).message}\n`);
+    write(`error: ${(e as Error).message}`);
     process.exit(ExitCode.FAILURE);
   },
 );

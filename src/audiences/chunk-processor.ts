@@ -1,6 +1,7 @@
 // Turns one chunk of raw input (whole records, any format) into ready JSON user fragments:
 // the hot path of the upload. It runs inside the hash workers and in unit tests. Output is one
 // string of fragments plus their end offsets, so no per-record object crosses threads.
+import { isUtf8 } from 'node:buffer';
 import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex } from './normalize.js';
 import type { IdType } from '../contract/audience-users.js';
 
@@ -21,6 +22,8 @@ export interface ProcessorConfig {
   columns: ColumnSpec[];
   hashed: boolean;
   defaultCountry?: string;
+  /** Reject a whole row when one of its identifiers is bad (default: keep the good ones). */
+  strictRows?: boolean;
 }
 
 export interface ChunkResult {
@@ -47,6 +50,14 @@ export interface ChunkResult {
 
 const decoder = new TextDecoder('utf-8');
 const EMPTY = new Uint8Array(0);
+export const NOT_UTF8 = 'not valid UTF-8';
+/**
+ * Set per chunk: the chunk holds bytes that are not UTF-8. The decoder turns them into U+FFFD,
+ * so two different addresses would hash alike; a value with U+FFFD in such a chunk is rejected.
+ * (isUtf8 is one fast pass, so valid chunks pay nothing more.)
+ */
+let badUtf8 = false;
+const mangled = (v: string) => badUtf8 && v.includes('\uFFFD');
 
 /** Fragments are pure ASCII (asciiJsonString), so latin1 is a byte-exact encoding. */
 function bytes(s: string): Uint8Array {
@@ -88,6 +99,7 @@ export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig,
   const r: ChunkResult = { seq, frags: EMPTY, ends: new Int32Array(1024), bytes: buf.byteLength, lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
   // The delimiter and quote tests run on the bytes: ASCII never occurs inside a UTF-8 sequence.
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  badUtf8 = !isUtf8(b);
   const oneColumn = cfg.columns.length === 1 && cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && b.indexOf(cfg.format === 'tsv' ? 9 : 44) < 0 && b.indexOf(34) < 0;
   if (cfg.columns.length === 1 && cfg.columns[0]!.type === 'email' && !cfg.hashed && (cfg.format === 'lines' || oneColumn)) {
     emailLines(b, cfg, r, spares);
@@ -144,6 +156,7 @@ function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult, s
   r.lines = forEachLine(text, (raw, line) => {
     if (raw.length === 0 || raw.trim().length === 0) return; // blank lines are not records
     r.read++;
+    if (mangled(raw)) return void r.rejects.push([line, col.name, NOT_UTF8]);
     const p = prepare(col.type, raw, cfg.hashed, cfg.defaultCountry);
     if ('value' in p) {
       // One native write per record: the call, not the bytes, is what costs here.
@@ -255,6 +268,7 @@ function emailValue(raw: string, line: number, name: string, r: ChunkResult, out
   let v = raw.trim();
   if (v.length === 0) return; // blank lines are not records
   r.read++;
+  if (mangled(v)) return void r.rejects.push([line, name, NOT_UTF8]);
   v = v.toLowerCase();
   if (looksHashed(v)) {
     if (!r.digestLine) {
@@ -307,15 +321,20 @@ function jsonlCells(line: string, cfg: ProcessorConfig): string[] | string {
   });
 }
 
-/** One user object from the row's cells: empty cells are skipped, any bad value rejects the row. */
+/**
+ * One user object from the row's cells; empty cells are skipped. A bad value is rejected on its
+ * own (line, column, reason) and the row keeps its good identifiers; with strictRows any bad
+ * value rejects the whole row.
+ */
 function emitRow(cells: string[], line: number, cfg: ProcessorConfig, r: ChunkResult, out: { frags: string }): void {
   r.read++;
   const byType = new Map<IdType, string[]>();
+  let bad = 0;
   for (let i = 0; i < cfg.columns.length; i++) {
     const c = cfg.columns[i]!;
     const raw = c.index !== undefined && cfg.format !== 'jsonl' ? cells[c.index] : cells[i];
     if (raw === undefined || raw.trim() === '') continue;
-    const p = prepare(c.type, raw, cfg.hashed, cfg.defaultCountry);
+    const p = mangled(raw) ? { reason: NOT_UTF8 } : prepare(c.type, raw, cfg.hashed, cfg.defaultCountry);
     if ('digest' in p) {
       if (!r.digestLine) {
         r.digestLine = line;
@@ -325,14 +344,16 @@ function emitRow(cells: string[], line: number, cfg: ProcessorConfig, r: ChunkRe
     }
     if ('reason' in p) {
       r.rejects.push([line, c.name, p.reason]);
-      return;
+      if (cfg.strictRows) return;
+      bad++;
+      continue;
     }
     const list = byType.get(c.type) ?? [];
     list.push(c.type === 'partner_user_id' ? asciiJsonString(p.value) : `"${p.value}"`);
     byType.set(c.type, list);
   }
   if (byType.size === 0) {
-    r.rejects.push([line, cfg.columns.map((c) => c.name).join('|'), 'no identifier in this row']);
+    if (!bad) r.rejects.push([line, cfg.columns.map((c) => c.name).join('|'), 'no identifier in this row']);
     return;
   }
   let f = '{';

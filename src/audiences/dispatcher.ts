@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import { UsageError, type XctlError } from '../core/errors.js';
 import type { Batch } from './batcher.js';
-import type { AckEntry } from './journal.js';
+import { batchDigest, type AckEntry } from './journal.js';
 import type { BatchFailed } from './sender.js';
 
 export interface DispatcherConfig {
@@ -16,7 +16,7 @@ export interface DispatcherConfig {
   send?: (b: Batch) => Promise<void>;
   /** Dry run --out: each body is written as one line instead of sent. */
   out?: Writable;
-  journal?: { acked: Map<number, AckEntry>; ack(index: number, users: number, head: string): void };
+  journal?: { acked: Map<number, AckEntry>; ack(index: number, users: number, head: string, digest?: string): void; failed?: XctlError };
   /** Gives a body back to the batcher once nothing reads it. */
   recycle: (body: Buffer) => void;
   /** Called once a batch is acknowledged (after the journal has it). */
@@ -35,6 +35,8 @@ export class Dispatcher {
   readonly tally: DispatchTally = { sent: 0, acknowledged: 0, batches: 0, resumed_batches: 0 };
   /** The batch that could not be delivered (the first one). */
   failure?: BatchFailed;
+  /** Batches the journal acknowledged whose content has changed since: sent again. */
+  changedBatches = 0;
   /** Input that must stop the run (set here, or by the reader through stop()). */
   inputError?: XctlError;
   private inflight = 0;
@@ -45,7 +47,7 @@ export class Dispatcher {
 
   /** True once nothing new may start: Ctrl-C, a failed batch, or bad input. */
   stopped(): boolean {
-    return this.c.signal.aborted || !!this.failure || !!this.inputError;
+    return this.c.signal.aborted || !!this.failure || !!this.inputError || !!this.c.journal?.failed;
   }
 
   /** Stops the run for bad input found while reading. */
@@ -66,7 +68,12 @@ export class Dispatcher {
       return;
     }
     const prev = c.journal?.acked.get(b.index);
-    if (prev) {
+    // The digest of the whole body, journaled with the acknowledgement: a resumed run compares it,
+    // so a record changed in the middle of a batch is noticed (size, ends and first user are not enough).
+    const digest = c.journal ? batchDigest(b.body) : undefined;
+    if (prev?.digest && prev.digest !== digest) {
+      this.changedBatches++; // the input changed under this batch: send it again
+    } else if (prev) {
       if (prev.users !== b.users || prev.head !== b.head) {
         this.inputError = new UsageError(`batch ${b.index} differs from the one the journal acknowledged: the input or its order changed`, {
           flag: '--restart',
@@ -95,7 +102,7 @@ export class Dispatcher {
         () => {
           // Acknowledged: the service read the whole body, so nothing still writes from it.
           c.recycle(b.body);
-          c.journal?.ack(b.index, b.users, b.head);
+          c.journal?.ack(b.index, b.users, b.head, digest);
           t.acknowledged += b.users;
           t.batches++;
           c.onAck?.(b);

@@ -20,6 +20,8 @@ export interface HashedInputOptions {
   hashed: boolean;
   defaultCountry?: string;
   workers?: number;
+  /** Reject a whole row when one of its identifiers is bad. */
+  strictRows?: boolean;
 }
 
 export interface HashedInput {
@@ -103,7 +105,7 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       lineBase = 1;
       ctx.io.info(`header: ${plan.columns.map((c) => `${c.name} -> ${c.type}`).join(', ')}`);
     }
-    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry };
+    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows };
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -162,6 +164,8 @@ export class RecordTally {
   readonly shown: string[] = [];
   private lineBase: number;
   private readonly out?: fs.WriteStream;
+  /** A write to the rejects file failed (disk full): the run stops with the reason. */
+  private writeError?: XctlError;
 
   constructor(
     input: Pick<HashedInput, 'lineBase'>,
@@ -171,6 +175,9 @@ export class RecordTally {
     this.lineBase = input.lineBase;
     this.out = rejectsFile ? fs.createWriteStream(rejectsFile) : undefined;
     this.out?.write('line,column,reason\n');
+    this.out?.on('error', (e: NodeJS.ErrnoException) => {
+      this.writeError ??= new PartialError(`cannot write --rejects ${rejectsFile}: ${e.code ?? e.message}`, { hint: 'free some space or choose another file, then run the same command again' });
+    });
   }
 
   /**
@@ -178,6 +185,7 @@ export class RecordTally {
    * any. `sentBefore`: batches went out before this chunk (the error is then partial).
    */
   take(r: ChunkResult, sentBefore: boolean): XctlError | undefined {
+    if (this.writeError) return this.writeError;
     this.read += r.read;
     this.valid += r.valid;
     this.rejected += r.rejects.length;

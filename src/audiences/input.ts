@@ -1,8 +1,9 @@
 // Reading the input: whole-record chunks of about 1 MiB (never splitting a quoted csv field),
 // format sniffing, header detection and the column plan the hash workers follow.
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../core/errors.js';
+import { UsageError, XctlError } from '../core/errors.js';
 import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from '../contract/audience-users.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 
@@ -66,6 +67,10 @@ export async function* readFileChunks(
 ): AsyncGenerator<Uint8Array> {
   const fh = await fs.promises.open(file, 'r');
   try {
+    // A file cut short while it is read (an output pointed at it, a rotation) must not end the
+    // run as a success: every byte it had at the start has to arrive.
+    const size = (await fh.stat()).size;
+    let total = 0;
     let carry: Uint8Array = new Uint8Array(0);
     for (;;) {
       // Room for a carried partial record besides `target`, so a buffer given back fits again.
@@ -74,7 +79,9 @@ export async function* readFileChunks(
       const { bytesRead } = await fh.read(buf, carry.length, target, null);
       if (bytesRead > 0) onRead(buf.subarray(carry.length, carry.length + bytesRead));
       const filled = carry.length + bytesRead;
+      total += bytesRead;
       if (bytesRead === 0) {
+        if (total < size) throw new InputShrank(file, total, size);
         if (filled) yield buf.subarray(0, filled);
         return;
       }
@@ -90,6 +97,54 @@ export async function* readFileChunks(
   } finally {
     await fh.close();
   }
+}
+
+/** The input ended before the size it had when the upload started. */
+export class InputShrank extends XctlError {
+  constructor(file: string, read: number, size: number) {
+    super(`${file} shrank while it was read: ${read} of its ${size} bytes arrived`, {
+      hint: 'something truncated or rewrote the input during the upload (an --out, --rejects or --journal pointed at it?); nothing after that point was read',
+    });
+  }
+}
+
+/**
+ * Output files are opened (truncated) before the input is read: one that is the input, or the
+ * journal, would destroy it mid-read. Compared by device and inode, so links and other spellings
+ * of the same path are caught; a missing folder is a usage error before anything is sent.
+ */
+export function checkOutputPaths(input: string | undefined, outputs: Array<[flag: string, file: string | undefined]>, journal?: string): void {
+  const id = (f: string) => {
+    try {
+      const st = fs.statSync(f);
+      return `${st.dev}:${st.ino}`;
+    } catch {
+      return undefined;
+    }
+  };
+  const inputId = input && input !== '-' ? id(input) : undefined;
+  const journalId = journal ? id(journal) : undefined;
+  const seen = new Map<string, string>();
+  for (const [flag, file] of outputs) {
+    if (!file) continue;
+    const dir = path.dirname(path.resolve(file));
+    let dst: fs.Stats | undefined;
+    try {
+      dst = fs.statSync(dir);
+    } catch {
+      dst = undefined;
+    }
+    // The journal's folder is created for it; --out and --rejects need theirs.
+    if (!dst?.isDirectory() && flag !== '--journal') throw new UsageError(`${flag} ${file}: the folder ${dir} does not exist`, { flag });
+    const fid = id(file);
+    if (fid && fs.statSync(file).isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, { flag });
+    if (fid && fid === inputId) throw new UsageError(`${flag} ${file} is the input file: writing it would destroy the input while it is read`, { flag });
+    if (fid && fid === journalId && flag !== '--journal') throw new UsageError(`${flag} ${file} is the journal: writing it would destroy the record of what was sent`, { flag });
+    const key = fid ?? path.resolve(file);
+    if (seen.has(key)) throw new UsageError(`${flag} and ${seen.get(key)} name the same file (${file})`, { flag });
+    seen.set(key, flag);
+  }
+  if (journalId && journalId === inputId) throw new UsageError(`--journal ${journal} is the input file`, { flag: '--journal' });
 }
 
 export function formatFromName(file: string): InputFormat | undefined {
@@ -150,9 +205,20 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
     return { header: false, columns: types.map((t) => ({ type: t, name: t, keys: keysFor(t) })) };
   }
   if (format === 'lines') {
-    if (req.columns.length) throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
-    if (!req.type) throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')})`, { flag: '--type' });
-    return { header: false, columns: [{ type: req.type, name: req.type, index: 0 }] };
+    // A one-column csv read from stdin sniffs as plain lines: its header ("email") is a header
+    // here too, as it is when the same file is named on the command line.
+    const cell = splitHeader(firstLine, 'csv')[0] ?? '';
+    const named = canonicalType(cell.toLowerCase().replace(/[\s-]+/g, '_'));
+    if (req.columns.length) {
+      if (named && req.columns.length === 1 && req.columns[0]!.header.toLowerCase() === cell.toLowerCase()) {
+        return { header: true, columns: [{ type: req.columns[0]!.type, name: cell, index: 0 }] };
+      }
+      throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
+    }
+    const type = req.type ?? named;
+    if (!type) throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')})`, { flag: '--type' });
+    if (named && named === type) return { header: true, columns: [{ type, name: cell, index: 0 }] };
+    return { header: false, columns: [{ type, name: type, index: 0 }] };
   }
   const cells = splitHeader(firstLine, format);
   const lower = cells.map((c) => c.toLowerCase());

@@ -5,7 +5,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { UsageError, XctlError } from '../core/errors.js';
+import { processAlive } from '../core/store-guard.js';
 
 export interface JournalHeader {
   xctl_upload_journal: 1;
@@ -21,7 +22,44 @@ export interface JournalHeader {
 export interface AckEntry {
   users: number;
   head: string;
+  /** Digest of the whole request body: a resumed run sends again any batch that differs. */
+  digest?: string;
 }
+
+/** A batch body's digest as journaled (128 bits of SHA-256). */
+export function batchDigest(body: Uint8Array): string {
+  return crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22);
+}
+
+/**
+ * Taken for as long as a journal is open: two uploads of the same input would otherwise both
+ * resume from it and interleave their acknowledgements. A lock whose process is gone is stale.
+ */
+function takeLock(file: string, flag: string): string {
+  const lock = file + '.lock';
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      const fd = fs.openSync(lock, 'wx', 0o600);
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return lock;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock the journal ${file}: ${(e as Error).message}`, { flag });
+    }
+    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+      throw new UsageError(`another upload (pid ${pid}) is using the journal ${file}`, {
+        flag,
+        hint: `wait for it to finish; if no upload is running, remove ${lock}`,
+      });
+    }
+    fs.rmSync(lock, { force: true }); // stale: its process is gone (killed, crashed)
+  }
+  throw new UsageError(`cannot lock the journal ${file}`, { flag });
+}
+
+/** The journal could not be written (disk full, I/O error): the run stops, resumable. */
+export class JournalWriteError extends XctlError {}
 
 export class Journal {
   private fd: number;
@@ -48,6 +86,20 @@ export class Journal {
    */
   static open(file: string, header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>, opts: { restart?: boolean; flag?: string } = {}): Journal {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const lock = takeLock(file, opts.flag ?? '--journal');
+    try {
+      const j = Journal.openLocked(file, header, opts);
+      j.lock = lock;
+      return j;
+    } catch (e) {
+      fs.rmSync(lock, { force: true });
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code && !(e instanceof XctlError)) throw new UsageError(`cannot write the journal ${file}: ${code}`, { flag: opts.flag ?? '--journal', hint: 'free some space or pass --journal elsewhere' });
+      throw e;
+    }
+  }
+
+  private static openLocked(file: string, header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>, opts: { restart?: boolean; flag?: string }): Journal {
     const acked = new Map<number, AckEntry>();
     let resumed = false;
     let completed = false;
@@ -77,14 +129,14 @@ export class Journal {
       for (let i = 1; i < lines.length; i++) {
         const l = lines[i]!;
         if (!l) continue;
-        let e: { b?: number; n?: number; h?: string; done?: boolean };
+        let e: { b?: number; n?: number; h?: string; d?: string; done?: boolean };
         try {
           e = JSON.parse(l);
         } catch {
           break; // a torn last line from a kill mid-write: that batch was never counted
         }
         if (e.done) completed = true;
-        else if (typeof e.b === 'number') acked.set(e.b, { users: e.n ?? 0, head: e.h ?? '' });
+        else if (typeof e.b === 'number') acked.set(e.b, { users: e.n ?? 0, head: e.h ?? '', ...(e.d ? { digest: e.d } : {}) });
       }
       resumed = true;
       const fd = fs.openSync(file, 'a', 0o600);
@@ -106,22 +158,35 @@ export class Journal {
    * cap the upload at one batch per sync. A batch lost from an unsynced tail is simply sent
    * again on resume: the service keeps a set of users, so repeating a batch changes nothing.
    */
-  ack(index: number, users: number, head: string): void {
-    this.acked.set(index, { users, head });
-    this.pending.push(`{"b":${index},"n":${users},"h":"${head}"}\n`);
+  ack(index: number, users: number, head: string, digest?: string): void {
+    this.acked.set(index, { users, head, ...(digest ? { digest } : {}) });
+    this.pending.push(`{"b":${index},"n":${users},"h":"${head}"${digest ? `,"d":"${digest}"` : ''}}\n`);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
   }
 
-  /** Writes and syncs every pending acknowledgement now. */
+  /** Set when a write failed (ENOSPC, EIO): the run stops and says how to resume. */
+  failed?: JournalWriteError;
+  private lock?: string;
+
+  /**
+   * Writes and syncs every pending acknowledgement now. A failed write does not throw (it runs
+   * from setImmediate, where a throw would crash the process): it sets `failed`, and the
+   * batches it held are sent again on resume, which changes nothing at the service.
+   */
   flush(): void {
     this.scheduled = false;
-    if (this.pending.length === 0 || this.fd < 0) return;
-    fs.writeSync(this.fd, this.pending.join(''));
+    if (this.pending.length === 0 || this.fd < 0 || this.failed) return;
+    try {
+      fs.writeSync(this.fd, this.pending.join(''));
+      fs.fdatasyncSync(this.fd);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      this.failed = new JournalWriteError(`cannot write the journal ${this.file} (${code}${code === 'ENOSPC' ? ': the disk is full' : ''})`);
+    }
     this.pending = [];
-    fs.fdatasyncSync(this.fd);
   }
 
   markDone(): void {
@@ -130,9 +195,11 @@ export class Journal {
   }
 
   close(): void {
+    if (this.fd < 0) return;
     this.flush();
     fs.closeSync(this.fd);
     this.fd = -1;
+    if (this.lock) fs.rmSync(this.lock, { force: true });
   }
 
   remove(): void {

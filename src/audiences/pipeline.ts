@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Context } from '../context.js';
+import { PartialError } from '../core/errors.js';
 import { Batcher } from './batcher.js';
 import type { InputFormat } from './chunk-processor.js';
 import { Dispatcher } from './dispatcher.js';
@@ -38,6 +39,8 @@ export interface UploadOptions {
   restart: boolean;
   rejects?: string;
   workers?: number;
+  /** Reject a whole row when one of its identifiers is bad (the default keeps the good ones). */
+  strictRows?: boolean;
 }
 
 export interface UploadSummary {
@@ -49,6 +52,8 @@ export interface UploadSummary {
   batches: number;
   retries: number;
   resumed_batches: number;
+  /** Batches the journal acknowledged whose content has changed since: sent again. */
+  changed_batches: number;
   seconds: number;
   records_per_s: number;
 }
@@ -63,7 +68,7 @@ export function usersPath(o: Pick<UploadOptions, 'target' | 'accountId' | 'listI
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadSummary> {
   const started = performance.now();
   const io = ctx.io;
-  const stats: UploadSummary = { read: 0, valid: 0, rejected: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, seconds: 0, records_per_s: 0 };
+  const stats: UploadSummary = { read: 0, valid: 0, rejected: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, changed_batches: 0, seconds: 0, records_per_s: 0 };
   const src = await openHashedInput(ctx, { ...o, allowedFor: 'do-not-reach lists' });
   if (!src) {
     io.warn('the input is empty: nothing to upload');
@@ -81,6 +86,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     effective_at: o.effectiveAt,
     expires_at: o.expiresAt,
     batch_size: o.batchSize,
+    strict_rows: o.strictRows || undefined,
   };
   let journal: Journal | undefined;
   let journalIsDefault = false;
@@ -137,11 +143,19 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     await Promise.all([tally.close(), out ? new Promise((r) => out.end(r)) : undefined]);
   }
 
-  Object.assign(stats, { read: tally.read, valid: tally.valid, rejected: tally.rejected }, t);
+  Object.assign(stats, { read: tally.read, valid: tally.valid, rejected: tally.rejected }, t, { changed_batches: dispatcher.changedBatches });
   stats.seconds = Math.round((performance.now() - started) / 10) / 100;
   stats.records_per_s = stats.seconds > 0 ? Math.round(stats.read / stats.seconds) : stats.read;
   stats.retries = sender?.retries ?? 0;
   tally.report(io);
+  if (stats.changed_batches > 0) io.warn(`${stats.changed_batches} batch${stats.changed_batches === 1 ? '' : 'es'} acknowledged before had changed in the input and ${stats.changed_batches === 1 ? 'was' : 'were'} sent again`);
+  if (journal?.failed) {
+    // The disk filled (or failed) under the journal: stop, resumable, with the reason.
+    const err = journal.failed;
+    journal.close();
+    const done = `${stats.acknowledged} of ${stats.valid} valid records acknowledged`;
+    throw new PartialError(`${err.message}; ${done}`, { hint: `free some space, then re-run the same command to resume from the journal ${journal.file}` });
+  }
 
   const end = uploadOutcome({
     dryRun: o.dryRun,

@@ -31,6 +31,9 @@ export class BatchFailed extends Error {
   }
 }
 
+/** Reset waits one batch may take: the general client's bound, so a server cannot hold a run for ever. */
+const MAX_RESET_WAITS = 20;
+
 export class Sender {
   retries = 0;
   private remaining = Infinity;
@@ -43,6 +46,7 @@ export class Sender {
   async send(batch: Batch): Promise<void> {
     const c = this.cfg;
     let attempt = 0;
+    let resetWaits = 0;
     for (;;) {
       await this.pace();
       if (c.stopSignal.aborted) throw new BatchFailed(batch.index, new Error('stopped'), false);
@@ -61,12 +65,15 @@ export class Sender {
           idempotent: true,
         });
         if (res.rateLimit) {
-          this.remaining = res.rateLimit.remaining;
-          this.resetAt = res.rateLimit.reset * 1000;
+          // Headers that are not numbers (a broken or hostile server) say nothing about the window.
+          this.remaining = Number.isFinite(res.rateLimit.remaining) ? res.rateLimit.remaining : Infinity;
+          this.resetAt = Number.isFinite(res.rateLimit.reset) ? res.rateLimit.reset * 1000 : 0;
         }
-        // Window spent: wait for its reset (not an attempt). A 429 while the headers still report
-        // requests left is a momentary refusal (overload): an ordinary retry with backoff.
-        if (res.status === 429 && (!res.rateLimit || res.rateLimit.remaining <= 0)) {
+        // Window spent: wait for its reset (not an attempt), at most MAX_RESET_WAITS times. A 429
+        // while the headers still report requests left, or with a reset that is missing or already
+        // past, is a momentary refusal: an ordinary retry with backoff, bounded by maxAttempts.
+        if (res.status === 429 && (!res.rateLimit || res.rateLimit.remaining <= 0) && this.resetAt > c.now() && resetWaits < MAX_RESET_WAITS) {
+          resetWaits++;
           const wait = Math.max(1000, this.resetAt - c.now() + 250);
           if (wait > c.maxWaitMs) throw new BatchFailed(batch.index, errorFromResponse(429, res.data, { resetAt: this.resetAt / 1000 }) as RateLimitError, false);
           c.io.info(`rate limited (HTTP 429): waiting ${fmtMs(wait)} for the reset before batch ${batch.index}`);

@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import type { AuthMode } from '../core/http.js';
+import { checkRelativePath } from '../contract/hosts.js';
+import { escapeForTerminal } from '../core/sanitize.js';
 import { define } from './define.js';
 import { collect, parseJsonInput, readInputArg } from './input.js';
 
@@ -41,6 +43,7 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   if (!path.startsWith('/') && !/^https?:\/\//.test(path)) {
     throw new UsageError(`the path must start with "/" (got "${path}")`, { hint: 'e.g. xctl request /2/webhooks' });
   }
+  checkRelativePath(path);
   const auth = (opts.auth ?? 'user') as AuthMode;
   if (!AUTHS.includes(auth)) throw new UsageError(`--auth must be one of ${AUTHS.join(', ')} (got "${opts.auth}")`, { flag: '--auth' });
   const form: Array<[string, string]> = [];
@@ -72,9 +75,11 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
     for (const [k, v] of Object.entries(res.headers)) ctx.io.err(`${k}: ${v}`);
   }
   if (opts.raw || typeof res.data === 'string') {
-    if (res.text) ctx.io.out(res.text);
+    // Exact bytes for a pipe; on a terminal, the server's text with its control characters shown.
+    if (res.text) ctx.io.out(ctx.io.isStdoutTTY ? escapeForTerminal(res.text, { keepLayout: true }) : res.text);
     return;
   }
   const settings = await ctx.output();
-  ctx.io.out(settings.format === 'jsonl' ? JSON.stringify(res.data) : JSON.stringify(res.data, null, 2));
+  // JSON escapes for controls and bidi overrides: the same value, and nothing a terminal acts on.
+  ctx.io.out(escapeForTerminal(settings.format === 'jsonl' ? JSON.stringify(res.data) : JSON.stringify(res.data, null, 2), { keepLayout: true }));
 }

@@ -55,3 +55,16 @@ export function baseFor(kind: HostKind, o: { override?: string; sandbox?: boolea
   if (kind === 'api') return HOSTS.api;
   return o.sandbox ? HOSTS.adsSandbox : HOSTS.ads;
 }
+
+/**
+ * A relative path must stay on the configured host: `//host/x` and `/\\host/x` are
+ * protocol-relative (WHATWG URLs read a backslash as a slash), and the URL parser drops tabs and
+ * newlines, so `/<TAB>/host` would become one too.
+ */
+export function checkRelativePath(path: string): void {
+  if (/^https?:\/\//i.test(path)) return;
+  if (/[\u0000-\u001f\u007f]/.test(path)) throw new UsageError(`the path contains a control character (got ${JSON.stringify(path)})`);
+  if (/^[\\/][\\/]|^\\/.test(path)) {
+    throw new UsageError(`"${path}" would name another host (protocol-relative); paths start with a single "/"`, { hint: 'e.g. xctl request /2/webhooks' });
+  }
+}

@@ -1,8 +1,10 @@
 // The profile store (conf, file mode 0600) and credential precedence: environment over profile.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { UsageError } from './errors.js';
+import { UsageError, XctlError } from './errors.js';
 import { withFileLockSync } from './file-lock.js';
+import { checkStorePlace } from './store-guard.js';
 
 export interface Profile {
   api_key?: string;
@@ -94,14 +96,23 @@ export class Store {
     const { default: Conf } = await import('conf');
     const cwd = env.XCTL_CONFIG_DIR || undefined;
     if (cwd) fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
-    const conf = new Conf<StoreData>({
-      projectName: 'xctl',
-      projectSuffix: '',
-      configName: 'config',
-      cwd,
-      configFileMode: 0o600,
-      clearInvalidConfig: false,
-    }) as unknown as ConfInstance;
+    const file = path.join(cwd ? path.resolve(cwd) : path.join(process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'xctl'), 'config.json');
+    if (cwd || process.platform === 'linux') checkStorePlace(file);
+    let conf: ConfInstance;
+    try {
+      conf = new Conf<StoreData>({
+        projectName: 'xctl',
+        projectSuffix: '',
+        configName: 'config',
+        cwd,
+        configFileMode: 0o600,
+        clearInvalidConfig: false,
+      }) as unknown as ConfInstance;
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      throw new XctlError(`the profile store ${file} is not valid JSON (${e.message})`, { hint: 'fix or remove the file; `xctl auth set` recreates it' });
+    }
+    checkStorePlace(conf.path);
     return new Store(conf);
   }
 
@@ -119,7 +130,13 @@ export class Store {
   }
 
   profiles(): Record<string, Profile> {
-    return { ...((this.conf.get('profiles') as Record<string, Profile> | undefined) ?? {}) };
+    let all: Record<string, Profile> | undefined;
+    try {
+      all = this.conf.get('profiles') as Record<string, Profile> | undefined;
+    } catch (e) {
+      throw new XctlError(`the profile store ${this.conf.path} is not valid JSON (${(e as Error).message})`, { hint: 'fix or remove the file; `xctl auth set` recreates it' });
+    }
+    return { ...(all ?? {}) };
   }
 
   profile(name: string): Profile | undefined {

@@ -7,7 +7,7 @@ import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFro
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
 import { abortableSleep } from './sleep.js';
-import { checkBaseUrl } from '../contract/hosts.js';
+import { checkBaseUrl, checkRelativePath } from '../contract/hosts.js';
 import { V1Code, hasCode } from '../contract/service-errors.js';
 import { undiciTransport, type Transport, type TransportResponse } from './transport.js';
 import { oauth2RequirementForPath } from '../contract/oauth2.js';
@@ -41,6 +41,8 @@ export interface HttpRequest {
   /** Throw on non-2xx (default true). */
   throwOnError?: boolean;
   timeoutMs?: number;
+  /** Largest body accepted (default MAX_RESPONSE_BYTES); a larger one is an error, not retried. */
+  maxBytes?: number;
   signal?: AbortSignal;
 }
 
@@ -83,6 +85,8 @@ export interface HttpConfig {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The wire; undici when absent. */
   transport?: Transport;
+  /** Longest time one attempt may take from sending to the last byte (not only idle time). */
+  deadlineMs?: number;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -90,8 +94,10 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$|^code$/i;
 // Connection-level failures where the request cannot have reached the server.
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-
-
+/** The largest API answer read: the biggest list page is well under 1 MB; an endless body stops here. */
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Default overall deadline of one attempt: an idle timeout alone lets a server dribble forever. */
+export const DEFAULT_DEADLINE_MS = 120_000;
 
 export function parseRateLimit(h: Record<string, string>): RateLimit | undefined {
   for (const [prefix, scope] of [['x-account-rate-limit-', 'account'], ['x-rate-limit-', 'app']] as const) {
@@ -139,6 +145,7 @@ export class HttpClient {
 
   url(req: Pick<HttpRequest, 'path' | 'host' | 'query'>): URL {
     const base = req.host === 'ads' ? this.cfg.adsBase : this.cfg.apiBase;
+    checkRelativePath(req.path);
     const u = /^https?:\/\//.test(req.path) ? new URL(req.path) : new URL(req.path.replace(/^\/?/, '/'), base.replace(/\/+$/, '') + '/');
     if (!/^https?:\/\//.test(req.path)) {
       // keep any base path prefix (e.g. a proxy at https://proxy/x)
@@ -153,9 +160,22 @@ export class HttpClient {
     return u;
   }
 
+  /** True when the URL is on the configured API or ads host: the only places credentials go. */
+  isConfiguredHost(url: URL): boolean {
+    return [this.cfg.apiBase, this.cfg.adsBase].some((b) => new URL(b).origin === url.origin);
+  }
+
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
     const method = req.method.toUpperCase();
     const url = this.url(req);
+    // gh ties a token to its host: a signed header for another host would hand it the credentials.
+    if ((req.auth ?? 'user') !== 'none' && !this.isConfiguredHost(url)) {
+      const hosts = [...new Set([this.cfg.apiBase, this.cfg.adsBase].map((b) => new URL(b).host))].join(', ');
+      throw new UsageError(`refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${hosts})`, {
+        flag: '--auth',
+        hint: 'pass --auth none to call another host without credentials, or point --base-url at it',
+      });
+    }
     const idempotent = req.idempotent ?? IDEMPOTENT.has(method);
     const maxRetries = req.retry === false ? 0 : (this.cfg.retries ?? 4);
     const base = this.cfg.retryBaseMs ?? 500;
@@ -188,17 +208,19 @@ export class HttpClient {
       if (res.status === 429 && req.retry !== false && rateWaits < 20) {
         const reset = res.rateLimit?.reset ?? Number(res.headers['x-rate-limit-reset'] ?? NaN);
         const now = this.now();
-        const waitMs = Number.isFinite(reset) ? Math.max(1000, reset * 1000 - now + 250) : backoff(1000, rateWaits);
+        // A reset that is not a number or already past says nothing: back off instead of a hot loop.
+        const usable = Number.isFinite(reset) && reset * 1000 > now;
+        const waitMs = usable ? Math.max(1000, reset * 1000 - now + 250) : backoff(1000, rateWaits);
         const maxWait = (this.cfg.maxWaitSec ?? 900) * 1000;
         if (waitMs <= maxWait) {
           rateWaits++;
           this.cfg.io.info(
-            `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${Number.isFinite(reset) ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`,
+            `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${usable ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`,
           );
           await this.sleep(waitMs, req.signal);
           continue;
         }
-        throw errorFromResponse(429, safeJson(res.text), { resetAt: reset }) as RateLimitError;
+        throw errorFromResponse(429, safeJson(res.text), { resetAt: usable ? reset : undefined }) as RateLimitError;
       }
       if (res.status >= 500 && idempotent && attempt < maxRetries) {
         uncertain ||= `HTTP ${res.status}`;
@@ -213,6 +235,15 @@ export class HttpClient {
         oauth2Retried = true;
         oauth2Token = await this.oauth2Token({ rejected: oauth2Token });
         continue;
+      }
+      if (res.status >= 300 && res.status < 400) {
+        // Not followed (credentials stay with the configured host) and never taken for success.
+        if (res.stream) res.stream.destroy();
+        const location = res.headers.location;
+        throw new ApiError(`${method} ${url.pathname} answered HTTP ${res.status}, a redirect${location ? ` to ${location}` : ' without a Location'}; redirects are not followed`, {
+          status: res.status,
+          hint: 'check --base-url: the API never redirects',
+        });
       }
       if (res.status >= 400 && req.throwOnError !== false) {
         if (res.stream) res.stream.destroy();
@@ -310,7 +341,14 @@ export class HttpClient {
       else if (body !== undefined) io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
     }
     const started = performance.now();
-    const signals = [req.signal, this.cfg.signal].filter((s): s is AbortSignal => !!s);
+    // A stream is endless by design (its watchdog handles stalls); any other answer has a deadline.
+    const deadlineMs = req.stream ? undefined : (this.cfg.deadlineMs ?? DEFAULT_DEADLINE_MS);
+    const deadline = deadlineMs ? AbortSignal.timeout(deadlineMs) : undefined;
+    const signals = [req.signal, this.cfg.signal, deadline].filter((s): s is AbortSignal => !!s);
+    const late = (e: unknown) =>
+      deadline?.aborted && !req.signal?.aborted && !this.cfg.signal?.aborted
+        ? new NetworkError(`no complete answer from ${url.host} within ${fmtMs(deadlineMs!)}`, { code: 'DEADLINE', hint: 'the server is too slow; XCTL_TIMEOUT sets the deadline in seconds' })
+        : toNetworkError(e, url);
     let r: TransportResponse;
     try {
       this.transport ??= undiciTransport();
@@ -324,7 +362,7 @@ export class HttpClient {
         bodyTimeoutMs: req.stream ? 0 : (req.timeoutMs ?? 120_000),
       });
     } catch (e) {
-      throw toNetworkError(e, url);
+      throw late(e);
     }
     const resHeaders: Record<string, string> = {};
     for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -338,11 +376,32 @@ export class HttpClient {
     if (req.stream && r.status < 400) {
       return { status: r.status, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
     }
+    const maxBytes = req.maxBytes ?? MAX_RESPONSE_BYTES;
+    const tooLarge = () =>
+      new ApiError(`the answer to ${method} ${url.pathname} is larger than ${fmtBytes(maxBytes)}; stopped reading it`, {
+        status: r.status,
+        hint: 'no API answer is this large: check --base-url',
+      });
+    if (Number(resHeaders['content-length']) > maxBytes) {
+      r.body.destroy();
+      throw tooLarge();
+    }
     let text: string;
     try {
-      text = await r.text();
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const c of r.body) {
+        size += (c as Buffer).length;
+        if (size > maxBytes) {
+          r.body.destroy();
+          throw tooLarge();
+        }
+        chunks.push(c as Buffer);
+      }
+      text = Buffer.concat(chunks).toString('utf8');
     } catch (e) {
-      throw toNetworkError(e, url);
+      if (e instanceof ApiError) throw e;
+      throw late(e);
     }
     let data: unknown = text;
     const ct = resHeaders['content-type'] ?? '';
@@ -423,6 +482,10 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
 export function backoff(baseMs: number, attempt: number): number {
   const cap = Math.min(30_000, baseMs * 2 ** attempt);
   return Math.round(cap / 2 + Math.random() * (cap / 2)); // "equal jitter": never zero, never synchronized
+}
+
+function fmtBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${n} bytes`;
 }
 
 export function fmtMs(ms: number): string {

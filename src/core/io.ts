@@ -1,5 +1,10 @@
 // Streams, TTY detection, colour, redaction and the spinner. Commands write only through here.
 import type { Readable, Writable } from 'node:stream';
+import { mask, redactSecrets, registerSecret } from './redact.js';
+import { escapeForTerminal } from './sanitize.js';
+
+export { mask } from './redact.js';
+export { escapeForTerminal } from './sanitize.js';
 
 export interface IOStreams {
   stdin: Readable & { isTTY?: boolean };
@@ -64,20 +69,16 @@ export class IO {
     return this.isStdoutTTY && this.isStderrTTY;
   }
 
-  /** Registers a secret: it is replaced by a mask in everything written to stderr and stdout. */
+  /** Registers a secret: it is replaced by a mask in every message and error (process-wide). */
   addSecret(value: string | undefined): void {
     if (value && value.length >= 4) {
       this.secrets.add(value);
-      const enc = encodeURIComponent(value);
-      if (enc !== value) this.secrets.add(enc);
+      registerSecret(value);
     }
   }
 
   redact(text: string): string {
-    if (this.secrets.size === 0) return text;
-    let out = text;
-    for (const s of this.secrets) if (out.includes(s)) out = out.split(s).join(mask(s));
-    return out;
+    return redactSecrets(text, this.secrets);
   }
 
   /** Data to stdout. Not redacted: only `auth token` prints a secret on purpose. */
@@ -87,15 +88,19 @@ export class IO {
   raw(text: string | Uint8Array): boolean {
     return this.stdout.write(text);
   }
-  /** Messages to stderr, redacted. */
+  /** Messages to stderr, redacted, with control characters escaped (they may quote service data). */
   err(text: string): void {
-    this.stderr.write(this.redact(text.endsWith('\n') ? text : text + '\n'));
+    this.stderr.write(this.safe(text) + '\n');
   }
   info(text: string): void {
     if (!this.quiet) this.err(text);
   }
   warn(text: string): void {
-    this.err(`${this.style('yellow', 'warning:')} ${text}`);
+    this.stderr.write(`${this.style('yellow', 'warning:')} ${this.safe(text)}\n`);
+  }
+
+  private safe(text: string): string {
+    return escapeForTerminal(this.redact(text.endsWith('\n') ? text.slice(0, -1) : text), { keepLayout: true });
   }
 
   style(name: keyof typeof ANSI | string, text: string): string {
@@ -113,20 +118,13 @@ export class IO {
     const s = ora({ text, stream: this.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true }).start();
     return {
       update: (t) => {
-        s.text = this.redact(t);
+        s.text = this.safe(t);
       },
-      succeed: (t) => s.succeed(t && this.redact(t)),
-      fail: (t) => s.fail(t && this.redact(t)),
+      succeed: (t) => s.succeed(t && this.safe(t)),
+      fail: (t) => s.fail(t && this.safe(t)),
       stop: () => s.stop(),
     };
   }
-}
-
-/** Masks a secret for display: first 4 characters and the length, never the rest. */
-export function mask(value: string | undefined): string {
-  if (!value) return '';
-  if (value.length <= 8) return '****';
-  return `${value.slice(0, 4)}…(${value.length})`;
 }
 
 export function processStreams(): IOStreams {

@@ -2,6 +2,7 @@
 // Lists are streamed (json prints the array incrementally) except tables, which must size columns.
 import type { IO } from './io.js';
 import { UsageError } from './errors.js';
+import { escapeForTerminal } from './sanitize.js';
 
 export type Format = 'table' | 'json' | 'jsonl' | 'tsv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'tsv'];
@@ -59,18 +60,26 @@ function pick(rec: Rec, fields: string[]): Rec {
 /** Micros on the wire and in json; money in a table ("543.00 USD"), in the record's currency when it has one. */
 function moneyCell(v: unknown, currency: unknown): string {
   if (typeof v !== 'number' || !Number.isInteger(v)) return cell(v);
-  return `${(v / 1e6).toFixed(2)}${typeof currency === 'string' && currency ? ` ${currency}` : ''}`;
+  return cell(`${(v / 1e6).toFixed(2)}${typeof currency === 'string' && currency ? ` ${currency}` : ''}`);
 }
 
-function cell(v: unknown): string {
+function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString();
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
 
+/**
+ * A table cell: service data with every control character and bidi override made visible. A
+ * newline stays (the table wraps it inside the cell's box); a tab would break the alignment.
+ */
+function cell(v: unknown): string {
+  return escapeForTerminal(text(v), { keepLayout: true }).replace(/\t/g, '\\t');
+}
+
 function tsvCell(v: unknown): string {
-  return cell(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+  return escapeForTerminal(text(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'));
 }
 
 function checkFields(fields: string[], known: Iterable<string>): void {
@@ -152,7 +161,7 @@ async function printTable(io: IO, head: string[], rows: string[][]): Promise<voi
   const width = Math.max(40, io.stdout.columns ?? 120);
   // Natural widths, then shrink the widest columns until the table fits the terminal; long
   // cells wrap on word boundaries instead of being cut.
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => longestLine(r[i]!))) + 2);
+  const widths = head.map((h, i) => Math.max(escapeForTerminal(h).length, ...rows.map((r) => longestLine(r[i]!))) + 2);
   const budget = width - (head.length + 1);
   while (widths.reduce((a, b) => a + b, 0) > budget) {
     const max = Math.max(...widths);
@@ -160,7 +169,7 @@ async function printTable(io: IO, head: string[], rows: string[][]): Promise<voi
     widths[widths.indexOf(max)] = max - 1;
   }
   const t = new Table({
-    head: head.map((h) => io.style('bold', h)),
+    head: head.map((h) => io.style('bold', escapeForTerminal(h))),
     style: { head: [], border: [] },
     colWidths: widths,
     wordWrap: true,
@@ -208,7 +217,7 @@ export async function printOne(io: IO, settings: OutputSettings, rec: Rec, shape
   }
   const { default: Table } = await import('cli-table3');
   const t = new Table({ style: { head: [], border: [] } });
-  for (const [k, v] of Object.entries(out)) t.push({ [io.style('bold', k)]: cell(v) });
+  for (const [k, v] of Object.entries(out)) t.push({ [io.style('bold', escapeForTerminal(k))]: cell(v) });
   io.out(t.toString());
 }
 

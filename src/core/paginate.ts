@@ -1,5 +1,8 @@
 // Cursor pagination as an async iterator. Without --all or --limit only the first page is read.
-import { UsageError } from './errors.js';
+import { ApiError, UsageError } from './errors.js';
+
+/** Empty pages in a row that still name a next cursor: a server leading --all on for ever. */
+export const MAX_EMPTY_PAGES = 10;
 
 export interface Page<T> {
   items: T[];
@@ -18,8 +21,10 @@ export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Pr
   let seen = 0;
   const follow = opts.all || opts.limit !== undefined;
   const visited = new Set<string>();
+  let empty = 0;
   for (;;) {
     const page = await fetchPage(cursor);
+    empty = page.items.length === 0 ? empty + 1 : 0;
     for (const item of page.items) {
       if (opts.limit !== undefined && seen >= opts.limit) return;
       seen++;
@@ -28,6 +33,11 @@ export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Pr
     if (opts.limit !== undefined && seen >= opts.limit) return;
     if (!follow || !page.next) return;
     if (visited.has(page.next)) return; // a server repeating a cursor must not loop us forever
+    if (empty >= MAX_EMPTY_PAGES) {
+      throw new ApiError(`stopped following next_cursor after ${MAX_EMPTY_PAGES} empty pages in a row (${seen} records read)`, {
+        hint: 'the server keeps answering empty pages with a new cursor; the records above are complete up to here',
+      });
+    }
     visited.add(page.next);
     cursor = page.next;
   }

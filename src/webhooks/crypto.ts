@@ -38,5 +38,13 @@ export function verifySignature(secret: string, rawBody: string | Buffer, signat
  * oracle that signs forged deliveries (DESIGN.md "Webhook receiver").
  */
 export function isServiceShapedCrcToken(token: string): boolean {
-  return /^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(token);
+  if (!/^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(token)) return false;
+  // A token that is itself a JSON text (`null`, `true`, `12345`, `-1.5e+300`) would get a signature
+  // that is valid for a delivery whose body is that text.
+  try {
+    JSON.parse(token);
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -18,7 +18,10 @@ export interface ReceiverOptions {
   onRejected: (reason: string, req: http.IncomingMessage) => void;
 }
 
-const MAX_BODY = 5_000_000;
+export const MAX_BODY = 5_000_000;
+/** Deliveries read at once, and the bytes they may hold together: a flood cannot exhaust memory. */
+export const MAX_CONNECTIONS = 64;
+export const MAX_BUFFERED = 32_000_000;
 
 function reply(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -27,7 +30,8 @@ function reply(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 export function createReceiver(o: ReceiverOptions): http.Server {
-  return http.createServer((req, res) => {
+  let buffered = 0;
+  const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://receiver');
     if (url.pathname !== o.path && url.pathname !== o.path + '/') return reply(res, 404, { error: 'not found' });
     if (req.method === 'GET') {
@@ -45,19 +49,41 @@ export function createReceiver(o: ReceiverOptions): http.Server {
       return reply(res, 200, crcResponse(o.secret, token));
     }
     if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed' });
+    const declared = Number(req.headers['content-length']);
+    if (declared > MAX_BODY) {
+      // Refused before a byte of it is read.
+      o.onRejected(`body too large (Content-Length ${declared}, the limit is ${MAX_BODY})`, req);
+      res.setHeader('connection', 'close');
+      reply(res, 413, { error: 'too large' });
+      return void req.destroy();
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let held = 0;
+    const release = () => {
+      buffered -= held;
+      held = 0;
+    };
+    req.on('close', release);
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        o.onRejected('body too large', req);
-        reply(res, 413, { error: 'too large' });
+      if (size > MAX_BODY || buffered + c.length > MAX_BUFFERED) {
+        const why = size > MAX_BODY ? 'body too large' : 'too much buffered across connections';
+        o.onRejected(why, req);
+        if (!res.headersSent) reply(res, size > MAX_BODY ? 413 : 503, { error: why });
+        size = Infinity;
+        release();
         req.destroy();
-      } else chunks.push(c);
+      } else {
+        chunks.push(c);
+        held += c.length;
+        buffered += c.length;
+      }
     });
     req.on('end', () => {
       if (size > MAX_BODY) return;
       const raw = Buffer.concat(chunks);
+      release();
       const given = SIGNATURE_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === 'string');
       if (!given) {
         o.onRejected('unsigned delivery (no signature header)', req);
@@ -78,4 +104,9 @@ export function createReceiver(o: ReceiverOptions): http.Server {
       setImmediate(() => o.onDelivery({ raw, headers: req.headers, json }));
     });
   });
+  server.maxConnections = MAX_CONNECTIONS;
+  // A client that sends its headers or body slowly does not hold a connection for ever.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  return server;
 }

@@ -1,6 +1,7 @@
 // The one-email-per-line path works on the raw bytes (no decoding, no per-record strings) for
 // speed. It must give exactly what the string rules give (prepare('email', ...) on each decoded
 // line): checked here line by line against that reference, on awkward input.
+import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { processChunk, type ProcessorConfig } from '../../src/audiences/chunk-processor.js';
 import { prepare } from '../../src/audiences/normalize.js';
@@ -16,9 +17,12 @@ function reference(bytes: Uint8Array) {
   let read = 0;
   let digestLine = 0;
   const rejects: Array<[number, string, string]> = [];
+  // Bytes that are not UTF-8 decode to U+FFFD: such a value is rejected, never hashed.
+  const badUtf8 = !isUtf8(bytes);
   lines.forEach((raw, i) => {
     if (raw.trim() === '') return;
     read++;
+    if (badUtf8 && raw.includes('\uFFFD')) return void rejects.push([i + 1, 'email', 'not valid UTF-8']);
     const p = prepare('email', raw, false);
     if ('digest' in p) digestLine ||= i + 1;
     else if ('reason' in p) rejects.push([i + 1, 'email', p.reason]);

@@ -3,7 +3,9 @@
 // events sent while disconnected arrive anyway (duplicates from the backfill are dropped).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { StringDecoder } from 'node:string_decoder';
 import { ApiError, UsageError } from '../../core/errors.js';
+import { escapeForTerminal } from '../../core/sanitize.js';
 import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
 import { define } from '../define.js';
 
@@ -25,6 +27,66 @@ const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$
 
 const BACKFILL_MAX = SUBSCRIPTION_LIMITS.backfillMinutes.max;
 const SEEN_MAX = 20_000;
+// An event is a few KB; a "line" this long is a broken or hostile server, and holding it would
+// grow without bound.
+export const MAX_LINE_CHARS = 1_000_000;
+
+/**
+ * Splits a byte stream into lines: multi-byte characters split across chunks are decoded whole,
+ * each byte is scanned once (no re-scan of a growing buffer), and a line longer than the cap is
+ * dropped (reported through onOverlong) instead of buffered.
+ */
+export class LineSplitter {
+  private decoder = new StringDecoder('utf8');
+  private buf = '';
+  private dropping = false;
+
+  constructor(private onOverlong: () => void, private max = MAX_LINE_CHARS) {}
+
+  push(chunk: Buffer | string): string[] {
+    const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
+    const lines: string[] = [];
+    let start = 0;
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', start)) {
+      if (!this.dropping) lines.push(this.buf + text.slice(start, i));
+      this.buf = '';
+      this.dropping = false;
+      start = i + 1;
+    }
+    if (!this.dropping) {
+      this.buf += text.slice(start);
+      if (this.buf.length > this.max) {
+        this.buf = '';
+        this.dropping = true;
+        this.onOverlong();
+      }
+    }
+    return lines;
+  }
+}
+
+/**
+ * The line as printed: only a line that parses as JSON (anything else is a broken server, not an
+ * event), with control characters and bidi overrides escaped. The escapes are JSON escapes inside
+ * strings, so the printed line parses to the same value.
+ */
+export function printableEvent(line: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const safe = escapeForTerminal(line);
+  if (safe === line) return line;
+  try {
+    JSON.parse(safe);
+    return safe;
+  } catch {
+    // a control character between tokens (JSON whitespace): print the value re-encoded
+    return escapeForTerminal(JSON.stringify(value));
+  }
+}
 
 export function register(parent: Command, runF = activityStream): void {
   parent
@@ -64,7 +126,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
   const end = o.endTime !== undefined ? streamTime(o.endTime, '--end-time') : undefined;
   if (start !== undefined && backfill !== undefined) throw new UsageError('give --backfill-minutes or --start-time, not both', { flag: '--start-time' });
   if (end !== undefined && start !== undefined && end <= start) throw new UsageError('--end-time must be after --start-time', { flag: '--end-time' });
-  const stallSec = Number(o.stallTimeout ?? '60');
+  const stallSec = /^\d+(\.\d+)?$/.test(o.stallTimeout ?? '60') ? Number(o.stallTimeout ?? '60') : NaN;
   if (!Number.isFinite(stallSec) || stallSec < 1) throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, { flag: '--stall-timeout' });
   const { backoff } = await import('../../core/http.js');
   const base = ctx.env.XCTL_RETRY_BASE_MS ? Number(ctx.env.XCTL_RETRY_BASE_MS) : 1000;
@@ -116,22 +178,25 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
           body.destroy(new Error(`no data for ${stallSec} s`));
         }
       }, Math.min(1000, stallSec * 250));
-      let buf = '';
+      const lines = new LineSplitter(() => ctx.io.warn(`dropped a stream line longer than ${MAX_LINE_CHARS} characters`));
+      let skipped = 0;
       for await (const chunk of body) {
         lastHeard = ctx.clock.now();
-        buf += chunk.toString();
-        let i: number;
-        while ((i = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, i).trim();
-          buf = buf.slice(i + 1);
+        for (const raw of lines.push(chunk as Buffer)) {
+          const line = raw.trim();
           if (!line) continue; // keep-alive
+          const out = printableEvent(line);
+          if (out === undefined) {
+            if (skipped++ === 0) ctx.io.warn(`skipped a stream line that is not JSON: ${line.slice(0, 80)}`);
+            continue;
+          }
           const key = eventKey(line);
           if (key) {
             if (seen.has(key)) continue;
             seen.add(key);
             if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
           }
-          ctx.io.out(line);
+          ctx.io.out(out);
         }
       }
       // The server ends a windowed stream cleanly once its end_time has passed: the window is

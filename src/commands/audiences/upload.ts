@@ -22,6 +22,7 @@ export interface UploadFlags extends InputFlags {
   journal?: string;
   restart?: boolean;
   rejects?: string;
+  strictRows?: boolean;
 }
 
 type Target = UploadTarget;
@@ -35,7 +36,7 @@ export interface UploadOptions extends UploadFlags {
   input: string;
 }
 
-const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'seconds', 'records_per_s'];
+const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'changed_batches', 'seconds', 'records_per_s'];
 
 function addFlags(cmd: Command, target: Target): Command {
   addInputFlags(cmd, target === 'custom_audience' ? undefined : 'what each value is: email or phone_number');
@@ -50,7 +51,8 @@ function addFlags(cmd: Command, target: Target): Command {
     .option('--out <file>', 'with --dry-run: write each request body as one JSON line')
     .option('--journal <file>', 'journal file (default: in the config folder, keyed by input and options; stdin needs one to resume)')
     .option('--restart', 'ignore an existing journal and upload from the top')
-    .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv');
+    .option('--rejects <file>', 'write rejected values (line, column, reason) as csv')
+    .option('--strict-rows', 'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)');
   return cmd;
 }
 
@@ -126,6 +128,8 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   }
 
   await refuseBinary(input);
+  const { checkOutputPaths } = await import('../../audiences/input.js');
+  checkOutputPaths(input, [['--out', f.out], ['--rejects', f.rejects], ['--journal', f.journal]], f.journal);
   const { runUpload } = await import('../../audiences/pipeline.js');
   const summary = await runUpload(ctx, {
     target,
@@ -147,6 +151,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     journal: f.journal,
     restart: !!f.restart,
     rejects: f.rejects,
+    strictRows: !!f.strictRows,
   });
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
   const s = summary as unknown as { read: number; valid: number };

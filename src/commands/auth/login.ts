@@ -188,7 +188,7 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     // The URL goes to stderr even with --quiet: without it the user cannot finish.
     io.err(`Open this URL in a browser to authorize xctl${checked.accessLevel ? ` (${checked.accessLevel} access)` : ''}:\n\n  ${url}\n`);
     if (opts.browser !== false) {
-      const openUrl = deps.openUrl ?? (async (u: string) => (await import('open')).default(u, { wait: false }));
+      const openUrl = deps.openUrl ?? ((u: string) => openWithoutSecrets(u, ctx.env));
       await openUrl(url).catch((e: Error) => io.warn(`could not open a browser (${e.message}); open the URL above yourself`));
     }
     io.info(
@@ -226,5 +226,21 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
   } finally {
     aborter.abort();
     await server?.close();
+  }
+}
+
+/**
+ * Opens the browser without the XCTL_* variables: the browser (and everything it starts) would
+ * otherwise inherit the secrets. `open` has no env option and spawns with the process
+ * environment, synchronously before its promise resolves, so they are taken out for that moment.
+ */
+export async function openWithoutSecrets(url: string, env: Record<string, string | undefined>): Promise<void> {
+  const { default: open } = await import('open');
+  const saved = Object.entries(env).filter(([k]) => k.startsWith('XCTL_'));
+  for (const [k] of saved) delete env[k];
+  try {
+    await open(url, { wait: false });
+  } finally {
+    for (const [k, v] of saved) env[k] = v;
   }
 }

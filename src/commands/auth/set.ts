@@ -8,7 +8,7 @@ import { define } from '../define.js';
 export interface AuthSetOptions {
   apiKey?: string;
   apiSecret?: string | boolean;
-  accessToken?: string;
+  accessToken?: string | boolean;
   accessTokenSecret?: string | boolean;
   bearerToken?: string | boolean;
   userId?: string;
@@ -25,21 +25,26 @@ export function register(parent: Command, runF = authSet): void {
     .description('store credentials in the profile (secrets from stdin with "-" or a hidden prompt)')
     .option('--api-key <key>', 'API key (consumer key)')
     .option('--api-secret [-]', 'API secret: "-" reads stdin, no value prompts')
-    .option('--access-token <token>', 'user access token')
+    .option('--access-token [token]', 'user access token: "-" reads stdin, no value prompts (a value on the command line still works, with a warning)')
     .option('--access-token-secret [-]', 'user access token secret: "-" reads stdin, no value prompts')
     .option('--bearer-token [-]', 'app-only bearer token: "-" reads stdin, no value prompts')
     .option('--user-id <id>', 'the user the access token belongs to')
     .option('--screen-name <name>', 'that user\'s handle')
     .option('--client-id <id>', 'OAuth 2.0 Client ID of the app (for `auth login --oauth2`; not the API key)')
     .option('--client-secret [-]', 'OAuth 2.0 Client Secret (confidential clients): "-" reads stdin, no value prompts')
-    .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token secret, bearer token, client secret.')
+    .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token, access token secret, bearer token, client secret.')
     .action(define<AuthSetOptions>((ctx, o) => runF(ctx, o)));
 }
 
 export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void> {
   const patch: Partial<Profile> = {};
+  // The access token is a secret too: "-" (stdin) or a prompt, like the others. A value on the
+  // command line is still taken (scripts rely on it) but lands in shell history and `ps`.
+  const tokenInArgv = typeof opts.accessToken === 'string' && opts.accessToken !== '-' && opts.accessToken !== '';
+  if (tokenInArgv) ctx.io.warn('--access-token on the command line is kept in shell history and visible to other users in `ps`: pass "-" and pipe it on stdin');
   const secretFlags: Array<[keyof Profile, string, string | boolean | undefined]> = [
     ['api_secret', '--api-secret', opts.apiSecret],
+    ['access_token', '--access-token', tokenInArgv ? undefined : opts.accessToken],
     ['access_token_secret', '--access-token-secret', opts.accessTokenSecret],
     ['bearer_token', '--bearer-token', opts.bearerToken],
     ['client_secret', '--client-secret', opts.clientSecret],
@@ -64,7 +69,7 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
     const { checkClientId } = await import('../../core/oauth2.js');
     patch.client_id = checkClientId(opts.clientId);
   }
-  if (opts.accessToken !== undefined) patch.access_token = opts.accessToken;
+  if (tokenInArgv) patch.access_token = opts.accessToken as string;
   if (opts.userId !== undefined) {
     if (!/^\d{1,20}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
     patch.user_id = opts.userId;

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { CheckFailed } from '../../core/errors.js';
 import { ENV_CREDENTIALS, resolveCredentials, type Profile } from '../../core/config.js';
 import { mask } from '../../core/io.js';
+import { redactUrlCredentials } from '../../core/redact.js';
 import { printList, type Rec } from '../../core/output.js';
 import { define } from '../define.js';
 
@@ -53,7 +54,7 @@ export async function authStatus(ctx: Context): Promise<void> {
       client_id: c.client_id ? mask(c.client_id) : '',
       client_secret: c.client_secret ? 'set' : '',
       from_env: name === selected ? envSet.join(' ') : '',
-      base_url: p.base_url ?? '',
+      base_url: redactUrlCredentials(p.base_url ?? ''),
       account_id: p.account_id ?? '',
     });
   }

@@ -28,7 +28,8 @@ export function register(parent: Command, runF = sandboxStart): void {
 }
 
 export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Promise<void> {
-  const port = Number(opts.port ?? 0);
+  // Digits only: Number() would take "1e3", "0x50" or " 80 " as ports.
+  const port = /^\d{1,5}$/.test(opts.port ?? '0') ? Number(opts.port ?? 0) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535 (got "${opts.port}")`, { flag: '--port' });
   if (opts.clock !== 'real' && opts.clock !== 'manual') throw new UsageError(`--clock must be real or manual (got "${opts.clock}")`, { flag: '--clock' });
   const { parseFaultSpec } = await import('../../sandbox/faults.js');

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
+import { escapeForTerminal } from '../../core/sanitize.js';
 import { checkBaseUrl, isLoopbackHost } from '../../contract/hosts.js';
 import { DEPRECATED_EVENT_NAMES } from '../../contract/activity.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
@@ -22,6 +23,8 @@ export interface ListenOptions {
 }
 
 const FORWARD_TIMEOUT_MS = 10_000;
+/** Event ids remembered to drop repeated deliveries (the service retries; a replay may repeat). */
+const SEEN_MAX = 20_000;
 
 export function register(parent: Command, runF = webhooksListen): void {
   parent
@@ -72,9 +75,16 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   const secret = creds.api_secret;
   const wantJson = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
   const warned = new Set<string>();
+  const seen = new Set<string>();
 
   const onDelivery = async (d: ReceivedDelivery) => {
     const data = (d.json as { data?: Record<string, unknown> } | undefined)?.data;
+    const uuid = data && typeof data.event_uuid === 'string' ? data.event_uuid : undefined;
+    if (uuid) {
+      if (seen.has(uuid)) return ctx.io.info(`dropped a repeated delivery of event ${uuid}`);
+      seen.add(uuid);
+      if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
+    }
     const name = data && typeof data.event_type === 'string' ? data.event_type : undefined;
     if (name && DEPRECATED_EVENT_NAMES[name]) {
       if (!warned.has(name)) {
@@ -83,10 +93,12 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
       }
       data!.event_type = DEPRECATED_EVENT_NAMES[name];
     }
-    if (wantJson) ctx.io.out(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json));
+    // Event data is the sender's text: escaped in the line and in the JSON (as JSON escapes, so
+    // the JSON still parses to the same value).
+    if (wantJson) ctx.io.out(escapeForTerminal(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json)));
     else {
       const s = summarize(d.json);
-      ctx.io.out(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`);
+      ctx.io.out(escapeForTerminal(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`));
     }
     if (forward) {
       const { exchange } = await import('../../webhooks/outbound.js');

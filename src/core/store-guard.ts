@@ -1,0 +1,45 @@
+// Guards around the profile store, as ssh guards its keys: a folder another user owns or can
+// write to, or a store file that is a symlink, is refused (another user could read the secrets
+// written there, or plant a base URL).
+import fs from 'node:fs';
+import path from 'node:path';
+import { XctlError } from './errors.js';
+
+const FIX = (dir: string) => `the folder must be yours and writable only by you: \`chmod 700 ${dir}\` (or choose another with XCTL_CONFIG_DIR)`;
+
+/** Throws when the store's folder or file could be read or planted by another user. */
+export function checkStorePlace(file: string): void {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (uid === undefined) return; // Windows: ACLs, not modes
+  const dir = path.dirname(file);
+  let d: fs.Stats;
+  try {
+    d = fs.statSync(dir);
+  } catch {
+    return; // created on first write, 0700
+  }
+  if (d.uid !== uid) throw new XctlError(`refusing to use the config folder ${dir}: it belongs to another user (uid ${d.uid})`, { hint: FIX(dir) });
+  if (d.mode & 0o022) {
+    throw new XctlError(`refusing to use the config folder ${dir}: others can write to it (mode ${(d.mode & 0o777).toString(8)})`, { hint: FIX(dir) });
+  }
+  let f: fs.Stats;
+  try {
+    f = fs.lstatSync(file);
+  } catch {
+    return;
+  }
+  if (f.isSymbolicLink()) throw new XctlError(`refusing to use the profile store ${file}: it is a symbolic link`, { hint: `replace it with a regular file (or remove it; \`xctl auth set\` recreates it)` });
+  if (!f.isFile()) throw new XctlError(`refusing to use the profile store ${file}: it is not a regular file`, { hint: 'remove it; `xctl auth set` recreates it' });
+  if (f.uid !== uid) throw new XctlError(`refusing to use the profile store ${file}: it belongs to another user (uid ${f.uid})`, { hint: `remove it, or \`chown\` it to yourself and \`chmod 600 ${file}\`` });
+  if (f.mode & 0o022) throw new XctlError(`refusing to use the profile store ${file}: others can write to it (mode ${(f.mode & 0o777).toString(8)})`, { hint: `\`chmod 600 ${file}\`` });
+}
+
+/** True while a process with this id exists (EPERM: it exists but is another user's). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

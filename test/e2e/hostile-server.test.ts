@@ -1,0 +1,395 @@
+// A malicious server on 127.0.0.1 (issue 14): it echoes the Authorization header back, answers
+// without end, dribbles, redirects, names things with terminal escape sequences and sends NaN
+// rate-limit headers. The real CLI runs against it; each case failed on the code before the fix.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { runCli, tempDir, type RunOptions } from '../helpers/cli.js';
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
+
+let server: http.Server;
+let base: string;
+let handler: Handler;
+let hits: Array<{ method: string; url: string; authorization?: string }> = [];
+// A second host: whatever reaches it was sent to the wrong place.
+let other: http.Server;
+let otherBase: string;
+let otherHits: Array<{ url: string; authorization?: string }> = [];
+
+const SECRET = 'hostile-api-secret-0123456789';
+const TOKEN = '783214-hostileaccesstoken0123456789';
+const TOKEN_SECRET = 'hostile-token-secret-0123456789';
+const BEARER = 'AAAAhostilebearertoken0123456789abcdef';
+
+function env(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    XCTL_CONFIG_DIR: tempDir('xctl-hostile-'),
+    XCTL_BASE_URL: base,
+    XCTL_API_KEY: 'hostile-key',
+    XCTL_API_SECRET: SECRET,
+    XCTL_ACCESS_TOKEN: TOKEN,
+    XCTL_ACCESS_TOKEN_SECRET: TOKEN_SECRET,
+    XCTL_BEARER_TOKEN: BEARER,
+    XCTL_ACCOUNT_ID: '18ce54d4x5t',
+    XCTL_RETRY_BASE_MS: '10',
+    ...extra,
+  };
+}
+
+const run = (args: string[], o: RunOptions & { extra?: Record<string, string> } = {}) => runCli(args, { ...o, env: { ...env(o.extra), ...(o.env ?? {}) } });
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Every raw byte a terminal would act on: C0 (but newline and tab), DEL, C1, bidi overrides. */
+const TERMINAL_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const EVIL = '\u001b]0;pwned\u0007\u001b[2J\u001b[1;1H$ sudo rm -rf /\r\u009b31m\u202egnp.exe';
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      hits.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization });
+      handler(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  other = http.createServer((req, res) => {
+    otherHits.push({ url: req.url!, authorization: req.headers.authorization });
+    json(res, 200, { data: { stolen: true } });
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  other.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await new Promise((r) => other.close(r));
+});
+
+beforeEach(() => {
+  hits = [];
+  otherHits = [];
+  handler = (_q, res) => json(res, 200, { data: [] });
+});
+
+function expectNoSecret(text: string): void {
+  for (const s of [SECRET, TOKEN, TOKEN_SECRET, BEARER, encodeURIComponent(TOKEN)]) expect(text, `leaks ${s}`).not.toContain(s);
+}
+
+describe('credentials go only to the configured host', () => {
+  it('refuses "//host" and "/\\host" paths: nothing is sent anywhere', async () => {
+    const host = otherBase.replace('http://', '');
+    for (const p of [`//${host}/x`, `/\\${host}/x`, `/\\/${host}/x`, `/\t/${host}/x`]) {
+      const r = await run(['request', p]);
+      expect([r.code, r.stderr], p).toEqual([2, expect.stringMatching(/another host|control character/)]);
+    }
+    expect(otherHits).toEqual([]);
+    expect(hits).toEqual([]);
+  });
+
+  it('an absolute URL to another host is refused with credentials and allowed with --auth none', async () => {
+    for (const auth of ['user', 'app', 'basic']) {
+      const r = await run(['request', `${otherBase}/x`, '--auth', auth]);
+      expect([r.code, r.stderr], auth).toEqual([2, expect.stringContaining('refusing to send credentials')]);
+    }
+    expect(otherHits).toEqual([]);
+    const none = await run(['request', `${otherBase}/x`, '--auth', 'none']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(otherHits).toEqual([{ url: '/x', authorization: undefined }]);
+    // the configured host still gets its credentials from an absolute URL
+    const same = await run(['request', `${base}/2/users/me`]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(hits[0]!.authorization).toMatch(/^OAuth /);
+  });
+});
+
+describe('a server that echoes the Authorization header', () => {
+  beforeEach(() => {
+    handler = (req, res) =>
+      json(res, 401, { errors: [{ code: 32, message: `Could not authenticate you: ${req.headers.authorization} (token ${TOKEN}, secret ${TOKEN_SECRET})` }] });
+  });
+
+  it('never gets the token printed: plain, --json and the --verbose stack', async () => {
+    for (const args of [['request', '/1.1/account/verify_credentials.json'], ['request', '/2/webhooks', '--auth', 'app']]) {
+      for (const mode of [[], ['--json'], ['--verbose']]) {
+        const r = await run([...args, ...mode]);
+        expect(r.code, r.stderr).toBe(3);
+        expect(r.stderr).toMatch(/Could not authenticate you/);
+        expectNoSecret(r.stdout + r.stderr);
+      }
+    }
+    expect(hits.some((h) => h.authorization?.includes(BEARER))).toBe(true); // the echo did carry it
+  });
+
+  it('an echoed Basic header (base64 of key:secret) is redacted too', async () => {
+    const r = await run(['request', '-X', 'POST', '/oauth2/token', '--auth', 'basic', '-d', 'grant_type=client_credentials']);
+    expect(r.code).toBe(3);
+    const basic = Buffer.from(`hostile-key:${SECRET}`).toString('base64');
+    expect(hits[0]!.authorization).toBe(`Basic ${basic}`);
+    expect(r.stderr).not.toContain(basic);
+    expect(r.stderr).toContain('Basic [redacted]');
+  });
+
+  it('an HTML error page that quotes the header is redacted', async () => {
+    handler = (req, res) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end(`<html><body><h1>Bad request</h1><pre>Authorization: ${req.headers.authorization}</pre></body></html>`);
+    };
+    const r = await run(['request', '-X', 'POST', '/2/webhooks', '--auth', 'app', '--verbose']);
+    expect(r.code).toBe(1);
+    expectNoSecret(r.stdout + r.stderr);
+  });
+});
+
+describe('terminal injection', () => {
+  it('escapes control characters and bidi overrides in table, tsv, errors and raw text; JSON stays exact', async () => {
+    handler = (_q, res) => json(res, 200, { data: [{ id: '1', url: `https://e.example/${EVIL}`, valid: true, created_at: '2026-01-01T00:00:00.000Z', [EVIL]: 1 }] });
+    for (const o of ['table', 'tsv']) {
+      const r = await run(['webhooks', 'list', '-o', o]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(TERMINAL_CONTROLS);
+      expect(r.stdout).toContain('\\u001b]0;pwned\\u0007');
+      expect(r.stdout).toContain('\\u202egnp.exe');
+    }
+    const one = await run(['webhooks', 'list', '-o', 'table', '--fields', `id,${EVIL}`]);
+    expect(one.stdout + one.stderr).not.toMatch(TERMINAL_CONTROLS);
+    const j = await run(['webhooks', 'list', '-o', 'json']);
+    expect(JSON.parse(j.stdout)[0].url).toBe(`https://e.example/${EVIL}`);
+    const jr = await run(['request', '/2/webhooks']);
+    expect(jr.stdout).not.toMatch(TERMINAL_CONTROLS);
+    expect(JSON.parse(jr.stdout).data[0].url).toBe(`https://e.example/${EVIL}`);
+
+    handler = (_q, res) => json(res, 400, { errors: [{ code: 'INVALID', message: `bad ${EVIL}`, parameter: EVIL }] });
+    for (const mode of [[], ['--json'], ['--verbose']]) {
+      const r = await run(['webhooks', 'list', ...mode]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).not.toMatch(TERMINAL_CONTROLS);
+      expect(r.stderr).toContain('\\u001b[2J');
+      if (mode[0] === '--json') expect(JSON.parse(r.stderr.trim()).error.message).toContain(`bad ${EVIL}`);
+    }
+    handler = (_q, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'x-evil': 'a\u009b2Jb' });
+      res.end(`<html><title>${EVIL}</title></html>`);
+    };
+    const page = await run(['request', '/2/x', '-i']);
+    expect(page.code).toBe(1);
+    expect(page.stderr).not.toMatch(TERMINAL_CONTROLS);
+  });
+});
+
+describe('unbounded answers', () => {
+  it('an endless chunked body is cut at the cap, with a clear error, and not retried', async () => {
+    let written = 0;
+    handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk)) {
+          written += chunk.length;
+          if (written > 200 * 1024 * 1024) return res.end();
+        }
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      res.write('{"data":"');
+      pump();
+    };
+    const r = await run(['request', '/2/endless'], { timeoutMs: 25_000 });
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/larger than 8 MiB/)]);
+    expect(hits).toHaveLength(1);
+    expect(written).toBeLessThan(100 * 1024 * 1024);
+  });
+
+  it('a huge error body is refused at once by its Content-Length and not retried', async () => {
+    handler = (_q, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain', 'content-length': String(1024 ** 3) });
+      res.write('x'.repeat(1024));
+    };
+    const r = await run(['request', '/2/huge']);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/larger than 8 MiB/)]);
+    expect(hits).toHaveLength(1);
+  });
+
+  it('a server that dribbles one byte at a time hits the overall deadline', async () => {
+    handler = (_q, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const t = setInterval(() => (res.destroyed ? clearInterval(t) : res.write(' ')), 100);
+    };
+    const started = Date.now();
+    const r = await run(['request', '-X', 'POST', '/2/slow'], { extra: { XCTL_TIMEOUT: '1' } });
+    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/no complete answer from 127\.0\.0\.1:\d+ within 1\.0 s/)]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('XCTL_TIMEOUT is checked', async () => {
+    const r = await run(['request', '/2/x'], { extra: { XCTL_TIMEOUT: '1e3' } });
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('XCTL_TIMEOUT must be')]);
+  });
+});
+
+describe('redirects', () => {
+  beforeEach(() => {
+    handler = (_q, res) => {
+      res.writeHead(302, { location: `${otherBase}/steal` });
+      res.end();
+    };
+  });
+
+  it('a 3xx is an error naming the Location, and is not followed', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['webhooks', 'delete', '123', '--yes'], /DELETE \/2\/webhooks\/123 answered HTTP 302/],
+      [['webhooks', 'create', 'https://hooks.example.com/x'], /POST \/2\/webhooks answered HTTP 302/],
+      [['audiences', 'create', '--name', 'x'], /answered HTTP 302/],
+      [['request', '/2/webhooks'], /answered HTTP 302/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await run(args);
+      expect([r.code, r.stdout], args.join(' ')).toEqual([1, '']);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr).toContain(`${otherBase}/steal`);
+      expect(r.stderr).not.toMatch(/deleted webhook/);
+    }
+    expect(otherHits).toEqual([]);
+  });
+});
+
+describe('rate-limit headers that make no sense', () => {
+  it('a NaN or past reset is a bounded backoff, not a hot loop', async () => {
+    for (const reset of ['NaN', '0', 'soon']) {
+      hits = [];
+      handler = (_q, res) => json(res, 429, { errors: [{ code: 88, message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '15', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset });
+      const r = await run(['request', '/2/webhooks', '--max-wait', '1'], { timeoutMs: 25_000 });
+      expect([r.code, r.stderr], reset).toEqual([1, expect.stringContaining('Rate limit exceeded')]);
+      expect(hits.length, reset).toBeLessThanOrEqual(8);
+    }
+  });
+});
+
+describe('activity stream from a hostile server', () => {
+  it('keeps split multi-byte characters whole, prints only JSON lines, escapes them, and drops overlong lines', async () => {
+    const { spawnCli } = await import('../helpers/receiver.js');
+    handler = (req, res) => {
+      if (!req.url!.startsWith('/2/activity/stream')) return json(res, 404, {});
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const first = Buffer.from(JSON.stringify({ data: { event_uuid: 'e1', payload: { title: 'café 日本' } } }) + '\n');
+      const cut = first.indexOf(Buffer.from('é')) + 1; // inside the two bytes of é
+      const steps: Array<Buffer | string> = [
+        first.subarray(0, cut),
+        first.subarray(cut),
+        '<html>not json</html>\n',
+        JSON.stringify({ data: { event_uuid: 'e2', payload: { title: EVIL } } }) + '\n',
+        '{"data":{"event_uuid":"big","payload":"' + 'x'.repeat(600_000),
+        'x'.repeat(600_000) + '"}}\n',
+        JSON.stringify({ data: { event_uuid: 'e3', payload: { title: 'last' } } }) + '\n',
+      ];
+      let i = 0;
+      const t = setInterval(() => {
+        if (res.destroyed || i >= steps.length) return clearInterval(t);
+        res.write(steps[i++]);
+      }, 60);
+    };
+    const s = spawnCli(['activity', 'stream'], env());
+    try {
+      await s.waitStdout(/"last"/);
+      const lines = s.stdout().trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l).data.event_uuid)).toEqual(['e1', 'e2', 'e3']);
+      expect(JSON.parse(lines[0]!).data.payload.title).toBe('café 日本');
+      expect(s.stdout()).not.toMatch(TERMINAL_CONTROLS);
+      expect(JSON.parse(lines[1]!).data.payload.title).toBe(EVIL); // the value is exact
+      expect(s.stderr()).toMatch(/skipped a stream line that is not JSON/);
+      expect(s.stderr()).toMatch(/dropped a stream line longer than 1000000 characters/);
+      expect(s.stderr()).not.toMatch(TERMINAL_CONTROLS);
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+});
+
+describe('audience upload against nonsense rate-limit headers', () => {
+  const users = () => {
+    const f = `${tempDir('xctl-hostile-up-')}/users.txt`;
+    fs.writeFileSync(f, 'a@example.com\nb@example.com\n');
+    return f;
+  };
+
+  it('a NaN or past reset on every 429 is a bounded retry, then exit 4 with the resume hint', async () => {
+    for (const reset of ['NaN', '1']) {
+      hits = [];
+      handler = (_q, res) => json(res, 429, { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset });
+      const r = await run(['audiences', 'upload', 'abc123', users(), '--type', 'email'], { timeoutMs: 20_000 });
+      expect([r.code, r.stderr], reset).toEqual([4, expect.stringMatching(/gave up on batch 0/)]);
+      expect(hits.length, reset).toBeLessThanOrEqual(8);
+    }
+  });
+
+  it('a reset past the timer range is waited for (clamped), not fired at once in a loop', async () => {
+    const { spawnCli } = await import('../helpers/receiver.js');
+    const far = Math.floor(Date.now() / 1000) + 60 * 86_400;
+    handler = (_q, res) => json(res, 429, { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(far) });
+    const s = spawnCli(['audiences', 'upload', 'abc123', users(), '--type', 'email', '--max-wait', '99999999999'], env());
+    try {
+      await s.waitStderr(/waiting .* for the reset/);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(hits.length).toBe(1);
+    } finally {
+      expect(await s.stop()).toBe(130);
+    }
+  });
+});
+
+describe('small things a hostile server or a careless input could exploit', () => {
+  it('--all stops after a fixed number of empty pages that keep naming a new cursor', async () => {
+    let k = 0;
+    handler = (_q, res) => json(res, 200, { data: [], next_cursor: `c${++k}`, request: {} });
+    const r = await run(['ads', 'campaigns', 'list', '--all', '-o', 'json'], { timeoutMs: 20_000 });
+    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('stopped following next_cursor after 10 empty pages in a row')]);
+    expect(hits).toHaveLength(10);
+  });
+
+  it('user:password@ in a base URL is redacted in traces, auth status and config list', async () => {
+    const withCreds = base.replace('http://', 'http://proxyuser:pr0xy-pa55word@');
+    const cfg = tempDir('xctl-hostile-cfg-');
+    const e = { XCTL_CONFIG_DIR: cfg, XCTL_BASE_URL: undefined };
+    const set = await run(['config', 'set', 'base_url', withCreds], { env: e });
+    expect(set.code, set.stderr).toBe(0);
+    const outs = [set, await run(['config', 'list'], { env: e }), await run(['auth', 'status'], { env: e }), await run(['request', '/2/x', '--verbose'], { env: e })];
+    for (const o of outs) expect(o.stdout + o.stderr).not.toContain('pr0xy-pa55word');
+    expect(outs[1]!.stdout).toContain('[redacted]@127.0.0.1');
+    expect(outs[3]!.stderr).toMatch(/> GET http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/2\/x/);
+    expect(hits).toHaveLength(1); // the trace is of a request that did reach the server
+  });
+
+  it('audiences update ../x is refused before any request', async () => {
+    for (const id of ['../x', '..%2Fx', 'a/b']) {
+      const r = await run(['audiences', 'update', id, '--name', 'n']);
+      expect([r.code, r.stderr], id).toEqual([2, expect.stringContaining('must be an id')]);
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('auth set --access-token - takes the token from stdin like the other secrets', async () => {
+    const e = { XCTL_CONFIG_DIR: tempDir('xctl-hostile-cfg-') };
+    const r = await run(['auth', 'set', '--api-key', 'k', '--api-secret', '-', '--access-token', '-', '--access-token-secret', '-'], { env: e, input: 'the-api-secret\n123-the-access-token\nthe-token-secret\n' });
+    expect(r.code, r.stderr).toBe(0);
+    const tok = await run(['auth', 'token'], { env: { ...e, XCTL_ACCESS_TOKEN: '' } });
+    expect(tok.stdout.trim()).toBe('123-the-access-token');
+    const argv = await run(['auth', 'set', '--access-token', '123-on-the-command-line'], { env: e });
+    expect([argv.code, argv.stderr]).toEqual([0, expect.stringContaining('kept in shell history')]);
+  });
+
+  it('numeric options are parsed strictly', async () => {
+    const p = await run(['sandbox', 'start', '--port', '1e3']);
+    expect([p.code, p.stderr]).toEqual([2, expect.stringContaining('--port must be')]);
+    const s = await run(['activity', 'stream', '--stall-timeout', '0x10']);
+    expect([s.code, s.stderr]).toEqual([2, expect.stringContaining('--stall-timeout must be')]);
+  });
+});
