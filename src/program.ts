@@ -26,6 +26,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   stream: { description: 'filtered stream rules and the webhooks receiving matching posts', load: () => import('./commands/stream/index.js') },
   ads: { description: 'the advertising API: accounts, campaigns, attachments, creatives, reference data', load: () => import('./commands/ads/index.js') },
   audiences: { description: 'custom audiences, sharing, flexible audiences, do-not-reach lists, estimates, bulk uploads', load: () => import('./commands/audiences/index.js') },
+  media: { description: 'upload images, GIFs and videos (chunked, resumable) and get their media_key', load: () => import('./commands/media/index.js') },
   sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox/index.js') },
   changelog: { description: 'the platform change history (deprecations and retirements)', load: () => import('./commands/changelog.js') },
   completion: { description: 'print a shell completion script: bash, zsh or fish', load: () => import('./commands/completion.js') },

@@ -21,7 +21,7 @@ export default async function (d) {
   d.note('pages follow next_cursor: --count 2 per request, --all pages');
   await d.xctl(['ads', 'campaigns', 'list', '--count', '2', '--all', '--fields', 'id,name,entity_status']);
 
-  d.section('Line-item attachments', 'The sandbox seeds three line items (their CRUD is not in the spec).');
+  d.section('Line-item attachments', 'The sandbox seeds three line items, one per product type (the whole loop with your own is at the end).');
   await d.xctl(['ads', 'line-items', 'list']);
   const lis = await json(['ads', 'line-items', 'list']);
   const web = lis.find((l) => l.objective === 'WEBSITE_CLICKS').id;

@@ -10,6 +10,7 @@ interface OpOptions {
   version?: '12' | '5';
   columns?: string[];
   rate?: string;
+  output?: OperationDef['output'];
   sandbox?: (ops: SandboxOps) => unknown;
 }
 
@@ -34,6 +35,7 @@ function build(std: OperationDef['std'], method: OperationDef['method'], kind: O
   if (o.version) op.version = o.version;
   if (o.columns) op.columns = o.columns;
   if (o.rate) op.rate = o.rate;
+  if (o.output) op.output = o.output;
   if (o.sandbox) op.sandbox = o.sandbox;
   return op;
 }

@@ -2,7 +2,7 @@
 // and the one validation function the CLI and the sandbox both run.
 import * as z from 'zod';
 import type { ParamDef, ParamKind, Rule, RuleEnv, Values, Violation } from './resource-types.js';
-import { parseIsoParts } from '../contract/time.js';
+import { isoSeconds, parseInstant, parseIsoParts } from '../contract/time.js';
 import { NUMERIC_ID } from '../contract/ids.js';
 
 export function kebab(name: string): string {
@@ -19,6 +19,8 @@ interface Common {
   help?: string;
   default?: unknown;
   writeOnly?: boolean;
+  /** 'now' (ISO time of the CLI's clock) or a fixed value the CLI sends when the flag is absent. */
+  cliDefault?: string;
 }
 
 function def(name: string, kind: ParamKind, build: () => z.ZodType<unknown>, o: Common & { rule?: string; enumValues?: readonly string[] }): ParamDef {
@@ -30,6 +32,10 @@ function def(name: string, kind: ParamKind, build: () => z.ZodType<unknown>, o: 
   if (o.help) d.help = o.help;
   if (o.enumValues) d.enumValues = o.enumValues;
   if (o.writeOnly) d.writeOnly = true;
+  if (o.cliDefault !== undefined) {
+    const v = o.cliDefault;
+    d.cliDefault = v === 'now' ? (env) => isoSeconds(env.nowMs) : () => v;
+  }
   return d;
 }
 
@@ -126,8 +132,10 @@ export const p = {
   list(name: string, o: Common & { max?: number; of?: 'id' | 'long' | readonly string[]; pattern?: RegExp; patternRule?: string } = {}): ParamDef {
     const max = o.max ?? 200;
     const of = o.of ?? 'id';
+    // JSON bodies (batches) may carry the list as an array of strings.
     const build = () =>
-      str()
+      z
+        .preprocess((x) => (Array.isArray(x) && x.every((e) => typeof e === 'string') ? x.join(',') : x), str())
         .transform((x) => x.split(',').map((e) => e.trim()))
         .superRefine((items, ctx) => {
           if (items.length === 0 || items.some((e) => e === '')) return void ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list with no empty entries' });
@@ -153,6 +161,22 @@ export const p = {
     const d = def(name, 'json', () => schema, o);
     d.schema = schema; // JSON values are not wire strings
     return d;
+  },
+  /**
+   * A point in time as the ads API takes it (notes 4): ISO 8601 with any offset (`Z`, `±HHMM`,
+   * `±HH:MM`, `±HH`) or a date alone (midnight UTC); the value becomes ISO UTC to the second,
+   * as the service echoes and stores it.
+   */
+  instant(name: string, o: Common = {}): ParamDef {
+    const build = () => str().transform((x, ctx) => {
+      const ms = parseInstant(x);
+      if (ms === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-05-19T14:00:00Z (or a date such as 2026-05-19)' });
+        return z.NEVER;
+      }
+      return isoSeconds(ms);
+    });
+    return def(name, 'time', build, { ...o, rule: 'ISO 8601 or a date' });
   },
   /** ISO 8601 date-time; `wholeHours` for endpoints that take hour boundaries only. */
   time(name: string, o: Common & { wholeHours?: boolean; minuteGranularity?: boolean } = {}): ParamDef {

@@ -63,12 +63,28 @@ export interface ParamDef {
   enumValues?: readonly string[];
   /** Write-only: validated but not stored on the entity (e.g. media_key of poll cards). */
   writeOnly?: boolean;
+  /**
+   * What the CLI sends when the flag is absent, where xctl chooses differently from the service
+   * default (line items: created PAUSED, start_time now). The sandbox never applies it.
+   */
+  cliDefault?: (env: RuleEnv) => string;
 }
+
+/** Ads error codes a rule may name (platform-notes-2 4-6 map conditions to these). */
+export type ViolationCode =
+  | 'MISSING_PARAMETER'
+  | 'INVALID_PARAMETER'
+  | 'INVALID_PLACEMENT_TYPE'
+  | 'INCLUSIVE_PARAMETERS'
+  | 'EXCLUSIVE_PARAMETERS'
+  | 'INVALID_TIME_WINDOW'
+  | 'SPEND_EXCEEDS_BUDGET'
+  | 'INVALID_TARGETING_TYPE';
 
 export interface Violation {
   /** Spec name of the parameter at fault (the CLI shows its flag). */
   param: string;
-  code: 'MISSING_PARAMETER' | 'INVALID_PARAMETER';
+  code: ViolationCode;
   message: string;
   /** Set for cross-field rules (the value alone is fine; its combination is not). */
   crossField?: boolean;
@@ -118,6 +134,8 @@ export interface OperationDef {
   description: string;
   /** Columns for this verb's table output when they differ from the resource's. */
   columns?: string[];
+  /** How the CLI prints the response when a plain table of `data` does not fit ('stats': rows per entity and time bucket). */
+  output?: 'stats';
   /** Replaces the generic sandbox behaviour of this operation. Returns the envelope's data. */
   sandbox?: (ops: SandboxOps) => unknown;
 }
@@ -138,6 +156,8 @@ export interface SandboxHooks {
   listFilter?: (entity: Record<string, unknown>, ops: SandboxOps) => boolean;
   /** account_history entity_type recorded for creates, updates and deletes (CAMPAIGN, PROMOTED_TWEET...). */
   history?: string;
+  /** Error code of a 404 for this resource's ids (LINE_ITEM_NOT_FOUND...); default NOT_FOUND. */
+  notFoundCode?: string;
   /** Shapes a stored entity for output (fields starting with `_` are always dropped). */
   present?: (entity: Record<string, unknown>) => Record<string, unknown>;
 }
@@ -172,6 +192,12 @@ export interface SandboxOps {
    * path ids, timestamps, deleted, history), for operation functions that create several.
    */
   insert(fields: Record<string, unknown>): Record<string, unknown> & { id: string };
+  /** Top-level fields of the reply envelope besides request/data (stats: time_series_length). */
+  envelope(fields: Record<string, unknown>): void;
+  /** A response header (stats jobs: x-concurrent-job-limit). */
+  header(name: string, value: string): void;
+  /** The sandbox's own base URL (for links it hands out, such as stats files). */
+  baseUrl: string;
   /** Throws the ads error body with this status and code. */
   fail(status: number, code: string, message: string, parameter?: string): never;
   /** The stored entity of a collection by id, scoped to the account; 404 NOT_FOUND when absent or deleted (unless withDeleted). */
@@ -206,6 +232,7 @@ export type AdsCollection =
   | 'line_items'
   | 'media_creatives'
   | 'media_library'
+  | 'media_uploads'
   | 'placements'
   | 'poll_cards'
   | 'preroll_call_to_actions'
@@ -214,6 +241,7 @@ export type AdsCollection =
   | 'promoted_tweets'
   | 'publishers'
   | 'recommendations'
+  | 'sandbox_files'
   | 'scheduled_promoted_tweets'
   | 'scheduled_tweets'
   | 'stats'
@@ -233,8 +261,8 @@ export interface ResourceDef {
   dataType: string;
   /** CLI noun ('campaigns'), under `xctl ads` or under `xctl ads <group>`. */
   noun: string;
-  /** Parent CLI noun: 'ref' (reference data) or 'settings'. */
-  group?: 'ref' | 'settings';
+  /** Parent CLI noun: 'ref' (reference data), 'settings', or another resource's noun ('stats' for `stats job`). */
+  group?: 'ref' | 'settings' | 'stats';
   /** Set when the resource's commands live under another group than `xctl ads` (`xctl audiences`). */
   home?: 'audiences';
   /** The verb run when the noun is given without one (`xctl ads ref publishers`). */

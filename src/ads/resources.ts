@@ -4,6 +4,9 @@
 import type { OperationDef, ResourceDef } from './resource-types.js';
 import { RESOURCES as accounts } from './resources/accounts.js';
 import { RESOURCES as campaigns } from './resources/campaigns.js';
+import { RESOURCES as lineItems } from './resources/line-items.js';
+import { RESOURCES as targeting } from './resources/targeting.js';
+import { RESOURCES as stats } from './resources/stats.js';
 import { RESOURCES as attachments } from './resources/attachments.js';
 import { RESOURCES as reference } from './resources/reference.js';
 import { RESOURCES as settings } from './resources/settings.js';
@@ -13,6 +16,9 @@ import { RESOURCES as creatives } from './resources/creatives.js';
 export const RESOURCES: ResourceDef[] = [
   ...accounts,
   ...campaigns,
+  ...lineItems,
+  ...targeting,
+  ...stats,
   ...attachments,
   ...reference,
   ...settings,

@@ -35,6 +35,21 @@ export function parseIsoTime(s: string, o: { loose?: boolean } = {}): number | u
   return parseIsoParts(s, o)?.ms;
 }
 
+const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}(?::?\d{2})?))?$/;
+
+/**
+ * A point in time as the ads API takes it (line items, stats; platform-notes-2 4): a date alone
+ * (midnight UTC) or a date-time whose offset may also be `±HH`; undefined otherwise.
+ */
+export function parseInstant(s: string): number | undefined {
+  const m = INSTANT.exec(s);
+  if (!m) return undefined;
+  if (m[2] === undefined) return parseIsoTime(`${m[1]}T00:00:00Z`);
+  const z3 = m[3]!;
+  const zone = z3.length === 3 ? `${z3}:00` : z3.length === 5 ? `${z3.slice(0, 3)}:${z3.slice(3)}` : z3;
+  return parseIsoTime(`${m[1]}T${m[2]}${zone}`);
+}
+
 /** ISO 8601 UTC to the second, as the service writes timestamps. */
 export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

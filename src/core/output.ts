@@ -57,6 +57,12 @@ function pick(rec: Rec, fields: string[]): Rec {
   return o;
 }
 
+/** Micros on the wire and in json; money in a table ("543.00 USD"), in the record's currency when it has one. */
+function moneyCell(v: unknown, currency: unknown): string {
+  if (typeof v !== 'number' || !Number.isInteger(v)) return cell(v);
+  return cell(`${(v / 1e6).toFixed(2)}${typeof currency === 'string' && currency ? ` ${currency}` : ''}`);
+}
+
 function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString();
@@ -139,7 +145,7 @@ export class RecordWriter {
         this.io.info('(no records)');
       } else {
         const cols = this.columnsFor(this.rows[0]!);
-        await printTable(this.io, cols, this.rows.map((r) => cols.map((c) => cell(getPath(r, c)))));
+        await printTable(this.io, cols, this.rows.map((r) => cols.map((c) => (/_local_micro$/.test(c) ? moneyCell(getPath(r, c), r.currency) : cell(getPath(r, c))))));
       }
     }
     return this.count;

@@ -9,9 +9,10 @@ import * as accountActivity from './modules/account-activity.js';
 import * as streamRules from './modules/stream-rules.js';
 import * as ads from './modules/ads.js';
 import * as audienceUsers from './modules/audience-users.js';
+import * as media from './modules/media.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, oauth2, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers];
+export const MODULES: SandboxModule[] = [oauth, oauth2, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media];

@@ -93,14 +93,31 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
     servable: true,
     reasons_not_servable: [],
   });
+  // Seeded before the line-item endpoints existed; they stay, each a full record, so that older
+  // scripts and the attachments have one line item of each product type to point at.
   const lineItems = [
-    { name: 'Website clicks', objective: 'WEBSITE_CLICKS', product_type: 'PROMOTED_TWEETS' },
-    { name: 'Followers', objective: 'FOLLOWERS', product_type: 'PROMOTED_ACCOUNT' },
-    { name: 'Preroll views', objective: 'PREROLL_VIEWS', product_type: 'MEDIA' },
+    { name: 'Website clicks', objective: 'WEBSITE_CLICKS', product_type: 'PROMOTED_TWEETS', goal: 'LINK_CLICKS', pay_by: 'IMPRESSION', categories: [] },
+    { name: 'Followers', objective: 'FOLLOWERS', product_type: 'PROMOTED_ACCOUNT', goal: 'FOLLOWERS', pay_by: 'IMPRESSION', categories: [] },
+    { name: 'Preroll views', objective: 'PREROLL_VIEWS', product_type: 'MEDIA', goal: 'PREROLL', pay_by: 'IMPRESSION', categories: ['bc-tech'] },
   ];
   for (const li of lineItems) {
     const id = adsId();
-    state.collection('line_items').set(id, { id, ...base, campaign_id: campaignId, ...li, entity_status: 'ACTIVE', placements: ['ALL_ON_TWITTER'] });
+    state.collection('line_items').set(id, {
+      id,
+      ...base,
+      campaign_id: campaignId,
+      funding_instrument_id: fiId,
+      currency: 'USD',
+      ...li,
+      entity_status: 'ACTIVE',
+      placements: ['ALL_ON_TWITTER'],
+      start_time: now,
+      end_time: null,
+      bid_strategy: 'AUTO',
+      bid_amount_local_micro: null,
+      creative_source: 'MANUAL',
+      _delivery: [[t, null]],
+    });
     const tcId = adsId();
     state.collection('targeting_criteria').set(tcId, {
       id: tcId,

@@ -254,7 +254,8 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
       if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
     }
     const { route, params, methodMismatch } = app.router.match(method, path);
-    if (!route) throw errorFor(style, methodMismatch ? 405 : 404, methodMismatch ? 'method' : 'not_found');
+    // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
+    if (!route) throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found');
     if (route.auth === 'admin' && !isLoopbackAddress(req.socket.remoteAddress)) throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
 
     const ctype = String(req.headers['content-type'] ?? '');

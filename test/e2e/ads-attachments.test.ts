@@ -125,8 +125,8 @@ describe('promotable users and targeting criteria', () => {
     const users = await t.json(['ads', 'promotable-users', 'list']);
     expect(users.map((u: any) => u.promotable_user_type).sort()).toEqual(['FULL', 'RETWEETS_ONLY']);
     expect((await t.json(['ads', 'promotable-users', 'get', users[0].id])).user_id).toBe(users[0].user_id);
-    const tc = await t.json(['ads', 'targeting-criteria', 'list', '--line-item-ids', `${web},${followers}`]);
+    const tc = await t.json(['ads', 'targeting', 'list', '--line-item-ids', `${web},${followers}`]);
     expect(tc.map((x: any) => x.line_item_id).sort()).toEqual([web, followers].sort());
-    expect((await t.refused(['ads', 'targeting-criteria', 'list'])).stderr).toMatch(/--line-item-ids is required/);
+    expect((await t.refused(['ads', 'targeting', 'list'])).stderr).toMatch(/--line-item-ids is required/);
   });
 });

@@ -58,17 +58,25 @@ describe('media library', () => {
     expect((await t.json(['ads', 'media-library', 'list', '--media-type', 'VIDEO'])).map((m: any) => m.media_key)).toEqual([VIDEO]);
     expect(await t.json(['ads', 'media-library', 'get', VIDEO])).toMatchObject({ media_key: VIDEO, media_type: 'VIDEO', aspect_ratio: '16:9', media_status: 'TRANSCODE_COMPLETED' });
 
-    const added = await t.json(['ads', 'media-library', 'add', '--media-key', '7_555', '--name', 'Clip', '--title', 'A clip', '--poster-media-key', WIDE]);
-    expect(added).toMatchObject({ media_key: '7_555', media_type: 'VIDEO', name: 'Clip', title: 'A clip', poster_media_key: WIDE, tweeted: false });
-    await t.fails(1, ['ads', 'media-library', 'add', '--media-key', '7_555']); // already there
-    const upd = await t.json(['ads', 'media-library', 'update', '7_555', '--description', 'd'.repeat(200), '--file-name', 'f'.repeat(255)]);
+    // A key comes from an upload; an unknown one is MEDIA_NOT_FOUND.
+    expect((await t.fails(1, ['ads', 'media-library', 'add', '--media-key', '7_555'])).stderr).toMatch(/HTTP 404, code MEDIA_NOT_FOUND/);
+    const clip = path.join(dir, 'clip.mp4');
+    fs.writeFileSync(clip, Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(2000, 7)]));
+    const up = await t.json(['media', 'upload', clip, '--category', 'tweet_video']);
+    const key = up.media_key as string;
+    expect(key).toMatch(/^7_\d{19}$/);
+    const added = await t.json(['ads', 'media-library', 'add', '--media-key', key, '--name', 'Clip', '--title', 'A clip', '--poster-media-key', WIDE]);
+    expect(added).toMatchObject({ media_key: key, media_type: 'VIDEO', media_category: 'TWEET_VIDEO', name: 'Clip', title: 'A clip', poster_media_key: WIDE, tweeted: false, media_status: 'TRANSCODE_COMPLETED' });
+    // Adding it again answers with the object already there.
+    expect(await t.json(['ads', 'media-library', 'add', '--media-key', key])).toMatchObject({ media_key: key, name: 'Clip' });
+    const upd = await t.json(['ads', 'media-library', 'update', key, '--description', 'd'.repeat(200), '--file-name', 'f'.repeat(255)]);
     expect(upd.description).toHaveLength(200);
     // Videos only: the sandbox knows what the key is; the CLI cannot from a positional.
     const r = await t.fails(1, ['ads', 'media-library', 'update', SQUARE, '--title', 'x']);
     expect(r.stderr).toMatch(/title applies to videos only/);
-    expect((await t.json(['ads', 'media-library', 'delete', '7_555'])).deleted).toBe(true);
-    await t.fails(1, ['ads', 'media-library', 'get', '7_555']);
-    expect((await t.json(['ads', 'media-library', 'get', '7_555', '--with-deleted'])).deleted).toBe(true);
+    expect((await t.json(['ads', 'media-library', 'delete', key])).deleted).toBe(true);
+    await t.fails(1, ['ads', 'media-library', 'get', key]);
+    expect((await t.json(['ads', 'media-library', 'get', key, '--with-deleted'])).deleted).toBe(true);
   });
 
   it('refuses lengths and video-only fields before sending', async () => {

@@ -1,5 +1,6 @@
 // Line-item attachments (spec 4.3): promoted accounts, promoted posts, scheduled promoted posts,
-// media creatives, tracking tags, curated categories, targeting criteria; and promotable users.
+// media creatives, tracking tags, curated categories; and promotable users (targeting criteria
+// are in targeting.ts).
 import type { ResourceDef, SandboxOps } from '../resource-types.js';
 import { commonList, p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
@@ -231,20 +232,6 @@ const promotableUsers: ResourceDef = {
   ],
 };
 
-const targetingCriteria: ResourceDef = {
-  name: 'targeting_criteria',
-  dataType: 'targeting_criterion',
-  noun: 'targeting-criteria',
-  idParam: 'targeting_criterion_id',
-  description: 'targeting criteria of line items (list only; the rest is not in the spec)',
-  columns: ['id', 'line_item_id', 'targeting_type', 'targeting_value', 'name', 'operator_type'],
-  operations: [
-    listOp(`${A}/targeting_criteria`, [p.list('line_item_ids', { required: true }), p.int('count', { min: 1, max: 1000, default: 200 }), p.str('cursor', { min: 1 })], {
-      description: 'list the targeting criteria of line items',
-    }),
-  ],
-};
-
 export const RESOURCES: ResourceDef[] = [
   promotedAccounts,
   promotedTweets,
@@ -253,5 +240,4 @@ export const RESOURCES: ResourceDef[] = [
   trackingTags,
   lineItemCategories,
   promotableUsers,
-  targetingCriteria,
 ];

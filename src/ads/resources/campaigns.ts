@@ -1,5 +1,5 @@
-// Campaign structure (spec 4.3): campaigns (with the batch endpoint), funding instruments, and
-// the sandbox-seeded line items they hold.
+// Campaign structure (spec 4.3): campaigns (with the batch endpoint) and funding instruments;
+// the line items they hold are in line-items.ts.
 import type { ParamDef, ResourceDef, Rule, SandboxOps } from '../resource-types.js';
 import { atMost, commonList, p } from '../params.js';
 import { batchOp, createOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
@@ -162,19 +162,4 @@ const fundingInstruments: ResourceDef = {
   },
 };
 
-// Line item CRUD is "not shown" in the spec; the sandbox seeds a few (src/sandbox/seed.ts) so
-// that the attachments below can be exercised, and serves them read-only.
-const lineItems: ResourceDef = {
-  name: 'line_items',
-  dataType: 'line_item',
-  noun: 'line-items',
-  idParam: 'line_item_id',
-  description: 'line items (read-only; the sandbox seeds them: their CRUD is not in the spec)',
-  columns: ['id', 'name', 'campaign_id', 'objective', 'product_type', 'entity_status'],
-  operations: [
-    listOp('/accounts/:account_id/line_items', [p.list('line_item_ids'), p.list('campaign_ids'), ...commonList()], { description: 'list line items' }),
-    getOp('/accounts/:account_id/line_items/:line_item_id', [p.bool('with_deleted', { default: false })], { description: 'one line item' }),
-  ],
-};
-
-export const RESOURCES: ResourceDef[] = [campaigns, fundingInstruments, lineItems];
+export const RESOURCES: ResourceDef[] = [campaigns, fundingInstruments];

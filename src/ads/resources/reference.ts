@@ -5,6 +5,7 @@ import { p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { customOp, getOp, listOp } from '../ops.js';
 import { RESOURCES as ACCOUNT_RESOURCES } from './accounts.js';
+import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from './line-items.js';
 
 /** Spec section 8: keyword insights take 10 keywords combined and a range of at most 7 days. */
 export const KEYWORDS_MAX = 10;
@@ -56,7 +57,6 @@ const publishers: ResourceDef = {
   operations: [listOp('/publishers', [], { description: 'publishers' })],
 };
 
-const PRODUCT_TYPES = ['MEDIA', 'PROMOTED_ACCOUNT', 'PROMOTED_TWEETS'] as const;
 const placements: ResourceDef = {
   name: 'placements',
   dataType: 'placement',
@@ -66,11 +66,10 @@ const placements: ResourceDef = {
   description: 'placements valid for each product type',
   columns: ['product_type', 'placements'],
   operations: [listOp('/line_items/placements', [p.enumOf('product_type', PRODUCT_TYPES)], { description: 'placements by product type' })],
-  fixtures: fixed([
-    { id: 'MEDIA', product_type: 'MEDIA', placements: [['ALL_ON_TWITTER'], ['PUBLISHER_NETWORK']] },
-    { id: 'PROMOTED_ACCOUNT', product_type: 'PROMOTED_ACCOUNT', placements: [['ALL_ON_TWITTER'], ['TWITTER_TIMELINE']] },
-    { id: 'PROMOTED_TWEETS', product_type: 'PROMOTED_TWEETS', placements: [['ALL_ON_TWITTER'], ['TWITTER_SEARCH'], ['TWITTER_TIMELINE'], ['TWITTER_PROFILE']] },
-  ]),
+  // The line items' placement table, one valid set per placement (TWITTER_PROFILE is never valid alone).
+  fixtures: fixed(
+    PRODUCT_TYPES.map((t) => ({ id: t, product_type: t, placements: PLACEMENTS_BY_PRODUCT[t].filter((x) => x !== 'TWITTER_PROFILE').map((x) => [x]) })),
+  ),
   sandbox: {
     listFilter: (e, ops) => ops.values.product_type === undefined || e.product_type === ops.values.product_type,
     present: ({ id: _id, created_at: _c, updated_at: _u, deleted: _d, ...rest }) => rest,

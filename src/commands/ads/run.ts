@@ -10,6 +10,7 @@ import type { OperationDef, ParamDef, ResourceDef, Violation } from '../../ads/r
 import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
 import { parseJsonInput, readInputArg } from '../input.js';
+import { printStats, type StatsEnvelope } from './stats-output.js';
 
 interface Envelope {
   data?: unknown;
@@ -133,7 +134,8 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   const columns = op.columns ?? r.columns;
   if (op.kind === 'batch') return sendBatch(ctx, r, op, await readFileBody(ctx, o, 'a JSON array of {"operation_type","params"} items'), o.path, columns);
   if (op.body === 'json') return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns);
-  const raw = o.params;
+  const raw = { ...o.params };
+  for (const d of op.params) if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
   const limit = parseLimit(o.limit);
@@ -173,6 +175,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
     return;
   }
   const res = await send(raw);
+  if (op.output === 'stats') return printStats(ctx, res.data as StatsEnvelope, columns);
   const data = await received(res.data?.data);
   if (Array.isArray(data)) await printList(ctx.io, settings, asRecords(data), { columns });
   else await printOne(ctx.io, settings, (data ?? {}) as Rec, { columns });

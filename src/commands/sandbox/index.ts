@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { register as start } from './start.js';
 import { register as trigger } from './trigger.js';
+import { register as clock } from './clock.js';
 
 export function register(cmd: Command): void {
-  for (const verb of [start, trigger]) verb(cmd);
+  for (const verb of [start, trigger, clock]) verb(cmd);
 }

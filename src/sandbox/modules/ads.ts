@@ -11,6 +11,7 @@ import type { OperationDef, ResourceDef, SandboxOps, Values, Violation } from '.
 import { validateParams } from '../../ads/params.js';
 import { isoSeconds } from '../../contract/time.js';
 import { checkBatch } from '../../ads/batch.js';
+import { installFiles } from '../ads/stats.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -36,18 +37,26 @@ export function present(r: ResourceDef, e: Record<string, unknown>): Record<stri
   return r.sandbox?.present ? r.sandbox.present(out) : out;
 }
 
+/** 404 codes by collection name, from the resources' notFoundCode. */
+const NOT_FOUND_CODES = new Map<string, string>();
+
 interface Pending {
   history: Rec[];
+  /** Envelope fields and headers an operation added (ops.envelope, ops.header). */
+  envelope?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 export function install(app: SandboxApp): void {
   installResources(app, RESOURCES.map((r) => withBehaviour(r, BEHAVIOURS[r.name])));
+  installFiles(app);
 }
 
 /** Routes for the given resources (tests install synthetic ones). First route of a method and path wins. */
 export function installResources(app: SandboxApp, resources: ResourceDef[]): void {
   const seen = new Set<string>();
   for (const r of resources) {
+    if (r.sandbox?.notFoundCode) NOT_FOUND_CODES.set(r.name, r.sandbox.notFoundCode);
     if (r.fixtures) {
       const c = app.state.collection(r.name);
       for (const f of r.fixtures(isoSeconds(app.clock.now()))) if (!c.has(f.id)) c.set(f.id, f);
@@ -151,7 +160,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
     extra = page.extra;
   }
   const shaped = Array.isArray(data) ? data.map((d) => (d && typeof d === 'object' ? present(r, d as Rec) : d)) : data && typeof data === 'object' ? present(r, data as Rec) : data;
-  return ok({ request: { params: echo }, data: shaped, data_type: r.dataType, ...extra });
+  return ok({ request: { params: echo }, data: shaped, data_type: r.dataType, ...extra, ...pending.envelope }, 200, pending.headers);
 }
 
 function flush(app: SandboxApp, pending: Pending): void {
@@ -182,6 +191,13 @@ function makeOps(
     path,
     resource: r,
     pending,
+    envelope(fields) {
+      pending.envelope = { ...pending.envelope, ...fields };
+    },
+    header(name, value) {
+      pending.headers = { ...pending.headers, [name]: value };
+    },
+    baseUrl: app.baseUrl,
     now: () => isoSeconds(app.clock.now()),
     nowMs: () => app.clock.now(),
     at: (ms, fn) => void app.clock.at(ms, fn),
@@ -204,7 +220,7 @@ function makeOps(
       const foreign = e && accountId !== undefined && e.account_id !== undefined && e.account_id !== accountId;
       const otherParent = e && name === r.name && parentKeys(r, path).some((k) => k in e && e[k] !== path[k]);
       if (!e || foreign || otherParent || (e.deleted === true && !o.withDeleted)) {
-        fail(404, 'NOT_FOUND', `${o.parameter ?? name} ${eid} was not found`, o.parameter, echo);
+        fail(404, NOT_FOUND_CODES.get(name) ?? 'NOT_FOUND', `${o.parameter ?? name} ${eid} was not found`, o.parameter, echo);
       }
       return e;
     },

@@ -1,0 +1,183 @@
+// `xctl media upload FILE`: INIT, APPEND in 4 MiB segments, FINALIZE, then STATUS until the
+// service has processed the media; prints the media_key. A dropped connection during an APPEND
+// re-sends that segment (the service keeps the last copy of each index), so the upload goes on
+// where it stopped instead of starting over. `--add-to-library` registers the key in the ads
+// media library of the account.
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ApiError, UsageError } from '../../core/errors.js';
+import { printOne } from '../../core/output.js';
+import {
+  CHUNK_BYTES,
+  CLI_CATEGORIES,
+  INIT_PATH,
+  STATUS_PATH,
+  appendPath,
+  categoryMismatch,
+  defaultCategory,
+  finalizePath,
+  kindOfType,
+  sizeProblem,
+  sniff,
+  type Category,
+} from '../../media/contract.js';
+import { define } from '../define.js';
+
+export interface UploadOptions {
+  file: string;
+  category?: string;
+  addToLibrary?: boolean;
+  name?: string;
+  /** Longest wait for processing, in seconds. */
+  waitSeconds: number;
+}
+
+interface Processing {
+  state?: string;
+  check_after_secs?: number;
+  progress_percent?: number;
+  error?: { name?: string; message?: string };
+}
+interface MediaData {
+  id: string;
+  media_key: string;
+  size?: number;
+  processing_info?: Processing;
+  image?: { w?: number; h?: number };
+}
+
+const EXT_TYPES: Record<string, string> = {
+  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.bmp': 'image/bmp',
+  '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.webm': 'video/webm', '.ts': 'video/mp2t', '.srt': 'text/srt', '.vtt': 'text/vtt',
+};
+
+export function register(media: Command): void {
+  media
+    .command('upload <file>')
+    .description('upload an image, GIF or video in chunks, wait for processing, print its media_key — POST /2/media/upload/initialize, /append, /finalize')
+    .addOption(new Option('--category <category>', 'media_category (default from the file: tweet_image, tweet_gif, tweet_video; amplify_video with --add-to-library)').choices([...CLI_CATEGORIES]))
+    .option('--add-to-library', 'also add it to the ads media library of --account')
+    .option('--name <name>', 'media library name (with --add-to-library; max 100 chars)')
+    .option('--wait-seconds <n>', 'longest wait for processing', '600')
+    .action(
+      define<Record<string, string | boolean | undefined>>((ctx, o, args) =>
+        runUpload(ctx, { file: args[0]!, category: o.category as string | undefined, addToLibrary: !!o.addToLibrary, name: o.name as string | undefined, waitSeconds: Number(o.waitSeconds) }),
+      ),
+    );
+}
+
+/** The media type of a file: its first bytes, else its extension. */
+function mediaTypeOf(file: string, head: Buffer): string | undefined {
+  return sniff(head) ?? EXT_TYPES[path.extname(file).toLowerCase()];
+}
+
+function multipart(fields: Array<[string, string | Buffer]>): { body: Buffer; contentType: string } {
+  const boundary = `xctl-${randomBytes(12).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of fields) {
+    const file = Buffer.isBuffer(value);
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="blob"' : ''}\r\n${file ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`));
+    parts.push(file ? value : Buffer.from(value));
+    parts.push(Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A one-line bar on a terminal; nothing elsewhere (the result line says it all). */
+function progressBar(ctx: Context, total: number): { update(done: number, note?: string): void; stop(): void } {
+  const on = ctx.io.isStderrTTY && ctx.io.progressEnabled && !ctx.io.quiet;
+  let last = 0;
+  const mb = (n: number) => (n / 1048576).toFixed(1);
+  return {
+    update(done, note) {
+      if (!on) return;
+      const frac = total ? done / total : 1;
+      const line = `[${'#'.repeat(Math.round(frac * 24)).padEnd(24, '-')}] ${String(Math.round(frac * 100)).padStart(3)}% ${mb(done)} of ${mb(total)} MB${note ? ` ${note}` : ''}`;
+      ctx.io.stderr.write('\r' + line.padEnd(last));
+      last = line.length;
+    },
+    stop() {
+      if (on && last) ctx.io.stderr.write('\n');
+      last = 0;
+    },
+  };
+}
+
+export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
+  if (o.name !== undefined && !o.addToLibrary) throw new UsageError('--name is for the media library: add --add-to-library', { flag: '--name' });
+  if (o.name !== undefined && (o.name.length < 1 || o.name.length > 100)) throw new UsageError('--name must be 1-100 characters', { flag: '--name' });
+  if (!Number.isFinite(o.waitSeconds) || o.waitSeconds < 0) throw new UsageError('--wait-seconds must be a number of seconds', { flag: '--wait-seconds' });
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(o.file);
+  } catch {
+    throw new UsageError(`<file>: cannot read ${o.file}`, { flag: '<file>' });
+  }
+  if (!stat.isFile()) throw new UsageError(`<file>: ${o.file} is not a file`, { flag: '<file>' });
+  const fd = fs.openSync(o.file, 'r');
+  try {
+    const head = Buffer.alloc(32);
+    fs.readSync(fd, head, 0, 32, 0);
+    const mediaType = mediaTypeOf(o.file, head);
+    if (!mediaType) throw new UsageError(`<file>: cannot tell what ${path.basename(o.file)} is (png, jpeg, gif, webp, mp4, mov, webm...)`, { flag: '<file>' });
+    const category = (o.category as Category | undefined) ?? (o.addToLibrary && kindOfType(mediaType) === 'video' ? 'amplify_video' : defaultCategory(mediaType));
+    if (!(CLI_CATEGORIES as readonly string[]).includes(category)) throw new UsageError(`<file>: ${mediaType} is not media for posts or ads`, { flag: '<file>' });
+    const bad = categoryMismatch(mediaType, category) ?? sizeProblem(stat.size, category);
+    if (bad) throw new UsageError(`<file>: ${bad}`, { flag: o.category ? '--category' : '<file>' });
+    const accountId = o.addToLibrary ? await ctx.accountId() : undefined;
+
+    const http = await ctx.http();
+    const init = await http.request<{ data: MediaData }>({ method: 'POST', host: 'api', path: INIT_PATH, auth: 'user', json: { media_type: mediaType, total_bytes: stat.size, media_category: category } });
+    const id = init.data.data.id;
+    const bar = progressBar(ctx, stat.size);
+    const buf = Buffer.alloc(Math.min(CHUNK_BYTES, stat.size));
+    let sent = 0;
+    try {
+      for (let index = 0; sent < stat.size; index++) {
+        const n = fs.readSync(fd, buf, 0, Math.min(CHUNK_BYTES, stat.size - sent), sent);
+        const { body, contentType } = multipart([
+          ['segment_index', String(index)],
+          ['media', buf.subarray(0, n)],
+        ]);
+        // Repeating an APPEND replaces its segment: safe to retry after a dropped connection.
+        await http.request({ method: 'POST', host: 'api', path: appendPath(id), auth: 'user', body, headers: { 'content-type': contentType }, idempotent: true });
+        sent += n;
+        bar.update(sent);
+      }
+      let data = (await http.request<{ data: MediaData }>({ method: 'POST', host: 'api', path: finalizePath(id), auth: 'user', idempotent: true })).data.data;
+      const deadline = Date.now() + o.waitSeconds * 1000;
+      while (data.processing_info && (data.processing_info.state === 'pending' || data.processing_info.state === 'in_progress')) {
+        const wait = Math.max(1, data.processing_info.check_after_secs ?? 1) * 1000;
+        if (Date.now() + wait > deadline) {
+          throw new ApiError(`media ${id} is still ${data.processing_info.state} after ${o.waitSeconds} s`, {
+            hint: `its media_key is ${data.media_key}; check later with \`xctl request '/2/media/upload?command=STATUS&media_id=${id}'\``,
+          });
+        }
+        bar.update(sent, `processing ${data.processing_info.progress_percent ?? 0}%`);
+        await ctx.clock.sleep(wait);
+        data = (await http.request<{ data: MediaData }>({ method: 'GET', host: 'api', path: STATUS_PATH, query: { command: 'STATUS', media_id: id }, auth: 'user' })).data.data;
+      }
+      bar.stop();
+      if (data.processing_info?.state === 'failed') {
+        const e = data.processing_info.error;
+        throw new ApiError(`media ${id} failed processing: ${e?.name ?? 'error'}${e?.message ? `: ${e.message}` : ''}`, { hint: 'check that the file is what its type says, and the limits of its category' });
+      }
+      const out: Record<string, unknown> = { media_key: data.media_key, media_id: id, media_category: category, media_type: mediaType, size: data.size ?? stat.size, state: data.processing_info?.state ?? 'succeeded' };
+      if (accountId !== undefined) {
+        const form: Record<string, string> = { media_key: data.media_key, file_name: path.basename(o.file).slice(0, 255) };
+        if (o.name !== undefined) form.name = o.name;
+        const lib = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', host: 'ads', path: `/12/accounts/${encodeURIComponent(accountId)}/media_library`, auth: 'user', form });
+        out.library = lib.data.data.media_status ?? 'added';
+      }
+      await printOne(ctx.io, await ctx.output(), out, { columns: ['media_key', 'media_id', 'media_category', 'size', 'state', ...(accountId !== undefined ? ['library'] : [])] });
+    } finally {
+      bar.stop();
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}

@@ -1,0 +1,36 @@
+// `xctl sandbox clock [--advance D]`: print a running sandbox's clock, or move it forward (due
+// jobs run in order: media processing, stats jobs, polls; line items deliver over the time).
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
+import { parseDuration } from '../../contract/time.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
+import { define } from '../define.js';
+
+export interface SandboxClockOptions {
+  advance?: string;
+}
+
+export function register(parent: Command, runF = sandboxClock): void {
+  parent
+    .command('clock')
+    .description("print a running sandbox's clock, or move it forward (due jobs run; line items deliver meanwhile)")
+    .option('--advance <duration>', 'how far: 90s, 30m, 29h, 1d')
+    .action(define<SandboxClockOptions>((ctx, o) => runF(ctx, o)));
+}
+
+export async function sandboxClock(ctx: Context, opts: SandboxClockOptions): Promise<void> {
+  if (opts.advance !== undefined && (!/[a-z]$/.test(opts.advance) || parseDuration(opts.advance) === undefined)) {
+    throw new UsageError(`--advance must be a duration such as 90s, 30m, 29h or 1d (got "${opts.advance}")`, { flag: '--advance' });
+  }
+  const http = await ctx.http();
+  const { printOne } = await import('../../core/output.js');
+  if (opts.advance === undefined) {
+    const e = SANDBOX_ADMIN_ENDPOINTS.state;
+    const res = await http.request<{ clock: { mode: string; now: string } }>({ method: e.method, path: e.path, auth: 'none' });
+    return printOne(ctx.io, await ctx.output(), res.data.clock);
+  }
+  const e = SANDBOX_ADMIN_ENDPOINTS.clock;
+  const res = await http.request<{ now: string; ran: number }>({ method: e.method, path: e.path, auth: 'none', json: { advance: opts.advance } });
+  await printOne(ctx.io, await ctx.output(), res.data);
+}

@@ -1,0 +1,109 @@
+// Media upload (platform-notes-2 section 3, the v2 chunked endpoints): the types, categories,
+// limits and key prefixes that `xctl media upload` checks before sending and the sandbox enforces.
+
+export const INIT_PATH = '/2/media/upload/initialize';
+export const appendPath = (id: string) => `/2/media/upload/${id}/append`;
+export const finalizePath = (id: string) => `/2/media/upload/${id}/finalize`;
+export const STATUS_PATH = '/2/media/upload';
+
+export const MEDIA_TYPES = [
+  'video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'text/srt', 'text/vtt', 'image/jpeg', 'image/gif', 'image/bmp', 'image/png',
+  'image/webp', 'image/pjpeg', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip',
+] as const;
+export const CATEGORIES = ['amplify_video', 'tweet_gif', 'tweet_image', 'tweet_video', 'dm_gif', 'dm_image', 'dm_video', 'subtitles'] as const;
+/** What `xctl media upload --category` offers (ads creatives). */
+export const CLI_CATEGORIES = ['tweet_image', 'tweet_gif', 'tweet_video', 'amplify_video'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** The schema bound of total_bytes; the category limits below are lower. */
+export const TOTAL_BYTES_MAX = 17_179_869_184;
+const MB = 1024 * 1024;
+/** Notes 3 "Sizes": image <= 5 MB, GIF <= 15 MB, video <= 512 MB. */
+export const SIZE_LIMITS: Record<'image' | 'gif' | 'video' | 'other', number> = { image: 5 * MB, gif: 15 * MB, video: 512 * MB, other: 5 * MB };
+/** xctl sends 4 MiB chunks (as xurl); the emulator refuses a chunk over 5 MB (notes 3 Proposal). */
+export const CHUNK_BYTES = 4 * MB;
+export const CHUNK_MAX = 5 * MB;
+export const SEGMENT_INDEX_MAX = 999;
+/** Notes 3: expires_after_secs of INIT and of FINALIZE. */
+export const INIT_EXPIRES_SECS = 1_295_999;
+export const FINALIZE_EXPIRES_SECS = 86_400;
+
+export type MediaKind = 'image' | 'gif' | 'video' | 'other';
+
+export function kindOfCategory(c: Category): MediaKind {
+  return c.endsWith('_gif') ? 'gif' : c.endsWith('_image') ? 'image' : c.endsWith('_video') ? 'video' : 'other';
+}
+
+export function kindOfType(t: string): MediaKind {
+  return t === 'image/gif' ? 'gif' : t.startsWith('image/') ? 'image' : t.startsWith('video/') ? 'video' : 'other';
+}
+
+/** The category the service picks when INIT names none ("by content type"). */
+export function defaultCategory(mediaType: string): Category {
+  const k = kindOfType(mediaType);
+  return k === 'gif' ? 'tweet_gif' : k === 'video' ? 'tweet_video' : k === 'image' ? 'tweet_image' : 'subtitles';
+}
+
+/** media_key prefixes seen in ads examples: 3_ image, 7_ tweet_video, 13_ amplify_video, 16_ tweet_gif. */
+export function keyPrefix(c: Category): string {
+  return c === 'amplify_video' ? '13' : c.endsWith('_video') ? '7' : c.endsWith('_gif') ? '16' : c === 'subtitles' ? '19' : '3';
+}
+
+/** Why a media type does not fit a category, or undefined when it does. */
+export function categoryMismatch(mediaType: string, c: Category): string | undefined {
+  const want = kindOfCategory(c);
+  const have = kindOfType(mediaType);
+  if (want === 'other') return mediaType.startsWith('text/') ? undefined : `category ${c} takes text/srt or text/vtt`;
+  if (want === have) return undefined;
+  // A GIF may be sent as an image; a video category needs a video.
+  if (want === 'image' && have === 'gif') return undefined;
+  return `category ${c} takes ${want === 'video' ? 'a video' : want === 'gif' ? 'an image/gif' : 'an image'} (got ${mediaType})`;
+}
+
+/** The size limit of a category, or why the size is refused. */
+export function sizeProblem(bytes: number, c: Category): string | undefined {
+  if (!Number.isInteger(bytes) || bytes < 0 || bytes > TOTAL_BYTES_MAX) return `total_bytes must be a whole number from 0 to ${TOTAL_BYTES_MAX}`;
+  if (bytes === 0) return 'the file is empty';
+  const max = SIZE_LIMITS[kindOfCategory(c)];
+  return bytes > max ? `${c} media may be at most ${max / MB} MB (got ${(bytes / MB).toFixed(1)} MB)` : undefined;
+}
+
+/** The media type a file's first bytes say it is, when they say. */
+export function sniff(head: Uint8Array): string | undefined {
+  const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
+  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (b.subarray(0, 2).toString('latin1') === 'BM') return 'image/bmp';
+  if (b.subarray(4, 8).toString('latin1') === 'ftyp') return b.subarray(8, 10).toString('latin1') === 'qt' ? 'video/quicktime' : 'video/mp4';
+  if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return 'video/webm';
+  if (b[0] === 0x47) return 'video/mp2t';
+  return undefined;
+}
+
+/** Do the first bytes fit the declared type? (pjpeg is JPEG; types the sniffer does not know pass.) */
+export function bytesMatchType(head: Uint8Array, mediaType: string): boolean {
+  const s = sniff(head);
+  if (mediaType === 'image/pjpeg') return s === 'image/jpeg';
+  if (['text/srt', 'text/vtt', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip'].includes(mediaType)) return true;
+  return s === mediaType || (mediaType === 'video/quicktime' && s === 'video/mp4') || (mediaType === 'video/mp4' && s === 'video/quicktime');
+}
+
+/** Pixel size of a PNG, GIF or JPEG from its bytes (undefined when not found). */
+export function imageSize(b: Buffer): { w: number; h: number } | undefined {
+  if (sniff(b) === 'image/png' && b.length >= 24) return { w: b.readUInt32BE(16), h: b.readUInt32BE(20) };
+  if (sniff(b) === 'image/gif' && b.length >= 10) return { w: b.readUInt16LE(6), h: b.readUInt16LE(8) };
+  if (sniff(b) === 'image/jpeg') {
+    let i = 2;
+    while (i + 9 < b.length) {
+      if (b[i] !== 0xff) return undefined;
+      const marker = b[i + 1]!;
+      const len = b.readUInt16BE(i + 2);
+      // SOF0-SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { h: b.readUInt16BE(i + 5), w: b.readUInt16BE(i + 7) };
+      i += 2 + len;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,212 @@
+// Media upload, v2 chunked (platform-notes-2 section 3): INIT, APPEND (multipart or JSON base64),
+// FINALIZE and STATUS, with the notes' sizes, types and expiries. Images finish at FINALIZE;
+// GIFs and videos go pending -> in_progress -> succeeded over 2 s of sandbox clock; a file whose
+// first bytes do not match its media_type fails with InvalidMedia. The media_key then belongs
+// to the uploader (and additional_owners), for the ads media library.
+import crypto from 'node:crypto';
+import type { SandboxApp } from '../app.js';
+import { ok, problem, type SReq } from '../http.js';
+import { syncLibraryStatus } from '../ads/media-library.js';
+import {
+  CATEGORIES,
+  CHUNK_MAX,
+  FINALIZE_EXPIRES_SECS,
+  INIT_EXPIRES_SECS,
+  MEDIA_TYPES,
+  SEGMENT_INDEX_MAX,
+  bytesMatchType,
+  categoryMismatch,
+  defaultCategory,
+  imageSize,
+  keyPrefix,
+  kindOfCategory,
+  sizeProblem,
+  type Category,
+} from '../../media/contract.js';
+
+export interface Upload {
+  id: string;
+  media_key: string;
+  owner: string;
+  additional_owners: string[];
+  media_type: string;
+  media_category: Category;
+  total_bytes: number;
+  segments: Map<number, Buffer>;
+  finalized: boolean;
+  state?: 'pending' | 'in_progress' | 'succeeded' | 'failed';
+  error?: { code: number; name: string; message: string };
+  expires_ms: number;
+  width?: number;
+  height?: number;
+  created_ms: number;
+}
+
+const PROCESS_STEP_MS = 1000;
+
+const invalid = (detail: string, parameter?: string) => problem(400, 'Invalid Request', detail, parameter ? { parameter } : {});
+
+/** The uploads of the sandbox, by media id (also read by the ads media library). */
+export function uploads(app: SandboxApp): Map<string, Upload> {
+  return app.state.collection('media_uploads') as unknown as Map<string, Upload>;
+}
+
+/** The upload behind a media key, if any. */
+export function uploadOfKey(app: SandboxApp, key: string): Upload | undefined {
+  const id = key.split('_')[1];
+  const u = id ? uploads(app).get(id) : undefined;
+  return u && u.media_key === key ? u : undefined;
+}
+
+function mediaId(): string {
+  // 19 digits, like the service's snowflake ids.
+  return String(1_880_000_000_000_000_000n + BigInt(crypto.randomInt(0, 2 ** 47)) * 1000n + BigInt(crypto.randomInt(0, 1000)));
+}
+
+function live(app: SandboxApp, id: string | undefined, userId: string): Upload {
+  const u = id ? uploads(app).get(id) : undefined;
+  if (!u || (u.owner !== userId && !u.additional_owners.includes(userId))) throw invalid(`media_id ${id ?? ''} is not an upload of this user`, 'media_id');
+  if (app.clock.now() >= u.expires_ms) throw invalid(`media_id ${u.id} expired at ${new Date(u.expires_ms).toISOString()}`, 'media_id');
+  return u;
+}
+
+/** multipart/form-data fields (binary-safe): name -> bytes. */
+export function parseMultipart(req: SReq): Map<string, Buffer> | undefined {
+  const ctype = String(req.headers['content-type'] ?? '');
+  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(ctype);
+  if (!ctype.startsWith('multipart/form-data') || !m) return undefined;
+  const delim = Buffer.from(`--${m[1] ?? m[2]}`);
+  const body = req.rawBody;
+  const out = new Map<string, Buffer>();
+  let pos = body.indexOf(delim);
+  while (pos >= 0) {
+    const start = pos + delim.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const headEnd = body.indexOf('\r\n\r\n', start);
+    if (headEnd < 0) break;
+    const head = body.subarray(start, headEnd).toString('utf8');
+    const next = body.indexOf(delim, headEnd + 4);
+    if (next < 0) break;
+    const name = /name="([^"]*)"/i.exec(head)?.[1];
+    if (name !== undefined) out.set(name, body.subarray(headEnd + 4, next - 2)); // minus the CRLF before the delimiter
+    pos = next;
+  }
+  return out;
+}
+
+function dataOf(app: SandboxApp, u: Upload, expiresSecs: number): Record<string, unknown> {
+  const d: Record<string, unknown> = { id: u.id, media_key: u.media_key, size: u.total_bytes, expires_after_secs: Math.max(0, Math.min(expiresSecs, Math.floor((u.expires_ms - app.clock.now()) / 1000))) };
+  if (u.state && u.state !== 'succeeded') {
+    const info: Record<string, unknown> = { state: u.state };
+    if (u.state === 'pending' || u.state === 'in_progress') info.check_after_secs = 1;
+    if (u.state === 'in_progress') info.progress_percent = 50;
+    if (u.state === 'failed') Object.assign(info, { progress_percent: 12, error: u.error });
+    d.processing_info = info;
+  } else if (u.state === 'succeeded' && kindOfCategory(u.media_category) !== 'image') d.processing_info = { state: 'succeeded', progress_percent: 100 };
+  const kind = kindOfCategory(u.media_category);
+  if (kind === 'image' && u.width) d.image = { image_type: u.media_type, w: u.width, h: u.height };
+  if (kind === 'video' || kind === 'gif') d.video = { video_type: kind === 'gif' ? 'video/mp4' : u.media_type };
+  return d;
+}
+
+export function install(app: SandboxApp): void {
+  const r = app.router;
+  const opts = { auth: 'user' as const, style: 'v2' as const, rate: 'media' };
+
+  r.add('POST', '/2/media/upload/initialize', opts, (req) => {
+    const b = req.json() as Record<string, unknown> | null;
+    if (!b || typeof b !== 'object' || Array.isArray(b)) throw invalid('the body must be a JSON object');
+    const type = b.media_type;
+    if (typeof type !== 'string' || !(MEDIA_TYPES as readonly string[]).includes(type)) throw invalid(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
+    if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category)) throw invalid(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
+    const category = (b.media_category as Category | undefined) ?? defaultCategory(type);
+    const total = b.total_bytes;
+    const sizeBad = typeof total === 'number' ? sizeProblem(total, category) : 'total_bytes is required (a whole number)';
+    if (sizeBad) throw invalid(sizeBad, 'total_bytes');
+    const typeBad = categoryMismatch(type, category);
+    if (typeBad) throw invalid(typeBad, 'media_category');
+    const owners = b.additional_owners ?? [];
+    if (!Array.isArray(owners) || owners.length > 100 || owners.some((o) => typeof o !== 'string' || !/^[0-9]{1,19}$/.test(o))) throw invalid('additional_owners must be an array of at most 100 user ids', 'additional_owners');
+    const id = mediaId();
+    const now = app.clock.now();
+    const u: Upload = {
+      id,
+      media_key: `${keyPrefix(category)}_${id}`,
+      owner: req.auth.userId ?? '',
+      additional_owners: owners as string[],
+      media_type: type,
+      media_category: category,
+      total_bytes: total as number,
+      segments: new Map(),
+      finalized: false,
+      expires_ms: now + INIT_EXPIRES_SECS * 1000,
+      created_ms: now,
+    };
+    uploads(app).set(id, u);
+    return ok({ data: { id, media_key: u.media_key, expires_after_secs: INIT_EXPIRES_SECS } });
+  });
+
+  r.add('POST', '/2/media/upload/:id/append', opts, (req) => {
+    const u = live(app, req.params.id, req.auth.userId ?? '');
+    if (u.finalized) throw invalid(`media ${u.id} is finalized: no more segments`, 'media_id');
+    let index: string | undefined;
+    let bytes: Buffer | undefined;
+    const parts = parseMultipart(req);
+    if (parts) {
+      index = parts.get('segment_index')?.toString('utf8');
+      bytes = parts.get('media');
+    } else {
+      const b = req.json() as Record<string, unknown> | null;
+      index = b && b.segment_index !== undefined ? String(b.segment_index) : undefined;
+      bytes = b && typeof b.media === 'string' ? Buffer.from(b.media, 'base64') : undefined;
+    }
+    if (index === undefined || !/^\d{1,3}$/.test(index) || Number(index) > SEGMENT_INDEX_MAX) throw invalid(`segment_index must be a whole number from 0 to ${SEGMENT_INDEX_MAX}`, 'segment_index');
+    if (!bytes) throw invalid('media (the bytes of the segment) is required', 'media');
+    if (bytes.length > CHUNK_MAX) throw invalid(`a segment may be at most ${CHUNK_MAX} bytes (got ${bytes.length})`, 'media');
+    // Re-sending a segment replaces it: a client whose connection dropped mid-APPEND repeats it.
+    u.segments.set(Number(index), bytes);
+    return ok({ data: { expires_at: Math.floor(u.expires_ms / 1000) } });
+  });
+
+  r.add('POST', '/2/media/upload/:id/finalize', opts, (req) => {
+    const u = live(app, req.params.id, req.auth.userId ?? '');
+    if (u.finalized) return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
+    const n = u.segments.size;
+    const missing: number[] = [];
+    for (let i = 0; i < n; i++) if (!u.segments.has(i)) missing.push(i);
+    if (missing.length || n === 0) throw invalid(`segments ${missing.length ? missing.join(', ') : '0'} are missing: APPEND them, then FINALIZE`, 'segment_index');
+    const file = Buffer.concat([...u.segments.keys()].sort((a, b) => a - b).map((i) => u.segments.get(i)!));
+    if (file.length !== u.total_bytes) throw invalid(`the segments hold ${file.length} bytes, INIT said total_bytes ${u.total_bytes}`, 'total_bytes');
+    u.finalized = true;
+    u.segments = new Map([[0, file]]);
+    u.expires_ms = Math.min(u.expires_ms, app.clock.now() + FINALIZE_EXPIRES_SECS * 1000);
+    const good = bytesMatchType(file.subarray(0, 32), u.media_type);
+    const size = imageSize(file);
+    if (size) Object.assign(u, { width: size.w, height: size.h });
+    const error = { code: 1, name: 'InvalidMedia', message: `the file's bytes are not ${u.media_type}` };
+    if (kindOfCategory(u.media_category) === 'image') {
+      u.state = good ? 'succeeded' : 'failed';
+      if (!good) u.error = error;
+    } else {
+      u.state = 'pending';
+      const t = app.clock.now();
+      app.clock.at(t + PROCESS_STEP_MS, () => {
+        u.state = 'in_progress';
+      });
+      app.clock.at(t + 2 * PROCESS_STEP_MS, () => {
+        u.state = good ? 'succeeded' : 'failed';
+        if (!good) u.error = error;
+        syncLibraryStatus(app.state.collection('media_library'), u.media_key, u.state);
+      });
+    }
+    return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
+  });
+
+  r.add('GET', '/2/media/upload', opts, (req) => {
+    const command = req.query.get('command');
+    if (command !== null && command !== 'STATUS') throw invalid('command must be STATUS on GET', 'command');
+    const u = live(app, req.query.get('media_id') ?? undefined, req.auth.userId ?? '');
+    if (!u.finalized) throw invalid(`media ${u.id} is not finalized yet`, 'media_id');
+    return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
+  });
+}

@@ -1,0 +1,127 @@
+// `xctl media upload` through the real CLI against the sandbox: images finish at FINALIZE,
+// videos are polled until processed, a connection dropped during an APPEND is resumed by
+// re-sending that segment, bad files fail processing, limits are refused before sending, and
+// the key goes to the media library and into a card.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { BIN, tempDir } from '../helpers/cli.js';
+import { png } from '../../scripts/demo/lib/png.js';
+
+let t: AdsSandbox;
+let dir: string;
+beforeAll(async () => {
+  t = await startAdsSandbox();
+  dir = tempDir('xctl-media-');
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const write = (name: string, data: Buffer) => {
+  const p = path.join(dir, name);
+  fs.writeFileSync(p, data);
+  return p;
+};
+const mp4 = (n: number) => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(n, 3)]);
+
+describe('media upload', () => {
+  it('an image: INIT, APPEND, FINALIZE; its key is added to the library and goes into a card', async () => {
+    const file = write('banner.png', png(1200, 628, 3000));
+    const up = await t.json(['media', 'upload', file, '--add-to-library', '--name', 'Banner']);
+    expect(up).toMatchObject({ media_key: expect.stringMatching(/^3_\d{19}$/), media_category: 'tweet_image', media_type: 'image/png', size: fs.statSync(file).size, state: 'succeeded', library: 'TRANSCODE_COMPLETED' });
+    expect(up.media_key.slice(2)).toBe(up.media_id);
+    const lib = await t.json(['ads', 'media-library', 'get', up.media_key]);
+    expect(lib).toMatchObject({ media_type: 'IMAGE', media_category: 'TWEET_IMAGE', name: 'Banner', file_name: 'banner.png' });
+    const card = await t.json(['ads', 'cards', 'create', '--file', '-'], JSON.stringify({ name: 'Uploaded', components: [{ type: 'MEDIA', media_key: up.media_key }, { type: 'DETAILS', title: 'Hi', destination: { type: 'WEBSITE', url: 'https://example.com' } }] }));
+    expect(card.card_type).toBe('IMAGE_WEBSITE');
+    const piped = await t.run(['media', 'upload', file]);
+    expect(piped.stdout).toMatch(/^3_\d{19}\t\d{19}\ttweet_image\t\d+\tsucceeded\n$/);
+    expect(t.requests.filter((l) => l.startsWith('POST /2/media/upload/initialize')).length).toBe(2);
+  });
+
+  it('a video for ads is amplify_video, polled with STATUS until processed', async () => {
+    const file = write('launch.mp4', mp4(3000));
+    const up = await t.json(['media', 'upload', file, '--add-to-library']);
+    expect(up).toMatchObject({ media_key: expect.stringMatching(/^13_/), media_category: 'amplify_video', state: 'succeeded' });
+    expect(t.requests.some((l) => l.startsWith('GET /2/media/upload 200'))).toBe(true);
+    expect(await t.json(['ads', 'media-library', 'get', up.media_key])).toMatchObject({ media_type: 'VIDEO', media_category: 'AMPLIFY_VIDEO', media_status: 'TRANSCODE_COMPLETED' });
+  });
+
+  it('a connection dropped during an APPEND: the segment is sent again and the upload completes', async () => {
+    const file = write('big.png', png(800, 418, 4.5 * 1024 * 1024)); // two segments of at most 4 MiB
+    // The first APPEND is applied, then its answer is lost; the second is dropped before it runs.
+    await t.admin('POST', '/_sandbox/faults', { drop_rate: 1, count: 1, match: '/append$', method: 'POST', after: true });
+    const before = t.requests.length;
+    const first = t.run(['media', 'upload', file, '--json']);
+    const r = await first;
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/retrying/);
+    // A dropped connection leaves no line in the sandbox log: the two answered APPENDs are there.
+    const appends = t.requests.slice(before).filter((l) => /^POST \/2\/media\/upload\/\d+\/append 200/.test(l));
+    expect(appends.length).toBe(2);
+    expect(r.stderr).toMatch(/closed unexpectedly; retrying .*attempt 2 of/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ state: 'succeeded', size: fs.statSync(file).size });
+    await t.admin('POST', '/_sandbox/faults', { drop_rate: 1, count: 1, match: '/append$', method: 'POST' });
+    const again = await t.run(['media', 'upload', file, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    await t.admin('DELETE', '/_sandbox/faults');
+  });
+
+  // util-linux `script` gives the CLI a pseudo-terminal, as a user's shell would.
+  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)('a progress bar on a terminal, nothing of it when piped', async () => {
+    const file = write('bar.png', png(800, 418, 4.5 * 1024 * 1024));
+    const cmd = [process.execPath, BIN, 'media', 'upload', file].map((a) => `'${a}'`).join(' ');
+    const out = await new Promise<string>((resolve) => {
+      const child = spawn('script', ['-qfec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], { env: { ...process.env, ...t.env, NO_COLOR: '1' } });
+      let text = '';
+      child.stdout.on('data', (d) => (text += d));
+      child.on('close', () => resolve(text));
+    });
+    expect(out).toMatch(/\[#{24}\] 100% 4\.5 of 4\.5 MB/);
+    expect(out).toMatch(/\r\[#+-*\]/); // redrawn in place
+    expect(out).toMatch(/media_key\s*│?\s*3_\d{19}/);
+    const piped = await t.run(['media', 'upload', file]);
+    expect(piped.stderr).toBe('');
+  });
+
+  it('bytes that are not what the file claims fail processing (exit 1)', async () => {
+    const r = await t.fails(1, ['media', 'upload', write('fake.mp4', Buffer.alloc(500, 1))]);
+    expect(r.stderr).toMatch(/failed processing: InvalidMedia/);
+  });
+
+  it('limits and types are refused before sending', async () => {
+    const errs = await t.refusedAll([
+      ['media', 'upload', write('huge.png', png(10, 10, 5 * 1024 * 1024 + 200))],
+      ['media', 'upload', write('notes.txt', Buffer.from('hello'))],
+      ['media', 'upload', write('pic.png', png(10, 10)), '--category', 'tweet_video'],
+      ['media', 'upload', write('pic2.png', png(10, 10)), '--name', 'x'],
+      ['media', 'upload', path.join(dir, 'missing.png')],
+      ['media', 'upload', write('empty.png', Buffer.alloc(0))],
+    ]);
+    expect(errs[0]).toMatch(/tweet_image media may be at most 5 MB/);
+    expect(errs[1]).toMatch(/cannot tell what notes.txt is/);
+    expect(errs[2]).toMatch(/category tweet_video takes a video \(got image\/png\)/);
+    expect(errs[3]).toMatch(/--name is for the media library: add --add-to-library/);
+    expect(errs[4]).toMatch(/cannot read/);
+    expect(errs[5]).toMatch(/cannot tell what empty.png is|the file is empty/);
+  });
+
+  it('the sandbox enforces the same: sizes, segment indexes, missing segments, expiry of unknown ids', async () => {
+    const init = await t.signed('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 5 * 1024 * 1024 + 1, media_category: 'tweet_image' });
+    expect(init.status).toBe(400);
+    expect(init.body).toMatchObject({ type: 'https://api.x.com/2/problems/invalid-request', parameter: 'total_bytes' });
+    const ok = await t.signed('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 10, media_category: 'tweet_image' });
+    expect(ok.body.data).toMatchObject({ id: expect.stringMatching(/^\d{19}$/), media_key: `3_${ok.body.data.id}`, expires_after_secs: 1295999 });
+    const fin = await t.signed('POST', `/2/media/upload/${ok.body.data.id}/finalize`);
+    expect(fin.status).toBe(400);
+    expect(fin.body.detail).toMatch(/segments 0 are missing/);
+    const app = await t.signed('POST', `/2/media/upload/${ok.body.data.id}/append`, { segment_index: 1000, media: 'AAAA' });
+    expect(app.body).toMatchObject({ parameter: 'segment_index' });
+    const unknown = await t.signed('GET', '/2/media/upload?command=STATUS&media_id=123');
+    expect(unknown.body).toMatchObject({ parameter: 'media_id' });
+  });
+});
