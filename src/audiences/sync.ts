@@ -18,6 +18,7 @@ import type { IdType } from '../contract/audience-users.js';
 import { uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
+import { processAlive } from '../core/file-lock.js';
 import {
   appliedCursor,
   commitPlan,
@@ -95,7 +96,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     const paths = snapshotPaths(o.configDir, o.profile, o.accountId, o.audienceId, type);
     const who = { profile: o.profile, account: o.accountId, audience: o.audienceId };
     if (!o.plan) {
-      unlock = lockSnapshot(paths, process.pid, alive);
+      unlock = lockSnapshot(paths, process.pid, processAlive);
       sweep(paths);
     }
     const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, members: 0, removes: 0, adds: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
@@ -252,17 +253,8 @@ function sweep(paths: SnapshotPaths): void {
   for (const f of fs.readdirSync(paths.dir)) {
     if (!f.startsWith(stem + '.')) continue;
     const sort = /\.sort-(\d+)-/.exec(f);
-    const stale = sort ? !alive(Number(sort[1])) || Number(sort[1]) === process.pid : f.startsWith(`${stem}.pending.tmp-`) || f.startsWith(`${stem}.snapshot.tmp-`);
+    const stale = sort ? !processAlive(Number(sort[1])) || Number(sort[1]) === process.pid : f.startsWith(`${stem}.pending.tmp-`) || f.startsWith(`${stem}.snapshot.tmp-`);
     if (stale) fs.rmSync(path.join(paths.dir, f), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -28,7 +28,8 @@ function readHolder(file: string): Holder | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it exists, as another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -52,7 +53,7 @@ function tryAcquire(file: string, now: number, staleMs: number): { mine?: Holder
   // A holder that is gone, or has held it implausibly long, left it behind: take it over. A
   // half-written file (no holder yet) gets the benefit of the doubt until it is stale by mtime.
   let stale: boolean;
-  if (h) stale = !alive(h.pid) || now - h.at > staleMs;
+  if (h) stale = !processAlive(h.pid) || now - h.at > staleMs;
   else {
     try {
       stale = now - fs.statSync(file).mtimeMs > staleMs;
