@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(pkg.version + '\n');
     return ExitCode.OK;
   }
-  const { buildProgram, operandsOf, loadGroups, GROUPS } = await import('./program.js');
+  const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS } = await import('./program.js');
   const controller = new AbortController();
   let interrupts = 0;
   let firstAt = 0;
@@ -57,10 +57,11 @@ async function main(argv: string[]): Promise<number> {
   const group = operands[0];
   if (group === 'completion') await loadGroups(program, Object.keys(GROUPS));
   else if (group && GROUPS[group]) await loadGroups(program, [group], operands);
-  const wantJson = args.includes('--json') || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
+  const parsed = normalizeArgs(program, args);
+  const wantJson = parsed.some((a) => a.startsWith('--json')) || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
   const verbose = args.includes('-v') || args.includes('--verbose');
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv.slice(0, 2), ...parsed]);
     return ExitCode.OK;
   } catch (e) {
     const err = e as Error & { code?: string; exitCode?: number };

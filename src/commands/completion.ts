@@ -38,7 +38,8 @@ export function commandTree(root: Command): Node[] {
   const walk = (c: Command, path: string) => {
     const subs = c.commands.filter((s) => !(s as unknown as { _hidden?: boolean })._hidden).map((s) => s.name());
     const opts = c.options.flatMap(optionNames);
-    const valueOpts = c.options.filter((o) => o.required || o.optional).flatMap(optionNames);
+    // --json's field list is optional and never completed: it stays a plain flag here.
+    const valueOpts = c.options.filter((o) => o.required || (o.optional && o.long !== '--json')).flatMap(optionNames);
     nodes.push({ path, subs: subs.filter((s) => s !== 'help'), opts: [...opts, '--help'], valueOpts });
     for (const s of c.commands) if (s.name() !== 'help') walk(s, path ? `${path} ${s.name()}` : s.name());
   };

@@ -17,6 +17,11 @@ export function contextFor(cmd: Command): Context {
 export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, args: string[]) => Promise<void>) {
   return async function (this: Command, ...params: unknown[]): Promise<void> {
     const cmd = params[params.length - 1] as Command;
-    await fn(contextFor(cmd), cmd.opts() as F, cmd.args);
+    const ctx = contextFor(cmd);
+    // A bad --jq program or field choice is refused before the command sends anything.
+    const g = ctx.globals;
+    if (g.jq !== undefined || typeof g.json === 'string' || g.fields !== undefined) await ctx.checkOutput();
+    await fn(ctx, cmd.opts() as F, cmd.args);
+    if (ctx.globals.jq !== undefined && !ctx.outputAsked) ctx.io.warn('--jq was ignored: this command prints no JSON document');
   };
 }

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { printList, printOne, type Rec } from '../../core/output.js';
-import { paginate, parseLimit } from '../../core/paginate.js';
+import { paginate, parseLimit, type PageState } from '../../core/paginate.js';
 import type { OperationDef, ParamDef, ResourceDef, Violation } from '../../ads/resource-types.js';
 import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
@@ -156,6 +156,8 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
 
   if (op.kind === 'list' && op.method === 'GET') {
     let first = true;
+    const cursorFlag = op.params.find((d) => d.name === 'cursor')?.flag;
+    const state: PageState = cursorFlag ? { flag: cursorFlag } : {};
     const pages = paginate<Rec>(
       async (cursor) => {
         const params = { ...raw };
@@ -169,9 +171,9 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
         first = false;
         return { items: asRecords(await received(res.data?.data)), next: res.data?.next_cursor ?? null };
       },
-      { all: !!o.all, limit, cursor: raw.cursor },
+      { all: !!o.all, limit, cursor: raw.cursor, state },
     );
-    await printList(ctx.io, settings, pages, { columns });
+    await printList(ctx.io, settings, pages, { columns, pages: state });
     return;
   }
   const res = await send(raw);
