@@ -87,7 +87,8 @@ describe('stream rules', () => {
     const file = path.join(dir, 'rules.txt');
     fs.writeFileSync(file, '# pets\ncats OR dogs\n{"value":"\\"sandbox news\\"","tag":"news"}\n');
     const dry = await t.run(['stream', 'rules', 'add', '--file', file, '--dry-run']);
-    expect([dry.code, dry.stderr]).toEqual([0, expect.stringContaining('dry run: valid 2, invalid 0, created 0')]);
+    expect([dry.code, dry.stderr]).toEqual([0, 'dry run: would add 2, invalid 0; nothing was added\n']);
+    expect(dry.stdout).toBe('cats OR dogs\t\n"sandbox news"\tnews\n');
     expect((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout.trim()).toBe('[]');
     const add = await t.run(['stream', 'rules', 'add', 'birds', '--tag', 'b', '--file', file, '-o', 'json']);
     expect(add.code).toBe(0);

@@ -211,7 +211,7 @@ export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, 
   const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);
   if (bad.length) {
     const items = body as Array<{ operation_type?: string; params?: Record<string, unknown> }>;
-    const lines = bad.flatMap(({ errs, i }) => errs.map((e) => `item ${i} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`));
+    const lines = bad.flatMap(({ errs, i }) => errs.map((e) => `item ${i + 1} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`));
     throw new UsageError(`--file: ${lines.length} problem${lines.length > 1 ? 's' : ''} in the batch, nothing was sent:\n  ${lines.join('\n  ')}`, { flag: '--file' });
   }
   await checkSandboxOnly(ctx, op);
@@ -223,7 +223,7 @@ export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, 
   } catch (e) {
     const env = (e as ApiError).body as Envelope | undefined;
     if (e instanceof ApiError && Array.isArray(env?.operation_errors)) {
-      const lines = env.operation_errors.flatMap((errs, i) => (errs ?? []).map((x) => `item ${i}: ${x.code ?? ''} ${x.message ?? ''}`.trim()));
+      const lines = env.operation_errors.flatMap((errs, i) => (errs ?? []).map((x) => `item ${i + 1}: ${x.code ?? ''} ${x.message ?? ''}`.trim()));
       throw new ApiError(`the batch was refused as a whole (nothing was applied):\n  ${lines.join('\n  ')}`, { status: e.status, code: lines.length ? env.operation_errors.flat()[0]?.code : undefined, body: env });
     }
     throw e;
