@@ -248,6 +248,13 @@ export async function printJson(io: IO, settings: OutputSettings, value: unknown
   io.out(escapeForTerminal(s, { keepLayout: true }));
 }
 
+/** One event of a stream (NDJSON text) through --jq: what jq prints for it, each event on its own. */
+export async function printJqText(io: IO, program: string, jsonText: string): Promise<void> {
+  const { runJq } = await import('./jq.js');
+  const out = await runJq(program, jsonText);
+  if (out) io.out(io.isStdoutTTY ? escapeForTerminal(out, { keepLayout: true }) : out);
+}
+
 /** Runs --jq over `value` and prints what jq prints (strings raw, like `jq -r` and gh's --jq). */
 export async function printJq(io: IO, program: string, value: unknown): Promise<void> {
   const { runJq } = await import('./jq.js');

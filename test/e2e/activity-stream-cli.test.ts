@@ -75,6 +75,17 @@ describe('activity stream', () => {
     }
   });
 
+  it('--jq runs over each event of a replayed window', async () => {
+    const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+    const from = iso(Date.now() - 1000);
+    await t.admin('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title: 'jq me' } });
+    await new Promise((r) => setTimeout(r, 2100));
+    const r = await t.run(['activity', 'stream', '--start-time', from, '--end-time', iso(Date.now() - 1000), '--jq', 'select(.data.payload.title == "jq me") | .data.payload.title']);
+    expect([r.code, r.stdout], r.stderr).toEqual([0, 'jq me\n']);
+    const bad = await t.run(['activity', 'stream', '--jq', '.data | ']);
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/^error: --jq: syntax error/)]);
+  });
+
   it('refuses --backfill-minutes outside 0-5', async () => {
     const r = await t.run(['activity', 'stream', '--backfill-minutes', '6']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--backfill-minutes')]);

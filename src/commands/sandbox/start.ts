@@ -78,7 +78,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       ...Object.fromEntries(OAUTH2_TOKEN_FIELDS.map((k) => [k, undefined])),
     });
   }
-  if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') {
+  if (ctx.wantsJson) {
     ctx.io.out(JSON.stringify(sb.seed));
   } else {
     const s = sb.seed;
