@@ -14,14 +14,23 @@ export function contextFor(cmd: Command): Context {
  * verb's named options and calls its run function, e.g.
  * `define<Flags>((ctx, o, [id]) => run(ctx, { ...o, id: id! }))`.
  */
-export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, args: string[]) => Promise<void>) {
+export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, args: string[]) => Promise<void>, o: DefineOptions = {}) {
   return async function (this: Command, ...params: unknown[]): Promise<void> {
     const cmd = params[params.length - 1] as Command;
     const ctx = contextFor(cmd);
+    if (o.createsProfile) ctx.allowNewProfile();
+    // A mistyped --profile (or XCTL_PROFILE) is refused before anything runs, even by commands
+    // that reach the profile only through a fallback (base URL, account, output format).
+    else if (ctx.explicitProfile) await ctx.profileName();
     // A bad --jq program or field choice is refused before the command sends anything.
     const g = ctx.globals;
     if (g.jq !== undefined || typeof g.json === 'string' || g.fields !== undefined) await ctx.checkOutput();
     await fn(ctx, cmd.opts() as F, cmd.args);
-    if (ctx.globals.jq !== undefined && !ctx.outputAsked) ctx.io.warn('--jq was ignored: this command prints no JSON document');
+    if (g.jq !== undefined && !ctx.outputAsked) ctx.io.warn('--jq was ignored: this command prints no JSON document');
   };
+}
+
+export interface DefineOptions {
+  /** The verb creates the profile --profile names (auth set, login, import, sandbox start): an unknown name is not an error. */
+  createsProfile?: boolean;
 }
