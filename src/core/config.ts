@@ -52,8 +52,8 @@ export const SETTINGS: Record<string, { describe: string; check?: (v: string) =>
   },
   account_id: { describe: 'default ads account id', check: (v) => (/^[a-z0-9]+$/i.test(v) ? undefined : 'must be an account id') },
   output: {
-    describe: 'default output format: table, json, jsonl or tsv',
-    check: (v) => (['table', 'json', 'jsonl', 'tsv'].includes(v) ? undefined : 'must be table, json, jsonl or tsv'),
+    describe: 'default output format: table, json, jsonl, tsv or csv',
+    check: (v) => (['table', 'json', 'jsonl', 'tsv', 'csv'].includes(v) ? undefined : 'must be table, json, jsonl, tsv or csv'),
   },
   max_wait: {
     describe: 'longest wait for a rate-limit reset, in seconds',

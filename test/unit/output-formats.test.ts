@@ -44,6 +44,15 @@ describe('-o csv and --header', () => {
     expect(one.stdout()).toBe('id,note\r\n2,=SUM(A1)\r\n');
   });
 
+  it('csv can be the profile default (config set output csv)', async () => {
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/2/webhooks'), json({ data: [{ id: '1', url: 'https://e.x/a,b', valid: true }] }));
+    const t = tc({ transport: reg });
+    await t.run(['config', 'set', 'output', 'csv']);
+    await t.run(['webhooks', 'list']);
+    expect(t.stdout()).toContain('1,"https://e.x/a,b",valid,\r\n');
+  });
+
   it('-o csv --header through a command; micros stay micros', async () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', '/12/accounts/acct1/campaigns'), json({ data: [{ id: 'c1', name: 'A, B', daily_budget_amount_local_micro: 49500000 }], next_cursor: null }));
