@@ -7,7 +7,7 @@ import { checkBatch } from '../../src/ads/batch.js';
 import type { AdsCollection, OperationDef } from '../../src/ads/resource-types.js';
 import { AGE_BUCKETS, TARGETING_BATCH_MAX } from '../../src/ads/resources/targeting.js';
 import { METRICS, STATS_IDS_MAX } from '../../src/ads/resources/stats.js';
-import { bytesMatchType, categoryMismatch, imageSize, keyPrefix, sizeProblem, sniff } from '../../src/media/contract.js';
+import { bytesMatchType, categoryMismatch, imageSize, keyPrefix, sizeProblem, sniff } from '../../src/contract/media.js';
 import { tzOffsetMs } from '../../src/sandbox/ads/stats.js';
 
 const op = (res: AdsCollection, verb: string): OperationDef => resourceByName(res)!.operations.find((o) => o.verb === verb)!;

@@ -6,6 +6,7 @@
 import type { SandboxOps } from '../../ads/resource-types.js';
 import { VIDEO_ONLY_FIELDS } from '../../ads/resources/creatives.js';
 import { mediaKindOfKey } from '../../ads/rules/cards.js';
+import { categoryOfKey } from '../../contract/media.js';
 import type { Behaviour } from './behaviour.js';
 
 type Rec = Record<string, unknown>;
@@ -33,12 +34,13 @@ function checkLibraryUpdate(entity: Rec, ops: SandboxOps): void {
 export function libraryDefaults(key: string): Rec | undefined {
   const kind = mediaKindOfKey(key);
   const id = key.split('_')[1];
-  if (kind === 'IMAGE') return { media_type: 'IMAGE', media_category: 'TWEET_IMAGE', media_url: `https://pbs.example/media/${id}.jpg`, aspect_ratio: '1.91:1', duration: null, _width: 1200, _height: 628 };
-  if (kind === 'GIF') return { media_type: 'GIF', media_category: 'TWEET_GIF', media_url: `https://video.example/tweet_video/${id}.mp4`, aspect_ratio: '16:9', duration: 3000, _width: 480, _height: 270 };
+  const category = categoryOfKey(key)?.toUpperCase();
+  if (kind === 'IMAGE') return { media_type: 'IMAGE', media_category: category, media_url: `https://pbs.example/media/${id}.jpg`, aspect_ratio: '1.91:1', duration: null, _width: 1200, _height: 628 };
+  if (kind === 'GIF') return { media_type: 'GIF', media_category: category, media_url: `https://video.example/tweet_video/${id}.mp4`, aspect_ratio: '16:9', duration: 3000, _width: 480, _height: 270 };
   if (kind === 'VIDEO') {
     return {
       media_type: 'VIDEO',
-      media_category: key.startsWith('13_') ? 'AMPLIFY_VIDEO' : 'TWEET_VIDEO',
+      media_category: category,
       media_url: `https://video.example/amplify_video/${id}/vid/1280x720/${id}.mp4`,
       aspect_ratio: '16:9',
       duration: 15000,
