@@ -20,7 +20,7 @@ export async function profilesRemove(ctx: Context, o: RemoveOptions): Promise<vo
   const name = checkProfileName(o.name);
   const store = await ctx.store();
   if (!(name in store.profiles())) throw new UsageError(`no profile named "${name}"`);
-  if (!(await ctx.confirm(`remove profile "${name}" and its credentials?`))) return;
+  if (!(await ctx.confirm(`remove profile "${name}" and its credentials?`))) return ctx.io.info('nothing removed');
   store.removeProfile(name);
   ctx.io.info(`removed profile "${name}"`);
 }
