@@ -98,6 +98,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$|^code$/i;
 // Connection-level failures where the request cannot have reached the server.
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** How much of a failed answer's body --verbose shows. */
+const VERBOSE_BODY_CHARS = 4000;
 /** The largest API answer read: the biggest list page is well under 1 MB; an endless body stops here. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Default overall deadline of one attempt: an idle timeout alone lets a server dribble forever. */
@@ -427,6 +429,10 @@ export class HttpClient {
       if (e instanceof ApiError) throw e;
       throw late(e);
     }
+    // The answer to a failure, as the service sent it: the one line of the error names one
+    // problem, the body may hold more (every item of `errors`, a `request` echo). Redacted and
+    // escaped by io.err, and cut short: an HTML error page can be long.
+    if (verbose && r.status >= 400) io.err(`< body: ${text.length > VERBOSE_BODY_CHARS ? `${text.slice(0, VERBOSE_BODY_CHARS)}... (${text.length} characters)` : text || '(empty)'}`);
     let data: unknown = text;
     const ct = resHeaders['content-type'] ?? '';
     if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {

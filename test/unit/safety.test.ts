@@ -203,3 +203,28 @@ describe('a 429 on a terminal shows a countdown (issue 20 item 13)', () => {
     expect([fmtClock(272_000), fmtClock(271_001), fmtClock(5_000), fmtClock(900_000), fmtClock(3_723_000)]).toEqual(['4:32', '4:32', '0:05', '15:00', '1:02:03']);
   });
 });
+
+describe('-v shows the body of a failing answer, redacted (issue 20 item 16)', () => {
+  it('after the status and headers; secrets echoed back are masked; long bodies are cut', async () => {
+    const echo = { errors: [{ code: 'INVALID_PARAMETER', message: 'bad', parameter: 'name' }, { code: 'INVALID_PARAMETER', message: 'worse' }], request: { params: { access_token_secret: 'leaked-secret-value' } }, seen: 'Bearer AAAA-test-bearer' };
+    const reg = new HttpRegistry().register(route('GET', '/2/x'), json(echo, 400)).register(route('GET', '/2/long'), json({ detail: 'x'.repeat(5000) }, 500), { times: Infinity });
+    const t = testContext({ transport: reg, globals: { verbose: true }, env: { XCTL_RETRY_BASE_MS: '1' } });
+    const http = await t.ctx.http();
+    await t.ctx.credentials(); // registers the secrets, as every command's first request does
+    await expect(http.request({ method: 'GET', path: '/2/x', auth: 'app' })).rejects.toThrow(/bad \(and 1 more\)/);
+    const err = t.stderr();
+    expect(err).toMatch(/< 400 \(\d+ ms\)\n< content-type: application\/json\n< body: \{"errors":\[\{"code":"INVALID_PARAMETER","message":"bad","parameter":"name"\},\{"code":"INVALID_PARAMETER","message":"worse"\}\]/);
+    expect(err).toContain('"access_token_secret":"[redacted]"');
+    expect(err).not.toContain('leaked-secret-value');
+    expect(err).not.toContain('AAAA-test-bearer');
+    await expect(http.request({ method: 'GET', path: '/2/long', retry: false })).rejects.toThrow();
+    expect(t.stderr()).toMatch(/< body: \{"detail":"x{3989}\.\.\. \(5013 characters\)\n/);
+  });
+
+  it('without -v no body is printed', async () => {
+    const reg = new HttpRegistry().register(route('GET', '/2/x'), json({ errors: [{ message: 'bad' }] }, 400));
+    const t = testContext({ transport: reg });
+    await expect((await t.ctx.http()).request({ method: 'GET', path: '/2/x', auth: 'app' })).rejects.toThrow();
+    expect(t.stderr()).toBe('');
+  });
+});
