@@ -53,13 +53,14 @@ describe('auth status --check', () => {
     const first = await check(env);
     expect(first.code, first.stderr).toBe(0);
     expect(rows(first.stdout)).toEqual([{ credential: 'oauth1 user', status: 'ok', detail: '@xctl_dev (2244994945), read-write-directmessages' }]);
-    expect(first.stderr).toMatch(/all 1 credential of profile "default" work/);
+    expect(first.stderr).toMatch(/the credential of profile "default" works/);
 
     expect((await runCli(['auth', 'app-token'], { env })).code).toBe(0);
     const login = await loginOAuth2(env, 'sandbox_bob');
     expect(login.stderr).not.toMatch(/replacing/);
     const all = await check(env);
     expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).toMatch(/all 3 credentials of profile "default" work/);
     expect(rows(all.stdout)).toEqual([
       { credential: 'oauth1 user', status: 'ok', detail: expect.stringMatching(/^@xctl_dev \(2244994945\)/) },
       { credential: 'bearer (cached)', status: 'ok', detail: 'accepted (app-only)' },

@@ -157,5 +157,5 @@ export async function authCheck(ctx: Context): Promise<void> {
   if (failed.length) {
     throw new CheckFailed(`${failed.length} of ${rows.length} credential${rows.length === 1 ? '' : 's'} of profile "${name}" failed the check: ${failed.map((r) => r.credential).join(', ')}`);
   }
-  ctx.io.info(`all ${rows.length} credential${rows.length === 1 ? '' : 's'} of profile "${name}" work`);
+  ctx.io.info(rows.length === 1 ? `the credential of profile "${name}" works` : `all ${rows.length} credentials of profile "${name}" work`);
 }
