@@ -21,7 +21,7 @@ export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, a
     if (o.createsProfile) ctx.allowNewProfile();
     // A mistyped --profile (or XCTL_PROFILE) is refused before anything runs, even by commands
     // that reach the profile only through a fallback (base URL, account, output format).
-    else if (ctx.explicitProfile) await ctx.profileName();
+    else if (ctx.explicitProfile && o.selectsProfile !== false) await ctx.profileName();
     // A bad --jq program or field choice is refused before the command sends anything.
     const g = ctx.globals;
     if (g.jq !== undefined || typeof g.json === 'string' || g.fields !== undefined) await ctx.checkOutput();
@@ -33,4 +33,9 @@ export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, a
 export interface DefineOptions {
   /** The verb creates the profile --profile names (auth set, login, import, sandbox start): an unknown name is not an error. */
   createsProfile?: boolean;
+  /**
+   * false: the verb never acts on the selected profile (`auth profiles list|use|remove` name
+   * profiles themselves), so a stale XCTL_PROFILE must not lock the user out of repairing it.
+   */
+  selectsProfile?: boolean;
 }
