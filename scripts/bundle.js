@@ -85,9 +85,26 @@ const result = await build({
   plugins: [deferChildProcess, vendorOut],
   metafile: true,
 });
+/**
+ * Each vendor file's module.exports is what `import(lib)` of a CommonJS file gives in Node: the
+ * default export itself, with the named ones on it (`const { default: open } = await import('open')`
+ * must find the function, as it does unbundled).
+ */
+const vendorEntry = {
+  name: 'vendor-entry',
+  setup(b) {
+    b.onResolve({ filter: /^vendor-entry:/ }, (args) => ({ path: args.path.slice('vendor-entry:'.length), namespace: 'vendor-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor-entry' }, (args) => ({
+      contents: `const m = require(${JSON.stringify(args.path)});\nmodule.exports = m && m.__esModule && m.default !== undefined && (typeof m.default === 'function' || typeof m.default === 'object') ? Object.assign(m.default, m) : m;\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
 const vendor = await build({
   ...common,
-  entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, spec])),
+  plugins: [deferChildProcess, vendorEntry],
+  entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, `vendor-entry:${spec}`])),
   outdir: path.join(outdir, 'vendor'),
   metafile: true,
 });

@@ -3,6 +3,7 @@
 // the command still runs, from source. These tests run the real bin against real cache folders.
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempDir } from '../helpers/cli.js';
 
@@ -103,5 +104,8 @@ describe('bundle', () => {
     expect(main.length).toBeLessThan(1_250_000);
     // Heavy libraries that only some commands need are files of their own.
     for (const lib of ['yaml', 'ora', 'cli-table3', 'open']) expect(fs.existsSync(path.join(ROOT, `dist/cli/vendor/${lib}.cjs`))).toBe(true);
+    // `const { default: open } = await import('open')` finds the function, as it does unbundled.
+    const req = createRequire(import.meta.url);
+    for (const lib of ['ora', 'open', 'cli-table3']) expect(typeof req(path.join(ROOT, `dist/cli/vendor/${lib}.cjs`)), lib).toBe('function');
   });
 });
