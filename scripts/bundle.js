@@ -1,10 +1,19 @@
 #!/usr/bin/env node
-// The runtime the `xctl` command runs: src/ bundled by esbuild into dist/cli/, split into chunks
-// that load only when a command needs them (a command group, the table renderer, the sandbox, the
-// upload). One file per chunk instead of hundreds of CommonJS modules to resolve and read is most
-// of what a short command costs beyond starting node. tsc still type-checks and emits dist/ (tests
-// import dist/ directly); this step only packages the same sources for the command line.
+// The runtime the `xctl` command runs: src/ bundled by esbuild into one CommonJS script,
+// dist/cli/main.cjs, that bin/xctl.js compiles with V8's code cache (see bin/xctl.js), plus the
+// hash worker and a file per heavy third-party library that only some commands need (YAML, the
+// spinner, the table renderer, the browser opener), required on first use.
+//
+// Why one script and not ES module chunks: parsing and compiling JavaScript was half of what a
+// short command costs beyond starting node, and Node 20 has no compile cache for ES modules
+// (module.enableCompileCache arrived in 22.1). A classic script can be compiled from V8's cached
+// data instead (vm.Script cachedData), on every supported Node version. Inside the script, modules
+// that a command reaches only through import() stay uncompiled wrappers until called.
+//
+// tsc still type-checks and emits dist/ (tests import dist/ directly); this step only packages the
+// same sources for the command line.
 import { build } from 'esbuild';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,27 +37,82 @@ const deferChildProcess = {
   },
 };
 
-const result = await build({
+/** Third-party libraries some commands need, each its own file beside main.cjs (dist/cli/vendor/). */
+const VENDOR = { yaml: 'yaml', ora: 'ora', 'cli-table3': 'cli-table3', open: 'open' };
+/** Loaded from node_modules at run time: it finds its own WebAssembly file beside itself. */
+const EXTERNAL = ['jq-wasm'];
+const vendorOut = {
+  name: 'vendor-out',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z@]/ }, (args) => {
+      if (args.importer.includes('node_modules')) return undefined;
+      if (Object.hasOwn(VENDOR, args.path)) return { path: `./vendor/${VENDOR[args.path]}.cjs`, external: true };
+      return undefined;
+    });
+  },
+};
+
+const common = {
   absWorkingDir: root,
-  // The hash worker is an entry of its own: pipeline.ts starts it as ./hash-worker.js beside itself.
-  entryPoints: { main: 'src/main.ts', 'hash-worker': 'src/audiences/hash-worker.ts' },
-  outdir,
-  entryNames: '[name]',
-  chunkNames: '[name]-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20.18',
-  // Bundled CommonJS packages require() node's built-ins; an ES module has no require of its own.
-  banner: { js: "import { createRequire as __xctlCreateRequire } from 'node:module'; const require = __xctlCreateRequire(import.meta.url);" },
+  // import() of a bundled module becomes a lazily run wrapper; of a library outside, require().
+  supported: { 'dynamic-import': false },
+  external: EXTERNAL,
+  outExtension: { '.js': '.cjs' },
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
   sourcemap: 'linked',
-  define: { XCTL_BUILD_VERSION: JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
-  plugins: [deferChildProcess],
   logLevel: 'warning',
-  metafile: !!process.env.XCTL_BUNDLE_META,
+  plugins: [deferChildProcess],
+};
+
+const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+const result = await build({
+  ...common,
+  // The hash worker is an entry of its own: the worker pool starts it beside main.cjs.
+  entryPoints: { main: 'src/main.ts', 'hash-worker': 'src/audiences/hash-worker.ts' },
+  outdir,
+  define: {
+    XCTL_BUILD_VERSION: JSON.stringify(version),
+    XCTL_HASH_WORKER: JSON.stringify('./hash-worker.cjs'),
+    'import.meta.url': '__xctlModuleUrl',
+  },
+  banner: { js: "const __xctlModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [deferChildProcess, vendorOut],
+  metafile: true,
 });
-if (process.env.XCTL_BUNDLE_META) fs.writeFileSync(process.env.XCTL_BUNDLE_META, JSON.stringify(result.metafile));
+/**
+ * Each vendor file's module.exports is what `import(lib)` of a CommonJS file gives in Node: the
+ * default export itself, with the named ones on it (`const { default: open } = await import('open')`
+ * must find the function, as it does unbundled).
+ */
+const vendorEntry = {
+  name: 'vendor-entry',
+  setup(b) {
+    b.onResolve({ filter: /^vendor-entry:/ }, (args) => ({ path: args.path.slice('vendor-entry:'.length), namespace: 'vendor-entry' }));
+    b.onLoad({ filter: /.*/, namespace: 'vendor-entry' }, (args) => ({
+      contents: `const m = require(${JSON.stringify(args.path)});\nmodule.exports = m && m.__esModule && m.default !== undefined && (typeof m.default === 'function' || typeof m.default === 'object') ? Object.assign(m.default, m) : m;\n`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+const vendor = await build({
+  ...common,
+  plugins: [deferChildProcess, vendorEntry],
+  entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, `vendor-entry:${spec}`])),
+  outdir: path.join(outdir, 'vendor'),
+  metafile: true,
+});
+if (process.env.XCTL_BUNDLE_META) {
+  fs.writeFileSync(process.env.XCTL_BUNDLE_META, JSON.stringify({ inputs: { ...result.metafile.inputs, ...vendor.metafile.inputs }, outputs: { ...result.metafile.outputs, ...vendor.metafile.outputs } }));
+}
+// The build's id names its code cache (bin/xctl.js), so a new build never reads an older build's
+// cache; the version lets bin/xctl.js answer --version without loading the script.
+const hash = crypto.createHash('sha256');
+for (const f of ['main.cjs', 'hash-worker.cjs']) hash.update(fs.readFileSync(path.join(outdir, f)));
+fs.writeFileSync(path.join(outdir, 'build.json'), JSON.stringify({ id: hash.digest('hex').slice(0, 16), version }) + '\n');

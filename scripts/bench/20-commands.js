@@ -49,8 +49,10 @@ export default async function ({ root, log }) {
   try {
     const s = sb.seed;
     // The inherited environment, as the start-up section and a user's shell have it.
-    const env = { ...process.env, XCTL_CONFIG_DIR: cfgDir, XCTL_BASE_URL: s.base_url, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret, XCTL_ACCESS_TOKEN: s.access_token, XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret, XCTL_ACCOUNT_ID: s.account_id };
-    for (const k of Object.keys(env)) if (k.startsWith('XCTL_') && !['XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_API_KEY', 'XCTL_API_SECRET', 'XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET', 'XCTL_ACCOUNT_ID'].includes(k)) delete env[k];
+    // The code cache (bin/xctl.js) in a folder of this run's own, filled by the warm-up calls below
+    // as a user's first call of each command fills theirs.
+    const env = { ...process.env, XCTL_COMPILE_CACHE: path.join(cfgDir, 'compile-cache'), XCTL_CONFIG_DIR: cfgDir, XCTL_BASE_URL: s.base_url, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret, XCTL_ACCESS_TOKEN: s.access_token, XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret, XCTL_ACCOUNT_ID: s.account_id };
+    for (const k of Object.keys(env)) if (k.startsWith('XCTL_') && !['XCTL_COMPILE_CACHE', 'XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_API_KEY', 'XCTL_API_SECRET', 'XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET', 'XCTL_ACCOUNT_ID'].includes(k)) delete env[k];
     const commands = [
       { name: '`xctl request /1.1/account/verify_credentials.json`', args: ['request', '/1.1/account/verify_credentials.json'], target: 1.8 },
       { name: '`xctl webhooks list -o json`', args: ['webhooks', 'list', '-o', 'json'], target: 1.8 },
@@ -81,6 +83,21 @@ export default async function ({ root, log }) {
         { name: `${c.name}, time added to \`node -e 0\` (median of pairwise differences)`, value: `${median(cmd.map((a, i) => a - base[i])).toFixed(1)} ms` },
         { name: `${c.name}, peak RSS (worst of ${RSS_RUNS})`, value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a (no /usr/bin/time)', target: '≤ 75 MB', met: rssMb === undefined ? undefined : rssMb <= 75 },
       );
+    }
+    // A command's first call on a machine (or with the cache off) compiles the whole script.
+    {
+      const c = commands[1];
+      const cold = { ...env, XCTL_COMPILE_CACHE: '0' };
+      const ratios = [];
+      const diffs = [];
+      for (let i = 0; i < PAIRS / 2; i++) {
+        const b = time(node, ['-e', '0'], env);
+        const a = time(node, [bin, ...c.args], cold);
+        ratios.push(a / b);
+        diffs.push(a - b);
+      }
+      log(`${c.args.join(' ')} without the code cache: ${median(ratios).toFixed(2)}x, ${median(diffs).toFixed(1)} ms added`);
+      rows.push({ name: `${c.name} without the code cache (a command's first call), / \`node -e 0\` (median of ${PAIRS / 2} pairwise ratios)`, value: `${median(ratios).toFixed(2)}x; ${median(diffs).toFixed(1)} ms added` });
     }
     // A ratio depends on what node itself pays at start: with NODE_EXTRA_CA_CERTS set (as on
     // this machine), every node process reads and parses that file first.

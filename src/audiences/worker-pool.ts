@@ -10,6 +10,11 @@ type Waiter = { resolve: (r: ChunkResult) => void; reject: (e: Error) => void };
  * them again). Memory then stays flat by construction, rather than waiting for each thread's GC
  * to notice megabytes of dead buffers.
  */
+// The command line's bundle (scripts/bundle.js) names its worker script; tsc's dist/ has it as
+// hash-worker.js beside this module.
+declare const XCTL_HASH_WORKER: string | undefined;
+const HASH_WORKER = typeof XCTL_HASH_WORKER === 'string' ? XCTL_HASH_WORKER : './hash-worker.js';
+
 export class WorkerPool {
   private workers: Array<{ w: Worker; queue: Waiter[] }> = [];
   private spareInputs: ArrayBuffer[] = [];
@@ -18,7 +23,7 @@ export class WorkerPool {
   constructor(n: number, cfg: ProcessorConfig) {
     for (let i = 0; i < n; i++) {
       // Small heaps: a worker holds only the chunk in hand, and V8 otherwise grows the heap lazily.
-      const w = new Worker(new URL('./hash-worker.js', import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
+      const w = new Worker(new URL(HASH_WORKER, import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
       const slot = { w, queue: [] as Waiter[] };
       w.on('message', (m: (ChunkResult & { input?: ArrayBuffer }) | { unused: ArrayBuffer }) => {
         if ('unused' in m) return; // a spare the worker could not keep: dropped here, where GC runs often

@@ -1,7 +1,7 @@
 // Ads analytics (platform-notes-2 section 6): synchronous stats, asynchronous stats jobs and
 // active entities. The ranges, id counts and metric groups are checked before sending; the
 // sandbox's simulated metrics are in src/sandbox/ads/stats.ts.
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ParamDef, ResourceDef, Rule, Values } from '../resource-types.js';
 import { count, cursor, exclusive, p } from '../params.js';
 import { parseInstant } from '../../contract/time.js';
