@@ -1,7 +1,6 @@
 // `xctl webhooks delete <id>`: asks first (--yes when not at a terminal).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
 import { define } from '../define.js';
@@ -27,7 +26,7 @@ export async function deleteWebhook(ctx: Context, id: string): Promise<void> {
 /** Deletes a webhook after confirmation (DELETE /2/webhooks/:id). */
 export async function webhooksDelete(ctx: Context, o: DeleteOptions): Promise<void> {
   const id = checkWebhookId(o.id);
-  if (!(await ctx.confirm(`delete webhook ${id}?`))) throw new UsageError('not deleted');
+  if (!(await ctx.confirm(`delete webhook ${id}?`))) return ctx.io.info('nothing deleted');
   await deleteWebhook(ctx, id);
   ctx.io.info(`deleted webhook ${id}`);
 }
