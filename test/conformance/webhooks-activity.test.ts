@@ -10,6 +10,7 @@ import { decideOnPage } from '../helpers/oauth-client.js';
 import { expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
 import { ACTIVITY_EVENT_TYPES } from '../../src/contract/activity.js';
 import { expectShape, toSandbox, twitterApiSettings } from './helpers.js';
+import type { Row, V2Reply } from '../helpers/json.js';
 
 // XDK's CreateActivitySubscriptionRequest.eventType union (dist/index.d.ts), copied as the judge.
 const XDK_EVENT_TYPES = [
@@ -33,8 +34,18 @@ let app: Client; // app-only bearer
 let user: Client; // OAuth 1.0a user context (the seeded owner)
 let bearer: string;
 
-const admin = async <T = any>(method: string, path: string, body?: unknown) => t.admin<T>(method, path, body);
-const trigger = (event_type: string, user_id: string, payload: Record<string, unknown> = {}) => admin('POST', '/_sandbox/events', { event_type, user_id, payload });
+/** An event as POST /_sandbox/events answers it, and as a stream chunk carries it. */
+interface EventBody {
+  event_uuid: string;
+  created_at: string;
+  [field: string]: unknown;
+}
+interface StreamChunk {
+  data?: EventBody;
+}
+
+const admin = async <T = Row>(method: string, path: string, body?: unknown) => t.admin<T>(method, path, body);
+const trigger = (event_type: string, user_id: string, payload: Record<string, unknown> = {}) => admin<{ data: EventBody }>('POST', '/_sandbox/events', { event_type, user_id, payload });
 
 async function apiError(p: Promise<unknown>): Promise<ApiError> {
   const e = await p.then(
@@ -91,8 +102,8 @@ describe('v2 webhooks (XDK webhooks.*)', () => {
     const dup = await apiError(app.webhooks.create({ url: rx.url }));
     expect(dup.status).toBe(400);
     expectShape(dup.data, PROBLEM, 'duplicate url problem');
-    expect((dup.data as any).type).toBe('https://api.x.com/2/problems/invalid-request');
-    expectShape((dup.data as any).errors[0], { ...PROBLEM, code: 'string' }, 'errors[0]');
+    expect((dup.data as V2Reply).type).toBe('https://api.x.com/2/problems/invalid-request');
+    expectShape((dup.data as V2Reply).errors![0], { ...PROBLEM, code: 'string' }, 'errors[0]');
     const missing = await apiError(app.webhooks.delete('1234567'));
     expect(missing.status).toBe(404);
     expectShape(missing.data, NOT_FOUND, 'not-found problem');
@@ -136,7 +147,7 @@ describe('activity subscriptions (XDK activity.*)', () => {
     expect(page.data).toHaveLength(10);
     for (const s of page.data!) expectShape(s, SUBSCRIPTION, 'GetActivitySubscriptionsResponse.data[]');
     // meta.total_subscriptions is platform-notes.md's (XDK's type has no meta): the spec wins.
-    expect((page as any).meta).toMatchObject({ totalSubscriptions: 29, nextToken: expect.any(String) });
+    expect((page as { meta?: unknown }).meta).toMatchObject({ totalSubscriptions: 29, nextToken: expect.any(String) });
     expect(ids).toContain(page.data![0]!.subscriptionId);
   });
 
@@ -160,7 +171,7 @@ describe('activity subscriptions (XDK activity.*)', () => {
     // The events now go to the new webhook, with the new tag.
     await trigger('profile.update.bio', t.sb.seed.user_id, { before: 'x', after: 'y' });
     await waitFor(() => rx.deliveries.length === 3, 'three deliveries');
-    expect(rx.deliveries.map((d) => d.json.data.tag).sort()).toEqual(['b', 'c', 'renamed']);
+    expect(rx.deliveries.map((d) => d.json.data!.tag).sort()).toEqual(['b', 'c', 'renamed']);
 
     const many = await app.activity.deleteSubscriptionsByIds([a.subscriptionId!, b.subscriptionId!, '1976325569252868097']);
     expect(many).toEqual({
@@ -179,7 +190,7 @@ describe('activity subscriptions (XDK activity.*)', () => {
       { appKey: t.sb.seed.api_key, appSecret: t.sb.seed.api_secret, accessToken: t.sb.seed.access_token, accessSecret: t.sb.seed.access_token_secret },
       twitterApiSettings(base),
     );
-    const asUser = await tw.v2.delete(`activity/subscriptions/${c.subscriptionId}`).catch((x: any) => x);
+    const asUser = await tw.v2.delete(`activity/subscriptions/${c.subscriptionId}`).catch((x) => x);
     expect(asUser.code).toBe(403);
     expect(asUser.data).toMatchObject({ type: 'https://api.x.com/2/problems/unsupported-authentication' });
   });
@@ -191,21 +202,21 @@ describe('activity subscriptions (XDK activity.*)', () => {
     const from = new Date(Date.parse(early.data.created_at) - 1000).toISOString().replace(/\.\d+Z$/, 'Z');
 
     const stream = await app.stream.activity({ backfillMinutes: 5 });
-    const got: any[] = [];
-    stream.on('data', (d: any) => d.data && got.push(d));
+    const got: StreamChunk[] = [];
+    stream.on('data', (d: StreamChunk) => d.data && got.push(d));
     await waitFor(() => got.length === 1, 'the backfilled event');
     const live = await trigger('spaces.start', uid, { title: 'live' });
     await waitFor(() => got.length === 2, 'the live event');
     stream.close();
-    expect(got.map((g) => g.data.event_uuid)).toEqual([early.data.event_uuid, live.data.event_uuid]);
+    expect(got.map((g) => g.data!.event_uuid)).toEqual([early.data.event_uuid, live.data.event_uuid]);
     expectShape(got[0].data, { event_uuid: 'string', event_type: 'string', filter: 'object', tag: 'string', payload: 'object' }, 'ActivityStreamResponse.data');
 
     const to = new Date(Date.parse(live.data.created_at) + 1000).toISOString().replace(/\.\d+Z$/, 'Z');
     await new Promise((r) => setTimeout(r, 1100));
     const window = await app.stream.activity({ startTime: from, endTime: to });
-    const replayed: any[] = [];
+    const replayed: string[] = [];
     let closed = false;
-    window.on('data', (d: any) => d.data && replayed.push(d.data.event_uuid));
+    window.on('data', (d: StreamChunk) => d.data && replayed.push(d.data.event_uuid));
     window.on('close', () => (closed = true));
     await waitFor(() => closed, 'the window stream to end');
     expect(replayed).toEqual([early.data.event_uuid, live.data.event_uuid]);
@@ -238,7 +249,7 @@ describe('Account Activity API (XDK accountActivity.*)', () => {
     expect(d.headers['x-twitter-webhooks-signature']).toBe(expectedSignature(t.sb.seed.api_secret, d.raw));
 
     // Replay through POST /2/webhooks/replay (XDK webhooks.createWebhookReplayJob).
-    const now = Date.parse((await admin('GET', '/_sandbox/state')).clock.now);
+    const now = Date.parse((await admin<{ clock: { now: string } }>('GET', '/_sandbox/state')).clock.now);
     const ymd = (ms: number) => new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 12);
     const job = await app.webhooks.createWebhookReplayJob({ webhookId: w.id!, fromDate: ymd(now - 3_600_000), toDate: ymd(now) });
     expectShape(job.data, { jobId: 'digits', createdAt: 'iso-time' }, 'CreateWebhookReplayJobResponse.data');
@@ -277,7 +288,7 @@ describe('read-only OAuth 1.0a tokens (platform-notes-2.md section 2)', () => {
     const v1 = await signedIn.client.v1.get('account/verify_credentials.json', {}, { fullResponse: true });
     expect(v1.headers['x-access-level']).toBe('read');
     // Ads writes: READONLY_CLIENT_APPLICATION.
-    const ads = await signedIn.client.post(`https://ads-api.x.com/12/accounts/${t.sb.seed.account_id}/campaigns`, { name: 'x' }).catch((x: any) => x);
+    const ads = await signedIn.client.post(`https://ads-api.x.com/12/accounts/${t.sb.seed.account_id}/campaigns`, { name: 'x' }).catch((x) => x);
     expect(ads.code).toBe(403);
     expect(ads.data.errors[0].code).toBe('READONLY_CLIENT_APPLICATION');
   });
@@ -313,9 +324,9 @@ describe('stream rules (twitter-api-v2 v2.*, XDK stream.*) and stream links (XDK
     await trigger('post.create', '783214', { text: 'I like cats' });
     await waitFor(() => rx.deliveries.length === 2, 'a delivery per link');
     const bodies = rx.deliveries.map((d) => d.json);
-    expect(bodies[0].matching_rules.map((m: any) => m.tag).sort()).toEqual(['alice', 'cats']);
-    expect(bodies[0].includes).toBeUndefined();
-    expect(bodies[1].includes.users[0]).toMatchObject({ id: '783214' });
+    expect(bodies[0]!.matching_rules!.map((m) => m.tag).sort()).toEqual(['alice', 'cats']);
+    expect(bodies[0]!.includes).toBeUndefined();
+    expect(bodies[1]!.includes!.users[0]).toMatchObject({ id: '783214' });
     expectShape(bodies[1].data, { id: 'digits', text: 'string', created_at: 'iso-time', author_id: 'digits', edit_history_tweet_ids: 'array' }, 'stream delivery data');
 
     expect(await app.webhooks.deleteStreamLink(w.id!)).toEqual({ data: { deleted: true } });

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
 import { appBearer, spawnCli, waitFor } from '../helpers/receiver.js';
+import type { Row, SandboxStateBody } from '../helpers/json.js';
 
 let t: TestSandbox;
 
@@ -22,13 +23,13 @@ describe('activity subscriptions', () => {
     expect([dep.code, dep.stderr]).toEqual([2, expect.stringContaining('use profile.update.bio')]);
     expect((await t.run(['activity', 'subscriptions', 'create', '--event', 'spaces.start', '--direction', 'inbound'])).code).toBe(2);
     expect((await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.sent', '--keyword', 'k'.repeat(151)])).code).toBe(2);
-    expect((await t.admin<any>('GET', '/_sandbox/state')).counts.activity_subscriptions ?? 0).toBe(0);
+    expect((await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_subscriptions ?? 0).toBe(0);
     const a = await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.received', '--direction', 'inbound', '--keyword', 'hello', '--tag', 'dms', '-o', 'json']);
     expect(a.code).toBe(0);
     const sub = JSON.parse(a.stdout);
     expect(sub).toMatchObject({ event_type: 'dm.received', filter: { direction: 'inbound', keyword: 'hello' }, tag: 'dms' });
     const list = await t.run(['activity', 'subscriptions', 'list', '-o', 'json']);
-    expect(JSON.parse(list.stdout).map((s: any) => s.subscription_id)).toContain(sub.subscription_id);
+    expect((JSON.parse(list.stdout) as Row[]).map((s) => s.subscription_id)).toContain(sub.subscription_id);
     expect((await t.run(['activity', 'subscriptions', 'delete', sub.subscription_id])).code).toBe(2); // needs --yes off a TTY
     const del = await t.run(['activity', 'subscriptions', 'delete', sub.subscription_id, '--yes']);
     expect([del.code, del.stderr]).toEqual([0, expect.stringContaining(`deleted subscription ${sub.subscription_id}`)]);
@@ -41,18 +42,18 @@ describe('activity stream', () => {
     expect(sub.code).toBe(0);
     const s = spawnCli(['activity', 'stream'], { ...t.env, XCTL_RETRY_BASE_MS: '50' });
     const trigger = async (title: string) =>
-      (await t.admin<any>('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title } })).data.event_uuid as string;
+      (await t.admin<{ data: { event_uuid: string } }>('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title } })).data.event_uuid;
     const lines = () => s.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l).data);
     try {
       await s.waitStderr(/connected to the activity stream/);
-      await waitFor(async () => (await t.admin<any>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to open');
+      await waitFor(async () => (await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to open');
       const a = await trigger('A');
       await s.waitStdout(/"title":"A"/);
       // The next event kills the connection while in flight; the client reconnects with backfill.
       await t.admin('POST', '/_sandbox/faults', { stream_drop_rate: 1, count: 1 });
       const b = await trigger('B');
       await s.waitStderr(/connected to the activity stream \(backfill \d min\)/);
-      await waitFor(async () => (await t.admin<any>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to reopen');
+      await waitFor(async () => (await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to reopen');
       const c = await trigger('C');
       await s.waitStdout(/"title":"C"/);
       await waitFor(() => lines().length >= 3 && lines(), 'three events');
@@ -103,7 +104,7 @@ describe('stream rules', () => {
     expect((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout.trim()).toBe('[]');
     const add = await t.run(['stream', 'rules', 'add', 'birds', '--tag', 'b', '--file', file, '-o', 'json']);
     expect(add.code).toBe(0);
-    expect(JSON.parse(add.stdout).map((r: any) => r.value)).toEqual(['birds', 'cats OR dogs', '"sandbox news"']);
+    expect((JSON.parse(add.stdout) as Row[]).map((r) => r.value)).toEqual(['birds', 'cats OR dogs', '"sandbox news"']);
     const tooLong = await t.run(['stream', 'rules', 'add', 'x'.repeat(2049)]);
     expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining('at most 2048')]);
     const dup = await t.run(['stream', 'rules', 'add', 'birds']);

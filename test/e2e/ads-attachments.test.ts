@@ -2,7 +2,7 @@
 // accounts and posts, scheduled promoted posts, media creatives, tracking tags, curated
 // categories, promotable users and targeting criteria, with the state rules of spec 3 and 7.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { startAdsSandbox, type AdsSandbox, type Row } from '../helpers/ads.js';
 
 let t: AdsSandbox;
 let web: string;
@@ -28,7 +28,7 @@ describe('promoted accounts', () => {
     const inel = await t.fails(1, ['ads', 'promoted-accounts', 'create', '--line-item-id', followers, '--user-id', '999']);
     expect(inel.stderr).toMatch(/not eligible/);
     expect(await t.json(['ads', 'promoted-accounts', 'list'])).toHaveLength(1);
-    expect((await t.json(['ads', 'promoted-accounts', 'list', '--line-item-ids', `${followers},${web}`])).map((x: any) => x.id)).toEqual([pa.id]);
+    expect((await t.list(['ads', 'promoted-accounts', 'list', '--line-item-ids', `${followers},${web}`])).map((x) => x.id)).toEqual([pa.id]);
     const none = await t.fails(1, ['ads', 'promoted-accounts', 'list', '--line-item-ids', web]);
     expect(none.stderr).toMatch(/INCOMPATIBLE_LINE_ITEM/);
     expect((await t.json(['ads', 'promoted-accounts', 'get', pa.id])).user_id).toBe('783214');
@@ -41,7 +41,7 @@ describe('promoted accounts', () => {
 describe('promoted tweets', () => {
   it('up to 50 posts per request; list, get, delete by record id; hidden with a deleted line item', async () => {
     const ids = Array.from({ length: 50 }, (_, i) => String(1000 + i)).join(',');
-    const made = await t.json(['ads', 'promoted-tweets', 'create', '--line-item-id', web, '--tweet-ids', ids]);
+    const made = await t.list(['ads', 'promoted-tweets', 'create', '--line-item-id', web, '--tweet-ids', ids]);
     expect(made).toHaveLength(50);
     expect(made[0]).toMatchObject({ line_item_id: web, tweet_id: '1000', entity_status: 'ACTIVE' });
     const r = await t.refused(['ads', 'promoted-tweets', 'create', '--line-item-id', web, '--tweet-ids', `${ids},2000`]);
@@ -55,8 +55,8 @@ describe('promoted tweets', () => {
     // Spec 3: when the parent line item is deleted the post stays deleted=false, shown only with with_deleted.
     t.collection('line_items').get(web)!.deleted = true;
     expect(await t.json(['ads', 'promoted-tweets', 'list', '--promoted-tweet-ids', made[0].id])).toEqual([]);
-    const shown = await t.json(['ads', 'promoted-tweets', 'list', '--promoted-tweet-ids', made[0].id, '--with-deleted']);
-    expect(shown.map((x: any) => [x.id, x.deleted])).toEqual([[made[0].id, false]]);
+    const shown = await t.list(['ads', 'promoted-tweets', 'list', '--promoted-tweet-ids', made[0].id, '--with-deleted']);
+    expect(shown.map((x) => [x.id, x.deleted])).toEqual([[made[0].id, false]]);
     t.collection('line_items').get(web)!.deleted = false;
   });
 });
@@ -66,7 +66,7 @@ describe('scheduled promoted tweets', () => {
     const st = [...t.collection('scheduled_tweets').values()][0]!;
     const a = await t.json(['ads', 'scheduled-promoted-tweets', 'create', '--line-item-id', web, '--scheduled-tweet-id', st.id]);
     const b = await t.json(['ads', 'scheduled-promoted-tweets', 'create', '--line-item-id', followers, '--scheduled-tweet-id', st.id]);
-    expect((await t.json(['ads', 'scheduled-promoted-tweets', 'list', '--line-item-ids', web])).map((x: any) => x.id)).toEqual([a.id]);
+    expect((await t.list(['ads', 'scheduled-promoted-tweets', 'list', '--line-item-ids', web])).map((x) => x.id)).toEqual([a.id]);
     expect((await t.json(['ads', 'scheduled-promoted-tweets', 'get', b.id])).scheduled_tweet_id).toBe(st.id);
     await t.json(['ads', 'scheduled-promoted-tweets', 'delete', a.id, '--yes']);
     await t.fails(1, ['ads', 'scheduled-promoted-tweets', 'get', a.id, '--with-deleted']);
@@ -84,11 +84,11 @@ describe('media creatives', () => {
     const media = [...t.collection('account_media').values()][0]!.id;
     const need = await t.fails(1, ['ads', 'media-creatives', 'create', '--account-media-id', media, '--line-item-id', web]);
     expect(need.stderr).toMatch(/MISSING_PARAMETER, parameter landing_url/);
-    const mc = await t.json(['ads', 'media-creatives', 'create', '--account-media-id', media, '--line-item-id', web, '--landing-url', 'https://shop.example/spring']);
+    const mc = await t.json<Row & { campaign_id: string }>(['ads', 'media-creatives', 'create', '--account-media-id', media, '--line-item-id', web, '--landing-url', 'https://shop.example/spring']);
     const other = await t.json(['ads', 'media-creatives', 'create', '--account-media-id', media, '--line-item-id', followers]);
     expect(mc.campaign_id).toBe(t.collection('line_items').get(web)!.campaign_id);
     expect((await t.json(['ads', 'media-creatives', 'list', '--campaign-id', mc.campaign_id])).length).toBe(2);
-    expect((await t.json(['ads', 'media-creatives', 'list', '--line-item-ids', followers])).map((x: any) => x.id)).toEqual([other.id]);
+    expect((await t.list(['ads', 'media-creatives', 'list', '--line-item-ids', followers])).map((x) => x.id)).toEqual([other.id]);
     expect((await t.json(['ads', 'media-creatives', 'get', mc.id])).landing_url).toBe('https://shop.example/spring');
     expect((await t.json(['ads', 'media-creatives', 'delete', mc.id, '--yes'])).deleted).toBe(true);
     await t.refused(['ads', 'media-creatives', 'create', '--account-media-id', media, '--line-item-id', web, '--landing-url', 'shop.example']);
@@ -99,7 +99,7 @@ describe('tracking tags', () => {
   it('create, list, get, update, delete', async () => {
     const tag = await t.json(['ads', 'tracking-tags', 'create', '--line-item-id', preroll, '--tracking-tag-type', 'IMPRESSION_TAG', '--tracking-tag-url', 'https://track.example/i']);
     expect(tag).toMatchObject({ tracking_tag_type: 'IMPRESSION_TAG', line_item_id: preroll });
-    expect((await t.json(['ads', 'tracking-tags', 'list', '--line-item-ids', preroll])).map((x: any) => x.id)).toEqual([tag.id]);
+    expect((await t.list(['ads', 'tracking-tags', 'list', '--line-item-ids', preroll])).map((x) => x.id)).toEqual([tag.id]);
     expect((await t.json(['ads', 'tracking-tags', 'update', tag.id, '--tracking-tag-url', 'https://track.example/v2'])).tracking_tag_url).toBe('https://track.example/v2');
     expect((await t.json(['ads', 'tracking-tags', 'get', tag.id])).tracking_tag_url).toBe('https://track.example/v2');
     expect((await t.json(['ads', 'tracking-tags', 'delete', tag.id, '--yes'])).deleted).toBe(true);
@@ -122,11 +122,11 @@ describe('line item curated categories', () => {
 
 describe('promotable users and targeting criteria', () => {
   it('lists and gets promotable users; targeting criteria need line item ids', async () => {
-    const users = await t.json(['ads', 'promotable-users', 'list']);
-    expect(users.map((u: any) => u.promotable_user_type).sort()).toEqual(['FULL', 'RETWEETS_ONLY']);
+    const users = await t.list(['ads', 'promotable-users', 'list']);
+    expect(users.map((u) => u.promotable_user_type).sort()).toEqual(['FULL', 'RETWEETS_ONLY']);
     expect((await t.json(['ads', 'promotable-users', 'get', users[0].id])).user_id).toBe(users[0].user_id);
-    const tc = await t.json(['ads', 'targeting', 'list', '--line-item-ids', `${web},${followers}`]);
-    expect(tc.map((x: any) => x.line_item_id).sort()).toEqual([web, followers].sort());
+    const tc = await t.list(['ads', 'targeting', 'list', '--line-item-ids', `${web},${followers}`]);
+    expect(tc.map((x) => x.line_item_id).sort()).toEqual([web, followers].sort());
     expect((await t.refused(['ads', 'targeting', 'list'])).stderr).toMatch(/--line-item-ids is required/);
   });
 });

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { startAdsSandbox, type AdsReply, type AdsSandbox, type Row } from '../helpers/ads.js';
 import { tempDir } from '../helpers/cli.js';
 
 let t: AdsSandbox;
@@ -41,7 +41,7 @@ describe('campaigns', () => {
     expect(again.stderr).toMatch(/HTTP 404, code NOT_FOUND/);
     await t.fails(1, ['ads', 'campaigns', 'get', c.id]);
     expect((await t.json(['ads', 'campaigns', 'get', c.id, '--with-deleted'])).deleted).toBe(true);
-    const ids = (await t.json(['ads', 'campaigns', 'list', '--with-deleted', '--campaign-ids', c.id])).map((x: any) => x.id);
+    const ids = (await t.list(['ads', 'campaigns', 'list', '--with-deleted', '--campaign-ids', c.id])).map((x) => x.id);
     expect(ids).toEqual([c.id]);
     expect(await t.json(['ads', 'campaigns', 'list', '--campaign-ids', c.id])).toEqual([]);
   });
@@ -55,22 +55,22 @@ describe('campaigns', () => {
 
   it('DRAFT campaigns are listed only with --with-draft; q is a name prefix', async () => {
     const d = await t.json(['ads', 'campaigns', 'create', '--name', 'Draft idea', '--funding-instrument-id', fi, ...budget, '--entity-status', 'DRAFT']);
-    expect((await t.json(['ads', 'campaigns', 'list', '--q', 'draft'])).map((x: any) => x.id)).toEqual([]);
-    expect((await t.json(['ads', 'campaigns', 'list', '--q', 'draft', '--with-draft'])).map((x: any) => x.id)).toEqual([d.id]);
+    expect((await t.list(['ads', 'campaigns', 'list', '--q', 'draft'])).map((x) => x.id)).toEqual([]);
+    expect((await t.list(['ads', 'campaigns', 'list', '--q', 'draft', '--with-draft'])).map((x) => x.id)).toEqual([d.id]);
   });
 
   it('pages with cursors: one page by default, --all follows, --limit stops, --with-total-count reports', async () => {
     for (let i = 0; i < 4; i++) t.sb.app.state.collection('campaigns').set(`page${i}`, { id: `page${i}`, account_id: t.sb.seed.account_id, name: `Paged ${i}`, entity_status: 'PAUSED', deleted: false, funding_instrument_id: fi, created_at: '2026-01-01T00:00:00Z' });
-    const one = await t.json(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '3']);
-    expect(one.map((x: any) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2']);
+    const one = await t.list(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '3']);
+    expect(one.map((x) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2']);
     const before = t.requests.length;
-    const all = await t.json(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '3', '--all']);
-    expect(all.map((x: any) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3']);
+    const all = await t.list(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '3', '--all']);
+    expect(all.map((x) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3']);
     expect(t.requests.slice(before).filter((l) => l.includes('/campaigns'))).toHaveLength(2);
-    const lim = await t.json(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '1', '--limit', '2']);
-    expect(lim.map((x: any) => x.name)).toEqual(['Paged 0', 'Paged 1']);
-    const sorted = await t.json(['ads', 'campaigns', 'list', '--q', 'Paged', '--sort-by', 'name-desc', '--limit', '4', '--count', '2', '--with-total-count']);
-    expect(sorted.map((x: any) => x.name)).toEqual(['Paged 3', 'Paged 2', 'Paged 1', 'Paged 0']);
+    const lim = await t.list(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '1', '--limit', '2']);
+    expect(lim.map((x) => x.name)).toEqual(['Paged 0', 'Paged 1']);
+    const sorted = await t.list(['ads', 'campaigns', 'list', '--q', 'Paged', '--sort-by', 'name-desc', '--limit', '4', '--count', '2', '--with-total-count']);
+    expect(sorted.map((x) => x.name)).toEqual(['Paged 3', 'Paged 2', 'Paged 1', 'Paged 0']);
     const r = await t.run(['ads', 'campaigns', 'list', '--q', 'Paged', '--with-total-count', '-o', 'tsv', '--fields', 'name']);
     expect(r.stderr).toMatch(/total_count: 4/);
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
@@ -111,25 +111,25 @@ describe('the sandbox envelope and errors', () => {
   it('lists carry request.params, data_type, next_cursor and total_count; errors carry code and parameter', async () => {
     const base = `/12/accounts/${t.sb.seed.account_id}/campaigns`;
     for (const id of ['env1', 'env2']) t.sb.app.state.collection('campaigns').set(id, { id, account_id: t.sb.seed.account_id, name: id, entity_status: 'PAUSED', deleted: false });
-    const page = await t.signed('GET', `${base}?count=1&with_total_count=true`);
+    const page = await t.signed<AdsReply<Row[]>>('GET', `${base}?count=1&with_total_count=true`);
     expect(page.status).toBe(200);
     expect(page.body).toMatchObject({ data_type: 'campaign', request: { params: { account_id: t.sb.seed.account_id, count: 1, with_total_count: true } } });
     expect(page.body.data).toHaveLength(1);
     expect(page.body.next_cursor).toMatch(/^c-/);
     expect(page.body.total_count).toBeGreaterThan(1);
-    const next = await t.signed('GET', `${base}?count=1&cursor=${page.body.next_cursor}`);
-    expect(next.body.data[0].id).not.toBe(page.body.data[0].id);
+    const next = await t.signed<AdsReply<Row[]>>('GET', `${base}?count=1&cursor=${page.body.next_cursor}`);
+    expect(next.body.data[0]!.id).not.toBe(page.body.data[0]!.id);
     expect(next.body.total_count).toBeUndefined();
-    const one = await t.signed('GET', `${base}/${page.body.data[0].id}`);
-    expect(one.body).toMatchObject({ data: { id: page.body.data[0].id }, data_type: 'campaign' });
-    expect((await t.signed('GET', `${base}?cursor=garbage`)).body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'cursor' });
-    expect((await t.signed('GET', `${base}?sort_by=colour-asc`)).body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'sort_by' });
+    const one = await t.signed('GET', `${base}/${page.body.data[0]!.id}`);
+    expect(one.body).toMatchObject({ data: { id: page.body.data[0]!.id }, data_type: 'campaign' });
+    expect((await t.signed('GET', `${base}?cursor=garbage`)).body.errors![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'cursor' });
+    expect((await t.signed('GET', `${base}?sort_by=colour-asc`)).body.errors![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'sort_by' });
     const both = await t.signed('GET', `${base}?with_total_count=true&cursor=c-1`);
     expect(both.status).toBe(400);
-    expect(both.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'with_total_count' });
+    expect(both.body.errors![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'with_total_count' });
     const missing = await t.signed('POST', base);
     expect(missing.status).toBe(400);
-    expect(missing.body.errors.map((e: any) => [e.code, e.parameter])).toEqual([
+    expect(missing.body.errors!.map((e) => [e.code, e.parameter])).toEqual([
       ['MISSING_PARAMETER', 'funding_instrument_id'],
       ['MISSING_PARAMETER', 'name'],
     ]);
@@ -137,7 +137,7 @@ describe('the sandbox envelope and errors', () => {
     expect(unknown).toMatchObject({ status: 404, body: { errors: [{ code: 'NOT_FOUND', parameter: 'campaign_id' }] } });
     const anon = await fetch(`${t.sb.seed.base_url}${base}`);
     expect(anon.status).toBe(401);
-    expect(((await anon.json()) as any).errors[0].code).toBe('UNAUTHORIZED_ACCESS');
+    expect(((await anon.json()) as AdsReply).errors![0]!.code).toBe('UNAUTHORIZED_ACCESS');
   });
 });
 
@@ -152,14 +152,14 @@ describe('campaigns batch', () => {
     ];
     const file = path.join(dir, 'ops.json');
     fs.writeFileSync(file, JSON.stringify(ops));
-    const out = await t.json(['ads', 'campaigns', 'batch', '--file', file]);
-    expect(out.map((x: any) => [x.name, x.deleted])).toEqual([
+    const out = await t.list(['ads', 'campaigns', 'batch', '--file', file]);
+    expect(out.map((x) => [x.name, x.deleted])).toEqual([
       ['Batch new', false],
       ['Updated by batch', false],
       ['To delete', true],
     ]);
     expect((await t.json(['ads', 'campaigns', 'get', target.id])).name).toBe('Updated by batch');
-    const viaStdin = await t.json(['ads', 'campaigns', 'batch', '--file', '-'], JSON.stringify([{ operation_type: 'Update', params: { campaign_id: target.id, entity_status: 'PAUSED' } }]));
+    const viaStdin = await t.list(['ads', 'campaigns', 'batch', '--file', '-'], JSON.stringify([{ operation_type: 'Update', params: { campaign_id: target.id, entity_status: 'PAUSED' } }]));
     expect(viaStdin[0].entity_status).toBe('PAUSED');
   });
 
@@ -189,10 +189,10 @@ describe('campaigns batch', () => {
     expect(items.body.operation_errors).toEqual([[], [{ code: 'MISSING_PARAMETER', message: 'name is required', parameter: 'name' }], []]);
     // Item 2 is well-formed but names no campaign: found when applying, reported at its position.
     const applied = await t.signed('POST', p, [{ operation_type: 'Update', params: { campaign_id: 'x1', name: 'n' } }]);
-    expect(applied.body.operation_errors[0][0]).toMatchObject({ code: 'NOT_FOUND', parameter: 'campaign_id' });
+    expect(applied.body.operation_errors![0]![0]).toMatchObject({ code: 'NOT_FOUND', parameter: 'campaign_id' });
     const big = await t.signed('POST', p, Array(41).fill({ operation_type: 'Delete', params: { campaign_id: 'x1' } }));
     expect(big.status).toBe(400);
-    expect(big.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', message: 'body must hold at most 40 items (got 41)' });
+    expect(big.body.errors![0]).toMatchObject({ code: 'INVALID_PARAMETER', message: 'body must hold at most 40 items (got 41)' });
     expect(big.body.operation_errors).toBeUndefined();
   });
 
@@ -208,12 +208,12 @@ describe('campaigns batch', () => {
 
 describe('funding instruments and line items', () => {
   it('list, get, and the sandbox-only create', async () => {
-    const list = await t.json(['ads', 'funding-instruments', 'list']);
-    expect(list.map((x: any) => x.id)).toContain(fi);
+    const list = await t.list(['ads', 'funding-instruments', 'list']);
+    expect(list.map((x) => x.id)).toContain(fi);
     expect((await t.json(['ads', 'funding-instruments', 'get', fi])).currency).toBe('USD');
     const created = await t.json(['ads', 'funding-instruments', 'create', '--currency', 'EUR', '--start-time', '2026-12-01T00:00:00Z']);
     expect(created).toMatchObject({ currency: 'EUR', type: 'CREDIT_CARD', entity_status: 'ACTIVE', start_time: '2026-12-01T00:00:00Z' });
-    expect((await t.json(['ads', 'funding-instruments', 'list', '--funding-instrument-ids', created.id])).map((x: any) => x.id)).toEqual([created.id]);
+    expect((await t.list(['ads', 'funding-instruments', 'list', '--funding-instrument-ids', created.id])).map((x) => x.id)).toEqual([created.id]);
   });
 
   it('a SANDBOX-only endpoint is refused toward the production host, before sending', async () => {
@@ -223,9 +223,9 @@ describe('funding instruments and line items', () => {
   });
 
   it('seeded line items are listed, filtered by campaign, and fetched', async () => {
-    const lis = await t.json(['ads', 'line-items', 'list']);
-    expect(lis.map((x: any) => x.objective).sort()).toEqual(['FOLLOWERS', 'PREROLL_VIEWS', 'WEBSITE_CLICKS']);
-    const camp = lis[0].campaign_id;
+    const lis = await t.list<Row & { campaign_id: string }>(['ads', 'line-items', 'list']);
+    expect(lis.map((x) => x.objective).sort()).toEqual(['FOLLOWERS', 'PREROLL_VIEWS', 'WEBSITE_CLICKS']);
+    const camp = lis[0]!.campaign_id;
     expect(await t.json(['ads', 'line-items', 'list', '--campaign-ids', camp])).toHaveLength(3);
     expect(await t.json(['ads', 'line-items', 'list', '--campaign-ids', 'other'])).toHaveLength(0);
     expect((await t.json(['ads', 'line-items', 'get', t.lineItem('FOLLOWERS')])).product_type).toBe('PROMOTED_ACCOUNT');

@@ -2,7 +2,12 @@
 // clock: scheduled posts going out (SUCCESS, completed_at, tweet_id) or hard-deleted (DELETED),
 // polls closing at end_time and hard-deleted; and their rules refused before sending.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { startAdsSandbox, type AdsSandbox, type Row } from '../helpers/ads.js';
+
+/** A card as `xctl ads cards|polls ... create` prints it. */
+interface Card extends Row {
+  card_uri: string;
+}
 
 let t: AdsSandbox;
 let owner: string;
@@ -30,14 +35,14 @@ describe('scheduled posts (manual clock)', () => {
     expect(s).toMatchObject({ scheduled_status: 'SCHEDULED', completed_at: null, tweet_id: null, media_keys: [VIDEO] });
     expect(s.scheduled_at).toBe(iso(Math.floor(at / 60_000) * 60_000));
     expect(s.id).toMatch(/^\d{15,19}$/);
-    expect((await t.json(['ads', 'previews', 'list', '--tweet-ids', s.id, '--tweet-type', 'SCHEDULED']))[0].tweet_id).toBe(s.id);
+    expect((await t.list(['ads', 'previews', 'list', '--tweet-ids', s.id, '--tweet-type', 'SCHEDULED']))[0].tweet_id).toBe(s.id);
     await advance('1h');
     expect((await t.json(['ads', 'scheduled', 'get', s.id])).scheduled_status).toBe('SCHEDULED');
     await advance('61m'); // scheduled_at lies in the minute after now + 2 h
-    const done = await t.json(['ads', 'scheduled', 'get', s.id]);
+    const done = await t.json<Row & { tweet_id: string }>(['ads', 'scheduled', 'get', s.id]);
     expect(done).toMatchObject({ scheduled_status: 'SUCCESS', completed_at: s.scheduled_at });
     expect(done.tweet_id).toMatch(/^\d+$/);
-    expect((await t.json(['ads', 'previews', 'list', '--tweet-ids', done.tweet_id, '--tweet-type', 'PUBLISHED']))[0].tweet_id).toBe(done.tweet_id);
+    expect((await t.list(['ads', 'previews', 'list', '--tweet-ids', done.tweet_id, '--tweet-type', 'PUBLISHED']))[0].tweet_id).toBe(done.tweet_id);
     // A post that went out can no longer change or be deleted.
     await t.fails(1, ['ads', 'scheduled', 'update', s.id, '--text', 'late']);
   });
@@ -48,7 +53,7 @@ describe('scheduled posts (manual clock)', () => {
     expect(moved).toMatchObject({ media_keys: [], name: 'Moved', scheduled_status: 'SCHEDULED' });
     await advance('2h'); // past the old time: still scheduled
     expect((await t.json(['ads', 'scheduled', 'get', s.id])).scheduled_status).toBe('SCHEDULED');
-    expect((await t.json(['ads', 'scheduled', 'list'])).map((x: any) => x.id)).toContain(s.id);
+    expect((await t.list(['ads', 'scheduled', 'list'])).map((x) => x.id)).toContain(s.id);
     const del = await t.json(['ads', 'scheduled', 'delete', s.id, '--yes']);
     expect(del).toMatchObject({ id: s.id, scheduled_status: 'DELETED' });
     await t.fails(1, ['ads', 'scheduled', 'get', s.id]);
@@ -70,7 +75,7 @@ describe('scheduled posts (manual clock)', () => {
 describe('poll cards (manual clock)', () => {
   it('create (text, image, video), list, get; closes after duration; delete is hard; no update', async () => {
     const created = sandboxNow();
-    const poll = await t.json(['ads', 'polls', 'create', '--name', 'Best color', '--duration-in-minutes', '30', '--first-choice', 'Red', '--second-choice', 'Blue', '--third-choice', 'Green']);
+    const poll = await t.json<Card>(['ads', 'polls', 'create', '--name', 'Best color', '--duration-in-minutes', '30', '--first-choice', 'Red', '--second-choice', 'Blue', '--third-choice', 'Green']);
     expect(poll).toMatchObject({ card_type: 'TEXT_POLLS', duration_in_minutes: '30', closed: false, start_time: iso(created), end_time: iso(created + 30 * 60_000), card_uri: `card://${poll.id}` });
     const img = await t.json(['ads', 'polls', 'create', '--name', 'Image poll', '--duration-in-minutes', '5', '--first-choice', 'a', '--second-choice', 'b', '--media-key', WIDE]);
     expect(img).toMatchObject({ card_type: 'IMAGE_POLLS', media_url: expect.stringMatching(/^https:/) });
@@ -81,11 +86,11 @@ describe('poll cards (manual clock)', () => {
     expect(small.stderr).toMatch(/at least 800 px wide with width:height 1.91:1 \(got 600x314\)/);
     await t.fails(1, ['ads', 'polls', 'create', '--name', 'x', '--duration-in-minutes', '5', '--first-choice', 'a', '--second-choice', 'b', '--media-key', SQUARE]);
 
-    expect((await t.json(['ads', 'polls', 'list', '--q', 'best'])).map((x: any) => x.id)).toEqual([poll.id]);
+    expect((await t.list(['ads', 'polls', 'list', '--q', 'best'])).map((x) => x.id)).toEqual([poll.id]);
     // Poll cards are legacy-style: cards list shows them only with --include-legacy-cards.
     expect(await t.json(['ads', 'cards', 'list', '--card-uris', poll.card_uri])).toEqual([]);
-    expect((await t.json(['ads', 'cards', 'list', '--card-uris', poll.card_uri, '--include-legacy-cards'])).map((x: any) => x.id)).toEqual([poll.id]);
-    expect((await t.json(['ads', 'polls', 'list', '--card-ids', `${img.id},${vid.id}`])).map((x: any) => x.id)).toEqual([img.id, vid.id]);
+    expect((await t.list(['ads', 'cards', 'list', '--card-uris', poll.card_uri, '--include-legacy-cards'])).map((x) => x.id)).toEqual([poll.id]);
+    expect((await t.list(['ads', 'polls', 'list', '--card-ids', `${img.id},${vid.id}`])).map((x) => x.id)).toEqual([img.id, vid.id]);
     await advance('29m');
     expect((await t.json(['ads', 'polls', 'get', poll.id])).closed).toBe(false);
     await advance('1m');

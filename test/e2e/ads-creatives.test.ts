@@ -4,8 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { startAdsSandbox, type AdsSandbox, type Row } from '../helpers/ads.js';
 import { tempDir } from '../helpers/cli.js';
+
+/** A card as `xctl ads cards|polls ... create` prints it. */
+interface Card extends Row {
+  card_uri: string;
+}
 
 let t: AdsSandbox;
 let dir: string;
@@ -36,9 +41,9 @@ const appButton = { type: 'BUTTON', label: { type: 'ENUM', value: 'INSTALL' }, d
 
 describe('account media', () => {
   it('lists by creative type, gets, deletes softly (with_deleted shows it)', async () => {
-    const all = await t.json(['ads', 'account-media', 'list']);
-    expect(all.map((m: any) => m.creative_type).sort()).toEqual(['BANNER', 'PREROLL']);
-    const pre = await t.json(['ads', 'account-media', 'list', '--creative-types', 'PREROLL,VAST_PREROLL']);
+    const all = await t.list(['ads', 'account-media', 'list']);
+    expect(all.map((m) => m.creative_type).sort()).toEqual(['BANNER', 'PREROLL']);
+    const pre = await t.list(['ads', 'account-media', 'list', '--creative-types', 'PREROLL,VAST_PREROLL']);
     expect(pre).toHaveLength(1);
     expect(pre[0]).toMatchObject({ creative_type: 'PREROLL', video_id: VIDEO });
     expect((await t.json(['ads', 'account-media', 'get', pre[0].id])).id).toBe(pre[0].id);
@@ -52,10 +57,10 @@ describe('account media', () => {
 
 describe('media library', () => {
   it('lists the seeded objects, filters by type, adds, updates, deletes softly', async () => {
-    const lib = await t.json(['ads', 'media-library', 'list']);
-    expect(lib.map((m: any) => m.media_key)).toEqual(expect.arrayContaining([WIDE, SQUARE, GIF, VIDEO]));
+    const lib = await t.list(['ads', 'media-library', 'list']);
+    expect(lib.map((m) => m.media_key)).toEqual(expect.arrayContaining([WIDE, SQUARE, GIF, VIDEO]));
     expect(lib[0].id).toBeUndefined();
-    expect((await t.json(['ads', 'media-library', 'list', '--media-type', 'VIDEO'])).map((m: any) => m.media_key)).toEqual([VIDEO]);
+    expect((await t.list(['ads', 'media-library', 'list', '--media-type', 'VIDEO'])).map((m) => m.media_key)).toEqual([VIDEO]);
     expect(await t.json(['ads', 'media-library', 'get', VIDEO])).toMatchObject({ media_key: VIDEO, media_type: 'VIDEO', aspect_ratio: '16:9', media_status: 'TRANSCODE_COMPLETED' });
 
     // A key comes from an upload; an unknown one is MEDIA_NOT_FOUND.
@@ -89,17 +94,17 @@ describe('media library', () => {
 
 describe('cards', () => {
   it('create from --file (components and slides), list filters, get, update, delete; legacy lookup', async () => {
-    const web = await t.json(['ads', 'cards', 'create', '--file', file('web.json', { name: 'Website card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] })]);
+    const web = await t.json<Card>(['ads', 'cards', 'create', '--file', file('web.json', { name: 'Website card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] })]);
     expect(web).toMatchObject({ name: 'Website card', card_type: 'IMAGE_WEBSITE', card_uri: `card://${web.id}`, deleted: false });
-    const app = await t.json(['ads', 'cards', 'create', '--file', '-'], JSON.stringify({ name: 'App carousel', components: [{ type: 'SWIPEABLE_MEDIA', media_keys: [WIDE, VIDEO] }, appButton] }));
+    const app = await t.json<Card>(['ads', 'cards', 'create', '--file', '-'], JSON.stringify({ name: 'App carousel', components: [{ type: 'SWIPEABLE_MEDIA', media_keys: [WIDE, VIDEO] }, appButton] }));
     expect(app.card_type).toBe('MIXED_MEDIA_SINGLE_DEST_CAROUSEL_APP');
     const multi = await t.json(['ads', 'cards', 'create', '--file', file('multi.json', { name: 'Multi', slides: [[{ type: 'MEDIA', media_key: VIDEO }, website('a')], [{ type: 'MEDIA', media_key: VIDEO }, website('b')]] })]);
     expect(multi.card_type).toBe('VIDEO_MULTI_DEST_CAROUSEL_WEBSITE');
 
-    expect((await t.json(['ads', 'cards', 'list', '--card-types', 'IMAGE_WEBSITE'])).map((c: any) => c.id)).toEqual([web.id]);
-    expect((await t.json(['ads', 'cards', 'list', '--card-id', `${app.id},${multi.id}`])).map((c: any) => c.id)).toEqual([app.id, multi.id]);
-    expect((await t.json(['ads', 'cards', 'list', '--card-uris', web.card_uri, '--include-legacy-cards'])).map((c: any) => c.id)).toEqual([web.id]);
-    expect((await t.json(['ads', 'cards', 'list', '--q', 'app'])).map((c: any) => c.id)).toEqual([app.id]);
+    expect((await t.list(['ads', 'cards', 'list', '--card-types', 'IMAGE_WEBSITE'])).map((c) => c.id)).toEqual([web.id]);
+    expect((await t.list(['ads', 'cards', 'list', '--card-id', `${app.id},${multi.id}`])).map((c) => c.id)).toEqual([app.id, multi.id]);
+    expect((await t.list(['ads', 'cards', 'list', '--card-uris', web.card_uri, '--include-legacy-cards'])).map((c) => c.id)).toEqual([web.id]);
+    expect((await t.list(['ads', 'cards', 'list', '--q', 'app'])).map((c) => c.id)).toEqual([app.id]);
     expect((await t.json(['ads', 'cards', 'get', multi.id])).slides).toHaveLength(2);
 
     const upd = await t.json(['ads', 'cards', 'update', web.id, '--file', file('upd.json', { name: 'Video website', components: [{ type: 'MEDIA', media_key: VIDEO }, website()] })]);
@@ -142,17 +147,17 @@ describe('cards', () => {
 
 describe('draft posts', () => {
   it('create, get, list (default user), update; card_uri removed by an empty value; previews', async () => {
-    const card = await t.json(['ads', 'cards', 'create', '--file', file('dcard.json', { name: 'Draft card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] })]);
+    const card = await t.json<Card>(['ads', 'cards', 'create', '--file', file('dcard.json', { name: 'Draft card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] })]);
     const d = await t.json(['ads', 'drafts', 'create', '--as-user-id', owner, '--text', 'Hello <world>', '--card-uri', card.card_uri, '--media-keys', `${WIDE},${SQUARE}`, '--name', 'First draft']);
     expect(d).toMatchObject({ text: 'Hello <world>', user_id: owner, nullcast: true, card_uri: card.card_uri, media_keys: [WIDE, SQUARE], name: 'First draft' });
     expect(d.id).toMatch(/^\d{15,19}$/);
     expect((await t.json(['ads', 'drafts', 'get', d.id])).text).toBe('Hello <world>');
-    expect((await t.json(['ads', 'drafts', 'list'])).map((x: any) => x.id)).toContain(d.id);
+    expect((await t.list(['ads', 'drafts', 'list'])).map((x) => x.id)).toContain(d.id);
     expect(await t.json(['ads', 'drafts', 'list', '--user-id', '783214'])).toEqual([]);
     const upd = await t.json(['ads', 'drafts', 'update', d.id, '--card-uri', '', '--text', 'Changed']);
     expect(upd).toMatchObject({ card_uri: null, text: 'Changed', media_keys: [WIDE, SQUARE] });
 
-    const pv = await t.json(['ads', 'previews', 'list', '--tweet-ids', `${d.id},123`, '--tweet-type', 'DRAFT']);
+    const pv = await t.list(['ads', 'previews', 'list', '--tweet-ids', `${d.id},123`, '--tweet-type', 'DRAFT']);
     expect(pv).toHaveLength(1);
     expect(pv[0].tweet_id).toBe(d.id);
     expect(pv[0].preview).toMatch(/^<iframe /);
@@ -183,11 +188,11 @@ describe('preroll calls to action', () => {
     const li = t.lineItem('PREROLL_VIEWS');
     const c = await t.json(['ads', 'preroll-ctas', 'create', '--line-item-id', li, '--call-to-action', 'WATCH_NOW', '--call-to-action-url', 'https://example.com/watch']);
     expect(c).toMatchObject({ line_item_id: li, call_to_action: 'WATCH_NOW', deleted: false });
-    expect((await t.json(['ads', 'preroll-ctas', 'list', '--line-item-ids', li])).map((x: any) => x.id)).toEqual([c.id]);
+    expect((await t.list(['ads', 'preroll-ctas', 'list', '--line-item-ids', li])).map((x) => x.id)).toEqual([c.id]);
     expect((await t.json(['ads', 'preroll-ctas', 'update', c.id, '--call-to-action', 'SHOP'])).call_to_action).toBe('SHOP');
     expect((await t.json(['ads', 'preroll-ctas', 'get', c.id])).call_to_action_url).toBe('https://example.com/watch');
     expect((await t.json(['ads', 'preroll-ctas', 'delete', c.id, '--yes'])).deleted).toBe(true);
-    expect((await t.json(['ads', 'preroll-ctas', 'list', '--with-deleted', '--preroll-call-to-action-ids', c.id]))[0].deleted).toBe(true);
+    expect((await t.list(['ads', 'preroll-ctas', 'list', '--with-deleted', '--preroll-call-to-action-ids', c.id]))[0].deleted).toBe(true);
     const r = await t.fails(1, ['ads', 'preroll-ctas', 'create', '--line-item-id', t.lineItem('FOLLOWERS'), '--call-to-action', 'SHOP', '--call-to-action-url', 'https://e.com']);
     expect(r.stderr).toMatch(/INCOMPATIBLE_LINE_ITEM/);
     await t.refused(['ads', 'preroll-ctas', 'create', '--line-item-id', li, '--call-to-action', 'BUY', '--call-to-action-url', 'https://e.com']);
@@ -202,7 +207,7 @@ describe('video conversation cards', () => {
     expect(c.poster_media_url).toMatch(/^https:/);
     const upd = await t.json(['ads', 'conversation-cards', 'update', c.id, '--second-cta', '#No', '--second-cta-tweet', 'I say no', '--thank-you-text', 't'.repeat(23)]);
     expect(upd).toMatchObject({ second_cta: '#No', second_cta_tweet: 'I say no' });
-    expect((await t.json(['ads', 'conversation-cards', 'list'])).map((x: any) => x.id)).toContain(c.id);
+    expect((await t.list(['ads', 'conversation-cards', 'list'])).map((x) => x.id)).toContain(c.id);
     // The sandbox checks the merged card: a second CTA without its post text is refused.
     const bad = await t.fails(1, ['ads', 'conversation-cards', 'update', c.id, '--third-cta', '#Maybe']);
     expect(bad.stderr).toMatch(/third_cta_tweet/);

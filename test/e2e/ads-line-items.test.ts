@@ -26,7 +26,7 @@ describe('line items', () => {
     expect(li.start_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(Object.keys(li).some((k) => k.startsWith('_'))).toBe(false);
     expect(await t.json(['ads', 'line-items', 'get', li.id])).toMatchObject({ id: li.id });
-    expect((await t.json(['ads', 'line-items', 'list', '--campaign-ids', camp])).map((x: any) => x.id)).toContain(li.id);
+    expect((await t.list(['ads', 'line-items', 'list', '--campaign-ids', camp])).map((x) => x.id)).toContain(li.id);
     const upd = await t.json(['ads', 'line-items', 'update', li.id, '--entity-status', 'ACTIVE', '--end-time', '', '--start-time', '2026-05-19T10:00:00+02']);
     expect(upd).toMatchObject({ entity_status: 'ACTIVE', end_time: null, start_time: '2026-05-19T08:00:00Z' });
     expect((await t.json(['ads', 'line-items', 'delete', li.id, '--yes'])).deleted).toBe(true);
@@ -100,11 +100,11 @@ describe('line items', () => {
   });
 
   it('batch: create, update and delete all or nothing; placements as an array', async () => {
-    const created = await t.json(['ads', 'line-items', 'batch', '--file', '-'], JSON.stringify([
+    const created = await t.list(['ads', 'line-items', 'batch', '--file', '-'], JSON.stringify([
       { operation_type: 'Create', params: { campaign_id: camp, objective: 'ENGAGEMENTS', product_type: 'PROMOTED_TWEETS', placements: ['ALL_ON_TWITTER'], bid_amount_local_micro: 3210000, entity_status: 'PAUSED', name: 'b1' } },
       { operation_type: 'Create', params: { campaign_id: camp, objective: 'ENGAGEMENTS', product_type: 'PROMOTED_TWEETS', placements: 'TWITTER_TIMELINE,TWITTER_SEARCH', name: 'b2', entity_status: 'PAUSED' } },
     ]));
-    expect(created.map((x: any) => x.name)).toEqual(['b1', 'b2']);
+    expect(created.map((x) => x.name)).toEqual(['b1', 'b2']);
     expect(created[1].placements).toEqual(['TWITTER_TIMELINE', 'TWITTER_SEARCH']);
     const before = t.collection('line_items').size;
     const r = await t.fails(1, ['ads', 'line-items', 'batch', '--file', '-'], JSON.stringify([
@@ -114,19 +114,19 @@ describe('line items', () => {
     expect(r.stderr).toMatch(/item 2: LINE_ITEM_NOT_FOUND/);
     expect(t.collection('line_items').size).toBe(before);
     expect((await t.json(['ads', 'line-items', 'get', created[0].id])).name).toBe('b1');
-    const ok = await t.json(['ads', 'line-items', 'batch', '--file', '-'], JSON.stringify([
+    const ok = await t.list(['ads', 'line-items', 'batch', '--file', '-'], JSON.stringify([
       { operation_type: 'Update', params: { line_item_id: created[0].id, name: 'renamed' } },
       { operation_type: 'Delete', params: { line_item_id: created[1].id } },
     ]));
-    expect(ok.map((x: any) => [x.name, x.deleted])).toEqual([['renamed', false], ['b2', true]]);
+    expect(ok.map((x) => [x.name, x.deleted])).toEqual([['renamed', false], ['b2', true]]);
     const many = Array.from({ length: 41 }, () => ({ operation_type: 'Delete', params: { line_item_id: 'x' } }));
     expect((await t.refused(['ads', 'line-items', 'batch', '--file', '-'], JSON.stringify(many))).stderr).toMatch(/at most 40 items/);
   });
 
   it('DRAFT line items are listed only with --with-draft', async () => {
     const d = await t.json([...engage(), '--entity-status', 'DRAFT', '--name', 'Drafty']);
-    expect((await t.json(['ads', 'line-items', 'list', '--q', 'drafty'])).map((x: any) => x.id)).toEqual([]);
-    expect((await t.json(['ads', 'line-items', 'list', '--q', 'drafty', '--with-draft'])).map((x: any) => x.id)).toEqual([d.id]);
+    expect((await t.list(['ads', 'line-items', 'list', '--q', 'drafty'])).map((x) => x.id)).toEqual([]);
+    expect((await t.list(['ads', 'line-items', 'list', '--q', 'drafty', '--with-draft'])).map((x) => x.id)).toEqual([d.id]);
   });
 
   it('promoted posts, accounts, media creatives and tracking tags attach to user-made line items', async () => {

@@ -2,8 +2,23 @@
 // ACTIVE as the clock moves; a TOTAL equals the sum of its DAYs (and of its HOURs); a stats job
 // is polled to completion and its gzipped file read; active entities; refused input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { startAdsSandbox, type AdsReply, type AdsSandbox } from '../helpers/ads.js';
 import { runCli } from '../helpers/cli.js';
+
+/** A row of `xctl ads stats` (and of a stats job's file): the entity, its bucket, the metrics. */
+interface StatRow {
+  id: string;
+  [field: string]: string | number | null | string[];
+}
+/** A stats job as `xctl ads stats job` prints it. */
+interface Job {
+  id: number;
+  id_str: string;
+  status: string;
+  url: string | null;
+}
+/** The raw stats reply's data (ads-api.md 4.5): metrics per id, segment and series. */
+type RawStats = Array<{ id: string; id_data: Array<{ segment: unknown; metrics: Record<string, unknown[] | null> }> }>;
 
 let t: AdsSandbox;
 let li: string;
@@ -33,40 +48,40 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const sum = (rows: any[], k: string) => rows.reduce((s, r) => s + (r[k] ?? 0), 0);
+const sum = (rows: StatRow[], k: string) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
 const q = (...more: string[]) => ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', day2, ...more];
 
 describe('synchronous stats', () => {
   it('one row per entity and day; the same query gives the same numbers; TOTAL equals the sum of DAY', async () => {
-    const [days, again, total] = await Promise.all([t.json(q()), t.json(q()), t.json(q('--granularity', 'TOTAL'))]);
+    const [days, again, total] = await Promise.all([t.list<StatRow>(q()), t.list<StatRow>(q()), t.list<StatRow>(q('--granularity', 'TOTAL'))]);
     expect(days).toHaveLength(4);
-    expect(days.map((r: any) => r.id)).toEqual([li, li, li2, li2]);
+    expect(days.map((r) => r.id)).toEqual([li, li, li2, li2]);
     expect(days[0]).toMatchObject({ start: expect.stringMatching(/T0[45]:00:00Z$/), currency: 'USD' });
     expect(again).toEqual(days);
     expect(total).toHaveLength(2);
     for (const id of [li, li2]) {
-      const d = days.filter((r: any) => r.id === id);
-      const tot = total.find((r: any) => r.id === id);
+      const d = days.filter((r) => r.id === id);
+      const tot = total.find((r) => r.id === id)!;
       expect(sum(d, 'impressions')).toBeGreaterThan(1000);
       // Paced: no day spends more than the line item's share of the campaign's daily budget ($90 / 2).
       for (const r of d) expect(r.billed_charge_local_micro).toBeLessThanOrEqual(45_000_000);
-      expect(d[0].billed_charge_local_micro).toBeGreaterThan(40_000_000);
+      expect(d[0]!.billed_charge_local_micro).toBeGreaterThan(40_000_000);
       for (const k of ['impressions', 'engagements', 'clicks', 'likes', 'billed_engagements', 'billed_charge_local_micro']) expect(tot[k], k).toBe(sum(d, k));
     }
     // A line item's numbers are its own.
-    expect(total[0].impressions).not.toBe(total[1].impressions);
+    expect(total[0]!.impressions).not.toBe(total[1]!.impressions);
   });
 
   it('HOUR adds up to TOTAL too; CAMPAIGN is the sum of its line items', async () => {
     const end = nyDate(Date.parse(`${day0}T12:00:00Z`) + 24 * H);
     const [hours, total, campaign] = await Promise.all([
-      t.json(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', end, '--granularity', 'HOUR']),
-      t.json(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', end, '--granularity', 'TOTAL']),
-      t.json(['ads', 'stats', '--entity', 'CAMPAIGN', '--ids', camp, '--start', day0, '--end', end, '--granularity', 'TOTAL']),
+      t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', end, '--granularity', 'HOUR']),
+      t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', end, '--granularity', 'TOTAL']),
+      t.list<StatRow>(['ads', 'stats', '--entity', 'CAMPAIGN', '--ids', camp, '--start', day0, '--end', end, '--granularity', 'TOTAL']),
     ]);
     expect(hours.length).toBeGreaterThanOrEqual(23);
-    expect(sum(hours, 'impressions')).toBe(total[0].impressions);
-    expect(campaign[0].impressions).toBe(total[0].impressions + total[1].impressions);
+    expect(sum(hours, 'impressions')).toBe(total[0]!.impressions);
+    expect(campaign[0]!.impressions).toBe(sum(total, 'impressions'));
   });
 
   it('a paused line item stops delivering', async () => {
@@ -74,9 +89,9 @@ describe('synchronous stats', () => {
     const from = Math.ceil(t.sb.app.clock.now() / H) * H;
     await t.admin('POST', '/_sandbox/clock', { advance: '24h' });
     const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
-    const r = await t.json(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', iso(from), '--end', iso(from + 20 * H), '--granularity', 'TOTAL']);
-    expect(r[0].impressions).toBeGreaterThan(0);
-    expect(r[1].impressions).toBeNull(); // no data in the range: null, as the service says
+    const r = await t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', iso(from), '--end', iso(from + 20 * H), '--granularity', 'TOTAL']);
+    expect(r[0]!.impressions).toBeGreaterThan(0);
+    expect(r[1]!.impressions).toBeNull(); // no data in the range: null, as the service says
     // A paused campaign stops its line items too, until it is active again (a budget big enough
     // that pacing does not stop them first).
     await t.json(['ads', 'campaigns', 'update', camp, '--entity-status', 'PAUSED', '--daily-budget-amount-local-micro', '90000000000']);
@@ -84,16 +99,16 @@ describe('synchronous stats', () => {
     await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
     await t.json(['ads', 'campaigns', 'update', camp, '--entity-status', 'ACTIVE']);
     await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
-    const hours = await t.json(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', iso(paused), '--end', iso(paused + 5 * H), '--granularity', 'HOUR']);
-    expect(hours.map((x: any) => x.impressions > 0)).toEqual([false, false, true, true, true]);
+    const hours = await t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', iso(paused), '--end', iso(paused + 5 * H), '--granularity', 'HOUR']);
+    expect(hours.map((x) => Number(x.impressions) > 0)).toEqual([false, false, true, true, true]);
   });
 
   it('the raw response: one data item per id, every metric of each group, arrays of time_series_length', async () => {
-    const raw = await t.signed('GET', `/12/stats/accounts/${t.sb.seed.account_id}?entity=LINE_ITEM&entity_ids=${li}&start_time=${day0}&end_time=${day2}&granularity=DAY&metric_groups=ENGAGEMENT,VIDEO,WEB_CONVERSION&placement=ALL_ON_TWITTER`);
+    const raw = await t.signed<AdsReply<RawStats>>('GET', `/12/stats/accounts/${t.sb.seed.account_id}?entity=LINE_ITEM&entity_ids=${li}&start_time=${day0}&end_time=${day2}&granularity=DAY&metric_groups=ENGAGEMENT,VIDEO,WEB_CONVERSION&placement=ALL_ON_TWITTER`);
     expect(raw.status).toBe(200);
     expect(raw.body).toMatchObject({ data_type: 'stats', time_series_length: 2 });
-    const m = raw.body.data[0].id_data[0].metrics;
-    expect(raw.body.data[0].id_data[0].segment).toBeNull();
+    const m = raw.body.data[0]!.id_data[0]!.metrics;
+    expect(raw.body.data[0]!.id_data[0]!.segment).toBeNull();
     expect(m.impressions).toHaveLength(2);
     expect(m.video_total_views).toBeNull(); // not a video line item
     expect(m.conversion_purchases).toBeNull();
@@ -127,8 +142,8 @@ describe('synchronous stats', () => {
   it('active entities: the line items that delivered in the window', async () => {
     const start = new Date(Math.floor(t.sb.app.clock.now() / H) * H - 30 * H).toISOString().replace(/\.\d+Z$/, 'Z');
     const end = new Date(Math.floor(t.sb.app.clock.now() / H) * H).toISOString().replace(/\.\d+Z$/, 'Z');
-    const rows = await t.json(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', start, '--end-time', end, '--line-item-ids', `${li},${li2}`]);
-    expect(rows.map((r: any) => r.entity_id).sort()).toEqual([li, li2].sort());
+    const rows = await t.list(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', start, '--end-time', end, '--line-item-ids', `${li},${li2}`]);
+    expect(rows.map((r) => r.entity_id).sort()).toEqual([li, li2].sort());
     expect(rows[0]).toMatchObject({ activity_start_time: expect.any(String), activity_end_time: expect.any(String), placements: ['ALL_ON_TWITTER'] });
     expect((await t.refused(['ads', 'stats', 'active-entities', '--entity', 'ORGANIC_TWEET', '--start-time', start, '--end-time', end])).stderr).toMatch(/--entity must be one of/);
     expect((await t.refused(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', start, '--end-time', end, '--campaign-ids', camp, '--line-item-ids', li])).stderr).toMatch(/cannot be used together/);
@@ -137,7 +152,7 @@ describe('synchronous stats', () => {
 
 describe('stats jobs', () => {
   it('create, wait (polling while the clock moves), download the gzipped file: the same numbers as the sync TOTAL', async () => {
-    const job = await t.json(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', day2, '--granularity', 'TOTAL']);
+    const job = await t.json<Job>(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', day2, '--granularity', 'TOTAL']);
     expect(job).toMatchObject({ status: 'QUEUED', url: null, entity: 'LINE_ITEM', granularity: 'TOTAL' });
     expect(job.id_str).toMatch(/^\d{19}$/);
     expect(String(job.id)).not.toBe(job.id_str); // a JSON number above 2^53: only id_str is exact
@@ -150,19 +165,19 @@ describe('stats jobs', () => {
     const done = await waiting;
     expect(done.code, done.stderr).toBe(0);
     expect(done.stderr).toMatch(/QUEUED; checking again in 1\.0 s/);
-    const finished = JSON.parse(done.stdout);
+    const finished = JSON.parse(done.stdout) as Job;
     expect(finished).toMatchObject({ status: 'SUCCESS', url: expect.stringMatching(/\/_sandbox\/files\/stats_job_\d+\.json\.gz$/) });
     const [rows, sync, got, listed] = await Promise.all([
-      t.json(['ads', 'stats', 'job', 'download', job.id_str]),
-      t.json(q('--granularity', 'TOTAL')),
-      t.json(['ads', 'stats', 'job', 'get', job.id_str]),
-      t.json(['ads', 'stats', 'job', 'list']),
+      t.list<StatRow>(['ads', 'stats', 'job', 'download', job.id_str]),
+      t.list<StatRow>(q('--granularity', 'TOTAL')),
+      t.json<Job>(['ads', 'stats', 'job', 'get', job.id_str]),
+      t.list<Job>(['ads', 'stats', 'job', 'list']),
     ]);
-    expect(rows.map((r: any) => [r.id, r.impressions, r.billed_charge_local_micro])).toEqual(sync.map((r: any) => [r.id, r.impressions, r.billed_charge_local_micro]));
+    expect(rows.map((r) => [r.id, r.impressions, r.billed_charge_local_micro])).toEqual(sync.map((r) => [r.id, r.impressions, r.billed_charge_local_micro]));
     expect(got.status).toBe('SUCCESS');
-    expect(listed[0].id_str).toBe(job.id_str); // newest first
+    expect(listed[0]!.id_str).toBe(job.id_str); // newest first
     // The file as written: gzip of the synchronous schema.
-    const res = await fetch(finished.url);
+    const res = await fetch(finished.url!);
     expect(res.headers.get('content-type')).toBe('application/gzip');
     const { gunzipSync } = await import('node:zlib');
     expect(JSON.parse(gunzipSync(Buffer.from(await res.arrayBuffer())).toString())).toMatchObject({ data_type: 'stats', time_series_length: 1 });
@@ -172,17 +187,17 @@ describe('stats jobs', () => {
   });
 
   it('segmented by GENDER: the segments add up to the total; cancel a queued job once', async () => {
-    const seg = await t.json(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL', '--segmentation-type', 'GENDER']);
-    const other = await t.json(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2]);
+    const seg = await t.json<Job>(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL', '--segmentation-type', 'GENDER']);
+    const other = await t.json<Job>(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2]);
     expect((await t.json(['ads', 'stats', 'job', 'cancel', other.id_str])).status).toBe('CANCELLED');
     expect((await t.fails(1, ['ads', 'stats', 'job', 'cancel', other.id_str])).stderr).toMatch(/only QUEUED or PROCESSING jobs can be cancelled/);
     await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
     const [rows, total] = await Promise.all([
-      t.json(['ads', 'stats', 'job', 'wait', seg.id_str, '--download']),
-      t.json(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL']),
+      t.list<StatRow>(['ads', 'stats', 'job', 'wait', seg.id_str, '--download']),
+      t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL']),
     ]);
-    expect(rows.map((r: any) => r.segment)).toEqual(['Female', 'Male']);
-    expect(sum(rows, 'impressions')).toBe(total[0].impressions);
+    expect(rows.map((r) => r.segment)).toEqual(['Female', 'Male']);
+    expect(sum(rows, 'impressions')).toBe(total[0]!.impressions);
     expect((await t.fails(1, ['ads', 'stats', 'job', 'wait', other.id_str])).stderr).toMatch(/ended CANCELLED/);
   });
 

@@ -20,33 +20,33 @@ describe('targeting options', () => {
   it('locations by q, type and country; languages; interests; platforms; devices; tv shows of a market', async () => {
     // Independent lookups run at once: each is a whole CLI process.
     const [la, countries, gb, en, tech, platforms, ios, bake, events, sports, ops, markets, page] = await Promise.all([
-      t.json(['ads', 'targeting-options', 'locations', '--q', 'los angeles']),
-      t.json(['ads', 'targeting-options', 'locations', '--location-type', 'COUNTRIES']),
-      t.json(['ads', 'targeting-options', 'locations', '--country-code', 'GB']),
-      t.json(['ads', 'targeting-options', 'languages', '--q', 'engl']),
-      t.json(['ads', 'targeting-options', 'interests', '--q', 'technology']),
-      t.json(['ads', 'targeting-options', 'platforms']),
-      t.json(['ads', 'targeting-options', 'devices', '--os-type', 'iOS']),
-      t.json(['ads', 'targeting-options', 'tv-shows', '--locale', 'en-GB']),
-      t.json(['ads', 'targeting-options', 'events', '--event-types', 'SPORTS,CONFERENCE', '--start-time', '2026-01-01T00:00:00Z']),
-      t.json(['ads', 'targeting-options', 'conversations', '--conversation-type', 'SPORTS']),
-      t.json(['ads', 'targeting-options', 'network-operators', '--country-code', 'GB']),
-      t.json(['ads', 'targeting-options', 'tv-markets']),
+      t.list(['ads', 'targeting-options', 'locations', '--q', 'los angeles']),
+      t.list(['ads', 'targeting-options', 'locations', '--location-type', 'COUNTRIES']),
+      t.list(['ads', 'targeting-options', 'locations', '--country-code', 'GB']),
+      t.list(['ads', 'targeting-options', 'languages', '--q', 'engl']),
+      t.list(['ads', 'targeting-options', 'interests', '--q', 'technology']),
+      t.list(['ads', 'targeting-options', 'platforms']),
+      t.list(['ads', 'targeting-options', 'devices', '--os-type', 'iOS']),
+      t.list(['ads', 'targeting-options', 'tv-shows', '--locale', 'en-GB']),
+      t.list(['ads', 'targeting-options', 'events', '--event-types', 'SPORTS,CONFERENCE', '--start-time', '2026-01-01T00:00:00Z']),
+      t.list(['ads', 'targeting-options', 'conversations', '--conversation-type', 'SPORTS']),
+      t.list(['ads', 'targeting-options', 'network-operators', '--country-code', 'GB']),
+      t.list(['ads', 'targeting-options', 'tv-markets']),
       t.run(['ads', 'targeting-options', 'interests', '--count', '5', '--all', '-o', 'jsonl']),
     ]);
     expect(la).toEqual([{ name: 'Los Angeles, Los Angeles CA, CA, USA', country_code: 'US', location_type: 'CITIES', targeting_value: '3b77caf94bfc81fe', targeting_type: 'LOCATION' }]);
-    expect(countries.map((x: any) => x.country_code)).toEqual(['US', 'GB', 'CA', 'DE', 'JP']);
+    expect(countries.map((x) => x.country_code)).toEqual(['US', 'GB', 'CA', 'DE', 'JP']);
     expect(gb.length).toBe(2);
     expect(en).toEqual([{ name: 'English', targeting_type: 'LANGUAGE', targeting_value: 'en' }]);
     expect(tech.length).toBe(3);
-    expect(platforms.map((x: any) => x.targeting_value)).toEqual(['0', '1', '2', '3', '4']);
+    expect(platforms.map((x) => x.targeting_value)).toEqual(['0', '1', '2', '3', '4']);
     expect(ios.length).toBeGreaterThan(0);
-    expect(ios.every((d: any) => d.os_type === 'iOS')).toBe(true);
-    expect(bake.map((x: any) => x.name)).toEqual(['The Great Bake']);
-    expect(events.map((x: any) => x.targeting_value).sort()).toEqual(['1ex', '1ez']);
-    expect(sports.map((x: any) => x.name)).toEqual(['NFL', 'NBA']);
+    expect(ios.every((d) => d.os_type === 'iOS')).toBe(true);
+    expect(bake.map((x) => x.name)).toEqual(['The Great Bake']);
+    expect(events.map((x) => x.targeting_value).sort()).toEqual(['1ex', '1ez']);
+    expect(sports.map((x) => x.name)).toEqual(['NFL', 'NBA']);
     expect(ops.length).toBe(2);
-    expect(markets.map((x: any) => x.locale)).toEqual(['en-US', 'en-GB', 'ja-JP']);
+    expect(markets.map((x) => x.locale)).toEqual(['en-US', 'en-GB', 'ja-JP']);
     expect(page.stdout.trim().split('\n')).toHaveLength(12);
   });
 
@@ -74,7 +74,7 @@ describe('targeting criteria', () => {
     const neg = await t.json(add('PHRASE_KEYWORD', 'free stuff', '--operator-type', 'NE'));
     expect(neg.operator_type).toBe('NE');
     expect(await t.json(add('GENDER', '2'))).toMatchObject({ name: 'Female' });
-    expect((await t.json(['ads', 'targeting', 'list', '--line-item-ids', li])).map((x: any) => x.id)).toEqual([loc.id, kw.id, neg.id, expect.any(String)]);
+    expect((await t.list(['ads', 'targeting', 'list', '--line-item-ids', li])).map((x) => x.id)).toEqual([loc.id, kw.id, neg.id, expect.any(String)]);
     expect(await t.json(['ads', 'targeting', 'get', kw.id])).toMatchObject({ id: kw.id });
     // The same criterion again is the existing one.
     expect((await t.json(add('BROAD_KEYWORD', 'technology'))).id).toBe(kw.id);
@@ -126,7 +126,7 @@ describe('targeting criteria', () => {
   });
 
   it('batch: Create and Delete all or nothing; 500 items at most', async () => {
-    const [a] = await t.json(['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify([{ operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'en' } }]));
+    const [a] = await t.list(['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify([{ operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'en' } }]));
     const before = t.collection('targeting_criteria').size;
     const r = await t.fails(1, ['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify([
       { operation_type: 'Delete', params: { targeting_criterion_id: a.id } },
@@ -135,11 +135,11 @@ describe('targeting criteria', () => {
     expect(r.stderr).toMatch(/item 2: INVALID_PARAMETER/);
     expect(t.collection('targeting_criteria').size).toBe(before);
     expect((await t.json(['ads', 'targeting', 'get', a.id])).deleted).toBe(false);
-    const ok = await t.json(['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify([
+    const ok = await t.list(['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify([
       { operation_type: 'Delete', params: { targeting_criterion_id: a.id } },
       { operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'de' } },
     ]));
-    expect(ok.map((x: any) => [x.targeting_value, x.deleted])).toEqual([['en', true], ['de', false]]);
+    expect(ok.map((x) => [x.targeting_value, x.deleted])).toEqual([['en', true], ['de', false]]);
     // Replace-all PUT is in an old guide only: not a route of v12.
     const put = await t.signed('PUT', `/12/accounts/${t.sb.seed.account_id}/targeting_criteria`, []);
     expect(put).toMatchObject({ status: 404, body: { errors: [{ code: 'ROUTE_NOT_FOUND' }] } });

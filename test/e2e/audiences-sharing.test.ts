@@ -25,8 +25,8 @@ const criteria = (id: string) => JSON.stringify([{ targeting_type: 'CUSTOM_AUDIE
 
 describe('audience permissions', () => {
   it('the seeded accounts: a sister in the same business, a partner in another, all usable by the owner user', async () => {
-    const list = await t.json(['ads', 'accounts', 'list']);
-    const byId = Object.fromEntries(list.map((a: any) => [a.id, a.business_id]));
+    const list = await t.list(['ads', 'accounts', 'list']);
+    const byId = Object.fromEntries(list.map((a) => [a.id, a.business_id]));
     expect(byId[owner]).toBe(byId[sister]);
     expect(byId[partner]).not.toBe(byId[owner]);
   });
@@ -34,17 +34,17 @@ describe('audience permissions', () => {
   it('grant within the business; the grantee sees it as SHARED with is_owner false and may target it', async () => {
     const g = await t.json(['audiences', 'permissions', 'grant', aud, '--granted-account-id', sister, '--permission-level', 'READ_ONLY']);
     expect(g).toMatchObject({ custom_audience_id: aud, granted_account_id: sister, permission_level: 'READ_ONLY', account_id: owner, deleted: false });
-    expect((await t.json(['audiences', 'permissions', 'list', aud])).map((x: any) => x.id)).toEqual([g.id]);
+    expect((await t.list(['audiences', 'permissions', 'list', aud])).map((x) => x.id)).toEqual([g.id]);
     expect((await t.json(['audiences', 'permissions', 'list', aud, '--granted-account-ids', partner]))).toEqual([]);
 
     const shared = await t.json(['audiences', 'list', '--account', sister, '--permission-scope', 'SHARED']);
     expect(shared).toEqual([expect.objectContaining({ id: aud, name: 'Loyal customers', is_owner: false, permission_level: 'READ_ONLY' })]);
     expect(await t.json(['audiences', 'list', '--account', sister])).toEqual([]); // OWNER (the default): its own only
     expect(await t.json(['audiences', 'list', '--permission-scope', 'SHARED'])).toEqual([]);
-    expect((await t.json(['audiences', 'list'])).find((x: any) => x.id === aud).is_owner).toBe(true);
+    expect((await t.list(['audiences', 'list'])).find((x) => x.id === aud)!.is_owner).toBe(true);
     expect(await t.json(['audiences', 'get', aud, '--account', sister])).toMatchObject({ id: aud, is_owner: false, permission_level: 'READ_ONLY', audience_size: 0 });
     // The grantee sees its own grant only; the partner (no grant) does not see the audience at all.
-    expect((await t.json(['audiences', 'permissions', 'list', aud, '--account', sister])).map((x: any) => x.granted_account_id)).toEqual([sister]);
+    expect((await t.list(['audiences', 'permissions', 'list', aud, '--account', sister])).map((x) => x.granted_account_id)).toEqual([sister]);
     expect((await t.fails(1, ['audiences', 'get', aud, '--account', partner])).stderr).toMatch(/HTTP 404/);
     expect((await t.run(estimateArgs(aud, sister), { input: criteria(aud) })).code).toBe(0);
   });
@@ -56,7 +56,7 @@ describe('audience permissions', () => {
     expect(grant.stderr).toMatch(/only the owning account \(.+\) may change permissions of custom audience .+ \(is_owner false\)/);
     expect(grant.stderr).toMatch(ownerHint('share'));
     expect(grant.stderr).not.toMatch(/check --account/);
-    const [g] = await t.json(['audiences', 'permissions', 'list', aud]);
+    const [g] = await t.list(['audiences', 'permissions', 'list', aud]);
     expect((await t.fails(1, ['audiences', 'permissions', 'revoke', aud, g.id, '--account', sister, '--yes'])).stderr).toMatch(ownerHint('revoke shares of'));
     const del = await t.fails(1, ['audiences', 'delete', aud, '--account', sister, '--yes']);
     expect(del.stderr).toMatch(/only the owning account .* may delete/);
@@ -87,7 +87,7 @@ describe('audience permissions', () => {
     try {
       const g = await t.json(['audiences', 'permissions', 'grant', aud, '--granted-account-id', partner, '--permission-level', 'READ_ONLY']);
       expect(g.granted_account_id).toBe(partner);
-      expect((await t.json(['audiences', 'list', '--account', partner, '--permission-scope', 'SHARED'])).map((x: any) => x.id)).toEqual([aud]);
+      expect((await t.list(['audiences', 'list', '--account', partner, '--permission-scope', 'SHARED'])).map((x) => x.id)).toEqual([aud]);
       await t.json(['audiences', 'permissions', 'revoke', aud, g.id, '--yes']);
     } finally {
       t.collection('accounts').get(owner)!._features = [];
@@ -95,9 +95,9 @@ describe('audience permissions', () => {
   });
 
   it('the /5 tailored audience endpoints (--tailored) show and change the same grants', async () => {
-    const viaTailored = await t.json(['audiences', 'permissions', 'list', aud, '--tailored']);
-    const viaCustom = await t.json(['audiences', 'permissions', 'list', aud]);
-    expect(viaTailored.map((x: any) => x.id).sort()).toEqual(viaCustom.map((x: any) => x.id).sort());
+    const viaTailored = await t.list(['audiences', 'permissions', 'list', aud, '--tailored']);
+    const viaCustom = await t.list(['audiences', 'permissions', 'list', aud]);
+    expect(viaTailored.map((x) => x.id).sort()).toEqual(viaCustom.map((x) => x.id).sort());
     expect(viaTailored[0].tailored_audience_id).toBe(aud);
     expect(viaTailored[0].custom_audience_id).toBeUndefined();
     const other = await t.json(['audiences', 'create', '--name', 'Tailored share']);
@@ -116,7 +116,7 @@ describe('audience permissions', () => {
   });
 
   it('revoking: the grantee no longer sees or can target the audience; a second revoke is 404', async () => {
-    const [g] = await t.json(['audiences', 'permissions', 'list', aud, '--granted-account-ids', sister]);
+    const [g] = await t.list(['audiences', 'permissions', 'list', aud, '--granted-account-ids', sister]);
     const revoked = await t.json(['audiences', 'permissions', 'revoke', aud, g.id, '--yes']);
     expect(revoked).toMatchObject({ id: g.id, deleted: true });
     expect(await t.json(['audiences', 'list', '--account', sister, '--permission-scope', 'SHARED'])).not.toContainEqual(expect.objectContaining({ id: aud }));
@@ -132,7 +132,7 @@ describe('audience permissions', () => {
 
   it('a flexible audience may combine audiences shared with the account', async () => {
     const body = JSON.stringify({ name: 'Sister combo', segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: aud, negate: false }] } });
-    const [f] = await t.json(['audiences', 'flexible', 'create', '--account', sister, '--file', '-'], body);
+    const [f] = await t.list(['audiences', 'flexible', 'create', '--account', sister, '--file', '-'], body);
     expect(f).toMatchObject({ account_id: sister, audience_type: 'FLEXIBLE' });
     const r = await t.fails(1, ['audiences', 'flexible', 'create', '--account', partner, '--file', '-'], body.replace('Sister combo', 'Partner combo'));
     expect(r.stderr).toMatch(/not owned by or shared with account/);

@@ -41,9 +41,9 @@ describe('custom audiences', () => {
     expect(table.stdout).toBe('Newsletter readers\t2\n');
 
     await t.json(['audiences', 'create', '--name', 'News junkies']);
-    const byPrefix = (await t.json(['audiences', 'list', '--q', 'news'])).map((x: any) => x.name).sort();
+    const byPrefix = (await t.list(['audiences', 'list', '--q', 'news'])).map((x) => x.name).sort();
     expect(byPrefix).toEqual(['News junkies', 'Newsletter readers']);
-    expect((await t.json(['audiences', 'list', '--q', 'newsl'])).map((x: any) => x.id)).toEqual([a.id]);
+    expect((await t.list(['audiences', 'list', '--q', 'newsl'])).map((x) => x.id)).toEqual([a.id]);
 
     // Spec 7: a duplicate name is an error (on create and on rename), whatever the case.
     const dup = await t.fails(1, ['audiences', 'create', '--name', 'newsletter READERS']);
@@ -65,7 +65,7 @@ describe('custom audiences', () => {
   it('lists page with --count / --all / --limit like every ads list', async () => {
     for (let i = 0; i < 5; i++) await t.signed('POST', `/12/accounts/${acct}/custom_audiences?name=Paged%20${i}`);
     expect((await t.json(['audiences', 'list', '--q', 'Paged', '--count', '2'])).length).toBe(2);
-    expect((await t.json(['audiences', 'list', '--q', 'Paged', '--count', '2', '--all'])).map((x: any) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3', 'Paged 4']);
+    expect((await t.list(['audiences', 'list', '--q', 'Paged', '--count', '2', '--all'])).map((x) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3', 'Paged 4']);
     expect((await t.json(['audiences', 'list', '--q', 'Paged', '--count', '2', '--limit', '3'])).length).toBe(3);
     const total = await t.run(['audiences', 'list', '--q', 'Paged', '--with-total-count', '--json']);
     expect(total.stderr).toMatch(/total_count: 5/);
@@ -117,10 +117,10 @@ describe('flexible audiences', () => {
     // ...and so does the sandbox, on PUT and on a batch Update.
     const put = await t.signed('PUT', `/12/accounts/${acct}/custom_audiences/${f.id}?name=Renamed`);
     expect(put.status).toBe(400);
-    expect(put.body.errors[0].message).toMatch(/flexible audiences are immutable once created/);
+    expect(put.body.errors![0].message).toMatch(/flexible audiences are immutable once created/);
     const raw = await t.signed('POST', `/12/batch/accounts/${acct}/custom_audiences`, [{ operation_type: 'Update', params: { custom_audience_id: f.id, name: 'Renamed' } }]);
     expect(raw.status).toBe(400);
-    expect(raw.body.operation_errors[0][0].message).toMatch(/immutable/);
+    expect(raw.body.operation_errors![0]![0].message).toMatch(/immutable/);
     expect((await t.json(['audiences', 'get', f.id])).name).toBe('Buyers not churned');
     // Deleting is not a change of its definition: allowed.
     expect((await t.json(['audiences', 'delete', f.id, '--yes'])).deleted).toBe(true);
@@ -153,33 +153,33 @@ describe('flexible audiences', () => {
     // The sandbox applies the same limits: request-level `errors`, item-level `operation_errors`.
     const raw = await t.signed('POST', `/12/batch/accounts/${acct}/custom_audiences`, many.map((p) => ({ operation_type: 'Create', params: { audience_type: 'FLEXIBLE', ...p } })));
     expect(raw.status).toBe(400);
-    expect(raw.body.errors[0].message).toMatch(/at most 10 items/);
+    expect(raw.body.errors![0].message).toMatch(/at most 10 items/);
     const rawItem = await t.signed('POST', `/12/batch/accounts/${acct}/custom_audiences`, [{ operation_type: 'Create', params: { audience_type: 'FLEXIBLE', ...lb } }]);
-    expect(rawItem.body.operation_errors[0][0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'segments' });
+    expect(rawItem.body.operation_errors![0]![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'segments' });
   });
 
   it('MOBILE_AUDIENCE combinations may be updated and deleted through the batch', async () => {
-    const [m] = await t.json(['audiences', 'flexible', 'create', '--file', file('mob.json', spec('Mobile mix', { audience_type: 'MOBILE_AUDIENCE' }))]);
+    const [m] = await t.list(['audiences', 'flexible', 'create', '--file', file('mob.json', spec('Mobile mix', { audience_type: 'MOBILE_AUDIENCE' }))]);
     expect(m.audience_type).toBe('MOBILE_AUDIENCE');
-    const [u] = await t.json(['audiences', 'flexible', 'create', '--file', file('mobu.json', [{ operation_type: 'Update', params: { custom_audience_id: m.id, name: 'Mobile mix 2' } }])]);
+    const [u] = await t.list(['audiences', 'flexible', 'create', '--file', file('mobu.json', [{ operation_type: 'Update', params: { custom_audience_id: m.id, name: 'Mobile mix 2' } }])]);
     expect(u.name).toBe('Mobile mix 2');
-    const [d] = await t.json(['audiences', 'flexible', 'create', '--file', file('mobd.json', [{ operation_type: 'Delete', params: { custom_audience_id: m.id } }])]);
+    const [d] = await t.list(['audiences', 'flexible', 'create', '--file', file('mobd.json', [{ operation_type: 'Delete', params: { custom_audience_id: m.id } }])]);
     expect(d.deleted).toBe(true);
   });
 });
 
 describe('targeted', () => {
   it('lists the campaigns and line items that target an audience; --with-active false adds non-servable ones', async () => {
-    const seeded = (await t.json(['audiences', 'list', '--q', 'Seeded customers']))[0];
-    const rows = await t.json(['audiences', 'targeted', seeded.id]);
+    const seeded = (await t.list(['audiences', 'list', '--q', 'Seeded customers']))[0]!;
+    const rows = await t.list<{ campaign_id: string; line_items: unknown[] }>(['audiences', 'targeted', seeded.id]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ campaign_name: 'Seeded campaign', line_items: [{ name: 'Preroll views', servable: true }] });
     // Pausing the campaign makes its line items not servable.
-    await t.json(['ads', 'campaigns', 'update', rows[0].campaign_id, '--entity-status', 'PAUSED']);
+    await t.json(['ads', 'campaigns', 'update', rows[0]!.campaign_id, '--entity-status', 'PAUSED']);
     expect(await t.json(['audiences', 'targeted', seeded.id])).toEqual([]);
-    const all = await t.json(['audiences', 'targeted', seeded.id, '--no-with-active']);
-    expect(all[0].line_items).toEqual([expect.objectContaining({ name: 'Preroll views', servable: false })]);
-    await t.json(['ads', 'campaigns', 'update', rows[0].campaign_id, '--entity-status', 'ACTIVE']);
+    const all = await t.list<{ line_items: unknown[] }>(['audiences', 'targeted', seeded.id, '--no-with-active']);
+    expect(all[0]!.line_items).toEqual([expect.objectContaining({ name: 'Preroll views', servable: false })]);
+    await t.json(['ads', 'campaigns', 'update', rows[0]!.campaign_id, '--entity-status', 'ACTIVE']);
     const other = await t.json(['audiences', 'create', '--name', 'Untargeted']);
     expect(await t.json(['audiences', 'targeted', other.id])).toEqual([]);
     expect((await t.fails(1, ['audiences', 'targeted', 'nosuch1'])).stderr).toMatch(/HTTP 404/);
@@ -192,31 +192,36 @@ describe('do-not-reach lists', () => {
     expect(l).toMatchObject({ description: 'opted out', audience_size: 0, account_id: acct, deleted: false });
     const second = await t.fails(1, ['audiences', 'do-not-reach', 'create', '--description', 'again']);
     expect(second.stderr).toMatch(new RegExp(`already has do-not-reach list ${l.id}; an account has at most one`));
-    expect((await t.json(['audiences', 'do-not-reach', 'list'])).map((x: any) => x.id)).toEqual([l.id]);
+    expect((await t.list(['audiences', 'do-not-reach', 'list'])).map((x) => x.id)).toEqual([l.id]);
     // The upload endpoint fills it; list shows the distinct count.
     await t.signed('POST', `/12/batch/accounts/${acct}/do_not_reach_lists/${l.id}/users`, [{ operation_type: 'Update', params: { users: [{ email: [hash(7)] }, { phone_number: [hash(8)] }] } }]);
-    expect((await t.json(['audiences', 'do-not-reach', 'list']))[0].audience_size).toBe(2);
+    expect((await t.list(['audiences', 'do-not-reach', 'list']))[0].audience_size).toBe(2);
     expect((await t.json(['audiences', 'do-not-reach', 'delete', l.id, '--yes'])).deleted).toBe(true);
     expect(await t.json(['audiences', 'do-not-reach', 'list'])).toEqual([]);
     const again = await t.json(['audiences', 'do-not-reach', 'create']);
     expect(again.description).toBeNull();
-    expect((await t.json(['audiences', 'do-not-reach', 'list', '--with-deleted'])).map((x: any) => x.id).sort()).toEqual([l.id, again.id].sort());
+    expect((await t.list(['audiences', 'do-not-reach', 'list', '--with-deleted'])).map((x) => x.id).sort()).toEqual([l.id, again.id].sort());
     // Another account has its own.
     const sister = [...t.collection('accounts').values()].find((a) => a.name === 'Sandbox Sister Account')!.id;
     expect((await t.json(['audiences', 'do-not-reach', 'create', '--account', sister])).account_id).toBe(sister);
   });
 });
 
+/** What `xctl audiences estimate` prints (ads-api.md 4.4). */
+interface Estimate {
+  audience_size: { min: number; max: number };
+}
+
 describe('estimate', () => {
   const keyword = { targeting_type: 'BROAD_KEYWORD', targeting_value: 'nba' };
   const location = { targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' };
   it('estimates a targeting; NE negates it; the same input gives the same estimate', async () => {
     const f = file('t.json', [keyword, location]);
-    const eq = await t.json(['audiences', 'estimate', '--targeting', f]);
+    const eq = await t.json<Estimate>(['audiences', 'estimate', '--targeting', f]);
     expect(eq.audience_size.min).toBeGreaterThan(0);
     expect(eq.audience_size.max).toBeGreaterThan(eq.audience_size.min);
     expect(await t.json(['audiences', 'estimate', '--targeting', f])).toEqual(eq);
-    const ne = await t.json(['audiences', 'estimate', '--targeting', f, '--operator', 'NE']);
+    const ne = await t.json<Estimate>(['audiences', 'estimate', '--targeting', f, '--operator', 'NE']);
     expect(ne.audience_size.min).toBeGreaterThan(eq.audience_size.max);
     // {"targeting_criteria": [...]} from stdin works too.
     const r = await t.run(['audiences', 'estimate', '--targeting', '-', '-o', 'tsv'], { input: JSON.stringify({ targeting_criteria: [keyword, location] }) });
@@ -241,6 +246,6 @@ describe('estimate', () => {
     expect((await t.refused(['audiences', 'estimate'])).stderr).toMatch(/--targeting/);
     const raw = await t.signed('POST', `/12/accounts/${acct}/audience_estimate`, { targeting_criteria: [location] });
     expect(raw.status).toBe(400);
-    expect(raw.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'targeting_criteria' });
+    expect(raw.body.errors![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'targeting_criteria' });
   });
 });

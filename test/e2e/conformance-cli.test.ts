@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { appBearer, startReceiver, waitFor, expectedSignature, type TestReceiver } from '../helpers/receiver.js';
 import { decideOnPage, signedFetch } from '../helpers/oauth-client.js';
+import type { Row } from '../helpers/json.js';
 
 let t: TestSandbox;
 let rx: TestReceiver;
@@ -57,7 +58,7 @@ describe('activity subscriptions', () => {
     expect(many.stderr).toContain('subscription 1976325569252868097 not deleted: Subscription not found');
     expect(many.stderr).toMatch(/2 of 3 deleted \(1 left\)/);
     const list = json((await ok(['activity', 'subscriptions', 'list', '-o', 'json'])).stdout);
-    expect(list.map((s: any) => s.subscription_id)).toEqual([c.subscription_id]);
+    expect(list.map((s: Row) => s.subscription_id)).toEqual([c.subscription_id]);
     await ok(['activity', 'subscriptions', 'delete', c.subscription_id, '--yes']);
   });
 
@@ -124,13 +125,13 @@ describe('stream rules and links', () => {
     await ok(['stream', 'webhooks', 'link', w, '--expansions', 'author_id', '--user-fields', 'username,name']);
     expect((await t.run(['stream', 'webhooks', 'link', w, '--expansions', 'author_id;drop'])).code).toBe(2);
     const links = json((await ok(['stream', 'webhooks', 'list', '-o', 'json'])).stdout);
-    expect(links.map((l: any) => [l.webhook_id, l.fields])).toEqual([
+    expect(links.map((l: Row) => [l.webhook_id, l.fields])).toEqual([
       [w, ''],
       [w, 'expansions=author_id&user.fields=username,name'],
     ]);
     await ok(['sandbox', 'trigger', 'post.create', '--user-id', '783214', '--data', '{"text":"cats everywhere"}']);
     await waitFor(() => rx.deliveries.length === 2, 'one delivery per link');
-    expect(rx.deliveries.filter((d) => d.json.includes).map((d) => d.json.includes.users[0].id)).toEqual(['783214']);
+    expect(rx.deliveries.filter((d) => d.json.includes).map((d) => d.json.includes!.users[0]!.id)).toEqual(['783214']);
     await ok(['stream', 'webhooks', 'unlink', w]);
     const again = await t.run(['stream', 'webhooks', 'unlink', w]);
     expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/not linked.*HTTP 404/)]);
@@ -142,7 +143,7 @@ describe('stream rules and links', () => {
     await ok(['account-activity', 'subscribe', w]);
     await ok(['stream', 'webhooks', 'link', w]);
     await ok(['webhooks', 'delete', w, '--yes']);
-    expect(json((await ok(['activity', 'subscriptions', 'list', '-o', 'json'])).stdout).filter((s: any) => s.webhook_id === w)).toEqual([]);
+    expect(json((await ok(['activity', 'subscriptions', 'list', '-o', 'json'])).stdout).filter((s: Row) => s.webhook_id === w)).toEqual([]);
     expect(json((await ok(['account-activity', 'count', '-o', 'json'])).stdout).subscriptions_count_all).toBe('0');
     expect(json((await ok(['stream', 'webhooks', 'list', '-o', 'json'])).stdout)).toEqual([]);
   });

@@ -6,9 +6,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { startAdsSandbox, type AdsSandbox, type V2Reply } from '../helpers/ads.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { png } from '../../scripts/demo/lib/png.js';
+
+/** What `xctl media upload` prints. */
+interface Uploaded {
+  media_id: string;
+  media_key: string;
+}
 
 let t: AdsSandbox;
 let dir: string;
@@ -31,7 +37,7 @@ const mp4 = (n: number) => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.f
 describe('media upload', () => {
   it('an image: INIT, APPEND, FINALIZE; its key is added to the library and goes into a card', async () => {
     const file = write('banner.png', png(1200, 628, 3000));
-    const up = await t.json(['media', 'upload', file, '--add-to-library', '--name', 'Banner']);
+    const up = await t.json<Uploaded>(['media', 'upload', file, '--add-to-library', '--name', 'Banner']);
     expect(up).toMatchObject({ media_key: expect.stringMatching(/^3_\d{19}$/), media_category: 'tweet_image', media_type: 'image/png', size: fs.statSync(file).size, state: 'succeeded', library: 'TRANSCODE_COMPLETED' });
     expect(up.media_key.slice(2)).toBe(up.media_id);
     const lib = await t.json(['ads', 'media-library', 'get', up.media_key]);
@@ -45,7 +51,7 @@ describe('media upload', () => {
 
   it('a video for ads is amplify_video, polled with STATUS until processed', async () => {
     const file = write('launch.mp4', mp4(3000));
-    const up = await t.json(['media', 'upload', file, '--add-to-library']);
+    const up = await t.json<Uploaded>(['media', 'upload', file, '--add-to-library']);
     expect(up).toMatchObject({ media_key: expect.stringMatching(/^13_/), media_category: 'amplify_video', state: 'succeeded' });
     expect(t.requests.some((l) => l.startsWith('GET /2/media/upload 200'))).toBe(true);
     expect(await t.json(['ads', 'media-library', 'get', up.media_key])).toMatchObject({ media_type: 'VIDEO', media_category: 'AMPLIFY_VIDEO', media_status: 'TRANSCODE_COMPLETED' });
@@ -111,17 +117,17 @@ describe('media upload', () => {
   });
 
   it('the sandbox enforces the same: sizes, segment indexes, missing segments, expiry of unknown ids', async () => {
-    const init = await t.signed('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 5 * 1024 * 1024 + 1, media_category: 'tweet_image' });
+    const init = await t.signed<V2Reply>('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 5 * 1024 * 1024 + 1, media_category: 'tweet_image' });
     expect(init.status).toBe(400);
     expect(init.body).toMatchObject({ type: 'https://api.x.com/2/problems/invalid-request', parameter: 'total_bytes' });
-    const ok = await t.signed('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 10, media_category: 'tweet_image' });
+    const ok = await t.signed<V2Reply<{ id: string }>>('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 10, media_category: 'tweet_image' });
     expect(ok.body.data).toMatchObject({ id: expect.stringMatching(/^\d{19}$/), media_key: `3_${ok.body.data.id}`, expires_after_secs: 1295999 });
-    const fin = await t.signed('POST', `/2/media/upload/${ok.body.data.id}/finalize`);
+    const fin = await t.signed<V2Reply>('POST', `/2/media/upload/${ok.body.data.id}/finalize`);
     expect(fin.status).toBe(400);
     expect(fin.body.detail).toMatch(/segments 0 are missing/);
-    const app = await t.signed('POST', `/2/media/upload/${ok.body.data.id}/append`, { segment_index: 1000, media: 'AAAA' });
+    const app = await t.signed<V2Reply>('POST', `/2/media/upload/${ok.body.data.id}/append`, { segment_index: 1000, media: 'AAAA' });
     expect(app.body).toMatchObject({ parameter: 'segment_index' });
-    const unknown = await t.signed('GET', '/2/media/upload?command=STATUS&media_id=123');
+    const unknown = await t.signed<V2Reply>('GET', '/2/media/upload?command=STATUS&media_id=123');
     expect(unknown.body).toMatchObject({ parameter: 'media_id' });
   });
 });

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startTestSandbox, tempDir, runCli, type TestSandbox } from '../helpers/cli.js';
 import { appBearer, spawnCli, startReceiver, waitFor } from '../helpers/receiver.js';
+import type { SandboxStateBody } from '../helpers/json.js';
 
 let t: TestSandbox;
 const sign = (body: string, secret = t.sb.seed.api_secret) => 'sha256=' + crypto.createHmac('sha256', secret).update(body).digest('base64');
@@ -71,7 +72,7 @@ describe('webhooks listen', () => {
       await fwd.close();
     }
     expect(l.stderr()).toMatch(/deleted webhook \d+/);
-    expect((await t.admin<any>('GET', '/_sandbox/state')).counts.webhooks).toBe(0);
+    expect((await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.webhooks).toBe(0);
   });
 
   it('prints the event JSON with --json', async () => {
@@ -136,12 +137,12 @@ describe('local checks and tools', () => {
     await rt.close();
   });
   it('refuses bad URLs, ids and replay windows before sending (exit 2); replays a valid window', async () => {
-    const before = (await rt.admin<any>('GET', '/_sandbox/deliveries?limit=1000')).data.length;
+    const before = (await rt.admin<{ data: unknown[] }>('GET', '/_sandbox/deliveries?limit=1000')).data.length;
     for (const url of ['http://example.com/x', 'https://example.com:8443/x', 'https://192.168.1.2/x']) {
       const r = await rt.run(['webhooks', 'create', url]);
       expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('webhook URL refused')]);
     }
-    expect((await rt.admin<any>('GET', '/_sandbox/deliveries?limit=1000')).data.length).toBe(before); // no CRC was sent
+    expect((await rt.admin<{ data: unknown[] }>('GET', '/_sandbox/deliveries?limit=1000')).data.length).toBe(before); // no CRC was sent
     expect((await rt.run(['webhooks', 'validate', 'abc'])).code).toBe(2);
     const rx = await startReceiver(rt.sb.seed.api_secret);
     try {

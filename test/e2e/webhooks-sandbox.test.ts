@@ -11,6 +11,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { appBearer, expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
 import { tempDir } from '../helpers/cli.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
+import type { Row, V2Reply } from '../helpers/json.js';
 
 let sb: Sandbox;
 let rx: TestReceiver;
@@ -26,12 +27,21 @@ async function api(method: string, p: string, body?: unknown, auth: 'bearer' | '
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 const admin = (method: string, p: string, body?: unknown) => api(method, p, body, 'none');
+type Reply = Awaited<ReturnType<typeof api>>;
 const advance = async (d: string) => {
   const r = await admin('POST', '/_sandbox/clock', { advance: d });
   expect(r.status).toBe(200);
 };
-const crcChecks = async (id: string) => ((await admin('GET', '/_sandbox/deliveries?limit=1000')).body.data as any[]).filter((d) => d.kind === 'crc' && d.webhook_id === id);
-const validOf = async (id: string) => ((await api('GET', '/2/webhooks')).body.data as any[]).find((w) => w.id === id)?.valid;
+/** A delivery or CRC check as GET /_sandbox/deliveries lists it. */
+interface DeliveryRec {
+  kind: string;
+  webhook_id?: string;
+  status?: number;
+  outcome: string;
+  event_uuid?: string;
+}
+const crcChecks = async (id: string) => ((await admin('GET', '/_sandbox/deliveries?limit=1000')).body.data as DeliveryRec[]).filter((d) => d.kind === 'crc' && d.webhook_id === id);
+const validOf = async (id: string) => ((await api('GET', '/2/webhooks')).body.data as Row[]).find((w) => w.id === id)?.valid;
 
 beforeAll(async () => {
   sb = await startSandbox({ clock: 'manual' });
@@ -69,7 +79,7 @@ describe('management endpoints', () => {
       oauth1Header({ consumerKey: k.api_key, consumerSecret: k.api_secret, token: k.access_token, tokenSecret: k.access_token_secret }, { method, url });
     const asUser = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/webhooks') } });
     expect(asUser.status).toBe(403);
-    expect(((await asUser.json()) as any).detail).toContain('OAuth 2.0 Application-Only');
+    expect(((await asUser.json()) as V2Reply).detail).toContain('OAuth 2.0 Application-Only');
     const subs = await fetch(sb.baseUrl + '/2/activity/subscriptions', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/activity/subscriptions') } });
     expect(subs.status).toBe(200);
     const r = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: 'Bearer not-a-token' } });
@@ -77,7 +87,7 @@ describe('management endpoints', () => {
   });
 
   it('answers each failure name', async () => {
-    const code = (r: any) => r.body.errors?.[0]?.code;
+    const code = (r: Reply) => r.body.errors?.[0]?.code;
     for (const url of ['http://example.com/hook', 'https://example.com:8443/hook', 'https://10.0.0.1/hook', 'https://intranet/hook', 'ftp://127.0.0.1/x', 'https://example.com/' + 'a'.repeat(200)]) {
       const r = await api('POST', '/2/webhooks', { url });
       expect([r.status, code(r), url]).toEqual([400, 'UrlValidationFailed', url]);
@@ -149,7 +159,7 @@ describe('validity state machine (credentials-webhooks.md 3.2) on the manual clo
     rx.mode = 'wrong';
     await advance('24h');
     expect(await validOf(id)).toBe(false);
-    expect((await crcChecks(id)).at(-1).outcome).toMatch(/^wrong_token/);
+    expect((await crcChecks(id)).at(-1)!.outcome).toMatch(/^wrong_token/);
     // invalid: no more periodic checks (only PUT brings it back)
     await advance('2h');
     expect((await crcChecks(id)).length).toBe(2);
@@ -163,14 +173,14 @@ describe('validity state machine (credentials-webhooks.md 3.2) on the manual clo
     const id = await create();
     rx.mode = 'hang';
     expect((await api('PUT', `/2/webhooks/${id}`)).body).toEqual({ data: { valid: true } });
-    expect((await crcChecks(id)).at(-1).outcome).toMatch(/^timeout/);
+    expect((await crcChecks(id)).at(-1)!.outcome).toMatch(/^timeout/);
   });
 
   it('a 3XX makes it invalid at once, also on PUT', async () => {
     const id = await create();
     rx.mode = 'redirect';
     expect((await api('PUT', `/2/webhooks/${id}`)).body).toEqual({ data: { valid: false } });
-    expect((await crcChecks(id)).at(-1).outcome).toBe('redirect (HTTP 302)');
+    expect((await crcChecks(id)).at(-1)!.outcome).toBe('redirect (HTTP 302)');
   });
 
   it('a TLS failure makes it invalid at once', async () => {
@@ -194,7 +204,7 @@ describe('validity state machine (credentials-webhooks.md 3.2) on the manual clo
       expect(c.status).toBe(200);
       delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
       expect((await api('PUT', `/2/webhooks/${c.body.data.id}`)).body).toEqual({ data: { valid: false } });
-      expect((await crcChecks(c.body.data.id)).at(-1).outcome).toMatch(/^tls/);
+      expect((await crcChecks(c.body.data.id)).at(-1)!.outcome).toMatch(/^tls/);
     } finally {
       if (prev === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
       else process.env.NODE_TLS_REJECT_UNAUTHORIZED = prev;
@@ -221,7 +231,7 @@ describe('deliveries, activity subscriptions and replay', () => {
     expect(d.headers['x-service-webhooks-signature']).toBe(sig);
     expect(d.headers['x-twitter-webhooks-signature']).toBe(sig);
     expect(d.headers['content-type']).toBe('application/json');
-    const rec = ((await admin('GET', '/_sandbox/deliveries')).body.data as any[]).filter((x) => x.kind === 'delivery' && x.webhook_id === id);
+    const rec = ((await admin('GET', '/_sandbox/deliveries')).body.data as DeliveryRec[]).filter((x) => x.kind === 'delivery' && x.webhook_id === id);
     expect(rec.map((x) => [x.status, x.outcome, x.event_uuid])).toEqual([[200, 'ok', ev.body.data.event_uuid]]);
 
     // Replay: the window's events are re-delivered, identical.
@@ -234,15 +244,15 @@ describe('deliveries, activity subscriptions and replay', () => {
     expect(rx.deliveries[1]!.raw.equals(d.raw)).toBe(true);
     expect(rx.deliveries[1]!.headers['x-service-webhooks-signature']).toBe(sig);
     // A window without the event replays nothing; windows beyond 24 h or reversed are refused.
-    const p = (r: any) => [r.status, r.body.parameter];
+    const p = (r: Reply) => [r.status, r.body.parameter];
     expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now - 25 * H), to_date: ymd(now) }))).toEqual([400, 'from_date']);
     expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now), to_date: ymd(now - H) }))).toEqual([400, 'to_date']);
     expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: '2026-01-01', to_date: ymd(now) }))).toEqual([400, 'from_date']);
-    expect((await api('POST', '/2/webhooks/replay', { webhook_id: '999', from_date: ymd(now - H), to_date: ymd(now) })).body.errors[0].code).toBe('WebhookIdInvalid');
+    expect((await api('POST', '/2/webhooks/replay', { webhook_id: '999', from_date: ymd(now - H), to_date: ymd(now) })).body.errors![0].code).toBe('WebhookIdInvalid');
     // A receiver that does not answer 200 is recorded as a failed delivery.
     rx.postStatus = 500;
     await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: {} });
-    expect(((await admin('GET', '/_sandbox/deliveries')).body.data as any[]).at(-1)).toMatchObject({ kind: 'delivery', status: 500, outcome: 'server_error (HTTP 500)' });
+    expect(((await admin('GET', '/_sandbox/deliveries')).body.data as DeliveryRec[]).at(-1)).toMatchObject({ kind: 'delivery', status: 500, outcome: 'server_error (HTTP 500)' });
     // Invalid webhooks receive nothing.
     rx.mode = 'wrong';
     await api('PUT', `/2/webhooks/${id}`);
@@ -250,7 +260,7 @@ describe('deliveries, activity subscriptions and replay', () => {
   });
 
   it('validates subscriptions: current names only, filters and tag limits', async () => {
-    const bad = async (body: any) => {
+    const bad = async (body: Record<string, unknown>) => {
       const r = await api('POST', '/2/activity/subscriptions', body);
       return [r.status, r.body.parameter, r.body.detail];
     };
@@ -319,10 +329,10 @@ describe('filtered stream rules and webhooks', () => {
     expect(long.body.meta.summary).toMatchObject({ created: 0, invalid: 1 });
     expect((await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2048) }] })).status).toBe(201);
     const dup = await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'cats OR "sandbox dogs"' }] });
-    expect(dup.body.errors[0].title).toBe('DuplicateRule');
-    const rules = (await api('GET', '/2/tweets/search/stream/rules')).body.data as any[];
+    expect(dup.body.errors![0].title).toBe('DuplicateRule');
+    const rules = (await api('GET', '/2/tweets/search/stream/rules')).body.data as Array<{ id: string; value: string; tag?: string }>;
     expect(rules.map((r) => r.value).sort()).toEqual(['a'.repeat(2048), 'cats OR "sandbox dogs"', 'from:sandbox_alice -spam']);
-    const longId = rules.find((r) => r.value.length === 2048).id;
+    const longId = rules.find((r) => r.value.length === 2048)!.id;
     expect((await api('POST', '/2/tweets/search/stream/rules', { delete: { ids: [longId] } })).body.meta.summary).toEqual({ deleted: 1, not_deleted: 0 });
 
     const id = (await api('POST', '/2/webhooks', { url: rx.url })).body.data.id;
@@ -337,9 +347,9 @@ describe('filtered stream rules and webhooks', () => {
     expect((await post('spam', {}, '783214')).deliveries).toBe(0);
     expect(rx.deliveries.length).toBe(3);
     const [d1, d2] = rx.deliveries.map((d) => d.json);
-    expect(d1.data).toMatchObject({ id: p1.payload.id, text: 'I love Cats', edit_history_tweet_ids: [p1.payload.id] });
-    expect(d1.matching_rules).toEqual([{ id: expect.any(String), tag: 'pets' }]);
-    expect(d2.data.edit_history_tweet_ids).toEqual([p1.payload.id, p2.payload.id]);
+    expect(d1!.data).toMatchObject({ id: p1.payload.id, text: 'I love Cats', edit_history_tweet_ids: [p1.payload.id] });
+    expect(d1!.matching_rules).toEqual([{ id: expect.any(String), tag: 'pets' }]);
+    expect(d2!.data!.edit_history_tweet_ids).toEqual([p1.payload.id, p2.payload.id]);
     for (const d of rx.deliveries) expect(d.headers['x-service-webhooks-signature']).toBe(expectedSignature(sb.seed.api_secret, d.raw));
     expect((await api('DELETE', `/2/tweets/search/webhooks/${id}`)).body).toEqual({ data: { deleted: true } });
     expect((await post('cats again')).deliveries).toBe(0);

@@ -5,12 +5,18 @@ import { startTestSandbox, type RunResult, type TestSandbox } from './cli.js';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
 import type { AdsCollection } from '../../src/ads/resource-types.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
+import type { Entity } from '../../src/sandbox/state.js';
+import type { AdsReply, Row } from './json.js';
+
+export type { AdsReply, Row, V2Reply } from './json.js';
 
 export interface AdsSandbox extends TestSandbox {
   /** Request lines seen by the sandbox ("METHOD /path STATUS Nms"). */
   requests: string[];
-  /** Runs the CLI with --json, expects exit 0, returns the parsed stdout. */
-  json<T = any>(args: string[], input?: string): Promise<T>;
+  /** Runs the CLI with --json, expects exit 0, returns the parsed stdout (one record unless T says otherwise). */
+  json<T = Row>(args: string[], input?: string): Promise<T>;
+  /** As json, for a command that prints a list (checked). */
+  list<T = Row>(args: string[], input?: string): Promise<T[]>;
   /** Runs the CLI expecting a failure with this exit code; returns the result. */
   fails(code: number, args: string[], input?: string): Promise<RunResult>;
   /** Runs the CLI expecting exit 2 and that nothing reached the sandbox. */
@@ -18,23 +24,29 @@ export interface AdsSandbox extends TestSandbox {
   /** Several refused runs at once (nothing reaches the sandbox from any); stderr of each. */
   refusedAll(cases: string[][]): Promise<string[]>;
   lineItem(objective: 'WEBSITE_CLICKS' | 'FOLLOWERS' | 'PREROLL_VIEWS'): string;
-  collection(name: AdsCollection): Map<string, Record<string, any>>;
+  collection(name: AdsCollection): Map<string, Entity>;
   /** A request signed as the seeded owner straight to the sandbox (to read raw error bodies). */
-  signed(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }>;
+  signed<B = AdsReply>(method: string, path: string, json?: unknown): Promise<{ status: number; body: B }>;
 }
 
 export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSandbox> {
   const requests: string[] = [];
   const t = await startTestSandbox({ ...opts, log: (l) => requests.push(l) });
-  const collection = (name: AdsCollection) => t.sb.app.state.collection(name) as Map<string, Record<string, any>>;
+  const collection = (name: AdsCollection) => t.sb.app.state.collection(name);
+  const json = async (args: string[], input?: string): Promise<unknown> => {
+    const r = await t.run([...args, '--json'], input !== undefined ? { input } : {});
+    expect(r.code, `xctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
+    return JSON.parse(r.stdout) as unknown;
+  };
   return {
     ...t,
     requests,
     collection,
-    async json(args, input) {
-      const r = await t.run([...args, '--json'], input !== undefined ? { input } : {});
-      expect(r.code, `xctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
-      return JSON.parse(r.stdout);
+    json: <T>(args: string[], input?: string) => json(args, input) as Promise<T>,
+    async list<T>(args: string[], input?: string) {
+      const v = await json(args, input);
+      expect(Array.isArray(v), `xctl ${args.join(' ')} printed a list`).toBe(true);
+      return v as T[];
     },
     async fails(code, args, input) {
       const r = await t.run(args, input !== undefined ? { input } : {});
@@ -49,7 +61,7 @@ export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSan
       expect(requests.slice(before)).toEqual([]);
       return r;
     },
-    async signed(method, p, json) {
+    async signed<B>(method: string, p: string, json?: unknown) {
       const s = t.sb.seed;
       const url = s.base_url + p;
       const authorization = oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url });
@@ -58,7 +70,7 @@ export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSan
         headers: { authorization, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: json !== undefined ? JSON.stringify(json) : undefined,
       });
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: (await res.json()) as B };
     },
     async refusedAll(cases) {
       const before = requests.length;

@@ -8,10 +8,21 @@ import { BIN } from './cli.js';
 
 export type ReceiverMode = 'ok' | 'wrong' | 'redirect' | 'e500' | 'e404' | 'close' | 'hang';
 
+/**
+ * A delivered body as tests read it: a v2 event ({data}), a filtered-stream post with the rules
+ * it matched (and includes), or a v1.1 account activity body (other fields by name).
+ */
+export interface DeliveredBody {
+  data?: Record<string, unknown>;
+  matching_rules?: Array<{ id: string; tag?: string }>;
+  includes?: { users: Array<{ id: string }> };
+  [field: string]: unknown;
+}
+
 export interface Received {
   headers: http.IncomingHttpHeaders;
   raw: Buffer;
-  json: any;
+  json: DeliveredBody;
 }
 
 export interface TestReceiver {

@@ -14,6 +14,7 @@ import { createOp, customOp, deleteOp, getOp, listOp } from '../../src/ads/ops.j
 import type { AdsCollection, ResourceDef } from '../../src/ads/resource-types.js';
 import { positionalsOf, runOperation } from '../../src/commands/ads/run.js';
 import { withBehaviour, type Behaviour } from '../../src/sandbox/ads/behaviour.js';
+import type { AdsReply, Row } from '../helpers/json.js';
 
 const BOX = '/accounts/:account_id/boxes/:box_id/widgets';
 // Made-up resources exercise the mechanism; their collections are not among the real ones.
@@ -65,12 +66,12 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-async function call(method: string, path: string, json?: unknown): Promise<{ status: number; body: any }> {
+async function call<D = Row>(method: string, path: string, json?: unknown): Promise<{ status: number; body: AdsReply<D> }> {
   const s = sb.seed;
   const url = s.base_url + path;
   const authorization = oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url });
   const res = await fetch(url, { method, headers: { authorization, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) }, body: json !== undefined ? JSON.stringify(json) : undefined });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as AdsReply<D> };
 }
 
 describe('sandbox routes from the table', () => {
@@ -80,7 +81,7 @@ describe('sandbox routes from the table', () => {
     expect(a.body.data).toMatchObject({ name: 'one', box_id: 'b1', account_id: sb.seed.account_id, deleted: false });
     expect(a.body.data.secret).toBeUndefined(); // write-only
     await call('POST', `${base}/boxes/b2/widgets?name=two`);
-    expect((await call('GET', `${base}/boxes/b1/widgets`)).body.data.map((w: any) => w.name)).toEqual(['one']);
+    expect((await call<Row[]>('GET', `${base}/boxes/b1/widgets`)).body.data.map((w) => w.name)).toEqual(['one']);
     expect((await call('GET', `${base}/boxes/b2/widgets/${a.body.data.id}`)).status).toBe(404);
     expect((await call('GET', `${base}/boxes/b1/widgets/${a.body.data.id}/shout`)).body.data).toEqual({ id: a.body.data.id, loud: 'ONE', box: 'b1' });
   });
@@ -95,12 +96,12 @@ describe('sandbox routes from the table', () => {
 
   it('validates query and JSON bodies with the same definitions', async () => {
     const long = await call('POST', `${base}/boxes/b1/widgets?name=toolong`);
-    expect(long.body.errors[0]).toEqual({ code: 'INVALID_PARAMETER', message: 'name must be at most 5 characters', parameter: 'name' });
+    expect(long.body.errors![0]).toEqual({ code: 'INVALID_PARAMETER', message: 'name must be at most 5 characters', parameter: 'name' });
     const g = await call('POST', `${base}/gadgets`, { name: 'g', parts: ['a', 'b'] });
     expect(g.body.data).toMatchObject({ name: 'g', parts: ['a', 'b'] });
     const bad = await call('POST', `${base}/gadgets`, { name: 'g', parts: ['a'] });
-    expect(bad.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'parts', message: 'parts must hold at least 2 parts' });
-    expect((await call('POST', `${base}/gadgets`, [1])).body.errors[0].message).toMatch(/JSON object/);
+    expect(bad.body.errors![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'parts', message: 'parts must hold at least 2 parts' });
+    expect((await call('POST', `${base}/gadgets`, [1])).body.errors![0].message).toMatch(/JSON object/);
   });
 });
 
@@ -132,7 +133,7 @@ describe('CLI side of the mechanism', () => {
     expect(JSON.parse(c.out())).toMatchObject({ name: 'cli', parts: ['x', 'y', 'z'] });
     const l = ctxFor();
     await runOperation(l.ctx, widgets, widgets.operations[0]!, { params: { count: '5' }, path: { box_id: 'b2' } });
-    expect(JSON.parse(l.out()).map((w: any) => w.name)).toEqual(['two']);
+    expect((JSON.parse(l.out()) as Row[]).map((w) => w.name)).toEqual(['two']);
   });
 
   it('refuses a JSON body that breaks a rule, naming the parameter', async () => {
