@@ -3,6 +3,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 
+interface LineItem {
+  id: string;
+  name: string;
+}
+
 let t: AdsSandbox;
 beforeAll(async () => {
   t = await startAdsSandbox();
@@ -17,10 +22,10 @@ const ok = async (args: string[]) => {
 
 describe('output options against the sandbox', () => {
   it('--jq with --all runs over every page', async () => {
-    const all = await t.json(['ads', 'line-items', 'list', '--all']);
+    const all = await t.json<LineItem[]>(['ads', 'line-items', 'list', '--all']);
     expect(all.length).toBe(3);
     const r = await ok(['ads', 'line-items', 'list', '--count', '1', '--all', '--jq', '.[].id']);
-    expect(r.stdout).toBe(all.map((x: { id: string }) => `${x.id}\n`).join(''));
+    expect(r.stdout).toBe(all.map((x) => `${x.id}\n`).join(''));
     const n = await ok(['ads', 'line-items', 'list', '--count', '1', '--all', '--jq', 'length']);
     expect(n.stdout).toBe('3\n');
   });
@@ -51,15 +56,15 @@ describe('output options against the sandbox', () => {
 
   it('request honours -o tsv / csv, --fields and --jq', async () => {
     const path = `/12/accounts/${t.sb.seed.account_id}/line_items`;
-    const all = await t.json(['ads', 'line-items', 'list', '--all']);
+    const all = await t.json<LineItem[]>(['ads', 'line-items', 'list', '--all']);
     const tsv = await ok(['request', '--ads', path, '-o', 'tsv', '--fields', 'id,name']);
-    expect(tsv.stdout).toBe(all.map((x: { id: string; name: string }) => `${x.id}\t${x.name}\n`).join(''));
+    expect(tsv.stdout).toBe(all.map((x) => `${x.id}\t${x.name}\n`).join(''));
     const csv = await ok(['request', '--ads', path, '-o', 'csv', '--fields', 'id']);
-    expect(csv.stdout).toBe(all.map((x: { id: string }) => `${x.id}\r\n`).join(''));
+    expect(csv.stdout).toBe(all.map((x) => `${x.id}\r\n`).join(''));
     const jq = await ok(['request', '--ads', path, '--jq', '.data | length']);
     expect(jq.stdout).toBe('3\n');
     const json = await ok(['request', '--ads', path, '--json', 'id']);
-    expect(JSON.parse(json.stdout)).toEqual(all.map((x: { id: string }) => ({ id: x.id })));
+    expect(JSON.parse(json.stdout)).toEqual(all.map((x) => ({ id: x.id })));
     await t.refused(['request', '--ads', path, '--raw', '--jq', '.']);
   });
 });
