@@ -6,6 +6,8 @@ import { UsageError } from '../../core/errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { define } from '../define.js';
 
+const STATE_MAX_BYTES = 1024 * 1024 * 1024;
+
 export interface SandboxStateOptions {
   out?: string;
 }
@@ -31,7 +33,8 @@ export async function sandboxState(ctx: Context, o: SandboxStateOptions): Promis
   const http = await ctx.http();
   if (o.out !== undefined) {
     const e = SANDBOX_ADMIN_ENDPOINTS.stateExport;
-    const res = await http.request<Record<string, unknown>>({ method: e.method, path: e.path, auth: 'basic' });
+    // Audience members make a state large (64 hex characters each): no API answer's 8 MiB cap here.
+    const res = await http.request<Record<string, unknown>>({ method: e.method, path: e.path, auth: 'basic', maxBytes: STATE_MAX_BYTES });
     const text = JSON.stringify(res.data, undefined, 1) + '\n';
     if (o.out === '-') {
       ctx.io.raw(text);
