@@ -14,14 +14,16 @@ const pkg = {
       : (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version,
 };
 
-async function main(argv: string[]): Promise<number> {
-  const args = argv.slice(2);
+async function main(rawArgv: string[]): Promise<number> {
+  let argv = rawArgv;
+  let args = argv.slice(2);
   // Fast path: scripts call --version often; it needs nothing but package.json.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(pkg.version + '\n');
     return ExitCode.OK;
   }
-  const { buildProgram, operandsOf, loadGroups, GROUPS } = await import('./program.js');
+  const { buildProgram, operandsOf, loadGroups, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');
+  args = rewriteHelpWord(args);
   const controller = new AbortController();
   let interrupts = 0;
   let firstAt = 0;
@@ -57,6 +59,13 @@ async function main(argv: string[]): Promise<number> {
   const group = operands[0];
   if (group === 'completion') await loadGroups(program, Object.keys(GROUPS));
   else if (group && GROUPS[group]) await loadGroups(program, [group], operands);
+  if (namesBareGroup(program, args)) args = [...args, '--help'];
+  // Examples belong to commands below the groups: the root's help (a startup benchmark) needs none.
+  if (group && GROUPS[group] && (args.includes('--help') || args.includes('-h'))) {
+    const { attachExamples } = await import('./commands/examples.js');
+    attachExamples(program);
+  }
+  argv = [...rawArgv.slice(0, 2), ...args];
   const wantJson = args.includes('--json') || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
   const verbose = args.includes('-v') || args.includes('--verbose');
   try {

@@ -32,3 +32,32 @@ export function termList(rows: Array<[string, string]>, indent = '  ', width = h
     })
     .join('\n');
 }
+
+/**
+ * Wraps each line longer than `width` at spaces, continuation lines indented under the line's
+ * text (two more than its own indent; under the command for "Usage:"). Commander wraps what it
+ * lays out itself; this catches the rest (usage lines, addHelpText paragraphs). A word longer
+ * than the line stays whole.
+ */
+export function wrapLongLines(text: string, width = helpWidth()): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      if (line.length <= width) return line;
+      const lead = /^\s*/.exec(line)![0];
+      const cont = line.startsWith('Usage: ') ? ' '.repeat(7) : lead + '  ';
+      const words = line.slice(lead.length).split(' ');
+      const out: string[] = [];
+      let cur = lead;
+      for (const w of words) {
+        if (cur.trim() !== '' && cur.length + 1 + w.length > width) {
+          out.push(cur);
+          cur = cont;
+        }
+        cur += (cur.trim() === '' ? '' : ' ') + w;
+      }
+      out.push(cur);
+      return out.join('\n');
+    })
+    .join('\n');
+}

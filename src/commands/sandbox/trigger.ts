@@ -16,7 +16,7 @@ export interface SandboxTriggerOptions {
 
 export function register(parent: Command, runF = sandboxTrigger): void {
   parent
-    .command('trigger <event-type>')
+    .command('trigger').argument('<event-type>', 'one of the 29 event types (listed below)')
     .description('deliver an event to every matching webhook, stream and subscription of a running sandbox')
     .option('--user-id <id>', 'the user the event is about')
     .option('--data <json>', 'the event payload (a JSON object)')

@@ -15,7 +15,7 @@ export interface DeleteOptions {
 
 export function register(parent: Command, runF = webhooksDelete): void {
   parent
-    .command('delete [id]')
+    .command('delete').argument('[id]', "the webhook's id (`xctl webhooks list`)")
     .description('delete a webhook, or every stale one with --all-stale (asks; --yes when not at a terminal)')
     .option('--all-stale', 'delete every stale webhook: invalid (its last CRC check failed), or a loopback receiver that no longer answers')
     .option('--dry-run', 'with --all-stale: list the stale webhooks and why, delete nothing')

@@ -48,13 +48,11 @@ export function register(parent: Command, runF = webhooksListen): void {
     .option('--keep', 'with --register: leave the webhook and its subscriptions registered on exit')
     .addHelpText(
       'after',
-      () =>
-        '\nWith --register the webhook gets one activity subscription per event type (--events, or on a\n' +
-        'loopback sandbox every type it knows; against the service --events is required, since each\n' +
-        'subscription counts against the app\'s limit and DM events need a DM-permission token).\n' +
-        'On exit (Ctrl-C, SIGTERM) the subscriptions and the webhook are deleted unless --keep.\n' +
-        'Webhooks left by runs that were killed are reported; `xctl webhooks delete --all-stale`\n' +
-        'removes them.',
+      '\nWith --register the webhook gets one activity subscription per event type (--events, or on a ' +
+        'loopback sandbox every type it knows; against the service --events is required, since each ' +
+        "subscription counts against the app's limit and DM events need a DM-permission token). " +
+        'On exit (Ctrl-C, SIGTERM) the subscriptions and the webhook are deleted unless --keep. ' +
+        'Webhooks left by runs that were killed are reported; `xctl webhooks delete --all-stale` removes them.',
     )
     .action(define<ListenOptions>((ctx, o) => runF(ctx, o)));
 }
