@@ -61,9 +61,9 @@ export function buildProgram(version: string): Command {
     // one line for the error (commander puts its "Did you mean" on a line of its own), one hint
     .configureOutput({
       outputError: (str, write) => write(str.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')),
-      // Help (commander writes nothing else but --version here) fits the terminal, 80 columns when unknown.
+      // Help (commander writes nothing else but --version here) fits the terminal, 80 columns when
+      // unknown. Errors (writeErr) stay one line each.
       writeOut: (str) => process.stdout.write(wrapLongLines(str, helpWidth(process.stdout))),
-      writeErr: (str) => process.stderr.write(wrapLongLines(str, helpWidth(process.stdout))),
     })
     .exitOverride(); // set before the groups are added: subcommands inherit it
   for (const [name, g] of Object.entries(GROUPS)) program.command(name).description(g.description);
