@@ -56,6 +56,8 @@ export class Context {
   private storePromise?: Promise<Store>;
   private httpClient?: HttpClient;
   private creds?: Credentials;
+  private newProfileAllowed = false;
+  private profileChecked = false;
   /** The HTTP wire this context was given (tests), handed on to contexts it makes. */
   readonly transport?: Transport;
 
@@ -99,10 +101,42 @@ export class Context {
     return this.storePromise;
   }
 
+  /**
+   * The selected profile: --profile, XCTL_PROFILE, else the store's default. A name given
+   * explicitly must exist (a typo would otherwise act on, or create, an empty profile), except in
+   * the commands that create profiles, which call allowNewProfile() first.
+   */
   async profileName(): Promise<string> {
     const explicit = this.globals.profile ?? this.env.XCTL_PROFILE;
-    if (explicit) return checkProfileName(explicit);
-    return (await this.store()).defaultProfile;
+    const store = await this.store();
+    if (!explicit) return store.defaultProfile;
+    const name = checkProfileName(explicit);
+    if (!this.newProfileAllowed && !this.profileChecked) {
+      const known = Object.keys(store.profiles());
+      if (!known.includes(name) && name !== store.defaultProfile) {
+        const { didYouMean } = await import('./core/suggest.js');
+        // commander fills --profile from XCTL_PROFILE: the same value means it came from there.
+        const from = this.env.XCTL_PROFILE === name ? ' (from XCTL_PROFILE)' : '';
+        throw new UsageError(`unknown profile "${name}"${from}${didYouMean(name, known)}`, {
+          flag: '--profile',
+          hint: known.length
+            ? `profiles: ${known.join(', ')}; create a new one with \`xctl --profile ${name} auth set ...\` or \`auth login\``
+            : `no profile exists yet: create one with \`xctl --profile ${name} auth set ...\`, \`auth login\`, \`auth import --twurlrc\` or \`sandbox start --configure\``,
+        });
+      }
+      this.profileChecked = true;
+    }
+    return name;
+  }
+
+  /** For the commands that create profiles (auth set, login, import, sandbox start --configure): an unknown --profile is a new one. */
+  allowNewProfile(): void {
+    this.newProfileAllowed = true;
+  }
+
+  /** True when --profile or XCTL_PROFILE names the profile (not the store's default). */
+  get explicitProfile(): string | undefined {
+    return this.globals.profile ?? this.env.XCTL_PROFILE;
   }
 
   async profile(): Promise<Profile | undefined> {
@@ -185,9 +219,7 @@ export class Context {
         credentials: () => this.credentials(),
         bearer: () => this.bearer(),
         oauth2: (o) => this.oauth2AccessToken(o),
-        onBearerRejected: async () => {
-          await this.updateProfile({ bearer_token: undefined, bearer_key: undefined } as Partial<Profile>);
-        },
+        onBearerRejected: () => this.bearerRejected(),
         verbose: this.verbose,
         maxWaitSec: this.maxWaitSec(),
         retryBaseMs: retryBase,
@@ -200,6 +232,24 @@ export class Context {
       });
     }
     return this.httpClient;
+  }
+
+  /**
+   * The service refused the bearer this command sent (401 code 89). Only what was used is dropped:
+   * XCTL_BEARER_TOKEN is the user's to fix (the cached bearer stays), and a cached bearer is
+   * forgotten only if the store still holds that one (another process may have replaced it).
+   */
+  private async bearerRejected(): Promise<string> {
+    const c = await this.credentials();
+    const name = await this.profileName();
+    if (c.source.bearer_token === 'env') {
+      return `XCTL_BEARER_TOKEN is not a valid bearer token (the service refused it): unset it to use profile "${name}"'s own, or set a current one (\`xctl auth app-token\` obtains one); the cached bearer was left alone`;
+    }
+    const used = c.bearer_token;
+    if (used && (await this.profile())?.bearer_token === used) {
+      await this.updateProfile({ bearer_token: undefined, bearer_key: undefined } as Partial<Profile>);
+    }
+    return `the cached bearer token of profile "${name}" was rejected (invalidated elsewhere?) and has been dropped; run the command again to obtain a new one`;
   }
 
   /**

@@ -14,9 +14,19 @@ export function contextFor(cmd: Command): Context {
  * verb's named options and calls its run function, e.g.
  * `define<Flags>((ctx, o, [id]) => run(ctx, { ...o, id: id! }))`.
  */
-export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, args: string[]) => Promise<void>) {
+export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, args: string[]) => Promise<void>, o: DefineOptions = {}) {
   return async function (this: Command, ...params: unknown[]): Promise<void> {
     const cmd = params[params.length - 1] as Command;
-    await fn(contextFor(cmd), cmd.opts() as F, cmd.args);
+    const ctx = contextFor(cmd);
+    if (o.createsProfile) ctx.allowNewProfile();
+    // A mistyped --profile (or XCTL_PROFILE) is refused before anything runs, even by commands
+    // that reach the profile only through a fallback (base URL, account, output format).
+    else if (ctx.explicitProfile) await ctx.profileName();
+    await fn(ctx, cmd.opts() as F, cmd.args);
   };
+}
+
+export interface DefineOptions {
+  /** The verb creates the profile --profile names (auth set, login, import, sandbox start): an unknown name is not an error. */
+  createsProfile?: boolean;
 }

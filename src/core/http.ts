@@ -74,7 +74,11 @@ export interface HttpConfig {
    * `rejected`, the service refused that token (401): refresh unless another process already did.
    */
   oauth2?: (o: { rejected?: string }) => Promise<string>;
-  onBearerRejected?: () => Promise<void>;
+  /**
+   * The service refused the app-only bearer (401 code 89): forget it if it was the cached one, and
+   * answer the hint (a bearer from the environment is the user's to fix, not ours to drop).
+   */
+  onBearerRejected?: () => Promise<string | undefined>;
   verbose?: boolean;
   maxWaitSec?: number;
   retries?: number;
@@ -250,8 +254,7 @@ export class HttpClient {
         const err = errorFromResponse(res.status, safeJson(res.text), { resetAt: res.rateLimit?.reset, fallbackText: res.text });
         if (oauth2Token) oauth2Hint(err, method, url.pathname, req.scopes);
         if (req.auth === 'app' && res.status === 401 && hasCode(err, V1Code.InvalidOrExpiredToken) && this.cfg.onBearerRejected) {
-          await this.cfg.onBearerRejected();
-          err.hint = 'the cached bearer token was rejected (invalidated elsewhere?) and has been dropped; run the command again to obtain a new one';
+          err.hint = (await this.cfg.onBearerRejected()) ?? err.hint;
         }
         if (res.status >= 500 && !idempotent) {
           err.hint = `${err.hint ? err.hint + '; ' : ''}not retried: the ${method} may have been applied`;

@@ -73,6 +73,16 @@ describe('auth login (loopback callback)', () => {
     expect(st.stderr).toContain(`store: ${path.join(env.XCTL_CONFIG_DIR!, 'config.json')}`);
     expect(st.stderr).toMatch(/environment also sets: .*XCTL_BASE_URL=/);
     expect(st.stdout + st.stderr).not.toContain(t.sb.seed.api_secret);
+    expect(r.stderr).not.toMatch(/replacing/);
+
+    // logging in again over the stored token says whose token it replaces (never the token)
+    const oldToken = (await run(['auth', 'token'], env)).stdout.trim();
+    expect(oldToken.length).toBeGreaterThan(10);
+    const again = await loginVia(env, 'sandbox_bob');
+    expect(again.r.stderr).toMatch(/replacing the user token of @sandbox_alice \(783214\) in profile "default"/);
+    expect(again.r.stderr + again.r.stdout).not.toContain(oldToken);
+    const same = await loginVia(env, 'sandbox_bob');
+    expect(same.r.stderr).toMatch(/replacing the user token of @sandbox_bob \(6253282\), the same user, in profile "default"/);
   });
 
   it('--access-level read, --force-login, --screen-name and --callback-port reach the service; a stale callback is refused', async () => {
@@ -190,6 +200,7 @@ describe('auth login --pin (oob)', () => {
     const r = await cli.done;
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/oauth_verifier/);
+    expect(r.stderr).toMatch(/hint: the PIN was not the one the page showed; a wrong PIN spends the authorization: run `xctl auth login --pin` again/);
   });
 });
 
@@ -356,7 +367,26 @@ describe('auth import --twurlrc', () => {
     const r = await run(['auth', 'import', '--twurlrc', open], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/readable by every user \(mode 644\)/);
-    expect(r.stderr).toMatch(/hint: run `chmod 600/);
+    expect(r.stderr).toContain(`hint: run \`chmod 600 ${open}\``);
+    expect(fs.existsSync(path.join(env.XCTL_CONFIG_DIR, 'config.json'))).toBe(false);
+    // group-readable is refused too (it used to be a warning), with the exact command to run
+    const group = await rcFile(0o640);
+    const g = await run(['auth', 'import', '--twurlrc', group], env);
+    expect(g.code).toBe(2);
+    expect(g.stderr).toMatch(/readable by its group \(mode 640\)/);
+    expect(g.stderr).toContain(`chmod 600 ${group}`);
+    expect(g.stderr).toMatch(/--insecure/);
+    // --insecure imports anyway, with a warning
+    const insecure = await run(['auth', 'import', '--twurlrc', group, '--insecure', '--json'], env);
+    expect(insecure.code, insecure.stderr).toBe(0);
+    expect(insecure.stderr).toMatch(/warning: .*readable by its group.*--insecure/);
+    expect(json(insecure.stdout).length).toBe(3);
+    // a path with a space is quoted so that the command works when pasted
+    const spaced = path.join(tempDir(), 'my rc');
+    dirs.push(path.dirname(spaced));
+    fs.copyFileSync(group, spaced);
+    fs.chmodSync(spaced, 0o604);
+    expect((await run(['auth', 'import', '--twurlrc', spaced], env)).stderr).toContain(`chmod 600 '${spaced}'`);
     const missing = await run(['auth', 'import', '--twurlrc', '/nonexistent/.twurlrc'], env);
     expect(missing.code).toBe(2);
     const notRc = path.join(env.XCTL_CONFIG_DIR, 'x.yml');

@@ -293,7 +293,10 @@ describe('auth set, logout, sandbox', () => {
     const line = json(r.stdout.trim().split('\n')[0]!);
     expect(line.client_id).toMatch(/^[A-Za-z0-9]{34}$/);
     expect(line.client_secret).toMatch(/^[A-Za-z0-9]{50}$/);
-    expect(profile(env)).toMatchObject({ client_id: line.client_id, client_secret: line.client_secret });
+    // without --profile, --configure writes profile "sandbox" (never the default one)
+    const store = JSON.parse(fs.readFileSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> };
+    expect(Object.keys(store.profiles)).toEqual(['sandbox']);
+    expect(store.profiles.sandbox).toMatchObject({ client_id: line.client_id, client_secret: line.client_secret });
   });
 });
 

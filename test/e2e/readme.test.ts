@@ -23,7 +23,7 @@ beforeAll(async () => {
   fs.mkdirSync(binDir);
   fs.writeFileSync(path.join(binDir, 'xctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
   env = { XCTL_CONFIG_DIR: path.join(dir, 'config'), PATH: `${binDir}:${process.env.PATH}` };
-  // Block 1, as written: `xctl --profile sandbox sandbox start --configure`
+  // Block 1, as written: `xctl sandbox start --configure` (profile "sandbox" by default)
   const start = blocks[0]!.split('\n')[0]!.replace(/\s+#.*$/, '').trim().split(/\s+/);
   expect(start.slice(0, 1)).toEqual(['xctl']);
   sandbox = spawnCli(start.slice(1), env);
@@ -51,7 +51,7 @@ function bash(script: string): Promise<{ code: number | null; stdout: string; st
 describe('README Quickstart', () => {
   it('has the three blocks: start, the tour, the long-running commands', () => {
     expect(blocks).toHaveLength(3);
-    expect(blocks[0]).toMatch(/^xctl --profile sandbox sandbox start --configure/);
+    expect(blocks[0]).toMatch(/^xctl sandbox start --configure/);
   });
 
   it('the tour runs as written, every line succeeding, and reaches each feature', async () => {

@@ -160,8 +160,13 @@ describe('error mapping', () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', '/2/webhooks'), json({ errors: [{ code: 89, message: 'Invalid or expired token.' }] }, 401));
     let dropped = 0;
-    const { http } = client(reg, { onBearerRejected: async () => void dropped++ });
-    await expect(http.request({ method: 'GET', path: '/2/webhooks', auth: 'app' })).rejects.toMatchObject({ hint: expect.stringMatching(/cached bearer token was rejected/) });
+    const { http } = client(reg, {
+      onBearerRejected: async () => {
+        dropped++;
+        return 'the hint the owner of the bearer gives';
+      },
+    });
+    await expect(http.request({ method: 'GET', path: '/2/webhooks', auth: 'app' })).rejects.toMatchObject({ hint: 'the hint the owner of the bearer gives' });
     expect(dropped).toBe(1);
   });
 

@@ -14,6 +14,7 @@ import { define } from '../define.js';
 export interface AuthImportOptions {
   twurlrc?: string | boolean;
   overwrite?: boolean;
+  insecure?: boolean;
 }
 
 export interface TwurlEntry {
@@ -85,11 +86,18 @@ export function register(parent: Command, runF = authImport): void {
     .description('import profiles and bearer tokens from a twurl rc file (the file the official ads SDKs read)')
     .option('--twurlrc [path]', 'the rc file (default ~/.twurlrc)')
     .option('--overwrite', 'replace existing profiles of the same name that hold other credentials')
-    .action(define<AuthImportOptions>((ctx, o) => runF(ctx, o)));
+    .option('--insecure', 'import from a file other users can read (its secrets may have leaked: rotate them)')
+    .action(define<AuthImportOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
+}
+
+/** A path as one shell word: the hint's command must work when pasted. */
+function shellQuote(p: string): string {
+  return /^[A-Za-z0-9_./+:@%=,-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Imports a twurl rc file into the profile store (no network). */
 export async function authImport(ctx: Context, opts: AuthImportOptions): Promise<void> {
+  ctx.allowNewProfile();
   if (opts.twurlrc === undefined || opts.twurlrc === false) {
     throw new UsageError('say what to import: --twurlrc [path] (default ~/.twurlrc)', { flag: '--twurlrc' });
   }
@@ -101,13 +109,17 @@ export async function authImport(ctx: Context, opts: AuthImportOptions): Promise
     throw new UsageError(`--twurlrc: cannot read ${file}: no such file`, { flag: '--twurlrc' });
   }
   // It holds secrets: a file others can read may already have leaked them (twurl writes 0600).
-  if (st.mode & 0o004) {
-    throw new UsageError(`--twurlrc: ${file} is readable by every user (mode ${(st.mode & 0o777).toString(8)}): refusing to import secrets that may have leaked`, {
-      flag: '--twurlrc',
-      hint: `run \`chmod 600 ${file}\`, consider rotating the keys and tokens it holds, then import again`,
-    });
+  const mode = st.mode & 0o777;
+  if (mode & 0o077) {
+    const who = mode & 0o007 ? 'every user' : 'its group';
+    if (!opts.insecure) {
+      throw new UsageError(`--twurlrc: ${file} is readable by ${who} (mode ${mode.toString(8)}): refusing to import secrets that may have leaked`, {
+        flag: '--twurlrc',
+        hint: `run \`chmod 600 ${shellQuote(file)}\` (and consider rotating the keys and tokens it holds), then import again; or pass --insecure to import anyway`,
+      });
+    }
+    ctx.io.warn(`${file} is readable by ${who} (mode ${mode.toString(8)}); importing because of --insecure: run \`chmod 600 ${shellQuote(file)}\` and consider rotating its secrets`);
   }
-  if (st.mode & 0o040) ctx.io.warn(`${file} is readable by its group (mode ${(st.mode & 0o777).toString(8)}); \`chmod 600 ${file}\` is safer`);
   const entries = await parseTwurlrc(fs.readFileSync(file, 'utf8'), file);
   for (const e of entries) {
     for (const f of ['api_secret', 'access_token', 'access_token_secret', 'bearer_token'] as const) ctx.io.addSecret(e.profile[f]);

@@ -19,7 +19,7 @@ import {
   type RedirectOutcome,
 } from '../../core/oauth2.js';
 import type { AuthLoginOptions, LoginDeps } from './login.js';
-import { firstLine, promptLine } from './login.js';
+import { firstLine, promptLine, replacedUserToken } from './login.js';
 import { startOAuth2CallbackServer, type OAuth2CallbackServer } from './callback-server.js';
 
 /**
@@ -143,6 +143,9 @@ export async function authLoginOAuth2(ctx: Context, opts: AuthLoginOptions, chec
       oauth2_user_id: user.id,
       oauth2_screen_name: user.username,
     });
+    const before = await ctx.profile();
+    const replaced = before && replacedUserToken({ access_token: before.oauth2_access_token, user_id: before.oauth2_user_id, screen_name: before.oauth2_screen_name }, tok.access_token, user.id);
+    if (replaced) io.info(`replacing the OAuth 2.0 token of ${replaced} in profile "${await ctx.profileName()}"`);
     await ctx.updateProfile(patch);
     const profile = await ctx.profileName();
     io.info(`Logged in with OAuth 2.0${user.username ? ` as @${user.username} (${user.id})` : ''}; the token is stored in profile "${profile}".`);

@@ -156,11 +156,12 @@ export function register(parent: Command, runF = authLogin): void {
       'after',
       '\nWith --oauth2 the redirect URI is http://127.0.0.1:8080/callback (register it with the app; --callback-port N changes the port, 0 picks a free one, which the sandbox accepts).',
     )
-    .action(define<AuthLoginOptions>((ctx, o) => runF(ctx, o)));
+    .action(define<AuthLoginOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
 }
 
 /** Logs in: POST /oauth/request_token, the browser on GET /oauth/authorize, POST /oauth/access_token. */
 export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: LoginDeps = {}): Promise<void> {
+  ctx.allowNewProfile();
   const checked = checkLoginOptions(opts);
   if (opts.oauth2 || opts.paste || opts.scopes !== undefined || opts.clientId !== undefined) {
     const { authLoginOAuth2 } = await import('./login-oauth2.js');
@@ -213,9 +214,19 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
       verifier = waited.p;
     } else verifier = waited.verifier;
 
-    const tok = await accessToken(http, rt, verifier);
+    let tok;
+    try {
+      tok = await accessToken(http, rt, verifier);
+    } catch (e) {
+      if (opts.pin && e instanceof AuthError && /verifier/i.test(e.message)) {
+        e.hint = 'the PIN was not the one the page showed; a wrong PIN spends the authorization: run `xctl auth login --pin` again and enter the new PIN exactly';
+      }
+      throw e;
+    }
     io.addSecret(tok.token);
     io.addSecret(tok.secret);
+    const replaced = replacedUserToken(await ctx.profile(), tok.token, tok.user_id);
+    if (replaced) io.info(`replacing the user token of ${replaced} in profile "${await ctx.profileName()}"`);
     await ctx.updateProfile({ access_token: tok.token, access_token_secret: tok.secret, user_id: tok.user_id, screen_name: tok.screen_name });
     const profile = await ctx.profileName();
     io.info(`Logged in as @${tok.screen_name} (${tok.user_id}); the token is stored in profile "${profile}".`);
@@ -227,6 +238,16 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     aborter.abort();
     await server?.close();
   }
+}
+
+/**
+ * Whose stored user token a new login replaces ("@handle (id)", "user 123", "another user's
+ * token"), or undefined when there was none or it was this very token. Never the token itself.
+ */
+export function replacedUserToken(p: { access_token?: string; user_id?: string; screen_name?: string } | undefined, newToken: string, newUserId?: string): string | undefined {
+  if (!p?.access_token || p.access_token === newToken) return undefined;
+  const who = p.screen_name ? `@${p.screen_name}${p.user_id ? ` (${p.user_id})` : ''}` : p.user_id ? `user ${p.user_id}` : 'an unnamed user';
+  return newUserId && p.user_id === newUserId ? `${who}, the same user,` : who;
 }
 
 /**

@@ -33,10 +33,11 @@ export function register(parent: Command, runF = authSet): void {
     .option('--client-id <id>', 'OAuth 2.0 Client ID of the app (for `auth login --oauth2`; not the API key)')
     .option('--client-secret [-]', 'OAuth 2.0 Client Secret (confidential clients): "-" reads stdin, no value prompts')
     .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token, access token secret, bearer token, client secret.')
-    .action(define<AuthSetOptions>((ctx, o) => runF(ctx, o)));
+    .action(define<AuthSetOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
 }
 
 export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void> {
+  ctx.allowNewProfile();
   const patch: Partial<Profile> = {};
   // The access token is a secret too: "-" (stdin) or a prompt, like the others. A value on the
   // command line is still taken (scripts rely on it) but lands in shell history and `ps`.

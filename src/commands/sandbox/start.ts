@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { define } from '../define.js';
 import { termList } from '../help-text.js';
-import { OAUTH2_TOKEN_FIELDS } from '../../core/config.js';
+import { OAUTH2_TOKEN_FIELDS, type Profile } from '../../core/config.js';
+import { isLoopbackHost } from '../../contract/hosts.js';
 import { FAULT_SYNTAX, faultNameRows } from '../../sandbox/faults.js';
 
 export interface SandboxStartOptions {
@@ -13,8 +14,28 @@ export interface SandboxStartOptions {
   clock?: string;
   faults?: string;
   configure?: boolean;
+  overwrite?: boolean;
   log?: boolean;
   state?: string;
+}
+
+/** The profile `--configure` writes when --profile (or XCTL_PROFILE) names none. */
+export const SANDBOX_PROFILE = 'sandbox';
+
+/**
+ * True when a profile holds credentials of something other than a sandbox: any credential and a
+ * base URL that is not loopback (none means the platform). Replacing those would lose them.
+ */
+export function holdsOtherCredentials(p: Profile | undefined): boolean {
+  if (!p) return false;
+  const creds = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_id', 'client_secret', 'oauth2_access_token', 'oauth2_refresh_token'] as const;
+  if (!creds.some((k) => p[k])) return false;
+  if (!p.base_url) return true;
+  try {
+    return !isLoopbackHost(new URL(p.base_url).hostname);
+  } catch {
+    return true;
+  }
 }
 
 export function register(parent: Command, runF = sandboxStart): void {
@@ -26,10 +47,11 @@ export function register(parent: Command, runF = sandboxStart): void {
     .option('--clock <mode>', 'real, or manual (moved by POST /_sandbox/clock)', 'real')
     .option('--faults <spec>', 'inject faults: "error_rate=0.1,status=503,latency_ms=20,drop_rate=0.05,rate_limit=100" or JSON (names below)')
     .option('--state <file>', 'load the state from this file if it exists, and save it there on exit (0600, atomic write)')
-    .option('--configure', 'store the sandbox credentials and base URL in the selected profile')
+    .option('--configure', `store the sandbox credentials and base URL in profile "${SANDBOX_PROFILE}" (or the one --profile names)`)
+    .option('--overwrite', 'with --configure: replace a profile that holds other (non-sandbox) credentials')
     .option('--no-log', 'do not log requests on stderr')
     .addHelpText('after', () => `\nFaults (--faults ${FAULT_SYNTAX}):\n${termList(faultNameRows())}`)
-    .action(define<SandboxStartOptions>((ctx, o) => runF(ctx, o)));
+    .action(define<SandboxStartOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
 }
 
 export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Promise<void> {
@@ -44,6 +66,22 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       faults = parseFaultSpec(opts.faults);
     } catch (e) {
       throw new UsageError(`--faults: ${(e as Error).message}`, { flag: '--faults', hint: `--faults ${FAULT_SYNTAX}; names: see \`xctl sandbox start --help\`` });
+    }
+  }
+  if (opts.overwrite && !opts.configure) throw new UsageError('--overwrite goes with --configure', { flag: '--overwrite' });
+  // --configure writes profile "sandbox" unless one is named: the default profile may hold real
+  // credentials (imported from twurl, say) that a loopback base URL and sandbox keys would replace.
+  let profileName: string | undefined;
+  if (opts.configure) {
+    ctx.allowNewProfile();
+    profileName = ctx.explicitProfile ? await ctx.profileName() : SANDBOX_PROFILE;
+    const current = (await ctx.store()).profile(profileName);
+    if (holdsOtherCredentials(current) && !opts.overwrite) {
+      const where = current!.base_url ? `base URL ${current!.base_url}` : 'the platform';
+      throw new UsageError(`profile "${profileName}" holds other credentials (for ${where}): refusing to replace them with the sandbox's`, {
+        flag: '--profile',
+        hint: `use another profile (\`xctl --profile NAME sandbox start --configure\`), or pass --overwrite to replace them`,
+      });
     }
   }
   const state = opts.state !== undefined ? await readStateFile(ctx, opts.state) : undefined;
@@ -67,9 +105,9 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     if (state?.snapshot !== undefined) throw new UsageError(`--state: ${opts.state}: ${(e as Error).message}`, { flag: '--state' });
     throw e;
   }
-  if (opts.configure) {
+  if (profileName) {
     const s = sb.seed;
-    await ctx.updateProfile({
+    (await ctx.store()).updateProfile(profileName, {
       base_url: s.base_url,
       api_key: s.api_key,
       api_secret: s.api_secret,
@@ -86,15 +124,22 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       ...Object.fromEntries(OAUTH2_TOKEN_FIELDS.map((k) => [k, undefined])),
     });
   }
+  // Which profile was written, and how to use it from another shell.
+  const stored = profileName
+    ? (await isDefault(ctx, profileName))
+      ? [`credentials stored in profile "${profileName}" (the default profile)`]
+      : [`credentials stored in profile "${profileName}"`, `use it from another shell with --profile ${profileName}, or: export XCTL_PROFILE=${profileName}`]
+    : [];
   if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') {
     ctx.io.out(JSON.stringify(sb.seed));
+    for (const line of stored) ctx.io.info(line);
   } else {
     const s = sb.seed;
     ctx.io.out(
       [
         `xctl sandbox listening on ${s.base_url} (clock: ${opts.clock}${faults ? `, faults: ${JSON.stringify(faults)}` : ''})`,
-        opts.configure ? `credentials stored in profile "${await ctx.profileName()}"` : 'point xctl at it from another shell:',
-        ...(opts.configure
+        ...(profileName ? stored : ['point xctl at it from another shell:']),
+        ...(profileName
           ? []
           : [
               `  export XCTL_BASE_URL=${s.base_url}`,
@@ -126,6 +171,10 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     }
   }
   ctx.io.info('sandbox stopped');
+}
+
+async function isDefault(ctx: Context, name: string): Promise<boolean> {
+  return (await ctx.store()).defaultProfile === name;
 }
 
 /** The saved state to start from (none when the file does not exist yet: it is written on exit). */
