@@ -57,7 +57,8 @@ async function main(rawArgv: string[]): Promise<number> {
   const program = buildProgram(pkg.version);
   const operands = operandsOf(args);
   const group = operands[0];
-  if (group === 'completion') await loadGroups(program, Object.keys(GROUPS));
+  // A script needs the whole tree; `completion --profiles` (run at every Tab) needs none of it.
+  if (group === 'completion' && !args.includes('--profiles')) await loadGroups(program, Object.keys(GROUPS));
   else if (group && GROUPS[group]) await loadGroups(program, [group], operands);
   if (namesBareGroup(program, args)) args = [...args, '--help'];
   // Examples belong to commands below the groups: the root's help (a startup benchmark) needs none.

@@ -16,7 +16,8 @@ function helpFor(d: ParamDef): string {
  * value (`--flag [bool]`) would swallow a following positional (`get --with-deleted ID`).
  */
 export function optionsFor(d: ParamDef): Option[] {
-  if (d.kind !== 'bool') return [new Option(`${d.flag} <value>`, helpFor(d))];
+  // Enum values ride along for shell completion only: the table's own check gives the errors.
+  if (d.kind !== 'bool') return [Object.assign(new Option(`${d.flag} <value>`, helpFor(d)), d.enumValues ? { completionValues: d.enumValues } : {})];
   return [new Option(d.flag, helpFor(d)), new Option(d.flag.replace(/^--/, '--no-'), `send ${d.name}=false`)];
 }
 
