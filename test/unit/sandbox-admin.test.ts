@@ -110,3 +110,34 @@ describe('sandbox logs', () => {
     expect(got.next).toBe(1);
   });
 });
+
+describe('sandbox logs through the test context', () => {
+  const entries = [
+    { seq: 7, at: '2026-01-15T12:00:00.000Z', kind: 'request', method: 'GET', path: '/2/webhooks', status: 200, ms: 3 },
+    { seq: 8, at: '2026-01-15T12:00:01.000Z', kind: 'delivery', webhook_id: '11', url: 'http://127.0.0.1:9/webhooks', status: 200, outcome: 'ok', event_type: 'news.new', ms: 4 },
+  ];
+  it('on a terminal with --no-follow: one line per entry, the sandbox app key as Basic, nothing else', async () => {
+    const { HttpRegistry, json, route } = await import('../helpers/http-registry.js');
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/_sandbox/logs', { query: { after: '0', limit: '2' } }), json({ data: entries, next: 8 }));
+    const t = testContext({ tty: true, transport: reg });
+    await t.run(['sandbox', 'logs', '--no-follow', '--limit', '2']);
+    reg.verify();
+    expect(t.stdout()).toBe(
+      '2026-01-15 12:00:00.000  GET    /2/webhooks  200  3ms\n2026-01-15 12:00:01.000  -> webhook 11 delivery news.new: 200 ok  4ms  (http://127.0.0.1:9/webhooks)\n',
+    );
+    expect(reg.requests[0]!.headers.authorization).toMatch(/^Basic /);
+    t.cleanup();
+  });
+  it('on a terminal it follows by default (a long poll after the last entry)', async () => {
+    const { HttpRegistry, json, route } = await import('../helpers/http-registry.js');
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/_sandbox/logs', { query: { after: '0', limit: '50' } }), json({ data: entries, next: 8 }));
+    reg.register(route('GET', '/_sandbox/logs', { query: { after: '8', wait_ms: '20000' } }), json({ title: 'Invalid Request', detail: 'stop here', status: 400 }, 400));
+    const t = testContext({ tty: true, transport: reg });
+    await expect(t.run(['sandbox', 'logs'])).rejects.toThrow(/stop here/);
+    expect(t.stderr()).toMatch(/following the sandbox log; Ctrl-C stops/);
+    expect(reg.requests).toHaveLength(2);
+    t.cleanup();
+  });
+});
