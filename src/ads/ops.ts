@@ -1,5 +1,5 @@
 // Builders of operation definitions (see resource-types.ts for how to add a resource).
-import type { OperationDef, ParamDef, Rule, SandboxOps } from './resource-types.js';
+import type { OperationDef, ParamDef, Rule } from './resource-types.js';
 import { exclusive } from './params.js';
 
 interface OpOptions {
@@ -11,7 +11,6 @@ interface OpOptions {
   columns?: string[];
   rate?: string;
   output?: OperationDef['output'];
-  sandbox?: (ops: SandboxOps) => unknown;
 }
 
 function withCommonRules(params: ParamDef[], rules: Rule[] = []): Rule[] {
@@ -36,7 +35,6 @@ function build(std: OperationDef['std'], method: OperationDef['method'], kind: O
   if (o.columns) op.columns = o.columns;
   if (o.rate) op.rate = o.rate;
   if (o.output) op.output = o.output;
-  if (o.sandbox) op.sandbox = o.sandbox;
   return op;
 }
 
@@ -48,9 +46,9 @@ export const getOp = (path: string, params: ParamDef[], o: OpOptions) => build('
 export const createOp = (path: string, params: ParamDef[], o: OpOptions) => build('create', 'POST', 'one', path, params, o);
 /** PUT one: changes the given fields. */
 export const updateOp = (path: string, params: ParamDef[], o: OpOptions) => build('update', 'PUT', 'one', path, params, o);
-/** DELETE one: soft or hard per the resource's sandbox.deleteMode. */
+/** DELETE one: soft or hard per the sandbox's deleteMode hook. */
 export const deleteOp = (path: string, params: ParamDef[], o: OpOptions) => build('delete', 'DELETE', 'one', path, params, o);
-/** A bespoke endpoint: its sandbox function (or a std behaviour) says what it does. */
+/** A bespoke endpoint: the sandbox's operation of the same verb (src/sandbox/ads/), or a std behaviour, says what it does. */
 export const customOp = (verb: string, method: OperationDef['method'], kind: OperationDef['kind'], path: string, params: ParamDef[], o: Omit<OpOptions, 'verb'> & { std?: OperationDef['std'] }) =>
   build(o.std, method, kind, path, params, { ...o, verb });
 

@@ -28,10 +28,11 @@
  *    (prefix of name), hides deleted records unless with_deleted, sorts by sort_by and pages
  *    with cursors. Delete is soft (`deleted: true`) unless `deleteMode: 'hard'`. Ids come from
  *    `ops.newId()` (short base36); a create hook may overwrite `entity.id` (e.g. long ids). Anything
- *    bespoke (state rules, computed fields, checks against other collections) goes in the hooks
- *    of `SandboxHooks` or an operation's `sandbox` function; hooks get a `SandboxOps` and must
- *    not import sandbox modules (this file and the resource files are loaded by the CLI too).
- *    Fail with `ops.fail(status, code, message, parameter)`.
+ *    bespoke (state rules, computed fields, checks against other collections, fixtures) is a
+ *    `Behaviour` in `src/sandbox/ads/<domain>.ts` (hooks of `SandboxHooks`, and operations by
+ *    verb), registered under the resource's name in `src/sandbox/ads/index.ts`; the resource
+ *    files stay free of it, because the CLI loads them (test/unit/ads-contract-imports.test.ts).
+ *    Hooks get a `SandboxOps`; fail with `ops.fail(status, code, message, parameter)`.
  * 4. Tests: a unit test per limit (just inside passes, just outside fails) over the definition,
  *    and an e2e test of each verb through the real CLI against the sandbox.
  */
@@ -136,7 +137,7 @@ export interface OperationDef {
   columns?: string[];
   /** How the CLI prints the response when a plain table of `data` does not fit ('stats': rows per entity and time bucket). */
   output?: 'stats';
-  /** Replaces the generic sandbox behaviour of this operation. Returns the envelope's data. */
+  /** Replaces the generic sandbox behaviour of this operation (attached by src/sandbox/ads/). Returns the envelope's data. */
   sandbox?: (ops: SandboxOps) => unknown;
 }
 
@@ -273,7 +274,8 @@ export interface ResourceDef {
   /** Default table columns. */
   columns: string[];
   operations: OperationDef[];
+  /** The sandbox's hooks, attached from src/sandbox/ads/ when it installs the routes (never set in the table). */
   sandbox?: SandboxHooks;
-  /** Sandbox data served read-only (reference data), created at install time. */
+  /** Sandbox data served read-only (reference data), created at install time; attached like `sandbox`. */
   fixtures?: (now: string) => Array<Record<string, unknown> & { id: string }>;
 }

@@ -1,7 +1,7 @@
 // The ads API as data: every resource, one import line per domain file (see resource-types.ts
 // for how to add one). The CLI (src/commands/ads/) and the sandbox (src/sandbox/modules/ads.ts)
 // are generated from this list.
-import type { OperationDef, ResourceDef } from './resource-types.js';
+import type { AdsCollection, OperationDef, ResourceDef } from './resource-types.js';
 import { RESOURCES as accounts } from './resources/accounts.js';
 import { RESOURCES as campaigns } from './resources/campaigns.js';
 import { RESOURCES as lineItems } from './resources/line-items.js';
@@ -26,12 +26,12 @@ export const RESOURCES: ResourceDef[] = [
   ...creatives,
 ];
 
-export function resourceByName(name: string): ResourceDef | undefined {
+export function resourceByName(name: AdsCollection): ResourceDef | undefined {
   return RESOURCES.find((r) => r.name === name);
 }
 
 /** A resource the CLI registers by name; a missing one is a programming error. */
-export function requireResource(name: string): ResourceDef {
+export function requireResource(name: AdsCollection): ResourceDef {
   const r = resourceByName(name);
   if (!r) throw new Error(`no ads resource ${name}`);
   return r;

@@ -36,11 +36,13 @@ export type IdType = (typeof ID_TYPES)[number];
 /** The spec's `service_id` is the platform's `twitter_id` (platform-notes.md "Audience users"). */
 export const TYPE_ALIASES: Record<string, IdType> = { service_id: 'twitter_id', phone: 'phone_number', twitter_handle: 'handle', user_id: 'twitter_id' };
 
+/** ads-api.md 4.4: a do-not-reach list takes only email and phone_number arrays. */
+export const DO_NOT_REACH_TYPES = ['email', 'phone_number'] as const satisfies readonly IdType[];
+
 /** The keys a user object may have on the wire, per target (service_id and twitter_id both). */
 export const WIRE_KEYS: Record<UploadTarget, readonly string[]> = {
   custom_audience: ['email', 'device_id', 'handle', 'twitter_id', 'service_id', 'phone_number', 'partner_user_id'],
-  // ads-api.md 4.4: a do-not-reach list takes only email and phone_number arrays.
-  do_not_reach_list: ['email', 'phone_number'],
+  do_not_reach_list: DO_NOT_REACH_TYPES,
 };
 
 /** Every identifier except partner_user_id is sent as a SHA-256 digest (lowercase hex). */

@@ -3,7 +3,8 @@
 // completion job of the seeded scheduled post.
 import type { SandboxApp } from './app.js';
 import { adsId } from './state.js';
-import { libraryDefaults, scheduleCompletion } from '../ads/resources/creatives.js';
+import { scheduleCompletion } from './ads/creatives.js';
+import { libraryDefaults } from './ads/media-library.js';
 import { parseIsoTime } from '../contract/time.js';
 
 /** The seeded media library: key -> [name, file name, overrides]. */

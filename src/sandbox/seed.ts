@@ -3,8 +3,8 @@
 import type { SandboxApp, SandboxSeed } from './app.js';
 import { seedAudiences } from './seed-audiences.js';
 import { adsId, randomToken } from './state.js';
-import { sandboxAccountFields } from '../ads/resources/accounts.js';
-import { sandboxFundingInstrument } from '../ads/resources/campaigns.js';
+import { sandboxAccountFields } from './ads/accounts.js';
+import { sandboxFundingInstrument } from './ads/campaigns.js';
 import { seedCreatives } from './seed-creatives.js';
 import { isoSeconds } from '../contract/time.js';
 

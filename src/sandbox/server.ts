@@ -221,7 +221,7 @@ function checkOAuth2(route: Route, scopes: string[], style: ErrorStyle): void {
   if (!need) {
     if (style === 'v2') throw unsupported(route, 'oauth2');
     if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request requires OAuth 1.0a user context');
-    throw v1Error(403, 220, 'Your credentials do not allow access to this resource');
+    throw v1Error(403, V1Code.AppOnlyForbidden, 'Your credentials do not allow access to this resource');
   }
   if (need !== 'per-event' && !need.every((s) => scopes.includes(s))) throw OAUTH2_FORBIDDEN();
 }

@@ -3,12 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/ads/resources.js';
 import { validateParams } from '../../src/ads/params.js';
-import type { OperationDef } from '../../src/ads/resource-types.js';
+import type { AdsCollection, OperationDef } from '../../src/ads/resource-types.js';
+import { BEHAVIOURS } from '../../src/sandbox/ads/index.js';
 import {
   attachmentProblem, cardTypeOf, componentsProblem, conversationCardProblem, ctaLength, mediaKindOfKey, pollChoiceOrder, slidesProblem,
 } from '../../src/ads/rules/cards.js';
 
-function op(resource: string, verb: string): OperationDef {
+function op(resource: AdsCollection, verb: string): OperationDef {
   const o = resourceByName(resource)?.operations.find((x) => x.verb === verb);
   if (!o) throw new Error(`no ${resource} ${verb}`);
   return o;
@@ -136,7 +137,7 @@ describe('post attachments (spec 8: up to 4 images, or 1 animated GIF, or 1 vide
     expect(attachmentProblem(['IMAGE', 'VIDEO'])).toMatch(/not a mix/);
     expect(attachmentProblem([undefined])).toMatch(/must be media keys/);
   });
-  for (const res of ['draft_tweets', 'scheduled_tweets']) {
+  for (const res of ['draft_tweets', 'scheduled_tweets'] as const) {
     const base = res === 'scheduled_tweets' ? { as_user_id: '1', scheduled_at: '2026-02-01T00:00:00Z' } : { as_user_id: '1' };
     it(`${res} create: media_keys, text-or-media, name 80`, () => {
       const o = op(res, 'create');
@@ -198,7 +199,7 @@ describe('poll cards', () => {
     expect(check(o, { ...base, media_key: VID })).toEqual([]);
     expect(first(o, { ...base, media_key: GIF })?.param).toBe('media_key');
     expect(resourceByName('poll_cards')!.operations.map((x) => x.verb)).toEqual(['list', 'get', 'create', 'delete']);
-    expect(resourceByName('poll_cards')!.sandbox!.deleteMode).toBe('hard');
+    expect(BEHAVIOURS.poll_cards!.hooks!.deleteMode).toBe('hard');
   });
 });
 
@@ -265,7 +266,7 @@ describe('preroll calls to action and previews', () => {
     expect(first(o, { tweet_ids: '1', tweet_type: 'LIVE' })?.param).toBe('tweet_type');
   });
   it('soft deletes for account media, cards, preroll CTAs and the media library; hard for scheduled posts and conversation cards', () => {
-    for (const r of ['account_media', 'cards', 'preroll_call_to_actions', 'media_library']) expect(resourceByName(r)!.sandbox?.deleteMode ?? 'soft').toBe('soft');
-    for (const r of ['scheduled_tweets', 'conversation_cards', 'poll_cards']) expect(resourceByName(r)!.sandbox!.deleteMode).toBe('hard');
+    for (const r of ['account_media', 'cards', 'preroll_call_to_actions', 'media_library'] as const) expect(BEHAVIOURS[r]?.hooks?.deleteMode ?? 'soft').toBe('soft');
+    for (const r of ['scheduled_tweets', 'conversation_cards', 'poll_cards'] as const) expect(BEHAVIOURS[r]!.hooks!.deleteMode).toBe('hard');
   });
 });

@@ -13,6 +13,7 @@ import { p, commonList } from '../../src/ads/params.js';
 import { createOp, customOp, deleteOp, getOp, listOp } from '../../src/ads/ops.js';
 import type { AdsCollection, ResourceDef } from '../../src/ads/resource-types.js';
 import { positionalsOf, runOperation } from '../../src/commands/ads/run.js';
+import { withBehaviour, type Behaviour } from '../../src/sandbox/ads/behaviour.js';
 
 const BOX = '/accounts/:account_id/boxes/:box_id/widgets';
 // Made-up resources exercise the mechanism; their collections are not among the real ones.
@@ -30,12 +31,13 @@ const widgets: ResourceDef = {
     getOp(`${BOX}/:widget_id`, [p.bool('with_deleted')], { description: 'get' }),
     createOp(BOX, [p.str('name', { required: true, max: 5 }), p.str('secret', { writeOnly: true })], { description: 'create' }),
     deleteOp(`${BOX}/:widget_id`, [], { description: 'delete' }),
-    customOp('shout', 'GET', 'one', `${BOX}/:widget_id/shout`, [], {
-      description: 'custom verb',
-      sandbox: (ops) => ({ id: ops.id, loud: String(ops.find(WIDGETS, ops.id!).name).toUpperCase(), box: ops.path.box_id }),
-    }),
+    customOp('shout', 'GET', 'one', `${BOX}/:widget_id/shout`, [], { description: 'custom verb' }),
   ],
-  sandbox: { deleteMode: 'hard' },
+};
+// What the sandbox does beyond the generic store, kept apart from the table as for the real resources.
+const widgetsBehaviour: Behaviour = {
+  hooks: { deleteMode: 'hard' },
+  ops: { shout: (ops) => ({ id: ops.id, loud: String(ops.find(WIDGETS, ops.id!).name).toUpperCase(), box: ops.path.box_id }) },
 };
 const gadgets: ResourceDef = {
   name: GADGETS,
@@ -58,7 +60,7 @@ let sb: Sandbox;
 let base: string;
 beforeAll(async () => {
   sb = await startSandbox({ clock: 'manual' });
-  installResources(sb.app, [widgets, gadgets]);
+  installResources(sb.app, [withBehaviour(widgets, widgetsBehaviour), gadgets]);
   base = `/12/accounts/${sb.seed.account_id}`;
 });
 afterAll(() => sb.close());

@@ -5,13 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { RESOURCES, resourceByName } from '../../src/ads/resources.js';
 import { validateParams } from '../../src/ads/params.js';
 import { checkBatch } from '../../src/ads/batch.js';
-import type { OperationDef, ParamDef } from '../../src/ads/resource-types.js';
+import type { AdsCollection, OperationDef, ParamDef } from '../../src/ads/resource-types.js';
 import { DEFAULT_LIMITS } from '../../src/sandbox/ratelimit.js';
 import { Option } from 'commander';
 import { attributeOf } from '../../src/commands/ads/run.js';
 import { CAMPAIGN_BATCH_MAX, DEFAULT_MAX_ACTIVE_CAMPAIGNS } from '../../src/ads/resources/campaigns.js';
 
-function op(resource: string, verb: string): OperationDef {
+function op(resource: AdsCollection, verb: string): OperationDef {
   const o = resourceByName(resource)?.operations.find((x) => x.verb === verb);
   if (!o) throw new Error(`no ${resource} ${verb}`);
   return o;
@@ -26,7 +26,7 @@ const campaignBase = { funding_instrument_id: 'fi1', name: 'c' };
 const words = (n: number, w = 'a') => w.repeat(n);
 
 describe('text lengths (spec 8)', () => {
-  const cases: Array<[string, string, string, number, Record<string, unknown>]> = [
+  const cases: Array<[AdsCollection, string, string, number, Record<string, unknown>]> = [
     ['campaigns', 'create', 'name', 255, { funding_instrument_id: 'fi1' }],
     ['campaigns', 'update', 'name', 255, {}],
     ['campaigns', 'create', 'purchase_order_number', 50, campaignBase],

@@ -141,7 +141,7 @@ describe('audience estimate targeting (spec 4.3)', () => {
 
 describe('audience resources', () => {
   it('permissions take READ_ONLY or READ_WRITE, both required; permission_scope is OWNER or SHARED', () => {
-    for (const name of ['custom_audience_permissions', 'tailored_audience_permissions']) {
+    for (const name of ['custom_audience_permissions', 'tailored_audience_permissions'] as const) {
       const grant = resourceByName(name)!.operations.find((o) => o.verb === 'grant')!;
       expect(validateParams(grant.params, { granted_account_id: 'a1', permission_level: 'READ_WRITE' }).violations).toEqual([]);
       expect(validateParams(grant.params, { granted_account_id: 'a1', permission_level: 'WRITE' }).violations[0]?.param).toBe('permission_level');
@@ -154,6 +154,6 @@ describe('audience resources', () => {
   it('tailored audience permissions are the /5 endpoints; everything is served under `xctl audiences`', () => {
     const t = resourceByName('tailored_audience_permissions')!;
     expect(t.operations.every((o) => o.version === '5' && o.path.includes('/tailored_audiences/:tailored_audience_id/permissions'))).toBe(true);
-    for (const n of ['custom_audiences', 'custom_audience_permissions', 'tailored_audience_permissions', 'do_not_reach_lists', 'audience_estimates']) expect(resourceByName(n)!.home).toBe('audiences');
+    for (const n of ['custom_audiences', 'custom_audience_permissions', 'tailored_audience_permissions', 'do_not_reach_lists', 'audience_estimates'] as const) expect(resourceByName(n)!.home).toBe('audiences');
   });
 });

@@ -8,6 +8,8 @@ import { endpoint, pathOf } from '../../src/contract/endpoint.js';
 import { parseReplayDate, toReplayDate } from '../../src/contract/webhooks.js';
 import { AdsCode, V1Code, hasCode } from '../../src/contract/service-errors.js';
 import { errorFromResponse } from '../../src/core/errors.js';
+import { CATEGORIES, categoryOfKey, keyPrefix, kindOfCategory } from '../../src/contract/media.js';
+import { mediaKindOfKey } from '../../src/ads/rules/cards.js';
 
 describe('parseIsoTime', () => {
   it('takes a date-time with a zone, and refuses days the month lacks', () => {
@@ -100,5 +102,19 @@ describe('named service error codes', () => {
     expect(err.hint).toMatch(/invalid or expired/);
     const ads = errorFromResponse(403, { errors: [{ code: 'ACCOUNT_NOT_FOUND', message: 'no' }] });
     expect(hasCode(ads, AdsCode.AccountNotFound)).toBe(true);
+  });
+});
+
+describe('media key prefixes (contract/media.ts), read by the upload and by the ads rules', () => {
+  it('a key made for a category reads back as that kind of media', () => {
+    for (const c of CATEGORIES) {
+      const key = `${keyPrefix(c)}_1234`;
+      expect(kindOfCategory(categoryOfKey(key)!), c).toBe(kindOfCategory(c));
+    }
+  });
+  it('the ads rules see 3_ as an image, 16_ a GIF, 7_ and 13_ videos, anything else unknown', () => {
+    expect(['3_1', '16_1', '7_1', '13_1', '19_1', '1_1', 'x'].map(mediaKindOfKey)).toEqual(['IMAGE', 'GIF', 'VIDEO', 'VIDEO', undefined, undefined, undefined]);
+    expect(categoryOfKey('13_99')).toBe('amplify_video');
+    expect(categoryOfKey('7_99')).toBe('tweet_video');
   });
 });

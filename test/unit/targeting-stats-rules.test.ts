@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/ads/resources.js';
 import { validateParams } from '../../src/ads/params.js';
 import { checkBatch } from '../../src/ads/batch.js';
-import type { OperationDef } from '../../src/ads/resource-types.js';
+import type { AdsCollection, OperationDef } from '../../src/ads/resource-types.js';
 import { AGE_BUCKETS, TARGETING_BATCH_MAX } from '../../src/ads/resources/targeting.js';
 import { METRICS, STATS_IDS_MAX } from '../../src/ads/resources/stats.js';
-import { bytesMatchType, categoryMismatch, imageSize, keyPrefix, sizeProblem, sniff } from '../../src/media/contract.js';
+import { bytesMatchType, categoryMismatch, imageSize, keyPrefix, sizeProblem, sniff } from '../../src/contract/media.js';
 import { tzOffsetMs } from '../../src/sandbox/ads/stats.js';
 
-const op = (res: string, verb: string): OperationDef => resourceByName(res)!.operations.find((o) => o.verb === verb)!;
+const op = (res: AdsCollection, verb: string): OperationDef => resourceByName(res)!.operations.find((o) => o.verb === verb)!;
 const first = (o: OperationDef, raw: Record<string, unknown>) => validateParams(o.params, raw, o.rules).violations[0];
 
 describe('targeting criteria', () => {

@@ -1,10 +1,10 @@
 // Accounts (spec 4.2): the account itself, its features, the caller's access, its apps, its
-// change history (beta), and the /5 recommendations.
-import type { ResourceDef, Rule, SandboxOps } from '../resource-types.js';
+// change history (beta), and the /5 recommendations. The sandbox's behaviour is in
+// src/sandbox/ads/accounts.ts.
+import type { ResourceDef, Rule } from '../resource-types.js';
 import { commonList, p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
-import { sandboxFundingInstrument } from './campaigns.js';
 
 export const INDUSTRY_TYPES = [
   'AGENCY', 'BUSINESS_TO_BUSINESS', 'ONLINE_SERVICES', 'EDUCATION', 'FINANCIAL', 'HEALTH', 'GOVERNMENT',
@@ -30,29 +30,6 @@ export const HISTORY_ENTITY_TYPES = ['CAMPAIGN', 'LINE_ITEM', 'PROMOTED_TWEET', 
 
 const ACCOUNT = '/accounts/:account_id';
 
-/** The fields of a sandbox account (the seeded one and those of `accounts create`). */
-export function sandboxAccountFields(name: string, now: string, userId: string): Record<string, unknown> {
-  return {
-    name,
-    business_name: 'Sandbox Business',
-    business_id: 'sandbox-business-1',
-    timezone: 'America/New_York',
-    timezone_switch_at: now,
-    approval_status: 'ACCEPTED',
-    industry_type: 'OTHER',
-    user_ids: [userId],
-  };
-}
-
-/** The account's granted features (kept on the account record as `_features`). */
-export function accountFeatures(account: Record<string, unknown> | undefined): string[] {
-  return [...((account?._features as string[] | undefined) ?? [])];
-}
-
-function featureList(ops: SandboxOps): Array<string> {
-  return accountFeatures(ops.account);
-}
-
 const endAfterStart: Rule = (v) => {
   if (typeof v.start_time !== 'string' || typeof v.end_time !== 'string') return undefined;
   return parseIsoTime(v.end_time)! <= parseIsoTime(v.start_time)! ? { param: 'end_time', code: 'INVALID_PARAMETER', message: 'must be after start_time' } : undefined;
@@ -74,43 +51,21 @@ const accounts: ResourceDef = {
     customOp('features', 'GET', 'list', `${ACCOUNT}/features`, [p.list('feature_keys', { of: READ_FEATURE_KEYS })], {
       description: 'features granted to the account (only granted ones are listed)',
       columns: ['value'],
-      sandbox: (ops) => {
-        const asked = ops.values.feature_keys as string[] | undefined;
-        return featureList(ops).filter((f) => !asked || asked.includes(f));
-      },
     }),
     customOp('add-features', 'POST', 'list', `${ACCOUNT}/features`, [p.list('feature_keys', { of: SANDBOX_FEATURE_KEYS, required: true })], {
       description: 'grant features to the account (sandbox only)',
       sandboxOnly: true,
       columns: ['value'],
-      sandbox: (ops) => {
-        const set = new Set(featureList(ops));
-        for (const f of ops.values.feature_keys as string[]) set.add(f);
-        ops.account!._features = [...set];
-        return [...set];
-      },
     }),
     customOp('remove-features', 'DELETE', 'list', `${ACCOUNT}/features`, [p.list('feature_keys', { of: SANDBOX_FEATURE_KEYS, required: true })], {
       description: 'withdraw features from the account (sandbox only)',
       sandboxOnly: true,
       columns: ['value'],
-      sandbox: (ops) => {
-        const drop = new Set(ops.values.feature_keys as string[]);
-        ops.account!._features = featureList(ops).filter((f) => !drop.has(f));
-        return ops.account!._features;
-      },
     }),
-    customOp('access', 'GET', 'one', `${ACCOUNT}/authenticated_user_access`, [], {
-      description: "the caller's permissions on the account",
-      sandbox: (ops) => {
-        const access = (ops.account?._access as Record<string, string[]> | undefined)?.[ops.userId] ?? ['ACCOUNT_ADMIN', 'TWEET_COMPOSER'];
-        return { user_id: ops.userId, permissions: access };
-      },
-    }),
+    customOp('access', 'GET', 'one', `${ACCOUNT}/authenticated_user_access`, [], { description: "the caller's permissions on the account" }),
     customOp('apps', 'GET', 'list', `${ACCOUNT}/account_apps`, commonList({ count: 1000 }), {
       description: 'mobile apps of the account',
       columns: ['id', 'app_store_identifier', 'os_type', 'name', 'deleted'],
-      sandbox: (ops) => [...ops.collection('account_apps').values()].filter((a) => a.account_id === ops.accountId && (ops.values.with_deleted === true || !a.deleted)),
     }),
     customOp(
       'history',
@@ -131,35 +86,9 @@ const accounts: ResourceDef = {
         description: 'changes made to an entity of the account (beta)',
         rules: [endAfterStart],
         columns: ['timestamp', 'entity_type', 'entity_id', 'change_type', 'user_id', 'changes'],
-        sandbox: (ops) => {
-          const v = ops.values;
-          const from = parseIsoTime(v.start_time as string)!;
-          const to = parseIsoTime(v.end_time as string)!;
-          return [...ops.collection('account_history').values()].filter(
-            (h) =>
-              h.account_id === ops.accountId &&
-              h.entity_type === v.entity_type &&
-              h.entity_id === v.entity_id &&
-              (v.user_id === undefined || h.user_id === v.user_id) &&
-              (h._ms as number) >= from &&
-              (h._ms as number) < to,
-          );
-        },
       },
     ),
   ],
-  sandbox: {
-    create(entity, ops) {
-      Object.assign(entity, sandboxAccountFields(`Sandbox account ${ops.collection('accounts').size + 1}`, String(entity.created_at), ops.userId));
-      // A new sandbox account gets a funding instrument so that campaigns can be created at once.
-      const fiId = ops.newId();
-      ops.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, entity.id as string, String(entity.created_at)));
-    },
-    present: (e) => {
-      const { user_ids: _u, ...rest } = e;
-      return rest;
-    },
-  },
 };
 
 // Closed beta, /5: at most one recommendation per funding instrument (seeded in the sandbox).

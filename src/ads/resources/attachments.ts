@@ -1,9 +1,8 @@
 // Line-item attachments (spec 4.3): promoted accounts, promoted posts, scheduled promoted posts,
 // media creatives, tracking tags, curated categories; and promotable users (targeting criteria
-// are in targeting.ts).
-import type { ResourceDef, SandboxOps } from '../resource-types.js';
+// are in targeting.ts). The sandbox's behaviour is in src/sandbox/ads/attachments.ts.
+import type { ResourceDef } from '../resource-types.js';
 import { commonList, p } from '../params.js';
-import { parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 
 const A = '/accounts/:account_id';
@@ -13,10 +12,6 @@ export const PROMOTED_TWEETS_MAX = 50;
 const withDeletedOnly = () => [p.bool('with_deleted', { default: false })];
 const url = (name: string, o: { required?: boolean; help?: string } = {}) =>
   p.str(name, { ...o, max: 2048, pattern: /^https?:\/\/\S+$/, patternRule: 'an http(s) URL' });
-
-function lineItem(ops: SandboxOps, id: unknown): Record<string, unknown> {
-  return ops.find('line_items', String(id), { parameter: 'line_item_id' });
-}
 
 const promotedAccounts: ResourceDef = {
   name: 'promoted_accounts',
@@ -31,31 +26,6 @@ const promotedAccounts: ResourceDef = {
     createOp(`${A}/promoted_accounts`, [p.id('line_item_id', { required: true }), p.long('user_id', { required: true })], { description: 'promote an account on a line item' }),
     deleteOp(`${A}/promoted_accounts/:promoted_account_id`, [], { description: 'disassociate a promoted account' }),
   ],
-  sandbox: {
-    // Spec 7: listing with line items none of which support promoted accounts is a 400.
-    beforeList(ops) {
-      const ids = ops.values.line_item_ids as string[] | undefined;
-      if (!ids) return;
-      const lis = ops.collection('line_items');
-      if (!ids.some((id) => lis.get(id)?.product_type === 'PROMOTED_ACCOUNT')) {
-        ops.fail(400, 'INCOMPATIBLE_LINE_ITEM', 'none of the given line items supports promoted accounts', 'line_item_ids');
-      }
-    },
-    create(entity, ops) {
-      const li = lineItem(ops, entity.line_item_id);
-      if (li.product_type !== 'PROMOTED_ACCOUNT') {
-        ops.fail(400, 'INCOMPATIBLE_LINE_ITEM', `line item ${li.id} is not configured for promoted accounts (product_type ${String(li.product_type)})`, 'line_item_id');
-      }
-      // Spec 7: an ineligible user is a 400 and nobody is promoted.
-      if (!ops.user(String(entity.user_id))) ops.fail(400, 'INVALID_PARAMETER', `user ${String(entity.user_id)} is not eligible for promotion`, 'user_id');
-      // Spec 3: promoting an already-promoted user is ignored.
-      for (const e of ops.collection('promoted_accounts').values()) {
-        if (!e.deleted && e.line_item_id === entity.line_item_id && e.user_id === entity.user_id) return { existing: e };
-      }
-      entity.entity_status = 'ACTIVE';
-    },
-    history: 'PROMOTED_ACCOUNT',
-  },
 };
 
 const promotedTweets: ResourceDef = {
@@ -74,32 +44,10 @@ const promotedTweets: ResourceDef = {
       'list',
       `${A}/promoted_tweets`,
       [p.id('line_item_id', { required: true }), p.list('tweet_ids', { of: 'long', max: PROMOTED_TWEETS_MAX, required: true })],
-      {
-        std: 'create',
-        description: `promote up to ${PROMOTED_TWEETS_MAX} posts on a line item`,
-        sandbox: (ops) => {
-          const li = lineItem(ops, ops.values.line_item_id);
-          const existing = [...ops.collection('promoted_tweets').values()].filter((e) => e.line_item_id === li.id && !e.deleted);
-          return (ops.values.tweet_ids as string[]).map(
-            (tweetId) =>
-              existing.find((e) => e.tweet_id === tweetId) ??
-              ops.insert({ line_item_id: li.id, tweet_id: tweetId, entity_status: 'ACTIVE', approval_status: 'ACCEPTED' }),
-          );
-        },
-      },
+      { std: 'create', description: `promote up to ${PROMOTED_TWEETS_MAX} posts on a line item` },
     ),
     deleteOp(`${A}/promoted_tweets/:promoted_tweet_id`, [], { description: 'disassociate a promoted post (the id of the promoted_tweets record, not the post id)' }),
   ],
-  sandbox: {
-    // Spec 3: after the parent line item is deleted a promoted post stays deleted=false but
-    // is returned only with with_deleted=true.
-    listFilter: (e, ops) => ops.values.with_deleted === true || ops.collection('line_items').get(String(e.line_item_id))?.deleted !== true,
-    // Spec 3: a disassociated post shows as paused in the management UI.
-    delete(entity) {
-      entity.entity_status = 'PAUSED';
-    },
-    history: 'PROMOTED_TWEET',
-  },
 };
 
 const scheduledPromotedTweets: ResourceDef = {
@@ -117,21 +65,6 @@ const scheduledPromotedTweets: ResourceDef = {
     }),
     deleteOp(`${A}/scheduled_promoted_tweets/:scheduled_promoted_tweet_id`, [], { description: "detach it (only before the post's scheduled_at)" }),
   ],
-  sandbox: {
-    deleteMode: 'hard',
-    create(entity, ops) {
-      lineItem(ops, entity.line_item_id);
-      ops.find('scheduled_tweets', String(entity.scheduled_tweet_id), { parameter: 'scheduled_tweet_id' });
-    },
-    // Spec 3: only before the scheduled post's scheduled_at.
-    delete(entity, ops) {
-      const st = ops.collection('scheduled_tweets').get(String(entity.scheduled_tweet_id));
-      const at = st ? parseIsoTime(String(st.scheduled_at)) : undefined;
-      if (at !== undefined && ops.nowMs() >= at) {
-        ops.fail(400, 'INVALID_PARAMETER', `the scheduled post went out at ${String(st!.scheduled_at)}: a scheduled promoted post can only be deleted before then`, 'scheduled_promoted_tweet_id');
-      }
-    },
-  },
 };
 
 const mediaCreatives: ResourceDef = {
@@ -151,19 +84,6 @@ const mediaCreatives: ResourceDef = {
     ),
     deleteOp(`${A}/media_creatives/:media_creative_id`, [], { description: 'detach a media creative' }),
   ],
-  sandbox: {
-    create(entity, ops) {
-      const li = lineItem(ops, entity.line_item_id);
-      const media = ops.find('account_media', String(entity.account_media_id), { parameter: 'account_media_id' });
-      if (li.objective === 'WEBSITE_CLICKS' && entity.landing_url === undefined) {
-        ops.fail(400, 'MISSING_PARAMETER', 'landing_url is required when the line item objective is WEBSITE_CLICKS', 'landing_url');
-      }
-      if (media.creative_type === 'PREROLL') delete entity.landing_url; // ignored for preroll
-      entity.campaign_id = li.campaign_id;
-      entity.serving_status = 'ACTIVE';
-      entity.approval_status = 'ACCEPTED';
-    },
-  },
 };
 
 const trackingTags: ResourceDef = {
@@ -184,11 +104,6 @@ const trackingTags: ResourceDef = {
     updateOp(`${A}/tracking_tags/:tracking_tag_id`, [url('tracking_tag_url', { required: true })], { description: 'change the URL of a tracking tag' }),
     deleteOp(`${A}/tracking_tags/:tracking_tag_id`, [], { description: 'delete a tracking tag' }),
   ],
-  sandbox: {
-    create(entity, ops) {
-      lineItem(ops, entity.line_item_id);
-    },
-  },
 };
 
 const lineItemCategories: ResourceDef = {
@@ -207,16 +122,6 @@ const lineItemCategories: ResourceDef = {
     }),
     deleteOp(`${A}/line_item_curated_categories/:line_item_curated_category_id`, [], { description: 'remove the curated category of a line item' }),
   ],
-  sandbox: {
-    create(entity, ops) {
-      lineItem(ops, entity.line_item_id);
-      ops.find('curated_categories', String(entity.curated_category_id), { parameter: 'curated_category_id' });
-    },
-    update(entity, _before, ops) {
-      lineItem(ops, entity.line_item_id);
-      ops.find('curated_categories', String(entity.curated_category_id), { parameter: 'curated_category_id' });
-    },
-  },
 };
 
 const promotableUsers: ResourceDef = {

@@ -1,6 +1,7 @@
 // Campaign structure (spec 4.3): campaigns (with the batch endpoint) and funding instruments;
-// the line items they hold are in line-items.ts.
-import type { ParamDef, ResourceDef, Rule, SandboxOps } from '../resource-types.js';
+// the line items they hold are in line-items.ts. The sandbox's behaviour is in
+// src/sandbox/ads/campaigns.ts.
+import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { atMost, commonList, p } from '../params.js';
 import { batchOp, createOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 
@@ -19,7 +20,8 @@ const standardDeliveryNeedsCampaign: Rule = (v) =>
   v.standard_delivery !== undefined && v.budget_optimization === 'LINE_ITEM'
     ? { param: 'standard_delivery', code: 'INVALID_PARAMETER', message: 'only when budget_optimization is CAMPAIGN' }
     : undefined;
-const budgetRules: Rule[] = [standardDeliveryNeedsCampaign, atMost('daily_budget_amount_local_micro', 'total_budget_amount_local_micro')];
+/** The budget rules of a request; the sandbox runs them again on the stored result of an update. */
+export const CAMPAIGN_BUDGET_RULES: Rule[] = [standardDeliveryNeedsCampaign, atMost('daily_budget_amount_local_micro', 'total_budget_amount_local_micro')];
 
 function campaignWriteParams(create: boolean): ParamDef[] {
   return [
@@ -33,25 +35,6 @@ function campaignWriteParams(create: boolean): ParamDef[] {
     p.bool('standard_delivery', create ? { default: true } : {}),
     p.micro('total_budget_amount_local_micro'),
   ];
-}
-
-function servability(entity: Record<string, unknown>): void {
-  entity.servable = entity.entity_status === 'ACTIVE';
-  entity.reasons_not_servable = entity.entity_status === 'ACTIVE' ? [] : ['PAUSED_BY_ADVERTISER'];
-}
-
-function activeCount(ops: SandboxOps, exceptId?: string): number {
-  let n = 0;
-  for (const c of ops.collection('campaigns').values()) if (c.account_id === ops.accountId && !c.deleted && c.entity_status === 'ACTIVE' && c.id !== exceptId) n++;
-  return n;
-}
-
-function checkActiveLimit(ops: SandboxOps, entity: Record<string, unknown>): void {
-  if (entity.entity_status !== 'ACTIVE') return;
-  const max = Number(ops.account?.max_active_campaigns ?? DEFAULT_MAX_ACTIVE_CAMPAIGNS);
-  if (activeCount(ops, entity.id as string) >= max) {
-    ops.fail(400, 'INVALID_PARAMETER', `the account already has ${max} active campaigns (the limit; pause or delete one, or ask the account manager to raise it)`, 'entity_status');
-  }
 }
 
 const campaigns: ResourceDef = {
@@ -74,62 +57,21 @@ const campaigns: ResourceDef = {
       { description: 'list campaigns' },
     ),
     getOp(CAMPAIGN, [p.bool('with_deleted', { default: false })], { description: 'one campaign' }),
-    createOp(CAMPAIGNS, campaignWriteParams(true), { description: 'create a campaign', rules: budgetRules }),
-    updateOp(CAMPAIGN, campaignWriteParams(false), { description: 'change a campaign', rules: budgetRules }),
+    createOp(CAMPAIGNS, campaignWriteParams(true), { description: 'create a campaign', rules: CAMPAIGN_BUDGET_RULES }),
+    updateOp(CAMPAIGN, campaignWriteParams(false), { description: 'change a campaign', rules: CAMPAIGN_BUDGET_RULES }),
     deleteOp(CAMPAIGN, [], { description: 'delete a campaign (irreversible)' }),
     batchOp(
       '/batch/accounts/:account_id/campaigns',
       CAMPAIGN_BATCH_MAX,
       {
-        Create: { params: campaignWriteParams(true), rules: budgetRules },
-        Update: { params: [p.id('campaign_id', { required: true }), ...campaignWriteParams(false)], rules: budgetRules },
+        Create: { params: campaignWriteParams(true), rules: CAMPAIGN_BUDGET_RULES },
+        Update: { params: [p.id('campaign_id', { required: true }), ...campaignWriteParams(false)], rules: CAMPAIGN_BUDGET_RULES },
         Delete: { params: [p.id('campaign_id', { required: true })] },
       },
       { description: `create, update and delete up to ${CAMPAIGN_BATCH_MAX} campaigns at once, all or nothing (--file ops.json|-)` },
     ),
   ],
-  sandbox: {
-    create(entity, ops) {
-      const fi = ops.find('funding_instruments', String(entity.funding_instrument_id), { parameter: 'funding_instrument_id' });
-      // "required for most funding instrument types": the sandbox requires it for credit cards.
-      if (entity.daily_budget_amount_local_micro === undefined && fi.type === 'CREDIT_CARD') {
-        ops.fail(400, 'MISSING_PARAMETER', 'daily_budget_amount_local_micro is required for CREDIT_CARD funding instruments', 'daily_budget_amount_local_micro');
-      }
-      entity.currency = fi.currency;
-      servability(entity);
-      checkActiveLimit(ops, entity);
-    },
-    update(entity, before, ops) {
-      // The rules again on the stored result: the flags alone cannot see the stored budget_optimization or totals.
-      const broken = budgetRules.map((rule) => rule(entity)).find(Boolean);
-      if (broken) ops.fail(400, broken.code, `${broken.param} ${broken.message}`, broken.param);
-      if (entity.entity_status !== before.entity_status) checkActiveLimit(ops, entity);
-      servability(entity);
-    },
-    listFilter: (e, ops) => ops.values.with_draft === true || e.entity_status !== 'DRAFT',
-    history: 'CAMPAIGN',
-  },
 };
-
-/** A ready-to-use sandbox funding instrument (seeded accounts and `accounts create` get one). */
-export function sandboxFundingInstrument(id: string, accountId: string, now: string): Record<string, unknown> & { id: string } {
-  return {
-    id,
-    account_id: accountId,
-    name: 'Sandbox credit card',
-    type: 'CREDIT_CARD',
-    currency: 'USD',
-    entity_status: 'ACTIVE',
-    able_to_fund: true,
-    start_time: now,
-    end_time: null,
-    credit_limit_local_micro: 1_000_000_000_000,
-    funded_amount_local_micro: 0,
-    created_at: now,
-    updated_at: now,
-    deleted: false,
-  };
-}
 
 const fundingInstruments: ResourceDef = {
   name: 'funding_instruments',
@@ -153,13 +95,6 @@ const fundingInstruments: ResourceDef = {
       { description: 'create a funding instrument (sandbox only)', sandboxOnly: true },
     ),
   ],
-  sandbox: {
-    create(entity, ops) {
-      const given = { ...entity };
-      Object.assign(entity, sandboxFundingInstrument(entity.id as string, ops.accountId!, String(entity.created_at)), given);
-      if (given.name === undefined) entity.name = `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
-    },
-  },
 };
 
 export const RESOURCES: ResourceDef[] = [campaigns, fundingInstruments];

@@ -1,10 +1,11 @@
 // Creatives (spec 2.2, 2.3, 3, 4.1, 8): account media, cards (component based, and the legacy
 // lookup), draft posts, scheduled posts, poll cards, preroll calls to action, the media library,
-// post previews and video conversation cards. Rules shared with the sandbox are in ../rules/cards.ts.
+// post previews and video conversation cards. Rules shared with the sandbox are in ../rules/cards.ts;
+// the sandbox's behaviour is in src/sandbox/ads/creatives.ts and media-library.ts.
 import * as z from 'zod';
-import type { ParamDef, ResourceDef, Rule, SandboxOps, AdsCollection } from '../resource-types.js';
+import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { commonList, lazySchema, p } from '../params.js';
-import { isoSeconds, parseIsoTime } from '../../contract/time.js';
+import { parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 import {
   CTA_MAX, CTA_ORDINALS, MEDIA_KEY, POLL_CHOICE_MAX, POLL_MAX_MINUTES, POLL_MIN_MINUTES, SCHEDULE_MAX_MS, THANK_YOU_MAX,
@@ -45,57 +46,6 @@ const mediaKey = (name: string, o: { required?: boolean; help?: string; writeOnl
 const cardUri = (name = 'card_uri') => p.str(name, { pattern: /^card:\/\/[A-Za-z0-9_-]{1,64}$/, patternRule: 'a card URI such as card://1234' });
 const mediaKeys = () => p.list('media_keys', { max: 4, pattern: MEDIA_KEY, patternRule: 'a media key such as 3_1234567890', help: 'up to 4 images, or 1 GIF, or 1 video, from the media library' });
 
-// ---- sandbox helpers (no sandbox imports: hooks get SandboxOps) ----
-
-const LIBRARY = 'media_library';
-const CARD_COLLECTIONS: AdsCollection[] = ['cards', 'poll_cards', 'conversation_cards'];
-
-function libraryItem(ops: SandboxOps, key: string, param: string): Rec {
-  const m = ops.collection(LIBRARY).get(key);
-  if (!m || m.account_id !== ops.accountId || m.deleted) ops.fail(400, 'INVALID_PARAMETER', `${param}: media ${key} is not in the media library of the account`, param);
-  return m;
-}
-const kindOf = (m: Record<string, unknown>) => m.media_type as MediaKind;
-
-/** Spec 8 attachments, checked against what the library says each key is. */
-function checkAttachments(ops: SandboxOps, keys: unknown, param = 'media_keys'): void {
-  if (!Array.isArray(keys)) return;
-  const problem = attachmentProblem(keys.map((k) => kindOf(libraryItem(ops, String(k), param))));
-  if (problem) ops.fail(400, 'INVALID_PARAMETER', `${param} ${problem}`, param);
-}
-
-/** A card of the account in any card collection (component, poll, conversation). */
-function findAnyCard(ops: SandboxOps, id: string, withDeleted: boolean): Rec | undefined {
-  for (const name of CARD_COLLECTIONS) {
-    const e = ops.collection(name).get(id);
-    if (e && e.account_id === ops.accountId && (withDeleted || !e.deleted)) return e;
-  }
-  return undefined;
-}
-
-/** A card_uri must name a live card of the account (component, poll or conversation card). */
-function checkCardUri(ops: SandboxOps, uri: unknown): void {
-  if (typeof uri !== 'string') return;
-  if (!findAnyCard(ops, uri.slice('card://'.length), false)) ops.fail(400, 'INVALID_PARAMETER', `card_uri ${uri} is not a card of this account`, 'card_uri');
-}
-
-/** The account's FULL promotable user: the default user_id of draft and scheduled post lists. */
-function fullUser(ops: SandboxOps): string | undefined {
-  for (const u of ops.collection('promotable_users').values()) if (u.account_id === ops.accountId && !u.deleted && u.promotable_user_type === 'FULL') return String(u.user_id);
-  return undefined;
-}
-
-/** as_user_id must be an advertiser who granted the caller access: a promotable user of the account. */
-function checkAsUser(ops: SandboxOps, uid: unknown): void {
-  for (const u of ops.collection('promotable_users').values()) if (u.account_id === ops.accountId && !u.deleted && u.user_id === uid) return;
-  ops.fail(403, 'UNAUTHORIZED_ACCESS', `as_user_id ${String(uid)} has not granted this account access (not a promotable user of it)`, 'as_user_id');
-}
-
-/** An enum-list filter (creative_types, card_types): absent, or the record's value is listed. */
-const inList = (list: unknown, value: unknown) => !Array.isArray(list) || list.includes(value);
-
-const byUser = (e: Record<string, unknown>, ops: SandboxOps) => ops.values.user_id !== undefined || e.user_id === fullUser(ops);
-
 // ---- account media ----
 
 const accountMedia: ResourceDef = {
@@ -110,7 +60,6 @@ const accountMedia: ResourceDef = {
     getOp(`${A}/account_media/:account_media_id`, withDeletedOnly(), { description: 'one account media object' }),
     deleteOp(`${A}/account_media/:account_media_id`, [], { description: 'delete an account media object (deleted: true)' }),
   ],
-  sandbox: { listFilter: (e, ops) => inList(ops.values.creative_types, e.creative_type) },
 };
 
 // ---- cards (component based) ----
@@ -126,66 +75,6 @@ function cardBody(create: boolean): ParamDef[] {
     p.json('components', componentsSchema, { rule: 'array of components (spec 2.3)' }),
     p.json('slides', slidesSchema, { rule: 'array of 2-6 slides, each an array of components' }),
   ];
-}
-
-/** Checks a card's media against the library and derives its card_type. */
-function shapeCard(entity: Record<string, unknown>, ops: SandboxOps): void {
-  const keys = cardMediaKeys(entity.components, entity.slides);
-  const kinds = keys.map((k) => kindOf(libraryItem(ops, k, entity.slides !== undefined && entity.slides !== null ? 'slides' : 'components')));
-  // Spec 2.3: a MEDIA component holds one video or image.
-  if (kinds.includes('GIF')) ops.fail(400, 'INVALID_PARAMETER', 'card media must be images or videos (an animated GIF is neither)', 'components');
-  entity.card_type = cardTypeOf(entity.components ?? undefined, entity.slides ?? undefined, kinds);
-}
-
-/** The legacy-style view of a card (GET cards/all): flat fields, numbers as strings (spec 2.2). */
-function legacyCard(c: Rec, ops: SandboxOps): Record<string, unknown> {
-  const base = { id: c.id, name: c.name, card_uri: c.card_uri, created_at: c.created_at, updated_at: c.updated_at, deleted: c.deleted };
-  // Poll and conversation cards are legacy-style already (numbers as strings, spec 2.2).
-  if (!c.components && !c.slides) return c.duration_in_minutes === undefined ? { ...c } : { ...c, duration_in_minutes: String(c.duration_in_minutes) };
-  const comps = ((c.components as Rec[] | undefined) ?? (c.slides as Rec[][])[0]!) as Array<Record<string, any>>;
-  const action = comps.find((x) => x.type === 'DETAILS' || x.type === 'BUTTON')!;
-  const key = cardMediaKeys(comps, undefined)[0]!;
-  const m: Record<string, unknown> = ops.collection(LIBRARY).get(key) ?? {};
-  const video = m.media_type === 'VIDEO';
-  const d = action.destination as Record<string, string>;
-  if (d.type === 'APP') {
-    return {
-      ...base,
-      card_type: video ? 'VIDEO_APP_DOWNLOAD' : 'IMAGE_APP_DOWNLOAD',
-      country_code: d.country_code,
-      ...(d.googleplay_app_id ? { googleplay_app_id: d.googleplay_app_id } : {}),
-      ...(d.ios_app_store_identifier ? { ios_app_store_identifier: d.ios_app_store_identifier } : {}),
-      wide_app_image: m.media_url ?? null,
-      image_display_height: String(m._height ?? ''),
-      image_display_width: String(m._width ?? ''),
-      app_cta: action.label?.value,
-    };
-  }
-  const host = /^https?:\/\/([^/]+)/.exec(d.url)?.[1] ?? d.url;
-  const out: Record<string, unknown> = {
-    ...base,
-    card_type: video ? 'VIDEO_WEBSITE' : 'IMAGE_WEBSITE',
-    title: action.title,
-    website_url: d.url,
-    website_shortened_url: `https://t.co/${c.id}`,
-    website_display_url: host,
-    website_dest_url: d.url,
-  };
-  if (video) {
-    Object.assign(out, {
-      video_url: m.media_url,
-      video_hls_url: String(m.media_url).replace(/\.mp4$/, '.m3u8'),
-      video_content_id: key,
-      video_owner_id: ops.userId,
-      video_width: String(m._width),
-      video_height: String(m._height),
-      content_duration_seconds: String(Math.round(Number(m.duration ?? 0) / 1000)),
-      video_poster_url: m.poster_media_url,
-      video_poster_width: String(m._width),
-      video_poster_height: String(m._height),
-    });
-  } else out.image = m.media_url;
-  return out;
 }
 
 const cards: ResourceDef = {
@@ -208,59 +97,21 @@ const cards: ResourceDef = {
       ],
       {
         description: 'list cards made with POST cards (--include-legacy-cards adds poll and conversation cards)',
-        sandbox: (ops) => {
-          const v = ops.values;
-          const names: AdsCollection[] = v.include_legacy_cards === true ? CARD_COLLECTIONS : ['cards'];
-          return names.flatMap((n) => [...ops.collection(n).values()]).filter(
-            (e) =>
-              e.account_id === ops.accountId &&
-              (v.with_deleted === true || !e.deleted) &&
-              inList(v.card_id, e.id) &&
-              inList(v.card_types, e.card_type) &&
-              inList(v.card_uris, e.card_uri) &&
-              (typeof v.q !== 'string' || String(e.name ?? '').toLowerCase().startsWith(v.q.toLowerCase())),
-          );
-        },
       },
     ),
     // Before GET cards/:card_id, so that `all` is not taken for an id (routes match in order).
     customOp('all', 'GET', 'list', `${CARDS}/all`, [cardUris({ required: true }), p.bool('with_deleted', { default: false })], {
       description: 'legacy-style cards by card URI (any card type)',
       columns: ['id', 'name', 'card_type', 'card_uri', 'deleted'],
-      sandbox: (ops) => {
-        const out: Array<Record<string, unknown>> = [];
-        for (const uri of ops.values.card_uris as string[]) {
-          const c = findAnyCard(ops, uri.slice('card://'.length), ops.values.with_deleted === true);
-          if (c) out.push(legacyCard(c, ops));
-        }
-        return out;
-      },
     }),
     customOp('all-get', 'GET', 'one', `${CARDS}/all/:card_id`, withDeletedOnly(), {
       description: 'one card, legacy style',
-      sandbox: (ops) => {
-        const c = findAnyCard(ops, ops.id!, ops.values.with_deleted === true);
-        if (!c) return ops.fail(404, 'NOT_FOUND', `card_id ${ops.id} was not found`, 'card_id');
-        return legacyCard(c, ops);
-      },
     }),
     getOp(`${CARDS}/:card_id`, withDeletedOnly(), { description: 'one card' }),
     Object.assign(createOp(CARDS, cardBody(true), { description: 'create a card (--file card.json: name and components or slides)', rules: [oneOfComponentsOrSlides(true)] }), { body: 'json' as const }),
     Object.assign(updateOp(`${CARDS}/:card_id`, cardBody(false), { description: 'replace name, components or slides (--file)', rules: [oneOfComponentsOrSlides(false)] }), { body: 'json' as const }),
     deleteOp(`${CARDS}/:card_id`, [], { description: 'delete a card (deleted: true)' }),
   ],
-  sandbox: {
-    create(entity, ops) {
-      entity.card_uri = `card://${entity.id}`;
-      shapeCard(entity, ops);
-    },
-    update(entity, before, ops) {
-      // Each supplied field replaces the stored one; components and slides replace each other.
-      if (ops.values.components !== undefined) delete entity.slides;
-      if (ops.values.slides !== undefined) delete entity.components;
-      shapeCard(entity, ops);
-    },
-  },
 };
 
 // ---- draft and scheduled posts ----
@@ -295,23 +146,6 @@ export const withinAYear: Rule = (v, env) => {
 
 const postRules = (create: boolean): Rule[] => [...(create ? [textOrMedia] : []), mediaKeysRule()];
 
-function checkPost(entity: Record<string, unknown>, ops: SandboxOps): void {
-  checkAttachments(ops, entity.media_keys);
-  checkCardUri(ops, entity.card_uri);
-  if (entity.media_keys === null || entity.media_keys === undefined) entity.media_keys = [];
-  if (entity.card_uri === undefined) entity.card_uri = null;
-}
-
-/** A new draft or scheduled post: a long id, posted as as_user_id (spec 4.1). */
-function newPost(entity: Record<string, unknown>, ops: SandboxOps): void {
-  checkAsUser(ops, entity.as_user_id);
-  entity.id = longId(ops.nowMs());
-  entity.user_id = entity.as_user_id;
-  delete entity.as_user_id;
-  entity.name ??= null;
-  checkPost(entity, ops);
-}
-
 const drafts: ResourceDef = {
   name: 'draft_tweets',
   dataType: 'draft_tweet',
@@ -325,39 +159,7 @@ const drafts: ResourceDef = {
     createOp(`${A}/draft_tweets`, postParams(true, false), { description: 'create a draft post', rules: postRules(true) }),
     updateOp(`${A}/draft_tweets/:draft_tweet_id`, postParams(false, false), { description: "change a draft post (--card-uri '' removes the card)", rules: postRules(false) }),
   ],
-  sandbox: {
-    create(entity, ops) {
-      newPost(entity, ops);
-    },
-    update: (entity, _before, ops) => checkPost(entity, ops),
-    listFilter: byUser,
-  },
 };
-
-/**
- * Completes a scheduled post at its scheduled_at on the sandbox clock (spec 3: SUCCESS with
- * completed_at and tweet_id). `due` is the scheduled_at the job was armed for: a post moved since
- * (or deleted, or done) is left to its own job.
- */
-export function scheduleCompletion(coll: Map<string, Record<string, unknown>>, id: string, due: number, at: (ms: number, fn: () => void) => void, nowMs: () => number): void {
-  // Node timers cannot wait longer than 2^31-1 ms (~24.8 days): wake up early and re-arm.
-  at(Math.min(due, nowMs() + 2 ** 31 - 1), () => {
-    const cur = coll.get(id);
-    if (!cur || cur.scheduled_status !== 'SCHEDULED' || parseIsoTime(String(cur.scheduled_at)) !== due) return;
-    if (nowMs() < due) return scheduleCompletion(coll, id, due, at, nowMs);
-    cur.scheduled_status = 'SUCCESS';
-    cur.completed_at = isoSeconds(nowMs());
-    cur.tweet_id = longId(nowMs());
-    cur.updated_at = cur.completed_at;
-  });
-}
-
-function setScheduledAt(entity: Record<string, unknown>, ops: SandboxOps): void {
-  // Minute granularity: seconds are ignored.
-  const t = toMinute(parseIsoTime(String(entity.scheduled_at))!);
-  if (t <= toMinute(ops.nowMs())) ops.fail(400, 'INVALID_PARAMETER', 'scheduled_at must be in the future', 'scheduled_at');
-  entity.scheduled_at = isoSeconds(t);
-}
 
 const scheduled: ResourceDef = {
   name: 'scheduled_tweets',
@@ -373,30 +175,6 @@ const scheduled: ResourceDef = {
     updateOp(`${A}/scheduled_tweets/:scheduled_tweet_id`, postParams(false, true), { description: "change a scheduled post (--card-uri '' / --media-keys '' remove)", rules: [...postRules(false), withinAYear] }),
     deleteOp(`${A}/scheduled_tweets/:scheduled_tweet_id`, [], { description: 'delete a scheduled post for good (answers scheduled_status DELETED)' }),
   ],
-  sandbox: {
-    deleteMode: 'hard',
-    create(entity, ops) {
-      newPost(entity, ops);
-      setScheduledAt(entity, ops);
-      Object.assign(entity, { scheduled_status: 'SCHEDULED', completed_at: null, tweet_id: null });
-      // The entity is stored after this hook returns; the job looks it up when it runs.
-      scheduleCompletion(ops.collection('scheduled_tweets'), entity.id as string, parseIsoTime(String(entity.scheduled_at))!, ops.at, ops.nowMs);
-    },
-    update(entity, before, ops) {
-      if (before.scheduled_status !== 'SCHEDULED') ops.fail(400, 'INVALID_PARAMETER', `the post is ${String(before.scheduled_status)}: only SCHEDULED posts can change`, 'scheduled_tweet_id');
-      checkPost(entity, ops);
-      if (ops.values.scheduled_at !== undefined) {
-        setScheduledAt(entity, ops);
-        scheduleCompletion(ops.collection('scheduled_tweets'), entity.id as string, parseIsoTime(String(entity.scheduled_at))!, ops.at, ops.nowMs);
-      }
-    },
-    // Spec 3: a SCHEDULED post is hard-deleted; the answer shows DELETED.
-    delete(entity, ops) {
-      if (entity.scheduled_status !== 'SCHEDULED') ops.fail(400, 'INVALID_PARAMETER', `the post is ${String(entity.scheduled_status)}: only SCHEDULED posts can be deleted`, 'scheduled_tweet_id');
-      entity.scheduled_status = 'DELETED';
-    },
-    listFilter: byUser,
-  },
 };
 
 // ---- poll cards ----
@@ -435,41 +213,6 @@ const polls: ResourceDef = {
     ),
     deleteOp(`${POLLS}/:card_id`, [], { description: 'delete a poll card for good' }),
   ],
-  sandbox: {
-    deleteMode: 'hard',
-    create(entity, ops) {
-      const minutes = entity.duration_in_minutes as number;
-      const start = ops.nowMs();
-      entity.card_uri = `card://${entity.id}`;
-      entity.card_type = 'TEXT_POLLS';
-      const key = ops.values.media_key as string | undefined;
-      if (key) {
-        const m = libraryItem(ops, key, 'media_key');
-        if (m.media_type === 'IMAGE') {
-          // Spec 4.1: an image at least 800 px wide with width:height 1.91:1.
-          const w = Number(m._width);
-          const h = Number(m._height);
-          if (w < 800 || Math.abs(w / h - 1.91) > 0.01) ops.fail(400, 'INVALID_PARAMETER', `media_key must be an image at least 800 px wide with width:height 1.91:1 (got ${w}x${h})`, 'media_key');
-          entity.card_type = 'IMAGE_POLLS';
-          entity.media_url = m.media_url;
-        } else if (m.media_type === 'VIDEO') {
-          entity.card_type = 'VIDEO_POLLS';
-          Object.assign(entity, { video_url: m.media_url, video_poster_url: m.poster_media_url, video_width: String(m._width), video_height: String(m._height), content_duration_seconds: String(Math.round(Number(m.duration) / 1000)) });
-        } else ops.fail(400, 'INVALID_PARAMETER', 'media_key must be an image or a video', 'media_key');
-      }
-      // Spec 3: open from creation; end_time = creation + duration; closes then (sandbox clock).
-      const end = start + minutes * 60_000;
-      Object.assign(entity, { start_time: isoSeconds(start), end_time: isoSeconds(end), closed: false });
-      const coll = ops.collection('poll_cards');
-      const id = entity.id as string;
-      ops.at(end, () => {
-        const cur = coll.get(id);
-        if (cur) cur.closed = true;
-      });
-    },
-    // duration_in_minutes is a string in responses (spec 2.2).
-    present: (e) => ({ ...e, duration_in_minutes: String(e.duration_in_minutes) }),
-  },
 };
 
 // ---- preroll calls to action ----
@@ -491,22 +234,17 @@ const prerollCtas: ResourceDef = {
     updateOp(`${PREROLL}/:preroll_call_to_action_id`, [p.enumOf('call_to_action', PREROLL_CTAS), url('call_to_action_url')], { description: 'change a preroll call to action' }),
     deleteOp(`${PREROLL}/:preroll_call_to_action_id`, [], { description: 'delete a preroll call to action (deleted: true)' }),
   ],
-  sandbox: {
-    create(entity, ops) {
-      const li = ops.find('line_items', String(entity.line_item_id), { parameter: 'line_item_id' });
-      if (li.objective !== 'PREROLL_VIEWS') ops.fail(400, 'INCOMPATIBLE_LINE_ITEM', `line item ${li.id} has objective ${String(li.objective)}: preroll calls to action need PREROLL_VIEWS`, 'line_item_id');
-    },
-  },
 };
 
 // ---- media library ----
 
 const LIB = `${A}/media_library`;
-const videoOnly = ['description', 'title', 'poster_media_key'];
+/** Media library fields that apply to videos only (the sandbox checks them against the stored type on update). */
+export const VIDEO_ONLY_FIELDS = ['description', 'title', 'poster_media_key'] as const;
 /** description, title and poster_media_key apply to videos only; the key's prefix tells (on add). */
 const videoOnlyRule: Rule = (v) => {
   if (typeof v.media_key !== 'string' || mediaKindOfKey(v.media_key) === 'VIDEO') return undefined;
-  const bad = videoOnly.find((n) => v[n] !== undefined);
+  const bad = VIDEO_ONLY_FIELDS.find((n) => v[n] !== undefined);
   return bad ? { param: bad, code: 'INVALID_PARAMETER', message: 'applies to videos only (media keys 7_ or 13_)' } : undefined;
 };
 const posterIsImage: Rule = (v) =>
@@ -522,38 +260,6 @@ function libraryParams(): ParamDef[] {
     mediaKey('poster_media_key', { help: 'videos only; an image of the library' }),
     p.str('title', { max: MEDIA_TITLE_MAX, help: 'videos only; shown via video_title of the post endpoint' }),
   ];
-}
-
-function checkLibraryUpdate(entity: Record<string, unknown>, ops: SandboxOps): void {
-  if (entity.media_type !== 'VIDEO') {
-    const bad = videoOnly.find((n) => ops.values[n] !== undefined);
-    if (bad) ops.fail(400, 'INVALID_PARAMETER', `${bad} applies to videos only`, bad);
-  }
-  if (typeof ops.values.poster_media_key === 'string') {
-    const poster = libraryItem(ops, ops.values.poster_media_key, 'poster_media_key');
-    if (poster.media_type !== 'IMAGE') ops.fail(400, 'INVALID_PARAMETER', 'poster_media_key must be an image of the library', 'poster_media_key');
-    entity.poster_media_url = poster.media_url;
-  }
-}
-
-/** What a media key of each category looks like in the sandbox library (an upload stand-in). */
-export function libraryDefaults(key: string): Record<string, unknown> | undefined {
-  const kind = mediaKindOfKey(key);
-  const id = key.split('_')[1];
-  if (kind === 'IMAGE') return { media_type: 'IMAGE', media_category: 'TWEET_IMAGE', media_url: `https://pbs.example/media/${id}.jpg`, aspect_ratio: '1.91:1', duration: null, _width: 1200, _height: 628 };
-  if (kind === 'GIF') return { media_type: 'GIF', media_category: 'TWEET_GIF', media_url: `https://video.example/tweet_video/${id}.mp4`, aspect_ratio: '16:9', duration: 3000, _width: 480, _height: 270 };
-  if (kind === 'VIDEO') {
-    return {
-      media_type: 'VIDEO',
-      media_category: key.startsWith('13_') ? 'AMPLIFY_VIDEO' : 'TWEET_VIDEO',
-      media_url: `https://video.example/amplify_video/${id}/vid/1280x720/${id}.mp4`,
-      aspect_ratio: '16:9',
-      duration: 15000,
-      _width: 1280,
-      _height: 720,
-    };
-  }
-  return undefined;
 }
 
 const mediaLibrary: ResourceDef = {
@@ -573,33 +279,9 @@ const mediaLibrary: ResourceDef = {
     updateOp(`${LIB}/:media_key`, libraryParams(), { description: 'change name, file name, title, description or poster', rules: [posterIsImage] }),
     deleteOp(`${LIB}/:media_key`, [], { description: 'delete a media library object (deleted: true)' }),
   ],
-  sandbox: {
-    create(entity, ops) {
-      const key = String(entity.media_key);
-      if (ops.collection(LIBRARY).has(key)) ops.fail(400, 'INVALID_PARAMETER', `media_key ${key} is already in the media library`, 'media_key');
-      const defaults = libraryDefaults(key);
-      if (!defaults) ops.fail(400, 'INVALID_PARAMETER', 'media_key must be an image (3_), GIF (16_) or video (7_, 13_) key', 'media_key');
-      entity.id = key;
-      Object.assign(entity, { name: null, file_name: null, description: null, title: null, poster_media_key: null, poster_media_url: null, ...defaults }, pick(entity, ['name', 'file_name', 'description', 'title', 'poster_media_key']));
-      Object.assign(entity, { tweeted: false, media_status: 'TRANSCODE_COMPLETED' });
-      checkLibraryUpdate(entity, ops);
-    },
-    update: (entity, _before, ops) => checkLibraryUpdate(entity, ops),
-    listFilter: (e, ops) => ops.values.media_type === undefined || e.media_type === ops.values.media_type,
-    present: (e) => {
-      const { id: _id, account_id: _a, ...rest } = e;
-      return rest;
-    },
-  },
 };
 
-function pick(e: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => e[k] !== undefined && e[k] !== null).map((k) => [k, e[k]]));
-}
-
 // ---- post previews ----
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const previews: ResourceDef = {
   name: 'tweet_previews',
@@ -610,33 +292,9 @@ const previews: ResourceDef = {
   operations: [
     customOp('list', 'GET', 'list', `${A}/tweet_previews`, [p.list('tweet_ids', { of: 'long', required: true }), p.enumOf('tweet_type', TWEET_TYPES, { required: true })], {
       description: 'previews of posts (ids must match --tweet-type, others get no preview)',
-      sandbox: (ops) => {
-        const type = ops.values.tweet_type as string;
-        const out: Array<Record<string, unknown>> = [];
-        for (const tid of ops.values.tweet_ids as string[]) {
-          const post = findPost(ops, type, tid);
-          if (!post) continue;
-          const text = escapeHtml(String(post.text ?? ''));
-          out.push({ id: tid, tweet_id: tid, preview: `<iframe class="tweet-preview" data-tweet-type="${type}" data-card-uri="${escapeHtml(String(post.card_uri ?? ''))}" srcdoc="<p>${text}</p>" width="560" height="400"></iframe>` });
-        }
-        return out;
-      },
     }),
   ],
-  sandbox: { present: ({ id: _id, ...rest }) => rest },
 };
-
-/** A draft (DRAFT), a scheduled post not yet out (SCHEDULED), or a post that went out (PUBLISHED, by its tweet_id). */
-function findPost(ops: SandboxOps, type: string, tid: string): Record<string, unknown> | undefined {
-  const mine = (e: Record<string, unknown> | undefined) => (e && e.account_id === ops.accountId ? e : undefined);
-  if (type === 'DRAFT') return mine(ops.collection('draft_tweets').get(tid));
-  if (type === 'SCHEDULED') {
-    const e = mine(ops.collection('scheduled_tweets').get(tid));
-    return e?.scheduled_status === 'SCHEDULED' ? e : undefined;
-  }
-  for (const e of ops.collection('scheduled_tweets').values()) if (e.tweet_id === tid && mine(e)) return e;
-  return undefined;
-}
 
 // ---- video conversation cards ----
 
@@ -679,16 +337,6 @@ function conversationParams(create: boolean): ParamDef[] {
 const conversationVideo: Rule = (v) =>
   typeof v.media_key === 'string' && mediaKindOfKey(v.media_key) !== 'VIDEO' ? { param: 'media_key', code: 'INVALID_PARAMETER', message: 'must be the media key of a video (7_ or 13_)' } : undefined;
 
-function shapeConversation(entity: Record<string, unknown>, ops: SandboxOps): void {
-  const bad = conversationCardProblem(entity);
-  if (bad) ops.fail(400, bad.code, `${bad.param} ${bad.message}`, bad.param);
-  const m = libraryItem(ops, String(entity.media_key), 'media_key');
-  if (m.media_type !== 'VIDEO' || m.aspect_ratio !== '16:9') ops.fail(400, 'INVALID_PARAMETER', `media_key must be a 16:9 video (got ${String(m.media_type)} ${String(m.aspect_ratio)})`, 'media_key');
-  let poster: unknown = m.poster_media_url ?? `${String(m.media_url).replace(/\.mp4$/, '')}.jpg`;
-  if (typeof entity.poster_media_key === 'string') poster = libraryItem(ops, entity.poster_media_key, 'poster_media_key').media_url;
-  Object.assign(entity, { media_url: m.media_url, poster_media_url: poster, video_width: String(m._width), video_height: String(m._height), video_owner_id: ops.userId });
-}
-
 const conversationCards: ResourceDef = {
   name: 'conversation_cards',
   dataType: 'card',
@@ -704,15 +352,6 @@ const conversationCards: ResourceDef = {
     updateOp(`${CONV}/:card_id`, conversationParams(false), { description: 'change a video conversation card', rules: [conversationVideo] }),
     deleteOp(`${CONV}/:card_id`, [], { description: 'delete a video conversation card for good' }),
   ],
-  sandbox: {
-    deleteMode: 'hard',
-    create(entity, ops) {
-      entity.card_uri = `card://${entity.id}`;
-      entity.card_type = 'VIDEO_CONVERSATION';
-      shapeConversation(entity, ops);
-    },
-    update: (entity, _before, ops) => shapeConversation(entity, ops),
-  },
 };
 
 // Order matters for the sandbox routes: cards/poll, cards/video_conversation and cards/all come

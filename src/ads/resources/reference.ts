@@ -1,17 +1,15 @@
 // Reference data (spec 4.2): `xctl ads ref <noun>`. Read-only; the sandbox's data and behaviour
 // are in src/sandbox/ads/reference.ts.
-import type { ResourceDef, Rule, SandboxOps } from '../resource-types.js';
+import type { ResourceDef, Rule } from '../resource-types.js';
 import { p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { customOp, getOp, listOp } from '../ops.js';
 import { RESOURCES as ACCOUNT_RESOURCES } from './accounts.js';
-import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from './line-items.js';
+import { PRODUCT_TYPES } from './line-items.js';
 
 /** Spec section 8: keyword insights take 10 keywords combined and a range of at most 7 days. */
 export const KEYWORDS_MAX = 10;
 export const INSIGHTS_RANGE_MS = 7 * 24 * 3600_000;
-
-const fixed = (rows: Array<Record<string, unknown> & { id: string }>) => (now: string) => rows.map((r) => ({ ...r, created_at: now, updated_at: now, deleted: false }));
 
 const biddingRules: ResourceDef = {
   name: 'bidding_rules',
@@ -66,14 +64,6 @@ const placements: ResourceDef = {
   description: 'placements valid for each product type',
   columns: ['product_type', 'placements'],
   operations: [listOp('/line_items/placements', [p.enumOf('product_type', PRODUCT_TYPES)], { description: 'placements by product type' })],
-  // The line items' placement table, one valid set per placement (TWITTER_PROFILE is never valid alone).
-  fixtures: fixed(
-    PRODUCT_TYPES.map((t) => ({ id: t, product_type: t, placements: PLACEMENTS_BY_PRODUCT[t].filter((x) => x !== 'TWITTER_PROFILE').map((x) => [x]) })),
-  ),
-  sandbox: {
-    listFilter: (e, ops) => ops.values.product_type === undefined || e.product_type === ops.values.product_type,
-    present: ({ id: _id, created_at: _c, updated_at: _u, deleted: _d, ...rest }) => rest,
-  },
 };
 
 const COUNTRY = /^[A-Z]{2}$/;

@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import type { ParamDef, Rule, Violation } from '../resource-types.js';
 import { wrapSchema } from '../params.js';
+import { categoryOfKey, kindOfCategory } from '../../contract/media.js';
 
 /** ISO 3166-1 alpha-2 codes (spec 2.3 rule 5: country_code of an APP destination). */
 export const ISO_COUNTRIES = new Set(
@@ -26,15 +27,17 @@ export const SWIPEABLE_MAX = 6;
 export const MAX_IMAGES = 4;
 
 /**
- * A media key is `<category>_<id>`. The platform's category prefixes say what the media is:
- * 3 an image, 16 an animated GIF, 7 (post video) and 13 (amplify video) a video. The CLI can
- * therefore check the attachment mix before sending; the sandbox checks against its library.
+ * A media key is `<category>_<id>`. The platform's category prefixes (src/contract/media.ts) say
+ * what the media is: 3 an image, 16 an animated GIF, 7 (post video) and 13 (amplify video) a
+ * video. The CLI can therefore check the attachment mix before sending; the sandbox checks
+ * against its library.
  */
 export const MEDIA_KEY = /^\d{1,3}_\d{1,19}$/;
 export type MediaKind = 'IMAGE' | 'GIF' | 'VIDEO';
 export function mediaKindOfKey(key: string): MediaKind | undefined {
-  const prefix = key.split('_')[0];
-  return prefix === '3' ? 'IMAGE' : prefix === '16' ? 'GIF' : prefix === '7' || prefix === '13' ? 'VIDEO' : undefined;
+  const c = categoryOfKey(key);
+  const kind = c && kindOfCategory(c);
+  return kind === 'image' ? 'IMAGE' : kind === 'gif' ? 'GIF' : kind === 'video' ? 'VIDEO' : undefined;
 }
 
 /** Spec 8: up to 4 images, or 1 animated GIF, or 1 video (never mixed). Undefined when fine. */

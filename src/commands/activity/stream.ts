@@ -7,6 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
+import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import { define } from '../define.js';
 
 export interface StreamOptions {
@@ -16,14 +17,12 @@ export interface StreamOptions {
   endTime?: string;
 }
 
-/** An ISO 8601 time for start_time/end_time, in the platform's YYYY-MM-DDTHH:mm:ssZ form. */
+/** An ISO 8601 time with a zone for start_time/end_time (sent in the platform's YYYY-MM-DDTHH:mm:ssZ form). */
 function streamTime(v: string, flag: string): number {
-  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) ? Date.parse(v) : NaN;
-  if (Number.isNaN(t)) throw new UsageError(`${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${v}")`, { flag });
+  const t = parseIsoTime(v);
+  if (t === undefined) throw new UsageError(`${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${v}")`, { flag });
   return t;
 }
-
-const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const BACKFILL_MAX = SUBSCRIPTION_LIMITS.backfillMinutes.max;
 const SEEN_MAX = 20_000;

@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { define } from '../define.js';
-import { EXPIRY_MONTHS, USERS_PER_REQUEST, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
+import { DO_NOT_REACH_TYPES, EXPIRY_MONTHS, USERS_PER_REQUEST, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
@@ -39,7 +39,7 @@ export interface UploadOptions extends UploadFlags {
 const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'changed_batches', 'seconds', 'records_per_s'];
 
 function addFlags(cmd: Command, target: Target): Command {
-  addInputFlags(cmd, target === 'custom_audience' ? undefined : 'what each value is: email or phone_number');
+  addInputFlags(cmd, target === 'custom_audience' ? undefined : `what each value is: ${DO_NOT_REACH_TYPES.join(' or ')}`);
   cmd
     .option('--delete', 'remove the users instead of adding them (operation_type Delete)');
   if (target === 'custom_audience') cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
@@ -69,7 +69,11 @@ export function register(audiences: Command, runF = audiencesUpload): void {
 /** `xctl audiences do-not-reach upload <list-id> <file>`: the same verb for the do-not-reach list. */
 export function registerDoNotReach(dnr: Command, runF = audiencesUpload): void {
   addFlags(
-    dnr.command('upload').argument('<list-id>', "the do-not-reach list's id").argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin').description('upload users (email, phone_number) to the do-not-reach list; resumable (file "-" reads stdin)'),
+    dnr
+      .command('upload')
+      .argument('<list-id>', "the do-not-reach list's id")
+      .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
+      .description(`upload users (${DO_NOT_REACH_TYPES.join(', ')}) to the do-not-reach list; resumable (file "-" reads stdin)`),
     'do_not_reach_list',
   ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'do_not_reach_list', listId: listId!, input: input! })));
 }
@@ -89,11 +93,11 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   const { columns: colReq, defaultCountry } = await parseInputFlags(f);
   const type = colReq.type;
   const columns = colReq.columns;
-  const allowed = target === 'do_not_reach_list' ? (['email', 'phone_number'] as const) : undefined;
   // ads-api.md section 4.4: a do-not-reach list takes only email and phone_number arrays.
+  const allowed = target === 'do_not_reach_list' ? DO_NOT_REACH_TYPES : undefined;
   for (const t of [type, ...columns.map((c) => c.type)]) {
     if (t && allowed && !(allowed as readonly string[]).includes(t)) {
-      throw new UsageError(`do-not-reach lists take only email and phone_number (got ${t})`, { flag: type ? '--type' : '--column' });
+      throw new UsageError(`do-not-reach lists take only ${allowed.join(' and ')} (got ${t})`, { flag: type ? '--type' : '--column' });
     }
   }
   const eff = f.effectiveAt !== undefined ? isoTime(f.effectiveAt, '--effective-at') : undefined;

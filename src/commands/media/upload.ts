@@ -23,7 +23,7 @@ import {
   sizeProblem,
   sniff,
   type Category,
-} from '../../media/contract.js';
+} from '../../contract/media.js';
 import { define } from '../define.js';
 
 export interface UploadOptions {

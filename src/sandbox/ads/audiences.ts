@@ -2,7 +2,7 @@
 // audience (owner, or a live grant), sharing within a business, flexible audiences' immutability,
 // the one do-not-reach list per account, and estimates that repeat for the same targeting.
 import type { SandboxOps } from '../../ads/resource-types.js';
-import { accountFeatures } from '../../ads/resources/accounts.js';
+import { accountFeatures } from './accounts.js';
 import { SHARE_OUTSIDE_FEATURE } from '../../ads/resources/audiences.js';
 import { PRIMARY_TARGETING_TYPES, segmentLeaves, withSegmentDefaults, type Criterion } from '../../ads/resources/audience-rules.js';
 import type { Behaviour } from './behaviour.js';

@@ -3,7 +3,7 @@
 // owns the budget unless it optimizes per line item), the 100-per-campaign and 256-active limits,
 // categories and app platforms, keyword targeting for TWITTER_SEARCH, and the delivery periods
 // the stats are simulated from.
-import type { ResourceDef, SandboxOps, Values } from '../../ads/resource-types.js';
+import type { SandboxOps, Values } from '../../ads/resource-types.js';
 import {
   ACTIVE_LINE_ITEMS_MAX,
   LINE_ITEMS_PER_CAMPAIGN_MAX,
@@ -146,23 +146,3 @@ export const LINE_ITEMS: Behaviour = {
     listFilter: (e, ops) => ops.values.with_draft === true || e.entity_status !== 'DRAFT',
   },
 };
-
-/** Campaigns: the table's own hooks, then their line items follow a change of status or a delete. */
-export function campaignBehaviour(table: ResourceDef): Behaviour {
-  const base = table.sandbox ?? {};
-  const follow = (c: Rec, ops: SandboxOps) => {
-    for (const li of ops.collection('line_items').values()) if (li.campaign_id === c.id) trackDelivery(li, ops.nowMs(), c);
-  };
-  return {
-    hooks: {
-      update(c, before, ops) {
-        base.update?.(c, before, ops);
-        follow(c, ops);
-      },
-      delete(c, ops) {
-        base.delete?.(c, ops);
-        follow({ ...c, deleted: true }, ops);
-      },
-    },
-  };
-}

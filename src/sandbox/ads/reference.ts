@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { SandboxOps } from '../../ads/resource-types.js';
 import { INSIGHTS_RANGE_MS } from '../../ads/resources/reference.js';
+import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from '../../ads/resources/line-items.js';
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import type { Behaviour } from './behaviour.js';
 
@@ -49,6 +50,17 @@ export const PUBLISHERS: Behaviour = {
     { id: 'pub-2', name: 'Sandbox News Daily', screen_name: 'sandbox_news' },
     { id: 'pub-3', name: 'Sandbox Music', screen_name: 'sandbox_music' },
   ]),
+};
+
+export const PLACEMENTS: Behaviour = {
+  // The line items' placement table, one valid set per placement (TWITTER_PROFILE is never valid alone).
+  fixtures: fixed(
+    PRODUCT_TYPES.map((t) => ({ id: t, product_type: t, placements: PLACEMENTS_BY_PRODUCT[t].filter((x) => x !== 'TWITTER_PROFILE').map((x) => [x]) })),
+  ),
+  hooks: {
+    listFilter: (e, ops) => ops.values.product_type === undefined || e.product_type === ops.values.product_type,
+    present: ({ id: _id, created_at: _c, updated_at: _u, deleted: _d, ...rest }) => rest,
+  },
 };
 
 export const CURATED_CATEGORIES: Behaviour = {

@@ -18,6 +18,7 @@ import {
   type Direction,
 } from '../../contract/activity.js';
 import { isNumericId } from '../../contract/ids.js';
+import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
 
 interface Filter {
@@ -75,8 +76,10 @@ function backlog(app: SandboxApp): Array<{ at: number; app_key: string; line: st
 function timeParam(req: SReq, name: string): number | undefined {
   const v = req.query.get(name);
   if (v === null) return undefined;
-  const t = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(v) ? Date.parse(v) : NaN;
-  if (Number.isNaN(t)) throw invalid(`${name} must be an ISO 8601 UTC time such as 2026-01-15T12:00:00Z`, name, v);
+  // The one ISO parser (contract/time.ts), held to the platform's form: UTC, to the second.
+  const p = parseIsoParts(v);
+  const t = p && p.second !== undefined && v.endsWith('Z') ? p.ms : undefined;
+  if (t === undefined) throw invalid(`${name} must be an ISO 8601 UTC time such as 2026-01-15T12:00:00Z`, name, v);
   return t;
 }
 

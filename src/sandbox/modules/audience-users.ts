@@ -6,7 +6,7 @@ import type { SandboxApp } from '../app.js';
 import { adsError, ok, type SReq } from '../http.js';
 import { slotKey, type Entity } from '../state.js';
 import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
-import { EXPIRY_MONTHS, MAX_BYTES, MAX_OPERATIONS, UNHASHED_TYPE, UPLOAD_ENDPOINTS, WIRE_KEYS, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
+import { EXPIRY_MONTHS, MAX_BYTES, MAX_OPERATIONS, UNHASHED_TYPE, UPLOAD_ENDPOINTS, WIRE_KEYS, expiryFault, type IdType, type UploadTarget } from '../../contract/audience-users.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { AdsCode } from '../../contract/service-errors.js';
 
@@ -16,8 +16,11 @@ const DNR_KEYS = new Set(WIRE_KEYS.do_not_reach_list);
 
 type Kind = 'custom_audiences' | 'do_not_reach_lists';
 
-// Hashed identifier types stored as binary digests; service_id is the platform's twitter_id.
-const DIGEST_TYPES: Record<string, number> = { email: 0, device_id: 1, handle: 2, twitter_id: 3, service_id: 3, phone_number: 4 };
+// Hashed identifier types (the contract's names) stored as binary digests, by number; service_id
+// is the platform's twitter_id. A name the contract does not have, or a hashed one left out, does
+// not compile.
+const DIGEST_TYPE_NUMBERS: Record<Exclude<IdType, typeof UNHASHED_TYPE> | 'service_id', number> = { email: 0, device_id: 1, handle: 2, twitter_id: 3, service_id: 3, phone_number: 4 };
+const DIGEST_TYPES: Record<string, number> = DIGEST_TYPE_NUMBERS;
 
 /** One list's distinct users: single-identifier users as digests per type, others by canonical key. */
 interface ListUsers {
@@ -290,7 +293,8 @@ function handler(kind: Kind) {
 }
 
 /** The digest types by number, as stored (twitter_id holds service_id too). */
-const TYPE_NAMES = ['email', 'device_id', 'handle', 'twitter_id', 'phone_number'];
+const TYPE_NAMES: string[] = [];
+for (const [name, n] of Object.entries(DIGEST_TYPES)) TYPE_NAMES[n] ??= name;
 
 export function install(app: SandboxApp): void {
   // Members cannot be read back from the service; the sandbox shows them so that tests and CI

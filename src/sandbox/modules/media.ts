@@ -22,7 +22,7 @@ import {
   kindOfCategory,
   sizeProblem,
   type Category,
-} from '../../media/contract.js';
+} from '../../contract/media.js';
 
 export interface Upload {
   id: string;

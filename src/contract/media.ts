@@ -1,5 +1,6 @@
 // Media upload (platform-notes-2 section 3, the v2 chunked endpoints): the types, categories,
-// limits and key prefixes that `xctl media upload` checks before sending and the sandbox enforces.
+// limits and key prefixes that `xctl media upload` checks before sending and the sandbox enforces;
+// the ads rules (src/ads/rules/cards.ts) read a media key's kind from the same prefixes.
 
 export const INIT_PATH = '/2/media/upload/initialize';
 export const appendPath = (id: string) => `/2/media/upload/${id}/append`;
@@ -45,8 +46,25 @@ export function defaultCategory(mediaType: string): Category {
 }
 
 /** media_key prefixes seen in ads examples: 3_ image, 7_ tweet_video, 13_ amplify_video, 16_ tweet_gif. */
+const KEY_PREFIXES: Record<Category, string> = {
+  amplify_video: '13',
+  tweet_gif: '16',
+  tweet_image: '3',
+  tweet_video: '7',
+  dm_gif: '16',
+  dm_image: '3',
+  dm_video: '7',
+  subtitles: '19',
+};
+
 export function keyPrefix(c: Category): string {
-  return c === 'amplify_video' ? '13' : c.endsWith('_video') ? '7' : c.endsWith('_gif') ? '16' : c === 'subtitles' ? '19' : '3';
+  return KEY_PREFIXES[c];
+}
+
+/** The category a media key's prefix names (the tweet_* one where a dm_* shares it), if any. */
+export function categoryOfKey(key: string): Category | undefined {
+  const prefix = key.split('_')[0];
+  return CATEGORIES.find((c) => KEY_PREFIXES[c] === prefix);
 }
 
 /** Why a media type does not fit a category, or undefined when it does. */

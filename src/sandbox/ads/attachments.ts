@@ -1,0 +1,119 @@
+// Line-item attachments (src/ads/resources/attachments.ts) in the sandbox: each checks its line
+// item (and what it attaches) against the store; promoted accounts need a PROMOTED_ACCOUNT line
+// item and ignore a repeat; promoted posts are created in bulk and follow their line item's
+// deletion; a scheduled promoted post can only be detached before its post goes out.
+import type { SandboxOps } from '../../ads/resource-types.js';
+import { parseIsoTime } from '../../contract/time.js';
+import type { Behaviour } from './behaviour.js';
+
+function lineItem(ops: SandboxOps, id: unknown): Record<string, unknown> {
+  return ops.find('line_items', String(id), { parameter: 'line_item_id' });
+}
+
+export const PROMOTED_ACCOUNTS: Behaviour = {
+  hooks: {
+    // Spec 7: listing with line items none of which support promoted accounts is a 400.
+    beforeList(ops) {
+      const ids = ops.values.line_item_ids as string[] | undefined;
+      if (!ids) return;
+      const lis = ops.collection('line_items');
+      if (!ids.some((id) => lis.get(id)?.product_type === 'PROMOTED_ACCOUNT')) {
+        ops.fail(400, 'INCOMPATIBLE_LINE_ITEM', 'none of the given line items supports promoted accounts', 'line_item_ids');
+      }
+    },
+    create(entity, ops) {
+      const li = lineItem(ops, entity.line_item_id);
+      if (li.product_type !== 'PROMOTED_ACCOUNT') {
+        ops.fail(400, 'INCOMPATIBLE_LINE_ITEM', `line item ${String(li.id)} is not configured for promoted accounts (product_type ${String(li.product_type)})`, 'line_item_id');
+      }
+      // Spec 7: an ineligible user is a 400 and nobody is promoted.
+      if (!ops.user(String(entity.user_id))) ops.fail(400, 'INVALID_PARAMETER', `user ${String(entity.user_id)} is not eligible for promotion`, 'user_id');
+      // Spec 3: promoting an already-promoted user is ignored.
+      for (const e of ops.collection('promoted_accounts').values()) {
+        if (!e.deleted && e.line_item_id === entity.line_item_id && e.user_id === entity.user_id) return { existing: e };
+      }
+      entity.entity_status = 'ACTIVE';
+      return undefined;
+    },
+    history: 'PROMOTED_ACCOUNT',
+  },
+};
+
+export const PROMOTED_TWEETS: Behaviour = {
+  hooks: {
+    // Spec 3: after the parent line item is deleted a promoted post stays deleted=false but
+    // is returned only with with_deleted=true.
+    listFilter: (e, ops) => ops.values.with_deleted === true || ops.collection('line_items').get(String(e.line_item_id))?.deleted !== true,
+    // Spec 3: a disassociated post shows as paused in the management UI.
+    delete(entity) {
+      entity.entity_status = 'PAUSED';
+    },
+    history: 'PROMOTED_TWEET',
+  },
+  ops: {
+    // Up to PROMOTED_TWEETS_MAX posts at once; a post already promoted on the line item is answered as it is.
+    create: (ops) => {
+      const li = lineItem(ops, ops.values.line_item_id);
+      const existing = [...ops.collection('promoted_tweets').values()].filter((e) => e.line_item_id === li.id && !e.deleted);
+      return (ops.values.tweet_ids as string[]).map(
+        (tweetId) =>
+          existing.find((e) => e.tweet_id === tweetId) ??
+          ops.insert({ line_item_id: li.id, tweet_id: tweetId, entity_status: 'ACTIVE', approval_status: 'ACCEPTED' }),
+      );
+    },
+  },
+};
+
+export const SCHEDULED_PROMOTED_TWEETS: Behaviour = {
+  hooks: {
+    deleteMode: 'hard',
+    create(entity, ops) {
+      lineItem(ops, entity.line_item_id);
+      ops.find('scheduled_tweets', String(entity.scheduled_tweet_id), { parameter: 'scheduled_tweet_id' });
+    },
+    // Spec 3: only before the scheduled post's scheduled_at.
+    delete(entity, ops) {
+      const st = ops.collection('scheduled_tweets').get(String(entity.scheduled_tweet_id));
+      const at = st ? parseIsoTime(String(st.scheduled_at)) : undefined;
+      if (at !== undefined && ops.nowMs() >= at) {
+        ops.fail(400, 'INVALID_PARAMETER', `the scheduled post went out at ${String(st!.scheduled_at)}: a scheduled promoted post can only be deleted before then`, 'scheduled_promoted_tweet_id');
+      }
+    },
+  },
+};
+
+export const MEDIA_CREATIVES: Behaviour = {
+  hooks: {
+    create(entity, ops) {
+      const li = lineItem(ops, entity.line_item_id);
+      const media = ops.find('account_media', String(entity.account_media_id), { parameter: 'account_media_id' });
+      if (li.objective === 'WEBSITE_CLICKS' && entity.landing_url === undefined) {
+        ops.fail(400, 'MISSING_PARAMETER', 'landing_url is required when the line item objective is WEBSITE_CLICKS', 'landing_url');
+      }
+      if (media.creative_type === 'PREROLL') delete entity.landing_url; // ignored for preroll
+      entity.campaign_id = li.campaign_id;
+      entity.serving_status = 'ACTIVE';
+      entity.approval_status = 'ACCEPTED';
+    },
+  },
+};
+
+export const TRACKING_TAGS: Behaviour = {
+  hooks: {
+    create(entity, ops) {
+      lineItem(ops, entity.line_item_id);
+    },
+  },
+};
+
+function checkCategory(entity: Record<string, unknown>, ops: SandboxOps): void {
+  lineItem(ops, entity.line_item_id);
+  ops.find('curated_categories', String(entity.curated_category_id), { parameter: 'curated_category_id' });
+}
+
+export const LINE_ITEM_CURATED_CATEGORIES: Behaviour = {
+  hooks: {
+    create: (entity, ops) => checkCategory(entity, ops),
+    update: (entity, _before, ops) => checkCategory(entity, ops),
+  },
+};
