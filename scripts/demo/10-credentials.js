@@ -7,6 +7,10 @@ export default async function (d) {
     input: `${s.api_secret}\n${s.access_token_secret}\n`,
   });
   await d.xctl(['auth', 'status']);
+  d.note('--check asks the service about each credential (exit 1 on any failure)');
+  await d.xctl(['auth', 'status', '--check']);
+  d.note('a mistyped profile is refused with the closest name, instead of acting on an empty one:');
+  await d.xctl(['--profile', 'defualt', 'auth', 'status'], { allowFail: true });
   await d.xctl(['config', 'set', 'account_id', s.account_id]);
   await d.xctl(['config', 'list']);
   d.section('Raw signed requests', 'Like twurl: -d pairs are a signed form body, --body is JSON.');

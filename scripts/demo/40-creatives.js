@@ -24,5 +24,5 @@ export default async function (d) {
   const at = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const sched = await d.xctl(['ads', 'scheduled', 'create', '--as-user-id', s.user_id, '--text', 'Tomorrow', '--scheduled-at', at, '--json', '--fields', 'id,scheduled_at,scheduled_status'], env);
   d.note('deleting a scheduled post is final: the answer shows DELETED, later reads are 404');
-  await d.xctl(['ads', 'scheduled', 'delete', JSON.parse(sched.stdout).id, '--fields', 'id,scheduled_status'], env);
+  await d.xctl(['ads', 'scheduled', 'delete', JSON.parse(sched.stdout).id, '--fields', 'id,scheduled_status', '--yes'], env);
 }

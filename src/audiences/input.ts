@@ -216,7 +216,12 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
       throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
     }
     const type = req.type ?? named;
-    if (!type) throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')})`, { flag: '--type' });
+    if (!type) {
+      throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')}): its first line is ${shown([firstLine])}, which names no type`, {
+        flag: '--type',
+        hint: `say what each line holds, e.g. --type email; or start the file with a header line naming it (${HEADER_NAMES})`,
+      });
+    }
     if (named && named === type) return { header: true, columns: [{ type, name: cell, index: 0 }] };
     return { header: false, columns: [{ type, name: type, index: 0 }] };
   }
@@ -239,17 +244,36 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
       if (cells.length === 1) return { header: true, columns: [{ type: req.type, name: cells[0]!, index: 0 }] };
       throw new UsageError(`--type ${req.type}: the header (${cells.join(', ')}) has no ${req.type} column; name one with --column ${req.type}=HEADER`, { flag: '--column' });
     }
-    if (cells.length > 1) throw new UsageError(`the input has ${cells.length} columns and no header naming them: say which holds what with --column TYPE=HEADER`, { flag: '--column' });
+    if (cells.length > 1) {
+      throw new UsageError(`the input has ${cells.length} columns and its first row (${shown(cells)}) names none of them: say which holds what with --column TYPE=HEADER`, {
+        flag: '--column',
+        hint: `--column needs a header row: add one naming the columns (${HEADER_NAMES}), or name yours, e.g. --column ${req.type}=HEADER`,
+      });
+    }
     // A one-column file whose first cell is not an identifier of the type (e.g. "Email Address").
     const headerLike = !/[@\d]/.test(cells[0]!) && req.type !== 'handle' && req.type !== 'device_id' && req.type !== 'partner_user_id';
     return { header: headerLike, columns: [{ type: req.type, name: headerLike ? cells[0]! : req.type, index: 0 }] };
   }
-  if (!isHeader) throw new UsageError('cannot tell which column holds what: pass --type T or --column TYPE=HEADER', { flag: '--type' });
+  if (!isHeader) {
+    throw new UsageError(`cannot tell which column holds what: the first row (${shown(cells)}) names no identifier type`, {
+      flag: '--type',
+      hint: `pass --column TYPE=HEADER for each column to send (e.g. --column email=${JSON.stringify(cells.find((c) => /mail/i.test(c)) ?? cells[0] ?? 'HEADER')}), --type T for a one-column file, or rename the header cells (${HEADER_NAMES})`,
+    });
+  }
   const columns: ColumnSpec[] = [];
   named.forEach((t, i) => {
     if (t) columns.push({ type: t, name: cells[i]!, index: i });
   });
   return { header: true, columns };
+}
+
+/** The header names that name a type by themselves. */
+const HEADER_NAMES = [...ID_TYPES, ...Object.keys(TYPE_ALIASES)].join(', ');
+
+/** Header cells as found, quoted and cut short: the error shows what was read, on one line. */
+function shown(cells: string[]): string {
+  const quoted = cells.slice(0, 8).map((c) => JSON.stringify(c.length > 40 ? `${c.slice(0, 37)}...` : c));
+  return quoted.join(', ') + (cells.length > 8 ? `, ... (${cells.length} columns)` : '');
 }
 
 function keysFor(t: IdType): string[] {

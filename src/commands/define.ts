@@ -21,7 +21,7 @@ export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, a
     if (o.createsProfile) ctx.allowNewProfile();
     // A mistyped --profile (or XCTL_PROFILE) is refused before anything runs, even by commands
     // that reach the profile only through a fallback (base URL, account, output format).
-    else if (ctx.explicitProfile) await ctx.profileName();
+    else if (ctx.explicitProfile && o.selectsProfile !== false) await ctx.profileName();
     await fn(ctx, cmd.opts() as F, cmd.args);
   };
 }
@@ -29,4 +29,9 @@ export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, a
 export interface DefineOptions {
   /** The verb creates the profile --profile names (auth set, login, import, sandbox start): an unknown name is not an error. */
   createsProfile?: boolean;
+  /**
+   * false: the verb never acts on the selected profile (`auth profiles list|use|remove` name
+   * profiles themselves), so a stale XCTL_PROFILE must not lock the user out of repairing it.
+   */
+  selectsProfile?: boolean;
 }

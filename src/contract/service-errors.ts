@@ -43,6 +43,15 @@ export const AdsCode = {
 } as const;
 export type AdsCode = (typeof AdsCode)[keyof typeof AdsCode];
 
+/** Failure names of v2 webhook management, carried as `code` of the problem's `errors` items (platform-notes.md). */
+export const WebhookCode = {
+  CrcValidationFailed: 'CrcValidationFailed',
+  UrlValidationFailed: 'UrlValidationFailed',
+  DuplicateUrlFailed: 'DuplicateUrlFailed',
+  WebhookLimitExceeded: 'WebhookLimitExceeded',
+  WebhookIdInvalid: 'WebhookIdInvalid',
+} as const;
+
 /** True when an error's code (number or numeric string, as parsed from a body) is `code`. */
 export function hasCode(err: { code?: string | number }, code: V1Code | AdsCode): boolean {
   return err.code !== undefined && String(err.code) === String(code);

@@ -45,18 +45,23 @@ export const SECRET_FIELDS = ['api_secret', 'access_token', 'access_token_secret
 export const OAUTH2_TOKEN_FIELDS = ['oauth2_access_token', 'oauth2_refresh_token', 'oauth2_expires_at', 'oauth2_scopes', 'oauth2_client_id', 'oauth2_user_id', 'oauth2_screen_name'] as const;
 
 /** Keys `xctl config set` accepts, with their checks. Credentials go through `xctl auth set`. */
-export const SETTINGS: Record<string, { describe: string; check?: (v: string) => string | undefined }> = {
+export const SETTINGS: Record<string, { describe: string; example: string; env?: string; check?: (v: string) => string | undefined }> = {
   base_url: {
     describe: 'API base URL for both the API and the ads hosts (sandbox or proxy)',
+    example: 'http://127.0.0.1:8080',
+    env: 'XCTL_BASE_URL',
     check: (v) => (/^https?:\/\/[^\s/]+/.test(v) ? undefined : 'must be an http(s) URL'),
   },
-  account_id: { describe: 'default ads account id', check: (v) => (/^[a-z0-9]+$/i.test(v) ? undefined : 'must be an account id') },
+  account_id: { describe: 'default ads account id (see `xctl ads accounts list`)', example: '18ce54d4x5t', env: 'XCTL_ACCOUNT_ID', check: (v) => (/^[a-z0-9]+$/i.test(v) ? undefined : 'must be an account id') },
   output: {
     describe: 'default output format: table, json, jsonl or tsv',
+    example: 'json',
+    env: 'XCTL_OUTPUT',
     check: (v) => (['table', 'json', 'jsonl', 'tsv'].includes(v) ? undefined : 'must be table, json, jsonl or tsv'),
   },
   max_wait: {
     describe: 'longest wait for a rate-limit reset, in seconds',
+    example: '900',
     check: (v) => (/^\d+$/.test(v) ? undefined : 'must be a whole number of seconds'),
   },
 };

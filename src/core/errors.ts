@@ -1,5 +1,5 @@
 // Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
-import { AdsCode, ReadOnlyCode, V1Code } from '../contract/service-errors.js';
+import { AdsCode, ReadOnlyCode, V1Code, WebhookCode } from '../contract/service-errors.js';
 
 export const ExitCode = {
   OK: 0,
@@ -121,6 +121,12 @@ const HINTS: Record<string, string> = {
   [AdsCode.ReadonlyClientApplication]: READ_ONLY_HINT,
   [ReadOnlyCode.V2Problem]: READ_ONLY_HINT,
   [ReadOnlyCode.V1Legacy]: READ_ONLY_HINT,
+  // v2 webhook management (webhooks create, validate).
+  [WebhookCode.CrcValidationFailed]:
+    'the URL did not answer the challenge: it must answer GET ?crc_token=T within 3 seconds, without redirecting, with 200 and {"response_token":"sha256=..."}, the HMAC-SHA256 of T keyed with the API secret (`xctl webhooks crc T` prints the expected answer; `xctl webhooks listen` is a receiver that does it)',
+  [WebhookCode.DuplicateUrlFailed]: 'this app already has a webhook with this URL: `xctl webhooks list` shows its id (use it, or delete it first with `xctl webhooks delete ID`)',
+  [WebhookCode.WebhookLimitExceeded]: 'the app has as many webhooks as it may: delete one it no longer uses (`xctl webhooks list`, then `xctl webhooks delete ID`)',
+  [WebhookCode.UrlValidationFailed]: 'the URL is not one the service accepts: https, a public host name, no port, at most 200 characters',
 };
 
 /**

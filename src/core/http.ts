@@ -7,7 +7,7 @@ import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFro
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
 import { abortableSleep } from './sleep.js';
-import { checkBaseUrl, checkRelativePath } from '../contract/hosts.js';
+import { PLATFORM_HOST_NAMES, checkBaseUrl, checkRelativePath, isLoopbackHost } from '../contract/hosts.js';
 import { V1Code, hasCode } from '../contract/service-errors.js';
 import { nodeTransport, type Transport, type TransportResponse } from './transport.js';
 import { oauth2RequirementForPath } from '../contract/oauth2.js';
@@ -98,6 +98,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$|^code$/i;
 // Connection-level failures where the request cannot have reached the server.
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** How much of a failed answer's body --verbose shows. */
+const VERBOSE_BODY_CHARS = 4000;
 /** The largest API answer read: the biggest list page is well under 1 MB; an endless body stops here. */
 export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Default overall deadline of one attempt: an idle timeout alone lets a server dribble forever. */
@@ -196,8 +198,8 @@ export class HttpClient {
       try {
         res = await this.once<T>(method, url, (oauth2Token ? { ...req, oauth2Token } : req) as HttpRequest);
       } catch (e) {
-        const err = e as NetworkError & { notSent?: boolean };
-        if (err instanceof NetworkError && attempt < maxRetries && (idempotent || err.notSent)) {
+        const err = e as NetworkError & { notSent?: boolean; final?: boolean };
+        if (err instanceof NetworkError && !err.final && attempt < maxRetries && (idempotent || err.notSent)) {
           if (!err.notSent) uncertain ||= err.message;
           const wait = backoff(base, attempt++);
           this.cfg.io.info(`${err.message}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
@@ -218,10 +220,11 @@ export class HttpClient {
         const maxWait = (this.cfg.maxWaitSec ?? 900) * 1000;
         if (waitMs <= maxWait) {
           rateWaits++;
-          this.cfg.io.info(
-            `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${usable ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`,
-          );
-          await this.sleep(waitMs, req.signal);
+          if (this.cfg.io.canRedraw) await this.countdown(waitMs, `rate limited on ${method} ${url.pathname}`, usable ? 'x-rate-limit-reset' : 'backoff', req.signal);
+          else {
+            this.cfg.io.info(`rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${usable ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`);
+            await this.sleep(waitMs, req.signal);
+          }
           continue;
         }
         throw errorFromResponse(429, safeJson(res.text), { resetAt: usable ? reset : undefined }) as RateLimitError;
@@ -274,6 +277,26 @@ export class HttpClient {
   private async oauth2Token(o: { rejected?: string }): Promise<string> {
     if (!this.cfg.oauth2) throw new AuthError('OAuth 2.0 user tokens are not available here');
     return this.cfg.oauth2(o);
+  }
+
+  /**
+   * Waits `ms` showing what is left on one line of a terminal's stderr, redrawn every second
+   * ("rate limited on GET /2/x: retrying in 4:32 (x-rate-limit-reset)"): a wait of up to
+   * --max-wait (15 minutes) must not look like a hang. The line is removed when the wait ends.
+   */
+  private async countdown(ms: number, what: string, why: string, signal?: AbortSignal): Promise<void> {
+    const io = this.cfg.io;
+    const end = this.now() + ms;
+    try {
+      for (let left = ms; left > 0; left = end - this.now()) {
+        io.status(`${what}: retrying in ${fmtClock(left)} (${why})`);
+        // to the next whole second, so that each redraw shows one second less
+        await this.sleep(left % 1000 || 1000, signal);
+      }
+    } finally {
+      io.clearStatus();
+    }
+    io.info(`${what}: waited ${fmtMs(ms)} (${why}); retrying`);
   }
 
   private now(): number {
@@ -406,6 +429,10 @@ export class HttpClient {
       if (e instanceof ApiError) throw e;
       throw late(e);
     }
+    // The answer to a failure, as the service sent it: the one line of the error names one
+    // problem, the body may hold more (every item of `errors`, a `request` echo). Redacted and
+    // escaped by io.err, and cut short: an HTML error page can be long.
+    if (verbose && r.status >= 400) io.err(`< body: ${text.length > VERBOSE_BODY_CHARS ? `${text.slice(0, VERBOSE_BODY_CHARS)}... (${text.length} characters)` : text || '(empty)'}`);
     let data: unknown = text;
     const ct = resHeaders['content-type'] ?? '';
     if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {
@@ -464,12 +491,19 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
   const host = url.host;
   let message = `cannot reach ${host}: ${err.message || code}`;
   let hint: string | undefined;
+  // Failures that a retry within seconds cannot mend fail at once: nothing listens on a loopback
+  // port (a stopped sandbox; each retry only cost the user seconds), or the name does not resolve.
+  let final = false;
   if (code === 'ECONNREFUSED') {
     message = `connection refused by ${host}`;
-    hint = 'is the server running? For the local emulator: `xctl sandbox start`';
+    if (isLoopbackHost(url.hostname)) {
+      final = true;
+      hint = `nothing listens on ${host}: is the sandbox running? A sandbox started again has a new port and new keys: \`xctl sandbox start --configure\` stores them in profile "sandbox" (or point --base-url at it)`;
+    } else hint = 'is the server running? check --base-url';
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    message = `cannot resolve host ${url.hostname}`;
-    hint = 'check --base-url and the network';
+    final = true;
+    message = `cannot resolve host ${url.hostname}${code === 'EAI_AGAIN' ? ' (name lookup failed; offline?)' : ''}`;
+    hint = isPlatformHost(url.hostname) ? 'check the network connection' : 'check --base-url (XCTL_BASE_URL, or the profile\'s base_url: `xctl config get base_url`) and the network';
   } else if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|tls|ssl/i.test(err.message)) {
     message = `TLS failure talking to ${host}: ${err.message || code}`;
     hint = 'the server certificate is not trusted; check --base-url (plain http is allowed only on loopback)';
@@ -479,7 +513,11 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
     message = `connection to ${host} closed unexpectedly`;
   }
   const ne = new NetworkError(message, { hint, code: code || undefined });
-  return Object.assign(ne, { notSent: NOT_SENT.has(code) });
+  return Object.assign(ne, { notSent: NOT_SENT.has(code), final });
+}
+
+function isPlatformHost(hostname: string): boolean {
+  return (PLATFORM_HOST_NAMES as readonly string[]).includes(hostname.toLowerCase());
 }
 
 export function backoff(baseMs: number, attempt: number): number {
@@ -489,6 +527,15 @@ export function backoff(baseMs: number, attempt: number): number {
 
 function fmtBytes(n: number): string {
   return n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${n} bytes`;
+}
+
+/** A countdown's time left, rounded up to the second: "4:32", "0:05", "1:02:03". */
+export function fmtClock(ms: number): string {
+  const t = Math.ceil(ms / 1000);
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const sec = String(t % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
 export function fmtMs(ms: number): string {

@@ -99,6 +99,24 @@ export class IO {
     this.stderr.write(`${this.style('yellow', 'warning:')} ${this.safe(text)}\n`);
   }
 
+  /**
+   * A status line redrawn in place on a terminal's stderr (a countdown): each call replaces the
+   * last; clearStatus() removes it. False when stderr is not a terminal (or --quiet,
+   * --no-progress): the caller prints one ordinary line instead.
+   */
+  get canRedraw(): boolean {
+    return this.isStderrTTY && !this.quiet && this.progressEnabled;
+  }
+  status(text: string): void {
+    // One terminal row: a wrapped line could not be redrawn from its start.
+    const cols = this.stderr.columns && this.stderr.columns > 10 ? this.stderr.columns - 1 : 79;
+    const line = this.safe(text);
+    this.stderr.write(`\r\u001b[2K${line.length > cols ? line.slice(0, cols - 1) + '…' : line}`);
+  }
+  clearStatus(): void {
+    this.stderr.write('\r\u001b[2K');
+  }
+
   private safe(text: string): string {
     return escapeForTerminal(this.redact(text.endsWith('\n') ? text.slice(0, -1) : text), { keepLayout: true });
   }

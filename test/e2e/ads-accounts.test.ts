@@ -35,7 +35,7 @@ describe('accounts', () => {
     expect(c.account_id).toBe(a.id);
     const total = await t.run(['ads', 'accounts', 'list', '--with-total-count', '--json']);
     expect(total.stderr).toMatch(/total_count: 4/);
-    expect((await t.json(['ads', 'accounts', 'delete', a.id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'accounts', 'delete', a.id, '--yes'])).deleted).toBe(true);
     expect((await t.json(['ads', 'accounts', 'list'])).map((x: any) => x.id)).not.toContain(a.id);
     expect((await t.json(['ads', 'accounts', 'list', '--with-deleted'])).map((x: any) => x.id)).toContain(a.id);
     expect((await t.json(['ads', 'accounts', 'get', a.id, '--with-deleted'])).deleted).toBe(true);

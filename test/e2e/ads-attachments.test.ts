@@ -32,7 +32,7 @@ describe('promoted accounts', () => {
     const none = await t.fails(1, ['ads', 'promoted-accounts', 'list', '--line-item-ids', web]);
     expect(none.stderr).toMatch(/INCOMPATIBLE_LINE_ITEM/);
     expect((await t.json(['ads', 'promoted-accounts', 'get', pa.id])).user_id).toBe('783214');
-    expect((await t.json(['ads', 'promoted-accounts', 'delete', pa.id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'promoted-accounts', 'delete', pa.id, '--yes'])).deleted).toBe(true);
     expect(await t.json(['ads', 'promoted-accounts', 'list'])).toHaveLength(0);
     await t.refused(['ads', 'promoted-accounts', 'create', '--line-item-id', followers, '--user-id', '@alice']);
   });
@@ -50,7 +50,7 @@ describe('promoted tweets', () => {
     expect(all).toHaveLength(50);
     const got = await t.json(['ads', 'promoted-tweets', 'get', made[1].id]);
     expect(got.tweet_id).toBe('1001');
-    expect(await t.json(['ads', 'promoted-tweets', 'delete', made[1].id])).toMatchObject({ deleted: true, entity_status: 'PAUSED' });
+    expect(await t.json(['ads', 'promoted-tweets', 'delete', made[1].id, '--yes'])).toMatchObject({ deleted: true, entity_status: 'PAUSED' });
     expect(await t.json(['ads', 'promoted-tweets', 'list', '--promoted-tweet-ids', made[1].id])).toEqual([]);
     // Spec 3: when the parent line item is deleted the post stays deleted=false, shown only with with_deleted.
     t.collection('line_items').get(web)!.deleted = true;
@@ -68,10 +68,10 @@ describe('scheduled promoted tweets', () => {
     const b = await t.json(['ads', 'scheduled-promoted-tweets', 'create', '--line-item-id', followers, '--scheduled-tweet-id', st.id]);
     expect((await t.json(['ads', 'scheduled-promoted-tweets', 'list', '--line-item-ids', web])).map((x: any) => x.id)).toEqual([a.id]);
     expect((await t.json(['ads', 'scheduled-promoted-tweets', 'get', b.id])).scheduled_tweet_id).toBe(st.id);
-    await t.json(['ads', 'scheduled-promoted-tweets', 'delete', a.id]);
+    await t.json(['ads', 'scheduled-promoted-tweets', 'delete', a.id, '--yes']);
     await t.fails(1, ['ads', 'scheduled-promoted-tweets', 'get', a.id, '--with-deleted']);
     await t.admin('POST', '/_sandbox/clock', { advance: '25h' });
-    const late = await t.fails(1, ['ads', 'scheduled-promoted-tweets', 'delete', b.id]);
+    const late = await t.fails(1, ['ads', 'scheduled-promoted-tweets', 'delete', b.id, '--yes']);
     expect(late.stderr).toMatch(/can only be deleted before/);
     expect((await t.json(['ads', 'scheduled-promoted-tweets', 'get', b.id])).id).toBe(b.id);
     const missing = await t.fails(1, ['ads', 'scheduled-promoted-tweets', 'create', '--line-item-id', web, '--scheduled-tweet-id', '42']);
@@ -90,7 +90,7 @@ describe('media creatives', () => {
     expect((await t.json(['ads', 'media-creatives', 'list', '--campaign-id', mc.campaign_id])).length).toBe(2);
     expect((await t.json(['ads', 'media-creatives', 'list', '--line-item-ids', followers])).map((x: any) => x.id)).toEqual([other.id]);
     expect((await t.json(['ads', 'media-creatives', 'get', mc.id])).landing_url).toBe('https://shop.example/spring');
-    expect((await t.json(['ads', 'media-creatives', 'delete', mc.id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'media-creatives', 'delete', mc.id, '--yes'])).deleted).toBe(true);
     await t.refused(['ads', 'media-creatives', 'create', '--account-media-id', media, '--line-item-id', web, '--landing-url', 'shop.example']);
   });
 });
@@ -102,7 +102,7 @@ describe('tracking tags', () => {
     expect((await t.json(['ads', 'tracking-tags', 'list', '--line-item-ids', preroll])).map((x: any) => x.id)).toEqual([tag.id]);
     expect((await t.json(['ads', 'tracking-tags', 'update', tag.id, '--tracking-tag-url', 'https://track.example/v2'])).tracking_tag_url).toBe('https://track.example/v2');
     expect((await t.json(['ads', 'tracking-tags', 'get', tag.id])).tracking_tag_url).toBe('https://track.example/v2');
-    expect((await t.json(['ads', 'tracking-tags', 'delete', tag.id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'tracking-tags', 'delete', tag.id, '--yes'])).deleted).toBe(true);
     await t.refused(['ads', 'tracking-tags', 'update', tag.id]);
     await t.refused(['ads', 'tracking-tags', 'create', '--line-item-id', preroll, '--tracking-tag-type', 'PIXEL', '--tracking-tag-url', 'https://t.example']);
   });
@@ -116,7 +116,7 @@ describe('line item curated categories', () => {
     const bad = await t.fails(1, ['ads', 'line-item-categories', 'update', c.id, '--curated-category-id', 'cc-none']);
     expect(bad.stderr).toMatch(/NOT_FOUND, parameter curated_category_id/);
     expect(t.collection('line_item_curated_categories').get(c.id)!.curated_category_id).toBe('cc-tech');
-    expect((await t.json(['ads', 'line-item-categories', 'delete', c.id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'line-item-categories', 'delete', c.id, '--yes'])).deleted).toBe(true);
   });
 });
 

@@ -34,10 +34,10 @@ describe('campaigns', () => {
     const over = await t.fails(1, ['ads', 'campaigns', 'update', c.id, '--total-budget-amount-local-micro', '4000000']);
     expect(over.stderr).toMatch(/daily_budget_amount_local_micro must be at most total_budget_amount_local_micro/);
     expect((await t.json(['ads', 'campaigns', 'get', c.id])).total_budget_amount_local_micro).toBeUndefined();
-    const del = await t.json(['ads', 'campaigns', 'delete', c.id]);
+    const del = await t.json(['ads', 'campaigns', 'delete', c.id, '--yes']);
     expect(del.deleted).toBe(true);
     // Irreversible: later deletes and gets are 404; with_deleted still shows it.
-    const again = await t.fails(1, ['ads', 'campaigns', 'delete', c.id]);
+    const again = await t.fails(1, ['ads', 'campaigns', 'delete', c.id, '--yes']);
     expect(again.stderr).toMatch(/HTTP 404, code NOT_FOUND/);
     await t.fails(1, ['ads', 'campaigns', 'get', c.id]);
     expect((await t.json(['ads', 'campaigns', 'get', c.id, '--with-deleted'])).deleted).toBe(true);

@@ -49,10 +49,10 @@ describe('scheduled posts (manual clock)', () => {
     await advance('2h'); // past the old time: still scheduled
     expect((await t.json(['ads', 'scheduled', 'get', s.id])).scheduled_status).toBe('SCHEDULED');
     expect((await t.json(['ads', 'scheduled', 'list'])).map((x: any) => x.id)).toContain(s.id);
-    const del = await t.json(['ads', 'scheduled', 'delete', s.id]);
+    const del = await t.json(['ads', 'scheduled', 'delete', s.id, '--yes']);
     expect(del).toMatchObject({ id: s.id, scheduled_status: 'DELETED' });
     await t.fails(1, ['ads', 'scheduled', 'get', s.id]);
-    await t.fails(1, ['ads', 'scheduled', 'delete', s.id]);
+    await t.fails(1, ['ads', 'scheduled', 'delete', s.id, '--yes']);
     await advance('4h'); // its old job finds nothing
     expect(t.collection('scheduled_tweets').has(s.id)).toBe(false);
   });
@@ -93,7 +93,7 @@ describe('poll cards (manual clock)', () => {
     // A poll card can be attached to a draft (its card_uri is a card of the account).
     expect((await t.json(['ads', 'drafts', 'create', '--as-user-id', owner, '--text', 'Vote!', '--card-uri', poll.card_uri])).card_uri).toBe(poll.card_uri);
 
-    const del = await t.json(['ads', 'polls', 'delete', poll.id]);
+    const del = await t.json(['ads', 'polls', 'delete', poll.id, '--yes']);
     expect(del.id).toBe(poll.id);
     await t.fails(1, ['ads', 'polls', 'get', poll.id, '--with-deleted']);
     const r = await t.run(['ads', 'polls', 'update', img.id, '--name', 'x']);

@@ -42,7 +42,7 @@ describe('account media', () => {
     expect(pre).toHaveLength(1);
     expect(pre[0]).toMatchObject({ creative_type: 'PREROLL', video_id: VIDEO });
     expect((await t.json(['ads', 'account-media', 'get', pre[0].id])).id).toBe(pre[0].id);
-    expect((await t.json(['ads', 'account-media', 'delete', pre[0].id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'account-media', 'delete', pre[0].id, '--yes'])).deleted).toBe(true);
     await t.fails(1, ['ads', 'account-media', 'get', pre[0].id]);
     expect((await t.json(['ads', 'account-media', 'get', pre[0].id, '--with-deleted'])).deleted).toBe(true);
     expect(await t.json(['ads', 'account-media', 'list', '--creative-types', 'PREROLL'])).toEqual([]);
@@ -74,7 +74,7 @@ describe('media library', () => {
     // Videos only: the sandbox knows what the key is; the CLI cannot from a positional.
     const r = await t.fails(1, ['ads', 'media-library', 'update', SQUARE, '--title', 'x']);
     expect(r.stderr).toMatch(/title applies to videos only/);
-    expect((await t.json(['ads', 'media-library', 'delete', key])).deleted).toBe(true);
+    expect((await t.json(['ads', 'media-library', 'delete', key, '--yes'])).deleted).toBe(true);
     await t.fails(1, ['ads', 'media-library', 'get', key]);
     expect((await t.json(['ads', 'media-library', 'get', key, '--with-deleted'])).deleted).toBe(true);
   });
@@ -111,7 +111,7 @@ describe('cards', () => {
     expect(legacy[1]).toMatchObject({ card_type: 'IMAGE_APP_DOWNLOAD', country_code: 'US', googleplay_app_id: 'com.example.app', app_cta: 'INSTALL' });
     expect((await t.json(['ads', 'cards', 'all-get', app.id])).app_cta).toBe('INSTALL');
 
-    expect((await t.json(['ads', 'cards', 'delete', app.id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'cards', 'delete', app.id, '--yes'])).deleted).toBe(true);
     await t.fails(1, ['ads', 'cards', 'get', app.id]);
     expect((await t.json(['ads', 'cards', 'get', app.id, '--with-deleted'])).deleted).toBe(true);
     expect(await t.json(['ads', 'cards', 'all', '--card-uris', app.card_uri])).toEqual([]);
@@ -186,7 +186,7 @@ describe('preroll calls to action', () => {
     expect((await t.json(['ads', 'preroll-ctas', 'list', '--line-item-ids', li])).map((x: any) => x.id)).toEqual([c.id]);
     expect((await t.json(['ads', 'preroll-ctas', 'update', c.id, '--call-to-action', 'SHOP'])).call_to_action).toBe('SHOP');
     expect((await t.json(['ads', 'preroll-ctas', 'get', c.id])).call_to_action_url).toBe('https://example.com/watch');
-    expect((await t.json(['ads', 'preroll-ctas', 'delete', c.id])).deleted).toBe(true);
+    expect((await t.json(['ads', 'preroll-ctas', 'delete', c.id, '--yes'])).deleted).toBe(true);
     expect((await t.json(['ads', 'preroll-ctas', 'list', '--with-deleted', '--preroll-call-to-action-ids', c.id]))[0].deleted).toBe(true);
     const r = await t.fails(1, ['ads', 'preroll-ctas', 'create', '--line-item-id', t.lineItem('FOLLOWERS'), '--call-to-action', 'SHOP', '--call-to-action-url', 'https://e.com']);
     expect(r.stderr).toMatch(/INCOMPATIBLE_LINE_ITEM/);
@@ -206,7 +206,7 @@ describe('video conversation cards', () => {
     // The sandbox checks the merged card: a second CTA without its post text is refused.
     const bad = await t.fails(1, ['ads', 'conversation-cards', 'update', c.id, '--third-cta', '#Maybe']);
     expect(bad.stderr).toMatch(/third_cta_tweet/);
-    const del = await t.json(['ads', 'conversation-cards', 'delete', c.id]);
+    const del = await t.json(['ads', 'conversation-cards', 'delete', c.id, '--yes']);
     expect(del.id).toBe(c.id);
     await t.fails(1, ['ads', 'conversation-cards', 'get', c.id]);
     const r = await t.fails(1, ['ads', 'conversation-cards', 'create', ...base.slice(0, -2), '--media-key', '7_404', '--title', 't']);

@@ -29,8 +29,8 @@ describe('line items', () => {
     expect((await t.json(['ads', 'line-items', 'list', '--campaign-ids', camp])).map((x: any) => x.id)).toContain(li.id);
     const upd = await t.json(['ads', 'line-items', 'update', li.id, '--entity-status', 'ACTIVE', '--end-time', '', '--start-time', '2026-05-19T10:00:00+02']);
     expect(upd).toMatchObject({ entity_status: 'ACTIVE', end_time: null, start_time: '2026-05-19T08:00:00Z' });
-    expect((await t.json(['ads', 'line-items', 'delete', li.id])).deleted).toBe(true);
-    const again = await t.fails(1, ['ads', 'line-items', 'delete', li.id]);
+    expect((await t.json(['ads', 'line-items', 'delete', li.id, '--yes'])).deleted).toBe(true);
+    const again = await t.fails(1, ['ads', 'line-items', 'delete', li.id, '--yes']);
     expect(again.stderr).toMatch(/HTTP 404, code LINE_ITEM_NOT_FOUND/);
     expect((await t.json(['ads', 'line-items', 'get', li.id, '--with-deleted'])).deleted).toBe(true);
   });

@@ -78,8 +78,8 @@ describe('targeting criteria', () => {
     expect(await t.json(['ads', 'targeting', 'get', kw.id])).toMatchObject({ id: kw.id });
     // The same criterion again is the existing one.
     expect((await t.json(add('BROAD_KEYWORD', 'technology'))).id).toBe(kw.id);
-    expect((await t.json(['ads', 'targeting', 'delete', neg.id])).deleted).toBe(true);
-    expect((await t.fails(1, ['ads', 'targeting', 'delete', neg.id])).stderr).toMatch(/HTTP 404, code TARGETING_CRITERION_NOT_FOUND/);
+    expect((await t.json(['ads', 'targeting', 'delete', neg.id, '--yes'])).deleted).toBe(true);
+    expect((await t.fails(1, ['ads', 'targeting', 'delete', neg.id, '--yes'])).stderr).toMatch(/HTTP 404, code TARGETING_CRITERION_NOT_FOUND/);
     // With a keyword the search placement may go ACTIVE.
     expect((await t.json(['ads', 'line-items', 'update', li, '--entity-status', 'ACTIVE'])).entity_status).toBe('ACTIVE');
   });

@@ -50,12 +50,24 @@ describe('audience permissions', () => {
   });
 
   it('only the owner may change permissions or delete; READ_ONLY may not update, READ_WRITE may', async () => {
-    const grant = await t.fails(3, ['audiences', 'permissions', 'grant', aud, '--account', sister, '--granted-account-id', owner, '--permission-level', 'READ_WRITE']);
+    // Ownership, not credentials: exit 1 (not 3) and a hint naming the owning account (issue 20 item 11).
+    const ownerHint = (what: string) => new RegExp(`hint: custom audience ${aud} is shared with account ${sister}, which does not own it \\(is_owner false\\): only the owning account \\(${owner}\\) may ${what} it; run this with \`--account ${owner}\``);
+    const grant = await t.fails(1, ['audiences', 'permissions', 'grant', aud, '--account', sister, '--granted-account-id', owner, '--permission-level', 'READ_WRITE']);
     expect(grant.stderr).toMatch(/only the owning account \(.+\) may change permissions of custom audience .+ \(is_owner false\)/);
+    expect(grant.stderr).toMatch(ownerHint('share'));
+    expect(grant.stderr).not.toMatch(/check --account/);
     const [g] = await t.json(['audiences', 'permissions', 'list', aud]);
-    expect((await t.fails(3, ['audiences', 'permissions', 'revoke', aud, g.id, '--account', sister])).stderr).toMatch(/only the owning account/);
-    expect((await t.fails(3, ['audiences', 'delete', aud, '--account', sister])).stderr).toMatch(/only the owning account .* may delete/);
-    expect((await t.fails(3, ['audiences', 'update', aud, '--account', sister, '--description', 'mine now'])).stderr).toMatch(/shared with account .* as READ_ONLY: changing it needs READ_WRITE/);
+    expect((await t.fails(1, ['audiences', 'permissions', 'revoke', aud, g.id, '--account', sister, '--yes'])).stderr).toMatch(ownerHint('revoke shares of'));
+    const del = await t.fails(1, ['audiences', 'delete', aud, '--account', sister, '--yes']);
+    expect(del.stderr).toMatch(/only the owning account .* may delete/);
+    expect(del.stderr).toMatch(ownerHint('delete'));
+    const json = await t.fails(1, ['audiences', 'delete', aud, '--account', sister, '--yes', '--json']);
+    expect(JSON.parse(json.stderr).error).toMatchObject({ type: 'ApiError', status: 403, code: 'UNAUTHORIZED_ACCESS', exit_code: 1 });
+    const upd = await t.fails(1, ['audiences', 'update', aud, '--account', sister, '--description', 'mine now']);
+    expect(upd.stderr).toMatch(/shared with account .* as READ_ONLY: changing it needs READ_WRITE/);
+    expect(upd.stderr).toMatch(new RegExp(`hint: .*changing it needs READ_WRITE from the owning account \\(${owner}\\)`));
+    // an account that cannot see the audience at all keeps the service's answer (404)
+    expect((await t.fails(1, ['audiences', 'delete', aud, '--account', partner, '--yes'])).stderr).toMatch(/HTTP 404/);
 
     const rw = await t.json(['audiences', 'create', '--name', 'Editable']);
     await t.json(['audiences', 'permissions', 'grant', rw.id, '--granted-account-id', sister, '--permission-level', 'READ_WRITE']);
@@ -76,7 +88,7 @@ describe('audience permissions', () => {
       const g = await t.json(['audiences', 'permissions', 'grant', aud, '--granted-account-id', partner, '--permission-level', 'READ_ONLY']);
       expect(g.granted_account_id).toBe(partner);
       expect((await t.json(['audiences', 'list', '--account', partner, '--permission-scope', 'SHARED'])).map((x: any) => x.id)).toEqual([aud]);
-      await t.json(['audiences', 'permissions', 'revoke', aud, g.id]);
+      await t.json(['audiences', 'permissions', 'revoke', aud, g.id, '--yes']);
     } finally {
       t.collection('accounts').get(owner)!._features = [];
     }
@@ -94,7 +106,7 @@ describe('audience permissions', () => {
     expect(t.requests.slice(before).some((l) => l.startsWith(`POST /5/accounts/${owner}/tailored_audiences/${other.id}/permissions`))).toBe(true);
     expect(g).toMatchObject({ tailored_audience_id: other.id, permission_level: 'READ_WRITE' });
     expect((await t.json(['audiences', 'permissions', 'list', other.id, '--tailored-audience-permission-ids', g.id, '--tailored'])).length).toBe(1);
-    expect((await t.json(['audiences', 'permissions', 'revoke', other.id, g.id, '--tailored'])).deleted).toBe(true);
+    expect((await t.json(['audiences', 'permissions', 'revoke', other.id, g.id, '--tailored', '--yes'])).deleted).toBe(true);
     expect(await t.json(['audiences', 'permissions', 'list', other.id])).toEqual([]);
     // Each variant's own id filter belongs to it.
     expect((await t.refused(['audiences', 'permissions', 'list', aud, '--tailored-audience-permission-ids', 'x1'])).stderr).toMatch(/--tailored-audience-permission-ids needs --tailored/);
@@ -105,14 +117,14 @@ describe('audience permissions', () => {
 
   it('revoking: the grantee no longer sees or can target the audience; a second revoke is 404', async () => {
     const [g] = await t.json(['audiences', 'permissions', 'list', aud, '--granted-account-ids', sister]);
-    const revoked = await t.json(['audiences', 'permissions', 'revoke', aud, g.id]);
+    const revoked = await t.json(['audiences', 'permissions', 'revoke', aud, g.id, '--yes']);
     expect(revoked).toMatchObject({ id: g.id, deleted: true });
     expect(await t.json(['audiences', 'list', '--account', sister, '--permission-scope', 'SHARED'])).not.toContainEqual(expect.objectContaining({ id: aud }));
     expect((await t.fails(1, ['audiences', 'get', aud, '--account', sister])).stderr).toMatch(/HTTP 404/);
     const target = await t.run(estimateArgs(aud, sister), { input: criteria(aud) });
     expect(target.code).toBe(1);
     expect(target.stderr).toMatch(/cannot be targeted by account .* or the share was revoked/);
-    expect((await t.fails(1, ['audiences', 'permissions', 'revoke', aud, g.id])).stderr).toMatch(/HTTP 404/);
+    expect((await t.fails(1, ['audiences', 'permissions', 'revoke', aud, g.id, '--yes'])).stderr).toMatch(/HTTP 404/);
     // The owner still targets it, and may share it again.
     expect((await t.run(estimateArgs(aud, owner), { input: criteria(aud) })).code).toBe(0);
     expect((await t.json(['audiences', 'permissions', 'grant', aud, '--granted-account-id', sister, '--permission-level', 'READ_ONLY'])).deleted).toBe(false);

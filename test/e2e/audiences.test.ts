@@ -53,7 +53,7 @@ describe('custom audiences', () => {
 
     const upd = await t.json(['audiences', 'update', a.id, '--name', 'Readers', '--description', 'weekly']);
     expect(upd).toMatchObject({ name: 'Readers', description: 'weekly', audience_size: 2 });
-    expect((await t.json(['audiences', 'delete', a.id])).deleted).toBe(true);
+    expect((await t.json(['audiences', 'delete', a.id, '--yes'])).deleted).toBe(true);
     expect((await t.fails(1, ['audiences', 'get', a.id])).stderr).toMatch(/HTTP 404, code NOT_FOUND/);
     expect((await t.json(['audiences', 'get', a.id, '--with-deleted'])).deleted).toBe(true);
     expect((await t.json(['audiences', 'list', '--q', 'Readers'])).length).toBe(0);
@@ -123,7 +123,7 @@ describe('flexible audiences', () => {
     expect(raw.body.operation_errors[0][0].message).toMatch(/immutable/);
     expect((await t.json(['audiences', 'get', f.id])).name).toBe('Buyers not churned');
     // Deleting is not a change of its definition: allowed.
-    expect((await t.json(['audiences', 'delete', f.id])).deleted).toBe(true);
+    expect((await t.json(['audiences', 'delete', f.id, '--yes'])).deleted).toBe(true);
   });
 
   it('the batch is all or nothing: an item-level failure names its position and nothing is applied', async () => {
@@ -196,7 +196,7 @@ describe('do-not-reach lists', () => {
     // The upload endpoint fills it; list shows the distinct count.
     await t.signed('POST', `/12/batch/accounts/${acct}/do_not_reach_lists/${l.id}/users`, [{ operation_type: 'Update', params: { users: [{ email: [hash(7)] }, { phone_number: [hash(8)] }] } }]);
     expect((await t.json(['audiences', 'do-not-reach', 'list']))[0].audience_size).toBe(2);
-    expect((await t.json(['audiences', 'do-not-reach', 'delete', l.id])).deleted).toBe(true);
+    expect((await t.json(['audiences', 'do-not-reach', 'delete', l.id, '--yes'])).deleted).toBe(true);
     expect(await t.json(['audiences', 'do-not-reach', 'list'])).toEqual([]);
     const again = await t.json(['audiences', 'do-not-reach', 'create']);
     expect(again.description).toBeNull();

@@ -234,7 +234,7 @@ describe('wrong base URL, unreachable host, HTML and garbage answers', () => {
     ]);
   });
 
-  it('an unreachable host: connection refused, retried, then one line with a hint (exit 1)', async () => {
+  it('an unreachable loopback port: connection refused at once, one line with a hint (exit 1)', async () => {
     await corpus(families.map((args) => ({ args, code: 1, re: /connection refused by 127\.0\.0\.1:1/, env: { XCTL_BASE_URL: 'http://127.0.0.1:1', XCTL_RETRY_BASE_MS: '1' } })));
   });
 

@@ -150,6 +150,14 @@ describe('an unknown --profile (issue 20 item 8)', () => {
       if (env.XCTL_PROFILE) expect(r.stderr).toContain('(from XCTL_PROFILE)');
     }
     expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(before);
+    // a stale XCTL_PROFILE does not lock out the commands that repair it
+    const stale = { XCTL_CONFIG_DIR: dir, XCTL_PROFILE: 'sandbx' };
+    const list = await runCli(['auth', 'profiles', 'list', '-o', 'tsv', '--fields', 'name'], { env: stale });
+    expect([list.code, list.stdout]).toEqual([0, 'default\nsandbox\n']);
+    const use = await runCli(['auth', 'profiles', 'use', 'sandbx'], { env: stale });
+    expect(use.code).toBe(2);
+    expect(use.stderr).toMatch(/no profile named "sandbx" \(did you mean sandbox\?\)/);
+    expect((await runCli(['config', 'path'], { env: stale })).code).toBe(0);
   });
 
   it('is a new profile for the commands that create one; the default name is always known', async () => {

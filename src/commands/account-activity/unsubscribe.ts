@@ -37,7 +37,7 @@ async function userIdFor(ctx: Context, given: string | undefined): Promise<strin
 export async function unsubscribeRun(ctx: Context, o: UnsubscribeOptions): Promise<void> {
   const webhookId = checkWebhookId(o.webhookId);
   const userId = await userIdFor(ctx, o.userId);
-  if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`))) throw new UsageError('not unsubscribed');
+  if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`))) return ctx.io.info('nothing changed: still subscribed');
   const http = await ctx.http();
   await http.request({ method: E.unsubscribe.method, path: pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId }), auth: 'app' });
   ctx.io.info(`user ${userId} unsubscribed from webhook ${webhookId}`);

@@ -86,6 +86,8 @@ export interface OperationHooks {
   beforeSend?(ctx: Context, o: OperationOptions): Promise<void>;
   /** The answer's data before it is printed. */
   afterReceive?(ctx: Context, data: unknown, o: OperationOptions): unknown | Promise<unknown>;
+  /** The request failed: may throw a better error (it is thrown as it was otherwise). */
+  onError?(ctx: Context, err: unknown, o: OperationOptions): Promise<void>;
 }
 
 /** Commander's flags and positionals of a generated verb, as its typed options. */
@@ -129,6 +131,23 @@ function asRecords(data: unknown): Rec[] {
   return arr.map((x) => (x && typeof x === 'object' ? (x as Rec) : { value: x }));
 }
 
+/**
+ * A delete (or revoke) cannot be undone: it asks on a terminal, like every delete of xctl, and
+ * without one needs --yes. Cancelling a stats job is not a delete.
+ */
+function asksFirst(op: OperationDef): boolean {
+  return op.std === 'delete' && op.verb !== 'cancel';
+}
+
+/** "delete campaign 8wku2?", "revoke custom audience permission 1a of 2b?" */
+async function deleteQuestion(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
+  const ids: string[] = [];
+  for (const pos of positionalsOf(r, op)) ids.push(given[pos.key] ?? (pos.key === 'account_id' ? await ctx.accountId() : '?'));
+  const what = `${r.dataType.replace(/_/g, ' ')} ${ids[ids.length - 1] ?? ''}`.trim();
+  const of = ids.length > 1 ? ` of ${ids.slice(0, -1).join(' / ')}` : '';
+  return `${op.verb} ${what}${of}? This cannot be undone.`;
+}
+
 /** Calls the operation's endpoint (op.method op.path of the ads API) and prints the result. */
 export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDef, o: OperationOptions, hooks: OperationHooks = {}): Promise<void> {
   const columns = op.columns ?? r.columns;
@@ -142,6 +161,10 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, o.path);
   await hooks.beforeSend?.(ctx, o);
+  if (asksFirst(op) && !(await ctx.confirm(await deleteQuestion(ctx, r, op, o.path)))) {
+    ctx.io.info(`nothing ${op.verb === 'revoke' ? 'revoked' : 'deleted'}`);
+    return;
+  }
   const received = async (data: unknown) => (hooks.afterReceive ? hooks.afterReceive(ctx, data, o) : data);
   const http = await ctx.http();
   const settings = await ctx.output();
@@ -174,7 +197,13 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
     await printList(ctx.io, settings, pages, { columns });
     return;
   }
-  const res = await send(raw);
+  let res;
+  try {
+    res = await send(raw);
+  } catch (e) {
+    await hooks.onError?.(ctx, e, o);
+    throw e;
+  }
   if (op.output === 'stats') return printStats(ctx, res.data as StatsEnvelope, columns);
   const data = await received(res.data?.data);
   if (Array.isArray(data)) await printList(ctx.io, settings, asRecords(data), { columns });

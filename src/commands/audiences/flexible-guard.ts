@@ -7,7 +7,7 @@ import type { OperationHooks } from '../ads/run.js';
 export const IMMUTABLE_HINT = 'flexible audiences are immutable once created (ads-api.md section 3): create a new one with `xctl audiences flexible create` and delete the old one';
 
 /** GET /12/accounts/:account_id/custom_audiences/:id: the audience as the account sees it. */
-async function fetchAudience(ctx: Context, id: string): Promise<Record<string, unknown>> {
+export async function fetchAudience(ctx: Context, id: string): Promise<Record<string, unknown>> {
   const res = await (await ctx.http()).request<{ data?: Record<string, unknown> }>({
     method: 'GET',
     host: 'ads',

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { requireOperation, requireResource } from '../../ads/resources.js';
 import { addOperation } from '../ads/generate.js';
 import { UPDATE_HOOKS } from './flexible-guard.js';
+import { ownerOnlyHooks } from './owner-hint.js';
+import type { OperationHooks } from '../ads/run.js';
 import { register as upload, registerDoNotReach as doNotReachUpload } from './upload.js';
 import { register as permissions } from './permissions.js';
 import { register as flexibleCreate } from './flexible/create.js';
@@ -19,7 +21,8 @@ export function register(audiences: Command): void {
   doNotReachUpload(dnr);
   audiences.description('custom audiences: manage, share, combine, estimate; bulk hashed user uploads; do-not-reach lists');
   const ca = requireResource('custom_audiences');
-  for (const verb of ['list', 'get', 'create', 'update', 'delete', 'targeted']) addOperation(audiences, ca, requireOperation(ca, verb), verb === 'update' ? UPDATE_HOOKS : {});
+  const hooks: Record<string, OperationHooks> = { update: { ...UPDATE_HOOKS, ...ownerOnlyHooks('change', 'custom_audience_id') }, delete: ownerOnlyHooks('delete', 'custom_audience_id') };
+  for (const verb of ['list', 'get', 'create', 'update', 'delete', 'targeted']) addOperation(audiences, ca, requireOperation(ca, verb), hooks[verb] ?? {});
   permissions(audiences);
   flexibleCreate(audiences.command('flexible').description('flexible audiences: combinations of custom audiences (closed beta; immutable once created)'));
   const lists = requireResource('do_not_reach_lists');

@@ -7,6 +7,7 @@ import { requireOperation, requireResource } from '../../ads/resources.js';
 import { define } from '../define.js';
 import { optionsFor } from '../ads/generate.js';
 import { attributeOf, operationOptions, positionalsOf, runOperation } from '../ads/run.js';
+import { ownerOnlyHooks } from './owner-hint.js';
 
 export function register(parent: Command): void {
   const perms = parent.command('permissions').description('who a custom audience is shared with: list, grant, revoke (--tailored for the /5 tailored audiences)');
@@ -43,7 +44,8 @@ function addPermissionVerb(perms: Command, verb: string): void {
       }
       const r = which === 'custom' ? custom : tailored;
       if (positionalsOf(r, op).length !== args.length) throw new UsageError('wrong number of arguments');
-      await runOperation(ctx, r, op, operationOptions(r, op, o, args));
+      const hooks = verb === 'list' ? {} : ownerOnlyHooks(`${verb === 'grant' ? 'share' : 'revoke shares of'}`, `${which}_audience_id`);
+      await runOperation(ctx, r, op, operationOptions(r, op, o, args), hooks);
     }),
   );
 }

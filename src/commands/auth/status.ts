@@ -6,16 +6,24 @@ import { mask } from '../../core/io.js';
 import { redactUrlCredentials } from '../../core/redact.js';
 import { printList, type Rec } from '../../core/output.js';
 import { define } from '../define.js';
+import { OAUTH_ENDPOINTS } from '../../contract/oauth.js';
+import { OAUTH2_ENDPOINTS } from '../../contract/oauth2.js';
 
 export function register(parent: Command, runF = authStatus): void {
   parent
     .command('status')
     .description('what is set in each profile (masked), and what the environment overrides; exit 1 when nothing usable is set')
-    .action(define((ctx) => runF(ctx)));
+    .option('--check', "verify each credential of the selected profile with the service (ok/failed per credential; exit 1 on any failure)")
+    .action(define<AuthStatusOptions>((ctx, o) => runF(ctx, o)));
+}
+
+export interface AuthStatusOptions {
+  check?: boolean;
 }
 
 /** Describes every profile, masked; exit 1 when the selected profile has nothing usable. */
-export async function authStatus(ctx: Context): Promise<void> {
+export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promise<void> {
+  if (o.check) return authCheck(ctx);
   const store = await ctx.store();
   const selected = await ctx.profileName();
   const profiles = store.profiles();
@@ -80,4 +88,74 @@ function oauth2Summary(p: Profile, now: number): { text: string } {
   const when = !Number.isFinite(exp) ? '' : exp <= now ? (p.oauth2_refresh_token ? ' (expired; refreshes on use)' : ' (expired)') : ` (until ${new Date(exp).toISOString().slice(11, 16)}Z)`;
   const n = (p.oauth2_scopes ?? '').split(' ').filter(Boolean).length;
   return { text: `${who}${when}, ${n} scope${n === 1 ? '' : 's'}` };
+}
+
+interface CheckRow extends Rec {
+  credential: string;
+  status: 'ok' | 'failed';
+  detail: string;
+}
+
+/**
+ * `auth status --check`: each credential the selected profile would use (environment first) is
+ * tried with the service, with the cheapest call that needs it:
+ * the OAuth 1.0a user token with GET /1.1/account/verify_credentials.json, the app-only bearer with
+ * GET /1.1/application/rate_limit_status.json, the OAuth 2.0 user token with GET /2/users/me
+ * (refreshed first when due, as any command would).
+ */
+export async function authCheck(ctx: Context): Promise<void> {
+  const name = await ctx.profileName();
+  const p = (await ctx.store()).profile(name) ?? {};
+  const c = await ctx.credentials();
+  const http = await ctx.http();
+  const rows: CheckRow[] = [];
+  const from = (src: string | undefined) => (src === 'env' ? ' (from env)' : '');
+  const attempt = async (credential: string, call: () => Promise<string>) => {
+    try {
+      rows.push({ credential, status: 'ok', detail: await call() });
+    } catch (e) {
+      const err = e as Error & { hint?: string };
+      rows.push({ credential, status: 'failed', detail: err.message });
+      if (err.hint) ctx.io.info(`${credential}: ${err.hint}`);
+    }
+  };
+  const user = !!(c.api_key && c.api_secret && c.access_token && c.access_token_secret);
+  if (user) {
+    await attempt(`oauth1 user${from(c.source.access_token)}`, async () => {
+      const res = await http.request<{ id_str?: string; screen_name?: string }>({ method: OAUTH_ENDPOINTS.verifyCredentials.method, path: OAUTH_ENDPOINTS.verifyCredentials.path, auth: 'user' });
+      const level = res.headers['x-access-level'];
+      return `@${res.data?.screen_name ?? '?'} (${res.data?.id_str ?? '?'})${level ? `, ${level}` : ''}`;
+    });
+  }
+  // A bearer in use: the environment's, or the one cached for this key (never a new one asked for).
+  const bearer = c.bearer_token && (c.source.bearer_token === 'env' || !p.bearer_key || p.bearer_key === c.api_key);
+  if (bearer) {
+    await attempt(`bearer${c.source.bearer_token === 'env' ? ' (from env)' : ' (cached)'}`, async () => {
+      await http.request({ method: OAUTH_ENDPOINTS.rateLimitStatus.method, path: OAUTH_ENDPOINTS.rateLimitStatus.path, auth: 'app', query: { resources: 'application' } });
+      return 'accepted (app-only)';
+    });
+  } else if (c.api_key && c.api_secret && !user) {
+    // Only the app's key and secret: they are checked by what they are for, obtaining the bearer (cached, as every command would).
+    await attempt(`app key${from(c.source.api_key)}`, async () => {
+      await ctx.bearer();
+      return 'bearer obtained and cached';
+    });
+  }
+  if (p.oauth2_access_token) {
+    await attempt('oauth2 user', async () => {
+      const res = await http.request<{ data?: { id?: string; username?: string } }>({ method: OAUTH2_ENDPOINTS.me.method, path: OAUTH2_ENDPOINTS.me.path, auth: 'oauth2' });
+      return `@${res.data?.data?.username ?? '?'} (${res.data?.data?.id ?? '?'})`;
+    });
+  }
+  if (rows.length === 0) {
+    throw new CheckFailed(`profile "${name}" has no credentials to check`, {
+      hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start --configure`',
+    });
+  }
+  await printList(ctx.io, await ctx.output(), rows, { columns: ['credential', 'status', 'detail'] });
+  const failed = rows.filter((r) => r.status === 'failed');
+  if (failed.length) {
+    throw new CheckFailed(`${failed.length} of ${rows.length} credential${rows.length === 1 ? '' : 's'} of profile "${name}" failed the check: ${failed.map((r) => r.credential).join(', ')}`);
+  }
+  ctx.io.info(rows.length === 1 ? `the credential of profile "${name}" works` : `all ${rows.length} credentials of profile "${name}" work`);
 }

@@ -7,7 +7,7 @@ export function register(parent: Command, runF = configPath): void {
   parent
     .command('path')
     .description('print the store file path (on the last line)')
-    .action(define((ctx) => runF(ctx)));
+    .action(define((ctx) => runF(ctx), { selectsProfile: false }));
 }
 
 export async function configPath(ctx: Context): Promise<void> {

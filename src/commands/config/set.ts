@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { SETTINGS } from '../../core/config.js';
 import { define } from '../define.js';
-import { SETTING_KEYS, checkKey } from './keys.js';
+import { SETTING_KEYS, checkKey, settingHint } from './keys.js';
 
 export interface SetOptions {
   key: string;
@@ -22,10 +22,15 @@ export async function configSet(ctx: Context, o: SetOptions): Promise<void> {
   const key = checkKey(o.key);
   const value = o.value;
   const problem = SETTINGS[key]!.check?.(value);
-  if (problem) throw new UsageError(`${key} ${problem} (got "${value}")`);
+  if (problem) throw new UsageError(`${key} ${problem} (got "${value}")`, { hint: settingHint(key) });
   if (key === 'base_url') {
     const { checkBaseUrl } = await import('../../contract/hosts.js');
-    checkBaseUrl(value, 'base_url');
+    try {
+      checkBaseUrl(value, 'base_url');
+    } catch (e) {
+      if (e instanceof UsageError) e.hint ??= `${settingHint(key)}; https for any host but loopback`;
+      throw e;
+    }
   }
   await ctx.updateProfile({ [key]: value });
   ctx.io.info(`${key} = ${value} (profile "${await ctx.profileName()}")`);

@@ -1,7 +1,6 @@
 // `xctl webhooks delete <id>` or `--all-stale [--dry-run]`: asks first (--yes when not at a terminal).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
 import { define } from '../define.js';
@@ -37,7 +36,7 @@ export async function webhooksDelete(ctx: Context, o: DeleteOptions): Promise<vo
   if (o.dryRun) throw new UsageError('--dry-run goes with --all-stale', { flag: '--dry-run' });
   if (o.id === undefined) throw new UsageError('which webhook? give its id (`xctl webhooks list`), or --all-stale', { flag: '<id>' });
   const id = checkWebhookId(o.id);
-  if (!(await ctx.confirm(`delete webhook ${id}?`))) throw new UsageError('not deleted');
+  if (!(await ctx.confirm(`delete webhook ${id}?`))) return ctx.io.info('nothing deleted');
   await deleteWebhook(ctx, id);
   ctx.io.info(`deleted webhook ${id}`);
 }

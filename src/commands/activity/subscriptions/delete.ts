@@ -26,7 +26,7 @@ export function register(parent: Command, runF = subscriptionsDelete): void {
 export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promise<void> {
   for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
   const ids = [...new Set(o.ids)];
-  if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`))) throw new UsageError('not deleted');
+  if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`))) return ctx.io.info('nothing deleted');
   const http = await ctx.http();
   if (ids.length === 1) {
     const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: E.deleteSubscription.method, path: pathOf(E.deleteSubscription, { id: ids[0]! }), auth: 'app' });

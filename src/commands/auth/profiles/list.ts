@@ -9,7 +9,7 @@ export function register(parent: Command, runF = profilesList): void {
   parent
     .command('list')
     .description('list profiles')
-    .action(define((ctx) => runF(ctx)));
+    .action(define((ctx) => runF(ctx), { selectsProfile: false }));
 }
 
 export async function profilesList(ctx: Context): Promise<void> {

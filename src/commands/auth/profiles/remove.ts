@@ -4,6 +4,7 @@ import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { checkProfileName } from '../../../core/config.js';
 import { define } from '../../define.js';
+import { didYouMean } from '../../../core/suggest.js';
 
 export interface RemoveOptions {
   name: string;
@@ -13,14 +14,14 @@ export function register(parent: Command, runF = profilesRemove): void {
   parent
     .command('remove').argument('<name>', 'the profile to remove (`xctl auth profiles list`)')
     .description('delete a profile and its credentials')
-    .action(define((ctx, _o, [name]) => runF(ctx, { name: name! })));
+    .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
 }
 
 export async function profilesRemove(ctx: Context, o: RemoveOptions): Promise<void> {
   const name = checkProfileName(o.name);
   const store = await ctx.store();
-  if (!(name in store.profiles())) throw new UsageError(`no profile named "${name}"`);
-  if (!(await ctx.confirm(`remove profile "${name}" and its credentials?`))) return;
+  if (!(name in store.profiles())) throw new UsageError(`no profile named "${name}"${didYouMean(name, Object.keys(store.profiles()))}`);
+  if (!(await ctx.confirm(`remove profile "${name}" and its credentials?`))) return ctx.io.info('nothing removed');
   store.removeProfile(name);
   ctx.io.info(`removed profile "${name}"`);
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { checkProfileName } from '../../../core/config.js';
 import { define } from '../../define.js';
+import { didYouMean } from '../../../core/suggest.js';
 
 export interface UseOptions {
   name: string;
@@ -13,14 +14,14 @@ export function register(parent: Command, runF = profilesUse): void {
   parent
     .command('use').argument('<name>', 'the profile that becomes the default')
     .description('make a profile the default')
-    .action(define((ctx, _o, [name]) => runF(ctx, { name: name! })));
+    .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
 }
 
 export async function profilesUse(ctx: Context, o: UseOptions): Promise<void> {
   const name = checkProfileName(o.name);
   const store = await ctx.store();
   if (!(name in store.profiles())) {
-    throw new UsageError(`no profile named "${name}"`, { hint: `create it with \`xctl --profile ${name} auth set ...\`; see \`xctl auth profiles list\`` });
+    throw new UsageError(`no profile named "${name}"${didYouMean(name, Object.keys(store.profiles()))}`, { hint: `create it with \`xctl --profile ${name} auth set ...\`; see \`xctl auth profiles list\`` });
   }
   store.setDefaultProfile(name);
   ctx.io.info(`default profile is now "${name}"`);
