@@ -1,6 +1,7 @@
 // `xctl webhooks delete <id>` or `--all-stale [--dry-run]`: asks first (--yes when not at a terminal).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
 import { define } from '../define.js';
@@ -49,7 +50,7 @@ async function deleteStale(ctx: Context, dryRun: boolean): Promise<void> {
   if (!stale.length) return ctx.io.info('no stale webhooks');
   await printList(ctx.io, await ctx.output(), stale.map((w) => ({ ...w })), { columns: ['id', 'url', 'reason'] });
   if (dryRun) return ctx.io.info(`${stale.length} stale webhook${stale.length === 1 ? '' : 's'}; nothing deleted (--dry-run)`);
-  if (!(await ctx.confirm(`delete ${stale.length} stale webhook${stale.length === 1 ? '' : 's'}?`))) throw new UsageError('not deleted');
+  if (!(await ctx.confirm(`delete ${stale.length} stale webhook${stale.length === 1 ? '' : 's'}?`))) return ctx.io.info('nothing deleted');
   for (const w of stale) {
     await deleteWebhook(ctx, w.id);
     ctx.io.info(`deleted webhook ${w.id}`);
