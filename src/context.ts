@@ -12,9 +12,13 @@ import { parseFields, parseFormat, type OutputSettings } from './core/output.js'
 
 export interface GlobalOptions {
   profile?: string;
-  json?: boolean;
+  /** --json: true, '' (no field list) or the field list of `--json a,b`. */
+  json?: boolean | string;
   output?: string;
   fields?: string;
+  jq?: string;
+  includeCursor?: boolean;
+  header?: boolean;
   baseUrl?: string;
   sandbox?: boolean;
   account?: string;
@@ -54,6 +58,8 @@ export class Context {
   readonly cwd: string;
   readonly version: string;
   private storePromise?: Promise<Store>;
+  private outputPromise?: Promise<OutputSettings>;
+  private asked = false;
   private httpClient?: HttpClient;
   private creds?: Credentials;
   private newProfileAllowed = false;
@@ -81,19 +87,55 @@ export class Context {
     return !!this.globals.verbose;
   }
 
-  /** Output settings: --json / -o / --fields, else the profile's `output` setting, else TTY-based. */
-  async output(): Promise<OutputSettings> {
-    let format = parseFormat(this.globals.output ?? this.env.XCTL_OUTPUT, this.globals.json);
+  /**
+   * Output settings: --json / -o / --fields / --jq / --header / --include-cursor, else the
+   * profile's `output` setting, else TTY-based. A --jq program is compiled here, so a typo fails
+   * before anything is sent.
+   */
+  output(): Promise<OutputSettings> {
+    this.asked = true;
+    return this.checkOutput();
+  }
+
+  /** Resolves (and so checks) the output settings without counting as the command asking for them. */
+  checkOutput(): Promise<OutputSettings> {
+    this.outputPromise ??= this.resolveOutput();
+    return this.outputPromise;
+  }
+
+  /** Whether the command asked for its output settings (a --jq it never used is reported). */
+  get outputAsked(): boolean {
+    return this.asked;
+  }
+
+  private async resolveOutput(): Promise<OutputSettings> {
+    const g = this.globals;
+    const jsonFields = typeof g.json === 'string' && g.json !== '' ? parseFields(g.json, '--json') : undefined;
+    let format = parseFormat(g.output ?? this.env.XCTL_OUTPUT, g.json !== undefined && g.json !== false);
     if (!format) {
       const p = await this.profile().catch(() => undefined);
       if (p?.output) format = parseFormat(p.output);
     }
-    return { format, fields: parseFields(this.globals.fields) };
+    if (jsonFields && g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one', { flag: '--fields' });
+    const settings: OutputSettings = { format, fields: jsonFields ?? parseFields(g.fields) };
+    // `xctl request -H/--header` is an HTTP header (a list): only the global flag's true counts.
+    if (g.header === true) settings.header = true;
+    if (g.includeCursor) settings.includeCursor = true;
+    if (g.jq !== undefined) {
+      if (g.jq.trim() === '') throw new UsageError("--jq needs a jq program, e.g. --jq '.[].id'", { flag: '--jq' });
+      if (g.output !== undefined && g.output !== 'json') throw new UsageError(`--jq filters the JSON output: it cannot be combined with -o ${g.output}`, { flag: '--jq' });
+      const { checkJq } = await import('./core/jq.js');
+      await checkJq(g.jq);
+      settings.jq = g.jq;
+      settings.format = 'json';
+    }
+    return settings;
   }
 
   /** JSON output requested: errors are printed as JSON too. */
   get wantsJson(): boolean {
-    return !!this.globals.json || this.globals.output === 'json' || this.globals.output === 'jsonl';
+    const g = this.globals;
+    return (g.json !== undefined && g.json !== false) || g.output === 'json' || g.output === 'jsonl';
   }
 
   store(): Promise<Store> {

@@ -14,15 +14,14 @@ const pkg = {
       : (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version,
 };
 
-async function main(rawArgv: string[]): Promise<number> {
-  let argv = rawArgv;
+async function main(argv: string[]): Promise<number> {
   let args = argv.slice(2);
   // Fast path: scripts call --version often; it needs nothing but package.json.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(pkg.version + '\n');
     return ExitCode.OK;
   }
-  const { buildProgram, operandsOf, loadGroups, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');
+  const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');
   args = rewriteHelpWord(args);
   const controller = new AbortController();
   let interrupts = 0;
@@ -66,11 +65,11 @@ async function main(rawArgv: string[]): Promise<number> {
     const { attachExamples } = await import('./commands/examples.js');
     attachExamples(program);
   }
-  argv = [...rawArgv.slice(0, 2), ...args];
-  const wantJson = args.includes('--json') || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
+  const parsed = normalizeArgs(program, args);
+  const wantJson = parsed.some((a) => a.startsWith('--json')) || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
   const verbose = args.includes('-v') || args.includes('--verbose');
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync([...argv.slice(0, 2), ...parsed]);
     return ExitCode.OK;
   } catch (e) {
     const err = e as Error & { code?: string; exitCode?: number };

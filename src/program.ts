@@ -40,9 +40,12 @@ export function buildProgram(version: string): Command {
     .version(version, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('--profile <name>', 'credential profile to use').env('XCTL_PROFILE'))
-    .option('--json', 'JSON output (same as -o json)')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'jsonl', 'tsv']))
+    .option('--json [fields]', 'JSON output (same as -o json); --json id,name keeps only those fields')
+    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else tsv)').choices(['table', 'json', 'jsonl', 'tsv', 'csv']))
     .option('--fields <list>', 'comma-separated fields to print')
+    .option('--jq <expr>', "filter the JSON output with jq (all pages with --all); strings print raw, e.g. --jq '.[].id'")
+    .option('--include-cursor', 'lists: json as {"data": [...], "next_cursor": ...}; jsonl ends with a {"next_cursor": ...} line')
+    .option('--header', 'tsv and csv: print a first row with the column names')
     .option('--base-url <url>', 'API base URL for the API and ads hosts (env XCTL_BASE_URL)')
     .option('--sandbox', 'use the ads sandbox host')
     .option('--account <id>', 'ads account id (env XCTL_ACCOUNT_ID)')
@@ -70,16 +73,21 @@ export function buildProgram(version: string): Command {
   return program;
 }
 
-const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--base-url', '--account', '--max-wait']);
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--jq', '--base-url', '--account', '--max-wait']);
+
+/** What `--json FIELDS` may look like: comma-separated field names (dots for nested ones). */
+const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_.]*(,[A-Za-z_][A-Za-z0-9_.]*)*$/;
 
 /** The operands of argv (after node and script), skipping global options and their values. */
-export function operandsOf(args: string[]): string[] {
+export function operandsOf(args: string[], o: { plainJson?: boolean } = {}): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') return out.concat(args.slice(i + 1));
     if (a.startsWith('-')) {
       if (VALUE_OPTIONS.has(a)) i++;
+      // `--json id,name` before the group: field names, not the group (normalizeJsonFlag settles the rest).
+      else if (a === '--json' && !o.plainJson && FIELD_LIST.test(args[i + 1] ?? '') && !GROUPS[args[i + 1]!]) i++;
       continue;
     }
     out.push(a);
@@ -133,4 +141,50 @@ export async function loadGroups(program: Command, names: string[], operands?: s
     const mod = await entry.load();
     mod.register(stub, names.length === 1 && operands?.[0] === name ? operands.slice(1) : undefined);
   }
+}
+
+/**
+ * Two rewrites of argv once the command tree is loaded, so that global options do not take what
+ * belongs to the command:
+ * - `--json` takes an optional field list (gh's `--json id,name`) yet must not swallow a
+ *   command's argument (`--json get ID`, `get --json ID`). Each bare `--json` followed by a word
+ *   becomes `--json=WORD` when the word looks like field names and is not an argument the command
+ *   still needs, else `--json=` (JSON, every field).
+ * - A command's own option named like a global one (`request -H/--header`, an HTTP header, beside
+ *   the global `--header` row of tsv/csv) keeps its meaning: its long form is passed as its short one.
+ */
+export function normalizeArgs(program: Command, args: string[]): string[] {
+  const end = args.indexOf('--');
+  const upto = end < 0 ? args.length : end;
+  const operands = operandsOf(args, { plainJson: true });
+  let cmd = program;
+  let k = 0;
+  for (; k < operands.length; k++) {
+    const sub = cmd.commands.find((c) => c.name() === operands[k] || c.aliases().includes(operands[k]!));
+    if (!sub) break;
+    cmd = sub;
+  }
+  const out = args.slice();
+  if (cmd !== program) {
+    for (const o of cmd.options) {
+      if (!o.long || !o.short || !program.options.some((g) => g.long === o.long)) continue;
+      for (let i = 0; i < upto; i++) {
+        if (out[i] === o.long) out[i] = o.short;
+        else if (out[i]!.startsWith(`${o.long}=`)) out[i] = o.short + out[i]!.slice(o.long.length + 1);
+      }
+    }
+  }
+  if (!out.slice(0, upto).includes('--json')) return out;
+  const positionals = operands.slice(k);
+  const declared = cmd.registeredArguments;
+  const needsAll = declared.some((a) => a.variadic) || positionals.length <= declared.length;
+  for (let i = 0; i < upto; i++) {
+    if (out[i] !== '--json') continue;
+    const next = out[i + 1];
+    if (next === undefined || i + 1 >= upto || next.startsWith('-')) continue;
+    const isArgument = operands.slice(0, k).includes(next) || (positionals.includes(next) && needsAll);
+    out[i] = !isArgument && FIELD_LIST.test(next) ? `--json=${next}` : '--json=';
+    if (out[i] !== '--json=') out.splice(i + 1, 1);
+  }
+  return out;
 }

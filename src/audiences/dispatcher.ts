@@ -75,7 +75,7 @@ export class Dispatcher {
       this.changedBatches++; // the input changed under this batch: send it again
     } else if (prev) {
       if (prev.users !== b.users || prev.head !== b.head) {
-        this.inputError = new UsageError(`batch ${b.index} differs from the one the journal acknowledged: the input or its order changed`, {
+        this.inputError = new UsageError(`batch ${b.index + 1} differs from the one the journal acknowledged: the input or its order changed`, {
           flag: '--restart',
           hint: 'pass --restart to upload from the top',
         });

@@ -54,7 +54,7 @@ export function uploadOutcome(s: EndState): Outcome {
       const error = kept ? withHint(cause, `${cause.hint ? cause.hint + '; ' : ''}${done}; ${resumeHint}`) : cause;
       return { exit: error.exitCode, journal: keepOrDrop, error };
     }
-    const error = new PartialError(`gave up on batch ${s.failure.batch}: ${cause.message}; ${done}`, {
+    const error = new PartialError(`gave up on batch ${s.failure.batch + 1}: ${cause.message}; ${done}`, {
       hint: kept || s.acknowledged > 0 ? resumeHint : 'nothing was acknowledged: run the same command again',
     });
     return { exit: error.exitCode, journal: keepOrDrop, error };

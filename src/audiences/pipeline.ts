@@ -114,7 +114,16 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   const t = dispatcher.tally;
   const progress = new Progress(
     io,
-    () => ({ read: tally.read, acknowledged: o.dryRun ? t.sent : t.acknowledged, bytesRead: src.bytesDone(), totalBytes: src.totalBytes, elapsedMs: performance.now() - started }),
+    () => ({
+      read: tally.read,
+      valid: tally.valid,
+      acknowledged: o.dryRun ? t.sent : t.acknowledged,
+      bytesRead: src.bytesDone(),
+      totalBytes: src.totalBytes,
+      elapsedMs: performance.now() - started,
+      batches: t.batches + t.resumed_batches,
+      batchSize: o.batchSize,
+    }),
     Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000),
     o.dryRun ? 'packed' : 'acknowledged',
   );

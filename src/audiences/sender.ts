@@ -76,7 +76,7 @@ export class Sender {
           resetWaits++;
           const wait = Math.max(1000, this.resetAt - c.now() + 250);
           if (wait > c.maxWaitMs) throw new BatchFailed(batch.index, errorFromResponse(429, res.data, { resetAt: this.resetAt / 1000 }) as RateLimitError, false);
-          c.io.info(`rate limited (HTTP 429): waiting ${fmtMs(wait)} for the reset before batch ${batch.index}`);
+          c.io.info(`rate limited (HTTP 429): waiting ${fmtMs(wait)} for the reset before batch ${batch.index + 1}`);
           this.retries++;
           await this.wait(wait, batch);
           continue;
@@ -85,7 +85,7 @@ export class Sender {
           const d = res.data?.data;
           if (d && d.success_count === batch.users && d.total_count === batch.users) return;
           // ads-api.md section 4 "Batch rules": any other outcome is an error requiring a retry.
-          failure = new Error(`batch ${batch.index}: the service counted ${d?.success_count ?? '?'} of ${d?.total_count ?? '?'} for ${batch.users} users sent`);
+          failure = new Error(`batch ${batch.index + 1}: the service counted ${d?.success_count ?? '?'} of ${d?.total_count ?? '?'} for ${batch.users} users sent`);
         } else if (res.status >= 500 || res.status === 429) {
           failure = errorFromResponse(res.status, res.data, { fallbackText: res.text });
         } else {
@@ -103,7 +103,7 @@ export class Sender {
       if (attempt >= c.maxAttempts) throw new BatchFailed(batch.index, failure, false);
       this.retries++;
       const wait = backoff(c.retryBaseMs, attempt - 1);
-      c.io.info(`${failure.message}; retrying batch ${batch.index} in ${fmtMs(wait)} (attempt ${attempt + 1} of ${c.maxAttempts})`);
+      c.io.info(`${failure.message}; retrying batch ${batch.index + 1} in ${fmtMs(wait)} (attempt ${attempt + 1} of ${c.maxAttempts})`);
       await this.wait(wait, batch);
     }
   }

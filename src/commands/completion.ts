@@ -65,7 +65,8 @@ export function commandTree(root: Command): Node[] {
     const visible = c.commands.filter((s) => !(s as unknown as { _hidden?: boolean })._hidden && s.name() !== 'help');
     const shown = c.options.filter((o) => !o.hidden);
     const opts = shown.flatMap((o) => optionNames(o).map((name) => ({ name, desc: short(o.description) })));
-    const valueOpts = c.options.filter((o) => o.required || o.optional).flatMap(optionNames);
+    // --json's field list is optional and never completed: it stays a plain flag here.
+    const valueOpts = c.options.filter((o) => o.required || (o.optional && o.long !== '--json')).flatMap(optionNames);
     const values: Record<string, string[]> = {};
     for (const o of shown) {
       const v = valuesOf(o);

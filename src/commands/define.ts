@@ -22,7 +22,11 @@ export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, a
     // A mistyped --profile (or XCTL_PROFILE) is refused before anything runs, even by commands
     // that reach the profile only through a fallback (base URL, account, output format).
     else if (ctx.explicitProfile && o.selectsProfile !== false) await ctx.profileName();
+    // A bad --jq program or field choice is refused before the command sends anything.
+    const g = ctx.globals;
+    if (g.jq !== undefined || typeof g.json === 'string' || g.fields !== undefined) await ctx.checkOutput();
     await fn(ctx, cmd.opts() as F, cmd.args);
+    if (g.jq !== undefined && !ctx.outputAsked) ctx.io.warn('--jq was ignored: this command prints no JSON document');
   };
 }
 

@@ -65,6 +65,13 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   const method = (opts.method ?? (form.length || json !== undefined ? 'POST' : 'GET')).toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`-X must be one of ${METHODS.join(', ')} (got "${opts.method}")`, { flag: '--method' });
 
+  // Output flags are checked before sending: --raw prints bytes, nothing to select or filter.
+  const settings = await ctx.output();
+  const asRecords = settings.fields !== undefined || (ctx.globals.output !== undefined && ['table', 'tsv', 'csv'].includes(ctx.globals.output));
+  if (opts.raw && (settings.jq !== undefined || settings.fields || ctx.globals.output !== undefined || (ctx.globals.json !== undefined && ctx.globals.json !== false))) {
+    throw new UsageError('--raw prints the body exactly as received: it cannot be combined with -o, --json, --fields or --jq', { flag: '--raw' });
+  }
+
   const { warnDeprecated } = await import('./request-deprecations.js');
   warnDeprecated(ctx, method, path);
 
@@ -77,9 +84,15 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   if (opts.raw || typeof res.data === 'string') {
     // Exact bytes for a pipe; on a terminal, the server's text with its control characters shown.
     if (res.text) ctx.io.out(ctx.io.isStdoutTTY ? escapeForTerminal(res.text, { keepLayout: true }) : res.text);
+    if (!opts.raw && (asRecords || settings.jq !== undefined)) ctx.io.warn('the response is not JSON: printed as received');
     return;
   }
-  const settings = await ctx.output();
-  // JSON escapes for controls and bidi overrides: the same value, and nothing a terminal acts on.
-  ctx.io.out(escapeForTerminal(settings.format === 'jsonl' ? JSON.stringify(res.data) : JSON.stringify(res.data, null, 2), { keepLayout: true }));
+  const { printJson, printList, printOne } = await import('../core/output.js');
+  if (!asRecords) return printJson(ctx.io, settings, res.data);
+  // Rows for --fields and -o table/tsv/csv: the records of the answer (its data, else the body itself).
+  const body = res.data as unknown;
+  const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? (body as { data: unknown }).data : body;
+  const rec = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : { value: x });
+  if (Array.isArray(data)) await printList(ctx.io, settings, data.map(rec));
+  else await printOne(ctx.io, settings, rec(data));
 }

@@ -54,10 +54,10 @@ export const SETTINGS: Record<string, { describe: string; example: string; env?:
   },
   account_id: { describe: 'default ads account id (see `xctl ads accounts list`)', example: '18ce54d4x5t', env: 'XCTL_ACCOUNT_ID', check: (v) => (/^[a-z0-9]+$/i.test(v) ? undefined : 'must be an account id') },
   output: {
-    describe: 'default output format: table, json, jsonl or tsv',
+    describe: 'default output format: table, json, jsonl, tsv or csv',
     example: 'json',
     env: 'XCTL_OUTPUT',
-    check: (v) => (['table', 'json', 'jsonl', 'tsv'].includes(v) ? undefined : 'must be table, json, jsonl or tsv'),
+    check: (v) => (['table', 'json', 'jsonl', 'tsv', 'csv'].includes(v) ? undefined : 'must be table, json, jsonl, tsv or csv'),
   },
   max_wait: {
     describe: 'longest wait for a rate-limit reset, in seconds',

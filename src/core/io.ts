@@ -42,6 +42,8 @@ export class IO {
   readonly color: boolean;
   readonly quiet: boolean;
   readonly progressEnabled: boolean;
+  /** COLUMNS from the environment: the width for tables when stdout does not know its own. */
+  readonly envColumns?: number;
   private secrets = new Set<string>();
 
   constructor(streams: IOStreams, opts: IOOptions = {}) {
@@ -53,6 +55,8 @@ export class IO {
     this.color = opts.color ?? (!noColor && !!this.stderr.isTTY && env.TERM !== 'dumb');
     this.quiet = !!opts.quiet;
     this.progressEnabled = opts.progress ?? true;
+    const cols = Number(env.COLUMNS);
+    if (Number.isInteger(cols) && cols > 0) this.envColumns = cols;
   }
 
   get isStdoutTTY(): boolean {

@@ -1,24 +1,35 @@
-// One renderer for every command: table on a TTY, tsv when piped, json / jsonl on request.
-// Lists are streamed (json prints the array incrementally) except tables, which must size columns.
+// One renderer for every command: table on a TTY, tsv when piped; json, jsonl and csv on request;
+// --jq over the JSON. Lists are streamed (json prints the array incrementally) except tables,
+// which must size columns, and --jq, which needs the whole document. The table renderer
+// (output-table.ts, cli-table3) and jq (jq.ts, WebAssembly) load only when used.
 import type { IO } from './io.js';
 import { UsageError } from './errors.js';
 import { escapeForTerminal } from './sanitize.js';
+import type { PageState } from './paginate.js';
 
-export type Format = 'table' | 'json' | 'jsonl' | 'tsv';
-export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'tsv'];
+export type Format = 'table' | 'json' | 'jsonl' | 'tsv' | 'csv';
+export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'tsv', 'csv'];
 
 export type Rec = Record<string, unknown>;
 
 export interface OutputSettings {
   format?: Format; // explicit -o / --json
-  fields?: string[]; // --fields
+  fields?: string[]; // --fields, or --json a,b
+  /** --header: a first row with the column names (tsv, csv). */
+  header?: boolean;
+  /** --jq: a jq program run over the JSON output (all pages of a list with --all). */
+  jq?: string;
+  /** --include-cursor: json as {"data": [...], "next_cursor": ...}; jsonl ends with a {"next_cursor": ...} line. */
+  includeCursor?: boolean;
 }
 
 export interface ShapeOptions {
-  /** Default columns for table/tsv. */
+  /** Default columns for table/tsv/csv. */
   columns?: string[];
   /** Every field a record of this kind may have; `--fields` is checked against it. */
   knownFields?: string[];
+  /** A paginated list: where it stopped, filled in while the records are read. */
+  pages?: PageState;
 }
 
 export function parseFormat(value: string | undefined, json?: boolean): Format | undefined {
@@ -30,18 +41,19 @@ export function parseFormat(value: string | undefined, json?: boolean): Format |
   return value as Format;
 }
 
-export function parseFields(value: string | undefined): string[] | undefined {
+export function parseFields(value: string | undefined, flag = '--fields'): string[] | undefined {
   if (value === undefined) return undefined;
   const f = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (f.length === 0) throw new UsageError('--fields needs at least one field name', { flag: '--fields' });
+  if (f.length === 0) throw new UsageError(`${flag} needs at least one field name`, { flag });
   return f;
 }
 
 export function effectiveFormat(io: IO, settings: OutputSettings): Format {
+  if (settings.jq !== undefined) return 'json';
   return settings.format ?? (io.isStdoutTTY ? 'table' : 'tsv');
 }
 
-function getPath(rec: Rec, path: string): unknown {
+export function getPath(rec: Rec, path: string): unknown {
   if (path in rec) return rec[path];
   let cur: unknown = rec;
   for (const part of path.split('.')) {
@@ -57,29 +69,30 @@ function pick(rec: Rec, fields: string[]): Rec {
   return o;
 }
 
-/** Micros on the wire and in json; money in a table ("543.00 USD"), in the record's currency when it has one. */
-function moneyCell(v: unknown, currency: unknown): string {
-  if (typeof v !== 'number' || !Number.isInteger(v)) return cell(v);
-  return cell(`${(v / 1e6).toFixed(2)}${typeof currency === 'string' && currency ? ` ${currency}` : ''}`);
-}
-
-function text(v: unknown): string {
+export function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString();
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
 
-/**
- * A table cell: service data with every control character and bidi override made visible. A
- * newline stays (the table wraps it inside the cell's box); a tab would break the alignment.
- */
-function cell(v: unknown): string {
-  return escapeForTerminal(text(v), { keepLayout: true }).replace(/\t/g, '\\t');
-}
-
 function tsvCell(v: unknown): string {
   return escapeForTerminal(text(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'));
+}
+
+/**
+ * RFC 4180: a field with a comma, quote, CR or LF is quoted, quotes doubled. Cells starting with
+ * = + - @ are not prefixed (the project has no spreadsheet-injection policy; csv is data, and a
+ * prefix would change negative numbers). Control characters other than CR/LF are escaped like
+ * every other output.
+ */
+function csvCell(v: unknown): string {
+  const s = escapeForTerminal(text(v), { keepLayout: true }).replace(/\t/g, '\\t');
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function rowLine(format: 'tsv' | 'csv', cells: unknown[]): string {
+  return format === 'csv' ? cells.map(csvCell).join(',') + '\r\n' : cells.map(tsvCell).join('\t') + '\n';
 }
 
 function checkFields(fields: string[], known: Iterable<string>): void {
@@ -91,6 +104,11 @@ function checkFields(fields: string[], known: Iterable<string>): void {
       flag: '--fields',
     });
   }
+}
+
+/** A value for a shell command line: as is when plain, else single-quoted. */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9_\-.=:/+@%,]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Streams records in the chosen format. Call write() per record, then end(). */
@@ -109,10 +127,15 @@ export class RecordWriter {
     }
   }
 
-  private columnsFor(rec: Rec): string[] {
+  private columnsFor(rec: Rec | undefined): string[] {
     if (this.settings.fields) return this.settings.fields;
-    if (!this.fields) this.fields = this.shape.columns?.length ? this.shape.columns : Object.keys(rec);
-    return this.fields;
+    if (!this.fields && (rec || this.shape.columns?.length)) this.fields = this.shape.columns?.length ? this.shape.columns : Object.keys(rec!);
+    return this.fields ?? [];
+  }
+
+  /** json with --include-cursor is an object, its records one level deeper. */
+  private get wrapped(): boolean {
+    return !!this.settings.includeCursor && this.settings.jq === undefined;
   }
 
   write(rec: Rec): void {
@@ -123,14 +146,20 @@ export class RecordWriter {
     const out = this.settings.fields ? pick(rec, this.settings.fields) : rec;
     switch (this.format) {
       case 'json':
-        this.io.raw((this.count === 0 ? '[\n' : ',\n') + indent(JSON.stringify(out, null, 2)));
+        if (this.settings.jq !== undefined) this.rows.push(out);
+        else if (this.wrapped) this.io.raw((this.count === 0 ? '{\n  "data": [\n' : ',\n') + indent(JSON.stringify(out, null, 2), '    '));
+        else this.io.raw((this.count === 0 ? '[\n' : ',\n') + indent(JSON.stringify(out, null, 2), '  '));
         break;
       case 'jsonl':
         this.io.raw(JSON.stringify(out) + '\n');
         break;
       case 'tsv':
-        this.io.raw(this.columnsFor(rec).map((c) => tsvCell(getPath(rec, c))).join('\t') + '\n');
+      case 'csv': {
+        const cols = this.columnsFor(rec);
+        if (this.count === 0 && this.settings.header) this.io.raw(rowLine(this.format, cols));
+        this.io.raw(rowLine(this.format, cols.map((c) => getPath(rec, c))));
         break;
+      }
       case 'table':
         this.rows.push(rec);
         break;
@@ -139,86 +168,61 @@ export class RecordWriter {
   }
 
   async end(): Promise<number> {
-    if (this.format === 'json') this.io.raw(this.count === 0 ? '[]\n' : '\n]\n');
-    if (this.format === 'table') {
-      if (this.rows.length === 0) {
-        this.io.info('(no records)');
-      } else {
-        const cols = this.columnsFor(this.rows[0]!);
-        await printTable(this.io, cols, this.rows.map((r) => cols.map((c) => (/_local_micro$/.test(c) ? moneyCell(getPath(r, c), r.currency) : cell(getPath(r, c))))));
-      }
+    const pages = this.shape.pages;
+    const next = pages?.next ?? null;
+    switch (this.format) {
+      case 'json':
+        if (this.settings.jq !== undefined) {
+          await printJq(this.io, this.settings.jq, this.settings.includeCursor ? { data: this.rows, next_cursor: next } : this.rows);
+        } else if (this.wrapped) {
+          this.io.raw(`${this.count === 0 ? '{\n  "data": []' : '\n  ]'},\n  "next_cursor": ${JSON.stringify(next)}\n}\n`);
+        } else this.io.raw(this.count === 0 ? '[]\n' : '\n]\n');
+        break;
+      case 'jsonl':
+        if (this.settings.includeCursor) this.io.raw(JSON.stringify({ next_cursor: next }) + '\n');
+        break;
+      case 'tsv':
+      case 'csv':
+        if (this.count === 0 && this.settings.header && this.columnsFor(undefined).length) this.io.raw(rowLine(this.format, this.columnsFor(undefined)));
+        break;
+      case 'table':
+        if (this.rows.length === 0) {
+          this.io.info('(no records)');
+        } else {
+          const { printTable } = await import('./output-table.js');
+          printTable(this.io, this.columnsFor(this.rows[0]!), this.rows);
+        }
+        break;
+    }
+    // Where to go on: on a terminal, unless the cursor is already in the output.
+    const cursorShown = this.settings.includeCursor && (this.format === 'json' || this.format === 'jsonl');
+    if (pages?.more && !cursorShown && (this.io.isStdoutTTY || this.io.isStderrTTY)) {
+      const how = pages.next !== undefined && pages.flag ? `, or ${pages.flag} ${shellWord(pages.next)}` : pages.next === undefined ? ', or a larger --limit' : '';
+      this.io.info(`more results: --all${how}`);
     }
     return this.count;
   }
 }
 
-function indent(s: string): string {
-  return s.replace(/^/gm, '  ');
+function indent(s: string, pad: string): string {
+  return s.replace(/^/gm, pad);
 }
 
-async function printTable(io: IO, head: string[], rows: string[][]): Promise<void> {
-  const { default: Table } = await import('cli-table3');
-  const width = Math.max(40, io.stdout.columns ?? 120);
-  // Natural widths, then shrink the widest columns until the table fits the terminal; long
-  // cells wrap on word boundaries instead of being cut.
-  const widths = head.map((h, i) => Math.max(escapeForTerminal(h).length, ...rows.map((r) => longestLine(r[i]!))) + 2);
-  const budget = width - (head.length + 1);
-  while (widths.reduce((a, b) => a + b, 0) > budget) {
-    const max = Math.max(...widths);
-    if (max <= 8) break;
-    widths[widths.indexOf(max)] = max - 1;
-  }
-  const t = new Table({
-    head: head.map((h) => io.style('bold', escapeForTerminal(h))),
-    style: { head: [], border: [] },
-    colWidths: widths,
-    wordWrap: true,
-    wrapOnWordBoundary: true,
-  });
-  // cli-table3 cuts a word longer than its column ("19000000…"): an id or a URL must stay whole,
-  // so such words are broken across lines instead.
-  for (const r of rows) t.push(r.map((c, i) => breakLongWords(c, widths[i]! - 2)));
-  io.out(t.toString());
-}
-
-function breakLongWords(s: string, width: number): string {
-  if (width < 1 || longestLine(s) <= width) return s;
-  const lines = s.split('\n').map((line) =>
-    line
-      .split(' ')
-      .map((w) => {
-        const chars = Array.from(w);
-        if (chars.length <= width) return w;
-        const parts: string[] = [];
-        for (let i = 0; i < chars.length; i += width) parts.push(chars.slice(i, i + width).join(''));
-        return parts.join('\n');
-      })
-      .join(' '),
-  );
-  return lines.join('\n');
-}
-
-function longestLine(s: string): number {
-  let m = 0;
-  for (const line of s.split('\n')) m = Math.max(m, line.length);
-  return m;
-}
-
-/** Prints one entity: json as the object, jsonl as one line, tsv as one row, table as key/value. */
+/** Prints one entity: json as the object, jsonl as one line, tsv/csv as one row, table as key/value. */
 export async function printOne(io: IO, settings: OutputSettings, rec: Rec, shape: ShapeOptions = {}): Promise<void> {
   const format = effectiveFormat(io, settings);
   if (settings.fields) checkFields(settings.fields, shape.knownFields?.length ? shape.knownFields : Object.keys(rec));
   const out = settings.fields ? pick(rec, settings.fields) : rec;
+  if (settings.jq !== undefined) return printJq(io, settings.jq, out);
   if (format === 'json') return void io.out(JSON.stringify(out, null, 2));
   if (format === 'jsonl') return void io.out(JSON.stringify(out));
-  if (format === 'tsv') {
+  if (format === 'tsv' || format === 'csv') {
     const cols = settings.fields ?? shape.columns ?? Object.keys(rec);
-    return void io.out(cols.map((c) => tsvCell(getPath(rec, c))).join('\t'));
+    if (settings.header) io.raw(rowLine(format, cols));
+    return void io.raw(rowLine(format, cols.map((c) => getPath(rec, c))));
   }
-  const { default: Table } = await import('cli-table3');
-  const t = new Table({ style: { head: [], border: [] } });
-  for (const [k, v] of Object.entries(out)) t.push({ [io.style('bold', escapeForTerminal(k))]: cell(v) });
-  io.out(t.toString());
+  const { printRecord } = await import('./output-table.js');
+  printRecord(io, out);
 }
 
 /** Writes a list (array or async iterable) through a RecordWriter and returns the count. */
@@ -231,4 +235,29 @@ export async function printList(
   const w = new RecordWriter(io, settings, shape);
   for await (const r of records as AsyncIterable<Rec>) w.write(r);
   return w.end();
+}
+
+/**
+ * A JSON document that is not a record or a list of records (a raw API answer): --jq over it,
+ * else indented json or one jsonl line. On a terminal its control characters are made visible
+ * (JSON escapes: the same value, and nothing a terminal acts on).
+ */
+export async function printJson(io: IO, settings: OutputSettings, value: unknown): Promise<void> {
+  if (settings.jq !== undefined) return printJq(io, settings.jq, value);
+  const s = settings.format === 'jsonl' ? JSON.stringify(value) : JSON.stringify(value, null, 2);
+  io.out(escapeForTerminal(s, { keepLayout: true }));
+}
+
+/** One event of a stream (NDJSON text) through --jq: what jq prints for it, each event on its own. */
+export async function printJqText(io: IO, program: string, jsonText: string): Promise<void> {
+  const { runJq } = await import('./jq.js');
+  const out = await runJq(program, jsonText);
+  if (out) io.out(io.isStdoutTTY ? escapeForTerminal(out, { keepLayout: true }) : out);
+}
+
+/** Runs --jq over `value` and prints what jq prints (strings raw, like `jq -r` and gh's --jq). */
+export async function printJq(io: IO, program: string, value: unknown): Promise<void> {
+  const { runJq } = await import('./jq.js');
+  const out = await runJq(program, JSON.stringify(value));
+  if (out) io.out(io.isStdoutTTY ? escapeForTerminal(out, { keepLayout: true }) : out);
 }

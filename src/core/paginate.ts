@@ -14,6 +14,20 @@ export interface PaginateOptions {
   limit?: number;
   /** Starting cursor (--cursor). */
   cursor?: string;
+  /** Filled in when the iteration ends with pages left unread (for "more results" and --include-cursor). */
+  state?: PageState;
+}
+
+/**
+ * Where a list stopped. `next`: the cursor of the first unread page, when every page before it
+ * was printed whole. `more`: pages are left (also when --limit stopped inside a page, where no
+ * cursor resumes exactly at the next record).
+ */
+export interface PageState {
+  more?: boolean;
+  next?: string;
+  /** The flag that starts a list at a cursor (`--cursor`), when the command has one. */
+  flag?: string;
 }
 
 export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, opts: PaginateOptions = {}): AsyncGenerator<T> {
@@ -26,12 +40,18 @@ export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Pr
     const page = await fetchPage(cursor);
     empty = page.items.length === 0 ? empty + 1 : 0;
     for (const item of page.items) {
-      if (opts.limit !== undefined && seen >= opts.limit) return;
+      if (opts.limit !== undefined && seen >= opts.limit) {
+        if (opts.state) opts.state.more = true; // records of this page are left
+        return;
+      }
       seen++;
       yield item;
     }
-    if (opts.limit !== undefined && seen >= opts.limit) return;
-    if (!follow || !page.next) return;
+    if (!page.next) return;
+    if ((opts.limit !== undefined && seen >= opts.limit) || !follow) {
+      if (opts.state) Object.assign(opts.state, { more: true, next: page.next });
+      return;
+    }
     if (visited.has(page.next)) return; // a server repeating a cursor must not loop us forever
     if (empty >= MAX_EMPTY_PAGES) {
       throw new ApiError(`stopped following next_cursor after ${MAX_EMPTY_PAGES} empty pages in a row (${seen} records read)`, {

@@ -173,7 +173,7 @@ describe('campaigns batch', () => {
     ];
     const r = await t.fails(1, ['ads', 'campaigns', 'batch', '--file', '-'], JSON.stringify(ops));
     expect(r.stderr).toMatch(/refused as a whole/);
-    expect(r.stderr).toMatch(/item 2: NOT_FOUND campaign_id missing1 was not found/);
+    expect(r.stderr).toMatch(/item 3: NOT_FOUND campaign_id missing1 was not found/);
     expect(t.sb.app.state.collection('campaigns').size).toBe(count);
     expect((await t.json(['ads', 'campaigns', 'get', keep.id])).name).toBe('Keep me');
   });
@@ -198,7 +198,7 @@ describe('campaigns batch', () => {
 
   it('refuses an invalid batch before sending: items by position, 41 items, bad JSON', async () => {
     const r = await t.refused(['ads', 'campaigns', 'batch', '--file', '-'], JSON.stringify([{ operation_type: 'Create', params: { name: 'ok', funding_instrument_id: fi } }, { operation_type: 'Update', params: { name: 'n' } }]));
-    expect(r.stderr).toMatch(/item 1 \(Update\): campaign_id is required/);
+    expect(r.stderr).toMatch(/item 2 \(Update\): campaign_id is required/);
     const big = await t.refused(['ads', 'campaigns', 'batch', '--file', '-'], JSON.stringify(Array(41).fill({ operation_type: 'Delete', params: { campaign_id: 'x' } })));
     expect(big.stderr).toMatch(/at most 40 items \(got 41\)/);
     expect((await t.refused(['ads', 'campaigns', 'batch', '--file', '-'], '[{')).stderr).toMatch(/not valid JSON/);

@@ -111,7 +111,7 @@ describe('line items', () => {
       { operation_type: 'Update', params: { line_item_id: created[0].id, name: 'renamed' } },
       { operation_type: 'Delete', params: { line_item_id: 'nosuch' } },
     ]));
-    expect(r.stderr).toMatch(/item 1: LINE_ITEM_NOT_FOUND/);
+    expect(r.stderr).toMatch(/item 2: LINE_ITEM_NOT_FOUND/);
     expect(t.collection('line_items').size).toBe(before);
     expect((await t.json(['ads', 'line-items', 'get', created[0].id])).name).toBe('b1');
     const ok = await t.json(['ads', 'line-items', 'batch', '--file', '-'], JSON.stringify([

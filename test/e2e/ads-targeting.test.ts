@@ -132,7 +132,7 @@ describe('targeting criteria', () => {
       { operation_type: 'Delete', params: { targeting_criterion_id: a.id } },
       { operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'xx' } },
     ]));
-    expect(r.stderr).toMatch(/item 1: INVALID_PARAMETER/);
+    expect(r.stderr).toMatch(/item 2: INVALID_PARAMETER/);
     expect(t.collection('targeting_criteria').size).toBe(before);
     expect((await t.json(['ads', 'targeting', 'get', a.id])).deleted).toBe(false);
     const ok = await t.json(['ads', 'targeting', 'batch', '--file', '-'], JSON.stringify([

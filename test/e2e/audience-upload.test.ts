@@ -84,7 +84,7 @@ describe('audiences upload', () => {
     await t.admin('POST', '/_sandbox/faults', { rate_limit: 3 });
     const r = await t.run(['--max-wait', '0', 'audiences', 'upload', id, file, '--type', 'email', '--batch-size', '500', '--concurrency', '1']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/gave up on batch 3: .*Rate limit exceeded.*1500 of \d+ valid records acknowledged/);
+    expect(r.stderr).toMatch(/gave up on batch 4: .*Rate limit exceeded.*1500 of \d+ valid records acknowledged/);
     expect(r.stderr).toMatch(/hint: re-run the same command to resume from the journal .*upload-[0-9a-f]+\.jsonl/);
     await t.admin('DELETE', '/_sandbox/faults');
     const again = await t.run(['--max-wait', '0', 'audiences', 'upload', id, file, '--type', 'email', '--batch-size', '500', '--concurrency', '1', '-o', 'json']);

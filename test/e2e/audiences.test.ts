@@ -111,7 +111,7 @@ describe('flexible audiences', () => {
     expect(upd.stderr).toMatch(/is a flexible audience; flexible audiences are immutable once created/);
     expect(t.requests.slice(before).every((l) => l.startsWith('GET '))).toBe(true);
     const batchUpd = await t.fails(2, ['audiences', 'flexible', 'create', '--file', file('upd.json', [{ operation_type: 'Update', params: { custom_audience_id: f.id, name: 'Renamed' } }])]);
-    expect(batchUpd.stderr).toMatch(/item 0 \(Update\): custom audience .* is a flexible audience/);
+    expect(batchUpd.stderr).toMatch(/item 1 \(Update\): custom audience .* is a flexible audience/);
     const batchUpd2 = await t.fails(2, ['audiences', 'flexible', 'create', '--file', file('upd2.json', [{ operation_type: 'Update', params: { custom_audience_id: f.id, audience_type: 'FLEXIBLE' } }])]);
     expect(batchUpd2.stderr).toMatch(/immutable/);
     // ...and so does the sandbox, on PUT and on a batch Update.
@@ -128,13 +128,13 @@ describe('flexible audiences', () => {
 
   it('the batch is all or nothing: an item-level failure names its position and nothing is applied', async () => {
     const r = await t.fails(1, ['audiences', 'flexible', 'create', '--file', file('two.json', [spec('Flex ok'), spec('Flex bad', { segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: 'nosuch1', negate: false }] } })])]);
-    expect(r.stderr).toMatch(/the batch was refused as a whole \(nothing was applied\):\n\s+item 1: INVALID_PARAMETER segments: custom audience nosuch1 does not exist/);
+    expect(r.stderr).toMatch(/the batch was refused as a whole \(nothing was applied\):\n\s+item 2: INVALID_PARAMETER segments: custom audience nosuch1 does not exist/);
     expect(await t.json(['audiences', 'list', '--q', 'Flex ok'])).toEqual([]);
     // A duplicate name, within the batch or with an existing audience, is an item error too.
     const dup = await t.fails(1, ['audiences', 'flexible', 'create', '--file', file('dup.json', [spec('Flex twice'), spec('flex TWICE')])]);
-    expect(dup.stderr).toMatch(/item 1: INVALID_PARAMETER a custom audience named "flex TWICE" already exists/);
+    expect(dup.stderr).toMatch(/item 2: INVALID_PARAMETER a custom audience named "flex TWICE" already exists/);
     const dup2 = await t.fails(1, ['audiences', 'flexible', 'create', '--file', file('dup2.json', spec('Flex buyers'))]);
-    expect(dup2.stderr).toMatch(/item 0: INVALID_PARAMETER a custom audience named "Flex buyers" already exists/);
+    expect(dup2.stderr).toMatch(/item 1: INVALID_PARAMETER a custom audience named "Flex buyers" already exists/);
   });
 
   it('batch errors caught before sending: 11 items, 11 leaves, lookback_window, boolean_operator, audience_type', async () => {
@@ -142,7 +142,7 @@ describe('flexible audiences', () => {
     expect((await t.refused(['audiences', 'flexible', 'create', '--file', file('many.json', many)])).stderr).toMatch(/the batch must hold at most 10 items \(got 11\)/);
     const leaves = { boolean_operator: 'OR', child_segments: Array.from({ length: 11 }, () => ({ custom_audience_id: a1, negate: false })) };
     expect((await t.refused(['audiences', 'flexible', 'create', '--file', file('leaves.json', spec('Big', { segments: leaves }))])).stderr).toMatch(
-      /item 0 \(Create\): segments must hold at most 10 custom audiences \(leaf segments\), got 11/,
+      /item 1 \(Create\): segments must hold at most 10 custom audiences \(leaf segments\), got 11/,
     );
     const lb = spec('Lb', { segments: { boolean_operator: 'AND', child_segments: [{ custom_audience_id: a1, lookback_window: 3 }] } });
     expect((await t.refused(['audiences', 'flexible', 'create', '--file', file('lb.json', lb)])).stderr).toMatch(/segments at child_segments\[0\]\.lookback_window: must be one of 1, 7, 14, 30/);

@@ -55,8 +55,8 @@ describe('config set and unset', () => {
     expect(cred.stderr).toMatch(/hint: credentials are set with `xctl auth set`/);
     const output = await t.run(['config', 'set', 'output', 'xml']);
     expect(output.code).toBe(2);
-    expect(output.stderr).toMatch(/error: output must be table, json, jsonl or tsv \(got "xml"\)/);
-    expect(output.stderr).toMatch(/hint: output: default output format: table, json, jsonl or tsv, e\.g\. `xctl config set output json`/);
+    expect(output.stderr).toMatch(/error: output must be table, json, jsonl, tsv or csv \(got "xml"\)/);
+    expect(output.stderr).toMatch(/hint: output: default output format: table, json, jsonl, tsv or csv, e\.g\. `xctl config set output json`/);
     const wait = await t.run(['config', 'set', 'max_wait', '15m']);
     expect(wait.stderr).toMatch(/hint: max_wait: .*e\.g\. `xctl config set max_wait 900`/);
     const http = await t.run(['config', 'set', 'base_url', 'http://example.com']);

@@ -101,13 +101,13 @@ export function testContext(o: TestContextOptions = {}): TestContext {
     stdout: () => stdout.text(),
     stderr: () => stderr.text(),
     async run(argv) {
-      const { buildProgram, firstOperand, loadGroups } = await import('../../src/program.js');
+      const { buildProgram, firstOperand, loadGroups, normalizeArgs } = await import('../../src/program.js');
       const { setRuntime } = await import('../../src/runtime.js');
       setRuntime({ streams, env, signal, version: '0.0.0-test', cwd: process.cwd(), transport: o.transport, clock });
       const program = buildProgram('0.0.0-test');
       const group = firstOperand(argv);
       if (group) await loadGroups(program, [group]);
-      await program.parseAsync(['node', 'xctl', ...argv]);
+      await program.parseAsync(['node', 'xctl', ...normalizeArgs(program, argv)]);
     },
     cleanup: () => fs.rmSync(configDir, { recursive: true, force: true }),
   };

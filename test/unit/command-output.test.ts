@@ -30,7 +30,7 @@ async function both(argv: string[], stub: (reg: HttpRegistry) => void): Promise<
 const table = (...lines: string[]) => lines.join('\n') + '\n';
 
 describe('webhooks list', () => {
-  it('GET /2/webhooks with the app bearer; status column; long values wrap instead of being cut', async () => {
+  it('GET /2/webhooks with the app bearer; status column; one line per webhook, a long URL cut with …', async () => {
     const { tty, piped, requests } = await both(['webhooks', 'list'], (reg) =>
       reg.register(
         route('GET', '/2/webhooks'),
@@ -50,10 +50,7 @@ describe('webhooks list', () => {
         '│ id                  │ url                                   │ status  │ created_at               │',
         '├─────────────────────┼───────────────────────────────────────┼─────────┼──────────────────────────┤',
         '│ 1146654567674912769 │ https://hooks.example.com/x           │ valid   │ 2026-01-10T08:00:00.000Z │',
-        '├─────────────────────┼───────────────────────────────────────┼─────────┼──────────────────────────┤',
-        '│ 2                   │ https://b.example.com/a/path/long/eno │ invalid │ 2026-01-11T09:30:00.000Z │',
-        '│                     │ ugh/to/wrap/on/a/terminal/of/one/hund │         │                          │',
-        '│                     │ red/columns/yes                       │         │                          │',
+        '│ 2                   │ https://b.example.com/a/path/long/en… │ invalid │ 2026-01-11T09:30:00.000Z │',
         '└─────────────────────┴───────────────────────────────────────┴─────────┴──────────────────────────┘',
       ),
     );
@@ -71,7 +68,7 @@ describe('webhooks list', () => {
 });
 
 describe('activity subscriptions list', () => {
-  it('asks for 100 per page with the user token; the filter prints as JSON', async () => {
+  it('asks for 100 per page with the user token; ids whole, the filter as k=v, a column dropped to fit (and said)', async () => {
     const { tty, piped, requests } = await both(['activity', 'subscriptions', 'list'], (reg) =>
       reg.register(
         route('GET', '/2/activity/subscriptions', { query: { max_results: '100' } }),
@@ -87,18 +84,15 @@ describe('activity subscriptions list', () => {
     expect(requests[0]!.headers.authorization).toMatch(/^OAuth .*oauth_token="1001-test-access-token"/);
     expect(tty.stdout()).toBe(
       table(
-        '┌─────────────────┬──────────────┬─────────────────┬─────────┬──────────────────┬──────────────────┐',
-        '│ subscription_id │ event_type   │ filter          │ tag     │ webhook_id       │ created_at       │',
-        '├─────────────────┼──────────────┼─────────────────┼─────────┼──────────────────┼──────────────────┤',
-        '│ 190000000000000 │ dm.received  │ {"user_id":"783 │ support │ 1146654567674912 │ 2026-01-10T08:00 │',
-        '│ 0001            │              │ 214","direction │         │ 769              │ :00.000Z         │',
-        '│                 │              │ ":"inbound"}    │         │                  │                  │',
-        '├─────────────────┼──────────────┼─────────────────┼─────────┼──────────────────┼──────────────────┤',
-        '│ 190000000000000 │ spaces.start │ {}              │         │                  │ 2026-01-11T09:30 │',
-        '│ 0002            │              │                 │         │                  │ :00.000Z         │',
-        '└─────────────────┴──────────────┴─────────────────┴─────────┴──────────────────┴──────────────────┘',
+        '┌─────────────────────┬──────────────┬─────────────────────────────┬─────────┬─────────────────────┐',
+        '│ subscription_id     │ event_type   │ filter                      │ tag     │ webhook_id          │',
+        '├─────────────────────┼──────────────┼─────────────────────────────┼─────────┼─────────────────────┤',
+        '│ 1900000000000000001 │ dm.received  │ user_id=783214 direction=i… │ support │ 1146654567674912769 │',
+        '│ 1900000000000000002 │ spaces.start │                             │         │                     │',
+        '└─────────────────────┴──────────────┴─────────────────────────────┴─────────┴─────────────────────┘',
       ),
     );
+    expect(tty.stderr()).toBe('(1 column hidden: created_at; use -o json or --fields)\n');
     expect(piped.stdout()).toBe(
       '1900000000000000001\tdm.received\t{"user_id":"783214","direction":"inbound"}\tsupport\t1146654567674912769\t2026-01-10T08:00:00.000Z\n' +
         '1900000000000000002\tspaces.start\t{}\t\t\t2026-01-11T09:30:00.000Z\n',
@@ -122,7 +116,7 @@ describe('ads campaigns list', () => {
       reg.register(
         route('GET', '/12/accounts/acct1/campaigns', { query: { with_total_count: 'true' } }),
         json({
-          data: [{ id: 'c1a2b', name: 'Spring launch', entity_status: 'ACTIVE', funding_instrument_id: 'fi1', daily_budget_amount_local_micro: 50000000, total_budget_amount_local_micro: null, created_at: '2026-01-05T10:00:00Z' }],
+          data: [{ id: 'c1a2b', name: 'Spring launch', entity_status: 'ACTIVE', funding_instrument_id: 'fi1', daily_budget_amount_local_micro: 50000000, total_budget_amount_local_micro: null, currency: 'USD', created_at: '2026-01-05T10:00:00Z' }],
           next_cursor: null,
           data_type: 'campaign',
           total_count: 1,
@@ -132,12 +126,11 @@ describe('ads campaigns list', () => {
     expect(requests[0]!.url.origin).toBe('https://ads-api.x.com');
     expect(tty.stdout()).toBe(
       table(
-        '┌───────┬──────────────┬──────────────┬──────────────┬──────────────┬──────────────┬───────────────┐',
-        '│ id    │ name         │ entity_stat… │ funding_ins… │ daily_budge… │ total_budge… │ created_at    │',
-        '├───────┼──────────────┼──────────────┼──────────────┼──────────────┼──────────────┼───────────────┤',
-        '│ c1a2b │ Spring       │ ACTIVE       │ fi1          │ 50.00        │              │ 2026-01-05T10 │',
-        '│       │ launch       │              │              │              │              │ :00:00Z       │',
-        '└───────┴──────────────┴──────────────┴──────────────┴──────────────┴──────────────┴───────────────┘',
+        '┌───────┬───────────────┬────────────┬────────────┬────────────┬────────────┬──────────────────────┐',
+        '│ id    │ name          │ entity_st… │ funding_i… │ daily_bud… │ total_bud… │ created_at           │',
+        '├───────┼───────────────┼────────────┼────────────┼────────────┼────────────┼──────────────────────┤',
+        '│ c1a2b │ Spring launch │ ACTIVE     │ fi1        │ 50.00 USD  │            │ 2026-01-05T10:00:00Z │',
+        '└───────┴───────────────┴────────────┴────────────┴────────────┴────────────┴──────────────────────┘',
       ),
     );
     expect(piped.stdout()).toBe('c1a2b\tSpring launch\tACTIVE\tfi1\t50000000\t\t2026-01-05T10:00:00Z\n');
@@ -163,12 +156,11 @@ describe('audiences list', () => {
     );
     expect(tty.stdout()).toBe(
       table(
-        '┌─────┬────────────┬──────────────┬──────────────┬──────────┬─────────────┬──────────────┬─────────┐',
-        '│ id  │ name       │ audience_si… │ audience_ty… │ is_owner │ description │ created_at   │ deleted │',
-        '├─────┼────────────┼──────────────┼──────────────┼──────────┼─────────────┼──────────────┼─────────┤',
-        '│ ca1 │ Newsletter │ 1234         │ WEB          │ true     │             │ 2026-01-02T0 │ false   │',
-        '│     │            │              │              │          │             │ 0:00:00Z     │         │',
-        '└─────┴────────────┴──────────────┴──────────────┴──────────┴─────────────┴──────────────┴─────────┘',
+        '┌─────┬────────────┬───────────┬───────────┬──────────┬───────────┬──────────────────────┬─────────┐',
+        '│ id  │ name       │ audience… │ audience… │ is_owner │ descript… │ created_at           │ deleted │',
+        '├─────┼────────────┼───────────┼───────────┼──────────┼───────────┼──────────────────────┼─────────┤',
+        '│ ca1 │ Newsletter │ 1234      │ WEB       │ true     │           │ 2026-01-02T00:00:00Z │ false   │',
+        '└─────┴────────────┴───────────┴───────────┴──────────┴───────────┴──────────────────────┴─────────┘',
       ),
     );
     expect(piped.stdout()).toBe('ca1\tNewsletter\t1234\tWEB\ttrue\t\t2026-01-02T00:00:00Z\tfalse\n');
@@ -181,16 +173,11 @@ describe('auth status', () => {
     expect(requests).toEqual([]);
     expect(tty.stdout()).toBe(
       table(
-        '┌─────────┬──────────┬───────────┬────────────┬────────────┬────────┬───────────────────┬──────────┐',
-        '│ profile │ selected │ api_key   │ api_secret │ user_token │ bearer │ from_env          │ base_url │',
-        '├─────────┼──────────┼───────────┼────────────┼────────────┼────────┼───────────────────┼──────────┤',
-        '│ default │ true     │ test…(12) │ set        │ from env   │ env    │ XCTL_API_KEY      │          │',
-        '│         │          │           │            │            │        │ XCTL_API_SECRET   │          │',
-        '│         │          │           │            │            │        │ XCTL_ACCESS_TOKEN │          │',
-        '│         │          │           │            │            │        │ XCTL_ACCESS_TOKEN │          │',
-        '│         │          │           │            │            │        │ _SECRET           │          │',
-        '│         │          │           │            │            │        │ XCTL_BEARER_TOKEN │          │',
-        '└─────────┴──────────┴───────────┴────────────┴────────────┴────────┴───────────────────┴──────────┘',
+        '┌─────────┬──────────┬───────────┬──────────┬───────────┬────────┬──────────────────────┬──────────┐',
+        '│ profile │ selected │ api_key   │ api_sec… │ user_tok… │ bearer │ from_env             │ base_url │',
+        '├─────────┼──────────┼───────────┼──────────┼───────────┼────────┼──────────────────────┼──────────┤',
+        '│ default │ true     │ test…(12) │ set      │ from env  │ env    │ XCTL_API_KEY XCTL_A… │          │',
+        '└─────────┴──────────┴───────────┴──────────┴───────────┴────────┴──────────────────────┴──────────┘',
       ),
     );
     expect(piped.stdout()).toBe('default\ttrue\ttest…(12)\tset\tfrom env\tenv\tXCTL_API_KEY XCTL_API_SECRET XCTL_ACCESS_TOKEN XCTL_ACCESS_TOKEN_SECRET XCTL_BEARER_TOKEN\t\n');

@@ -15,7 +15,8 @@ describe('formats', () => {
     expect(effectiveFormat(testContext({ tty: false }).ctx.io, {})).toBe('tsv');
     expect(effectiveFormat(testContext({ tty: true }).ctx.io, { format: 'jsonl' })).toBe('jsonl');
     expect(parseFormat(undefined, true)).toBe('json');
-    expect(() => parseFormat('yaml')).toThrow(/--output must be one of table, json, jsonl, tsv \(got "yaml"\)/);
+    expect(() => parseFormat('yaml')).toThrow(/--output must be one of table, json, jsonl, tsv, csv \(got "yaml"\)/);
+    expect(effectiveFormat(testContext({ tty: true }).ctx.io, { format: 'tsv', jq: '.' })).toBe('json');
     expect(() => parseFields(' , ')).toThrow(/--fields needs at least one field name/);
     expect(parseFields('a, b.c')).toEqual(['a', 'b.c']);
   });
@@ -27,7 +28,7 @@ describe('formats', () => {
     expect(t.stderr()).toBe('');
   });
 
-  it('table: bold-free header (NO_COLOR), sized to the content', async () => {
+  it('table: bold-free header (NO_COLOR), sized to the content, no rule between rows', async () => {
     const t = testContext({ tty: true, columns: 80 });
     await printList(t.ctx.io, {}, [{ id: '1', name: 'Alpha' }, { id: '22', name: 'Beta' }], { columns: ['id', 'name'] });
     expect(t.stdout()).toBe(
@@ -36,7 +37,6 @@ describe('formats', () => {
         '│ id │ name  │',
         '├────┼───────┤',
         '│ 1  │ Alpha │',
-        '├────┼───────┤',
         '│ 22 │ Beta  │',
         '└────┴───────┘',
         '',
@@ -96,6 +96,6 @@ describe('printOne', () => {
   it('table is key/value rows', async () => {
     const t = testContext({ tty: true });
     await printOne(t.ctx.io, {}, rec);
-    expect(t.stdout()).toBe(['┌───────┬───────┐', '│ id    │ 7     │', '├───────┼───────┤', '│ name  │ Seven │', '├───────┼───────┤', '│ valid │ true  │', '└───────┴───────┘', ''].join('\n'));
+    expect(t.stdout()).toBe(['┌───────┬───────┐', '│ id    │ 7     │', '│ name  │ Seven │', '│ valid │ true  │', '└───────┴───────┘', ''].join('\n'));
   });
 });

@@ -93,7 +93,7 @@ describe('Dispatcher', () => {
     expect(recycled).toEqual(['[0]']);
     await d.dispatch(batch(1));
     expect(d.inputError).toBeInstanceOf(UsageError);
-    expect(d.inputError!.message).toMatch(/batch 1 differs/);
+    expect(d.inputError!.message).toMatch(/batch 2 differs/);
     expect(d.stopped()).toBe(true);
     expect(m.calls).toHaveLength(0);
   });
@@ -176,7 +176,7 @@ describe('uploadOutcome', () => {
   it('a batch given up: exit 4 with the resume hint; nothing acknowledged: the journal goes and the hint says run again', () => {
     const o = uploadOutcome({ ...base, acknowledged: 30, failure: { batch: 5, cause: new Error('HTTP 503'), fatal: false } });
     expect(o).toMatchObject({ exit: 4, journal: 'close' });
-    expect(o.error!.message).toBe('gave up on batch 5: HTTP 503; 30 of 90 valid records acknowledged');
+    expect(o.error!.message).toBe('gave up on batch 6: HTTP 503; 30 of 90 valid records acknowledged');
     expect(o.error!.hint).toMatch(/resume from the journal \/j.jsonl/);
     const none = uploadOutcome({ ...base, acknowledged: 0, journal: { ...base.journal!, ackedBatches: 0 }, failure: { batch: 0, cause: new Error('HTTP 503'), fatal: false } });
     expect(none).toMatchObject({ exit: 4, journal: 'remove' });

@@ -108,7 +108,18 @@ describe('stream rules add', () => {
     const t = ctxWith(reg, { stdin: '# comment\ndogs\n{"value":"birds","tag":"b"}\n' });
     await t.run(['stream', 'rules', 'add', 'cats', '--tag', 'pets', '--file', '-', '--dry-run', '-o', 'tsv']);
     expect(reg.requests[0]!.json()).toEqual({ add: [{ value: 'cats', tag: 'pets' }, { value: 'dogs' }, { value: 'birds', tag: 'b' }] });
-    expect(t.stdout()).toBe('1\tcats\tpets\n');
-    expect(t.stderr()).toBe('dry run: valid 2, invalid 0, created 0, not created 2\n');
+    // No made-up ids: the rules as they would be added.
+    expect(t.stdout()).toBe('cats\tpets\n');
+    expect(t.stderr()).toBe('dry run: would add 2, invalid 0; nothing was added\n');
+  });
+
+  it('delete --dry-run says what would be deleted', async () => {
+    const reg = new HttpRegistry();
+    reg.register(route('POST', '/2/tweets/search/stream/rules', { query: { dry_run: 'true' } }), json({ meta: { summary: { deleted: 2, not_deleted: 0 } } }));
+    const t = ctxWith(reg);
+    await t.run(['stream', 'rules', 'delete', '11', '12', '--dry-run']);
+    expect(reg.requests[0]!.json()).toEqual({ delete: { ids: ['11', '12'] } });
+    expect(t.stdout()).toBe('');
+    expect(t.stderr()).toBe('dry run: would delete 2, would not delete 0; nothing was deleted\n');
   });
 });

@@ -9,6 +9,7 @@ import { escapeForTerminal } from '../../core/sanitize.js';
 import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import { define } from '../define.js';
+import { printJqText } from '../../core/output.js';
 
 export interface StreamOptions {
   backfillMinutes?: string;
@@ -113,6 +114,8 @@ export function eventKey(line: string): string | undefined {
 const FIRST_CONNECT_TRIES = 5;
 
 export async function activityStream(ctx: Context, o: StreamOptions): Promise<void> {
+  // --jq runs over each event (compiled before connecting).
+  const { jq } = await ctx.output();
   let backfill: number | undefined;
   if (o.backfillMinutes !== undefined) {
     if (!/^\d+$/.test(o.backfillMinutes) || Number(o.backfillMinutes) > BACKFILL_MAX) {
@@ -195,7 +198,8 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
             seen.add(key);
             if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
           }
-          ctx.io.out(out);
+          if (jq !== undefined) await printJqText(ctx.io, jq, line);
+          else ctx.io.out(out);
         }
       }
       // The server ends a windowed stream cleanly once its end_time has passed: the window is

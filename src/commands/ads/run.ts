@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { printList, printOne, type Rec } from '../../core/output.js';
-import { paginate, parseLimit } from '../../core/paginate.js';
+import { paginate, parseLimit, type PageState } from '../../core/paginate.js';
 import type { OperationDef, ParamDef, ResourceDef, Violation } from '../../ads/resource-types.js';
 import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
@@ -179,6 +179,8 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
 
   if (op.kind === 'list' && op.method === 'GET') {
     let first = true;
+    const cursorFlag = op.params.find((d) => d.name === 'cursor')?.flag;
+    const state: PageState = cursorFlag ? { flag: cursorFlag } : {};
     const pages = paginate<Rec>(
       async (cursor) => {
         const params = { ...raw };
@@ -192,9 +194,9 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
         first = false;
         return { items: asRecords(await received(res.data?.data)), next: res.data?.next_cursor ?? null };
       },
-      { all: !!o.all, limit, cursor: raw.cursor },
+      { all: !!o.all, limit, cursor: raw.cursor, state },
     );
-    await printList(ctx.io, settings, pages, { columns });
+    await printList(ctx.io, settings, pages, { columns, pages: state });
     return;
   }
   let res;
@@ -238,7 +240,7 @@ export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, 
   const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);
   if (bad.length) {
     const items = body as Array<{ operation_type?: string; params?: Record<string, unknown> }>;
-    const lines = bad.flatMap(({ errs, i }) => errs.map((e) => `item ${i} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`));
+    const lines = bad.flatMap(({ errs, i }) => errs.map((e) => `item ${i + 1} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`));
     throw new UsageError(`--file: ${lines.length} problem${lines.length > 1 ? 's' : ''} in the batch, nothing was sent:\n  ${lines.join('\n  ')}`, { flag: '--file' });
   }
   await checkSandboxOnly(ctx, op);
@@ -250,7 +252,7 @@ export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, 
   } catch (e) {
     const env = (e as ApiError).body as Envelope | undefined;
     if (e instanceof ApiError && Array.isArray(env?.operation_errors)) {
-      const lines = env.operation_errors.flatMap((errs, i) => (errs ?? []).map((x) => `item ${i}: ${x.code ?? ''} ${x.message ?? ''}`.trim()));
+      const lines = env.operation_errors.flatMap((errs, i) => (errs ?? []).map((x) => `item ${i + 1}: ${x.code ?? ''} ${x.message ?? ''}`.trim()));
       throw new ApiError(`the batch was refused as a whole (nothing was applied):\n  ${lines.join('\n  ')}`, { status: e.status, code: lines.length ? env.operation_errors.flat()[0]?.code : undefined, body: env });
     }
     throw e;

@@ -130,7 +130,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       ? [`credentials stored in profile "${profileName}" (the default profile)`]
       : [`credentials stored in profile "${profileName}"`, `use it from another shell with --profile ${profileName}, or: export XCTL_PROFILE=${profileName}`]
     : [];
-  if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') {
+  if (ctx.wantsJson) {
     ctx.io.out(JSON.stringify(sb.seed));
     for (const line of stored) ctx.io.info(line);
   } else {

@@ -10,6 +10,7 @@ import { checkBaseUrl, isLoopbackHost } from '../../contract/hosts.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
+import { printJqText } from '../../core/output.js';
 import { define } from '../define.js';
 import { checkWebhookUrl } from './checks.js';
 import { createWebhook } from './create.js';
@@ -97,7 +98,9 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   const creds = await ctx.credentials();
   if (!creds.api_secret) throw new UsageError('no API secret is set: CRC answers and signatures are keyed with it', { hint: 'run `xctl auth set --api-key KEY --api-secret -` or set XCTL_API_SECRET' });
   const secret = creds.api_secret;
-  const wantJson = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
+  const wantJson = ctx.wantsJson;
+  // --jq runs over each event's JSON (checked before the receiver starts).
+  const { jq } = await ctx.output();
   const warned = new Set<string>();
   const seen = new Set<string>();
 
@@ -119,7 +122,8 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     }
     // Event data is the sender's text: escaped in the line and in the JSON (as JSON escapes, so
     // the JSON still parses to the same value).
-    if (wantJson) ctx.io.out(escapeForTerminal(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json)));
+    if (jq !== undefined) await printJqText(ctx.io, jq, d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json));
+    else if (wantJson) ctx.io.out(escapeForTerminal(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json)));
     else {
       const s = summarize(d.json);
       ctx.io.out(escapeForTerminal(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`));

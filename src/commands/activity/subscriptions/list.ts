@@ -9,6 +9,8 @@ import { authHelp, chooseAuth } from '../../v2-auth.js';
 export interface ListOptions {
   all?: boolean;
   limit?: string;
+  /** Start at this page (a next_token from an earlier listing). */
+  cursor?: string;
   auth?: string;
 }
 
@@ -18,6 +20,7 @@ export function register(parent: Command, runF = subscriptionsList): void {
     .description('list subscriptions')
     .option('--all', 'every page')
     .option('--limit <n>', 'stop after N')
+    .option('--cursor <token>', 'start at this page (the next_token of an earlier listing)')
     .option('--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.list)}; OAuth 2.0 needs tweet.read and like.read`)
     .action(define<ListOptions>((ctx, o) => runF(ctx, o)));
 }
@@ -28,6 +31,7 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
   const limit = parseLimit(o.limit);
   const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.list);
   const http = await ctx.http();
+  const state = { flag: '--cursor' };
   const items = paginate<Record<string, unknown>>(
     async (cursor) => {
       const res = await http.request<{ data?: Array<Record<string, unknown>>; meta?: { next_token?: string } }>({
@@ -38,8 +42,8 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
       });
       return { items: res.data.data ?? [], next: res.data.meta?.next_token };
     },
-    { all: o.all, limit },
+    { all: o.all, limit, cursor: o.cursor, state },
   );
   const { printList } = await import('../../../core/output.js');
-  await printList(ctx.io, await ctx.output(), items, { columns: SUBSCRIPTION_COLUMNS, knownFields: [...SUBSCRIPTION_COLUMNS, 'updated_at'] });
+  await printList(ctx.io, await ctx.output(), items, { columns: SUBSCRIPTION_COLUMNS, knownFields: [...SUBSCRIPTION_COLUMNS, 'updated_at'], pages: state });
 }

@@ -50,16 +50,16 @@ export async function flexibleCreate(ctx: Context, o: FlexibleCreateOptions): Pr
   for (const [i, item] of items.entries()) {
     const it = item as BatchItem | null;
     if (it?.operation_type !== 'Update') continue;
-    if (it.params?.audience_type === 'FLEXIBLE') throw new UsageError(`--file: item ${i} (Update): ${IMMUTABLE_HINT}`, { flag: '--file', code: 'IMMUTABLE' });
+    if (it.params?.audience_type === 'FLEXIBLE') throw new UsageError(`--file: item ${i + 1} (Update): ${IMMUTABLE_HINT}`, { flag: '--file', code: 'IMMUTABLE' });
   }
   // Item checks first (nothing is read or sent while the file itself is wrong).
   const check = checkBatch(op, items);
   if (!check.requestErrors.length && check.itemErrors.every((e) => e.length === 0)) {
     for (const [i, item] of items.entries()) {
       const it = item as BatchItem;
-      if (it.operation_type === 'Update') await refuseFlexible(ctx, String(it.params?.custom_audience_id), `--file: item ${i} (Update)`);
+      if (it.operation_type === 'Update') await refuseFlexible(ctx, String(it.params?.custom_audience_id), `--file: item ${i + 1} (Update)`);
       for (const path of leavesWithoutNegate(it.params?.segments)) {
-        ctx.io.warn(`item ${i}: ${path} has no "negate": the spec's default is true, which EXCLUDES that audience; say "negate": false to include it`);
+        ctx.io.warn(`item ${i + 1}: ${path} has no "negate": the spec's default is true, which EXCLUDES that audience; say "negate": false to include it`);
       }
     }
   }

@@ -32,8 +32,15 @@ export async function rulesAdd(ctx: Context, o: AddOptions): Promise<void> {
   const res = await postRules(ctx, { add: rules }, o.dryRun);
   if (res.status >= 400 && !res.data.meta) throw new ApiError(`adding rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const { printList } = await import('../../../core/output.js');
-  if (res.data.data?.length) await printList(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
   const s = res.data.meta?.summary ?? {};
-  ctx.io.info(`${o.dryRun ? 'dry run: ' : ''}valid ${s.valid ?? 0}, invalid ${s.invalid ?? 0}, created ${s.created ?? 0}, not created ${s.not_created ?? 0}`);
+  if (o.dryRun) {
+    // The service answers a dry run with ids of rules that do not exist: only what would be added is shown.
+    const rows = (res.data.data ?? []).map(({ id: _id, ...rule }) => rule);
+    if (rows.length) await printList(ctx.io, await ctx.output(), rows, { columns: ['value', 'tag'] });
+    ctx.io.info(`dry run: would add ${s.valid ?? rows.length}, invalid ${s.invalid ?? 0}; nothing was added`);
+  } else {
+    if (res.data.data?.length) await printList(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
+    ctx.io.info(`valid ${s.valid ?? 0}, invalid ${s.invalid ?? 0}, created ${s.created ?? 0}, not created ${s.not_created ?? 0}`);
+  }
   if (res.status >= 400) throw new ApiError(`${s.invalid ?? res.data.errors?.length ?? 0} rule(s) refused; none was added`, { status: res.status });
 }

@@ -25,6 +25,7 @@ export async function rulesDelete(ctx: Context, o: DeleteOptions): Promise<void>
   const res = await postRules(ctx, { delete: { ids: o.ids } }, o.dryRun);
   if (res.status >= 400) throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const s = res.data.meta?.summary ?? {};
-  ctx.io.info(`${o.dryRun ? 'dry run: ' : ''}deleted ${s.deleted ?? 0}, not deleted ${s.not_deleted ?? 0}`);
+  if (o.dryRun) ctx.io.info(`dry run: would delete ${s.deleted ?? 0}, would not delete ${s.not_deleted ?? 0}; nothing was deleted`);
+  else ctx.io.info(`deleted ${s.deleted ?? 0}, not deleted ${s.not_deleted ?? 0}`);
   if (res.data.errors?.length) throw new ApiError(`${res.data.errors.length} rule(s) not found`, { status: res.status });
 }
