@@ -15,13 +15,14 @@ const pkg = {
 };
 
 async function main(argv: string[]): Promise<number> {
-  const args = argv.slice(2);
+  let args = argv.slice(2);
   // Fast path: scripts call --version often; it needs nothing but package.json.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(pkg.version + '\n');
     return ExitCode.OK;
   }
-  const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS } = await import('./program.js');
+  const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');
+  args = rewriteHelpWord(args);
   const controller = new AbortController();
   let interrupts = 0;
   let firstAt = 0;
@@ -55,8 +56,15 @@ async function main(argv: string[]): Promise<number> {
   const program = buildProgram(pkg.version);
   const operands = operandsOf(args);
   const group = operands[0];
-  if (group === 'completion') await loadGroups(program, Object.keys(GROUPS));
+  // A script needs the whole tree; `completion --profiles` (run at every Tab) needs none of it.
+  if (group === 'completion' && !args.includes('--profiles')) await loadGroups(program, Object.keys(GROUPS));
   else if (group && GROUPS[group]) await loadGroups(program, [group], operands);
+  if (namesBareGroup(program, args)) args = [...args, '--help'];
+  // Examples belong to commands below the groups: the root's help (a startup benchmark) needs none.
+  if (group && GROUPS[group] && (args.includes('--help') || args.includes('-h'))) {
+    const { attachExamples } = await import('./commands/examples.js');
+    attachExamples(program);
+  }
   const parsed = normalizeArgs(program, args);
   const wantJson = parsed.some((a) => a.startsWith('--json')) || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
   const verbose = args.includes('-v') || args.includes('--verbose');

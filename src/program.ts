@@ -1,5 +1,6 @@
 // The root command: global options and the command groups, each imported only when it runs.
 import { Command, Option } from 'commander';
+import { helpWidth, wrapLongLines } from './commands/help-text.js';
 
 export interface GroupModule {
   /**
@@ -54,10 +55,19 @@ export function buildProgram(version: string): Command {
     .option('--no-progress', 'no spinners or progress bars')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--max-wait <seconds>', 'longest wait for a rate-limit reset (default 900)')
+    // gh's "INHERITED FLAGS": --profile, -o, --json... are listed under every command's own.
+    // Long generated flags (--daily-budget-amount-local-micro) leave a narrow description column:
+    // wrap it anyway rather than run past the terminal's width.
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
     .showSuggestionAfterError(true)
     .showHelpAfterError('hint: run with --help for usage')
     // one line for the error (commander puts its "Did you mean" on a line of its own), one hint
-    .configureOutput({ outputError: (str, write) => write(str.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')) })
+    .configureOutput({
+      outputError: (str, write) => write(str.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')),
+      // Help (commander writes nothing else but --version here) fits the terminal, 80 columns when
+      // unknown. Errors (writeErr) stay one line each.
+      writeOut: (str) => process.stdout.write(wrapLongLines(str, helpWidth(process.stdout))),
+    })
     .exitOverride(); // set before the groups are added: subcommands inherit it
   for (const [name, g] of Object.entries(GROUPS)) program.command(name).description(g.description);
   return program;
@@ -83,6 +93,35 @@ export function operandsOf(args: string[], o: { plainJson?: boolean } = {}): str
     out.push(a);
   }
   return out;
+}
+
+/**
+ * `xctl help a b c` is `xctl a b c --help` (commander's own help command goes one level only).
+ * Returns argv (after node and script) rewritten, or unchanged.
+ */
+export function rewriteHelpWord(args: string[]): string[] {
+  const ops = operandsOf(args);
+  if (ops[0] !== 'help' || args.includes('--')) return args;
+  const i = args.indexOf('help');
+  return [...args.slice(0, i), ...args.slice(i + 1), '--help'];
+}
+
+type CommandInternals = Command & { _actionHandler?: unknown; _defaultCommandName?: string };
+
+/**
+ * True when argv names a command that only groups others (`xctl`, `xctl ads`, `xctl ads
+ * campaigns`) and nothing after it: its help then goes to stdout with exit 0, as gh does,
+ * instead of commander's "missing command" help on stderr.
+ */
+export function namesBareGroup(program: Command, args: string[]): boolean {
+  if (args.some((a) => a === '-h' || a === '--help' || a === '-V' || a === '--version')) return false;
+  let cmd = program as CommandInternals;
+  for (const word of operandsOf(args)) {
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as CommandInternals | undefined;
+    if (!sub) return false;
+    cmd = sub;
+  }
+  return cmd.commands.length > 0 && !cmd._actionHandler && !cmd._defaultCommandName;
 }
 
 export function firstOperand(args: string[]): string | undefined {

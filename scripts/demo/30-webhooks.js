@@ -41,12 +41,13 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 export default async function (d) {
   d.section('Webhooks', 'A local receiver answers the challenge check (CRC) and verifies each delivery signature.');
   await d.xctl(['webhooks', 'crc', '9b4507b3-9040-4669-9ca3-6b94edb50553']);
-  const listener = background(d, ['webhooks', 'listen', '--register', '--yes'], /registered webhook (\d+)/, 'listen');
+  d.note('listen --register registers the receiver and subscribes it to events (here one type; by default all 29)');
+  const listener = background(d, ['webhooks', 'listen', '--register', '--events', 'profile.update.bio', '--user-id', '783214'], /subscribed webhook (\d+)/, 'listen');
   const [, id] = await listener.match;
   const url = (await listener.match).input.match(/listening on (\S+?)[;\s]/)[1];
   try {
     await d.xctl(['webhooks', 'list']);
-    await d.xctl(['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', '783214', '--webhook', id, '--tag', 'bios']);
+    await d.xctl(['activity', 'subscriptions', 'list']);
     await d.xctl(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '783214', '--data', '{"before":"Marketing","after":"Marketing and webhooks"}']);
     d.section('Filtered stream webhooks', 'Rules on /2/tweets/search/stream/rules; matching posts (with edit history) go to linked webhooks.');
     await d.xctl(['stream', 'rules', 'add', 'sandbox (cats OR dogs)', '--tag', 'pets']);
@@ -63,7 +64,7 @@ export default async function (d) {
     await d.xctl(['account-activity', 'list', id]);
     await pause(100);
   } finally {
-    d.note('Ctrl-C: the listener stops and (with --yes) deletes its webhook');
+    d.note('Ctrl-C: the listener stops and deletes its subscription and its webhook (--keep leaves them)');
     await listener.stop();
   }
   d.section('Activity stream', 'NDJSON on stdout; reconnects with backoff and backfill so no event is missed.');

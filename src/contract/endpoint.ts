@@ -8,8 +8,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * What the service accepts. user: OAuth 1.0a with a user token. app: OAuth 2.0 bearer.
  * user-or-bearer: either. consumer: OAuth 1.0a, token optional (request-token step).
  * basic: Basic key:secret. none: no credentials. admin: /_sandbox endpoints, loopback only.
+ * admin-key: /_sandbox endpoints that reveal state: loopback and Basic key:secret of the sandbox app.
  */
-export type EndpointAuth = 'user' | 'app' | 'user-or-bearer' | 'consumer' | 'basic' | 'none' | 'admin';
+export type EndpointAuth = 'user' | 'app' | 'user-or-bearer' | 'consumer' | 'basic' | 'none' | 'admin' | 'admin-key';
 
 /** The error body shape of an endpoint (platform-notes.md "Errors"). */
 export type ErrorStyle = 'v1' | 'v2' | 'ads' | 'oauth';

@@ -1,8 +1,11 @@
-// The sandbox's own admin endpoints (DESIGN.md "Sandbox"): no auth, loopback clients only. Not
-// part of the platform; `xctl sandbox trigger`, the tests and the demo drive the emulator here.
+// The sandbox's own admin endpoints (DESIGN.md "Sandbox"): loopback clients only; those that
+// reveal state (the full dump holds every token; the log shows what every client did) also take
+// the sandbox app's key and secret as HTTP Basic. Not part of the platform; `xctl sandbox ...`,
+// the tests and the demo drive the emulator here.
 import { endpoint } from './endpoint.js';
 
 const admin = { auth: 'admin' } as const;
+const adminKey = { auth: 'admin-key' } as const;
 
 export const SANDBOX_ADMIN_ENDPOINTS = {
   state: endpoint('GET', '/_sandbox/state', { ...admin, doc: 'counts of every entity, the clock and the faults' }),
@@ -12,5 +15,7 @@ export const SANDBOX_ADMIN_ENDPOINTS = {
   clearFaults: endpoint('DELETE', '/_sandbox/faults', { ...admin, doc: 'no faults' }),
   events: endpoint('POST', '/_sandbox/events', { ...admin, style: 'v2', doc: 'deliver {"event_type","user_id","payload"} to every matching webhook and stream' }),
   deliveries: endpoint('GET', '/_sandbox/deliveries', { ...admin, doc: 'recent webhook deliveries and CRC checks with their outcome (limit)' }),
+  logs: endpoint('GET', '/_sandbox/logs', { ...adminKey, doc: 'requests answered and deliveries made after ?after=SEQ (limit, wait_ms: hold up to 25 s for new ones)' }),
+  stateExport: endpoint('GET', '/_sandbox/state/export', { ...adminKey, doc: 'the whole state (credentials included), as `sandbox start --state FILE` loads it' }),
   replayJobs: endpoint('GET', '/_sandbox/replay-jobs', { ...admin, doc: 'webhook replay jobs and their progress' }),
 } as const;

@@ -215,7 +215,7 @@ export class Store {
 }
 
 /** Writes a sibling temporary file (0600 from creation), fsyncs it and renames it over `file`. */
-function writeAtomic(file: string, text: string): void {
+export function writeAtomic(file: string, text: string): void {
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;

@@ -43,6 +43,17 @@ export interface DeliveryRecord {
   ms?: number;
 }
 
+/**
+ * One line of `xctl sandbox logs`: a request the sandbox answered, or a webhook delivery or CRC
+ * check it made. Paths only (no query string, no headers): nothing here is a credential.
+ */
+export type LogEntry =
+  | { seq: number; at: string; kind: 'request'; method: string; path: string; status: number; ms: number }
+  | ({ seq: number } & DeliveryRecord);
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type NewLogEntry = DistributiveOmit<LogEntry, 'seq'>;
+
 export type EventHandler = (ev: SandboxEvent) => Promise<number> | number;
 
 export class EventBus {
@@ -67,6 +78,8 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** /oauth2/token requests allowed per app per minute before 403 code 99. */
   tokenRequestsPerMinute?: number;
+  /** A saved state (snapshot.ts) to start from instead of the fresh seed. */
+  state?: unknown;
 }
 
 export interface SandboxApp {
@@ -82,6 +95,11 @@ export interface SandboxApp {
   /** The base URL once listening. */
   baseUrl: string;
   recordDelivery(d: DeliveryRecord): void;
+  /** Recent requests and deliveries, oldest first (GET /_sandbox/logs). */
+  readonly logs: LogEntry[];
+  addLog(e: NewLogEntry): void;
+  /** Resolves when an entry newer than `seq` exists, or after `ms`. */
+  waitForLog(seq: number, ms: number, signal?: AbortSignal): Promise<void>;
   onClose(fn: () => void | Promise<void>): void;
   log(line: string): void;
 }

@@ -60,6 +60,11 @@ export class SandboxClock {
     return this.at(this.now() + ms, fn);
   }
 
+  /** Puts a manual clock at `t` (a loaded state's time); jobs already scheduled keep theirs. */
+  set(t: number): void {
+    if (this.mode === 'manual') this.manualNow = t;
+  }
+
   /** Advances a manual clock by ms, running due jobs in order (jobs may schedule more jobs). */
   async advance(ms: number): Promise<{ now: string; ran: number }> {
     if (this.mode !== 'manual') {

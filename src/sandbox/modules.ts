@@ -13,6 +13,8 @@ import * as media from './modules/media.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
+  /** After a saved state was loaded: re-arm what ran on the clock (periodic checks). */
+  restored?(app: SandboxApp): void;
 }
 
 export const MODULES: SandboxModule[] = [oauth, oauth2, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media];

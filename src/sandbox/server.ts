@@ -6,7 +6,8 @@ import { SandboxClock } from './clock.js';
 import { Router, styleForPath, type Route } from './router.js';
 import { Faults } from './faults.js';
 import { RateLimiter } from './ratelimit.js';
-import { EventBus, type DeliveryRecord, type SandboxApp, type SandboxOptions, type SandboxSeed } from './app.js';
+import { EventBus, type DeliveryRecord, type LogEntry, type NewLogEntry, type SandboxApp, type SandboxOptions, type SandboxSeed } from './app.js';
+import { loadSnapshot } from './snapshot.js';
 import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
 import { oauth2Requirement } from '../contract/oauth2.js';
 import { authInfo, verifyRequest, type Credential } from './verify.js';
@@ -14,6 +15,7 @@ import { seedState } from './seed.js';
 import { PLATFORM_HOST_NAMES, isLoopbackAddress } from '../contract/hosts.js';
 import { AdsCode, V1Code } from '../contract/service-errors.js';
 import { MODULES } from './modules.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../contract/sandbox-admin.js';
 
 export interface Sandbox {
   baseUrl: string;
@@ -23,7 +25,10 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 6_000_000; // above the 5,000,000-byte upload limit, so that limit answers in its own words
+const MAX_BODY = 6_000_000;
+/** Entries `GET /_sandbox/logs` can still return. */
+const LOG_MAX = 5000;
+ // above the 5,000,000-byte upload limit, so that limit answers in its own words
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const state = new SandboxState();
@@ -35,6 +40,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   if (faults.spec.rate_limit !== undefined) rates.override = faults.spec.rate_limit;
   const closers: Array<() => void | Promise<void>> = [];
   const deliveries: DeliveryRecord[] = [];
+  const logs: LogEntry[] = [];
+  let logSeq = 0;
+  const logWaiters = new Set<() => void>();
+  const addLog = (e: NewLogEntry) => {
+    logs.push({ seq: ++logSeq, ...e } as LogEntry);
+    if (logs.length > LOG_MAX) logs.splice(0, logs.length - LOG_MAX);
+    for (const w of logWaiters) w();
+  };
   const app: SandboxApp = {
     state,
     clock,
@@ -46,7 +59,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     options: opts,
     seed: undefined as unknown as SandboxSeed,
     baseUrl: '',
+    logs,
+    addLog,
+    waitForLog(seq, ms, signal) {
+      if (logSeq > seq || ms <= 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          logWaiters.delete(done);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        logWaiters.add(done);
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    },
     recordDelivery(d) {
+      addLog(d);
       deliveries.push(d);
       if (deliveries.length > 1000) deliveries.splice(0, deliveries.length - 1000);
     },
@@ -59,6 +89,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
   app.seed = seedState(app);
   for (const m of MODULES) m.install(app);
+  if (opts.state !== undefined) {
+    loadSnapshot(app, opts.state);
+    for (const m of MODULES) m.restored?.(app);
+  }
 
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
@@ -192,9 +226,28 @@ function checkOAuth2(route: Route, scopes: string[], style: ErrorStyle): void {
   if (need !== 'per-event' && !need.every((s) => scopes.includes(s))) throw OAUTH2_FORBIDDEN();
 }
 
+/**
+ * Admin endpoints that reveal or replace state (the full dump with every token, the request log)
+ * take the sandbox app's API key and secret as HTTP Basic: being on loopback is not enough on a
+ * shared machine.
+ */
+function checkAdminKey(app: SandboxApp, req: IncomingMessage): void {
+  const denied = () =>
+    problem(401, 'Unauthorized', "this admin endpoint takes the sandbox app's API key and secret (HTTP Basic), as `xctl sandbox state` and `xctl sandbox logs` send them");
+  const h = req.headers.authorization;
+  if (!h || !/^Basic\s/i.test(h)) throw denied();
+  let cred: Credential;
+  try {
+    cred = verifyRequest(app.state, { method: 'GET', url: new URL('http://x/'), form: [], headers: { authorization: h } });
+  } catch {
+    throw denied();
+  }
+  if (cred.kind !== 'basic') throw denied();
+}
+
 function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void {
   const need = route.auth;
-  if (need === 'none' || need === 'admin') return;
+  if (need === 'none' || need === 'admin' || need === 'admin-key') return;
   const isUser = cred.kind === 'oauth1' && !!cred.userToken;
   const isOAuth1 = cred.kind === 'oauth1';
   if (cred.kind === 'none') {
@@ -242,7 +295,12 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
   const style = styleForPath(path);
   const admin = path.startsWith('/_sandbox/');
   const rateHeaders: Record<string, string> = {};
-  res.on('finish', () => app.log(`${method} ${path} ${res.statusCode} ${Date.now() - started}ms`));
+  res.on('finish', () => {
+    const ms = Date.now() - started;
+    app.log(`${method} ${path} ${res.statusCode} ${ms}ms`);
+    // `sandbox logs --follow` polls this endpoint: its own requests would drown what it shows.
+    if (path !== SANDBOX_ADMIN_ENDPOINTS.logs.path) app.addLog({ at: new Date(started).toISOString(), kind: 'request', method, path, status: res.statusCode, ms });
+  });
 
   const reply = async (): Promise<Reply | 'dropped'> => {
     const body = await readBody(req);
@@ -256,18 +314,20 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     const { route, params, methodMismatch } = app.router.match(method, path);
     // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
     if (!route) throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found');
-    if (route.auth === 'admin' && !isLoopbackAddress(req.socket.remoteAddress)) throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
+    const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
+    if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress)) throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
+    if (route.auth === 'admin-key') checkAdminKey(app, req);
 
     const ctype = String(req.headers['content-type'] ?? '');
     const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
-    const cred: Credential = route.auth === 'none' || route.auth === 'admin' ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now() });
+    const cred: Credential = route.auth === 'none' || adminRoute ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now() });
     checkRouteAuth(route, cred, route.style ?? style);
     if (cred.kind === 'oauth1' && cred.userToken) {
       rateHeaders['x-access-level'] = cred.userToken.accessLevel;
       checkWriteAccess(method, path, cred.userToken.accessLevel, route.style ?? style);
     }
 
-    if (route.auth !== 'admin') {
+    if (!adminRoute) {
       const caller = cred.kind === 'oauth1' ? `${cred.app.key}:${cred.userToken?.userId ?? ''}` : cred.kind === 'oauth2' ? `${cred.app.key}:${cred.token.userId}` : cred.kind !== 'none' ? cred.app.key : (req.socket.remoteAddress ?? '');
       const category = route.rate ?? 'default';
       const r = app.rates.take(category, caller, Date.now());

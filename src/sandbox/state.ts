@@ -98,22 +98,31 @@ export interface OAuth2RefreshToken {
  */
 export interface CollectionKey<T extends Entity> {
   readonly name: string;
+  /** Live objects (open connections): left out of a saved state. */
+  readonly transient?: boolean;
   /** Type only: never set. */
   readonly entity?: T;
 }
 
-export function collectionKey<T extends Entity>(name: string): CollectionKey<T> {
-  return { name };
+export function collectionKey<T extends Entity>(name: string, o: { transient?: boolean } = {}): CollectionKey<T> {
+  return { name, ...o };
+}
+
+/** How a slot is written to a saved state and read back (default: as JSON, unchanged). */
+export interface SlotCodec<T> {
+  save(v: T): unknown;
+  load(j: unknown): T;
 }
 
 /** Module state that is not a collection (event logs, backlogs, digest sets), typed like a collection. */
 export interface SlotKey<T> {
   readonly name: string;
   readonly init: () => T;
+  readonly codec?: SlotCodec<T>;
 }
 
-export function slotKey<T>(name: string, init: () => T): SlotKey<T> {
-  return { name, init };
+export function slotKey<T>(name: string, init: () => T, codec?: SlotCodec<T>): SlotKey<T> {
+  return { name, init, ...(codec ? { codec } : {}) };
 }
 
 export function randomToken(bytes = 24, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
@@ -151,13 +160,18 @@ export class SandboxState {
   /** key -> expiry, for nonce replay detection. */
   readonly nonces = new Map<string, number>();
   private readonly collections = new Map<string, Map<string, Entity>>();
+  private readonly transient = new Set<string>();
   private readonly slots = new Map<string, unknown>();
+  private readonly slotKeys = new Map<string, SlotKey<unknown>>();
+  /** Slots of a loaded state not yet asked for by their module: decoded on first use. */
+  private readonly pendingSlots = new Map<string, unknown>();
 
   /** A collection of entities: a module's (by its key), or the ads store's (by resource name). */
   collection<T extends Entity>(key: CollectionKey<T>): Map<string, T>;
   collection(name: AdsCollection): Map<string, Entity>;
   collection(key: CollectionKey<Entity> | AdsCollection): Map<string, Entity> {
     const name = typeof key === 'string' ? key : key.name;
+    if (typeof key !== 'string' && key.transient) this.transient.add(name);
     let c = this.collections.get(name);
     if (!c) {
       c = new Map();
@@ -168,12 +182,39 @@ export class SandboxState {
 
   /** A module's slot, created on first use. */
   slot<T>(key: SlotKey<T>): T {
-    if (!this.slots.has(key.name)) this.slots.set(key.name, key.init());
+    if (!this.slots.has(key.name)) {
+      this.slotKeys.set(key.name, key as SlotKey<unknown>);
+      const pending = this.pendingSlots.get(key.name);
+      this.pendingSlots.delete(key.name);
+      this.slots.set(key.name, pending === undefined ? key.init() : key.codec ? key.codec.load(pending) : pending);
+    }
     return this.slots.get(key.name) as T;
   }
 
   collectionNames(): string[] {
     return [...this.collections.keys()];
+  }
+
+  /** Collections that a saved state keeps (not the live connections). */
+  savedCollectionNames(): string[] {
+    return this.collectionNames().filter((n) => !this.transient.has(n));
+  }
+
+  /** Every slot in its saved form (slots loaded but never used stay as they were read). */
+  savedSlots(): Record<string, unknown> {
+    const out: Record<string, unknown> = Object.fromEntries(this.pendingSlots);
+    for (const [name, v] of this.slots) {
+      const codec = this.slotKeys.get(name)?.codec;
+      out[name] = codec ? codec.save(v) : v;
+    }
+    return out;
+  }
+
+  /** Replaces a slot's value by its saved form (decoded now if its module already uses it). */
+  loadSlot(name: string, saved: unknown): void {
+    const key = this.slotKeys.get(name);
+    if (key) this.slots.set(name, key.codec ? key.codec.load(saved) : saved);
+    else this.pendingSlots.set(name, saved);
   }
 
   userByName(screenName: string): SandboxUser | undefined {

@@ -34,7 +34,7 @@ describe('xctl completion', () => {
     const z = await runCli(['completion', 'zsh']);
     expect(z.code).toBe(0);
     expect(z.stdout.startsWith('#compdef xctl')).toBe(true);
-    expect(z.stdout).toMatch(/\['auth'\]='[^']*\bprofiles\b/);
+    expect(z.stdout).toMatch(/^ {2}'auth' '(.*\n)*profiles:list, select and remove profiles/m);
     const f = await runCli(['completion', 'fish']);
     expect(f.code).toBe(0);
     expect(f.stdout).toContain("complete -c xctl -n 'test (__xctl_path) = '\\''auth profiles'\\''' -a 'list use remove'");

@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('webhooks listen', () => {
   it('registers itself (CRC passes), prints triggered events, rejects forged deliveries and JSON crc tokens, forwards, deletes on exit', async () => {
     const fwd = await startReceiver(t.sb.seed.api_secret);
-    const l = spawnCli(['webhooks', 'listen', '--register', '--yes', '--forward-to', fwd.url], t.env);
+    const l = spawnCli(['webhooks', 'listen', '--register', '--no-subscribe', '--forward-to', fwd.url], t.env);
     try {
       const url = (await l.waitStderr(/listening on (http:\/\/\S+?)[;\s]/))[1]!;
       const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;

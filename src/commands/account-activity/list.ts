@@ -8,7 +8,7 @@ import { checkWebhookId } from '../webhooks/checks.js';
 
 export function register(parent: Command, runF = listRun): void {
   parent
-    .command('list <webhook-id>')
+    .command('list').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description('users subscribed to a webhook (app-only bearer)')
     .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
 }

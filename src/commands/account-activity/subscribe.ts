@@ -19,7 +19,7 @@ const SUBSCRIBE = { ...E.subscribe, kinds: ['user'] } as const satisfies V2Endpo
 
 export function register(parent: Command, runF = subscribeRun): void {
   parent
-    .command('subscribe <webhook-id>')
+    .command('subscribe').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description("deliver the signed-in user's account events to a webhook (user token)")
     .option('--check', 'only say whether the user is subscribed (exit 1 when not)')
     .option('--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`)

@@ -15,7 +15,7 @@ export interface UnsubscribeOptions {
 
 export function register(parent: Command, runF = unsubscribeRun): void {
   parent
-    .command('unsubscribe <webhook-id>')
+    .command('unsubscribe').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description("stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)")
     .option('--user-id <id>', "the user (default: the profile's user)")
     .action(define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })));

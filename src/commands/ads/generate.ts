@@ -16,7 +16,8 @@ function helpFor(d: ParamDef): string {
  * value (`--flag [bool]`) would swallow a following positional (`get --with-deleted ID`).
  */
 export function optionsFor(d: ParamDef): Option[] {
-  if (d.kind !== 'bool') return [new Option(`${d.flag} <value>`, helpFor(d))];
+  // Enum values ride along for shell completion only: the table's own check gives the errors.
+  if (d.kind !== 'bool') return [Object.assign(new Option(`${d.flag} <value>`, helpFor(d)), d.enumValues ? { completionValues: d.enumValues } : {})];
   return [new Option(d.flag, helpFor(d)), new Option(d.flag.replace(/^--/, '--no-'), `send ${d.name}=false`)];
 }
 
@@ -32,7 +33,7 @@ export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, ho
   const isDefault = r.defaultVerb === op.verb;
   const sub = noun.command(op.verb, isDefault ? { isDefault: true } : {});
   sub.description(`${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`);
-  for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, pos.optional ? `${pos.name} (default: --account)` : pos.name);
+  for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, argumentHelp(pos.key, pos.optional));
   // JSON-bodied operations take their parameters from --file only.
   for (const d of op.body === 'json' ? [] : op.params) for (const o of optionsFor(d)) sub.addOption(o);
   if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
@@ -41,5 +42,34 @@ export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, ho
     sub.option('--limit <n>', 'stop after n records (follows pages)');
   }
   sub.action(define<Record<string, unknown>>((ctx, opts, args) => runOperation(ctx, r, op, operationOptions(r, op, opts, args), hooks)));
+  (sub as Command & { generatedExamples?: () => string[] }).generatedExamples = () => examplesFor(sub, r, op);
   return sub;
+}
+
+/** A path parameter in words: `campaign_id` -> "the campaign's id", account ids default to --account. */
+function argumentHelp(key: string, optional: boolean): string {
+  if (key === 'account_id') return `the ads account's id${optional ? ' (default: --account or XCTL_ACCOUNT_ID)' : ''}`;
+  const what = key.replace(/_id$/, '').replace(/_/g, ' ');
+  return key.endsWith('_id') ? `the ${what}'s id` : `the ${what}`;
+}
+
+/**
+ * Help examples for a generated verb (commands/examples.ts prefers its own table): the verb with
+ * its positionals and required flags, placeholders in capitals, enums with their first value.
+ */
+function examplesFor(sub: Command, r: ResourceDef, op: OperationDef): string[] {
+  const path: string[] = [];
+  for (let c: Command | null = sub; c && c.parent; c = c.parent) path.unshift(c.name());
+  const words = ['xctl', ...path];
+  for (const pos of positionalsOf(r, op)) if (!pos.optional) words.push(pos.key.toUpperCase());
+  if (op.body === 'json') words.push('--file', op.batch ? 'batch.json' : 'body.json');
+  else {
+    for (const d of op.params.filter((p) => p.required)) {
+      if (d.kind === 'bool') words.push(d.flag);
+      else words.push(d.flag, d.enumValues?.[0] ?? d.name.toUpperCase());
+    }
+  }
+  const out = [words.join(' ')];
+  if (op.kind === 'list' && op.method === 'GET') out.push(`${words.join(' ')} --all -o json`);
+  return out;
 }

@@ -91,11 +91,11 @@ async function printFile(ctx: Context, json: Buffer, out: string | undefined, co
 
 export function registerJobVerbs(job: Command, statsColumns: string[]): void {
   job
-    .command('get <job-id>')
+    .command('get').argument('<job-id>', "the job's id (`xctl ads stats job list`)")
     .description('one stats job (its status, url and expiry) — GET /12/stats/jobs/accounts/:account_id?job_ids=ID')
     .action(define(async (ctx, _o, args) => printOne(ctx.io, await ctx.output(), await fetchJob(ctx, checkId(args[0])), { columns: JOB_COLUMNS })));
   job
-    .command('wait <job-id>')
+    .command('wait').argument('<job-id>', "the job's id (`xctl ads stats job list`)")
     .description('poll until the job succeeds, fails or is cancelled (1 s, then x1.5 up to 30 s)')
     .option('--timeout <seconds>', 'give up after this long', '900')
     .option('--download', 'then print its result rows')
@@ -113,7 +113,7 @@ export function registerJobVerbs(job: Command, statsColumns: string[]): void {
       }),
     );
   job
-    .command('download <job-id>')
+    .command('download').argument('<job-id>', "the job's id (`xctl ads stats job list`)")
     .description("fetch a finished job's gzipped file, decompress it, print one row per entity and time bucket")
     .option('--out <file>', 'write the decompressed JSON here instead')
     .action(define<{ out?: string }>(async (ctx, o, args) => printFile(ctx, await download(ctx, await fetchJob(ctx, checkId(args[0]))), o.out, statsColumns)));

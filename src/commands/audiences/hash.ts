@@ -20,7 +20,7 @@ export interface HashCommandOptions extends HashFlags {
 export function register(audiences: Command, runF = audiencesHash): void {
   addInputFlags(
     audiences
-      .command('hash [file]')
+      .command('hash').argument('[file]', 'csv, tsv, plain lines or jsonl (default: stdin)')
       .description('print the SHA-256 digests upload would send, one per line (csv with one column per type for several columns); no network (file "-" or none reads stdin)'),
   )
     .option('--explain', 'one line per value: the input, its normalized form, and the digest or the reason it is rejected')

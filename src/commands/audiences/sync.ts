@@ -29,7 +29,7 @@ export interface SyncCommandOptions extends SyncFlags {
 export function register(audiences: Command, runF = audiencesSync): void {
   addInputFlags(
     audiences
-      .command('sync <audience-id> <file>')
+      .command('sync').argument('<audience-id>', "the custom audience's id (`xctl audiences list`)").argument('<file>', 'the full list of users the audience should hold; "-" reads stdin')
       .description('make the audience hold exactly the members of a file: sends only Updates for new members and Deletes for departed ones (file "-" reads stdin)'),
   )
     .option('--plan', 'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)')

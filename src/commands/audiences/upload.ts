@@ -60,7 +60,7 @@ function addFlags(cmd: Command, target: Target): Command {
 export function register(audiences: Command, runF = audiencesUpload): void {
   addFlags(
     audiences
-      .command('upload <audience-id> <file>')
+      .command('upload').argument('<audience-id>', "the custom audience's id (`xctl audiences list`)").argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
       .description('upload users to a custom audience: normalize, hash, batch, send; resumable (file "-" reads stdin)'),
     'custom_audience',
   ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'custom_audience', listId: listId!, input: input! })));
@@ -69,7 +69,11 @@ export function register(audiences: Command, runF = audiencesUpload): void {
 /** `xctl audiences do-not-reach upload <list-id> <file>`: the same verb for the do-not-reach list. */
 export function registerDoNotReach(dnr: Command, runF = audiencesUpload): void {
   addFlags(
-    dnr.command('upload <list-id> <file>').description(`upload users (${DO_NOT_REACH_TYPES.join(', ')}) to the do-not-reach list; resumable (file "-" reads stdin)`),
+    dnr
+      .command('upload')
+      .argument('<list-id>', "the do-not-reach list's id")
+      .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
+      .description(`upload users (${DO_NOT_REACH_TYPES.join(', ')}) to the do-not-reach list; resumable (file "-" reads stdin)`),
     'do_not_reach_list',
   ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'do_not_reach_list', listId: listId!, input: input! })));
 }

@@ -56,7 +56,7 @@ const EXT_TYPES: Record<string, string> = {
 
 export function register(media: Command): void {
   media
-    .command('upload <file>')
+    .command('upload').argument('<file>', 'an image, GIF or video file')
     .description('upload an image, GIF or video in chunks, wait for processing, print its media_key — POST /2/media/upload/initialize, /append, /finalize')
     .addOption(new Option('--category <category>', 'media_category (default from the file: tweet_image, tweet_gif, tweet_video; amplify_video with --add-to-library)').choices([...CLI_CATEGORIES]))
     .option('--add-to-library', 'also add it to the ads media library of --account')

@@ -3,8 +3,10 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { define } from '../define.js';
+import { termList } from '../help-text.js';
 import { OAUTH2_TOKEN_FIELDS, type Profile } from '../../core/config.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
+import { FAULT_SYNTAX, faultNameRows } from '../../sandbox/faults.js';
 
 export interface SandboxStartOptions {
   port?: string;
@@ -14,6 +16,7 @@ export interface SandboxStartOptions {
   configure?: boolean;
   overwrite?: boolean;
   log?: boolean;
+  state?: string;
 }
 
 /** The profile `--configure` writes when --profile (or XCTL_PROFILE) names none. */
@@ -42,10 +45,12 @@ export function register(parent: Command, runF = sandboxStart): void {
     .option('--port <n>', 'port (0 picks a free one)', '0')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--clock <mode>', 'real, or manual (moved by POST /_sandbox/clock)', 'real')
-    .option('--faults <spec>', 'inject faults: "error_rate=0.1,status=503,latency_ms=20,drop_rate=0.05,rate_limit=100" or JSON')
+    .option('--faults <spec>', 'inject faults: "error_rate=0.1,status=503,latency_ms=20,drop_rate=0.05,rate_limit=100" or JSON (names below)')
+    .option('--state <file>', 'load the state from this file if it exists, and save it there on exit (0600, atomic write)')
     .option('--configure', `store the sandbox credentials and base URL in profile "${SANDBOX_PROFILE}" (or the one --profile names)`)
     .option('--overwrite', 'with --configure: replace a profile that holds other (non-sandbox) credentials')
     .option('--no-log', 'do not log requests on stderr')
+    .addHelpText('after', () => `\nFaults (--faults ${FAULT_SYNTAX}):\n${termList(faultNameRows())}`)
     .action(define<SandboxStartOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
 }
 
@@ -60,7 +65,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     try {
       faults = parseFaultSpec(opts.faults);
     } catch (e) {
-      throw new UsageError(`--faults: ${(e as Error).message}`, { flag: '--faults' });
+      throw new UsageError(`--faults: ${(e as Error).message}`, { flag: '--faults', hint: `--faults ${FAULT_SYNTAX}; names: see \`xctl sandbox start --help\`` });
     }
   }
   if (opts.overwrite && !opts.configure) throw new UsageError('--overwrite goes with --configure', { flag: '--overwrite' });
@@ -79,6 +84,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       });
     }
   }
+  const state = opts.state !== undefined ? await readStateFile(ctx, opts.state) : undefined;
   const { startSandbox } = await import('../../sandbox/server.js');
   const host = opts.host ?? '127.0.0.1';
   let sb;
@@ -88,6 +94,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       host,
       clock: opts.clock,
       faults,
+      ...(state?.snapshot !== undefined ? { state: state.snapshot } : {}),
       log: opts.log === false || ctx.io.quiet ? undefined : (line) => ctx.io.err(`sandbox: ${line}`),
     });
   } catch (e) {
@@ -95,6 +102,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use`, { flag: '--port', hint: 'pass --port 0 for a free one' });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${host}`, { flag: '--host' });
     if (typeof code === 'string') throw new UsageError(`cannot start the sandbox: ${(e as Error).message}`);
+    if (state?.snapshot !== undefined) throw new UsageError(`--state: ${opts.state}: ${(e as Error).message}`, { flag: '--state' });
     throw e;
   }
   if (profileName) {
@@ -152,9 +160,44 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     ctx.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await sb.close();
+  if (state) {
+    const { saveSnapshot } = await import('../../sandbox/snapshot.js');
+    const { writeAtomic } = await import('../../core/config.js');
+    try {
+      writeAtomic(state.file, JSON.stringify(saveSnapshot(sb.app), undefined, 1) + '\n');
+      ctx.io.info(`sandbox state saved to ${opts.state}`);
+    } catch (e) {
+      ctx.io.warn(`could not save the sandbox state to ${opts.state}: ${(e as Error).message}`);
+    }
+  }
   ctx.io.info('sandbox stopped');
 }
 
 async function isDefault(ctx: Context, name: string): Promise<boolean> {
   return (await ctx.store()).defaultProfile === name;
+}
+
+/** The saved state to start from (none when the file does not exist yet: it is written on exit). */
+async function readStateFile(ctx: Context, name: string): Promise<{ file: string; snapshot?: unknown }> {
+  if (!name) throw new UsageError('--state needs a file name', { flag: '--state' });
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const file = path.resolve(ctx.cwd, name);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      if (!fs.existsSync(path.dirname(file))) throw new UsageError(`--state: the folder of ${name} does not exist`, { flag: '--state' });
+      ctx.io.info(`${name} does not exist yet: starting fresh; the state is saved there on exit`);
+      return { file };
+    }
+    throw new UsageError(`--state: cannot read ${name}: ${(e as Error).message}`, { flag: '--state' });
+  }
+  // Its shape is checked when the sandbox loads it, before listening (a usage error too).
+  try {
+    return { file, snapshot: JSON.parse(text) as unknown };
+  } catch (e) {
+    throw new UsageError(`--state: ${name} is not valid JSON: ${(e as Error).message}`, { flag: '--state' });
+  }
 }

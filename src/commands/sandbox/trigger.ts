@@ -2,10 +2,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
+import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, EVENT_TYPE_ALIASES, canonicalEventType } from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { define } from '../define.js';
+import { wrapWords } from '../help-text.js';
 
 export interface SandboxTriggerOptions {
   eventType: string;
@@ -15,10 +16,11 @@ export interface SandboxTriggerOptions {
 
 export function register(parent: Command, runF = sandboxTrigger): void {
   parent
-    .command('trigger <event-type>')
+    .command('trigger').argument('<event-type>', 'one of the 29 event types (listed below)')
     .description('deliver an event to every matching webhook, stream and subscription of a running sandbox')
     .option('--user-id <id>', 'the user the event is about')
     .option('--data <json>', 'the event payload (a JSON object)')
+    .addHelpText('after', () => `\nEvent types:\n${wrapWords(ACTIVITY_EVENT_TYPES, '  ')}\n${wrapWords(['(also', 'accepted:', ...Object.keys(EVENT_TYPE_ALIASES).map((a, i, l) => a + (i < l.length - 1 ? ',' : ')'))], '  ')}`)
     .action(define<Omit<SandboxTriggerOptions, 'eventType'>>((ctx, o, [eventType]) => runF(ctx, { ...o, eventType: eventType! })));
 }
 
@@ -48,4 +50,5 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data);
+  if (res.data.data.deliveries === 0) ctx.io.info('deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events');
 }

@@ -11,7 +11,7 @@ export interface CrcOptions {
 
 export function register(parent: Command, runF = webhooksCrc): void {
   parent
-    .command('crc <crc_token>')
+    .command('crc').argument('<crc_token>', 'the crc_token of the challenge request')
     .description('print the challenge answer {"response_token":"sha256=..."} for a token')
     .action(define((ctx, _o, [token]) => runF(ctx, { token: token! })));
 }

@@ -14,7 +14,7 @@ export const WEBHOOK_COLUMNS = ['id', 'url', 'valid', 'created_at'];
 
 export function register(parent: Command, runF = webhooksCreate): void {
   parent
-    .command('create <url>')
+    .command('create').argument('<url>', 'https URL of the receiver (a loopback http URL on the sandbox)')
     .description('register a webhook (https, public host, no port); the service runs a challenge check')
     .action(define((ctx, _o, [url]) => runF(ctx, { url: url! })));
 }

@@ -1,12 +1,14 @@
 // `xctl webhooks listen`: the local receiver (DESIGN.md "Webhook receiver"), optionally registered
-// with the service on start (`--register`) and offered for deletion on exit.
+// with the service on start (`--register`) with activity subscriptions pointing at it (like
+// `stripe listen`), and both removed again on exit unless `--keep`.
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { checkBaseUrl, isLoopbackHost } from '../../contract/hosts.js';
-import { DEPRECATED_EVENT_NAMES } from '../../contract/activity.js';
+import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
 import { printJqText } from '../../core/output.js';
 import { define } from '../define.js';
@@ -21,6 +23,10 @@ export interface ListenOptions {
   forwardTo?: string;
   publicUrl?: string;
   register?: boolean;
+  events?: string;
+  userId?: string;
+  subscribe?: boolean;
+  keep?: boolean;
 }
 
 const FORWARD_TIMEOUT_MS = 10_000;
@@ -36,7 +42,19 @@ export function register(parent: Command, runF = webhooksListen): void {
     .option('--path <path>', 'URL path of the receiver', '/webhooks')
     .option('--forward-to <url>', 'POST each verified delivery (raw body and headers) to this URL')
     .option('--public-url <url>', 'the public URL reaching this listener (registered with --register)')
-    .option('--register', 'register the webhook on start (the local URL on a loopback sandbox)')
+    .option('--register', 'register the webhook on start (the local URL on a loopback sandbox) and subscribe it to events; both are removed on exit')
+    .option('--events <types>', 'with --register: the event types to subscribe it to, comma-separated (default on the sandbox: all 29; required against the service)')
+    .option('--user-id <id>', 'with --register: subscribe to the events about this user only (filter.user_id)')
+    .option('--no-subscribe', 'with --register: register the webhook only, create no activity subscription')
+    .option('--keep', 'with --register: leave the webhook and its subscriptions registered on exit')
+    .addHelpText(
+      'after',
+      '\nWith --register the webhook gets one activity subscription per event type (--events, or on a ' +
+        'loopback sandbox every type it knows; against the service --events is required, since each ' +
+        "subscription counts against the app's limit and DM events need a DM-permission token). " +
+        'On exit (Ctrl-C, SIGTERM) the subscriptions and the webhook are deleted unless --keep. ' +
+        'Webhooks left by runs that were killed are reported; `xctl webhooks delete --all-stale` removes them.',
+    )
     .action(define<ListenOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -70,6 +88,12 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   if (!path.startsWith('/')) throw new UsageError(`--path must start with / (got "${path}")`, { flag: '--path' });
   const forward = o.forwardTo ? checkBaseUrl(o.forwardTo, '--forward-to').toString() : undefined;
   if (o.publicUrl && !o.register) throw new UsageError('--public-url is the URL to register: pass --register with it', { flag: '--public-url' });
+  for (const [flag, given] of [['--events', o.events !== undefined], ['--user-id', o.userId !== undefined], ['--keep', !!o.keep], ['--no-subscribe', o.subscribe === false]] as const) {
+    if (given && !o.register) throw new UsageError(`${flag} goes with --register`, { flag });
+  }
+  if (o.userId !== undefined && !NUMERIC_ID.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
+  if (o.events !== undefined && o.subscribe === false) throw new UsageError('--events and --no-subscribe contradict each other', { flag: '--events' });
+  const events = o.register && o.subscribe !== false ? await eventsToSubscribe(ctx, o.events) : [];
   if (o.publicUrl) await checkWebhookUrl(ctx, o.publicUrl, '--public-url');
   const creds = await ctx.credentials();
   if (!creds.api_secret) throw new UsageError('no API secret is set: CRC answers and signatures are keyed with it', { hint: 'run `xctl auth set --api-key KEY --api-secret -` or set XCTL_API_SECRET' });
@@ -136,50 +160,136 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   ctx.io.info(`listening on ${local}${forward ? ` (forwarding to ${forward})` : ''}; Ctrl-C stops`);
 
   let registered: string | undefined;
+  const subscriptions: string[] = [];
   const stop = async () => {
     server.closeAllConnections();
     await new Promise<void>((r) => server.close(() => r()));
   };
-  if (o.register) {
-    let url = o.publicUrl;
-    if (!url) {
-      if (!isLoopbackHost(new URL(await ctx.apiBase()).hostname)) {
-        await stop();
-        throw new UsageError('--register needs --public-url (the https URL that reaches this listener)', { flag: '--public-url' });
+  try {
+    if (o.register) {
+      let url = o.publicUrl;
+      if (!url) {
+        if (!isLoopbackHost(new URL(await ctx.apiBase()).hostname)) {
+          throw new UsageError('--register needs --public-url (the https URL that reaches this listener)', { flag: '--public-url' });
+        }
+        url = local; // the sandbox accepts loopback receivers
       }
-      url = local; // the sandbox accepts loopback receivers
-    }
-    try {
-      const w = await createWebhook(ctx, url);
-      registered = String(w.id);
+      try {
+        const w = await createWebhook(ctx, url);
+        registered = String(w.id);
+      } catch (e) {
+        await reportStale(ctx, []);
+        throw e;
+      }
       ctx.io.info(`registered webhook ${registered} for ${url} (challenge check passed)`);
+      if (events.length) subscriptions.push(...(await subscribeAll(ctx, registered, events, o.userId)));
+      await reportStale(ctx, [registered]);
+    }
+    await new Promise<void>((resolve) => {
+      if (ctx.signal.aborted) return resolve();
+      ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  } finally {
+    await stop();
+    if (registered) await cleanUp(ctx, registered, subscriptions, !!o.keep);
+  }
+}
+
+/** The event types `--register` subscribes to: --events, else (on a loopback sandbox) all of them. */
+async function eventsToSubscribe(ctx: Context, list: string | undefined): Promise<string[]> {
+  const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
+  if (list === undefined) {
+    if (!isLoopbackHost(new URL(await ctx.apiBase()).hostname)) {
+      throw new UsageError('--register against the service needs --events TYPE,... (the event types to subscribe the webhook to), or --no-subscribe', { flag: '--events', hint });
+    }
+    return [...ACTIVITY_EVENT_TYPES];
+  }
+  const out: string[] = [];
+  for (const raw of list.split(',').map((x) => x.trim()).filter(Boolean)) {
+    const renamed = DEPRECATED_EVENT_NAMES[raw];
+    if (renamed) throw new UsageError(`--events: ${raw} is a deprecated name (renamed 2026-03-18): use ${renamed}`, { flag: '--events' });
+    const ev = canonicalEventType(raw);
+    if (!ev) throw new UsageError(`--events: "${raw.slice(0, 80)}" is not one of the platform's event types`, { flag: '--events', hint });
+    if (!out.includes(ev)) out.push(ev);
+  }
+  if (!out.length) throw new UsageError('--events needs at least one event type', { flag: '--events', hint });
+  return out;
+}
+
+/** POST /2/activity/subscriptions, once per event type, each pointing at the webhook. */
+async function subscribeAll(ctx: Context, webhookId: string, events: string[], userId: string | undefined): Promise<string[]> {
+  const { buildSubscription } = await import('../activity/subscriptions/create.js');
+  const { SUBSCRIPTION_ENDPOINTS } = await import('../activity/subscriptions/shape.js');
+  const { chooseAuth } = await import('../v2-auth.js');
+  const { scopesForEvent } = await import('../../contract/oauth2.js');
+  const { ACTIVITY_ENDPOINTS: A } = await import('../../contract/activity.js');
+  const auth = await chooseAuth(ctx, undefined, SUBSCRIPTION_ENDPOINTS.create);
+  const http = await ctx.http();
+  const ids: string[] = [];
+  const failed: string[] = [];
+  for (const ev of events) {
+    const body = buildSubscription({ event: ev, webhook: webhookId, ...(userId !== undefined ? { userId } : {}) });
+    try {
+      const res = await http.request<{ data?: { subscription?: { subscription_id?: string } } }>({ method: A.createSubscription.method, path: A.createSubscription.path, auth, json: body, scopes: scopesForEvent(ev) });
+      const id = res.data.data?.subscription?.subscription_id;
+      if (id) ids.push(String(id));
     } catch (e) {
-      await stop();
-      throw e;
+      if (ctx.signal.aborted) break;
+      failed.push(ev);
+      ctx.io.warn(`could not subscribe to ${ev}: ${(e as Error).message}`);
     }
   }
+  const what = events.length === ACTIVITY_EVENT_TYPES.length && !failed.length ? `all ${events.length} event types` : `${ids.length} event type${ids.length === 1 ? '' : 's'} (${events.filter((e) => !failed.includes(e)).join(', ')})`;
+  ctx.io.info(`subscribed webhook ${webhookId} to ${what}${userId ? ` about user ${userId}` : ''}`);
+  return ids;
+}
 
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) return resolve();
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await stop();
-  if (registered) {
-    // Ask on a terminal; --yes deletes; otherwise keep it and say how to delete it.
-    let remove = !!ctx.globals.yes;
-    if (!remove && ctx.io.isStdinTTY) remove = await ctx.confirm(`delete webhook ${registered}?`).catch(() => false);
-    if (remove) {
-      const { Context } = await import('../../context.js');
-      // ctx's signal is aborted (that is why we stop): the deletion needs a fresh one.
-      // The bearer obtained for registering is reused: asking for another one is punished (code 99).
-      const env = { ...ctx.env, XCTL_BEARER_TOKEN: await ctx.bearer({ cacheOnly: true }) };
-      const c2 = new Context({ streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr: ctx.io.stderr }, env, globals: ctx.globals, version: ctx.version, clock: ctx.clock, transport: ctx.transport });
-      try {
-        await deleteWebhook(c2, registered);
-        ctx.io.info(`deleted webhook ${registered}`);
-      } catch (e) {
-        ctx.io.warn(`could not delete webhook ${registered}: ${(e as Error).message}`);
+/** Webhooks left by earlier runs, with the command that deletes them (never fatal). */
+async function reportStale(ctx: Context, except: string[]): Promise<void> {
+  try {
+    const { findStaleWebhooks } = await import('./stale.js');
+    const stale = await findStaleWebhooks(ctx, except);
+    if (!stale.length) return;
+    for (const w of stale) ctx.io.warn(escapeForTerminal(`stale webhook ${w.id} (${w.url}): ${w.reason}`));
+    ctx.io.info(`delete ${stale.length === 1 ? 'it' : 'them'} with \`xctl webhooks delete --all-stale\` (\`--dry-run\` lists them first)`);
+  } catch {
+    /* a report only: the receiver runs regardless */
+  }
+}
+
+/** DELETE /2/activity/subscriptions?ids= and DELETE /2/webhooks/:id, unless --keep. */
+async function cleanUp(ctx: Context, webhookId: string, subscriptions: string[], keep: boolean): Promise<void> {
+  if (keep) {
+    ctx.io.info(
+      `webhook ${webhookId}${subscriptions.length ? ` and its ${subscriptions.length} subscription${subscriptions.length === 1 ? '' : 's'}` : ''} stay registered (--keep); ` +
+        `delete with \`xctl webhooks delete ${webhookId}\`${subscriptions.length ? ` and \`xctl activity subscriptions delete ${subscriptions.join(' ')}\`` : ''}`,
+    );
+    return;
+  }
+  const { Context } = await import('../../context.js');
+  // ctx's signal is aborted (that is why we stop): the deletions need a fresh one.
+  // The bearer obtained for registering is reused: asking for another one is punished (code 99).
+  const env = { ...ctx.env, XCTL_BEARER_TOKEN: await ctx.bearer({ cacheOnly: true }) };
+  const c2 = new Context({ streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr: ctx.io.stderr }, env, globals: ctx.globals, version: ctx.version, clock: ctx.clock, transport: ctx.transport });
+  if (subscriptions.length) {
+    const { ACTIVITY_ENDPOINTS: A, SUBSCRIPTION_LIMITS: L } = await import('../../contract/activity.js');
+    let deleted = 0;
+    try {
+      const http = await c2.http();
+      for (let i = 0; i < subscriptions.length; i += L.deleteManyIds.max) {
+        const chunk = subscriptions.slice(i, i + L.deleteManyIds.max);
+        const res = await http.request<{ data?: Array<{ deleted?: boolean }> }>({ method: A.deleteSubscriptions.method, path: A.deleteSubscriptions.path, auth: 'app', query: { ids: chunk.join(',') } });
+        deleted += (res.data.data ?? []).filter((d) => d.deleted).length;
       }
-    } else ctx.io.info(`webhook ${registered} stays registered; delete it with \`xctl webhooks delete ${registered}\``);
+      ctx.io.info(`deleted ${deleted} subscription${deleted === 1 ? '' : 's'}`);
+    } catch (e) {
+      ctx.io.warn(`could not delete the subscriptions (${subscriptions.join(' ')}): ${(e as Error).message}`);
+    }
+  }
+  try {
+    await deleteWebhook(c2, webhookId);
+    ctx.io.info(`deleted webhook ${webhookId}`);
+  } catch (e) {
+    ctx.io.warn(`could not delete webhook ${webhookId}: ${(e as Error).message}; \`xctl webhooks delete --all-stale\` removes it later`);
   }
 }

@@ -15,7 +15,7 @@ export interface ReplayOptions {
 
 export function register(parent: Command, runF = webhooksReplay): void {
   parent
-    .command('replay <id>')
+    .command('replay').argument('<id>', "the webhook's id (`xctl webhooks list`)")
     .description('re-deliver the events of a window (at most 24 hours back)')
     .option('--from <time>', 'window start: ISO time or yyyymmddhhmm (UTC)')
     .option('--to <time>', 'window end, inclusive (default: now)')

@@ -13,7 +13,7 @@ export interface ValidateOptions {
 
 export function register(parent: Command, runF = webhooksValidate): void {
   parent
-    .command('validate <id>')
+    .command('validate').argument('<id>', "the webhook's id (`xctl webhooks list`)")
     .description('run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)')
     .action(define((ctx, _o, [id]) => runF(ctx, { id: id! })));
 }

@@ -52,7 +52,7 @@ const BACKLOG_MAX = 10_000;
 
 const SUBSCRIPTIONS = collectionKey<SubscriptionRec>('activity_subscriptions');
 /** Open stream connections; a collection so GET /_sandbox/state counts them. */
-const STREAMS = collectionKey<StreamConn>('activity_streams');
+const STREAMS = collectionKey<StreamConn>('activity_streams', { transient: true });
 /** Recent stream events, for backfill_minutes. */
 const BACKLOG = slotKey<Array<{ at: number; app_key: string; line: string }>>('activity_backlog', () => []);
 

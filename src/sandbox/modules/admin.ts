@@ -1,4 +1,5 @@
-// /_sandbox/*: unauthenticated, loopback-only controls for tests, demos and CI pipelines.
+// /_sandbox/*: loopback-only controls for tests, demos and CI pipelines; the state dump and the
+// request log also take the sandbox app's key (server.ts checkAdminKey).
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { parseDuration } from '../../contract/time.js';
@@ -6,6 +7,10 @@ import { ok, problem } from '../http.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
+import { saveSnapshot } from '../snapshot.js';
+
+/** Longest a `GET /_sandbox/logs?wait_ms=` holds the request open. */
+const LOG_WAIT_MAX_MS = 25_000;
 
 function obj(v: unknown): Record<string, unknown> {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
@@ -64,6 +69,29 @@ export function install(app: SandboxApp): void {
     };
     const delivered = await app.events.publish(ev);
     return ok({ data: { ...ev, deliveries: delivered } });
+  });
+  r.serve(E.stateExport, () => ok(saveSnapshot(app)));
+  r.serve(E.logs, async (req) => {
+    const after = Number(req.query.get('after') ?? 0);
+    const limit = Number(req.query.get('limit') ?? 1000);
+    const wait = Number(req.query.get('wait_ms') ?? 0);
+    for (const [name, v] of [['after', after], ['limit', limit], ['wait_ms', wait]] as const) {
+      if (!Number.isInteger(v) || v < 0) throw problem(400, 'Invalid Request', `${name} must be a whole number`, { parameter: name });
+    }
+    // Long poll: `sandbox logs --follow` waits here for the next entry instead of polling.
+    // (The socket, not the request: a request "closes" once its body is read.)
+    const aborted = new AbortController();
+    const onClose = () => aborted.abort();
+    req.raw.socket.once('close', onClose);
+    try {
+      await app.waitForLog(after, Math.min(wait, LOG_WAIT_MAX_MS), aborted.signal);
+    } finally {
+      req.raw.socket.off('close', onClose);
+    }
+    const newer = app.logs.filter((e) => e.seq > after);
+    const data = newer.slice(-Math.min(Math.max(limit, 1), 5000));
+    const last = app.logs.at(-1)?.seq ?? after;
+    return ok({ data, next: Math.max(after, last) });
   });
   r.serve(E.deliveries, (req) => {
     const limit = Math.min(1000, Number(req.query.get('limit') ?? 100) || 100);

@@ -32,7 +32,34 @@ interface ListUsers {
   deleted: number;
 }
 
-const LIST_USERS = slotKey<Map<string, ListUsers>>('audience-users', () => new Map());
+interface SavedListUsers {
+  digests: string[][];
+  other: string[];
+  requests: number;
+  updated: number;
+  deleted: number;
+}
+
+// Saved as hex digests per identifier type, so a state file reloads to the same audience sizes.
+const LIST_USERS = slotKey<Map<string, ListUsers>>('audience-users', () => new Map(), {
+  save: (m) =>
+    Object.fromEntries(
+      [...m].map(([k, u]): [string, SavedListUsers] => [k, { digests: u.digests.map((d) => [...d.hex()]), other: [...u.other], requests: u.requests, updated: u.updated, deleted: u.deleted }]),
+    ),
+  load: (j) => {
+    const m = new Map<string, ListUsers>();
+    const words = new Uint32Array(8);
+    for (const [k, v] of Object.entries((j ?? {}) as Record<string, SavedListUsers>)) {
+      const digests = [0, 1, 2, 3, 4].map((i) => {
+        const set = new DigestSet();
+        for (const h of v.digests?.[i] ?? []) if (parseDigest(h, words, 0)) set.add(words, 0);
+        return set;
+      });
+      m.set(k, { digests, other: new Set(v.other ?? []), requests: v.requests ?? 0, updated: v.updated ?? 0, deleted: v.deleted ?? 0 });
+    }
+    return m;
+  },
+});
 
 function usersOf(app: SandboxApp, kind: Kind, id: string): ListUsers {
   const all = app.state.slot(LIST_USERS);

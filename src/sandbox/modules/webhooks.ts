@@ -212,6 +212,13 @@ function obj(v: unknown): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
+/** A loaded state's webhooks get their periodic checks again. */
+export function restored(app: SandboxApp): void {
+  for (const c of cancels.get(app)!.values()) c();
+  cancels.get(app)!.clear();
+  for (const w of webhooks(app).values()) schedule(app, w);
+}
+
 export function install(app: SandboxApp): void {
   cancels.set(app, new Map());
   app.onClose(() => {

@@ -14,7 +14,7 @@ export interface DeleteOptions {
 
 export function register(parent: Command, runF = subscriptionsDelete): void {
   parent
-    .command('delete <ids...>')
+    .command('delete').argument('<ids...>', 'subscription ids (`xctl activity subscriptions list`)')
     .description('delete subscriptions, one or many (asks; --yes when not at a terminal)')
     .action(define((ctx, _o, ids) => runF(ctx, { ids })));
 }

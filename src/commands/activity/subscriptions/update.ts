@@ -18,7 +18,7 @@ export interface UpdateOptions {
 
 export function register(parent: Command, runF = subscriptionsUpdate): void {
   parent
-    .command('update <id>')
+    .command('update').argument('<id>', "the subscription's id")
     .description("change a subscription's tag or webhook (event type and filter cannot change)")
     .option('--tag <text>', `a new label (${L.tag.min}-${L.tag.max} characters)`)
     .option('--webhook <id>', 'deliver to this webhook instead')

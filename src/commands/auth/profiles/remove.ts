@@ -12,7 +12,7 @@ export interface RemoveOptions {
 
 export function register(parent: Command, runF = profilesRemove): void {
   parent
-    .command('remove <name>')
+    .command('remove').argument('<name>', 'the profile to remove (`xctl auth profiles list`)')
     .description('delete a profile and its credentials')
     .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
 }

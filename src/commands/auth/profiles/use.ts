@@ -12,7 +12,7 @@ export interface UseOptions {
 
 export function register(parent: Command, runF = profilesUse): void {
   parent
-    .command('use <name>')
+    .command('use').argument('<name>', 'the profile that becomes the default')
     .description('make a profile the default')
     .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
 }

@@ -16,7 +16,7 @@ export interface AddOptions {
 
 export function register(parent: Command, runF = rulesAdd): void {
   parent
-    .command('add [values...]')
+    .command('add').argument('[values...]', 'rule values (or --file)')
     .description('add rules: values as arguments and/or --file (JSON array, JSON lines, or one value per line)')
     .option('--tag <tag>', 'tag for the rules given as arguments')
     .option('--file <file>', 'rules file (@file, file or - for stdin)')

@@ -13,7 +13,7 @@ export interface DeleteOptions {
 
 export function register(parent: Command, runF = rulesDelete): void {
   parent
-    .command('delete <ids...>')
+    .command('delete').argument('<ids...>', 'rule ids (`xctl stream rules list`)')
     .description('delete rules by id')
     .option('--dry-run', 'validate only; nothing is deleted')
     .action(define<Omit<DeleteOptions, 'ids'>>((ctx, o, ids) => runF(ctx, { ...o, ids })));

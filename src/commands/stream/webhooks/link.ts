@@ -23,7 +23,7 @@ const flagOf = (param: string) => '--' + param.replace('.', '-');
 const keyOf = (param: string) => param.replace(/\.(\w)/, (_, c: string) => c.toUpperCase()) as keyof LinkOptions;
 
 export function register(parent: Command, runF = linkWebhook): void {
-  const cmd = parent.command('link <webhook-id>').description('deliver matching posts to a webhook (again with another field set: one more link)');
+  const cmd = parent.command('link').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)").description('deliver matching posts to a webhook (again with another field set: one more link)');
   for (const p of LINK_FIELD_PARAMS) cmd.option(`${flagOf(p)} <list>`, `${p} of each delivered post (as on the filtered stream)`);
   cmd.action(define<Omit<LinkOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })));
 }

@@ -10,7 +10,7 @@ import type { LinkOptions } from './link.js';
 
 export function register(parent: Command, runF = unlinkWebhook): void {
   parent
-    .command('unlink <webhook-id>')
+    .command('unlink').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description('stop delivering to a webhook')
     .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
 }

@@ -1,0 +1,33 @@
+// Help through the real CLI (issue 20 item 14): `xctl help a b c` at any depth, a bare `xctl` or
+// group prints its help on stdout with exit 0 (as gh does), examples and global options shown.
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+describe('help', () => {
+  it('`xctl help ads campaigns list` shows that leaf', async () => {
+    const r = await runCli(['help', 'ads', 'campaigns', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: xctl ads campaigns list \[options\]/);
+    expect(r.stdout).toMatch(/\nExamples:\n {2}\$ xctl ads campaigns list\n/);
+    expect(r.stdout).toMatch(/\nGlobal Options:\n/);
+    const deep = await runCli(['help', 'audiences', 'permissions', 'revoke']);
+    expect(deep.stdout).toMatch(/^Usage: xctl audiences permissions revoke \[options\] <audience-id> <permission-id>/);
+  });
+  it('`xctl` and `xctl ads` alone print help on stdout and exit 0', async () => {
+    for (const args of [[], ['ads'], ['ads', 'campaigns'], ['help']]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toMatch(/^Usage: xctl/);
+      expect(r.stderr).toBe('');
+    }
+  });
+  it('wraps to 80 columns when piped', async () => {
+    const r = await runCli(['ads', 'scheduled-promoted-tweets', 'get', '--help']);
+    for (const line of r.stdout.split('\n')) if (line.trim().includes(' ')) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(r.stdout).toMatch(/Arguments:\n {2}scheduled-promoted-tweet-id +the scheduled promoted tweet's id/);
+  });
+  it('a command with a default verb lists that verb\'s flags', async () => {
+    const r = await runCli(['ads', 'ref', 'bidding-rules', '--help']);
+    expect(r.stdout).toMatch(/Without a command, runs `list`, which takes:\n(.*\n)* {2}--currency/);
+  });
+});

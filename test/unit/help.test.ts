@@ -1,0 +1,220 @@
+// Help (issue 20 item 14): every leaf has examples that parse with the real program definition,
+// every argument is described, help fits 80 columns, and every flag the README gives a command
+// exists in that command's help.
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram, loadGroups, GROUPS, namesBareGroup, rewriteHelpWord } from '../../src/program.js';
+import { setRuntime } from '../../src/runtime.js';
+import { attachExamples, commandPath, exampleCommand, examplesOf } from '../../src/commands/examples.js';
+import { wrapLongLines } from '../../src/commands/help-text.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+async function fullProgram(): Promise<Command> {
+  const program = buildProgram('0.0.0-test');
+  await loadGroups(program, Object.keys(GROUPS));
+  return program;
+}
+
+function walk(c: Command, fn: (c: Command) => void): void {
+  fn(c);
+  for (const s of c.commands) if (s.name() !== 'help') walk(s, fn);
+}
+
+const isLeaf = (c: Command) => !c.commands.some((s) => s.name() !== 'help');
+
+/** Shell words of a plain command line: single and double quotes, backslash escapes; no operators. */
+export function shellWords(line: string): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let has = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "'") {
+      const j = line.indexOf("'", i + 1);
+      if (j < 0) throw new Error(`unclosed quote in ${line}`);
+      cur += line.slice(i + 1, j);
+      has = true;
+      i = j;
+    } else if (ch === '"') {
+      let j = i + 1;
+      for (; j < line.length && line[j] !== '"'; j++) cur += line[j] === '\\' ? line[++j] : line[j];
+      has = true;
+      i = j;
+    } else if (ch === '\\') {
+      cur += line[++i] ?? '';
+      has = true;
+    } else if (/\s/.test(ch)) {
+      if (has) out.push(cur);
+      cur = '';
+      has = false;
+    } else {
+      if ('|<>;&$`'.includes(ch)) throw new Error(`shell operator ${ch} in example: ${line}`);
+      cur += ch;
+      has = true;
+    }
+  }
+  if (has) out.push(cur);
+  return out;
+}
+
+let program: Command;
+beforeAll(async () => {
+  setRuntime({ streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, env: {}, signal: new AbortController().signal, version: '0', cwd: ROOT } as never);
+  program = await fullProgram();
+});
+
+describe('examples', () => {
+  it('every leaf command has at least one example, and at most three', () => {
+    const missing: string[] = [];
+    walk(program, (c) => {
+      if (c.parent && isLeaf(c)) {
+        const n = examplesOf(c).length;
+        if (n < 1 || n > 3) missing.push(`${commandPath(c)} (${n})`);
+      }
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('every example parses with the real program definition and reaches its own command', async () => {
+    const bad: string[] = [];
+    const leaves: Command[] = [];
+    walk(program, (c) => {
+      if (c.parent && isLeaf(c)) leaves.push(c);
+    });
+    for (const leaf of leaves) {
+      for (const ex of examplesOf(leaf)) {
+        const words = shellWords(exampleCommand(ex));
+        if (words[0] !== 'xctl') {
+          bad.push(`${ex}: does not start with xctl`);
+          continue;
+        }
+        // A fresh tree each time (commander keeps option values between parses), every action a recorder.
+        const p = await fullProgram();
+        let reached: string | undefined;
+        walk(p, (c) => {
+          c.configureOutput({ writeOut: () => {}, writeErr: () => {}, outputError: () => {} });
+          if (isLeaf(c)) c.action((...a: unknown[]) => void (reached = commandPath(a[a.length - 1] as Command)));
+        });
+        try {
+          await p.parseAsync(['node', ...words]);
+          if (reached !== commandPath(leaf)) bad.push(`${ex}: reached ${reached ?? 'nothing'}`);
+        } catch (e) {
+          bad.push(`${ex}: ${(e as Error).message}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  }, 120_000);
+});
+
+describe('help text', () => {
+  it('every argument has a description that is more than its name', () => {
+    const bad: string[] = [];
+    walk(program, (c) => {
+      for (const a of c.registeredArguments) if (!a.description || a.description === a.name()) bad.push(`${commandPath(c)} <${a.name()}>`);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('fits 80 columns (only a single word longer than the line may stick out), lists the global options and the examples', async () => {
+    const p = await fullProgram();
+    attachExamples(p);
+    const long: string[] = [];
+    let checked = 0;
+    const texts = new Map<string, string>();
+    walk(p, (c) => {
+      let out = '';
+      const wrap = (s: string) => void (out += wrapLongLines(s, 80));
+      c.configureOutput({ writeOut: wrap, writeErr: wrap });
+      c.configureHelp({ ...c.configureHelp(), helpWidth: 80 });
+      c.outputHelp();
+      texts.set(commandPath(c), out);
+      checked++;
+      for (const line of out.split('\n')) {
+        if (line.length <= 80 || !line.trim().includes(' ')) continue; // a lone word too long to break
+        long.push(`${commandPath(c) || 'xctl'}: ${line}`);
+      }
+    });
+    expect(checked).toBeGreaterThan(200);
+    expect(long).toEqual([]);
+    const leaf = texts.get('ads campaigns list')!;
+    expect(leaf).toMatch(/\nGlobal Options:\n(.*\n)* {2}--profile <name>/);
+    expect(leaf).toMatch(/\nExamples:\n {2}\$ xctl ads campaigns list\n/);
+    expect(texts.get('sandbox trigger')).toMatch(/Examples:\n {2}\$ xctl sandbox trigger profile\.update\.bio/);
+  });
+
+  it('`help a b c` is `a b c --help`; a bare group asks for its help', () => {
+    expect(rewriteHelpWord(['help', 'ads', 'campaigns', 'list'])).toEqual(['ads', 'campaigns', 'list', '--help']);
+    expect(rewriteHelpWord(['--profile', 'x', 'help', 'auth'])).toEqual(['--profile', 'x', 'auth', '--help']);
+    expect(rewriteHelpWord(['help'])).toEqual(['--help']);
+    expect(rewriteHelpWord(['auth', 'status'])).toEqual(['auth', 'status']);
+    expect(namesBareGroup(program, [])).toBe(true);
+    expect(namesBareGroup(program, ['ads'])).toBe(true);
+    expect(namesBareGroup(program, ['ads', 'campaigns'])).toBe(true);
+    expect(namesBareGroup(program, ['ads', 'campaigns', 'list'])).toBe(false);
+    expect(namesBareGroup(program, ['sandbox', 'faults'])).toBe(false); // runs its default, list
+    expect(namesBareGroup(program, ['--version'])).toBe(false);
+  });
+});
+
+describe('README and help agree', () => {
+  /** `xctl ...` command lines of the README: code blocks (continuation lines joined) and inline code. */
+  function readmeCommands(): string[] {
+    const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const out: string[] = [];
+    for (const block of text.matchAll(/```(?:sh|bash)\n([\s\S]*?)```/g)) {
+      let prev: string | undefined;
+      for (const raw of block[1]!.split('\n')) {
+        const line = raw.replace(/(^|\s)#.*$/, '');
+        if (/^\s+\S/.test(line) && prev !== undefined && /^\s+[[-]/.test(line)) {
+          out[out.length - 1] += ' ' + line.trim();
+          continue;
+        }
+        prev = undefined;
+        for (const m of line.matchAll(/(?:^|[\s(|])xctl\s+([^|;&)]*)/g)) {
+          out.push(m[1]!);
+          prev = m[1];
+        }
+      }
+    }
+    for (const m of text.matchAll(/`xctl ([^`]+)`/g)) out.push(m[1]!);
+    return out;
+  }
+
+  it('every flag the README gives a command is in that command’s help', () => {
+    const globals = new Set(program.options.flatMap((o) => [o.long, o.short, o.negate ? o.long : undefined]).filter(Boolean) as string[]);
+    const bad: string[] = [];
+    let checked = 0;
+    for (const cmdline of readmeCommands()) {
+      const words = cmdline.split(/\s+/).filter(Boolean);
+      let c: Command = program;
+      const seen: Command[] = [program];
+      for (const w of words) {
+        if (w.startsWith('-')) continue;
+        const sub = c.commands.find((s) => s.name() === w);
+        if (sub) {
+          c = sub;
+          seen.push(sub);
+        }
+      }
+      if (c === program) continue;
+      // A command with a default verb shows that verb's flags in its help (examples.ts).
+      const def = (c as Command & { _defaultCommandName?: string })._defaultCommandName;
+      if (def) seen.push(c.commands.find((s) => s.name() === def)!);
+      const known = new Set<string>(globals);
+      for (const s of seen) for (const o of s.options) for (const f of [o.long, o.short]) if (f) known.add(f);
+      known.add('--help');
+      for (const f of cmdline.match(/(?<![\w-])--?[a-zA-Z][\w-]*/g) ?? []) {
+        const flag = f.replace(/=.*$/, '');
+        if (!flag.startsWith('--') && flag.length !== 2) continue;
+        checked++;
+        if (!known.has(flag)) bad.push(`xctl ${commandPath(c)}: ${flag}  (in "${cmdline.trim().slice(0, 100)}")`);
+      }
+    }
+    expect(checked).toBeGreaterThan(150);
+    expect(bad).toEqual([]);
+  });
+});
