@@ -31,7 +31,7 @@ export default async function (d) {
   d.note('two hours pass on the sandbox clock; the next call refreshes the token first (rotating the refresh token):');
   await fetch(`${s.base_url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '121m' }) });
   const before = (await d.xctl(['auth', 'token', '--type', 'oauth2'], { show: false })).stdout.trim();
-  await d.xctl(['request', '/2/users/me', '--auth', 'oauth2', '--fields', 'data']);
+  await d.xctl(['request', '/2/users/me', '--auth', 'oauth2', '--fields', 'id,username']);
   const after = (await d.xctl(['auth', 'token', '--type', 'oauth2'], { show: false })).stdout.trim();
   d.note(`access token before ${before.slice(0, 6)}…, after ${after.slice(0, 6)}… (refreshed: ${before !== after})`);
   await d.xctl(['auth', 'status']);
