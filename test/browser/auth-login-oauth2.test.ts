@@ -3,29 +3,21 @@
 // the CLI finishes logged in, or refuses with nothing stored.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { OAUTH2_AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
 import { haveChromium, launchChromium, warnIfMissing } from '../helpers/chromium.js';
 
 warnIfMissing('the OAuth 2.0 consent page');
 const OUT = path.join(ROOT, 'test-output');
 
-let t: TestSandbox;
-const dirs: string[] = [];
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(async () => {
-  await t.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+const t = useTestSandbox();
 
 /** Starts the login, opens the consent page in Chromium, lets `act` click, returns the CLI's result. */
 async function loginInChromium(act: (page: import('playwright-core').Page) => Promise<void>) {
   const configDir = tempDir();
   const profileDir = tempDir('xctl-chromium-');
-  dirs.push(configDir, profileDir);
+  t.dirs.push(configDir, profileDir);
   const s = t.sb.seed;
   const env = { ...t.env, XCTL_CONFIG_DIR: configDir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_CLIENT_ID: s.client_id, XCTL_CLIENT_SECRET: s.client_secret };
   const cli = spawnCli(['auth', 'login', '--oauth2', '--no-browser', '--callback-port', '0', '--json', '--scopes', 'tweet.read users.read like.read offline.access'], env, 60_000);

@@ -2,23 +2,15 @@
 // Chromium (Debian's, never downloaded) opens it and clicks Allow, and the CLI finishes logged in.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox, ROOT, runCli, tempDir } from '../helpers/cli.js';
 import { AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
 import { haveChromium, launchChromium, warnIfMissing } from '../helpers/chromium.js';
 
 warnIfMissing('the authorize page');
 const OUT = path.join(ROOT, 'test-output');
 
-let t: TestSandbox;
-const dirs: string[] = [];
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(async () => {
-  await t.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+const t = useTestSandbox();
 
 describe('auth login in a real browser', () => {
   // Skips ONLY when Chromium is absent, and says so in the test name and on the console.
@@ -27,7 +19,7 @@ describe('auth login in a real browser', () => {
     async () => {
           const configDir = tempDir();
       const profileDir = tempDir('xctl-chromium-');
-      dirs.push(configDir, profileDir);
+      t.dirs.push(configDir, profileDir);
       const env = { ...t.env, XCTL_CONFIG_DIR: configDir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
       const s = t.sb.seed;
       expect((await runCli(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'], { env, input: s.api_secret })).code).toBe(0);

@@ -1,26 +1,17 @@
 // Issue 20 item 19: `auth status --check` asks the service about each credential of the selected
 // profile (OAuth 1.0a user token, app-only bearer, OAuth 2.0 user token) and exits 1 on any
 // failure. Also item 16: `auth login --oauth2` over a stored token says whose it replaces.
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox, runCli, tempDir } from '../helpers/cli.js';
 import { OAUTH2_AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
 import { decideOnOAuth2Page } from '../helpers/oauth-client.js';
 
-let t: TestSandbox;
-const dirs: string[] = [];
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(async () => {
-  await t.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+const t = useTestSandbox();
 
 /** The sandbox's owner credentials stored in a fresh profile (none from the environment). */
 async function storedProfile(): Promise<Record<string, string | undefined>> {
   const dir = tempDir();
-  dirs.push(dir);
+  t.dirs.push(dir);
   const s = t.sb.seed;
   const env = { XCTL_CONFIG_DIR: dir, XCTL_BASE_URL: s.base_url, XCTL_RETRY_BASE_MS: '20' };
   const set = await runCli(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-', '--access-token', '-', '--access-token-secret', '-', '--client-id', s.client_id, '--client-secret', '-', '--user-id', s.user_id, '--screen-name', s.screen_name], {
@@ -94,12 +85,12 @@ describe('auth status --check', () => {
 
   it('an app key alone is checked by obtaining the bearer; nothing at all is exit 1 with a hint', async () => {
     const dir = tempDir();
-    dirs.push(dir);
+    t.dirs.push(dir);
     const s = t.sb.seed;
     const env = { XCTL_CONFIG_DIR: dir, XCTL_BASE_URL: s.base_url };
     const fresh = () => {
       const d = tempDir();
-      dirs.push(d);
+      t.dirs.push(d);
       return d;
     };
     await t.admin('POST', '/_sandbox/clock', { advance: '61s' });

@@ -4,28 +4,19 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, startTestSandbox, tempDir, type RunOptions, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox, ROOT, runCli, tempDir, type RunOptions } from '../helpers/cli.js';
 import { AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
 import { basicFetch, decideOnPage } from '../helpers/oauth-client.js';
 
-let t: TestSandbox;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  t = await startTestSandbox({ clock: 'manual', tokenRequestsPerMinute: 5 });
-});
-afterAll(async () => {
-  await t.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+const t = useTestSandbox({ clock: 'manual', tokenRequestsPerMinute: 5 });
 
 const NO_ENV_CREDS = { XCTL_API_KEY: undefined, XCTL_API_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
 
 /** A fresh config dir with the app key and secret stored in its default profile (no env credentials). */
 async function freshProfile(withOwnerToken = false): Promise<Record<string, string | undefined>> {
   const dir = tempDir();
-  dirs.push(dir);
+  t.dirs.push(dir);
   const env = { ...t.env, ...NO_ENV_CREDS, XCTL_CONFIG_DIR: dir };
   const s = t.sb.seed;
   const args = ['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'];
@@ -287,7 +278,7 @@ describe('auth app-token', () => {
 
     // (A fresh store: the profile above now caches the outstanding bearer, which would be printed.)
     const bare = { ...env, XCTL_CONFIG_DIR: tempDir() };
-    dirs.push(bare.XCTL_CONFIG_DIR);
+    t.dirs.push(bare.XCTL_CONFIG_DIR);
     const bad = await run(['auth', 'app-token'], bare, { env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: 'wrong-secret' } });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/code 99/);
@@ -298,7 +289,7 @@ describe('auth app-token', () => {
     const results = [];
     for (let i = 0; i < 5; i++) {
       const fresh = { ...env, XCTL_CONFIG_DIR: tempDir() };
-      dirs.push(fresh.XCTL_CONFIG_DIR);
+      t.dirs.push(fresh.XCTL_CONFIG_DIR);
       results.push(await run(['auth', 'app-token'], fresh, { env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: t.sb.seed.api_secret } }));
     }
     expect(results[0]!.code).toBe(0);
@@ -320,7 +311,7 @@ describe('auth import --twurlrc', () => {
       .replaceAll('{{ACCESS_TOKEN_SECRET}}', s.access_token_secret)
       .replaceAll('{{BEARER}}', bearer);
     const dir = tempDir();
-    dirs.push(dir);
+    t.dirs.push(dir);
     const file = path.join(dir, '.twurlrc');
     fs.writeFileSync(file, text, { mode });
     fs.chmodSync(file, mode);
@@ -330,7 +321,7 @@ describe('auth import --twurlrc', () => {
   it('imports every profile and bearer, honours the default, and the imported credentials work', async () => {
     const file = await rcFile(0o600);
     const dir = tempDir();
-    dirs.push(dir);
+    t.dirs.push(dir);
     const env = { ...t.env, ...NO_ENV_CREDS, XCTL_CONFIG_DIR: dir };
     const r = await run(['auth', 'import', '--twurlrc', file, '--json'], env);
     expect(r.code, r.stderr).toBe(0);
@@ -362,7 +353,7 @@ describe('auth import --twurlrc', () => {
 
   it('refuses a world-readable rc file, a missing one, and one that is not a twurl file (exit 2)', async () => {
     const env = { ...t.env, ...NO_ENV_CREDS, XCTL_CONFIG_DIR: tempDir() };
-    dirs.push(env.XCTL_CONFIG_DIR);
+    t.dirs.push(env.XCTL_CONFIG_DIR);
     const open = await rcFile(0o644);
     const r = await run(['auth', 'import', '--twurlrc', open], env);
     expect(r.code).toBe(2);
@@ -383,7 +374,7 @@ describe('auth import --twurlrc', () => {
     expect(json(insecure.stdout).length).toBe(3);
     // a path with a space is quoted so that the command works when pasted
     const spaced = path.join(tempDir(), 'my rc');
-    dirs.push(path.dirname(spaced));
+    t.dirs.push(path.dirname(spaced));
     fs.copyFileSync(group, spaced);
     fs.chmodSync(spaced, 0o604);
     expect((await run(['auth', 'import', '--twurlrc', spaced], env)).stderr).toContain(`chmod 600 '${spaced}'`);
@@ -394,7 +385,7 @@ describe('auth import --twurlrc', () => {
     expect((await run(['auth', 'import', '--twurlrc', notRc], env)).stderr).toMatch(/not valid YAML/);
     // Default path: ~/.twurlrc under HOME.
     const home = tempDir();
-    dirs.push(home);
+    t.dirs.push(home);
     fs.copyFileSync(await rcFile(0o600), path.join(home, '.twurlrc'));
     fs.chmodSync(path.join(home, '.twurlrc'), 0o600);
     const viaHome = await run(['auth', 'import', '--twurlrc'], { ...env, HOME: home });

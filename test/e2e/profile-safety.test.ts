@@ -3,23 +3,15 @@
 // --profile silently acting on a new empty profile (item 8).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { useTestSandbox, runCli, tempDir } from '../helpers/cli.js';
 import { spawnCli } from '../helpers/receiver.js';
 
-let t: TestSandbox;
-const dirs: string[] = [];
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(async () => {
-  await t.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+const t = useTestSandbox();
 
 function fresh(): string {
   const d = tempDir();
-  dirs.push(d);
+  t.dirs.push(d);
   return d;
 }
 

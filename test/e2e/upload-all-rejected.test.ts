@@ -1,13 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { expect, it } from 'vitest';
+import { useTestSandbox, tempDir } from '../helpers/cli.js';
 
-let t: TestSandbox;
-beforeAll(async () => {
-  t = await startTestSandbox();
-});
-afterAll(() => t.close());
+const t = useTestSandbox();
 
 it('an input where every record is rejected exits 2, sends nothing, and says where the reasons are', async () => {
   const created = await t.run(['audiences', 'create', '--name', 'All rejected', '-o', 'json']);

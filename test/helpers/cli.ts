@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import type { SandboxOptions } from '../../src/sandbox/app.js';
 
@@ -62,6 +63,47 @@ export interface TestSandbox {
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
   admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
+}
+
+/** A file's sandbox: started before its tests, closed after them, with the dirs to remove then. */
+export interface SandboxFixture extends TestSandbox {
+  /** Folders (tempDir()) removed after the file's tests. */
+  dirs: string[];
+}
+
+/**
+ * Starts a sandbox for the tests of one file (beforeAll) and closes it after them (afterAll),
+ * removing `dirs`. The fixture reads through to the running sandbox, so it can be a file-level const.
+ */
+export function useTestSandbox(opts: SandboxOptions = {}): SandboxFixture {
+  let current: TestSandbox | undefined;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    current = await startTestSandbox(opts);
+  });
+  afterAll(async () => {
+    await current?.close();
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+  const live = (): TestSandbox => {
+    if (!current) throw new Error('the sandbox starts before the tests: use it inside a test or a hook');
+    return current;
+  };
+  return {
+    dirs,
+    get sb() {
+      return live().sb;
+    },
+    get env() {
+      return live().env;
+    },
+    get configDir() {
+      return live().configDir;
+    },
+    run: (args, o) => live().run(args, o),
+    admin: <T = unknown>(method: string, p: string, body?: unknown) => live().admin<T>(method, p, body),
+    close: () => live().close(),
+  };
 }
 
 export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
