@@ -174,6 +174,26 @@ export function layout(columns: Column[], width: number): { shown: Column[]; wid
   }
 }
 
+/**
+ * Headers cut to their widths; two that would read the same once cut (audience_size,
+ * audience_type -> "audie…") are abbreviated word by word from the left instead (audi_size, a_type).
+ */
+export function headers(heads: string[], widths: number[]): string[] {
+  const cut = heads.map((h, i) => truncate(h, widths[i]!));
+  return cut.map((c, i) => {
+    if (c === heads[i] || cut.filter((x) => x === c).length < 2) return c;
+    const words = heads[i]!.split('_');
+    for (let k = 1; k < words.length; k++) {
+      // The leading k words as long as they can be (audi_size), down to one letter (a_size).
+      for (let n = Math.max(...words.slice(0, k).map((w) => w.length)) - 1; n >= 1; n--) {
+        const short = [...words.slice(0, k).map((w) => w.slice(0, n)), ...words.slice(k)].join('_');
+        if (displayWidth(short) <= widths[i]!) return short;
+      }
+    }
+    return c;
+  });
+}
+
 /** A list of records as a table that fits the terminal (see the top of this file). */
 export function printTable(io: IO, names: string[], recs: Rec[]): void {
   const columns: Column[] = names.map((name) => {
@@ -189,7 +209,7 @@ export function printTable(io: IO, names: string[], recs: Rec[]): void {
   });
   const { shown, widths, hidden } = layout(columns, terminalWidth(io));
   const t = new Table({
-    head: shown.map((c, i) => io.style('bold', truncate(c.head, widths[i]!))),
+    head: headers(shown.map((c) => c.head), widths).map((h) => io.style('bold', h)),
     style: { head: [], border: [], compact: true },
     colWidths: widths.map((w) => w + 2),
     wordWrap: false,

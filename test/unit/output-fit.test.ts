@@ -2,7 +2,7 @@
 // (item 5): exact output through the test context, on a terminal and piped.
 import { afterEach, describe, expect, it } from 'vitest';
 import { printList, printOne } from '../../src/core/output.js';
-import { displayWidth, layout, wrap } from '../../src/core/output-table.js';
+import { displayWidth, headers, layout, wrap } from '../../src/core/output-table.js';
 import { HttpRegistry, json, route } from '../helpers/http-registry.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 
@@ -121,6 +121,12 @@ describe('single records fit the terminal', () => {
         '└──────────────┴─────────────────────────────────┘',
       ),
     );
+  });
+
+  it('headers cut to the same text are abbreviated word by word instead', () => {
+    expect(headers(['audience_size', 'audience_type', 'is_owner', 'description'], [6, 6, 6, 20])).toEqual(['a_size', 'a_type', 'is_ow…', 'description']);
+    expect(headers(['audience_size', 'audience_type'], [9, 9])).toEqual(['audi_size', 'audi_type']);
+    expect(headers(['funding_instrument_id', 'funding_instrument_name'], [8, 8])).toEqual(['fu_in_id', 'f_i_name']);
   });
 
   it('wrap() breaks words longer than the width and keeps every character', () => {
