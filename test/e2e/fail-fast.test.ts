@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { runCli, tempDir as makeDir } from '../helpers/cli.js';
+import { runCli, sandboxEnv, tempDir as makeDir } from '../helpers/cli.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -19,15 +19,8 @@ it('a stopped sandbox: exit 1 at once, no retries, and the hint says how to star
   const sb = await startSandbox({ port: 0 });
   const s = sb.seed;
   await sb.close();
-  const env = {
-    XCTL_CONFIG_DIR: tempDir(),
-    XCTL_BASE_URL: s.base_url,
-    XCTL_API_KEY: s.api_key,
-    XCTL_API_SECRET: s.api_secret,
-    XCTL_ACCESS_TOKEN: s.access_token,
-    XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
-    XCTL_ACCOUNT_ID: s.account_id,
-  };
+  // Real back-off (no XCTL_RETRY_BASE_MS): a retry would show in the time taken.
+  const env = sandboxEnv(s, tempDir());
   const started = Date.now();
   const r = await runCli(['ads', 'campaigns', 'list'], { env });
   expect(r.code).toBe(1);

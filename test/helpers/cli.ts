@@ -106,11 +106,9 @@ export function useTestSandbox(opts: SandboxOptions = {}): SandboxFixture {
   };
 }
 
-export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
-  const sb = await startSandbox(opts);
-  const configDir = tempDir();
-  const s = sb.seed;
-  const env = {
+/** The environment that points the CLI at a sandbox with its seeded owner credentials. */
+export function sandboxEnv(s: Sandbox['seed'], configDir: string): Record<string, string> {
+  return {
     XCTL_CONFIG_DIR: configDir,
     XCTL_BASE_URL: s.base_url,
     XCTL_API_KEY: s.api_key,
@@ -118,8 +116,15 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
     XCTL_ACCESS_TOKEN: s.access_token,
     XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
     XCTL_ACCOUNT_ID: s.account_id,
-    XCTL_RETRY_BASE_MS: '20',
   };
+}
+
+export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestSandbox> {
+  const sb = await startSandbox(opts);
+  const configDir = tempDir();
+  const s = sb.seed;
+  // Short retry waits: a test that means to see real back-off builds its env with sandboxEnv().
+  const env = { ...sandboxEnv(s, configDir), XCTL_RETRY_BASE_MS: '20' };
   return {
     sb,
     env,
