@@ -66,7 +66,7 @@ function cacheFile(args) {
   }
 }
 
-/** Writes the functions this run compiled, atomically; drops caches of other builds; keeps at most 64. */
+/** Writes the functions this run compiled, atomically; drops caches of other builds; keeps at most 32 (about 0.5 MB each). */
 function writeCache(cache, compiled) {
   try {
     const data = compiled.createCachedData();
@@ -76,9 +76,9 @@ function writeCache(cache, compiled) {
     const names = fs.readdirSync(cache.root).filter((n) => n.endsWith('.v8'));
     const stale = names.filter((n) => !n.startsWith(cache.prefix));
     const current = names.filter((n) => n.startsWith(cache.prefix));
-    if (current.length > 64) {
+    if (current.length > 32) {
       const byAge = current.map((n) => ({ n, t: fs.statSync(path.join(cache.root, n)).mtimeMs })).sort((a, b) => a.t - b.t);
-      stale.push(...byAge.slice(0, current.length - 64).map((x) => x.n));
+      stale.push(...byAge.slice(0, current.length - 32).map((x) => x.n));
     }
     for (const n of stale) fs.rmSync(path.join(cache.root, n), { force: true });
   } catch {
