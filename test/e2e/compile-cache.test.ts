@@ -97,6 +97,26 @@ describe('code cache', () => {
   });
 });
 
+describe('code cache size', () => {
+  it('keeps at most 32 command files, dropping the oldest', async () => {
+    const home = fresh();
+    const cache = path.join(home, 'cc');
+    fs.mkdirSync(cache, { mode: 0o700 });
+    for (let i = 0; i < 32; i++) {
+      const f = path.join(cache, `${prefix}old${String(i).padStart(2, '0')}.v8`);
+      fs.writeFileSync(f, 'x', { mode: 0o600 });
+      fs.utimesSync(f, 1_000_000 + i, 1_000_000 + i);
+    }
+    const r = await runCli(['config', 'path'], { env: { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+    expect(r.code).toBe(0);
+    const left = cacheFiles(cache);
+    expect(left).toHaveLength(32);
+    expect(left).toContain(`${prefix}config.path.v8`);
+    expect(left).not.toContain(`${prefix}old00.v8`);
+    expect(left).toContain(`${prefix}old01.v8`);
+  });
+});
+
 describe('bundle', () => {
   it('keeps the script small: no zod locales (290 KB that every ads command would compile)', () => {
     const main = fs.readFileSync(path.join(ROOT, 'dist/cli/main.cjs'), 'latin1');
