@@ -1,6 +1,7 @@
 // argv -> program -> run. The only place that maps errors to exit codes and touches process.*.
 import fs from 'node:fs';
-import { runCommandEnd, setRuntime } from './runtime.js';
+import { runCommandEnd } from './core/command-end.js';
+import { bindRuntime } from './commands/runtime.js';
 import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
 import { redactSecrets } from './core/redact.js';
 import { escapeForTerminal } from './core/sanitize.js';
@@ -46,14 +47,14 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   });
 
-  setRuntime({
+  const program = buildProgram(pkg.version);
+  bindRuntime(program, {
     streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
     env: process.env,
     signal: controller.signal,
     version: pkg.version,
     cwd: process.cwd(),
   });
-  const program = buildProgram(pkg.version);
   const operands = operandsOf(args);
   const group = operands[0];
   // A script needs the whole tree; `completion --profiles` (run at every Tab) needs none of it.

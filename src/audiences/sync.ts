@@ -18,7 +18,7 @@ import type { IdType } from '../contract/audience-users.js';
 import { uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
-import { processAlive } from '../core/file-lock.js';
+import { processAlive } from '../core/store-guard.js';
 import {
   appliedCursor,
   commitPlan,

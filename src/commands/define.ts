@@ -1,12 +1,12 @@
-// How a verb becomes a commander action: build its Context from the runtime and the global
-// flags, then call the verb's run function with its options. The run function is what tests
+// How a verb becomes a commander action: build its Context from the program's runtime and the
+// global flags, then call the verb's run function with its options. The run function is what tests
 // call in-process (with testContext); this file is the only glue between commander and it.
 import type { Command } from 'commander';
 import { Context, type GlobalOptions } from '../context.js';
-import { getRuntime } from '../runtime.js';
+import { runtimeOf } from './runtime.js';
 
 export function contextFor(cmd: Command): Context {
-  return new Context({ ...getRuntime(), globals: cmd.optsWithGlobals() as GlobalOptions });
+  return new Context({ ...runtimeOf(cmd), globals: cmd.optsWithGlobals() as GlobalOptions });
 }
 
 /**

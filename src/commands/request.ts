@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import type { AuthMode } from '../core/http.js';
-import { checkRelativePath } from '../contract/hosts.js';
+import { checkRelativePath } from '../core/base-url.js';
 import { escapeForTerminal } from '../core/sanitize.js';
 import { define } from './define.js';
 import { collect, parseJsonInput, readInputArg } from './input.js';

@@ -3,6 +3,9 @@
 // and the loser would be logged out; the lock makes the second wait and reuse the first's result.
 import fs from 'node:fs';
 import { XctlError } from './errors.js';
+import { processAlive } from './store-guard.js';
+
+export { processAlive };
 
 export interface LockOptions {
   /** A lock older than this is taken over: its holder died without removing it. */
@@ -25,16 +28,6 @@ function readHolder(file: string): Holder | undefined {
     return typeof h.pid === 'number' && typeof h.at === 'number' ? h : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** Whether a process with this pid exists (EPERM: it exists, as another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -7,9 +7,10 @@ import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFro
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
 import { abortableSleep } from './sleep.js';
-import { PLATFORM_HOST_NAMES, checkBaseUrl, checkRelativePath, isLoopbackHost } from '../contract/hosts.js';
+import { PLATFORM_HOST_NAMES, isLoopbackHost } from '../contract/hosts.js';
+import { checkBaseUrl, checkRelativePath } from './base-url.js';
 import { V1Code, hasCode } from '../contract/service-errors.js';
-import { nodeTransport, type Transport, type TransportResponse } from './transport.js';
+import type { Transport, TransportResponse } from './transport.js';
 import { oauth2RequirementForPath } from '../contract/oauth2.js';
 
 export type AuthMode = 'user' | 'app' | 'oauth2' | 'basic' | 'consumer' | 'none';
@@ -377,7 +378,7 @@ export class HttpClient {
         : toNetworkError(e, url);
     let r: TransportResponse;
     try {
-      this.transport ??= nodeTransport();
+      this.transport ??= import('./node-transport.js').then((m) => m.nodeTransport);
       r = await (await this.transport).send({
         method,
         url,

@@ -4,8 +4,8 @@
 // instantiate. Idle sockets do not keep the process alive, and closeTransports() (main.ts, when
 // the command is done) drops them so that nothing waits at exit.
 import type http from 'node:http';
-import { atCommandEnd } from '../runtime.js';
-import type { TransportRequest, TransportResponse } from './transport.js';
+import { atCommandEnd } from './command-end.js';
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
 
 interface Wire {
   lib: typeof import('node:http') | typeof import('node:https');
@@ -85,3 +85,6 @@ export async function sendNode(req: TransportRequest): Promise<TransportResponse
     cr.end(req.body);
   });
 }
+
+/** The production transport (http.ts loads this file on the first request). */
+export const nodeTransport: Transport = { send: sendNode };

@@ -10,7 +10,7 @@
 import Table from 'cli-table3';
 import type { IO } from './io.js';
 import { escapeForTerminal } from './sanitize.js';
-import { getPath, type Rec } from './output.js';
+import { getPath, type Rec } from './records.js';
 
 /** Columns whose values are copied whole into other commands. */
 export function isIdColumn(name: string): boolean {

@@ -6,11 +6,12 @@ import type { IO } from './io.js';
 import { UsageError } from './errors.js';
 import { escapeForTerminal } from './sanitize.js';
 import type { PageState } from './paginate.js';
+import { getPath, type Rec } from './records.js';
+
+export { getPath, type Rec };
 
 export type Format = 'table' | 'json' | 'jsonl' | 'tsv' | 'csv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'tsv', 'csv'];
-
-export type Rec = Record<string, unknown>;
 
 export interface OutputSettings {
   format?: Format; // explicit -o / --json
@@ -51,16 +52,6 @@ export function parseFields(value: string | undefined, flag = '--fields'): strin
 export function effectiveFormat(io: IO, settings: OutputSettings): Format {
   if (settings.jq !== undefined) return 'json';
   return settings.format ?? (io.isStdoutTTY ? 'table' : 'tsv');
-}
-
-export function getPath(rec: Rec, path: string): unknown {
-  if (path in rec) return rec[path];
-  let cur: unknown = rec;
-  for (const part of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Rec)[part];
-  }
-  return cur;
 }
 
 function pick(rec: Rec, fields: string[]): Rec {

@@ -30,9 +30,3 @@ export interface TransportResponse {
 export interface Transport {
   send(req: TransportRequest): Promise<TransportResponse>;
 }
-
-/** The production transport: node's http/https with a keep-alive pool (node-transport.ts). */
-export async function nodeTransport(): Promise<Transport> {
-  const { sendNode } = await import('./node-transport.js');
-  return { send: sendNode };
-}

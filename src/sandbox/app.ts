@@ -85,7 +85,7 @@ export interface SandboxOptions {
 export interface SandboxApp {
   readonly state: SandboxState;
   readonly clock: SandboxClock;
-  readonly router: Router;
+  readonly router: Router<SandboxApp>;
   readonly faults: Faults;
   readonly rates: RateLimiter;
   readonly events: EventBus;

@@ -1,6 +1,5 @@
 // Routes as data: method, path pattern, auth requirement, rate-limit category and error style.
 import type { Reply, SReq } from './http.js';
-import type { SandboxApp } from './app.js';
 import type { Endpoint, EndpointAuth, ErrorStyle } from '../contract/endpoint.js';
 
 /** Who may call a route (see EndpointAuth in src/contract/endpoint.ts). */
@@ -13,20 +12,21 @@ export interface RouteOptions {
   style?: ErrorStyle;
 }
 
-export type Handler = (req: SReq, app: SandboxApp) => Reply | Promise<Reply>;
+/** A route's handler; `A` is what the server hands it (the SandboxApp of app.ts). */
+export type Handler<A> = (req: SReq, app: A) => Reply | Promise<Reply>;
 
-export interface Route extends RouteOptions {
+export interface Route<A> extends RouteOptions {
   method: string;
   pattern: string;
   regex: RegExp;
   keys: string[];
-  handler: Handler;
+  handler: Handler<A>;
 }
 
-export class Router {
-  readonly routes: Route[] = [];
+export class Router<A> {
+  readonly routes: Route<A>[] = [];
 
-  add(method: string, pattern: string, opts: RouteOptions, handler: Handler): this {
+  add(method: string, pattern: string, opts: RouteOptions, handler: Handler<A>): this {
     const keys: string[] = [];
     const src = pattern
       .split('/')
@@ -43,12 +43,12 @@ export class Router {
   }
 
   /** Serves an endpoint of the contract (src/contract/): its method, path, auth, rate and style. */
-  serve(e: Endpoint, handler: Handler): this {
+  serve(e: Endpoint, handler: Handler<A>): this {
     return this.add(e.method, e.path, { auth: e.auth, rate: e.rate, style: e.style }, handler);
   }
 
   /** The route for a method and path; `methodMismatch` when only the path matched. */
-  match(method: string, path: string): { route?: Route; params: Record<string, string>; methodMismatch: boolean } {
+  match(method: string, path: string): { route?: Route<A>; params: Record<string, string>; methodMismatch: boolean } {
     let methodMismatch = false;
     for (const r of this.routes) {
       const m = r.regex.exec(path);

@@ -33,7 +33,7 @@ const LOG_MAX = 5000;
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const state = new SandboxState();
   const clock = new SandboxClock(opts.clock ?? 'real');
-  const router = new Router();
+  const router = new Router<SandboxApp>();
   const faults = new Faults();
   const rates = new RateLimiter();
   if (opts.faults) faults.set(opts.faults);
@@ -199,7 +199,7 @@ function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, st
 const KIND_NAMES = { user: 'OAuth 1.0a User Context', app: 'OAuth 2.0 Application-Only', oauth2: 'OAuth 2.0 User Context' } as const;
 
 /** The "Supported authentication types are [...]" list of a route. */
-function supportedKinds(route: Route): string {
+function supportedKinds(route: Route<SandboxApp>): string {
   const kinds: string[] = [];
   if (route.auth === 'user' || route.auth === 'user-or-bearer') kinds.push(KIND_NAMES.user);
   if (route.auth === 'app' || route.auth === 'user-or-bearer') kinds.push(KIND_NAMES.app);
@@ -207,7 +207,7 @@ function supportedKinds(route: Route): string {
   return `[${kinds.join(', ')}]`;
 }
 
-function unsupported(route: Route, used: keyof typeof KIND_NAMES): SandboxError {
+function unsupported(route: Route<SandboxApp>, used: keyof typeof KIND_NAMES): SandboxError {
   // Two spaces after the first period, as observed.
   return problem(403, 'Unsupported Authentication', `Authenticating with ${KIND_NAMES[used]} is forbidden for this endpoint.  Supported authentication types are ${supportedKinds(route)}.`);
 }
@@ -216,7 +216,7 @@ function unsupported(route: Route, used: keyof typeof KIND_NAMES): SandboxError 
  * OAuth 2.0 user tokens: only where the contract lists the endpoint, and only with its scopes
  * (a per-event requirement is the handler's to check, once it has read the body).
  */
-function checkOAuth2(route: Route, scopes: string[], style: ErrorStyle): void {
+function checkOAuth2(route: Route<SandboxApp>, scopes: string[], style: ErrorStyle): void {
   const need = oauth2Requirement(route.method, route.pattern);
   if (!need) {
     if (style === 'v2') throw unsupported(route, 'oauth2');
@@ -245,7 +245,7 @@ function checkAdminKey(app: SandboxApp, req: IncomingMessage): void {
   if (cred.kind !== 'basic') throw denied();
 }
 
-function checkRouteAuth(route: Route, cred: Credential, style: ErrorStyle): void {
+function checkRouteAuth(route: Route<SandboxApp>, cred: Credential, style: ErrorStyle): void {
   const need = route.auth;
   if (need === 'none' || need === 'admin' || need === 'admin-key') return;
   const isUser = cred.kind === 'oauth1' && !!cred.userToken;

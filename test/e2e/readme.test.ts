@@ -99,8 +99,6 @@ describe('README sections', () => {
 describe('README command reference', () => {
   it('names every command of the tree (compared with --help of every group)', async () => {
     const { buildProgram, loadGroups, GROUPS } = await import('../../src/program.js');
-    const { setRuntime } = await import('../../src/runtime.js');
-    setRuntime({ streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, env: {}, signal: new AbortController().signal, version: '0', cwd: ROOT } as never);
     const program = buildProgram('0');
     await loadGroups(program, Object.keys(GROUPS));
     type Cmd = { name(): string; commands: Cmd[]; _defaultCommandName?: string };

@@ -102,9 +102,9 @@ export function testContext(o: TestContextOptions = {}): TestContext {
     stderr: () => stderr.text(),
     async run(argv) {
       const { buildProgram, firstOperand, loadGroups, normalizeArgs } = await import('../../src/program.js');
-      const { setRuntime } = await import('../../src/runtime.js');
-      setRuntime({ streams, env, signal, version: '0.0.0-test', cwd: process.cwd(), transport: o.transport, clock });
+      const { bindRuntime } = await import('../../src/commands/runtime.js');
       const program = buildProgram('0.0.0-test');
+      bindRuntime(program, { streams, env, signal, version: '0.0.0-test', cwd: process.cwd(), transport: o.transport, clock });
       const group = firstOperand(argv);
       if (group) await loadGroups(program, [group]);
       await program.parseAsync(['node', 'xctl', ...normalizeArgs(program, argv)]);

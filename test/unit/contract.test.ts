@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { addMonthsUtc, isoSeconds, parseDuration, parseIsoTime } from '../../src/contract/time.js';
 import { EXPIRY_MONTHS, expiryFault, canonicalType, WIRE_KEYS, ID_TYPES } from '../../src/contract/audience-users.js';
-import { HOSTS, baseFor, checkBaseUrl, isLoopbackAddress, isLoopbackHost } from '../../src/contract/hosts.js';
+import { HOSTS, isLoopbackAddress, isLoopbackHost } from '../../src/contract/hosts.js';
+import { baseFor, checkBaseUrl } from '../../src/core/base-url.js';
 import { endpoint, pathOf } from '../../src/contract/endpoint.js';
 import { parseReplayDate, toReplayDate } from '../../src/contract/webhooks.js';
 import { AdsCode, V1Code, hasCode } from '../../src/contract/service-errors.js';

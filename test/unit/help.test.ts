@@ -6,7 +6,6 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { buildProgram, loadGroups, GROUPS, namesBareGroup, rewriteHelpWord } from '../../src/program.js';
-import { setRuntime } from '../../src/runtime.js';
 import { attachExamples, commandPath, exampleCommand, examplesOf } from '../../src/commands/examples.js';
 import { wrapLongLines } from '../../src/commands/help-text.js';
 
@@ -62,7 +61,6 @@ export function shellWords(line: string): string[] {
 
 let program: Command;
 beforeAll(async () => {
-  setRuntime({ streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, env: {}, signal: new AbortController().signal, version: '0', cwd: ROOT } as never);
   program = await fullProgram();
 });
 

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeTransports, sendNode } from '../../src/core/node-transport.js';
 import type { TransportRequest } from '../../src/core/transport.js';
-import { runCommandEnd } from '../../src/runtime.js';
+import { runCommandEnd } from '../../src/core/command-end.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

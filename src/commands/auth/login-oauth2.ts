@@ -18,8 +18,8 @@ import {
   type OAuth2ClientCreds,
   type RedirectOutcome,
 } from '../../core/oauth2.js';
-import type { AuthLoginOptions, LoginDeps } from './login.js';
-import { firstLine, promptLine, replacedUserToken } from './login.js';
+import type { AuthLoginOptions, LoginDeps } from './login-common.js';
+import { firstLine, promptLine, replacedUserToken } from './login-common.js';
 import { startOAuth2CallbackServer, type OAuth2CallbackServer } from './callback-server.js';
 
 /**

@@ -8,26 +8,9 @@ import { printOne } from '../../core/output.js';
 import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { define } from '../define.js';
+import { firstLine, promptLine, replacedUserToken, type AuthLoginOptions, type LoginDeps } from './login-common.js';
 
-export interface AuthLoginOptions {
-  pin?: boolean;
-  callbackPort?: string;
-  accessLevel?: string;
-  forceLogin?: boolean;
-  screenName?: string;
-  browser?: boolean;
-  timeout?: string;
-  /** OAuth 2.0 authorization code with PKCE instead of OAuth 1.0a (login-oauth2.ts). */
-  oauth2?: boolean;
-  paste?: boolean;
-  scopes?: string;
-  clientId?: string;
-}
-
-export interface LoginDeps {
-  /** Opens a URL in the user's browser (the `open` package unless replaced in tests). */
-  openUrl?: (url: string) => Promise<unknown>;
-}
+export { firstLine, promptLine, replacedUserToken, type AuthLoginOptions, type LoginDeps };
 
 export const DEFAULT_LOGIN_TIMEOUT = '5m';
 
@@ -72,43 +55,7 @@ function fmtDuration(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`;
 }
 
-/** The first line of a non-terminal stdin; undefined when it ends without one. */
-export function firstLine(stream: NodeJS.ReadableStream): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const done = (v: string | undefined) => {
-      stream.off('data', onData);
-      stream.off('end', onEnd);
-      stream.off('error', reject);
-      stream.pause();
-      resolve(v);
-    };
-    const onData = (d: Buffer | string) => {
-      buf += d.toString();
-      const m = /^[^\r\n]*(?=\r?\n)/.exec(buf);
-      if (m && m[0].trim()) done(m[0].trim());
-      else if (m) buf = buf.replace(/^\r?\n/, ''); // skip blank lines
-    };
-    const onEnd = () => done(buf.trim() || undefined);
-    stream.on('data', onData);
-    stream.on('end', onEnd);
-    stream.on('error', reject);
-    stream.resume();
-  });
-}
-
 const NO_PIN_HINT = 'pipe the PIN on stdin once you have it (e.g. `read -r PIN; echo "$PIN" | ...` from another step), run at a terminal, or use the callback flow without --pin';
-
-/** One line typed at the terminal (visible: PINs and pasted URLs are single-use, not secrets). */
-export async function promptLine(ctx: Context, question: string): Promise<string> {
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr });
-  try {
-    return (await rl.question(question)).trim();
-  } finally {
-    rl.close();
-  }
-}
 
 /** Where the PIN comes from: a prompt on a terminal, else the first line piped on stdin. */
 function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<string> } {
@@ -238,16 +185,6 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     aborter.abort();
     await server?.close();
   }
-}
-
-/**
- * Whose stored user token a new login replaces ("@handle (id)", "user 123", "another user's
- * token"), or undefined when there was none or it was this very token. Never the token itself.
- */
-export function replacedUserToken(p: { access_token?: string; user_id?: string; screen_name?: string } | undefined, newToken: string, newUserId?: string): string | undefined {
-  if (!p?.access_token || p.access_token === newToken) return undefined;
-  const who = p.screen_name ? `@${p.screen_name}${p.user_id ? ` (${p.user_id})` : ''}` : p.user_id ? `user ${p.user_id}` : 'an unnamed user';
-  return newUserId && p.user_id === newUserId ? `${who}, the same user,` : who;
 }
 
 /**

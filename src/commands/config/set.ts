@@ -24,7 +24,7 @@ export async function configSet(ctx: Context, o: SetOptions): Promise<void> {
   const problem = SETTINGS[key]!.check?.(value);
   if (problem) throw new UsageError(`${key} ${problem} (got "${value}")`, { hint: settingHint(key) });
   if (key === 'base_url') {
-    const { checkBaseUrl } = await import('../../contract/hosts.js');
+    const { checkBaseUrl } = await import('../../core/base-url.js');
     try {
       checkBaseUrl(value, 'base_url');
     } catch (e) {

@@ -1,0 +1,14 @@
+// A record as the output prints it, and a field of it by dotted path (`user.name`). Shared by
+// output.ts and the table renderer it loads on demand (output-table.ts).
+export type Rec = Record<string, unknown>;
+
+/** A field by name, else by dotted path into nested objects. */
+export function getPath(rec: Rec, path: string): unknown {
+  if (path in rec) return rec[path];
+  let cur: unknown = rec;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Rec)[part];
+  }
+  return cur;
+}
