@@ -59,6 +59,7 @@ export class Context {
   readonly version: string;
   private storePromise?: Promise<Store>;
   private outputPromise?: Promise<OutputSettings>;
+  private basePromise?: Promise<string | undefined>;
   private asked = false;
   private httpClient?: HttpClient;
   private creds?: Credentials;
@@ -218,8 +219,10 @@ export class Context {
     return baseFor('ads', { override: await this.baseOverride(), sandbox: this.globals.sandbox });
   }
 
-  private async baseOverride(): Promise<string | undefined> {
-    return this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url;
+  /** Read once per command: a login sends its code where it started, whatever the store says later. */
+  private baseOverride(): Promise<string | undefined> {
+    this.basePromise ??= (async () => this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url)();
+    return this.basePromise;
   }
 
   /** The ads account: --account, XCTL_ACCOUNT_ID, then the profile's account_id. */
