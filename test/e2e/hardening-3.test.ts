@@ -31,3 +31,20 @@ describe('item 1: a config folder another user can swap', () => {
     expect(mv.code, mv.stderr).toBe(0);
   });
 });
+
+describe('item 4: parallel commands on a fresh profile', () => {
+  it('ask for one bearer; the others wait and use the cached one', async () => {
+    // A new CI runner: only the app key and secret, 16 commands at once; the sandbox, like the
+    // platform, answers the eleventh /oauth2/token in a minute with 403 code 99.
+    const dir = fresh();
+    const env = { XCTL_CONFIG_DIR: dir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
+    // A token endpoint that takes its time: every process reaches it while the first one waits.
+    t.sb.app.faults.set({ match: '^/oauth2/token$', latency_ms: 2500 });
+    const before = t.sb.app.logs.filter((l) => l.kind === 'request' && l.path === '/oauth2/token').length;
+    const runs = await Promise.all(Array.from({ length: 16 }, () => t.run(['webhooks', 'list'], { env, timeoutMs: 60_000 })));
+    t.sb.app.faults.set({});
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const asked = t.sb.app.logs.filter((l) => l.kind === 'request' && l.path === '/oauth2/token').length - before;
+    expect(asked).toBe(1);
+  }, 90_000);
+});
