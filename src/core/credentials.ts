@@ -85,6 +85,19 @@ export class CredentialCache {
         hint: 'run `xctl auth set --api-key KEY --api-secret -`, or set XCTL_BEARER_TOKEN',
       });
     }
+    // One process asks; the others wait on the lock and take what it cached (file-lock.ts).
+    const { obtainOnce } = await import('./file-lock.js');
+    const { cachedBearer } = await import('./bearer-cache.js');
+    const store = await this.o.profiles.store();
+    const name = await this.o.profiles.name();
+    const got = await obtainOnce(`${store.path}.bearer.lock`, () => cachedBearer(store.profile(name), c.api_key), () => this.newBearer(c));
+    this.o.io.addSecret(got);
+    this.creds = { ...c, bearer_token: got, source: { ...c.source, bearer_token: 'profile' } };
+    return got;
+  }
+
+  /** POST /oauth2/token (client credentials), cached in the profile. */
+  private async newBearer(c: Credentials): Promise<string> {
     const http = await this.o.http();
     const res = await http.request<{ token_type?: string; access_token?: string }>({
       method: OAUTH_ENDPOINTS.bearerToken.method,
@@ -98,7 +111,6 @@ export class CredentialCache {
     // Cached even when the key comes from the environment: CI jobs run many processes, and the
     // service punishes asking again (403 code 99). bearer_key ties it to the key it belongs to.
     await this.updateProfile({ bearer_token: token, bearer_key: c.api_key });
-    this.creds = { ...c, bearer_token: token, source: { ...c.source, bearer_token: 'profile' } };
     return token;
   }
 

@@ -1,6 +1,15 @@
-// A lock between xctl processes: a file created exclusively (O_EXCL) next to the profile store.
-// Refresh tokens are single-use, so two processes refreshing at once would spend the same token
-// and the loser would be logged out; the lock makes the second wait and reuse the first's result.
+// A lock between xctl processes: a file next to the profile store, created atomically with its
+// holder record already in it (written to a private file, then hard-linked into place: the link
+// fails if the lock exists). Refresh tokens are single-use, so two processes refreshing at once
+// would spend the same token and the loser would be logged out; the lock makes the second wait
+// and reuse the first's result. The store's writes use one too.
+//
+// A lock is stale only when its holder is gone: the pid no longer runs, or runs a later process
+// (its start time differs). A live holder is waited for however long it takes (a slow token
+// endpoint), up to the waiter's timeout, which is an error, never a take-over. Taking over a stale
+// lock is serialized per stale record (a marker file created exclusively), so of several processes
+// finding it, exactly one removes it, and none can remove a lock taken after it.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { XctlError } from './errors.js';
 import { processAlive } from './store-guard.js';
@@ -8,88 +17,166 @@ import { processAlive } from './store-guard.js';
 export { processAlive };
 
 export interface LockOptions {
-  /** A lock older than this is taken over: its holder died without removing it. */
-  staleMs?: number;
-  /** Give up waiting after this long. */
+  /** Give up waiting for a live holder after this long (an error; the lock is left alone). */
   timeoutMs?: number;
   pollMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
-interface Holder {
+export interface Holder {
   pid: number;
+  /** The process's start time (Linux: clock ticks after boot, /proc/PID/stat field 22). */
+  start?: string;
   at: number;
+  /** Tells this holding apart from every other one (the take-over marker is named after it). */
+  nonce: string;
 }
 
-function readHolder(file: string): Holder | undefined {
+/** A record without a nonce or with an unreadable body is still a holder; an old format too. */
+function readHolder(file: string): { holder?: Holder; ino?: number; mtimeMs?: number } | undefined {
+  let text: string;
+  let st: fs.Stats;
   try {
-    const h = JSON.parse(fs.readFileSync(file, 'utf8')) as Holder;
-    return typeof h.pid === 'number' && typeof h.at === 'number' ? h : undefined;
+    const fd = fs.openSync(file, 'r');
+    try {
+      st = fs.fstatSync(fd);
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined; // gone meanwhile
+  }
+  try {
+    const h = JSON.parse(text) as Partial<Holder>;
+    if (typeof h.pid === 'number' && Number.isInteger(h.pid) && h.pid > 0) {
+      return { holder: { pid: h.pid, start: typeof h.start === 'string' ? h.start : undefined, at: Number(h.at) || 0, nonce: String(h.nonce ?? `ino${st.ino}`) }, ino: st.ino, mtimeMs: st.mtimeMs };
+    }
+  } catch {
+    /* not a record */
+  }
+  return { ino: st.ino, mtimeMs: st.mtimeMs };
+}
+
+/** A process's start time where the system says it (Linux /proc), else undefined. */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
   }
 }
 
-/** One attempt: the holder record when the lock was taken, else who holds it (undefined: retry at once). */
-function tryAcquire(file: string, now: number, staleMs: number): { mine?: Holder; holder?: Holder; retryNow?: boolean } {
+/** The holder's process still runs: same pid, and the same start time where it can be read. */
+export function holderAlive(h: Pick<Holder, 'pid' | 'start'>): boolean {
+  if (!processAlive(h.pid)) return false;
+  if (h.start === undefined) return true;
+  const now = processStart(h.pid);
+  return now === undefined || now === h.start;
+}
+
+let selfStart: string | undefined | null = null;
+function me(now: number): Holder {
+  if (selfStart === null) selfStart = processStart(process.pid);
+  return { pid: process.pid, start: selfStart, at: now, nonce: randomBytes(8).toString('hex') };
+}
+
+/** Creates the lock with the record in it, or returns false when it exists. */
+function create(file: string, mine: Holder): boolean {
+  const tmp = `${file}.${mine.nonce}.new`;
+  fs.writeFileSync(tmp, JSON.stringify(mine), { mode: 0o600, flag: 'wx' });
   try {
-    const fd = fs.openSync(file, 'wx', 0o600);
-    const mine = { pid: process.pid, at: now };
-    fs.writeSync(fd, JSON.stringify(mine));
-    fs.closeSync(fd);
-    return { mine };
+    fs.linkSync(tmp, file);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw e;
+    // No hard links here (some network or FUSE file systems): rename is atomic but replaces, so
+    // fall back to an exclusive create (a reader may see it empty for an instant: not stale).
+    try {
+      fs.writeFileSync(file, JSON.stringify(mine), { mode: 0o600, flag: 'wx' });
+      return true;
+    } catch (e2) {
+      if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e2;
+    }
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** A file with no record in it is stale only after this long (it cannot stay half-written). */
+const UNREADABLE_STALE_MS = 30_000;
+/** A take-over marker whose maker died in its few-syscall window: removed after this long. */
+const MARKER_STALE_MS = 5_000;
+
+/**
+ * Removes the lock if it still is the stale holding seen (`key`): one process at a time per
+ * stale holding, so none can remove a lock another process took after it.
+ */
+function takeOver(file: string, key: string, now: number): void {
+  const marker = `${file}.takeover-${key}`;
+  try {
+    fs.writeFileSync(marker, JSON.stringify(me(now)), { mode: 0o600, flag: 'wx' });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const m = readHolder(marker);
+    if (m?.holder && !holderAlive(m.holder) && now - (m.mtimeMs ?? now) > MARKER_STALE_MS) fs.rmSync(marker, { force: true });
+    return; // another process is taking it over: look again
   }
-  const h = readHolder(file);
-  // A holder that is gone, or has held it implausibly long, left it behind: take it over. A
-  // half-written file (no holder yet) gets the benefit of the doubt until it is stale by mtime.
-  let stale: boolean;
-  if (h) stale = !processAlive(h.pid) || now - h.at > staleMs;
-  else {
-    try {
-      stale = now - fs.statSync(file).mtimeMs > staleMs;
-    } catch {
-      return { retryNow: true }; // removed meanwhile
-    }
-  }
-  if (!stale) return { holder: h };
   try {
-    fs.unlinkSync(file);
-  } catch {
-    /* someone else took it over first */
+    const again = readHolder(file);
+    if (again && keyOf(again) === key) fs.unlinkSync(file);
+  } finally {
+    fs.rmSync(marker, { force: true });
   }
+}
+
+function keyOf(r: { holder?: Holder; ino?: number }): string {
+  return r.holder?.nonce ?? `ino${r.ino}`;
+}
+
+type Attempt = { mine: Holder } | { holder?: Holder; retryNow?: boolean };
+
+/** One attempt: the lock taken, or who holds it, or "look again at once" (it changed). */
+function tryAcquire(file: string, now: number): Attempt {
+  const mine = me(now);
+  if (create(file, mine)) return { mine };
+  const r = readHolder(file);
+  if (!r) return { retryNow: true }; // released meanwhile
+  const stale = r.holder ? !holderAlive(r.holder) : now - (r.mtimeMs ?? now) > UNREADABLE_STALE_MS;
+  if (!stale) return { holder: r.holder };
+  takeOver(file, keyOf(r), now);
   return { retryNow: true };
 }
 
 function release(file: string, mine: Holder): void {
-  const h = readHolder(file);
-  if (h && h.pid === mine.pid && h.at === mine.at) {
-    try {
-      fs.unlinkSync(file);
-    } catch {
-      /* already gone */
-    }
-  }
+  // Only a dead holder's lock is ever removed by another process: this one is still ours.
+  if (readHolder(file)?.holder?.nonce === mine.nonce) fs.rmSync(file, { force: true });
 }
 
 function busy(file: string, h: Holder | undefined): XctlError {
   return new XctlError(`another xctl process (pid ${h?.pid ?? '?'}) holds ${file}`, { hint: 'wait for it to finish; if no xctl is running, remove the file' });
 }
 
-/** Runs fn while holding the lock file; always removes it afterwards (if still ours). */
+/** Runs fn while holding the lock file; always removes it afterwards. */
 export async function withFileLock<T>(file: string, fn: () => Promise<T>, o: LockOptions = {}): Promise<T> {
   const now = o.now ?? Date.now;
   const sleep = o.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const deadline = now() + (o.timeoutMs ?? 60_000);
+  // Long: a waiter gives up only on a holder that is alive but stuck (a token endpoint that hangs).
+  const deadline = now() + (o.timeoutMs ?? 300_000);
   let mine: Holder | undefined;
-  while (!mine) {
-    const a = tryAcquire(file, now(), o.staleMs ?? 30_000);
-    mine = a.mine;
-    if (mine || a.retryNow) continue;
-    if (now() > deadline) throw busy(file, a.holder);
-    await sleep(o.pollMs ?? 50);
+  for (let spins = 0; !mine; spins++) {
+    const a = tryAcquire(file, now());
+    if ('mine' in a) mine = a.mine;
+    else if (!a.retryNow || spins % 100 === 99) {
+      if (now() > deadline) throw busy(file, 'holder' in a ? a.holder : undefined);
+      await sleep(o.pollMs ?? 50);
+    }
   }
   try {
     return await fn();
@@ -107,16 +194,28 @@ export function withFileLockSync<T>(file: string, fn: () => T, o: Omit<LockOptio
   const deadline = now() + (o.timeoutMs ?? 10_000);
   const cell = new Int32Array(new SharedArrayBuffer(4));
   let mine: Holder | undefined;
-  while (!mine) {
-    const a = tryAcquire(file, now(), o.staleMs ?? 10_000);
-    mine = a.mine;
-    if (mine || a.retryNow) continue;
-    if (now() > deadline) throw busy(file, a.holder);
-    Atomics.wait(cell, 0, 0, o.pollMs ?? 5);
+  for (let spins = 0; !mine; spins++) {
+    const a = tryAcquire(file, now());
+    if ('mine' in a) mine = a.mine;
+    else if (!a.retryNow || spins % 100 === 99) {
+      if (now() > deadline) throw busy(file, 'holder' in a ? a.holder : undefined);
+      Atomics.wait(cell, 0, 0, o.pollMs ?? 5);
+    }
   }
   try {
     return fn();
   } finally {
     release(file, mine);
   }
+}
+
+/**
+ * What only one process should obtain (a bearer: the service punishes asking again): the cached
+ * value if there is one, else obtained under the lock after looking again, so processes that
+ * waited find what the first one cached.
+ */
+export async function obtainOnce<T>(file: string, cached: () => T | undefined, obtain: () => Promise<T>, o: LockOptions = {}): Promise<T> {
+  const first = cached();
+  if (first !== undefined) return first;
+  return withFileLock(file, async () => cached() ?? obtain(), o);
 }

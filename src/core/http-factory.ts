@@ -32,6 +32,7 @@ export interface HttpFactoryInit {
 
 export class HttpFactory {
   private client?: HttpClient;
+  private basePromise?: Promise<string | undefined>;
 
   constructor(private readonly o: HttpFactoryInit) {}
 
@@ -45,8 +46,10 @@ export class HttpFactory {
     return baseFor('ads', { override: await this.baseOverride(), sandbox: this.o.flags.sandbox });
   }
 
-  private async baseOverride(): Promise<string | undefined> {
-    return this.o.flags.baseUrl ?? this.o.env.XCTL_BASE_URL ?? (await this.o.profileBase().catch(() => undefined));
+  /** Read once per command: a login sends its code where it started, whatever the store says later. */
+  private baseOverride(): Promise<string | undefined> {
+    this.basePromise ??= (async () => this.o.flags.baseUrl ?? this.o.env.XCTL_BASE_URL ?? (await this.o.profileBase().catch(() => undefined)))();
+    return this.basePromise;
   }
 
   maxWaitSec(): number {

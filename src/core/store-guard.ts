@@ -12,6 +12,7 @@ export function checkStorePlace(file: string): void {
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   if (uid === undefined) return; // Windows: ACLs, not modes
   const dir = path.dirname(file);
+  checkFoldersAbove(dir, uid);
   let d: fs.Stats;
   try {
     d = fs.statSync(dir);
@@ -32,6 +33,55 @@ export function checkStorePlace(file: string): void {
   if (!f.isFile()) throw new XctlError(`refusing to use the profile store ${file}: it is not a regular file`, { hint: 'remove it; `xctl auth set` recreates it' });
   if (f.uid !== uid) throw new XctlError(`refusing to use the profile store ${file}: it belongs to another user (uid ${f.uid})`, { hint: `remove it, or \`chown\` it to yourself and \`chmod 600 ${file}\`` });
   if (f.mode & 0o022) throw new XctlError(`refusing to use the profile store ${file}: others can write to it (mode ${(f.mode & 0o777).toString(8)})`, { hint: `\`chmod 600 ${file}\`` });
+}
+
+/**
+ * Every folder above the store's, up to `/`, must belong to the user or root and be writable by
+ * no one else unless sticky (like /tmp): otherwise another user could rename the folder away and
+ * put their own in its place between two reads (a login would then send its code, PKCE verifier
+ * and client secret to the base URL they chose). Symbolic links are followed as the kernel does.
+ */
+export function checkFoldersAbove(dir: string, uid: number): void {
+  const lexical = path.resolve(dir);
+  walkUp(path.dirname(lexical), uid);
+  // A symbolic link on the way: the folders it leads through are the ones the kernel opens.
+  for (let d = lexical; ; d = path.dirname(d)) {
+    let real: string | undefined;
+    try {
+      real = fs.realpathSync(d);
+    } catch {
+      if (path.dirname(d) === d) return;
+      continue;
+    }
+    if (real !== d) walkUp(d === lexical ? path.dirname(real) : real, uid);
+    return;
+  }
+}
+
+function walkUp(start: string, uid: number): void {
+  let d = start;
+  for (;;) {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(d);
+    } catch {
+      /* not created yet: mkdir makes it, 0700 */
+    }
+    if (st) checkAncestor(d, st, uid);
+    const up = path.dirname(d);
+    if (up === d) return;
+    d = up;
+  }
+}
+
+function checkAncestor(d: string, st: fs.Stats, uid: number): void {
+  const hint = `use a config folder whose every parent folder is yours or root's and writable only by its owner (or sticky, like /tmp): set XCTL_CONFIG_DIR`;
+  if (st.uid !== uid && st.uid !== 0) {
+    throw new XctlError(`refusing to use the config folder: ${d}, a folder above it, belongs to another user (uid ${st.uid})`, { hint });
+  }
+  if (st.mode & 0o022 && !(st.mode & 0o1000)) {
+    throw new XctlError(`refusing to use the config folder: ${d}, a folder above it, can be written by others (mode ${(st.mode & 0o777).toString(8)}, not sticky)`, { hint });
+  }
 }
 
 /** True while a process with this id exists (EPERM: it exists but is another user's). */

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { withFileLock } from '../../src/core/file-lock.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { processStart, withFileLock } from '../../src/core/file-lock.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-lock-'));
 const lock = path.join(dir, 'config.json.oauth2-refresh.lock');
@@ -34,16 +34,49 @@ describe('refresh lock (file created exclusively)', () => {
     expect(fs.existsSync(lock)).toBe(false);
   });
 
-  it('takes over a lock whose holder is dead, or held too long; waits for a live one and then gives up', async () => {
+  it('takes over a lock whose holder is dead; waits for a live one however old its lock, then gives up', async () => {
     // pid 2^22+ is above Linux's pid_max default: no such process.
     fs.writeFileSync(lock, JSON.stringify({ pid: 4_194_999, at: Date.now() }));
     expect(await withFileLock(lock, async () => 'dead holder')).toBe('dead holder');
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, at: Date.now() - 60_000 }));
-    expect(await withFileLock(lock, async () => 'old holder', { staleMs: 30_000 })).toBe('old holder');
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, at: Date.now() }));
+    // Held for a minute by a live process (a slow token endpoint): still its lock.
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: processStart(process.pid), at: Date.now() - 60_000 }));
     await expect(withFileLock(lock, async () => 'never', { timeoutMs: 100, pollMs: 10 })).rejects.toThrow(/another xctl process \(pid \d+\) holds/);
     // The live holder's file is left alone.
     expect(fs.existsSync(lock)).toBe(true);
+  });
+
+  it('a pid now used by another process (its start time differs) is a dead holder', async (c) => {
+    const start = processStart(process.pid);
+    if (start === undefined) return c.skip('no /proc: process start times are not readable here');
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: String(Number(start) - 1), at: Date.now(), nonce: 'a' }));
+    expect(await withFileLock(lock, async () => 'reused pid', { timeoutMs: 100 })).toBe('reused pid');
+  });
+});
+
+describe('taking over a stale lock', () => {
+  it('never removes a lock another process took after the stale one was seen', async () => {
+    // The interleaving five processes hit: this one reads the dead holder's record; before it
+    // acts, another process removes the stale lock and takes the lock itself (alive).
+    fs.writeFileSync(lock, JSON.stringify({ pid: 4_194_999, at: Date.now() }));
+    const read = fs.readFileSync;
+    let swapped = false;
+    const spy = vi.spyOn(fs, 'readFileSync').mockImplementation(((f: fs.PathOrFileDescriptor, o?: unknown) => {
+      const text = read(f, o as BufferEncoding);
+      if (!swapped && (f === lock || typeof f === 'number')) {
+        swapped = true;
+        fs.unlinkSync(lock);
+        fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: processStart(process.pid), at: Date.now(), nonce: 'other' }));
+      }
+      return text;
+    }) as typeof fs.readFileSync);
+    try {
+      await expect(withFileLock(lock, async () => 'two holders', { timeoutMs: 150, pollMs: 10 })).rejects.toThrow(/another xctl process/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(swapped).toBe(true);
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8'))).toMatchObject({ nonce: 'other' });
+    expect(fs.readdirSync(dir).filter((f) => f.includes('takeover'))).toEqual([]);
   });
 });
 
