@@ -12,8 +12,12 @@ export const MAX_FIELD_LINES = 100;
 /** Where a quoted field goes wrong: `line` is where the field starts (1-based in the text). */
 export interface QuoteFault {
   line: number;
-  /** unclosed: the input ends inside it; too-long: it holds more than MAX_FIELD_LINES breaks. */
-  kind: 'unclosed' | 'too-long';
+  /**
+   * unclosed: the input ends inside it; too-long: it holds more than MAX_FIELD_LINES breaks;
+   * unbalanced: it runs over lines and text follows its closing quote (the quote that closed it
+   * opened a later field: a stray quote turned the file's quoting inside out).
+   */
+  kind: 'unclosed' | 'too-long' | 'unbalanced';
   /** Lines the field runs over (to the end of the text when unclosed). */
   lines: number;
 }
@@ -52,9 +56,10 @@ export function scanDelimited(text: string, delimiter: string, lenient: boolean,
         const f = quotedField(text, pos + 1);
         const breaks = countBreaks(f.value);
         line += breaks;
-        joined += breaks;
-        if (!lenient && (f.unclosed || breaks > MAX_FIELD_LINES)) {
-          c.fault = { line: fieldLine, kind: f.unclosed ? 'unclosed' : 'too-long', lines: breaks + 1 };
+        // a field that runs to the end takes the last line's end with it: not a joined line
+        joined += f.unclosed && f.value.endsWith('\n') ? breaks - 1 : breaks;
+        if (!lenient && (f.unclosed || breaks > MAX_FIELD_LINES || (breaks > 0 && !fieldEnds(text, f.end, d)))) {
+          c.fault = { line: fieldLine, kind: f.unclosed ? 'unclosed' : breaks > MAX_FIELD_LINES ? 'too-long' : 'unbalanced', lines: breaks + 1 };
           return c;
         }
         // relaxed: anything between the closing quote and the delimiter is kept
@@ -100,6 +105,12 @@ function quotedField(text: string, from: number): { value: string; end: number; 
   }
 }
 
+/** A closing quote at `i` is followed by the delimiter, a line end or the end of the text. */
+function fieldEnds(text: string, i: number, d: number): boolean {
+  const ch = text.charCodeAt(i);
+  return i >= text.length || ch === d || ch === 10 || ch === 13;
+}
+
 function countBreaks(s: string): number {
   let n = 0;
   for (let k = s.indexOf('\n'); k >= 0; k = s.indexOf('\n', k + 1)) n++;
@@ -132,9 +143,9 @@ export function parseDelimited(text: string, delimiter = ',', lenient = false): 
 /** The message of a quote fault, with `base` lines before the text (the header, earlier chunks). */
 export function quoteFaultMessage(f: QuoteFault, base = 0): string {
   const at = `line ${f.line + base}`;
-  return f.kind === 'unclosed'
-    ? `${at}: a quoted field starts here and its quote is never closed (it runs to the end of the input, ${f.lines} lines)`
-    : `${at}: a quoted field starts here and runs over ${f.lines} lines (more than ${MAX_FIELD_LINES + 1}): its quote is probably never closed`;
+  if (f.kind === 'unclosed') return `${at}: a quoted field starts here and its quote is never closed (it runs to the end of the input, ${f.lines} lines)`;
+  if (f.kind === 'too-long') return `${at}: a quoted field starts here and runs over ${f.lines} lines (more than ${MAX_FIELD_LINES + 1}): its quote is probably never closed`;
+  return `${at}: a quoted field starts here, runs over ${f.lines} lines and is closed by a quote with text right after it: its own quote is probably never closed`;
 }
 
 export const QUOTE_FAULT_HINT = 'close the quote (or double a quote inside a quoted field: ""), or pass --lenient-quotes to read the field as it runs on (the lines it takes are counted and reported)';
