@@ -118,8 +118,9 @@ const field = (d: string) =>
     )
     .map(([parts, quote]) => {
       const v = parts.join('');
-      const must = v.includes(d) || v.includes('"') || v.includes('\n') || v.includes('\r');
-      // A bare field keeps no quote at its start (that would open a quoted field).
+      // A bare field may hold a quote (text, as Python reads it), but not at its start (that
+      // would open a quoted field).
+      const must = v.includes(d) || v.startsWith('"') || v.includes('\n') || v.includes('\r');
       if (must || quote) return `"${v.replace(/"/g, '""')}"`;
       return v;
     });
