@@ -6,6 +6,7 @@ import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex } from './no
 import type { IdType } from '../contract/audience-users.js';
 import { MAX_LEN, sha256x4, slotOffset } from './sha256x4.js';
 import { scanDelimited, type QuoteFault } from './csv.js';
+import { rowLikeTest } from './columns.js';
 
 export type InputFormat = 'lines' | 'csv' | 'tsv' | 'jsonl';
 
@@ -28,6 +29,8 @@ export interface ProcessorConfig {
   strictRows?: boolean;
   /** csv/tsv: read a quote that is never closed as running on (the old reading), no fault. */
   lenientQuotes?: boolean;
+  /** csv/tsv: the header's cells (a row's width), when there is a header. */
+  width?: number;
 }
 
 export interface ChunkResult {
@@ -449,10 +452,15 @@ function rows(text: string, cfg: ProcessorConfig, r: ChunkResult, cellsOf: (line
       r.rejects.push([line, '-', cells]);
       return;
     }
+    // a line of delimiters only (",,") is blank, as the quoted reader counts it
+    if (cfg.format !== 'jsonl' && cells.every((c) => c.trim() === '')) return void r.blank++;
     emitRow(cells, line, cfg, r, out);
   });
   r.frags = bytes(out.frags);
 }
+
+/** The row test of the worker's one config (made once). */
+let rowLikeCache: { cfg: ProcessorConfig; test: ((line: string) => boolean) | undefined } | undefined;
 
 /**
  * Quoted csv/tsv, read by the shared reader (csv.ts). Line numbers are where each record
@@ -460,7 +468,9 @@ function rows(text: string, cfg: ProcessorConfig, r: ChunkResult, cellsOf: (line
  */
 function csvRows(text: string, cfg: ProcessorConfig, r: ChunkResult, delimiter: string): void {
   const out = { frags: '' };
-  const c = scanDelimited(text, delimiter, !!cfg.lenientQuotes, (cells, line) => emitRow(cells, line, cfg, r, out));
+  if (rowLikeCache?.cfg !== cfg) rowLikeCache = { cfg, test: rowLikeTest(cfg.columns, delimiter, cfg.width) };
+  const rowLike = rowLikeCache.test;
+  const c = scanDelimited(text, delimiter, !!cfg.lenientQuotes, (cells, line) => emitRow(cells, line, cfg, r, out), rowLike);
   r.frags = bytes(out.frags);
   r.lines = c.lines;
   r.blank += c.blank;

@@ -100,3 +100,20 @@ export function unmappedIdentifiers(cells: string[], used: Set<number>, ignored:
 export function shellWord(s: string): string {
   return /^[\w@.+-]+$/.test(s) ? s : `"${s.replace(/(["\\$`])/g, '\\$1')}"`;
 }
+
+/**
+ * Whether a line (inside a quoted field) reads as a row of its own, split at the delimiter: a
+ * column mapped to email or phone_number holds a value that looks like one; or the line has
+ * the header's `width` cells and every mapped one is empty or looks like its type. Notes that
+ * span lines seldom do; rows a stray quote swallowed do.
+ */
+export function rowLikeTest(columns: Array<{ type: IdType; index?: number }>, delimiter: string, width?: number): ((line: string) => boolean) | undefined {
+  const mapped = columns.filter((c) => c.index !== undefined);
+  if (!mapped.length) return undefined;
+  const kindOf = (parts: string[], c: { index?: number }) => valueKind((parts[c.index!] ?? '').replace(/^"|"$/g, ''));
+  return (line) => {
+    const parts = line.split(delimiter);
+    if (mapped.some((c) => (c.type === 'email' || c.type === 'phone_number') && kindOf(parts, c) === c.type)) return true;
+    return parts.length === width && width > 1 && mapped.every((c) => parts[c.index!]!.trim() === '' || kindOf(parts, c) === c.type);
+  };
+}

@@ -15,9 +15,11 @@ export interface QuoteFault {
   /**
    * unclosed: the input ends inside it; too-long: it holds more than MAX_FIELD_LINES breaks;
    * unbalanced: it runs over lines and text follows its closing quote (the quote that closed it
-   * opened a later field: a stray quote turned the file's quoting inside out).
+   * opened a later field: a stray quote turned the file's quoting inside out); row-inside: a
+   * line inside it reads as a row of its own (`rowLine`).
    */
-  kind: 'unclosed' | 'too-long' | 'unbalanced';
+  kind: 'unclosed' | 'too-long' | 'unbalanced' | 'row-inside';
+  rowLine?: number;
   /** Lines the field runs over (to the end of the text when unclosed). */
   lines: number;
 }
@@ -38,7 +40,14 @@ export interface ScanCounts {
  * the line the record starts on for each record that is not blank. Stops at the first quote
  * fault unless `lenient`. Line ends are \n or \r\n (a \r before \n is dropped from the cell).
  */
-export function scanDelimited(text: string, delimiter: string, lenient: boolean, onRecord: (cells: string[], line: number) => void): ScanCounts {
+export function scanDelimited(
+  text: string,
+  delimiter: string,
+  lenient: boolean,
+  onRecord: (cells: string[], line: number) => void,
+  /** Strict reading: whether a line inside a quoted field reads as a row of its own. */
+  rowLike?: (line: string) => boolean,
+): ScanCounts {
   const c: ScanCounts = { lines: countLines(text), blank: 0, joined: 0 };
   const d = delimiter.charCodeAt(0);
   const len = text.length;
@@ -60,6 +69,11 @@ export function scanDelimited(text: string, delimiter: string, lenient: boolean,
         joined += f.unclosed && f.value.endsWith('\n') ? breaks - 1 : breaks;
         if (!lenient && (f.unclosed || breaks > MAX_FIELD_LINES || (breaks > 0 && !fieldEnds(text, f.end, d)))) {
           c.fault = { line: fieldLine, kind: f.unclosed ? 'unclosed' : breaks > MAX_FIELD_LINES ? 'too-long' : 'unbalanced', lines: breaks + 1 };
+          return c;
+        }
+        const inside = !lenient && breaks > 0 && rowLike ? rowInside(f.value, rowLike) : 0;
+        if (inside) {
+          c.fault = { line: fieldLine, kind: 'row-inside', lines: breaks + 1, rowLine: fieldLine + inside };
           return c;
         }
         // relaxed: anything between the closing quote and the delimiter is kept
@@ -105,6 +119,13 @@ function quotedField(text: string, from: number): { value: string; end: number; 
   }
 }
 
+/** The first line (counted from the field's first, 0) inside a field that reads as a row, or 0. */
+function rowInside(value: string, rowLike: (line: string) => boolean): number {
+  const lines = value.split('\n');
+  for (let i = 1; i < lines.length; i++) if (rowLike(lines[i]!.replace(/\r$/, ''))) return i;
+  return 0;
+}
+
 /** A closing quote at `i` is followed by the delimiter, a line end or the end of the text. */
 function fieldEnds(text: string, i: number, d: number): boolean {
   const ch = text.charCodeAt(i);
@@ -145,6 +166,7 @@ export function quoteFaultMessage(f: QuoteFault, base = 0): string {
   const at = `line ${f.line + base}`;
   if (f.kind === 'unclosed') return `${at}: a quoted field starts here and its quote is never closed (it runs to the end of the input, ${f.lines} lines)`;
   if (f.kind === 'too-long') return `${at}: a quoted field starts here and runs over ${f.lines} lines (more than ${MAX_FIELD_LINES + 1}): its quote is probably never closed`;
+  if (f.kind === 'row-inside') return `${at}: a quoted field starts here and takes in line ${f.rowLine! + base}, which reads as a row of its own: its quote is probably never closed`;
   return `${at}: a quoted field starts here, runs over ${f.lines} lines and is closed by a quote with text right after it: its own quote is probably never closed`;
 }
 

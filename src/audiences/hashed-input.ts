@@ -121,7 +121,7 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       const said = describeColumns(plan, o.columns);
       if (said) ctx.io.info(said);
     }
-    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows, lenientQuotes: o.lenientQuotes };
+    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows, lenientQuotes: o.lenientQuotes, width: plan.cells?.length };
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -317,7 +317,7 @@ export function describeColumns(plan: ColumnPlan, req: ColumnRequest): string | 
  * is handed on, then the running rate checked after each chunk. Bad input calls `stop` and ends.
  */
 export async function* gatedResults(
-  src: HashedInput,
+  src: Pick<HashedInput, 'results'>,
   tally: RecordTally,
   gate: RejectGate,
   sentBefore: () => boolean,
