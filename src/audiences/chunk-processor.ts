@@ -5,6 +5,8 @@ import { isUtf8 } from 'node:buffer';
 import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex } from './normalize.js';
 import type { IdType } from '../contract/audience-users.js';
 import { MAX_LEN, sha256x4, slotOffset } from './sha256x4.js';
+import { scanDelimited, type QuoteFault } from './csv.js';
+import { rowLikeTest } from './columns.js';
 
 export type InputFormat = 'lines' | 'csv' | 'tsv' | 'jsonl';
 
@@ -25,6 +27,10 @@ export interface ProcessorConfig {
   defaultCountry?: string;
   /** Reject a whole row when one of its identifiers is bad (default: keep the good ones). */
   strictRows?: boolean;
+  /** csv/tsv: read a quote that is never closed as running on (the old reading), no fault. */
+  lenientQuotes?: boolean;
+  /** csv/tsv: the header's cells (a row's width), when there is a header. */
+  width?: number;
 }
 
 export interface ChunkResult {
@@ -42,6 +48,14 @@ export interface ChunkResult {
   lines: number;
   read: number;
   valid: number;
+  /** Blank lines (records with no non-blank cell): not records, but accounted for. */
+  blank: number;
+  /** Lines that continue a record (newlines inside quoted fields). */
+  joined: number;
+  /** Identifier values looked at (a row without any counts one): the reject rate's base. */
+  values: number;
+  /** csv/tsv: a quoted field that is never closed; the chunk stops at its record. */
+  fault?: QuoteFault;
   /** [line within chunk (1-based), column, reason]. */
   rejects: Array<[number, string, string]>;
   /** Line within chunk of the first digest-looking value (without --hashed), else 0. */
@@ -97,7 +111,7 @@ class ByteOut {
 }
 
 export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig, spares?: ArrayBuffer[]): ChunkResult {
-  const r: ChunkResult = { seq, frags: EMPTY, ends: endsScratch, bytes: buf.byteLength, lines: 0, read: 0, valid: 0, rejects: [], digestLine: 0 };
+  const r: ChunkResult = { seq, frags: EMPTY, ends: endsScratch, bytes: buf.byteLength, lines: 0, read: 0, valid: 0, blank: 0, joined: 0, values: 0, rejects: [], digestLine: 0 };
   // The delimiter and quote tests run on the bytes: ASCII never occurs inside a UTF-8 sequence.
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   badUtf8 = !isUtf8(b);
@@ -105,11 +119,13 @@ export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig,
   if (cfg.columns.length === 1 && cfg.columns[0]!.type === 'email' && !cfg.hashed && (cfg.format === 'lines' || oneColumn)) {
     emailLines(b, cfg, r, spares);
     r.ends = r.ends.slice(0, r.valid);
+    r.values = r.read;
     return r;
   }
   const text = decoder.decode(buf);
   if (cfg.format === 'lines' || oneColumn) {
     singleColumnLines(text, cfg, r, spares);
+    r.values = r.read;
   } else if (cfg.format === 'jsonl') {
     rows(text, cfg, r, jsonlCells);
   } else {
@@ -163,7 +179,7 @@ function singleColumnLines(text: string, cfg: ProcessorConfig, r: ChunkResult, s
   // Values average ~25 bytes in, ~77 out: start near the final size to avoid regrowth.
   const out = new ByteOut(text.length * 3 + 4096, spares);
   r.lines = forEachLine(text, (raw, line) => {
-    if (raw.length === 0 || raw.trim().length === 0) return; // blank lines are not records
+    if (raw.length === 0 || raw.trim().length === 0) return void r.blank++; // not records
     r.read++;
     if (mangled(raw)) return void r.rejects.push([line, col.name, NOT_UTF8]);
     const p = prepare(col.type, raw, cfg.hashed, cfg.defaultCountry);
@@ -241,7 +257,10 @@ function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Ar
     // trim ASCII whitespace (and \r) by index
     while (start < end && isAsciiSpace(b[start]!)) start++;
     while (end > start && isAsciiSpace(b[end - 1]!)) end--;
-    if (start === end) continue; // blank lines are not records
+    if (start === end) {
+      r.blank++; // blank lines are not records
+      continue;
+    }
     const n = end - start;
     const batched = mem !== undefined && n <= MAX_LEN;
     // where the lowercased value goes: the next free slot of the batch, or the scratch
@@ -304,7 +323,7 @@ function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Ar
 /** A line with non-ASCII bytes, by the string rules of normalizeEmail and prepare. */
 function emailValue(raw: string, line: number, name: string, r: ChunkResult, out: ByteOut): void {
   let v = raw.trim();
-  if (v.length === 0) return; // blank lines are not records
+  if (v.length === 0) return void r.blank++; // blank lines are not records
   r.read++;
   if (mangled(v)) return void r.rejects.push([line, name, NOT_UTF8]);
   v = v.toLowerCase();
@@ -388,6 +407,7 @@ function emitRow(cells: string[], line: number, cfg: ProcessorConfig, r: ChunkRe
     const c = cfg.columns[i]!;
     const raw = c.index !== undefined && cfg.format !== 'jsonl' ? cells[c.index] : cells[i];
     if (raw === undefined || raw.trim() === '') continue;
+    r.values++;
     const p = mangled(raw) ? { reason: NOT_UTF8 } : prepare(c.type, raw, cfg.hashed, cfg.defaultCountry);
     if ('digest' in p) {
       if (!r.digestLine) {
@@ -407,6 +427,7 @@ function emitRow(cells: string[], line: number, cfg: ProcessorConfig, r: ChunkRe
     byType.set(c.type, list);
   }
   if (byType.size === 0) {
+    if (!bad) r.values++;
     if (!bad) r.rejects.push([line, cfg.columns.map((c) => c.name).join('|'), 'no identifier in this row']);
     return;
   }
@@ -423,89 +444,36 @@ function emitRow(cells: string[], line: number, cfg: ProcessorConfig, r: ChunkRe
 function rows(text: string, cfg: ProcessorConfig, r: ChunkResult, cellsOf: (line: string, cfg: ProcessorConfig) => string[] | string): void {
   const out = { frags: '' };
   r.lines = forEachLine(text, (raw, line) => {
-    if (raw.trim() === '') return;
+    if (raw.trim() === '') return void r.blank++;
     const cells = cellsOf(raw, cfg);
     if (typeof cells === 'string') {
       r.read++;
+      r.values++;
       r.rejects.push([line, '-', cells]);
       return;
     }
+    // a line of delimiters only (",,") is blank, as the quoted reader counts it
+    if (cfg.format !== 'jsonl' && cells.every((c) => c.trim() === '')) return void r.blank++;
     emitRow(cells, line, cfg, r, out);
   });
   r.frags = bytes(out.frags);
 }
 
+/** The row test of the worker's one config (made once). */
+let rowLikeCache: { cfg: ProcessorConfig; test: ((line: string) => boolean) | undefined } | undefined;
+
 /**
- * Quoted csv/tsv (RFC 4180: quoted fields, doubled quotes, delimiters and newlines inside
- * quotes; a stray quote inside an unquoted field is kept as text). A tight scanner rather than
- * csv-parse: its per-record info objects made this path ~20x slower than the rest of the
- * pipeline. Line numbers are where each record starts.
+ * Quoted csv/tsv, read by the shared reader (csv.ts). Line numbers are where each record
+ * starts; a quote fault ends the chunk at the record it starts (the run stops there).
  */
 function csvRows(text: string, cfg: ProcessorConfig, r: ChunkResult, delimiter: string): void {
   const out = { frags: '' };
-  const d = delimiter.charCodeAt(0);
-  const len = text.length;
-  let pos = 0;
-  let line = 1;
-  while (pos < len) {
-    const startLine = line;
-    const cells: string[] = [];
-    let blank = true;
-    for (;;) {
-      // one field
-      let cell: string;
-      if (text.charCodeAt(pos) === 34) {
-        let v = '';
-        let i = pos + 1;
-        for (;;) {
-          const q = text.indexOf('"', i);
-          if (q < 0) {
-            v += text.slice(i);
-            i = len;
-            break;
-          }
-          v += text.slice(i, q);
-          if (text.charCodeAt(q + 1) === 34) {
-            v += '"';
-            i = q + 2;
-          } else {
-            i = q + 1;
-            break;
-          }
-        }
-        for (let k = v.indexOf('\n'); k >= 0; k = v.indexOf('\n', k + 1)) line++;
-        // relaxed: anything between the closing quote and the delimiter is kept
-        let j = i;
-        while (j < len && text.charCodeAt(j) !== d && text.charCodeAt(j) !== 10) j++;
-        cell = v + text.slice(i, j).replace(/\r$/, '');
-        pos = j;
-      } else {
-        let j = pos;
-        while (j < len && text.charCodeAt(j) !== d && text.charCodeAt(j) !== 10) j++;
-        cell = text.slice(pos, j);
-        if (j < len && text.charCodeAt(j) === 10 && cell.endsWith('\r')) cell = cell.slice(0, -1);
-        pos = j;
-      }
-      cells.push(cell);
-      if (cell.trim() !== '') blank = false;
-      if (pos >= len) break;
-      if (text.charCodeAt(pos) === 10) {
-        pos++;
-        line++;
-        break;
-      }
-      pos++; // delimiter
-    }
-    if (blank) continue;
-    emitRow(cells, startLine, cfg, r, out);
-  }
+  if (rowLikeCache?.cfg !== cfg) rowLikeCache = { cfg, test: rowLikeTest(cfg.columns, delimiter, cfg.width) };
+  const rowLike = rowLikeCache.test;
+  const c = scanDelimited(text, delimiter, !!cfg.lenientQuotes, (cells, line) => emitRow(cells, line, cfg, r, out), rowLike);
   r.frags = bytes(out.frags);
-  r.lines = countLines(text);
-}
-
-function countLines(text: string): number {
-  let n = 0;
-  let i = -1;
-  while ((i = text.indexOf('\n', i + 1)) >= 0) n++;
-  return text.length > 0 && !text.endsWith('\n') ? n + 1 : n;
+  r.lines = c.lines;
+  r.blank += c.blank;
+  r.joined += c.joined;
+  r.fault = c.fault;
 }

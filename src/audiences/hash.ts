@@ -19,6 +19,7 @@ export interface HashOptions {
   explain: boolean;
   rejects?: string;
   workers?: number;
+  lenientQuotes?: boolean;
 }
 
 export interface HashSummary {

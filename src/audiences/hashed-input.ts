@@ -6,7 +6,10 @@ import os from 'node:os';
 import type { Context } from '../context.js';
 import { PartialError, UsageError, XctlError } from '../core/errors.js';
 import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
-import { formatFromName, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnRequest } from './input.js';
+import { formatFromName, MAX_RECORD_BYTES, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnPlan, type ColumnRequest, type CutRule } from './input.js';
+import { normalizeHeader, shellWord, unmappedIdentifiers } from './columns.js';
+import { gateError, PRECHECK_VALUES, withinGate, type RejectGate } from './gate.js';
+import { QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
 import type { IdType } from '../contract/audience-users.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -22,6 +25,8 @@ export interface HashedInputOptions {
   workers?: number;
   /** Reject a whole row when one of its identifiers is bad. */
   strictRows?: boolean;
+  /** csv/tsv: a quote never closed runs on (the old reading) instead of stopping the run. */
+  lenientQuotes?: boolean;
 }
 
 export interface HashedInput {
@@ -59,13 +64,18 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
 
   // The format decides whether chunks must respect quotes; known before the first chunk is cut.
   let format: InputFormat | undefined = o.format !== 'auto' ? o.format : isStdin ? undefined : formatFromName(o.input);
-  const quoteAware = { value: format === 'csv' || format === 'tsv' };
+  const quoteAware: CutRule = { value: false, maxRecordBytes: o.lenientQuotes ? undefined : MAX_RECORD_BYTES };
+  const cutBy = (f: InputFormat | undefined) => {
+    quoteAware.value = f === 'csv' || f === 'tsv';
+    quoteAware.delimiter = f === 'tsv' ? 9 : 44;
+  };
+  cutBy(format);
   let bytesDone = 0;
   const sniff = (d: Uint8Array) => {
     if (format === undefined) {
       const s = Buffer.from(d.buffer, d.byteOffset, Math.min(d.length, 65536)).toString('utf8');
       format = sniffFormat(s.split('\n')[0] ?? '');
-      quoteAware.value = format === 'csv' || format === 'tsv';
+      cutBy(format);
     }
   };
   // The worker pool starts once the column plan is known; the reader asks it for spare buffers.
@@ -93,7 +103,11 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
     const plan = planColumns(format, firstLine, o.columns);
     if (o.allowedTypes) {
       const bad = plan.columns.filter((c) => !o.allowedTypes!.includes(c.type));
-      if (format === 'jsonl' && !o.columns.type && o.columns.columns.length === 0) plan.columns = plan.columns.filter((c) => o.allowedTypes!.includes(c.type));
+      if ((format === 'jsonl' || plan.auto) && !o.columns.type && o.columns.columns.length === 0) {
+        plan.columns = plan.columns.filter((c) => o.allowedTypes!.includes(c.type));
+        plan.ignored = [...(plan.ignored ?? []), ...bad.map((c) => c.name)];
+        if (!plan.columns.length) throw new UsageError(`${o.allowedFor ?? 'this target'} take only ${o.allowedTypes.join(' and ')} identifiers: the input has none (it names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+      }
       else if (bad.length) {
         throw new UsageError(`${o.allowedFor ?? 'this target'} take${o.allowedFor ? '' : 's'} only ${o.allowedTypes.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
       }
@@ -103,9 +117,11 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       const nl = firstChunk.indexOf(10);
       firstChunk = nl < 0 ? new Uint8Array(0) : firstChunk.slice(nl + 1);
       lineBase = 1;
-      ctx.io.info(`header: ${plan.columns.map((c) => `${c.name} -> ${c.type}`).join(', ')}`);
+      checkUnmapped(plan, format, firstText);
+      const said = describeColumns(plan, o.columns);
+      if (said) ctx.io.info(said);
     }
-    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows };
+    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows, lenientQuotes: o.lenientQuotes, width: plan.cells?.length };
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -161,6 +177,13 @@ export class RecordTally {
   read = 0;
   valid = 0;
   rejected = 0;
+  /** Data lines (after the header): read + blank + joined once the input is read through. */
+  lines = 0;
+  blank = 0;
+  /** Lines continuing a record (inside quoted fields). */
+  joined = 0;
+  /** Identifier values looked at: the reject rate's base. */
+  values = 0;
   readonly shown: string[] = [];
   private lineBase: number;
   private readonly out?: fs.WriteStream;
@@ -189,6 +212,10 @@ export class RecordTally {
     this.read += r.read;
     this.valid += r.valid;
     this.rejected += r.rejects.length;
+    this.blank += r.blank;
+    this.joined += r.joined;
+    this.values += r.values;
+    this.lines += r.lines;
     if (r.digestLine && !this.hashed) {
       const line = this.lineBase + r.digestLine;
       const msg = `line ${line}${r.digestColumn ? ` (${r.digestColumn})` : ''} looks like a SHA-256 digest: it would be hashed twice`;
@@ -201,12 +228,19 @@ export class RecordTally {
       if (this.out) this.out.write(`${line},${csvCell(col)},${csvCell(reason)}\n`);
       else if (this.shown.length < 5) this.shown.push(`line ${line} (${col}): ${reason}`);
     }
+    if (r.fault) {
+      const msg = quoteFaultMessage(r.fault, this.lineBase);
+      return sentBefore
+        ? new PartialError(`${msg}; the run stopped there`, { hint: `${QUOTE_FAULT_HINT}; batches before it were sent and are in the journal: fix the file and re-run the same command to resume` })
+        : new UsageError(`${msg}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
+    }
     this.lineBase += r.lines;
     return undefined;
   }
 
   /** Says how many records were rejected and where they are (stderr). */
   report(io: Context['io']): void {
+    if (this.joined > 0) io.info(`${this.joined} line${this.joined === 1 ? '' : 's'} joined into quoted fields (newlines inside quotes)`);
     if (this.rejected === 0) return;
     io.warn(`${this.rejected} rejected record${this.rejected === 1 ? '' : 's'}${this.rejectsFile ? ` written to ${this.rejectsFile}` : ''}`);
     for (const s of this.shown) io.err(`  ${s}`);
@@ -236,4 +270,78 @@ export function hexStart(end: number): number {
 
 export function csvCell(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The sample of rows the unmapped-column check reads: the first ones of the first chunk. */
+const SAMPLE_ROWS = 200;
+
+/**
+ * Found columns only (no --type, no --column): a column left out whose sampled values look like
+ * emails or phone numbers is an error naming it (exit 2, before anything is sent).
+ */
+export function checkUnmapped(plan: ColumnPlan, format: InputFormat, firstText: string): void {
+  if (!plan.auto || !plan.cells || (format !== 'csv' && format !== 'tsv')) return;
+  const rows: string[][] = [];
+  const body = firstText.slice(firstText.indexOf('\n') + 1);
+  // The sample ends at a line break: a record cut by the 64 KiB window is not read.
+  scanDelimited(body.slice(0, body.lastIndexOf('\n') + 1), format === 'tsv' ? '\t' : ',', true, (cells) => {
+    if (rows.length < SAMPLE_ROWS) rows.push(cells);
+  });
+  const used = new Set(plan.columns.map((c) => c.index!));
+  const found = unmappedIdentifiers(plan.cells, used, plan.ignoredIndex ?? new Set(), rows);
+  if (!found.length) return;
+  const f = found[0]!;
+  const what = f.type === 'email' ? 'email addresses' : 'phone numbers';
+  const others = found.length > 1 ? ` (and ${found.slice(1).map((c) => JSON.stringify(c.name)).join(', ')})` : '';
+  throw new UsageError(`column "${f.name}"${others} is not mapped to any type, but ${f.hits} of its ${f.sampled} sampled values look like ${what}: nothing was sent`, {
+    flag: '--column',
+    hint: `send it with --column ${f.type}=${shellWord(f.name)} (list every column to send, e.g. ${plan.columns.map((c) => `--column ${c.type}=${shellWord(c.name)}`).concat(`--column ${f.type}=${shellWord(f.name)}`).join(' ')}), or skip it with --ignore-column ${shellWord(f.name)}`,
+  });
+}
+
+/**
+ * The stderr line saying which column is read as what and which are ignored; none when --type
+ * already says it all (one column named as the type, nothing ignored).
+ */
+export function describeColumns(plan: ColumnPlan, req: ColumnRequest): string | undefined {
+  const ignored = plan.ignored ?? [];
+  const c0 = plan.columns[0];
+  if (req.type && plan.columns.length === 1 && ignored.length === 0 && c0 && normalizeHeader(c0.name) === normalizeHeader(c0.type)) return undefined;
+  const shownIgnored = ignored.length > 12 ? [...ignored.slice(0, 12), `... (${ignored.length} in all)`] : ignored;
+  return `header: ${plan.columns.map((c) => `${c.name} -> ${c.type}`).join(', ')}${ignored.length ? `; ignored: ${shownIgnored.join(', ')}` : ''}`;
+}
+
+/**
+ * The results for a run that sends as it reads: each counted by the tally, the first
+ * PRECHECK_VALUES values read and checked (bad input, the reject-rate gate) before any result
+ * is handed on, then the running rate checked after each chunk. Bad input calls `stop` and ends.
+ */
+export async function* gatedResults(
+  src: Pick<HashedInput, 'results'>,
+  tally: RecordTally,
+  gate: RejectGate,
+  sentBefore: () => boolean,
+  stop: (e: XctlError) => void,
+): AsyncGenerator<ChunkResult> {
+  const held: ChunkResult[] = [];
+  let checking = true;
+  const over = (sent: boolean) => (withinGate(gate, tally.values, tally.rejected) ? undefined : gateError(gate, tally.values, tally.rejected, sent));
+  for await (const r of src.results()) {
+    const sent = !checking && sentBefore();
+    const bad = tally.take(r, sent) ?? (checking && tally.values < PRECHECK_VALUES ? undefined : over(sent));
+    if (bad) return stop(bad);
+    if (!checking) {
+      yield r;
+      continue;
+    }
+    held.push(r);
+    if (tally.values < PRECHECK_VALUES) continue;
+    checking = false;
+    yield* held.splice(0);
+  }
+  if (checking) {
+    const bad = over(false);
+    if (bad) return stop(bad);
+    yield* held;
+  }
 }

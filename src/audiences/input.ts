@@ -6,6 +6,8 @@ import type { Readable } from 'node:stream';
 import { UsageError, XctlError } from '../core/errors.js';
 import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from '../contract/audience-users.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
+import { headerType, sameHeader } from './columns.js';
+import { lastRecordEnd, scanDelimited } from './csv.js';
 
 export const CHUNK_BYTES = 1 << 19;
 
@@ -16,35 +18,31 @@ function own(b: Buffer): Uint8Array {
   return out;
 }
 
-/** End (inclusive) of the last complete record: the last newline outside double quotes. */
-export function lastRecordEnd(buf: Buffer, quoteAware: boolean): number {
-  if (!quoteAware || buf.indexOf(34) < 0) return buf.lastIndexOf(10);
-  // Jump from quote to quote: the last newline before each opening quote is a record end.
-  // Doubled quotes ("") toggle twice, so parity is all that matters.
-  let last = -1;
-  let i = 0;
-  for (;;) {
-    const q = buf.indexOf(34, i);
-    const stop = q < 0 ? buf.length : q;
-    if (stop > i) {
-      const nl = buf.lastIndexOf(10, stop - 1);
-      if (nl >= i) last = nl;
-    }
-    if (q < 0) return last;
-    const close = buf.indexOf(34, q + 1);
-    if (close < 0) return last; // an open quote runs past the buffer
-    i = close + 1;
-  }
+export { lastRecordEnd };
+
+/**
+ * How the reader cuts records: quote-aware for csv/tsv (with its delimiter). In a strict read a
+ * record that grows past `maxRecordBytes` is handed on as it is, cut: the workers then report
+ * the quote that was never closed instead of the reader holding the rest of the input.
+ */
+export interface CutRule {
+  value: boolean;
+  delimiter?: number;
+  maxRecordBytes?: number;
 }
 
+/** A strict read's largest record: a quoted field this long is a quote never closed. */
+export const MAX_RECORD_BYTES = 16 << 20;
+
 /** Whole-record chunks of at least `target` bytes (the last one may be shorter). */
-export async function* readChunks(stream: Readable | NodeJS.ReadableStream, quoteAware: { value: boolean }, target = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+export async function* readChunks(stream: Readable | NodeJS.ReadableStream, quoteAware: CutRule, target = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
   let carry: Buffer = Buffer.alloc(0);
   for await (const d of stream as AsyncIterable<Buffer | string>) {
     const data = typeof d === 'string' ? Buffer.from(d) : d;
     carry = carry.length ? Buffer.concat([carry, data]) : data;
     if (carry.length < target) continue;
-    const end = lastRecordEnd(carry, quoteAware.value);
+    let end = lastRecordEnd(carry, quoteAware.value, quoteAware.delimiter);
+    if (end < 0 && carry.length >= (quoteAware.maxRecordBytes ?? Infinity)) end = carry.length - 1;
     if (end < 0) continue;
     yield own(carry.subarray(0, end + 1));
     carry = Buffer.from(carry.subarray(end + 1));
@@ -59,7 +57,7 @@ export async function* readChunks(stream: Readable | NodeJS.ReadableStream, quot
  */
 export async function* readFileChunks(
   file: string,
-  quoteAware: { value: boolean },
+  quoteAware: CutRule,
   onRead: (bytes: Uint8Array) => void,
   target = CHUNK_BYTES,
   /** A buffer of at least n bytes to fill again (one the hash workers gave back), if any. */
@@ -85,7 +83,8 @@ export async function* readFileChunks(
         if (filled) yield buf.subarray(0, filled);
         return;
       }
-      const end = lastRecordEnd(buf.subarray(0, filled), quoteAware.value);
+      let end = lastRecordEnd(buf.subarray(0, filled), quoteAware.value, quoteAware.delimiter);
+      if (end < 0 && filled >= (quoteAware.maxRecordBytes ?? Infinity)) end = filled - 1;
       if (end < 0) {
         // no record end yet (a very long line or quoted field): keep reading into a bigger buffer
         carry = buf.subarray(0, filled);
@@ -169,6 +168,8 @@ export interface ColumnRequest {
   type?: IdType;
   /** --column TYPE=HEADER, in order */
   columns: Array<{ type: IdType; header: string }>;
+  /** --ignore-column NAME: header cells never sent nor taken for identifiers. */
+  ignore?: string[];
 }
 
 /** Parses repeatable `--column TYPE=HEADER`. */
@@ -183,15 +184,27 @@ export function parseColumnFlags(values: string[]): Array<{ type: IdType; header
   });
 }
 
-function splitHeader(line: string, format: InputFormat): string[] {
-  const cells = line.split(format === 'tsv' ? '\t' : ',');
-  return cells.map((c) => c.trim().replace(/^"(.*)"$/, '$1').trim());
+/** The first record's cells, read as the reader reads records (quotes, a BOM dropped). */
+export function headerCells(line: string, format: InputFormat): string[] {
+  let cells: string[] = [];
+  scanDelimited(line.replace(/^\uFEFF/, ''), format === 'tsv' ? '\t' : ',', true, (c) => {
+    if (!cells.length) cells = c;
+  });
+  return cells.map((c) => c.trim());
 }
 
 export interface ColumnPlan {
   columns: ColumnSpec[];
   /** The first line is a header and is skipped. */
   header: boolean;
+  /** The header's cells (csv/tsv with a header). */
+  cells?: string[];
+  /** Header cells not sent, with --ignore-column's by name. */
+  ignored?: string[];
+  /** Positions of the columns --ignore-column named. */
+  ignoredIndex?: Set<number>;
+  /** The columns were found in the header (no --type, no --column). */
+  auto?: boolean;
 }
 
 /**
@@ -204,56 +217,22 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
     const types: IdType[] = req.type ? [req.type] : [...ID_TYPES];
     return { header: false, columns: types.map((t) => ({ type: t, name: t, keys: keysFor(t) })) };
   }
-  if (format === 'lines') {
-    // A one-column csv read from stdin sniffs as plain lines: its header ("email") is a header
-    // here too, as it is when the same file is named on the command line.
-    const cell = splitHeader(firstLine, 'csv')[0] ?? '';
-    const named = canonicalType(cell.toLowerCase().replace(/[\s-]+/g, '_'));
-    if (req.columns.length) {
-      if (named && req.columns.length === 1 && req.columns[0]!.header.toLowerCase() === cell.toLowerCase()) {
-        return { header: true, columns: [{ type: req.columns[0]!.type, name: cell, index: 0 }] };
-      }
-      throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
-    }
-    const type = req.type ?? named;
-    if (!type) {
-      throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')}): its first line is ${shown([firstLine])}, which names no type`, {
-        flag: '--type',
-        hint: `say what each line holds, e.g. --type email; or start the file with a header line naming it (${HEADER_NAMES})`,
-      });
-    }
-    if (named && named === type) return { header: true, columns: [{ type, name: cell, index: 0 }] };
-    return { header: false, columns: [{ type, name: type, index: 0 }] };
-  }
-  const cells = splitHeader(firstLine, format);
-  const lower = cells.map((c) => c.toLowerCase());
+  if (format === 'lines') return planLines(firstLine, req);
+  const cells = headerCells(firstLine, format);
+  const ignoredIndex = ignoredColumns(cells, req.ignore ?? []);
+  const rest = (used: ColumnSpec[]) => cells.filter((_, i) => !used.some((c) => c.index === i));
   if (req.columns.length) {
     const columns = req.columns.map((c) => {
-      const idx = lower.indexOf(c.header.toLowerCase());
+      let idx = cells.findIndex((h) => h.toLowerCase() === c.header.toLowerCase());
+      if (idx < 0) idx = cells.findIndex((h) => sameHeader(h, c.header));
       if (idx < 0) throw new UsageError(`--column ${c.type}=${c.header}: no column "${c.header}" in the header (${cells.join(', ')})`, { flag: '--column' });
       return { type: c.type, name: c.header, index: idx };
     });
-    return { header: true, columns };
+    return { header: true, columns, cells, ignored: rest(columns), ignoredIndex };
   }
-  const named = lower.map((c) => canonicalType(c.replace(/[\s-]+/g, '_')));
-  const isHeader = named.some((t) => t !== undefined);
-  if (req.type) {
-    if (isHeader) {
-      const idx = named.indexOf(req.type);
-      if (idx >= 0) return { header: true, columns: [{ type: req.type, name: cells[idx]!, index: idx }] };
-      if (cells.length === 1) return { header: true, columns: [{ type: req.type, name: cells[0]!, index: 0 }] };
-      throw new UsageError(`--type ${req.type}: the header (${cells.join(', ')}) has no ${req.type} column; name one with --column ${req.type}=HEADER`, { flag: '--column' });
-    }
-    if (cells.length > 1) {
-      throw new UsageError(`the input has ${cells.length} columns and its first row (${shown(cells)}) names none of them: say which holds what with --column TYPE=HEADER`, {
-        flag: '--column',
-        hint: `--column needs a header row: add one naming the columns (${HEADER_NAMES}), or name yours, e.g. --column ${req.type}=HEADER`,
-      });
-    }
-    // A one-column file whose first cell is not an identifier of the type (e.g. "Email Address").
-    const headerLike = !/[@\d]/.test(cells[0]!) && req.type !== 'handle' && req.type !== 'device_id' && req.type !== 'partner_user_id';
-    return { header: headerLike, columns: [{ type: req.type, name: headerLike ? cells[0]! : req.type, index: 0 }] };
-  }
+  const named = cells.map((c, i) => (ignoredIndex.has(i) ? undefined : headerType(c)));
+  const isHeader = named.some((t) => t !== undefined) || ignoredIndex.size > 0;
+  if (req.type) return planTyped(req.type, cells, named, isHeader, ignoredIndex);
   if (!isHeader) {
     throw new UsageError(`cannot tell which column holds what: the first row (${shown(cells)}) names no identifier type`, {
       flag: '--type',
@@ -264,7 +243,62 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
   named.forEach((t, i) => {
     if (t) columns.push({ type: t, name: cells[i]!, index: i });
   });
-  return { header: true, columns };
+  return { header: true, columns, cells, ignored: rest(columns), ignoredIndex, auto: true };
+}
+
+/** --ignore-column NAME (repeatable): the header cells it names; one that names none is an error. */
+function ignoredColumns(cells: string[], names: string[]): Set<number> {
+  const out = new Set<number>();
+  for (const n of names) {
+    let idx = cells.findIndex((h) => h.toLowerCase() === n.trim().toLowerCase());
+    if (idx < 0) idx = cells.findIndex((h) => sameHeader(h, n));
+    if (idx < 0) throw new UsageError(`--ignore-column ${n}: no column "${n}" in the header (${cells.join(', ')})`, { flag: '--ignore-column' });
+    out.add(idx);
+  }
+  return out;
+}
+
+/** csv/tsv with --type T: the columns the header names T, or the only column. */
+function planTyped(type: IdType, cells: string[], named: Array<IdType | undefined>, isHeader: boolean, ignoredIndex: Set<number>): ColumnPlan {
+  if (isHeader) {
+    const columns = cells.flatMap((name, index) => (named[index] === type ? [{ type, name, index }] : []));
+    const rest = () => cells.filter((_, i) => !columns.some((c) => c.index === i));
+    if (columns.length) return { header: true, columns, cells, ignored: rest(), ignoredIndex };
+    if (cells.length === 1) return { header: true, columns: [{ type, name: cells[0]!, index: 0 }], cells, ignored: [] };
+    throw new UsageError(`--type ${type}: the header (${cells.join(', ')}) has no ${type} column; name one with --column ${type}=HEADER`, { flag: '--column' });
+  }
+  if (cells.length > 1) {
+    throw new UsageError(`the input has ${cells.length} columns and its first row (${shown(cells)}) names none of them: say which holds what with --column TYPE=HEADER`, {
+      flag: '--column',
+      hint: `--column needs a header row: add one naming the columns (${HEADER_NAMES}), or name yours, e.g. --column ${type}=HEADER`,
+    });
+  }
+  // A one-column file whose first cell is not an identifier of the type (e.g. "Email Address").
+  const headerLike = !/[@\d]/.test(cells[0]!) && type !== 'handle' && type !== 'device_id' && type !== 'partner_user_id';
+  return { header: headerLike, columns: [{ type, name: headerLike ? cells[0]! : type, index: 0 }] };
+}
+
+/** Plain lines: one value each; a first line naming a type is a header. */
+function planLines(firstLine: string, req: ColumnRequest): ColumnPlan {
+  // A one-column csv read from stdin sniffs as plain lines: its header ("email") is a header
+  // here too, as it is when the same file is named on the command line.
+  const cell = headerCells(firstLine, 'csv')[0] ?? '';
+  const named = headerType(cell);
+  if (req.columns.length) {
+    if (named && req.columns.length === 1 && sameHeader(req.columns[0]!.header, cell)) {
+      return { header: true, columns: [{ type: req.columns[0]!.type, name: cell, index: 0 }] };
+    }
+    throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
+  }
+  const type = req.type ?? named;
+  if (!type) {
+    throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')}): its first line is ${shown([firstLine])}, which names no type`, {
+      flag: '--type',
+      hint: `say what each line holds, e.g. --type email; or start the file with a header line naming it (${HEADER_NAMES})`,
+    });
+  }
+  if (named && named === type) return { header: true, columns: [{ type, name: cell, index: 0 }], auto: !req.type };
+  return { header: false, columns: [{ type, name: type, index: 0 }] };
 }
 
 /** The header names that name a type by themselves. */

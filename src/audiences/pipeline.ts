@@ -10,7 +10,8 @@ import { PartialError } from '../core/errors.js';
 import { Batcher } from './batcher.js';
 import type { InputFormat } from './chunk-processor.js';
 import { Dispatcher } from './dispatcher.js';
-import { openHashedInput, RecordTally } from './hashed-input.js';
+import { gatedResults, openHashedInput, RecordTally } from './hashed-input.js';
+import { parseRejectGate, rejectRate, type RejectGate } from './gate.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from '../contract/audience-users.js';
@@ -41,12 +42,25 @@ export interface UploadOptions {
   workers?: number;
   /** Reject a whole row when one of its identifiers is bad (the default keeps the good ones). */
   strictRows?: boolean;
+  /** csv/tsv: a quote never closed runs on instead of stopping the run. */
+  lenientQuotes?: boolean;
+  /** The reject-rate gate (default: 0.2 past 1,000 values). */
+  gate?: RejectGate;
 }
 
 export interface UploadSummary {
+  /** Data lines of the input (after a header): read + blank + joined_lines. */
+  lines: number;
+  /** Records read (rows). */
   read: number;
+  /** Blank lines: not records. */
+  blank: number;
+  /** Lines inside quoted fields, part of the record before them. */
+  joined_lines: number;
   valid: number;
   rejected: number;
+  /** Rejected values of all values looked at. */
+  reject_rate: number;
   sent: number;
   acknowledged: number;
   batches: number;
@@ -68,7 +82,7 @@ export function usersPath(o: Pick<UploadOptions, 'target' | 'accountId' | 'listI
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadSummary> {
   const started = performance.now();
   const io = ctx.io;
-  const stats: UploadSummary = { read: 0, valid: 0, rejected: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, changed_batches: 0, seconds: 0, records_per_s: 0 };
+  const stats: UploadSummary = { lines: 0, read: 0, blank: 0, joined_lines: 0, valid: 0, rejected: 0, reject_rate: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, changed_batches: 0, seconds: 0, records_per_s: 0 };
   const src = await openHashedInput(ctx, { ...o, allowedFor: 'do-not-reach lists' });
   if (!src) {
     io.warn('the input is empty: nothing to upload');
@@ -128,9 +142,9 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     o.dryRun ? 'packed' : 'acknowledged',
   );
   try {
-    read: for await (const r of src.results()) {
-      const bad = tally.take(r, t.sent > 0 || t.resumed_batches > 0);
-      if (bad) dispatcher.stop(bad);
+    const gate = o.gate ?? parseRejectGate(undefined);
+    const results = gatedResults(src, tally, gate, () => t.sent > 0 || t.resumed_batches > 0, (e) => dispatcher.stop(e));
+    read: for await (const r of results) {
       if (dispatcher.stopped()) break;
       if (r.valid === 0) {
         src.giveFrags(r.frags);
@@ -152,7 +166,8 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     await Promise.all([tally.close(), out ? new Promise((r) => out.end(r)) : undefined]);
   }
 
-  Object.assign(stats, { read: tally.read, valid: tally.valid, rejected: tally.rejected }, t, { changed_batches: dispatcher.changedBatches });
+  const counts = { lines: tally.lines, read: tally.read, blank: tally.blank, joined_lines: tally.joined, valid: tally.valid, rejected: tally.rejected, reject_rate: rejectRate(tally.values, tally.rejected) };
+  Object.assign(stats, counts, t, { changed_batches: dispatcher.changedBatches });
   stats.seconds = Math.round((performance.now() - started) / 10) / 100;
   stats.records_per_s = stats.seconds > 0 ? Math.round(stats.read / stats.seconds) : stats.read;
   stats.retries = sender?.retries ?? 0;

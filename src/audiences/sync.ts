@@ -11,6 +11,7 @@ import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-us
 import type { InputFormat } from './chunk-processor.js';
 import { compareDigests, DIGEST, digestToHex, DigestSorter, FileCursor, ready, type DigestCursor } from './digests.js';
 import { Dispatcher } from './dispatcher.js';
+import { gateError, parseRejectGate, rejectRate, withinGate, type RejectGate } from './gate.js';
 import { countedResults, hexStart, openHashedInput, RecordTally, type HashedInput } from './hashed-input.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
@@ -52,6 +53,10 @@ export interface SyncOptions {
   refresh: boolean;
   fromUpload?: string;
   workers?: number;
+  /** csv/tsv: a quote never closed runs on instead of stopping the run. */
+  lenientQuotes?: boolean;
+  /** The reject-rate gate, checked on the whole input before anything is sent. */
+  gate?: RejectGate;
 }
 
 export interface SyncSummary {
@@ -62,6 +67,8 @@ export interface SyncSummary {
   members_before: number;
   read: number;
   rejected: number;
+  /** Rejected values of all values looked at. */
+  reject_rate: number;
   /** Distinct members of the input. */
   members: number;
   removes: number;
@@ -74,7 +81,7 @@ export interface SyncSummary {
   seconds: number;
 }
 
-export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'members', 'removes', 'adds', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
+export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'reject_rate', 'members', 'removes', 'adds', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
 
 /** Members should be sent again a month before the service's expiry takes them. */
 function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
@@ -86,7 +93,7 @@ function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
   const io = ctx.io;
-  const src = await openHashedInput(ctx, { input: o.input, format: o.format, columns: o.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, workers: o.workers });
+  const src = await openHashedInput(ctx, { input: o.input, format: o.format, columns: o.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, workers: o.workers, lenientQuotes: o.lenientQuotes });
   if (!src) throw new UsageError(`${o.input === '-' ? 'stdin' : o.input} is empty: a sync to it would remove every member`, { flag: '<file>', hint: 'to remove members on purpose, use `xctl audiences upload --delete`' });
   let unlock: (() => void) | undefined;
   let sorted: DigestCursor | undefined;
@@ -99,7 +106,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       unlock = lockSnapshot(paths, process.pid, processAlive);
       sweep(paths);
     }
-    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, members: 0, removes: 0, adds: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
+    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, reject_rate: 0, members: 0, removes: 0, adds: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
 
     const dropPending = (flag: string) => {
       const old = readPending(paths);
@@ -178,8 +185,12 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       }
       summary.read = tally.read;
       summary.rejected = tally.rejected;
+      summary.reject_rate = rejectRate(tally.values, tally.rejected);
       tally.report(io);
       if (ctx.signal.aborted) throw new InterruptedError('interrupted');
+      // The whole input is read before anything is sent: the gate sees all of it.
+      const gate = o.gate ?? parseRejectGate(undefined);
+      if (!withinGate(gate, tally.values, tally.rejected)) throw gateError(gate, tally.values, tally.rejected, false);
       if (tally.read > 0 && tally.valid === 0) {
         throw new UsageError(`none of the ${tally.read} records could be used: a sync to it would remove every member`, {
           hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,

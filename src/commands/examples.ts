@@ -68,6 +68,7 @@ export const EXAMPLES: Record<string, string[]> = {
   ],
   'audiences sync': ['xctl audiences sync AUDIENCE_ID users.csv --plan', 'xctl audiences sync AUDIENCE_ID users.csv'],
   'audiences hash': ['xctl audiences hash users.csv --type email', 'xctl audiences hash users.csv --explain'],
+  'audiences inspect': ['xctl audiences inspect crm-export.csv --default-country US', 'xctl audiences inspect users.csv -o json'],
   'audiences do-not-reach upload': ['xctl audiences do-not-reach upload LIST_ID users.csv'],
   'audiences do-not-reach list': ['xctl audiences do-not-reach list'],
   'audiences do-not-reach create': ['xctl audiences do-not-reach create --description "Opted out"'],

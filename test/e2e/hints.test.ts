@@ -92,10 +92,11 @@ describe('audiences upload: column detection shows the header it found', () => {
       fs.writeFileSync(f, text);
       return f;
     };
-    const named = await t.run(['audiences', 'upload', aud, file('a.csv', 'Name,E-Mail Address\nAda,ada@example.com\n')]);
+    // ("E-Mail Address" is read as email since issue 24: a header in another language is not)
+    const named = await t.run(['audiences', 'upload', aud, file('a.csv', 'Name,Kontakt Mail\nAda,ada@example.com\n')]);
     expect(named.code).toBe(2);
-    expect(named.stderr).toMatch(/error: cannot tell which column holds what: the first row \("Name", "E-Mail Address"\) names no identifier type/);
-    expect(named.stderr).toMatch(/hint: pass --column TYPE=HEADER .*e\.g\. --column email="E-Mail Address"/);
+    expect(named.stderr).toMatch(/error: cannot tell which column holds what: the first row \("Name", "Kontakt Mail"\) names no identifier type/);
+    expect(named.stderr).toMatch(/hint: pass --column TYPE=HEADER .*e\.g\. --column email="Kontakt Mail"/);
     expect(named.stderr).toMatch(/email, phone_number, handle, twitter_id, device_id, partner_user_id/);
     const unnamed = await t.run(['audiences', 'upload', aud, file('b.csv', 'ada@example.com,Ada\ngrace@example.com,Grace\n'), '--type', 'email']);
     expect(unnamed.code).toBe(2);

@@ -21,7 +21,7 @@ describe('format sniffing and header detection', () => {
     expect(sniffFormat('a@example.com')).toBe('lines');
   });
   it('finds typed columns in a header', () => {
-    expect(planColumns('csv', 'id,Email,Phone', { columns: [] })).toEqual({
+    expect(planColumns('csv', 'id,Email,Phone', { columns: [] })).toMatchObject({
       header: true,
       columns: [
         { type: 'email', name: 'Email', index: 1 },

@@ -33,7 +33,7 @@ export async function audiencesHash(ctx: Context, o: HashCommandOptions): Promis
   if (o.file === '-' && ctx.io.isStdinTTY) throw new UsageError('give a file, or pipe the input on stdin', { flag: '<file>' });
   await refuseBinary(o.file);
   const { runHash } = await import('../../audiences/hash.js');
-  const s = await runHash(ctx, { input: o.file, format: o.format as never, columns, hashed: !!o.hashed, defaultCountry, explain: !!o.explain, rejects: o.rejects });
+  const s = await runHash(ctx, { input: o.file, format: o.format as never, columns, hashed: !!o.hashed, defaultCountry, explain: !!o.explain, rejects: o.rejects, lenientQuotes: !!o.lenientQuotes });
   if (s.read > 0 && s.valid === 0 && !o.explain) {
     throw new UsageError(`none of the ${s.read} records could be used: every one was rejected`, {
       hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'see why with --explain; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,

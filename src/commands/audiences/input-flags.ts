@@ -11,6 +11,8 @@ export interface InputFlags {
   format: string;
   hashed?: boolean;
   defaultCountry?: string;
+  ignoreColumn?: string[];
+  lenientQuotes?: boolean;
 }
 
 const TYPE_HELP = `what each value is: ${ID_TYPES.join(', ')} (service_id is twitter_id)`;
@@ -19,6 +21,8 @@ export function addInputFlags(cmd: Command, typeHelp = TYPE_HELP): Command {
   return cmd
     .option('--type <type>', typeHelp)
     .option('--column <TYPE=HEADER>', 'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile', collect, [])
+    .option('--ignore-column <NAME>', 'a header column never to send nor check (repeatable)', collect, [])
+    .option('--lenient-quotes', 'csv/tsv: read a quote that is never closed as running on (joined lines are counted) instead of stopping')
     .addOption(new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'))
     .option('--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again')
     .option('--default-country <CC>', 'country for national phone numbers (ISO 3166 alpha-2, e.g. US)');
@@ -40,7 +44,8 @@ export async function parseInputFlags(f: InputFlags): Promise<{ columns: ColumnR
       throw new UsageError(`--default-country must be a two-letter country code such as US or GB (got "${f.defaultCountry}")`, { flag: '--default-country' });
     }
   }
-  return { columns: { type, columns }, defaultCountry: f.defaultCountry?.toUpperCase() };
+  const ignore = f.ignoreColumn?.length ? f.ignoreColumn : undefined;
+  return { columns: { type, columns, ignore }, defaultCountry: f.defaultCountry?.toUpperCase() };
 }
 
 /**
@@ -68,4 +73,9 @@ export async function refuseBinary(file: string): Promise<void> {
 export function positiveInt(v: string, flag: string, max: number): number {
   if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max} (got "${v}")`, { flag });
   return Number(v);
+}
+
+/** `--max-reject-rate RATE` (upload and sync). */
+export function addGateFlag(cmd: Command): Command {
+  return cmd.option('--max-reject-rate <rate>', 'refuse the run when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)');
 }

@@ -18,6 +18,7 @@ export interface SyncFlags extends InputFlags {
   rebuild?: boolean;
   refresh?: boolean;
   fromUpload?: string;
+  maxRejectRate?: string;
 }
 
 export interface SyncCommandOptions extends SyncFlags {
@@ -39,6 +40,7 @@ export function register(audiences: Command, runF = audiencesSync): void {
     .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
+    .option('--max-reject-rate <rate>', 'refuse the sync when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)')
     .action(define<SyncFlags>((ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! })));
 }
 
@@ -48,6 +50,8 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
   const { columns, defaultCountry } = await parseInputFlags(o);
   const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
+  const { parseRejectGate } = await import('../../audiences/gate.js');
+  const gate = parseRejectGate(o.maxRejectRate);
   if (o.rebuild && o.fromUpload) throw new UsageError('--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload', { flag: '--from-upload' });
   if (o.plan && o.fromUpload) throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
   // The snapshot is per profile and account: both are known without the network.
@@ -80,6 +84,8 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
     rebuild: !!o.rebuild,
     refresh: !!o.refresh,
     fromUpload: o.fromUpload,
+    lenientQuotes: !!o.lenientQuotes,
+    gate,
   });
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });
   if (o.plan) {

@@ -9,7 +9,7 @@ import { define } from '../define.js';
 import { DO_NOT_REACH_TYPES, EXPIRY_MONTHS, USERS_PER_REQUEST, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
-import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
+import { addGateFlag, addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
 
 export interface UploadFlags extends InputFlags {
   delete?: boolean;
@@ -23,6 +23,7 @@ export interface UploadFlags extends InputFlags {
   restart?: boolean;
   rejects?: string;
   strictRows?: boolean;
+  maxRejectRate?: string;
 }
 
 type Target = UploadTarget;
@@ -36,7 +37,7 @@ export interface UploadOptions extends UploadFlags {
   input: string;
 }
 
-const SUMMARY_FIELDS = ['read', 'valid', 'rejected', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'changed_batches', 'seconds', 'records_per_s'];
+const SUMMARY_FIELDS = ['lines', 'read', 'blank', 'joined_lines', 'valid', 'rejected', 'reject_rate', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'changed_batches', 'seconds', 'records_per_s'];
 
 function addFlags(cmd: Command, target: Target): Command {
   addInputFlags(cmd, target === 'custom_audience' ? undefined : `what each value is: ${DO_NOT_REACH_TYPES.join(' or ')}`);
@@ -53,7 +54,7 @@ function addFlags(cmd: Command, target: Target): Command {
     .option('--restart', 'ignore an existing journal and upload from the top')
     .option('--rejects <file>', 'write rejected values (line, column, reason) as csv')
     .option('--strict-rows', 'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)');
-  return cmd;
+  return addGateFlag(cmd);
 }
 
 /** `xctl audiences upload <audience-id> <file>` */
@@ -118,6 +119,8 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   }
   const batchSize = positiveInt(f.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(f.concurrency, '--concurrency', 64);
+  const { parseRejectGate } = await import('../../audiences/gate.js');
+  const gate = parseRejectGate(f.maxRejectRate);
   if (f.out && !f.dryRun) throw new UsageError('--out writes request bodies instead of sending them: use it with --dry-run', { flag: '--out' });
   if (f.dryRun && (f.journal || f.restart)) throw new UsageError('--dry-run sends nothing and keeps no journal: drop --journal / --restart', { flag: '--dry-run' });
   const accountId = f.dryRun ? (await ctx.accountId().catch(() => 'ACCOUNT_ID')) : await ctx.accountId();
@@ -141,7 +144,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     listId,
     input,
     format: f.format as never,
-    columns: { type, columns },
+    columns: colReq,
     allowedTypes: allowed ? [...allowed] : undefined,
     hashed: !!f.hashed,
     defaultCountry,
@@ -156,6 +159,8 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     restart: !!f.restart,
     rejects: f.rejects,
     strictRows: !!f.strictRows,
+    lenientQuotes: !!f.lenientQuotes,
+    gate,
   });
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
   const s = summary as unknown as { read: number; valid: number };

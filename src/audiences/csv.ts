@@ -1,0 +1,212 @@
+// The csv/tsv reader: RFC 4180 records (quoted fields, doubled quotes, delimiters and newlines
+// inside quotes; a quote inside an unquoted field is text, as Python's csv module reads it),
+// plain functions shared by the hash workers, `audiences inspect` and callers outside the
+// upload. It never swallows rows: a quote that is never closed, or a quoted field that runs over
+// more than MAX_FIELD_LINES lines, is a fault naming the line where the field starts (unless
+// `lenient`, the old reading: the field runs on, and the lines it takes are counted as joined).
+// Loaded by the hash workers: keep it free of imports.
+
+/** Line breaks a quoted field may hold before it is taken for a quote that was never closed. */
+export const MAX_FIELD_LINES = 100;
+
+/** Where a quoted field goes wrong: `line` is where the field starts (1-based in the text). */
+export interface QuoteFault {
+  line: number;
+  /**
+   * unclosed: the input ends inside it; too-long: it holds more than MAX_FIELD_LINES breaks;
+   * unbalanced: it runs over lines and text follows its closing quote (the quote that closed it
+   * opened a later field: a stray quote turned the file's quoting inside out); row-inside: a
+   * line inside it reads as a row of its own (`rowLine`).
+   */
+  kind: 'unclosed' | 'too-long' | 'unbalanced' | 'row-inside';
+  rowLine?: number;
+  /** Lines the field runs over (to the end of the text when unclosed). */
+  lines: number;
+}
+
+export interface ScanCounts {
+  /** Physical lines read (a final line without a newline counts). */
+  lines: number;
+  /** Records whose cells are all empty or white space. */
+  blank: number;
+  /** Lines that continue a record (newlines inside quoted fields). */
+  joined: number;
+  /** Strict reading only: the first bad quoted field; scanning stopped at its record. */
+  fault?: QuoteFault;
+}
+
+/**
+ * Reads every record of `text` (whole records; no BOM), calling `onRecord` with the cells and
+ * the line the record starts on for each record that is not blank. Stops at the first quote
+ * fault unless `lenient`. Line ends are \n or \r\n (a \r before \n is dropped from the cell).
+ */
+export function scanDelimited(
+  text: string,
+  delimiter: string,
+  lenient: boolean,
+  onRecord: (cells: string[], line: number) => void,
+  /** Strict reading: whether a line inside a quoted field reads as a row of its own. */
+  rowLike?: (line: string) => boolean,
+): ScanCounts {
+  const c: ScanCounts = { lines: countLines(text), blank: 0, joined: 0 };
+  const d = delimiter.charCodeAt(0);
+  const len = text.length;
+  let pos = 0;
+  let line = 1;
+  while (pos < len) {
+    const startLine = line;
+    const cells: string[] = [];
+    let blank = true;
+    let joined = 0;
+    for (;;) {
+      let cell: string;
+      if (text.charCodeAt(pos) === 34) {
+        const fieldLine = line;
+        const f = quotedField(text, pos + 1);
+        const breaks = countBreaks(f.value);
+        line += breaks;
+        // a field that runs to the end takes the last line's end with it: not a joined line
+        joined += f.unclosed && f.value.endsWith('\n') ? breaks - 1 : breaks;
+        if (!lenient && (f.unclosed || breaks > MAX_FIELD_LINES || (breaks > 0 && !fieldEnds(text, f.end, d)))) {
+          c.fault = { line: fieldLine, kind: f.unclosed ? 'unclosed' : breaks > MAX_FIELD_LINES ? 'too-long' : 'unbalanced', lines: breaks + 1 };
+          return c;
+        }
+        const inside = !lenient && breaks > 0 && rowLike ? rowInside(f.value, rowLike) : 0;
+        if (inside) {
+          c.fault = { line: fieldLine, kind: 'row-inside', lines: breaks + 1, rowLine: fieldLine + inside };
+          return c;
+        }
+        // relaxed: anything between the closing quote and the delimiter is kept
+        let j = f.end;
+        while (j < len && text.charCodeAt(j) !== d && text.charCodeAt(j) !== 10) j++;
+        cell = f.value + text.slice(f.end, j).replace(/\r$/, '');
+        pos = j;
+      } else {
+        let j = pos;
+        while (j < len && text.charCodeAt(j) !== d && text.charCodeAt(j) !== 10) j++;
+        cell = text.slice(pos, j);
+        if (j < len && text.charCodeAt(j) === 10 && cell.endsWith('\r')) cell = cell.slice(0, -1);
+        pos = j;
+      }
+      cells.push(cell);
+      if (blank && cell.trim() !== '') blank = false;
+      if (pos >= len) break;
+      if (text.charCodeAt(pos) === 10) {
+        pos++;
+        line++;
+        break;
+      }
+      pos++; // delimiter
+    }
+    c.joined += joined;
+    if (blank) c.blank++;
+    else onRecord(cells, startLine);
+  }
+  return c;
+}
+
+/** A quoted field's value from just after its opening quote; `end` is just after its closing quote. */
+function quotedField(text: string, from: number): { value: string; end: number; unclosed: boolean } {
+  let v = '';
+  let i = from;
+  for (;;) {
+    const q = text.indexOf('"', i);
+    if (q < 0) return { value: v + text.slice(i), end: text.length, unclosed: true };
+    v += text.slice(i, q);
+    if (text.charCodeAt(q + 1) !== 34) return { value: v, end: q + 1, unclosed: false };
+    v += '"';
+    i = q + 2;
+  }
+}
+
+/** The first line (counted from the field's first, 0) inside a field that reads as a row, or 0. */
+function rowInside(value: string, rowLike: (line: string) => boolean): number {
+  const lines = value.split('\n');
+  for (let i = 1; i < lines.length; i++) if (rowLike(lines[i]!.replace(/\r$/, ''))) return i;
+  return 0;
+}
+
+/** A closing quote at `i` is followed by the delimiter, a line end or the end of the text. */
+function fieldEnds(text: string, i: number, d: number): boolean {
+  const ch = text.charCodeAt(i);
+  return i >= text.length || ch === d || ch === 10 || ch === 13;
+}
+
+function countBreaks(s: string): number {
+  let n = 0;
+  for (let k = s.indexOf('\n'); k >= 0; k = s.indexOf('\n', k + 1)) n++;
+  return n;
+}
+
+export function countLines(text: string): number {
+  let n = 0;
+  let i = -1;
+  while ((i = text.indexOf('\n', i + 1)) >= 0) n++;
+  return text.length > 0 && !text.endsWith('\n') ? n + 1 : n;
+}
+
+export interface ParsedRecord {
+  /** 1-based line the record starts on. */
+  line: number;
+  cells: string[];
+}
+
+/**
+ * The whole text as records (a leading BOM dropped), with the counts: the reader as one call,
+ * for callers that hold the file in memory (inspect, apply, tests).
+ */
+export function parseDelimited(text: string, delimiter = ',', lenient = false): { records: ParsedRecord[] } & ScanCounts {
+  const records: ParsedRecord[] = [];
+  const counts = scanDelimited(text.replace(/^\uFEFF/, ''), delimiter, lenient, (cells, line) => records.push({ line, cells }));
+  return { records, ...counts };
+}
+
+/** The message of a quote fault, with `base` lines before the text (the header, earlier chunks). */
+export function quoteFaultMessage(f: QuoteFault, base = 0): string {
+  const at = `line ${f.line + base}`;
+  if (f.kind === 'unclosed') return `${at}: a quoted field starts here and its quote is never closed (it runs to the end of the input, ${f.lines} lines)`;
+  if (f.kind === 'too-long') return `${at}: a quoted field starts here and runs over ${f.lines} lines (more than ${MAX_FIELD_LINES + 1}): its quote is probably never closed`;
+  if (f.kind === 'row-inside') return `${at}: a quoted field starts here and takes in line ${f.rowLine! + base}, which reads as a row of its own: its quote is probably never closed`;
+  return `${at}: a quoted field starts here, runs over ${f.lines} lines and is closed by a quote with text right after it: its own quote is probably never closed`;
+}
+
+export const QUOTE_FAULT_HINT = 'close the quote (or double a quote inside a quoted field: ""), or pass --lenient-quotes to read the field as it runs on (the lines it takes are counted and reported)';
+
+/**
+ * End (inclusive) of the last complete record in `buf`: the last newline outside a quoted field.
+ * A quote opens a field only at a field's start (after a newline or the delimiter), as the
+ * reader sees it; a stray quote inside an unquoted field is text and changes nothing.
+ */
+export function lastRecordEnd(buf: Uint8Array, quoteAware: boolean, delimiter = 44): number {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  if (!quoteAware || b.indexOf(34) < 0) return b.lastIndexOf(10);
+  const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  let last = -1;
+  let i = start;
+  for (;;) {
+    const q = b.indexOf(34, i);
+    const stop = q < 0 ? b.length : q;
+    if (stop > i) {
+      const nl = b.lastIndexOf(10, stop - 1);
+      if (nl >= i) last = nl;
+    }
+    if (q < 0) return last;
+    const opens = q === start || b[q - 1] === 10 || b[q - 1] === delimiter;
+    if (!opens) {
+      i = q + 1;
+      continue;
+    }
+    let j = q + 1;
+    for (;;) {
+      const close = b.indexOf(34, j);
+      // open past the buffer (or a last quote that may be half of a doubled one)
+      if (close < 0 || close === b.length - 1) return last;
+      if (b[close + 1] === 34) {
+        j = close + 2;
+        continue;
+      }
+      i = close + 1;
+      break;
+    }
+  }
+}
