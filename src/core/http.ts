@@ -11,6 +11,7 @@ import { PLATFORM_HOST_NAMES, checkBaseUrl, checkRelativePath, isLoopbackHost } 
 import { V1Code, hasCode } from '../contract/service-errors.js';
 import { nodeTransport, type Transport, type TransportResponse } from './transport.js';
 import { oauth2RequirementForPath } from '../contract/oauth2.js';
+import { parseJson, stringifyJson } from './json.js';
 
 export type AuthMode = 'user' | 'app' | 'oauth2' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -347,7 +348,7 @@ export class HttpClient {
     const form = toPairs(req.form);
     let body: string | Buffer | undefined;
     if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
+      body = stringifyJson(req.json);
       headers['content-type'] = 'application/json';
     } else if (form.length > 0) {
       body = encodeForm(form);
@@ -437,7 +438,7 @@ export class HttpClient {
     const ct = resHeaders['content-type'] ?? '';
     if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {
       try {
-        data = JSON.parse(text);
+        data = parseJson(text);
       } catch {
         if (r.status < 400) throw new ApiError(`the server answered ${r.status} with malformed JSON`, { status: r.status, hint: 'is --base-url pointing at the API?' });
       }
@@ -478,7 +479,7 @@ function oauth2Hint(err: ApiError, method: string, path: string, scopes: readonl
 
 function safeJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }

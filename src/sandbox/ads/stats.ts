@@ -448,9 +448,10 @@ export const STATS: Behaviour = {
 export const STATS_JOBS: Behaviour = {
   hooks: {
     present(e) {
-      // `id` is a JSON number above 2^53 (precision lost, as in any JSON number parser); id_str is exact.
+      // `id` is a JSON number above 2^53, sent digit for digit as the service does (a bigint
+      // here, written exactly by the server); id_str is the same number as a string.
       const { account_id: _a, ...rest } = e;
-      return { ...rest, id: Number(e.id), account_id: e.account_id };
+      return { ...rest, id: BigInt(String(e.id)), account_id: e.account_id };
     },
   },
   ops: { create: createJob, list: listJobs, cancel: cancelJob },
