@@ -360,6 +360,9 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
         for (let i = form.length - 1; i >= 0; i--) if (form[i]![0] === name) return form[i]![1];
         return url.searchParams.get(name) ?? undefined;
       },
+      paramAll(name) {
+        return [...form.filter(([k]) => k === name).map(([, v]) => v), ...url.searchParams.getAll(name)];
+      },
       json() {
         if (jsonCache) return jsonCache.v;
         const text = body.toString('utf8');

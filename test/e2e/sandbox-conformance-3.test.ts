@@ -1,0 +1,94 @@
+// Conformance, third round (issue 26): what the official Python Ads SDK, tweepy and the Python
+// XDK found, sent the way those clients send it (query parameters built by `requests`: a list is
+// repeated keys; "load, change, save" sends back every property it read), straight to a sandbox.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oauth1Header } from '../../src/core/oauth1.js';
+import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+
+let t: AdsSandbox;
+let acct: string;
+beforeAll(async () => {
+  t = await startAdsSandbox();
+  acct = t.sb.seed.account_id;
+});
+afterAll(() => t.close());
+
+type Query = Array<[string, string]>;
+interface Answer<B = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: B;
+}
+
+/** A request signed as the seeded owner, its parameters in the query as `requests` puts them. */
+async function call<B = Record<string, unknown>>(method: string, path: string, query: Query = [], o: { bearer?: string } = {}): Promise<Answer<B>> {
+  const s = t.sb.seed;
+  const url = new URL(s.base_url + path);
+  for (const [k, v] of query) url.searchParams.append(k, v);
+  const authorization = o.bearer
+    ? `Bearer ${o.bearer}`
+    : oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url: url.toString() });
+  const res = await fetch(url, { method, headers: { authorization } });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as B };
+}
+
+/** A new campaign (its line items may have any objective). */
+async function newCampaign(): Promise<string> {
+  const fi = [...t.collection('funding_instruments').values()][0]!.id;
+  const r = await call<{ data: { id: string } }>('POST', `/12/accounts/${acct}/campaigns`, [['name', 'c'], ['funding_instrument_id', fi], ['daily_budget_amount_local_micro', '90000000']]);
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data.id;
+}
+
+/** A record's properties as the SDK's to_params() sends them: lists as repeated keys, nulls left out. */
+function asParams(rec: Record<string, unknown>, skip: string[] = []): Query {
+  const q: Query = [];
+  for (const [k, v] of Object.entries(rec)) {
+    if (v === null || skip.includes(k) || typeof v === 'object' && !Array.isArray(v)) continue;
+    if (Array.isArray(v)) for (const x of v) q.push([k, String(x)]);
+    else q.push([k, typeof v === 'boolean' ? String(v) : String(v)]);
+  }
+  return q;
+}
+
+describe('item 2: every value the sandbox sends is accepted back (load, change, save)', () => {
+  it('each line item, seeded and created, PUT back with all its properties and a new name', async () => {
+    const list = await call<{ data: Array<Record<string, unknown>> }>('GET', `/12/accounts/${acct}/line_items`);
+    expect(list.status).toBe(200);
+    const camp = await newCampaign();
+    const made = await call<{ data: Record<string, unknown> }>('POST', `/12/accounts/${acct}/line_items`, [
+      ['campaign_id', camp], ['objective', 'ENGAGEMENTS'], ['product_type', 'PROMOTED_TWEETS'], ['placements', 'ALL_ON_TWITTER'], ['bid_amount_local_micro', '1000000'], ['name', 'eng'],
+    ]);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.data.pay_by).toBe('ENGAGEMENT');
+    for (const li of [...list.body.data, made.body.data]) {
+      const put = await call<{ data: Record<string, unknown> }>('PUT', `/12/accounts/${acct}/line_items/${String(li.id)}`, [...asParams(li, ['name']), ['name', 'changed']]);
+      expect(put.status, `${String(li.id)} ${JSON.stringify(put.body)}`).toBe(200);
+      expect(put.body.data).toMatchObject({ name: 'changed', pay_by: li.pay_by });
+    }
+  });
+});
+
+describe('item 5: a repeated query key is a list; no value is dropped', () => {
+  it('placements=A&placements=B stores both; campaign_ids=a&campaign_ids=b echoes both', async () => {
+    const camp = (await call<{ data: Array<{ id: string }> }>('GET', `/12/accounts/${acct}/campaigns`)).body.data;
+    const made = await call<{ data: { placements: string[] } }>('POST', `/12/accounts/${acct}/line_items`, [
+      ['campaign_id', await newCampaign()], ['objective', 'ENGAGEMENTS'], ['product_type', 'PROMOTED_TWEETS'],
+      ['placements', 'TWITTER_TIMELINE'], ['placements', 'TWITTER_SEARCH'], ['bid_amount_local_micro', '1000000'], ['entity_status', 'PAUSED'],
+    ]);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.data.placements).toEqual(['TWITTER_TIMELINE', 'TWITTER_SEARCH']);
+    const ids = camp.slice(0, 2).map((c) => c.id);
+    expect(ids).toHaveLength(2);
+    const got = await call<{ data: Array<{ id: string }>; request: { params: Record<string, unknown> } }>('GET', `/12/accounts/${acct}/campaigns`, ids.map((id) => ['campaign_ids', id]));
+    expect(got.body.request.params.campaign_ids).toEqual(ids);
+    expect(got.body.data.map((c) => c.id).sort()).toEqual([...ids].sort());
+  });
+
+  it('a one-value parameter sent twice with different values is refused, naming it', async () => {
+    const r = await call<{ errors: Array<{ code: string; parameter: string; message: string }> }>('GET', `/12/accounts/${acct}/campaigns`, [['count', '5'], ['count', '7']]);
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'count', message: expect.stringMatching(/sent 2 times/) });
+  });
+});
