@@ -253,6 +253,7 @@ export type AdsCollection =
   | 'tax_settings'
   | 'tracking_tags'
   | 'tweet_previews'
+  | 'tweets'
   | 'user_settings';
 
 export interface ResourceDef {

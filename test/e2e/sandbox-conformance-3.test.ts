@@ -92,3 +92,49 @@ describe('item 5: a repeated query key is a list; no value is dropped', () => {
     expect(r.body.errors[0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'count', message: expect.stringMatching(/sent 2 times/) });
   });
 });
+
+describe('item 3: POST accounts/:account_id/tweet and `xctl ads tweets create`', () => {
+  it('a promoted-only post (as the SDK reads it), promoted, then previewed as PUBLISHED (item 14)', async () => {
+    const owner = t.sb.seed.user_id;
+    const raw = await t.run(['ads', 'tweets', 'create', '--as-user-id', owner, '--text', 'There can be only one...', '-o', 'jsonl']);
+    expect(raw.code, raw.stderr).toBe(0);
+    // id is the 64-bit number, printed digit for digit; id_str and tweet_id the same as strings.
+    const m = /^\{.*"id":(\d{19}),"id_str":"(\d{19})"/.exec(raw.stdout);
+    expect(m?.[1]).toBe(m?.[2]);
+    const post = JSON.parse(raw.stdout) as Record<string, unknown>;
+    expect(post).toMatchObject({ tweet_type: 'PUBLISHED', nullcast: true, scopes: { followers: false }, text: 'There can be only one...', tweet_id: m![2], scheduled_at: null });
+    expect(post.created_at).toMatch(/^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$/);
+    const li = t.lineItem('WEBSITE_CLICKS');
+    const attach = await call<{ data: unknown[]; total_count: number; request: { params: { tweet_ids: unknown[] } } }>('POST', `/12/accounts/${acct}/promoted_tweets`, [['line_item_id', li], ['tweet_ids', m![2]!]]);
+    expect(attach.status, JSON.stringify(attach.body)).toBe(200);
+    expect(attach.body.total_count).toBe(1);
+    expect(typeof attach.body.request.params.tweet_ids[0]).toBe('number'); // as recorded
+    const pv = await t.list(['ads', 'previews', 'list', '--tweet-ids', m![2]!, '--tweet-type', 'PUBLISHED']);
+    expect(pv.map((p) => p.tweet_id)).toEqual([m![2]]);
+    // A post promoted by id only (made elsewhere) has a PUBLISHED preview too.
+    await t.json(['ads', 'promoted-tweets', 'create', '--line-item-id', li, '--tweet-ids', '1166476031668015104']);
+    expect((await t.list(['ads', 'previews', 'list', '--tweet-ids', '1166476031668015104', '--tweet-type', 'PUBLISHED']))).toHaveLength(1);
+  });
+
+  it('extended mode, trim_user, organic; refused without text or media, and for a user who did not grant access', async () => {
+    const owner = t.sb.seed.user_id;
+    const ext = await call<{ data: Record<string, unknown> }>('POST', `/12/accounts/${acct}/tweet`, [['as_user_id', owner], ['text', 'hi'], ['tweet_mode', 'extended'], ['trim_user', 'true'], ['nullcast', 'false']]);
+    expect(ext.status, JSON.stringify(ext.body)).toBe(200);
+    expect(ext.body.data).toMatchObject({ full_text: 'hi', nullcast: false, scopes: { followers: true }, user: { id_str: owner } });
+    expect(ext.body.data.text).toBeUndefined();
+    const bare = await call<{ errors: Array<{ parameter: string }> }>('POST', `/12/accounts/${acct}/tweet`, [['as_user_id', owner]]);
+    expect(bare.status).toBe(400);
+    expect(bare.body.errors[0]!.parameter).toBe('text');
+    const stranger = await call('POST', `/12/accounts/${acct}/tweet`, [['as_user_id', '42'], ['text', 'x']]);
+    expect(stranger.status).toBe(403);
+    expect((await t.refused(['ads', 'tweets', 'create', '--text', 'no author'])).stderr).toMatch(/--as-user-id/);
+  });
+});
+
+describe('item 14: echoes as recorded', () => {
+  it('stats jobs list echoes job_ids as numbers', async () => {
+    const r = await call<{ request: { params: { job_ids: unknown[] } } }>('GET', `/12/stats/jobs/accounts/${acct}`, [['job_ids', '1120845642591662080']]);
+    expect(r.status).toBe(200);
+    expect(typeof r.body.request.params.job_ids[0]).toBe('number');
+  });
+});

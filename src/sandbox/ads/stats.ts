@@ -380,6 +380,8 @@ function createJob(ops: SandboxOps): Rec {
 
 function listJobs(ops: SandboxOps): Rec[] {
   const ids = ops.values.job_ids as string[] | undefined;
+  // The service echoes job_ids as JSON numbers (the Ads SDK's analytics_async_get.json).
+  if (ids) ops.envelope({ request: { params: { ...ops.path, ...ops.values, job_ids: ids.map((x) => BigInt(x)) } } });
   const jobs = [...ops.collection('stats_jobs').values()].filter((j) => j.account_id === ops.accountId && (!ids || ids.includes(String(j.id_str))));
   const active = activeJobs(ops);
   ops.header('x-concurrent-job-limit', String(CONCURRENT_JOBS_MAX));
