@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { png } from '../../scripts/demo/lib/png.js';
 
 let t: AdsSandbox;
 let acct: string;
@@ -20,15 +21,33 @@ interface Answer<B = Record<string, unknown>> {
   body: B;
 }
 
+interface CallOptions {
+  bearer?: string;
+  /** A form-urlencoded body (signed). */
+  form?: Query;
+  /** A multipart body (not signed, as OAuth 1.0a says). */
+  multipart?: FormData;
+  json?: unknown;
+}
+
 /** A request signed as the seeded owner, its parameters in the query as `requests` puts them. */
-async function call<B = Record<string, unknown>>(method: string, path: string, query: Query = [], o: { bearer?: string } = {}): Promise<Answer<B>> {
+async function call<B = Record<string, unknown>>(method: string, path: string, query: Query = [], o: CallOptions = {}): Promise<Answer<B>> {
   const s = t.sb.seed;
   const url = new URL(s.base_url + path);
   for (const [k, v] of query) url.searchParams.append(k, v);
   const authorization = o.bearer
     ? `Bearer ${o.bearer}`
-    : oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url: url.toString() });
-  const res = await fetch(url, { method, headers: { authorization } });
+    : oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url: url.toString(), form: o.form });
+  const headers: Record<string, string> = { authorization };
+  let body: string | FormData | undefined;
+  if (o.form) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(o.form).toString();
+  } else if (o.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(o.json);
+  } else body = o.multipart;
+  const res = await fetch(url, { method, headers, body });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : undefined) as B };
 }
@@ -136,5 +155,55 @@ describe('item 14: echoes as recorded', () => {
     const r = await call<{ request: { params: { job_ids: unknown[] } } }>('GET', `/12/stats/jobs/accounts/${acct}`, [['job_ids', '1120845642591662080']]);
     expect(r.status).toBe(200);
     expect(typeof r.body.request.params.job_ids[0]).toBe('number');
+  });
+});
+
+describe('item 4: media upload, v1.1 chunked and simple, v2 one-shot', () => {
+  const file = png(800, 418, 3000);
+  const blob = (b: Buffer) => new Blob([new Uint8Array(b)], { type: 'application/octet-stream' });
+  type V1Media = { media_id: number; media_id_string: string; media_key: string; size: number; expires_after_secs: number; image?: unknown };
+
+  it('v1.1 INIT (form), APPEND (multipart, two segments), FINALIZE, STATUS: the ids as v1.1 gives them', async () => {
+    const init = await call<V1Media>('POST', '/1.1/media/upload.json', [], { form: [['command', 'INIT'], ['total_bytes', String(file.length)], ['media_type', 'image/png'], ['media_category', 'tweet_image']] });
+    expect(init.status, JSON.stringify(init.body)).toBe(200);
+    expect(init.body).toMatchObject({ media_id_string: expect.stringMatching(/^\d{19}$/), media_key: `3_${init.body.media_id_string}`, expires_after_secs: 86400 });
+    const id = init.body.media_id_string;
+    for (const [i, part] of [file.subarray(0, 1000), file.subarray(1000)].entries()) {
+      const fd = new FormData();
+      fd.set('command', 'APPEND');
+      fd.set('media_id', id);
+      fd.set('segment_index', String(i));
+      fd.set('media', blob(part));
+      const app = await call('POST', '/1.1/media/upload.json', [], { multipart: fd });
+      expect(app.status).toBe(204);
+    }
+    const fin = await call<V1Media>('POST', '/1.1/media/upload.json', [], { form: [['command', 'FINALIZE'], ['media_id', id]] });
+    expect(fin.status, JSON.stringify(fin.body)).toBe(200);
+    expect(fin.body).toMatchObject({ media_id_string: id, media_key: `3_${id}`, size: file.length, image: { image_type: 'image/png', w: 800, h: 418 } });
+    const st = await call<V1Media>('GET', '/1.1/media/upload.json', [['command', 'STATUS'], ['media_id', id]]);
+    expect(st.body.media_id_string).toBe(id);
+    const bad = await call<{ errors: Array<{ code: number }> }>('POST', '/1.1/media/upload.json', [], { form: [['command', 'init']] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]!.code).toBe(44);
+  });
+
+  it('v1.1 simple upload (multipart media, or media_data base64) and the v2 one-shot (multipart, JSON)', async () => {
+    const fd = new FormData();
+    fd.set('media', blob(file));
+    const simple = await call<V1Media>('POST', '/1.1/media/upload.json', [], { multipart: fd });
+    expect(simple.status, JSON.stringify(simple.body)).toBe(200);
+    expect(simple.body).toMatchObject({ media_key: expect.stringMatching(/^3_\d{19}$/), size: file.length });
+    const b64 = await call<V1Media>('POST', '/1.1/media/upload.json', [], { form: [['media_data', file.toString('base64')]] });
+    expect(b64.status).toBe(200);
+    const one = new FormData();
+    one.set('media', blob(file));
+    one.set('media_category', 'tweet_image');
+    const v2 = await call<{ data: { id: string; media_key: string; size: number } }>('POST', '/2/media/upload', [], { multipart: one });
+    expect(v2.status, JSON.stringify(v2.body)).toBe(200);
+    expect(v2.body.data).toMatchObject({ media_key: `3_${v2.body.data.id}`, size: file.length });
+    const js = await call<{ data: { media_key: string } }>('POST', '/2/media/upload', [], { json: { media: file.toString('base64'), media_category: 'tweet_image' } });
+    expect(js.status).toBe(200);
+    const none = await call<{ parameter: string }>('POST', '/2/media/upload', [], { json: { media: file.toString('base64') } });
+    expect([none.status, none.body.parameter]).toEqual([400, 'media_category']);
   });
 });
