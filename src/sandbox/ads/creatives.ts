@@ -74,6 +74,32 @@ function shapeCard(entity: Record<string, unknown>, ops: SandboxOps): void {
   // Spec 2.3: a MEDIA component holds one video or image.
   if (kinds.includes('GIF')) ops.fail(400, 'INVALID_PARAMETER', 'card media must be images or videos (an animated GIF is neither)', 'components');
   entity.card_type = cardTypeOf(entity.components ?? undefined, entity.slides ?? undefined, kinds);
+  addMediaMetadata(entity, ops);
+}
+
+/**
+ * Each MEDIA component carries `media_metadata` keyed by its media key, as the service answers
+ * (the Ads SDK's v11 `cards_all.json`): type, url, width, height, video duration and aspect.
+ */
+function addMediaMetadata(entity: Record<string, unknown>, ops: SandboxOps): void {
+  const groups = [entity.components, ...(Array.isArray(entity.slides) ? entity.slides : [])].filter(Array.isArray) as Array<Array<Record<string, unknown>>>;
+  for (const comp of groups.flat()) {
+    const keys = typeof comp.media_key === 'string' ? [comp.media_key] : Array.isArray(comp.media_keys) ? comp.media_keys.map(String) : [];
+    if (!keys.length) continue;
+    const meta: Record<string, unknown> = {};
+    for (const key of keys) {
+      const m: Record<string, unknown> = ops.collection('media_library').get(key) ?? {};
+      const video = m.media_type !== 'IMAGE';
+      meta[key] = {
+        type: m.media_type ?? null,
+        url: m.media_url ?? null,
+        width: m._width ?? null,
+        height: m._height ?? null,
+        ...(video ? { video_duration: m.duration ?? null, video_aspect_ratio: m.aspect_ratio ?? null } : {}),
+      };
+    }
+    comp.media_metadata = meta;
+  }
 }
 
 /** The legacy-style view of a card (GET cards/all): flat fields, numbers as strings (spec 2.2). */

@@ -34,6 +34,7 @@ const CURSOR = /^c-([0-9a-z]{1,12})$/;
 export function present(r: ResourceDef, e: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!k.startsWith('_')) out[k] = v;
+  for (const k of r.sandbox?.keys ?? []) if (out[k] === undefined) out[k] = null;
   return r.sandbox?.present ? r.sandbox.present(out) : out;
 }
 
