@@ -161,6 +161,11 @@ export interface SandboxHooks {
   notFoundCode?: string;
   /** Shapes a stored entity for output (fields starting with `_` are always dropped). */
   present?: (entity: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Keys every record of the resource carries, `null` when empty (the service sends every key:
+   * a seeded record and a created one look alike).
+   */
+  keys?: readonly string[];
 }
 
 /** What sandbox hooks may use; implemented by src/sandbox/modules/ads.ts. */
@@ -253,6 +258,7 @@ export type AdsCollection =
   | 'tax_settings'
   | 'tracking_tags'
   | 'tweet_previews'
+  | 'tweets'
   | 'user_settings';
 
 export interface ResourceDef {

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
+import { parseJson } from '../core/json.js';
 
 /** Reads all of stdin (or a stream) as text. */
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -83,7 +84,7 @@ export async function readInputArg(ctx: Context, spec: string, flag: string): Pr
 export function parseJsonInput(text: string, flag: string, what = 'input'): unknown {
   if (!text.trim()) throw new UsageError(`${flag}: the ${what} is empty`, { flag });
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (e) {
     throw new UsageError(`${flag}: the ${what} is not valid JSON: ${(e as Error).message}`, { flag });
   }

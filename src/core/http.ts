@@ -12,6 +12,7 @@ import { checkBaseUrl, checkRelativePath } from './base-url.js';
 import { V1Code, hasCode } from '../contract/service-errors.js';
 import type { Transport, TransportResponse } from './transport.js';
 import { oauth2RequirementForPath } from '../contract/oauth2.js';
+import { parseJson, stringifyJson } from './json.js';
 
 export type AuthMode = 'user' | 'app' | 'oauth2' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -348,7 +349,7 @@ export class HttpClient {
     const form = toPairs(req.form);
     let body: string | Buffer | undefined;
     if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
+      body = stringifyJson(req.json);
       headers['content-type'] = 'application/json';
     } else if (form.length > 0) {
       body = encodeForm(form);
@@ -438,7 +439,7 @@ export class HttpClient {
     const ct = resHeaders['content-type'] ?? '';
     if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {
       try {
-        data = JSON.parse(text);
+        data = parseJson(text);
       } catch {
         if (r.status < 400) throw new ApiError(`the server answered ${r.status} with malformed JSON`, { status: r.status, hint: 'is --base-url pointing at the API?' });
       }
@@ -479,7 +480,7 @@ function oauth2Hint(err: ApiError, method: string, path: string, scopes: readonl
 
 function safeJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }

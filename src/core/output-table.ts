@@ -10,7 +10,8 @@
 import Table from 'cli-table3';
 import type { IO } from './io.js';
 import { escapeForTerminal } from './sanitize.js';
-import { getPath, type Rec } from './records.js';
+import { cellValue, getPath, type Rec } from './records.js';
+import { stringifyJson } from './json.js';
 
 /** Columns whose values are copied whole into other commands. */
 export function isIdColumn(name: string): boolean {
@@ -42,7 +43,7 @@ function moneyText(v: unknown, currency: unknown): string {
 function scalar(v: unknown): string {
   if (typeof v === 'string') return v === '' || /[\s"=,;]/.test(v) ? JSON.stringify(v) : v;
   if (v === null || typeof v !== 'object') return String(v);
-  return JSON.stringify(v);
+  return stringifyJson(v);
 }
 
 /**
@@ -65,7 +66,7 @@ export function readable(v: unknown): string {
 }
 
 function cellText(col: string, rec: Rec): string {
-  const v = getPath(rec, col);
+  const v = cellValue(rec, col);
   return safe(isMoneyColumn(col) ? moneyText(v, rec.currency) : readable(v));
 }
 

@@ -6,9 +6,10 @@ import type { IO } from './io.js';
 import { UsageError } from './errors.js';
 import { escapeForTerminal } from './sanitize.js';
 import type { PageState } from './paginate.js';
-import { getPath, type Rec } from './records.js';
+import { cellValue, getPath, type Rec } from './records.js';
+import { stringifyJson } from './json.js';
 
-export { getPath, type Rec };
+export { cellValue, getPath, type Rec };
 
 export type Format = 'table' | 'json' | 'jsonl' | 'tsv' | 'csv';
 export const FORMATS: readonly Format[] = ['table', 'json', 'jsonl', 'tsv', 'csv'];
@@ -63,7 +64,7 @@ function pick(rec: Rec, fields: string[]): Rec {
 export function text(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'object') return JSON.stringify(v);
+  if (typeof v === 'object') return stringifyJson(v);
   return String(v);
 }
 
@@ -138,17 +139,17 @@ export class RecordWriter {
     switch (this.format) {
       case 'json':
         if (this.settings.jq !== undefined) this.rows.push(out);
-        else if (this.wrapped) this.io.raw((this.count === 0 ? '{\n  "data": [\n' : ',\n') + indent(JSON.stringify(out, null, 2), '    '));
-        else this.io.raw((this.count === 0 ? '[\n' : ',\n') + indent(JSON.stringify(out, null, 2), '  '));
+        else if (this.wrapped) this.io.raw((this.count === 0 ? '{\n  "data": [\n' : ',\n') + indent(stringifyJson(out, 2), '    '));
+        else this.io.raw((this.count === 0 ? '[\n' : ',\n') + indent(stringifyJson(out, 2), '  '));
         break;
       case 'jsonl':
-        this.io.raw(JSON.stringify(out) + '\n');
+        this.io.raw(stringifyJson(out) + '\n');
         break;
       case 'tsv':
       case 'csv': {
         const cols = this.columnsFor(rec);
         if (this.count === 0 && this.settings.header) this.io.raw(rowLine(this.format, cols));
-        this.io.raw(rowLine(this.format, cols.map((c) => getPath(rec, c))));
+        this.io.raw(rowLine(this.format, cols.map((c) => cellValue(rec, c))));
         break;
       }
       case 'table':
@@ -166,11 +167,11 @@ export class RecordWriter {
         if (this.settings.jq !== undefined) {
           await printJq(this.io, this.settings.jq, this.settings.includeCursor ? { data: this.rows, next_cursor: next } : this.rows);
         } else if (this.wrapped) {
-          this.io.raw(`${this.count === 0 ? '{\n  "data": []' : '\n  ]'},\n  "next_cursor": ${JSON.stringify(next)}\n}\n`);
+          this.io.raw(`${this.count === 0 ? '{\n  "data": []' : '\n  ]'},\n  "next_cursor": ${stringifyJson(next)}\n}\n`);
         } else this.io.raw(this.count === 0 ? '[]\n' : '\n]\n');
         break;
       case 'jsonl':
-        if (this.settings.includeCursor) this.io.raw(JSON.stringify({ next_cursor: next }) + '\n');
+        if (this.settings.includeCursor) this.io.raw(stringifyJson({ next_cursor: next }) + '\n');
         break;
       case 'tsv':
       case 'csv':
@@ -205,12 +206,12 @@ export async function printOne(io: IO, settings: OutputSettings, rec: Rec, shape
   if (settings.fields) checkFields(settings.fields, shape.knownFields?.length ? shape.knownFields : Object.keys(rec));
   const out = settings.fields ? pick(rec, settings.fields) : rec;
   if (settings.jq !== undefined) return printJq(io, settings.jq, out);
-  if (format === 'json') return void io.out(JSON.stringify(out, null, 2));
-  if (format === 'jsonl') return void io.out(JSON.stringify(out));
+  if (format === 'json') return void io.out(stringifyJson(out, 2));
+  if (format === 'jsonl') return void io.out(stringifyJson(out));
   if (format === 'tsv' || format === 'csv') {
     const cols = settings.fields ?? shape.columns ?? Object.keys(rec);
     if (settings.header) io.raw(rowLine(format, cols));
-    return void io.raw(rowLine(format, cols.map((c) => getPath(rec, c))));
+    return void io.raw(rowLine(format, cols.map((c) => cellValue(rec, c))));
   }
   const { printRecord } = await import('./output-table.js');
   printRecord(io, out);
@@ -235,7 +236,7 @@ export async function printList(
  */
 export async function printJson(io: IO, settings: OutputSettings, value: unknown): Promise<void> {
   if (settings.jq !== undefined) return printJq(io, settings.jq, value);
-  const s = settings.format === 'jsonl' ? JSON.stringify(value) : JSON.stringify(value, null, 2);
+  const s = settings.format === 'jsonl' ? stringifyJson(value) : stringifyJson(value, 2);
   io.out(escapeForTerminal(s, { keepLayout: true }));
 }
 
@@ -249,6 +250,6 @@ export async function printJqText(io: IO, program: string, jsonText: string): Pr
 /** Runs --jq over `value` and prints what jq prints (strings raw, like `jq -r` and gh's --jq). */
 export async function printJq(io: IO, program: string, value: unknown): Promise<void> {
   const { runJq } = await import('./jq.js');
-  const out = await runJq(program, JSON.stringify(value));
+  const out = await runJq(program, stringifyJson(value));
   if (out) io.out(io.isStdoutTTY ? escapeForTerminal(out, { keepLayout: true }) : out);
 }

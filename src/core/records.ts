@@ -12,3 +12,12 @@ export function getPath(rec: Rec, path: string): unknown {
   }
   return cur;
 }
+
+/**
+ * A column's value in a table, tsv or csv: `id` is the exact `id_str` where a record has both
+ * (the service's pair for 64-bit ids; the number is exact too, but a string is what a
+ * spreadsheet or a shell keeps whole).
+ */
+export function cellValue(rec: Rec, col: string): unknown {
+  return col === 'id' && typeof rec.id_str === 'string' && rec.id !== undefined ? rec.id_str : getPath(rec, col);
+}

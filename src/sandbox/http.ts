@@ -31,6 +31,8 @@ export interface SReq {
   raw: IncomingMessage;
   /** Query and form parameters merged (form wins), first value of each. */
   param(name: string): string | undefined;
+  /** Every value of a parameter, form then query (`a=1&a=2`, how `requests` sends a list). */
+  paramAll(name: string): string[];
   /** The JSON body, or a 400 in the right error shape. */
   json(): unknown;
 }

@@ -10,6 +10,7 @@ import * as streamRules from './modules/stream-rules.js';
 import * as ads from './modules/ads.js';
 import * as audienceUsers from './modules/audience-users.js';
 import * as media from './modules/media.js';
+import * as mediaV1 from './modules/media-v1.js';
 
 export interface SandboxModule {
   install(app: SandboxApp): void;
@@ -17,4 +18,4 @@ export interface SandboxModule {
   restored?(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, oauth2, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media];
+export const MODULES: SandboxModule[] = [oauth, oauth2, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media, mediaV1];

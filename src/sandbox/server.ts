@@ -16,6 +16,7 @@ import { PLATFORM_HOST_NAMES, isLoopbackAddress } from '../contract/hosts.js';
 import { AdsCode, V1Code } from '../contract/service-errors.js';
 import { MODULES } from './modules.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../contract/sandbox-admin.js';
+import { stringifyJson } from '../core/json.js';
 
 export interface Sandbox {
   baseUrl: string;
@@ -186,7 +187,7 @@ function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, st
     body = reply.text;
     type ??= 'text/plain; charset=utf-8';
   } else if (reply.body !== undefined) {
-    body = JSON.stringify(reply.body);
+    body = stringifyJson(reply.body);
     type ??= 'application/json; charset=utf-8';
   }
   const headers: Record<string, string | number> = { ...extraHeaders, ...(reply.headers ?? {}) };
@@ -358,6 +359,9 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
       param(name) {
         for (let i = form.length - 1; i >= 0; i--) if (form[i]![0] === name) return form[i]![1];
         return url.searchParams.get(name) ?? undefined;
+      },
+      paramAll(name) {
+        return [...form.filter(([k]) => k === name).map(([, v]) => v), ...url.searchParams.getAll(name)];
       },
       json() {
         if (jsonCache) return jsonCache.v;

@@ -33,7 +33,7 @@ describe('campaigns', () => {
     // The stored daily budget (5,000,000) is above a new total: the sandbox checks the result.
     const over = await t.fails(1, ['ads', 'campaigns', 'update', c.id, '--total-budget-amount-local-micro', '4000000']);
     expect(over.stderr).toMatch(/daily_budget_amount_local_micro must be at most total_budget_amount_local_micro/);
-    expect((await t.json(['ads', 'campaigns', 'get', c.id])).total_budget_amount_local_micro).toBeUndefined();
+    expect((await t.json(['ads', 'campaigns', 'get', c.id])).total_budget_amount_local_micro).toBeNull(); // sent, null when unset
     const del = await t.json(['ads', 'campaigns', 'delete', c.id, '--yes']);
     expect(del.deleted).toBe(true);
     // Irreversible: later deletes and gets are 404; with_deleted still shows it.

@@ -155,7 +155,7 @@ describe('stats jobs', () => {
     const job = await t.json<Job>(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', day2, '--granularity', 'TOTAL']);
     expect(job).toMatchObject({ status: 'QUEUED', url: null, entity: 'LINE_ITEM', granularity: 'TOTAL' });
     expect(job.id_str).toMatch(/^\d{19}$/);
-    expect(String(job.id)).not.toBe(job.id_str); // a JSON number above 2^53: only id_str is exact
+    expect(String(job.id)).not.toBe(job.id_str); // JSON.parse (this test's) rounds the number...
     const polls = () => t.requests.filter((l) => l.startsWith('GET /12/stats/jobs/accounts/')).length;
     const before = polls();
     const waiting = runCli(['ads', 'stats', 'job', 'wait', job.id_str, '--json'], { env: t.env });
@@ -184,6 +184,26 @@ describe('stats jobs', () => {
     // 48 hours later the file is gone.
     await t.admin('POST', '/_sandbox/clock', { advance: '49h' });
     expect((await t.fails(1, ['ads', 'stats', 'job', 'download', job.id_str])).stderr).toMatch(/expired/);
+  });
+
+  it('64-bit ids keep every digit: `create --fields id -o tsv` then `wait` with what it printed', async () => {
+    const args = ['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL'];
+    const tsv = await t.run([...args, '--fields', 'id', '-o', 'tsv']);
+    expect(tsv.code, tsv.stderr).toBe(0);
+    const id = tsv.stdout.trim();
+    expect(id).toMatch(/^\d{19}$/);
+    const raw = await t.run([...args, '-o', 'jsonl']); // ...but xctl prints the digits it received
+    expect(raw.stdout).toMatch(new RegExp(`^\\{"id":(\\d{19}),"id_str":"\\1",`));
+    const jq = await t.run([...args, '--jq', '[.id, .id_str] | map(tostring) | .[0] == .[1]']);
+    expect(jq.stdout).toBe('true\n');
+    const polls = () => t.requests.filter((l) => l.startsWith('GET /12/stats/jobs/accounts/')).length;
+    const before = polls();
+    const waiting = runCli(['ads', 'stats', 'job', 'wait', id, '--fields', 'id,status', '-o', 'tsv'], { env: t.env });
+    for (let i = 0; i < 600 && polls() === before; i++) await new Promise((r) => setTimeout(r, 50));
+    await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
+    const done = await waiting;
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stdout).toBe(`${id}\tSUCCESS\n`);
   });
 
   it('segmented by GENDER: the segments add up to the total; cancel a queued job once', async () => {

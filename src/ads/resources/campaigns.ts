@@ -79,7 +79,7 @@ const fundingInstruments: ResourceDef = {
   noun: 'funding-instruments',
   idParam: 'funding_instrument_id',
   description: 'funding instruments: what pays for campaigns',
-  columns: ['id', 'name', 'type', 'currency', 'entity_status', 'start_time', 'end_time'],
+  columns: ['id', 'description', 'type', 'currency', 'entity_status', 'start_time', 'end_time'],
   operations: [
     listOp('/accounts/:account_id/funding_instruments', [...commonList(), p.list('funding_instrument_ids')], { description: 'list funding instruments' }),
     getOp('/accounts/:account_id/funding_instruments/:funding_instrument_id', [p.bool('with_deleted', { default: false })], { description: 'one funding instrument' }),
@@ -90,7 +90,7 @@ const fundingInstruments: ResourceDef = {
         p.time('start_time', { required: true }),
         p.time('end_time'),
         p.enumOf('type', ['CREDIT_CARD', 'INSERTION_ORDER', 'CREDIT_LINE', 'AGENCY_CREDIT_LINE'], { default: 'CREDIT_CARD' }),
-        p.str('name', { max: 255 }),
+        p.str('description', { max: 255 }),
       ],
       { description: 'create a funding instrument (sandbox only)', sandboxOnly: true },
     ),

@@ -177,6 +177,28 @@ const scheduled: ResourceDef = {
   ],
 };
 
+// ---- posts made through the ads API (POST accounts/:account_id/tweet, spec 2.2) ----
+
+/** `xctl ads tweets create`: a post as a promotable user, promoted-only (nullcast) unless told. */
+const tweets: ResourceDef = {
+  name: 'tweets',
+  dataType: 'tweet',
+  noun: 'tweets',
+  description: 'posts created through the ads API: promoted-only (nullcast) by default, ready for promoted-tweets create',
+  columns: ['id', 'tweet_type', 'nullcast', 'text', 'card_uri', 'created_at'],
+  operations: [
+    customOp('create', 'POST', 'one', `${A}/tweet`, [
+      p.long('as_user_id', { required: true, help: 'the promotable user who posts (has granted access to your handle)' }),
+      p.str('text', { min: 1 }),
+      cardUri(),
+      mediaKeys(),
+      p.bool('nullcast', { default: true, help: 'promoted-only (the default); --no-nullcast: organic (the FULL promotable user only)' }),
+      p.bool('trim_user', { default: false, help: 'the author as ids only' }),
+      p.enumOf('tweet_mode', ['compat', 'extended'], { help: 'extended: the text as full_text' }),
+    ], { description: 'create a post (promoted-only unless --nullcast false); promote it with promoted-tweets create', rules: postRules(true) }),
+  ],
+};
+
 // ---- poll cards ----
 
 const POLLS = `${CARDS}/poll`;
@@ -356,4 +378,4 @@ const conversationCards: ResourceDef = {
 
 // Order matters for the sandbox routes: cards/poll, cards/video_conversation and cards/all come
 // before cards/:card_id.
-export const RESOURCES: ResourceDef[] = [accountMedia, polls, conversationCards, cards, drafts, scheduled, prerollCtas, mediaLibrary, previews];
+export const RESOURCES: ResourceDef[] = [accountMedia, polls, conversationCards, cards, drafts, scheduled, tweets, prerollCtas, mediaLibrary, previews];

@@ -26,7 +26,8 @@ export const GOALS = [
   'APP_CLICKS', 'APP_INSTALLS', 'APP_PURCHASES', 'ENGAGEMENT', 'FOLLOWERS', 'LINK_CLICKS', 'MAX_REACH', 'PREROLL', 'PREROLL_STARTS',
   'REACH_WITH_ENGAGEMENT', 'SITE_VISITS', 'VIDEO_VIEW', 'VIEW_3S_100PCT', 'VIEW_6S', 'VIEW_15S', 'WEBSITE_CONVERSIONS',
 ] as const;
-export const PAY_BY = ['APP_CLICK', 'IMPRESSION', 'LINK_CLICK'] as const;
+/** ENGAGEMENT: the value records show for ENGAGEMENTS (notes 4); accepted back, never required. */
+export const PAY_BY = ['APP_CLICK', 'ENGAGEMENT', 'IMPRESSION', 'LINK_CLICK'] as const;
 
 /**
  * Placements each product type may use (Proposal: the notes list the placements and point at
@@ -117,6 +118,10 @@ export const LINE_ITEM_RULES: Rule[] = [
   (v) => {
     if (!given(v.pay_by)) return undefined;
     const goal = effectiveGoal(v);
+    // What the service itself sends (the derived default) is accepted back: load, change, save.
+    // A PUT names no objective: the sandbox decides on the stored record, objective included.
+    const derived = v.objective !== undefined ? [defaultPayBy(String(v.objective), goal)] : goal && !PAY_BY_RULES[goal] ? ['ENGAGEMENT', 'IMPRESSION'] : [];
+    if (derived.includes(String(v.pay_by))) return undefined;
     const rule = goal ? PAY_BY_RULES[goal] : undefined;
     if (!rule) return goal ? bad('pay_by', `cannot be set for goal ${goal} (only for APP_INSTALLS, LINK_CLICKS and SITE_VISITS)`) : undefined;
     if (!rule.allowed.includes(String(v.pay_by))) return bad('pay_by', `must be ${rule.allowed.join(' or ')} for goal ${goal}`);

@@ -10,6 +10,7 @@ import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import { define } from '../define.js';
 import { printJqText } from '../../core/output.js';
+import { parseJson, stringifyJson } from '../../core/json.js';
 
 export interface StreamOptions {
   backfillMinutes?: string;
@@ -73,7 +74,7 @@ export class LineSplitter {
 export function printableEvent(line: string): string | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = parseJson(line);
   } catch {
     return undefined;
   }
@@ -84,7 +85,7 @@ export function printableEvent(line: string): string | undefined {
     return safe;
   } catch {
     // a control character between tokens (JSON whitespace): print the value re-encoded
-    return escapeForTerminal(JSON.stringify(value));
+    return escapeForTerminal(stringifyJson(value));
   }
 }
 

@@ -10,6 +10,7 @@ import { ApiError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { define } from '../define.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
+import { parseJson } from '../../core/json.js';
 
 interface Job {
   id_str: string;
@@ -82,7 +83,7 @@ async function printFile(ctx: Context, json: Buffer, out: string | undefined, co
   }
   let env: StatsEnvelope;
   try {
-    env = JSON.parse(json.toString('utf8')) as StatsEnvelope;
+    env = parseJson(json.toString('utf8')) as StatsEnvelope;
   } catch {
     throw new ApiError('the stats file does not hold JSON');
   }

@@ -55,7 +55,10 @@ export const PROMOTED_TWEETS: Behaviour = {
     create: (ops) => {
       const li = lineItem(ops, ops.values.line_item_id);
       const existing = [...ops.collection('promoted_tweets').values()].filter((e) => e.line_item_id === li.id && !e.deleted);
-      return (ops.values.tweet_ids as string[]).map(
+      const ids = ops.values.tweet_ids as string[];
+      // As recorded (the Ads SDK's promoted_tweets_attach.json): total_count, tweet_ids as numbers.
+      ops.envelope({ total_count: ids.length, request: { params: { ...ops.path, ...ops.values, tweet_ids: ids.map((x) => BigInt(x)) } } });
+      return ids.map(
         (tweetId) =>
           existing.find((e) => e.tweet_id === tweetId) ??
           ops.insert({ line_item_id: li.id, tweet_id: tweetId, entity_status: 'ACTIVE', approval_status: 'ACCEPTED' }),

@@ -137,6 +137,16 @@ function listAudiences(ops: SandboxOps): Rec[] {
   return out;
 }
 
+/**
+ * What the Ads SDK reads of an audience (custom_audiences_load.json, platform-notes-2.md 5):
+ * audience_type (CRM for a list of users), targetable_types, and targetable with its reasons.
+ * The sandbox lets any live audience be targeted, whatever its size; a deleted one cannot be.
+ */
+function targetability(e: Record<string, unknown>): Record<string, unknown> {
+  const type = typeof e.audience_type === 'string' ? e.audience_type : 'CRM';
+  return { ...e, audience_type: type, targetable: e.deleted !== true, targetable_types: [type, `EXCLUDED_${type}`], reasons_not_targetable: e.deleted === true ? ['DELETED'] : [] };
+}
+
 export const CUSTOM_AUDIENCES: Behaviour = {
   ops: {
     list: listAudiences,
@@ -152,6 +162,7 @@ export const CUSTOM_AUDIENCES: Behaviour = {
     targeted,
   },
   hooks: {
+    present: targetability,
     create(entity, ops) {
       checkUniqueName(ops, entity.name, ops.accountId);
       entity.description ??= null;

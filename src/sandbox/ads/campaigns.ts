@@ -35,6 +35,8 @@ function followLineItems(c: Rec, ops: SandboxOps): void {
 
 export const CAMPAIGNS: Behaviour = {
   hooks: {
+    // The Ads SDK's campaigns_load.json: `"total_budget_amount_local_micro": null`.
+    keys: ['daily_budget_amount_local_micro', 'total_budget_amount_local_micro', 'standard_delivery'],
     create(entity, ops) {
       const fi = ops.find('funding_instruments', String(entity.funding_instrument_id), { parameter: 'funding_instrument_id' });
       // "required for most funding instrument types": the sandbox requires it for credit cards.
@@ -66,7 +68,8 @@ export function sandboxFundingInstrument(id: string, accountId: string, now: str
   return {
     id,
     account_id: accountId,
-    name: 'Sandbox credit card',
+    // As both Ads SDKs' fixtures and the docs' overview show it: a description, no name.
+    description: 'Sandbox credit card',
     type: 'CREDIT_CARD',
     currency: 'USD',
     entity_status: 'ACTIVE',
@@ -74,7 +77,10 @@ export function sandboxFundingInstrument(id: string, accountId: string, now: str
     start_time: now,
     end_time: null,
     credit_limit_local_micro: 1_000_000_000_000,
+    credit_remaining_local_micro: 1_000_000_000_000,
     funded_amount_local_micro: 0,
+    reasons_not_able_to_fund: [],
+    io_header: null,
     created_at: now,
     updated_at: now,
     deleted: false,
@@ -86,7 +92,7 @@ export const FUNDING_INSTRUMENTS: Behaviour = {
     create(entity, ops) {
       const given = { ...entity };
       Object.assign(entity, sandboxFundingInstrument(entity.id as string, ops.accountId!, String(entity.created_at)), given);
-      if (given.name === undefined) entity.name = `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
+      if (given.description === undefined) entity.description = `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
     },
   },
 };

@@ -74,6 +74,32 @@ function shapeCard(entity: Record<string, unknown>, ops: SandboxOps): void {
   // Spec 2.3: a MEDIA component holds one video or image.
   if (kinds.includes('GIF')) ops.fail(400, 'INVALID_PARAMETER', 'card media must be images or videos (an animated GIF is neither)', 'components');
   entity.card_type = cardTypeOf(entity.components ?? undefined, entity.slides ?? undefined, kinds);
+  addMediaMetadata(entity, ops);
+}
+
+/**
+ * Each MEDIA component carries `media_metadata` keyed by its media key, as the service answers
+ * (the Ads SDK's v11 `cards_all.json`): type, url, width, height, video duration and aspect.
+ */
+function addMediaMetadata(entity: Record<string, unknown>, ops: SandboxOps): void {
+  const groups = [entity.components, ...(Array.isArray(entity.slides) ? entity.slides : [])].filter(Array.isArray) as Array<Array<Record<string, unknown>>>;
+  for (const comp of groups.flat()) {
+    const keys = typeof comp.media_key === 'string' ? [comp.media_key] : Array.isArray(comp.media_keys) ? comp.media_keys.map(String) : [];
+    if (!keys.length) continue;
+    const meta: Record<string, unknown> = {};
+    for (const key of keys) {
+      const m: Record<string, unknown> = ops.collection('media_library').get(key) ?? {};
+      const video = m.media_type !== 'IMAGE';
+      meta[key] = {
+        type: m.media_type ?? null,
+        url: m.media_url ?? null,
+        width: m._width ?? null,
+        height: m._height ?? null,
+        ...(video ? { video_duration: m.duration ?? null, video_aspect_ratio: m.aspect_ratio ?? null } : {}),
+      };
+    }
+    comp.media_metadata = meta;
+  }
 }
 
 /** The legacy-style view of a card (GET cards/all): flat fields, numbers as strings (spec 2.2). */
@@ -251,6 +277,54 @@ export const SCHEDULED_TWEETS: Behaviour = {
   },
 };
 
+// ---- posts made through the ads API (POST accounts/:account_id/tweet) ----
+
+/** The v1.1 time format the post's created_at has: "Tue Aug 27 22:22:12 +0000 2019". */
+export function twitterDate(ms: number): string {
+  // toUTCString: "Tue, 27 Aug 2019 22:22:12 GMT"
+  const [wd, day, mon, year, time] = new Date(ms).toUTCString().replace(',', '').split(' ') as [string, string, string, string, string];
+  return `${wd} ${mon} ${day} ${time} +0000 ${year}`;
+}
+
+/**
+ * A post as the service answers POST tweet and GET tweets (the v1.1 post plus the ads fields
+ * tweet_type, nullcast, scheduled_at; recorded in the Ads SDK's `tweets_get.json`): `id` is the
+ * 64-bit number, `id_str` and `tweet_id` the same as strings.
+ */
+export function presentTweet(t: Record<string, unknown>, o: { trimUser: boolean; extended: boolean }): Record<string, unknown> {
+  const text = String(t.text ?? '');
+  const uid = String(t.user_id);
+  return {
+    coordinates: null, retweeted: false, source: '<a href="https://ads-api.x.com" rel="nofollow">xctl sandbox</a>',
+    entities: { hashtags: [], symbols: [], user_mentions: [], urls: [] },
+    display_text_range: [0, [...text].length], favorite_count: 0, in_reply_to_status_id_str: null, geo: null,
+    id: BigInt(String(t.id)), id_str: String(t.id),
+    scopes: { followers: t.nullcast !== true }, in_reply_to_user_id: null, truncated: false, retweet_count: 0,
+    in_reply_to_status_id: null, nullcast: t.nullcast === true, created_at: t.created_at, place: null, scheduled_at: null,
+    tweet_type: 'PUBLISHED', favorited: false, [o.extended ? 'full_text' : 'text']: text, lang: 'en', contributors: null,
+    in_reply_to_screen_name: null, in_reply_to_user_id_str: null,
+    user: o.trimUser ? { id: BigInt(uid), id_str: uid } : { id: BigInt(uid), id_str: uid, screen_name: t.screen_name ?? null },
+    card_uri: t.card_uri ?? null, media_keys: t.media_keys ?? [], tweet_id: String(t.id),
+  };
+}
+
+function createTweet(ops: SandboxOps): Record<string, unknown> {
+  const v = ops.values;
+  checkAsUser(ops, v.as_user_id);
+  const post: Record<string, unknown> = { media_keys: v.media_keys, card_uri: v.card_uri };
+  checkPost(post, ops);
+  const now = ops.nowMs();
+  const id = longId(now);
+  const user = ops.collection('promotable_users');
+  let screen: unknown = null;
+  for (const u of user.values()) if (u.user_id === v.as_user_id) screen = u.screen_name ?? screen;
+  const rec = { ...post, id, account_id: ops.accountId, user_id: v.as_user_id, screen_name: screen, text: v.text ?? '', nullcast: v.nullcast !== false, created_at: twitterDate(now) };
+  ops.collection('tweets').set(id, rec);
+  return presentTweet(rec, { trimUser: v.trim_user === true, extended: v.tweet_mode === 'extended' });
+}
+
+export const TWEETS: Behaviour = { ops: { create: createTweet } };
+
 // ---- poll cards ----
 
 export const POLL_CARDS: Behaviour = {
@@ -315,6 +389,10 @@ function findPost(ops: SandboxOps, type: string, tid: string): Record<string, un
     return e?.scheduled_status === 'SCHEDULED' ? e : undefined;
   }
   for (const e of ops.collection('scheduled_tweets').values()) if (e.tweet_id === tid && mine(e)) return e;
+  const posted = mine(ops.collection('tweets').get(tid));
+  if (posted) return posted;
+  // A post promoted on the account (promoted_tweets took its id): published, its text unknown here.
+  for (const e of ops.collection('promoted_tweets').values()) if (e.tweet_id === tid && mine(e)) return { text: '', card_uri: null };
   return undefined;
 }
 

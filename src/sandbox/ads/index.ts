@@ -5,7 +5,7 @@ import type { Behaviour } from './behaviour.js';
 import { ACCOUNTS } from './accounts.js';
 import { CAMPAIGNS, FUNDING_INSTRUMENTS } from './campaigns.js';
 import { LINE_ITEM_CURATED_CATEGORIES, MEDIA_CREATIVES, PROMOTED_ACCOUNTS, PROMOTED_TWEETS, SCHEDULED_PROMOTED_TWEETS, TRACKING_TAGS } from './attachments.js';
-import { ACCOUNT_MEDIA, CARDS, CONVERSATION_CARDS, DRAFT_TWEETS, POLL_CARDS, PREROLL_CALL_TO_ACTIONS, SCHEDULED_TWEETS, TWEET_PREVIEWS } from './creatives.js';
+import { ACCOUNT_MEDIA, CARDS, CONVERSATION_CARDS, DRAFT_TWEETS, POLL_CARDS, PREROLL_CALL_TO_ACTIONS, SCHEDULED_TWEETS, TWEET_PREVIEWS, TWEETS } from './creatives.js';
 import { BIDDING_RULES, BUSINESS_CATEGORIES, CONTENT_CATEGORIES, CURATED_CATEGORIES, KEYWORD_INSIGHTS, PLACEMENTS, PUBLISHERS } from './reference.js';
 import { TAX_SETTINGS, USER_SETTINGS } from './settings.js';
 import { AUDIENCE_ESTIMATES, CUSTOM_AUDIENCES, CUSTOM_AUDIENCE_PERMISSIONS, DO_NOT_REACH_LISTS, TAILORED_AUDIENCE_PERMISSIONS } from './audiences.js';
@@ -34,6 +34,7 @@ export const BEHAVIOURS: Partial<Record<AdsCollection, Behaviour>> = {
   preroll_call_to_actions: PREROLL_CALL_TO_ACTIONS,
   media_library: MEDIA_LIBRARY,
   tweet_previews: TWEET_PREVIEWS,
+  tweets: TWEETS,
   bidding_rules: BIDDING_RULES,
   content_categories: CONTENT_CATEGORIES,
   advertiser_business_categories: BUSINESS_CATEGORIES,

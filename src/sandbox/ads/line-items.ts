@@ -110,6 +110,12 @@ function addAppPlatforms(ops: SandboxOps, li: Rec): void {
 
 export const LINE_ITEMS: Behaviour = {
   hooks: {
+    // The record of platform-notes-2.md section 4 (and line_items_load.json): every key, null when empty.
+    keys: [
+      'advertiser_domain', 'advertiser_user_id', 'android_app_store_identifier', 'automatic_tweet_promotion', 'bid_amount_local_micro',
+      'daily_budget_amount_local_micro', 'duration_in_days', 'end_time', 'frequency_cap', 'goal', 'ios_app_store_identifier',
+      'primary_web_event_tag', 'standard_delivery', 'target_cpa_local_micro', 'total_budget_amount_local_micro',
+    ],
     notFoundCode: 'LINE_ITEM_NOT_FOUND',
     history: 'LINE_ITEM',
     create(li, ops) {

@@ -380,6 +380,8 @@ function createJob(ops: SandboxOps): Rec {
 
 function listJobs(ops: SandboxOps): Rec[] {
   const ids = ops.values.job_ids as string[] | undefined;
+  // The service echoes job_ids as JSON numbers (the Ads SDK's analytics_async_get.json).
+  if (ids) ops.envelope({ request: { params: { ...ops.path, ...ops.values, job_ids: ids.map((x) => BigInt(x)) } } });
   const jobs = [...ops.collection('stats_jobs').values()].filter((j) => j.account_id === ops.accountId && (!ids || ids.includes(String(j.id_str))));
   const active = activeJobs(ops);
   ops.header('x-concurrent-job-limit', String(CONCURRENT_JOBS_MAX));
@@ -448,9 +450,10 @@ export const STATS: Behaviour = {
 export const STATS_JOBS: Behaviour = {
   hooks: {
     present(e) {
-      // `id` is a JSON number above 2^53 (precision lost, as in any JSON number parser); id_str is exact.
+      // `id` is a JSON number above 2^53, sent digit for digit as the service does (a bigint
+      // here, written exactly by the server); id_str is the same number as a string.
       const { account_id: _a, ...rest } = e;
-      return { ...rest, id: Number(e.id), account_id: e.account_id };
+      return { ...rest, id: BigInt(String(e.id)), account_id: e.account_id };
     },
   },
   ops: { create: createJob, list: listJobs, cancel: cancelJob },

@@ -34,6 +34,7 @@ const CURSOR = /^c-([0-9a-z]{1,12})$/;
 export function present(r: ResourceDef, e: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!k.startsWith('_')) out[k] = v;
+  for (const k of r.sandbox?.keys ?? []) if (out[k] === undefined) out[k] = null;
   return r.sandbox?.present ? r.sandbox.present(out) : out;
 }
 
@@ -80,8 +81,12 @@ function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
   }
   const raw: Record<string, unknown> = {};
   for (const d of op.params) {
-    const v = req.param(d.name);
-    if (v !== undefined) raw[d.name] = v;
+    const all = req.paramAll(d.name);
+    if (all.length === 0) continue;
+    // A repeated key is a list (`placements=A&placements=B`); a value is never dropped silently.
+    if (d.kind === 'list') raw[d.name] = all.join(',');
+    else if (new Set(all).size === 1) raw[d.name] = all[0];
+    else fail(400, 'INVALID_PARAMETER', `${d.name} was sent ${all.length} times with different values; it takes one value`, d.name, { ...req.params });
   }
   return raw;
 }

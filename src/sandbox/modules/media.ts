@@ -5,7 +5,7 @@
 // to the uploader (and additional_owners), for the ads media library.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { ok, problem, type SReq } from '../http.js';
+import { ok, problem, type SandboxError, type SReq } from '../http.js';
 import { syncLibraryStatus } from '../ads/media-library.js';
 import {
   CATEGORIES,
@@ -21,6 +21,7 @@ import {
   keyPrefix,
   kindOfCategory,
   sizeProblem,
+  sniff,
   type Category,
 } from '../../contract/media.js';
 
@@ -63,10 +64,102 @@ function mediaId(): string {
   return String(1_880_000_000_000_000_000n + BigInt(crypto.randomInt(0, 2 ** 47)) * 1000n + BigInt(crypto.randomInt(0, 1000)));
 }
 
-function live(app: SandboxApp, id: string | undefined, userId: string): Upload {
+/** An error in the caller's API style: v2 problem (with `parameter`) or v1.1 `errors`. */
+export type Fail = (detail: string, parameter?: string) => SandboxError;
+
+export function live(app: SandboxApp, id: string | undefined, userId: string, fail: Fail = invalid): Upload {
   const u = id ? uploads(app).get(id) : undefined;
-  if (!u || (u.owner !== userId && !u.additional_owners.includes(userId))) throw invalid(`media_id ${id ?? ''} is not an upload of this user`, 'media_id');
-  if (app.clock.now() >= u.expires_ms) throw invalid(`media_id ${u.id} expired at ${new Date(u.expires_ms).toISOString()}`, 'media_id');
+  if (!u || (u.owner !== userId && !u.additional_owners.includes(userId))) throw fail(`media_id ${id ?? ''} is not an upload of this user`, 'media_id');
+  if (app.clock.now() >= u.expires_ms) throw fail(`media_id ${u.id} expired at ${new Date(u.expires_ms).toISOString()}`, 'media_id');
+  return u;
+}
+
+export interface InitFields {
+  media_type: unknown;
+  total_bytes: unknown;
+  media_category?: unknown;
+  additional_owners?: unknown;
+}
+
+/** INIT (v2 JSON, v1.1 form, and the one-shot forms): checks the fields, stores the upload. */
+export function initUpload(app: SandboxApp, userId: string, b: InitFields, fail: Fail, expiresSecs = INIT_EXPIRES_SECS): Upload {
+  const type = b.media_type;
+  if (typeof type !== 'string' || !(MEDIA_TYPES as readonly string[]).includes(type)) throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
+  if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category)) throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
+  const category = (b.media_category as Category | undefined) ?? defaultCategory(type);
+  const total = b.total_bytes;
+  const sizeBad = typeof total === 'number' ? sizeProblem(total, category) : 'total_bytes is required (a whole number)';
+  if (sizeBad) throw fail(sizeBad, 'total_bytes');
+  const typeBad = categoryMismatch(type, category);
+  if (typeBad) throw fail(typeBad, 'media_category');
+  const owners = b.additional_owners ?? [];
+  if (!Array.isArray(owners) || owners.length > 100 || owners.some((o) => typeof o !== 'string' || !/^[0-9]{1,19}$/.test(o))) throw fail('additional_owners must be at most 100 user ids', 'additional_owners');
+  const id = mediaId();
+  const now = app.clock.now();
+  const u: Upload = {
+    id,
+    media_key: `${keyPrefix(category)}_${id}`,
+    owner: userId,
+    additional_owners: owners as string[],
+    media_type: type,
+    media_category: category,
+    total_bytes: total as number,
+    segments: new Map(),
+    finalized: false,
+    expires_ms: now + expiresSecs * 1000,
+    created_ms: now,
+  };
+  uploads(app).set(id, u);
+  return u;
+}
+
+/** APPEND: one segment (re-sending a segment replaces it: a client whose connection dropped repeats it). */
+export function appendSegment(u: Upload, index: string | undefined, bytes: Buffer | undefined, fail: Fail): void {
+  if (u.finalized) throw fail(`media ${u.id} is finalized: no more segments`, 'media_id');
+  if (index === undefined || !/^\d{1,3}$/.test(index) || Number(index) > SEGMENT_INDEX_MAX) throw fail(`segment_index must be a whole number from 0 to ${SEGMENT_INDEX_MAX}`, 'segment_index');
+  if (!bytes) throw fail('media (the bytes of the segment) is required', 'media');
+  if (bytes.length > CHUNK_MAX) throw fail(`a segment may be at most ${CHUNK_MAX} bytes (got ${bytes.length})`, 'media');
+  u.segments.set(Number(index), bytes);
+}
+
+/** FINALIZE: the segments make the file; images are done, GIFs and videos process on the clock. */
+export function finalizeUpload(app: SandboxApp, u: Upload, fail: Fail): void {
+  if (u.finalized) return;
+  const n = u.segments.size;
+  const missing: number[] = [];
+  for (let i = 0; i < n; i++) if (!u.segments.has(i)) missing.push(i);
+  if (missing.length || n === 0) throw fail(`segments ${missing.length ? missing.join(', ') : '0'} are missing: APPEND them, then FINALIZE`, 'segment_index');
+  const file = Buffer.concat([...u.segments.keys()].sort((a, b) => a - b).map((i) => u.segments.get(i)!));
+  if (file.length !== u.total_bytes) throw fail(`the segments hold ${file.length} bytes, INIT said total_bytes ${u.total_bytes}`, 'total_bytes');
+  u.finalized = true;
+  u.segments = new Map([[0, file]]);
+  u.expires_ms = Math.min(u.expires_ms, app.clock.now() + FINALIZE_EXPIRES_SECS * 1000);
+  const good = bytesMatchType(file.subarray(0, 32), u.media_type);
+  const size = imageSize(file);
+  if (size) Object.assign(u, { width: size.w, height: size.h });
+  const error = { code: 1, name: 'InvalidMedia', message: `the file's bytes are not ${u.media_type}` };
+  if (kindOfCategory(u.media_category) === 'image') {
+    u.state = good ? 'succeeded' : 'failed';
+    if (!good) u.error = error;
+    return;
+  }
+  u.state = 'pending';
+  const t = app.clock.now();
+  app.clock.at(t + PROCESS_STEP_MS, () => {
+    u.state = 'in_progress';
+  });
+  app.clock.at(t + 2 * PROCESS_STEP_MS, () => {
+    u.state = good ? 'succeeded' : 'failed';
+    if (!good) u.error = error;
+    syncLibraryStatus(app.state.collection('media_library'), u.media_key, u.state);
+  });
+}
+
+/** A whole file at once (the one-shot forms): INIT, one APPEND, FINALIZE. */
+export function uploadWhole(app: SandboxApp, userId: string, bytes: Buffer, f: Partial<Omit<InitFields, 'total_bytes'>>, fail: Fail): Upload {
+  const u = initUpload(app, userId, { ...f, media_type: f.media_type ?? sniff(bytes.subarray(0, 32)), total_bytes: bytes.length }, fail);
+  u.segments.set(0, bytes);
+  finalizeUpload(app, u, fail);
   return u;
 }
 
@@ -94,7 +187,7 @@ export function parseMultipart(req: SReq): Map<string, Buffer> | undefined {
   return out;
 }
 
-function dataOf(app: SandboxApp, u: Upload, expiresSecs: number): Record<string, unknown> {
+export function dataOf(app: SandboxApp, u: Upload, expiresSecs: number): Record<string, unknown> {
   const d: Record<string, unknown> = { id: u.id, media_key: u.media_key, size: u.total_bytes, expires_after_secs: Math.max(0, Math.min(expiresSecs, Math.floor((u.expires_ms - app.clock.now()) / 1000))) };
   if (u.state && u.state !== 'succeeded') {
     const info: Record<string, unknown> = { state: u.state };
@@ -116,89 +209,27 @@ export function install(app: SandboxApp): void {
   r.add('POST', '/2/media/upload/initialize', opts, (req) => {
     const b = req.json() as Record<string, unknown> | null;
     if (!b || typeof b !== 'object' || Array.isArray(b)) throw invalid('the body must be a JSON object');
-    const type = b.media_type;
-    if (typeof type !== 'string' || !(MEDIA_TYPES as readonly string[]).includes(type)) throw invalid(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
-    if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category)) throw invalid(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
-    const category = (b.media_category as Category | undefined) ?? defaultCategory(type);
-    const total = b.total_bytes;
-    const sizeBad = typeof total === 'number' ? sizeProblem(total, category) : 'total_bytes is required (a whole number)';
-    if (sizeBad) throw invalid(sizeBad, 'total_bytes');
-    const typeBad = categoryMismatch(type, category);
-    if (typeBad) throw invalid(typeBad, 'media_category');
-    const owners = b.additional_owners ?? [];
-    if (!Array.isArray(owners) || owners.length > 100 || owners.some((o) => typeof o !== 'string' || !/^[0-9]{1,19}$/.test(o))) throw invalid('additional_owners must be an array of at most 100 user ids', 'additional_owners');
-    const id = mediaId();
-    const now = app.clock.now();
-    const u: Upload = {
-      id,
-      media_key: `${keyPrefix(category)}_${id}`,
-      owner: req.auth.userId ?? '',
-      additional_owners: owners as string[],
-      media_type: type,
-      media_category: category,
-      total_bytes: total as number,
-      segments: new Map(),
-      finalized: false,
-      expires_ms: now + INIT_EXPIRES_SECS * 1000,
-      created_ms: now,
-    };
-    uploads(app).set(id, u);
-    return ok({ data: { id, media_key: u.media_key, expires_after_secs: INIT_EXPIRES_SECS } });
+    const u = initUpload(app, req.auth.userId ?? '', b as unknown as InitFields, invalid);
+    return ok({ data: { id: u.id, media_key: u.media_key, expires_after_secs: INIT_EXPIRES_SECS } });
   });
 
   r.add('POST', '/2/media/upload/:id/append', opts, (req) => {
     const u = live(app, req.params.id, req.auth.userId ?? '');
     if (u.finalized) throw invalid(`media ${u.id} is finalized: no more segments`, 'media_id');
-    let index: string | undefined;
-    let bytes: Buffer | undefined;
     const parts = parseMultipart(req);
     if (parts) {
-      index = parts.get('segment_index')?.toString('utf8');
-      bytes = parts.get('media');
+      appendSegment(u, parts.get('segment_index')?.toString('utf8'), parts.get('media'), invalid);
     } else {
       const b = req.json() as Record<string, unknown> | null;
-      index = b && b.segment_index !== undefined ? String(b.segment_index) : undefined;
-      bytes = b && typeof b.media === 'string' ? Buffer.from(b.media, 'base64') : undefined;
+      const index = b && b.segment_index !== undefined ? String(b.segment_index) : undefined;
+      appendSegment(u, index, b && typeof b.media === 'string' ? Buffer.from(b.media, 'base64') : undefined, invalid);
     }
-    if (index === undefined || !/^\d{1,3}$/.test(index) || Number(index) > SEGMENT_INDEX_MAX) throw invalid(`segment_index must be a whole number from 0 to ${SEGMENT_INDEX_MAX}`, 'segment_index');
-    if (!bytes) throw invalid('media (the bytes of the segment) is required', 'media');
-    if (bytes.length > CHUNK_MAX) throw invalid(`a segment may be at most ${CHUNK_MAX} bytes (got ${bytes.length})`, 'media');
-    // Re-sending a segment replaces it: a client whose connection dropped mid-APPEND repeats it.
-    u.segments.set(Number(index), bytes);
     return ok({ data: { expires_at: Math.floor(u.expires_ms / 1000) } });
   });
 
   r.add('POST', '/2/media/upload/:id/finalize', opts, (req) => {
     const u = live(app, req.params.id, req.auth.userId ?? '');
-    if (u.finalized) return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
-    const n = u.segments.size;
-    const missing: number[] = [];
-    for (let i = 0; i < n; i++) if (!u.segments.has(i)) missing.push(i);
-    if (missing.length || n === 0) throw invalid(`segments ${missing.length ? missing.join(', ') : '0'} are missing: APPEND them, then FINALIZE`, 'segment_index');
-    const file = Buffer.concat([...u.segments.keys()].sort((a, b) => a - b).map((i) => u.segments.get(i)!));
-    if (file.length !== u.total_bytes) throw invalid(`the segments hold ${file.length} bytes, INIT said total_bytes ${u.total_bytes}`, 'total_bytes');
-    u.finalized = true;
-    u.segments = new Map([[0, file]]);
-    u.expires_ms = Math.min(u.expires_ms, app.clock.now() + FINALIZE_EXPIRES_SECS * 1000);
-    const good = bytesMatchType(file.subarray(0, 32), u.media_type);
-    const size = imageSize(file);
-    if (size) Object.assign(u, { width: size.w, height: size.h });
-    const error = { code: 1, name: 'InvalidMedia', message: `the file's bytes are not ${u.media_type}` };
-    if (kindOfCategory(u.media_category) === 'image') {
-      u.state = good ? 'succeeded' : 'failed';
-      if (!good) u.error = error;
-    } else {
-      u.state = 'pending';
-      const t = app.clock.now();
-      app.clock.at(t + PROCESS_STEP_MS, () => {
-        u.state = 'in_progress';
-      });
-      app.clock.at(t + 2 * PROCESS_STEP_MS, () => {
-        u.state = good ? 'succeeded' : 'failed';
-        if (!good) u.error = error;
-        syncLibraryStatus(app.state.collection('media_library'), u.media_key, u.state);
-      });
-    }
+    finalizeUpload(app, u, invalid);
     return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
   });
 
