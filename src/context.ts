@@ -7,7 +7,7 @@ import { abortableSleep } from './core/sleep.js';
 import { baseFor } from './contract/hosts.js';
 import { ADS_ID } from './contract/ids.js';
 import { OAUTH_ENDPOINTS } from './contract/oauth.js';
-import { AuthError, UsageError } from './core/errors.js';
+import { AuthError, UsageError, XctlError } from './core/errors.js';
 import { parseFields, parseFormat, type OutputSettings } from './core/output.js';
 
 export interface GlobalOptions {
@@ -320,7 +320,11 @@ export class Context {
     this.io.addSecret(token);
     // Cached even when the key comes from the environment: CI jobs run many processes, and the
     // service punishes asking again (403 code 99). bearer_key ties it to the key it belongs to.
-    await this.updateProfile({ bearer_token: token, bearer_key: c.api_key } as Partial<Profile>);
+    // Best effort: a read-only or absent HOME (a CI runner) must not fail a command that only reads.
+    await this.updateProfile({ bearer_token: token, bearer_key: c.api_key } as Partial<Profile>).catch((e: NodeJS.ErrnoException) => {
+      if (e instanceof XctlError || !e.code) throw e;
+      this.io.info(`note: the bearer token could not be cached (${e.code}; set XCTL_CONFIG_DIR to a writable folder to cache it)`);
+    });
     this.creds = { ...c, bearer_token: token, source: { ...c.source, bearer_token: 'profile' } };
     return token;
   }

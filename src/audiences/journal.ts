@@ -85,7 +85,12 @@ export class Journal {
    * `restart` discards it.
    */
   static open(file: string, header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>, opts: { restart?: boolean; flag?: string } = {}): Journal {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new UsageError(`cannot create the folder of the journal ${file} (${code}): nothing was sent`, { flag: opts.flag ?? '--journal', hint: 'pass --journal FILE in a folder this user can write to' });
+    }
     const lock = takeLock(file, opts.flag ?? '--journal');
     try {
       const j = Journal.openLocked(file, header, opts);

@@ -19,6 +19,7 @@ import { uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
 import { processAlive } from '../core/file-lock.js';
+import { checkFirstSync, checkRemoves, maxRemovesFor } from './sync-guards.js';
 import {
   appliedCursor,
   commitPlan,
@@ -38,7 +39,17 @@ export interface SyncOptions {
   audienceId: string;
   accountId: string;
   profile: string;
+  /** The config folder: snapshots live under it unless `stateDir` is given. */
   configDir: string;
+  /** --state-dir / XCTL_STATE_DIR: where snapshots (and their plans) live instead (CI caches it). */
+  stateDir?: string;
+  /**
+   * --adopt: a first sync against an audience that already holds members adds the file's members
+   * and leaves the others (refused otherwise: they could never be removed without a snapshot).
+   */
+  adopt?: boolean;
+  /** --max-removes N|P% (default when unattended: 10% of the audience; 100% turns it off). */
+  maxRemoves?: string;
   input: string;
   format: 'auto' | InputFormat;
   columns: ColumnRequest;
@@ -66,6 +77,15 @@ export interface SyncSummary {
   members: number;
   removes: number;
   adds: number;
+  /**
+   * Members of the snapshot not in the input, kept because rows of the input were rejected (any
+   * of them may be one of these members): nothing is removed while the input has bad rows.
+   */
+  kept_for_rejects: number;
+  /** --adopt: the audience's size (audience_size) before this first sync. */
+  adopted_size?: number;
+  /** --adopt: members of the audience this sync could not reconcile (at least this many stay). */
+  unreconciled?: number;
   /** Batches of an interrupted sync, finished (or, with --plan, still to finish) first. */
   resumed_batches: number;
   requests: number;
@@ -74,7 +94,7 @@ export interface SyncSummary {
   seconds: number;
 }
 
-export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'members', 'removes', 'adds', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
+export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'members', 'removes', 'adds', 'kept_for_rejects', 'adopted_size', 'unreconciled', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
 
 /** Members should be sent again a month before the service's expiry takes them. */
 function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
@@ -93,13 +113,14 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
   const tmp: string[] = [];
   try {
     const type = syncType(src);
-    const paths = snapshotPaths(o.configDir, o.profile, o.accountId, o.audienceId, type);
+    const paths = snapshotPaths(o.stateDir ?? o.configDir, o.profile, o.accountId, o.audienceId, type);
     const who = { profile: o.profile, account: o.accountId, audience: o.audienceId };
     if (!o.plan) {
+      ensureStateDir(paths.dir, o.stateDir);
       unlock = lockSnapshot(paths, process.pid, processAlive);
       sweep(paths);
     }
-    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, members: 0, removes: 0, adds: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
+    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, members: 0, removes: 0, adds: 0, kept_for_rejects: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
 
     const dropPending = (flag: string) => {
       const old = readPending(paths);
@@ -128,6 +149,8 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       pending = undefined;
     }
     let state: DigestCursor | undefined;
+    // Before the input is read: a first sync that could never remove anyone is refused.
+    const adoptedSize = !base && !pending && !o.rebuild ? await checkFirstSync(ctx, { ...o, adopt: !!o.adopt, canRead: await hasUserCredentials(ctx), snapshot: paths.snapshot }) : undefined;
     let progressTally = { read: () => 0, acknowledged: () => 0 };
     const progress = new Progress(
       io,
@@ -187,11 +210,13 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       }
       sorted = await sorter.finish();
 
-      // Diff.
+      // Diff. While rows were rejected, none of the snapshot's members is removed: any of those
+      // rows may be a member still in the file, and a bad row is not a departure.
+      const keep = summary.rejected > 0;
       const stage = o.plan ? undefined : stagePlan(paths);
       let counts: { members: number; adds: number; removes: number };
       try {
-        counts = await diff(sorted, state, full, stage && { add: (b, at) => stage.adds.add(b, at), remove: (b, at) => stage.removes.add(b, at) });
+        counts = await diff(sorted, state, full, stage && { add: (b, at) => stage.adds.add(b, at), remove: (b, at) => (keep ? undefined : stage.removes.add(b, at)) });
       } catch (e) {
         stage?.abort();
         throw e;
@@ -199,6 +224,22 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       state = undefined;
       sorted = undefined;
       Object.assign(summary, counts);
+      if (keep) {
+        summary.kept_for_rejects = counts.removes;
+        summary.removes = counts.removes = 0;
+        if (summary.kept_for_rejects) io.warn(`${summary.kept_for_rejects} members not in the input are kept, not removed: ${summary.rejected} rows were rejected and any of them may be one of these members (fix the rows, then sync again)`);
+      }
+      try {
+        checkRemoves(maxRemovesFor(o.maxRemoves, io.unattended), counts.removes, summary.members_before, o.maxRemoves !== undefined);
+      } catch (e) {
+        stage?.abort();
+        throw e;
+      }
+      if (adoptedSize !== undefined && o.adopt) {
+        summary.adopted_size = adoptedSize;
+        summary.unreconciled = Math.max(0, adoptedSize - counts.members);
+        io.warn(`--adopt: the audience held ${adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`);
+      }
       const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
       if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
       else if (full) io.info(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
@@ -229,6 +270,29 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     await src.close();
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
     unlock?.();
+  }
+}
+
+/** Whether the service can be asked (the audience's size): --plan runs without credentials. */
+async function hasUserCredentials(ctx: Context): Promise<boolean> {
+  const c = await ctx.credentials();
+  return !!(c.api_key && c.api_secret && c.access_token && c.access_token_secret);
+}
+
+/**
+ * The snapshot folder must be writable before anything is read or sent; when it cannot be
+ * created, the error names the folder and the way to choose another.
+ */
+function ensureStateDir(dir: string, stateDir: string | undefined): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new UsageError(`cannot keep the sync snapshot in ${dir} (${code}): nothing was sent`, {
+      flag: '--state-dir',
+      hint: stateDir ? 'choose a folder this user can write to with --state-dir or XCTL_STATE_DIR' : 'the config folder is not writable here: choose a state folder with --state-dir DIR or XCTL_STATE_DIR',
+    });
   }
 }
 

@@ -9,6 +9,7 @@ import { define } from '../define.js';
 import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
+import { resolveStateDir, stateDirOption } from './state-dir.js';
 
 export interface SyncFlags extends InputFlags {
   batchSize: string;
@@ -18,6 +19,9 @@ export interface SyncFlags extends InputFlags {
   rebuild?: boolean;
   refresh?: boolean;
   fromUpload?: string;
+  stateDir?: string;
+  adopt?: boolean;
+  maxRemoves?: string;
 }
 
 export interface SyncCommandOptions extends SyncFlags {
@@ -39,6 +43,9 @@ export function register(audiences: Command, runF = audiencesSync): void {
     .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
+    .addOption(stateDirOption())
+    .option('--adopt', 'first sync only: add the members of the file to an audience that already holds others, and leave those (removals need a snapshot)')
+    .option('--max-removes <N|P%>', 'refuse (exit 2, nothing sent) to remove more members than this; default without a terminal: 10% of the audience; 100% turns it off')
     .action(define<SyncFlags>((ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! })));
 }
 
@@ -49,6 +56,12 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
   const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
   if (o.rebuild && o.fromUpload) throw new UsageError('--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload', { flag: '--from-upload' });
+  if (o.adopt && (o.rebuild || o.fromUpload)) throw new UsageError('--adopt is for a first sync without a snapshot: --rebuild and --from-upload already say where the snapshot starts', { flag: '--adopt' });
+  if (o.maxRemoves !== undefined) {
+    const { parseMaxRemoves } = await import('../../audiences/sync-guards.js');
+    parseMaxRemoves(o.maxRemoves);
+  }
+  const stateDir = resolveStateDir(ctx, o.stateDir);
   if (o.plan && o.fromUpload) throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
   // The snapshot is per profile and account: both are known without the network.
   const accountId = await ctx.accountId();
@@ -80,6 +93,9 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
     rebuild: !!o.rebuild,
     refresh: !!o.refresh,
     fromUpload: o.fromUpload,
+    stateDir,
+    adopt: !!o.adopt,
+    maxRemoves: o.maxRemoves,
   });
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });
   if (o.plan) {

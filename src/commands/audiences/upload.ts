@@ -10,6 +10,7 @@ import { DO_NOT_REACH_TYPES, EXPIRY_MONTHS, USERS_PER_REQUEST, expiryFault, type
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
+import { resolveStateDir, stateDirOption } from './state-dir.js';
 
 export interface UploadFlags extends InputFlags {
   delete?: boolean;
@@ -23,6 +24,7 @@ export interface UploadFlags extends InputFlags {
   restart?: boolean;
   rejects?: string;
   strictRows?: boolean;
+  stateDir?: string;
 }
 
 type Target = UploadTarget;
@@ -52,7 +54,8 @@ function addFlags(cmd: Command, target: Target): Command {
     .option('--journal <file>', 'journal file (default: in the config folder, keyed by input and options; stdin needs one to resume)')
     .option('--restart', 'ignore an existing journal and upload from the top')
     .option('--rejects <file>', 'write rejected values (line, column, reason) as csv')
-    .option('--strict-rows', 'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)');
+    .option('--strict-rows', 'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)')
+    .addOption(stateDirOption());
   return cmd;
 }
 
@@ -156,6 +159,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     restart: !!f.restart,
     rejects: f.rejects,
     strictRows: !!f.strictRows,
+    stateDir: resolveStateDir(ctx, f.stateDir),
   });
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
   const s = summary as unknown as { read: number; valid: number };
