@@ -7,8 +7,22 @@ import { abortableSleep } from './core/sleep.js';
 import { baseFor } from './contract/hosts.js';
 import { ADS_ID } from './contract/ids.js';
 import { OAUTH_ENDPOINTS } from './contract/oauth.js';
-import { AuthError, UsageError, XctlError } from './core/errors.js';
+import { AuthError, RetryLaterError, UsageError, XctlError } from './core/errors.js';
 import { parseFields, parseFormat, type OutputSettings } from './core/output.js';
+import { parseDuration, withEnvGlobals } from './core/env-globals.js';
+
+/**
+ * The command's signal, aborted also when --deadline passes (its reason a RetryLaterError, exit
+ * 75): every request and every wait of the command hears it, so retries cannot outlast it.
+ */
+function withDeadline(signal: AbortSignal, deadline: string | undefined): AbortSignal {
+  if (deadline === undefined) return signal;
+  const ms = parseDuration(deadline);
+  const c = new AbortController();
+  const t = setTimeout(() => c.abort(new RetryLaterError(`the --deadline of ${/^[\d.]+$/.test(deadline) ? `${deadline}s` : deadline} passed before the command finished`, { hint: 'run it again later, or give it longer (--deadline / XCTL_DEADLINE)' })), ms);
+  t.unref?.();
+  return AbortSignal.any([signal, c.signal]);
+}
 
 export interface GlobalOptions {
   profile?: string;
@@ -28,6 +42,8 @@ export interface GlobalOptions {
   progress?: boolean;
   yes?: boolean;
   maxWait?: string;
+  /** --deadline / XCTL_DEADLINE: the whole command, every attempt and wait included. */
+  deadline?: string;
 }
 
 export interface Clock {
@@ -69,9 +85,9 @@ export class Context {
 
   constructor(init: ContextInit) {
     this.env = init.env;
-    this.globals = init.globals ?? {};
+    this.globals = withEnvGlobals(init.globals ?? {}, init.env);
     this.clock = init.clock ?? systemClock;
-    this.signal = init.signal ?? new AbortController().signal;
+    this.signal = withDeadline(init.signal ?? new AbortController().signal, this.globals.deadline);
     this.cwd = init.cwd ?? '.';
     this.version = init.version ?? '0.0.0';
     this.transport = init.transport;
@@ -219,6 +235,11 @@ export class Context {
   }
 
   private async baseOverride(): Promise<string | undefined> {
+    // A CI variable that was never set arrives empty: falling back to production would be silent.
+    if (this.globals.baseUrl === undefined && this.env.XCTL_BASE_URL !== undefined && this.env.XCTL_BASE_URL.trim() === '') {
+      throw new UsageError('XCTL_BASE_URL is set but empty: give a base URL, or unset the variable to use the platform', { flag: '--base-url' });
+    }
+    if (this.globals.baseUrl !== undefined && this.globals.baseUrl.trim() === '') throw new UsageError('--base-url is empty', { flag: '--base-url' });
     return this.globals.baseUrl ?? this.env.XCTL_BASE_URL ?? (await this.profile().catch(() => undefined))?.base_url;
   }
 

@@ -66,7 +66,7 @@ async function main(argv: string[]): Promise<number> {
     attachExamples(program);
   }
   const parsed = normalizeArgs(program, args);
-  const wantJson = parsed.some((a) => a.startsWith('--json')) || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
+  const wantJson = jsonErrors(parsed, args, process.env.XCTL_OUTPUT);
   const verbose = args.includes('-v') || args.includes('--verbose');
   try {
     await program.parseAsync([...argv.slice(0, 2), ...parsed]);
@@ -85,6 +85,16 @@ async function main(argv: string[]): Promise<number> {
     }
     return report(err, wantJson, verbose);
   }
+}
+
+/**
+ * Errors are JSON whenever the output is: --json, -o json|jsonl, --jq (its output is JSON), or
+ * XCTL_OUTPUT=json|jsonl unless -o names another format.
+ */
+function jsonErrors(parsed: string[], args: string[], envOutput: string | undefined): boolean {
+  if (parsed.some((a) => a.startsWith('--json') || a === '--jq' || a.startsWith('--jq='))) return true;
+  const o = /(^|\s)(-o|--output)(=|\s)(\S+)/.exec(args.join(' '));
+  return /^jsonl?$/.test(o ? o[4]! : (envOutput ?? ''));
 }
 
 /** Shortens a long quoted input value ("got ...") so the error stays one readable line. */

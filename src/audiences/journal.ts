@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, XctlError } from '../core/errors.js';
+import { RetryLaterError, UsageError, XctlError } from '../core/errors.js';
 import { processAlive } from '../core/store-guard.js';
 
 export interface JournalHeader {
@@ -48,8 +48,7 @@ function takeLock(file: string, flag: string): string {
     }
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
-      throw new UsageError(`another upload (pid ${pid}) is using the journal ${file}`, {
-        flag,
+      throw new RetryLaterError(`another upload (pid ${pid}) is using the journal ${file}`, {
         hint: `wait for it to finish; if no upload is running, remove ${lock}`,
       });
     }

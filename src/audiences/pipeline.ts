@@ -14,7 +14,7 @@ import { openHashedInput, RecordTally } from './hashed-input.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from '../contract/audience-users.js';
-import { uploadOutcome, type JournalAction } from './outcome.js';
+import { deadlineOutcome, uploadOutcome, type JournalAction } from './outcome.js';
 import { Progress } from './progress.js';
 import type { Sender } from './sender.js';
 
@@ -165,7 +165,9 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     const err = journal.failed;
     journal.close();
     const done = `${stats.acknowledged} of ${stats.valid} valid records acknowledged`;
-    throw new PartialError(`${err.message}; ${done}`, { hint: `free some space, then re-run the same command to resume from the journal ${journal.file}` });
+    const partial = new PartialError(`${err.message}; ${done}`, { hint: `free some space, then re-run the same command to resume from the journal ${journal.file}` });
+    partial.summary = { ...stats };
+    throw partial;
   }
 
   const end = uploadOutcome({
@@ -181,7 +183,11 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   });
   applyJournalAction(journal, end.journal);
   if (end.notice) io.err(end.notice);
-  if (end.error) throw end.error;
+  const error = deadlineOutcome(end.error, ctx.signal);
+  if (error) {
+    error.summary = { ...stats };
+    throw error;
+  }
   return stats;
 }
 

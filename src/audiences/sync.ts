@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { InterruptedError, PlanHasChanges, UsageError } from '../core/errors.js';
+import { InterruptedError, PlanHasChanges, UsageError, XctlError } from '../core/errors.js';
 import { Batcher, type FragmentRun } from './batcher.js';
 import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
 import type { InputFormat } from './chunk-processor.js';
@@ -15,7 +15,7 @@ import { countedResults, hexStart, openHashedInput, RecordTally, type HashedInpu
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from '../contract/audience-users.js';
-import { uploadOutcome } from './outcome.js';
+import { deadlineOutcome, uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
 import { processAlive } from '../core/file-lock.js';
@@ -202,7 +202,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       summary.read = tally.read;
       summary.rejected = tally.rejected;
       tally.report(io);
-      if (ctx.signal.aborted) throw new InterruptedError('interrupted');
+      if (ctx.signal.aborted) throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
       if (tally.read > 0 && tally.valid === 0) {
         throw new UsageError(`none of the ${tally.read} records could be used: a sync to it would remove every member`, {
           hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,
@@ -242,7 +242,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       }
       const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
       if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
-      else if (full) io.info(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
+      else if (full) io.warn(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
       if (o.plan) {
         summary.requests += batchesFor(counts.adds) + batchesFor(counts.removes);
         summary.seconds = secs(started);
@@ -262,6 +262,9 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
       summary.seconds = secs(started);
       return summary;
+    } catch (e) {
+      if (e instanceof XctlError && !o.plan) e.summary = partialSummary(summary, e.summary, started);
+      throw e;
     } finally {
       progress.stop();
     }
@@ -271,6 +274,12 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
     unlock?.();
   }
+}
+
+/** The summary of a sync that stopped part-way, with what its last plan got acknowledged. */
+function partialSummary(s: SyncSummary, sent: Record<string, unknown> | undefined, started: number): Record<string, unknown> {
+  const n = (k: string) => (typeof sent?.[k] === 'number' ? (sent[k] as number) : 0);
+  return { ...s, requests: s.requests + n('requests'), acknowledged: s.acknowledged + n('acknowledged'), retries: s.retries + n('retries'), seconds: secs(started) };
 }
 
 /** Whether the service can be asked (the audience's size): --plan runs without credentials. */
@@ -472,9 +481,11 @@ async function sendPlan(
   });
   if (end.error) {
     // The plan and its journal stay whatever happened: the next sync resumes them.
+    const error = deadlineOutcome(end.error, ctx.signal)!;
+    error.summary = { requests: sent, acknowledged: d.tally.acknowledged, retries: sender?.retries ?? 0 };
     applyJournalAction(journal, 'close');
     if (end.notice) ctx.io.err(end.notice);
-    throw end.error;
+    throw error;
   }
   journal.close();
   return { requests: sent, acknowledged: d.tally.acknowledged, retries: sender?.retries ?? 0 };

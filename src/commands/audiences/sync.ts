@@ -10,6 +10,7 @@ import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
 import { resolveStateDir, stateDirOption } from './state-dir.js';
+import { withPartialSummary } from './partial.js';
 
 export interface SyncFlags extends InputFlags {
   batchSize: string;
@@ -76,11 +77,12 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
   }
   await refuseBinary(o.file);
   const { runSync, planExit, SYNC_FIELDS } = await import('../../audiences/sync.js');
-  const summary = await runSync(ctx, {
+  const configDir = path.dirname((await ctx.store()).path);
+  const summary = await withPartialSummary(ctx, SYNC_FIELDS, () => runSync(ctx, {
     audienceId: o.audienceId,
     accountId,
     profile,
-    configDir: path.dirname((await ctx.store()).path),
+    configDir,
     input: o.file,
     format: o.format as never,
     columns,
@@ -96,7 +98,7 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
     stateDir,
     adopt: !!o.adopt,
     maxRemoves: o.maxRemoves,
-  });
+  }));
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });
   if (o.plan) {
     const changes = planExit(summary);

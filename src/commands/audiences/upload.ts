@@ -11,6 +11,7 @@ import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
 import { resolveStateDir, stateDirOption } from './state-dir.js';
+import { withPartialSummary } from './partial.js';
 
 export interface UploadFlags extends InputFlags {
   delete?: boolean;
@@ -138,7 +139,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   const { checkOutputPaths } = await import('../../audiences/input.js');
   checkOutputPaths(input, [['--out', f.out], ['--rejects', f.rejects], ['--journal', f.journal]], f.journal);
   const { runUpload } = await import('../../audiences/pipeline.js');
-  const summary = await runUpload(ctx, {
+  const summary = await withPartialSummary(ctx, SUMMARY_FIELDS, () => runUpload(ctx, {
     target,
     accountId,
     listId,
@@ -160,7 +161,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     rejects: f.rejects,
     strictRows: !!f.strictRows,
     stateDir: resolveStateDir(ctx, f.stateDir),
-  });
+  }));
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
   const s = summary as unknown as { read: number; valid: number };
   if (s.read > 0 && s.valid === 0) {
