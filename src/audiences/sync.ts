@@ -2,6 +2,7 @@
 // hashed by the upload's own path (hashed input + worker pool), sorted in bounded memory,
 // diffed against the snapshot of what the service acknowledged, and only the difference is
 // sent, Deletes first, through the upload's batcher, dispatcher, journal and outcome.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
@@ -63,6 +64,19 @@ export interface SyncOptions {
   refresh: boolean;
   fromUpload?: string;
   workers?: number;
+  /**
+   * --apply plan.json: what the saved plan was made from; the sync refuses (exit 2, nothing
+   * sent) when the input's members or the snapshot are not those any more.
+   */
+  expect?: SavedPlanCheck;
+}
+
+/** What a saved plan (`--plan --out`) was made from. */
+export interface SavedPlanCheck {
+  /** SHA-256 over the input's distinct member digests, sorted, and its rejected count. */
+  input_digest: string;
+  /** The snapshot (and any interrupted plan) the plan was computed against. */
+  state_id: string;
 }
 
 export interface SyncSummary {
@@ -92,6 +106,9 @@ export interface SyncSummary {
   acknowledged: number;
   retries: number;
   seconds: number;
+  /** For a saved plan: the input's fingerprint and the state it was diffed against. */
+  input_digest?: string;
+  state_id?: string;
 }
 
 export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'members', 'removes', 'adds', 'kept_for_rejects', 'adopted_size', 'unreconciled', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
@@ -149,6 +166,13 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       pending = undefined;
     }
     let state: DigestCursor | undefined;
+    const stateId = `${base?.id ?? 'none'}+${pending?.header.id ?? 'none'}`;
+    if (o.expect && o.expect.state_id !== stateId) {
+      throw new UsageError(`the snapshot of this audience changed since the plan was saved (another sync ran, or the state folder is not the same): nothing was sent`, {
+        flag: '--apply',
+        hint: 'make the plan again (`sync --plan --out FILE`) against the current state, review it, then apply it',
+      });
+    }
     // Before the input is read: a first sync that could never remove anyone is refused.
     const adoptedSize = !base && !pending && !o.rebuild ? await checkFirstSync(ctx, { ...o, adopt: !!o.adopt, canRead: await hasUserCredentials(ctx), snapshot: paths.snapshot }) : undefined;
     let progressTally = { read: () => 0, acknowledged: () => 0 };
@@ -214,9 +238,22 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       // rows may be a member still in the file, and a bad row is not a departure.
       const keep = summary.rejected > 0;
       const stage = o.plan ? undefined : stagePlan(paths);
+      const fingerprint = crypto.createHash('sha256');
       let counts: { members: number; adds: number; removes: number };
       try {
-        counts = await diff(sorted, state, full, stage && { add: (b, at) => stage.adds.add(b, at), remove: (b, at) => (keep ? undefined : stage.removes.add(b, at)) });
+        counts = await diff(sorted, state, full, {
+          add: (b, at) => stage?.adds.add(b, at),
+          remove: (b, at) => (keep ? undefined : stage?.removes.add(b, at)),
+          member: (b, at) => fingerprint.update(b.subarray(at, at + DIGEST)),
+        });
+        summary.input_digest = fingerprint.update(`rejected:${summary.rejected}`).digest('hex');
+        summary.state_id = stateId;
+        if (o.expect && o.expect.input_digest !== summary.input_digest) {
+          throw new UsageError(`the input ${o.input} no longer holds the members the plan was made from: nothing was sent`, {
+            flag: '--apply',
+            hint: 'make the plan again (`sync --plan --out FILE`) from the current input, review it, then apply it',
+          });
+        }
       } catch (e) {
         stage?.abort();
         throw e;
@@ -348,6 +385,8 @@ function syncType(src: HashedInput): IdType {
 interface DiffSink {
   add(b: Uint8Array, at: number): void;
   remove(b: Uint8Array, at: number): void;
+  /** Every member of the input, in order (a saved plan's fingerprint of the input). */
+  member?(b: Uint8Array, at: number): void;
 }
 
 /** Walks the sorted input against the sorted snapshot: in input only -> add; in snapshot only -> remove. */
@@ -362,6 +401,7 @@ export async function diff(input: DigestCursor, snap: DigestCursor, full: boolea
       const c = !a ? 1 : !b ? -1 : compareDigests(input.buf, input.pos * DIGEST, snap.buf, snap.pos * DIGEST);
       if (c <= 0) {
         members++;
+        sink?.member?.(input.buf, input.pos * DIGEST);
         if (c < 0 || full) {
           adds++;
           sink?.add(input.buf, input.pos * DIGEST);

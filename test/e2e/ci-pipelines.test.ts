@@ -110,6 +110,39 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     expect(json(r)).toMatchObject({ resumed_batches: 1, requests: 1 });
   }, 120_000);
 
+  it('a plan saved on the pull request is applied on merge exactly, or refused when the input or the snapshot moved', async () => {
+    const dir = tempDir('xctl-ci-');
+    t.dirs.push(dir);
+    const id = audience();
+    const env = { XCTL_STATE_DIR: path.join(dir, 'state') };
+    let r = await t.run(['audiences', 'sync', id, emails(dir, 'day1.txt', 0, 100), '--type', 'email'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const day2 = emails(dir, 'day2.txt', 5, 105);
+    const plan = path.join(dir, 'plan.json');
+    r = await t.run(['audiences', 'sync', id, day2, '--type', 'email', '--plan', '--out', plan, '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(10);
+    expect(json(r)).toMatchObject({ adds: 5, removes: 5 });
+    const before = (await members(id)).requests;
+
+    // The export was rewritten between review and merge: refused, nothing sent.
+    fs.appendFileSync(day2, 'late@example.com\n');
+    r = await t.run(['audiences', 'sync', '--apply', plan, '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('no longer holds the members the plan was made from: nothing was sent');
+    expect((await members(id)).requests).toBe(before);
+
+    // The same members again (reordered rows are the same plan): applied.
+    fs.writeFileSync(day2, Array.from({ length: 100 }, (_, k) => `user${104 - k}@example.com`).join('\n') + '\n');
+    r = await t.run(['audiences', 'sync', '--apply', plan, '-o', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(json(r)).toMatchObject({ adds: 5, removes: 5, acknowledged: 10 });
+
+    // Applied once, the snapshot moved on: the same plan cannot be sent twice.
+    r = await t.run(['audiences', 'sync', '--apply', plan], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('the snapshot of this audience changed since the plan was saved');
+  });
+
   it('a held lock is "retry later" (exit 75), not a usage error', async () => {
     const dir = tempDir('xctl-ci-');
     t.dirs.push(dir);

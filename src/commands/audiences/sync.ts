@@ -11,6 +11,8 @@ import { ADS_ID } from '../../contract/ids.js';
 import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
 import { resolveStateDir, stateDirOption } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
+import { readSavedPlan, writeSavedPlan } from './saved-plan.js';
+import type { SavedPlanCheck } from '../../audiences/sync.js';
 
 export interface SyncFlags extends InputFlags {
   batchSize: string;
@@ -23,6 +25,8 @@ export interface SyncFlags extends InputFlags {
   stateDir?: string;
   adopt?: boolean;
   maxRemoves?: string;
+  out?: string;
+  apply?: string;
 }
 
 export interface SyncCommandOptions extends SyncFlags {
@@ -34,7 +38,7 @@ export interface SyncCommandOptions extends SyncFlags {
 export function register(audiences: Command, runF = audiencesSync): void {
   addInputFlags(
     audiences
-      .command('sync').argument('<audience-id>', "the custom audience's id (`xctl audiences list`)").argument('<file>', 'the full list of users the audience should hold; "-" reads stdin')
+      .command('sync').argument('[audience-id]', "the custom audience's id (`xctl audiences list`)").argument('[file]', 'the full list of users the audience should hold; "-" reads stdin (both come from the plan with --apply)')
       .description('make the audience hold exactly the members of a file: sends only Updates for new members and Deletes for departed ones (file "-" reads stdin)'),
   )
     .option('--plan', 'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)')
@@ -47,11 +51,32 @@ export function register(audiences: Command, runF = audiencesSync): void {
     .addOption(stateDirOption())
     .option('--adopt', 'first sync only: add the members of the file to an audience that already holds others, and leave those (removals need a snapshot)')
     .option('--max-removes <N|P%>', 'refuse (exit 2, nothing sent) to remove more members than this; default without a terminal: 10% of the audience; 100% turns it off')
+    .option('--out <plan.json>', 'with --plan: save the plan, for `--apply` (review it on a pull request, apply it on merge)')
+    .option('--apply <plan.json>', 'send exactly a plan saved by --plan --out; refused (exit 2, nothing sent) if the input or the snapshot changed since')
     .action(define<SyncFlags>((ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! })));
 }
 
+/** --apply: the options come from the saved plan; positionals, when given, must name the same. */
+function applySavedPlan(o: SyncCommandOptions): { o: SyncCommandOptions; check?: SavedPlanCheck; account?: string; profile?: string } {
+  if (!o.apply) {
+    if (o.audienceId === undefined || o.file === undefined) throw new UsageError(`missing ${o.audienceId === undefined ? '<audience-id>' : '<file>'}: sync <audience-id> <file>, or sync --apply plan.json`, { flag: '<file>' });
+    if (o.out !== undefined && !o.plan) throw new UsageError('--out saves a plan: use it with --plan', { flag: '--out' });
+    if (o.out !== undefined && o.file === '-') throw new UsageError('a saved plan must read its input again when applied: stdin cannot be; give a file', { flag: '--out' });
+    return { o };
+  }
+  if (o.plan || o.rebuild || o.fromUpload || o.refresh) throw new UsageError('--apply sends a saved plan as it is: --plan, --rebuild, --refresh and --from-upload do not go with it', { flag: '--apply' });
+  const { sync, check } = readSavedPlan(o.apply);
+  for (const [given, planned, name] of [[o.audienceId, sync.audienceId, '<audience-id>'], [o.file && path.resolve(o.file), sync.file, '<file>']] as const) {
+    if (given !== undefined && given !== planned) throw new UsageError(`${name} ${given} is not the plan's (${planned})`, { flag: '--apply' });
+  }
+  const { account, profile, ...flags } = sync;
+  return { o: { ...o, ...flags, audienceId: sync.audienceId, file: sync.file }, check, account, profile };
+}
+
 /** POST /12/accounts/:account_id/custom_audiences/:id/users (only the difference). */
-export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promise<void> {
+export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Promise<void> {
+  const saved = applySavedPlan(given);
+  const o = saved.o;
   if (!ADS_ID.test(o.audienceId)) throw new UsageError(`<audience-id> must be an id of letters and digits (got "${o.audienceId}")`, { flag: '<audience-id>' });
   const { columns, defaultCountry } = await parseInputFlags(o);
   const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
@@ -67,6 +92,9 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
   // The snapshot is per profile and account: both are known without the network.
   const accountId = await ctx.accountId();
   const profile = await ctx.profileName();
+  if (saved.check && (saved.account !== accountId || saved.profile !== profile)) {
+    throw new UsageError(`the plan ${given.apply} was made for account ${saved.account} of profile "${saved.profile}", not ${accountId} of "${profile}"`, { flag: '--apply' });
+  }
   if (!o.plan) {
     const c = await ctx.credentials();
     if (!c.api_key || !c.api_secret || !c.access_token || !c.access_token_secret) {
@@ -98,7 +126,13 @@ export async function audiencesSync(ctx: Context, o: SyncCommandOptions): Promis
     stateDir,
     adopt: !!o.adopt,
     maxRemoves: o.maxRemoves,
+    expect: saved.check,
   }));
+  if (o.plan && o.out !== undefined) {
+    const planned = { audienceId: o.audienceId, account: accountId, profile, file: o.file, type: o.type, column: o.column, format: o.format, hashed: o.hashed, defaultCountry: o.defaultCountry, batchSize: o.batchSize, adopt: o.adopt, maxRemoves: o.maxRemoves, stateDir };
+    writeSavedPlan(o.out, planned, summary, ctx.clock.now());
+    ctx.io.info(`plan saved to ${o.out}: apply it with \`xctl audiences sync --apply ${o.out}\``);
+  }
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });
   if (o.plan) {
     const changes = planExit(summary);
