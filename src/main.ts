@@ -7,6 +7,7 @@ import { escapeForTerminal } from './core/sanitize.js';
 
 // The bundle (scripts/bundle.js) has the version written in at build time; tsc's dist/ reads it.
 declare const XCTL_BUILD_VERSION: string | undefined;
+declare const XCTL_BUILD_COMMIT: string | undefined;
 const pkg = {
   version:
     typeof XCTL_BUILD_VERSION === 'string'
@@ -19,6 +20,12 @@ async function main(argv: string[]): Promise<number> {
   // Fast path: scripts call --version often; it needs nothing but package.json.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(pkg.version + '\n');
+    return ExitCode.OK;
+  }
+  // For CI logs: exactly what ran (bin/xctl.js answers the plain --version without the bundle).
+  if (args.length === 2 && ['--version', '-V'].includes(args[0]!) && args[1] === '--json') {
+    const commit = typeof XCTL_BUILD_COMMIT === 'string' ? XCTL_BUILD_COMMIT : 'unknown';
+    process.stdout.write(JSON.stringify({ version: pkg.version, commit, node: process.versions.node }) + '\n');
     return ExitCode.OK;
   }
   const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');

@@ -225,6 +225,13 @@ describe('pipeline 4: analytics export with a whole-command deadline', () => {
     }
   });
 
+  it('--version --json names the version, the commit and Node for the log', async () => {
+    const r = await runCli(['--version', '--json']);
+    expect(r.code).toBe(0);
+    const v = JSON.parse(r.stdout) as Record<string, string>;
+    expect(v).toEqual({ version: (JSON.parse(fs.readFileSync(path.join(BIN, '../../package.json'), 'utf8')) as { version: string }).version, commit: expect.stringMatching(/^([0-9a-f]{40}|unknown)$/), node: process.versions.node });
+  });
+
   it('every global flag has an environment variable (XCTL_MAX_WAIT, XCTL_QUIET, XCTL_NO_PROGRESS...)', async () => {
     const bad = await runCli(['webhooks', 'list'], { env: { ...t.env, XCTL_MAX_WAIT: 'soon' } });
     expect(bad.code).toBe(2);
