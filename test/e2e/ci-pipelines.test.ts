@@ -171,6 +171,26 @@ describe('pipeline 2: campaign launch on a runner with a PTY (script), CI=true',
   });
 });
 
+describe('pipeline 2b: the launch step run twice', () => {
+  it('--if-exists return gives back the same campaign (main: a second campaign); a duplicate audience carries existing_id', async () => {
+    const fi = (JSON.parse((await t.run(['ads', 'funding-instruments', 'list', '--json', 'id'])).stdout) as Array<{ id: string }>)[0]!.id;
+    const launch = ['ads', 'campaigns', 'create', '--name', `ci-launch-${Date.now()}`, '--funding-instrument-id', fi, '--daily-budget-amount-local-micro', '5000000', '--if-exists', 'return', '--json', 'id'];
+    const a = await t.run(launch);
+    expect(a.code, a.stderr).toBe(0);
+    const b = await t.run(launch);
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout)).toEqual(JSON.parse(a.stdout));
+    const dry = await t.run(['ads', 'campaigns', 'update', (JSON.parse(a.stdout) as { id: string }).id, '--entity-status', 'PAUSED', '--dry-run']);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, method: 'PUT', params: { entity_status: 'PAUSED' } });
+
+    const name = `ci-aud-${Date.now()}`;
+    const made = JSON.parse((await t.run(['audiences', 'create', '--name', name, '--json', 'id'])).stdout) as { id: string };
+    const again = await t.run(['audiences', 'create', '--name', name, '--json']);
+    expect(again.code).toBe(1);
+    expect(JSON.parse(again.stderr.trim())).toMatchObject({ error: { type: 'DuplicateError', existing_id: made.id } });
+  });
+});
+
 describe('pipeline 3: webhook deploy check (secrets in the environment, a read-only HOME)', () => {
   it.skipIf(!canUnshare)('webhooks list needs no writable HOME (main: EROFS, "a bug in xctl"); upload says where to put its journal', async () => {
     const home = tempDir('xctl-home-');
