@@ -15,6 +15,7 @@
 import { build } from 'esbuild';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -71,6 +72,14 @@ const common = {
 };
 
 const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+// `--version --json` names the commit built (a CI log shows exactly what ran); "unknown" outside git.
+const commit = (() => {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+})();
 const result = await build({
   ...common,
   // The hash worker is an entry of its own: the worker pool starts it beside main.cjs.
@@ -78,6 +87,7 @@ const result = await build({
   outdir,
   define: {
     XCTL_BUILD_VERSION: JSON.stringify(version),
+    XCTL_BUILD_COMMIT: JSON.stringify(commit),
     XCTL_HASH_WORKER: JSON.stringify('./hash-worker.cjs'),
     'import.meta.url': '__xctlModuleUrl',
   },

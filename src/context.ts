@@ -12,8 +12,22 @@ import { HttpFactory, type HttpFlags } from './core/http-factory.js';
 import { OutputChoice, type OutputFlags } from './core/output-settings.js';
 import { Profiles } from './core/profiles.js';
 import { ADS_ID } from './contract/ids.js';
-import { UsageError } from './core/errors.js';
+import { RetryLaterError, UsageError } from './core/errors.js';
 import type { OutputSettings } from './core/output.js';
+import { parseDuration, withEnvGlobals } from './core/env-globals.js';
+
+/**
+ * The command's signal, aborted also when --deadline passes (its reason a RetryLaterError, exit
+ * 75): every request and every wait of the command hears it, so retries cannot outlast it.
+ */
+function withDeadline(signal: AbortSignal, deadline: string | undefined): AbortSignal {
+  if (deadline === undefined) return signal;
+  const ms = parseDuration(deadline);
+  const c = new AbortController();
+  const t = setTimeout(() => c.abort(new RetryLaterError(`the --deadline of ${/^[\d.]+$/.test(deadline) ? `${deadline}s` : deadline} passed before the command finished`, { hint: 'run it again later, or give it longer (--deadline / XCTL_DEADLINE)' })), ms);
+  t.unref?.();
+  return AbortSignal.any([signal, c.signal]);
+}
 
 export { systemClock, type Clock };
 
@@ -24,6 +38,8 @@ export interface GlobalOptions extends OutputFlags, HttpFlags {
   color?: boolean;
   progress?: boolean;
   yes?: boolean;
+  /** --deadline / XCTL_DEADLINE: the whole command, every attempt and wait included. */
+  deadline?: string;
 }
 
 export interface ContextInit {
@@ -55,9 +71,9 @@ export class Context {
 
   constructor(init: ContextInit) {
     this.env = init.env;
-    this.globals = init.globals ?? {};
+    this.globals = withEnvGlobals(init.globals ?? {}, init.env);
     this.clock = init.clock ?? systemClock;
-    this.signal = init.signal ?? new AbortController().signal;
+    this.signal = withDeadline(init.signal ?? new AbortController().signal, this.globals.deadline);
     this.cwd = init.cwd ?? '.';
     this.version = init.version ?? '0.0.0';
     this.transport = init.transport;

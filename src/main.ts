@@ -8,6 +8,7 @@ import { escapeForTerminal } from './core/sanitize.js';
 
 // The bundle (scripts/bundle.js) has the version written in at build time; tsc's dist/ reads it.
 declare const XCTL_BUILD_VERSION: string | undefined;
+declare const XCTL_BUILD_COMMIT: string | undefined;
 const pkg = {
   version:
     typeof XCTL_BUILD_VERSION === 'string'
@@ -20,6 +21,12 @@ async function main(argv: string[]): Promise<number> {
   // Fast path: scripts call --version often; it needs nothing but package.json.
   if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stdout.write(pkg.version + '\n');
+    return ExitCode.OK;
+  }
+  // For CI logs: exactly what ran (bin/xctl.js answers the plain --version without the bundle).
+  if (args.length === 2 && ['--version', '-V'].includes(args[0]!) && args[1] === '--json') {
+    const commit = typeof XCTL_BUILD_COMMIT === 'string' ? XCTL_BUILD_COMMIT : 'unknown';
+    process.stdout.write(JSON.stringify({ version: pkg.version, commit, node: process.versions.node }) + '\n');
     return ExitCode.OK;
   }
   const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');
@@ -67,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     attachExamples(program);
   }
   const parsed = normalizeArgs(program, args);
-  const wantJson = parsed.some((a) => a.startsWith('--json')) || /(^|\s)(-o|--output)(=|\s)(json|jsonl)\b/.test(args.join(' '));
+  const wantJson = jsonErrors(parsed, args, process.env.XCTL_OUTPUT);
   const verbose = args.includes('-v') || args.includes('--verbose');
   try {
     await program.parseAsync([...argv.slice(0, 2), ...parsed]);
@@ -86,6 +93,16 @@ async function main(argv: string[]): Promise<number> {
     }
     return report(err, wantJson, verbose);
   }
+}
+
+/**
+ * Errors are JSON whenever the output is: --json, -o json|jsonl, --jq (its output is JSON), or
+ * XCTL_OUTPUT=json|jsonl unless -o names another format.
+ */
+function jsonErrors(parsed: string[], args: string[], envOutput: string | undefined): boolean {
+  if (parsed.some((a) => a.startsWith('--json') || a === '--jq' || a.startsWith('--jq='))) return true;
+  const o = /(^|\s)(-o|--output)(=|\s)(\S+)/.exec(args.join(' '));
+  return /^jsonl?$/.test(o ? o[4]! : (envOutput ?? ''));
 }
 
 /** Shortens a long quoted input value ("got ...") so the error stays one readable line. */

@@ -54,7 +54,8 @@ export function buildProgram(version: string): Command {
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--no-progress', 'no spinners or progress bars')
     .option('-y, --yes', 'do not ask for confirmation')
-    .option('--max-wait <seconds>', 'longest wait for a rate-limit reset (default 900)')
+    .option('--max-wait <seconds>', 'longest wait for a rate-limit reset (default 900; env XCTL_MAX_WAIT)')
+    .option('--deadline <duration>', 'give up (exit 75, retry later) when the whole command, every retry and wait included, takes longer: 90s, 15m (env XCTL_DEADLINE)')
     // gh's "INHERITED FLAGS": --profile, -o, --json... are listed under every command's own.
     // Long generated flags (--daily-budget-amount-local-micro) leave a narrow description column:
     // wrap it anyway rather than run past the terminal's width.
@@ -73,7 +74,7 @@ export function buildProgram(version: string): Command {
   return program;
 }
 
-const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--jq', '--base-url', '--account', '--max-wait']);
+const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--jq', '--base-url', '--account', '--max-wait', '--deadline']);
 
 /** What `--json FIELDS` may look like: comma-separated field names (dots for nested ones). */
 const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_.]*(,[A-Za-z_][A-Za-z0-9_.]*)*$/;

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError, XctlError } from '../core/errors.js';
+import { RetryLaterError, UsageError, XctlError } from '../core/errors.js';
 import { processAlive } from '../core/store-guard.js';
 
 export interface JournalHeader {
@@ -48,8 +48,7 @@ function takeLock(file: string, flag: string): string {
     }
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
-      throw new UsageError(`another upload (pid ${pid}) is using the journal ${file}`, {
-        flag,
+      throw new RetryLaterError(`another upload (pid ${pid}) is using the journal ${file}`, {
         hint: `wait for it to finish; if no upload is running, remove ${lock}`,
       });
     }
@@ -85,7 +84,12 @@ export class Journal {
    * `restart` discards it.
    */
   static open(file: string, header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>, opts: { restart?: boolean; flag?: string } = {}): Journal {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      throw new UsageError(`cannot create the folder of the journal ${file} (${code}): nothing was sent`, { flag: opts.flag ?? '--journal', hint: 'pass --journal FILE in a folder this user can write to' });
+    }
     const lock = takeLock(file, opts.flag ?? '--journal');
     try {
       const j = Journal.openLocked(file, header, opts);

@@ -62,6 +62,16 @@ export function uploadOutcome(s: EndState): Outcome {
   return { exit: ExitCode.OK, journal: !j ? 'none' : j.isDefault ? 'remove' : 'done' };
 }
 
+/**
+ * A run stopped by --deadline rather than Ctrl-C: "retry later" (exit 75) with the resume note,
+ * not "interrupted".
+ */
+export function deadlineOutcome(error: XctlError | undefined, signal: AbortSignal): XctlError | undefined {
+  const reason: unknown = signal.reason;
+  if (!(error instanceof InterruptedError) || !(reason instanceof XctlError) || reason.exitCode !== ExitCode.RETRY_LATER) return error;
+  return reason;
+}
+
 /** A copy of the error with another hint (the original may be shared; this function stays pure). */
 function withHint<E extends XctlError>(e: E, hint: string): E {
   const copy = Object.create(Object.getPrototypeOf(e) as object, Object.getOwnPropertyDescriptors(e)) as E;

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Context } from '../context.js';
-import { PartialError } from '../core/errors.js';
+import { PartialError, UsageError } from '../core/errors.js';
 import { Batcher } from './batcher.js';
 import type { InputFormat } from './chunk-processor.js';
 import { Dispatcher } from './dispatcher.js';
@@ -15,7 +15,7 @@ import { parseRejectGate, rejectRate, type RejectGate } from './gate.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from '../contract/audience-users.js';
-import { uploadOutcome, type JournalAction } from './outcome.js';
+import { deadlineOutcome, uploadOutcome, type JournalAction } from './outcome.js';
 import { Progress } from './progress.js';
 import type { Sender } from './sender.js';
 
@@ -37,6 +37,8 @@ export interface UploadOptions {
   dryRun: boolean;
   out?: string;
   journal?: string;
+  /** --state-dir / XCTL_STATE_DIR: where the default journal lives (else the config folder). */
+  stateDir?: string;
   restart: boolean;
   rejects?: string;
   workers?: number;
@@ -178,7 +180,9 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     const err = journal.failed;
     journal.close();
     const done = `${stats.acknowledged} of ${stats.valid} valid records acknowledged`;
-    throw new PartialError(`${err.message}; ${done}`, { hint: `free some space, then re-run the same command to resume from the journal ${journal.file}` });
+    const partial = new PartialError(`${err.message}; ${done}`, { hint: `free some space, then re-run the same command to resume from the journal ${journal.file}` });
+    partial.summary = { ...stats };
+    throw partial;
   }
 
   const end = uploadOutcome({
@@ -194,7 +198,11 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   });
   applyJournalAction(journal, end.journal);
   if (end.notice) io.err(end.notice);
-  if (end.error) throw end.error;
+  const error = deadlineOutcome(end.error, ctx.signal);
+  if (error) {
+    error.summary = { ...stats };
+    throw error;
+  }
   return stats;
 }
 
@@ -205,8 +213,9 @@ async function openUploadJournal(ctx: Context, o: UploadOptions, isStdin: boolea
   let isDefault = false;
   if (!file && !isStdin) {
     const key = crypto.createHash('sha256').update(JSON.stringify({ input: path.resolve(ctx.cwd, o.input), ...batchOptions })).digest('hex').slice(0, 24);
-    file = path.join(path.dirname((await ctx.store()).path), 'journals', `upload-${key}.jsonl`);
+    file = path.join(o.stateDir ?? path.dirname((await ctx.store()).path), 'journals', `upload-${key}.jsonl`);
     isDefault = true;
+    checkJournalDir(path.dirname(file), !!o.stateDir);
   }
   if (!file) {
     ctx.io.info('reading stdin without --journal: an interrupted upload cannot be resumed');
@@ -219,6 +228,23 @@ async function openUploadJournal(ctx: Context, o: UploadOptions, isStdin: boolea
     ctx.io.info(`resuming from journal ${file}: ${journal.acked.size} batches (${users} records) already acknowledged${journal.completed ? '; the upload had completed' : ''}`);
   }
   return { journal, isDefault };
+}
+
+/**
+ * The default journal's folder must be creatable before anything is sent (a read-only HOME on a
+ * CI runner): the error names the folder and the ways to put the journal elsewhere.
+ */
+function checkJournalDir(dir: string, fromStateDir: boolean): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new UsageError(`cannot create the upload journal in ${dir} (${code}): nothing was sent`, {
+      flag: '--journal',
+      hint: `pass --journal FILE${fromStateDir ? ', or a writable --state-dir / XCTL_STATE_DIR' : ', or --state-dir DIR (XCTL_STATE_DIR) for every journal'}`,
+    });
+  }
 }
 
 /**

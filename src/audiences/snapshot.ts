@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../core/errors.js';
+import { RetryLaterError, UsageError } from '../core/errors.js';
 import { DeltaCursor, DIGEST, DigestWriter, drainTo, EmptyCursor, FileCursor, type DigestCursor } from './digests.js';
 import type { IdType } from '../contract/audience-users.js';
 
@@ -213,7 +213,7 @@ export function lockSnapshot(p: SnapshotPaths, pid: number, alive: (pid: number)
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
       const holder = Number(fs.readFileSync(p.lock, 'utf8'));
       if (holder && holder !== pid && alive(holder)) {
-        throw new UsageError(`another sync of this audience is running (process ${holder})`, { hint: `wait for it to finish; if it is gone, remove ${p.lock}` });
+        throw new RetryLaterError(`another sync of this audience is running (process ${holder})`, { hint: `wait for it to finish; if it is gone, remove ${p.lock}` });
       }
       fs.rmSync(p.lock, { force: true }); // left by a process that was killed
     }

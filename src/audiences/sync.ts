@@ -2,10 +2,11 @@
 // hashed by the upload's own path (hashed input + worker pool), sorted in bounded memory,
 // diffed against the snapshot of what the service acknowledged, and only the difference is
 // sent, Deletes first, through the upload's batcher, dispatcher, journal and outcome.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { InterruptedError, PlanHasChanges, UsageError } from '../core/errors.js';
+import { InterruptedError, PlanHasChanges, UsageError, XctlError } from '../core/errors.js';
 import { Batcher, type FragmentRun } from './batcher.js';
 import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
 import type { InputFormat } from './chunk-processor.js';
@@ -16,10 +17,11 @@ import { countedResults, hexStart, openHashedInput, RecordTally, type HashedInpu
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
 import type { IdType } from '../contract/audience-users.js';
-import { uploadOutcome } from './outcome.js';
+import { deadlineOutcome, uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
 import { processAlive } from '../core/store-guard.js';
+import { checkFirstSync, checkRemoves, maxRemovesFor } from './sync-guards.js';
 import {
   appliedCursor,
   commitPlan,
@@ -39,7 +41,17 @@ export interface SyncOptions {
   audienceId: string;
   accountId: string;
   profile: string;
+  /** The config folder: snapshots live under it unless `stateDir` is given. */
   configDir: string;
+  /** --state-dir / XCTL_STATE_DIR: where snapshots (and their plans) live instead (CI caches it). */
+  stateDir?: string;
+  /**
+   * --adopt: a first sync against an audience that already holds members adds the file's members
+   * and leaves the others (refused otherwise: they could never be removed without a snapshot).
+   */
+  adopt?: boolean;
+  /** --max-removes N|P% (default when unattended: 10% of the audience; 100% turns it off). */
+  maxRemoves?: string;
   input: string;
   format: 'auto' | InputFormat;
   columns: ColumnRequest;
@@ -57,6 +69,19 @@ export interface SyncOptions {
   lenientQuotes?: boolean;
   /** The reject-rate gate, checked on the whole input before anything is sent. */
   gate?: RejectGate;
+  /**
+   * --apply plan.json: what the saved plan was made from; the sync refuses (exit 2, nothing
+   * sent) when the input's members or the snapshot are not those any more.
+   */
+  expect?: SavedPlanCheck;
+}
+
+/** What a saved plan (`--plan --out`) was made from. */
+export interface SavedPlanCheck {
+  /** SHA-256 over the input's distinct member digests, sorted, and its rejected count. */
+  input_digest: string;
+  /** The snapshot (and any interrupted plan) the plan was computed against. */
+  state_id: string;
 }
 
 export interface SyncSummary {
@@ -73,15 +98,27 @@ export interface SyncSummary {
   members: number;
   removes: number;
   adds: number;
+  /**
+   * Members of the snapshot not in the input, kept because rows of the input were rejected (any
+   * of them may be one of these members): nothing is removed while the input has bad rows.
+   */
+  kept_for_rejects: number;
+  /** --adopt: the audience's size (audience_size) before this first sync. */
+  adopted_size?: number;
+  /** --adopt: members of the audience this sync could not reconcile (at least this many stay). */
+  unreconciled?: number;
   /** Batches of an interrupted sync, finished (or, with --plan, still to finish) first. */
   resumed_batches: number;
   requests: number;
   acknowledged: number;
   retries: number;
   seconds: number;
+  /** For a saved plan: the input's fingerprint and the state it was diffed against. */
+  input_digest?: string;
+  state_id?: string;
 }
 
-export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'reject_rate', 'members', 'removes', 'adds', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
+export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'reject_rate', 'members', 'removes', 'adds', 'kept_for_rejects', 'adopted_size', 'unreconciled', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
 
 /** Members should be sent again a month before the service's expiry takes them. */
 function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
@@ -100,13 +137,14 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
   const tmp: string[] = [];
   try {
     const type = syncType(src);
-    const paths = snapshotPaths(o.configDir, o.profile, o.accountId, o.audienceId, type);
+    const paths = snapshotPaths(o.stateDir ?? o.configDir, o.profile, o.accountId, o.audienceId, type);
     const who = { profile: o.profile, account: o.accountId, audience: o.audienceId };
     if (!o.plan) {
+      ensureStateDir(paths.dir, o.stateDir);
       unlock = lockSnapshot(paths, process.pid, processAlive);
       sweep(paths);
     }
-    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, reject_rate: 0, members: 0, removes: 0, adds: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
+    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, reject_rate: 0, members: 0, removes: 0, adds: 0, kept_for_rejects: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
 
     const dropPending = (flag: string) => {
       const old = readPending(paths);
@@ -135,6 +173,15 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       pending = undefined;
     }
     let state: DigestCursor | undefined;
+    const stateId = `${base?.id ?? 'none'}+${pending?.header.id ?? 'none'}`;
+    if (o.expect && o.expect.state_id !== stateId) {
+      throw new UsageError(`the snapshot of this audience changed since the plan was saved (another sync ran, or the state folder is not the same): nothing was sent`, {
+        flag: '--apply',
+        hint: 'make the plan again (`sync --plan --out FILE`) against the current state, review it, then apply it',
+      });
+    }
+    // Before the input is read: a first sync that could never remove anyone is refused.
+    const adoptedSize = !base && !pending && !o.rebuild ? await checkFirstSync(ctx, { ...o, adopt: !!o.adopt, canRead: await hasUserCredentials(ctx), snapshot: paths.snapshot }) : undefined;
     let progressTally = { read: () => 0, acknowledged: () => 0 };
     const progress = new Progress(
       io,
@@ -187,7 +234,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       summary.rejected = tally.rejected;
       summary.reject_rate = rejectRate(tally.values, tally.rejected);
       tally.report(io);
-      if (ctx.signal.aborted) throw new InterruptedError('interrupted');
+      if (ctx.signal.aborted) throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
       // The whole input is read before anything is sent: the gate sees all of it.
       const gate = o.gate ?? parseRejectGate(undefined);
       if (!withinGate(gate, tally.values, tally.rejected)) throw gateError(gate, tally.values, tally.rejected, false);
@@ -198,11 +245,26 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       }
       sorted = await sorter.finish();
 
-      // Diff.
+      // Diff. While rows were rejected, none of the snapshot's members is removed: any of those
+      // rows may be a member still in the file, and a bad row is not a departure.
+      const keep = summary.rejected > 0;
       const stage = o.plan ? undefined : stagePlan(paths);
+      const fingerprint = crypto.createHash('sha256');
       let counts: { members: number; adds: number; removes: number };
       try {
-        counts = await diff(sorted, state, full, stage && { add: (b, at) => stage.adds.add(b, at), remove: (b, at) => stage.removes.add(b, at) });
+        counts = await diff(sorted, state, full, {
+          add: (b, at) => stage?.adds.add(b, at),
+          remove: (b, at) => (keep ? undefined : stage?.removes.add(b, at)),
+          member: (b, at) => fingerprint.update(b.subarray(at, at + DIGEST)),
+        });
+        summary.input_digest = fingerprint.update(`rejected:${summary.rejected}`).digest('hex');
+        summary.state_id = stateId;
+        if (o.expect && o.expect.input_digest !== summary.input_digest) {
+          throw new UsageError(`the input ${o.input} no longer holds the members the plan was made from: nothing was sent`, {
+            flag: '--apply',
+            hint: 'make the plan again (`sync --plan --out FILE`) from the current input, review it, then apply it',
+          });
+        }
       } catch (e) {
         stage?.abort();
         throw e;
@@ -210,9 +272,25 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       state = undefined;
       sorted = undefined;
       Object.assign(summary, counts);
+      if (keep) {
+        summary.kept_for_rejects = counts.removes;
+        summary.removes = counts.removes = 0;
+        if (summary.kept_for_rejects) io.warn(`${summary.kept_for_rejects} members not in the input are kept, not removed: ${summary.rejected} rows were rejected and any of them may be one of these members (fix the rows, then sync again)`);
+      }
+      try {
+        checkRemoves(maxRemovesFor(o.maxRemoves, io.unattended), counts.removes, summary.members_before, o.maxRemoves !== undefined);
+      } catch (e) {
+        stage?.abort();
+        throw e;
+      }
+      if (adoptedSize !== undefined && o.adopt) {
+        summary.adopted_size = adoptedSize;
+        summary.unreconciled = Math.max(0, adoptedSize - counts.members);
+        io.warn(`--adopt: the audience held ${adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`);
+      }
       const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
       if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
-      else if (full) io.info(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
+      else if (full) io.warn(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
       if (o.plan) {
         summary.requests += batchesFor(counts.adds) + batchesFor(counts.removes);
         summary.seconds = secs(started);
@@ -232,6 +310,9 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
       summary.seconds = secs(started);
       return summary;
+    } catch (e) {
+      if (e instanceof XctlError && !o.plan) e.summary = partialSummary(summary, e.summary, started);
+      throw e;
     } finally {
       progress.stop();
     }
@@ -240,6 +321,35 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     await src.close();
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
     unlock?.();
+  }
+}
+
+/** The summary of a sync that stopped part-way, with what its last plan got acknowledged. */
+function partialSummary(s: SyncSummary, sent: Record<string, unknown> | undefined, started: number): Record<string, unknown> {
+  const n = (k: string) => (typeof sent?.[k] === 'number' ? (sent[k] as number) : 0);
+  return { ...s, requests: s.requests + n('requests'), acknowledged: s.acknowledged + n('acknowledged'), retries: s.retries + n('retries'), seconds: secs(started) };
+}
+
+/** Whether the service can be asked (the audience's size): --plan runs without credentials. */
+async function hasUserCredentials(ctx: Context): Promise<boolean> {
+  const c = await ctx.credentials();
+  return !!(c.api_key && c.api_secret && c.access_token && c.access_token_secret);
+}
+
+/**
+ * The snapshot folder must be writable before anything is read or sent; when it cannot be
+ * created, the error names the folder and the way to choose another.
+ */
+function ensureStateDir(dir: string, stateDir: string | undefined): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw new UsageError(`cannot keep the sync snapshot in ${dir} (${code}): nothing was sent`, {
+      flag: '--state-dir',
+      hint: stateDir ? 'choose a folder this user can write to with --state-dir or XCTL_STATE_DIR' : 'the config folder is not writable here: choose a state folder with --state-dir DIR or XCTL_STATE_DIR',
+    });
   }
 }
 
@@ -286,6 +396,8 @@ function syncType(src: HashedInput): IdType {
 interface DiffSink {
   add(b: Uint8Array, at: number): void;
   remove(b: Uint8Array, at: number): void;
+  /** Every member of the input, in order (a saved plan's fingerprint of the input). */
+  member?(b: Uint8Array, at: number): void;
 }
 
 /** Walks the sorted input against the sorted snapshot: in input only -> add; in snapshot only -> remove. */
@@ -300,6 +412,7 @@ export async function diff(input: DigestCursor, snap: DigestCursor, full: boolea
       const c = !a ? 1 : !b ? -1 : compareDigests(input.buf, input.pos * DIGEST, snap.buf, snap.pos * DIGEST);
       if (c <= 0) {
         members++;
+        sink?.member?.(input.buf, input.pos * DIGEST);
         if (c < 0 || full) {
           adds++;
           sink?.add(input.buf, input.pos * DIGEST);
@@ -419,9 +532,11 @@ async function sendPlan(
   });
   if (end.error) {
     // The plan and its journal stay whatever happened: the next sync resumes them.
+    const error = deadlineOutcome(end.error, ctx.signal)!;
+    error.summary = { requests: sent, acknowledged: d.tally.acknowledged, retries: sender?.retries ?? 0 };
     applyJournalAction(journal, 'close');
     if (end.notice) ctx.io.err(end.notice);
-    throw end.error;
+    throw error;
   }
   journal.close();
   return { requests: sent, acknowledged: d.tally.acknowledged, retries: sender?.retries ?? 0 };

@@ -4,7 +4,7 @@
 import { OAUTH_ENDPOINTS } from '../contract/oauth.js';
 import type { Clock } from './clock.js';
 import { resolveCredentials, type Credentials, type Profile } from './config.js';
-import { AuthError } from './errors.js';
+import { AuthError, XctlError } from './errors.js';
 import type { HttpClient } from './http.js';
 import type { IO } from './io.js';
 import type { Profiles } from './profiles.js';
@@ -110,7 +110,11 @@ export class CredentialCache {
     this.o.io.addSecret(token);
     // Cached even when the key comes from the environment: CI jobs run many processes, and the
     // service punishes asking again (403 code 99). bearer_key ties it to the key it belongs to.
-    await this.updateProfile({ bearer_token: token, bearer_key: c.api_key });
+    // Best effort: a read-only or absent HOME (a CI runner) must not fail a command that only reads.
+    await this.updateProfile({ bearer_token: token, bearer_key: c.api_key }).catch((e: NodeJS.ErrnoException) => {
+      if (e instanceof XctlError || !e.code) throw e;
+      this.o.io.info(`note: the bearer token could not be cached (${e.code}; set XCTL_CONFIG_DIR to a writable folder to cache it)`);
+    });
     return token;
   }
 

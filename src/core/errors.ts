@@ -9,6 +9,11 @@ export const ExitCode = {
   PARTIAL: 4,
   /** `audiences sync --plan`: there are changes to send (for CI). */
   CHANGES: 10,
+  /**
+   * Nothing was done and nothing is wrong: run again later (another run holds the lock, the
+   * --deadline passed). 75 is sysexits' EX_TEMPFAIL, which schedulers and mail systems retry.
+   */
+  RETRY_LATER: 75,
   INTERRUPTED: 130,
 } as const;
 
@@ -25,6 +30,11 @@ export class XctlError extends Error {
   code?: string | number;
   parameter?: string;
   hint?: string;
+  /**
+   * What a run that stopped part-way had done (an upload's or a sync's summary): printed on
+   * stdout with `"status"` when the output is JSON, so a CI artifact exists exactly then.
+   */
+  summary?: Record<string, unknown>;
 
   constructor(message: string, details: ErrorDetails = {}) {
     super(message);
@@ -84,6 +94,11 @@ export class NetworkError extends XctlError {}
 /** Work left undone but resumable (a journal was kept). Exit 4. */
 export class PartialError extends XctlError {
   override exitCode: number = ExitCode.PARTIAL;
+}
+
+/** Another run holds the lock, or the --deadline passed: retry later. Exit 75. */
+export class RetryLaterError extends XctlError {
+  override exitCode: number = ExitCode.RETRY_LATER;
 }
 
 /** Ctrl-C: stopped cleanly. Exit 130. */
@@ -162,7 +177,9 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
   const details = { status, code, parameter, hint, body };
   const full = `${message} (HTTP ${status}${code !== undefined ? `, code ${code}` : ''}${parameter ? `, parameter ${parameter}` : ''})`;
   if (status === 429) return new RateLimitError(full, { ...details, resetAt: opts.resetAt, hint: hint ?? RATE_HINT });
-  if (status === 401 || status === 403) return new AuthError(full, details);
+  // An account id that does not exist (403 ACCOUNT_NOT_FOUND) is a wrong --account, not a
+  // credential problem: exit 1, so that a pipeline does not go looking for its secrets.
+  if ((status === 401 || status === 403) && String(code) !== AdsCode.AccountNotFound) return new AuthError(full, details);
   return new ApiError(full, details);
 }
 

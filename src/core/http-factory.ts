@@ -48,6 +48,11 @@ export class HttpFactory {
 
   /** Read once per command: a login sends its code where it started, whatever the store says later. */
   private baseOverride(): Promise<string | undefined> {
+    // A CI variable that was never set arrives empty: falling back to production would be silent.
+    if (this.o.flags.baseUrl === undefined && this.o.env.XCTL_BASE_URL !== undefined && this.o.env.XCTL_BASE_URL.trim() === '') {
+      return Promise.reject(new UsageError('XCTL_BASE_URL is set but empty: give a base URL, or unset the variable to use the platform', { flag: '--base-url' }));
+    }
+    if (this.o.flags.baseUrl !== undefined && this.o.flags.baseUrl.trim() === '') return Promise.reject(new UsageError('--base-url is empty', { flag: '--base-url' }));
     this.basePromise ??= (async () => this.o.flags.baseUrl ?? this.o.env.XCTL_BASE_URL ?? (await this.o.profileBase().catch(() => undefined)))();
     return this.basePromise;
   }

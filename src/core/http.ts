@@ -3,7 +3,7 @@
 // unless one is given).
 import type { Readable } from 'node:stream';
 import type { IO } from './io.js';
-import { ApiError, AuthError, NetworkError, RateLimitError, UsageError, errorFromResponse } from './errors.js';
+import { ApiError, AuthError, NetworkError, RateLimitError, RetryLaterError, UsageError, errorFromResponse } from './errors.js';
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
 import { abortableSleep } from './sleep.js';
@@ -374,7 +374,10 @@ export class HttpClient {
     const deadline = deadlineMs ? AbortSignal.timeout(deadlineMs) : undefined;
     const signals = [req.signal, this.cfg.signal, deadline].filter((s): s is AbortSignal => !!s);
     const late = (e: unknown) =>
-      deadline?.aborted && !req.signal?.aborted && !this.cfg.signal?.aborted
+      // The command's --deadline (context.ts): its own error, not a network failure.
+      this.cfg.signal?.reason instanceof RetryLaterError
+        ? this.cfg.signal.reason
+        : deadline?.aborted && !req.signal?.aborted && !this.cfg.signal?.aborted
         ? new NetworkError(`no complete answer from ${url.host} within ${fmtMs(deadlineMs!)}`, { code: 'DEADLINE', hint: 'the server is too slow; XCTL_TIMEOUT sets the deadline in seconds' })
         : toNetworkError(e, url);
     let r: TransportResponse;

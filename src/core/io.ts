@@ -44,6 +44,11 @@ export class IO {
   readonly progressEnabled: boolean;
   /** COLUMNS from the environment: the width for tables when stdout does not know its own. */
   readonly envColumns?: number;
+  /**
+   * Automation mode (CI=true or XCTL_NO_PROMPT=1): a runner may give a PTY, yet nobody reads it.
+   * Never prompt, never redraw with \r, no colour; progress as periodic JSON lines.
+   */
+  readonly automation: boolean;
   private secrets = new Set<string>();
 
   constructor(streams: IOStreams, opts: IOOptions = {}) {
@@ -52,7 +57,8 @@ export class IO {
     this.stderr = streams.stderr;
     const env = opts.env ?? {};
     const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
-    this.color = opts.color ?? (!noColor && !!this.stderr.isTTY && env.TERM !== 'dumb');
+    this.automation = automationMode(env);
+    this.color = opts.color ?? (!noColor && !this.automation && !!this.stderr.isTTY && env.TERM !== 'dumb');
     this.quiet = !!opts.quiet;
     this.progressEnabled = opts.progress ?? true;
     const cols = Number(env.COLUMNS);
@@ -62,11 +68,17 @@ export class IO {
   get isStdoutTTY(): boolean {
     return !!this.stdout.isTTY;
   }
+  /** A terminal a person watches: false in automation mode, whatever the runner's PTY says. */
   get isStderrTTY(): boolean {
-    return !!this.stderr.isTTY;
+    return !!this.stderr.isTTY && !this.automation;
   }
+  /** A terminal a person answers at: false in automation mode (prompts are refused). */
   get isStdinTTY(): boolean {
-    return !!this.stdin.isTTY;
+    return !!this.stdin.isTTY && !this.automation;
+  }
+  /** Nobody is there to notice or answer: no TTY on stdin or stderr, or automation mode. */
+  get unattended(): boolean {
+    return !this.isStdinTTY || !this.isStderrTTY;
   }
   /** Interactive: both output streams are terminals (spinners and bars only then). */
   get interactive(): boolean {
@@ -147,6 +159,12 @@ export class IO {
       stop: () => s.stop(),
     };
   }
+}
+
+/** CI=true (or 1) as CI services set it, or XCTL_NO_PROMPT=1: nobody is at the terminal. */
+export function automationMode(env: Record<string, string | undefined>): boolean {
+  const on = (v: string | undefined) => v !== undefined && /^(1|true|yes)$/i.test(v.trim());
+  return on(env.CI) || on(env.XCTL_NO_PROMPT);
 }
 
 export function processStreams(): IOStreams {

@@ -39,13 +39,13 @@ describe('accounts', () => {
     expect((await t.list(['ads', 'accounts', 'list'])).map((x) => x.id)).not.toContain(a.id);
     expect((await t.list(['ads', 'accounts', 'list', '--with-deleted'])).map((x) => x.id)).toContain(a.id);
     expect((await t.json(['ads', 'accounts', 'get', a.id, '--with-deleted'])).deleted).toBe(true);
-    const gone = await t.fails(3, ['ads', 'campaigns', 'list', '--account', a.id]);
+    const gone = await t.fails(1, ['ads', 'campaigns', 'list', '--account', a.id]);
     expect(gone.stderr).toMatch(/ACCOUNT_NOT_FOUND/);
   });
 
-  it('an account the user is not associated with is refused (exit 3)', async () => {
+  it('an account the user is not associated with is refused as not found (exit 1, not 3: the credentials are fine)', async () => {
     t.sb.app.state.collection('accounts').set('foreign1', { id: 'foreign1', name: 'Not yours', user_ids: ['783214'], deleted: false });
-    const r = await t.fails(3, ['ads', 'campaigns', 'list', '--account', 'foreign1']);
+    const r = await t.fails(1, ['ads', 'campaigns', 'list', '--account', 'foreign1']);
     expect(r.stderr).toMatch(/HTTP 403, code ACCOUNT_NOT_FOUND/);
     expect((await t.list(['ads', 'accounts', 'list'])).map((x) => x.id)).not.toContain('foreign1');
   });

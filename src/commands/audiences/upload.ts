@@ -10,6 +10,8 @@ import { DO_NOT_REACH_TYPES, EXPIRY_MONTHS, USERS_PER_REQUEST, expiryFault, type
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { addGateFlag, addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
+import { resolveStateDir, stateDirOption } from './state-dir.js';
+import { withPartialSummary } from './partial.js';
 
 export interface UploadFlags extends InputFlags {
   delete?: boolean;
@@ -24,6 +26,7 @@ export interface UploadFlags extends InputFlags {
   rejects?: string;
   strictRows?: boolean;
   maxRejectRate?: string;
+  stateDir?: string;
 }
 
 type Target = UploadTarget;
@@ -53,7 +56,8 @@ function addFlags(cmd: Command, target: Target): Command {
     .option('--journal <file>', 'journal file (default: in the config folder, keyed by input and options; stdin needs one to resume)')
     .option('--restart', 'ignore an existing journal and upload from the top')
     .option('--rejects <file>', 'write rejected values (line, column, reason) as csv')
-    .option('--strict-rows', 'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)');
+    .option('--strict-rows', 'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)')
+    .addOption(stateDirOption());
   return addGateFlag(cmd);
 }
 
@@ -138,7 +142,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   const { checkOutputPaths } = await import('../../audiences/input.js');
   checkOutputPaths(input, [['--out', f.out], ['--rejects', f.rejects], ['--journal', f.journal]], f.journal);
   const { runUpload } = await import('../../audiences/pipeline.js');
-  const summary = await runUpload(ctx, {
+  const summary = await withPartialSummary(ctx, SUMMARY_FIELDS, () => runUpload(ctx, {
     target,
     accountId,
     listId,
@@ -161,7 +165,8 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     strictRows: !!f.strictRows,
     lenientQuotes: !!f.lenientQuotes,
     gate,
-  });
+    stateDir: resolveStateDir(ctx, f.stateDir),
+  }));
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
   const s = summary as unknown as { read: number; valid: number };
   if (s.read > 0 && s.valid === 0) {

@@ -1,0 +1,90 @@
+// The guards of `audiences sync` for unattended runs: a first sync against an audience that
+// already holds members (without a snapshot nobody can say who left, so nothing could ever be
+// removed: refused unless --adopt), and a removal larger than --max-removes (a truncated export
+// piped in would otherwise empty the audience). Both refuse before anything is sent.
+import type { Context } from '../context.js';
+import { UsageError } from '../core/errors.js';
+
+/** Share of the audience a sync may remove when no terminal is there to notice (issue 33). */
+export const UNATTENDED_MAX_REMOVES = '10%';
+
+export interface MaxRemoves {
+  /** As given: "500" or "10%". */
+  text: string;
+  count?: number;
+  percent?: number;
+}
+
+/** --max-removes N|P%: a count, or a percentage of the audience (100% turns the guard off). */
+export function parseMaxRemoves(v: string): MaxRemoves {
+  const m = /^(\d+)(%?)$/.exec(v.trim());
+  const n = m ? Number(m[1]) : NaN;
+  if (!m || !Number.isSafeInteger(n) || (m[2] === '%' && n > 100)) {
+    throw new UsageError(`--max-removes must be a number of members or a percentage up to 100% (got "${v}")`, { flag: '--max-removes' });
+  }
+  return m[2] ? { text: `${n}%`, percent: n } : { text: String(n), count: n };
+}
+
+/**
+ * The limit in force: --max-removes when given, else 10% of the audience when nobody is at a
+ * terminal (no TTY, CI=true, XCTL_NO_PROMPT=1), else none.
+ */
+export function maxRemovesFor(given: string | undefined, unattended: boolean): MaxRemoves | undefined {
+  if (given !== undefined) return parseMaxRemoves(given);
+  return unattended ? parseMaxRemoves(UNATTENDED_MAX_REMOVES) : undefined;
+}
+
+/** Members the limit allows out of `before` (the snapshot's members). */
+export function allowedRemoves(limit: MaxRemoves, before: number): number {
+  return limit.count ?? Math.floor((before * limit.percent!) / 100);
+}
+
+/** Refuses a plan removing more members than the limit allows (exit 2, nothing sent). */
+export function checkRemoves(limit: MaxRemoves | undefined, removes: number, before: number, given: boolean): void {
+  if (!limit || limit.percent === 100 || removes === 0) return;
+  const allowed = allowedRemoves(limit, before);
+  if (removes <= allowed) return;
+  const pct = before > 0 ? ` (${Math.round((removes / before) * 1000) / 10}%)` : '';
+  throw new UsageError(
+    `this sync would remove ${removes} of the audience's ${before} members${pct}, more than --max-removes ${limit.text}${limit.percent !== undefined ? ` (${allowed})` : ''} allows${given ? '' : ' by default when no terminal is attached'}; nothing was sent`,
+    {
+      flag: '--max-removes',
+      hint: `check the input (a truncated export looks like this); if the removals are meant, pass --max-removes ${removes} (or 100% to turn the guard off)`,
+    },
+  );
+}
+
+/** GET /12/accounts/:account_id/custom_audiences/:id: the members the service says it holds. */
+export async function audienceSize(ctx: Context, accountId: string, audienceId: string): Promise<number> {
+  const res = await (await ctx.http()).request<{ data?: { audience_size?: unknown } }>({
+    method: 'GET',
+    host: 'ads',
+    path: `/12/accounts/${encodeURIComponent(accountId)}/custom_audiences/${encodeURIComponent(audienceId)}`,
+    auth: 'user',
+  });
+  const n = Number(res.data?.data?.audience_size ?? 0);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/**
+ * A first sync (no snapshot here) against an audience that already holds members: without a
+ * record of what was sent, the members not in the file can never be found, let alone removed.
+ * Refused unless `adopt` (add only); returns the audience's size when it was read.
+ */
+export async function checkFirstSync(ctx: Context, o: { accountId: string; audienceId: string; adopt: boolean; canRead: boolean; snapshot: string }): Promise<number | undefined> {
+  if (!o.canRead) {
+    ctx.io.warn(`no snapshot for this audience yet and no credentials to read its size: the real sync is refused if the audience already holds members (unless --adopt)`);
+    return undefined;
+  }
+  const size = await audienceSize(ctx, o.accountId, o.audienceId);
+  if (size > 0 && !o.adopt) {
+    throw new UsageError(
+      `audience ${o.audienceId} already holds ${size} members and this is its first sync from here (no snapshot at ${o.snapshot}): a sync could add the file's members but never remove the others, and would still exit 0; nothing was sent`,
+      {
+        flag: '--adopt',
+        hint: 'restore the state folder of earlier syncs (--state-dir / XCTL_STATE_DIR, e.g. from a CI cache), seed it with --from-upload JOURNAL, or pass --adopt to add only (the members not in the file stay)',
+      },
+    );
+  }
+  return size;
+}

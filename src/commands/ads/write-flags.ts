@@ -1,0 +1,77 @@
+// Flags of generated writes for pipelines that run twice (issue 33): `--if-exists return|fail`
+// on creates of named things (a campaign launch re-run must not make a second campaign), and
+// `--dry-run` on every create, update and delete (the request it would send; nothing is sent).
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ApiError, XctlError, UsageError } from '../../core/errors.js';
+import type { OperationDef, ResourceDef } from '../../ads/resource-types.js';
+import type { Rec } from '../../core/output.js';
+
+/** A named thing of this name exists already (--if-exists fail, or the service said so). Exit 1. */
+export class DuplicateError extends XctlError {
+  constructor(
+    message: string,
+    readonly existingId: string,
+    details: { hint?: string; status?: number; code?: string | number } = {},
+  ) {
+    super(message, { code: 'DUPLICATE', ...details });
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), existing_id: this.existingId };
+  }
+}
+
+const WRITES = new Set(['create', 'update', 'delete']);
+
+/** Writes take --dry-run; creates with a name (and a list to look in) take --if-exists. */
+export function addWriteFlags(sub: Command, r: ResourceDef, op: OperationDef): void {
+  if (op.kind !== 'one' || !op.std || !WRITES.has(op.std)) return;
+  sub.option('--dry-run', 'print the request that would be sent (method, URL, parameters) and send nothing');
+  if (nameLookup(r, op)) {
+    sub.addOption(new Option('--if-exists <action>', 'when one of this name exists already: return prints it (exit 0), fail exits 1 with its id; nothing is created').choices(['return', 'fail']));
+  }
+}
+
+/** The list that finds an existing one by name: same path as the create, GET. */
+function nameLookup(r: ResourceDef, op: OperationDef): OperationDef | undefined {
+  if (op.std !== 'create' || !op.params.some((d) => d.name === 'name')) return undefined;
+  return r.operations.find((x) => x.kind === 'list' && x.method === 'GET' && x.path === op.path);
+}
+
+/** --dry-run: the request as it would go, on stdout as one JSON object. */
+export function printDryRun(ctx: Context, method: string, url: string, params: Record<string, string>): void {
+  ctx.io.out(JSON.stringify({ dry_run: true, method, url, params }));
+  ctx.io.info('dry run: nothing was sent');
+}
+
+/**
+ * --if-exists: reads every page of the list for a live one with the same name. Returns it for
+ * `return`; throws a DuplicateError for `fail`; undefined when there is none.
+ */
+export async function findByName(ctx: Context, r: ResourceDef, op: OperationDef, path: string, name: string | undefined, action: string): Promise<Rec | undefined> {
+  const list = nameLookup(r, op);
+  if (!list || name === undefined) throw new UsageError('--if-exists needs --name', { flag: '--if-exists' });
+  const http = await ctx.http();
+  let cursor: string | undefined;
+  for (let page = 0; page < 1000; page++) {
+    const res = await http.request<{ data?: Rec[]; next_cursor?: string | null }>({ method: 'GET', host: 'ads', path, auth: 'user', query: { count: 1000, cursor } });
+    const found = (res.data?.data ?? []).find((x) => x.name === name && x.deleted !== true);
+    if (found) {
+      const id = String(found.id);
+      if (action === 'fail') throw new DuplicateError(`a ${r.dataType.replace(/_/g, ' ')} named "${name}" exists already (${id}): nothing was created`, id, { hint: 'use it (--if-exists return prints it), or choose another --name' });
+      ctx.io.info(`--if-exists return: ${r.dataType.replace(/_/g, ' ')} "${name}" exists already (${id}); nothing was created`);
+      return found;
+    }
+    cursor = res.data?.next_cursor ?? undefined;
+    if (!cursor) return undefined;
+  }
+  return undefined;
+}
+
+/** A service error saying the name is taken ("... already exists (ID) ..."): the id, as data. */
+export function duplicateFromService(e: unknown): DuplicateError | undefined {
+  if (!(e instanceof ApiError)) return undefined;
+  const m = /already exists \(([A-Za-z0-9_-]{1,64})\)/.exec(e.message);
+  if (!m) return undefined;
+  return new DuplicateError(e.message, m[1]!, { status: e.status, hint: `${e.hint ? `${e.hint}; ` : ''}--if-exists return prints the existing one instead` });
+}

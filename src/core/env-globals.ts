@@ -1,0 +1,52 @@
+// Every global flag has an environment variable, so that a CI job sets them once for all its
+// steps (issue 33). A flag on the command line wins over its variable. Boolean variables take
+// 1/true/yes (and 0/false/no to say no), never "any value": XCTL_YES=0 must not confirm.
+import { UsageError } from './errors.js';
+import type { GlobalOptions } from '../context.js';
+
+type Env = Record<string, string | undefined>;
+
+/** The boolean globals and their variables; `invert`: the variable says no to the flag's value. */
+const BOOLEAN_VARS: Array<[keyof GlobalOptions, string, boolean?]> = [
+  ['quiet', 'XCTL_QUIET'],
+  ['verbose', 'XCTL_VERBOSE'],
+  ['yes', 'XCTL_YES'],
+  ['sandbox', 'XCTL_SANDBOX'],
+  ['progress', 'XCTL_NO_PROGRESS', true],
+];
+
+/** The value globals and their variables (XCTL_BASE_URL, XCTL_ACCOUNT_ID, XCTL_OUTPUT and XCTL_PROFILE are read where they are used). */
+const VALUE_VARS: Array<[keyof GlobalOptions, string]> = [
+  ['maxWait', 'XCTL_MAX_WAIT'],
+  ['deadline', 'XCTL_DEADLINE'],
+];
+
+function flag(env: Env, name: string): boolean | undefined {
+  const v = env[name];
+  if (v === undefined || v.trim() === '') return undefined;
+  if (/^(1|true|yes|on)$/i.test(v.trim())) return true;
+  if (/^(0|false|no|off)$/i.test(v.trim())) return false;
+  throw new UsageError(`${name} must be 1 or 0 (true/false, yes/no) (got "${v}")`);
+}
+
+/** The globals with each flag the command line left unset taken from its variable. */
+export function withEnvGlobals(g: GlobalOptions, env: Env): GlobalOptions {
+  const out: GlobalOptions = { ...g };
+  const rec = out as Record<string, unknown>;
+  for (const [key, name, invert] of BOOLEAN_VARS) {
+    const v = flag(env, name);
+    if (v === undefined) continue;
+    // commander sets a negatable flag (--no-progress) to true by default: only false is explicit.
+    if (invert ? rec[key] !== false : rec[key] === undefined) rec[key] = invert ? !v : v;
+  }
+  for (const [key, name] of VALUE_VARS) if (rec[key] === undefined && env[name] !== undefined && env[name] !== '') rec[key] = env[name];
+  return out;
+}
+
+/** --deadline / XCTL_DEADLINE: 90, 90s, 15m, 2h (whole or decimal), as milliseconds. */
+export function parseDuration(v: string, flagName = '--deadline'): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
+  const n = m ? Number(m[1]) : NaN;
+  if (!m || !(n > 0)) throw new UsageError(`${flagName} must be a duration such as 90s, 15m or 2h (got "${v}")`, { flag: '--deadline' });
+  return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
+}
