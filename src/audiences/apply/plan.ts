@@ -9,6 +9,7 @@ import { readSnapshotHeader, snapshotPaths } from '../snapshot.js';
 import type { SyncOptions, SyncSummary } from '../sync.js';
 import { listAudiences, listDoNotReach, listGrants, type RemoteAudience, type RemoteGrant } from './remote.js';
 import type { AudienceSpec } from './schema.js';
+import { labelledContext } from './labelled.js';
 import { sourceFile } from './source.js';
 import { managedByName, readState, statePath, type AccountState, type ManagedAudience } from './state.js';
 
@@ -56,6 +57,11 @@ export interface ApplyEnv {
 
 /** Options handed to sync; keys sync does not know yet pass through for the branches that add them. */
 export type PassThroughSyncOptions = SyncOptions & { adopt?: boolean; maxRemoves?: number; maxRejectRate?: number; stateDir?: string };
+
+/** How an audience's messages are told apart on stderr. */
+export function label(spec: { name: string; account: string }): string {
+  return `${spec.name} (${spec.account})`;
+}
 
 export function idType(spec: AudienceSpec): IdType {
   return spec.type ?? spec.columns[0]!.type;
@@ -135,7 +141,7 @@ async function planMembers(ctx: Context, env: ApplyEnv, spec: AudienceSpec, row:
   }
   row.input = await sourceFile(ctx, spec, env.tmpDir);
   row.adopt = adoptFor(env, spec, row, known);
-  const s: SyncSummary = await runSync(ctx, syncOptions(env, spec, { id: row.id ?? 'new', input: row.input, plan: true, refresh: row.refresh, adopt: row.adopt }));
+  const s: SyncSummary = await runSync(labelledContext(ctx, label(spec)), syncOptions(env, spec, { id: row.id ?? 'new', input: row.input, plan: true, refresh: row.refresh, adopt: row.adopt }));
   row.adds = s.adds;
   row.removes = s.removes;
   row.resumed_batches = s.resumed_batches;

@@ -5,7 +5,8 @@
 import type { Context } from '../../context.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import type { AudiencePlan, ApplyEnv } from './plan.js';
-import { syncOptions } from './plan.js';
+import { label, syncOptions } from './plan.js';
+import { labelledContext } from './labelled.js';
 import * as remote from './remote.js';
 import { statePath, updateState, type AccountState, type ManagedAudience } from './state.js';
 
@@ -95,7 +96,7 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
   r.id = id;
   if (p.action !== 'none') {
     const { runSync } = await import('../sync.js');
-    const s = await runSync(ctx, syncOptions(env, spec, { id, input: p.input!, plan: false, refresh: p.refresh, adopt: p.adopt }));
+    const s = await runSync(labelledContext(ctx, label(spec)), syncOptions(env, spec, { id, input: p.input!, plan: false, refresh: p.refresh, adopt: p.adopt }));
     Object.assign(r, { adds: s.adds, removes: s.removes, acknowledged: s.acknowledged });
   }
   if (spec.kind === 'custom_audience') await applyGrants(ctx, env, p, id, r);
@@ -130,7 +131,7 @@ export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[
           results.set(p, await applyOne(ctx, env, p));
         } catch (e) {
           const err = e as Error;
-          ctx.io.warn(`audience "${p.name}" (account ${p.account}): ${err.message}`);
+          ctx.io.warn(`${label(p)}: ${err.message}`);
           results.set(p, { ...resultOf(p), id: p.id, status: 'failed', error: err.message, cause: err });
         }
       }

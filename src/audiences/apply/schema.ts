@@ -20,7 +20,7 @@ const shared = {
   account: accountId.describe('ads account; default: --account, XCTL_ACCOUNT_ID, then the profile').optional(),
   type: z.enum(SYNC_TYPES).describe('what each value is (one value per row), as `--type`').optional(),
   columns: z
-    .record(z.enum(SYNC_TYPES), z.string().min(1))
+    .partialRecord(z.enum(SYNC_TYPES), z.string().min(1))
     .refine((c) => Object.keys(c).length === 1, { error: 'must name exactly one column: an audience keeps members of one identifier type' })
     .describe('TYPE: HEADER, as `--column` (one column)')
     .optional(),

@@ -111,7 +111,9 @@ async function planAll(ctx: Context, env: ApplyEnv, specs: AudienceSpec[], prune
     }),
   );
   if (ctx.signal.aborted) throw new InterruptedError('interrupted while planning: nothing was changed');
-  return perAccount.flat();
+  // The file's order, whatever order the accounts finished in; pruned ones last.
+  const order = (r: AudiencePlan) => (r.spec ? specs.indexOf(r.spec) : specs.length);
+  return perAccount.flat().sort((a, b) => order(a) - order(b));
 }
 
 async function reportPlan(ctx: Context, rows: AudiencePlan[]): Promise<void> {
@@ -119,7 +121,10 @@ async function reportPlan(ctx: Context, rows: AudiencePlan[]): Promise<void> {
   const out = await ctx.output();
   const pub = rows.map(publicRow);
   if (effectiveFormat(ctx.io, out) === 'json' || out.jq !== undefined) await printJson(ctx.io, out, { audiences: pub });
-  else await printList(ctx.io, out, pub.map((r) => ({ ...r, drift: (r.drift as string[]).join('; ') })), { columns: PLAN_FIELDS, knownFields: PLAN_FIELDS });
+  else {
+    const flat = pub.map((r) => ({ ...r, grants: (r.grants as string[]).join(','), revokes: (r.revokes as string[]).join(','), drift: (r.drift as string[]).join('; ') }));
+    await printList(ctx.io, out, flat, { columns: PLAN_FIELDS, knownFields: PLAN_FIELDS });
+  }
   const failed = rows.filter((r) => r.error || r.refused);
   for (const r of failed) ctx.io.warn(`audience "${r.name}" (account ${r.account}): ${r.error?.message ?? `apply would refuse it: ${r.refused}`}`);
   const first = rows.find((r) => r.error)?.error;
