@@ -149,8 +149,9 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   if (ctx.signal.aborted) throw new InterruptedError(`interrupted: ${failed.length} audiences unfinished; run the same apply again to finish them`);
   const causes = failed.map((r) => r.cause).filter((e): e is Error => !!e);
   if (causes.length && causes.every((e) => e instanceof AuthError)) throw causes[0]!;
+  // Nothing changed anywhere: the first failure says what is wrong, with its own exit code.
   const changed = results.some((r) => r.status === 'ok' && r.action !== 'none');
-  if (!changed && causes.length === failed.length && causes.every((e) => e instanceof UsageError)) throw causes[0]!;
+  if (!changed && causes.length === failed.length && causes.length) throw causes[0]!;
   const names = failed.map((r) => `"${r.name}"`).join(', ');
   const err = new PartialError(`${failed.length} of ${results.length} audiences do not equal their sources: ${names}`, { hint: 'fix what is reported above and run the same apply again: interrupted syncs resume where they stopped' });
   throw err;
