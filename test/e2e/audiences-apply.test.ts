@@ -26,7 +26,8 @@ interface Members {
   requests: number;
   members: Record<string, string[]>;
 }
-const members = async (kind: string, id: string) => (await t.admin<{ data: Members }>('GET', `/_sandbox/audience-members/${kind}/${id}`)).data;
+const members = async (kind: string, id: string) =>
+  (await t.admin<{ data: Members }>('GET', `/_sandbox/audience-members/${kind}/${id}`)).data;
 
 interface Row {
   name: string;
@@ -40,12 +41,36 @@ interface Row {
   drift: string[];
 }
 const plan = async (extra: string[] = []) => {
-  const r = await t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '--plan', '-o', 'json', ...extra], { timeoutMs: 60_000 });
-  return { code: r.code, stderr: r.stderr, rows: (JSON.parse(r.stdout) as { audiences: Row[] }).audiences };
+  const r = await t.run(
+    [
+      'audiences',
+      'apply',
+      '-f',
+      path.join(dir, 'audiences.yaml'),
+      '--plan',
+      '-o',
+      'json',
+      ...extra,
+    ],
+    { timeoutMs: 60_000 },
+  );
+  return {
+    code: r.code,
+    stderr: r.stderr,
+    rows: (JSON.parse(r.stdout) as { audiences: Row[] }).audiences,
+  };
 };
-const apply = (extra: string[] = []) => t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '-o', 'json', ...extra], { timeoutMs: 120_000 });
-const write = (name: string, lines: string[]) => fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
-const yaml = (audiences: string) => fs.writeFileSync(path.join(dir, 'audiences.yaml'), `defaults:\n  account: ${owner}\n  type: email\naudiences:\n${audiences}`);
+const apply = (extra: string[] = []) =>
+  t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '-o', 'json', ...extra], {
+    timeoutMs: 120_000,
+  });
+const write = (name: string, lines: string[]) =>
+  fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
+const yaml = (audiences: string) =>
+  fs.writeFileSync(
+    path.join(dir, 'audiences.yaml'),
+    `defaults:\n  account: ${owner}\n  type: email\naudiences:\n${audiences}`,
+  );
 
 const NEWSLETTER = `  - name: Newsletter
     source: news.csv
@@ -70,9 +95,17 @@ beforeAll(() => {
   dir = tempDir('xctl-apply-');
   t.dirs.push(dir);
   owner = t.sb.seed.account_id;
-  sister = [...t.sb.app.state.collection('accounts').values()].find((a) => a.name === 'Sandbox Sister Account')!.id;
-  write('news.csv', ['Name,E-mail Address', ...emails(range(0, 3000)).map((e, i) => `N${i},${i % 7 ? e : ` ${e.toUpperCase()} `}`)]);
-  write('lapsed.txt', phones(range(0, 500)).map((p, i) => (i % 2 ? `+${p}` : `(415) 555-${p.slice(-4)}`)));
+  sister = [...t.sb.app.state.collection('accounts').values()].find(
+    (a) => a.name === 'Sandbox Sister Account',
+  )!.id;
+  write('news.csv', [
+    'Name,E-mail Address',
+    ...emails(range(0, 3000)).map((e, i) => `N${i},${i % 7 ? e : ` ${e.toUpperCase()} `}`),
+  ]);
+  write(
+    'lapsed.txt',
+    phones(range(0, 500)).map((p, i) => (i % 2 ? `+${p}` : `(415) 555-${p.slice(-4)}`)),
+  );
   write('dnr.txt', [...emails(range(0, 200), 'dnr'), ...emails(range(0, 50), 'dnr')]);
   yaml(all());
 });
@@ -82,13 +115,47 @@ describe('audiences apply', () => {
     let p = await plan();
     expect(p.code, p.stderr).toBe(10);
     expect(p.rows).toEqual([
-      { name: 'Newsletter', account: owner, id: null, action: 'create', adds: 3000, removes: 0, grants: [sister], revokes: [], drift: [] },
-      { name: 'Lapsed buyers', account: sister, id: null, action: 'create', adds: 500, removes: 0, grants: [], revokes: [], drift: [] },
-      { name: 'Do not contact', account: owner, id: null, action: 'create', adds: 200, removes: 0, grants: [], revokes: [], drift: [], kind: 'do_not_reach' },
+      {
+        name: 'Newsletter',
+        account: owner,
+        id: null,
+        action: 'create',
+        adds: 3000,
+        removes: 0,
+        grants: [sister],
+        revokes: [],
+        drift: [],
+      },
+      {
+        name: 'Lapsed buyers',
+        account: sister,
+        id: null,
+        action: 'create',
+        adds: 500,
+        removes: 0,
+        grants: [],
+        revokes: [],
+        drift: [],
+      },
+      {
+        name: 'Do not contact',
+        account: owner,
+        id: null,
+        action: 'create',
+        adds: 200,
+        removes: 0,
+        grants: [],
+        revokes: [],
+        drift: [],
+        kind: 'do_not_reach',
+      },
     ]);
     const r = await apply();
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { audiences: Array<Row & { status: string; acknowledged: number }>; total: Record<string, number> };
+    const out = JSON.parse(r.stdout) as {
+      audiences: Array<Row & { status: string; acknowledged: number }>;
+      total: Record<string, number>;
+    };
     expect(out.audiences.map((a) => [a.name, a.status, a.adds, a.acknowledged, a.grants])).toEqual([
       ['Newsletter', 'ok', 3000, 3000, 1],
       ['Lapsed buyers', 'ok', 500, 500, 0],
@@ -99,13 +166,28 @@ describe('audiences apply', () => {
     ids = Object.fromEntries(out.audiences.map((a) => [a.name, a.id!]));
     const cas = t.sb.app.state.collection('custom_audiences');
     expect(cas.get(ids.Newsletter!)).toMatchObject({ name: 'Newsletter', account_id: owner });
-    expect(cas.get(ids['Lapsed buyers']!)).toMatchObject({ name: 'Lapsed buyers', account_id: sister });
-    expect(t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!)).toMatchObject({ account_id: owner, description: 'Do not contact' });
-    expect((await members('custom_audiences', ids.Newsletter!)).members).toEqual({ email: digests(emails(range(0, 3000))) });
-    expect((await members('custom_audiences', ids['Lapsed buyers']!)).members).toEqual({ phone_number: digests(phones(range(0, 500))) });
-    expect((await members('do_not_reach_lists', ids['Do not contact']!)).members).toEqual({ email: digests(emails(range(0, 200), 'dnr')) });
-    const grants = [...t.sb.app.state.collection('custom_audience_permissions').values()].filter((g) => g.custom_audience_id === ids.Newsletter && !g.deleted);
-    expect(grants.map((g) => [g.granted_account_id, g.permission_level])).toEqual([[sister, 'READ_ONLY']]);
+    expect(cas.get(ids['Lapsed buyers']!)).toMatchObject({
+      name: 'Lapsed buyers',
+      account_id: sister,
+    });
+    expect(
+      t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!),
+    ).toMatchObject({ account_id: owner, description: 'Do not contact' });
+    expect((await members('custom_audiences', ids.Newsletter!)).members).toEqual({
+      email: digests(emails(range(0, 3000))),
+    });
+    expect((await members('custom_audiences', ids['Lapsed buyers']!)).members).toEqual({
+      phone_number: digests(phones(range(0, 500))),
+    });
+    expect((await members('do_not_reach_lists', ids['Do not contact']!)).members).toEqual({
+      email: digests(emails(range(0, 200), 'dnr')),
+    });
+    const grants = [...t.sb.app.state.collection('custom_audience_permissions').values()].filter(
+      (g) => g.custom_audience_id === ids.Newsletter && !g.deleted,
+    );
+    expect(grants.map((g) => [g.granted_account_id, g.permission_level])).toEqual([
+      [sister, 'READ_ONLY'],
+    ]);
 
     p = await plan();
     expect(p.code, p.stderr).toBe(0);
@@ -128,7 +210,9 @@ describe('audiences apply', () => {
     const before = await members('custom_audiences', ids.Newsletter!);
     const r = await apply();
     expect(r.code, r.stderr).toBe(0);
-    expect((await members('custom_audiences', ids['Lapsed buyers']!)).members).toEqual({ phone_number: digests(phones([...range(40, 500), ...range(900, 925)])) });
+    expect((await members('custom_audiences', ids['Lapsed buyers']!)).members).toEqual({
+      phone_number: digests(phones([...range(40, 500), ...range(900, 925)])),
+    });
     expect((await members('custom_audiences', ids.Newsletter!)).requests).toBe(before.requests); // nothing sent to the others
     expect((await plan()).code).toBe(0);
   }, 120_000);
@@ -138,18 +222,47 @@ describe('audiences apply', () => {
     const p = await plan(['--only', 'Newsletter']);
     expect(p.code).toBe(0);
     expect(p.rows.map((x) => x.name)).toEqual(['Newsletter']);
-    const bad = await t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '--only', 'Newsleter']);
+    const bad = await t.run([
+      'audiences',
+      'apply',
+      '-f',
+      path.join(dir, 'audiences.yaml'),
+      '--only',
+      'Newsleter',
+    ]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(`--only: ${path.join(dir, 'audiences.yaml')} lists no audience named "Newsleter"`);
-    expect((await plan(['--only', 'Do not contact'])).rows).toMatchObject([{ name: 'Do not contact', action: 'update', adds: 10, removes: 0 }]);
+    expect(bad.stderr).toContain(
+      `--only: ${path.join(dir, 'audiences.yaml')} lists no audience named "Newsleter"`,
+    );
+    expect((await plan(['--only', 'Do not contact'])).rows).toMatchObject([
+      { name: 'Do not contact', action: 'update', adds: 10, removes: 0 },
+    ]);
     expect((await apply(['--only', 'Do not contact'])).code).toBe(0);
-    expect((await members('do_not_reach_lists', ids['Do not contact']!)).members.email).toEqual(digests(emails(range(0, 210), 'dnr')));
+    expect((await members('do_not_reach_lists', ids['Do not contact']!)).members.email).toEqual(
+      digests(emails(range(0, 210), 'dnr')),
+    );
   }, 120_000);
 
   it('a grant revoked by hand and a rename by hand are drift in the next plan; apply puts them back', async () => {
-    const [g] = [...t.sb.app.state.collection('custom_audience_permissions').values()].filter((x) => x.custom_audience_id === ids.Newsletter && !x.deleted);
-    expect((await t.run(['audiences', 'permissions', 'revoke', ids.Newsletter!, g!.id, '--yes'])).code).toBe(0);
-    expect((await t.run(['audiences', 'update', ids['Lapsed buyers']!, '--name', 'Lapsed (old)', '--account', sister])).code).toBe(0);
+    const [g] = [...t.sb.app.state.collection('custom_audience_permissions').values()].filter(
+      (x) => x.custom_audience_id === ids.Newsletter && !x.deleted,
+    );
+    expect(
+      (await t.run(['audiences', 'permissions', 'revoke', ids.Newsletter!, g!.id, '--yes'])).code,
+    ).toBe(0);
+    expect(
+      (
+        await t.run([
+          'audiences',
+          'update',
+          ids['Lapsed buyers']!,
+          '--name',
+          'Lapsed (old)',
+          '--account',
+          sister,
+        ])
+      ).code,
+    ).toBe(0);
     const p = await plan();
     expect(p.code).toBe(10);
     expect(p.rows.map((x) => [x.name, x.action, x.grants, x.drift])).toEqual([
@@ -158,17 +271,38 @@ describe('audiences apply', () => {
       ['Do not contact', 'none', [], []],
     ]);
     expect((await apply()).code).toBe(0);
-    expect(t.sb.app.state.collection('custom_audiences').get(ids['Lapsed buyers']!)!.name).toBe('Lapsed buyers');
+    expect(t.sb.app.state.collection('custom_audiences').get(ids['Lapsed buyers']!)!.name).toBe(
+      'Lapsed buyers',
+    );
     expect((await plan()).code).toBe(0);
   }, 120_000);
 
   it('kill -9 in the middle of apply, then apply again: converges, no record lost', async () => {
     const next = [...range(1000, 3000), ...range(10_000, 40_000)];
     write('news.csv', ['E-mail Address', ...emails(next)]);
-    const journal = path.join(t.configDir, 'audiences', 'default', owner, `${ids.Newsletter}.email.pending`, 'journal.jsonl');
+    const journal = path.join(
+      t.configDir,
+      'audiences',
+      'default',
+      owner,
+      `${ids.Newsletter}.email.pending`,
+      'journal.jsonl',
+    );
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
-    const args = ['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '--batch-size', '250', '--concurrency', '2'];
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
+    const args = [
+      'audiences',
+      'apply',
+      '-f',
+      path.join(dir, 'audiences.yaml'),
+      '--batch-size',
+      '250',
+      '--concurrency',
+      '2',
+    ];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...t.env },
+      stdio: 'ignore',
+    });
     for (let i = 0; i < 2400; i++) {
       await new Promise((r) => setTimeout(r, 25));
       if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 30) break;
@@ -184,18 +318,27 @@ describe('audiences apply', () => {
     expect(p.stderr).toContain('an interrupted sync is pending (1000 removes, 30000 adds)');
     const r = await apply(['--batch-size', '250']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('Newsletter (' + owner + '): finishing an interrupted sync first (1000 removes, 30000 adds)');
-    expect((await members('custom_audiences', ids.Newsletter!)).members).toEqual({ email: digests(emails(next)) });
+    expect(r.stderr).toContain(
+      'Newsletter (' + owner + '): finishing an interrupted sync first (1000 removes, 30000 adds)',
+    );
+    expect((await members('custom_audiences', ids.Newsletter!)).members).toEqual({
+      email: digests(emails(next)),
+    });
     expect((await plan()).code).toBe(0);
   }, 240_000);
 
   it('--prune deletes only audiences an earlier apply created and the file no longer lists', async () => {
-    const manual = JSON.parse((await t.run(['audiences', 'create', '--name', 'Made by hand', '-o', 'json'])).stdout) as { id: string };
+    const manual = JSON.parse(
+      (await t.run(['audiences', 'create', '--name', 'Made by hand', '-o', 'json'])).stdout,
+    ) as { id: string };
     yaml(NEWSLETTER.replaceAll('SISTER', sister) + DNR); // Lapsed buyers (on the sister account) is gone
     // The sister account is no longer named by the file: nothing of it is pruned.
     let p = await plan(['--prune']);
     expect(p.code).toBe(0);
-    yaml(NEWSLETTER.replaceAll('SISTER', sister) + `  - name: Sister list\n    account: ${sister}\n    source: dnr.txt\n`);
+    yaml(
+      NEWSLETTER.replaceAll('SISTER', sister) +
+        `  - name: Sister list\n    account: ${sister}\n    source: dnr.txt\n`,
+    );
     p = await plan(['--prune']);
     expect(p.code).toBe(10);
     expect(p.rows.map((x) => [x.name, x.account, x.action])).toEqual([
@@ -208,23 +351,38 @@ describe('audiences apply', () => {
     expect(r.code, r.stderr).toBe(0);
     const cas = t.sb.app.state.collection('custom_audiences');
     expect(cas.get(ids['Lapsed buyers']!)!.deleted).toBe(true);
-    expect(t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!)!.deleted).toBe(true);
+    expect(
+      t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!)!.deleted,
+    ).toBe(true);
     expect(cas.get(manual.id)!.deleted).toBe(false); // not apply's: never pruned
     expect(cas.get(ids.Newsletter!)!.deleted).toBe(false);
     expect((await plan(['--prune'])).code).toBe(0);
   }, 120_000);
 
   it('a command source that fails or runs past its timeout stops only its audience; nothing of its output is used', async () => {
-    yaml(`  - name: Broken\n    command: "echo a@example.com; exit 3"\n  - name: Slow\n    command: "sleep 30"\n    timeout: 1\n`);
+    yaml(
+      `  - name: Broken\n    command: "echo a@example.com; exit 3"\n  - name: Slow\n    command: "sleep 30"\n    timeout: 1\n`,
+    );
     const r = await apply();
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Broken (' + owner + '): audience "Broken": its command exited with code 3; its output is not used');
+    expect(r.stderr).toContain(
+      'Broken (' +
+        owner +
+        '): audience "Broken": its command exited with code 3; its output is not used',
+    );
     expect(r.stderr).toContain('audience "Slow": its command ran longer than its timeout (1 s)');
-    expect([...t.sb.app.state.collection('custom_audiences').values()].filter((a) => a.name === 'Broken' || a.name === 'Slow')).toEqual([]);
+    expect(
+      [...t.sb.app.state.collection('custom_audiences').values()].filter(
+        (a) => a.name === 'Broken' || a.name === 'Slow',
+      ),
+    ).toEqual([]);
   }, 60_000);
 
   it('errors in the file name their line; --schema prints the JSON Schema', async () => {
-    fs.writeFileSync(path.join(dir, 'bad.yaml'), 'audiences:\n  - name: A\n    source: a.csv\n    type: emial\n  - name: B\n    sauce: b.csv\n');
+    fs.writeFileSync(
+      path.join(dir, 'bad.yaml'),
+      'audiences:\n  - name: A\n    source: a.csv\n    type: emial\n  - name: B\n    sauce: b.csv\n',
+    );
     const r = await t.run(['audiences', 'apply', '-f', path.join(dir, 'bad.yaml'), '--plan']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/bad\.yaml:4: audiences\[0\]\.type: Invalid option/);

@@ -15,15 +15,23 @@ import { HttpRegistry, json, route } from '../helpers/http-registry.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 
 // The plan hashes sources in worker threads, which load the built hash-worker.js: the built module.
-const { audiencesApply } = (await import('../../dist/commands/audiences/apply.js' as string)) as typeof import('../../src/commands/audiences/apply.js');
-const { PlanHasChanges } = (await import('../../dist/core/errors.js' as string)) as typeof import('../../src/core/errors.js');
+const { audiencesApply } = (await import(
+  '../../dist/commands/audiences/apply.js' as string
+)) as typeof import('../../src/commands/audiences/apply.js');
+const { PlanHasChanges } = (await import(
+  '../../dist/core/errors.js' as string
+)) as typeof import('../../src/core/errors.js');
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-function setup(yamlText: string, files: Record<string, string> = {}, transport?: HttpRegistry): { t: TestContext; file: string; dir: string } {
+function setup(
+  yamlText: string,
+  files: Record<string, string> = {},
+  transport?: HttpRegistry,
+): { t: TestContext; file: string; dir: string } {
   const t = testContext({ transport });
   cleanups.push(() => t.cleanup());
   const dir = path.join(t.configDir, 'repo');
@@ -34,12 +42,20 @@ function setup(yamlText: string, files: Record<string, string> = {}, transport?:
   return { t, file, dir };
 }
 
-const opts = (file: string, o: Partial<ApplyOptions> = {}): ApplyOptions => ({ file, batchSize: '2500', concurrency: '4', ...o });
+const opts = (file: string, o: Partial<ApplyOptions> = {}): ApplyOptions => ({
+  file,
+  batchSize: '2500',
+  concurrency: '4',
+  ...o,
+});
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 const emails = (n: number) => Array.from({ length: n }, (_, i) => `u${i}@example.com`);
 
 async function usage(p: Promise<unknown>): Promise<string> {
-  const e = await p.then(() => undefined, (x: unknown) => x);
+  const e = await p.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   expect(e).toBeInstanceOf(UsageError);
   return (e as Error).message;
 }
@@ -68,15 +84,62 @@ audiences:
     const specs = await loadApplyFile(file, async () => (asked++, 'acct1'));
     expect(asked).toBe(1);
     expect(specs.map(({ line: _l, ...s }) => s)).toEqual([
-      { name: 'Newsletter', kind: 'custom_audience', account: 'acct1', description: undefined, source: { file: path.join(dir, 'data/news.csv') }, type: 'email', columns: [], format: 'auto', hashed: false, defaultCountry: undefined, shareWith: [{ account: 'acct9', level: 'READ_ONLY' }], adopt: false, maxRemoves: 100, maxRejectRate: undefined },
-      { name: 'Phones', kind: 'custom_audience', account: 'acct2', description: undefined, source: { command: './export.sh', timeoutMs: 5000, cwd: dir }, type: undefined, columns: [{ type: 'phone_number', header: 'Mobile' }], format: 'auto', hashed: false, defaultCountry: 'US', shareWith: [{ account: 'acct1', level: 'READ_WRITE' }], adopt: false, maxRemoves: 100, maxRejectRate: undefined },
-      { name: 'DNR', kind: 'do_not_reach', account: 'acct1', description: undefined, source: { file: path.join(dir, 'dnr.txt') }, type: 'email', columns: [], format: 'auto', hashed: false, defaultCountry: undefined, shareWith: [], adopt: false, maxRemoves: 100, maxRejectRate: undefined },
+      {
+        name: 'Newsletter',
+        kind: 'custom_audience',
+        account: 'acct1',
+        description: undefined,
+        source: { file: path.join(dir, 'data/news.csv') },
+        type: 'email',
+        columns: [],
+        format: 'auto',
+        hashed: false,
+        defaultCountry: undefined,
+        shareWith: [{ account: 'acct9', level: 'READ_ONLY' }],
+        adopt: false,
+        maxRemoves: 100,
+        maxRejectRate: undefined,
+      },
+      {
+        name: 'Phones',
+        kind: 'custom_audience',
+        account: 'acct2',
+        description: undefined,
+        source: { command: './export.sh', timeoutMs: 5000, cwd: dir },
+        type: undefined,
+        columns: [{ type: 'phone_number', header: 'Mobile' }],
+        format: 'auto',
+        hashed: false,
+        defaultCountry: 'US',
+        shareWith: [{ account: 'acct1', level: 'READ_WRITE' }],
+        adopt: false,
+        maxRemoves: 100,
+        maxRejectRate: undefined,
+      },
+      {
+        name: 'DNR',
+        kind: 'do_not_reach',
+        account: 'acct1',
+        description: undefined,
+        source: { file: path.join(dir, 'dnr.txt') },
+        type: 'email',
+        columns: [],
+        format: 'auto',
+        hashed: false,
+        defaultCountry: undefined,
+        shareWith: [],
+        adopt: false,
+        maxRemoves: 100,
+        maxRejectRate: undefined,
+      },
     ]);
     expect(specs.map((s) => s.line)).toEqual([6, 8, 15]);
   });
 
   it('asks for no fallback account when every audience names one', async () => {
-    const { file } = setup('defaults: {account: acct7, type: email}\naudiences:\n  - {name: A, source: a.csv}\n');
+    const { file } = setup(
+      'defaults: {account: acct7, type: email}\naudiences:\n  - {name: A, source: a.csv}\n',
+    );
     const specs = await loadApplyFile(file, async () => {
       throw new Error('not asked');
     });
@@ -84,17 +147,50 @@ audiences:
   });
 
   it.each([
-    ['audiences:\n  - name: A\n    source: a\n    type: emial\n', 'audiences.yaml:4: audiences[0].type: Invalid option: expected one of "email"|"phone_number"|"handle"|"twitter_id"|"device_id"'],
-    ['audiences:\n  - name: A\n    source: a\n    type: email\n    sauce: b\n', 'audiences.yaml:5: audiences[0]: Unrecognized key: "sauce"'],
-    ['audiences:\n  - name: A\n    type: email\n', 'audiences.yaml:2: audiences[0]: give exactly one of source and command'],
-    ['audiences:\n  - name: A\n    source: a\n    type: email\n    columns: {email: E}\n', 'audiences.yaml:2: audiences[0]: type and columns are exclusive (as --type and --column)'],
-    ['audiences:\n  - name: A\n    source: a\n    columns: {email: E, phone_number: P}\n', 'audiences.yaml:4: audiences[0].columns: must name exactly one column: an audience keeps members of one identifier type'],
-    ['audiences:\n  - {name: A, source: a, type: email, kind: do_not_reach, share_with: [b1]}\n', 'audiences.yaml:2: audiences[0].share_with: a do-not-reach list cannot be shared'],
-    ['audiences:\n  - {name: A, source: a, type: email, share_with: [acct1]}\n', 'audiences.yaml:2: audience "A" cannot be shared with its own account acct1'],
-    ['audiences:\n  - {name: A, source: a, type: email}\n  - {name: A, source: b, type: email}\n', 'audiences.yaml:3: account acct1 has audience "A" again (line 2)'],
-    ['audiences:\n  - {name: A, source: a, type: email, kind: do_not_reach}\n  - {name: B, source: b, type: email, kind: do_not_reach}\n', 'audiences.yaml:3: account acct1 has a second do-not-reach list (an account has at most one)'],
-    ['audiences:\n  - {name: A, source: a, type: handle, kind: do_not_reach}\n', 'audiences.yaml:2: do-not-reach "A": a do-not-reach list takes email or phone_number'],
-    ['audiences:\n  - {name: A, source: a}\n', 'audiences.yaml:2: audience "A": give type or columns (here or in defaults)'],
+    [
+      'audiences:\n  - name: A\n    source: a\n    type: emial\n',
+      'audiences.yaml:4: audiences[0].type: Invalid option: expected one of "email"|"phone_number"|"handle"|"twitter_id"|"device_id"',
+    ],
+    [
+      'audiences:\n  - name: A\n    source: a\n    type: email\n    sauce: b\n',
+      'audiences.yaml:5: audiences[0]: Unrecognized key: "sauce"',
+    ],
+    [
+      'audiences:\n  - name: A\n    type: email\n',
+      'audiences.yaml:2: audiences[0]: give exactly one of source and command',
+    ],
+    [
+      'audiences:\n  - name: A\n    source: a\n    type: email\n    columns: {email: E}\n',
+      'audiences.yaml:2: audiences[0]: type and columns are exclusive (as --type and --column)',
+    ],
+    [
+      'audiences:\n  - name: A\n    source: a\n    columns: {email: E, phone_number: P}\n',
+      'audiences.yaml:4: audiences[0].columns: must name exactly one column: an audience keeps members of one identifier type',
+    ],
+    [
+      'audiences:\n  - {name: A, source: a, type: email, kind: do_not_reach, share_with: [b1]}\n',
+      'audiences.yaml:2: audiences[0].share_with: a do-not-reach list cannot be shared',
+    ],
+    [
+      'audiences:\n  - {name: A, source: a, type: email, share_with: [acct1]}\n',
+      'audiences.yaml:2: audience "A" cannot be shared with its own account acct1',
+    ],
+    [
+      'audiences:\n  - {name: A, source: a, type: email}\n  - {name: A, source: b, type: email}\n',
+      'audiences.yaml:3: account acct1 has audience "A" again (line 2)',
+    ],
+    [
+      'audiences:\n  - {name: A, source: a, type: email, kind: do_not_reach}\n  - {name: B, source: b, type: email, kind: do_not_reach}\n',
+      'audiences.yaml:3: account acct1 has a second do-not-reach list (an account has at most one)',
+    ],
+    [
+      'audiences:\n  - {name: A, source: a, type: handle, kind: do_not_reach}\n',
+      'audiences.yaml:2: do-not-reach "A": a do-not-reach list takes email or phone_number',
+    ],
+    [
+      'audiences:\n  - {name: A, source: a}\n',
+      'audiences.yaml:2: audience "A": give type or columns (here or in defaults)',
+    ],
     ['audiences:\n  - name: A\n    source: [a\n', 'audiences.yaml:4: '],
     ['audiences: []\n', 'audiences.yaml:1: audiences: Too small: expected array to have >=1 items'],
   ])('%j -> %s', async (text, message) => {
@@ -103,33 +199,66 @@ audiences:
   });
 
   it('publishes its JSON Schema (draft 2020-12), the same the validator uses', () => {
-    const s = applyJsonSchema() as { $schema: string; required: string[]; properties: Record<string, { items?: { required?: string[]; properties?: Record<string, { enum?: string[] }> } }> };
+    const s = applyJsonSchema() as {
+      $schema: string;
+      required: string[];
+      properties: Record<
+        string,
+        { items?: { required?: string[]; properties?: Record<string, { enum?: string[] }> } }
+      >;
+    };
     expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(s.required).toEqual(['audiences']);
     expect(s.properties.audiences!.items!.required).toEqual(['name']);
-    expect(s.properties.audiences!.items!.properties!.kind!.enum).toEqual(['custom_audience', 'do_not_reach']);
+    expect(s.properties.audiences!.items!.properties!.kind!.enum).toEqual([
+      'custom_audience',
+      'do_not_reach',
+    ]);
   });
 });
 
 describe('apply --plan', () => {
   const stubs = (reg: HttpRegistry, audiences: unknown[], grants: unknown[] = []) => {
-    reg.register(route('GET', '/12/accounts/acct1/custom_audiences'), json({ data: audiences, next_cursor: null }));
-    if (grants) reg.register(route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+\/permissions$/), json({ data: grants, next_cursor: null }));
+    reg.register(
+      route('GET', '/12/accounts/acct1/custom_audiences'),
+      json({ data: audiences, next_cursor: null }),
+    );
+    if (grants)
+      reg.register(
+        route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+\/permissions$/),
+        json({ data: grants, next_cursor: null }),
+      );
   };
-  const yaml = 'defaults: {type: email}\naudiences:\n  - name: Newsletter\n    source: news.txt\n    share_with: [acct2]\n';
+  const yaml =
+    'defaults: {type: email}\naudiences:\n  - name: Newsletter\n    source: news.txt\n    share_with: [acct2]\n';
   const source = { 'news.txt': emails(5).join('\n') + '\n' };
 
-  async function snapshot(t: TestContext, id: string, values: string[], oldest: string): Promise<void> {
+  async function snapshot(
+    t: TestContext,
+    id: string,
+    values: string[],
+    oldest: string,
+  ): Promise<void> {
     const hex = [...new Set(values.map(sha))].sort();
     const buf = Buffer.concat(hex.map((h) => Buffer.from(h, 'hex')));
     const file = snapshotPaths(t.configDir, 'default', 'acct1', id, 'email').snapshot;
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    await writeSnapshot(file, new MemoryCursor(buf, hex.length), { profile: 'default', account: 'acct1', audience: id, type: 'email', oldest_sent_at: oldest });
+    await writeSnapshot(file, new MemoryCursor(buf, hex.length), {
+      profile: 'default',
+      account: 'acct1',
+      audience: id,
+      type: 'email',
+      oldest_sent_at: oldest,
+    });
   }
 
   it('in sync: one row "none", exit 0, piped as tsv', async () => {
     const reg = new HttpRegistry();
-    stubs(reg, [{ id: 'aud1', name: 'Newsletter', deleted: false }], [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }]);
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
     const { t, file } = setup(yaml, source, reg);
     await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
     await audiencesApply(t.ctx, opts(file, { plan: true }));
@@ -140,32 +269,97 @@ describe('apply --plan', () => {
 
   it('drift: a grant revoked and one made by hand, a snapshot past 13 months (all members sent again); exit 10', async () => {
     const reg = new HttpRegistry();
-    stubs(reg, [{ id: 'aud1', name: 'Newsletter', deleted: false }], [{ id: 'p9', granted_account_id: 'acct3', permission_level: 'READ_ONLY', deleted: false }]);
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+      [{ id: 'p9', granted_account_id: 'acct3', permission_level: 'READ_ONLY', deleted: false }],
+    );
     const { t, file } = setup(yaml, source, reg);
     await snapshot(t, 'aud1', emails(6), '2024-11-01T00:00:00.000Z'); // TEST_NOW is 2026-01-15
-    updateState(statePath(t.configDir, 'default', 'acct1'), (s) => s.audiences.push({ id: 'aud1', kind: 'custom_audience', name: 'Newsletter', created: true, grants: { acct2: { permission_id: 'p1', level: 'READ_ONLY' } } }));
+    updateState(statePath(t.configDir, 'default', 'acct1'), (s) =>
+      s.audiences.push({
+        id: 'aud1',
+        kind: 'custom_audience',
+        name: 'Newsletter',
+        created: true,
+        grants: { acct2: { permission_id: 'p1', level: 'READ_ONLY' } },
+      }),
+    );
     const e = await audiencesApply(t.ctx, opts(file, { plan: true })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(PlanHasChanges);
-    expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t5\t1\tacct2\tacct3\tgrant to acct2 revoked by hand; grant to acct3 made by hand; snapshot older than 13 months: every member is sent again\n');
+    expect(t.stdout()).toBe(
+      'Newsletter\tacct1\taud1\tupdate\t5\t1\tacct2\tacct3\tgrant to acct2 revoked by hand; grant to acct3 made by hand; snapshot older than 13 months: every member is sent again\n',
+    );
   });
 
   it('-o json: an audience deleted by hand is drift and planned for creation; one renamed by hand is renamed back', async () => {
     const reg = new HttpRegistry();
-    stubs(reg, [{ id: 'gone1', name: 'Newsletter', deleted: true }, { id: 'aud2', name: 'Renamed', deleted: false }], null as never);
-    reg.register(route('GET', '/12/accounts/acct1/custom_audiences/aud2/permissions'), json({ data: [], next_cursor: null }));
-    const { t, file } = setup(yaml.replace(' share_with: [acct2]', ' type: email') + '  - {name: Lapsed, source: news.txt}\n', source, reg);
+    stubs(
+      reg,
+      [
+        { id: 'gone1', name: 'Newsletter', deleted: true },
+        { id: 'aud2', name: 'Renamed', deleted: false },
+      ],
+      null as never,
+    );
+    reg.register(
+      route('GET', '/12/accounts/acct1/custom_audiences/aud2/permissions'),
+      json({ data: [], next_cursor: null }),
+    );
+    const { t, file } = setup(
+      yaml.replace(' share_with: [acct2]', ' type: email') +
+        '  - {name: Lapsed, source: news.txt}\n',
+      source,
+      reg,
+    );
     updateState(statePath(t.configDir, 'default', 'acct1'), (s) => {
-      s.audiences.push({ id: 'gone1', kind: 'custom_audience', name: 'Newsletter', created: true, grants: {} });
-      s.audiences.push({ id: 'aud2', kind: 'custom_audience', name: 'Lapsed', created: false, grants: {} });
+      s.audiences.push({
+        id: 'gone1',
+        kind: 'custom_audience',
+        name: 'Newsletter',
+        created: true,
+        grants: {},
+      });
+      s.audiences.push({
+        id: 'aud2',
+        kind: 'custom_audience',
+        name: 'Lapsed',
+        created: false,
+        grants: {},
+      });
     });
-    const j = testContext({ transport: reg, globals: { output: 'json' }, env: { XCTL_CONFIG_DIR: t.configDir } });
+    const j = testContext({
+      transport: reg,
+      globals: { output: 'json' },
+      env: { XCTL_CONFIG_DIR: t.configDir },
+    });
     cleanups.push(() => j.cleanup());
     const e = await audiencesApply(j.ctx, opts(file, { plan: true })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(PlanHasChanges);
     expect(JSON.parse(j.stdout())).toEqual({
       audiences: [
-        { name: 'Newsletter', account: 'acct1', id: null, action: 'create', adds: 5, removes: 0, grants: [], revokes: [], drift: ['gone1 deleted by hand'] },
-        { name: 'Lapsed', account: 'acct1', id: 'aud2', action: 'update', adds: 5, removes: 0, grants: [], revokes: [], drift: ['renamed by hand to "Renamed"', 'snapshot missing: every member is sent'] },
+        {
+          name: 'Newsletter',
+          account: 'acct1',
+          id: null,
+          action: 'create',
+          adds: 5,
+          removes: 0,
+          grants: [],
+          revokes: [],
+          drift: ['gone1 deleted by hand'],
+        },
+        {
+          name: 'Lapsed',
+          account: 'acct1',
+          id: 'aud2',
+          action: 'update',
+          adds: 5,
+          removes: 0,
+          grants: [],
+          revokes: [],
+          drift: ['renamed by hand to "Renamed"', 'snapshot missing: every member is sent'],
+        },
       ],
     });
     reg.verify();
@@ -173,11 +367,23 @@ describe('apply --plan', () => {
 
   it('max_removes and max_reject_rate refuse an audience in the plan (reported, exit 10)', async () => {
     const reg = new HttpRegistry();
-    stubs(reg, [{ id: 'aud1', name: 'Newsletter', deleted: false }], [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }]);
-    const { t, file } = setup(yaml + '    max_removes: 2\n', { 'news.txt': emails(2).join('\n') + '\n' }, reg);
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
+    const { t, file } = setup(
+      yaml + '    max_removes: 2\n',
+      { 'news.txt': emails(2).join('\n') + '\n' },
+      reg,
+    );
     await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
-    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
-    expect(t.stderr()).toContain('warning: audience "Newsletter" (account acct1): apply would refuse it: 3 removes, more than its max_removes (2)');
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(
+      PlanHasChanges,
+    );
+    expect(t.stderr()).toContain(
+      'warning: audience "Newsletter" (account acct1): apply would refuse it: 3 removes, more than its max_removes (2)',
+    );
   });
 });
 

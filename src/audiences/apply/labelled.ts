@@ -22,5 +22,14 @@ export function labelledContext(ctx: Context, label: string): Context {
       done();
     },
   });
-  return new Context({ streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr }, env: ctx.env, globals: ctx.globals, clock: ctx.clock, signal: ctx.signal, cwd: ctx.cwd, version: ctx.version, transport: ctx.transport });
+  return new Context({
+    streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr },
+    env: ctx.env,
+    globals: ctx.globals,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    cwd: ctx.cwd,
+    version: ctx.version,
+    transport: ctx.transport,
+  });
 }

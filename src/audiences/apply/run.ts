@@ -26,13 +26,39 @@ export interface AudienceResult {
   cause?: Error;
 }
 
-export const RESULT_FIELDS = ['name', 'account', 'id', 'action', 'status', 'adds', 'removes', 'grants', 'revokes', 'acknowledged', 'error'];
+export const RESULT_FIELDS = [
+  'name',
+  'account',
+  'id',
+  'action',
+  'status',
+  'adds',
+  'removes',
+  'grants',
+  'revokes',
+  'acknowledged',
+  'error',
+];
 
 function resultOf(p: AudiencePlan): AudienceResult {
-  return { name: p.name, account: p.account, id: p.id, action: p.action, status: 'ok', adds: 0, removes: 0, grants: 0, revokes: 0, acknowledged: 0 };
+  return {
+    name: p.name,
+    account: p.account,
+    id: p.id,
+    action: p.action,
+    status: 'ok',
+    adds: 0,
+    removes: 0,
+    grants: 0,
+    revokes: 0,
+    acknowledged: 0,
+  };
 }
 
-function remember(s: AccountState, a: Omit<ManagedAudience, 'grants'> & { grants?: ManagedAudience['grants'] }): ManagedAudience {
+function remember(
+  s: AccountState,
+  a: Omit<ManagedAudience, 'grants'> & { grants?: ManagedAudience['grants'] },
+): ManagedAudience {
   let m = s.audiences.find((x) => x.id === a.id);
   if (!m) s.audiences.push((m = { ...a, grants: a.grants ?? {} }));
   else Object.assign(m, { name: a.name, created: m.created || a.created });
@@ -47,9 +73,13 @@ async function ensureAudience(ctx: Context, env: ApplyEnv, p: AudiencePlan): Pro
   if (!p.id) {
     // The intent first: killed after the create, the next run finds the name and knows it is its own.
     updateState(file, (s) => {
-      if (!s.creating.some((c) => c.kind === intent.kind && c.name === intent.name)) s.creating.push(intent);
+      if (!s.creating.some((c) => c.kind === intent.kind && c.name === intent.name))
+        s.creating.push(intent);
     });
-    const made = p.kind === 'do_not_reach' ? await remote.createDoNotReach(ctx, p.account, p.name) : await remote.createAudience(ctx, p.account, p.name, spec.description);
+    const made =
+      p.kind === 'do_not_reach'
+        ? await remote.createDoNotReach(ctx, p.account, p.name)
+        : await remote.createAudience(ctx, p.account, p.name, spec.description);
     p.id = made.id;
   } else if (p.rename) {
     await remote.renameAudience(ctx, p.account, p.id, p.name);
@@ -63,7 +93,13 @@ async function ensureAudience(ctx: Context, env: ApplyEnv, p: AudiencePlan): Pro
   return id;
 }
 
-async function applyGrants(ctx: Context, env: ApplyEnv, p: AudiencePlan, id: string, r: AudienceResult): Promise<void> {
+async function applyGrants(
+  ctx: Context,
+  env: ApplyEnv,
+  p: AudiencePlan,
+  id: string,
+  r: AudienceResult,
+): Promise<void> {
   const file = statePath(env.stateRoot, env.profile, p.account);
   for (const g of p.revokeOps) {
     if (ctx.signal.aborted) return;
@@ -72,14 +108,23 @@ async function applyGrants(ctx: Context, env: ApplyEnv, p: AudiencePlan, id: str
     } catch (e) {
       if (!(e instanceof ApiError && e.status === 404)) throw e; // revoked meanwhile: the goal holds
     }
-    updateState(file, (s) => void delete remember(s, { id, kind: p.kind, name: p.name, created: false }).grants[g.granted_account_id]);
+    updateState(
+      file,
+      (s) =>
+        void delete remember(s, { id, kind: p.kind, name: p.name, created: false }).grants[
+          g.granted_account_id
+        ],
+    );
     r.revokes++;
   }
   for (const g of p.grantOps) {
     if (ctx.signal.aborted) return;
     const made = await remote.grant(ctx, p.account, id, g.account, g.level);
     updateState(file, (s) => {
-      remember(s, { id, kind: p.kind, name: p.name, created: false }).grants[g.account] = { permission_id: made.id, level: g.level };
+      remember(s, { id, kind: p.kind, name: p.name, created: false }).grants[g.account] = {
+        permission_id: made.id,
+        level: g.level,
+      };
     });
     r.grants++;
   }
@@ -96,14 +141,28 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
   r.id = id;
   if (p.action !== 'none') {
     const { runSync } = await import('../sync.js');
-    const s = await runSync(labelledContext(ctx, label(spec)), syncOptions(env, spec, { id, input: p.input!, plan: false, refresh: p.refresh, adopt: p.adopt }));
+    const s = await runSync(
+      labelledContext(ctx, label(spec)),
+      syncOptions(env, spec, {
+        id,
+        input: p.input!,
+        plan: false,
+        refresh: p.refresh,
+        adopt: p.adopt,
+      }),
+    );
     Object.assign(r, { adds: s.adds, removes: s.removes, acknowledged: s.acknowledged });
   }
   if (spec.kind === 'custom_audience') await applyGrants(ctx, env, p, id, r);
   return r;
 }
 
-async function prune(ctx: Context, env: ApplyEnv, p: AudiencePlan, r: AudienceResult): Promise<AudienceResult> {
+async function prune(
+  ctx: Context,
+  env: ApplyEnv,
+  p: AudiencePlan,
+  r: AudienceResult,
+): Promise<AudienceResult> {
   try {
     await remote.deleteAudience(ctx, p.account, p.kind, p.id!);
   } catch (e) {
@@ -116,7 +175,11 @@ async function prune(ctx: Context, env: ApplyEnv, p: AudiencePlan, r: AudienceRe
 }
 
 /** Applies every row, accounts in parallel; never throws for one audience's failure. */
-export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[]): Promise<AudienceResult[]> {
+export async function applyPlan(
+  ctx: Context,
+  env: ApplyEnv,
+  rows: AudiencePlan[],
+): Promise<AudienceResult[]> {
   const byAccount = new Map<string, AudiencePlan[]>();
   for (const p of rows) byAccount.set(p.account, [...(byAccount.get(p.account) ?? []), p]);
   const results = new Map<AudiencePlan, AudienceResult>();
@@ -132,7 +195,13 @@ export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[
         } catch (e) {
           const err = e as Error;
           ctx.io.warn(`${label(p)}: ${err.message}`);
-          results.set(p, { ...resultOf(p), id: p.id, status: 'failed', error: err.message, cause: err });
+          results.set(p, {
+            ...resultOf(p),
+            id: p.id,
+            status: 'failed',
+            error: err.message,
+            cause: err,
+          });
         }
       }
     }),

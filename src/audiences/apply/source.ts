@@ -10,13 +10,23 @@ import { UsageError, XctlError } from '../../core/errors.js';
 import type { AudienceSpec } from './schema.js';
 
 /** The file sync reads for this audience (a command's output lands in `tmpDir`). */
-export async function sourceFile(ctx: Context, spec: AudienceSpec, tmpDir: string): Promise<string> {
+export async function sourceFile(
+  ctx: Context,
+  spec: AudienceSpec,
+  tmpDir: string,
+): Promise<string> {
   if ('file' in spec.source) {
-    if (!fs.existsSync(spec.source.file)) throw new UsageError(`audience "${spec.name}": source ${spec.source.file} does not exist`, { flag: '-f' });
+    if (!fs.existsSync(spec.source.file))
+      throw new UsageError(`audience "${spec.name}": source ${spec.source.file} does not exist`, {
+        flag: '-f',
+      });
     return spec.source.file;
   }
   fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-  const out = path.join(tmpDir, `source-${process.pid}-${Buffer.from(`${spec.account}/${spec.name}`).toString('hex').slice(0, 80)}.txt`);
+  const out = path.join(
+    tmpDir,
+    `source-${process.pid}-${Buffer.from(`${spec.account}/${spec.name}`).toString('hex').slice(0, 80)}.txt`,
+  );
   await runCommand(ctx, spec.source, out, spec.name);
   return out;
 }
@@ -27,10 +37,20 @@ interface CommandSource {
   cwd: string;
 }
 
-function runCommand(ctx: Context, src: CommandSource, outFile: string, name: string): Promise<void> {
+function runCommand(
+  ctx: Context,
+  src: CommandSource,
+  outFile: string,
+  name: string,
+): Promise<void> {
   const fd = fs.openSync(outFile, 'w', 0o600);
   return new Promise<void>((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', src.command], { cwd: src.cwd, env: ctx.env as NodeJS.ProcessEnv, stdio: ['ignore', fd, 'pipe'], detached: true });
+    const child = spawn('/bin/sh', ['-c', src.command], {
+      cwd: src.cwd,
+      env: ctx.env as NodeJS.ProcessEnv,
+      stdio: ['ignore', fd, 'pipe'],
+      detached: true,
+    });
     let stderr = '';
     let why: string | undefined;
     const kill = (reason: string) => {
@@ -41,7 +61,10 @@ function runCommand(ctx: Context, src: CommandSource, outFile: string, name: str
         child.kill('SIGKILL');
       }
     };
-    const timer = setTimeout(() => kill(`ran longer than its timeout (${src.timeoutMs / 1000} s)`), src.timeoutMs);
+    const timer = setTimeout(
+      () => kill(`ran longer than its timeout (${src.timeoutMs / 1000} s)`),
+      src.timeoutMs,
+    );
     const onAbort = () => kill('interrupted');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     child.stderr!.on('data', (d: Buffer) => {
@@ -56,12 +79,19 @@ function runCommand(ctx: Context, src: CommandSource, outFile: string, name: str
         reject(err);
       } else resolve();
     };
-    child.on('error', (e) => done(new XctlError(`audience "${name}": cannot run its command: ${e.message}`)));
+    child.on('error', (e) =>
+      done(new XctlError(`audience "${name}": cannot run its command: ${e.message}`)),
+    );
     child.on('close', (code, signal) => {
       if (why === undefined && code === 0) return done();
       const last = stderr.trim().split('\n').slice(-3).join(' | ');
       const how = why ?? (signal ? `was killed by ${signal}` : `exited with code ${code}`);
-      done(new XctlError(`audience "${name}": its command ${how}; its output is not used${last ? ` (stderr: ${last})` : ''}`, { hint: `the command: ${src.command}` }));
+      done(
+        new XctlError(
+          `audience "${name}": its command ${how}; its output is not used${last ? ` (stderr: ${last})` : ''}`,
+          { hint: `the command: ${src.command}` },
+        ),
+      );
     });
   });
 }
