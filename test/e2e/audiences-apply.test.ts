@@ -362,14 +362,25 @@ describe('audiences apply', () => {
   it('killed between a create and its record: the next apply knows the audience as its own (so --prune may delete it)', async () => {
     // What a kill right after the create leaves: the intent recorded, the audience on the service.
     const state = path.join(t.configDir, 'audiences', 'default', owner, 'apply-state.json');
-    const s = JSON.parse(fs.readFileSync(state, 'utf8')) as { creating: Array<{ kind: string; name: string }> };
+    const s = JSON.parse(fs.readFileSync(state, 'utf8')) as {
+      creating: Array<{ kind: string; name: string }>;
+    };
     s.creating.push({ kind: 'custom_audience', name: 'Orphan' });
     fs.writeFileSync(state, JSON.stringify(s));
-    const made = JSON.parse((await t.run(['audiences', 'create', '--name', 'Orphan', '-o', 'json'])).stdout) as { id: string };
+    const made = JSON.parse(
+      (await t.run(['audiences', 'create', '--name', 'Orphan', '-o', 'json'])).stdout,
+    ) as { id: string };
     yaml(NEWSLETTER.replaceAll('SISTER', sister) + '  - {name: Orphan, source: dnr.txt}\n');
-    expect((await plan()).rows[1]).toMatchObject({ name: 'Orphan', id: made.id, action: 'update', adds: 210 });
+    expect((await plan()).rows[1]).toMatchObject({
+      name: 'Orphan',
+      id: made.id,
+      action: 'update',
+      adds: 210,
+    });
     expect((await apply()).code).toBe(0);
-    expect((await members('custom_audiences', made.id)).members.email).toEqual(digests(emails(range(0, 210), 'dnr')));
+    expect((await members('custom_audiences', made.id)).members.email).toEqual(
+      digests(emails(range(0, 210), 'dnr')),
+    );
     yaml(NEWSLETTER.replaceAll('SISTER', sister));
     const p = await plan(['--prune']);
     expect(p.rows.map((x) => [x.name, x.id, x.action])).toEqual([

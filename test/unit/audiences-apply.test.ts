@@ -267,6 +267,42 @@ describe('apply --plan', () => {
     reg.verify();
   });
 
+  it('--state-dir (or XCTL_STATE_DIR) holds the snapshots and the state instead of the config folder', async () => {
+    const reg = new HttpRegistry();
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
+    const { t, file, dir } = setup(yaml, source, reg);
+    const stateDir = path.join(dir, 'state');
+    await snapshot({ ...t, configDir: stateDir }, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
+    await audiencesApply(t.ctx, opts(file, { plan: true, stateDir }));
+    expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tnone\t0\t0\t\t\t\n');
+    const e = testContext({
+      transport: reg,
+      env: { XCTL_STATE_DIR: stateDir, XCTL_CONFIG_DIR: t.configDir },
+    });
+    cleanups.push(() => e.cleanup());
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
+    await audiencesApply(e.ctx, opts(file, { plan: true }));
+    expect(e.stdout()).toBe(t.stdout());
+    // Without it, the config folder has no snapshot: every member would be sent.
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(
+      PlanHasChanges,
+    );
+    expect(t.stdout()).toContain('snapshot missing');
+  });
+
   it('drift: a grant revoked and one made by hand, a snapshot past 13 months (all members sent again); exit 10', async () => {
     const reg = new HttpRegistry();
     stubs(

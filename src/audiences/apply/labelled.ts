@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { Context } from '../../context.js';
 
 /** A context like `ctx` (same signal, clock, wire) whose stderr lines are prefixed with `label`. */
-export function labelledContext(ctx: Context, label: string): Context {
+export function labelledContext(ctx: Context, label: string, o: { quiet?: boolean } = {}): Context {
   const target = ctx.io.stderr;
   let atLineStart = true;
   const stderr = new Writable({
@@ -25,7 +25,7 @@ export function labelledContext(ctx: Context, label: string): Context {
   return new Context({
     streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr },
     env: ctx.env,
-    globals: ctx.globals,
+    globals: o.quiet ? { ...ctx.globals, quiet: true } : ctx.globals,
     clock: ctx.clock,
     signal: ctx.signal,
     cwd: ctx.cwd,

@@ -193,7 +193,7 @@ async function planMembers(
   row.input = await sourceFile(ctx, spec, env.tmpDir);
   row.adopt = adoptFor(env, spec, row, known);
   const s: SyncSummary = await runSync(
-    labelledContext(ctx, label(spec)),
+    labelledContext(ctx, label(spec), { quiet: !row.id }),
     syncOptions(env, spec, {
       id: row.id ?? 'new',
       input: row.input,
