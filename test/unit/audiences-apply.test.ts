@@ -7,6 +7,9 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadApplyFile, applyJsonSchema } from '../../src/audiences/apply/schema.js';
 import { readState, statePath, updateState } from '../../src/audiences/apply/state.js';
+import { sourceFile } from '../../src/audiences/apply/source.js';
+import type { AudienceSpec } from '../../src/audiences/apply/schema.js';
+import { XctlError } from '../../src/core/errors.js';
 import type { ApplyOptions } from '../../src/commands/audiences/apply.js';
 import { MemoryCursor } from '../../src/audiences/digests.js';
 import { snapshotPaths, writeSnapshot } from '../../src/audiences/snapshot.js';
@@ -434,5 +437,68 @@ describe('the apply state', () => {
     expect(readState(file).creating).toEqual([{ kind: 'custom_audience', name: 'N' }]);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(path.dirname(file))).toEqual(['apply-state.json']);
+  });
+});
+
+describe('command sources', () => {
+  const spec = (command: string, cwd: string, timeoutMs = 5000): AudienceSpec => ({
+    name: 'N',
+    kind: 'custom_audience',
+    account: 'acct1',
+    source: { command, timeoutMs, cwd },
+    type: 'email',
+    columns: [],
+    format: 'auto',
+    hashed: false,
+    shareWith: [],
+    adopt: false,
+    line: 2,
+  });
+  const fail = async (p: Promise<unknown>) => {
+    const e = await p.then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(XctlError);
+    return (e as XctlError).message;
+  };
+
+  it('runs in the file folder; its output is saved privately; XCTL_* variables (credentials) are not passed', async () => {
+    const t = testContext({ env: { HOME_HINT: 'kept' } });
+    cleanups.push(() => t.cleanup());
+    fs.writeFileSync(path.join(t.configDir, 'list.txt'), 'a@example.com\n');
+    const cmd = 'cat list.txt; echo "$HOME_HINT@example.com"; env | grep -c ^XCTL_ || true';
+    const out = await sourceFile(t.ctx, spec(cmd, t.configDir), path.join(t.configDir, 'tmp'));
+    expect(fs.readFileSync(out, 'utf8')).toBe('a@example.com\nkept@example.com\n0\n');
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+    expect(t.env.XCTL_API_SECRET).toBe('test-api-secret'); // it was there to leak
+  });
+
+  it('a non-zero exit or a timeout fails it, with the end of its stderr, and leaves no output', async () => {
+    const t = testContext();
+    cleanups.push(() => t.cleanup());
+    const tmp = path.join(t.configDir, 'tmp');
+    expect(
+      await fail(
+        sourceFile(t.ctx, spec('echo a@example.com; echo boom >&2; exit 3', t.configDir), tmp),
+      ),
+    ).toBe('audience "N": its command exited with code 3; its output is not used (stderr: boom)');
+    const started = Date.now();
+    expect(
+      await fail(
+        sourceFile(t.ctx, spec('echo a@example.com; sleep 20 | cat', t.configDir, 300), tmp),
+      ),
+    ).toBe('audience "N": its command ran longer than its timeout (0.3 s); its output is not used');
+    expect(Date.now() - started).toBeLessThan(5000); // the whole group was killed, the pipe too
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('a missing source file is an input error naming the audience', async () => {
+    const t = testContext();
+    cleanups.push(() => t.cleanup());
+    const s = { ...spec('x', t.configDir), source: { file: path.join(t.configDir, 'nope.csv') } };
+    expect(await usage(sourceFile(t.ctx, s, t.configDir))).toBe(
+      `audience "N": source ${path.join(t.configDir, 'nope.csv')} does not exist`,
+    );
   });
 });

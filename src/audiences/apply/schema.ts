@@ -144,7 +144,6 @@ export function applyJsonSchema(): Record<string, unknown> {
   >;
   return {
     ...s,
-    $id: 'https://xctl.dev/schemas/audiences-apply.json',
     title: 'xctl audiences apply file',
   };
 }

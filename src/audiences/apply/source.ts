@@ -31,6 +31,17 @@ export async function sourceFile(
   return out;
 }
 
+/**
+ * The command's environment: xctl's own, without any XCTL_* variable. The file may come from a
+ * pull request whose plan CI runs: its commands must not be handed the API credentials.
+ */
+export function commandEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
+  return out;
+}
+
 interface CommandSource {
   command: string;
   timeoutMs: number;
@@ -47,7 +58,7 @@ function runCommand(
   return new Promise<void>((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', src.command], {
       cwd: src.cwd,
-      env: ctx.env as NodeJS.ProcessEnv,
+      env: commandEnv(ctx.env),
       stdio: ['ignore', fd, 'pipe'],
       detached: true,
     });
