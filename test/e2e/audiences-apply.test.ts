@@ -327,6 +327,61 @@ describe('audiences apply', () => {
     expect((await plan()).code).toBe(0);
   }, 240_000);
 
+  it('Ctrl-C drains, exits 130 and names what is unfinished; the next apply finishes it', async () => {
+    const next = range(5000, 30_000);
+    write('news.csv', ['E-mail Address', ...emails(next)]);
+    const journal = path.join(
+      t.configDir,
+      'audiences',
+      'default',
+      owner,
+      `${ids.Newsletter}.email.pending`,
+      'journal.jsonl',
+    );
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
+    const args = [
+      'audiences',
+      'apply',
+      '-f',
+      path.join(dir, 'audiences.yaml'),
+      '--batch-size',
+      '250',
+      '--concurrency',
+      '2',
+    ];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...t.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => (stdout += d));
+    for (
+      let i = 0;
+      i < 2400 &&
+      !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 10);
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    const code = await new Promise((r) => child.on('close', r));
+    await t.admin('DELETE', '/_sandbox/faults');
+    expect(code, stderr).toBe(130);
+    expect(stdout).toMatch(/^Newsletter\t[^\n]*\tupdate\tfailed\t/m);
+    expect(stdout).toMatch(/^Do not contact\t[^\n]*\tskipped\t[^\n]*\tinterrupted$/m);
+    expect(stderr).toMatch(
+      /interrupted: 2 audiences unfinished; run the same apply again to finish them/,
+    ); // one stopped, one not started
+    expect(stderr).not.toMatch(/at .*\.js:\d+/);
+    const r = await apply();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('finishing an interrupted sync first');
+    expect((await members('custom_audiences', ids.Newsletter!)).members).toEqual({
+      email: digests(emails(next)),
+    });
+  }, 240_000);
+
   it('--prune deletes only audiences an earlier apply created and the file no longer lists', async () => {
     const manual = JSON.parse(
       (await t.run(['audiences', 'create', '--name', 'Made by hand', '-o', 'json'])).stdout,
