@@ -426,6 +426,47 @@ describe('apply --plan', () => {
   });
 });
 
+describe('apply', () => {
+  it('a create the service refuses: the audience fails (exit 1, its error), and its intent is dropped', async () => {
+    const reg = new HttpRegistry();
+    reg.register(
+      route('GET', '/12/accounts/acct1/custom_audiences'),
+      json({ data: [], next_cursor: null }),
+    );
+    reg.register(
+      route('POST', '/12/accounts/acct1/custom_audiences'),
+      json(
+        { errors: [{ code: 'INVALID_PARAMETER', message: 'name is taken', parameter: 'name' }] },
+        400,
+      ),
+    );
+    const { t, file } = setup(
+      'audiences:\n  - {name: N, source: n.txt, type: email}\n',
+      { 'n.txt': 'a@example.com\n' },
+      reg,
+    );
+    const e = (await audiencesApply(t.ctx, opts(file)).catch((x: unknown) => x)) as {
+      exitCode: number;
+      message: string;
+    };
+    expect(e.exitCode).toBe(1);
+    expect(e.message).toContain('name is taken');
+    expect(t.stderr()).toContain('warning: N (acct1): ');
+    expect(readState(statePath(t.configDir, 'default', 'acct1'))).toEqual({
+      xctl_apply_state: 1,
+      audiences: [],
+      creating: [],
+    });
+    expect(
+      reg.requests
+        .find((r) => r.method === 'POST')!
+        .form()
+        .get('name'),
+    ).toBe('N');
+    reg.verify();
+  });
+});
+
 describe('the apply state', () => {
   it('is replaced whole, private, and keeps intents until the create is recorded', () => {
     const t = testContext();

@@ -65,6 +65,19 @@ function remember(
   return m;
 }
 
+/** The HTTP status of a service's answer (ApiError, AuthError), else undefined. */
+function statusOf(e: unknown): number | undefined {
+  return e instanceof ApiError || (e instanceof Error && 'status' in e)
+    ? (e as ApiError).status
+    : undefined;
+}
+
+/** The service answered no (4xx): nothing happened, unlike a lost answer or a 5xx. */
+function refused(e: unknown): boolean {
+  const s = statusOf(e);
+  return s !== undefined && s >= 400 && s < 500;
+}
+
 /** The audience exists under the file's name afterwards; returns its id. */
 async function ensureAudience(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<string> {
   const spec = p.spec!;
@@ -76,10 +89,24 @@ async function ensureAudience(ctx: Context, env: ApplyEnv, p: AudiencePlan): Pro
       if (!s.creating.some((c) => c.kind === intent.kind && c.name === intent.name))
         s.creating.push(intent);
     });
-    const made =
-      p.kind === 'do_not_reach'
-        ? await remote.createDoNotReach(ctx, p.account, p.name)
-        : await remote.createAudience(ctx, p.account, p.name, spec.description);
+    let made: remote.RemoteAudience;
+    try {
+      made =
+        p.kind === 'do_not_reach'
+          ? await remote.createDoNotReach(ctx, p.account, p.name)
+          : await remote.createAudience(ctx, p.account, p.name, spec.description);
+    } catch (e) {
+      // Refused for sure (4xx): nothing was created, so an audience of that name made later by
+      // hand must not pass for apply's. A lost answer keeps the intent: it may exist.
+      if (refused(e)) {
+        updateState(file, (s) => {
+          s.creating = s.creating.filter(
+            (c) => !(c.kind === intent.kind && c.name === intent.name),
+          );
+        });
+      }
+      throw e;
+    }
     p.id = made.id;
   } else if (p.rename) {
     await remote.renameAudience(ctx, p.account, p.id, p.name);
@@ -106,7 +133,7 @@ async function applyGrants(
     try {
       await remote.revoke(ctx, p.account, id, g.id);
     } catch (e) {
-      if (!(e instanceof ApiError && e.status === 404)) throw e; // revoked meanwhile: the goal holds
+      if (statusOf(e) !== 404) throw e; // revoked meanwhile: the goal holds
     }
     updateState(
       file,
@@ -166,7 +193,7 @@ async function prune(
   try {
     await remote.deleteAudience(ctx, p.account, p.kind, p.id!);
   } catch (e) {
-    if (!(e instanceof ApiError && e.status === 404)) throw e;
+    if (statusOf(e) !== 404) throw e;
   }
   updateState(statePath(env.stateRoot, env.profile, p.account), (s) => {
     s.audiences = s.audiences.filter((a) => a.id !== p.id);
