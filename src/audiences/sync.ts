@@ -82,6 +82,8 @@ export interface SavedPlanCheck {
   input_digest: string;
   /** The snapshot (and any interrupted plan) the plan was computed against. */
   state_id: string;
+  /** Where members go: a custom audience (the default) or the account's do-not-reach list. */
+  target?: 'custom_audience' | 'do_not_reach_list';
 }
 
 export interface SyncSummary {
@@ -437,7 +439,7 @@ export async function diff(input: DigestCursor, snap: DigestCursor, full: boolea
 }
 
 function batchOptions(o: SyncOptions, plan: PendingPlan): Record<string, unknown> {
-  return { target: 'custom_audience', account: o.accountId, list: o.audienceId, type: plan.header.type, batch_size: plan.header.batch_size };
+  return { target: o.target ?? 'custom_audience', account: o.accountId, list: o.audienceId, type: plan.header.type, batch_size: plan.header.batch_size };
 }
 
 /** Users a request carries: --batch-size, unless the 5,000,000-byte limit cuts it first. */
@@ -472,7 +474,7 @@ async function sendPlan(
   let sender: Awaited<ReturnType<typeof uploadSender>> | undefined;
   let sent = 0;
   try {
-    sender = await uploadSender(ctx, usersPath({ target: 'custom_audience', accountId: o.accountId, listId: o.audienceId }));
+    sender = await uploadSender(ctx, usersPath({ target: o.target ?? 'custom_audience', accountId: o.accountId, listId: o.audienceId }));
     const s = sender;
     let current: Batcher | undefined;
     const d = (dispatcher = new Dispatcher({

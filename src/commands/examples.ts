@@ -67,6 +67,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl audiences upload AUDIENCE_ID users.csv --dry-run --out bodies.jsonl',
   ],
   'audiences sync': ['xctl audiences sync AUDIENCE_ID users.csv --plan', 'xctl audiences sync AUDIENCE_ID users.csv'],
+  'audiences apply': ['xctl audiences apply -f audiences.yaml --plan -o json  # CI: exit 10 when anything would change', 'xctl audiences apply -f audiences.yaml --prune'],
   'audiences hash': ['xctl audiences hash users.csv --type email', 'xctl audiences hash users.csv --explain'],
   'audiences inspect': ['xctl audiences inspect crm-export.csv --default-country US', 'xctl audiences inspect users.csv -o json'],
   'audiences do-not-reach upload': ['xctl audiences do-not-reach upload LIST_ID users.csv'],

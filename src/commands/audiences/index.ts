@@ -13,12 +13,14 @@ import { register as estimate } from './estimate.js';
 import { register as sync } from './sync.js';
 import { register as hash } from './hash.js';
 import { register as inspect } from './inspect.js';
+import { register as apply } from './apply.js';
 
 export function register(audiences: Command): void {
   upload(audiences);
   sync(audiences);
   hash(audiences);
   inspect(audiences);
+  apply(audiences);
   const dnr = audiences.command('do-not-reach').description('the account\'s do-not-reach list: users excluded from every campaign');
   doNotReachUpload(dnr);
   audiences.description('custom audiences: manage, share, combine, estimate; bulk hashed user uploads; do-not-reach lists');

@@ -1,0 +1,35 @@
+// Several audiences sync at once (one per account): each runs on a child context whose stderr
+// lines start with the audience's name, so its messages can be told apart, and which draws no
+// progress bar (its stderr is no terminal: bars of parallel syncs would overwrite each other),
+// only the periodic progress lines.
+import { Writable } from 'node:stream';
+import { Context } from '../../context.js';
+
+/** A context like `ctx` (same signal, clock, wire) whose stderr lines are prefixed with `label`. */
+export function labelledContext(ctx: Context, label: string, o: { quiet?: boolean } = {}): Context {
+  const target = ctx.io.stderr;
+  let atLineStart = true;
+  const stderr = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      const s = chunk.toString();
+      let out = '';
+      for (const part of s.split(/(?<=\n)/)) {
+        if (atLineStart && part !== '') out += `${label}: `;
+        out += part;
+        atLineStart = part.endsWith('\n');
+      }
+      target.write(out);
+      done();
+    },
+  });
+  return new Context({
+    streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr },
+    env: ctx.env,
+    globals: o.quiet ? { ...ctx.globals, quiet: true } : ctx.globals,
+    clock: ctx.clock,
+    signal: ctx.signal,
+    cwd: ctx.cwd,
+    version: ctx.version,
+    transport: ctx.transport,
+  });
+}

@@ -1,0 +1,246 @@
+// `xctl audiences apply -f audiences.yaml [--plan]`: keep every audience a file lists, on one or
+// more ads accounts, equal to its source (src/audiences/apply/). Plan: exit 10 when anything
+// would change, 0 when nothing. Apply: exit 0 only when every audience equals its source.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import {
+  AuthError,
+  InterruptedError,
+  PartialError,
+  PlanHasChanges,
+  UsageError,
+} from '../../core/errors.js';
+import { effectiveFormat, printJson, printList } from '../../core/output.js';
+import { processAlive } from '../../core/file-lock.js';
+import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
+import type { AudiencePlan, ApplyEnv } from '../../audiences/apply/plan.js';
+import type { AudienceResult } from '../../audiences/apply/run.js';
+import type { AudienceSpec } from '../../audiences/apply/schema.js';
+import { define } from '../define.js';
+import { collect } from '../input.js';
+import { positiveInt } from './input-flags.js';
+
+export interface ApplyOptions {
+  file?: string;
+  plan?: boolean;
+  schema?: boolean;
+  only?: string[];
+  prune?: boolean;
+  adopt?: boolean;
+  stateDir?: string;
+  batchSize: string;
+  concurrency: string;
+}
+
+/** `xctl audiences apply -f FILE` */
+export function register(audiences: Command, runF = audiencesApply): void {
+  audiences
+    .command('apply')
+    .description(
+      'keep the audiences a YAML file lists (several accounts) equal to their sources: create, sync members, share; --plan shows what would change',
+    )
+    .option('-f, --file <path>', 'the audiences file (YAML; `--schema` prints its JSON Schema)')
+    .option(
+      '--plan',
+      'show what would change, per audience, and drift; send nothing (exit 0: nothing, exit 10: changes)',
+    )
+    .option('--schema', 'print the JSON Schema of the audiences file and exit')
+    .option('--only <name>', 'only this audience of the file (repeatable)', collect, [])
+    .option(
+      '--prune',
+      'also delete audiences an earlier apply created that the file no longer lists (on the accounts it names)',
+    )
+    .option(
+      '--adopt',
+      'allow the first sync to audiences that already have members (as `audiences sync --adopt`)',
+    )
+    .option(
+      '--state-dir <dir>',
+      'where snapshots and the apply state live (env XCTL_STATE_DIR; default: beside the config)',
+    )
+    .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
+    .option('--concurrency <n>', 'requests in flight per audience', '4')
+    .action(define<ApplyOptions>((ctx, o) => runF(ctx, o)));
+}
+
+/** GET/POST/PUT/DELETE /12/accounts/:account_id/custom_audiences (+ permissions, do_not_reach_lists, users) */
+export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<void> {
+  if (o.schema) {
+    const { applyJsonSchema } = await import('../../audiences/apply/schema.js');
+    return printJson(ctx.io, await ctx.output(), applyJsonSchema());
+  }
+  if (!o.file)
+    throw new UsageError(
+      '-f FILE is required: the audiences file (`--schema` prints its JSON Schema)',
+      { flag: '-f' },
+    );
+  if (o.prune && o.only?.length)
+    throw new UsageError(
+      '--prune and --only are exclusive: pruning needs the whole file to know what it no longer lists',
+      { flag: '--prune' },
+    );
+  const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
+  const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
+  const { loadApplyFile } = await import('../../audiences/apply/schema.js');
+  const file = path.resolve(ctx.cwd, o.file);
+  const specs = only(await loadApplyFile(file, () => ctx.accountId()), o.only ?? [], o.file);
+  const c = await ctx.credentials();
+  if (!c.api_key || !c.api_secret || !c.access_token || !c.access_token_secret) {
+    throw new AuthError(
+      'apply reads and changes audiences: it needs OAuth 1.0a user credentials (API key and secret, access token and secret)',
+      {
+        hint: 'run `xctl auth set ...` or `xctl auth login`, or set the XCTL_* variables',
+      },
+    );
+  }
+  const profile = await ctx.profileName();
+  const stateRoot = path.resolve(
+    ctx.cwd,
+    o.stateDir ?? ctx.env.XCTL_STATE_DIR ?? path.dirname((await ctx.store()).path),
+  );
+  const tmpParent = path.join(stateRoot, 'audiences');
+  const env: ApplyEnv = {
+    profile,
+    stateRoot,
+    tmpDir: path.join(tmpParent, `.apply-${process.pid}`),
+    batchSize,
+    concurrency,
+    adopt: !!o.adopt,
+  };
+  sweepTmp(tmpParent);
+  try {
+    const rows = await planAll(ctx, env, specs, !!o.prune);
+    if (o.plan) return await reportPlan(ctx, rows);
+    const { applyPlan } = await import('../../audiences/apply/run.js');
+    const results = await applyPlan(ctx, env, rows);
+    await reportApply(ctx, results);
+  } finally {
+    fs.rmSync(env.tmpDir, { recursive: true, force: true });
+  }
+}
+
+/** --only: each name must be in the file (a typo would otherwise apply nothing and exit 0). */
+function only(specs: AudienceSpec[], names: string[], file: string): AudienceSpec[] {
+  if (!names.length) return specs;
+  for (const n of names)
+    if (!specs.some((s) => s.name === n))
+      throw new UsageError(`--only: ${file} lists no audience named "${n}"`, { flag: '--only' });
+  return specs.filter((s) => names.includes(s.name));
+}
+
+/** Command outputs of killed applies (they hold members: never left behind longer than needed). */
+function sweepTmp(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = /^\.apply-(\d+)$/.exec(n);
+    if (m && !processAlive(Number(m[1])))
+      fs.rmSync(path.join(dir, n), { recursive: true, force: true });
+  }
+}
+
+async function planAll(
+  ctx: Context,
+  env: ApplyEnv,
+  specs: AudienceSpec[],
+  prune: boolean,
+): Promise<AudiencePlan[]> {
+  const { planAccount, planPrune } = await import('../../audiences/apply/plan.js');
+  const accounts = [...new Set(specs.map((s) => s.account))];
+  const perAccount = await Promise.all(
+    accounts.map(async (a) => {
+      const rows = await planAccount(
+        ctx,
+        env,
+        a,
+        specs.filter((s) => s.account === a),
+      );
+      return prune ? [...rows, ...(await planPrune(ctx, env, a, rows))] : rows;
+    }),
+  );
+  if (ctx.signal.aborted)
+    throw new InterruptedError('interrupted while planning: nothing was changed');
+  // The file's order, whatever order the accounts finished in; pruned ones last.
+  const order = (r: AudiencePlan) => (r.spec ? specs.indexOf(r.spec) : specs.length);
+  return perAccount.flat().sort((a, b) => order(a) - order(b));
+}
+
+async function reportPlan(ctx: Context, rows: AudiencePlan[]): Promise<void> {
+  const { publicRow, PLAN_FIELDS } = await import('../../audiences/apply/plan.js');
+  const out = await ctx.output();
+  const pub = rows.map(publicRow);
+  if (effectiveFormat(ctx.io, out) === 'json' || out.jq !== undefined)
+    await printJson(ctx.io, out, { audiences: pub });
+  else {
+    const flat = pub.map((r) => ({
+      ...r,
+      grants: (r.grants as string[]).join(','),
+      revokes: (r.revokes as string[]).join(','),
+      drift: (r.drift as string[]).join('; '),
+    }));
+    await printList(ctx.io, out, flat, { columns: PLAN_FIELDS, knownFields: PLAN_FIELDS });
+  }
+  const failed = rows.filter((r) => r.error || r.refused);
+  for (const r of failed)
+    ctx.io.warn(
+      `audience "${r.name}" (account ${r.account}): ${r.error?.message ?? `apply would refuse it: ${r.refused}`}`,
+    );
+  const first = rows.find((r) => r.error)?.error;
+  if (first) throw first;
+  const changing = rows.filter((r) => r.action !== 'none');
+  const drift = rows.reduce((n, r) => n + r.drift.length, 0);
+  ctx.io.info(
+    `plan: ${changing.length} of ${rows.length} audiences would change${drift ? `; ${drift} drift` : ''}`,
+  );
+  if (changing.length || failed.length)
+    throw new PlanHasChanges(`${changing.length} audiences would change`);
+}
+
+async function reportApply(ctx: Context, results: AudienceResult[]): Promise<void> {
+  const { RESULT_FIELDS } = await import('../../audiences/apply/run.js');
+  const out = await ctx.output();
+  const pub = results.map(({ cause: _cause, ...r }) => r);
+  const sum = (k: 'adds' | 'removes' | 'grants' | 'revokes' | 'acknowledged') =>
+    results.reduce((n, r) => n + r[k], 0);
+  const failed = results.filter((r) => r.status !== 'ok');
+  const total = {
+    audiences: results.length,
+    ok: results.length - failed.length,
+    failed: failed.length,
+    adds: sum('adds'),
+    removes: sum('removes'),
+    grants: sum('grants'),
+    revokes: sum('revokes'),
+    acknowledged: sum('acknowledged'),
+  };
+  if (effectiveFormat(ctx.io, out) === 'json' || out.jq !== undefined)
+    await printJson(ctx.io, out, { audiences: pub, total });
+  else await printList(ctx.io, out, pub, { columns: RESULT_FIELDS, knownFields: RESULT_FIELDS });
+  ctx.io.info(
+    `total: ${total.ok} of ${total.audiences} audiences equal their sources; ${total.adds} adds, ${total.removes} removes, ${total.grants} grants, ${total.revokes} revokes`,
+  );
+  if (!failed.length) return;
+  if (ctx.signal.aborted)
+    throw new InterruptedError(
+      `interrupted: ${failed.length} audiences unfinished; run the same apply again to finish them`,
+    );
+  const causes = failed.map((r) => r.cause).filter((e): e is Error => !!e);
+  if (causes.length && causes.every((e) => e instanceof AuthError)) throw causes[0]!;
+  // Nothing changed anywhere: the first failure says what is wrong, with its own exit code.
+  const changed = results.some((r) => r.status === 'ok' && r.action !== 'none');
+  if (!changed && causes.length === failed.length && causes.length) throw causes[0]!;
+  const names = failed.map((r) => `"${r.name}"`).join(', ');
+  const err = new PartialError(
+    `${failed.length} of ${results.length} audiences do not equal their sources: ${names}`,
+    {
+      hint: 'fix what is reported above and run the same apply again: interrupted syncs resume where they stopped',
+    },
+  );
+  throw err;
+}
