@@ -16,6 +16,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'auth app-token': ['xctl auth app-token', 'xctl auth app-token --invalidate'],
   'auth import': ['xctl auth import --twurlrc', 'xctl auth import --twurlrc ~/old/.twurlrc --overwrite'],
   'auth status': ['xctl auth status', 'xctl auth status --json'],
+  'auth migrate': ['xctl auth migrate --to keyring', 'xctl --profile ci auth migrate --to file'],
   'auth token': ['xctl auth token --type app  # the bearer, for curl', 'xctl auth token --type oauth2'],
   'auth profiles list': ['xctl auth profiles list'],
   'auth profiles use': ['xctl auth profiles use sandbox'],
