@@ -16,6 +16,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'auth app-token': ['xctl auth app-token', 'xctl auth app-token --invalidate'],
   'auth import': ['xctl auth import --twurlrc', 'xctl auth import --twurlrc ~/old/.twurlrc --overwrite'],
   'auth status': ['xctl auth status', 'xctl auth status --json'],
+  'auth migrate': ['xctl auth migrate --to keyring', 'xctl --profile ci auth migrate --to file'],
   'auth token': ['xctl auth token --type app  # the bearer, for curl', 'xctl auth token --type oauth2'],
   'auth profiles list': ['xctl auth profiles list'],
   'auth profiles use': ['xctl auth profiles use sandbox'],
@@ -37,6 +38,14 @@ export const EXAMPLES: Record<string, string[]> = {
   'webhooks replay': ['xctl webhooks replay 1146654567674912769 --from 2026-01-15T10:00:00Z', 'xctl webhooks replay 1146654567674912769 --from 202601151000 --to 202601151200'],
   'webhooks crc': ['xctl webhooks crc 9b4507b3-9040-4669-9ca3-6b94edb50553'],
   'webhooks verify': ['xctl webhooks verify --signature sha256=BASE64 --body event.json'],
+  'webhooks doctor': [
+    'xctl webhooks doctor https://hooks.example.com/x',
+    "xctl webhooks doctor --id 1146654567674912769 -o json --jq .cause",
+  ],
+  'webhooks send': [
+    "xctl webhooks send --to http://127.0.0.1:3000/hooks --event profile.update.bio --data '{\"after\":\"hi\"}'",
+    'xctl webhooks send --to https://hooks.example.com/x --from event.json  # a listen --json line',
+  ],
   'webhooks listen': [
     'xctl webhooks listen --register  # on the sandbox: registered, subscribed to every event type',
     'xctl webhooks listen --register --events profile.update.bio,follow.follow --keep',

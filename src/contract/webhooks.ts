@@ -26,6 +26,11 @@ export const WEBHOOK_ENDPOINTS = {
 /** platform-notes.md: replay reaches at most 24 hours back. */
 export const REPLAY_WINDOW_MS = 24 * 3_600_000;
 
+/** Current docs ask for the CRC answer within 3 seconds (platform-notes.md "Webhook challenge"). */
+export const CRC_TIMEOUT_MS = 3_000;
+/** Receivers acknowledge a delivery with 200 within 10 seconds (credentials-webhooks.md 6, 8). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
 /** Webhook URLs are 1-200 characters (platform-notes.md). */
 export const WEBHOOK_URL_MAX = 200;
 

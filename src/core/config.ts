@@ -7,6 +7,7 @@ import path from 'node:path';
 import { UsageError, XctlError } from './errors.js';
 import { withFileLockSync } from './file-lock.js';
 import { checkStorePlace } from './store-guard.js';
+import { ProfileSecrets } from './profile-secrets.js';
 
 export interface Profile {
   api_key?: string;
@@ -37,6 +38,10 @@ export interface Profile {
   account_id?: string;
   output?: string;
   max_wait?: string;
+  /** Where new secrets go: keyring, file or auto (`config set secret_storage`). */
+  secret_storage?: string;
+  /** Set by the store: "keyring" when the profile's secrets are in the OS keychain (profile-secrets.ts). */
+  secrets_in?: string;
 }
 
 export const CREDENTIAL_FIELDS = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'user_id', 'screen_name', 'bearer_token', 'client_id', 'client_secret'] as const;
@@ -63,6 +68,12 @@ export const SETTINGS: Record<string, { describe: string; example: string; env?:
     describe: 'longest wait for a rate-limit reset, in seconds',
     example: '900',
     check: (v) => (/^\d+$/.test(v) ? undefined : 'must be a whole number of seconds'),
+  },
+  secret_storage: {
+    describe: "where the profile's new secrets go: keyring (the OS keychain), file, or auto (keyring when there is one); `auth migrate` moves existing ones",
+    example: 'keyring',
+    env: 'XCTL_SECRET_STORAGE',
+    check: (v) => (['keyring', 'file', 'auto'].includes(v) ? undefined : 'must be keyring, file or auto'),
   },
 };
 
@@ -111,16 +122,30 @@ export function storeDir(env: Record<string, string | undefined>, platform: Node
  */
 export class Store {
   readonly path: string;
+  /** The OS keychain side of the profiles whose secrets live there (profile-secrets.ts). */
+  readonly secrets: ProfileSecrets;
 
-  private constructor(dir: string) {
+  private constructor(dir: string, env: Record<string, string | undefined>) {
     this.path = path.join(dir, 'config.json');
+    this.secrets = new ProfileSecrets(this.path, env);
   }
 
   static async open(env: Record<string, string | undefined>): Promise<Store> {
-    const store = new Store(storeDir(env));
+    const store = new Store(storeDir(env), env);
     // Ownership, modes and symbolic links of the folder and file (store-guard.ts).
     checkStorePlace(store.path);
+    try {
+      await store.secrets.prepare(store.rawProfiles());
+    } catch {
+      /* an unreadable file is reported by the read that needs it */
+    }
     return store;
+  }
+
+  /** The profiles as the file holds them (a keyring profile without its secrets). */
+  rawProfiles(): Record<string, Profile> {
+    const p = this.read().profiles;
+    return p && typeof p === 'object' ? { ...p } : {};
   }
 
   get defaultProfile(): string {
@@ -135,14 +160,23 @@ export class Store {
     });
   }
 
+  /** Every profile, a keyring one with its secrets (or without them when the keychain cannot be used). */
   profiles(): Record<string, Profile> {
-    const p = this.read().profiles;
-    return p && typeof p === 'object' ? { ...p } : {};
+    const all = this.rawProfiles();
+    for (const [name, p] of Object.entries(all)) {
+      try {
+        all[name] = this.secrets.fill(name, p);
+      } catch {
+        /* listed without its secrets; reading the profile itself says why */
+      }
+    }
+    return all;
   }
 
+  /** One profile, its secrets filled in from the keychain when they live there (read afresh). */
   profile(name: string): Profile | undefined {
-    const all = this.profiles();
-    return Object.hasOwn(all, name) ? all[name] : undefined;
+    const all = this.rawProfiles();
+    return Object.hasOwn(all, name) ? this.secrets.fill(name, all[name]!) : undefined;
   }
 
   /** Merges a patch into a profile; `undefined` values delete keys. Creates the profile. */
@@ -151,12 +185,15 @@ export class Store {
     let next: Profile = {};
     this.update((d) => {
       const all = { ...(d.profiles ?? {}) };
-      next = { ...(Object.hasOwn(all, name) ? all[name] : {}) };
+      const before = Object.hasOwn(all, name) ? all[name] : undefined;
+      next = before ? this.secrets.fill(name, before) : {};
+      next = { ...next };
       for (const [k, v] of Object.entries(patch)) {
         if (v === undefined) delete next[k as keyof Profile];
         else next[k as keyof Profile] = v;
       }
-      all[name] = next;
+      // The secrets go to the keychain (first) when the profile keeps them there.
+      all[name] = this.secrets.split(name, next, before);
       d.profiles = all;
     });
     return next;
@@ -167,12 +204,32 @@ export class Store {
     this.update((d) => {
       const all = { ...(d.profiles ?? {}) };
       if (!Object.hasOwn(all, name)) return false;
+      this.secrets.remove(name, all[name]);
       delete all[name];
       d.profiles = all;
       if (d.default_profile === name) delete d.default_profile;
       removed = true;
     });
     return removed;
+  }
+
+  /**
+   * Moves a profile's secrets to the keychain or the file, all or nothing (profile-secrets.ts):
+   * under the store's lock, the new place is written first, then the file in one rename.
+   */
+  migrateSecrets(name: string, to: 'keyring' | 'file'): Profile {
+    let out: Profile = {};
+    let after: (() => void) | undefined;
+    this.update((d) => {
+      const all = { ...(d.profiles ?? {}) };
+      if (!Object.hasOwn(all, name)) throw new UsageError(`no profile named "${name}"`, { flag: '--profile' });
+      const m = this.secrets.migrate(name, all[name]!, to);
+      all[name] = out = m.file;
+      after = m.after;
+      d.profiles = all;
+    });
+    after?.();
+    return out;
   }
 
   private read(): StoreData {

@@ -20,6 +20,12 @@ export function signBody(secret: string, rawBody: string | Buffer): string {
   return hmacToken(secret, rawBody);
 }
 
+/** The headers of a signed delivery: JSON, and the signature under both names. */
+export function deliveryHeaders(secret: string, rawBody: string | Buffer): Record<string, string> {
+  const sig = signBody(secret, rawBody);
+  return { 'content-type': 'application/json', [SIGNATURE_HEADERS[0]]: sig, [SIGNATURE_HEADERS[1]]: sig };
+}
+
 /** Constant-time check of a delivery signature; false for any malformed or missing value. */
 export function verifySignature(secret: string, rawBody: string | Buffer, signature: string | undefined): boolean {
   const sig = typeof signature === 'string' ? signature.trim() : '';

@@ -173,16 +173,17 @@ describe('auth status', () => {
     expect(requests).toEqual([]);
     expect(tty.stdout()).toBe(
       table(
-        '┌─────────┬──────────┬───────────┬──────────┬───────────┬────────┬──────────────────────┬──────────┐',
-        '│ profile │ selected │ api_key   │ api_sec… │ user_tok… │ bearer │ from_env             │ base_url │',
-        '├─────────┼──────────┼───────────┼──────────┼───────────┼────────┼──────────────────────┼──────────┤',
-        '│ default │ true     │ test…(12) │ set      │ from env  │ env    │ XCTL_API_KEY XCTL_A… │          │',
-        '└─────────┴──────────┴───────────┴──────────┴───────────┴────────┴──────────────────────┴──────────┘',
+        '┌─────────┬────────┬───────────┬────────┬──────────┬────────┬────────────────────┬────────┬────────┐',
+        '│ profile │ selec… │ api_key   │ api_s… │ user_to… │ bearer │ from_env           │ base_… │ secre… │',
+        '├─────────┼────────┼───────────┼────────┼──────────┼────────┼────────────────────┼────────┼────────┤',
+        '│ default │ true   │ test…(12) │ set    │ from env │ env    │ XCTL_API_KEY XCTL… │        │ file   │',
+        '└─────────┴────────┴───────────┴────────┴──────────┴────────┴────────────────────┴────────┴────────┘',
       ),
     );
-    expect(piped.stdout()).toBe('default\ttrue\ttest…(12)\tset\tfrom env\tenv\tXCTL_API_KEY XCTL_API_SECRET XCTL_ACCESS_TOKEN XCTL_ACCESS_TOKEN_SECRET XCTL_BEARER_TOKEN\t\n');
+    expect(piped.stdout()).toBe('default\ttrue\ttest…(12)\tset\tfrom env\tenv\tXCTL_API_KEY XCTL_API_SECRET XCTL_ACCESS_TOKEN XCTL_ACCESS_TOKEN_SECRET XCTL_BEARER_TOKEN\t\tfile\n');
     expect(piped.stderr()).toBe(
       `store: ${piped.configDir}/config.json (folder from XCTL_CONFIG_DIR)\n` +
+        'secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service\n' +
         'environment overrides the profile "default": XCTL_API_KEY, XCTL_API_SECRET, XCTL_ACCESS_TOKEN, XCTL_ACCESS_TOKEN_SECRET, XCTL_BEARER_TOKEN\n' +
         'environment also sets: XCTL_CONFIG_DIR, XCTL_ACCOUNT_ID=acct1\n',
     );

@@ -8,7 +8,8 @@ import { register as importRc } from './import.js';
 import { register as status } from './status.js';
 import { register as token } from './token.js';
 import { register as profiles } from './profiles/index.js';
+import { register as migrate } from './migrate.js';
 
 export function register(auth: Command): void {
-  for (const verb of [set, login, logout, appToken, importRc, status, token, profiles]) verb(auth);
+  for (const verb of [set, login, logout, appToken, importRc, status, token, profiles, migrate]) verb(auth);
 }

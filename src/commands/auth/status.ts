@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CheckFailed } from '../../core/errors.js';
-import { ENV_CREDENTIALS, resolveCredentials, type Profile } from '../../core/config.js';
+import { ENV_CREDENTIALS, resolveCredentials, type Profile, type Store } from '../../core/config.js';
 import { mask } from '../../core/io.js';
 import { redactUrlCredentials } from '../../core/redact.js';
 import { printList, type Rec } from '../../core/output.js';
@@ -61,6 +61,7 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
       oauth2_refresh: p.oauth2_access_token ? (p.oauth2_refresh_token ? 'automatic' : 'none') : '',
       client_id: c.client_id ? mask(c.client_id) : '',
       client_secret: c.client_secret ? 'set' : '',
+      secrets: secretsPlace(store, name, p),
       from_env: name === selected ? envSet.join(' ') : '',
       base_url: redactUrlCredentials(p.base_url ?? ''),
       account_id: p.account_id ?? '',
@@ -68,9 +69,10 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
   }
   await printList(ctx.io, await ctx.output(), rows, {
     // The OAuth 2.0 column only when some profile uses it: the table stays narrow for the others.
-    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', ...(rows.some((r) => r.oauth2) ? ['oauth2'] : []), 'from_env', 'base_url'],
+    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', ...(rows.some((r) => r.oauth2) ? ['oauth2'] : []), 'from_env', 'base_url', 'secrets'],
   });
   ctx.io.info(`store: ${store.path}${ctx.env.XCTL_CONFIG_DIR ? ' (folder from XCTL_CONFIG_DIR)' : ''}`);
+  ctx.io.info(secretsNote(store, rows, ctx.env));
   if (envSet.length) ctx.io.info(`environment overrides the profile "${selected}": ${envSet.join(', ')}`);
   if (envOther.length) ctx.io.info(`environment also sets: ${envOther.map((k) => (k === 'XCTL_CONFIG_DIR' ? k : `${k}=${ctx.env[k]}`)).join(', ')}`);
   if (!usable) {
@@ -78,6 +80,27 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
       hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
     });
   }
+}
+
+/** Where a profile's secrets live: keyring, file, or keyring that cannot be reached now. */
+function secretsPlace(store: Store, name: string, p: Profile): string {
+  if (store.rawProfiles()[name]?.secrets_in !== 'keyring') return 'file';
+  try {
+    store.secrets.fill(name, p);
+    return 'keyring';
+  } catch {
+    return 'keyring (unreachable)';
+  }
+}
+
+/** Where new secrets go, and why when it is not the keychain. */
+function secretsNote(store: Store, rows: Rec[], env: Record<string, string | undefined>): string {
+  const inKeyring = rows.some((r) => String(r.secrets).startsWith('keyring'));
+  if (env.XCTL_SECRET_STORAGE === 'file' && !inKeyring) return 'secrets: new secrets go to the 0600 file (XCTL_SECRET_STORAGE=file)';
+  const p = store.secrets.status();
+  if (p.keyring) return 'secrets: the OS keychain is available; new profiles keep their secrets there (`auth migrate` moves others)';
+  const stuck = inKeyring ? '; the keyring profiles cannot be read now' : '';
+  return `secrets: new secrets go to the 0600 file; no OS keychain: ${p.why}${stuck}`;
 }
 
 /** One cell for the OAuth 2.0 token: for whom, until when (or expired), and how many scopes. */

@@ -9,7 +9,7 @@ import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
-import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
+import { CRC_TIMEOUT_MS, DELIVERY_TIMEOUT_MS, REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
 
 export interface WebhookRec extends Entity {
@@ -37,8 +37,6 @@ const HOUR = 60 * MIN;
 const CRC_EVERY_MS = 30 * MIN;
 const CRC_NEEDED_AFTER_MS = 24 * HOUR;
 const INVALID_AFTER_MS = 28 * HOUR; // "more than 28 hours" (24 h plus a 4-hour grace period)
-const DELIVERY_TIMEOUT_MS = 10_000; // receivers answer within 10 seconds (section 6)
-const CRC_TIMEOUT_MS = 3_000; // current docs ask for a CRC answer within 3 seconds (platform-notes.md)
 const LOG_MAX = 10_000;
 // Not in the spec: the platform caps webhooks per app by access tier; the sandbox allows five.
 export const WEBHOOKS_PER_APP = 5;
