@@ -74,6 +74,8 @@ export interface SyncOptions {
    * sent) when the input's members or the snapshot are not those any more.
    */
   expect?: SavedPlanCheck;
+  /** Where members go: a custom audience (the default) or the account's do-not-reach list. */
+  target?: 'custom_audience' | 'do_not_reach_list';
 }
 
 /** What a saved plan (`--plan --out`) was made from. */
@@ -82,8 +84,6 @@ export interface SavedPlanCheck {
   input_digest: string;
   /** The snapshot (and any interrupted plan) the plan was computed against. */
   state_id: string;
-  /** Where members go: a custom audience (the default) or the account's do-not-reach list. */
-  target?: 'custom_audience' | 'do_not_reach_list';
 }
 
 export interface SyncSummary {

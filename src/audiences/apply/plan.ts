@@ -3,6 +3,7 @@
 // over the source, against the audience's snapshot). Drift is what changed by hand since the
 // last apply: an audience deleted or renamed, a grant revoked or added, a snapshot missing or
 // past the members' 13-month expiry.
+import { parseRejectGate } from '../gate.js';
 import type { Context } from '../../context.js';
 import { EXPIRY_MONTHS, type IdType } from '../../contract/audience-users.js';
 import { readSnapshotHeader, snapshotPaths } from '../snapshot.js';
@@ -78,12 +79,7 @@ export interface ApplyEnv {
 }
 
 /** Options handed to sync; keys sync does not know yet pass through for the branches that add them. */
-export type PassThroughSyncOptions = SyncOptions & {
-  adopt?: boolean;
-  maxRemoves?: number;
-  maxRejectRate?: number;
-  stateDir?: string;
-};
+export type PassThroughSyncOptions = SyncOptions;
 
 /** How an audience's messages are told apart on stderr. */
 export function label(spec: { name: string; account: string }): string {
@@ -118,8 +114,8 @@ export function syncOptions(
     workers: env.workers,
     target: spec.kind === 'do_not_reach' ? 'do_not_reach_list' : 'custom_audience',
     adopt: p.adopt,
-    maxRemoves: spec.maxRemoves,
-    maxRejectRate: spec.maxRejectRate,
+    maxRemoves: spec.maxRemoves === undefined ? undefined : String(spec.maxRemoves),
+    gate: spec.maxRejectRate === undefined ? undefined : parseRejectGate(String(spec.maxRejectRate)),
   };
 }
 

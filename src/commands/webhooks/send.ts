@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CheckFailed, UsageError } from '../../core/errors.js';
-import { checkBaseUrl } from '../../contract/hosts.js';
+import { checkBaseUrl } from '../../core/base-url.js';
 import {
   ACTIVITY_EVENT_TYPES,
   DEPRECATED_EVENT_NAMES,
