@@ -47,7 +47,14 @@ async function main(argv: string[]): Promise<number> {
   });
 
   setRuntime({
-    streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    // stdin on first use: node builds a stream for it when asked (a file stream: ~2 ms).
+    streams: {
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+    },
     env: process.env,
     signal: controller.signal,
     version: pkg.version,
