@@ -119,6 +119,25 @@ describe('code cache size', () => {
 });
 
 describe('bundle', () => {
+  it('a command loads neither the ES module loader nor node:crypto; the emulator and libphonenumber are files of their own', async () => {
+    const home = fresh();
+    const list = path.join(home, 'modules.txt');
+    const preload = path.join(home, 'preload.cjs');
+    fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`);
+    const r = await runCli(['config', 'path'], { env: { NODE_OPTIONS: `--require ${preload}`, XCTL_COMPILE_CACHE: '0', XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+    expect(r.code).toBe(0);
+    const loaded = fs.readFileSync(list, 'utf8').split('\n');
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded.filter((m) => /crypto|esm\/(module_job|translators)|fs\/promises/.test(m))).toEqual([]);
+    const main = fs.readFileSync(path.join(ROOT, 'dist/cli/main.cjs'), 'latin1');
+    // (printing 700 KB on failure helps nobody: booleans)
+    expect(main.includes('parsePhoneNumberWithError=')).toBe(false); // libphonenumber's own code
+    expect(/require\("node:crypto"\)[,;]/.test(main)).toBe(false);
+    expect(main.length).toBeLessThan(800_000);
+    for (const f of ['sandbox.cjs', 'vendor/libphonenumber-js.cjs']) expect(fs.existsSync(path.join(ROOT, 'dist/cli', f)), f).toBe(true);
+  });
+
+
   it('keeps the script small: no zod locales (290 KB that every ads command would compile)', () => {
     const main = fs.readFileSync(path.join(ROOT, 'dist/cli/main.cjs'), 'latin1');
     expect(main).not.toContain('ltige Eingabe'); // zod's German locale
