@@ -1,5 +1,9 @@
 #!/usr/bin/env node
+'use strict';
 // Starts dist/cli/main.cjs (scripts/bundle.js) from V8's code cache when there is one.
+//
+// This file is CommonJS (bin/package.json): an ES module entry point makes node load and run its
+// ES module loader first (fs/promises, readline, the resolver...), about 5 ms on every call.
 //
 // Half of what a short command cost beyond starting node was parsing and compiling JavaScript.
 // V8 can instead rebuild the compiled functions from cached data. After a command, the functions
@@ -7,49 +11,89 @@
 // `ads campaigns ...`), so the next call of that command skips that work. Node's own compile cache
 // (module.enableCompileCache) does not exist on Node 20 and does not cover a script run this way.
 //
+// Cached data is code: V8 checks only that it was made for a source of the same length, so a file
+// planted in the cache runs as xctl. It is read only when nobody but the user (or root) can have
+// put it there: every folder from the cache up to / is the user's or root's and not writable by
+// group or others (unless sticky, like /tmp), so nobody else can swap a folder on the way; the
+// file is opened without following a symbolic link, and the descriptor that was opened is checked
+// (a regular file of the user's own, not writable by group or others) before it is read.
+//
 // The cache is an optimisation and nothing more: any problem with it (no home, a read-only disk,
 // a folder that is not the user's own, data V8 rejects) means the script is compiled from source
 // as before. XCTL_COMPILE_CACHE=0 turns it off; XCTL_COMPILE_CACHE=DIR moves it.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import vm from 'node:vm';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+const fs = require('node:fs');
+const path = require('node:path');
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli');
-const build = JSON.parse(fs.readFileSync(path.join(dir, 'build.json'), 'utf8'));
+const dir = path.join(__dirname, '../dist/cli');
+const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+const build = JSON.parse(fs.readFileSync(path.join(dir, 'build.json'), 'latin1'));
 // Scripts ask for the version often; it needs nothing else.
-if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
+const argv = process.argv;
+if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
   process.stdout.write(build.version + '\n');
-  process.exit(0);
+} else {
+  start();
 }
-const file = path.join(dir, 'main.cjs');
-const source = fs.readFileSync(file, 'utf8');
-const cache = cacheFile(process.argv.slice(2));
-let cachedData;
-if (cache) {
-  try {
-    cachedData = fs.readFileSync(cache.path);
-  } catch {
-    cachedData = undefined;
+
+function start() {
+  const file = path.join(dir, 'main.cjs');
+  // The bundle is ASCII (esbuild escapes the rest), so latin1 gives the same string, without the
+  // UTF-8 decoding pass over 1 MB.
+  const source = fs.readFileSync(file, 'latin1');
+  const cache = cacheFile(argv.slice(2));
+  const cachedData = cache ? readCache(cache.path) : undefined;
+  const vm = require('node:vm');
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, cachedData });
+  if (cache && (!cachedData || script.cachedDataRejected)) {
+    process.once('exit', () => writeCache(cache, script));
+  }
+  const mod = { exports: {} };
+  const req = require('node:module').createRequire(file);
+  script.runInThisContext()(mod.exports, req, mod, file, dir);
+}
+
+/** A folder nobody but the user and root can change: theirs, and not group/other-writable. */
+function safeFolder(st, sticky) {
+  if (!st.isDirectory()) return false;
+  if (uid === undefined) return true;
+  if (st.uid !== uid && st.uid !== 0) return false;
+  return (st.mode & 0o022) === 0 || (sticky && (st.mode & 0o1000) !== 0);
+}
+
+/**
+ * The real path of the cache folder when it and every folder above it are safe (see the top of
+ * this file), else undefined. The cache folder itself must be the user's own and private.
+ */
+function safeRoot(root) {
+  const real = fs.realpathSync(root);
+  const own = fs.lstatSync(real);
+  if (!own.isDirectory() || (uid !== undefined && own.uid !== uid) || (own.mode & 0o022) !== 0) {
+    return undefined;
+  }
+  for (let d = path.dirname(real); ; d = path.dirname(d)) {
+    if (!safeFolder(fs.lstatSync(d), true)) return undefined;
+    if (d === path.dirname(d)) return real;
   }
 }
-const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
-if (cache && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(cache, script));
-const mod = { exports: {} };
-script.runInThisContext()(mod.exports, createRequire(file), mod, file, dir);
 
 /** Where this command's cached code lives, or undefined when caching is off or unsafe. */
 function cacheFile(args) {
   try {
     const setting = process.env.XCTL_COMPILE_CACHE;
     if (setting !== undefined && /^(0|off|false|no)?$/i.test(setting)) return undefined;
-    const root = setting || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'xctl', 'compile-cache');
-    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-    const st = fs.lstatSync(root);
-    // Cached code is run as code: only from a folder that is the user's own and nobody else can write.
-    if (!st.isDirectory() || (typeof process.getuid === 'function' && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) return undefined;
+    if (!/^[0-9a-f]{16}$/.test(build.id)) return undefined;
+    const base = process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
+    const wanted = setting || path.join(base, 'xctl', 'compile-cache');
+    // A symbolic link given as the cache folder is not followed.
+    let st = lstatOrUndefined(wanted);
+    if (!st) {
+      fs.mkdirSync(wanted, { recursive: true, mode: 0o700 });
+      st = fs.lstatSync(wanted);
+    }
+    if (!st.isDirectory()) return undefined;
+    const root = safeRoot(wanted);
+    if (!root) return undefined;
     // The command's words up to the first that is not one (an option, a path, an id).
     const words = [];
     for (const a of args) {
@@ -58,7 +102,6 @@ function cacheFile(args) {
       words.push(a);
     }
     const key = words.length ? words.join('.') : 'xctl';
-    if (!/^[0-9a-f]{16}$/.test(build.id)) return undefined;
     const prefix = `${build.id}-${process.version}-${process.arch}-`;
     return { root, prefix, path: path.join(root, `${prefix}${key}.v8`) };
   } catch {
@@ -66,7 +109,38 @@ function cacheFile(args) {
   }
 }
 
-/** Writes the functions this run compiled, atomically; drops caches of other builds; keeps at most 32 (about 0.5 MB each). */
+function lstatOrUndefined(p) {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The cached data, read from the descriptor that was checked: a regular file (not a symbolic
+ * link), the user's own, not writable by group or others. Else undefined.
+ */
+function readCache(file) {
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) {
+      return undefined;
+    }
+    return fs.readFileSync(fd);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Writes the functions this run compiled, atomically (a new file that did not exist, renamed
+ * over the old); drops caches of other builds; keeps at most 32 (about 0.5 MB each).
+ */
 function writeCache(cache, compiled) {
   try {
     const data = compiled.createCachedData();
@@ -77,7 +151,9 @@ function writeCache(cache, compiled) {
     const stale = names.filter((n) => !n.startsWith(cache.prefix));
     const current = names.filter((n) => n.startsWith(cache.prefix));
     if (current.length > 32) {
-      const byAge = current.map((n) => ({ n, t: fs.statSync(path.join(cache.root, n)).mtimeMs })).sort((a, b) => a.t - b.t);
+      const byAge = current
+        .map((n) => ({ n, t: fs.statSync(path.join(cache.root, n)).mtimeMs }))
+        .sort((a, b) => a.t - b.t);
       stale.push(...byAge.slice(0, current.length - 32).map((x) => x.n));
     }
     for (const n of stale) fs.rmSync(path.join(cache.root, n), { force: true });

@@ -38,8 +38,48 @@ const deferChildProcess = {
   },
 };
 
-/** Third-party libraries some commands need, each its own file beside main.cjs (dist/cli/vendor/). */
-const VENDOR = { yaml: 'yaml', ora: 'ora', 'cli-table3': 'cli-table3', open: 'open' };
+/**
+ * node:crypto costs about 4 ms to load (a dozen internal modules: ciphers, keys, X.509...) and
+ * most commands never call it, though modules import it at their top. Imported from our sources,
+ * it becomes a module of the same shape whose every export loads node:crypto on first use.
+ */
+const LAZY_BUILTINS = ['crypto'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(b) {
+    const names = new RegExp(`^(node:)?(${LAZY_BUILTINS.join('|')})$`);
+    b.onResolve({ filter: names }, (args) => {
+      if (args.namespace === 'lazy-builtin' || args.importer.includes('node_modules')) return undefined;
+      return { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (args) => {
+      const real = (await import(`node:${args.path}`)).default;
+      const keys = Object.keys(real);
+      const fns = keys.filter((k) => typeof real[k] === 'function' && /^[a-z][\w$]*$/.test(k));
+      const lines = [
+        `let m;\nconst load = () => (m ??= require(${JSON.stringify(`node:${args.path}`)}));`,
+        'const lazy = {};',
+        `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k] });`,
+        'export default lazy;',
+        ...fns.map((k) => `export function ${k}(...a) {\n  return load().${k}(...a);\n}`),
+      ];
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
+/**
+ * Third-party libraries some commands need, each its own file beside main.cjs (dist/cli/vendor/).
+ * libphonenumber (250 KB, a quarter of the script) only checks `--default-country`.
+ */
+const VENDOR = { yaml: 'yaml', ora: 'ora', 'cli-table3': 'cli-table3', open: 'open', 'libphonenumber-js/min': 'libphonenumber-js' };
+/**
+ * Modules of our own that one command needs and no other: the emulator (190 KB) is a script of its
+ * own, dist/cli/sandbox.cjs, that `sandbox start` requires. Every other command reads, and
+ * deserialises the code cache of, a script that much smaller. The emulator shares no state with
+ * the command line (what both import, contract tables and pure functions, is in both files).
+ */
+const OWN_SCRIPTS = { 'src/sandbox/server.ts': 'sandbox' };
 /** Loaded from node_modules at run time: it finds its own WebAssembly file beside itself. */
 const EXTERNAL = ['jq-wasm'];
 const vendorOut = {
@@ -48,6 +88,12 @@ const vendorOut = {
     b.onResolve({ filter: /^[a-z@]/ }, (args) => {
       if (args.importer.includes('node_modules')) return undefined;
       if (Object.hasOwn(VENDOR, args.path)) return { path: `./vendor/${VENDOR[args.path]}.cjs`, external: true };
+      return undefined;
+    });
+    b.onResolve({ filter: /^\./ }, (args) => {
+      if (args.kind === 'entry-point' || args.importer.includes('node_modules')) return undefined;
+      const rel = path.relative(root, path.resolve(args.resolveDir, args.path)).replace(/\.js$/, '.ts');
+      if (Object.hasOwn(OWN_SCRIPTS, rel) && path.relative(root, args.importer) !== rel) return { path: `./${OWN_SCRIPTS[rel]}.cjs`, external: true };
       return undefined;
     });
   },
@@ -83,7 +129,7 @@ const commit = (() => {
 const result = await build({
   ...common,
   // The hash worker is an entry of its own: the worker pool starts it beside main.cjs.
-  entryPoints: { main: 'src/main.ts', 'hash-worker': 'src/audiences/hash-worker.ts' },
+  entryPoints: { main: 'src/main.ts', 'hash-worker': 'src/audiences/hash-worker.ts', ...Object.fromEntries(Object.entries(OWN_SCRIPTS).map(([src, name]) => [name, src])) },
   outdir,
   define: {
     XCTL_BUILD_VERSION: JSON.stringify(version),
@@ -92,7 +138,7 @@ const result = await build({
     'import.meta.url': '__xctlModuleUrl',
   },
   banner: { js: "const __xctlModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [deferChildProcess, vendorOut],
+  plugins: [deferChildProcess, lazyBuiltins, vendorOut],
   metafile: true,
 });
 /**
@@ -124,5 +170,5 @@ if (process.env.XCTL_BUNDLE_META) {
 // The build's id names its code cache (bin/xctl.js), so a new build never reads an older build's
 // cache; the version lets bin/xctl.js answer --version without loading the script.
 const hash = crypto.createHash('sha256');
-for (const f of ['main.cjs', 'hash-worker.cjs']) hash.update(fs.readFileSync(path.join(outdir, f)));
+for (const f of ['main.cjs', 'hash-worker.cjs', ...Object.values(OWN_SCRIPTS).map((n) => `${n}.cjs`)]) hash.update(fs.readFileSync(path.join(outdir, f)));
 fs.writeFileSync(path.join(outdir, 'build.json'), JSON.stringify({ id: hash.digest('hex').slice(0, 16), version }) + '\n');

@@ -56,7 +56,14 @@ async function main(argv: string[]): Promise<number> {
 
   const program = buildProgram(pkg.version);
   bindRuntime(program, {
-    streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
+    // stdin on first use: node builds a stream for it when asked (a file stream: ~2 ms).
+    streams: {
+      get stdin() {
+        return process.stdin;
+      },
+      stdout: process.stdout,
+      stderr: process.stderr,
+    },
     env: process.env,
     signal: controller.signal,
     version: pkg.version,

@@ -36,7 +36,7 @@ const ANSI: Record<string, [number, number]> = {
 };
 
 export class IO {
-  readonly stdin: IOStreams['stdin'];
+  private readonly streams: IOStreams;
   readonly stdout: IOStreams['stdout'];
   readonly stderr: IOStreams['stderr'];
   readonly color: boolean;
@@ -52,7 +52,7 @@ export class IO {
   private secrets = new Set<string>();
 
   constructor(streams: IOStreams, opts: IOOptions = {}) {
-    this.stdin = streams.stdin;
+    this.streams = streams;
     this.stdout = streams.stdout;
     this.stderr = streams.stderr;
     const env = opts.env ?? {};
@@ -65,6 +65,10 @@ export class IO {
     if (Number.isInteger(cols) && cols > 0) this.envColumns = cols;
   }
 
+  /** Read on use: node opens its stdin stream when first asked, and most commands never read it. */
+  get stdin(): IOStreams['stdin'] {
+    return this.streams.stdin;
+  }
   get isStdoutTTY(): boolean {
     return !!this.stdout.isTTY;
   }

@@ -1,7 +1,7 @@
-// OAuth 1.0a HMAC-SHA1 request signing: oauth-1.0a builds the base string, node:crypto hashes.
+// OAuth 1.0a HMAC-SHA1 request signing: oauth-1.0a builds the base string, hmac-sha1.ts hashes.
 // Query and form parameters are signed; JSON bodies are not (platform-notes.md "OAuth 1.0a signing").
-import crypto from 'node:crypto';
 import OAuth from 'oauth-1.0a';
+import { hmacSha1Base64, randomHex } from './hmac-sha1.js';
 
 export interface OAuth1Keys {
   consumerKey: string;
@@ -42,9 +42,9 @@ export function signOAuth1(keys: OAuth1Keys, input: SignInput): Record<string, s
   const oauth = new OAuth({
     consumer: { key: keys.consumerKey, secret: keys.consumerSecret },
     signature_method: 'HMAC-SHA1',
-    hash_function: (base: string, key: string) => crypto.createHmac('sha1', key).update(base).digest('base64'),
+    hash_function: (base: string, key: string) => hmacSha1Base64(key, base),
   });
-  const nonce = input.nonce ?? crypto.randomBytes(16).toString('hex');
+  const nonce = input.nonce ?? randomHex(16);
   const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
   oauth.getNonce = () => nonce;
   oauth.getTimeStamp = () => timestamp;
