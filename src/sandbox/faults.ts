@@ -17,12 +17,18 @@ export interface FaultSpec {
   count?: number;
   /** Inject the error or drop after the handler ran (the write happened, the answer is lost). */
   after?: boolean;
+  /**
+   * A request whose client disconnected before it was handled is not applied (a real server may
+   * drop it). With latency_ms, a client killed mid-request loses its requests in flight.
+   */
+  drop_if_gone?: boolean;
   /** Module-specific knobs (e.g. `short_count_rate` for audience uploads). */
   [k: string]: unknown;
 }
 
 export interface FaultDecision {
   latencyMs: number;
+  dropIfGone?: boolean;
   error?: number;
   drop?: boolean;
   after: boolean;
@@ -53,6 +59,7 @@ export class Faults {
     const d: FaultDecision = { latencyMs: 0, after: !!s.after };
     if (!this.applies(method, path)) return d;
     d.latencyMs = s.latency_ms ?? 0;
+    d.dropIfGone = s.drop_if_gone === true;
     if (s.count !== undefined && this.injected >= s.count) return d;
     if (s.drop_rate && Math.random() < s.drop_rate) {
       d.drop = true;
@@ -92,6 +99,7 @@ export const FAULT_NAMES = {
   method: { value: 'GET|POST|PUT|DELETE', doc: 'only requests with this method' },
   count: { value: 'whole number', doc: 'at most this many faults, then they stop' },
   after: { value: 'true|false', doc: 'inject after the handler ran (the write happened, the answer is lost)' },
+  drop_if_gone: { value: 'true|false', doc: 'a request whose client disconnected before it was handled is not applied' },
   short_count_rate: { value: '0-1', doc: 'audience uploads: probability of acknowledging fewer users than sent' },
   stream_drop_rate: { value: '0-1', doc: 'activity stream: probability of dropping the stream after an event' },
 } as const satisfies Record<string, { value: string; doc: string }>;
@@ -122,6 +130,7 @@ export function checkFaultSpec(s: FaultSpec): void {
   if (s.rate_limit !== undefined && !isWhole(s.rate_limit)) throw new Error('rate_limit must be a whole number');
   if (s.count !== undefined && !isWhole(s.count)) throw new Error('count must be a whole number');
   if (s.after !== undefined && typeof s.after !== 'boolean') throw new Error('after must be true or false');
+  if (s.drop_if_gone !== undefined && typeof s.drop_if_gone !== 'boolean') throw new Error('drop_if_gone must be true or false');
   if (s.method !== undefined && (typeof s.method !== 'string' || !/^[A-Za-z]{1,10}$/.test(s.method))) throw new Error('method must be an HTTP method such as GET');
   if (s.match !== undefined) {
     if (typeof s.match !== 'string') throw new Error('match must be a regular expression (a string)');

@@ -296,6 +296,17 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
   const style = styleForPath(path);
   const admin = path.startsWith('/_sandbox/');
   const rateHeaders: Record<string, string> = {};
+  // The client went away before its answer was written (killed, timed out): see drop_if_gone.
+  // node's HTTP server keeps a half-closed socket open to answer on it, so its end is the sign.
+  let gone = false;
+  const onGone = () => {
+    gone = true;
+  };
+  req.socket.once('end', onGone);
+  res.once('close', () => {
+    req.socket.off('end', onGone);
+    if (!res.writableFinished) gone = true;
+  });
   res.on('finish', () => {
     const ms = Date.now() - started;
     app.log(`${method} ${path} ${res.statusCode} ${ms}ms`);
@@ -378,6 +389,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
       },
     };
     if (cred.kind === 'oauth1') (sreq as SReq & { oauth?: Record<string, string> }).oauth = cred.oauth;
+    if (decision.dropIfGone && gone) return 'dropped';
     const out = await route.handler(sreq, app);
     if (decision.after) {
       if (decision.drop) return 'dropped';

@@ -27,15 +27,24 @@ export function hmacSha1(base: string, consumerSecret: string, tokenSecret = '')
   return crypto.createHmac('sha1', `${rfc3986(consumerSecret)}&${rfc3986(tokenSecret)}`).update(base).digest('base64');
 }
 
-/** Parses `OAuth k="v", ...` into decoded pairs. */
+// RFC 5849 3.5.1: `OAuth` then name="value" pairs separated by commas (optional spaces around
+// them), each name once. Anything else (`OAuth a="1"b="2"`, a trailing comma, a repeated name) is
+// a malformed header, 401 code 32, as the platform answers: a client that gets this wrong must
+// fail here, not only in production.
+const HEADER_PARAM = String.raw`[A-Za-z0-9_\-.~%]+\s*=\s*"[^"]*"`;
+const HEADER_RE = new RegExp(String.raw`^OAuth\s+${HEADER_PARAM}(?:\s*,\s*${HEADER_PARAM})*\s*$`, 'i');
+
+/** Parses `OAuth k="v", ...` into decoded pairs; undefined for a malformed header. */
 export function parseOAuthHeader(h: string): Record<string, string> | undefined {
-  if (!/^OAuth\s/i.test(h)) return undefined;
+  if (!HEADER_RE.test(h)) return undefined;
   const out: Record<string, string> = {};
   const re = /([A-Za-z0-9_\-.~%]+)\s*=\s*"([^"]*)"/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(h.slice(6)))) {
     try {
-      out[decodeURIComponent(m[1]!)] = decodeURIComponent(m[2]!);
+      const k = decodeURIComponent(m[1]!);
+      if (Object.hasOwn(out, k)) return undefined;
+      out[k] = decodeURIComponent(m[2]!);
     } catch {
       return undefined;
     }

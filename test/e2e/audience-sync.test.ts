@@ -98,7 +98,8 @@ describe('audiences sync', () => {
     const next = emailFile([...range(10_000, 20_000), ...range(50_000, 80_000)]); // 10,000 removes, 30,000 adds
     const args = ['audiences', 'sync', id, next.file, '--type', 'email', '--batch-size', '250', '--concurrency', '2', '--max-removes', '100%', '-o', 'json'];
     const journal = path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.pending`, 'journal.jsonl');
-    await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
+    // drop_if_gone: requests in flight at the kill are not applied, as a real server may do.
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 120, match: '/users$', drop_if_gone: true });
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
     for (let i = 0; i < 2400; i++) {
       await new Promise((r) => setTimeout(r, 25));

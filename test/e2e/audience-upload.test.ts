@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sha256Hex } from '../../src/audiences/normalize.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
 
@@ -102,7 +103,9 @@ describe('audiences upload', () => {
     const { file, distinct } = emails(40_000);
     const journal = path.join(dir, 'kill.journal');
     const args = ['audiences', 'upload', id, file, '--type', 'email', '--batch-size', '250', '--concurrency', '2', '--journal', journal, '-o', 'json'];
-    await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
+    // drop_if_gone: the requests in flight when the client dies are not applied (as a real server
+    // may), so a batch journaled before its acknowledgement would be lost and this test fail.
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 60, match: '/users$', drop_if_gone: true });
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
     // kill it once a few batches are journaled
     for (let i = 0; i < 400; i++) {
@@ -122,6 +125,10 @@ describe('audiences upload', () => {
     expect(s.resumed_batches).toBeGreaterThanOrEqual(acked);
     expect(s.resumed_batches + s.batches).toBe(160);
     expect(size(id)).toBe(distinct);
+    // digest by digest: the members are exactly the file's normalized, hashed addresses
+    const got = (await t.admin<{ data: { members: Record<string, string[]> } }>('GET', `/_sandbox/audience-members/custom_audiences/${id}`)).data.members.email!;
+    const want = [...new Set(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => sha256Hex(l.trim().toLowerCase())))].sort();
+    expect([...got].sort()).toEqual(want);
   });
 
   it('Ctrl-C drains the batches in flight, saves the journal and exits 130; the same command resumes', async () => {

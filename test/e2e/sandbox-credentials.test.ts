@@ -299,3 +299,25 @@ describe('OAuth 2.0 app-only bearer', () => {
     expect((await bearerFetch(fresh.data.access_token as string, base + rls)).status).toBe(200);
   });
 });
+
+// The platform refuses an OAuth header that is not comma-separated pairs (RFC 5849 3.5.1); a
+// lenient sandbox let a client that drops the separators pass every test here (TESTING.md).
+describe('OAuth 1.0a header parsing is as strict as the platform', () => {
+  const url = () => `${base}/1.1/account/verify_credentials.json?include_entities=true&include_entities=false`;
+
+  it('signs and accepts repeated query keys', async () => {
+    const r = await signedFetch(owner, 'GET', url());
+    expect(r.status, r.text).toBe(200);
+  });
+
+  it('answers 401 code 32 to the same header without its separators, or with a name twice', async () => {
+    const good = oauth1Header(owner, { method: 'GET', url: url() });
+    for (const authorization of [good.replace(/", /g, '"'), good.replace(/", /g, '" '), `${good}, oauth_nonce="x"`]) {
+      const r = await signedFetch(owner, 'GET', url(), { authorization });
+      expect(r.status, authorization).toBe(401);
+      expect(code(r)).toBe(32);
+    }
+    const ok = await signedFetch(owner, 'GET', url(), { authorization: good });
+    expect(ok.status, ok.text).toBe(200);
+  });
+});

@@ -119,3 +119,72 @@ describe('Batcher buffer reuse', () => {
     expect(reused.length).toBe(8);
   });
 });
+
+// Mutation testing (TESTING.md) found these rules unpinned: the byte count carried across input
+// chunks, the error for a single user over the limit, and how users are split into operations.
+describe('Batcher limits across many input chunks', () => {
+  const v = ids(120);
+  const chunks = (size: number) => Array.from({ length: Math.ceil(v.length / size) }, (_, i) => run(v.slice(i * size, (i + 1) * size)));
+  const userBytes = run(v.slice(0, 1)).ends[0]!; // every fragment has the same length here
+
+  it('keeps each body under the byte limit when a batch is built from 40 chunks of 3 users', () => {
+    const maxBytes = 1000;
+    const batches = all(new Batcher({ maxUsers: 2500, maxBytes }, { operationType: 'Update' }), chunks(3));
+    expect(batches.length).toBeGreaterThan(5);
+    for (const b of batches) {
+      expect(b.body.length).toBe(b.bytes);
+      expect(b.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    // full: one more user would not have fitted
+    for (const b of batches.slice(0, -1)) expect(b.bytes + userBytes).toBeGreaterThan(maxBytes);
+    expect(batches.flatMap(usersOf)).toEqual(v);
+  });
+
+  it('cuts exactly the batches a single chunk gives, whatever the chunk size', () => {
+    const limits = { maxUsers: 2500, maxBytes: 1000, usersPerOp: 2 };
+    const one = all(new Batcher(limits, { operationType: 'Update' }), [run(v)]);
+    for (const size of [1, 2, 3, 7, 40]) {
+      const many = all(new Batcher(limits, { operationType: 'Update' }), chunks(size));
+      expect(many.map((b) => b.body.toString())).toEqual(one.map((b) => b.body.toString()));
+    }
+  });
+
+  it('takes a body exactly at the limit, and no more', () => {
+    const probe = all(new Batcher({ maxUsers: 4 }, { operationType: 'Update' }), [run(v.slice(0, 4))]);
+    const exact = probe[0]!.bytes;
+    const at = all(new Batcher({ maxUsers: 2500, maxBytes: exact }, { operationType: 'Update' }), chunks(1).slice(0, 8));
+    expect(at.map((b) => b.users)).toEqual([4, 4]);
+    const under = all(new Batcher({ maxUsers: 2500, maxBytes: exact - 1 }, { operationType: 'Update' }), chunks(1).slice(0, 8));
+    expect(under.map((b) => b.users)).toEqual([3, 3, 2]);
+  });
+
+  it('refuses one user larger than the request limit, naming the limit', () => {
+    const tiny = new Batcher({ maxUsers: 10, maxBytes: 40 }, { operationType: 'Update' });
+    expect(() => tiny.push(run(v.slice(0, 1)))).toThrow('one user object is larger than the 40-byte request limit');
+  });
+
+  it('splits users into operations of usersPerOp, across chunk boundaries, the last one short', () => {
+    const b = new Batcher({ maxUsers: 7, usersPerOp: 3 }, { operationType: 'Delete', effectiveAt: '2026-01-01T00:00:00Z' });
+    const batches = all(b, [run(v.slice(0, 2)), run(v.slice(2, 5)), run(v.slice(5, 9))]);
+    expect(batches.map((x) => [x.users, x.ops])).toEqual([
+      [7, 3],
+      [2, 1],
+    ]);
+    const ops = JSON.parse(batches[0]!.body.toString()) as Array<{ operation_type: string; params: { effective_at: string; users: Array<{ email: string[] }> } }>;
+    expect(ops.map((o) => o.params.users.map((u) => u.email[0]))).toEqual([v.slice(0, 3), v.slice(3, 6), v.slice(6, 7)]);
+    expect(ops.every((o) => o.operation_type === 'Delete' && o.params.effective_at === '2026-01-01T00:00:00Z')).toBe(true);
+    expect(batches[0]!.body.toString()).toBe(
+      '[' +
+        [v.slice(0, 3), v.slice(3, 6), v.slice(6, 7)]
+          .map((us) => `{"operation_type":"Delete","params":{"effective_at":"2026-01-01T00:00:00Z","users":[${us.map((u) => `{"email":["${u}"]}`).join(',')}]}}`)
+          .join(',') +
+        ']',
+    );
+  });
+
+  it('caps users per request at maxOps x usersPerOp', () => {
+    const batches = all(new Batcher({ maxUsers: 1000, usersPerOp: 4, maxOps: 2 }, { operationType: 'Update' }), chunks(5));
+    expect(batches.map((b) => b.users)).toEqual(Array(15).fill(8));
+    expect(batches.every((b) => b.ops === 2)).toBe(true);
+  });
+});

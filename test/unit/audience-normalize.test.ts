@@ -115,3 +115,34 @@ describe('prepare: normalize then hash, never hash twice', () => {
     expect(prepare('email', 'not-an-email', false)).toEqual({ reason: 'not an email address' });
   });
 });
+
+// Mutation testing (TESTING.md): the anchors of the email check, the "00" international prefix
+// only at the start, and the national-first rule with --default-country were not pinned.
+describe('normalization boundaries', () => {
+  it('rejects an address with a second @ or a space anywhere', () => {
+    for (const bad of ['a@b@c', 'a@b c', 'a b@c', '@b.c', 'a@', 'a@b\tc', 'a@b.c@'])
+      expect(val(normalizeEmail(bad)), bad).toMatch(/^REJECT/);
+    expect(val(normalizeEmail('  A.B+c@Example.COM \t'))).toBe('a.b+c@example.com');
+  });
+
+  // [input, --default-country, E.164 without +, or REJECT]
+  const phones: Array<[string, string | undefined, string]> = [
+    ['(415) 500-2671', 'US', '14155002671'], // "00" inside a national number is not a prefix
+    ['415-500-2671', 'US', '14155002671'],
+    ['4155002671', 'US', '14155002671'],
+    ['00 1 415 555 2671', undefined, '14155552671'], // "00" first is international
+    ['00-44-20-7946-0958', 'US', '442079460958'],
+    ['+1 415 555 2671', 'GB', '14155552671'], // an explicit + wins over the default country
+    // valid both as a US number and as +86...: the default country is read first
+    ['860 200 4111', 'US', '18602004111'],
+    ['8602004111', undefined, '862004111'], // without it, digits that start with a country code
+    ['0044 20 7946 095', undefined, 'REJECT'], // 00 + too short is not re-read as national
+    ['+44 20 7946', 'GB', 'REJECT'],
+    ['()-.', 'US', 'REJECT'],
+  ];
+  it.each(phones)('phone %j with %s -> %s', (raw, cc, want) => {
+    const got = val(normalizePhone(raw, cc));
+    if (want === 'REJECT') expect(got).toMatch(/^REJECT/);
+    else expect(got).toBe(want);
+  });
+});

@@ -84,3 +84,51 @@ describe('Basic header for /oauth2/token', () => {
     expect(basicHeader('a b', 'c:d')).toBe('Basic ' + Buffer.from('a%20b:c%3Ad').toString('base64'));
   });
 });
+
+// Mutation testing (TESTING.md): the header's separator and parameter order, the strict parser
+// and repeated keys were unpinned (removing ', ' or the sort failed no test).
+describe('OAuth 1.0a header: exact form, strict parsing, repeated keys', () => {
+  const input = { method: 'POST', url: V.url, form: V.form, nonce: V.nonce, timestamp: V.timestamp };
+
+  it('is exactly the published form: sorted names, quoted percent-encoded values, ", " between', () => {
+    expect(oauth1Header(V, input)).toBe(
+      'OAuth oauth_consumer_key="xvz1evFS4wEEPTGEFPHBog", oauth_nonce="kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg", ' +
+        'oauth_signature="Ls93hJiZbQ3akF3HF3x1Bz8%2FzU4%3D", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1318622958", ' +
+        'oauth_token="370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", oauth_version="1.0"',
+    );
+  });
+
+  it('puts extra protocol parameters (oauth_callback) in sorted place, percent-encoded', () => {
+    const h = oauth1Header({ consumerKey: 'k', consumerSecret: 's' }, { method: 'POST', url: 'https://api.x.com/oauth/request_token', extra: { oauth_callback: 'http://127.0.0.1:9/cb?a=b' }, nonce: 'n', timestamp: 1 });
+    expect(h).toMatch(/^OAuth oauth_callback="http%3A%2F%2F127\.0\.0\.1%3A9%2Fcb%3Fa%3Db", oauth_consumer_key="k", oauth_nonce="n", oauth_signature="[^"]+", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1", oauth_version="1\.0"$/);
+  });
+
+  it('the sandbox parser takes comma-separated pairs and refuses every other shape', () => {
+    expect(parseOAuthHeader('OAuth a="1", b="2"')).toEqual({ a: '1', b: '2' });
+    expect(parseOAuthHeader('OAuth a="1",b="%41"')).toEqual({ a: '1', b: 'A' });
+    expect(parseOAuthHeader('oauth  a = "1" ,  b="2"  ')).toEqual({ a: '1', b: '2' });
+    for (const bad of ['OAuth a="1"b="2"', 'OAuth a="1" b="2"', 'OAuth a="1",', 'OAuth ,a="1"', 'OAuth a="1", a="2"', 'OAuth a=1', 'OAuth', 'OAutha="1"', 'Bearer a="1"', 'OAuth a="%E0%A4%A"'])
+      expect(parseOAuthHeader(bad), bad).toBeUndefined();
+  });
+
+  it('signs repeated query and form keys as both sides agree (sorted by name, then value)', () => {
+    const keys = { consumerKey: 'ck', consumerSecret: 'cs', token: 't', tokenSecret: 'ts' };
+    const url = 'https://ads-api.x.com/12/accounts/a1/campaigns?campaign_ids=b&campaign_ids=a&count=2';
+    const form: Array<[string, string]> = [['placements', 'TWITTER_TIMELINE'], ['placements', 'ALL_ON_TWITTER']];
+    const p = signOAuth1(keys, { method: 'PUT', url, form, nonce: 'nn', timestamp: 1700000000 });
+    const params: Array<[string, string]> = [
+      ['campaign_ids', 'b'],
+      ['campaign_ids', 'a'],
+      ['count', '2'],
+      ...form,
+      ...Object.entries(p).filter(([k]) => k !== 'oauth_signature'),
+    ];
+    const base = signatureBaseString('PUT', 'https://ads-api.x.com/12/accounts/a1/campaigns', params);
+    expect(base).toContain('campaign_ids%3Da%26campaign_ids%3Db%26count%3D2%26oauth_consumer_key');
+    expect(base).toContain('placements%3DALL_ON_TWITTER%26placements%3DTWITTER_TIMELINE');
+    expect(hmacSha1(base, 'cs', 'ts')).toBe(p.oauth_signature);
+    // dropping either repeated value changes the signature
+    const one = signOAuth1(keys, { method: 'PUT', url: url.replace('campaign_ids=b&', ''), form, nonce: 'nn', timestamp: 1700000000 });
+    expect(one.oauth_signature).not.toBe(p.oauth_signature);
+  });
+});
