@@ -54,12 +54,13 @@ export function checkRemoves(limit: MaxRemoves | undefined, removes: number, bef
   );
 }
 
-/** GET /12/accounts/:account_id/custom_audiences/:id: the members the service says it holds. */
-export async function audienceSize(ctx: Context, accountId: string, audienceId: string): Promise<number> {
+/** GET /12/accounts/:account_id/custom_audiences/:id (or do_not_reach_lists/:id): the members the service says it holds. */
+export async function audienceSize(ctx: Context, accountId: string, audienceId: string, target = 'custom_audience'): Promise<number> {
+  const kind = target === 'do_not_reach_list' ? 'do_not_reach_lists' : 'custom_audiences';
   const res = await (await ctx.http()).request<{ data?: { audience_size?: unknown } }>({
     method: 'GET',
     host: 'ads',
-    path: `/12/accounts/${encodeURIComponent(accountId)}/custom_audiences/${encodeURIComponent(audienceId)}`,
+    path: `/12/accounts/${encodeURIComponent(accountId)}/${kind}/${encodeURIComponent(audienceId)}`,
     auth: 'user',
   });
   const n = Number(res.data?.data?.audience_size ?? 0);
@@ -71,13 +72,19 @@ export async function audienceSize(ctx: Context, accountId: string, audienceId: 
  * record of what was sent, the members not in the file can never be found, let alone removed.
  * Refused unless `adopt` (add only); returns the audience's size when it was read.
  */
-export async function checkFirstSync(ctx: Context, o: { accountId: string; audienceId: string; adopt: boolean; canRead: boolean; snapshot: string }): Promise<number | undefined> {
+export async function checkFirstSync(
+  ctx: Context,
+  o: { accountId: string; audienceId: string; adopt: boolean; canRead: boolean; snapshot: string; target?: string },
+): Promise<number | undefined> {
+  // Adopting: the size is only reported, so a list that cannot be read (not created yet, in a
+  // plan of `audiences apply`) does not stop the sync.
+  if (o.adopt) return o.canRead ? audienceSize(ctx, o.accountId, o.audienceId, o.target).catch(() => undefined) : undefined;
   if (!o.canRead) {
     ctx.io.warn(`no snapshot for this audience yet and no credentials to read its size: the real sync is refused if the audience already holds members (unless --adopt)`);
     return undefined;
   }
-  const size = await audienceSize(ctx, o.accountId, o.audienceId);
-  if (size > 0 && !o.adopt) {
+  const size = await audienceSize(ctx, o.accountId, o.audienceId, o.target);
+  if (size > 0) {
     throw new UsageError(
       `audience ${o.audienceId} already holds ${size} members and this is its first sync from here (no snapshot at ${o.snapshot}): a sync could add the file's members but never remove the others, and would still exit 0; nothing was sent`,
       {

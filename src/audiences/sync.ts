@@ -183,7 +183,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       });
     }
     // Before the input is read: a first sync that could never remove anyone is refused.
-    const adoptedSize = !base && !pending && !o.rebuild ? await checkFirstSync(ctx, { ...o, adopt: !!o.adopt, canRead: await hasUserCredentials(ctx), snapshot: paths.snapshot }) : undefined;
+    const adoptedSize = !base && !pending && !o.rebuild ? await checkFirstSync(ctx, { ...o, adopt: !!o.adopt, canRead: await hasUserCredentials(ctx), snapshot: paths.snapshot, target: o.target }) : undefined;
     let progressTally = { read: () => 0, acknowledged: () => 0 };
     const progress = new Progress(
       io,

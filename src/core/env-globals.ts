@@ -2,12 +2,22 @@
 // steps (issue 33). A flag on the command line wins over its variable. Boolean variables take
 // 1/true/yes (and 0/false/no to say no), never "any value": XCTL_YES=0 must not confirm.
 import { UsageError } from './errors.js';
-import type { GlobalOptions } from '../context.js';
+
+/** The globals that have a variable (a subset of context.ts GlobalOptions, which extends it). */
+export interface EnvGlobals {
+  quiet?: boolean;
+  verbose?: boolean;
+  yes?: boolean;
+  sandbox?: boolean;
+  progress?: boolean;
+  maxWait?: string;
+  deadline?: string;
+}
 
 type Env = Record<string, string | undefined>;
 
 /** The boolean globals and their variables; `invert`: the variable says no to the flag's value. */
-const BOOLEAN_VARS: Array<[keyof GlobalOptions, string, boolean?]> = [
+const BOOLEAN_VARS: Array<[keyof EnvGlobals, string, boolean?]> = [
   ['quiet', 'XCTL_QUIET'],
   ['verbose', 'XCTL_VERBOSE'],
   ['yes', 'XCTL_YES'],
@@ -16,7 +26,7 @@ const BOOLEAN_VARS: Array<[keyof GlobalOptions, string, boolean?]> = [
 ];
 
 /** The value globals and their variables (XCTL_BASE_URL, XCTL_ACCOUNT_ID, XCTL_OUTPUT and XCTL_PROFILE are read where they are used). */
-const VALUE_VARS: Array<[keyof GlobalOptions, string]> = [
+const VALUE_VARS: Array<[keyof EnvGlobals, string]> = [
   ['maxWait', 'XCTL_MAX_WAIT'],
   ['deadline', 'XCTL_DEADLINE'],
 ];
@@ -30,8 +40,8 @@ function flag(env: Env, name: string): boolean | undefined {
 }
 
 /** The globals with each flag the command line left unset taken from its variable. */
-export function withEnvGlobals(g: GlobalOptions, env: Env): GlobalOptions {
-  const out: GlobalOptions = { ...g };
+export function withEnvGlobals<G extends EnvGlobals>(g: G, env: Env): G {
+  const out: G = { ...g };
   const rec = out as Record<string, unknown>;
   for (const [key, name, invert] of BOOLEAN_VARS) {
     const v = flag(env, name);

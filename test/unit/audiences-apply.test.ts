@@ -221,6 +221,9 @@ audiences:
 });
 
 describe('apply --plan', () => {
+  // A first sync (no snapshot) reads the audience's size (issue 33): empty here, so not refused.
+  const sizeStub = (reg: HttpRegistry) =>
+    reg.register(route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+$/), json({ data: { audience_size: 0 } }), { times: 20 });
   const stubs = (reg: HttpRegistry, audiences: unknown[], grants: unknown[] = []) => {
     reg.register(
       route('GET', '/12/accounts/acct1/custom_audiences'),
@@ -272,6 +275,7 @@ describe('apply --plan', () => {
 
   it('--state-dir (or XCTL_STATE_DIR) holds the snapshots and the state instead of the config folder', async () => {
     const reg = new HttpRegistry();
+    sizeStub(reg);
     stubs(
       reg,
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
@@ -333,6 +337,7 @@ describe('apply --plan', () => {
 
   it('-o json: an audience deleted by hand is drift and planned for creation; one renamed by hand is renamed back', async () => {
     const reg = new HttpRegistry();
+    sizeStub(reg);
     stubs(
       reg,
       [

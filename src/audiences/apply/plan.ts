@@ -114,7 +114,9 @@ export function syncOptions(
     workers: env.workers,
     target: spec.kind === 'do_not_reach' ? 'do_not_reach_list' : 'custom_audience',
     adopt: p.adopt,
-    maxRemoves: spec.maxRemoves === undefined ? undefined : String(spec.maxRemoves),
+    // apply checks max_removes itself and reports a refused audience in its plan; sync's own
+    // guard would stop the whole plan instead.
+    maxRemoves: '100%',
     gate: spec.maxRejectRate === undefined ? undefined : parseRejectGate(String(spec.maxRejectRate)),
   };
 }
