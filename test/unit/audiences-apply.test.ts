@@ -404,6 +404,21 @@ describe('apply --plan', () => {
     reg.verify();
   });
 
+  it('names match whatever their case (the service keeps them unique so): the audience is renamed, not created', async () => {
+    const reg = new HttpRegistry();
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'NEWSLETTER', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
+    const { t, file } = setup(yaml, source, reg);
+    await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(
+      PlanHasChanges,
+    );
+    expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t0\t0\t\t\t\n');
+  });
+
   it('max_removes and max_reject_rate refuse an audience in the plan (reported, exit 10)', async () => {
     const reg = new HttpRegistry();
     stubs(

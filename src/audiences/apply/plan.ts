@@ -133,6 +133,17 @@ function matchAudience(
   const byName = spec.kind === 'do_not_reach' ? live[0] : live.find((r) => r.name === spec.name);
   const known = managedByName(state, spec.kind, spec.name);
   if (byName) return { id: byName.id, rename: false, drift: [] };
+  // Names are unique in an account whatever their case: "newsletter" is the file's Newsletter.
+  const folded =
+    spec.kind === 'custom_audience'
+      ? live.find((r) => r.name.toLowerCase() === spec.name.toLowerCase())
+      : undefined;
+  if (folded)
+    return {
+      id: folded.id,
+      rename: true,
+      drift: folded.id === known?.id ? [`renamed by hand to "${folded.name}"`] : [],
+    };
   if (!known) return { id: null, rename: false, drift: [] };
   const now = remote.find((r) => r.id === known.id);
   if (!now || now.deleted)
