@@ -266,12 +266,16 @@ export async function planAccount(
   specs: AudienceSpec[],
 ): Promise<AudiencePlan[]> {
   const state = readState(statePath(env.stateRoot, env.profile, account));
-  const custom = specs.some((s) => s.kind === 'custom_audience')
-    ? await listAudiences(ctx, account)
-    : [];
-  const dnr = specs.some((s) => s.kind === 'do_not_reach')
-    ? await listDoNotReach(ctx, account)
-    : [];
+  let custom: RemoteAudience[] = [];
+  let dnr: RemoteAudience[] = [];
+  try {
+    if (specs.some((s) => s.kind === 'custom_audience')) custom = await listAudiences(ctx, account);
+    if (specs.some((s) => s.kind === 'do_not_reach')) dnr = await listDoNotReach(ctx, account);
+  } catch (e) {
+    // The account cannot be read (no access, a typo): each of its audiences says so; the
+    // other accounts go on.
+    return specs.map((spec) => ({ ...newRow(spec), error: e as Error }));
+  }
   const rows: AudiencePlan[] = [];
   for (const spec of specs) {
     if (ctx.signal.aborted) break;
@@ -345,7 +349,7 @@ export function publicRow(r: AudiencePlan): Record<string, unknown> {
     name: r.name,
     account: r.account,
     id: r.id,
-    action: r.action,
+    action: r.error ? 'error' : r.action,
     adds: r.adds,
     removes: r.removes,
     grants: r.grants,
