@@ -449,6 +449,29 @@ describe('apply --plan', () => {
     reg.verify();
   });
 
+  it('on a terminal: a table, the lists joined; the summary on stderr', async () => {
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/12/accounts/acct1/custom_audiences'), json({ data: [], next_cursor: null }));
+    const t = testContext({ transport: reg, tty: true, columns: 100 });
+    cleanups.push(() => t.cleanup());
+    const file = path.join(t.configDir, 'a.yaml');
+    fs.writeFileSync(file, 'audiences:\n  - {name: Newsletter, source: n.txt, type: email, share_with: [acct2]}\n');
+    fs.writeFileSync(path.join(t.configDir, 'n.txt'), 'a@example.com\nb@example.com\n');
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
+    expect(t.stdout()).toBe(
+      [
+        '┌────────────┬─────────┬────┬────────┬──────┬─────────┬────────┬─────────┬───────┐',
+        '│ name       │ account │ id │ action │ adds │ removes │ grants │ revokes │ drift │',
+        '├────────────┼─────────┼────┼────────┼──────┼─────────┼────────┼─────────┼───────┤',
+        '│ Newsletter │ acct1   │    │ create │ 2    │ 0       │ acct2  │         │       │',
+        '└────────────┴─────────┴────┴────────┴──────┴─────────┴────────┴─────────┴───────┘',
+        '',
+      ].join('\n'),
+    );
+    expect(t.stderr()).toBe('plan: 1 of 1 audiences would change\n');
+    reg.verify();
+  });
+
   it('max_removes and max_reject_rate refuse an audience in the plan (reported, exit 10)', async () => {
     const reg = new HttpRegistry();
     stubs(
