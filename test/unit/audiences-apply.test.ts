@@ -409,6 +409,74 @@ describe('apply --plan', () => {
     reg.verify();
   });
 
+  it('names match whatever their case (the service keeps them unique so): the audience is renamed, not created', async () => {
+    const reg = new HttpRegistry();
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'NEWSLETTER', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
+    const { t, file } = setup(yaml, source, reg);
+    await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(
+      PlanHasChanges,
+    );
+    expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t0\t0\t\t\t\n');
+  });
+
+  it('an account that cannot be read fails its audiences only; the plan still shows the others, and exits with that error', async () => {
+    const reg = new HttpRegistry();
+    stubs(
+      reg,
+      [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+      [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+    );
+    reg.register(
+      route('GET', '/12/accounts/acct9/custom_audiences'),
+      json({ errors: [{ code: 'NOT_FOUND', message: 'account acct9 was not found' }] }, 404),
+    );
+    const { t, file } = setup(
+      yaml + '  - {name: Other, account: acct9, source: news.txt}\n',
+      source,
+      reg,
+    );
+    await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
+    const e = (await audiencesApply(t.ctx, opts(file, { plan: true })).catch(
+      (x: unknown) => x,
+    )) as { exitCode: number };
+    expect(e.exitCode).toBe(1);
+    expect(t.stdout()).toBe(
+      'Newsletter\tacct1\taud1\tnone\t0\t0\t\t\t\nOther\tacct9\t\terror\t0\t0\t\t\t\n',
+    );
+    expect(t.stderr()).toMatch(
+      /warning: audience "Other" \(account acct9\): .*account acct9 was not found/,
+    );
+    reg.verify();
+  });
+
+  it('on a terminal: a table, the lists joined; the summary on stderr', async () => {
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/12/accounts/acct1/custom_audiences'), json({ data: [], next_cursor: null }));
+    const t = testContext({ transport: reg, tty: true, columns: 100 });
+    cleanups.push(() => t.cleanup());
+    const file = path.join(t.configDir, 'a.yaml');
+    fs.writeFileSync(file, 'audiences:\n  - {name: Newsletter, source: n.txt, type: email, share_with: [acct2]}\n');
+    fs.writeFileSync(path.join(t.configDir, 'n.txt'), 'a@example.com\nb@example.com\n');
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
+    expect(t.stdout()).toBe(
+      [
+        '┌────────────┬─────────┬────┬────────┬──────┬─────────┬────────┬─────────┬───────┐',
+        '│ name       │ account │ id │ action │ adds │ removes │ grants │ revokes │ drift │',
+        '├────────────┼─────────┼────┼────────┼──────┼─────────┼────────┼─────────┼───────┤',
+        '│ Newsletter │ acct1   │    │ create │ 2    │ 0       │ acct2  │         │       │',
+        '└────────────┴─────────┴────┴────────┴──────┴─────────┴────────┴─────────┴───────┘',
+        '',
+      ].join('\n'),
+    );
+    expect(t.stderr()).toBe('plan: 1 of 1 audiences would change\n');
+    reg.verify();
+  });
+
   it('max_removes and max_reject_rate refuse an audience in the plan (reported, exit 10)', async () => {
     const reg = new HttpRegistry();
     stubs(

@@ -131,6 +131,17 @@ function matchAudience(
   const byName = spec.kind === 'do_not_reach' ? live[0] : live.find((r) => r.name === spec.name);
   const known = managedByName(state, spec.kind, spec.name);
   if (byName) return { id: byName.id, rename: false, drift: [] };
+  // Names are unique in an account whatever their case: "newsletter" is the file's Newsletter.
+  const folded =
+    spec.kind === 'custom_audience'
+      ? live.find((r) => r.name.toLowerCase() === spec.name.toLowerCase())
+      : undefined;
+  if (folded)
+    return {
+      id: folded.id,
+      rename: true,
+      drift: folded.id === known?.id ? [`renamed by hand to "${folded.name}"`] : [],
+    };
   if (!known) return { id: null, rename: false, drift: [] };
   const now = remote.find((r) => r.id === known.id);
   if (!now || now.deleted)
@@ -253,12 +264,16 @@ export async function planAccount(
   specs: AudienceSpec[],
 ): Promise<AudiencePlan[]> {
   const state = readState(statePath(env.stateRoot, env.profile, account));
-  const custom = specs.some((s) => s.kind === 'custom_audience')
-    ? await listAudiences(ctx, account)
-    : [];
-  const dnr = specs.some((s) => s.kind === 'do_not_reach')
-    ? await listDoNotReach(ctx, account)
-    : [];
+  let custom: RemoteAudience[] = [];
+  let dnr: RemoteAudience[] = [];
+  try {
+    if (specs.some((s) => s.kind === 'custom_audience')) custom = await listAudiences(ctx, account);
+    if (specs.some((s) => s.kind === 'do_not_reach')) dnr = await listDoNotReach(ctx, account);
+  } catch (e) {
+    // The account cannot be read (no access, a typo): each of its audiences says so; the
+    // other accounts go on.
+    return specs.map((spec) => ({ ...newRow(spec), error: e as Error }));
+  }
   const rows: AudiencePlan[] = [];
   for (const spec of specs) {
     if (ctx.signal.aborted) break;
@@ -332,7 +347,7 @@ export function publicRow(r: AudiencePlan): Record<string, unknown> {
     name: r.name,
     account: r.account,
     id: r.id,
-    action: r.action,
+    action: r.error ? 'error' : r.action,
     adds: r.adds,
     removes: r.removes,
     grants: r.grants,
