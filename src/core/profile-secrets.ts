@@ -120,7 +120,9 @@ export class ProfileSecrets {
     const secrets = pickSecrets(full);
     const account = this.account(name);
     if (to === 'keyring') {
-      const k = this.keyring(name);
+      const probe = this.status();
+      if (!probe.keyring) throw new XctlError(`the OS keychain cannot be used: ${probe.why}; nothing was moved`);
+      const k = probe.keyring;
       k.write(account, secrets);
       const back = k.read(account) ?? {};
       if (JSON.stringify(sorted(back)) !== JSON.stringify(sorted(secrets))) {
