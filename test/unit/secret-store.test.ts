@@ -6,7 +6,14 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testContext } from '../helpers/test-context.js';
 import { SECRET_FIELDS, type Profile } from '../../src/core/config.js';
-import { KEYRING_FIELDS, preference, probeAsync, probeSync, type Keyring, type Secrets } from '../../src/core/secret-store.js';
+import {
+  KEYRING_FIELDS,
+  preference,
+  probeAsync,
+  probeSync,
+  type Keyring,
+  type Secrets,
+} from '../../src/core/secret-store.js';
 import { ProfileSecrets } from '../../src/core/profile-secrets.js';
 import { authMigrate } from '../../src/commands/auth/migrate.js';
 import { UsageError, XctlError } from '../../src/core/errors.js';
@@ -37,7 +44,9 @@ describe('secret storage choice', () => {
 
   it('without a D-Bus session there is no keychain on Linux, known at once', async () => {
     const started = Date.now();
-    expect(probeSync({}, 'x', 'linux')).toEqual({ why: 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service' });
+    expect(probeSync({}, 'x', 'linux')).toEqual({
+      why: 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service',
+    });
     expect((await probeAsync({}, 'x', 'linux')).why).toMatch(/no D-Bus session bus/);
     expect(probeSync({}, 'x', 'aix').why).toMatch(/no keychain support on aix/);
     expect(Date.now() - started).toBeLessThan(200);
@@ -59,8 +68,16 @@ describe('placement (a keychain stand-in)', () => {
     const ps = new ProfileSecrets('/x/config.json', {});
     const kc = withFakeKeyring(ps);
     const before: Profile = { api_key: 'K', api_secret: 'old' };
-    expect(ps.split('p', { ...before, bearer_token: 'B' }, before)).toEqual({ api_key: 'K', api_secret: 'old', bearer_token: 'B' });
-    expect(ps.split('q', { api_key: 'K', secret_storage: 'file', ...secrets }, undefined)).toEqual({ api_key: 'K', secret_storage: 'file', ...secrets });
+    expect(ps.split('p', { ...before, bearer_token: 'B' }, before)).toEqual({
+      api_key: 'K',
+      api_secret: 'old',
+      bearer_token: 'B',
+    });
+    expect(ps.split('q', { api_key: 'K', secret_storage: 'file', ...secrets }, undefined)).toEqual({
+      api_key: 'K',
+      secret_storage: 'file',
+      ...secrets,
+    });
     expect(kc.size).toBe(0);
   });
 
@@ -81,7 +98,9 @@ describe('placement (a keychain stand-in)', () => {
     const ps = new ProfileSecrets('/x/config.json', {});
     const kc = withFakeKeyring(ps);
     (ps as unknown as { probe: { keyring: Keyring } }).probe.keyring.write = () => {};
-    expect(() => ps.migrate('p', { api_key: 'K', ...secrets }, 'keyring')).toThrow(/did not keep what was written: nothing was moved/);
+    expect(() => ps.migrate('p', { api_key: 'K', ...secrets }, 'keyring')).toThrow(
+      /did not keep what was written: nothing was moved/,
+    );
     expect(kc.size).toBe(0);
   });
 
@@ -89,7 +108,9 @@ describe('placement (a keychain stand-in)', () => {
     const ps = new ProfileSecrets('/x/config.json', {});
     (ps as unknown as { probe: unknown }).probe = { why: 'locked' };
     expect(() => ps.fill('p', { secrets_in: 'keyring' })).toThrow(XctlError);
-    expect(() => ps.fill('p', { secrets_in: 'keyring' })).toThrow(/profile "p" keeps its secrets in the OS keychain, which cannot be used now: locked/);
+    expect(() => ps.fill('p', { secrets_in: 'keyring' })).toThrow(
+      /profile "p" keeps its secrets in the OS keychain, which cannot be used now: locked/,
+    );
   });
 });
 
@@ -103,11 +124,18 @@ describe('auth migrate and config set secret_storage (in-process, no keychain)',
     const cfg = JSON.parse(fs.readFileSync(store, 'utf8'));
     cfg.profiles.default.api_secret = 'file-secret';
     fs.writeFileSync(store, JSON.stringify(cfg));
-    await expect(authMigrate(t.ctx, { to: 'keyring' })).rejects.toThrow(/the OS keychain cannot be used: no D-Bus session bus .*; nothing was moved/);
-    expect(JSON.parse(fs.readFileSync(store, 'utf8')).profiles.default).toEqual({ api_key: 'K', api_secret: 'file-secret' });
+    await expect(authMigrate(t.ctx, { to: 'keyring' })).rejects.toThrow(
+      /the OS keychain cannot be used: no D-Bus session bus .*; nothing was moved/,
+    );
+    expect(JSON.parse(fs.readFileSync(store, 'utf8')).profiles.default).toEqual({
+      api_key: 'K',
+      api_secret: 'file-secret',
+    });
     await authMigrate(t.ctx, { to: 'file' });
     expect(t.stderr()).toMatch(/its secrets are in the file already/);
-    await expect(t.run(['config', 'set', 'secret_storage', 'vault'])).rejects.toThrow(/keyring, file or auto/);
+    await expect(t.run(['config', 'set', 'secret_storage', 'vault'])).rejects.toThrow(
+      /keyring, file or auto/,
+    );
     t.cleanup();
   });
 });
