@@ -19,6 +19,7 @@ import {
 import {
   secretServiceMissing,
   startSecretService,
+  xctlAccounts,
   type SecretService,
 } from '../helpers/keyring.js';
 import { OAUTH2_AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
@@ -145,10 +146,12 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
       crcOf('second-secret-value-xyz', 'abc-123'),
     );
     expect(storeText(env)).not.toContain('second-secret-value-xyz');
-    // Removing the profile removes its keychain entry (a new store with the same path finds nothing).
-    expect((await runCli(['auth', 'profiles', 'remove', 'default', '--yes'], { env })).code).toBe(
-      0,
-    );
+    // Removing the profile removes its keychain entry.
+    const account = `default@${path.join(env.XCTL_CONFIG_DIR!, 'config.json')}`;
+    expect(xctlAccounts(ss!.env)).toContain(account);
+    const rm = await runCli(['auth', 'profiles', 'remove', 'default', '--yes'], { env });
+    expect(rm.code).toBe(0);
+    expect(xctlAccounts(ss!.env)).not.toContain(account);
   });
 
   it('XCTL_SECRET_STORAGE=file and `config set secret_storage file` choose the file', async () => {

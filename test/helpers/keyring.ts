@@ -63,6 +63,15 @@ function stopChild(c: ChildProcess | undefined): Promise<void> {
   });
 }
 
+/** The accounts of xctl's keychain entries, asked from a child process on that bus. */
+export function xctlAccounts(env: Record<string, string>): string[] {
+  const script =
+    "const k=require('@napi-rs/keyring');" +
+    "process.stdout.write(JSON.stringify(k.findCredentials('xctl').map((c)=>c.account)))";
+  const r = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 5_000 });
+  return JSON.parse(r.stdout || '[]') as string[];
+}
+
 /** Starts the bus and an unlocked keyring daemon on it. */
 export async function startSecretService(): Promise<SecretService> {
   const dir = tempDir('xctl-keyring-');

@@ -112,6 +112,19 @@ describe('webhooks doctor (in-process)', () => {
     t.cleanup();
   });
 
+  it('names dns for a host name that does not resolve (bounded at 5 s)', async () => {
+    const t = testContext({ globals: { output: 'json' } });
+    const url = 'https://xctl-doctor-nonexistent.example.com/webhooks';
+    await expect(webhooksDoctor(t.ctx, { url })).rejects.toThrow(/not healthy: dns/);
+    const r = JSON.parse(t.stdout());
+    expect(r.steps.map((s: { name: string; ok: boolean }) => [s.name, s.ok])).toEqual([
+      ['url', true],
+      ['dns', false],
+    ]);
+    expect(r.steps[1].detail).toMatch(/^xctl-doctor-nonexistent\.example\.com: /);
+    t.cleanup();
+  }, 15_000);
+
   it('names every cause with a distinct identifier', () => {
     expect(new Set(DOCTOR_CAUSES).size).toBe(DOCTOR_CAUSES.length);
   });
