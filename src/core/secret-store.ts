@@ -8,7 +8,7 @@
 // The native module is loaded only here, on first need: never by --version, --help, or by a
 // command whose profiles keep their secrets in the file.
 import { createRequire } from 'node:module';
-import { XctlError } from './errors.js';
+import { UsageError, XctlError } from './errors.js';
 
 /** The profile fields that are secrets (the rest stay in the file). */
 export const KEYRING_FIELDS = [
@@ -68,7 +68,7 @@ export function preference(
 ): StoragePreference {
   const v = env.XCTL_SECRET_STORAGE || profileSetting || 'auto';
   if (v !== 'keyring' && v !== 'file' && v !== 'auto') {
-    throw new XctlError(`XCTL_SECRET_STORAGE must be keyring, file or auto (got "${v}")`);
+    throw new UsageError(`XCTL_SECRET_STORAGE must be keyring, file or auto (got "${v}")`);
   }
   return v;
 }
