@@ -175,7 +175,7 @@ export function probeSync(
   const r = spawnSync(process.execPath, ['-e', script, account], {
     timeout: PROBE_MS,
     encoding: 'utf8',
-    env: { ...process.env, ...env, NODE_OPTIONS: '' },
+    env: probeEnv(env),
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   if (r.stdout === 'ok') {
@@ -186,6 +186,16 @@ export function probeSync(
   return {
     why: `the keychain did not answer: ${(r.stdout || 'no reason given').replace(/^no:/, '')}`,
   };
+}
+
+/** The child's environment: what reaches the keychain (D-Bus, HOME...), never an XCTL_* value. */
+function probeEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...env })) {
+    if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
+  }
+  out.NODE_OPTIONS = '';
+  return out;
 }
 
 function describe(e: unknown): string {
