@@ -7,9 +7,8 @@
 // is replaced by one write (as in the file), and a migration moves a profile in one step.
 // The native module is loaded only here, on first need: never by --version, --help, or by a
 // command whose profiles keep their secrets in the file.
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { XctlError } from './errors.js';
+import { UsageError, XctlError } from './errors.js';
 
 /** The profile fields that are secrets (the rest stay in the file). */
 export const KEYRING_FIELDS = [
@@ -41,12 +40,20 @@ export interface Keyring {
 }
 
 interface KeyringModule {
-  Entry: new (service: string, user: string, o?: unknown) => {
+  Entry: new (
+    service: string,
+    user: string,
+    o?: unknown,
+  ) => {
     getPassword(): string | null;
     setPassword(p: string): void;
     deletePassword(): boolean;
   };
-  AsyncEntry: new (service: string, user: string, o?: unknown) => {
+  AsyncEntry: new (
+    service: string,
+    user: string,
+    o?: unknown,
+  ) => {
     getPassword(signal?: AbortSignal): Promise<string | null>;
   };
 }
@@ -55,17 +62,24 @@ interface KeyringModule {
 // keys vanish with the login session, so the Secret Service is required (else: the file).
 const ENTRY_OPTIONS = { linux: { store: 'secret-service' } };
 
-export function preference(env: Record<string, string | undefined>, profileSetting?: string): StoragePreference {
+export function preference(
+  env: Record<string, string | undefined>,
+  profileSetting?: string,
+): StoragePreference {
   const v = env.XCTL_SECRET_STORAGE || profileSetting || 'auto';
   if (v !== 'keyring' && v !== 'file' && v !== 'auto') {
-    throw new XctlError(`XCTL_SECRET_STORAGE must be keyring, file or auto (got "${v}")`);
+    throw new UsageError(`XCTL_SECRET_STORAGE must be keyring, file or auto (got "${v}")`);
   }
   return v;
 }
 
 /** Why no keychain can be used without asking it (headless Linux: no D-Bus session). */
-function absentWithoutAsking(env: Record<string, string | undefined>, platform: NodeJS.Platform): string | undefined {
-  if (platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS) return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service';
+function absentWithoutAsking(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform,
+): string | undefined {
+  if (platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS)
+    return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service';
   if (!['linux', 'darwin', 'win32'].includes(platform)) return `no keychain support on ${platform}`;
   return undefined;
 }
@@ -103,16 +117,25 @@ export type Probe = { keyring: Keyring; why?: undefined } | { keyring?: undefine
  * Asks the keychain once, bounded by PROBE_MS, reading `account` (so a locked keychain shows
  * here, not later): the keyring when it answered, else why not. In process, asynchronously.
  */
-export async function probeAsync(env: Record<string, string | undefined>, account: string, platform = process.platform): Promise<Probe> {
+export async function probeAsync(
+  env: Record<string, string | undefined>,
+  account: string,
+  platform = process.platform,
+): Promise<Probe> {
   const absent = absentWithoutAsking(env, platform);
   if (absent) return { why: absent };
   const m = loadModule();
   if (typeof m === 'string') return { why: m };
   let timer: NodeJS.Timeout | undefined;
   try {
-    const ask = new m.AsyncEntry(KEYRING_SERVICE, account, ENTRY_OPTIONS).getPassword(AbortSignal.timeout(PROBE_MS));
+    const ask = new m.AsyncEntry(KEYRING_SERVICE, account, ENTRY_OPTIONS).getPassword(
+      AbortSignal.timeout(PROBE_MS),
+    );
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_MS} ms`)), PROBE_MS + 100);
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${PROBE_MS} ms`)),
+        PROBE_MS + 100,
+      );
       timer.unref();
     });
     await Promise.race([ask, late]);
@@ -128,7 +151,11 @@ export async function probeAsync(env: Record<string, string | undefined>, accoun
  * The same question from synchronous code (the store's writes): asked in a child process that
  * is killed after PROBE_MS, so a keychain that never answers costs a bounded delay, never a hang.
  */
-export function probeSync(env: Record<string, string | undefined>, account: string, platform = process.platform): Probe {
+export function probeSync(
+  env: Record<string, string | undefined>,
+  account: string,
+  platform = process.platform,
+): Probe {
   const absent = absentWithoutAsking(env, platform);
   if (absent) return { why: absent };
   let modPath: string;
@@ -141,10 +168,14 @@ export function probeSync(env: Record<string, string | undefined>, account: stri
     `const m=require(${JSON.stringify(modPath)});` +
     `new m.AsyncEntry(${JSON.stringify(KEYRING_SERVICE)},process.argv[1],${JSON.stringify(ENTRY_OPTIONS)})` +
     `.getPassword().then(()=>process.stdout.write('ok'),(e)=>{process.stdout.write('no:'+e.message);})`;
+  // Required here, not at the top: the store loads with every command, child_process need not.
+  const { spawnSync } = createRequire(import.meta.url)(
+    'node:child_process',
+  ) as typeof import('node:child_process');
   const r = spawnSync(process.execPath, ['-e', script, account], {
     timeout: PROBE_MS,
     encoding: 'utf8',
-    env: { ...process.env, ...env, NODE_OPTIONS: '' },
+    env: probeEnv(env),
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   if (r.stdout === 'ok') {
@@ -152,7 +183,19 @@ export function probeSync(env: Record<string, string | undefined>, account: stri
     return typeof m === 'string' ? { why: m } : { keyring: syncKeyring(m) };
   }
   if (r.error || r.signal) return { why: `the keychain did not answer within ${PROBE_MS} ms` };
-  return { why: `the keychain did not answer: ${(r.stdout || 'no reason given').replace(/^no:/, '')}` };
+  return {
+    why: `the keychain did not answer: ${(r.stdout || 'no reason given').replace(/^no:/, '')}`,
+  };
+}
+
+/** The child's environment: what reaches the keychain (D-Bus, HOME...), never an XCTL_* value. */
+function probeEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...process.env, ...env })) {
+    if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
+  }
+  out.NODE_OPTIONS = '';
+  return out;
 }
 
 function describe(e: unknown): string {
@@ -162,9 +205,12 @@ function describe(e: unknown): string {
 
 /** The error for a profile whose secrets are in a keychain that cannot be reached now. */
 export function unreachable(profile: string, why: string): XctlError {
-  return new XctlError(`profile "${profile}" keeps its secrets in the OS keychain, which cannot be used now: ${why}`, {
-    hint:
-      'unlock the keychain (or start the Secret Service) and retry; or set the credentials with XCTL_* variables. ' +
-      'Profiles whose secrets are in the file (`xctl auth status`) keep working',
-  });
+  return new XctlError(
+    `profile "${profile}" keeps its secrets in the OS keychain, which cannot be used now: ${why}`,
+    {
+      hint:
+        'unlock the keychain (or start the Secret Service) and retry; or set the credentials with XCTL_* variables. ' +
+        'Profiles whose secrets are in the file (`xctl auth status`) keep working',
+    },
+  );
 }

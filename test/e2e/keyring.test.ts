@@ -8,8 +8,20 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, startTestSandbox, tempDir, type RunResult, type TestSandbox } from '../helpers/cli.js';
-import { secretServiceMissing, startSecretService, type SecretService } from '../helpers/keyring.js';
+import {
+  BIN,
+  runCli,
+  startTestSandbox,
+  tempDir,
+  type RunResult,
+  type TestSandbox,
+} from '../helpers/cli.js';
+import {
+  secretServiceMissing,
+  startSecretService,
+  xctlAccounts,
+  type SecretService,
+} from '../helpers/keyring.js';
 import { OAUTH2_AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
 import { decideOnOAuth2Page } from '../helpers/oauth-client.js';
 
@@ -31,10 +43,17 @@ afterAll(async () => {
 });
 
 /** A clean environment (no XCTL_* credentials, no D-Bus unless given), a fresh store. */
-function envWith(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+function envWith(
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   const dir = tempDir();
   dirs.push(dir);
-  return { XCTL_CONFIG_DIR: dir, XCTL_BASE_URL: t.sb.baseUrl, DBUS_SESSION_BUS_ADDRESS: undefined, ...extra };
+  return {
+    XCTL_CONFIG_DIR: dir,
+    XCTL_BASE_URL: t.sb.baseUrl,
+    DBUS_SESSION_BUS_ADDRESS: undefined,
+    ...extra,
+  };
 }
 
 function storeText(env: Record<string, string | undefined>): string {
@@ -42,7 +61,9 @@ function storeText(env: Record<string, string | undefined>): string {
 }
 
 function crcOf(secret: string, token: string): string {
-  return JSON.stringify({ response_token: 'sha256=' + crypto.createHmac('sha256', secret).update(token).digest('base64') });
+  return JSON.stringify({
+    response_token: 'sha256=' + crypto.createHmac('sha256', secret).update(token).digest('base64'),
+  });
 }
 
 async function status(env: Record<string, string | undefined>): Promise<Record<string, unknown>> {
@@ -51,7 +72,10 @@ async function status(env: Record<string, string | undefined>): Promise<Record<s
 }
 
 const setSecret = (env: Record<string, string | undefined>, secret = SECRET): Promise<RunResult> =>
-  runCli(['auth', 'set', '--api-key', 'keyring-test-key', '--api-secret', '-'], { env, input: secret + '\n' });
+  runCli(['auth', 'set', '--api-key', 'keyring-test-key', '--api-secret', '-'], {
+    env,
+    input: secret + '\n',
+  });
 
 describe('without a keychain (headless CI)', () => {
   it('keeps secrets in the 0600 file at once, says so, and never prompts', async () => {
@@ -63,7 +87,9 @@ describe('without a keychain (headless CI)', () => {
     expect(storeText(env)).toContain(SECRET);
     expect(await status(env)).toMatchObject({ secrets: 'file' });
     const s = await runCli(['auth', 'status'], { env });
-    expect(s.stderr).toMatch(/secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus/);
+    expect(s.stderr).toMatch(
+      /secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus/,
+    );
     expect(s.stdout + s.stderr).not.toContain(SECRET);
   });
 
@@ -73,7 +99,9 @@ describe('without a keychain (headless CI)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/secret_storage is keyring but the OS keychain cannot be used/);
     expect(r.stderr).toMatch(/XCTL_SECRET_STORAGE=file/);
-    expect(fs.existsSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')) ? storeText(env) : '').not.toContain(SECRET);
+    expect(
+      fs.existsSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')) ? storeText(env) : '',
+    ).not.toContain(SECRET);
   });
 
   it('--version and --help do not load the native keychain module', async () => {
@@ -94,14 +122,18 @@ describe('without a keychain (headless CI)', () => {
 });
 
 describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-Bus)', () => {
-  const kenv = (extra: Record<string, string | undefined> = {}) => envWith({ ...ss!.env, ...extra });
+  const kenv = (extra: Record<string, string | undefined> = {}) =>
+    envWith({ ...ss!.env, ...extra });
 
   it('a profile round-trips through the keychain and the file holds no secret', async () => {
     const env = kenv();
     expect((await setSecret(env)).code).toBe(0);
     const text = storeText(env);
     expect(text).not.toContain(SECRET);
-    expect(JSON.parse(text).profiles.default).toEqual({ api_key: 'keyring-test-key', secrets_in: 'keyring' });
+    expect(JSON.parse(text).profiles.default).toEqual({
+      api_key: 'keyring-test-key',
+      secrets_in: 'keyring',
+    });
     expect(await status(env)).toMatchObject({ secrets: 'keyring', api_secret: 'set' });
     const crc = await runCli(['webhooks', 'crc', 'abc-123'], { env });
     expect(crc.stdout.trim()).toBe(crcOf(SECRET, 'abc-123'));
@@ -110,10 +142,16 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
     expect(v.stdout + v.stderr).not.toContain(SECRET);
     // Replaced in place; a new field joins the same entry.
     expect((await setSecret(env, 'second-secret-value-xyz')).code).toBe(0);
-    expect((await runCli(['webhooks', 'crc', 'abc-123'], { env })).stdout.trim()).toBe(crcOf('second-secret-value-xyz', 'abc-123'));
+    expect((await runCli(['webhooks', 'crc', 'abc-123'], { env })).stdout.trim()).toBe(
+      crcOf('second-secret-value-xyz', 'abc-123'),
+    );
     expect(storeText(env)).not.toContain('second-secret-value-xyz');
-    // Removing the profile removes its keychain entry (a new store with the same path finds nothing).
-    expect((await runCli(['auth', 'profiles', 'remove', 'default', '--yes'], { env })).code).toBe(0);
+    // Removing the profile removes its keychain entry.
+    const account = `default@${path.join(env.XCTL_CONFIG_DIR!, 'config.json')}`;
+    expect(xctlAccounts(ss!.env)).toContain(account);
+    const rm = await runCli(['auth', 'profiles', 'remove', 'default', '--yes'], { env });
+    expect(rm.code).toBe(0);
+    expect(xctlAccounts(ss!.env)).not.toContain(account);
   });
 
   it('XCTL_SECRET_STORAGE=file and `config set secret_storage file` choose the file', async () => {
@@ -145,7 +183,8 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
       const penv = { ...env, XCTL_BASE_URL: undefined, XCTL_PROFILE: 'sandbox' };
       const p = JSON.parse(storeText(env)).profiles.sandbox as Record<string, string>;
       expect(p.secrets_in).toBe('keyring');
-      for (const k of ['api_secret', 'access_token', 'access_token_secret', 'client_secret']) expect(p[k], k).toBeUndefined();
+      for (const k of ['api_secret', 'access_token', 'access_token_secret', 'client_secret'])
+        expect(p[k], k).toBeUndefined();
       expect((await runCli(['webhooks', 'list'], { env: penv })).code).toBe(0);
       expect(JSON.parse(storeText(env)).profiles.sandbox.bearer_token).toBeUndefined();
       expect(await status(penv)).toMatchObject({ secrets: 'keyring', bearer: 'cached' });
@@ -189,7 +228,9 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
         stdio: 'ignore',
       });
       const closed = new Promise((r) => child.once('close', r));
-      await new Promise((r) => setTimeout(r, Math.round(took * (0.3 + (0.9 * Math.floor(i / 2)) / (N / 2 - 1)))));
+      await new Promise((r) =>
+        setTimeout(r, Math.round(took * (0.3 + (0.9 * Math.floor(i / 2)) / (N / 2 - 1)))),
+      );
       child.kill('SIGKILL');
       await closed;
       if ((await whole()) === to) moved[to]++;
@@ -203,7 +244,19 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
     const s = t.sb.seed;
     const env = kenv({ XCTL_CLIENT_ID: s.client_id, XCTL_CLIENT_SECRET: s.client_secret });
     // Logged in through the callback (the test is the browser): the pair goes to the keychain.
-    const cli = spawnCli(['auth', 'login', '--oauth2', '--no-browser', '--callback-port', '0', '--scopes', 'tweet.read users.read offline.access'], env);
+    const cli = spawnCli(
+      [
+        'auth',
+        'login',
+        '--oauth2',
+        '--no-browser',
+        '--callback-port',
+        '0',
+        '--scopes',
+        'tweet.read users.read offline.access',
+      ],
+      env,
+    );
     const [, url] = await cli.waitStderr(OAUTH2_AUTHORIZE_URL);
     const page = await decideOnOAuth2Page(url!, 'allow', 'sandbox_bob');
     await fetch(page.location!);
@@ -214,7 +267,10 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
     expect(stored.oauth2_refresh_token).toBeUndefined();
     await t.admin('POST', '/_sandbox/clock', { advance: '121m' });
     // Slow answers make the two processes overlap: both want to refresh; one may.
-    await t.admin('POST', '/_sandbox/faults', { latency_ms: 600, match: '^/2/(users/me|oauth2/token)$' });
+    await t.admin('POST', '/_sandbox/faults', {
+      latency_ms: 600,
+      match: '^/2/(users/me|oauth2/token)$',
+    });
     const mark = log.length;
     try {
       const me = ['request', '/2/users/me', '--auth', 'oauth2'];
@@ -225,7 +281,9 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
       await t.admin('DELETE', '/_sandbox/faults');
     }
     const lines = log.slice(mark).map((l) => l.replace(/ \d+ms$/, ''));
-    expect(lines.filter((l) => l.startsWith('POST /2/oauth2/token'))).toEqual(['POST /2/oauth2/token 200']);
+    expect(lines.filter((l) => l.startsWith('POST /2/oauth2/token'))).toEqual([
+      'POST /2/oauth2/token 200',
+    ]);
     expect(JSON.parse(storeText(env)).profiles.default.oauth2_refresh_token).toBeUndefined();
     expect((await runCli(['request', '/2/users/me', '--auth', 'oauth2'], { env })).code).toBe(0);
   }, 40_000);
@@ -238,7 +296,9 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
     const r = await runCli(['webhooks', 'crc', 'abc'], { env, timeoutMs: 15_000 });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/profile "default" keeps its secrets in the OS keychain, which cannot be used now/);
+    expect(r.stderr).toMatch(
+      /profile "default" keeps its secrets in the OS keychain, which cannot be used now/,
+    );
     const st = await runCli(['auth', 'status', '-o', 'json'], { env });
     expect(JSON.parse(st.stdout)[0]).toMatchObject({ secrets: 'keyring (unreachable)' });
   }, 30_000);
@@ -246,7 +306,8 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
 
 function cleanEnv(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
   delete out.DBUS_SESSION_BUS_ADDRESS;
   return out;
 }

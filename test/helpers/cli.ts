@@ -34,6 +34,8 @@ export function runCli(args: string[], opts: RunOptions = {}): Promise<RunResult
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) env[k] = v;
   env.NO_COLOR = '1';
+  // The developer's own keychain stays out of the tests: only a test that starts a Secret Service passes one.
+  delete env.DBUS_SESSION_BUS_ADDRESS;
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k];
     else env[k] = v;

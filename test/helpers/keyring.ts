@@ -19,15 +19,25 @@ const PROGRAMS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon'];
 
 /** Why no Secret Service can be started here, or undefined when it can. */
 export function secretServiceMissing(): string | undefined {
-  if (process.platform !== 'linux') return `the Secret Service tests run on Linux (this is ${process.platform})`;
+  if (process.platform !== 'linux')
+    return `the Secret Service tests run on Linux (this is ${process.platform})`;
   const missing = PROGRAMS.filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
-  return missing.length ? `not installed: ${missing.join(', ')} (Debian: apt-get install gnome-keyring dbus-x11)` : undefined;
+  return missing.length
+    ? `not installed: ${missing.join(', ')} (Debian: apt-get install gnome-keyring dbus-x11)`
+    : undefined;
 }
 
 function nameOwned(env: Record<string, string>): boolean {
   const r = spawnSync(
     'dbus-send',
-    ['--session', '--dest=org.freedesktop.DBus', '--print-reply', '/org/freedesktop/DBus', 'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.secrets'],
+    [
+      '--session',
+      '--dest=org.freedesktop.DBus',
+      '--print-reply',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus.NameHasOwner',
+      'string:org.freedesktop.secrets',
+    ],
     { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 2_000 },
   );
   return /boolean true/.test(r.stdout ?? '');
@@ -53,12 +63,23 @@ function stopChild(c: ChildProcess | undefined): Promise<void> {
   });
 }
 
+/** The accounts of xctl's keychain entries, asked from a child process on that bus. */
+export function xctlAccounts(env: Record<string, string>): string[] {
+  const script =
+    "const k=require('@napi-rs/keyring');" +
+    "process.stdout.write(JSON.stringify(k.findCredentials('xctl').map((c)=>c.account)))";
+  const r = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 5_000 });
+  return JSON.parse(r.stdout || '[]') as string[];
+}
+
 /** Starts the bus and an unlocked keyring daemon on it. */
 export async function startSecretService(): Promise<SecretService> {
   const dir = tempDir('xctl-keyring-');
   const runtime = path.join(dir, 'run');
   fs.mkdirSync(runtime, { mode: 0o700 });
-  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', '--nopidfile'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', '--nopidfile'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
     bus.stdout!.on('data', (d) => {
@@ -67,11 +88,18 @@ export async function startSecretService(): Promise<SecretService> {
     });
     bus.once('exit', (c) => reject(new Error(`dbus-daemon exited (${c})`)));
   });
-  const env = { DBUS_SESSION_BUS_ADDRESS: address, XDG_DATA_HOME: path.join(dir, 'data'), XDG_RUNTIME_DIR: runtime };
+  const env = {
+    DBUS_SESSION_BUS_ADDRESS: address,
+    XDG_DATA_HOME: path.join(dir, 'data'),
+    XDG_RUNTIME_DIR: runtime,
+  };
   let daemon: ChildProcess | undefined;
   const startDaemon = async (unlock: boolean) => {
     const args = ['--foreground', '--components=secrets', ...(unlock ? ['--unlock'] : [])];
-    daemon = spawn('gnome-keyring-daemon', args, { env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'ignore'] });
+    daemon = spawn('gnome-keyring-daemon', args, {
+      env: { ...process.env, ...env },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
     daemon.stdin!.end(unlock ? 'throwaway-test-password' : '');
     await until('gnome-keyring-daemon on the bus', () => nameOwned(env));
   };

@@ -13,6 +13,7 @@ export interface LiveCli {
 export function spawnCli(args: string[], env: Record<string, string | undefined>, timeoutMs = 20_000): LiveCli {
   const clean: Record<string, string> = { NO_COLOR: '1' };
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) clean[k] = v;
+  delete clean.DBUS_SESSION_BUS_ADDRESS; // no keychain unless the test passes one
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
   const child = spawn(process.execPath, [BIN, ...args], { env: clean, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';

@@ -111,6 +111,7 @@ export interface LongRun {
 export function spawnCli(args: string[], env: Record<string, string>): LongRun {
   const full: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) full[k] = v;
+  delete full.DBUS_SESSION_BUS_ADDRESS; // no keychain unless the test passes one
   Object.assign(full, { NO_COLOR: '1' }, env);
   const child = spawn(process.execPath, [BIN, ...args], { env: full, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';

@@ -50,7 +50,9 @@ describe('webhooks doctor (in-process)', () => {
     const err = await webhooksDoctor(t.ctx, { url: e.url }).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(CheckFailed);
     expect((err as CheckFailed).message).toBe('the webhook is not healthy: not_json');
-    expect((err as CheckFailed).hint).toMatch(/answer \{"response_token":"sha256=\.\.\."\} as JSON/);
+    expect((err as CheckFailed).hint).toMatch(
+      /answer \{"response_token":"sha256=\.\.\."\} as JSON/,
+    );
     expect(t.stdout().split('\n').slice(4)).toEqual([
       '  FAIL  crc      0 ms  the answer is not JSON (content-type text/html): "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>"',
       '  not run: delivery',
@@ -63,7 +65,9 @@ describe('webhooks doctor (in-process)', () => {
   it('-o json gives {ok, cause, url, steps[{name, ok, ms, detail}]}', async () => {
     const e = await endpoint('redirect');
     const t = testContext({ globals: { output: 'json' } });
-    await expect(webhooksDoctor(t.ctx, { url: e.url, delivery: false })).rejects.toThrow(CheckFailed);
+    await expect(webhooksDoctor(t.ctx, { url: e.url, delivery: false })).rejects.toThrow(
+      CheckFailed,
+    );
     const r = JSON.parse(t.stdout());
     expect(Object.keys(r)).toEqual(['ok', 'cause', 'url', 'steps']);
     expect(r).toMatchObject({ ok: false, cause: 'redirect', url: e.url });
@@ -71,7 +75,8 @@ describe('webhooks doctor (in-process)', () => {
       name: 'crc',
       ok: false,
       ms: 0,
-      detail: 'HTTP 301 redirect to https://hooks.example.org/webhooks/: the platform does not follow redirects (register the final URL)',
+      detail:
+        'HTTP 301 redirect to https://hooks.example.org/webhooks/: the platform does not follow redirects (register the final URL)',
     });
     t.cleanup();
   });
@@ -80,7 +85,12 @@ describe('webhooks doctor (in-process)', () => {
     const e = await endpoint('ok');
     const t = testContext({ globals: { output: 'json' } });
     await webhooksDoctor(t.ctx, { url: e.url, delivery: false });
-    expect(JSON.parse(t.stdout()).steps.map((s: { name: string }) => s.name)).toEqual(['url', 'dns', 'tcp', 'crc']);
+    expect(JSON.parse(t.stdout()).steps.map((s: { name: string }) => s.name)).toEqual([
+      'url',
+      'dns',
+      'tcp',
+      'crc',
+    ]);
     expect(e.posts).toHaveLength(0);
     t.cleanup();
   });
@@ -88,7 +98,10 @@ describe('webhooks doctor (in-process)', () => {
   it('--id reads the URL from GET /2/webhooks; URL and --id together, or neither, are usage errors', async () => {
     const e = await endpoint('ok');
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/2/webhooks'), json({ data: [{ id: '77', url: e.url, valid: false }], meta: { result_count: 1 } }));
+    reg.register(
+      route('GET', '/2/webhooks'),
+      json({ data: [{ id: '77', url: e.url, valid: false }], meta: { result_count: 1 } }),
+    );
     const t = testContext({ transport: reg, globals: { output: 'json' } });
     await webhooksDoctor(t.ctx, { id: '77', delivery: false });
     expect(JSON.parse(t.stdout()).url).toBe(e.url);
@@ -98,6 +111,19 @@ describe('webhooks doctor (in-process)', () => {
     await expect(webhooksDoctor(t.ctx, { id: 'abc' })).rejects.toThrow(/1-19 digits/);
     t.cleanup();
   });
+
+  it('names dns for a host name that does not resolve (bounded at 5 s)', async () => {
+    const t = testContext({ globals: { output: 'json' } });
+    const url = 'https://xctl-doctor-nonexistent.example.com/webhooks';
+    await expect(webhooksDoctor(t.ctx, { url })).rejects.toThrow(/not healthy: dns/);
+    const r = JSON.parse(t.stdout());
+    expect(r.steps.map((s: { name: string; ok: boolean }) => [s.name, s.ok])).toEqual([
+      ['url', true],
+      ['dns', false],
+    ]);
+    expect(r.steps[1].detail).toMatch(/^xctl-doctor-nonexistent\.example\.com: /);
+    t.cleanup();
+  }, 15_000);
 
   it('names every cause with a distinct identifier', () => {
     expect(new Set(DOCTOR_CAUSES).size).toBe(DOCTOR_CAUSES.length);
@@ -110,7 +136,12 @@ describe('webhooks send (in-process)', () => {
     const t = testContext();
     await webhooksSend(t.ctx, { to: e.url, event: 'profile.update.bio', userId: '1', tag: 't' });
     const [status, ms, type, url, sig] = t.stdout().trimEnd().split('\t');
-    expect([status, ms, type, url]).toEqual(['200', expect.stringMatching(/^\d+$/), 'profile.update.bio', e.url]);
+    expect([status, ms, type, url]).toEqual([
+      '200',
+      expect.stringMatching(/^\d+$/),
+      'profile.update.bio',
+      e.url,
+    ]);
     expect(e.posts[0]!.headers['x-service-webhooks-signature']).toBe(sig);
     expect(e.posts[0]!.headers['user-agent']).toBe('xctl-webhooks-send');
     t.cleanup();
@@ -136,13 +167,31 @@ describe('webhooks send (in-process)', () => {
 
 describe('delivery bodies', () => {
   it('builds the activity envelope the sandbox delivers', () => {
-    const body = JSON.parse(activityDelivery({ eventType: 'dm.sent', userId: '9', payload: { a: 1 }, tag: 'x', uuid: 'u-1' }));
-    expect(body).toEqual({ data: { event_uuid: 'u-1', event_type: 'dm.sent', filter: { user_id: '9' }, tag: 'x', payload: { a: 1 } } });
+    const body = JSON.parse(
+      activityDelivery({
+        eventType: 'dm.sent',
+        userId: '9',
+        payload: { a: 1 },
+        tag: 'x',
+        uuid: 'u-1',
+      }),
+    );
+    expect(body).toEqual({
+      data: {
+        event_uuid: 'u-1',
+        event_type: 'dm.sent',
+        filter: { user_id: '9' },
+        tag: 'x',
+        payload: { a: 1 },
+      },
+    });
   });
   it('reads a listen --json line as it is and a sandbox log delivery entry by its type and id', () => {
     const line = '{"data":{"event_type":"profile.update.bio","payload":{}}}';
     expect(parseRecorded(`${line}\n`)).toEqual({ kind: 'body', raw: line });
-    expect(parseRecorded('{"kind":"delivery","webhook_id":"1","event_type":"dm.read","event_uuid":"u"}')).toEqual({ kind: 'logged', eventType: 'dm.read', uuid: 'u' });
+    expect(
+      parseRecorded('{"kind":"delivery","webhook_id":"1","event_type":"dm.read","event_uuid":"u"}'),
+    ).toEqual({ kind: 'logged', eventType: 'dm.read', uuid: 'u' });
     expect(parseRecorded('{"kind":"crc","webhook_id":"1"}')).toMatch(/a crc, not a delivery/);
     expect(parseRecorded(`${line}\n${line}`)).toMatch(/one JSON line/);
     expect(parseRecorded('[1]')).toMatch(/JSON object/);
