@@ -171,6 +171,25 @@ describe('pipeline 2: campaign launch on a runner with a PTY (script), CI=true',
   });
 });
 
+describe('pipeline 2a: an upload in a PTY log (script), CI=true', () => {
+  it('progress is periodic JSON lines, never \\r redraws or colour (main: a bar redrawn into the log)', async () => {
+    const dir = tempDir('xctl-ci-');
+    t.dirs.push(dir);
+    const id = audience();
+    const input = emails(dir, 'pty.txt', 0, 3000);
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 300, match: '/users$' });
+    try {
+      const cmd = [process.execPath, BIN, 'audiences', 'upload', id, input, '--type', 'email', '--batch-size', '500', '--concurrency', '1'].map((a) => `'${a}'`).join(' ');
+      const r = await runWith('script', ['-qec', cmd, '/dev/null'], { ...t.env, CI: 'true', NO_COLOR: undefined, TERM: 'xterm', XCTL_PROGRESS_INTERVAL_MS: '200' }, 30_000);
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout).not.toMatch(/\r(?!\n)|\u001b\[/);
+      expect(r.stdout).toMatch(/^\{"progress":\{"read":\d+,"acknowledged":\d+/m);
+    } finally {
+      await t.admin('DELETE', '/_sandbox/faults');
+    }
+  });
+});
+
 describe('pipeline 2b: the launch step run twice', () => {
   it('--if-exists return gives back the same campaign (main: a second campaign); a duplicate audience carries existing_id', async () => {
     const fi = (JSON.parse((await t.run(['ads', 'funding-instruments', 'list', '--json', 'id'])).stdout) as Array<{ id: string }>)[0]!.id;
