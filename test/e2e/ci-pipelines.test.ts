@@ -242,6 +242,8 @@ describe('pipeline 3: webhook deploy check (secrets in the environment, a read-o
     r = await t.run(['ads', 'campaigns', 'get', 'zz', '--jq', '.id']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stderr.trim())).toMatchObject({ error: { type: 'ApiError', status: 404, exit_code: 1 } });
+    r = await t.run(['webhooks', 'list', '--nope'], { env: { XCTL_OUTPUT: 'json' } });
+    expect([r.code, JSON.parse(r.stderr)]).toEqual([2, { error: { type: 'UsageError', message: "unknown option '--nope'", exit_code: 2 } }]);
     // main: fell back to the production host in silence.
     r = await t.run(['webhooks', 'list'], { env: { XCTL_BASE_URL: '' } });
     expect(r.code).toBe(2);
