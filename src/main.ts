@@ -69,6 +69,10 @@ async function main(argv: string[]): Promise<number> {
     version: pkg.version,
     cwd: process.cwd(),
   });
+  // commander's own usage errors (an unknown option) are JSON too when the output is.
+  if (jsonErrors(args, args, process.env.XCTL_OUTPUT)) {
+    for (const c of [program, ...program.commands]) c.configureOutput({ ...c.configureOutput(), outputError: jsonUsageError }).showHelpAfterError(false);
+  }
   const operands = operandsOf(args);
   const group = operands[0];
   // A script needs the whole tree; `completion --profiles` (run at every Tab) needs none of it.
@@ -110,6 +114,12 @@ function jsonErrors(parsed: string[], args: string[], envOutput: string | undefi
   if (parsed.some((a) => a.startsWith('--json') || a === '--jq' || a.startsWith('--jq='))) return true;
   const o = /(^|\s)(-o|--output)(=|\s)(\S+)/.exec(args.join(' '));
   return /^jsonl?$/.test(o ? o[4]! : (envOutput ?? ''));
+}
+
+/** commander's "error: ..." line (and its "did you mean"), as the JSON error object; exit 2. */
+function jsonUsageError(str: string, writeErr: (s: string) => void): void {
+  const message = str.replace(/^error: /, '').replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)').trim();
+  writeErr(JSON.stringify({ error: { type: 'UsageError', message, exit_code: ExitCode.USAGE } }) + '\n');
 }
 
 /** Shortens a long quoted input value ("got ...") so the error stays one readable line. */

@@ -247,49 +247,10 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       }
       sorted = await sorter.finish();
 
-      // Diff. While rows were rejected, none of the snapshot's members is removed: any of those
-      // rows may be a member still in the file, and a bad row is not a departure.
-      const keep = summary.rejected > 0;
       const stage = o.plan ? undefined : stagePlan(paths);
-      const fingerprint = crypto.createHash('sha256');
-      let counts: { members: number; adds: number; removes: number };
-      try {
-        counts = await diff(sorted, state, full, {
-          add: (b, at) => stage?.adds.add(b, at),
-          remove: (b, at) => (keep ? undefined : stage?.removes.add(b, at)),
-          member: (b, at) => fingerprint.update(b.subarray(at, at + DIGEST)),
-        });
-        summary.input_digest = fingerprint.update(`rejected:${summary.rejected}`).digest('hex');
-        summary.state_id = stateId;
-        if (o.expect && o.expect.input_digest !== summary.input_digest) {
-          throw new UsageError(`the input ${o.input} no longer holds the members the plan was made from: nothing was sent`, {
-            flag: '--apply',
-            hint: 'make the plan again (`sync --plan --out FILE`) from the current input, review it, then apply it',
-          });
-        }
-      } catch (e) {
-        stage?.abort();
-        throw e;
-      }
-      state = undefined;
-      sorted = undefined;
-      Object.assign(summary, counts);
-      if (keep) {
-        summary.kept_for_rejects = counts.removes;
-        summary.removes = counts.removes = 0;
-        if (summary.kept_for_rejects) io.warn(`${summary.kept_for_rejects} members not in the input are kept, not removed: ${summary.rejected} rows were rejected and any of them may be one of these members (fix the rows, then sync again)`);
-      }
-      try {
-        checkRemoves(maxRemovesFor(o.maxRemoves, io.unattended), counts.removes, summary.members_before, o.maxRemoves !== undefined);
-      } catch (e) {
-        stage?.abort();
-        throw e;
-      }
-      if (adoptedSize !== undefined && o.adopt) {
-        summary.adopted_size = adoptedSize;
-        summary.unreconciled = Math.max(0, adoptedSize - counts.members);
-        io.warn(`--adopt: the audience held ${adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`);
-      }
+      const [input, snap] = [sorted, state];
+      sorted = state = undefined; // diff() closes both
+      const counts = await guardedDiff(ctx, o, { input, snap, full, stage, summary, stateId, adoptedSize });
       const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
       if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
       else if (full) io.warn(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
@@ -330,6 +291,60 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
 function partialSummary(s: SyncSummary, sent: Record<string, unknown> | undefined, started: number): Record<string, unknown> {
   const n = (k: string) => (typeof sent?.[k] === 'number' ? (sent[k] as number) : 0);
   return { ...s, requests: s.requests + n('requests'), acknowledged: s.acknowledged + n('acknowledged'), retries: s.retries + n('retries'), seconds: secs(started) };
+}
+
+interface DiffRun {
+  input: DigestCursor;
+  snap: DigestCursor;
+  full: boolean;
+  stage?: ReturnType<typeof stagePlan>;
+  summary: SyncSummary;
+  stateId: string;
+  adoptedSize?: number;
+}
+
+/**
+ * The diff with its guards, before anything is sent (the staged plan is dropped when one
+ * refuses): a saved plan's input must be the same members; while rows were rejected none of the
+ * snapshot's members is removed (any of those rows may be a member still in the file, and a bad
+ * row is not a departure); removals above --max-removes are refused; --adopt is reported.
+ */
+async function guardedDiff(ctx: Context, o: SyncOptions, r: DiffRun): Promise<{ members: number; adds: number; removes: number }> {
+  const { summary, stage } = r;
+  const io = ctx.io;
+  const keep = summary.rejected > 0;
+  const fingerprint = crypto.createHash('sha256');
+  try {
+    const counts = await diff(r.input, r.snap, r.full, {
+      add: (b, at) => stage?.adds.add(b, at),
+      remove: (b, at) => (keep ? undefined : stage?.removes.add(b, at)),
+      member: (b, at) => fingerprint.update(b.subarray(at, at + DIGEST)),
+    });
+    summary.input_digest = fingerprint.update(`rejected:${summary.rejected}`).digest('hex');
+    summary.state_id = r.stateId;
+    if (o.expect && o.expect.input_digest !== summary.input_digest) {
+      throw new UsageError(`the input ${o.input} no longer holds the members the plan was made from: nothing was sent`, {
+        flag: '--apply',
+        hint: 'make the plan again (`sync --plan --out FILE`) from the current input, review it, then apply it',
+      });
+    }
+    Object.assign(summary, counts);
+    if (keep) {
+      summary.kept_for_rejects = counts.removes;
+      summary.removes = counts.removes = 0;
+      if (summary.kept_for_rejects) io.warn(`${summary.kept_for_rejects} members not in the input are kept, not removed: ${summary.rejected} rows were rejected and any of them may be one of these members (fix the rows, then sync again)`);
+    }
+    checkRemoves(maxRemovesFor(o.maxRemoves, io.unattended), counts.removes, summary.members_before, o.maxRemoves !== undefined);
+    if (r.adoptedSize !== undefined && o.adopt) {
+      summary.adopted_size = r.adoptedSize;
+      summary.unreconciled = Math.max(0, r.adoptedSize - counts.members);
+      io.warn(`--adopt: the audience held ${r.adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`);
+    }
+    return counts;
+  } catch (e) {
+    stage?.abort();
+    throw e;
+  }
 }
 
 /** Whether the service can be asked (the audience's size): --plan runs without credentials. */

@@ -101,6 +101,20 @@ export class RetryLaterError extends XctlError {
   override exitCode: number = ExitCode.RETRY_LATER;
 }
 
+/** A named thing of this name exists already (--if-exists fail, or the service said so). Exit 1. */
+export class DuplicateError extends XctlError {
+  constructor(
+    message: string,
+    readonly existingId: string,
+    details: { hint?: string; status?: number } = {},
+  ) {
+    super(message, { code: 'DUPLICATE', ...details });
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), existing_id: this.existingId };
+  }
+}
+
 /** Ctrl-C: stopped cleanly. Exit 130. */
 export class InterruptedError extends XctlError {
   override exitCode: number = ExitCode.INTERRUPTED;

@@ -84,7 +84,8 @@ describe('activity stream', () => {
     const r = await t.run(['activity', 'stream', '--start-time', from, '--end-time', iso(Date.now() - 1000), '--jq', 'select(.data.payload.title == "jq me") | .data.payload.title']);
     expect([r.code, r.stdout], r.stderr).toEqual([0, 'jq me\n']);
     const bad = await t.run(['activity', 'stream', '--jq', '.data | ']);
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/^error: --jq: syntax error/)]);
+    // --jq makes the output JSON, so the error is JSON too (issue 33).
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/^\{"error":\{"type":"UsageError","message":"--jq: syntax error/)]);
   });
 
   it('refuses --backfill-minutes outside 0-5', async () => {

@@ -167,7 +167,28 @@ describe('pipeline 2: campaign launch on a runner with a PTY (script), CI=true',
     expect(r.ms).toBeLessThan(8_000);
     expect(r.stdout).toContain('refusing without confirmation');
     expect(r.stdout).toContain('hint: pass --yes');
-    expect(r.stdout).not.toMatch(/\[y\/N\]|\u001b\[/); // no prompt, no colour
+    expect(r.stdout).not.toContain('[y/N]'); // no prompt
+    expect(r.stdout).not.toContain('\u001b['); // no colour
+  });
+});
+
+describe('pipeline 2a: an upload in a PTY log (script), CI=true', () => {
+  it('progress is periodic JSON lines, never \\r redraws or colour (main: a bar redrawn into the log)', async () => {
+    const dir = tempDir('xctl-ci-');
+    t.dirs.push(dir);
+    const id = audience();
+    const input = emails(dir, 'pty.txt', 0, 3000);
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 300, match: '/users$' });
+    try {
+      const cmd = [process.execPath, BIN, 'audiences', 'upload', id, input, '--type', 'email', '--batch-size', '500', '--concurrency', '1'].map((a) => `'${a}'`).join(' ');
+      const r = await runWith('script', ['-qec', cmd, '/dev/null'], { ...t.env, CI: 'true', NO_COLOR: undefined, TERM: 'xterm', XCTL_PROGRESS_INTERVAL_MS: '200' }, 30_000);
+      expect(r.code, r.stdout).toBe(0);
+      expect(r.stdout.replace(/\r\n/g, '\n')).not.toContain('\r'); // a PTY ends lines with \r\n
+      expect(r.stdout).not.toContain('\u001b[');
+      expect(r.stdout).toMatch(/^\{"progress":\{"read":\d+,"acknowledged":\d+/m);
+    } finally {
+      await t.admin('DELETE', '/_sandbox/faults');
+    }
   });
 });
 
@@ -221,6 +242,8 @@ describe('pipeline 3: webhook deploy check (secrets in the environment, a read-o
     r = await t.run(['ads', 'campaigns', 'get', 'zz', '--jq', '.id']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stderr.trim())).toMatchObject({ error: { type: 'ApiError', status: 404, exit_code: 1 } });
+    r = await t.run(['webhooks', 'list', '--nope'], { env: { XCTL_OUTPUT: 'json' } });
+    expect([r.code, JSON.parse(r.stderr)]).toEqual([2, { error: { type: 'UsageError', message: "unknown option '--nope'", exit_code: 2 } }]);
     // main: fell back to the production host in silence.
     r = await t.run(['webhooks', 'list'], { env: { XCTL_BASE_URL: '' } });
     expect(r.code).toBe(2);

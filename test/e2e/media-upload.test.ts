@@ -82,7 +82,7 @@ describe('media upload', () => {
     const file = write('bar.png', png(800, 418, 4.5 * 1024 * 1024));
     const cmd = [process.execPath, BIN, 'media', 'upload', file].map((a) => `'${a}'`).join(' ');
     const out = await new Promise<string>((resolve) => {
-      const child = spawn('script', ['-qfec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], { env: { ...process.env, ...t.env, NO_COLOR: '1' } });
+      const child = spawn('script', ['-qfec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], { env: { ...process.env, ...t.env, NO_COLOR: '1', CI: '', XCTL_NO_PROMPT: '' } });
       let text = '';
       child.stdout.on('data', (d) => (text += d));
       child.on('close', () => resolve(text));

@@ -51,7 +51,8 @@ describe('output options against the sandbox', () => {
 
   it('a bad --jq program is exit 2 with nothing sent', async () => {
     const r = await t.refused(['ads', 'line-items', 'list', '--jq', '.[] | select(']);
-    expect(r.stderr).toMatch(/^error: --jq: syntax error/);
+    // --jq makes the output JSON, so the error is JSON too (issue 33).
+    expect((JSON.parse(r.stderr.trim()) as { error: { message: string } }).error.message).toMatch(/^--jq: syntax error/);
   });
 
   it('request honours -o tsv / csv, --fields and --jq', async () => {

@@ -69,3 +69,25 @@ describe('--dry-run on writes', () => {
     }
   });
 });
+
+describe('webhooks create --if-exists / --dry-run (webhooks are named by their URL)', () => {
+  const url = 'https://hooks.example.com/x';
+  it('return prints the existing one; fail carries its id; --dry-run sends nothing', async () => {
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/2/webhooks'), json({ data: [{ id: '1146654567674912769', url, valid: true, created_at: '2026-01-01T00:00:00.000Z' }] }), { times: 2 });
+    const t = testContext({ transport: reg });
+    await t.run(['webhooks', 'create', url, '--if-exists', 'return', '-o', 'json', '--fields', 'id']);
+    expect(JSON.parse(t.stdout())).toEqual({ id: '1146654567674912769' });
+    const err = await t.run(['webhooks', 'create', url, '--if-exists', 'fail']).catch((e: unknown) => e);
+    expect((err as DuplicateError).toJSON()).toMatchObject({ existing_id: '1146654567674912769', exit_code: 1 });
+    expect(reg.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+    t.cleanup();
+
+    const reg2 = new HttpRegistry();
+    const t2 = testContext({ transport: reg2 });
+    await t2.run(['webhooks', 'create', url, '--dry-run']);
+    expect(JSON.parse(t2.stdout())).toMatchObject({ dry_run: true, method: 'POST', json: { url } });
+    expect(reg2.requests).toEqual([]);
+    t2.cleanup();
+  });
+});

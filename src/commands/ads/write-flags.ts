@@ -3,23 +3,11 @@
 // `--dry-run` on every create, update and delete (the request it would send; nothing is sent).
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ApiError, XctlError, UsageError } from '../../core/errors.js';
+import { ApiError, DuplicateError, UsageError } from '../../core/errors.js';
 import type { OperationDef, ResourceDef } from '../../ads/resource-types.js';
 import type { Rec } from '../../core/output.js';
 
-/** A named thing of this name exists already (--if-exists fail, or the service said so). Exit 1. */
-export class DuplicateError extends XctlError {
-  constructor(
-    message: string,
-    readonly existingId: string,
-    details: { hint?: string; status?: number; code?: string | number } = {},
-  ) {
-    super(message, { code: 'DUPLICATE', ...details });
-  }
-  override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), existing_id: this.existingId };
-  }
-}
+export { DuplicateError };
 
 const WRITES = new Set(['create', 'update', 'delete']);
 
