@@ -4,6 +4,7 @@
 // files, then merged (an external sort). Order is bytewise, i.e. the order of the hex strings.
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeAllSync } from '../core/write-all.js';
 
 export const DIGEST = 32;
 /** Records per block read or written (256 KiB). */
@@ -270,7 +271,7 @@ export class DigestWriter {
   ) {}
   static create(file: string, prefix?: Buffer): DigestWriter {
     const fd = fs.openSync(file, 'w', 0o600);
-    if (prefix) fs.writeSync(fd, prefix);
+    if (prefix) writeAllSync(fd, prefix);
     return new DigestWriter(fd, file);
   }
   add(src: Uint8Array, at: number): void {
@@ -290,7 +291,7 @@ export class DigestWriter {
   }
 
   private drain(): void {
-    if (this.n) fs.writeSync(this.fd, this.buf, 0, this.n * DIGEST);
+    if (this.n) writeAllSync(this.fd, this.buf.subarray(0, this.n * DIGEST));
     this.n = 0;
   }
   /** Writes what is left and syncs it to disk (a snapshot must survive a power cut before it counts). */

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RetryLaterError, UsageError, XctlError } from '../core/errors.js';
 import { processAlive } from '../core/store-guard.js';
+import { writeAllSync } from '../core/write-all.js';
 
 export interface JournalHeader {
   xctl_upload_journal: 1;
@@ -148,7 +149,7 @@ export class Journal {
     }
     const fd = fs.openSync(file, 'w', 0o600);
     const full: JournalHeader = { xctl_upload_journal: 1, ...header, created_at: new Date().toISOString() };
-    fs.writeSync(fd, JSON.stringify(full) + '\n');
+    writeAllSync(fd, JSON.stringify(full) + '\n');
     fs.fdatasyncSync(fd);
     return new Journal(file, fd, acked, resumed, completed);
   }
@@ -184,7 +185,7 @@ export class Journal {
     this.scheduled = false;
     if (this.pending.length === 0 || this.fd < 0 || this.failed) return;
     try {
-      fs.writeSync(this.fd, this.pending.join(''));
+      writeAllSync(this.fd, this.pending.join(''));
       fs.fdatasyncSync(this.fd);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;

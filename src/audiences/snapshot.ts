@@ -9,6 +9,7 @@ import path from 'node:path';
 import { RetryLaterError, UsageError } from '../core/errors.js';
 import { DeltaCursor, DIGEST, DigestWriter, drainTo, EmptyCursor, FileCursor, type DigestCursor } from './digests.js';
 import type { IdType } from '../contract/audience-users.js';
+import { writeAllSync } from '../core/write-all.js';
 
 export const HEADER_BYTES = 512;
 const MAGIC = 'xctl-audience-snapshot 1\n';
@@ -106,7 +107,7 @@ export async function writeSnapshot(file: string, from: DigestCursor, h: Omit<Sn
   const full: SnapshotHeader = { id: crypto.randomBytes(8).toString('hex'), ...h, count: w.count, created_at: new Date().toISOString() };
   const fd = fs.openSync(tmp, 'r+');
   try {
-    fs.writeSync(fd, headerBytes(full), 0, HEADER_BYTES, 0);
+    writeAllSync(fd, headerBytes(full).subarray(0, HEADER_BYTES), 0);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

@@ -1,6 +1,7 @@
 // The sorted digest streams under sync: hex codec (against Buffer's own hex), the in-memory
 // run sort (random, repeated, and crafted digests sharing a prefix), the external sort with
 // spills, k-way merge, base ∪ adds − removes, and the diff; checked against plain JS sets.
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -171,5 +172,60 @@ describe('snapshot file', () => {
     again();
     release();
     expect(fs.existsSync(p.lock)).toBe(false);
+  });
+});
+
+// Mutation testing (TESTING.md): the run buffer's growth from 32,768 towards 524,288 digests,
+// addHex refusing what is not hex, and the clean-up after a spill that fails were never run.
+describe('DigestSorter growth, hex input and failed spills', () => {
+  const rand = (n: number) => crypto.randomBytes(n * DIGEST);
+
+  it('grows its run buffer from 32,768 to a full 524,288-digest run, spills, and loses nothing', async () => {
+    const n = 600_000; // past one full run: growth 32,768 -> 65,536 -> ... -> 524,288, then a spill
+    const buf = rand(n);
+    buf.copy(buf, 7 * DIGEST, 3 * DIGEST, 4 * DIGEST); // one repeat
+    const hex = Buffer.from(buf.toString('hex'), 'latin1');
+    const tmp = fs.mkdtempSync(path.join(dir, 'grow-'));
+    const s = new DigestSorter(tmp);
+    for (let i = 0; i < n; i++) {
+      if (i % 3 === 0) expect(s.addHex(hex, i * 2 * DIGEST)).toBe(true);
+      else s.add(buf, i * DIGEST);
+    }
+    expect(s.added).toBe(n);
+    expect(fs.readdirSync(tmp)).toEqual(['run-0.bin']);
+    const got = await all(await s.finish());
+    const want = [...new Set(Array.from({ length: n }, (_, i) => buf.subarray(i * DIGEST, (i + 1) * DIGEST).toString('hex')))].sort();
+    expect(got.length).toBe(n - 1);
+    expect(got).toEqual(want);
+  }, 60_000);
+
+  it('addHex refuses what is not 64 hex characters, whether the run is full or not, and counts nothing', async () => {
+    const s = new DigestSorter(dir, 4);
+    const good = Buffer.from('ab'.repeat(32), 'latin1');
+    const bad = Buffer.from('ab'.repeat(31) + 'zz', 'latin1');
+    expect(s.addHex(bad, 0)).toBe(false); // room in the run
+    expect(s.added).toBe(0);
+    for (let i = 0; i < 4; i++) expect(s.addHex(good, 0)).toBe(true);
+    expect(s.addHex(bad, 0)).toBe(false); // run full: the scratch path
+    expect(s.addHex(Buffer.from('g' + 'a'.repeat(63), 'latin1'), 0)).toBe(false);
+    expect(s.added).toBe(4);
+    expect(await all(await s.finish())).toEqual(['ab'.repeat(32)]);
+  });
+
+  it('a spill that fails (file size limit) removes its partial file and throws', () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'spill-'));
+    const mod = path.resolve('dist/audiences/digests.js');
+    expect(fs.existsSync(mod), 'npm run build first').toBe(true);
+    const script = `
+      const { DigestSorter } = await import(${JSON.stringify(mod)});
+      const crypto = await import('node:crypto');
+      const s = new DigestSorter(${JSON.stringify(tmp)}, 2000);
+      const b = crypto.randomBytes(32 * 2001);
+      try { for (let i = 0; i < 2001; i++) s.add(b, i * 32); console.log('no error'); }
+      catch (e) { console.log('error', e.code); }`;
+    // 16 KiB per file: the 64,000-byte run cannot be written (EFBIG; node ignores SIGXFSZ).
+    const r = spawnSync('bash', ['-c', 'ulimit -f 16; exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8' });
+    expect(r.stdout.trim(), r.stderr).toBe('error EFBIG');
+    expect(fs.readdirSync(tmp)).toEqual([]);
   });
 });
