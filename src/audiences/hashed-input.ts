@@ -231,7 +231,9 @@ export class RecordTally {
     if (r.fault) {
       const msg = quoteFaultMessage(r.fault, this.lineBase);
       return sentBefore
-        ? new PartialError(`${msg}; the run stopped there`, { hint: `${QUOTE_FAULT_HINT}; batches before it were sent and are in the journal: fix the file and re-run the same command to resume` })
+        ? new PartialError(`${msg}; the run stopped there`, {
+            hint: 'batches before it were sent and are in the journal: re-run the same command with --lenient-quotes to resume reading the field as it runs on, or fix the quote and re-run with --restart (users sent again are not added twice)',
+          })
         : new UsageError(`${msg}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
     }
     this.lineBase += r.lines;
