@@ -140,8 +140,7 @@ function countBreaks(s: string): number {
 
 export function countLines(text: string): number {
   let n = 0;
-  let i = -1;
-  while ((i = text.indexOf('\n', i + 1)) >= 0) n++;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return text.length > 0 && !text.endsWith('\n') ? n + 1 : n;
 }
 

@@ -138,7 +138,8 @@ class Tally {
 
   private value(col: ColumnSpec, raw: string, line: number): boolean {
     const t = col.type;
-    const v = (this.values[t] ??= { values: 0, valid: 0, rejected: 0 });
+    const v = this.values[t] ?? { values: 0, valid: 0, rejected: 0 };
+    this.values[t] = v;
     v.values++;
     this.valuesLooked++;
     const trimmed = raw.trim();
@@ -246,13 +247,12 @@ function readChunk(text: string, format: InputFormat, plan: ColumnPlan, t: Tally
   lines.forEach((raw, i) => {
     const l = raw.replace(/\r$/, '');
     const line = s.lineBase + i + 1;
-    if (l.trim() === '') return void s.blank++;
-    const cells = format === 'jsonl' ? jsonCells(l, plan.columns) : [l];
-    if (typeof cells === 'string') {
+    const cells = l.trim() === '' ? undefined : format === 'jsonl' ? jsonCells(l, plan.columns) : [l];
+    if (cells === undefined) s.blank++;
+    else if (typeof cells === 'string') {
       t.rows++;
-      return t.reject(cells, '-', line, true);
-    }
-    t.row(cells, line, (_, k) => (format === 'jsonl' ? k : 0));
+      t.reject(cells, '-', line, true);
+    } else t.row(cells, line, (_, k) => (format === 'jsonl' ? k : 0));
   });
   s.lines += lines.length;
   s.lineBase += lines.length;
