@@ -101,17 +101,7 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
     const firstText = Buffer.from(firstChunk.buffer, firstChunk.byteOffset, Math.min(firstChunk.length, 65536)).toString('utf8');
     const firstLine = firstText.split('\n')[0]!.replace(/\r$/, '');
     const plan = planColumns(format, firstLine, o.columns);
-    if (o.allowedTypes) {
-      const bad = plan.columns.filter((c) => !o.allowedTypes!.includes(c.type));
-      if ((format === 'jsonl' || plan.auto) && !o.columns.type && o.columns.columns.length === 0) {
-        plan.columns = plan.columns.filter((c) => o.allowedTypes!.includes(c.type));
-        plan.ignored = [...(plan.ignored ?? []), ...bad.map((c) => c.name)];
-        if (!plan.columns.length) throw new UsageError(`${o.allowedFor ?? 'this target'} take only ${o.allowedTypes.join(' and ')} identifiers: the input has none (it names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
-      }
-      else if (bad.length) {
-        throw new UsageError(`${o.allowedFor ?? 'this target'} take${o.allowedFor ? '' : 's'} only ${o.allowedTypes.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
-      }
-    }
+    if (o.allowedTypes) limitTypes(plan, format, o, o.allowedTypes);
     let lineBase = 0;
     if (plan.header) {
       const nl = firstChunk.indexOf(10);
@@ -272,6 +262,24 @@ export function hexStart(end: number): number {
 
 export function csvCell(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * A target that takes only some types (do-not-reach lists): found columns (jsonl keys, header
+ * names) of other types are left out and listed as ignored; named ones are an error.
+ */
+function limitTypes(plan: ColumnPlan, format: InputFormat, o: HashedInputOptions, allowed: IdType[]): void {
+  const bad = plan.columns.filter((c) => !allowed.includes(c.type));
+  const target = o.allowedFor ?? 'this target';
+  if ((format === 'jsonl' || plan.auto) && !o.columns.type && o.columns.columns.length === 0) {
+    plan.columns = plan.columns.filter((c) => allowed.includes(c.type));
+    plan.ignored = [...(plan.ignored ?? []), ...bad.map((c) => c.name)];
+    if (!plan.columns.length) {
+      throw new UsageError(`${target} take only ${allowed.join(' and ')} identifiers: the input has none (it names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+    }
+  } else if (bad.length) {
+    throw new UsageError(`${target} take${o.allowedFor ? '' : 's'} only ${allowed.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+  }
 }
 
 /** The sample of rows the unmapped-column check reads: the first ones of the first chunk. */
