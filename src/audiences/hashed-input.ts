@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { PartialError, UsageError, XctlError } from '../core/errors.js';
 import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import { formatFromName, MAX_RECORD_BYTES, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnPlan, type ColumnRequest, type CutRule } from './input.js';
-import { normalizeHeader, shellWord, unmappedIdentifiers } from './columns.js';
+import { normalizeHeader, rowLikeTest, shellWord, unmappedIdentifiers } from './columns.js';
 import { gateError, PRECHECK_VALUES, withinGate, type RejectGate } from './gate.js';
 import { QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
 import type { IdType } from '../contract/audience-users.js';
@@ -27,6 +27,8 @@ export interface HashedInputOptions {
   strictRows?: boolean;
   /** csv/tsv: a quote never closed runs on (the old reading) instead of stopping the run. */
   lenientQuotes?: boolean;
+  /** A quoted csv/tsv file is read through for quote faults first (runs that send as they read). */
+  prescan?: boolean;
 }
 
 export interface HashedInput {
@@ -112,6 +114,7 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       if (said) ctx.io.info(said);
     }
     const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows, lenientQuotes: o.lenientQuotes, width: plan.cells?.length };
+    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv')) await prescanQuotes(o.input, cfg);
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -262,6 +265,36 @@ export function hexStart(end: number): number {
 
 export function csvCell(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * Reads a quoted csv/tsv file through for the first quote fault, cut as the run cuts it, before
+ * anything is sent: a quote never closed anywhere in the file is exit 2 with nothing sent, not
+ * a run stopped half way. Chunks without a quote only have their lines counted.
+ */
+export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<void> {
+  const delimiter = cfg.format === 'tsv' ? '\t' : ',';
+  const rowLike = rowLikeTest(cfg.columns, delimiter, cfg.width);
+  const decoder = new TextDecoder('utf-8');
+  let base = 0;
+  const cut: CutRule = { value: true, delimiter: delimiter.charCodeAt(0), maxRecordBytes: MAX_RECORD_BYTES };
+  for await (const chunk of readFileChunks(file, cut, () => {})) {
+    if (chunk.indexOf(34) < 0) {
+      base += countNewlines(chunk);
+      continue;
+    }
+    const c = scanDelimited(decoder.decode(chunk), delimiter, false, () => {}, rowLike);
+    if (c.fault) throw new UsageError(`${quoteFaultMessage(c.fault, base)}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
+    base += c.lines;
+  }
+}
+
+/** Lines a chunk of whole records holds (its last one ends with a newline unless it ends the file). */
+function countNewlines(b: Uint8Array): number {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  let n = 0;
+  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
+  return b.length > 0 && buf[b.length - 1] !== 10 ? n + 1 : n;
 }
 
 /**

@@ -98,20 +98,27 @@ describe('the files people really have', () => {
     expect(lenient.stderr).toMatch(/\d+ lines joined into quoted fields/);
   });
 
-  it('a quote never closed past the first 10,000 values: exit 4 with the journal; --lenient-quotes resumes', async () => {
+  it('a quote never closed far into a file: found before sending (exit 2); from stdin: exit 4, resumable', async () => {
     const id = audience();
     const c = crm(30_000, { row: 24_000 });
     const f = write('crm-late.csv', c.text);
+    const line = 2 + 24_000 + 4800;
+    // a file is read through for quote faults before anything is sent
+    const file = await t.run(['audiences', 'upload', id, f, '--default-country', 'US', '-o', 'json']);
+    expect(file.code, file.stderr).toBe(2);
+    expect(file.stderr).toContain(`line ${line}: a quoted field starts here`);
+    expect((await members(id)).requests).toBe(0);
+    // stdin cannot be read twice: the run stops where the fault is, with its journal
     const journal = path.join(dir, 'late.journal');
-    const args = ['audiences', 'upload', id, f, '--default-country', 'US', '--journal', journal, '--batch-size', '1000', '-o', 'json'];
-    const r = await t.run(args);
+    const args = ['audiences', 'upload', id, '-', '--default-country', 'US', '--journal', journal, '--batch-size', '1000', '-o', 'json'];
+    const r = await t.run(args, { input: c.text });
     expect(r.code, r.stderr).toBe(4);
-    expect(r.stderr).toContain(`line ${2 + 24_000 + 4800}: a quoted field starts here`);
+    expect(r.stderr).toContain(`line ${line}: a quoted field starts here`);
     expect(r.stderr).toContain('--lenient-quotes to resume');
     const sent = (await members(id)).size;
     expect(sent).toBeGreaterThan(0);
     expect(sent).toBeLessThan(24_000);
-    const again = await t.run([...args, '--lenient-quotes']);
+    const again = await t.run([...args, '--lenient-quotes'], { input: c.text });
     expect(again.code, again.stderr).toBe(0);
     const s = JSON.parse(again.stdout);
     expect(s.resumed_batches).toBeGreaterThan(0);
