@@ -9,7 +9,7 @@ import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './ch
 import { formatFromName, MAX_RECORD_BYTES, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnPlan, type ColumnRequest, type CutRule } from './input.js';
 import { normalizeHeader, rowLikeTest, shellWord, unmappedIdentifiers } from './columns.js';
 import { gateError, PRECHECK_VALUES, withinGate, type RejectGate } from './gate.js';
-import { QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
+import { findQuoteFault, QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
 import type { IdType } from '../contract/audience-users.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -275,17 +275,12 @@ export function csvCell(s: string): string {
 export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<void> {
   const delimiter = cfg.format === 'tsv' ? '\t' : ',';
   const rowLike = rowLikeTest(cfg.columns, delimiter, cfg.width);
-  const decoder = new TextDecoder('utf-8');
   let base = 0;
   const cut: CutRule = { value: true, delimiter: delimiter.charCodeAt(0), maxRecordBytes: MAX_RECORD_BYTES };
   for await (const chunk of readFileChunks(file, cut, () => {})) {
-    if (chunk.indexOf(34) < 0) {
-      base += countNewlines(chunk);
-      continue;
-    }
-    const c = scanDelimited(decoder.decode(chunk), delimiter, false, () => {}, rowLike);
-    if (c.fault) throw new UsageError(`${quoteFaultMessage(c.fault, base)}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
-    base += c.lines;
+    const fault = chunk.indexOf(34) < 0 ? undefined : findQuoteFault(chunk, cut.delimiter!, rowLike);
+    if (fault) throw new UsageError(`${quoteFaultMessage(fault, base)}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
+    base += countNewlines(chunk);
   }
 }
 
