@@ -140,8 +140,7 @@ function countBreaks(s: string): number {
 
 export function countLines(text: string): number {
   let n = 0;
-  let i = -1;
-  while ((i = text.indexOf('\n', i + 1)) >= 0) n++;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return text.length > 0 && !text.endsWith('\n') ? n + 1 : n;
 }
 
@@ -208,5 +207,50 @@ export function lastRecordEnd(buf: Uint8Array, quoteAware: boolean, delimiter = 
       i = close + 1;
       break;
     }
+  }
+}
+
+/**
+ * The first quote fault of `buf` (whole records), found on the bytes without building records:
+ * the pre-send read of a whole file. The same rules and lines as scanDelimited's strict read.
+ */
+export function findQuoteFault(buf: Uint8Array, delimiter: number, rowLike?: (line: string) => boolean): QuoteFault | undefined {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  const newlines = (from: number, to: number) => {
+    let n = 0;
+    for (let i = b.indexOf(10, from); i >= 0 && i < to; i = b.indexOf(10, i + 1)) n++;
+    return n;
+  };
+  let line = 1;
+  let pos = start;
+  for (;;) {
+    const q = b.indexOf(34, pos);
+    if (q < 0) return undefined;
+    line += newlines(pos, q);
+    if (!(q === start || b[q - 1] === 10 || b[q - 1] === delimiter)) {
+      pos = q + 1; // a quote inside an unquoted field is text
+      continue;
+    }
+    let close = -1;
+    for (let j = q + 1; ; ) {
+      const c = b.indexOf(34, j);
+      if (c < 0) break;
+      if (b[c + 1] === 34) {
+        j = c + 2;
+        continue;
+      }
+      close = c;
+      break;
+    }
+    const breaks = newlines(q, close < 0 ? b.length : close);
+    if (close < 0) return { line, kind: 'unclosed', lines: breaks + 1 };
+    if (breaks > MAX_FIELD_LINES) return { line, kind: 'too-long', lines: breaks + 1 };
+    const after = b[close + 1];
+    if (breaks > 0 && !(after === undefined || after === delimiter || after === 10 || after === 13)) return { line, kind: 'unbalanced', lines: breaks + 1 };
+    const inside = breaks > 0 && rowLike ? rowInside(b.toString('utf8', q + 1, close).replace(/""/g, '"'), rowLike) : 0;
+    if (inside) return { line, kind: 'row-inside', lines: breaks + 1, rowLine: line + inside };
+    line += breaks;
+    pos = close + 1;
   }
 }

@@ -51,5 +51,7 @@ export function gateError(g: RejectGate, values: number, rejected: number, sentB
   const check = 'see what would be sent and why values are rejected with `xctl audiences inspect FILE`';
   const off = `raise the limit with --max-reject-rate RATE (1 turns the gate off)`;
   if (!sentBefore) return new UsageError(`${rate}: nothing was sent; ${why}`, { flag: '--max-reject-rate', hint: `${check}; ${off}` });
-  return new PartialError(`${rate.replace('the first ', '')}: the run stopped; ${why}`, { hint: `${check}; batches before it were sent and are in the journal: re-run the same command (with --max-reject-rate if intended) to resume` });
+  return new PartialError(`${rate.replace('the first ', '')}: the run stopped; ${why}`, {
+    hint: `${check}; batches before it were sent and are in the journal: to send the rest anyway, re-run the same command with a higher --max-reject-rate (it resumes)`,
+  });
 }

@@ -7,9 +7,9 @@ import type { Context } from '../context.js';
 import { PartialError, UsageError, XctlError } from '../core/errors.js';
 import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import { formatFromName, MAX_RECORD_BYTES, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnPlan, type ColumnRequest, type CutRule } from './input.js';
-import { normalizeHeader, shellWord, unmappedIdentifiers } from './columns.js';
+import { normalizeHeader, rowLikeTest, shellWord, unmappedIdentifiers } from './columns.js';
 import { gateError, PRECHECK_VALUES, withinGate, type RejectGate } from './gate.js';
-import { QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
+import { findQuoteFault, QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
 import type { IdType } from '../contract/audience-users.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -27,6 +27,8 @@ export interface HashedInputOptions {
   strictRows?: boolean;
   /** csv/tsv: a quote never closed runs on (the old reading) instead of stopping the run. */
   lenientQuotes?: boolean;
+  /** A quoted csv/tsv file is read through for quote faults first (runs that send as they read). */
+  prescan?: boolean;
 }
 
 export interface HashedInput {
@@ -101,17 +103,7 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
     const firstText = Buffer.from(firstChunk.buffer, firstChunk.byteOffset, Math.min(firstChunk.length, 65536)).toString('utf8');
     const firstLine = firstText.split('\n')[0]!.replace(/\r$/, '');
     const plan = planColumns(format, firstLine, o.columns);
-    if (o.allowedTypes) {
-      const bad = plan.columns.filter((c) => !o.allowedTypes!.includes(c.type));
-      if ((format === 'jsonl' || plan.auto) && !o.columns.type && o.columns.columns.length === 0) {
-        plan.columns = plan.columns.filter((c) => o.allowedTypes!.includes(c.type));
-        plan.ignored = [...(plan.ignored ?? []), ...bad.map((c) => c.name)];
-        if (!plan.columns.length) throw new UsageError(`${o.allowedFor ?? 'this target'} take only ${o.allowedTypes.join(' and ')} identifiers: the input has none (it names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
-      }
-      else if (bad.length) {
-        throw new UsageError(`${o.allowedFor ?? 'this target'} take${o.allowedFor ? '' : 's'} only ${o.allowedTypes.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
-      }
-    }
+    if (o.allowedTypes) limitTypes(plan, format, o, o.allowedTypes);
     let lineBase = 0;
     if (plan.header) {
       const nl = firstChunk.indexOf(10);
@@ -122,6 +114,7 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       if (said) ctx.io.info(said);
     }
     const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows, lenientQuotes: o.lenientQuotes, width: plan.cells?.length };
+    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv')) await prescanQuotes(o.input, cfg);
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -231,7 +224,9 @@ export class RecordTally {
     if (r.fault) {
       const msg = quoteFaultMessage(r.fault, this.lineBase);
       return sentBefore
-        ? new PartialError(`${msg}; the run stopped there`, { hint: `${QUOTE_FAULT_HINT}; batches before it were sent and are in the journal: fix the file and re-run the same command to resume` })
+        ? new PartialError(`${msg}; the run stopped there`, {
+            hint: 'batches before it were sent and are in the journal: re-run the same command with --lenient-quotes to resume reading the field as it runs on, or fix the quote and re-run with --restart (users sent again are not added twice)',
+          })
         : new UsageError(`${msg}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
     }
     this.lineBase += r.lines;
@@ -270,6 +265,49 @@ export function hexStart(end: number): number {
 
 export function csvCell(s: string): string {
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/**
+ * Reads a quoted csv/tsv file through for the first quote fault, cut as the run cuts it, before
+ * anything is sent: a quote never closed anywhere in the file is exit 2 with nothing sent, not
+ * a run stopped half way. Chunks without a quote only have their lines counted.
+ */
+export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<void> {
+  const delimiter = cfg.format === 'tsv' ? '\t' : ',';
+  const rowLike = rowLikeTest(cfg.columns, delimiter, cfg.width);
+  let base = 0;
+  const cut: CutRule = { value: true, delimiter: delimiter.charCodeAt(0), maxRecordBytes: MAX_RECORD_BYTES };
+  for await (const chunk of readFileChunks(file, cut, () => {})) {
+    const fault = chunk.indexOf(34) < 0 ? undefined : findQuoteFault(chunk, cut.delimiter!, rowLike);
+    if (fault) throw new UsageError(`${quoteFaultMessage(fault, base)}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
+    base += countNewlines(chunk);
+  }
+}
+
+/** Lines a chunk of whole records holds (its last one ends with a newline unless it ends the file). */
+function countNewlines(b: Uint8Array): number {
+  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  let n = 0;
+  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
+  return b.length > 0 && buf[b.length - 1] !== 10 ? n + 1 : n;
+}
+
+/**
+ * A target that takes only some types (do-not-reach lists): found columns (jsonl keys, header
+ * names) of other types are left out and listed as ignored; named ones are an error.
+ */
+function limitTypes(plan: ColumnPlan, format: InputFormat, o: HashedInputOptions, allowed: IdType[]): void {
+  const bad = plan.columns.filter((c) => !allowed.includes(c.type));
+  const target = o.allowedFor ?? 'this target';
+  if ((format === 'jsonl' || plan.auto) && !o.columns.type && o.columns.columns.length === 0) {
+    plan.columns = plan.columns.filter((c) => allowed.includes(c.type));
+    plan.ignored = [...(plan.ignored ?? []), ...bad.map((c) => c.name)];
+    if (!plan.columns.length) {
+      throw new UsageError(`${target} take only ${allowed.join(' and ')} identifiers: the input has none (it names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+    }
+  } else if (bad.length) {
+    throw new UsageError(`${target} take${o.allowedFor ? '' : 's'} only ${allowed.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+  }
 }
 
 /** The sample of rows the unmapped-column check reads: the first ones of the first chunk. */

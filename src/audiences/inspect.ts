@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { USERS_PER_REQUEST, type IdType } from '../contract/audience-users.js';
+import { UNHASHED_TYPE, USERS_PER_REQUEST, type IdType } from '../contract/audience-users.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 import { unmappedIdentifiers } from './columns.js';
 import { quoteFaultMessage, scanDelimited, type QuoteFault } from './csv.js';
 import { DEFAULT_GATE_MIN_VALUES, DEFAULT_MAX_REJECT_RATE, rejectRate, withinGate, type RejectGate } from './gate.js';
 import { formatFromName, planColumns, readChunks, sniffFormat, type ColumnPlan, type ColumnRequest } from './input.js';
-import { looksHashed, normalize, prepare } from './normalize.js';
+import { looksHashed, normalize, normalizePartnerUserId, type Normalized } from './normalize.js';
 
 /** ads-api.md section 8: 1500 upload requests per minute. */
 export const UPLOAD_RATE = { requests: 1500, windowSeconds: 60 };
@@ -101,8 +101,9 @@ class Tally {
   rejectedValues = 0;
   readonly filled: number[];
   readonly values: InspectReport['values'] = {};
-  readonly exact = new Set<string>();
-  readonly norm = new Set<string>();
+  /** Values seen, per type: as given (trimmed) and normalized. */
+  private readonly exact = new Map<IdType, Set<string>>();
+  private readonly norm = new Map<IdType, Set<string>>();
   dupExact = 0;
   dupNorm = 0;
   changed = 0;
@@ -138,31 +139,29 @@ class Tally {
 
   private value(col: ColumnSpec, raw: string, line: number): boolean {
     const t = col.type;
-    const v = (this.values[t] ??= { values: 0, valid: 0, rejected: 0 });
+    const v = this.values[t] ?? { values: 0, valid: 0, rejected: 0 };
+    this.values[t] = v;
     v.values++;
     this.valuesLooked++;
     const trimmed = raw.trim();
-    const key = `${t}\0${trimmed}`;
-    const dupRaw = this.exact.has(key);
+    const exact = this.exact.get(t) ?? this.exact.set(t, new Set()).get(t)!;
+    const norm = this.norm.get(t) ?? this.norm.set(t, new Set()).get(t)!;
+    const key = trimmed;
+    const dupRaw = exact.has(key);
     if (dupRaw) this.dupExact++;
-    else this.exact.add(key);
-    const p = prepare(t, raw, this.o.hashed, this.o.defaultCountry);
-    if ('digest' in p) {
-      this.reject('looks like a SHA-256 digest (pass --hashed)', col.name, line);
-      v.rejected++;
-      return false;
-    }
+    else exact.add(key);
+    const p = normalizedValue(t, trimmed, this.o.hashed, this.o.defaultCountry);
     if ('reason' in p) {
       this.reject(p.reason, col.name, line);
       v.rejected++;
       return false;
     }
     v.valid++;
-    const n = this.o.hashed || t === 'partner_user_id' ? p.value : normalizedValue(t, trimmed, this.o.defaultCountry);
-    const nkey = `${t}\0${n}`;
-    if (this.norm.has(nkey)) {
+    const n = p.value;
+    const nkey = n;
+    if (norm.has(nkey)) {
       if (!dupRaw) this.dupNorm++;
-    } else this.norm.add(nkey);
+    } else norm.add(nkey);
     if (!this.o.hashed && n !== trimmed) {
       this.changed++;
       if (this.changedEx.length < EXAMPLES) this.changedEx.push({ line, type: t, input: trimmed, normalized: n });
@@ -172,12 +171,19 @@ class Tally {
     return true;
   }
 
+  /** Domains looked up already, typo or not (a file has few domains and many addresses). */
+  private readonly domains = new Map<string, { count: number; likely: string } | null>();
+
   private domain(email: string): void {
     const d = email.slice(email.lastIndexOf('@') + 1);
-    const hit = this.typos.get(d);
-    if (hit) return void hit.count++;
-    const likely = likelyDomain(d);
-    if (likely) this.typos.set(d, { count: 1, likely });
+    let hit = this.domains.get(d);
+    if (hit === undefined) {
+      const likely = likelyDomain(d);
+      hit = likely ? { count: 0, likely } : null;
+      this.domains.set(d, hit);
+      if (hit) this.typos.set(d, hit);
+    }
+    if (hit) hit.count++;
   }
 
   reject(reason: string, column: string, line: number, wholeRow = false): void {
@@ -191,10 +197,15 @@ class Tally {
   }
 }
 
-function normalizedValue(t: IdType, v: string, dc?: string): string {
-  if (looksHashed(v)) return v.toLowerCase();
-  const n = normalize(t, v, dc);
-  return 'value' in n ? n.value : v;
+/** What upload would hash (or send as is), by prepare's rules without the hashing. */
+function normalizedValue(t: IdType, v: string, hashed: boolean, dc?: string): Normalized {
+  if (t === UNHASHED_TYPE) return normalizePartnerUserId(v);
+  if (hashed) {
+    const d = v.toLowerCase();
+    return looksHashed(d) ? { value: d } : { reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' };
+  }
+  if (looksHashed(v)) return { reason: 'looks like a SHA-256 digest (pass --hashed)' };
+  return normalize(t, v, dc);
 }
 
 /** Cells of a jsonl line by the columns' keys, in column order; a reason when it is not an object. */
@@ -246,13 +257,12 @@ function readChunk(text: string, format: InputFormat, plan: ColumnPlan, t: Tally
   lines.forEach((raw, i) => {
     const l = raw.replace(/\r$/, '');
     const line = s.lineBase + i + 1;
-    if (l.trim() === '') return void s.blank++;
-    const cells = format === 'jsonl' ? jsonCells(l, plan.columns) : [l];
-    if (typeof cells === 'string') {
+    const cells = l.trim() === '' ? undefined : format === 'jsonl' ? jsonCells(l, plan.columns) : [l];
+    if (cells === undefined) s.blank++;
+    else if (typeof cells === 'string') {
       t.rows++;
-      return t.reject(cells, '-', line, true);
-    }
-    t.row(cells, line, (_, k) => (format === 'jsonl' ? k : 0));
+      t.reject(cells, '-', line, true);
+    } else t.row(cells, line, (_, k) => (format === 'jsonl' ? k : 0));
   });
   s.lines += lines.length;
   s.lineBase += lines.length;

@@ -85,7 +85,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   const started = performance.now();
   const io = ctx.io;
   const stats: UploadSummary = { lines: 0, read: 0, blank: 0, joined_lines: 0, valid: 0, rejected: 0, reject_rate: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, changed_batches: 0, seconds: 0, records_per_s: 0 };
-  const src = await openHashedInput(ctx, { ...o, allowedFor: 'do-not-reach lists' });
+  const src = await openHashedInput(ctx, { ...o, allowedFor: 'do-not-reach lists', prescan: true });
   if (!src) {
     io.warn('the input is empty: nothing to upload');
     return stats;

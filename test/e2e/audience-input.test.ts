@@ -98,6 +98,34 @@ describe('the files people really have', () => {
     expect(lenient.stderr).toMatch(/\d+ lines joined into quoted fields/);
   });
 
+  it('a quote never closed far into a file: found before sending (exit 2); from stdin: exit 4, resumable', async () => {
+    const id = audience();
+    const c = crm(30_000, { row: 24_000 });
+    const f = write('crm-late.csv', c.text);
+    const line = 2 + 24_000 + 4800;
+    // a file is read through for quote faults before anything is sent
+    const file = await t.run(['audiences', 'upload', id, f, '--default-country', 'US', '-o', 'json']);
+    expect(file.code, file.stderr).toBe(2);
+    expect(file.stderr).toContain(`line ${line}: a quoted field starts here`);
+    expect((await members(id)).requests).toBe(0);
+    // stdin cannot be read twice: the run stops where the fault is, with its journal
+    const journal = path.join(dir, 'late.journal');
+    const args = ['audiences', 'upload', id, '-', '--default-country', 'US', '--journal', journal, '--batch-size', '1000', '-o', 'json'];
+    const r = await t.run(args, { input: c.text });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`line ${line}: a quoted field starts here`);
+    expect(r.stderr).toContain('--lenient-quotes to resume');
+    const sent = (await members(id)).size;
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(24_000);
+    const again = await t.run([...args, '--lenient-quotes'], { input: c.text });
+    expect(again.code, again.stderr).toBe(0);
+    const s = JSON.parse(again.stdout);
+    expect(s.resumed_batches).toBeGreaterThan(0);
+    expect(s.lines).toBe(s.read + s.blank + s.joined_lines);
+    expect((await members(id)).size).toBeGreaterThan(24_000);
+  });
+
   it('30% bad emails with --max-reject-rate 0.1: refused, nothing sent; the default gate too', async () => {
     const id = audience();
     const rows = Array.from({ length: 2000 }, (_, i) => (i % 10 < 3 ? `bad-${i}` : `u${i}@example.com`));

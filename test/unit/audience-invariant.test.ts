@@ -13,6 +13,8 @@ import { processChunk, type ChunkResult } from '../../src/audiences/chunk-proces
 import { parseRejectGate } from '../../src/audiences/gate.js';
 import { gatedResults, RecordTally } from '../../src/audiences/hashed-input.js';
 import { planColumns, readChunks } from '../../src/audiences/input.js';
+import { findQuoteFault, scanDelimited } from '../../src/audiences/csv.js';
+import { rowLikeTest } from '../../src/audiences/columns.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 import type { XctlError } from '../../src/core/errors.js';
 
@@ -121,5 +123,19 @@ describe('exit 0 implies every data row is sent, rejected with a reason, or repo
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the pre-send read of a whole file finds the fault the run would', () => {
+  it('findQuoteFault (bytes, no records) agrees with the strict reader on generated files', () => {
+    fc.assert(
+      fc.property(fileArb, (f) => {
+        const { bytes } = render(f);
+        const rowLike = rowLikeTest([{ type: 'email', index: 0 }], ',', 3);
+        const strict = scanDelimited(new TextDecoder().decode(bytes), ',', false, () => {}, rowLike).fault;
+        expect(findQuoteFault(bytes, 44, rowLike)).toEqual(strict);
+      }),
+      { numRuns: 300, seed: Number(process.env.FC_SEED ?? 24) },
+    );
   });
 });

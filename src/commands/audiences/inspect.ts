@@ -49,8 +49,21 @@ export async function audiencesInspect(ctx: Context, o: InspectCommandOptions): 
   const format = effectiveFormat(ctx.io, await ctx.output());
   if (format === 'json' || format === 'jsonl') ctx.io.out(JSON.stringify(r, null, format === 'json' ? 2 : undefined));
   else ctx.io.out(renderReport(r));
-  const refusal = r.quote_fault ?? (r.columns.find((c) => c.looks_like && !c.ignored) ? `column "${r.columns.find((c) => c.looks_like)!.name}" looks like ${r.columns.find((c) => c.looks_like)!.looks_like} but is not mapped` : undefined) ?? (r.gate === 'pass' ? undefined : `reject rate ${r.reject_rate}: the gate would ${r.gate}`);
-  if (refusal) throw new UsageError(`an upload would refuse this file: ${refusal}`, { flag: '<file>', hint: 'see the report above; --column, --ignore-column, --lenient-quotes and --max-reject-rate say what to do instead' });
+  const refusal = refusalOf(r);
+  if (refusal) {
+    throw new UsageError(`an upload would refuse this file: ${refusal}`, {
+      flag: '<file>',
+      hint: 'see the report above; --column, --ignore-column, --lenient-quotes and --max-reject-rate say what to do instead',
+    });
+  }
+}
+
+/** Why an upload would refuse the file (the same rules, before sending), if it would. */
+function refusalOf(r: InspectReport): string | undefined {
+  if (r.quote_fault) return r.quote_fault;
+  const hidden = r.columns.find((c) => c.looks_like && !c.ignored);
+  if (hidden) return `column "${hidden.name}" looks like ${hidden.looks_like} but is not mapped`;
+  return r.gate === 'pass' ? undefined : `reject rate ${r.reject_rate}: the gate would ${r.gate}`;
 }
 
 /** The report as text: sections of aligned lines, file data escaped for the terminal. */
