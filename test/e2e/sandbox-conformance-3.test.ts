@@ -331,3 +331,14 @@ describe('items 9, 11, 12: shapes recorded from the real platform (the Ads SDK f
     expect(table.stdout).toMatch(/targetable\s+│ true/);
   });
 });
+
+describe('item 6: active entities take dates, as the Ads SDK example sends them', () => {
+  it('the sandbox and `xctl ads stats active-entities` accept 2026-11-24 and echo the account midnight', async () => {
+    const r = await call<{ request: { params: Record<string, unknown> } }>('GET', `/12/stats/accounts/${acct}/active_entities`, [['entity', 'CAMPAIGN'], ['start_time', '2026-11-24'], ['end_time', '2026-11-25']]);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.request.params.start_time).toMatch(/^2026-11-24T\d\d:00:00Z$/);
+    const cli = await t.run(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', '2026-11-24', '--end-time', '2026-11-25', '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual([]);
+  });
+});
