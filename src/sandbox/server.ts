@@ -321,7 +321,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
 
     const ctype = String(req.headers['content-type'] ?? '');
     const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
-    const cred: Credential = route.auth === 'none' || adminRoute ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now() });
+    const cred: Credential = route.auth === 'none' || adminRoute ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now(), style: route.style ?? style });
     checkRouteAuth(route, cred, route.style ?? style);
     if (cred.kind === 'oauth1' && cred.userToken) {
       rateHeaders['x-access-level'] = cred.userToken.accessLevel;

@@ -342,3 +342,15 @@ describe('item 6: active entities take dates, as the Ads SDK example sends them'
     expect(JSON.parse(cli.stdout)).toEqual([]);
   });
 });
+
+describe('item 7: an unknown bearer', () => {
+  it('on a v2 endpoint gets the v2 401 problem; on v1.1 code 89', async () => {
+    const res = await fetch(`${t.sb.seed.base_url}/2/webhooks`, { headers: { authorization: 'Bearer AAAAnosuchtoken' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toEqual({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
+    const v1 = await fetch(`${t.sb.seed.base_url}/1.1/application/rate_limit_status.json`, { headers: { authorization: 'Bearer AAAAnosuchtoken' } });
+    expect(v1.status).toBe(401);
+    expect(((await v1.json()) as { errors: Array<{ code: number }> }).errors[0]!.code).toBe(89);
+  });
+});
