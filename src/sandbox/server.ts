@@ -314,7 +314,11 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     }
     const { route, params, methodMismatch } = app.router.match(method, path);
     // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
-    if (!route) throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found');
+    if (!route) {
+      const version = style === 'ads' ? /^\/(\d+)\//.exec(path)?.[1] : undefined;
+      const detail = version && version !== '12' && version !== '5' ? `ads API version ${version} is not served: this is version 12 (/12/...)` : undefined;
+      throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found', detail);
+    }
     const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
     if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress)) throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
     if (route.auth === 'admin-key') checkAdminKey(app, req);

@@ -354,3 +354,14 @@ describe('item 7: an unknown bearer', () => {
     expect(((await v1.json()) as { errors: Array<{ code: number }> }).errors[0]!.code).toBe(89);
   });
 });
+
+describe('item 10: an unknown ads version is an ads error', () => {
+  it('/11/... answers 404 ROUTE_NOT_FOUND in the ads form (naming version 12), like /12/nosuch', async () => {
+    for (const p of [`/11/accounts/${acct}/campaigns`, '/12/nosuch']) {
+      const r = await call<{ errors: Array<{ code: string; message: string }>; request?: unknown }>('GET', p);
+      expect(r.status, p).toBe(404);
+      expect(r.body.errors[0]!.code, p).toBe('ROUTE_NOT_FOUND');
+    }
+    expect((await call<{ errors: Array<{ message: string }> }>('GET', '/11/accounts')).body.errors[0]!.message).toMatch(/version 11 is not served.*\/12/);
+  });
+});
