@@ -365,3 +365,39 @@ describe('item 10: an unknown ads version is an ads error', () => {
     expect((await call<{ errors: Array<{ message: string }> }>('GET', '/11/accounts')).body.errors[0]!.message).toMatch(/version 11 is not served.*\/12/);
   });
 });
+
+describe('items 8 and 13: users as the platform describes them; rate_limit_status resources', () => {
+  it('GET /2/users/me honours user.fields; an unknown field is a 400 naming it', async () => {
+    const plain = await call<{ data: Record<string, unknown> }>('GET', '/2/users/me');
+    expect(Object.keys(plain.body.data).sort()).toEqual(['id', 'name', 'username']);
+    const rich = await call<{ data: Record<string, unknown> }>('GET', '/2/users/me', [['user.fields', 'created_at,description,public_metrics,verified,profile_image_url,protected']]);
+    expect(rich.status).toBe(200);
+    expect(rich.body.data).toMatchObject({
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/), description: expect.any(String), verified: false, protected: false,
+      profile_image_url: expect.stringMatching(/^https:/),
+      public_metrics: { followers_count: expect.any(Number), following_count: expect.any(Number), tweet_count: expect.any(Number), listed_count: expect.any(Number) },
+    });
+    const bad = await call<{ parameter: string }>('GET', '/2/users/me', [['user.fields', 'shoe_size']]);
+    expect([bad.status, bad.body.parameter]).toEqual([400, 'user.fields']);
+  });
+
+  it('verify_credentials: the v1.1 user object (the fields of a recorded answer)', async () => {
+    const r = await call<Record<string, unknown>>('GET', '/1.1/account/verify_credentials.json');
+    for (const k of ['id', 'id_str', 'name', 'screen_name', 'created_at', 'followers_count', 'friends_count', 'statuses_count', 'protected', 'verified', 'profile_image_url_https', 'entities', 'description', 'favourites_count', 'listed_count', 'default_profile']) {
+      expect(r.body, k).toHaveProperty(k);
+    }
+    expect(Object.keys(r.body).length).toBeGreaterThanOrEqual(40);
+    expect(r.body.created_at).toMatch(/^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$/);
+  });
+
+  it('rate_limit_status: {limit, remaining, reset} per endpoint of each family asked for', async () => {
+    await call('GET', '/1.1/account/verify_credentials.json');
+    const r = await call<{ resources: Record<string, Record<string, { limit: number; remaining: number; reset: number }>> }>('GET', '/1.1/application/rate_limit_status.json', [['resources', 'account,media']]);
+    expect(Object.keys(r.body.resources).sort()).toEqual(['account', 'media']);
+    const vc = r.body.resources.account!['/account/verify_credentials']!;
+    expect(vc.limit).toBe(900);
+    expect(vc.remaining).toBeLessThan(900);
+    expect(vc.reset).toBeGreaterThan(Date.now() / 1000);
+    expect(r.body.resources.media!['/media/upload']).toMatchObject({ limit: 900 });
+  });
+});
