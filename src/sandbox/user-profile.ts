@@ -3,10 +3,12 @@
 // recorded answers carry about 45 fields). Values are fixed per user, derived from its id.
 import type { SandboxUser } from './state.js';
 
-/** v2 user.fields (the OpenAPI's UserFieldsParameter, the fields the sandbox can give). */
+/** v2 user.fields the OpenAPI knows (the XDKs send any of them); the sandbox gives those it has. */
 export const USER_FIELDS = [
-  'created_at', 'description', 'entities', 'id', 'location', 'most_recent_tweet_id', 'name', 'pinned_tweet_id', 'profile_image_url',
-  'protected', 'public_metrics', 'url', 'username', 'verified', 'verified_type', 'withheld',
+  'affiliation', 'confirmed_email', 'connection_status', 'created_at', 'description', 'entities', 'id', 'is_identity_verified', 'location',
+  'most_recent_post_id', 'most_recent_tweet_id', 'name', 'parody', 'pinned_post_id', 'pinned_tweet_id', 'profile_banner_url',
+  'profile_image_url', 'protected', 'public_metrics', 'receives_your_dm', 'subscription', 'subscription_type', 'url', 'username',
+  'verified', 'verified_followers_count', 'verified_type', 'withheld',
 ] as const;
 
 /** Numbers that differ per user but never change (counts, the account's creation time). */
@@ -27,7 +29,9 @@ export function userV2(u: SandboxUser, fields: readonly string[]): Record<string
     location: 'Sandbox',
     profile_image_url: image(u),
     protected: false,
-    public_metrics: { followers_count: f.followers, following_count: f.following, tweet_count: f.tweets, listed_count: f.listed, like_count: f.likes },
+    // tweet_count as the platform answers (tweepy reads it), post_count as the OpenAPI the XDKs
+    // are generated from requires it (the Python XDK refuses a reply without it).
+    public_metrics: { followers_count: f.followers, following_count: f.following, tweet_count: f.tweets, post_count: f.tweets, listed_count: f.listed, like_count: f.likes, media_count: f.listed },
     url: '',
     verified: false,
     verified_type: 'none',
