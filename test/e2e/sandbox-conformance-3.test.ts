@@ -193,6 +193,12 @@ describe('item 4: media upload, v1.1 chunked and simple, v2 one-shot', () => {
     const simple = await call<V1Media>('POST', '/1.1/media/upload.json', [], { multipart: fd });
     expect(simple.status, JSON.stringify(simple.body)).toBe(200);
     expect(simple.body).toMatchObject({ media_key: expect.stringMatching(/^3_\d{19}$/), size: file.length });
+    // The Ads SDK's media example: parameters in the query, its MEDIA_CATEGORY enum in capitals.
+    const sdk = new FormData();
+    sdk.set('media', blob(file));
+    const ex = await call<V1Media>('POST', '/1.1/media/upload.json', [['additional_owners', t.sb.seed.user_id], ['media_category', 'TWEET_IMAGE']], { multipart: sdk });
+    expect(ex.status, JSON.stringify(ex.body)).toBe(200);
+    expect(ex.body.media_key).toMatch(/^3_\d{19}$/);
     const b64 = await call<V1Media>('POST', '/1.1/media/upload.json', [], { form: [['media_data', file.toString('base64')]] });
     expect(b64.status).toBe(200);
     const one = new FormData();
