@@ -148,7 +148,9 @@ function rateLimitResources(app: SandboxApp, req: SReq): Record<string, Record<s
     const m = /^\/1\.1\/([a-z_]+)(\/.*?)?(\.json)?$/.exec(r.pattern);
     if (!m || (want && !want.includes(m[1]!))) continue;
     const key = r.pattern.replace(/^\/1\.1/, '').replace(/\.json$/, '');
-    (out[m[1]!] ??= {})[key] = app.rates.peek(r.rate ?? 'default', caller, Date.now());
+    const family = out[m[1]!] ?? {};
+    family[key] = app.rates.peek(r.rate ?? 'default', caller, Date.now());
+    out[m[1]!] = family;
   }
   return out;
 }
