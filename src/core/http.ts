@@ -258,7 +258,8 @@ export class HttpClient {
         if (res.stream) res.stream.destroy();
         const err = errorFromResponse(res.status, safeJson(res.text), { resetAt: res.rateLimit?.reset, fallbackText: res.text });
         if (oauth2Token) oauth2Hint(err, method, url.pathname, req.scopes);
-        if (req.auth === 'app' && res.status === 401 && hasCode(err, V1Code.InvalidOrExpiredToken) && this.cfg.onBearerRejected) {
+        // v1.1 says code 89, v2 a bare 401 problem: either way the cached bearer was refused.
+        if (req.auth === 'app' && res.status === 401 && (hasCode(err, V1Code.InvalidOrExpiredToken) || !hasV1Codes(res.text)) && this.cfg.onBearerRejected) {
           err.hint = (await this.cfg.onBearerRejected()) ?? err.hint;
         }
         if (res.status >= 500 && !idempotent) {
@@ -479,6 +480,12 @@ function oauth2Hint(err: ApiError, method: string, path: string, scopes: readonl
   } else {
     err.hint = 'the OAuth 2.0 token lacks a scope this endpoint needs: log in again with `xctl auth login --oauth2 --scopes "..."`';
   }
+}
+
+/** A v1.1 error body (`{"errors":[{"code":N}]}`), as opposed to a v2 problem. */
+function hasV1Codes(text: string): boolean {
+  const b = safeJson(text) as { errors?: Array<{ code?: unknown }> } | undefined;
+  return Array.isArray(b?.errors) && b.errors.some((e) => typeof e?.code === 'number');
 }
 
 function safeJson(text: string): unknown {

@@ -52,6 +52,15 @@ export class RateLimiter {
     };
   }
 
+  /** A category's reading for a caller, spending nothing: {limit, remaining, reset}. */
+  peek(category: string, caller: string, now: number): { limit: number; remaining: number; reset: number } {
+    const l = this.limits[category] ?? this.limits.default!;
+    const limit = this.override ?? l.limit;
+    const w = this.windows.get(`${category}|${caller}`);
+    const live = w && now < w.start + l.windowMs;
+    return { limit, remaining: live ? Math.max(0, limit - w.count) : limit, reset: Math.ceil((live ? w.start + l.windowMs : now + l.windowMs) / 1000) };
+  }
+
   reset(): void {
     this.windows.clear();
   }

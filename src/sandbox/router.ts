@@ -66,7 +66,8 @@ export class Router<A> {
 }
 
 export function styleForPath(path: string): ErrorStyle {
-  if (/^\/(12|5)\//.test(path)) return 'ads';
+  // Any numbered ads version (/11/..., /9/...) answers as the ads API does; /2/ is v2, /1.1/ v1.1.
+  if (/^\/(?!2\/)\d+\//.test(path)) return 'ads';
   if (path.startsWith('/2/')) return 'v2';
   if (path.startsWith('/oauth')) return 'oauth';
   return 'v1';

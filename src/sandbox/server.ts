@@ -325,14 +325,18 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     }
     const { route, params, methodMismatch } = app.router.match(method, path);
     // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
-    if (!route) throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found');
+    if (!route) {
+      const version = style === 'ads' ? /^\/(\d+)\//.exec(path)?.[1] : undefined;
+      const detail = version && version !== '12' && version !== '5' ? `ads API version ${version} is not served: this is version 12 (/12/...)` : undefined;
+      throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found', detail);
+    }
     const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
     if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress)) throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
     if (route.auth === 'admin-key') checkAdminKey(app, req);
 
     const ctype = String(req.headers['content-type'] ?? '');
     const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
-    const cred: Credential = route.auth === 'none' || adminRoute ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now() });
+    const cred: Credential = route.auth === 'none' || adminRoute ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now(), style: route.style ?? style });
     checkRouteAuth(route, cred, route.style ?? style);
     if (cred.kind === 'oauth1' && cred.userToken) {
       rateHeaders['x-access-level'] = cred.userToken.accessLevel;

@@ -72,6 +72,8 @@ export interface VerifyInput {
   headers: IncomingMessage['headers'];
   /** Sandbox time, for OAuth 2.0 access-token expiry (default: wall time). */
   now?: number;
+  /** The route's error style: an unknown bearer on a v2 endpoint gets the v2 problem. */
+  style?: string;
 }
 
 export type Credential =
@@ -98,7 +100,8 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
       if (t.revoked || t.expiresAt <= (input.now ?? Date.now())) throw OAUTH2_UNAUTHORIZED();
       return { kind: 'oauth2', app: state.apps.get(t.appKey)!, token: t };
     }
-    throw EXPIRED_TOKEN();
+    // v1.1 answers code 89; v2 its bare 401 problem (platform-notes-2.md section 1).
+    throw input.style === 'v2' ? OAUTH2_UNAUTHORIZED() : EXPIRED_TOKEN();
   }
   if (/^Basic\s/i.test(h)) {
     const dec = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8');

@@ -193,6 +193,12 @@ describe('item 4: media upload, v1.1 chunked and simple, v2 one-shot', () => {
     const simple = await call<V1Media>('POST', '/1.1/media/upload.json', [], { multipart: fd });
     expect(simple.status, JSON.stringify(simple.body)).toBe(200);
     expect(simple.body).toMatchObject({ media_key: expect.stringMatching(/^3_\d{19}$/), size: file.length });
+    // The Ads SDK's media example: parameters in the query, its MEDIA_CATEGORY enum in capitals.
+    const sdk = new FormData();
+    sdk.set('media', blob(file));
+    const ex = await call<V1Media>('POST', '/1.1/media/upload.json', [['additional_owners', t.sb.seed.user_id], ['media_category', 'TWEET_IMAGE']], { multipart: sdk });
+    expect(ex.status, JSON.stringify(ex.body)).toBe(200);
+    expect(ex.body.media_key).toMatch(/^3_\d{19}$/);
     const b64 = await call<V1Media>('POST', '/1.1/media/upload.json', [], { form: [['media_data', file.toString('base64')]] });
     expect(b64.status).toBe(200);
     const one = new FormData();
@@ -329,5 +335,76 @@ describe('items 9, 11, 12: shapes recorded from the real platform (the Ads SDK f
     expect(a).toMatchObject({ targetable: true, targetable_types: ['CRM', 'EXCLUDED_CRM'], audience_type: 'CRM', reasons_not_targetable: [] });
     const table = await t.run(['audiences', 'get', id, '-o', 'table']);
     expect(table.stdout).toMatch(/targetable\s+│ true/);
+  });
+});
+
+describe('item 6: active entities take dates, as the Ads SDK example sends them', () => {
+  it('the sandbox and `xctl ads stats active-entities` accept 2026-11-24 and echo the account midnight', async () => {
+    const r = await call<{ request: { params: Record<string, unknown> } }>('GET', `/12/stats/accounts/${acct}/active_entities`, [['entity', 'CAMPAIGN'], ['start_time', '2026-11-24'], ['end_time', '2026-11-25']]);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.request.params.start_time).toMatch(/^2026-11-24T\d\d:00:00Z$/);
+    const cli = await t.run(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', '2026-11-24', '--end-time', '2026-11-25', '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual([]);
+  });
+});
+
+describe('item 7: an unknown bearer', () => {
+  it('on a v2 endpoint gets the v2 401 problem; on v1.1 code 89', async () => {
+    const res = await fetch(`${t.sb.seed.base_url}/2/webhooks`, { headers: { authorization: 'Bearer AAAAnosuchtoken' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toEqual({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' });
+    const v1 = await fetch(`${t.sb.seed.base_url}/1.1/application/rate_limit_status.json`, { headers: { authorization: 'Bearer AAAAnosuchtoken' } });
+    expect(v1.status).toBe(401);
+    expect(((await v1.json()) as { errors: Array<{ code: number }> }).errors[0]!.code).toBe(89);
+  });
+});
+
+describe('item 10: an unknown ads version is an ads error', () => {
+  it('/11/... answers 404 ROUTE_NOT_FOUND in the ads form (naming version 12), like /12/nosuch', async () => {
+    for (const p of [`/11/accounts/${acct}/campaigns`, '/12/nosuch']) {
+      const r = await call<{ errors: Array<{ code: string; message: string }>; request?: unknown }>('GET', p);
+      expect(r.status, p).toBe(404);
+      expect(r.body.errors[0]!.code, p).toBe('ROUTE_NOT_FOUND');
+    }
+    expect((await call<{ errors: Array<{ message: string }> }>('GET', '/11/accounts')).body.errors[0]!.message).toMatch(/version 11 is not served.*\/12/);
+  });
+});
+
+describe('items 8 and 13: users as the platform describes them; rate_limit_status resources', () => {
+  it('GET /2/users/me honours user.fields; an unknown field is a 400 naming it', async () => {
+    const plain = await call<{ data: Record<string, unknown> }>('GET', '/2/users/me');
+    expect(Object.keys(plain.body.data).sort()).toEqual(['id', 'name', 'username']);
+    const rich = await call<{ data: Record<string, unknown> }>('GET', '/2/users/me', [['user.fields', 'created_at,description,public_metrics,verified,profile_image_url,protected']]);
+    expect(rich.status).toBe(200);
+    expect(rich.body.data).toMatchObject({
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/), description: expect.any(String), verified: false, protected: false,
+      profile_image_url: expect.stringMatching(/^https:/),
+      // post_count: required by the OpenAPI schema the Python XDK validates with (its get_me failed without it).
+      public_metrics: { followers_count: expect.any(Number), following_count: expect.any(Number), tweet_count: expect.any(Number), post_count: expect.any(Number), listed_count: expect.any(Number) },
+    });
+    const bad = await call<{ parameter: string }>('GET', '/2/users/me', [['user.fields', 'shoe_size']]);
+    expect([bad.status, bad.body.parameter]).toEqual([400, 'user.fields']);
+  });
+
+  it('verify_credentials: the v1.1 user object (the fields of a recorded answer)', async () => {
+    const r = await call<Record<string, unknown>>('GET', '/1.1/account/verify_credentials.json');
+    for (const k of ['id', 'id_str', 'name', 'screen_name', 'created_at', 'followers_count', 'friends_count', 'statuses_count', 'protected', 'verified', 'profile_image_url_https', 'entities', 'description', 'favourites_count', 'listed_count', 'default_profile']) {
+      expect(r.body, k).toHaveProperty(k);
+    }
+    expect(Object.keys(r.body).length).toBeGreaterThanOrEqual(40);
+    expect(r.body.created_at).toMatch(/^[A-Z][a-z]{2} [A-Z][a-z]{2} \d{2} \d{2}:\d{2}:\d{2} \+0000 \d{4}$/);
+  });
+
+  it('rate_limit_status: {limit, remaining, reset} per endpoint of each family asked for', async () => {
+    await call('GET', '/1.1/account/verify_credentials.json');
+    const r = await call<{ resources: Record<string, Record<string, { limit: number; remaining: number; reset: number }>> }>('GET', '/1.1/application/rate_limit_status.json', [['resources', 'account,media']]);
+    expect(Object.keys(r.body.resources).sort()).toEqual(['account', 'media']);
+    const vc = r.body.resources.account!['/account/verify_credentials']!;
+    expect(vc.limit).toBe(900);
+    expect(vc.remaining).toBeLessThan(900);
+    expect(vc.reset).toBeGreaterThan(Date.now() / 1000);
+    expect(r.body.resources.media!['/media/upload']).toMatchObject({ limit: 900 });
   });
 });

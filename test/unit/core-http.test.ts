@@ -170,6 +170,18 @@ describe('error mapping', () => {
     expect(dropped).toBe(1);
   });
 
+  it('the v2 form of a rejected bearer (a bare 401 problem) drops it too; code 32 does not', async () => {
+    const reg = new HttpRegistry();
+    reg.register(route('GET', '/2/webhooks'), json({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }, 401));
+    reg.register(route('GET', '/1.1/x'), json({ errors: [{ code: 32, message: 'Could not authenticate you.' }] }, 401));
+    let dropped = 0;
+    const { http } = client(reg, { onBearerRejected: async () => void dropped++ });
+    await expect(http.request({ method: 'GET', path: '/2/webhooks', auth: 'app' })).rejects.toMatchObject({ status: 401 });
+    expect(dropped).toBe(1);
+    await expect(http.request({ method: 'GET', path: '/1.1/x', auth: 'app' })).rejects.toMatchObject({ status: 401 });
+    expect(dropped).toBe(1);
+  });
+
   it('HTML or malformed JSON on success is an ApiError pointing at --base-url', async () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', '/html'), text('<html><body>login</body></html>', 200, 'text/html'));

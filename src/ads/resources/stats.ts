@@ -152,8 +152,9 @@ const stats: ResourceDef = {
       `${ACCT}/active_entities`,
       [
         p.enumOf('entity', ACTIVE_ENTITIES, { required: true }),
-        p.time('start_time', { required: true, wholeHours: true }),
-        p.time('end_time', { required: true, wholeHours: true }),
+        // Whole hours, or dates as the Ads SDK's example and tests send (as sync stats take them).
+        statsTime('start_time', '--start-time', { required: true }),
+        statsTime('end_time', '--end-time', { required: true }),
         p.list('campaign_ids'),
         p.list('funding_instrument_ids'),
         p.list('line_item_ids'),

@@ -401,8 +401,11 @@ function cancelJob(ops: SandboxOps): Rec {
 
 function activeEntities(ops: SandboxOps): Array<Record<string, unknown>> {
   const v = ops.values;
-  const from = parseInstant(String(v.start_time))!;
-  const to = parseInstant(String(v.end_time))!;
+  // A date is midnight in the account's timezone, as for sync stats; the echo is normalized.
+  const offset = tzOffsetMs(String(ops.account?.timezone ?? 'UTC'), ops.nowMs());
+  const from = instant(v.start_time, offset);
+  const to = instant(v.end_time, offset);
+  ops.envelope({ request: { params: { ...ops.path, ...v, start_time: isoSeconds(from), end_time: isoSeconds(to) } } });
   const now = ops.nowMs();
   const lis = [...ops.collection('line_items').values()].filter((l) => {
     if (l.account_id !== ops.accountId) return false;

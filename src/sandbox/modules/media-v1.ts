@@ -26,6 +26,8 @@ function fieldsOf(req: SReq): Map<string, Buffer> {
 
 const str = (f: Map<string, Buffer>, k: string) => f.get(k)?.toString('utf8');
 const owners = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()) : undefined);
+/** The Ads SDK sends its MEDIA_CATEGORY enum in capitals (TWEET_IMAGE); the platform takes either. */
+const category = (f: Map<string, Buffer>) => str(f, 'media_category')?.toLowerCase();
 
 /** The file of a simple upload or of an APPEND: `media` (raw bytes) or `media_data` (base64), one of them. */
 function bytesOf(f: Map<string, Buffer>, fail: Fail): Buffer | undefined {
@@ -73,7 +75,7 @@ function byCommand(app: SandboxApp, req: SReq, f: Map<string, Buffer>, d: Dialec
     const u = initUpload(app, user, {
       media_type: str(f, 'media_type'),
       total_bytes: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined,
-      media_category: str(f, 'media_category'),
+      media_category: category(f),
       additional_owners: owners(str(f, 'additional_owners')),
     }, d.fail, V1_EXPIRES_SECS);
     return ok(d.init(u));
@@ -97,7 +99,7 @@ function v1Upload(app: SandboxApp, req: SReq): Reply {
   if (f.has('command')) return byCommand(app, req, f, V1);
   const bytes = bytesOf(f, v1Fail);
   if (!bytes) throw v1Error(400, V1Code.MissingParameter, 'media or media_data is required');
-  const u = uploadWhole(app, req.auth.userId ?? '', bytes, { media_category: str(f, 'media_category'), additional_owners: owners(str(f, 'additional_owners')) }, v1Fail);
+  const u = uploadWhole(app, req.auth.userId ?? '', bytes, { media_category: category(f), additional_owners: owners(str(f, 'additional_owners')) }, v1Fail);
   return ok(v1Shape(app, u));
 }
 
@@ -124,9 +126,9 @@ function v2OneShot(app: SandboxApp, req: SReq): Reply {
   if (f.has('command')) return byCommand(app, req, f, V2);
   const bytes = f.get('media');
   if (!bytes) throw v2Fail('media (the file) is required', 'media');
-  const category = str(f, 'media_category');
-  if (category === undefined) throw v2Fail('media_category is required', 'media_category');
-  const u = uploadWhole(app, req.auth.userId ?? '', bytes, { media_type: str(f, 'media_type'), media_category: category, additional_owners: owners(str(f, 'additional_owners')) }, v2Fail);
+  const cat = category(f);
+  if (cat === undefined) throw v2Fail('media_category is required', 'media_category');
+  const u = uploadWhole(app, req.auth.userId ?? '', bytes, { media_type: str(f, 'media_type'), media_category: cat, additional_owners: owners(str(f, 'additional_owners')) }, v2Fail);
   return ok(V2.shape(app, u));
 }
 

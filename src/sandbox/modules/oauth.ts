@@ -1,6 +1,7 @@
 // Credentials: the OAuth 1.0a three-legged flow, token invalidation, and OAuth 2.0 app-only bearers
 // (credentials-webhooks.md sections 3.1, 4.1, 4.2; platform-notes.md "Token endpoints").
 import type { SandboxApp } from '../app.js';
+import { userV1 } from '../user-profile.js';
 import { ok, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
 import { randomDigits, randomToken, type RequestToken, type SandboxAppRecord } from '../state.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
@@ -134,6 +135,26 @@ export function isLoopbackCallback(url: string): boolean {
   }
 }
 
+/**
+ * `resources` of rate_limit_status: per family (`account`, `application`, `media`...), per v1.1
+ * endpoint the sandbox serves, its real limit and what the caller has left, without spending any.
+ * `resources=a,b` keeps those families.
+ */
+function rateLimitResources(app: SandboxApp, req: SReq): Record<string, Record<string, unknown>> {
+  const want = req.query.get('resources')?.split(',').filter(Boolean);
+  const caller = req.auth.kind === 'bearer' ? String(req.auth.appKey) : `${String(req.auth.appKey)}:${req.auth.userId ?? ''}`;
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const r of app.router.routes) {
+    const m = /^\/1\.1\/([a-z_]+)(\/.*?)?(\.json)?$/.exec(r.pattern);
+    if (!m || (want && !want.includes(m[1]!))) continue;
+    const key = r.pattern.replace(/^\/1\.1/, '').replace(/\.json$/, '');
+    const family = out[m[1]!] ?? {};
+    family[key] = app.rates.peek(r.rate ?? 'default', caller, Date.now());
+    out[m[1]!] = family;
+  }
+  return out;
+}
+
 export function install(app: SandboxApp): void {
   const r = app.router;
   const { state } = app;
@@ -215,14 +236,14 @@ export function install(app: SandboxApp): void {
   r.serve(E.verifyCredentials, (req) => {
     const t = state.userTokens.get(req.auth.token!)!;
     const u = state.users.get(t.userId)!;
-    return ok({ id: Number(u.id), id_str: u.id, screen_name: u.screen_name, name: u.name, description: u.bio }, 200, { 'x-access-level': t.accessLevel });
+    return ok(userV1(u), 200, { 'x-access-level': t.accessLevel });
   });
 
   // Accepts a bearer or a user token; shows which credential the service saw (a real endpoint),
   // so a bearer's life can be checked end to end: usable while issued, 401 code 89 once revoked.
   r.serve(E.rateLimitStatus, (req) => {
     const ctx = req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
-    return ok({ rate_limit_context: ctx, resources: {} });
+    return ok({ rate_limit_context: ctx, resources: rateLimitResources(app, req) });
   });
 
   r.serve(E.bearerToken, (req) => {

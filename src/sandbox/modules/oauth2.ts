@@ -4,7 +4,8 @@
 // server.ts (they read the contract's table), per-event ones in the activity module.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { SandboxError, ok, type Reply, type SReq } from '../http.js';
+import { SandboxError, ok, problem, type Reply, type SReq } from '../http.js';
+import { USER_FIELDS, userV2 } from '../user-profile.js';
 import { randomToken, type OAuth2AccessToken, type OAuth2Client, type OAuth2Code, type SandboxUser } from '../state.js';
 import { OAUTH2_ENDPOINTS as E, OAUTH2_ERRORS, OAUTH2_LIFETIMES as L, OAUTH2_SCOPES, OFFLINE_SCOPE, missingParameter } from '../../contract/oauth2.js';
 import { timingSafeEqualStr } from '../verify.js';
@@ -169,8 +170,14 @@ function refresh(app: SandboxApp, client: OAuth2Client, get: (k: string) => stri
   return tokenReply(app, client, rt.userId, rt.scopes);
 }
 
-function userView(u: SandboxUser): Record<string, unknown> {
-  return { id: u.id, name: u.name, username: u.screen_name };
+/** `user.fields` (a comma list, repeated keys too); an unknown field is the platform's 400. */
+function userFields(req: SReq): string[] {
+  const asked = req.query.getAll('user.fields').flatMap((v) => v.split(',')).filter(Boolean);
+  const bad = asked.filter((f) => !(USER_FIELDS as readonly string[]).includes(f));
+  if (bad.length) {
+    throw problem(400, 'Invalid Request', `The \`user.fields\` query parameter value [${bad[0]}] is not one of [${USER_FIELDS.join(',')}]`, { parameter: 'user.fields' });
+  }
+  return asked;
 }
 
 export function install(app: SandboxApp): void {
@@ -231,5 +238,5 @@ export function install(app: SandboxApp): void {
   });
 
   // OAuth 1.0a user context here; OAuth 2.0 user tokens through the contract's scope table.
-  r.serve(E.me, (req) => ok({ data: userView(state.users.get(req.auth.userId!)!) }));
+  r.serve(E.me, (req) => ok({ data: userV2(state.users.get(req.auth.userId!)!, userFields(req)) }));
 }
