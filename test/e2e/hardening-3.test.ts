@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { adminKey, runCli, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/receiver.js';
 import { otherUser } from '../helpers/other-user.js';
 
 const t = useTestSandbox();
@@ -27,7 +28,7 @@ describe('item 1: a config folder another user can swap', () => {
     expect(r.stderr).toContain(`${shared}, a folder above it, can be written by others (mode 777, not sticky)`);
     expect(fs.existsSync(path.join(cfg, 'config.json'))).toBe(false);
     // The threat is real: the other uid can move the user's own 0700 folder away.
-    const mv = other.run(['mv', cfg, path.join(shared, 'moved')]);
+    const mv = await other.run(['mv', cfg, path.join(shared, 'moved')]);
     expect(mv.code, mv.stderr).toBe(0);
   });
 });
@@ -47,4 +48,66 @@ describe('item 4: parallel commands on a fresh profile', () => {
     const asked = t.sb.app.logs.filter((l) => l.kind === 'request' && l.path === '/oauth2/token').length - before;
     expect(asked).toBe(1);
   }, 90_000);
+});
+
+/** An HTTP request made by `node` as the other uid: its status code. */
+async function statusAs(other: Exclude<ReturnType<typeof otherUser>, string>, url: string, init: RequestInit): Promise<number> {
+  const code = `const r = await fetch(${JSON.stringify(url)}, ${JSON.stringify(init)}); console.log(r.status);`;
+  const r = await other.run([process.execPath, '--input-type=module', '-e', code]);
+  expect(r.code, r.stderr).toBe(0);
+  return Number(r.stdout.trim());
+}
+
+describe('item 5: the sandbox admin endpoints', () => {
+  it('another local user cannot set faults, move the clock, inject events or read deliveries without the key', async (c) => {
+    const other = otherUser();
+    if (typeof other === 'string') return c.skip(other);
+    const base = t.sb.baseUrl;
+    const json = { 'content-type': 'application/json' };
+    expect(await statusAs(other, `${base}/_sandbox/faults`, { method: 'POST', headers: json, body: '{"error_rate":1}' })).toBe(401);
+    expect(await statusAs(other, `${base}/_sandbox/clock`, { method: 'POST', headers: json, body: '{"advance":"29h"}' })).toBe(401);
+    expect(await statusAs(other, `${base}/_sandbox/events`, { method: 'POST', headers: json, body: '{"event_type":"profile.update.bio"}' })).toBe(401);
+    expect(await statusAs(other, `${base}/_sandbox/deliveries`, { method: 'GET' })).toBe(401);
+    expect(await statusAs(other, `${base}/_sandbox/audience-members/custom_audiences/1`, { method: 'GET' })).toBe(401);
+    expect(t.sb.app.faults.spec).toEqual({});
+    // The counts stay open (a health check); the key opens the rest.
+    expect(await statusAs(other, `${base}/_sandbox/state`, { method: 'GET' })).toBe(200);
+    const withKey = await fetch(`${base}/_sandbox/faults`, { headers: adminKey(t.sb.seed) });
+    expect(withKey.status).toBe(200);
+  });
+
+  it("the CLI's sandbox commands send the key", async () => {
+    for (const args of [['sandbox', 'faults', 'set', 'latency_ms=1'], ['sandbox', 'faults', 'clear'], ['sandbox', 'trigger', 'profile.update.bio', '--user-id', '783214']]) {
+      const r = await t.run(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+  });
+
+  it('answers no request addressed to another name (DNS rebinding)', async () => {
+    const http = await import('node:http');
+    const status = (p: string, host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(`${t.sb.baseUrl}${p}`, { headers: { host, ...adminKey(t.sb.seed) } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const port = new URL(t.sb.baseUrl).port;
+    expect(await status('/_sandbox/faults', `evil.example:${port}`)).toBe(403);
+    expect(await status('/2/webhooks', `evil.example:${port}`)).toBe(403);
+    expect(await status('/_sandbox/faults', `127.0.0.1:${port}`)).toBe(200);
+    expect(await status('/_sandbox/faults', `localhost:${port}`)).toBe(200);
+  });
+
+  it('--host 0.0.0.0 warns that the sandbox is reachable from elsewhere', async () => {
+    const sb = spawnCli(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--no-log'], { XCTL_CONFIG_DIR: fresh() });
+    try {
+      await sb.waitStdout(/Ctrl-C stops it/);
+      expect(sb.stderr()).toMatch(/warning: --host 0\.0\.0\.0 exposes the sandbox beyond this machine/);
+    } finally {
+      await sb.stop();
+    }
+  });
 });
