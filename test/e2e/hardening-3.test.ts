@@ -111,3 +111,31 @@ describe('item 5: the sandbox admin endpoints', () => {
     }
   });
 });
+
+describe('item 6: media upload against a hostile server', () => {
+  it('a STATUS saying check_after_secs:"soon" is polled once a second and given up at --wait-seconds', async () => {
+    const http = await import('node:http');
+    let status = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const u = new URL(req.url ?? '/', 'http://x');
+        const info = u.pathname.endsWith('/finalize') || u.pathname === '/2/media/upload' ? { processing_info: { state: 'pending', check_after_secs: 'soon' } } : {};
+        if (u.pathname === '/2/media/upload') status++;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: '9', media_key: '3_9', ...info } }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const file = path.join(fresh(), 'a.png');
+      fs.writeFileSync(file, Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]));
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const r = await t.run(['media', 'upload', file, '--wait-seconds', '2'], { env: { XCTL_BASE_URL: base, XCTL_CONFIG_DIR: fresh() }, timeoutMs: 15_000 });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('media 9 is still pending after 2 s');
+      expect(status).toBeLessThanOrEqual(2);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
