@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { InterruptedError, PlanHasChanges, UsageError } from '../core/errors.js';
+import { InterruptedError, PartialError, PlanHasChanges, UsageError } from '../core/errors.js';
+import { fileSystemError } from '../core/fs-errors.js';
 import { Batcher, type FragmentRun } from './batcher.js';
 import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
 import type { InputFormat } from './chunk-processor.js';
@@ -149,7 +150,9 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
         summary.requests += sent.requests;
         summary.acknowledged += sent.acknowledged;
         summary.retries += sent.retries;
-        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
+        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
+          throw snapshotNotWritten(e, paths);
+        });
         pending = undefined;
       }
       state ??= await snapshotCursor(paths.snapshot, base);
@@ -218,7 +221,9 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       summary.requests += sent.requests;
       summary.acknowledged += sent.acknowledged;
       summary.retries += sent.retries;
-      await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
+      await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
+        throw snapshotNotWritten(e, paths);
+      });
       summary.seconds = secs(started);
       return summary;
     } finally {
@@ -230,6 +235,18 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
     unlock?.();
   }
+}
+
+/**
+ * Every batch was acknowledged but the snapshot could not be written (a full disk): the plan is
+ * still there, so the same sync run again finishes it without sending anything twice (exit 4).
+ */
+function snapshotNotWritten(e: unknown, paths: { snapshot: string; pending: string }): unknown {
+  const fsErr = fileSystemError(e, `write the snapshot ${paths.snapshot}`);
+  if (!fsErr) return e;
+  return new PartialError(`every batch was acknowledged, but ${fsErr.message}`, {
+    hint: `free some space, then run the same sync again: it finishes from the plan ${paths.pending} without sending acknowledged batches again`,
+  });
 }
 
 /** --plan's answer for CI: exit 0 when in sync, 10 when there is something to send. */

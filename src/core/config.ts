@@ -7,6 +7,7 @@ import path from 'node:path';
 import { UsageError, XctlError } from './errors.js';
 import { withFileLockSync } from './file-lock.js';
 import { checkStorePlace } from './store-guard.js';
+import { fileSystemError } from './fs-errors.js';
 
 export interface Profile {
   api_key?: string;
@@ -204,12 +205,16 @@ export class Store {
    * whatever the umask or an earlier chmod did.
    */
   private update(fn: (d: StoreData) => void | false): void {
-    fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
-    withFileLockSync(`${this.path}.lock`, () => {
-      const data = this.read();
-      if (fn(data) === false) return;
-      writeAtomic(this.path, JSON.stringify(data, undefined, '\t'));
-    });
+    try {
+      fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+      withFileLockSync(`${this.path}.lock`, () => {
+        const data = this.read();
+        if (fn(data) === false) return;
+        writeAtomic(this.path, JSON.stringify(data, undefined, '\t'));
+      });
+    } catch (e) {
+      throw fileSystemError(e, `write the profile store ${this.path}`) ?? e;
+    }
     ensureMode(this.path);
   }
 }

@@ -1,5 +1,6 @@
 // Issue 25 (hardening, third round), end to end: the real CLI against a hostile neighbour (a
 // second uid via setpriv), parallel processes and hostile servers on loopback.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -136,6 +137,43 @@ describe('item 6: media upload against a hostile server', () => {
       expect(status).toBeLessThanOrEqual(2);
     } finally {
       await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe('item 13: a full disk', () => {
+  /** A 1 MiB tmpfs: a disk that can be filled. Undefined (with why) where mounting is not allowed. */
+  function smallDisk(): { dir: string; fill(leave: number): void; unfill(): void; close(): void } | string {
+    if (process.getuid?.() !== 0) return 'needs root to mount a small tmpfs';
+    const dir = fresh();
+    const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0700', 'tmpfs', dir]);
+    if (r.status !== 0) return `cannot mount a tmpfs here: ${String(r.stderr).trim()}`;
+    const filler = path.join(dir, 'filler');
+    return {
+      dir,
+      fill(leave) {
+        const st = fs.statfsSync(dir);
+        const had = fs.existsSync(filler) ? fs.statSync(filler).size : 0;
+        const free = st.bavail * st.bsize;
+        if (free > leave) fs.appendFileSync(filler, Buffer.alloc(free - leave));
+        else if (had === 0 && leave === 0) fs.writeFileSync(filler, '');
+      },
+      unfill: () => fs.rmSync(filler, { force: true }),
+      close: () => void spawnSync('umount', ['-l', dir]),
+    };
+  }
+
+  it('`auth set` says which file could not be written and why (not "a bug in xctl")', async (c) => {
+    const disk = smallDisk();
+    if (typeof disk === 'string') return c.skip(disk);
+    try {
+      disk.fill(0);
+      const r = await runCli(['auth', 'set', '--api-key', 'k', '--api-secret', '-'], { env: { XCTL_CONFIG_DIR: disk.dir }, input: 'secret\n' });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^error: cannot write the profile store .*config\.json: no space left on the device \(ENOSPC\)\nhint: free some space/);
+      expect(r.stderr).not.toContain('bug in xctl');
+    } finally {
+      disk.close();
     }
   });
 });
