@@ -85,8 +85,14 @@ interface StoreData {
 
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/** Names a JavaScript object, a file system or a shell would take for something else. */
+const RESERVED_PROFILE_NAMES = new Set(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']);
+
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) throw new UsageError(`profile names use letters, digits, '.', '_' and '-' (got "${name}")`, { flag: '--profile' });
+  if (RESERVED_PROFILE_NAMES.has(name) || /^[.-]/.test(name)) {
+    throw new UsageError(`"${name}" cannot be a profile name: it is reserved, or starts with '.' or '-'`, { flag: '--profile', hint: 'choose a name that starts with a letter, digit or _' });
+  }
   return name;
 }
 

@@ -177,3 +177,15 @@ describe('item 13: a full disk', () => {
     }
   });
 });
+
+describe('item 9: profile names', () => {
+  it('`--profile __proto__ auth set` is refused (exit 2), not "saved" with nothing stored', async () => {
+    const dir = fresh();
+    for (const name of ['__proto__', 'constructor']) {
+      const r = await runCli(['--profile', name, 'auth', 'set', '--api-key', 'k', '--api-secret', '-'], { env: { XCTL_CONFIG_DIR: dir }, input: 's\n' });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`"${name}" cannot be a profile name`);
+    }
+    expect(fs.existsSync(path.join(dir, 'config.json'))).toBe(false);
+  });
+});
