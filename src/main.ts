@@ -5,6 +5,7 @@ import { bindRuntime } from './commands/runtime.js';
 import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
 import { redactSecrets } from './core/redact.js';
 import { escapeForTerminal } from './core/sanitize.js';
+import { fileSystemError } from './core/fs-errors.js';
 
 // The bundle (scripts/bundle.js) has the version written in at build time; tsc's dist/ reads it.
 declare const XCTL_BUILD_VERSION: string | undefined;
@@ -136,7 +137,8 @@ function write(text: string): void {
   process.stderr.write(escapeForTerminal(redactSecrets(text), { keepLayout: true }) + '\n');
 }
 
-function report(err: Error, json: boolean, verbose: boolean): number {
+function report(error: Error, json: boolean, verbose: boolean): number {
+  const err = error instanceof XctlError ? error : (fileSystemError(error) ?? error);
   err.message = clip(err.message);
   if (err instanceof XctlError && (err as XctlError & { silent?: boolean }).silent) return err.exitCode;
   if (err instanceof XctlError) {

@@ -29,7 +29,7 @@ export default async function (d) {
   await d.xctl(['activity', 'subscriptions', 'list', '--auth', 'oauth2'], { allowFail: true });
 
   d.note('two hours pass on the sandbox clock; the next call refreshes the token first (rotating the refresh token):');
-  await fetch(`${s.base_url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advance: '121m' }) });
+  await fetch(`${s.base_url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${s.api_key}:${s.api_secret}`).toString('base64')}` }, body: JSON.stringify({ advance: '121m' }) });
   const before = (await d.xctl(['auth', 'token', '--type', 'oauth2'], { show: false })).stdout.trim();
   await d.xctl(['request', '/2/users/me', '--auth', 'oauth2', '--fields', 'id,username']);
   const after = (await d.xctl(['auth', 'token', '--type', 'oauth2'], { show: false })).stdout.trim();

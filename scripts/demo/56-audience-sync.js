@@ -10,7 +10,9 @@ export default async function (d) {
     fs.writeFileSync(f, Array.from({ length: to - from }, (_, i) => `member${from + i}@example.com`).join('\n') + '\n');
     return f;
   };
-  const members = async (id) => (await (await fetch(`${d.sandbox.baseUrl}/_sandbox/audience-members/custom_audiences/${id}`)).json()).data;
+  const s = d.sandbox.seed;
+  const key = { authorization: `Basic ${Buffer.from(`${s.api_key}:${s.api_secret}`).toString('base64')}` };
+  const members = async (id) => (await (await fetch(`${d.sandbox.baseUrl}/_sandbox/audience-members/custom_audiences/${id}`, { headers: key })).json()).data;
 
   d.section('Audience sync', 'Keep an audience equal to a file: only new members (Update) and departed ones (Delete) are sent; the snapshot of what was acknowledged lives in the config folder.');
   const created = await d.xctl(['audiences', 'create', '--name', 'Demo daily sync', '-o', 'json', '--fields', 'id'], { show: false });

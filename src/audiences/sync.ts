@@ -6,7 +6,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { InterruptedError, PlanHasChanges, UsageError, XctlError } from '../core/errors.js';
+import { InterruptedError, PartialError, PlanHasChanges, UsageError, XctlError } from '../core/errors.js';
+import { fileSystemError } from '../core/fs-errors.js';
 import { Batcher, type FragmentRun } from './batcher.js';
 import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
 import type { InputFormat } from './chunk-processor.js';
@@ -205,7 +206,9 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
         summary.requests += sent.requests;
         summary.acknowledged += sent.acknowledged;
         summary.retries += sent.retries;
-        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
+        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
+          throw snapshotNotWritten(e, paths);
+        });
         pending = undefined;
       }
       state ??= await snapshotCursor(paths.snapshot, base);
@@ -270,7 +273,9 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       summary.requests += sent.requests;
       summary.acknowledged += sent.acknowledged;
       summary.retries += sent.retries;
-      await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString());
+      await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
+        throw snapshotNotWritten(e, paths);
+      });
       summary.seconds = secs(started);
       return summary;
     } catch (e) {
@@ -368,6 +373,18 @@ function ensureStateDir(dir: string, stateDir: string | undefined): void {
       hint: stateDir ? 'choose a folder this user can write to with --state-dir or XCTL_STATE_DIR' : 'the config folder is not writable here: choose a state folder with --state-dir DIR or XCTL_STATE_DIR',
     });
   }
+}
+
+/**
+ * Every batch was acknowledged but the snapshot could not be written (a full disk): the plan is
+ * still there, so the same sync run again finishes it without sending anything twice (exit 4).
+ */
+function snapshotNotWritten(e: unknown, paths: { snapshot: string; pending: string }): unknown {
+  const fsErr = fileSystemError(e, `write the snapshot ${paths.snapshot}`);
+  if (!fsErr) return e;
+  return new PartialError(`every batch was acknowledged, but ${fsErr.message}`, {
+    hint: `free some space, then run the same sync again: it finishes from the plan ${paths.pending} without sending acknowledged batches again`,
+  });
 }
 
 /** --plan's answer for CI: exit 0 when in sync, 10 when there is something to send. */

@@ -1,6 +1,7 @@
-// The sandbox's own admin endpoints (DESIGN.md "Sandbox"): loopback clients only; those that
-// reveal state (the full dump holds every token; the log shows what every client did) also take
-// the sandbox app's key and secret as HTTP Basic. Not part of the platform; `xctl sandbox ...`,
+// The sandbox's own admin endpoints (DESIGN.md "Sandbox"): loopback clients only; all but the
+// entity counts also take the sandbox app's key and secret as HTTP Basic: on a shared machine
+// another user can reach loopback too, and must neither change the state (events, the clock,
+// faults) nor read it (the dump holds every token; logs, deliveries, audience members). Not part of the platform; `xctl sandbox ...`,
 // the tests and the demo drive the emulator here.
 import { endpoint } from './endpoint.js';
 
@@ -9,13 +10,13 @@ const adminKey = { auth: 'admin-key' } as const;
 
 export const SANDBOX_ADMIN_ENDPOINTS = {
   state: endpoint('GET', '/_sandbox/state', { ...admin, doc: 'counts of every entity, the clock and the faults' }),
-  clock: endpoint('POST', '/_sandbox/clock', { ...admin, style: 'v2', doc: 'advance the manual clock {"advance":"29h"}; due jobs run in order' }),
-  faults: endpoint('GET', '/_sandbox/faults', { ...admin, doc: 'the fault spec and what was injected' }),
-  setFaults: endpoint('POST', '/_sandbox/faults', { ...admin, style: 'v2', doc: 'set faults {"error_rate","status","latency_ms","drop_rate","rate_limit",...}' }),
-  clearFaults: endpoint('DELETE', '/_sandbox/faults', { ...admin, doc: 'no faults' }),
-  events: endpoint('POST', '/_sandbox/events', { ...admin, style: 'v2', doc: 'deliver {"event_type","user_id","payload"} to every matching webhook and stream' }),
-  deliveries: endpoint('GET', '/_sandbox/deliveries', { ...admin, doc: 'recent webhook deliveries and CRC checks with their outcome (limit)' }),
+  clock: endpoint('POST', '/_sandbox/clock', { ...adminKey, style: 'v2', doc: 'advance the manual clock {"advance":"29h"}; due jobs run in order' }),
+  faults: endpoint('GET', '/_sandbox/faults', { ...adminKey, doc: 'the fault spec and what was injected' }),
+  setFaults: endpoint('POST', '/_sandbox/faults', { ...adminKey, style: 'v2', doc: 'set faults {"error_rate","status","latency_ms","drop_rate","rate_limit",...}' }),
+  clearFaults: endpoint('DELETE', '/_sandbox/faults', { ...adminKey, doc: 'no faults' }),
+  events: endpoint('POST', '/_sandbox/events', { ...adminKey, style: 'v2', doc: 'deliver {"event_type","user_id","payload"} to every matching webhook and stream' }),
+  deliveries: endpoint('GET', '/_sandbox/deliveries', { ...adminKey, doc: 'recent webhook deliveries and CRC checks with their outcome (limit)' }),
   logs: endpoint('GET', '/_sandbox/logs', { ...adminKey, doc: 'requests answered and deliveries made after ?after=SEQ (limit, wait_ms: hold up to 25 s for new ones)' }),
   stateExport: endpoint('GET', '/_sandbox/state/export', { ...adminKey, doc: 'the whole state (credentials included), as `sandbox start --state FILE` loads it' }),
-  replayJobs: endpoint('GET', '/_sandbox/replay-jobs', { ...admin, doc: 'webhook replay jobs and their progress' }),
+  replayJobs: endpoint('GET', '/_sandbox/replay-jobs', { ...adminKey, doc: 'webhook replay jobs and their progress' }),
 } as const;

@@ -8,6 +8,7 @@ import { UsageError, XctlError } from './errors.js';
 import { withFileLockSync } from './file-lock.js';
 import { checkStorePlace } from './store-guard.js';
 import { ProfileSecrets } from './profile-secrets.js';
+import { fileSystemError } from './fs-errors.js';
 
 export interface Profile {
   api_key?: string;
@@ -95,8 +96,14 @@ interface StoreData {
 
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/** Names a JavaScript object, a file system or a shell would take for something else. */
+const RESERVED_PROFILE_NAMES = new Set(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']);
+
 export function checkProfileName(name: string): string {
   if (!PROFILE_NAME.test(name)) throw new UsageError(`profile names use letters, digits, '.', '_' and '-' (got "${name}")`, { flag: '--profile' });
+  if (RESERVED_PROFILE_NAMES.has(name) || /^[.-]/.test(name)) {
+    throw new UsageError(`"${name}" cannot be a profile name: it is reserved, or starts with '.' or '-'`, { flag: '--profile', hint: 'choose a name that starts with a letter, digit or _' });
+  }
   return name;
 }
 
@@ -261,12 +268,16 @@ export class Store {
    * whatever the umask or an earlier chmod did.
    */
   private update(fn: (d: StoreData) => void | false): void {
-    fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
-    withFileLockSync(`${this.path}.lock`, () => {
-      const data = this.read();
-      if (fn(data) === false) return;
-      writeAtomic(this.path, JSON.stringify(data, undefined, '\t'));
-    });
+    try {
+      fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
+      withFileLockSync(`${this.path}.lock`, () => {
+        const data = this.read();
+        if (fn(data) === false) return;
+        writeAtomic(this.path, JSON.stringify(data, undefined, '\t'));
+      });
+    } catch (e) {
+      throw fileSystemError(e, `write the profile store ${this.path}`) ?? e;
+    }
     ensureMode(this.path);
   }
 }

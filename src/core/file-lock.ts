@@ -87,8 +87,8 @@ function me(now: number): Holder {
 /** Creates the lock with the record in it, or returns false when it exists. */
 function create(file: string, mine: Holder): boolean {
   const tmp = `${file}.${mine.nonce}.new`;
-  fs.writeFileSync(tmp, JSON.stringify(mine), { mode: 0o600, flag: 'wx' });
   try {
+    fs.writeFileSync(tmp, JSON.stringify(mine), { mode: 0o600, flag: 'wx' });
     fs.linkSync(tmp, file);
     return true;
   } catch (e) {

@@ -189,6 +189,7 @@ export class HttpClient {
     const base = this.cfg.retryBaseMs ?? 500;
     let attempt = 0;
     let rateWaits = 0;
+    let backedOffMs = 0;
     // Set when a retry follows an attempt that may have been applied (a 5xx, or a connection lost
     // mid-flight): a later 404 or 409 may be that earlier attempt's doing, and the user must know.
     let uncertain = '';
@@ -213,23 +214,21 @@ export class HttpClient {
         }
         throw err;
       }
-      if (res.status === 429 && req.retry !== false && rateWaits < 20) {
-        const reset = res.rateLimit?.reset ?? Number(res.headers['x-rate-limit-reset'] ?? NaN);
-        const now = this.now();
-        // A reset that is not a number or already past says nothing: back off instead of a hot loop.
-        const usable = Number.isFinite(reset) && reset * 1000 > now;
-        const waitMs = usable ? Math.max(1000, reset * 1000 - now + 250) : backoff(1000, rateWaits);
-        const maxWait = (this.cfg.maxWaitSec ?? 900) * 1000;
-        if (waitMs <= maxWait) {
+      if (res.status === 429 && req.retry !== false) {
+        const maxWaitMs = (this.cfg.maxWaitSec ?? 900) * 1000;
+        const p = rateLimitWait({ headers: res.headers, rateLimit: res.rateLimit, now: this.now(), waits: rateWaits, backedOffMs, maxWaitMs });
+        if (p) {
           rateWaits++;
-          if (this.cfg.io.canRedraw) await this.countdown(waitMs, `rate limited on ${method} ${url.pathname}`, usable ? 'x-rate-limit-reset' : 'backoff', req.signal);
+          if (p.why === 'backoff') backedOffMs += p.waitMs;
+          if (this.cfg.io.canRedraw) await this.countdown(p.waitMs, `rate limited on ${method} ${url.pathname}`, p.why, req.signal);
           else {
-            this.cfg.io.info(`rate limited on ${method} ${url.pathname}; waiting ${fmtMs(waitMs)}${usable ? ` until ${new Date(reset * 1000).toISOString()}` : ''}`);
-            await this.sleep(waitMs, req.signal);
+            this.cfg.io.info(`rate limited on ${method} ${url.pathname}; waiting ${fmtMs(p.waitMs)}${p.why === 'x-rate-limit-reset' ? ` until ${new Date(p.reset! * 1000).toISOString()}` : ' (backoff: the window is not spent)'}`);
+            await this.sleep(p.waitMs, req.signal);
           }
           continue;
         }
-        throw errorFromResponse(429, safeJson(res.text), { resetAt: usable ? reset : undefined }) as RateLimitError;
+        const reset = resetOf(res.headers, res.rateLimit);
+        throw errorFromResponse(429, safeJson(res.text), { resetAt: reset !== undefined && reset * 1000 > this.now() ? reset : undefined }) as RateLimitError;
       }
       if (res.status >= 500 && idempotent && attempt < maxRetries) {
         uncertain ||= `HTTP ${res.status}`;
@@ -530,6 +529,38 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
 
 function isPlatformHost(hostname: string): boolean {
   return (PLATFORM_HOST_NAMES as readonly string[]).includes(hostname.toLowerCase());
+}
+
+/** The reset of a 429's window (unix seconds), from the parsed limits or the bare header. */
+function resetOf(headers: Record<string, string>, rl: RateLimit | undefined): number | undefined {
+  const reset = rl?.reset ?? Number(headers['x-rate-limit-reset'] ?? NaN);
+  return Number.isFinite(reset) ? reset : undefined;
+}
+
+/** At most this many 429 waits per request, whichever kind. */
+const MAX_RATE_WAITS = 20;
+
+/**
+ * One 429 policy for every command (the audience upload's sender follows the same): a window that
+ * is spent (remaining 0, or not said, with a reset still ahead) is waited out until its reset, if
+ * that is within --max-wait; a window that is not spent (remaining > 0: another limit, a burst
+ * guard) or says nothing usable is backed off from (1 s doubling to 30 s, jittered), until the
+ * backoffs together would pass --max-wait. undefined: give up now (a RateLimitError).
+ */
+export function rateLimitWait(o: { headers: Record<string, string>; rateLimit?: RateLimit; now: number; waits: number; backedOffMs: number; maxWaitMs: number }):
+  | { waitMs: number; why: 'x-rate-limit-reset' | 'backoff'; reset?: number }
+  | undefined {
+  if (o.waits >= MAX_RATE_WAITS) return undefined;
+  const reset = resetOf(o.headers, o.rateLimit);
+  const remainingHeader = o.rateLimit?.remaining ?? Number(o.headers['x-rate-limit-remaining'] ?? NaN);
+  const remaining = Number.isFinite(remainingHeader) ? remainingHeader : undefined;
+  const spent = remaining === undefined || remaining <= 0;
+  if (spent && reset !== undefined && reset * 1000 > o.now) {
+    const waitMs = Math.max(1000, reset * 1000 - o.now + 250);
+    return waitMs <= o.maxWaitMs ? { waitMs, why: 'x-rate-limit-reset', reset } : undefined;
+  }
+  const waitMs = backoff(1000, o.waits);
+  return o.backedOffMs + waitMs <= o.maxWaitMs ? { waitMs, why: 'backoff' } : undefined;
 }
 
 export function backoff(baseMs: number, attempt: number): number {

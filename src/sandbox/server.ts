@@ -17,6 +17,7 @@ import { AdsCode, V1Code } from '../contract/service-errors.js';
 import { MODULES } from './modules.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../contract/sandbox-admin.js';
 import { stringifyJson } from '../core/json.js';
+import { hostAllowed } from './host-check.js';
 
 export interface Sandbox {
   baseUrl: string;
@@ -315,6 +316,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
   });
 
   const reply = async (): Promise<Reply | 'dropped'> => {
+    if (!hostAllowed(req.headers.host)) throw errorFor(style, 403, 'unauth', 'the sandbox answers requests addressed to its own address (Host: 127.0.0.1:PORT), not to other names');
     const body = await readBody(req);
     if (body === undefined) throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
     const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);

@@ -3,7 +3,7 @@
 // Activity API, stream rules counts and links, trigger's event types, read-only tokens, and a
 // webhook's deletion ending what points at it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../helpers/cli.js';
+import { adminKey, startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { appBearer, startReceiver, waitFor, expectedSignature, type TestReceiver } from '../helpers/receiver.js';
 import { decideOnPage, signedFetch } from '../helpers/oauth-client.js';
 import type { Row } from '../helpers/json.js';
@@ -155,7 +155,7 @@ describe('event types: one list for trigger, --event and completion', () => {
     expect([unknown.code, unknown.stderr]).toEqual([2, expect.stringMatching(/^error: "profile.update.picture" is not one of the platform's event types\nhint: event types: profile.update.bio /)]);
     const dep = await t.run(['sandbox', 'trigger', 'ProfileBannerUpdate']);
     expect([dep.code, dep.stderr]).toEqual([2, expect.stringContaining('use profile.update.banner_picture')]);
-    const admin = await fetch(`${t.sb.baseUrl}/_sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"event_type":"nope.nope"}' });
+    const admin = await fetch(`${t.sb.baseUrl}/_sandbox/events`, { method: 'POST', headers: { 'content-type': 'application/json', ...adminKey(t.sb.seed) }, body: '{"event_type":"nope.nope"}' });
     expect(admin.status).toBe(400);
     const bash = (await ok(['completion', 'bash'])).stdout;
     expect(bash).toMatch(/\['--event'\]='profile\.update\.bio [^']*block\.unblock [^']*'/);

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, tempDir, runCli, type TestSandbox } from '../helpers/cli.js';
+import { adminKey, startTestSandbox, tempDir, runCli, type TestSandbox } from '../helpers/cli.js';
 import { spawnCli } from '../helpers/live-cli.js';
 
 let t: TestSandbox;
@@ -85,7 +85,7 @@ describe('sandbox faults', () => {
     expect(t.sb.app.faults.spec).toEqual({});
   });
   it('the endpoint refuses unknown faults too', async () => {
-    const res = await fetch(t.sb.baseUrl + '/_sandbox/faults', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"bogus":1}' });
+    const res = await fetch(t.sb.baseUrl + '/_sandbox/faults', { method: 'POST', headers: { 'content-type': 'application/json', ...adminKey(t.sb.seed) }, body: '{"bogus":1}' });
     expect(res.status).toBe(400);
   });
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { appBearer, expectedSignature, startReceiver, waitFor, type TestReceiver } from '../helpers/receiver.js';
-import { tempDir } from '../helpers/cli.js';
+import { adminKey, tempDir } from '../helpers/cli.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import type { Row, V2Reply } from '../helpers/json.js';
 
@@ -18,15 +18,16 @@ let rx: TestReceiver;
 let bearer: string;
 const H = 3_600_000;
 
-async function api(method: string, p: string, body?: unknown, auth: 'bearer' | 'none' = 'bearer') {
+async function api(method: string, p: string, body?: unknown, auth: 'bearer' | 'admin' | 'none' = 'bearer') {
   const headers: Record<string, string> = {};
   if (auth === 'bearer') headers.authorization = `Bearer ${bearer}`;
+  if (auth === 'admin') Object.assign(headers, adminKey(sb.seed));
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(sb.baseUrl + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
-const admin = (method: string, p: string, body?: unknown) => api(method, p, body, 'none');
+const admin = (method: string, p: string, body?: unknown) => api(method, p, body, 'admin');
 type Reply = Awaited<ReturnType<typeof api>>;
 const advance = async (d: string) => {
   const r = await admin('POST', '/_sandbox/clock', { advance: d });
@@ -73,7 +74,7 @@ describe('management endpoints', () => {
   });
 
   it('requires an app-only bearer (user context is refused), while subscriptions take either', async () => {
-    expect((await admin('GET', '/2/webhooks')).status).toBe(401);
+    expect((await api('GET', '/2/webhooks', undefined, 'none')).status).toBe(401);
     const k = sb.seed;
     const userAuth = (method: string, url: string) =>
       oauth1Header({ consumerKey: k.api_key, consumerSecret: k.api_secret, token: k.access_token, tokenSecret: k.access_token_secret }, { method, url });

@@ -108,6 +108,11 @@ export function useTestSandbox(opts: SandboxOptions = {}): SandboxFixture {
   };
 }
 
+/** The sandbox's admin key (its app key and secret as HTTP Basic), as `xctl sandbox ...` sends it. */
+export function adminKey(s: Pick<Sandbox['seed'], 'api_key' | 'api_secret'>): { authorization: string } {
+  return { authorization: `Basic ${Buffer.from(`${s.api_key}:${s.api_secret}`).toString('base64')}` };
+}
+
 /** The environment that points the CLI at a sandbox with its seeded owner credentials. */
 export function sandboxEnv(s: Sandbox['seed'], configDir: string): Record<string, string> {
   return {
@@ -135,7 +140,7 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
     async admin(method, p, body) {
       const res = await fetch(s.base_url + p, {
         method,
-        headers: body !== undefined ? { 'content-type': 'application/json' } : {},
+        headers: { ...adminKey(s), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
         body: body !== undefined ? JSON.stringify(body) : undefined,
       });
       return (await res.json()) as never;

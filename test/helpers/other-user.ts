@@ -1,15 +1,15 @@
 // A second local user for the tests that play a hostile neighbour: a throwaway system account
 // (created when the tests run as root) and `setpriv` to run a command as it. Where that is not
 // possible (not root, no setpriv/useradd), `otherUser()` says why and the test skips with it.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 
 export const OTHER_USER = 'xctl-other';
 
 export interface OtherUser {
   uid: number;
   gid: number;
-  /** Runs argv as the other user; returns its exit code and output. */
-  run(argv: string[]): { code: number | null; stdout: string; stderr: string };
+  /** Runs argv as the other user; resolves with its exit code and output. */
+  run(argv: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
 function idOf(flag: '-u' | '-g'): number | undefined {
@@ -34,9 +34,17 @@ export function otherUser(): OtherUser | string {
   return {
     uid,
     gid,
+    // Asynchronous: the sandbox it talks to may run in this very process.
     run(argv) {
-      const r = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...argv], { encoding: 'utf8' });
-      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+      return new Promise((resolve, reject) => {
+        const child = spawn('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
     },
   };
 }

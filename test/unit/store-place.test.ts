@@ -101,3 +101,13 @@ describe('a login reads the base URL once', () => {
     expect((await ctx.profile())?.oauth2_screen_name).toBe('sandbox_alice');
   });
 });
+
+describe('profile names (issue 25 item 9)', () => {
+  it('refuses names an object, a file system or a shell would take for something else', async () => {
+    const { checkProfileName } = await import('../../src/core/config.js');
+    for (const bad of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', '.', '..', '.hidden', '-rf', '--help']) {
+      expect(() => checkProfileName(bad), bad).toThrow(/cannot be a profile name|profile names use/);
+    }
+    for (const good of ['default', 'ci_2', 'Prod.eu-1', '_private', 'proto']) expect(checkProfileName(good)).toBe(good);
+  });
+});

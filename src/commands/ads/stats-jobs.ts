@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../core/errors.js';
+import { ApiError, NetworkError, RateLimitError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { define } from '../define.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
@@ -41,12 +41,28 @@ export async function fetchJob(ctx: Context, id: string): Promise<Job> {
 
 const JOB_COLUMNS = ['id_str', 'status', 'entity', 'granularity', 'start_time', 'end_time', 'url', 'expires_at'];
 
+function transientPollError(e: unknown): boolean {
+  if (e instanceof NetworkError || e instanceof RateLimitError) return true;
+  return e instanceof ApiError && e.status !== undefined && e.status >= 500;
+}
+
 /** Polls until the job is final, waiting 1 s, then x1.5 each time up to 30 s, at most `timeoutS`. */
 export async function waitJob(ctx: Context, id: string, timeoutS: number, sleep: (ms: number) => Promise<void> = (ms) => ctx.clock.sleep(ms)): Promise<Job> {
   const deadline = ctx.clock.now() + timeoutS * 1000;
   let wait = POLL_FIRST_MS;
   for (;;) {
-    const job = await fetchJob(ctx, id);
+    let job: Job;
+    try {
+      job = await fetchJob(ctx, id);
+    } catch (e) {
+      // A poll that failed its own retries (5xx, dropped connections, a rate limit) is only one
+      // poll: the job goes on, so poll again while --timeout lasts.
+      if (!transientPollError(e) || ctx.clock.now() + wait > deadline) throw e;
+      ctx.io.warn(`job ${id}: checking failed (${(e as Error).message}); checking again in ${(wait / 1000).toFixed(1)} s`);
+      await sleep(wait);
+      wait = Math.min(POLL_MAX_MS, Math.round(wait * 1.5));
+      continue;
+    }
     if (FINAL.includes(job.status)) return job;
     if (ctx.clock.now() + wait > deadline) throw new ApiError(`stats job ${id} is still ${job.status} after ${timeoutS} s`, { hint: `wait again with \`xctl ads stats job wait ${id}\`` });
     ctx.io.info(`job ${id}: ${job.status}; checking again in ${(wait / 1000).toFixed(1)} s`);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../core/errors.js';
+import { ApiError, UsageError, XctlError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import {
   CHUNK_BYTES,
@@ -107,6 +107,20 @@ function progressBar(ctx: Context, total: number): { update(done: number, note?:
   };
 }
 
+/** STATUS's check_after_secs: a whole second to ten minutes; anything else (a string, NaN, 0) is one second. */
+export function checkAfterMs(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(600, Math.max(1, v)) * 1000 : 1000;
+}
+
+/** The file was replaced, grew, shrank or was written to since it was opened. */
+function fileChanged(a: fs.Stats, b: fs.Stats): boolean {
+  return a.size !== b.size || a.mtimeMs !== b.mtimeMs || a.ino !== b.ino;
+}
+
+function changedDuringUpload(file: string, id: string): XctlError {
+  return new XctlError(`${file} changed while it was uploaded: media ${id} was not finalized`, { hint: 'upload it again once nothing writes to it (or upload a copy)' });
+}
+
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
   if (o.name !== undefined && !o.addToLibrary) throw new UsageError('--name is for the media library: add --add-to-library', { flag: '--name' });
   if (o.name !== undefined && (o.name.length < 1 || o.name.length > 100)) throw new UsageError('--name must be 1-100 characters', { flag: '--name' });
@@ -120,6 +134,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
   if (!stat.isFile()) throw new UsageError(`<file>: ${o.file} is not a file`, { flag: '<file>' });
   const fd = fs.openSync(o.file, 'r');
   try {
+    stat = fs.fstatSync(fd); // what is read is what was opened
     const head = Buffer.alloc(32);
     fs.readSync(fd, head, 0, 32, 0);
     const mediaType = mediaTypeOf(o.file, head);
@@ -138,7 +153,9 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     let sent = 0;
     try {
       for (let index = 0; sent < stat.size; index++) {
-        const n = fs.readSync(fd, buf, 0, Math.min(CHUNK_BYTES, stat.size - sent), sent);
+        const want = Math.min(CHUNK_BYTES, stat.size - sent);
+        const n = fs.readSync(fd, buf, 0, want, sent);
+        if (n !== want) throw changedDuringUpload(o.file, id);
         const { body, contentType } = multipart([
           ['segment_index', String(index)],
           ['media', buf.subarray(0, n)],
@@ -148,17 +165,18 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
         sent += n;
         bar.update(sent);
       }
+      if (fileChanged(stat, fs.fstatSync(fd))) throw changedDuringUpload(o.file, id);
       let data = (await http.request<{ data: MediaData }>({ method: 'POST', host: 'api', path: finalizePath(id), auth: 'user', idempotent: true })).data.data;
-      const deadline = Date.now() + o.waitSeconds * 1000;
+      const deadline = ctx.clock.now() + o.waitSeconds * 1000;
       while (data.processing_info && (data.processing_info.state === 'pending' || data.processing_info.state === 'in_progress')) {
-        const wait = Math.max(1, data.processing_info.check_after_secs ?? 1) * 1000;
-        if (Date.now() + wait > deadline) {
+        const wait = checkAfterMs(data.processing_info.check_after_secs);
+        if (ctx.clock.now() + wait > deadline) {
           throw new ApiError(`media ${id} is still ${data.processing_info.state} after ${o.waitSeconds} s`, {
             hint: `its media_key is ${data.media_key}; check later with \`xctl request '/2/media/upload?command=STATUS&media_id=${id}'\``,
           });
         }
         bar.update(sent, `processing ${data.processing_info.progress_percent ?? 0}%`);
-        await ctx.clock.sleep(wait);
+        await ctx.clock.sleep(wait, ctx.signal);
         data = (await http.request<{ data: MediaData }>({ method: 'GET', host: 'api', path: STATUS_PATH, query: { command: 'STATUS', media_id: id }, auth: 'user' })).data.data;
       }
       bar.stop();

@@ -27,10 +27,10 @@ export async function sandboxClock(ctx: Context, opts: SandboxClockOptions): Pro
   const { printOne } = await import('../../core/output.js');
   if (opts.advance === undefined) {
     const e = SANDBOX_ADMIN_ENDPOINTS.state;
-    const res = await http.request<{ clock: { mode: string; now: string } }>({ method: e.method, path: e.path, auth: 'none' });
+    const res = await http.request<{ clock: { mode: string; now: string } }>({ method: e.method, path: e.path, auth: 'basic' });
     return printOne(ctx.io, await ctx.output(), res.data.clock);
   }
   const e = SANDBOX_ADMIN_ENDPOINTS.clock;
-  const res = await http.request<{ now: string; ran: number }>({ method: e.method, path: e.path, auth: 'none', json: { advance: opts.advance } });
+  const res = await http.request<{ now: string; ran: number }>({ method: e.method, path: e.path, auth: 'basic', json: { advance: opts.advance } });
   await printOne(ctx.io, await ctx.output(), res.data);
 }

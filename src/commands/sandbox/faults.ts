@@ -52,13 +52,13 @@ export async function sandboxFaults(ctx: Context, o: SandboxFaultsOptions): Prom
   const http = await ctx.http();
   const json = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
   if (o.action === 'list') {
-    const res = await http.request<{ faults: Record<string, unknown>; injected: number }>({ method: E.faults.method, path: E.faults.path, auth: 'none' });
+    const res = await http.request<{ faults: Record<string, unknown>; injected: number }>({ method: E.faults.method, path: E.faults.path, auth: 'basic' });
     if (json) return void ctx.io.out(JSON.stringify(res.data));
     ctx.io.out(`faults: ${describe(res.data.faults)}${Object.keys(res.data.faults).length ? ` (injected ${res.data.injected})` : ''}`);
     return;
   }
   const e = o.action === 'set' ? E.setFaults : E.clearFaults;
-  const res = await http.request<{ faults: Record<string, unknown> }>({ method: e.method, path: e.path, auth: 'none', ...(spec ? { json: spec } : {}) });
+  const res = await http.request<{ faults: Record<string, unknown> }>({ method: e.method, path: e.path, auth: 'basic', ...(spec ? { json: spec } : {}) });
   if (json) return void ctx.io.out(JSON.stringify(res.data));
   ctx.io.out(`faults: ${describe(res.data.faults)}`);
 }

@@ -87,6 +87,9 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
   const state = opts.state !== undefined ? await readStateFile(ctx, opts.state) : undefined;
   const { startSandbox } = await import('../../sandbox/server.js');
   const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host)) {
+    ctx.io.warn(`--host ${host} exposes the sandbox beyond this machine: its seeded credentials are public, anyone who can reach it can use them (its admin endpoints still answer loopback clients only)`);
+  }
   let sb;
   try {
     sb = await startSandbox({

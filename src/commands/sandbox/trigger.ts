@@ -45,7 +45,7 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   const res = await http.request<{ data: Record<string, unknown> }>({
     method: SANDBOX_ADMIN_ENDPOINTS.events.method,
     path: SANDBOX_ADMIN_ENDPOINTS.events.path,
-    auth: 'none',
+    auth: 'basic',
     json: { event_type: eventType, user_id: opts.userId, payload },
   });
   const { printOne } = await import('../../core/output.js');

@@ -299,7 +299,7 @@ for (const [name, n] of Object.entries(DIGEST_TYPES)) TYPE_NAMES[n] ??= name;
 export function install(app: SandboxApp): void {
   // Members cannot be read back from the service; the sandbox shows them so that tests and CI
   // can check an audience against the file it should equal. Loopback admin only.
-  app.router.add('GET', '/_sandbox/audience-members/:kind/:id', { auth: 'admin' }, (req) => {
+  app.router.add('GET', '/_sandbox/audience-members/:kind/:id', { auth: 'admin-key' }, (req) => {
     const kind = req.params.kind as Kind;
     if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists') throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
     const lu = usersOf(app, kind, req.params.id!);
