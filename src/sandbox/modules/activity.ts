@@ -4,20 +4,15 @@
 // to the app's open streams.
 import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, notFound, ok, problem, type SReq } from '../http.js';
+import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, checkV2Input, notFound, ok, problem, queryOf, type SReq } from '../http.js';
 import { needsDmPermission, scopesForEvent } from '../../contract/oauth2.js';
 import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import {
   ACTIVITY_ENDPOINTS as E,
-  ACTIVITY_EVENT_TYPES,
-  DEPRECATED_EVENT_NAMES,
   SUBSCRIPTION_LIMITS as L,
   canonicalEventType,
-  isDirectional,
-  lengthWithin,
   type Direction,
 } from '../../contract/activity.js';
-import { isNumericId } from '../../contract/ids.js';
 import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
 
@@ -46,7 +41,6 @@ interface Envelope {
   data: { event_uuid: string; event_type: string; filter: Filter; tag?: string; payload: Record<string, unknown> };
 }
 
-const BACKFILL_MAX_MIN = L.backfillMinutes.max;
 const KEEPALIVE_MS = 20_000; // a blank line keeps idle connections and client watchdogs alive
 const BACKLOG_MAX = 10_000;
 
@@ -88,19 +82,6 @@ function invalid(detail: string, parameter: string, value?: unknown) {
 }
 
 /**
- * Event type check: the platform's names and the accepted aliases (stored under the platform
- * name); a deprecated PascalCase name is refused with its replacement.
- */
-export function checkEventType(v: unknown): string {
-  if (typeof v !== 'string' || !v) throw invalid('event_type is required', 'event_type');
-  const renamed = DEPRECATED_EVENT_NAMES[v];
-  if (renamed) throw invalid(`event_type ${v} is deprecated (renamed 2026-03-18): use ${renamed}`, 'event_type', v);
-  const name = canonicalEventType(v);
-  if (!name) throw invalid(`unknown event_type ${v}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`, 'event_type', v);
-  return name;
-}
-
-/**
  * Who may subscribe to what: an OAuth 2.0 user token needs the event type's scope; OAuth 1.0a
  * permissions, when present, override scopes entirely: DM and chat events need a
  * direct-message token, everything else any level (platform-notes-2.md section 1).
@@ -110,25 +91,12 @@ function checkEventAuth(req: SReq, eventType: string): void {
   if (req.auth.kind === 'oauth1-user' && needsDmPermission(eventType) && req.auth.accessLevel !== 'read-write-directmessages') throw OAUTH1_PERMISSIONS();
 }
 
-function checkFilter(v: unknown, eventType: string): Filter {
+/** The filter's shape (an object of known fields); its values are validate()'s to check. */
+function checkFilter(v: unknown): Filter {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
   const f = v as Record<string, unknown>;
-  const out: Filter = {};
   for (const k of Object.keys(f)) if (!(L.filterFields as readonly string[]).includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
-  if (f.user_id !== undefined) {
-    if (!isNumericId(f.user_id)) throw invalid('filter.user_id must be a string of 1-19 digits', 'filter.user_id', f.user_id);
-    out.user_id = f.user_id;
-  }
-  if (f.keyword !== undefined) {
-    if (typeof f.keyword !== 'string' || !lengthWithin(f.keyword, L.keyword)) throw invalid(`filter.keyword must be ${L.keyword.min}-${L.keyword.max} characters`, 'filter.keyword', f.keyword);
-    out.keyword = f.keyword;
-  }
-  if (f.direction !== undefined) {
-    if (typeof f.direction !== 'string' || !(L.directions as readonly string[]).includes(f.direction)) throw invalid(`filter.direction must be ${L.directions.join(' or ')}`, 'filter.direction', f.direction);
-    if (!isDirectional(eventType)) throw invalid(`filter.direction applies to direct-message and chat events only, not ${eventType}`, 'filter.direction', f.direction);
-    out.direction = f.direction as Direction;
-  }
-  return out;
+  return f as Filter;
 }
 
 function view(s: SubscriptionRec): Record<string, unknown> {
@@ -162,10 +130,11 @@ export function install(app: SandboxApp): void {
     const body = req.json();
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
     const b = body as Record<string, unknown>;
-    const eventType = checkEventType(b.event_type);
+    checkFilter(b.filter);
+    checkV2Input(E.createSubscription, { body: b });
+    const eventType = canonicalEventType(b.event_type as string)!;
     checkEventAuth(req, eventType);
-    const filter = checkFilter(b.filter, eventType);
-    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
+    const filter = b.filter as Filter;
     if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
     const now = app.clock.iso();
     let id = randomDigits(19);
@@ -177,9 +146,9 @@ export function install(app: SandboxApp): void {
   });
 
   r.serve(E.listSubscriptions, (req) => {
+    checkV2Input(E.listSubscriptions, { query: queryOf(req) });
     const max = req.query.get('max_results');
     const n = max === null ? L.maxResults.default : Number(max);
-    if (!Number.isInteger(n) || n < L.maxResults.min || n > L.maxResults.max) throw invalid(`max_results must be ${L.maxResults.min}-${L.maxResults.max}`, 'max_results', max);
     const mine = [...subs(app).values()].filter((s) => s.app_key === req.auth.appKey).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
     const token = req.query.get('pagination_token');
     let start = 0;
@@ -193,9 +162,9 @@ export function install(app: SandboxApp): void {
   });
 
   const owned = (req: SReq, id: string | undefined): SubscriptionRec => {
-    if (!id || !isNumericId(id)) throw invalid(`subscription_id must be 1-19 digits (got ${JSON.stringify(id ?? '')})`, 'subscription_id', id);
-    const s = subs(app).get(id);
-    if (!s || s.app_key !== req.auth.appKey) throw notFound('subscription', id, 'subscription_id');
+    checkV2Input(E.deleteSubscription, { path: { id } });
+    const s = subs(app).get(id!);
+    if (!s || s.app_key !== req.auth.appKey) throw notFound('subscription', id!, 'subscription_id');
     return s;
   };
 
@@ -208,15 +177,14 @@ export function install(app: SandboxApp): void {
     // additionalProperties: false: event_type and filter cannot change (delete and re-create).
     for (const k of keys) if (k !== 'tag' && k !== 'webhook_id') throw invalid(`${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`, k);
     if (keys.length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
-    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
+    checkV2Input(E.updateSubscription, { path: req.params, body: b });
     if (b.webhook_id !== undefined) {
-      if (typeof b.webhook_id !== 'string' || !isNumericId(b.webhook_id)) throw invalid('webhook_id must be 1-19 digits', 'webhook_id', b.webhook_id);
       try {
         ownedWebhook(app, req, b.webhook_id);
       } catch {
         throw invalid(`webhook ${b.webhook_id} is not registered for this app`, 'webhook_id', b.webhook_id);
       }
-      s.webhook_id = b.webhook_id;
+      s.webhook_id = b.webhook_id as string;
     }
     if (b.tag !== undefined) s.tag = b.tag as string;
     s.updated_at = app.clock.iso();
@@ -231,11 +199,8 @@ export function install(app: SandboxApp): void {
 
   // Delete many: per-id failures do not stop the rest, and all failing is still 200.
   r.serve(E.deleteSubscriptions, (req) => {
-    const raw = req.query.get('ids');
-    const ids = raw === null ? [] : raw.split(',');
-    if (ids.length < L.deleteManyIds.min || ids.length > L.deleteManyIds.max || !ids.every(isNumericId)) {
-      throw invalid(`ids must be ${L.deleteManyIds.min}-${L.deleteManyIds.max} comma-separated subscription ids of 1-19 digits`, 'ids', raw ?? undefined);
-    }
+    checkV2Input(E.deleteSubscriptions, { query: queryOf(req) });
+    const ids = req.query.get('ids')!.split(',');
     const data: Array<Record<string, unknown>> = [];
     const errors: Array<Record<string, unknown>> = [];
     for (const id of ids) {
@@ -256,9 +221,9 @@ export function install(app: SandboxApp): void {
   });
 
   r.serve(E.stream, (req: SReq) => {
+    checkV2Input(E.stream, { query: queryOf(req) });
     const bf = req.query.get('backfill_minutes');
     const minutes = bf === null ? 0 : Number(bf);
-    if (!/^\d+$/.test(bf ?? '0') || minutes > BACKFILL_MAX_MIN) throw invalid(`backfill_minutes must be a whole number 0-${BACKFILL_MAX_MIN}`, 'backfill_minutes', bf);
     const now = app.clock.now();
     const start = timeParam(req, 'start_time');
     const end = timeParam(req, 'end_time');
