@@ -1,6 +1,6 @@
 // Streams, TTY detection, colour, redaction and the spinner. Commands write only through here.
 import type { Readable, Writable } from 'node:stream';
-import { mask, redactSecrets, registerSecret } from './redact.js';
+import { redactSecrets, registerSecret } from './redact.js';
 import { escapeForTerminal } from './sanitize.js';
 
 export { mask } from './redact.js';
@@ -149,6 +149,3 @@ export class IO {
   }
 }
 
-export function processStreams(): IOStreams {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-}
