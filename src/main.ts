@@ -137,7 +137,12 @@ function write(text: string): void {
   process.stderr.write(escapeForTerminal(redactSecrets(text), { keepLayout: true }) + '\n');
 }
 
-function report(error: Error, json: boolean, verbose: boolean): number {
+/**
+ * An error the user can act on (XctlError) is its message and hint, never a stack; only an
+ * internal error (a bug) shows one, with --verbose, mapped through the bundle's source map to
+ * src/ file:line (core/stack.ts).
+ */
+async function report(error: Error, json: boolean, verbose: boolean): Promise<number> {
   const err = error instanceof XctlError ? error : (fileSystemError(error) ?? error);
   err.message = clip(err.message);
   if (err instanceof XctlError && (err as XctlError & { silent?: boolean }).silent) return err.exitCode;
@@ -146,15 +151,16 @@ function report(error: Error, json: boolean, verbose: boolean): number {
     else {
       write(`error: ${err.message}`);
       if (err.hint) write(`hint: ${err.hint}`);
-      if (verbose && err.stack) write(err.stack);
     }
     return err.exitCode;
   }
   if (json) write(JSON.stringify({ error: { type: 'InternalError', message: err.message, exit_code: 1 } }));
   else {
     write(`error: ${err.message}`);
-    if (verbose && err.stack) write(err.stack);
-    else write('hint: this looks like a bug in xctl; run again with --verbose for details');
+    if (verbose && err.stack) {
+      const { mapStack } = await import('./core/stack.js');
+      write(mapStack(err.stack, new URL('main.cjs.map', import.meta.url)));
+    } else write('hint: this looks like a bug in xctl; run again with --verbose for details');
   }
   return ExitCode.FAILURE;
 }

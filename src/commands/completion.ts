@@ -6,6 +6,7 @@ import { Option, type Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import { acceptedEventTypes } from '../contract/activity.js';
+import { completionValues } from './annotations.js';
 import { define } from './define.js';
 
 /** Values after an option wherever it appears, and positional words under a command path. */
@@ -55,14 +56,14 @@ function short(s: string | undefined): string {
 
 /** Values an option takes: commander choices, or an enum the ads table gave it (generate.ts). */
 function valuesOf(o: Option): string[] | undefined {
-  const v = o.argChoices ?? (o as Option & { completionValues?: readonly string[] }).completionValues;
+  const v = o.argChoices ?? completionValues(o);
   return v ? [...v] : undefined;
 }
 
 export function commandTree(root: Command): Node[] {
   const nodes: Node[] = [];
   const walk = (c: Command, path: string) => {
-    const visible = c.commands.filter((s) => !(s as unknown as { _hidden?: boolean })._hidden && s.name() !== 'help');
+    const visible = c.createHelp().visibleCommands(c).filter((s) => s.name() !== 'help');
     const shown = c.options.filter((o) => !o.hidden);
     const opts = shown.flatMap((o) => optionNames(o).map((name) => ({ name, desc: short(o.description) })));
     // --json's field list is optional and never completed: it stays a plain flag here.

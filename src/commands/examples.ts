@@ -4,6 +4,7 @@
 // command line (quotes allowed; no pipes or redirections), optionally followed by `  # note`:
 // test/unit/help.test.ts parses every one with the real program definition.
 import type { Command } from 'commander';
+import { generatedExamples } from './annotations.js';
 import { helpWidth, termList, wrapWords } from './help-text.js';
 
 export const EXAMPLES: Record<string, string[]> = {
@@ -121,8 +122,6 @@ export const EXAMPLES: Record<string, string[]> = {
   'ads accounts list': ['xctl ads accounts list', 'xctl ads accounts list --fields id,name -o tsv'],
 };
 
-type WithExamples = Command & { generatedExamples?: () => string[] };
-
 /** The path of a command below the root: "ads campaigns list". */
 export function commandPath(c: Command): string {
   const words: string[] = [];
@@ -132,7 +131,7 @@ export function commandPath(c: Command): string {
 
 /** A leaf's examples: the table's, else the generated ones (ads verbs), else none. */
 export function examplesOf(c: Command): string[] {
-  return EXAMPLES[commandPath(c)] ?? (c as WithExamples).generatedExamples?.() ?? [];
+  return EXAMPLES[commandPath(c)] ?? generatedExamples(c) ?? [];
 }
 
 /** The example's command line, without its note. */

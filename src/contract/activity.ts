@@ -2,18 +2,8 @@
 // endpoints, event types, and the subscription filter's limits. The CLI checks them before
 // sending; the sandbox answers a violation with the v2 problem the service gives.
 import { endpoint } from './endpoint.js';
-
-const opts = { auth: 'user-or-bearer', rate: 'activity', style: 'v2' } as const;
-
-export const ACTIVITY_ENDPOINTS = {
-  createSubscription: endpoint('POST', '/2/activity/subscriptions', { ...opts, doc: 'subscribe {"event_type","filter","tag"?,"webhook_id"?} -> {"data":{"subscription"}}' }),
-  listSubscriptions: endpoint('GET', '/2/activity/subscriptions', { ...opts, doc: 'subscriptions of the app (max_results, pagination_token)' }),
-  // PUT and both DELETEs take an app-only bearer only (platform-notes-2.md section 7).
-  updateSubscription: endpoint('PUT', '/2/activity/subscriptions/:id', { ...opts, auth: 'app', doc: 'change {"tag"?,"webhook_id"?} of a subscription' }),
-  deleteSubscription: endpoint('DELETE', '/2/activity/subscriptions/:id', { ...opts, auth: 'app', doc: 'delete a subscription' }),
-  deleteSubscriptions: endpoint('DELETE', '/2/activity/subscriptions', { ...opts, auth: 'app', doc: 'delete many: ?ids= (1-100), per-id results' }),
-  stream: endpoint('GET', '/2/activity/stream', { auth: 'app', rate: 'activity', style: 'v2', doc: 'NDJSON events of the subscriptions without a webhook (backfill_minutes, start_time, end_time)' }),
-} as const;
+import { param, type CrossRule, type ParamSpec } from './params.js';
+import { NUMERIC_ID_RULE, isNumericId } from './ids.js';
 
 /**
  * Activity API event types: the platform's 29 (XDK's `CreateActivitySubscriptionRequest.eventType`
@@ -113,3 +103,96 @@ export type Direction = (typeof SUBSCRIPTION_LIMITS.directions)[number];
 export function lengthWithin(s: string, r: { min: number; max: number }): boolean {
   return s.length >= r.min && s.length <= r.max;
 }
+
+const L = SUBSCRIPTION_LIMITS;
+const opts = { auth: 'user-or-bearer', rate: 'activity', style: 'v2' } as const;
+const subscriptionId = param.id('id', { in: 'path', flag: 'subscription id', label: 'subscription_id', required: true });
+const tag = param.text('tag', L.tag, { in: 'body', flag: '--tag' });
+const webhookId = param.id('webhook_id', { in: 'body', flag: 'webhook id' });
+
+/** event_type: the platform's names and their aliases; a renamed one is refused with its new name. */
+const eventType: ParamSpec = {
+  name: 'event_type',
+  in: 'body',
+  flag: '--event',
+  required: true,
+  rule: "one of the platform's event types",
+  ok: (v) => typeof v === 'string' && canonicalEventType(v) !== undefined,
+  refuse: (v) => (typeof v === 'string' && DEPRECATED_EVENT_NAMES[v] ? `is a deprecated name (renamed 2026-03-18): use ${DEPRECATED_EVENT_NAMES[v]}` : undefined),
+};
+
+/** A direction filter only for direct-message and chat events. */
+const directional: CrossRule = {
+  name: 'filter.direction',
+  in: 'body',
+  flag: '--direction',
+  refuse: ({ body }) => {
+    const b = body as { event_type?: unknown; filter?: { direction?: unknown } } | undefined;
+    const ev = typeof b?.event_type === 'string' ? b.event_type : '';
+    return b?.filter?.direction !== undefined && !isDirectional(ev) ? `applies to direct-message and chat events (dm.*, chat.*), not ${ev}` : undefined;
+  },
+};
+
+export const ACTIVITY_ENDPOINTS = {
+  createSubscription: endpoint('POST', '/2/activity/subscriptions', {
+    ...opts,
+    doc: 'subscribe {"event_type","filter","tag"?,"webhook_id"?} -> {"data":{"subscription"}}',
+    params: [
+      eventType,
+      param.id('filter.user_id', { in: 'body', flag: '--user-id' }),
+      param.text('filter.keyword', L.keyword, { in: 'body', flag: '--keyword' }),
+      param.oneOf('filter.direction', L.directions, { in: 'body', flag: '--direction' }),
+      tag,
+      webhookId,
+    ],
+    rules: [directional],
+    answer: '{"data":{"subscription":{subscription_id,event_type,filter,tag?,webhook_id?,created_at,updated_at}}}',
+  }),
+  listSubscriptions: endpoint('GET', '/2/activity/subscriptions', {
+    ...opts,
+    doc: 'subscriptions of the app (max_results, pagination_token)',
+    params: [param.int('max_results', L.maxResults, { in: 'query', flag: '--max-results' })],
+    answer: '{"data":[subscription],"meta":{total_subscriptions,result_count,next_token?}}',
+  }),
+  // PUT and both DELETEs take an app-only bearer only (platform-notes-2.md section 7).
+  updateSubscription: endpoint('PUT', '/2/activity/subscriptions/:id', {
+    ...opts,
+    auth: 'app',
+    doc: 'change {"tag"?,"webhook_id"?} of a subscription',
+    params: [subscriptionId, tag, webhookId],
+    answer: '{"data":{"subscription","total_subscriptions"}}',
+  }),
+  deleteSubscription: endpoint('DELETE', '/2/activity/subscriptions/:id', {
+    ...opts,
+    auth: 'app',
+    doc: 'delete a subscription',
+    params: [subscriptionId],
+    answer: '{"data":{"deleted":true},"meta":{total_subscriptions}}',
+  }),
+  deleteSubscriptions: endpoint('DELETE', '/2/activity/subscriptions', {
+    ...opts,
+    auth: 'app',
+    doc: 'delete many: ?ids= (1-100), per-id results',
+    params: [
+      {
+        name: 'ids',
+        in: 'query',
+        required: true,
+        rule: `${L.deleteManyIds.min}-${L.deleteManyIds.max} comma-separated subscription ids of ${NUMERIC_ID_RULE}`,
+        ok: (v) => {
+          const ids = typeof v === 'string' ? v.split(',') : [];
+          return ids.length >= L.deleteManyIds.min && ids.length <= L.deleteManyIds.max && ids.every(isNumericId);
+        },
+      },
+    ],
+    answer: '{"data":[{subscription_id,deleted}],"errors"?:[{subscription_id,reason,message}],"meta":{total_subscriptions}}',
+  }),
+  stream: endpoint('GET', '/2/activity/stream', {
+    auth: 'app',
+    rate: 'activity',
+    style: 'v2',
+    doc: 'NDJSON events of the subscriptions without a webhook (backfill_minutes, start_time, end_time)',
+    params: [param.int('backfill_minutes', L.backfillMinutes, { in: 'query', flag: '--backfill-minutes' })],
+    answer: 'NDJSON lines {"data":{event_uuid,event_type,filter,tag?,payload}}, blank keep-alive lines',
+  }),
+} as const;

@@ -1,6 +1,8 @@
 // An endpoint described once: what the CLI calls and the sandbox serves. The sandbox's router
 // takes these (Router.serve) and the CLI builds its request paths from them (pathOf), so a path,
-// a method or an auth requirement cannot drift apart between the two sides.
+// a method or an auth requirement cannot drift apart between the two sides. Its parameters,
+// their rules and its answer (params.ts) are checked by one validate() on both sides.
+import type { Described } from './params.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -15,7 +17,7 @@ export type EndpointAuth = 'user' | 'app' | 'user-or-bearer' | 'consumer' | 'bas
 /** The error body shape of an endpoint (platform-notes.md "Errors"). */
 export type ErrorStyle = 'v1' | 'v2' | 'ads' | 'oauth';
 
-export interface Endpoint {
+export interface Endpoint extends Described {
   method: HttpMethod;
   /** Path with :params, e.g. '/2/webhooks/:id'. */
   path: string;

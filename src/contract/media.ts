@@ -1,11 +1,22 @@
 // Media upload (platform-notes-2 section 3, the v2 chunked endpoints): the types, categories,
 // limits and key prefixes that `xctl media upload` checks before sending and the sandbox enforces;
 // the ads rules (src/ads/rules/cards.ts) read a media key's kind from the same prefixes.
+import { endpoint } from './endpoint.js';
 
 export const INIT_PATH = '/2/media/upload/initialize';
 export const appendPath = (id: string) => `/2/media/upload/${id}/append`;
 export const finalizePath = (id: string) => `/2/media/upload/${id}/finalize`;
 export const STATUS_PATH = '/2/media/upload';
+
+const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
+
+/** The chunked upload (platform-notes.md "Media upload"), as the CLI calls it and the sandbox serves it. */
+export const MEDIA_ENDPOINTS = {
+  initialize: endpoint('POST', INIT_PATH, { ...media, doc: 'start an upload {media_type,total_bytes,media_category,additional_owners?} -> {"data":{id,media_key,expires_after_secs}}' }),
+  append: endpoint('POST', '/2/media/upload/:id/append', { ...media, doc: 'one chunk (multipart: media, segment_index)' }),
+  finalize: endpoint('POST', '/2/media/upload/:id/finalize', { ...media, doc: 'end the upload -> {"data":{id,media_key,size,processing_info?}}' }),
+  status: endpoint('GET', STATUS_PATH, { ...media, doc: 'processing state ?command=STATUS&media_id= -> {"data":{processing_info}}' }),
+} as const;
 
 export const MEDIA_TYPES = [
   'video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'text/srt', 'text/vtt', 'image/jpeg', 'image/gif', 'image/bmp', 'image/png',

@@ -19,4 +19,9 @@ export const SANDBOX_ADMIN_ENDPOINTS = {
   logs: endpoint('GET', '/_sandbox/logs', { ...adminKey, doc: 'requests answered and deliveries made after ?after=SEQ (limit, wait_ms: hold up to 25 s for new ones)' }),
   stateExport: endpoint('GET', '/_sandbox/state/export', { ...adminKey, doc: 'the whole state (credentials included), as `sandbox start --state FILE` loads it' }),
   replayJobs: endpoint('GET', '/_sandbox/replay-jobs', { ...adminKey, doc: 'webhook replay jobs and their progress' }),
+  audienceMembers: endpoint('GET', '/_sandbox/audience-members/:kind/:id', {
+    ...adminKey,
+    doc: 'the members of a custom audience or do-not-reach list (kind custom_audiences|do_not_reach_lists), which the service never shows',
+  }),
+  files: endpoint('GET', '/_sandbox/files/:name', { ...admin, doc: "a finished stats job's file (gzipped), 404 once expired: the service's file host" }),
 } as const;

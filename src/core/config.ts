@@ -46,7 +46,20 @@ export interface Profile {
 }
 
 export const CREDENTIAL_FIELDS = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'user_id', 'screen_name', 'bearer_token', 'client_id', 'client_secret'] as const;
+/** The fields that hold secrets: the one list redaction reads (secretsOf). Add a secret here. */
 export const SECRET_FIELDS = ['api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_secret', 'oauth2_access_token', 'oauth2_refresh_token'] as const;
+
+/** The secret values (SECRET_FIELDS) of profiles or credentials, for redaction. */
+export function secretsOf(...records: Array<Partial<Record<(typeof SECRET_FIELDS)[number], string>> | undefined>): string[] {
+  const out: string[] = [];
+  for (const r of records) {
+    for (const f of SECRET_FIELDS) {
+      const v = r?.[f];
+      if (v) out.push(v);
+    }
+  }
+  return out;
+}
 /** The profile keys of the OAuth 2.0 user token; logging out or in again replaces all of them. */
 export const OAUTH2_TOKEN_FIELDS = ['oauth2_access_token', 'oauth2_refresh_token', 'oauth2_expires_at', 'oauth2_scopes', 'oauth2_client_id', 'oauth2_user_id', 'oauth2_screen_name'] as const;
 

@@ -3,7 +3,7 @@
 // refreshed under a lock file so that concurrent processes never spend one refresh token twice.
 import { OAUTH_ENDPOINTS } from '../contract/oauth.js';
 import type { Clock } from './clock.js';
-import { resolveCredentials, type Credentials, type Profile } from './config.js';
+import { resolveCredentials, secretsOf, type Credentials, type Profile } from './config.js';
 import { AuthError, XctlError } from './errors.js';
 import type { HttpClient } from './http.js';
 import type { IO } from './io.js';
@@ -43,7 +43,7 @@ export class CredentialCache {
       const name = await this.o.profiles.name();
       const profile = (await this.o.profiles.store()).profile(name);
       this.creds = resolveCredentials(name, profile, this.o.env);
-      for (const f of ['api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_secret'] as const) this.o.io.addSecret(this.creds[f]);
+      for (const s of secretsOf(this.creds, profile)) this.o.io.addSecret(s);
       // A bearer cached for another key is not this app's.
       if (this.creds.source.bearer_token === 'profile' && profile?.bearer_key && profile.bearer_key !== this.creds.api_key) {
         delete this.creds.bearer_token;

@@ -1,6 +1,6 @@
 // Streams, TTY detection, colour, redaction and the spinner. Commands write only through here.
 import type { Readable, Writable } from 'node:stream';
-import { mask, redactSecrets, registerSecret } from './redact.js';
+import { redactSecrets, registerSecret } from './redact.js';
 import { escapeForTerminal } from './sanitize.js';
 
 export { mask } from './redact.js';
@@ -171,6 +171,3 @@ export function automationMode(env: Record<string, string | undefined>): boolean
   return on(env.CI) || on(env.XCTL_NO_PROMPT);
 }
 
-export function processStreams(): IOStreams {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
-}

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
 import { V1Code } from '../contract/service-errors.js';
 import type { ErrorStyle } from '../contract/endpoint.js';
+import { messageOf, validate, type Described, type EndpointInput } from '../contract/params.js';
 
 export type { ErrorStyle };
 
@@ -114,3 +115,21 @@ export const OAUTH1_PERMISSIONS = () =>
 
 export const SIGNATURE_ERROR = () => v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
 export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'Invalid or expired token.');
+
+/**
+ * The sandbox's side of the one validate() (contract/params.ts): the first parameter the
+ * endpoint refuses, as the v2 problem the service answers (400 Invalid Request, the parameter
+ * and the value), in the words the CLI uses.
+ */
+export function checkV2Input(e: Described, input: EndpointInput): void {
+  const v = validate(e, input);
+  if (!v) return;
+  throw problem(400, 'Invalid Request', messageOf(v, 'service'), { parameter: v.label ?? v.name, ...(v.value !== undefined ? { value: v.value } : {}) });
+}
+
+/** A query string as validate() reads it (the first value of each name). */
+export function queryOf(req: SReq): Record<string, string> {
+  const q: Record<string, string> = {};
+  for (const [k, v] of req.query) if (!(k in q)) q[k] = v;
+  return q;
+}

@@ -93,9 +93,10 @@ describe('broken servers', () => {
       oneLineError(r.stderr);
     }
   });
-  it('--verbose adds the stack trace; --json prints the error as one JSON object', async () => {
+  it('--verbose adds the HTTP trace but no stack (that is for internal errors); --json prints the error as one JSON object', async () => {
     const v = await runCli(['request', '/x', '--verbose'], { env: { ...creds(), XCTL_BASE_URL: garbageUrl } });
-    expect(v.stderr).toMatch(/\n\s+at /);
+    expect(v.stderr).toMatch(/^error: /m);
+    expect(v.stderr).not.toMatch(/\n\s+at /);
     const j = await runCli(['request', '/x', '--json'], { env: { ...creds(), XCTL_BASE_URL: garbageUrl } });
     const err = JSON.parse(j.stderr.trim().split('\n').pop()!);
     expect(err.error).toMatchObject({ type: 'ApiError', status: 502, exit_code: 1 });

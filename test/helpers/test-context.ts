@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
 import { Context, type Clock, type GlobalOptions } from '../../src/context.js';
 import type { Transport } from '../../src/core/transport.js';
 
@@ -73,6 +74,12 @@ export interface TestContext {
   stderr(): string;
   /** Runs `xctl ...argv` in-process (commander and the group's real registration) on these streams. */
   run(argv: string[]): Promise<void>;
+  /**
+   * gh's runF: registers one verb under a bare parent with `runF` in place of its run function,
+   * parses `argv` (the verb's words after the parent: `['delete', '123', '--yes']`) and returns
+   * the options the run function was handed. Flags -> options, with no HTTP and no output.
+   */
+  optionsOf<O>(register: (parent: Command, runF: (ctx: Context, o: O) => Promise<void>) => void, argv: string[]): Promise<O>;
   /** Removes the config folder. */
   cleanup(): void;
 }
@@ -108,6 +115,17 @@ export function testContext(o: TestContextOptions = {}): TestContext {
       const group = firstOperand(argv);
       if (group) await loadGroups(program, [group]);
       await program.parseAsync(['node', 'xctl', ...normalizeArgs(program, argv)]);
+    },
+    async optionsOf<O>(register: (parent: Command, runF: (ctx: Context, o: O) => Promise<void>) => void, argv: string[]): Promise<O> {
+      const { Command: Cmd } = await import('commander');
+      const { bindRuntime } = await import('../../src/commands/runtime.js');
+      const parent = new Cmd('xctl').exitOverride();
+      bindRuntime(parent, { streams, env, signal, version: '0.0.0-test', cwd: process.cwd(), transport: o.transport, clock });
+      const got: O[] = [];
+      register(parent, async (_ctx, opts) => void got.push(opts));
+      await parent.parseAsync(['node', 'xctl', ...argv]);
+      if (got.length !== 1) throw new Error(`the verb's run function was called ${got.length} times`);
+      return got[0]!;
     },
     cleanup: () => fs.rmSync(configDir, { recursive: true, force: true }),
   };

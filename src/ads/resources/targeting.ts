@@ -4,6 +4,7 @@
 import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { commonList, count, cursor, p } from '../params.js';
 import { batchOp, createOp, customOp, deleteOp, getOp, listOp } from '../ops.js';
+import { isNumericId } from '../../contract/ids.js';
 
 const A = '/accounts/:account_id';
 const TCS = `${A}/targeting_criteria`;
@@ -43,10 +44,10 @@ const VALUE_SHAPES: Record<string, { test: (s: string) => boolean; rule: string 
   ENGAGEMENT_TYPE: { test: (s) => (ENGAGEMENT_TYPES as readonly string[]).includes(s), rule: `one of ${ENGAGEMENT_TYPES.join(', ')}` },
   LANGUAGE: { test: (s) => /^[a-z]{2}$/.test(s), rule: 'an ISO 639-1 code such as en' },
   NETWORK_ACTIVATION_DURATION: { test: (s) => /^\d{1,3}$/.test(s), rule: 'a whole number of months' },
-  FOLLOWERS_OF_USER: { test: (s) => /^\d{1,19}$/.test(s), rule: 'a user id' },
-  SIMILAR_TO_FOLLOWERS_OF_USER: { test: (s) => /^\d{1,19}$/.test(s), rule: 'a user id' },
-  USER_ENGAGEMENT: { test: (s) => /^\d{1,19}$/.test(s), rule: 'the user id of the account' },
-  USER_ENGAGEMENT_LOOKALIKE: { test: (s) => /^\d{1,19}$/.test(s), rule: 'the user id of the account' },
+  FOLLOWERS_OF_USER: { test: (s) => isNumericId(s), rule: 'a user id' },
+  SIMILAR_TO_FOLLOWERS_OF_USER: { test: (s) => isNumericId(s), rule: 'a user id' },
+  USER_ENGAGEMENT: { test: (s) => isNumericId(s), rule: 'the user id of the account' },
+  USER_ENGAGEMENT_LOOKALIKE: { test: (s) => isNumericId(s), rule: 'the user id of the account' },
 };
 
 const typeIsKnown: Rule = (v) =>

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
-import { NUMERIC_ID } from '../../contract/ids.js';
+import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
 import { define } from '../define.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
@@ -24,7 +24,7 @@ export function register(parent: Command, runF = unsubscribeRun): void {
 /** The user: --user-id, else the profile's user, else the id a platform access token starts with. */
 async function userIdFor(ctx: Context, given: string | undefined): Promise<string> {
   if (given !== undefined) {
-    if (!NUMERIC_ID.test(given)) throw new UsageError(`--user-id must be 1-19 digits (got "${given}")`, { flag: '--user-id' });
+    if (!NUMERIC_ID.test(given)) throw new UsageError(idProblem('--user-id', given), { flag: '--user-id' });
     return given;
   }
   const c = await ctx.credentials();

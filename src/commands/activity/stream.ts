@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { StringDecoder } from 'node:string_decoder';
 import { ApiError, UsageError } from '../../core/errors.js';
+import { checkInput } from '../../core/check-input.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
@@ -119,9 +120,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
   const { jq } = await ctx.output();
   let backfill: number | undefined;
   if (o.backfillMinutes !== undefined) {
-    if (!/^\d+$/.test(o.backfillMinutes) || Number(o.backfillMinutes) > BACKFILL_MAX) {
-      throw new UsageError(`--backfill-minutes must be a whole number 0-${BACKFILL_MAX} (got "${o.backfillMinutes}")`, { flag: '--backfill-minutes' });
-    }
+    checkInput(ACTIVITY_ENDPOINTS.stream, { query: { backfill_minutes: o.backfillMinutes } });
     backfill = Number(o.backfillMinutes);
   }
   // A window (start_time/end_time) replays what the server kept and, with an end, stops there.

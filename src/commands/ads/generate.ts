@@ -2,6 +2,7 @@
 // positionals from the path, validation before sending, and the verb's declared hooks.
 import { Command, Option } from 'commander';
 import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-types.js';
+import { setGeneratedExamples, withCompletionValues } from '../annotations.js';
 import { define } from '../define.js';
 import { operationOptions, positionalsOf, runOperation, type OperationHooks } from './run.js';
 import { addWriteFlags } from './write-flags.js';
@@ -18,7 +19,7 @@ function helpFor(d: ParamDef): string {
  */
 export function optionsFor(d: ParamDef): Option[] {
   // Enum values ride along for shell completion only: the table's own check gives the errors.
-  if (d.kind !== 'bool') return [Object.assign(new Option(`${d.flag} <value>`, helpFor(d)), d.enumValues ? { completionValues: d.enumValues } : {})];
+  if (d.kind !== 'bool') return [withCompletionValues(new Option(`${d.flag} <value>`, helpFor(d)), d.enumValues)];
   return [new Option(d.flag, helpFor(d)), new Option(d.flag.replace(/^--/, '--no-'), `send ${d.name}=false`)];
 }
 
@@ -44,7 +45,7 @@ export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, ho
     sub.option('--limit <n>', 'stop after n records (follows pages)');
   }
   sub.action(define<Record<string, unknown>>((ctx, opts, args) => runOperation(ctx, r, op, operationOptions(r, op, opts, args), hooks)));
-  (sub as Command & { generatedExamples?: () => string[] }).generatedExamples = () => examplesFor(sub, r, op);
+  setGeneratedExamples(sub, () => examplesFor(sub, r, op));
   return sub;
 }
 

@@ -11,6 +11,7 @@ import { printOne } from '../../core/output.js';
 import { define } from '../define.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 import { parseJson } from '../../core/json.js';
+import { NUMERIC_ID } from '../../contract/ids.js';
 
 interface Job {
   id_str: string;
@@ -21,7 +22,7 @@ interface Job {
 }
 
 const FINAL = ['SUCCESS', 'FAILED', 'CANCELLED'];
-const JOB_ID = /^\d{1,19}$/;
+const JOB_ID = NUMERIC_ID;
 /** Polling: first wait, growth, cap (the service's jobs take seconds to minutes). */
 const POLL_FIRST_MS = 1000;
 const POLL_MAX_MS = 30_000;

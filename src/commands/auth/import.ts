@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import type { Profile } from '../../core/config.js';
+import { secretsOf, type Profile } from '../../core/config.js';
 import { printList, type Rec } from '../../core/output.js';
 import { mask } from '../../core/io.js';
 import { define } from '../define.js';
@@ -122,7 +122,7 @@ export async function authImport(ctx: Context, opts: AuthImportOptions): Promise
   }
   const entries = await parseTwurlrc(fs.readFileSync(file, 'utf8'), file);
   for (const e of entries) {
-    for (const f of ['api_secret', 'access_token', 'access_token_secret', 'bearer_token'] as const) ctx.io.addSecret(e.profile[f]);
+    for (const s of secretsOf(e.profile)) ctx.io.addSecret(s);
   }
 
   const store = await ctx.store();

@@ -2,11 +2,11 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
-import { NUMERIC_ID } from '../../contract/ids.js';
+import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
 
 export function checkWebhookId(id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new UsageError(`webhook id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
+  if (!NUMERIC_ID.test(id)) throw new UsageError(idProblem('webhook id', id), { flag: '<id>' });
   return id;
 }
 

@@ -9,7 +9,7 @@ import { escapeForTerminal } from '../../core/sanitize.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
 import { checkBaseUrl } from '../../core/base-url.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
-import { NUMERIC_ID } from '../../contract/ids.js';
+import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
 import { printJqText } from '../../core/output.js';
 import { define } from '../define.js';
@@ -92,7 +92,7 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   for (const [flag, given] of [['--events', o.events !== undefined], ['--user-id', o.userId !== undefined], ['--keep', !!o.keep], ['--no-subscribe', o.subscribe === false]] as const) {
     if (given && !o.register) throw new UsageError(`${flag} goes with --register`, { flag });
   }
-  if (o.userId !== undefined && !NUMERIC_ID.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
+  if (o.userId !== undefined && !NUMERIC_ID.test(o.userId)) throw new UsageError(idProblem('--user-id', o.userId), { flag: '--user-id' });
   if (o.events !== undefined && o.subscribe === false) throw new UsageError('--events and --no-subscribe contradict each other', { flag: '--events' });
   const events = o.register && o.subscribe !== false ? await eventsToSubscribe(ctx, o.events) : [];
   if (o.publicUrl) await checkWebhookUrl(ctx, o.publicUrl, '--public-url');

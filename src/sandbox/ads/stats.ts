@@ -13,6 +13,8 @@ import { CONCURRENT_JOBS_MAX, CONVERSION_KEYS, CREATIVE_ONLY_METRICS, METRICS } 
 import type { Behaviour } from './behaviour.js';
 import { deliveringMs, deliverySpans } from './delivery.js';
 import { LOCATIONS } from './targeting-data.js';
+import { isNumericId } from '../../contract/ids.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 
 type Rec = Record<string, unknown> & { id: string };
 const HOUR = 3600_000;
@@ -137,7 +139,7 @@ function checkEntity(ops: SandboxOps, entity: string, id: string): void {
     return;
   }
   if (entity === 'ORGANIC_TWEET') {
-    if (!/^\d{1,19}$/.test(id)) ops.fail(400, 'INVALID_PARAMETER', `entity_ids: ${id} is not a post id`, 'entity_ids');
+    if (!isNumericId(id)) ops.fail(400, 'INVALID_PARAMETER', `entity_ids: ${id} is not a post id`, 'entity_ids');
     return;
   }
   ops.find(ENTITY_COLLECTIONS[entity]!, id, { withDeleted: true, parameter: 'entity_ids' });
@@ -464,7 +466,7 @@ export const STATS_JOBS: Behaviour = {
 
 /** `GET /_sandbox/files/:name`: finished jobs' files, 404 once expired (the service's file host). */
 export function installFiles(app: SandboxApp): void {
-  app.router.add('GET', '/_sandbox/files/:name', { auth: 'admin' }, (req) => {
+  app.router.serve(SANDBOX_ADMIN_ENDPOINTS.files, (req) => {
     const f = app.state.collection(FILES).get(req.params.name ?? '');
     if (!f || app.clock.now() >= (f.expires_ms as number)) throw problem(404, 'Not Found', 'no such file (or it expired)');
     const body = f.body as Buffer;

@@ -8,7 +8,7 @@ import type { SandboxApp, SandboxEvent } from '../app.js';
 import { ok, problem, type SReq } from '../http.js';
 import { collectionKey, digitsFor, type Entity } from '../state.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E, ACCOUNT_ACTIVITY_KEYS, PROVISIONED_SUBSCRIPTIONS } from '../../contract/account-activity.js';
-import { isNumericId } from '../../contract/ids.js';
+import { idProblem, isNumericId } from '../../contract/ids.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 
 interface AccountSubscription extends Entity {
@@ -35,7 +35,7 @@ function mine(app: SandboxApp, appKey: string | undefined): AccountSubscription[
 }
 
 function userIdParam(v: string | undefined): string {
-  if (!isNumericId(v)) throw problem(400, 'Invalid Request', `user_id must be 1-19 digits (got ${JSON.stringify(v ?? '')})`, { parameter: 'user_id', value: v ?? '' });
+  if (!isNumericId(v)) throw problem(400, 'Invalid Request', idProblem('user_id', v), { parameter: 'user_id', value: v ?? '' });
   return v;
 }
 

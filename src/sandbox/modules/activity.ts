@@ -4,20 +4,15 @@
 // to the app's open streams.
 import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, notFound, ok, problem, type SReq } from '../http.js';
+import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, checkV2Input, notFound, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
 import { needsDmPermission, scopesForEvent } from '../../contract/oauth2.js';
 import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import {
   ACTIVITY_ENDPOINTS as E,
-  ACTIVITY_EVENT_TYPES,
-  DEPRECATED_EVENT_NAMES,
   SUBSCRIPTION_LIMITS as L,
   canonicalEventType,
-  isDirectional,
-  lengthWithin,
   type Direction,
 } from '../../contract/activity.js';
-import { isNumericId } from '../../contract/ids.js';
 import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
 
@@ -46,7 +41,6 @@ interface Envelope {
   data: { event_uuid: string; event_type: string; filter: Filter; tag?: string; payload: Record<string, unknown> };
 }
 
-const BACKFILL_MAX_MIN = L.backfillMinutes.max;
 const KEEPALIVE_MS = 20_000; // a blank line keeps idle connections and client watchdogs alive
 const BACKLOG_MAX = 10_000;
 
@@ -88,19 +82,6 @@ function invalid(detail: string, parameter: string, value?: unknown) {
 }
 
 /**
- * Event type check: the platform's names and the accepted aliases (stored under the platform
- * name); a deprecated PascalCase name is refused with its replacement.
- */
-export function checkEventType(v: unknown): string {
-  if (typeof v !== 'string' || !v) throw invalid('event_type is required', 'event_type');
-  const renamed = DEPRECATED_EVENT_NAMES[v];
-  if (renamed) throw invalid(`event_type ${v} is deprecated (renamed 2026-03-18): use ${renamed}`, 'event_type', v);
-  const name = canonicalEventType(v);
-  if (!name) throw invalid(`unknown event_type ${v}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`, 'event_type', v);
-  return name;
-}
-
-/**
  * Who may subscribe to what: an OAuth 2.0 user token needs the event type's scope; OAuth 1.0a
  * permissions, when present, override scopes entirely: DM and chat events need a
  * direct-message token, everything else any level (platform-notes-2.md section 1).
@@ -110,25 +91,12 @@ function checkEventAuth(req: SReq, eventType: string): void {
   if (req.auth.kind === 'oauth1-user' && needsDmPermission(eventType) && req.auth.accessLevel !== 'read-write-directmessages') throw OAUTH1_PERMISSIONS();
 }
 
-function checkFilter(v: unknown, eventType: string): Filter {
+/** The filter's shape (an object of known fields); its values are validate()'s to check. */
+function checkFilter(v: unknown): Filter {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
   const f = v as Record<string, unknown>;
-  const out: Filter = {};
   for (const k of Object.keys(f)) if (!(L.filterFields as readonly string[]).includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
-  if (f.user_id !== undefined) {
-    if (!isNumericId(f.user_id)) throw invalid('filter.user_id must be a string of 1-19 digits', 'filter.user_id', f.user_id);
-    out.user_id = f.user_id;
-  }
-  if (f.keyword !== undefined) {
-    if (typeof f.keyword !== 'string' || !lengthWithin(f.keyword, L.keyword)) throw invalid(`filter.keyword must be ${L.keyword.min}-${L.keyword.max} characters`, 'filter.keyword', f.keyword);
-    out.keyword = f.keyword;
-  }
-  if (f.direction !== undefined) {
-    if (typeof f.direction !== 'string' || !(L.directions as readonly string[]).includes(f.direction)) throw invalid(`filter.direction must be ${L.directions.join(' or ')}`, 'filter.direction', f.direction);
-    if (!isDirectional(eventType)) throw invalid(`filter.direction applies to direct-message and chat events only, not ${eventType}`, 'filter.direction', f.direction);
-    out.direction = f.direction as Direction;
-  }
-  return out;
+  return f as Filter;
 }
 
 function view(s: SubscriptionRec): Record<string, unknown> {
@@ -155,179 +123,189 @@ function totals(app: SandboxApp, appKey: string | undefined): number {
   return [...subs(app).values()].filter((s) => s.app_key === appKey).length;
 }
 
+/** The caller's subscription with this id, else 404. */
+function owned(app: SandboxApp, req: SReq, id: string | undefined): SubscriptionRec {
+  checkV2Input(E.deleteSubscription, { path: { id } });
+  const s = subs(app).get(id!);
+  if (!s || s.app_key !== req.auth.appKey) throw notFound('subscription', id!, 'subscription_id');
+  return s;
+}
+
+/** POST /2/activity/subscriptions: checked by the contract, then stored. */
+function createSubscription(app: SandboxApp, req: SReq): Reply {
+  const body = req.json();
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  checkFilter(b.filter);
+  checkV2Input(E.createSubscription, { body: b });
+  const eventType = canonicalEventType(b.event_type as string)!;
+  checkEventAuth(req, eventType);
+  const filter = b.filter as Filter;
+  if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
+  const now = app.clock.iso();
+  let id = randomDigits(19);
+  while (subs(app).has(id)) id = randomDigits(19);
+  const s: SubscriptionRec = { id, event_type: eventType, filter, tag: b.tag as string | undefined, webhook_id: b.webhook_id as string | undefined, created_at: now, updated_at: now, app_key: req.auth.appKey! };
+  subs(app).set(id, s);
+  // OpenAPI 2.167 (XDK's CreateActivitySubscriptionResponse); platform-notes-2.md section 7.
+  return ok({ data: { subscription: view(s) } });
+}
+
+/** GET /2/activity/subscriptions: the app's subscriptions, a page at a time. */
+function listSubscriptions(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.listSubscriptions, { query: queryOf(req) });
+  const max = req.query.get('max_results');
+  const n = max === null ? L.maxResults.default : Number(max);
+  const mine = [...subs(app).values()].filter((s) => s.app_key === req.auth.appKey).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  const token = req.query.get('pagination_token');
+  let start = 0;
+  if (token !== null) {
+    start = /^\d+$/.test(token) ? Number(token) : NaN;
+    if (!Number.isInteger(start) || start > mine.length) throw invalid('pagination_token is not valid', 'pagination_token', token);
+  }
+  const page = mine.slice(start, start + n);
+  const next = start + n < mine.length ? String(start + n) : undefined;
+  return ok({ data: page.map(view), meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) } });
+}
+
+/** PUT /2/activity/subscriptions/:id: only tag and webhook_id change. */
+function updateSubscription(app: SandboxApp, req: SReq): Reply {
+  const s = owned(app, req, req.params.id);
+  const body = req.json();
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  const keys = Object.keys(b);
+  // additionalProperties: false: event_type and filter cannot change (delete and re-create).
+  for (const k of keys) if (k !== 'tag' && k !== 'webhook_id') throw invalid(`${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`, k);
+  if (keys.length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
+  checkV2Input(E.updateSubscription, { path: req.params, body: b });
+  if (b.webhook_id !== undefined) {
+    try {
+      ownedWebhook(app, req, b.webhook_id);
+    } catch {
+      throw invalid(`webhook ${b.webhook_id} is not registered for this app`, 'webhook_id', b.webhook_id);
+    }
+    s.webhook_id = b.webhook_id as string;
+  }
+  if (b.tag !== undefined) s.tag = b.tag as string;
+  s.updated_at = app.clock.iso();
+  return ok({ data: { subscription: view(s), total_subscriptions: totals(app, s.app_key) } });
+}
+
+/** DELETE /2/activity/subscriptions/:id */
+function deleteSubscription(app: SandboxApp, req: SReq): Reply {
+  const s = owned(app, req, req.params.id);
+  subs(app).delete(s.id);
+  return ok({ data: { deleted: true }, meta: { total_subscriptions: totals(app, s.app_key) } });
+}
+
+/** DELETE /2/activity/subscriptions?ids=: per-id failures do not stop the rest; all failing is still 200. */
+function deleteSubscriptions(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.deleteSubscriptions, { query: queryOf(req) });
+  const ids = req.query.get('ids')!.split(',');
+  const data: Array<Record<string, unknown>> = [];
+  const errors: Array<Record<string, unknown>> = [];
+  for (const id of ids) {
+    const s = subs(app).get(id);
+    if (s && s.app_key === req.auth.appKey) {
+      subs(app).delete(id);
+      data.push({ subscription_id: id, deleted: true });
+    } else {
+      errors.push({ subscription_id: id, reason: 'NotFound', message: 'Subscription not found' });
+    }
+  }
+  return ok({ data, ...(errors.length ? { errors } : {}), meta: { total_subscriptions: totals(app, req.auth.appKey) } });
+}
+
+/** GET /2/activity/stream: NDJSON events from the backlog (backfill, a window), then live. */
+function openStream(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.stream, { query: queryOf(req) });
+  const bf = req.query.get('backfill_minutes');
+  const minutes = bf === null ? 0 : Number(bf);
+  const now = app.clock.now();
+  const start = timeParam(req, 'start_time');
+  const end = timeParam(req, 'end_time');
+  if (start !== undefined && bf !== null) throw invalid('give backfill_minutes or start_time, not both', 'start_time', req.query.get('start_time'));
+  if (start !== undefined && start > now) throw invalid('start_time must not be in the future', 'start_time', req.query.get('start_time'));
+  if (start !== undefined && now - start > L.streamWindowMs) throw invalid('start_time must be within the past 24 hours', 'start_time', req.query.get('start_time'));
+  if (end !== undefined && end <= (start ?? now - minutes * 60_000)) throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
+  const appKey = req.auth.appKey!;
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' },
+    stream: (res) => {
+      res.writeHead(200);
+      res.flushHeaders(); // a quiet stream must still answer at once
+      const since = start ?? (minutes > 0 ? now - minutes * 60_000 : undefined);
+      if (since !== undefined) {
+        for (const e of backlog(app)) if (e.app_key === appKey && e.at >= since && (end === undefined || e.at <= end)) res.write(e.line);
+      }
+      // A window that closed already is a replay: the stream ends once it is sent.
+      if (end !== undefined && end <= now) {
+        res.end();
+        return;
+      }
+      let id = randomDigits(12);
+      while (streams(app).has(id)) id = randomDigits(12);
+      streams(app).set(id, { id, app_key: appKey, res });
+      const timer = setInterval(() => res.write('\r\n'), KEEPALIVE_MS);
+      timer.unref();
+      const cancelEnd = end !== undefined ? app.clock.after(end - now, () => res.end()) : undefined;
+      const bye = () => {
+        clearInterval(timer);
+        cancelEnd?.();
+        streams(app).delete(id);
+      };
+      res.on('close', bye);
+      res.on('finish', bye);
+    },
+  };
+}
+
+/** An event to every matching subscription: its webhook, else the open streams (and the backlog). */
+async function fanOut(app: SandboxApp, ev: SandboxEvent): Promise<number> {
+  let n = 0;
+  for (const s of [...subs(app).values()]) {
+    if (!matches(s, ev)) continue;
+    const env: Envelope = { data: { event_uuid: ev.event_uuid, event_type: ev.event_type, filter: s.filter, ...(s.tag !== undefined ? { tag: s.tag } : {}), payload: ev.payload } };
+    if (s.webhook_id) {
+      if (await deliver(app, s.webhook_id, env, ev)) n++;
+      continue;
+    }
+    const line = JSON.stringify(env) + '\n';
+    const b = backlog(app);
+    b.push({ at: app.clock.now(), app_key: s.app_key, line });
+    if (b.length > BACKLOG_MAX) b.splice(0, b.length - BACKLOG_MAX);
+    for (const c of streams(app).values()) {
+      if (c.app_key !== s.app_key) continue;
+      // Fault knob `stream_drop_rate`: the connection dies with this event in flight, as a
+      // network drop would; clients recover it with backfill_minutes.
+      if (app.faults.roll('stream_drop_rate', 'GET', '/2/activity/stream')) {
+        c.res.destroy();
+        continue;
+      }
+      c.res.write(line);
+      n++;
+    }
+  }
+  return n;
+}
+
+/** The activity routes (their checks are the contract's), webhook clean-up and event fan-out. */
 export function install(app: SandboxApp): void {
   const r = app.router;
-
-  r.serve(E.createSubscription, (req) => {
-    const body = req.json();
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-    const b = body as Record<string, unknown>;
-    const eventType = checkEventType(b.event_type);
-    checkEventAuth(req, eventType);
-    const filter = checkFilter(b.filter, eventType);
-    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
-    if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
-    const now = app.clock.iso();
-    let id = randomDigits(19);
-    while (subs(app).has(id)) id = randomDigits(19);
-    const s: SubscriptionRec = { id, event_type: eventType, filter, tag: b.tag as string | undefined, webhook_id: b.webhook_id as string | undefined, created_at: now, updated_at: now, app_key: req.auth.appKey! };
-    subs(app).set(id, s);
-    // OpenAPI 2.167 (XDK's CreateActivitySubscriptionResponse); platform-notes-2.md section 7.
-    return ok({ data: { subscription: view(s) } });
-  });
-
-  r.serve(E.listSubscriptions, (req) => {
-    const max = req.query.get('max_results');
-    const n = max === null ? L.maxResults.default : Number(max);
-    if (!Number.isInteger(n) || n < L.maxResults.min || n > L.maxResults.max) throw invalid(`max_results must be ${L.maxResults.min}-${L.maxResults.max}`, 'max_results', max);
-    const mine = [...subs(app).values()].filter((s) => s.app_key === req.auth.appKey).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-    const token = req.query.get('pagination_token');
-    let start = 0;
-    if (token !== null) {
-      start = /^\d+$/.test(token) ? Number(token) : NaN;
-      if (!Number.isInteger(start) || start > mine.length) throw invalid('pagination_token is not valid', 'pagination_token', token);
-    }
-    const page = mine.slice(start, start + n);
-    const next = start + n < mine.length ? String(start + n) : undefined;
-    return ok({ data: page.map(view), meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) } });
-  });
-
-  const owned = (req: SReq, id: string | undefined): SubscriptionRec => {
-    if (!id || !isNumericId(id)) throw invalid(`subscription_id must be 1-19 digits (got ${JSON.stringify(id ?? '')})`, 'subscription_id', id);
-    const s = subs(app).get(id);
-    if (!s || s.app_key !== req.auth.appKey) throw notFound('subscription', id, 'subscription_id');
-    return s;
-  };
-
-  r.serve(E.updateSubscription, (req) => {
-    const s = owned(req, req.params.id);
-    const body = req.json();
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-    const b = body as Record<string, unknown>;
-    const keys = Object.keys(b);
-    // additionalProperties: false: event_type and filter cannot change (delete and re-create).
-    for (const k of keys) if (k !== 'tag' && k !== 'webhook_id') throw invalid(`${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`, k);
-    if (keys.length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
-    if (b.tag !== undefined && (typeof b.tag !== 'string' || !lengthWithin(b.tag, L.tag))) throw invalid(`tag must be ${L.tag.min}-${L.tag.max} characters`, 'tag', b.tag);
-    if (b.webhook_id !== undefined) {
-      if (typeof b.webhook_id !== 'string' || !isNumericId(b.webhook_id)) throw invalid('webhook_id must be 1-19 digits', 'webhook_id', b.webhook_id);
-      try {
-        ownedWebhook(app, req, b.webhook_id);
-      } catch {
-        throw invalid(`webhook ${b.webhook_id} is not registered for this app`, 'webhook_id', b.webhook_id);
-      }
-      s.webhook_id = b.webhook_id;
-    }
-    if (b.tag !== undefined) s.tag = b.tag as string;
-    s.updated_at = app.clock.iso();
-    return ok({ data: { subscription: view(s), total_subscriptions: totals(app, s.app_key) } });
-  });
-
-  r.serve(E.deleteSubscription, (req) => {
-    const s = owned(req, req.params.id);
-    subs(app).delete(s.id);
-    return ok({ data: { deleted: true }, meta: { total_subscriptions: totals(app, s.app_key) } });
-  });
-
-  // Delete many: per-id failures do not stop the rest, and all failing is still 200.
-  r.serve(E.deleteSubscriptions, (req) => {
-    const raw = req.query.get('ids');
-    const ids = raw === null ? [] : raw.split(',');
-    if (ids.length < L.deleteManyIds.min || ids.length > L.deleteManyIds.max || !ids.every(isNumericId)) {
-      throw invalid(`ids must be ${L.deleteManyIds.min}-${L.deleteManyIds.max} comma-separated subscription ids of 1-19 digits`, 'ids', raw ?? undefined);
-    }
-    const data: Array<Record<string, unknown>> = [];
-    const errors: Array<Record<string, unknown>> = [];
-    for (const id of ids) {
-      const s = subs(app).get(id);
-      if (s && s.app_key === req.auth.appKey) {
-        subs(app).delete(id);
-        data.push({ subscription_id: id, deleted: true });
-      } else {
-        errors.push({ subscription_id: id, reason: 'NotFound', message: 'Subscription not found' });
-      }
-    }
-    return ok({ data, ...(errors.length ? { errors } : {}), meta: { total_subscriptions: totals(app, req.auth.appKey) } });
-  });
-
+  r.serve(E.createSubscription, (req) => createSubscription(app, req));
+  r.serve(E.listSubscriptions, (req) => listSubscriptions(app, req));
+  r.serve(E.updateSubscription, (req) => updateSubscription(app, req));
+  r.serve(E.deleteSubscription, (req) => deleteSubscription(app, req));
+  r.serve(E.deleteSubscriptions, (req) => deleteSubscriptions(app, req));
+  r.serve(E.stream, (req) => openStream(app, req));
   // Deleting a webhook ends the subscriptions that deliver to it.
   onWebhookDeleted(app, (webhookId) => {
     for (const [id, s] of subs(app)) if (s.webhook_id === webhookId) subs(app).delete(id);
   });
-
-  r.serve(E.stream, (req: SReq) => {
-    const bf = req.query.get('backfill_minutes');
-    const minutes = bf === null ? 0 : Number(bf);
-    if (!/^\d+$/.test(bf ?? '0') || minutes > BACKFILL_MAX_MIN) throw invalid(`backfill_minutes must be a whole number 0-${BACKFILL_MAX_MIN}`, 'backfill_minutes', bf);
-    const now = app.clock.now();
-    const start = timeParam(req, 'start_time');
-    const end = timeParam(req, 'end_time');
-    if (start !== undefined && bf !== null) throw invalid('give backfill_minutes or start_time, not both', 'start_time', req.query.get('start_time'));
-    if (start !== undefined && start > now) throw invalid('start_time must not be in the future', 'start_time', req.query.get('start_time'));
-    if (start !== undefined && now - start > L.streamWindowMs) throw invalid('start_time must be within the past 24 hours', 'start_time', req.query.get('start_time'));
-    if (end !== undefined && end <= (start ?? now - minutes * 60_000)) throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
-    const appKey = req.auth.appKey!;
-    return {
-      status: 200,
-      headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' },
-      stream: (res) => {
-        res.writeHead(200);
-        res.flushHeaders(); // a quiet stream must still answer at once
-        const since = start ?? (minutes > 0 ? now - minutes * 60_000 : undefined);
-        if (since !== undefined) {
-          for (const e of backlog(app)) if (e.app_key === appKey && e.at >= since && (end === undefined || e.at <= end)) res.write(e.line);
-        }
-        // A window that closed already is a replay: the stream ends once it is sent.
-        if (end !== undefined && end <= now) {
-          res.end();
-          return;
-        }
-        let id = randomDigits(12);
-        while (streams(app).has(id)) id = randomDigits(12);
-        streams(app).set(id, { id, app_key: appKey, res });
-        const timer = setInterval(() => res.write('\r\n'), KEEPALIVE_MS);
-        timer.unref();
-        const cancelEnd = end !== undefined ? app.clock.after(end - now, () => res.end()) : undefined;
-        const bye = () => {
-          clearInterval(timer);
-          cancelEnd?.();
-          streams(app).delete(id);
-        };
-        res.on('close', bye);
-        res.on('finish', bye);
-      },
-    };
-  });
-
   app.onClose(() => {
     for (const c of streams(app).values()) c.res.destroy();
   });
-
-  app.events.subscribe(async (ev) => {
-    let n = 0;
-    for (const s of [...subs(app).values()]) {
-      if (!matches(s, ev)) continue;
-      const env: Envelope = { data: { event_uuid: ev.event_uuid, event_type: ev.event_type, filter: s.filter, ...(s.tag !== undefined ? { tag: s.tag } : {}), payload: ev.payload } };
-      if (s.webhook_id) {
-        if (await deliver(app, s.webhook_id, env, ev)) n++;
-        continue;
-      }
-      const line = JSON.stringify(env) + '\n';
-      const b = backlog(app);
-      b.push({ at: app.clock.now(), app_key: s.app_key, line });
-      if (b.length > BACKLOG_MAX) b.splice(0, b.length - BACKLOG_MAX);
-      for (const c of streams(app).values()) {
-        if (c.app_key !== s.app_key) continue;
-        // Fault knob `stream_drop_rate`: the connection dies with this event in flight, as a
-        // network drop would; clients recover it with backfill_minutes.
-        if (app.faults.roll('stream_drop_rate', 'GET', '/2/activity/stream')) {
-          c.res.destroy();
-          continue;
-        }
-        c.res.write(line);
-        n++;
-      }
-    }
-    return n;
-  });
+  app.events.subscribe((ev) => fanOut(app, ev));
 }

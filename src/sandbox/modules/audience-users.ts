@@ -9,6 +9,7 @@ import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
 import { EXPIRY_MONTHS, MAX_BYTES, MAX_OPERATIONS, UNHASHED_TYPE, UPLOAD_ENDPOINTS, WIRE_KEYS, expiryFault, type IdType, type UploadTarget } from '../../contract/audience-users.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { AdsCode } from '../../contract/service-errors.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 
 const HASHED = /^[0-9a-f]{64}$/;
 const AUDIENCE_KEYS = new Set(WIRE_KEYS.custom_audience);
@@ -299,7 +300,7 @@ for (const [name, n] of Object.entries(DIGEST_TYPES)) TYPE_NAMES[n] ??= name;
 export function install(app: SandboxApp): void {
   // Members cannot be read back from the service; the sandbox shows them so that tests and CI
   // can check an audience against the file it should equal. Loopback admin only.
-  app.router.add('GET', '/_sandbox/audience-members/:kind/:id', { auth: 'admin-key' }, (req) => {
+  app.router.serve(SANDBOX_ADMIN_ENDPOINTS.audienceMembers, (req) => {
     const kind = req.params.kind as Kind;
     if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists') throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
     const lu = usersOf(app, kind, req.params.id!);

@@ -7,8 +7,10 @@ import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { ok, problem, type SandboxError, type SReq } from '../http.js';
 import { syncLibraryStatus } from '../ads/media-library.js';
+import { isNumericId } from '../../contract/ids.js';
 import {
   CATEGORIES,
+  MEDIA_ENDPOINTS,
   CHUNK_MAX,
   FINALIZE_EXPIRES_SECS,
   INIT_EXPIRES_SECS,
@@ -52,12 +54,6 @@ export function uploads(app: SandboxApp): Map<string, Upload> {
   return app.state.collection('media_uploads') as unknown as Map<string, Upload>;
 }
 
-/** The upload behind a media key, if any. */
-export function uploadOfKey(app: SandboxApp, key: string): Upload | undefined {
-  const id = key.split('_')[1];
-  const u = id ? uploads(app).get(id) : undefined;
-  return u && u.media_key === key ? u : undefined;
-}
 
 function mediaId(): string {
   // 19 digits, like the service's snowflake ids.
@@ -204,16 +200,15 @@ export function dataOf(app: SandboxApp, u: Upload, expiresSecs: number): Record<
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const opts = { auth: 'user' as const, style: 'v2' as const, rate: 'media' };
 
-  r.add('POST', '/2/media/upload/initialize', opts, (req) => {
+  r.serve(MEDIA_ENDPOINTS.initialize, (req) => {
     const b = req.json() as Record<string, unknown> | null;
     if (!b || typeof b !== 'object' || Array.isArray(b)) throw invalid('the body must be a JSON object');
     const u = initUpload(app, req.auth.userId ?? '', b as unknown as InitFields, invalid);
     return ok({ data: { id: u.id, media_key: u.media_key, expires_after_secs: INIT_EXPIRES_SECS } });
   });
 
-  r.add('POST', '/2/media/upload/:id/append', opts, (req) => {
+  r.serve(MEDIA_ENDPOINTS.append, (req) => {
     const u = live(app, req.params.id, req.auth.userId ?? '');
     if (u.finalized) throw invalid(`media ${u.id} is finalized: no more segments`, 'media_id');
     const parts = parseMultipart(req);
@@ -227,13 +222,13 @@ export function install(app: SandboxApp): void {
     return ok({ data: { expires_at: Math.floor(u.expires_ms / 1000) } });
   });
 
-  r.add('POST', '/2/media/upload/:id/finalize', opts, (req) => {
+  r.serve(MEDIA_ENDPOINTS.finalize, (req) => {
     const u = live(app, req.params.id, req.auth.userId ?? '');
     finalizeUpload(app, u, invalid);
     return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
   });
 
-  r.add('GET', '/2/media/upload', opts, (req) => {
+  r.serve(MEDIA_ENDPOINTS.status, (req) => {
     const command = req.query.get('command');
     if (command !== null && command !== 'STATUS') throw invalid('command must be STATUS on GET', 'command');
     const u = live(app, req.query.get('media_id') ?? undefined, req.auth.userId ?? '');

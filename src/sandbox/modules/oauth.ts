@@ -155,130 +155,150 @@ function rateLimitResources(app: SandboxApp, req: SReq): Record<string, Record<s
   return out;
 }
 
+/** POST /1.1/oauth/invalidate_token(.json): the signing user token stops working. */
+function invalidateUser(app: SandboxApp, req: SReq): Reply {
+  const t = app.state.userTokens.get(req.auth.token!)!;
+  t.invalidated = true;
+  return ok({ access_token: t.token });
+}
+
+/** POST /oauth/request_token: a request token for a registered (or loopback) callback, or oob. */
+function issueRequestToken(app: SandboxApp, req: SReq): Reply {
+  const { state } = app;
+  const oauth = oauthParams(req);
+  // Section 5 puts oauth_callback in the Authorization header; a signed query/body copy is accepted too.
+  const callback = oauth.oauth_callback ?? req.param('oauth_callback');
+  const a = appOf(app, req);
+  if (!callback) throw v1Error(400, V1Code.BadAuthenticationData, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
+  if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
+    throw v1Error(403, V1Code.CallbackNotApproved, 'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings');
+  }
+  const access = req.param('x_auth_access_type');
+  if (access !== undefined && access !== 'read' && access !== 'write') throw v1Error(400, V1Code.InvalidParameter, 'x_auth_access_type must be read or write');
+  const rt: RequestToken = {
+    token: randomToken(27),
+    secret: randomToken(32),
+    appKey: a.key,
+    callback,
+    accessType: access as RequestToken['accessType'],
+    used: false,
+    createdAt: app.clock.now(),
+  };
+  // Spent and expired request tokens are dropped lazily, one sweep per new token.
+  for (const [k, old] of state.requestTokens) if (old.used && expired(app, old)) state.requestTokens.delete(k);
+  state.requestTokens.set(rt.token, rt);
+  return formReply({ oauth_token: rt.token, oauth_token_secret: rt.secret, oauth_callback_confirmed: 'true' });
+}
+
+/** POST of the authorize page: the user's allow or deny. */
+function decideAuthorization(app: SandboxApp, req: SReq): Reply {
+  const { state } = app;
+  const rt = state.requestTokens.get(req.param('oauth_token') ?? '');
+  if (!rt || rt.used || rt.verifier || expired(app, rt)) return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
+  const decision = req.param('decision');
+  if (decision !== 'allow' && decision !== 'deny') return page('Invalid request', '<h1>Choose Authorize or Cancel</h1>', 400);
+  if (decision === 'allow' && req.param('force_login') === 'true' && !req.param('password')) {
+    return page('Sign in', '<h1>Enter your password</h1><p>Go back and sign in to continue.</p>', 400);
+  }
+  const user = state.userByName(req.param('screen_name') ?? '') ?? (decision === 'deny' ? [...state.users.values()][0] : undefined);
+  if (!user) return page('Invalid request', '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>', 400);
+  return decide(app, rt, user.id, decision);
+}
+
+/** POST /oauth/access_token: the verifier (required, single-use) for a user token. */
+function issueAccessToken(app: SandboxApp, req: SReq): Reply {
+  const { state } = app;
+  const oauth = oauthParams(req);
+  const rt = oauth.oauth_token ? state.requestTokens.get(oauth.oauth_token) : undefined;
+  const verifier = oauth.oauth_verifier ?? req.param('oauth_verifier');
+  // The verifier is strictly required and single-use (credentials-webhooks.md section 7). The
+  // platform answers these in plain text, not JSON.
+  const fail = (text: string) => new SandboxError({ status: 401, text });
+  if (!rt || rt.used || expired(app, rt)) throw fail('Invalid request token.');
+  if (rt.denied) throw fail('This request token was denied by the user.');
+  if (!verifier) throw fail('Required oauth_verifier parameter not provided');
+  if (!rt.verifier || !rt.userId || !timingSafeEqualStr(verifier, rt.verifier)) {
+    rt.used = true; // a wrong guess burns the request token: verifiers cannot be brute-forced
+    throw fail('Error processing your OAuth request: Invalid oauth_verifier parameter');
+  }
+  rt.used = true;
+  const level = rt.accessType === 'read' ? 'read' : rt.accessType === 'write' ? 'read-write' : 'read-write-directmessages';
+  const t = state.issueUserToken(rt.appKey, rt.userId, level);
+  const u = state.users.get(rt.userId)!;
+  return formReply({ oauth_token: t.token, oauth_token_secret: t.secret, user_id: u.id, screen_name: u.screen_name });
+}
+
+/**
+ * Who a user token belongs to, and its access level in the platform's x-access-level header:
+ * the cheapest way for clients (and tests) to see that a token works, or no longer does.
+ */
+function verifyCredentials(app: SandboxApp, req: SReq): Reply {
+  const { state } = app;
+  const t = state.userTokens.get(req.auth.token!)!;
+  const u = state.users.get(t.userId)!;
+  return ok(userV1(u), 200, { 'x-access-level': t.accessLevel });
+}
+
+/**
+ * Accepts a bearer or a user token; shows which credential the service saw (a real endpoint),
+ * so a bearer's life can be checked end to end: usable while issued, 401 code 89 once revoked.
+ */
+function rateLimitStatus(app: SandboxApp, req: SReq): Reply {
+  const ctx = req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
+  return ok({ rate_limit_context: ctx, resources: rateLimitResources(app, req) });
+}
+
+/** POST /oauth2/token: the app's one bearer (grant_type in the body only; asking too often is refused). */
+function issueBearer(app: SandboxApp, req: SReq): Reply {
+  const a = appOf(app, req);
+  // grant_type travels in the form body only (section 4.2), never the query.
+  const grant = req.form.find(([k]) => k === 'grant_type')?.[1];
+  if (!grant) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: grant_type');
+  if (grant !== 'client_credentials') throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+  const now = app.clock.now();
+  a.tokenRequests = a.tokenRequests.filter((t) => now - t < 60_000);
+  a.tokenRequests.push(now);
+  if (a.tokenRequests.length > (app.options.tokenRequestsPerMinute ?? 10)) {
+    throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+  }
+  // One bearer per application: repeat requests get the same token until it is invalidated.
+  a.bearer ??= 'AAAAAAAAAAAAAAAAAAAAA' + encodeURIComponent(randomToken(24) + '/' + randomToken(40) + '=');
+  return ok({ token_type: 'bearer', access_token: a.bearer });
+}
+
+/** POST /oauth2/invalidate_token: the app owner revokes the app's bearer. */
+function invalidateBearer(app: SandboxApp, req: SReq): Reply {
+  const a = appOf(app, req);
+  if (req.auth.userId !== a.ownerUserId) throw v1Error(403, V1Code.InvalidateNotPermitted, 'Client application is not permitted to invalidate this token: sign as the application owner');
+  const token = req.param('access_token');
+  if (!token) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: access_token');
+  let decoded = token;
+  try {
+    decoded = decodeURIComponent(token);
+  } catch {
+    /* keep as given */
+  }
+  if (!a.bearer || (token !== a.bearer && decoded !== a.bearer && encodeURIComponent(token) !== a.bearer)) {
+    throw v1Error(400, V1Code.InvalidateNotPermitted, 'The token to invalidate is not an outstanding bearer token of this application');
+  }
+  const old = a.bearer;
+  a.bearer = undefined;
+  return ok({ access_token: old });
+}
+
+/** The OAuth 1.0a and app-only (bearer) endpoints, each a named function of (app, req). */
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const { state } = app;
-
-  r.serve(E.requestToken, (req) => {
-    const oauth = oauthParams(req);
-    // Section 5 puts oauth_callback in the Authorization header; a signed query/body copy is accepted too.
-    const callback = oauth.oauth_callback ?? req.param('oauth_callback');
-    const a = appOf(app, req);
-    if (!callback) throw v1Error(400, V1Code.BadAuthenticationData, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
-    if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
-      throw v1Error(403, V1Code.CallbackNotApproved, 'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings');
-    }
-    const access = req.param('x_auth_access_type');
-    if (access !== undefined && access !== 'read' && access !== 'write') throw v1Error(400, V1Code.InvalidParameter, 'x_auth_access_type must be read or write');
-    const rt: RequestToken = {
-      token: randomToken(27),
-      secret: randomToken(32),
-      appKey: a.key,
-      callback,
-      accessType: access as RequestToken['accessType'],
-      used: false,
-      createdAt: app.clock.now(),
-    };
-    // Spent and expired request tokens are dropped lazily, one sweep per new token.
-    for (const [k, old] of state.requestTokens) if (old.used && expired(app, old)) state.requestTokens.delete(k);
-    state.requestTokens.set(rt.token, rt);
-    return formReply({ oauth_token: rt.token, oauth_token_secret: rt.secret, oauth_callback_confirmed: 'true' });
-  });
-
+  r.serve(E.requestToken, (req) => issueRequestToken(app, req));
   r.serve(E.authorizePage, (req) => authorizePage(app, req, 'authorize'));
   r.serve(E.authenticatePage, (req) => authorizePage(app, req, 'authenticate'));
   r.serve(E.loginWithXPage, (req) => authorizePage(app, req, 'authenticate'));
-
-  r.serve(E.authorizeDecision, (req) => {
-    const rt = state.requestTokens.get(req.param('oauth_token') ?? '');
-    if (!rt || rt.used || rt.verifier || expired(app, rt)) return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
-    const decision = req.param('decision');
-    if (decision !== 'allow' && decision !== 'deny') return page('Invalid request', '<h1>Choose Authorize or Cancel</h1>', 400);
-    if (decision === 'allow' && req.param('force_login') === 'true' && !req.param('password')) {
-      return page('Sign in', '<h1>Enter your password</h1><p>Go back and sign in to continue.</p>', 400);
-    }
-    const user = state.userByName(req.param('screen_name') ?? '') ?? (decision === 'deny' ? [...state.users.values()][0] : undefined);
-    if (!user) return page('Invalid request', '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>', 400);
-    return decide(app, rt, user.id, decision);
-  });
-
-  r.serve(E.accessToken, (req) => {
-    const oauth = oauthParams(req);
-    const rt = oauth.oauth_token ? state.requestTokens.get(oauth.oauth_token) : undefined;
-    const verifier = oauth.oauth_verifier ?? req.param('oauth_verifier');
-    // The verifier is strictly required and single-use (credentials-webhooks.md section 7). The
-    // platform answers these in plain text, not JSON.
-    const fail = (text: string) => new SandboxError({ status: 401, text });
-    if (!rt || rt.used || expired(app, rt)) throw fail('Invalid request token.');
-    if (rt.denied) throw fail('This request token was denied by the user.');
-    if (!verifier) throw fail('Required oauth_verifier parameter not provided');
-    if (!rt.verifier || !rt.userId || !timingSafeEqualStr(verifier, rt.verifier)) {
-      rt.used = true; // a wrong guess burns the request token: verifiers cannot be brute-forced
-      throw fail('Error processing your OAuth request: Invalid oauth_verifier parameter');
-    }
-    rt.used = true;
-    const level = rt.accessType === 'read' ? 'read' : rt.accessType === 'write' ? 'read-write' : 'read-write-directmessages';
-    const t = state.issueUserToken(rt.appKey, rt.userId, level);
-    const u = state.users.get(rt.userId)!;
-    return formReply({ oauth_token: t.token, oauth_token_secret: t.secret, user_id: u.id, screen_name: u.screen_name });
-  });
-
-  const invalidateUser = (req: SReq): Reply => {
-    const t = state.userTokens.get(req.auth.token!)!;
-    t.invalidated = true;
-    return ok({ access_token: t.token });
-  };
-  r.serve(E.invalidateUserToken, invalidateUser);
-  r.serve(E.invalidateUserTokenJson, invalidateUser);
-
-  // Who a user token belongs to, and its access level in the platform's x-access-level header:
-  // the cheapest way for clients (and tests) to see that a token works, or no longer does.
-  r.serve(E.verifyCredentials, (req) => {
-    const t = state.userTokens.get(req.auth.token!)!;
-    const u = state.users.get(t.userId)!;
-    return ok(userV1(u), 200, { 'x-access-level': t.accessLevel });
-  });
-
-  // Accepts a bearer or a user token; shows which credential the service saw (a real endpoint),
-  // so a bearer's life can be checked end to end: usable while issued, 401 code 89 once revoked.
-  r.serve(E.rateLimitStatus, (req) => {
-    const ctx = req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
-    return ok({ rate_limit_context: ctx, resources: rateLimitResources(app, req) });
-  });
-
-  r.serve(E.bearerToken, (req) => {
-    const a = appOf(app, req);
-    // grant_type travels in the form body only (section 4.2), never the query.
-    const grant = req.form.find(([k]) => k === 'grant_type')?.[1];
-    if (!grant) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: grant_type');
-    if (grant !== 'client_credentials') throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
-    const now = app.clock.now();
-    a.tokenRequests = a.tokenRequests.filter((t) => now - t < 60_000);
-    a.tokenRequests.push(now);
-    if (a.tokenRequests.length > (app.options.tokenRequestsPerMinute ?? 10)) {
-      throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
-    }
-    // One bearer per application: repeat requests get the same token until it is invalidated.
-    a.bearer ??= 'AAAAAAAAAAAAAAAAAAAAA' + encodeURIComponent(randomToken(24) + '/' + randomToken(40) + '=');
-    return ok({ token_type: 'bearer', access_token: a.bearer });
-  });
-
-  r.serve(E.invalidateBearer, (req) => {
-    const a = appOf(app, req);
-    if (req.auth.userId !== a.ownerUserId) throw v1Error(403, V1Code.InvalidateNotPermitted, 'Client application is not permitted to invalidate this token: sign as the application owner');
-    const token = req.param('access_token');
-    if (!token) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: access_token');
-    let decoded = token;
-    try {
-      decoded = decodeURIComponent(token);
-    } catch {
-      /* keep as given */
-    }
-    if (!a.bearer || (token !== a.bearer && decoded !== a.bearer && encodeURIComponent(token) !== a.bearer)) {
-      throw v1Error(400, V1Code.InvalidateNotPermitted, 'The token to invalidate is not an outstanding bearer token of this application');
-    }
-    const old = a.bearer;
-    a.bearer = undefined;
-    return ok({ access_token: old });
-  });
+  r.serve(E.authorizeDecision, (req) => decideAuthorization(app, req));
+  r.serve(E.accessToken, (req) => issueAccessToken(app, req));
+  r.serve(E.invalidateUserToken, (req) => invalidateUser(app, req));
+  r.serve(E.invalidateUserTokenJson, (req) => invalidateUser(app, req));
+  r.serve(E.verifyCredentials, (req) => verifyCredentials(app, req));
+  r.serve(E.rateLimitStatus, (req) => rateLimitStatus(app, req));
+  r.serve(E.bearerToken, (req) => issueBearer(app, req));
+  r.serve(E.invalidateBearer, (req) => invalidateBearer(app, req));
 }

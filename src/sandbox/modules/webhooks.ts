@@ -11,6 +11,7 @@ import { webhookUrlProblem } from '../../webhooks/url-rules.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { CRC_TIMEOUT_MS, DELIVERY_TIMEOUT_MS, REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
+import { idProblem, isNumericId } from '../../contract/ids.js';
 
 export interface WebhookRec extends Entity {
   url: string;
@@ -96,7 +97,7 @@ function publicView(w: WebhookRec): Record<string, unknown> {
 
 /** The webhook with this id owned by the caller's app, or WebhookIdInvalid. */
 export function ownedWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRec {
-  if (typeof id !== 'string' || !/^[0-9]{1,19}$/.test(id)) throw failure(400, 'WebhookIdInvalid', `webhook id must be 1-19 digits (got ${JSON.stringify(id)})`, { parameter: 'webhook_id' });
+  if (!isNumericId(id)) throw failure(400, 'WebhookIdInvalid', idProblem('webhook id', id), { parameter: 'webhook_id' });
   const w = webhooks(app).get(id);
   if (!w || w.app_key !== req.auth.appKey) {
     throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, { resource_type: 'webhook', resource_id: id, parameter: 'webhook_id', value: id });

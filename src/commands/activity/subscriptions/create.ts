@@ -1,11 +1,9 @@
 // `xctl activity subscriptions create --event TYPE [filters]`: to a webhook with --webhook, else to the stream.
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../core/errors.js';
-import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, SUBSCRIPTION_LIMITS as L, canonicalEventType, isDirectional, lengthWithin } from '../../../contract/activity.js';
-import { NUMERIC_ID } from '../../../contract/ids.js';
+import { checkInput } from '../../../core/check-input.js';
+import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { define } from '../../define.js';
-import { checkWebhookId } from '../../webhooks/checks.js';
 import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS, subscriptionOf } from './shape.js';
 import { authHelp, chooseAuth } from '../../v2-auth.js';
 import { scopesForEvent } from '../../../contract/oauth2.js';
@@ -36,28 +34,13 @@ export function register(parent: Command, runF = subscriptionsCreate): void {
 
 /** The request body, after every rule of the contract; a violation exits 2 naming the flag. */
 export function buildSubscription(o: CreateOptions): Record<string, unknown> {
-  const ev = o.event;
-  const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
-  if (!ev) throw new UsageError('--event is required (an event type)', { flag: '--event', hint });
-  if (DEPRECATED_EVENT_NAMES[ev]) throw new UsageError(`--event ${ev} is a deprecated name (renamed 2026-03-18): use ${DEPRECATED_EVENT_NAMES[ev]}`, { flag: '--event' });
-  if (!canonicalEventType(ev)) throw new UsageError(`--event must be one of the platform's event types (got "${ev}")`, { flag: '--event', hint });
   const filter: Record<string, string> = {};
-  if (o.userId !== undefined) {
-    if (!NUMERIC_ID.test(o.userId)) throw new UsageError(`--user-id must be 1-19 digits (got "${o.userId}")`, { flag: '--user-id' });
-    filter.user_id = o.userId;
-  }
-  if (o.keyword !== undefined) {
-    if (!lengthWithin(o.keyword, L.keyword)) throw new UsageError(`--keyword must be ${L.keyword.min}-${L.keyword.max} characters (got ${o.keyword.length})`, { flag: '--keyword' });
-    filter.keyword = o.keyword;
-  }
-  if (o.direction !== undefined) {
-    if (!(L.directions as readonly string[]).includes(o.direction)) throw new UsageError(`--direction must be ${L.directions.join(' or ')} (got "${o.direction}")`, { flag: '--direction' });
-    if (!isDirectional(ev)) throw new UsageError(`--direction applies to direct-message and chat events (dm.*, chat.*), not ${ev}`, { flag: '--direction' });
-    filter.direction = o.direction;
-  }
-  if (o.tag !== undefined && !lengthWithin(o.tag, L.tag)) throw new UsageError(`--tag must be ${L.tag.min}-${L.tag.max} characters (got ${o.tag.length})`, { flag: '--tag' });
-  if (o.webhook !== undefined) checkWebhookId(o.webhook);
-  return { event_type: ev, filter, ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) };
+  if (o.userId !== undefined) filter.user_id = o.userId;
+  if (o.keyword !== undefined) filter.keyword = o.keyword;
+  if (o.direction !== undefined) filter.direction = o.direction;
+  const body = { event_type: o.event, filter, ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) };
+  checkInput(E.createSubscription, { body }, { event_type: `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}` });
+  return body;
 }
 
 /** POST /2/activity/subscriptions */

@@ -2,10 +2,10 @@
 // first (--yes when not at a terminal). App-only bearer (platform-notes-2.md section 7).
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { ApiError, UsageError } from '../../../core/errors.js';
+import { ApiError } from '../../../core/errors.js';
+import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
-import { NUMERIC_ID } from '../../../contract/ids.js';
 import { define } from '../../define.js';
 
 export interface DeleteOptions {
@@ -24,7 +24,7 @@ export function register(parent: Command, runF = subscriptionsDelete): void {
  * several. Ids that could not be deleted are reported, and exit 1.
  */
 export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promise<void> {
-  for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(`subscription id must be 1-19 digits (got "${id}")`, { flag: '<id>' });
+  for (const id of o.ids) checkInput(E.deleteSubscription, { path: { id } });
   const ids = [...new Set(o.ids)];
   if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`))) return ctx.io.info('nothing deleted');
   const http = await ctx.http();

@@ -3,11 +3,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
-import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L, lengthWithin } from '../../../contract/activity.js';
+import { checkInput } from '../../../core/check-input.js';
+import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
-import { NUMERIC_ID } from '../../../contract/ids.js';
 import { define } from '../../define.js';
-import { checkWebhookId } from '../../webhooks/checks.js';
 import { SUBSCRIPTION_COLUMNS, subscriptionOf } from './shape.js';
 
 export interface UpdateOptions {
@@ -27,16 +26,16 @@ export function register(parent: Command, runF = subscriptionsUpdate): void {
 
 /** PUT /2/activity/subscriptions/:id {"tag"?,"webhook_id"?} */
 export async function subscriptionsUpdate(ctx: Context, o: UpdateOptions): Promise<void> {
-  if (!NUMERIC_ID.test(o.id)) throw new UsageError(`subscription id must be 1-19 digits (got "${o.id}")`, { flag: '<id>' });
+  const body = { ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) };
+  checkInput(E.updateSubscription, { path: { id: o.id } });
   if (o.tag === undefined && o.webhook === undefined) throw new UsageError('give --tag and/or --webhook (event type and filter cannot change: delete and re-create instead)', { flag: '--tag' });
-  if (o.tag !== undefined && !lengthWithin(o.tag, L.tag)) throw new UsageError(`--tag must be ${L.tag.min}-${L.tag.max} characters (got ${o.tag.length})`, { flag: '--tag' });
-  if (o.webhook !== undefined) checkWebhookId(o.webhook);
+  checkInput(E.updateSubscription, { path: { id: o.id }, body });
   const http = await ctx.http();
   const res = await http.request<{ data?: unknown }>({
     method: E.updateSubscription.method,
     path: pathOf(E.updateSubscription, { id: o.id }),
     auth: 'app',
-    json: { ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) },
+    json: body,
   });
   const { printOne } = await import('../../../core/output.js');
   await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), { columns: [...SUBSCRIPTION_COLUMNS, 'updated_at'] });

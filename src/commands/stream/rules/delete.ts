@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { ApiError, UsageError } from '../../../core/errors.js';
-import { NUMERIC_ID } from '../../../contract/ids.js';
+import { NUMERIC_ID, idProblem } from '../../../contract/ids.js';
 import { define } from '../../define.js';
 import { postRules } from './post.js';
 
@@ -21,7 +21,7 @@ export function register(parent: Command, runF = rulesDelete): void {
 
 /** Deletes rules (POST /2/tweets/search/stream/rules {"delete":{"ids":[...]}}). */
 export async function rulesDelete(ctx: Context, o: DeleteOptions): Promise<void> {
-  for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(`rule ids are 1-19 digits (got "${id}")`, { flag: '<id>' });
+  for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(idProblem('rule id', id), { flag: '<id>' });
   const res = await postRules(ctx, { delete: { ids: o.ids } }, o.dryRun);
   if (res.status >= 400) throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const s = res.data.meta?.summary ?? {};

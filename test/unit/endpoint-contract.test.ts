@@ -1,0 +1,177 @@
+// One description per endpoint, and one validate() on both sides: every route the sandbox serves
+// is described by the contract (v2 and admin endpoints in src/contract/, the ads API by its table),
+// and the CLI (before sending) and the sandbox (on receipt) refuse the same invalid inputs in the
+// same words, the CLI naming the flag and the sandbox the wire field.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Endpoint } from '../../src/contract/endpoint.js';
+import { ACCOUNT_ACTIVITY_ENDPOINTS } from '../../src/contract/account-activity.js';
+import { ACTIVITY_ENDPOINTS } from '../../src/contract/activity.js';
+import { UPLOAD_ENDPOINTS } from '../../src/contract/audience-users.js';
+import { MEDIA_ENDPOINTS } from '../../src/contract/media.js';
+import { OAUTH_ENDPOINTS } from '../../src/contract/oauth.js';
+import { OAUTH2_ENDPOINTS } from '../../src/contract/oauth2.js';
+import { validate } from '../../src/contract/params.js';
+import { SANDBOX_ADMIN_ENDPOINTS } from '../../src/contract/sandbox-admin.js';
+import { STREAM_ENDPOINTS } from '../../src/contract/stream.js';
+import { WEBHOOK_ENDPOINTS } from '../../src/contract/webhooks.js';
+import { buildSubscription } from '../../src/commands/activity/subscriptions/create.js';
+import { subscriptionsDelete } from '../../src/commands/activity/subscriptions/delete.js';
+import { subscriptionsUpdate } from '../../src/commands/activity/subscriptions/update.js';
+import { activityStream } from '../../src/commands/activity/stream.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { HttpRegistry } from '../helpers/http-registry.js';
+import { testContext } from '../helpers/test-context.js';
+
+const CONTRACT: Record<string, Record<string, Endpoint>> = {
+  ACCOUNT_ACTIVITY_ENDPOINTS,
+  ACTIVITY_ENDPOINTS,
+  UPLOAD_ENDPOINTS,
+  MEDIA_ENDPOINTS,
+  OAUTH_ENDPOINTS,
+  OAUTH2_ENDPOINTS,
+  SANDBOX_ADMIN_ENDPOINTS,
+  STREAM_ENDPOINTS,
+  WEBHOOK_ENDPOINTS,
+};
+
+let sb: Sandbox;
+let bearer: string;
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+  const { api_key, api_secret } = sb.app.seed;
+  const res = await fetch(`${sb.app.baseUrl}/oauth2/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(`${api_key}:${api_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  bearer = ((await res.json()) as { access_token: string }).access_token;
+});
+afterAll(() => sb.close());
+
+describe('every endpoint the sandbox serves is described once', () => {
+  it('each route is a contract endpoint (v2, OAuth, admin) or generated from the ads table', () => {
+    const described = Object.values(CONTRACT).flatMap((g) => Object.values(g));
+    const missing = sb.app.router.routes
+      .filter((r) => !described.some((e) => e.method === r.method && e.path === r.pattern))
+      .filter((r) => !(r.style === 'ads' && /^\/(12|5)\//.test(r.pattern)))
+      .map((r) => `${r.method} ${r.pattern}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('the activity endpoints carry their parameters, rules and answer', () => {
+    for (const [name, e] of Object.entries(ACTIVITY_ENDPOINTS)) {
+      expect(e.params?.length, name).toBeGreaterThan(0);
+      expect(e.answer, name).toBeTruthy();
+    }
+  });
+});
+
+/** What the sandbox answers a request with: the v2 problem's detail. */
+async function sandboxSays(method: string, path: string, body?: unknown): Promise<{ status: number; detail: string }> {
+  const res = await fetch(`${sb.app.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = (await res.json()) as { detail?: string };
+  return { status: res.status, detail: j.detail ?? JSON.stringify(j) };
+}
+
+/** What the CLI says (in-process, nothing sent: the registry has no stub). */
+async function cliSays(run: (t: ReturnType<typeof testContext>) => Promise<unknown>): Promise<string> {
+  const http = new HttpRegistry();
+  const t = testContext({ transport: http, globals: { yes: true } });
+  try {
+    await run(t);
+  } catch (e) {
+    expect(http.requests).toEqual([]);
+    return (e as Error).message;
+  } finally {
+    t.cleanup();
+  }
+  throw new Error('the CLI accepted it');
+}
+
+interface Case {
+  what: string;
+  cli: [subject: string, run: (t: ReturnType<typeof testContext>) => Promise<unknown>];
+  sandbox: [subject: string, method: string, path: string, body?: unknown];
+}
+
+const sub = (o: Record<string, string>) => async () => buildSubscription(o);
+const body = (o: Record<string, unknown>) => ({ event_type: 'dm.received', filter: {}, ...o });
+
+const CASES: Case[] = [
+  { what: 'unknown event type', cli: ['--event', sub({ event: 'nope.event' })], sandbox: ['event_type', 'POST', '/2/activity/subscriptions', body({ event_type: 'nope.event' })] },
+  {
+    what: 'renamed event type',
+    cli: ['--event', sub({ event: 'ProfileBioUpdate' })],
+    sandbox: ['event_type', 'POST', '/2/activity/subscriptions', body({ event_type: 'ProfileBioUpdate' })],
+  },
+  { what: 'missing event type', cli: ['--event', sub({})], sandbox: ['event_type', 'POST', '/2/activity/subscriptions', { filter: {} }] },
+  {
+    what: 'user id not digits',
+    cli: ['--user-id', sub({ event: 'dm.received', userId: '12ab' })],
+    sandbox: ['filter.user_id', 'POST', '/2/activity/subscriptions', body({ filter: { user_id: '12ab' } })],
+  },
+  {
+    what: 'keyword too long',
+    cli: ['--keyword', sub({ event: 'dm.received', keyword: 'k'.repeat(151) })],
+    sandbox: ['filter.keyword', 'POST', '/2/activity/subscriptions', body({ filter: { keyword: 'k'.repeat(151) } })],
+  },
+  {
+    what: 'unknown direction',
+    cli: ['--direction', sub({ event: 'dm.received', direction: 'sideways' })],
+    sandbox: ['filter.direction', 'POST', '/2/activity/subscriptions', body({ filter: { direction: 'sideways' } })],
+  },
+  {
+    what: 'direction on an event without one',
+    cli: ['--direction', sub({ event: 'spaces.start', direction: 'inbound' })],
+    sandbox: ['filter.direction', 'POST', '/2/activity/subscriptions', body({ event_type: 'spaces.start', filter: { direction: 'inbound' } })],
+  },
+  {
+    what: 'tag too long',
+    cli: ['--tag', sub({ event: 'dm.received', tag: 't'.repeat(201) })],
+    sandbox: ['tag', 'POST', '/2/activity/subscriptions', body({ tag: 't'.repeat(201) })],
+  },
+  {
+    what: 'webhook id not digits',
+    cli: ['webhook id', sub({ event: 'dm.received', webhook: 'w1' })],
+    sandbox: ['webhook_id', 'POST', '/2/activity/subscriptions', body({ webhook_id: 'w1' })],
+  },
+  {
+    what: 'subscription id not digits (update)',
+    cli: ['subscription id', (t) => subscriptionsUpdate(t.ctx, { id: 'abc', tag: 'x' })],
+    sandbox: ['subscription_id', 'PUT', '/2/activity/subscriptions/abc', { tag: 'x' }],
+  },
+  {
+    what: 'subscription id not digits (delete)',
+    cli: ['subscription id', (t) => subscriptionsDelete(t.ctx, { ids: ['abc'] })],
+    sandbox: ['subscription_id', 'DELETE', '/2/activity/subscriptions/abc'],
+  },
+  {
+    what: 'backfill out of range',
+    cli: ['--backfill-minutes', (t) => activityStream(t.ctx, { backfillMinutes: '9' })],
+    sandbox: ['backfill_minutes', 'GET', '/2/activity/stream?backfill_minutes=9'],
+  },
+];
+
+describe('the CLI and the sandbox refuse the same inputs in the same words', () => {
+  for (const c of CASES) {
+    it(c.what, async () => {
+      const cli = await cliSays(c.cli[1]);
+      const [subject, method, path, b] = c.sandbox;
+      const sandbox = await sandboxSays(method, path, b);
+      expect(sandbox.status).toBe(400);
+      expect(cli.startsWith(`${c.cli[0]} `), cli).toBe(true);
+      expect(sandbox.detail.startsWith(`${subject} `), sandbox.detail).toBe(true);
+      const words = cli.slice(c.cli[0].length + 1);
+      expect(words.length).toBeGreaterThan(5);
+      expect(sandbox.detail.slice(subject.length + 1)).toBe(words);
+    });
+  }
+
+  it('validate() passes what both accept', () => {
+    expect(validate(ACTIVITY_ENDPOINTS.createSubscription, { body: body({ filter: { user_id: '123', direction: 'inbound' }, tag: 't' }) })).toBeUndefined();
+  });
+});
