@@ -66,7 +66,7 @@ function safeFolder(st, sticky) {
  * this file), else undefined. The cache folder itself must be the user's own and private.
  */
 function safeRoot(root) {
-  const real = fs.realpathSync(root);
+  const real = fs.realpathSync.native(root);
   const own = fs.lstatSync(real);
   if (!own.isDirectory() || (uid !== undefined && own.uid !== uid) || (own.mode & 0o022) !== 0) {
     return undefined;

@@ -54,6 +54,10 @@ export default async function ({ root, log }) {
     const sb = await startSandbox({});
     const e2eRuns = [];
     const e2eRss = [];
+    // CPU seconds of each side: the client's from /usr/bin/time, the sandbox's as this process's
+    // own (it does nothing else while the upload runs).
+    const clientCpu = [];
+    const sandboxCpu = [];
     try {
       const s = sb.seed;
       const sEnv = {
@@ -72,7 +76,11 @@ export default async function ({ root, log }) {
         sb.app.state.collection('custom_audiences').set(id, { id, account_id: s.account_id, name: id, description: '', audience_size: 0, deleted: false, created_at: now, updated_at: now });
         // 50,000 users per request (3.9 MB, inside the 5,000,000-byte limit): at the default 2500
         // the 1500 requests/min limit alone would cap any client at 62,500 users/s.
+        const cpu0 = process.cpuUsage();
         const r = await timed(process.execPath, [bin, 'audiences', 'upload', id, small, '--type', 'email', '--batch-size', '50000', '--no-progress', '-o', 'json', '--restart'], sEnv);
+        const cpu = process.cpuUsage(cpu0);
+        sandboxCpu.push((cpu.user + cpu.system) / 1e6);
+        if (r.cpuS !== undefined) clientCpu.push(r.cpuS);
         const size = sb.app.state.collection('custom_audiences').get(id).audience_size;
         if (size !== N) throw new Error(`e2e upload left audience_size ${size}, expected ${N}`);
         e2eRuns.push(r.ms);
@@ -119,7 +127,11 @@ export default async function ({ root, log }) {
         name: 'end to end against the sandbox on loopback (sandbox in the bench process, same cores), 2,000,000 emails, --batch-size 50000 = 40 requests of 3.9 MB (median of 2)',
         value: fmt(e2eRate),
       },
-      { name: 'end to end / dry run', value: `${(e2eRate / dryRate).toFixed(2)}x`, target: '≥ 0.5x', met: e2eRate / dryRate >= 0.5 },
+      { name: 'end to end / dry run', value: `${(e2eRate / dryRate).toFixed(2)}x`, target: '≥ 0.6x', met: e2eRate / dryRate >= 0.6 },
+      {
+        name: 'end to end, CPU seconds per 1,000,000 records: the CLI (all threads) / the sandbox (median of 2)',
+        value: `${clientCpu.length ? (median(clientCpu) / 2).toFixed(2) : 'n/a'} s / ${(median(sandboxCpu) / 2).toFixed(2)} s`,
+      },
       { name: 'peak RSS of the CLI, end to end (worst of 2)', value: e2eRssMb ? `${e2eRssMb.toFixed(0)} MB` : 'n/a', target: '< 200 MB', met: e2eRssMb ? e2eRssMb < 200 : undefined },
       { name: 'peak RSS, 10,000,000 rows (dry run)', value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a', target: '< 200 MB', met: rssMb ? rssMb < 200 : undefined },
     ];

@@ -35,6 +35,21 @@ describe('DigestSet', () => {
     expect(s.size).toBe(2);
   });
 
+  it('addMany holds what add does: duplicates inside a group and across, reserved prefixes, growth', () => {
+    const n = 30_000;
+    const words = new Uint32Array((n + 40) * 8);
+    for (let i = 0; i < n; i++) expect(parseDigest(sha256Hex(String(i % 20_000)), words, i * 8)).toBe(true);
+    // Reserved first 64 bits (kept apart) and repeats next to each other in one group of 16.
+    for (let i = 0; i < 40; i++) expect(parseDigest(i % 2 ? '0'.repeat(64) : sha256Hex('x'), words, (n + i) * 8)).toBe(true);
+    const one = new DigestSet();
+    const many = new DigestSet();
+    for (let i = 0; i < n + 40; i++) one.add(words, i * 8);
+    for (let at = 0; at < n + 40; at += 7777) many.addMany(words, at, Math.min(n + 40, at + 7777));
+    expect(many.size).toBe(20_002);
+    expect(many.size).toBe(one.size);
+    expect([...many.hex()].sort()).toEqual([...one.hex()].sort());
+  });
+
   it('parses only lowercase hex of the right length', () => {
     const w = new Uint32Array(8);
     expect(parseDigest(sha256Hex('x').toUpperCase(), w, 0)).toBe(false);

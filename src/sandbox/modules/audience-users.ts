@@ -278,9 +278,14 @@ function handler(kind: Kind) {
       const n = op.to - op.from + op.other.length;
       if (op.del) lu.deleted += n;
       else lu.updated += n;
-      for (let j = op.from; j < op.to; j++) {
-        if (op.del) lu.digests[types[j]!]!.delete(words, j * 8);
-        else lu.digests[types[j]!]!.add(words, j * 8);
+      for (let j = op.from; j < op.to; ) {
+        // A run of users of one type (usually the whole operation) goes in as a group.
+        let end = j + 1;
+        while (end < op.to && types[end] === types[j]) end++;
+        const set = lu.digests[types[j]!]!;
+        if (op.del) for (let x = j; x < end; x++) set.delete(words, x * 8);
+        else set.addMany(words, j, end);
+        j = end;
       }
       for (const k of op.other) {
         if (op.del) lu.other.delete(k);
