@@ -2,7 +2,7 @@
 // secrets in on read, decide where a write's secrets go, remove them with the profile, and move
 // them (`auth migrate`). A profile's secrets are all in one place: the file, or the keychain when
 // the profile is marked `secrets_in: "keyring"` (non-secret fields always stay in the file).
-import type { Profile } from './config.js';
+import type { Profile } from './profile.js';
 import { XctlError } from './errors.js';
 import {
   KEYRING_FIELDS,
