@@ -275,6 +275,7 @@ export function csvCell(s: string): string {
 export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<void> {
   const delimiter = cfg.format === 'tsv' ? '\t' : ',';
   const rowLike = rowLikeTest(cfg.columns, delimiter, cfg.width);
+  if (!(await hasQuote(file))) return;
   let offset = 0;
   const cut: CutRule = { value: true, delimiter: delimiter.charCodeAt(0), maxRecordBytes: MAX_RECORD_BYTES };
   for await (const chunk of readFileChunks(file, cut, () => {})) {
@@ -282,6 +283,21 @@ export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise
     // Lines are counted only to name one: a clean file costs one read and a quote search.
     if (fault) throw new UsageError(`${quoteFaultMessage(fault, await newlinesBefore(file, offset))}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
     offset += chunk.length;
+  }
+}
+
+/** Whether a file holds a double quote at all: one read into one reused buffer. */
+async function hasQuote(file: string): Promise<boolean> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return false;
+      if (buf.subarray(0, bytesRead).includes(34)) return true;
+    }
+  } finally {
+    await fh.close();
   }
 }
 
