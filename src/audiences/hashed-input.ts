@@ -275,21 +275,40 @@ export function csvCell(s: string): string {
 export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<void> {
   const delimiter = cfg.format === 'tsv' ? '\t' : ',';
   const rowLike = rowLikeTest(cfg.columns, delimiter, cfg.width);
-  let base = 0;
+  if (!(await hasQuote(file))) return;
+  let offset = 0;
   const cut: CutRule = { value: true, delimiter: delimiter.charCodeAt(0), maxRecordBytes: MAX_RECORD_BYTES };
   for await (const chunk of readFileChunks(file, cut, () => {})) {
     const fault = chunk.indexOf(34) < 0 ? undefined : findQuoteFault(chunk, cut.delimiter!, rowLike);
-    if (fault) throw new UsageError(`${quoteFaultMessage(fault, base)}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
-    base += countNewlines(chunk);
+    // Lines are counted only to name one: a clean file costs one read and a quote search.
+    if (fault) throw new UsageError(`${quoteFaultMessage(fault, await newlinesBefore(file, offset))}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
+    offset += chunk.length;
   }
 }
 
-/** Lines a chunk of whole records holds (its last one ends with a newline unless it ends the file). */
-function countNewlines(b: Uint8Array): number {
-  const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+/** Whether a file holds a double quote at all: one read into one reused buffer. */
+async function hasQuote(file: string): Promise<boolean> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) return false;
+      if (buf.subarray(0, bytesRead).includes(34)) return true;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Newlines in the first `end` bytes of a file (chunks end at a newline: its lines before them). */
+async function newlinesBefore(file: string, end: number): Promise<number> {
+  if (end <= 0) return 0;
   let n = 0;
-  for (let i = buf.indexOf(10); i >= 0; i = buf.indexOf(10, i + 1)) n++;
-  return b.length > 0 && buf[b.length - 1] !== 10 ? n + 1 : n;
+  for await (const d of fs.createReadStream(file, { end: end - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    for (let i = d.indexOf(10); i >= 0; i = d.indexOf(10, i + 1)) n++;
+  }
+  return n;
 }
 
 /**
