@@ -189,3 +189,17 @@ describe('item 9: profile names', () => {
     expect(fs.existsSync(path.join(dir, 'config.json'))).toBe(false);
   });
 });
+
+describe('item 7: sandbox start --state on something that is not a file', () => {
+  it('a FIFO and /dev/zero are refused at once (exit 2), not a hang or an out-of-memory abort', async (c) => {
+    const fifo = path.join(fresh(), 'state.json');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return c.skip('mkfifo is not available');
+    for (const state of [fifo, '/dev/zero']) {
+      const started = Date.now();
+      const r = await runCli(['sandbox', 'start', '--state', state, '--port', '0'], { env: { XCTL_CONFIG_DIR: fresh() }, timeoutMs: 10_000 });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--state: ${state} is not a regular file`);
+      expect(Date.now() - started).toBeLessThan(8000);
+    }
+  });
+});
