@@ -203,3 +203,14 @@ describe('item 7: sandbox start --state on something that is not a file', () => 
     }
   });
 });
+
+describe('item 16: the bundle ships the xdg-open script of the `open` package', () => {
+  it('sits beside the bundled opener, executable, so `auth login` opens a browser without xdg-utils', async () => {
+    const { ROOT } = await import('../helpers/cli.js');
+    const script = path.join(ROOT, 'dist/cli/vendor/xdg-open');
+    expect(fs.statSync(script).mode & 0o111).toBe(0o111);
+    expect(fs.readFileSync(script, 'utf8')).toBe(fs.readFileSync(path.join(ROOT, 'node_modules/open/xdg-open'), 'utf8'));
+    // The bundled opener knows where it is (an empty import.meta.url made it use the system's).
+    expect(fs.readFileSync(path.join(ROOT, 'dist/cli/vendor/open.cjs'), 'utf8')).toContain('__xctlModuleUrl');
+  });
+});
