@@ -214,3 +214,13 @@ describe('item 16: the bundle ships the xdg-open script of the `open` package', 
     expect(fs.readFileSync(path.join(ROOT, 'dist/cli/vendor/open.cjs'), 'utf8')).toContain('__xctlModuleUrl');
   });
 });
+
+describe('item 8: --jq that never ends', () => {
+  it('`def f: f; f` is stopped by Ctrl-C (exit 130), jq running in its own thread', async () => {
+    const sb = spawnCli(['webhooks', 'list', '--jq', 'def f: f; f'], { ...t.env, XCTL_CONFIG_DIR: fresh() });
+    await new Promise((r) => setTimeout(r, 2500));
+    const code = await sb.stop('SIGINT');
+    expect(code).toBe(130);
+    expect(sb.stderr()).toContain('interrupted');
+  }, 20_000);
+});
