@@ -38,7 +38,7 @@ describe('item 4: parallel commands on a fresh profile', () => {
   it('ask for one bearer; the others wait and use the cached one', async () => {
     // A new CI runner: only the app key and secret, 16 commands at once; the sandbox, like the
     // platform, answers the eleventh /oauth2/token in a minute with 403 code 99.
-    const dir = fresh();
+    const dir = path.join(fresh(), 'not-yet');
     const env = { XCTL_CONFIG_DIR: dir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
     // A token endpoint that takes its time: every process reaches it while the first one waits.
     t.sb.app.faults.set({ match: '^/oauth2/token$', latency_ms: 2500 });
