@@ -163,7 +163,13 @@ const vendor = await build({
   entryPoints: Object.fromEntries(Object.entries(VENDOR).map(([spec, name]) => [name, `vendor-entry:${spec}`])),
   outdir: path.join(outdir, 'vendor'),
   metafile: true,
+  // `open` finds the xdg-open script it ships beside itself (import.meta.url); without a real URL
+  // it takes itself for a browser bundle and needs xdg-utils installed, which many machines lack.
+  define: { 'import.meta.url': '__xctlModuleUrl' },
+  banner: { js: "const __xctlModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+fs.copyFileSync(path.join(root, 'node_modules/open/xdg-open'), path.join(outdir, 'vendor/xdg-open'));
+fs.chmodSync(path.join(outdir, 'vendor/xdg-open'), 0o755);
 if (process.env.XCTL_BUNDLE_META) {
   fs.writeFileSync(process.env.XCTL_BUNDLE_META, JSON.stringify({ inputs: { ...result.metafile.inputs, ...vendor.metafile.inputs }, outputs: { ...result.metafile.outputs, ...vendor.metafile.outputs } }));
 }

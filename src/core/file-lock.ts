@@ -11,6 +11,7 @@
 // finding it, exactly one removes it, and none can remove a lock taken after it.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { XctlError } from './errors.js';
 import { processAlive } from './store-guard.js';
 
@@ -86,6 +87,8 @@ function me(now: number): Holder {
 
 /** Creates the lock with the record in it, or returns false when it exists. */
 function create(file: string, mine: Holder): boolean {
+  // The store's folder may not exist yet (a fresh CI runner with keys in the environment).
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${mine.nonce}.new`;
   try {
     fs.writeFileSync(tmp, JSON.stringify(mine), { mode: 0o600, flag: 'wx' });

@@ -1,7 +1,7 @@
 // --jq: real jq (jq 1.8 compiled to WebAssembly, the jq-wasm package), loaded only when asked for.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { UsageError } from './errors.js';
+import { InterruptedError, UsageError } from './errors.js';
 
 type JqHandle = Awaited<ReturnType<typeof import('jq-wasm').loadJq>>;
 let handle: Promise<JqHandle> | undefined;
@@ -38,10 +38,88 @@ export async function checkJq(program: string): Promise<void> {
   throw jqError(/compile error/.test(plain.stderr) ? plain.stderr : r.stderr);
 }
 
+/** Longest a --jq program may run (`def f: f; f` never ends), and the memory it may take. */
+const JQ_TIMEOUT_MS = 60_000;
+const JQ_MEMORY_MB = 1024;
+
+/**
+ * jq runs in a worker thread: the main thread stays free to honour Ctrl-C and the time limit (a
+ * WebAssembly loop cannot be interrupted from inside), and a program that exhausts the memory
+ * (`[range(1e9)]`) ends the worker, not xctl.
+ */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const { loadJq } = require(workerData.jqPath);
+const ready = loadJq({ wasmBinary: fs.readFileSync(workerData.wasmPath) });
+parentPort.on('message', async ({ program, input }) => {
+  try {
+    const r = (await ready).raw(input, program, ['-r']);
+    parentPort.postMessage({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr });
+  } catch (e) {
+    parentPort.postMessage({ crashed: String((e && e.message) || e) });
+  }
+});
+`;
+
+type JqWorker = import('node:worker_threads').Worker;
+/** One worker for the process (a stream's events each go through it); replaced after a failure. */
+let shared: JqWorker | undefined;
+
+async function jqWorker(): Promise<JqWorker> {
+  if (shared) return shared;
+  const { Worker } = await import('node:worker_threads');
+  const req = createRequire(import.meta.url);
+  shared = new Worker(WORKER, {
+    eval: true,
+    workerData: { jqPath: req.resolve('jq-wasm'), wasmPath: req.resolve('jq-wasm/jq.wasm') },
+    resourceLimits: { maxOldGenerationSizeMb: JQ_MEMORY_MB },
+  });
+  shared.unref(); // an idle worker does not keep the command running
+  return shared;
+}
+
+/** The command's Ctrl-C signal (main.ts), when running as the CLI. */
+async function interruptSignal(): Promise<AbortSignal | undefined> {
+  const { getRuntime } = await import('../runtime.js');
+  try {
+    return getRuntime().signal;
+  } catch {
+    return undefined;
+  }
+}
+
+type JqResult = { exitCode: number; stdout: string; stderr: string } | { crashed: string };
+
 /** Runs `program` over the JSON text `input` and returns jq's output (strings raw, as `jq -r`). */
-export async function runJq(program: string, input: string): Promise<string> {
-  const jq = await load();
-  const r = jq.raw(input, program, ['-r']);
+export async function runJq(program: string, input: string, signal?: AbortSignal, timeoutMs = JQ_TIMEOUT_MS): Promise<string> {
+  signal ??= await interruptSignal();
+  const worker = await jqWorker();
+  const r = await new Promise<JqResult | 'timeout' | 'aborted' | Error>((resolve) => {
+    const timer = setTimeout(() => done('timeout'), timeoutMs);
+    const onAbort = () => done('aborted');
+    const onExit = () => done(new Error('jq stopped'));
+    function done(v: JqResult | 'timeout' | 'aborted' | Error): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      worker.off('message', done).off('error', done).off('exit', onExit);
+      resolve(v);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    worker.once('message', done).once('error', done).once('exit', onExit);
+    if (signal?.aborted) onAbort();
+    else worker.postMessage({ program, input });
+  });
+  if (typeof r === 'string' || r instanceof Error || 'crashed' in r) {
+    shared = undefined;
+    await worker.terminate();
+  }
+  if (r === 'aborted') throw new InterruptedError('interrupted while --jq ran');
+  if (r === 'timeout') throw new UsageError(`--jq: the program ran for ${timeoutMs / 1000} s without finishing (a recursion that never ends?): stopped`, { flag: '--jq' });
+  if (r instanceof Error || 'crashed' in r) {
+    const why = r instanceof Error ? r.message : r.crashed;
+    throw new UsageError(`--jq: the program ran out of memory or failed (${why.slice(0, 200)})`, { flag: '--jq', hint: 'filter the data down before building large arrays or strings' });
+  }
   if (r.exitCode !== 0) throw jqError(r.stderr);
   return r.stdout;
 }

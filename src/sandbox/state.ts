@@ -1,6 +1,7 @@
 // In-memory state: the app, users, credentials, and the typed collections and slots that modules own.
 import crypto from 'node:crypto';
 import type { AdsCollection } from '../ads/resource-types.js';
+import { NonceStore } from './nonce-store.js';
 
 export interface SandboxAppRecord {
   key: string;
@@ -157,8 +158,8 @@ export class SandboxState {
   readonly oauth2Codes = new Map<string, OAuth2Code>();
   readonly oauth2Access = new Map<string, OAuth2AccessToken>();
   readonly oauth2Refresh = new Map<string, OAuth2RefreshToken>();
-  /** key -> expiry, for nonce replay detection. */
-  readonly nonces = new Map<string, number>();
+  /** OAuth 1.0a nonces seen (replay detection, bounded: nonce-store.ts). */
+  readonly nonces = new NonceStore();
   private readonly collections = new Map<string, Map<string, Entity>>();
   private readonly transient = new Set<string>();
   private readonly slots = new Map<string, unknown>();

@@ -161,12 +161,7 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
   // Nonce replay: only after the signature is known good, so forged requests cannot burn nonces.
   const now = Date.now();
   const nonceKey = `${app.key}:${oauth.oauth_token || ''}:${oauth.oauth_nonce}:${ts}`;
-  for (const [k, exp] of state.nonces) {
-    if (exp < now) state.nonces.delete(k);
-    else break;
-  }
-  if (state.nonces.has(nonceKey)) throw SIGNATURE_ERROR();
-  state.nonces.set(nonceKey, now + NONCE_TTL_MS);
+  if (!state.nonces.use(nonceKey, ts, now, NONCE_TTL_MS)) throw SIGNATURE_ERROR();
 
   if (userToken?.invalidated) throw EXPIRED_TOKEN();
   return { kind: 'oauth1', app, userToken, requestToken, oauth };

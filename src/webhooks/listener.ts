@@ -22,6 +22,14 @@ export const MAX_BODY = 5_000_000;
 /** Deliveries read at once, and the bytes they may hold together: a flood cannot exhaust memory. */
 export const MAX_CONNECTIONS = 64;
 export const MAX_BUFFERED = 32_000_000;
+/**
+ * Open sockets, requests or not: far above MAX_CONNECTIONS, which counts requests being read, so
+ * connections that never send a request (half-open, idle) cannot lock real deliveries out; each
+ * is closed after IDLE_MS without a byte, and a request's headers must arrive within HEADERS_MS.
+ */
+export const MAX_SOCKETS = 1024;
+const IDLE_MS = 5_000;
+const HEADERS_MS = 5_000;
 
 function reply(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -31,7 +39,8 @@ function reply(res: http.ServerResponse, status: number, body: unknown): void {
 
 export function createReceiver(o: ReceiverOptions): http.Server {
   let buffered = 0;
-  const server = http.createServer((req, res) => {
+  let active = 0;
+  const server = http.createServer({ headersTimeout: HEADERS_MS, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://receiver');
     if (url.pathname !== o.path && url.pathname !== o.path + '/') return reply(res, 404, { error: 'not found' });
     if (req.method === 'GET') {
@@ -57,12 +66,21 @@ export function createReceiver(o: ReceiverOptions): http.Server {
       reply(res, 413, { error: 'too large' });
       return void req.destroy();
     }
+    if (active >= MAX_CONNECTIONS) {
+      o.onRejected(`more than ${MAX_CONNECTIONS} deliveries at once`, req);
+      res.setHeader('connection', 'close');
+      return reply(res, 503, { error: 'busy' });
+    }
+    active++;
     const chunks: Buffer[] = [];
     let size = 0;
     let held = 0;
+    let counted = true;
     const release = () => {
       buffered -= held;
       held = 0;
+      if (counted) active--;
+      counted = false;
     };
     req.on('close', release);
     req.on('data', (c: Buffer) => {
@@ -84,6 +102,15 @@ export function createReceiver(o: ReceiverOptions): http.Server {
       if (size > MAX_BODY) return;
       const raw = Buffer.concat(chunks);
       release();
+      // Deliveries are JSON: anything else is refused before its signature is checked (a CRC
+      // answer is the HMAC of a token, so a token posted back as a body carries a valid one).
+      let json: unknown;
+      try {
+        json = JSON.parse(raw.toString('utf8'));
+      } catch {
+        o.onRejected('body is not JSON (deliveries are)', req);
+        return reply(res, 400, { error: 'not JSON' });
+      }
       const given = SIGNATURE_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === 'string');
       if (!given) {
         o.onRejected('unsigned delivery (no signature header)', req);
@@ -95,18 +122,12 @@ export function createReceiver(o: ReceiverOptions): http.Server {
       }
       // Acknowledge first (the service allows 10 s); printing and forwarding happen afterwards.
       reply(res, 200, { ok: true });
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.toString('utf8'));
-      } catch {
-        json = undefined;
-      }
       setImmediate(() => o.onDelivery({ raw, headers: req.headers, json }));
     });
   });
-  server.maxConnections = MAX_CONNECTIONS;
-  // A client that sends its headers or body slowly does not hold a connection for ever.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  server.maxConnections = MAX_SOCKETS;
+  // A connection idle this long (never sent a request, or done) is closed.
+  server.setTimeout(IDLE_MS);
+  server.keepAliveTimeout = IDLE_MS;
   return server;
 }

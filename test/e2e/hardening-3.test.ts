@@ -38,7 +38,7 @@ describe('item 4: parallel commands on a fresh profile', () => {
   it('ask for one bearer; the others wait and use the cached one', async () => {
     // A new CI runner: only the app key and secret, 16 commands at once; the sandbox, like the
     // platform, answers the eleventh /oauth2/token in a minute with 403 code 99.
-    const dir = fresh();
+    const dir = path.join(fresh(), 'not-yet');
     const env = { XCTL_CONFIG_DIR: dir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
     // A token endpoint that takes its time: every process reaches it while the first one waits.
     t.sb.app.faults.set({ match: '^/oauth2/token$', latency_ms: 2500 });
@@ -188,4 +188,39 @@ describe('item 9: profile names', () => {
     }
     expect(fs.existsSync(path.join(dir, 'config.json'))).toBe(false);
   });
+});
+
+describe('item 7: sandbox start --state on something that is not a file', () => {
+  it('a FIFO and /dev/zero are refused at once (exit 2), not a hang or an out-of-memory abort', async (c) => {
+    const fifo = path.join(fresh(), 'state.json');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return c.skip('mkfifo is not available');
+    for (const state of [fifo, '/dev/zero']) {
+      const started = Date.now();
+      const r = await runCli(['sandbox', 'start', '--state', state, '--port', '0'], { env: { XCTL_CONFIG_DIR: fresh() }, timeoutMs: 10_000 });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--state: ${state} is not a regular file`);
+      expect(Date.now() - started).toBeLessThan(8000);
+    }
+  });
+});
+
+describe('item 16: the bundle ships the xdg-open script of the `open` package', () => {
+  it('sits beside the bundled opener, executable, so `auth login` opens a browser without xdg-utils', async () => {
+    const { ROOT } = await import('../helpers/cli.js');
+    const script = path.join(ROOT, 'dist/cli/vendor/xdg-open');
+    expect(fs.statSync(script).mode & 0o111).toBe(0o111);
+    expect(fs.readFileSync(script, 'utf8')).toBe(fs.readFileSync(path.join(ROOT, 'node_modules/open/xdg-open'), 'utf8'));
+    // The bundled opener knows where it is (an empty import.meta.url made it use the system's).
+    expect(fs.readFileSync(path.join(ROOT, 'dist/cli/vendor/open.cjs'), 'utf8')).toContain('__xctlModuleUrl');
+  });
+});
+
+describe('item 8: --jq that never ends', () => {
+  it('`def f: f; f` is stopped by Ctrl-C (exit 130), jq running in its own thread', async () => {
+    const sb = spawnCli(['webhooks', 'list', '--jq', 'def f: f; f'], { ...t.env, XCTL_CONFIG_DIR: fresh() });
+    await new Promise((r) => setTimeout(r, 2500));
+    const code = await sb.stop('SIGINT');
+    expect(code).toBe(130);
+    expect(sb.stderr()).toContain('interrupted');
+  }, 20_000);
 });

@@ -181,6 +181,9 @@ async function isDefault(ctx: Context, name: string): Promise<boolean> {
 }
 
 /** The saved state to start from (none when the file does not exist yet: it is written on exit). */
+/** A saved state holds the sandbox's entities: far below this. */
+const STATE_FILE_MAX_BYTES = 256 * 2 ** 20;
+
 async function readStateFile(ctx: Context, name: string): Promise<{ file: string; snapshot?: unknown }> {
   if (!name) throw new UsageError('--state needs a file name', { flag: '--state' });
   const fs = await import('node:fs');
@@ -188,8 +191,19 @@ async function readStateFile(ctx: Context, name: string): Promise<{ file: string
   const file = path.resolve(ctx.cwd, name);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // Non-blocking open: a FIFO would otherwise hang here, deaf to Ctrl-C; then only a regular
+    // file of a bounded size is read (/dev/zero would fill the memory).
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile()) throw new UsageError(`--state: ${name} is not a regular file`, { flag: '--state' });
+      if (st.size > STATE_FILE_MAX_BYTES) throw new UsageError(`--state: ${name} is larger than ${STATE_FILE_MAX_BYTES / 2 ** 20} MiB: not a sandbox state file`, { flag: '--state' });
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       if (!fs.existsSync(path.dirname(file))) throw new UsageError(`--state: the folder of ${name} does not exist`, { flag: '--state' });
       ctx.io.info(`${name} does not exist yet: starting fresh; the state is saved there on exit`);
