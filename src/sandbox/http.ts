@@ -1,6 +1,7 @@
 // Request and reply types of the sandbox, and the three error shapes of platform-notes.md.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
+import { stringifyJson } from '../core/json.js';
 import { V1Code } from '../contract/service-errors.js';
 import type { ErrorStyle } from '../contract/endpoint.js';
 import { messageOf, validate, type Described, type EndpointInput } from '../contract/params.js';
@@ -51,7 +52,7 @@ export interface Reply {
 /** Thrown by handlers; rendered with the reply it carries. */
 export class SandboxError extends Error {
   constructor(readonly reply: Reply) {
-    super(typeof reply.body === 'object' ? JSON.stringify(reply.body) : String(reply.text ?? reply.status));
+    super(typeof reply.body === 'object' ? stringifyJson(reply.body) : String(reply.text ?? reply.status));
   }
 }
 

@@ -18,7 +18,7 @@ describe('parseJson / stringifyJson', () => {
   });
 
   it('digits inside strings, fractions and exponents are left alone', () => {
-    const src = `{"s":"x ${BIG} \\" ${BIG}","f":1.12345678901234567890,"e":1e12345678901234567,"g":12345678901234567890.5,"h":2E-12345678901234567}`;
+    const src = `{"s":"x ${BIG} \\" ${BIG}","t":"a:${BIG}, [${BIG}","f":1.12345678901234567890,"e":1e12345678901234567,"g":12345678901234567890.5,"h":2E-12345678901234567}`;
     const v = parseJson(src) as Record<string, unknown>;
     expect(v).toEqual(JSON.parse(src));
     expect(typeof v.g).toBe('number');
