@@ -18,6 +18,8 @@ import { buildSubscription } from '../../src/commands/activity/subscriptions/cre
 import { subscriptionsDelete } from '../../src/commands/activity/subscriptions/delete.js';
 import { subscriptionsUpdate } from '../../src/commands/activity/subscriptions/update.js';
 import { activityStream } from '../../src/commands/activity/stream.js';
+import { unsubscribeRun } from '../../src/commands/account-activity/unsubscribe.js';
+import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
 import { testContext } from '../helpers/test-context.js';
@@ -34,6 +36,7 @@ const CONTRACT: Record<string, Record<string, Endpoint>> = {
   WEBHOOK_ENDPOINTS,
 };
 
+const HOOK = '1500000000000000001';
 let sb: Sandbox;
 let bearer: string;
 beforeAll(async () => {
@@ -45,6 +48,8 @@ beforeAll(async () => {
     body: 'grant_type=client_credentials',
   });
   bearer = ((await res.json()) as { access_token: string }).access_token;
+  // A webhook of the app, so that account activity reaches its user_id check.
+  webhooks(sb.app).set(HOOK, { id: HOOK, url: 'https://example.com/hook', valid: true, created_at: sb.app.clock.iso(), app_key: api_key, last_success: 0 });
 });
 afterAll(() => sb.close());
 
@@ -58,8 +63,8 @@ describe('every endpoint the sandbox serves is described once', () => {
     expect(missing).toEqual([]);
   });
 
-  it('the activity endpoints carry their parameters, rules and answer', () => {
-    for (const [name, e] of Object.entries(ACTIVITY_ENDPOINTS)) {
+  it('the activity endpoints (and account activity unsubscribe) carry their parameters, rules and answer', () => {
+    for (const [name, e] of Object.entries({ ...ACTIVITY_ENDPOINTS, unsubscribe: ACCOUNT_ACTIVITY_ENDPOINTS.unsubscribe })) {
       expect(e.params?.length, name).toBeGreaterThan(0);
       expect(e.answer, name).toBeTruthy();
     }
@@ -148,6 +153,11 @@ const CASES: Case[] = [
     what: 'subscription id not digits (delete)',
     cli: ['subscription id', (t) => subscriptionsDelete(t.ctx, { ids: ['abc'] })],
     sandbox: ['subscription_id', 'DELETE', '/2/activity/subscriptions/abc'],
+  },
+  {
+    what: 'account activity user id not digits',
+    cli: ['--user-id', (t) => unsubscribeRun(t.ctx, { webhookId: HOOK, userId: 'u1' })],
+    sandbox: ['user_id', 'DELETE', `/2/account_activity/webhooks/${HOOK}/subscriptions/u1/all`],
   },
   {
     what: 'backfill out of range',

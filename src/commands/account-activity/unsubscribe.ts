@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
-import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
+import { checkInput } from '../../core/check-input.js';
 import { define } from '../define.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
@@ -22,9 +22,9 @@ export function register(parent: Command, runF = unsubscribeRun): void {
 }
 
 /** The user: --user-id, else the profile's user, else the id a platform access token starts with. */
-async function userIdFor(ctx: Context, given: string | undefined): Promise<string> {
+async function userIdFor(ctx: Context, webhookId: string, given: string | undefined): Promise<string> {
   if (given !== undefined) {
-    if (!NUMERIC_ID.test(given)) throw new UsageError(idProblem('--user-id', given), { flag: '--user-id' });
+    checkInput(E.unsubscribe, { path: { webhook_id: webhookId, user_id: given } });
     return given;
   }
   const c = await ctx.credentials();
@@ -36,7 +36,7 @@ async function userIdFor(ctx: Context, given: string | undefined): Promise<strin
 /** DELETE /2/account_activity/webhooks/:webhook_id/subscriptions/:user_id/all (app-only bearer) */
 export async function unsubscribeRun(ctx: Context, o: UnsubscribeOptions): Promise<void> {
   const webhookId = checkWebhookId(o.webhookId);
-  const userId = await userIdFor(ctx, o.userId);
+  const userId = await userIdFor(ctx, webhookId, o.userId);
   if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`))) return ctx.io.info('nothing changed: still subscribed');
   const http = await ctx.http();
   await http.request({ method: E.unsubscribe.method, path: pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId }), auth: 'app' });

@@ -111,13 +111,11 @@ export function eventKey(line: string): string | undefined {
   }
 }
 
-/** Follows GET /2/activity/stream until ctx.signal aborts. */
 /** Attempts before giving up on a stream that has never connected (as other commands retry). */
 const FIRST_CONNECT_TRIES = 5;
 
-export async function activityStream(ctx: Context, o: StreamOptions): Promise<void> {
-  // --jq runs over each event (compiled before connecting).
-  const { jq } = await ctx.output();
+/** The flags checked: backfill, the window (start_time/end_time) and the stall timeout. */
+function streamSettings(o: StreamOptions): { backfill?: number; start?: number; end?: number; stallSec: number } {
   let backfill: number | undefined;
   if (o.backfillMinutes !== undefined) {
     checkInput(ACTIVITY_ENDPOINTS.stream, { query: { backfill_minutes: o.backfillMinutes } });
@@ -130,6 +128,25 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
   if (end !== undefined && start !== undefined && end <= start) throw new UsageError('--end-time must be after --start-time', { flag: '--end-time' });
   const stallSec = /^\d+(\.\d+)?$/.test(o.stallTimeout ?? '60') ? Number(o.stallTimeout ?? '60') : NaN;
   if (!Number.isFinite(stallSec) || stallSec < 1) throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, { flag: '--stall-timeout' });
+  return { backfill, start, end, stallSec };
+}
+
+/**
+ * The stream's query: the backfill, or with a window its bounds; a reconnect asks again from a
+ * minute before we last heard (duplicates are dropped).
+ */
+function windowQuery(w: { start?: number; end?: number }, lastHeard: number, firstTry: boolean, bf: number): Record<string, string | number | undefined> {
+  const { start, end } = w;
+  if (start === undefined && end === undefined) return { backfill_minutes: bf > 0 ? bf : undefined };
+  const from = start === undefined ? undefined : firstTry ? start : Math.max(start, lastHeard - 60_000);
+  return { start_time: from !== undefined ? isoSeconds(from) : undefined, end_time: end !== undefined ? isoSeconds(end) : undefined };
+}
+
+/** Follows GET /2/activity/stream until ctx.signal aborts. */
+export async function activityStream(ctx: Context, o: StreamOptions): Promise<void> {
+  // --jq runs over each event (compiled before connecting).
+  const { jq } = await ctx.output();
+  const { backfill, start, end, stallSec } = streamSettings(o);
   const { backoff } = await import('../../core/http.js');
   const base = ctx.env.XCTL_RETRY_BASE_MS ? Number(ctx.env.XCTL_RETRY_BASE_MS) : 1000;
   const http = await ctx.http();
@@ -138,13 +155,6 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
   let lastHeard = ctx.clock.now();
   let first = true;
   let connected = false; // a stream that never connected (wrong --base-url, no server) gives up
-
-  // With a window, a reconnect asks again from a minute before we last heard (duplicates dropped).
-  const windowQuery = (firstTry: boolean, bf: number): Record<string, string | number | undefined> => {
-    if (start === undefined && end === undefined) return { backfill_minutes: bf > 0 ? bf : undefined };
-    const from = start === undefined ? undefined : firstTry ? start : Math.max(start, lastHeard - 60_000);
-    return { start_time: from !== undefined ? isoSeconds(from) : undefined, end_time: end !== undefined ? isoSeconds(end) : undefined };
-  };
 
   while (!ctx.signal.aborted) {
     // On reconnect ask for the minutes since we last heard from the server (plus one), capped at 5.
@@ -158,7 +168,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
         method: ACTIVITY_ENDPOINTS.stream.method,
         path: ACTIVITY_ENDPOINTS.stream.path,
         auth: 'app',
-        query: windowQuery(first, bf),
+        query: windowQuery({ start, end }, lastHeard, first, bf),
         stream: true,
         retry: false,
         signal: conn.signal,

@@ -5,10 +5,9 @@
 // webhook as `{"for_user_id": ..., "<kind>_events": [...]}`, signed like every other delivery and
 // logged so POST /2/webhooks/replay can send it again.
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { ok, problem, type SReq } from '../http.js';
+import { checkV2Input, ok, problem, type SReq } from '../http.js';
 import { collectionKey, digitsFor, type Entity } from '../state.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E, ACCOUNT_ACTIVITY_KEYS, PROVISIONED_SUBSCRIPTIONS } from '../../contract/account-activity.js';
-import { idProblem, isNumericId } from '../../contract/ids.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 
 interface AccountSubscription extends Entity {
@@ -32,11 +31,6 @@ function subs(app: SandboxApp): Map<string, AccountSubscription> {
 
 function mine(app: SandboxApp, appKey: string | undefined): AccountSubscription[] {
   return [...subs(app).values()].filter((s) => s.app_key === appKey);
-}
-
-function userIdParam(v: string | undefined): string {
-  if (!isNumericId(v)) throw problem(400, 'Invalid Request', idProblem('user_id', v), { parameter: 'user_id', value: v ?? '' });
-  return v;
 }
 
 function canReadDirectMessages(app: SandboxApp, req: SReq): boolean {
@@ -74,7 +68,8 @@ export function install(app: SandboxApp): void {
 
   r.serve(E.unsubscribe, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
-    const userId = userIdParam(req.params.user_id);
+    checkV2Input(E.unsubscribe, { path: req.params });
+    const userId = req.params.user_id!;
     const key = `${w.id}:${userId}`;
     if (!subs(app).has(key)) {
       throw problem(404, 'Not Found Error', `user ${userId} is not subscribed to webhook ${w.id}`, { resource_type: 'subscription', resource_id: userId, parameter: 'user_id', value: userId });
