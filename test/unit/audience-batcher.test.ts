@@ -1,5 +1,6 @@
 // The batcher's three limits (users per request, 2500 operations, 5,000,000 bytes), that no
 // user is lost or duplicated, and that batches do not depend on how the input was chunked.
+import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Batcher, type Batch, type FragmentRun } from '../../src/audiences/batcher.js';
 import { MAX_BYTES, MAX_OPERATIONS } from '../../src/contract/audience-users.js';
@@ -186,5 +187,33 @@ describe('Batcher limits across many input chunks', () => {
     const batches = all(new Batcher({ maxUsers: 1000, usersPerOp: 4, maxOps: 2 }, { operationType: 'Update' }), chunks(5));
     expect(batches.map((b) => b.users)).toEqual(Array(15).fill(8));
     expect(batches.every((b) => b.ops === 2)).toBe(true);
+  });
+});
+
+describe('Batcher: when batches come out, their head, reused bodies', () => {
+  const v = ids(30);
+  const head = (u: string) => crypto.createHash('sha1').update(`{"email":["${u}"]},`).digest('hex').slice(0, 12);
+
+  it('gives a full batch back from the push that filled it, not at the next push or flush', () => {
+    const b = new Batcher({ maxUsers: 5 }, { operationType: 'Update' });
+    expect(b.push(run(v.slice(0, 3))).length).toBe(0);
+    const out = b.push(run(v.slice(3, 5)));
+    expect(out.map((x) => x.users)).toEqual([5]);
+    expect(b.flush()).toBeUndefined();
+  });
+
+  it("a batch's head is the first 12 hex digits of SHA-1 over its first user's fragment, wherever it starts", () => {
+    const b = new Batcher({ maxUsers: 4 }, { operationType: 'Update' });
+    const out = all(b, [run(v.slice(0, 6)), run(v.slice(6, 11))]);
+    expect(out.map((x) => x.head)).toEqual([head(v[0]!), head(v[4]!), head(v[8]!)]);
+  });
+
+  it('a recycled body too small for the next batch is not used for it', () => {
+    const b = new Batcher({ maxUsers: 10 }, { operationType: 'Update' });
+    const small = all(new Batcher({ maxUsers: 1 }, { operationType: 'Update' }), [run(v.slice(0, 1))])[0]!;
+    b.recycle(small.body);
+    const [big] = b.push(run(v.slice(0, 10)));
+    expect(big!.users).toBe(10);
+    expect(usersOf(big!)).toEqual(v.slice(0, 10));
   });
 });

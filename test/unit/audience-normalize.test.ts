@@ -9,10 +9,12 @@ import {
   normalizePartnerUserId,
   normalizePhone,
   normalizeTwitterId,
+  looksHashed,
+  normalize,
   prepare,
   sha256Hex,
 } from '../../src/audiences/normalize.js';
-import { canonicalType } from '../../src/contract/audience-users.js';
+import { canonicalType, type IdType } from '../../src/contract/audience-users.js';
 
 const val = (n: { value: string } | { reason: string }) => ('value' in n ? n.value : `REJECT: ${n.reason}`);
 
@@ -144,5 +146,40 @@ describe('normalization boundaries', () => {
     const got = val(normalizePhone(raw, cc));
     if (want === 'REJECT') expect(got).toMatch(/^REJECT/);
     else expect(got).toBe(want);
+  });
+});
+
+// Mutation testing (TESTING.md): every rejection reason is what the rejects file and the summary
+// show, so each is pinned word for word; device_id and partner_user_id through normalize().
+describe('rejection reasons, word for word', () => {
+  const rows: Array<[IdType, string, string]> = [
+    ['email', 'nope', 'not an email address'],
+    ['handle', 'has space', 'not a handle (1-15 letters, digits or _)'],
+    ['twitter_id', '12a', 'not a numeric user id'],
+    ['twitter_id', '000', 'user id is zero'],
+    ['device_id', 'a b', 'not a device id'],
+    ['partner_user_id', '  ', 'empty partner user id'],
+    ['phone_number', 'call me', 'not a phone number'],
+    ['phone_number', '+1 555', 'not a valid phone number'],
+    ['phone_number', '020 7946 0958', 'national phone number without --default-country'],
+  ];
+  it.each(rows)('%s %j: %s', (type, raw, reason) => {
+    expect(normalize(type, raw)).toEqual({ reason });
+  });
+
+  it('normalize() routes device_id and partner_user_id to their own rules', () => {
+    expect(normalize('device_id', ' AB-CD ')).toEqual({ value: 'ab-cd' });
+    expect(normalize('partner_user_id', ' Keep Case ')).toEqual({ value: 'Keep Case' });
+    expect(normalize('phone_number', ' +44 20 7946 0958 ')).toEqual({ value: '442079460958' });
+  });
+
+  it('--hashed refuses what is not a whole digest, naming why', () => {
+    const d = sha256Hex('x');
+    expect(prepare('email', ` ${d.toUpperCase()} `, true)).toEqual({ value: d });
+    for (const bad of [d.slice(1), `x${d}`, `${d}x`, `${d.slice(0, 63)}g`]) {
+      expect(prepare('email', bad, true)).toEqual({ reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' });
+    }
+    expect(looksHashed(`${d}0`)).toBe(false);
+    expect(looksHashed(`z${d.slice(1)}`)).toBe(false);
   });
 });

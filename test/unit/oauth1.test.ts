@@ -132,3 +132,18 @@ describe('OAuth 1.0a header: exact form, strict parsing, repeated keys', () => {
     expect(one.oauth_signature).not.toBe(p.oauth_signature);
   });
 });
+
+describe('OAuth 1.0a: a key repeated three times, a token without a secret', () => {
+  it('signs every value of a key given three times', () => {
+    const keys = { consumerKey: 'ck', consumerSecret: 'cs', token: 't', tokenSecret: 'ts' };
+    const url = 'https://api.x.com/2/x?a=3&a=1&a=2';
+    const p = signOAuth1(keys, { method: 'GET', url, nonce: 'n', timestamp: 1 });
+    const params: Array<[string, string]> = [['a', '3'], ['a', '1'], ['a', '2'], ...Object.entries(p).filter(([k]) => k !== 'oauth_signature')];
+    expect(hmacSha1(signatureBaseString('GET', 'https://api.x.com/2/x', params), 'cs', 'ts')).toBe(p.oauth_signature);
+  });
+  it('a token without a secret signs with an empty token secret', () => {
+    const p = signOAuth1({ consumerKey: 'ck', consumerSecret: 'cs', token: 't' }, { method: 'GET', url: 'https://api.x.com/a', nonce: 'n', timestamp: 1 });
+    const params = Object.entries(p).filter(([k]) => k !== 'oauth_signature') as Array<[string, string]>;
+    expect(hmacSha1(signatureBaseString('GET', 'https://api.x.com/a', params), 'cs', '')).toBe(p.oauth_signature);
+  });
+});

@@ -127,3 +127,19 @@ describe('CLI input parsing', () => {
     expect(summarize({ data: { id: '9', text: 'hi', author_id: '3', edit_history_tweet_ids: ['8', '9'] }, matching_rules: [{ id: '1', tag: 'pets' }] })).toEqual({ type: 'post', user: '3', summary: '9 (edit 1): hi [rules pets]' });
   });
 });
+
+// Mutation testing (TESTING.md): the refusal of CRC tokens that are themselves JSON was never run.
+describe('isServiceShapedCrcToken', () => {
+  it.each([
+    ['abc-123_=+/.:', true],
+    ['MTk5MjU1NTkzNw==', true],
+    ['12345', false], // a number is a JSON text: its signature would sign the body "12345"
+    ['-1.5e+300', false],
+    ['null', false],
+    ['true', false],
+    ['', false],
+    ['a'.repeat(257), false],
+    ['{"a":1}', false],
+    ['with space', false],
+  ])('%j -> %s', (token, ok) => expect(isServiceShapedCrcToken(token as string)).toBe(ok));
+});
