@@ -1,6 +1,6 @@
 // argv -> program -> run. The only place that maps errors to exit codes and touches process.*.
 import fs from 'node:fs';
-import { runCommandEnd } from './core/command-end.js';
+import { runCommandEnd, setInterruptSignal } from './core/command-end.js';
 import { bindRuntime } from './commands/runtime.js';
 import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
 import { redactSecrets } from './core/redact.js';
@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');
   args = rewriteHelpWord(args);
   const controller = new AbortController();
+  setInterruptSignal(controller.signal);
   let interrupts = 0;
   let firstAt = 0;
   const onSignal = (sig: NodeJS.Signals) => {

@@ -12,3 +12,15 @@ export function atCommandEnd(fn: () => void): void {
 export function runCommandEnd(): void {
   for (const fn of atEnd.splice(0)) fn();
 }
+
+let interrupt: AbortSignal | undefined;
+
+/** main.ts: the process's Ctrl-C/SIGTERM signal, for work that runs outside a command's Context (jq). */
+export function setInterruptSignal(s: AbortSignal): void {
+  interrupt = s;
+}
+
+/** The process's interrupt signal, when running as the CLI. */
+export function interruptSignal(): AbortSignal | undefined {
+  return interrupt;
+}

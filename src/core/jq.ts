@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { InterruptedError, UsageError } from './errors.js';
+import { interruptSignal } from './command-end.js';
 
 type JqHandle = Awaited<ReturnType<typeof import('jq-wasm').loadJq>>;
 let handle: Promise<JqHandle> | undefined;
@@ -79,21 +80,11 @@ async function jqWorker(): Promise<JqWorker> {
   return shared;
 }
 
-/** The command's Ctrl-C signal (main.ts), when running as the CLI. */
-async function interruptSignal(): Promise<AbortSignal | undefined> {
-  const { getRuntime } = await import('../runtime.js');
-  try {
-    return getRuntime().signal;
-  } catch {
-    return undefined;
-  }
-}
-
 type JqResult = { exitCode: number; stdout: string; stderr: string } | { crashed: string };
 
 /** Runs `program` over the JSON text `input` and returns jq's output (strings raw, as `jq -r`). */
 export async function runJq(program: string, input: string, signal?: AbortSignal, timeoutMs = JQ_TIMEOUT_MS): Promise<string> {
-  signal ??= await interruptSignal();
+  signal ??= interruptSignal();
   const worker = await jqWorker();
   const r = await new Promise<JqResult | 'timeout' | 'aborted' | Error>((resolve) => {
     const timer = setTimeout(() => done('timeout'), timeoutMs);
