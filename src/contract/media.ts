@@ -16,6 +16,16 @@ export const MEDIA_ENDPOINTS = {
   append: endpoint('POST', '/2/media/upload/:id/append', { ...media, doc: 'one chunk (multipart: media, segment_index)' }),
   finalize: endpoint('POST', '/2/media/upload/:id/finalize', { ...media, doc: 'end the upload -> {"data":{id,media_key,size,processing_info?}}' }),
   status: endpoint('GET', STATUS_PATH, { ...media, doc: 'processing state ?command=STATUS&media_id= -> {"data":{processing_info}}' }),
+  /** The v2 one-shot upload (multipart: media, media_category; platform-notes-2 section 3). */
+  oneShot: endpoint('POST', STATUS_PATH, { ...media, doc: 'the whole file in one request (multipart: media, media_category) -> {"data":{id,media_key,...}}' }),
+} as const;
+
+const mediaV1 = { auth: 'user', style: 'v1', rate: 'media' } as const;
+
+/** The v1.1 upload the older clients use (tweepy, the Ads SDK): command=INIT|APPEND|FINALIZE, or the whole file. */
+export const MEDIA_V1_ENDPOINTS = {
+  upload: endpoint('POST', '/1.1/media/upload.json', { ...mediaV1, doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file' }),
+  status: endpoint('GET', '/1.1/media/upload.json', { ...mediaV1, doc: 'processing state ?command=STATUS&media_id=' }),
 } as const;
 
 export const MEDIA_TYPES = [

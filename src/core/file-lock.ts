@@ -220,5 +220,23 @@ export function withFileLockSync<T>(file: string, fn: () => T, o: Omit<LockOptio
 export async function obtainOnce<T>(file: string, cached: () => T | undefined, obtain: () => Promise<T>, o: LockOptions = {}): Promise<T> {
   const first = cached();
   if (first !== undefined) return first;
-  return withFileLock(file, async () => cached() ?? obtain(), o);
+  let inside = false;
+  try {
+    return await withFileLock(
+      file,
+      async () => {
+        inside = true;
+        return cached() ?? obtain();
+      },
+      o,
+    );
+  } catch (e) {
+    // No lock file can be made here (a read-only or absent HOME on a CI runner): ask without one,
+    // as the cache it guards is best effort there too.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (!inside && typeof code === 'string' && NO_LOCK_HERE.has(code)) return obtain();
+    throw e;
+  }
 }
+
+const NO_LOCK_HERE = new Set(['EROFS', 'EACCES', 'EPERM', 'ENOENT', 'ENOTDIR', 'ENOSPC', 'EDQUOT']);

@@ -134,7 +134,7 @@ describe('bundle', () => {
     expect(main.includes('parsePhoneNumberWithError=')).toBe(false); // libphonenumber's own code
     // node:crypto is required in one place: the loader that its imports go through (bundle.js).
     expect(main.split('require("node:crypto")').length - 1).toBe(1);
-    expect(main.length).toBeLessThan(800_000);
+    expect(main.length).toBeLessThan(900_000); // 0.69 MB when split; the round's features since add ~0.15 MB
     for (const f of ['sandbox.cjs', 'vendor/libphonenumber-js.cjs']) expect(fs.existsSync(path.join(ROOT, 'dist/cli', f)), f).toBe(true);
   });
 

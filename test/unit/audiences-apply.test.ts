@@ -473,7 +473,7 @@ describe('apply --plan', () => {
         '',
       ].join('\n'),
     );
-    expect(t.stderr()).toBe('plan: 1 of 1 audiences would change\n');
+    expect(t.stderr()).toMatch(/: the first sync uploads all 2 members\nplan: 1 of 1 audiences would change\n$/);
     reg.verify();
   });
 

@@ -7,7 +7,7 @@ import type { Endpoint } from '../../src/contract/endpoint.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS } from '../../src/contract/account-activity.js';
 import { ACTIVITY_ENDPOINTS } from '../../src/contract/activity.js';
 import { UPLOAD_ENDPOINTS } from '../../src/contract/audience-users.js';
-import { MEDIA_ENDPOINTS } from '../../src/contract/media.js';
+import { MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../src/contract/media.js';
 import { OAUTH_ENDPOINTS } from '../../src/contract/oauth.js';
 import { OAUTH2_ENDPOINTS } from '../../src/contract/oauth2.js';
 import { validate } from '../../src/contract/params.js';
@@ -29,6 +29,7 @@ const CONTRACT: Record<string, Record<string, Endpoint>> = {
   ACTIVITY_ENDPOINTS,
   UPLOAD_ENDPOINTS,
   MEDIA_ENDPOINTS,
+  MEDIA_V1_ENDPOINTS,
   OAUTH_ENDPOINTS,
   OAUTH2_ENDPOINTS,
   SANDBOX_ADMIN_ENDPOINTS,

@@ -53,7 +53,7 @@ describe('start-up loads only what it needs', () => {
     const loaded = loadedFrom('src/main.ts');
     expect(loadedFrom('src/program.ts')).toContain('commander'); // the graph is real
     expect(loaded.filter((f) => f.startsWith('src/')).sort()).toEqual(
-      ['src/commands/runtime.ts', 'src/contract/service-errors.ts', 'src/core/command-end.ts', 'src/core/errors.ts', 'src/core/redact.ts', 'src/core/sanitize.ts', 'src/main.ts'].sort(),
+      ['src/commands/runtime.ts', 'src/contract/service-errors.ts', 'src/core/command-end.ts', 'src/core/errors.ts', 'src/core/fs-errors.ts', 'src/core/redact.ts', 'src/core/sanitize.ts', 'src/main.ts'].sort(),
     );
     expect(loaded.filter((f) => HEAVY.includes(f))).toEqual([]);
     // program.ts is the first import(): the root's options and the group table, nothing more.

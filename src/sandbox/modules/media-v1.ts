@@ -6,7 +6,7 @@
 import type { SandboxApp } from '../app.js';
 import { ok, problem, v1Error, type Reply, type SReq } from '../http.js';
 import { V1Code } from '../../contract/service-errors.js';
-import { FINALIZE_EXPIRES_SECS } from '../../contract/media.js';
+import { FINALIZE_EXPIRES_SECS, MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../contract/media.js';
 import { appendSegment, dataOf, finalizeUpload, initUpload, live, parseMultipart, uploadWhole, type Fail, type Upload } from './media.js';
 
 /** v1.1 gives a media id and a key for 24 h (notes 3 "Expiry"). */
@@ -134,8 +134,7 @@ function v2OneShot(app: SandboxApp, req: SReq): Reply {
 
 export function install(app: SandboxApp): void {
   const r = app.router;
-  const v1 = { auth: 'user' as const, style: 'v1' as const, rate: 'media' };
-  r.add('POST', '/1.1/media/upload.json', v1, (req) => v1Upload(app, req));
-  r.add('GET', '/1.1/media/upload.json', v1, (req) => v1Status(app, req));
-  r.add('POST', '/2/media/upload', { auth: 'user', style: 'v2', rate: 'media' }, (req) => v2OneShot(app, req));
+  r.serve(MEDIA_V1_ENDPOINTS.upload, (req) => v1Upload(app, req));
+  r.serve(MEDIA_V1_ENDPOINTS.status, (req) => v1Status(app, req));
+  r.serve(MEDIA_ENDPOINTS.oneShot, (req) => v2OneShot(app, req));
 }
