@@ -28,12 +28,23 @@ let day0: string; // the account's (America/New_York) date when the test starts
 let day2: string;
 const H = 3600_000;
 
+function nyHour(ms: number): number {
+  return Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(new Date(ms)));
+}
+
 function nyDate(ms: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date(ms));
 }
 
 beforeAll(async () => {
   t = await startAdsSandbox({ clock: 'manual' });
+  // Start at 10:17 in the account's time zone, whatever the hour the test runs: the checks below
+  // assume a day with delivery left in it after the start, and windows that do not begin on the
+  // hour (run just before midnight in New York, day0 had two minutes of delivery).
+  const start = t.sb.app.clock.now();
+  let next = Math.ceil(start / H) * H;
+  for (let i = 0; i < 24 && nyHour(next) !== 10; i++) next += H;
+  await t.admin('POST', '/_sandbox/clock', { advance: `${next + 17 * 60_000 - start}ms` });
   const now = t.sb.app.clock.now();
   day0 = nyDate(now);
   day2 = nyDate(Date.parse(`${day0}T12:00:00Z`) + 48 * H);
