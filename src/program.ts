@@ -45,7 +45,7 @@ export function buildProgram(version: string): Command {
     .option('--fields <list>', 'comma-separated fields to print')
     .option('--jq <expr>', "filter the JSON output with jq (all pages with --all); strings print raw, e.g. --jq '.[].id'")
     .option('--include-cursor', 'lists: json as {"data": [...], "next_cursor": ...}; jsonl ends with a {"next_cursor": ...} line')
-    .option('--header', 'tsv and csv: print a first row with the column names')
+    .option('--header-row', 'tsv and csv: print a first row with the column names (also --header, where the command has no --header of its own)')
     .option('--base-url <url>', 'API base URL for the API and ads hosts (env XCTL_BASE_URL)')
     .option('--sandbox', 'use the ads sandbox host')
     .option('--account <id>', 'ads account id (env XCTL_ACCOUNT_ID)')
@@ -151,8 +151,8 @@ export async function loadGroups(program: Command, names: string[], operands?: s
  *   command's argument (`--json get ID`, `get --json ID`). Each bare `--json` followed by a word
  *   becomes `--json=WORD` when the word looks like field names and is not an argument the command
  *   still needs, else `--json=` (JSON, every field).
- * - A command's own option named like a global one (`request -H/--header`, an HTTP header, beside
- *   the global `--header` row of tsv/csv) keeps its meaning: its long form is passed as its short one.
+ * - `--header` is the global `--header-row` (a first row for tsv/csv) on a command with no
+ *   `--header` of its own; `request -H/--header` keeps its own (an HTTP header).
  */
 export function normalizeArgs(program: Command, args: string[]): string[] {
   const end = args.indexOf('--');
@@ -166,14 +166,8 @@ export function normalizeArgs(program: Command, args: string[]): string[] {
     cmd = sub;
   }
   const out = args.slice();
-  if (cmd !== program) {
-    for (const o of cmd.options) {
-      if (!o.long || !o.short || !program.options.some((g) => g.long === o.long)) continue;
-      for (let i = 0; i < upto; i++) {
-        if (out[i] === o.long) out[i] = o.short;
-        else if (out[i]!.startsWith(`${o.long}=`)) out[i] = o.short + out[i]!.slice(o.long.length + 1);
-      }
-    }
+  if (!cmd.options.some((o) => o.long === '--header')) {
+    for (let i = 0; i < upto; i++) if (out[i] === '--header') out[i] = '--header-row';
   }
   if (!out.slice(0, upto).includes('--json')) return out;
   const positionals = operands.slice(k);

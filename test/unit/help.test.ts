@@ -108,6 +108,20 @@ describe('examples', () => {
   }, 120_000);
 });
 
+describe('flag names', () => {
+  // issue 29 item 2: `request -o csv --header` took the global --header for request's -H/--header
+  it('no global flag shares a name (long or short) with any command’s own flag', async () => {
+    const program = await fullProgram();
+    const global = new Set(program.options.flatMap((o) => [o.long, o.short]).filter((n): n is string => !!n));
+    const clash: string[] = [];
+    walk(program, (c) => {
+      if (c === program) return;
+      for (const o of c.options) for (const n of [o.long, o.short]) if (n && global.has(n)) clash.push(`${commandPath(c)} ${n}`);
+    });
+    expect(clash).toEqual([]);
+  });
+});
+
 describe('help text', () => {
   it('every argument has a description that is more than its name', () => {
     const bad: string[] = [];
