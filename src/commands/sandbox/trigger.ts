@@ -50,5 +50,11 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data);
-  if (res.data.data.deliveries === 0) ctx.io.info('deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events');
+  const { deliveries, unreached } = res.data.data;
+  if (deliveries !== 0) return;
+  // A subscription may match and still reach nobody: say which, and what to connect.
+  if (Array.isArray(unreached) && unreached.length) {
+    const { escapeForTerminal } = await import('../../core/sanitize.js');
+    ctx.io.info(`deliveries 0: ${escapeForTerminal(unreached.map(String).join('; '))}; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)`);
+  } else ctx.io.info('deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events');
 }

@@ -303,7 +303,7 @@ export function install(app: SandboxApp): void {
     for (const c of streams(app).values()) c.res.destroy();
   });
 
-  app.events.subscribe(async (ev) => {
+  app.events.subscribe(async (ev, unreached) => {
     let n = 0;
     for (const s of [...subs(app).values()]) {
       if (!matches(s, ev)) continue;
@@ -311,6 +311,9 @@ export function install(app: SandboxApp): void {
       if (s.webhook_id) {
         if (await deliver(app, s.webhook_id, env, ev)) n++;
         continue;
+      }
+      if (![...streams(app).values()].some((c) => c.app_key === s.app_key)) {
+        unreached.push(`subscription ${s.id} matches but has no webhook and no activity stream is connected`);
       }
       const line = JSON.stringify(env) + '\n';
       const b = backlog(app);
