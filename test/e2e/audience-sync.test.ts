@@ -51,6 +51,17 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | boolean>;
 
 describe('audiences sync', () => {
+  it('--plan sends nothing and draws no progress (issue 29 item 8); a real sync does', async () => {
+    const id = audience();
+    const a = emailFile(range(0, 30_000));
+    const env = { XCTL_PROGRESS_INTERVAL_MS: '1' };
+    const plan = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '--plan', '-o', 'json'], { env });
+    expect(plan.code, plan.stderr).toBe(10);
+    expect(plan.stderr).not.toContain('"progress"');
+    const real = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '-o', 'json'], { env, timeoutMs: 60_000 });
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stderr).toContain('"progress"');
+  });
   it('200,000 rows, then 5% added and 5% removed: only those are sent, and the audience equals the file', async () => {
     const id = audience();
     const a = emailFile(range(0, 198_000), range(100_000, 102_000)); // 200,000 rows, 198,000 members

@@ -1,0 +1,71 @@
+// Small things of "a day in the terminal, third round" (issue 29 item 8 and item 4), through the
+// test context: exact TTY and piped output.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpRegistry, json, route } from '../helpers/http-registry.js';
+import { testContext, type TestContext } from '../helpers/test-context.js';
+
+const made: TestContext[] = [];
+afterEach(() => {
+  for (const t of made.splice(0)) t.cleanup();
+});
+function tc(o: Parameters<typeof testContext>[0] = {}): TestContext {
+  const t = testContext(o);
+  made.push(t);
+  return t;
+}
+
+describe('webhooks crc', () => {
+  it('a number-like token is refused on purpose, and says so', async () => {
+    const t = tc();
+    for (const token of ['12345', 'true', 'null', '-1.5e+3']) {
+      await expect(t.run(['webhooks', 'crc', token])).rejects.toMatchObject({
+        exitCode: 2,
+        message: `"${token}" is refused on purpose: a crc_token that is also a JSON value (a number, true, false, null) would make the answer a valid signature for a delivery with that body`,
+      });
+    }
+    await expect(t.run(['webhooks', 'crc', 'a b'])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^a crc_token is at most 256 letters/) });
+    await t.run(['webhooks', 'crc', 'abc-123']);
+    expect(t.stdout()).toMatch(/^\{"response_token":"sha256=/);
+  });
+});
+
+describe('media upload', () => {
+  function video(dir: string): string {
+    const file = path.join(dir, 'clip.mp4');
+    const head = Buffer.alloc(64);
+    head.write('ftypisom', 4, 'latin1');
+    fs.writeFileSync(file, head);
+    return file;
+  }
+  function uploads(reg: HttpRegistry): HttpRegistry {
+    return reg
+      .register(route('POST', '/2/media/upload/initialize'), json({ data: { id: '77', media_key: '7_77' } }))
+      .register(route('POST', '/2/media/upload/77/append'), json({}))
+      .register(route('POST', '/2/media/upload/77/finalize'), json({ data: { id: '77', media_key: '7_77', processing_info: { state: 'pending', check_after_secs: 1, progress_percent: 50 } } }))
+      .register(route('GET', '/2/media/upload'), json({ data: { id: '77', media_key: '7_77', size: 64, processing_info: { state: 'succeeded', progress_percent: 100 } } }));
+  }
+
+  it('the progress line ends with the outcome, not a stale "processing 50%"', async () => {
+    const reg = uploads(new HttpRegistry());
+    const t = tc({ transport: reg, tty: { stderr: true } });
+    await t.run(['media', 'upload', video(t.configDir)]);
+    const last = t.stderr().split('\r').at(-1)!;
+    expect(last).toMatch(/100% 0\.0 of 0\.0 MB processed\s*\n$/);
+    expect(t.stderr()).toContain('processing 50%');
+  });
+
+  it('--add-to-library that uploads and then fails to add prints the media_key (exit 1, hint to add it)', async () => {
+    const reg = uploads(new HttpRegistry());
+    reg.register(route('POST', '/12/accounts/acct1/media_library'), json({ errors: [{ code: 'INVALID_PARAMETER', message: 'name is too long' }] }, 400));
+    const t = tc({ transport: reg, env: { XCTL_ACCOUNT_ID: 'acct1' } });
+    const err = await t.run(['media', 'upload', video(t.configDir), '--add-to-library', '--name', 'Spring ad', '--fields', 'media_key,library']).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      exitCode: 1,
+      message: expect.stringMatching(/^uploaded as 7_77, but not added to the media library: /),
+      hint: expect.stringContaining("the upload is kept: add it with `xctl ads media-library add --media-key 7_77 --name 'Spring ad'`"),
+    });
+    expect(t.stdout()).toBe('7_77\tfailed\n');
+  });
+});
