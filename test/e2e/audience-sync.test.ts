@@ -51,6 +51,15 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | boolean>;
 
 describe('audiences sync', () => {
+  it('audiences hash: a value is not a file (exit 2, --value hint); --value and stdin hash single values (issue 29)', async () => {
+    const env = { XCTL_CONFIG_DIR: dir };
+    const miss = await runCli(['audiences', 'hash', 'Ada@x.com'], { env });
+    expect([miss.code, miss.stderr]).toEqual([2, 'error: <file>: Ada@x.com does not exist\nhint: to hash a value, give it with --value: xctl audiences hash --value Ada@x.com\n']);
+    const v = await runCli(['audiences', 'hash', '--value', 'Ada@x.com'], { env });
+    expect([v.code, v.stdout]).toEqual([0, `${sha('ada@x.com')}\n`]);
+    const piped = await runCli(['audiences', 'hash', '--type', 'email'], { env, input: 'Ada@x.com\n' });
+    expect([piped.code, piped.stdout]).toEqual([0, `${sha('ada@x.com')}\n`]);
+  });
   it('--plan sends nothing and draws no progress (issue 29 item 8); a real sync does', async () => {
     const id = audience();
     const a = emailFile(range(0, 30_000));

@@ -1,5 +1,6 @@
 // Small things of "a day in the terminal, third round" (issue 29 item 8 and item 4), through the
 // test context: exact TTY and piped output.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -67,5 +68,30 @@ describe('media upload', () => {
       hint: expect.stringContaining("the upload is kept: add it with `xctl ads media-library add --media-key 7_77 --name 'Spring ad'`"),
     });
     expect(t.stdout()).toBe('7_77\tfailed\n');
+  });
+});
+
+describe('audiences hash: a value, not a file', () => {
+  const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
+
+  it('a value where the file goes: the file does not exist (exit 2), and the hint gives --value', async () => {
+    const t = tc();
+    await expect(t.run(['audiences', 'hash', 'Ada@x.com'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '<file>: Ada@x.com does not exist',
+      hint: 'to hash a value, give it with --value: xctl audiences hash --value Ada@x.com',
+    });
+  });
+
+  it('--value hashes single values exactly as upload does (an email needs no --type)', async () => {
+    const t = tc();
+    await t.run(['audiences', 'hash', '--value', ' Ada@X.com ', '--value', 'bob@y.org']);
+    expect(t.stdout()).toBe(`${sha('ada@x.com')}\n${sha('bob@y.org')}\n`);
+    const p = tc();
+    await p.run(['audiences', 'hash', '--value', '+1 415 555 0100', '--type', 'phone_number']);
+    expect(p.stdout()).toBe(`${sha('14155550100')}\n`); // the platform's E.164 without the +
+    await expect(p.run(['audiences', 'hash', '--value', '12345'])).rejects.toMatchObject({ exitCode: 2, message: '--value "12345": say what it is with --type (it is not an email)' });
+    await expect(p.run(['audiences', 'hash', '--value', 'nope', '--type', 'email'])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--value "nope" is not a valid email: /) });
+    await expect(p.run(['audiences', 'hash', 'f.csv', '--value', 'a@b.c'])).rejects.toMatchObject({ exitCode: 2, message: '--value hashes the values given: give no file with it' });
   });
 });
