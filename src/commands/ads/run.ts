@@ -1,6 +1,7 @@
 // Runs one ads operation: flags -> validated params (exit 2 before sending) -> the verb's
 // beforeSend hook -> request -> envelope -> afterReceive hook -> output. Lists follow
 // next_cursor with --all / --limit.
+import { escapeForTerminal } from '../../core/sanitize.js';
 import type { Context } from '../../context.js';
 import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
@@ -150,9 +151,28 @@ function asksFirst(op: OperationDef): boolean {
 async function deleteQuestion(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
   const ids: string[] = [];
   for (const pos of positionalsOf(r, op)) ids.push(given[pos.key] ?? (pos.key === 'account_id' ? await ctx.accountId() : '?'));
-  const what = `${r.dataType.replace(/_/g, ' ')} ${ids[ids.length - 1] ?? ''}`.trim();
+  const name = await nameOf(ctx, r, op, given);
+  const what = `${r.dataType.replace(/_/g, ' ')} ${ids[ids.length - 1] ?? ''}${name}`.trim();
   const of = ids.length > 1 ? ` of ${ids.slice(0, -1).join(' / ')}` : '';
   return `${op.verb} ${what}${of}? This cannot be undone.`;
+}
+
+/**
+ * ` ("Spring sale")`: the name of what a prompt is about to delete, read with the resource's get
+ * at the same path; only when someone will read the question (a terminal, no --yes), and never
+ * in the way (any failure leaves the id alone).
+ */
+async function nameOf(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
+  if (ctx.globals.yes || !ctx.io.isStdinTTY) return '';
+  const get = r.operations.find((x) => x.method === 'GET' && x.kind !== 'list' && x.path === op.path);
+  if (!get) return '';
+  try {
+    const res = await (await ctx.http()).request<{ data?: { name?: unknown } }>({ method: 'GET', host: 'ads', path: await fillPath(ctx, r, get, given), auth: 'user', retry: false });
+    const name = res.data.data?.name;
+    return typeof name === 'string' && name ? ` ("${escapeForTerminal(name.slice(0, 80))}")` : '';
+  } catch {
+    return '';
+  }
 }
 
 /** Calls the operation's endpoint (op.method op.path of the ads API) and prints the result. */
