@@ -95,3 +95,21 @@ describe('audiences hash: a value, not a file', () => {
     await expect(p.run(['audiences', 'hash', 'f.csv', '--value', 'a@b.c'])).rejects.toMatchObject({ exitCode: 2, message: '--value hashes the values given: give no file with it' });
   });
 });
+
+describe('login as another user: the profile\'s ads account', () => {
+  const accounts = json({ data: [{ id: 'a1', name: 'Alice Ads' }, { id: 'a2', name: 'Alice \u001b[2J EU' }], next_cursor: null });
+
+  it('warns and lists the accounts the new user can use; says nothing when the account is theirs', async () => {
+    const { checkAdsAccount } = await import('../../src/commands/auth/login-common.js');
+    const reg = new HttpRegistry().register(route('GET', '/12/accounts'), accounts, { times: 2 });
+    const t = tc({ transport: reg });
+    await checkAdsAccount(t.ctx, { user_id: '1', account_id: 'old9' }, { user_id: '2', screen_name: 'alice' });
+    expect(t.stderr()).toBe("warning: the profile's account_id old9 is not one of @alice's ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; @alice can use a1 (Alice Ads), a2 (Alice \\u001b[2J EU); e.g. `xctl config set account_id a1`\n");
+    const u = tc({ transport: reg });
+    await checkAdsAccount(u.ctx, { user_id: '1', account_id: 'a2' }, { user_id: '2', screen_name: 'alice' });
+    expect(u.stderr()).toBe('');
+    const same = tc({ transport: new HttpRegistry() });
+    await checkAdsAccount(same.ctx, { user_id: '2', account_id: 'old9' }, { user_id: '2', screen_name: 'alice' });
+    expect(same.stderr()).toBe('');
+  });
+});
