@@ -183,3 +183,30 @@ export function normalizeArgs(program: Command, args: string[]): string[] {
   }
   return out;
 }
+
+/**
+ * An unknown word where a group expects one of its commands (`xctl ads media`, and `xctl help ads
+ * media`, which commander would answer with the group's help and exit 0): the message with
+ * did-you-mean, and a hint when the word is a group of its own (`xctl media upload`).
+ */
+export async function unknownCommand(program: Command, args: string[]): Promise<{ message: string; hint?: string } | undefined> {
+  let cmd = program as CommandInternals;
+  const path: string[] = [];
+  for (const word of operandsOf(args)) {
+    if (!cmd.commands.length || cmd._actionHandler || cmd._defaultCommandName) return undefined;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as CommandInternals | undefined;
+    if (!sub) {
+      if (cmd === program) return undefined; // commander's own answer (group names are known before loading)
+      const { didYouMean } = await import('./core/suggest.js');
+      const names = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help');
+      const own = GROUPS[word] ? program.commands.find((c) => c.name() === word) : undefined;
+      return {
+        message: `unknown command '${word}' for 'xctl ${path.join(' ')}'${didYouMean(word, names)}`,
+        hint: own ? `${word} is a command group of its own: \`xctl ${word} --help\`${word === 'media' ? ', e.g. `xctl media upload FILE`' : ''}` : `\`xctl ${path.join(' ')} --help\` lists its commands`,
+      };
+    }
+    path.push(sub.name());
+    cmd = sub;
+  }
+  return undefined;
+}

@@ -21,6 +21,16 @@ describe('help', () => {
       expect(r.stderr).toBe('');
     }
   });
+  it('an unknown command below a group is an error with did-you-mean, also under help (issue 29 item 7)', async () => {
+    for (const args of [['help', 'ads', 'media'], ['ads', 'media'], ['ads', 'media', '--help']]) {
+      const r = await runCli(args);
+      expect([r.code, r.stdout], args.join(' ')).toEqual([2, '']);
+      expect(r.stderr).toBe("error: unknown command 'media' for 'xctl ads' (did you mean media-library or media-creatives?)\nhint: media is a command group of its own: `xctl media --help`, e.g. `xctl media upload FILE`\n");
+    }
+    const typo = await runCli(['help', 'ads', 'campaign']);
+    expect([typo.code, typo.stderr]).toEqual([2, "error: unknown command 'campaign' for 'xctl ads' (did you mean campaigns?)\nhint: `xctl ads --help` lists its commands\n"]);
+  });
+
   it('wraps to 80 columns when piped', async () => {
     const r = await runCli(['ads', 'scheduled-promoted-tweets', 'get', '--help']);
     for (const line of r.stdout.split('\n')) if (line.trim().includes(' ')) expect(line.length, line).toBeLessThanOrEqual(80);
