@@ -1,5 +1,5 @@
 // The root command: global options and the command groups, each imported only when it runs.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { helpWidth, wrapLongLines } from './commands/help-text.js';
 
 export interface GroupModule {
@@ -59,7 +59,8 @@ export function buildProgram(version: string): Command {
     // gh's "INHERITED FLAGS": --profile, -o, --json... are listed under every command's own.
     // Long generated flags (--daily-budget-amount-local-micro) leave a narrow description column:
     // wrap it anyway rather than run past the terminal's width.
-    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
+    // A group's commands come first, as gh lists them, then its options and the global ones.
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20, formatHelp: commandsFirst })
     .showSuggestionAfterError(true)
     .showHelpAfterError('hint: run with --help for usage')
     // one line for the error (commander puts its "Did you mean" on a line of its own), one hint
@@ -72,6 +73,18 @@ export function buildProgram(version: string): Command {
     .exitOverride(); // set before the groups are added: subcommands inherit it
   for (const [name, g] of Object.entries(GROUPS)) program.command(name).description(g.description);
   return program;
+}
+
+/** Commander's help with the "Commands:" section moved before "Options:". */
+function commandsFirst(cmd: Command, helper: Help): string {
+  const text = Help.prototype.formatHelp.call(helper, cmd, helper);
+  const sections = text.replace(/\n+$/, '').split('\n\n');
+  const commands = sections.findIndex((x) => x.startsWith('Commands:'));
+  const options = sections.findIndex((x) => x.startsWith('Options:'));
+  if (commands < 0 || options < 0 || commands < options) return text;
+  const [moved] = sections.splice(commands, 1);
+  sections.splice(options, 0, moved!);
+  return `${sections.join('\n\n')}\n`;
 }
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--jq', '--base-url', '--account', '--max-wait', '--deadline']);

@@ -31,6 +31,15 @@ describe('help', () => {
     expect([typo.code, typo.stderr]).toEqual([2, "error: unknown command 'campaign' for 'xctl ads' (did you mean campaigns?)\nhint: `xctl ads --help` lists its commands\n"]);
   });
 
+  it('a group lists its commands first, then its options and the global ones (as gh does)', async () => {
+    for (const args of [['ads', '--help'], ['--help'], ['audiences', 'permissions', '--help']]) {
+      const heads = (await runCli(args)).stdout.split('\n').filter((l) => /^[A-Z][A-Za-z ]*:$/.test(l));
+      expect(heads.slice(0, 2), args.join(' ')).toEqual(['Commands:', 'Options:']);
+    }
+    const leaf = (await runCli(['ads', 'campaigns', 'list', '--help'])).stdout;
+    expect(leaf.indexOf('Options:')).toBeLessThan(leaf.indexOf('Global Options:'));
+  });
+
   it('wraps to 80 columns when piped', async () => {
     const r = await runCli(['ads', 'scheduled-promoted-tweets', 'get', '--help']);
     for (const line of r.stdout.split('\n')) if (line.trim().includes(' ')) expect(line.length, line).toBeLessThanOrEqual(80);
