@@ -40,6 +40,14 @@ describe('help', () => {
     expect(leaf.indexOf('Options:')).toBeLessThan(leaf.indexOf('Global Options:'));
   });
 
+  it('did-you-mean for enum values and event types, before anything is sent', async () => {
+    const env = { XCTL_ACCOUNT_ID: 'a1', XCTL_BASE_URL: 'http://127.0.0.1:1' };
+    const tt = await runCli(['ads', 'targeting', 'add', '--line-item-id', 'l1', '--targeting-type', 'INTERESTS', '--targeting-value', '1'], { env });
+    expect([tt.code, tt.stderr]).toEqual([2, expect.stringContaining('hint: did you mean --targeting-type INTEREST?')]);
+    const ev = await runCli(['sandbox', 'trigger', 'profile.update.bo'], { env });
+    expect([ev.code, ev.stderr]).toEqual([2, expect.stringContaining('(did you mean profile.update.bio, profile.update.geo or profile.update.url?)')]);
+  });
+
   it('wraps to 80 columns when piped', async () => {
     const r = await runCli(['ads', 'scheduled-promoted-tweets', 'get', '--help']);
     for (const line of r.stdout.split('\n')) if (line.trim().includes(' ')) expect(line.length, line).toBeLessThanOrEqual(80);

@@ -113,3 +113,24 @@ describe('login as another user: the profile\'s ads account', () => {
     expect(same.stderr()).toBe('');
   });
 });
+
+describe('did-you-mean for values (issue 29 item 7)', () => {
+  it('an enum value one typo away, and an event type', async () => {
+    const reg = new HttpRegistry();
+    const t = tc({ transport: reg });
+    await expect(t.run(['ads', 'targeting', 'add', '--line-item-id', 'l1', '--targeting-type', 'INTERESTS', '--targeting-value', '1'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--targeting-type must be a targeting type such as LOCATION, INTEREST, BROAD_KEYWORD, AGE (got INTERESTS)',
+      hint: 'did you mean --targeting-type INTEREST?',
+    });
+    await expect(t.run(['ads', 'campaigns', 'create', '--funding-instrument-id', 'f1', '--name', 'x', '--entity-status', 'PAUSD', '--daily-budget-amount-local-micro', '1000000'])).rejects.toMatchObject({
+      exitCode: 2,
+      hint: 'did you mean --entity-status PAUSED?',
+    });
+    await expect(t.run(['sandbox', 'trigger', 'profile.update.bo'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: `"profile.update.bo" is not one of the platform's event types (did you mean profile.update.bio, profile.update.geo or profile.update.url?)`,
+    });
+    expect(reg.requests).toEqual([]);
+  });
+});

@@ -2,6 +2,7 @@
 // beforeSend hook -> request -> envelope -> afterReceive hook -> output. Lists follow
 // next_cursor with --all / --limit.
 import { escapeForTerminal } from '../../core/sanitize.js';
+import { closest } from '../../core/suggest.js';
 import type { Context } from '../../context.js';
 import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
@@ -39,8 +40,13 @@ function flagWords(message: string, params: ParamDef[]): string {
 export function violationError(v: Violation, params: ParamDef[], raw: Record<string, unknown>, prefix = ''): UsageError {
   const d = params.find((x) => x.name === v.param);
   const flag = d?.flag ?? `--${v.param.replace(/_/g, '-')}`;
-  const got = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? ` (got "${String(raw[v.param])}")` : '';
-  return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code });
+  const given = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? String(raw[v.param]) : undefined;
+  const got = given !== undefined ? ` (got "${given}")` : '';
+  // An enum value one typo away (INTERESTS for INTEREST): did-you-mean, as for commands.
+  const values = v.candidates ?? d?.enumValues;
+  const near = values && raw[v.param] !== undefined ? closest(String(raw[v.param]), values, 1)[0] : undefined;
+  const hint = near && near !== raw[v.param] ? `did you mean ${flag} ${near}?` : undefined;
+  return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code, hint });
 }
 
 /** Flag values (strings, or true for a bare boolean flag) by spec name. */
