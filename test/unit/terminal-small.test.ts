@@ -134,3 +134,37 @@ describe('did-you-mean for values (issue 29 item 7)', () => {
     expect(reg.requests).toEqual([]);
   });
 });
+
+describe('money in currency units (issue 29 item 5)', () => {
+  const sent = (r: { query: URLSearchParams; body: string }) => new URLSearchParams(r.body).get('daily_budget_amount_local_micro') ?? r.query.get('daily_budget_amount_local_micro');
+
+  it('--daily-budget 30.50 is 30500000 micros, read against the funding instrument currency', async () => {
+    const reg = new HttpRegistry()
+      .register(route('GET', '/12/accounts/acct1/funding_instruments/f1'), json({ data: { id: 'f1', currency: 'USD' } }))
+      .register(route('POST', '/12/accounts/acct1/campaigns'), json({ data: { id: 'c1', name: 'x' } }));
+    const t = tc({ transport: reg });
+    await t.run(['ads', 'campaigns', 'create', '--funding-instrument-id', 'f1', '--name', 'x', '--daily-budget', '30.50', '-o', 'json']);
+    expect(sent(reg.requests[1]!)).toBe('30500000');
+    reg.verify();
+  });
+
+  it('refuses more decimals than the currency has, both spellings at once, and a non-amount (exit 2, nothing sent)', async () => {
+    const usd = () => new HttpRegistry().register(route('GET', '/12/accounts/acct1/funding_instruments'), json({ data: [{ id: 'f1', currency: 'USD' }] }), { times: 9 });
+    const jpy = new HttpRegistry().register(route('GET', '/12/accounts/acct1/funding_instruments/f2'), json({ data: { id: 'f2', currency: 'JPY' } }));
+    const base = ['ads', 'line-items', 'update', 'l1'];
+    const t = tc({ transport: usd() });
+    await expect(t.run([...base, '--bid', '1.505'])).rejects.toMatchObject({ exitCode: 2, message: '--bid 1.505: USD has 2 decimals' });
+    await expect(t.run([...base, '--bid', '1,50'])).rejects.toMatchObject({ exitCode: 2, message: '--bid takes an amount such as 30 or 30.00 (got "1,50")' });
+    await expect(t.run([...base, '--bid', '1.5', '--bid-amount-local-micro', '1500000'])).rejects.toMatchObject({ exitCode: 2, message: '--bid and --bid-amount-local-micro say the same: give one' });
+    const j = tc({ transport: jpy });
+    await expect(j.run(['ads', 'campaigns', 'create', '--funding-instrument-id', 'f2', '--name', 'x', '--daily-budget', '3000.5'])).rejects.toMatchObject({ exitCode: 2, message: '--daily-budget 3000.5: JPY has no decimals' });
+  });
+
+  it('converts exactly, without floating point', async () => {
+    const { toMicros } = await import('../../src/commands/ads/money-flags.js');
+    expect(toMicros('123456789012.99', 2, 'USD', '--bid')).toBe('123456789012990000');
+    expect(toMicros('0.1', 2, 'USD', '--bid')).toBe('100000');
+    expect(toMicros('1.005', 3, 'KWD', '--bid')).toBe('1005000');
+    expect(toMicros('3000', 0, 'JPY', '--bid')).toBe('3000000000');
+  });
+});

@@ -3,6 +3,7 @@
 // next_cursor with --all / --limit.
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { closest } from '../../core/suggest.js';
+import { applyMoney, moneyFromOpts } from './money-flags.js';
 import type { Context } from '../../context.js';
 import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
@@ -87,6 +88,8 @@ export interface OperationOptions {
   dryRun?: boolean;
   /** Creates of named things: return | fail when one of this name exists. */
   ifExists?: string;
+  /** Currency twins of micro flags (`--daily-budget 30.00`) by spec name: money-flags.ts. */
+  money?: Record<string, string>;
 }
 
 /**
@@ -108,6 +111,7 @@ export function operationOptions(r: ResourceDef, op: OperationDef, opts: Record<
   positionalsOf(r, op).forEach((pos, i) => (path[pos.key] = args[i]));
   return {
     params: rawFromOpts(op, opts),
+    money: moneyFromOpts(op, opts),
     path,
     ...(opts.all !== undefined ? { all: !!opts.all } : {}),
     ...(typeof opts.limit === 'string' ? { limit: opts.limit } : {}),
@@ -187,6 +191,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   if (op.kind === 'batch') return sendBatch(ctx, r, op, await readFileBody(ctx, o, 'a JSON array of {"operation_type","params"} items'), o.path, columns);
   if (op.body === 'json') return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns);
   const raw = { ...o.params };
+  if (o.money && Object.keys(o.money).length) await applyMoney(ctx, op, o.money, raw);
   for (const d of op.params) if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
