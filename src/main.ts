@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { runCommandEnd, setInterruptSignal } from './core/command-end.js';
 import { bindRuntime } from './commands/runtime.js';
-import { ExitCode, XctlError, InterruptedError } from './core/errors.js';
+import { ExitCode, XctlError, InterruptedError, UsageError } from './core/errors.js';
 import { redactSecrets } from './core/redact.js';
 import { escapeForTerminal } from './core/sanitize.js';
 import { fileSystemError } from './core/fs-errors.js';
@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ version: pkg.version, commit, node: process.versions.node }) + '\n');
     return ExitCode.OK;
   }
-  const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup } = await import('./program.js');
+  const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup, unknownCommand } = await import('./program.js');
   args = rewriteHelpWord(args);
   const controller = new AbortController();
   setInterruptSignal(controller.signal);
@@ -89,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
   const parsed = normalizeArgs(program, args);
   const wantJson = jsonErrors(parsed, args, process.env.XCTL_OUTPUT);
   const verbose = args.includes('-v') || args.includes('--verbose');
+  const unknown = await unknownCommand(program, args);
+  if (unknown) return report(new UsageError(unknown.message, { hint: unknown.hint }), wantJson, verbose);
   try {
     await program.parseAsync([...argv.slice(0, 2), ...parsed]);
     return ExitCode.OK;

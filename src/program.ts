@@ -1,5 +1,5 @@
 // The root command: global options and the command groups, each imported only when it runs.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import { helpWidth, wrapLongLines } from './commands/help-text.js';
 
 export interface GroupModule {
@@ -45,7 +45,7 @@ export function buildProgram(version: string): Command {
     .option('--fields <list>', 'comma-separated fields to print')
     .option('--jq <expr>', "filter the JSON output with jq (all pages with --all); strings print raw, e.g. --jq '.[].id'")
     .option('--include-cursor', 'lists: json as {"data": [...], "next_cursor": ...}; jsonl ends with a {"next_cursor": ...} line')
-    .option('--header', 'tsv and csv: print a first row with the column names')
+    .option('--header-row', 'tsv and csv: print a first row with the column names (also --header, where the command has no --header of its own)')
     .option('--base-url <url>', 'API base URL for the API and ads hosts (env XCTL_BASE_URL)')
     .option('--sandbox', 'use the ads sandbox host')
     .option('--account <id>', 'ads account id (env XCTL_ACCOUNT_ID)')
@@ -59,7 +59,8 @@ export function buildProgram(version: string): Command {
     // gh's "INHERITED FLAGS": --profile, -o, --json... are listed under every command's own.
     // Long generated flags (--daily-budget-amount-local-micro) leave a narrow description column:
     // wrap it anyway rather than run past the terminal's width.
-    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20 })
+    // A group's commands come first, as gh lists them, then its options and the global ones.
+    .configureHelp({ showGlobalOptions: true, minWidthToWrap: 20, formatHelp: commandsFirst })
     .showSuggestionAfterError(true)
     .showHelpAfterError('hint: run with --help for usage')
     // one line for the error (commander puts its "Did you mean" on a line of its own), one hint
@@ -72,6 +73,18 @@ export function buildProgram(version: string): Command {
     .exitOverride(); // set before the groups are added: subcommands inherit it
   for (const [name, g] of Object.entries(GROUPS)) program.command(name).description(g.description);
   return program;
+}
+
+/** Commander's help with the "Commands:" section moved before "Options:". */
+function commandsFirst(cmd: Command, helper: Help): string {
+  const text = Help.prototype.formatHelp.call(helper, cmd, helper);
+  const sections = text.replace(/\n+$/, '').split('\n\n');
+  const commands = sections.findIndex((x) => x.startsWith('Commands:'));
+  const options = sections.findIndex((x) => x.startsWith('Options:'));
+  if (commands < 0 || options < 0 || commands < options) return text;
+  const [moved] = sections.splice(commands, 1);
+  sections.splice(options, 0, moved!);
+  return `${sections.join('\n\n')}\n`;
 }
 
 const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--jq', '--base-url', '--account', '--max-wait', '--deadline']);
@@ -151,8 +164,8 @@ export async function loadGroups(program: Command, names: string[], operands?: s
  *   command's argument (`--json get ID`, `get --json ID`). Each bare `--json` followed by a word
  *   becomes `--json=WORD` when the word looks like field names and is not an argument the command
  *   still needs, else `--json=` (JSON, every field).
- * - A command's own option named like a global one (`request -H/--header`, an HTTP header, beside
- *   the global `--header` row of tsv/csv) keeps its meaning: its long form is passed as its short one.
+ * - `--header` is the global `--header-row` (a first row for tsv/csv) on a command with no
+ *   `--header` of its own; `request -H/--header` keeps its own (an HTTP header).
  */
 export function normalizeArgs(program: Command, args: string[]): string[] {
   const end = args.indexOf('--');
@@ -166,14 +179,8 @@ export function normalizeArgs(program: Command, args: string[]): string[] {
     cmd = sub;
   }
   const out = args.slice();
-  if (cmd !== program) {
-    for (const o of cmd.options) {
-      if (!o.long || !o.short || !program.options.some((g) => g.long === o.long)) continue;
-      for (let i = 0; i < upto; i++) {
-        if (out[i] === o.long) out[i] = o.short;
-        else if (out[i]!.startsWith(`${o.long}=`)) out[i] = o.short + out[i]!.slice(o.long.length + 1);
-      }
-    }
+  if (!cmd.options.some((o) => o.long === '--header')) {
+    for (let i = 0; i < upto; i++) if (out[i] === '--header') out[i] = '--header-row';
   }
   if (!out.slice(0, upto).includes('--json')) return out;
   const positionals = operands.slice(k);
@@ -188,4 +195,31 @@ export function normalizeArgs(program: Command, args: string[]): string[] {
     if (out[i] !== '--json=') out.splice(i + 1, 1);
   }
   return out;
+}
+
+/**
+ * An unknown word where a group expects one of its commands (`xctl ads media`, and `xctl help ads
+ * media`, which commander would answer with the group's help and exit 0): the message with
+ * did-you-mean, and a hint when the word is a group of its own (`xctl media upload`).
+ */
+export async function unknownCommand(program: Command, args: string[]): Promise<{ message: string; hint?: string } | undefined> {
+  let cmd = program as CommandInternals;
+  const path: string[] = [];
+  for (const word of operandsOf(args)) {
+    if (!cmd.commands.length || cmd._actionHandler || cmd._defaultCommandName) return undefined;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as CommandInternals | undefined;
+    if (!sub) {
+      if (cmd === program) return undefined; // commander's own answer (group names are known before loading)
+      const { didYouMean } = await import('./core/suggest.js');
+      const names = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help');
+      const own = GROUPS[word] ? program.commands.find((c) => c.name() === word) : undefined;
+      return {
+        message: `unknown command '${word}' for 'xctl ${path.join(' ')}'${didYouMean(word, names)}`,
+        hint: own ? `${word} is a command group of its own: \`xctl ${word} --help\`${word === 'media' ? ', e.g. `xctl media upload FILE`' : ''}` : `\`xctl ${path.join(' ')} --help\` lists its commands`,
+      };
+    }
+    path.push(sub.name());
+    cmd = sub;
+  }
+  return undefined;
 }

@@ -89,6 +89,8 @@ export interface Violation {
   message: string;
   /** Set for cross-field rules (the value alone is fine; its combination is not). */
   crossField?: boolean;
+  /** The values it may take, when the message names only some (the CLI's did-you-mean). */
+  candidates?: readonly string[];
 }
 
 /** Parsed, typed parameter values by spec name. */

@@ -79,8 +79,10 @@ export class Progress {
     intervalMs: number,
     /** What the second count means: "acknowledged" (sending) or "packed" (dry run). */
     private doneLabel = 'acknowledged',
+    /** false: nothing is drawn (a sync --plan sends nothing: no "acked" bar to show). */
+    enabled = true,
   ) {
-    this.mode = !io.progressEnabled || io.quiet ? 'off' : io.isStderrTTY ? 'bar' : 'json';
+    this.mode = !enabled || !io.progressEnabled || io.quiet ? 'off' : io.isStderrTTY ? 'bar' : 'json';
     if (this.mode !== 'off') {
       this.timer = setInterval(() => this.render(), this.mode === 'bar' ? 200 : intervalMs);
       this.timer.unref();

@@ -191,6 +191,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       () => ({ read: progressTally.read(), acknowledged: progressTally.acknowledged(), bytesRead: src.bytesDone(), totalBytes: src.totalBytes, elapsedMs: performance.now() - started }),
       Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000),
       'acknowledged',
+      !o.plan,
     );
     try {
       if (pending && o.plan) {

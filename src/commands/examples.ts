@@ -24,8 +24,13 @@ export const EXAMPLES: Record<string, string[]> = {
   'auth profiles remove': ['xctl auth profiles remove old-app --yes'],
   request: [
     'xctl request /1.1/account/verify_credentials.json',
-    'xctl request /2/webhooks --auth app',
-    'xctl request --ads -X POST /12/accounts/ACCOUNT_ID/custom_audiences -d name=Raw',
+    `xctl request -X POST /2/tweets -d '{"text":"hi"}'  # a JSON body, as xurl; -d @body.json reads a file`,
+    "xctl request --ads '/12/accounts?count=5' --paginate --jq '.data[].id'  # every page",
+  ],
+  'ads targeting add': [
+    'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type LOCATION --targeting-value 96683cc9126741d1  # the US',
+    'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type AGE --targeting-value AGE_21_TO_34',
+    'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type LANGUAGE --targeting-value en',
   ],
   'config get': ['xctl config get account_id'],
   'config set': ['xctl config set output json', 'xctl config set base_url http://127.0.0.1:8080'],

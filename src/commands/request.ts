@@ -1,12 +1,15 @@
-// `xctl request`: a raw signed call, like twurl. -d pairs are a signed form body; --body is JSON (unsigned).
+// `xctl request`: a raw signed call, like twurl. -d pairs are a signed form body; a JSON object
+// after -d (as xurl), -d @file or --body is a JSON body (unsigned). --paginate follows the cursors.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
-import type { AuthMode } from '../core/http.js';
+import type { AuthMode, HttpResponse } from '../core/http.js';
+import type { OutputSettings } from '../core/output.js';
 import { checkRelativePath } from '../core/base-url.js';
 import { escapeForTerminal } from '../core/sanitize.js';
 import { define } from './define.js';
 import { collect, parseJsonInput, readInputArg } from './input.js';
+import { authHint, nextPagePath, parseData } from './request-body.js';
 
 export interface RequestOptions {
   /** Path with optional query, or an absolute URL on the configured hosts. */
@@ -19,6 +22,7 @@ export interface RequestOptions {
   ads?: boolean;
   include?: boolean;
   raw?: boolean;
+  paginate?: boolean;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
@@ -28,13 +32,14 @@ export function register(cmd: Command): void {
   cmd
     .argument('<path>', 'path with optional query, e.g. "/2/webhooks" or "/12/accounts?count=5"')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with -d/--body)')
-    .option('-d, --data <key=value>', 'form parameter, signed (repeatable)', collect, [])
+    .option('-d, --data <key=value|json|@file>', 'form parameter, signed (repeatable); or a JSON body: \'{"text":"hi"}\' or @file', collect, [])
     .option('--body <@file|->', 'JSON body from a file or stdin (not signed, per OAuth 1.0a)')
     .option('-H, --header <"Name: value">', 'extra header (repeatable)', collect, [])
     .option('--auth <mode>', 'user (OAuth 1.0a user context), app (bearer), oauth2 (OAuth 2.0 user token, refreshed when due), basic or none', 'user')
     .option('--ads', 'call the ads API host')
     .option('-i, --include', 'print the status line and response headers on stderr')
     .option('--raw', 'print the body exactly as received')
+    .option('--paginate', 'GET every page (meta.next_token, next_cursor) and print each; --jq runs on each page')
     .action(define<Omit<RequestOptions, 'path'>>((ctx, o, [path]) => request(ctx, { ...o, path: path! })));
 }
 
@@ -46,13 +51,9 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   checkRelativePath(path);
   const auth = (opts.auth ?? 'user') as AuthMode;
   if (!AUTHS.includes(auth)) throw new UsageError(`--auth must be one of ${AUTHS.join(', ')} (got "${opts.auth}")`, { flag: '--auth' });
-  const form: Array<[string, string]> = [];
-  for (const d of opts.data ?? []) {
-    const i = d.indexOf('=');
-    if (i <= 0) throw new UsageError(`-d takes key=value (got "${d}")`, { flag: '--data' });
-    form.push([d.slice(0, i), d.slice(i + 1)]);
-  }
-  if (form.length && opts.body !== undefined) throw new UsageError('-d and --body cannot be combined: a request has one body', { flag: '--body' });
+  const data = await parseData(ctx, opts.data ?? []);
+  const form = data.form;
+  if ((form.length || data.json !== undefined) && opts.body !== undefined) throw new UsageError('-d and --body cannot be combined: a request has one body', { flag: '--body' });
   const headers: Record<string, string> = {};
   for (const h of opts.header ?? []) {
     const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(h);
@@ -60,10 +61,11 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
     if (m[1]!.toLowerCase() === 'authorization') throw new UsageError('-H cannot set Authorization: use --auth', { flag: '--header' });
     headers[m[1]!.toLowerCase()] = m[2]!;
   }
-  let json: unknown;
+  let json: unknown = data.json;
   if (opts.body !== undefined) json = parseJsonInput(await readInputArg(ctx, opts.body, '--body'), '--body', 'body');
   const method = (opts.method ?? (form.length || json !== undefined ? 'POST' : 'GET')).toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`-X must be one of ${METHODS.join(', ')} (got "${opts.method}")`, { flag: '--method' });
+  if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate reads pages with GET (got ${method})`, { flag: '--paginate' });
 
   // Output flags are checked before sending: --raw prints bytes, nothing to select or filter.
   const settings = await ctx.output();
@@ -76,11 +78,48 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   warnDeprecated(ctx, method, path);
 
   const http = await ctx.http();
-  const res = await http.request({ method, path, host: opts.ads ? 'ads' : 'api', form, json, headers, auth });
-  if (opts.include) {
-    ctx.io.err(`HTTP ${res.status}`);
-    for (const [k, v] of Object.entries(res.headers)) ctx.io.err(`${k}: ${v}`);
+  const send = async (p: string): Promise<HttpResponse> => {
+    try {
+      return await http.request({ method, path: p, host: opts.ads ? 'ads' : 'api', form, json, headers, auth });
+    } catch (e) {
+      authHint(e);
+      throw e;
+    }
+  };
+  const pages = readPages(ctx, opts, send);
+  if (asRecords && opts.paginate && !opts.raw) {
+    const { printList } = await import('../core/output.js');
+    await printList(ctx.io, settings, (async function* () {
+      for await (const res of pages) if (typeof res.data !== 'string') yield* recordsOf(res.data);
+    })());
+    return;
   }
+  for await (const res of pages) await printPage(ctx, opts, settings, asRecords, res);
+}
+
+/** The first answer, then (with --paginate) each next page until one names no cursor. */
+async function* readPages(ctx: Context, opts: RequestOptions, send: (p: string) => Promise<HttpResponse>): AsyncGenerator<HttpResponse> {
+  const seen = new Set<string>();
+  for (let p: string | undefined = opts.path; p !== undefined && !seen.has(p);) {
+    seen.add(p); // a server repeating a cursor must not loop us forever
+    const res = await send(p);
+    if (opts.include) {
+      ctx.io.err(`HTTP ${res.status}`);
+      for (const [k, v] of Object.entries(res.headers)) ctx.io.err(`${k}: ${v}`);
+    }
+    yield res;
+    p = opts.paginate && typeof res.data !== 'string' ? nextPagePath(p, res.data) : undefined;
+  }
+}
+
+/** The records of an answer (its data, else the body itself), for --fields and -o table/tsv/csv. */
+function recordsOf(body: unknown): Array<Record<string, unknown>> {
+  const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? (body as { data: unknown }).data : body;
+  const rec = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : { value: x });
+  return Array.isArray(data) ? data.map(rec) : [rec(data)];
+}
+
+async function printPage(ctx: Context, opts: RequestOptions, settings: OutputSettings, asRecords: boolean, res: HttpResponse): Promise<void> {
   if (opts.raw || typeof res.data === 'string') {
     // Exact bytes for a pipe; on a terminal, the server's text with its control characters shown.
     if (res.text) ctx.io.out(ctx.io.isStdoutTTY ? escapeForTerminal(res.text, { keepLayout: true }) : res.text);
@@ -89,10 +128,8 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   }
   const { printJson, printList, printOne } = await import('../core/output.js');
   if (!asRecords) return printJson(ctx.io, settings, res.data);
-  // Rows for --fields and -o table/tsv/csv: the records of the answer (its data, else the body itself).
   const body = res.data as unknown;
-  const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? (body as { data: unknown }).data : body;
-  const rec = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : { value: x });
-  if (Array.isArray(data)) await printList(ctx.io, settings, data.map(rec));
-  else await printOne(ctx.io, settings, rec(data));
+  const isList = Array.isArray(body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body);
+  if (isList) await printList(ctx.io, settings, recordsOf(body));
+  else await printOne(ctx.io, settings, recordsOf(body)[0]!);
 }

@@ -1,4 +1,4 @@
-// How a command prints: --json / -o / --fields / --jq / --header / --include-cursor, else the
+// How a command prints: --json / -o / --fields / --jq / --header-row / --include-cursor, else the
 // profile's `output` setting, else TTY-based. Resolved once per command.
 import { UsageError } from './errors.js';
 import { parseFields, parseFormat, type OutputSettings } from './output.js';
@@ -11,7 +11,8 @@ export interface OutputFlags {
   fields?: string;
   jq?: string;
   includeCursor?: boolean;
-  header?: boolean;
+  /** --header-row (also --header on commands without one of their own). */
+  headerRow?: boolean;
 }
 
 export class OutputChoice {
@@ -58,8 +59,7 @@ export class OutputChoice {
     }
     if (jsonFields && g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one', { flag: '--fields' });
     const settings: OutputSettings = { format, fields: jsonFields ?? parseFields(g.fields) };
-    // `xctl request -H/--header` is an HTTP header (a list): only the global flag's true counts.
-    if (g.header === true) settings.header = true;
+    if (g.headerRow === true) settings.header = true;
     if (g.includeCursor) settings.includeCursor = true;
     if (g.jq !== undefined) {
       if (g.jq.trim() === '') throw new UsageError("--jq needs a jq program, e.g. --jq '.[].id'", { flag: '--jq' });

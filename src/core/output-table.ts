@@ -19,6 +19,11 @@ export function isIdColumn(name: string): boolean {
   return /^(id|ids|key|profile|media_key|screen_name|cursor|next_cursor)$/.test(last) || /_(id|ids|key)$/.test(last);
 }
 
+/** created_at, start_time, end_date...: the first columns a narrow table gives up. */
+export function isTimeColumn(name: string): boolean {
+  return /(^|_)(at|time|date)$/.test(name.split('.').pop()!);
+}
+
 /** Micros on the wire and in json; money in a table ("49.50 USD"). */
 export function isMoneyColumn(name: string): boolean {
   return /_local_micro$|_micros?$/.test(name);
@@ -168,7 +173,9 @@ export function layout(columns: Column[], width: number): { shown: Column[]; wid
     over = shrink(widths, shown.map((c) => Math.min(widths[shown.indexOf(c)]!, c.headFloor)), over);
     over = shrink(widths, shown.map((c) => c.min), over);
     if (over <= 0) return { shown, widths, hidden };
-    const drop = shown.map((c) => c.id).lastIndexOf(false);
+    // Timestamps go before what people read (metrics, names, states); ids never go.
+    const stamp = shown.map((c) => !c.id && isTimeColumn(c.name)).lastIndexOf(true);
+    const drop = stamp >= 0 ? stamp : shown.map((c) => c.id).lastIndexOf(false);
     if (drop < 0) return { shown, widths, hidden };
     hidden.unshift(shown[drop]!.name);
     shown = shown.filter((_, i) => i !== drop);
@@ -204,7 +211,8 @@ export function printTable(io: IO, names: string[], recs: Rec[]): void {
     const head = safe(headerName(name));
     const longest = Math.max(0, ...cells.map(displayWidth));
     const natural = Math.max(longest, displayWidth(head));
-    const headFloor = Math.max(longest, Math.min(displayWidth(head), MIN_HEAD));
+    // Headers stay whole: what a table shows, --fields accepts (no "a_size" for audience_size).
+    const headFloor = Math.max(longest, displayWidth(head));
     const text = !id && cells.some((c) => c.includes(' ') || displayWidth(c) > WORD);
     return { name, head, cells, id, natural, headFloor, min: text ? Math.min(headFloor, MIN_TEXT) : headFloor };
   });

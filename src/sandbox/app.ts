@@ -54,7 +54,8 @@ export type LogEntry =
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type NewLogEntry = DistributiveOmit<LogEntry, 'seq'>;
 
-export type EventHandler = (ev: SandboxEvent) => Promise<number> | number;
+/** `unreached`: what a handler matched but could not deliver to, said to `sandbox trigger`. */
+export type EventHandler = (ev: SandboxEvent, unreached: string[]) => Promise<number> | number;
 
 export class EventBus {
   private handlers: EventHandler[] = [];
@@ -62,9 +63,9 @@ export class EventBus {
     this.handlers.push(h);
   }
   /** Hands the event to every module; resolves with the number of deliveries they made. */
-  async publish(ev: SandboxEvent): Promise<number> {
+  async publish(ev: SandboxEvent, unreached: string[] = []): Promise<number> {
     let n = 0;
-    for (const h of this.handlers) n += await h(ev);
+    for (const h of this.handlers) n += await h(ev, unreached);
     return n;
   }
 }

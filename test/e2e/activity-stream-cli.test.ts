@@ -112,6 +112,10 @@ describe('stream rules', () => {
     expect([dup.code, dup.stderr]).toEqual([1, expect.stringContaining('DuplicateRule')]);
     const list = JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout);
     expect(list.length).toBe(3);
+    // issue 29 item 3: a dry run says what would happen to a rule that exists
+    const dryDel = await t.run(['stream', 'rules', 'delete', list[0].id, '--dry-run']);
+    expect([dryDel.code, dryDel.stderr]).toEqual([0, 'dry run: would delete 1, would not delete 0; nothing was deleted\n']);
+    expect(JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout).length).toBe(3);
     const del = await t.run(['stream', 'rules', 'delete', list[0].id]);
     expect([del.code, del.stderr]).toEqual([0, expect.stringContaining('deleted 1')]);
     expect(JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout).length).toBe(2);

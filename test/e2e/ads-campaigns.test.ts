@@ -23,6 +23,13 @@ afterAll(async () => {
 const budget = ['--daily-budget-amount-local-micro', '5000000'];
 
 describe('campaigns', () => {
+  it('--daily-budget and --total-budget in the currency, converted exactly; too many decimals refused (issue 29)', async () => {
+    const c = await t.json(['ads', 'campaigns', 'create', '--name', 'Money', '--funding-instrument-id', fi, '--daily-budget', '30.50', '--total-budget', '1000']);
+    expect(c).toMatchObject({ daily_budget_amount_local_micro: 30_500_000, total_budget_amount_local_micro: 1_000_000_000, currency: 'USD' });
+    const r = await t.fails(2, ['ads', 'campaigns', 'update', c.id, '--daily-budget', '30.505']);
+    expect(r.stderr).toContain('--daily-budget 30.505: USD has 2 decimals');
+  });
+
   it('create, get, list, update, delete; a second delete is 404', async () => {
     const c = await t.json(['ads', 'campaigns', 'create', '--name', 'Spring sale', '--funding-instrument-id', fi, ...budget, '--purchase-order-number', 'PO-1']);
     expect(c).toMatchObject({ name: 'Spring sale', entity_status: 'ACTIVE', budget_optimization: 'CAMPAIGN', standard_delivery: true, funding_instrument_id: fi, deleted: false, currency: 'USD' });

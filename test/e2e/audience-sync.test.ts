@@ -51,6 +51,26 @@ const range = (from: number, to: number) => Array.from({ length: to - from }, (_
 const json = (stdout: string) => JSON.parse(stdout) as Record<string, number | string | boolean>;
 
 describe('audiences sync', () => {
+  it('audiences hash: a value is not a file (exit 2, --value hint); --value and stdin hash single values (issue 29)', async () => {
+    const env = { XCTL_CONFIG_DIR: dir };
+    const miss = await runCli(['audiences', 'hash', 'Ada@x.com'], { env });
+    expect([miss.code, miss.stderr]).toEqual([2, 'error: <file>: Ada@x.com does not exist\nhint: to hash a value, give it with --value: xctl audiences hash --value Ada@x.com\n']);
+    const v = await runCli(['audiences', 'hash', '--value', 'Ada@x.com'], { env });
+    expect([v.code, v.stdout]).toEqual([0, `${sha('ada@x.com')}\n`]);
+    const piped = await runCli(['audiences', 'hash', '--type', 'email'], { env, input: 'Ada@x.com\n' });
+    expect([piped.code, piped.stdout]).toEqual([0, `${sha('ada@x.com')}\n`]);
+  });
+  it('--plan sends nothing and draws no progress (issue 29 item 8); a real sync does', async () => {
+    const id = audience();
+    const a = emailFile(range(0, 30_000));
+    const env = { XCTL_PROGRESS_INTERVAL_MS: '1' };
+    const plan = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '--plan', '-o', 'json'], { env });
+    expect(plan.code, plan.stderr).toBe(10);
+    expect(plan.stderr).not.toContain('"progress"');
+    const real = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '-o', 'json'], { env, timeoutMs: 60_000 });
+    expect(real.code, real.stderr).toBe(0);
+    expect(real.stderr).toContain('"progress"');
+  });
   it('200,000 rows, then 5% added and 5% removed: only those are sent, and the audience equals the file', async () => {
     const id = audience();
     const a = emailFile(range(0, 198_000), range(100_000, 102_000)); // 200,000 rows, 198,000 members

@@ -76,6 +76,19 @@ describe('auth login (loopback callback)', () => {
     expect(same.r.stderr).toMatch(/replacing the user token of @sandbox_bob \(6253282\), the same user, in profile "default"/);
   });
 
+  it('logging in as another user warns when the profile\'s ads account is not theirs, listing theirs (issue 29)', async () => {
+    const env = { ...(await freshProfile(true)), XCTL_ACCOUNT_ID: undefined };
+    const set = await run(['config', 'set', 'account_id', t.sb.seed.account_id], env);
+    expect(set.code, set.stderr).toBe(0);
+    const { r } = await loginVia(env, 'sandbox_alice');
+    expect(r.stderr).toContain(`warning: the profile's account_id ${t.sb.seed.account_id} is not one of @sandbox_alice's ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; `);
+    const listed = await run(['ads', 'accounts', 'list', '--jq', '.[].id'], env);
+    for (const id of listed.stdout.trim().split('\n').filter(Boolean)) expect(r.stderr).toContain(id);
+    // the same user again: no ads lookup, no warning
+    const again = await loginVia(env, 'sandbox_alice');
+    expect(again.r.stderr).not.toContain('ads accounts');
+  });
+
   it('--access-level read, --force-login, --screen-name and --callback-port reach the service; a stale callback is refused', async () => {
     const env = await freshProfile();
     const port = await freePort();

@@ -57,6 +57,20 @@ describe('media upload', () => {
     expect(await t.json(['ads', 'media-library', 'get', up.media_key])).toMatchObject({ media_type: 'VIDEO', media_category: 'AMPLIFY_VIDEO', media_status: 'TRANSCODE_COMPLETED' });
   });
 
+  it('uploaded but not added to the library: the media_key is printed, exit 1, a hint adds it (issue 29)', async () => {
+    const file = write('late.png', png(1200, 628, 3000));
+    await t.admin('POST', '/_sandbox/faults', { error_rate: 1, status: 400, count: 1, match: '/media_library$', method: 'POST' });
+    const r = await t.run(['media', 'upload', file, '--add-to-library', '-o', 'tsv', '--fields', 'media_key,library']);
+    await t.admin('DELETE', '/_sandbox/faults');
+    expect(r.code).toBe(1);
+    const key = r.stdout.split('\t')[0]!;
+    expect(r.stdout).toMatch(/^3_\d{19}\tfailed\n$/);
+    expect(r.stderr).toContain(`error: uploaded as ${key}, but not added to the media library: `);
+    expect(r.stderr).toContain(`the upload is kept: add it with \`xctl ads media-library add --media-key ${key}\``);
+    const again = await t.run(['ads', 'media-library', 'add', '--media-key', key]);
+    expect(again.code, again.stderr).toBe(0);
+  });
+
   it('a connection dropped during an APPEND: the segment is sent again and the upload completes', async () => {
     const file = write('big.png', png(800, 418, 4.5 * 1024 * 1024)); // two segments of at most 4 MiB
     // The first APPEND is applied, then its answer is lost; the second is dropped before it runs.

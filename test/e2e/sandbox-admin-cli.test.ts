@@ -38,6 +38,14 @@ describe('sandbox trigger', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/deliveries 0: no subscription matches; run `xctl webhooks listen --register`/);
   });
+  it('says what is missing when a subscription matches but has no webhook and no stream (issue 29 item 3)', async () => {
+    const sub = await t.run(['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', '4242', '--json']);
+    expect(sub.code, sub.stderr).toBe(0);
+    const r = await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '4242']);
+    expect(r.code, r.stderr).toBe(0);
+    const id = String(Object.values(JSON.parse(sub.stdout) as Record<string, unknown>).find((v) => /^\d{10,}$/.test(String(v))));
+    expect(r.stderr).toBe(`deliveries 0: subscription ${id} matches but has no webhook and no activity stream is connected; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)\n`);
+  });
 });
 
 describe('sandbox start --faults', () => {

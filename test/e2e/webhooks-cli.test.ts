@@ -171,6 +171,8 @@ describe('local checks and tools', () => {
     const crc = await runCli(['webhooks', 'crc', '9b4507b3-9040-4669-9ca3-6b94edb50553'], { env });
     expect(JSON.parse(crc.stdout)).toEqual({ response_token: 'sha256=Cytd4Sq+NvEcV3MMrXxWJGJx5A+y/lXzzU2Maartkx8=' });
     expect((await runCli(['webhooks', 'crc', '{"a":1}'], { env })).code).toBe(2);
+    const num = await runCli(['webhooks', 'crc', '12345'], { env });
+    expect([num.code, num.stderr]).toEqual([2, expect.stringContaining('"12345" is refused on purpose: a crc_token that is also a JSON value')]);
     const dir = tempDir();
     const file = path.join(dir, 'body.json');
     const body = '{"data":{"event_type":"dm.received","payload":{"text":"héllo"}}}';

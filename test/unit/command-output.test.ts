@@ -126,15 +126,15 @@ describe('ads campaigns list', () => {
     expect(requests[0]!.url.origin).toBe('https://ads-api.x.com');
     expect(tty.stdout()).toBe(
       table(
-        '┌───────┬───────────────┬────────────┬────────────┬────────────┬────────────┬──────────────────────┐',
-        '│ id    │ name          │ entity_st… │ funding_i… │ daily_bud… │ total_bud… │ created_at           │',
-        '├───────┼───────────────┼────────────┼────────────┼────────────┼────────────┼──────────────────────┤',
-        '│ c1a2b │ Spring launch │ ACTIVE     │ fi1        │ 50.00 USD  │            │ 2026-01-05T10:00:00Z │',
-        '└───────┴───────────────┴────────────┴────────────┴────────────┴────────────┴──────────────────────┘',
+        '┌───────┬───────────────┬───────────────┬───────────────────────┬──────────────┬──────────────┐',
+        '│ id    │ name          │ entity_status │ funding_instrument_id │ daily_budget │ total_budget │',
+        '├───────┼───────────────┼───────────────┼───────────────────────┼──────────────┼──────────────┤',
+        '│ c1a2b │ Spring launch │ ACTIVE        │ fi1                   │ 50.00 USD    │              │',
+        '└───────┴───────────────┴───────────────┴───────────────────────┴──────────────┴──────────────┘',
       ),
     );
     expect(piped.stdout()).toBe('c1a2b\tSpring launch\tACTIVE\tfi1\t50000000\t\t2026-01-05T10:00:00Z\n');
-    expect(tty.stderr()).toBe('total_count: 1\n');
+    expect(tty.stderr()).toBe('total_count: 1\n(1 column hidden: created_at; use -o json or --fields)\n'); // metrics over timestamps (issue 29)
   });
 
   it('refuses a bad flag before sending anything', async () => {
@@ -156,11 +156,11 @@ describe('audiences list', () => {
     );
     expect(tty.stdout()).toBe(
       table(
-        '┌─────┬────────────┬───────────┬───────────┬──────────┬───────────┬──────────────────────┬─────────┐',
-        '│ id  │ name       │ audi_size │ audi_type │ is_owner │ descript… │ created_at           │ deleted │',
-        '├─────┼────────────┼───────────┼───────────┼──────────┼───────────┼──────────────────────┼─────────┤',
-        '│ ca1 │ Newsletter │ 1234      │ WEB       │ true     │           │ 2026-01-02T00:00:00Z │ false   │',
-        '└─────┴────────────┴───────────┴───────────┴──────────┴───────────┴──────────────────────┴─────────┘',
+        '┌─────┬────────────┬───────────────┬───────────────┬──────────┬─────────────┬─────────┐',
+        '│ id  │ name       │ audience_size │ audience_type │ is_owner │ description │ deleted │',
+        '├─────┼────────────┼───────────────┼───────────────┼──────────┼─────────────┼─────────┤',
+        '│ ca1 │ Newsletter │ 1234          │ WEB           │ true     │             │ false   │',
+        '└─────┴────────────┴───────────────┴───────────────┴──────────┴─────────────┴─────────┘',
       ),
     );
     expect(piped.stdout()).toBe('ca1\tNewsletter\t1234\tWEB\ttrue\t\t2026-01-02T00:00:00Z\tfalse\n');
@@ -173,11 +173,11 @@ describe('auth status', () => {
     expect(requests).toEqual([]);
     expect(tty.stdout()).toBe(
       table(
-        '┌─────────┬────────┬───────────┬────────┬──────────┬────────┬────────────────────┬────────┬────────┐',
-        '│ profile │ selec… │ api_key   │ api_s… │ user_to… │ bearer │ from_env           │ base_… │ secre… │',
-        '├─────────┼────────┼───────────┼────────┼──────────┼────────┼────────────────────┼────────┼────────┤',
-        '│ default │ true   │ test…(12) │ set    │ from env │ env    │ XCTL_API_KEY XCTL… │        │ file   │',
-        '└─────────┴────────┴───────────┴────────┴──────────┴────────┴────────────────────┴────────┴────────┘',
+        '┌─────────┬──────────┬───────────┬────────────┬──────────┬────────┬───────────┬──────────┬─────────┐',
+        '│ profile │ selected │ api_key   │ api_secret │ user_to… │ bearer │ from_env  │ base_url │ secrets │',
+        '├─────────┼──────────┼───────────┼────────────┼──────────┼────────┼───────────┼──────────┼─────────┤',
+        '│ default │ true     │ test…(12) │ set        │ from env │ env    │ XCTL_API… │          │ file    │',
+        '└─────────┴──────────┴───────────┴────────────┴──────────┴────────┴───────────┴──────────┴─────────┘',
       ),
     );
     expect(piped.stdout()).toBe('default\ttrue\ttest…(12)\tset\tfrom env\tenv\tXCTL_API_KEY XCTL_API_SECRET XCTL_ACCESS_TOKEN XCTL_ACCESS_TOKEN_SECRET XCTL_BEARER_TOKEN\t\tfile\n');

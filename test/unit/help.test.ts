@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, loadGroups, GROUPS, namesBareGroup, rewriteHelpWord } from '../../src/program.js';
+import { buildProgram, loadGroups, GROUPS, namesBareGroup, rewriteHelpWord, unknownCommand } from '../../src/program.js';
 import { attachExamples, commandPath, exampleCommand, examplesOf } from '../../src/commands/examples.js';
 import { wrapLongLines } from '../../src/commands/help-text.js';
 
@@ -106,6 +106,34 @@ describe('examples', () => {
     }
     expect(bad).toEqual([]);
   }, 120_000);
+});
+
+describe('flag names', () => {
+  // issue 29 item 2: `request -o csv --header` took the global --header for request's -H/--header
+  it('no global flag shares a name (long or short) with any command’s own flag', async () => {
+    const program = await fullProgram();
+    const global = new Set(program.options.flatMap((o) => [o.long, o.short]).filter((n): n is string => !!n));
+    const clash: string[] = [];
+    walk(program, (c) => {
+      if (c === program) return;
+      for (const o of c.options) for (const n of [o.long, o.short]) if (n && global.has(n)) clash.push(`${commandPath(c)} ${n}`);
+    });
+    expect(clash).toEqual([]);
+  });
+});
+
+describe('unknown commands below a group (issue 29 item 7)', () => {
+  it('are found with or without --help; leaves, their arguments and top-level words are not', async () => {
+    const program = await fullProgram();
+    expect(await unknownCommand(program, ['ads', 'media', '--help'])).toEqual({
+      message: "unknown command 'media' for 'xctl ads' (did you mean media-library or media-creatives?)",
+      hint: 'media is a command group of its own: `xctl media --help`, e.g. `xctl media upload FILE`',
+    });
+    expect((await unknownCommand(program, ['audiences', 'permissions', 'revok']))?.message).toBe("unknown command 'revok' for 'xctl audiences permissions' (did you mean revoke?)");
+    for (const ok of [['ads', 'campaigns', 'get', 'c1'], ['ads', '--help'], ['nope'], ['request', '/2/x'], ['audiences', 'hash', 'f.csv']]) {
+      expect(await unknownCommand(program, ok), ok.join(' ')).toBeUndefined();
+    }
+  });
 });
 
 describe('help text', () => {

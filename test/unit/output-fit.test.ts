@@ -28,12 +28,12 @@ describe('list tables fit the terminal', () => {
     await printList(t.ctx.io, {}, cards, { columns: ['id', 'name', 'card_type', 'media_key', 'website_url', 'created_at'] });
     expect(t.stdout()).toBe(
       lines(
-        '┌────────────┬───────────────┬─────────┬───────────────────────┬───────────────┐',
-        '│ id         │ name          │ card_t… │ media_key             │ website_url   │',
-        '├────────────┼───────────────┼─────────┼───────────────────────┼───────────────┤',
-        '│ 1a2b3c4d5e │ Summer sale:… │ WEBSITE │ 3_1900000000000000001 │ https://shop… │',
-        '│ 9z8y7x     │ Winter        │ WEBSITE │ 3_1900000000000000002 │ https://shop… │',
-        '└────────────┴───────────────┴─────────┴───────────────────────┴───────────────┘',
+        '┌────────────┬──────────────┬───────────┬───────────────────────┬──────────────┐',
+        '│ id         │ name         │ card_type │ media_key             │ website_url  │',
+        '├────────────┼──────────────┼───────────┼───────────────────────┼──────────────┤',
+        '│ 1a2b3c4d5e │ Summer sale… │ WEBSITE   │ 3_1900000000000000001 │ https://sho… │',
+        '│ 9z8y7x     │ Winter       │ WEBSITE   │ 3_1900000000000000002 │ https://sho… │',
+        '└────────────┴──────────────┴───────────┴───────────────────────┴──────────────┘',
       ),
     );
     expect(t.stderr()).toBe('(1 column hidden: created_at; use -o json or --fields)\n');

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { printList, printOne } from '../../src/core/output.js';
-import { buildProgram, normalizeArgs } from '../../src/program.js';
+import { buildProgram, loadGroups, normalizeArgs } from '../../src/program.js';
 import { HttpRegistry, json, route, text } from '../helpers/http-registry.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
 
@@ -119,7 +119,7 @@ describe('--jq', () => {
 
   it('is shown in --help with the other global options', () => {
     const help = buildProgram('0').helpInformation();
-    for (const o of ['--jq <expr>', '--json [fields]', '--include-cursor', '--header', '"table", "json", "jsonl", "tsv", "csv"']) expect(help).toContain(o);
+    for (const o of ['--jq <expr>', '--json [fields]', '--include-cursor', '--header-row', '"table", "json", "jsonl", "tsv", "csv"']) expect(help).toContain(o);
   });
 });
 
@@ -204,6 +204,22 @@ describe('xctl request', () => {
     await t.run(['request', '/2/webhooks', '--header', 'X-Test: b', '-o', 'tsv', '--fields', 'id']);
     expect(reg.requests[0]!.headers['x-test']).toBe('b');
     expect(t.stdout()).toBe('1\n2\n');
+    // issue 29 item 2: `-o csv --header` on request asks for an HTTP header; --header-row is the row
+    const reg2 = new HttpRegistry();
+    stub(reg2);
+    const c = tc({ transport: reg2 });
+    await expect(c.run(['request', '/2/webhooks', '-o', 'csv', '--header'])).rejects.toMatchObject({ exitCode: 1 });
+    await c.run(['request', '/2/webhooks', '-o', 'csv', '--fields', 'id', '--header-row']);
+    expect(c.stdout()).toBe('id\r\n1\r\n2\r\n');
+  });
+
+  it('--header is --header-row on a command without its own --header (before or after the command)', async () => {
+    const program = buildProgram('0');
+    await loadGroups(program, ['ads', 'request']);
+    expect(normalizeArgs(program, ['ads', 'campaigns', 'list', '--header'])).toEqual(['ads', 'campaigns', 'list', '--header-row']);
+    expect(normalizeArgs(program, ['--header', 'ads', 'campaigns', 'list'])).toEqual(['--header-row', 'ads', 'campaigns', 'list']);
+    expect(normalizeArgs(program, ['request', '/x', '--header', 'A: b'])).toEqual(['request', '/x', '--header', 'A: b']);
+    expect(normalizeArgs(program, ['ads', 'campaigns', 'list', '--', '--header'])).toEqual(['ads', 'campaigns', 'list', '--', '--header']);
   });
 
   it('--raw with -o, --fields or --jq is refused before sending (exit 2)', async () => {

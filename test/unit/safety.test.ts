@@ -41,8 +41,19 @@ describe('irreversible deletes ask first (issue 20 items 7 and 15)', () => {
       await t.run(['ads', 'campaigns', 'delete', 'c8wku2']);
       expect(t.stderr()).toMatch(/delete campaign c8wku2\? This cannot be undone\. \[y\/N\] [^]*nothing deleted\n$/);
       expect(t.stdout()).toBe('');
-      expect(reg.requests).toEqual([]);
+      expect(reg.requests.filter((r) => r.method !== 'GET')).toEqual([]); // only the name was read
     }
+  });
+
+  it('the question shows the name with the id (issue 29), read only when someone will answer', async () => {
+    const reg = new HttpRegistry().register(route('GET', CAMPAIGN), json({ data: { id: 'c8wku2', name: 'Spring \u001b[31msale' } }));
+    const t = atTerminal(reg, 'n\n');
+    await t.run(['ads', 'campaigns', 'delete', 'c8wku2']);
+    expect(t.stderr()).toContain('delete campaign c8wku2 ("Spring \\u001b[31msale")? This cannot be undone. [y/N] ');
+    expect(reg.requests.map((r) => r.method)).toEqual(['GET']);
+    const yes = new HttpRegistry().register(route('DELETE', CAMPAIGN), deleted);
+    await atTerminal(yes, '').run(['ads', 'campaigns', 'delete', 'c8wku2', '--yes', '-o', 'json']);
+    expect(yes.requests.map((r) => r.method)).toEqual(['DELETE']);
   });
 
   it('without a terminal it refuses (exit 2, a hint for --yes) and sends nothing; --yes and -y skip the question', async () => {
@@ -78,7 +89,7 @@ describe('irreversible deletes ask first (issue 20 items 7 and 15)', () => {
       await t.run(args);
       expect(t.stderr(), args.join(' ')).toContain(`${question} This cannot be undone. [y/N] `);
       expect(t.stderr()).toMatch(new RegExp(`nothing ${args.includes('revoke') ? 'revoked' : 'deleted'}\\n$`));
-      expect(no.requests).toEqual([]);
+      expect(no.requests.filter((r) => r.method !== 'GET')).toEqual([]);
       const piped = testContext({ transport: new HttpRegistry() });
       expect(await exitOf(piped.run(args)), args.join(' ')).toBe(2);
       const yes = new HttpRegistry().register(route('DELETE', path), json({ data: { id: 'x', deleted: true } }));

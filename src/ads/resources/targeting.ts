@@ -52,7 +52,7 @@ const VALUE_SHAPES: Record<string, { test: (s: string) => boolean; rule: string 
 
 const typeIsKnown: Rule = (v) =>
   typeof v.targeting_type === 'string' && !(TARGETING_TYPES as readonly string[]).includes(v.targeting_type)
-    ? { param: 'targeting_type', code: 'INVALID_TARGETING_TYPE', message: `must be a targeting type such as LOCATION, INTEREST, BROAD_KEYWORD, AGE (got ${v.targeting_type})` }
+    ? { param: 'targeting_type', code: 'INVALID_TARGETING_TYPE', message: `must be a targeting type such as LOCATION, INTEREST, BROAD_KEYWORD, AGE (got ${v.targeting_type})`, candidates: TARGETING_TYPES }
     : undefined;
 const valueShape: Rule = (v) => {
   const shape = VALUE_SHAPES[String(v.targeting_type)];

@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-types.js';
 import { setGeneratedExamples, withCompletionValues } from '../annotations.js';
 import { define } from '../define.js';
+import { addMoneyFlags } from './money-flags.js';
 import { operationOptions, positionalsOf, runOperation, type OperationHooks } from './run.js';
 import { addWriteFlags } from './write-flags.js';
 
@@ -39,6 +40,7 @@ export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, ho
   // JSON-bodied operations take their parameters from --file only.
   for (const d of op.body === 'json' ? [] : op.params) for (const o of optionsFor(d)) sub.addOption(o);
   if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
+  else addMoneyFlags(sub, op);
   addWriteFlags(sub, r, op);
   if (op.kind === 'list' && op.method === 'GET') {
     sub.option('--all', 'follow next_cursor through every page');

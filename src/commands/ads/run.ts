@@ -1,6 +1,9 @@
 // Runs one ads operation: flags -> validated params (exit 2 before sending) -> the verb's
 // beforeSend hook -> request -> envelope -> afterReceive hook -> output. Lists follow
 // next_cursor with --all / --limit.
+import { escapeForTerminal } from '../../core/sanitize.js';
+import { closest } from '../../core/suggest.js';
+import { applyMoney, moneyFromOpts } from './money-flags.js';
 import type { Context } from '../../context.js';
 import { HOSTS } from '../../contract/hosts.js';
 import { ApiError, UsageError } from '../../core/errors.js';
@@ -38,8 +41,13 @@ function flagWords(message: string, params: ParamDef[]): string {
 export function violationError(v: Violation, params: ParamDef[], raw: Record<string, unknown>, prefix = ''): UsageError {
   const d = params.find((x) => x.name === v.param);
   const flag = d?.flag ?? `--${v.param.replace(/_/g, '-')}`;
-  const got = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? ` (got "${String(raw[v.param])}")` : '';
-  return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code });
+  const given = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? String(raw[v.param]) : undefined;
+  const got = given !== undefined ? ` (got "${given}")` : '';
+  // An enum value one typo away (INTERESTS for INTEREST): did-you-mean, as for commands.
+  const values = v.candidates ?? d?.enumValues;
+  const near = values && raw[v.param] !== undefined ? closest(String(raw[v.param]), values, 1)[0] : undefined;
+  const hint = near && near !== raw[v.param] ? `did you mean ${flag} ${near}?` : undefined;
+  return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code, hint });
 }
 
 /** Flag values (strings, or true for a bare boolean flag) by spec name. */
@@ -80,6 +88,8 @@ export interface OperationOptions {
   dryRun?: boolean;
   /** Creates of named things: return | fail when one of this name exists. */
   ifExists?: string;
+  /** Currency twins of micro flags (`--daily-budget 30.00`) by spec name: money-flags.ts. */
+  money?: Record<string, string>;
 }
 
 /**
@@ -101,6 +111,7 @@ export function operationOptions(r: ResourceDef, op: OperationDef, opts: Record<
   positionalsOf(r, op).forEach((pos, i) => (path[pos.key] = args[i]));
   return {
     params: rawFromOpts(op, opts),
+    money: moneyFromOpts(op, opts),
     path,
     ...(opts.all !== undefined ? { all: !!opts.all } : {}),
     ...(typeof opts.limit === 'string' ? { limit: opts.limit } : {}),
@@ -150,9 +161,28 @@ function asksFirst(op: OperationDef): boolean {
 async function deleteQuestion(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
   const ids: string[] = [];
   for (const pos of positionalsOf(r, op)) ids.push(given[pos.key] ?? (pos.key === 'account_id' ? await ctx.accountId() : '?'));
-  const what = `${r.dataType.replace(/_/g, ' ')} ${ids[ids.length - 1] ?? ''}`.trim();
+  const name = await nameOf(ctx, r, op, given);
+  const what = `${r.dataType.replace(/_/g, ' ')} ${ids[ids.length - 1] ?? ''}${name}`.trim();
   const of = ids.length > 1 ? ` of ${ids.slice(0, -1).join(' / ')}` : '';
   return `${op.verb} ${what}${of}? This cannot be undone.`;
+}
+
+/**
+ * ` ("Spring sale")`: the name of what a prompt is about to delete, read with the resource's get
+ * at the same path; only when someone will read the question (a terminal, no --yes), and never
+ * in the way (any failure leaves the id alone).
+ */
+async function nameOf(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
+  if (ctx.globals.yes || !ctx.io.isStdinTTY) return '';
+  const get = r.operations.find((x) => x.method === 'GET' && x.kind !== 'list' && x.path === op.path);
+  if (!get) return '';
+  try {
+    const res = await (await ctx.http()).request<{ data?: { name?: unknown } }>({ method: 'GET', host: 'ads', path: await fillPath(ctx, r, get, given), auth: 'user', retry: false });
+    const name = res.data.data?.name;
+    return typeof name === 'string' && name ? ` ("${escapeForTerminal(name.slice(0, 80))}")` : '';
+  } catch {
+    return '';
+  }
 }
 
 /** Calls the operation's endpoint (op.method op.path of the ads API) and prints the result. */
@@ -161,6 +191,7 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
   if (op.kind === 'batch') return sendBatch(ctx, r, op, await readFileBody(ctx, o, 'a JSON array of {"operation_type","params"} items'), o.path, columns);
   if (op.body === 'json') return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns);
   const raw = { ...o.params };
+  if (o.money && Object.keys(o.money).length) await applyMoney(ctx, op, o.money, raw);
   for (const d of op.params) if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);

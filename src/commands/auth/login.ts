@@ -8,7 +8,7 @@ import { printOne } from '../../core/output.js';
 import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { define } from '../define.js';
-import { firstLine, promptLine, replacedUserToken, type AuthLoginOptions, type LoginDeps } from './login-common.js';
+import { checkAdsAccount, firstLine, promptLine, replacedUserToken, type AuthLoginOptions, type LoginDeps } from './login-common.js';
 
 export { firstLine, promptLine, replacedUserToken, type AuthLoginOptions, type LoginDeps };
 
@@ -172,7 +172,8 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     }
     io.addSecret(tok.token);
     io.addSecret(tok.secret);
-    const replaced = replacedUserToken(await ctx.profile(), tok.token, tok.user_id);
+    const before = await ctx.profile();
+    const replaced = replacedUserToken(before, tok.token, tok.user_id);
     if (replaced) io.info(`replacing the user token of ${replaced} in profile "${await ctx.profileName()}"`);
     await ctx.updateProfile({ access_token: tok.token, access_token_secret: tok.secret, user_id: tok.user_id, screen_name: tok.screen_name });
     const profile = await ctx.profileName();
@@ -180,6 +181,7 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     const shadowing = ['XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET'].filter((k) => ctx.env[k]);
     if (shadowing.length) io.warn(`${shadowing.join(' and ')} ${shadowing.length > 1 ? 'are' : 'is'} set and override${shadowing.length > 1 ? '' : 's'} the stored token; unset ${shadowing.length > 1 ? 'them' : 'it'} to use it`);
     if (c.source.api_key === 'env') io.warn('the API key came from XCTL_API_KEY: keep XCTL_API_KEY and XCTL_API_SECRET set when using this token (it belongs to that app)');
+    await checkAdsAccount(ctx, before, tok);
     await printOne(io, await ctx.output(), { profile, user_id: tok.user_id, screen_name: tok.screen_name, access_level: checked.accessLevel ?? 'app default' });
   } finally {
     aborter.abort();

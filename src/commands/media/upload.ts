@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError, XctlError } from '../../core/errors.js';
-import { printOne } from '../../core/output.js';
+import { printOne, shellWord } from '../../core/output.js';
 import {
   CHUNK_BYTES,
   CLI_CATEGORIES,
@@ -179,23 +179,41 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
         await ctx.clock.sleep(wait, ctx.signal);
         data = (await http.request<{ data: MediaData }>({ method: 'GET', host: 'api', path: STATUS_PATH, query: { command: 'STATUS', media_id: id }, auth: 'user' })).data.data;
       }
+      // The last word of the bar is the outcome, not the last "processing N%" polled.
+      if (data.processing_info) bar.update(sent, data.processing_info.state === 'failed' ? 'processing failed' : 'processed');
       bar.stop();
       if (data.processing_info?.state === 'failed') {
         const e = data.processing_info.error;
         throw new ApiError(`media ${id} failed processing: ${e?.name ?? 'error'}${e?.message ? `: ${e.message}` : ''}`, { hint: 'check that the file is what its type says, and the limits of its category' });
       }
       const out: Record<string, unknown> = { media_key: data.media_key, media_id: id, media_category: category, media_type: mediaType, size: data.size ?? stat.size, state: data.processing_info?.state ?? 'succeeded' };
+      const columns = ['media_key', 'media_id', 'media_category', 'size', 'state', ...(accountId !== undefined ? ['library'] : [])];
       if (accountId !== undefined) {
         const form: Record<string, string> = { media_key: data.media_key, file_name: path.basename(o.file).slice(0, 255) };
         if (o.name !== undefined) form.name = o.name;
-        const lib = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', host: 'ads', path: `/12/accounts/${encodeURIComponent(accountId)}/media_library`, auth: 'user', form });
-        out.library = lib.data.data.media_status ?? 'added';
+        try {
+          const lib = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', host: 'ads', path: `/12/accounts/${encodeURIComponent(accountId)}/media_library`, auth: 'user', form });
+          out.library = lib.data.data.media_status ?? 'added';
+        } catch (e) {
+          // Uploaded but not added: print the media_key (nothing is lost), then fail.
+          await printOne(ctx.io, await ctx.output(), { ...out, library: 'failed' }, { columns });
+          throw libraryFailed(e, data.media_key, o.name);
+        }
       }
-      await printOne(ctx.io, await ctx.output(), out, { columns: ['media_key', 'media_id', 'media_category', 'size', 'state', ...(accountId !== undefined ? ['library'] : [])] });
+      await printOne(ctx.io, await ctx.output(), out, { columns });
     } finally {
       bar.stop();
     }
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The error of an upload that could not be added to the library: its hint adds it later. */
+function libraryFailed(e: unknown, mediaKey: string, name?: string): unknown {
+  if (!(e instanceof XctlError)) return e;
+  const again = `xctl ads media-library add --media-key ${mediaKey}${name !== undefined ? ` --name ${shellWord(name)}` : ''}`;
+  e.message = `uploaded as ${mediaKey}, but not added to the media library: ${e.message}`;
+  e.hint = `${e.hint ? `${e.hint}; ` : ''}the upload is kept: add it with \`${again}\``;
+  return e;
 }

@@ -30,7 +30,11 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   const renamed = DEPRECATED_EVENT_NAMES[eventType];
   if (renamed) throw new UsageError(`${eventType} is a deprecated name (renamed 2026-03-18): use ${renamed}`, { flag: '<event-type>', hint });
   // The platform's names only (aliases resolved): an unknown type would match nothing, silently.
-  if (!canonicalEventType(eventType)) throw new UsageError(`"${eventType.slice(0, 80)}" is not one of the platform's event types`, { flag: '<event-type>', hint });
+  if (!canonicalEventType(eventType)) {
+    const { didYouMean } = await import('../../core/suggest.js');
+    const near = didYouMean(eventType.slice(0, 80), ACTIVITY_EVENT_TYPES);
+    throw new UsageError(`"${eventType.slice(0, 80)}" is not one of the platform's event types${near}`, { flag: '<event-type>', hint });
+  }
   if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
   let payload: unknown = {};
   if (opts.data !== undefined) {
@@ -50,5 +54,11 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data);
-  if (res.data.data.deliveries === 0) ctx.io.info('deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events');
+  const { deliveries, unreached } = res.data.data;
+  if (deliveries !== 0) return;
+  // A subscription may match and still reach nobody: say which, and what to connect.
+  if (Array.isArray(unreached) && unreached.length) {
+    const { escapeForTerminal } = await import('../../core/sanitize.js');
+    ctx.io.info(`deliveries 0: ${escapeForTerminal(unreached.map(String).join('; '))}; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)`);
+  } else ctx.io.info('deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events');
 }

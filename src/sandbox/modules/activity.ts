@@ -263,7 +263,7 @@ function openStream(app: SandboxApp, req: SReq): Reply {
 }
 
 /** An event to every matching subscription: its webhook, else the open streams (and the backlog). */
-async function fanOut(app: SandboxApp, ev: SandboxEvent): Promise<number> {
+async function fanOut(app: SandboxApp, ev: SandboxEvent, unreached: string[]): Promise<number> {
   let n = 0;
   for (const s of [...subs(app).values()]) {
     if (!matches(s, ev)) continue;
@@ -271,6 +271,9 @@ async function fanOut(app: SandboxApp, ev: SandboxEvent): Promise<number> {
     if (s.webhook_id) {
       if (await deliver(app, s.webhook_id, env, ev)) n++;
       continue;
+    }
+    if (![...streams(app).values()].some((c) => c.app_key === s.app_key)) {
+      unreached.push(`subscription ${s.id} matches but has no webhook and no activity stream is connected`);
     }
     const line = JSON.stringify(env) + '\n';
     const b = backlog(app);
@@ -307,5 +310,5 @@ export function install(app: SandboxApp): void {
   app.onClose(() => {
     for (const c of streams(app).values()) c.res.destroy();
   });
-  app.events.subscribe((ev) => fanOut(app, ev));
+  app.events.subscribe((ev, unreached) => fanOut(app, ev, unreached));
 }

@@ -67,8 +67,9 @@ export function install(app: SandboxApp): void {
       payload: (body.payload as Record<string, unknown>) ?? {},
       created_at: app.clock.iso(),
     };
-    const delivered = await app.events.publish(ev);
-    return ok({ data: { ...ev, deliveries: delivered } });
+    const unreached: string[] = [];
+    const delivered = await app.events.publish(ev, unreached);
+    return ok({ data: { ...ev, deliveries: delivered, ...(unreached.length ? { unreached } : {}) } });
   });
   r.serve(E.stateExport, () => ok(saveSnapshot(app)));
   r.serve(E.logs, async (req) => {

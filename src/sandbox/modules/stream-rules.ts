@@ -121,7 +121,8 @@ function changeRules(app: SandboxApp, req: SReq): Reply {
     else errors.push({ ...(byIds ? { id: w } : { value: w }), title: 'RuleNotFound', detail: 'no such rule', type: 'https://api.x.com/2/problems/resource-not-found' });
   }
   if (!dry) for (const h of hit) rules(app).delete(h.id);
-  return ok({ meta: { sent, summary: { deleted: dry ? 0 : hit.length, not_deleted: errors.length + (dry ? hit.length : 0) } }, ...(errors.length ? { errors } : {}) });
+  // A dry run answers what would happen (the platform's summary), without doing it.
+  return ok({ meta: { sent, summary: { deleted: hit.length, not_deleted: errors.length } }, ...(errors.length ? { errors } : {}) });
 }
 
 /** Rule counts (XDK's stream.getRuleCounts): the caps of section 8 and this app's use of them. */
