@@ -20,7 +20,9 @@ export function parseMaxRemoves(v: string): MaxRemoves {
   const m = /^(\d+)(%?)$/.exec(v.trim());
   const n = m ? Number(m[1]) : NaN;
   if (!m || !Number.isSafeInteger(n) || (m[2] === '%' && n > 100)) {
-    throw new UsageError(`--max-removes must be a number of members or a percentage up to 100% (got "${v}")`, { flag: '--max-removes' });
+    throw new UsageError(`--max-removes must be a number of members or a percentage up to 100% (got "${v}")`, {
+      flag: '--max-removes',
+    });
   }
   return m[2] ? { text: `${n}%`, percent: n } : { text: String(n), count: n };
 }
@@ -54,16 +56,35 @@ export function checkRemoves(limit: MaxRemoves | undefined, removes: number, bef
   );
 }
 
-/** GET /12/accounts/:account_id/custom_audiences/:id (or do_not_reach_lists/:id): the members the service says it holds. */
-export async function audienceSize(ctx: Context, accountId: string, audienceId: string, target = 'custom_audience'): Promise<number> {
-  const kind = target === 'do_not_reach_list' ? 'do_not_reach_lists' : 'custom_audiences';
-  const res = await (await ctx.http()).request<{ data?: { audience_size?: unknown } }>({
-    method: 'GET',
-    host: 'ads',
-    path: `/12/accounts/${encodeURIComponent(accountId)}/${kind}/${encodeURIComponent(audienceId)}`,
-    auth: 'user',
-  });
-  const n = Number(res.data?.data?.audience_size ?? 0);
+/** GET /12/accounts/:account_id/custom_audiences/:id (or the do_not_reach_lists collection): the members the service says it holds. */
+export async function audienceSize(
+  ctx: Context,
+  accountId: string,
+  audienceId: string,
+  target = 'custom_audience',
+): Promise<number> {
+  const http = await ctx.http();
+  const account = `/12/accounts/${encodeURIComponent(accountId)}`;
+  let size: unknown;
+  if (target === 'do_not_reach_list') {
+    // The platform serves do-not-reach lists as a collection only (one list per account).
+    const res = await http.request<{ data?: Array<{ id?: string; audience_size?: unknown }> }>({
+      method: 'GET',
+      host: 'ads',
+      path: `${account}/do_not_reach_lists`,
+      auth: 'user',
+    });
+    size = res.data?.data?.find((l) => l.id === audienceId)?.audience_size;
+  } else {
+    const res = await http.request<{ data?: { audience_size?: unknown } }>({
+      method: 'GET',
+      host: 'ads',
+      path: `${account}/custom_audiences/${encodeURIComponent(audienceId)}`,
+      auth: 'user',
+    });
+    size = res.data?.data?.audience_size;
+  }
+  const n = Number(size ?? 0);
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
@@ -78,9 +99,12 @@ export async function checkFirstSync(
 ): Promise<number | undefined> {
   // Adopting: the size is only reported, so a list that cannot be read (not created yet, in a
   // plan of `audiences apply`) does not stop the sync.
-  if (o.adopt) return o.canRead ? audienceSize(ctx, o.accountId, o.audienceId, o.target).catch(() => undefined) : undefined;
+  if (o.adopt)
+    return o.canRead ? audienceSize(ctx, o.accountId, o.audienceId, o.target).catch(() => undefined) : undefined;
   if (!o.canRead) {
-    ctx.io.warn(`no snapshot for this audience yet and no credentials to read its size: the real sync is refused if the audience already holds members (unless --adopt)`);
+    ctx.io.warn(
+      `no snapshot for this audience yet and no credentials to read its size: the real sync is refused if the audience already holds members (unless --adopt)`,
+    );
     return undefined;
   }
   const size = await audienceSize(ctx, o.accountId, o.audienceId, o.target);
