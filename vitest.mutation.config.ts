@@ -7,7 +7,12 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts'],
     // Tests of the tree itself (the generated WebAssembly module matches its generator, the docs
     // match the folders, the import graph) read the checkout, not the mutant's sandbox copy.
-    exclude: ['test/unit/sha256x4.test.ts', 'test/unit/docs-layout.test.ts', 'test/unit/ads-contract-imports.test.ts', 'test/unit/import-graph.test.ts'],
+    exclude: [
+      'test/unit/sha256x4.test.ts',
+      'test/unit/docs-layout.test.ts',
+      'test/unit/ads-contract-imports.test.ts',
+      'test/unit/import-graph.test.ts',
+    ],
     testTimeout: 60_000,
     pool: 'forks',
   },

@@ -22,7 +22,10 @@ for (const f of sections) {
   const before = os.loadavg()[0];
   const rows = await mod.default({ root, log: (s) => console.log(s) });
   const after = os.loadavg()[0];
-  rows.push({ name: `load average (1 min) before / after this section, ${os.cpus().length} cores`, value: `${before.toFixed(1)} / ${after.toFixed(1)}` });
+  rows.push({
+    name: `load average (1 min) before / after this section, ${os.cpus().length} cores`,
+    value: `${before.toFixed(1)} / ${after.toFixed(1)}`,
+  });
   results.push({ title: mod.title, rows });
 }
 
@@ -35,7 +38,10 @@ const lines = [
 ];
 for (const r of results) {
   lines.push(`## ${r.title}`, '', '| measure | value | target | met |', '| --- | --- | --- | --- |');
-  for (const row of r.rows) lines.push(`| ${row.name} | ${row.value} | ${row.target ?? ''} | ${row.met === undefined ? '' : row.met ? 'yes' : 'NO'} |`);
+  for (const row of r.rows)
+    lines.push(
+      `| ${row.name} | ${row.value} | ${row.target ?? ''} | ${row.met === undefined ? '' : row.met ? 'yes' : 'NO'} |`,
+    );
   lines.push('');
 }
 // What people wrote under "## Notes" (measurements by hand, before/after) survives a new run.

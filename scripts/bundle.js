@@ -32,8 +32,19 @@ const deferChildProcess = {
     b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
       const src = await fs.promises.readFile(args.path, 'utf8');
       const eager = "const childProcess = require('node:child_process');";
-      if (!src.includes(eager)) return { contents: src, loader: 'js', warnings: [{ text: 'commander no longer requires child_process as expected: not deferred' }] };
-      return { contents: src.replace(eager, "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"), loader: 'js' };
+      if (!src.includes(eager))
+        return {
+          contents: src,
+          loader: 'js',
+          warnings: [{ text: 'commander no longer requires child_process as expected: not deferred' }],
+        };
+      return {
+        contents: src.replace(
+          eager,
+          "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };",
+        ),
+        loader: 'js',
+      };
     });
   },
 };
@@ -72,7 +83,13 @@ const lazyBuiltins = {
  * Third-party libraries some commands need, each its own file beside main.cjs (dist/cli/vendor/).
  * libphonenumber (250 KB, a quarter of the script) only checks `--default-country`.
  */
-const VENDOR = { yaml: 'yaml', ora: 'ora', 'cli-table3': 'cli-table3', open: 'open', 'libphonenumber-js/min': 'libphonenumber-js' };
+const VENDOR = {
+  yaml: 'yaml',
+  ora: 'ora',
+  'cli-table3': 'cli-table3',
+  open: 'open',
+  'libphonenumber-js/min': 'libphonenumber-js',
+};
 /**
  * Modules of our own that one command needs and no other: the emulator (190 KB) is a script of its
  * own, dist/cli/sandbox.cjs, that `sandbox start` requires. Every other command reads, and
@@ -93,7 +110,8 @@ const vendorOut = {
     b.onResolve({ filter: /^\./ }, (args) => {
       if (args.kind === 'entry-point' || args.importer.includes('node_modules')) return undefined;
       const rel = path.relative(root, path.resolve(args.resolveDir, args.path)).replace(/\.js$/, '.ts');
-      if (Object.hasOwn(OWN_SCRIPTS, rel) && path.relative(root, args.importer) !== rel) return { path: `./${OWN_SCRIPTS[rel]}.cjs`, external: true };
+      if (Object.hasOwn(OWN_SCRIPTS, rel) && path.relative(root, args.importer) !== rel)
+        return { path: `./${OWN_SCRIPTS[rel]}.cjs`, external: true };
       return undefined;
     });
   },
@@ -121,7 +139,13 @@ const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf
 // `--version --json` names the commit built (a CI log shows exactly what ran); "unknown" outside git.
 const commit = (() => {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || 'unknown';
+    return (
+      execFileSync('git', ['rev-parse', 'HEAD'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim() || 'unknown'
+    );
   } catch {
     return 'unknown';
   }
@@ -129,7 +153,11 @@ const commit = (() => {
 const result = await build({
   ...common,
   // The hash worker is an entry of its own: the worker pool starts it beside main.cjs.
-  entryPoints: { main: 'src/main.ts', 'hash-worker': 'src/audiences/hash-worker.ts', ...Object.fromEntries(Object.entries(OWN_SCRIPTS).map(([src, name]) => [name, src])) },
+  entryPoints: {
+    main: 'src/main.ts',
+    'hash-worker': 'src/audiences/hash-worker.ts',
+    ...Object.fromEntries(Object.entries(OWN_SCRIPTS).map(([src, name]) => [name, src])),
+  },
   outdir,
   define: {
     XCTL_BUILD_VERSION: JSON.stringify(version),
@@ -149,7 +177,10 @@ const result = await build({
 const vendorEntry = {
   name: 'vendor-entry',
   setup(b) {
-    b.onResolve({ filter: /^vendor-entry:/ }, (args) => ({ path: args.path.slice('vendor-entry:'.length), namespace: 'vendor-entry' }));
+    b.onResolve({ filter: /^vendor-entry:/ }, (args) => ({
+      path: args.path.slice('vendor-entry:'.length),
+      namespace: 'vendor-entry',
+    }));
     b.onLoad({ filter: /.*/, namespace: 'vendor-entry' }, (args) => ({
       contents: `const m = require(${JSON.stringify(args.path)});\nmodule.exports = m && m.__esModule && m.default !== undefined && (typeof m.default === 'function' || typeof m.default === 'object') ? Object.assign(m.default, m) : m;\n`,
       resolveDir: root,
@@ -171,10 +202,20 @@ const vendor = await build({
 fs.copyFileSync(path.join(root, 'node_modules/open/xdg-open'), path.join(outdir, 'vendor/xdg-open'));
 fs.chmodSync(path.join(outdir, 'vendor/xdg-open'), 0o755);
 if (process.env.XCTL_BUNDLE_META) {
-  fs.writeFileSync(process.env.XCTL_BUNDLE_META, JSON.stringify({ inputs: { ...result.metafile.inputs, ...vendor.metafile.inputs }, outputs: { ...result.metafile.outputs, ...vendor.metafile.outputs } }));
+  fs.writeFileSync(
+    process.env.XCTL_BUNDLE_META,
+    JSON.stringify({
+      inputs: { ...result.metafile.inputs, ...vendor.metafile.inputs },
+      outputs: { ...result.metafile.outputs, ...vendor.metafile.outputs },
+    }),
+  );
 }
 // The build's id names its code cache (bin/xctl.js), so a new build never reads an older build's
 // cache; the version lets bin/xctl.js answer --version without loading the script.
 const hash = crypto.createHash('sha256');
-for (const f of ['main.cjs', 'hash-worker.cjs', ...Object.values(OWN_SCRIPTS).map((n) => `${n}.cjs`)]) hash.update(fs.readFileSync(path.join(outdir, f)));
-fs.writeFileSync(path.join(outdir, 'build.json'), JSON.stringify({ id: hash.digest('hex').slice(0, 16), version }) + '\n');
+for (const f of ['main.cjs', 'hash-worker.cjs', ...Object.values(OWN_SCRIPTS).map((n) => `${n}.cjs`)])
+  hash.update(fs.readFileSync(path.join(outdir, f)));
+fs.writeFileSync(
+  path.join(outdir, 'build.json'),
+  JSON.stringify({ id: hash.digest('hex').slice(0, 16), version }) + '\n',
+);

@@ -15,8 +15,15 @@ const c = (n, s) => (color ? `\u001b[${n}m${s}\u001b[0m` : s);
 
 const sb = await startSandbox({ clock: 'real' });
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-demo-'));
-const env = { ...process.env, XCTL_CONFIG_DIR: configDir, XCTL_BASE_URL: sb.baseUrl, XCTL_OUTPUT: 'table', NO_COLOR: color ? '' : '1' };
-for (const k of Object.keys(env)) if (k.startsWith('XCTL_') && !['XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_OUTPUT'].includes(k)) delete env[k];
+const env = {
+  ...process.env,
+  XCTL_CONFIG_DIR: configDir,
+  XCTL_BASE_URL: sb.baseUrl,
+  XCTL_OUTPUT: 'table',
+  NO_COLOR: color ? '' : '1',
+};
+for (const k of Object.keys(env))
+  if (k.startsWith('XCTL_') && !['XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_OUTPUT'].includes(k)) delete env[k];
 
 const demo = {
   sandbox: sb,
@@ -34,7 +41,10 @@ const demo = {
   xctl(args, { input, show = true, allowFail = false, extraEnv = {} } = {}) {
     if (show) console.log(`${c('33', '$')} xctl ${args.map((a) => (/[\s"'$&|<>*]/.test(a) ? `'${a}'` : a)).join(' ')}`);
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [bin, ...args], { env: { ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [bin, ...args], {
+        env: { ...env, ...extraEnv },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => {
@@ -61,13 +71,20 @@ demo.xctlTTY = async function (args, opts = {}) {
   const quoted = [process.execPath, bin, ...args].map((a) => `'${String(a).replace(/'/g, `'\\''`)}'`).join(' ');
   console.log(`${c('33', '$')} xctl ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', `stty cols 100 2>/dev/null; ${quoted}`, '/dev/null'], { env: { ...env, ...(opts.extraEnv ?? {}) }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', `stty cols 100 2>/dev/null; ${quoted}`, '/dev/null'], {
+      env: { ...env, ...(opts.extraEnv ?? {}) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += d;
       process.stdout.write(d);
     });
-    child.on('close', (code) => (code !== 0 && !opts.allowFail ? reject(new Error(`xctl ${args.join(' ')} exited ${code}`)) : resolve({ code, stdout: out, stderr: '' })));
+    child.on('close', (code) =>
+      code !== 0 && !opts.allowFail
+        ? reject(new Error(`xctl ${args.join(' ')} exited ${code}`))
+        : resolve({ code, stdout: out, stderr: '' }),
+    );
     child.stdin.end();
   });
 };
@@ -82,7 +99,9 @@ try {
     const mod = await import(path.join(root, 'scripts/demo', f));
     await mod.default(demo);
   }
-  console.log(`\n${c('1;32', `demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s`)} — see README.md for every command.`);
+  console.log(
+    `\n${c('1;32', `demo finished in ${((Date.now() - started) / 1000).toFixed(1)} s`)} — see README.md for every command.`,
+  );
 } catch (e) {
   console.error(`\ndemo failed: ${e.message}`);
   process.exitCode = 1;

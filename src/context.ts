@@ -24,7 +24,16 @@ function withDeadline(signal: AbortSignal, deadline: string | undefined): AbortS
   if (deadline === undefined) return signal;
   const ms = parseDuration(deadline);
   const c = new AbortController();
-  const t = setTimeout(() => c.abort(new RetryLaterError(`the --deadline of ${/^[\d.]+$/.test(deadline) ? `${deadline}s` : deadline} passed before the command finished`, { hint: 'run it again later, or give it longer (--deadline / XCTL_DEADLINE)' })), ms);
+  const t = setTimeout(
+    () =>
+      c.abort(
+        new RetryLaterError(
+          `the --deadline of ${/^[\d.]+$/.test(deadline) ? `${deadline}s` : deadline} passed before the command finished`,
+          { hint: 'run it again later, or give it longer (--deadline / XCTL_DEADLINE)' },
+        ),
+      ),
+    ms,
+  );
   t.unref?.();
   return AbortSignal.any([signal, c.signal]);
 }
@@ -173,7 +182,8 @@ export class Context {
 
   /** The ads account: --account, XCTL_ACCOUNT_ID, then the profile's account_id. */
   async accountId(): Promise<string> {
-    const v = this.globals.account ?? this.env.XCTL_ACCOUNT_ID ?? (await this.profile().catch(() => undefined))?.account_id;
+    const v =
+      this.globals.account ?? this.env.XCTL_ACCOUNT_ID ?? (await this.profile().catch(() => undefined))?.account_id;
     if (!v) {
       throw new UsageError('no ads account given', {
         flag: '--account',
@@ -207,7 +217,10 @@ export class Context {
   async confirm(question: string): Promise<boolean> {
     if (this.globals.yes) return true;
     if (!this.io.isStdinTTY) {
-      throw new UsageError(`${question} — refusing without confirmation`, { flag: '--yes', hint: 'pass --yes to confirm when not at a terminal' });
+      throw new UsageError(`${question} — refusing without confirmation`, {
+        flag: '--yes',
+        hint: 'pass --yes to confirm when not at a terminal',
+      });
     }
     const { createInterface } = await import('node:readline/promises');
     const rl = createInterface({ input: this.io.stdin, output: this.io.stderr });

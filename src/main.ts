@@ -14,7 +14,8 @@ const pkg = {
   version:
     typeof XCTL_BUILD_VERSION === 'string'
       ? XCTL_BUILD_VERSION
-      : (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+      : (JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+          .version,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -30,7 +31,16 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ version: pkg.version, commit, node: process.versions.node }) + '\n');
     return ExitCode.OK;
   }
-  const { buildProgram, operandsOf, loadGroups, normalizeArgs, GROUPS, rewriteHelpWord, namesBareGroup, unknownCommand } = await import('./program.js');
+  const {
+    buildProgram,
+    operandsOf,
+    loadGroups,
+    normalizeArgs,
+    GROUPS,
+    rewriteHelpWord,
+    namesBareGroup,
+    unknownCommand,
+  } = await import('./program.js');
   args = rewriteHelpWord(args);
   const controller = new AbortController();
   setInterruptSignal(controller.signal);
@@ -73,7 +83,8 @@ async function main(argv: string[]): Promise<number> {
   });
   // commander's own usage errors (an unknown option) are JSON too when the output is.
   if (jsonErrors(args, args, process.env.XCTL_OUTPUT)) {
-    for (const c of [program, ...program.commands]) c.configureOutput({ ...c.configureOutput(), outputError: jsonUsageError }).showHelpAfterError(false);
+    for (const c of [program, ...program.commands])
+      c.configureOutput({ ...c.configureOutput(), outputError: jsonUsageError }).showHelpAfterError(false);
   }
   const operands = operandsOf(args);
   const group = operands[0];
@@ -122,7 +133,10 @@ function jsonErrors(parsed: string[], args: string[], envOutput: string | undefi
 
 /** commander's "error: ..." line (and its "did you mean"), as the JSON error object; exit 2. */
 function jsonUsageError(str: string, writeErr: (s: string) => void): void {
-  const message = str.replace(/^error: /, '').replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)').trim();
+  const message = str
+    .replace(/^error: /, '')
+    .replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')
+    .trim();
   writeErr(JSON.stringify({ error: { type: 'UsageError', message, exit_code: ExitCode.USAGE } }) + '\n');
 }
 

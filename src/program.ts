@@ -18,19 +18,52 @@ interface GroupEntry {
 // One line per group. A group's module is imported only when its name is on the command line,
 // so `xctl --version` and `--help` load nothing but commander and this file.
 export const GROUPS: Record<string, GroupEntry> = {
-  auth: { description: 'credentials: set, log in, app token, status, profiles', load: () => import('./commands/auth/index.js') },
+  auth: {
+    description: 'credentials: set, log in, app token, status, profiles',
+    load: () => import('./commands/auth/index.js'),
+  },
   request: { description: 'make a raw signed API call', load: () => import('./commands/request.js') },
-  config: { description: 'read and change settings in the profile store', load: () => import('./commands/config/index.js') },
-  webhooks: { description: 'v2 webhooks: create, list, validate, replay; crc, verify, local receiver', load: () => import('./commands/webhooks/index.js') },
-  activity: { description: 'activity API: subscriptions and the live event stream', load: () => import('./commands/activity/index.js') },
-  'account-activity': { description: "account activity API: a user's events delivered to a webhook", load: () => import('./commands/account-activity/index.js') },
-  stream: { description: 'filtered stream rules and the webhooks receiving matching posts', load: () => import('./commands/stream/index.js') },
-  ads: { description: 'the advertising API: accounts, campaigns, attachments, creatives, reference data', load: () => import('./commands/ads/index.js') },
-  audiences: { description: 'custom audiences, sharing, flexible audiences, do-not-reach lists, estimates, bulk uploads', load: () => import('./commands/audiences/index.js') },
-  media: { description: 'upload images, GIFs and videos (chunked, resumable) and get their media_key', load: () => import('./commands/media/index.js') },
+  config: {
+    description: 'read and change settings in the profile store',
+    load: () => import('./commands/config/index.js'),
+  },
+  webhooks: {
+    description: 'v2 webhooks: create, list, validate, replay; crc, verify, local receiver',
+    load: () => import('./commands/webhooks/index.js'),
+  },
+  activity: {
+    description: 'activity API: subscriptions and the live event stream',
+    load: () => import('./commands/activity/index.js'),
+  },
+  'account-activity': {
+    description: "account activity API: a user's events delivered to a webhook",
+    load: () => import('./commands/account-activity/index.js'),
+  },
+  stream: {
+    description: 'filtered stream rules and the webhooks receiving matching posts',
+    load: () => import('./commands/stream/index.js'),
+  },
+  ads: {
+    description: 'the advertising API: accounts, campaigns, attachments, creatives, reference data',
+    load: () => import('./commands/ads/index.js'),
+  },
+  audiences: {
+    description: 'custom audiences, sharing, flexible audiences, do-not-reach lists, estimates, bulk uploads',
+    load: () => import('./commands/audiences/index.js'),
+  },
+  media: {
+    description: 'upload images, GIFs and videos (chunked, resumable) and get their media_key',
+    load: () => import('./commands/media/index.js'),
+  },
   sandbox: { description: 'run the local emulator of the service', load: () => import('./commands/sandbox/index.js') },
-  changelog: { description: 'the platform change history (deprecations and retirements)', load: () => import('./commands/changelog.js') },
-  completion: { description: 'print a shell completion script: bash, zsh or fish', load: () => import('./commands/completion.js') },
+  changelog: {
+    description: 'the platform change history (deprecations and retirements)',
+    load: () => import('./commands/changelog.js'),
+  },
+  completion: {
+    description: 'print a shell completion script: bash, zsh or fish',
+    load: () => import('./commands/completion.js'),
+  },
 };
 
 export function buildProgram(version: string): Command {
@@ -41,11 +74,28 @@ export function buildProgram(version: string): Command {
     .helpOption('-h, --help', 'show help')
     .addOption(new Option('--profile <name>', 'credential profile to use').env('XCTL_PROFILE'))
     .option('--json [fields]', 'JSON output (same as -o json); --json id,name keeps only those fields')
-    .addOption(new Option('-o, --output <format>', 'output format (default: table on a terminal, else tsv)').choices(['table', 'json', 'jsonl', 'tsv', 'csv']))
+    .addOption(
+      new Option('-o, --output <format>', 'output format (default: table on a terminal, else tsv)').choices([
+        'table',
+        'json',
+        'jsonl',
+        'tsv',
+        'csv',
+      ]),
+    )
     .option('--fields <list>', 'comma-separated fields to print')
-    .option('--jq <expr>', "filter the JSON output with jq (all pages with --all); strings print raw, e.g. --jq '.[].id'")
-    .option('--include-cursor', 'lists: json as {"data": [...], "next_cursor": ...}; jsonl ends with a {"next_cursor": ...} line')
-    .option('--header-row', 'tsv and csv: print a first row with the column names (also --header, where the command has no --header of its own)')
+    .option(
+      '--jq <expr>',
+      "filter the JSON output with jq (all pages with --all); strings print raw, e.g. --jq '.[].id'",
+    )
+    .option(
+      '--include-cursor',
+      'lists: json as {"data": [...], "next_cursor": ...}; jsonl ends with a {"next_cursor": ...} line',
+    )
+    .option(
+      '--header-row',
+      'tsv and csv: print a first row with the column names (also --header, where the command has no --header of its own)',
+    )
     .option('--base-url <url>', 'API base URL for the API and ads hosts (env XCTL_BASE_URL)')
     .option('--sandbox', 'use the ads sandbox host')
     .option('--account <id>', 'ads account id (env XCTL_ACCOUNT_ID)')
@@ -55,7 +105,10 @@ export function buildProgram(version: string): Command {
     .option('--no-progress', 'no spinners or progress bars')
     .option('-y, --yes', 'do not ask for confirmation')
     .option('--max-wait <seconds>', 'longest wait for a rate-limit reset (default 900; env XCTL_MAX_WAIT)')
-    .option('--deadline <duration>', 'give up (exit 75, retry later) when the whole command, every retry and wait included, takes longer: 90s, 15m (env XCTL_DEADLINE)')
+    .option(
+      '--deadline <duration>',
+      'give up (exit 75, retry later) when the whole command, every retry and wait included, takes longer: 90s, 15m (env XCTL_DEADLINE)',
+    )
     // gh's "INHERITED FLAGS": --profile, -o, --json... are listed under every command's own.
     // Long generated flags (--daily-budget-amount-local-micro) leave a narrow description column:
     // wrap it anyway rather than run past the terminal's width.
@@ -87,7 +140,17 @@ function commandsFirst(cmd: Command, helper: Help): string {
   return `${sections.join('\n\n')}\n`;
 }
 
-const VALUE_OPTIONS = new Set(['--profile', '-o', '--output', '--fields', '--jq', '--base-url', '--account', '--max-wait', '--deadline']);
+const VALUE_OPTIONS = new Set([
+  '--profile',
+  '-o',
+  '--output',
+  '--fields',
+  '--jq',
+  '--base-url',
+  '--account',
+  '--max-wait',
+  '--deadline',
+]);
 
 /** What `--json FIELDS` may look like: comma-separated field names (dots for nested ones). */
 const FIELD_LIST = /^[A-Za-z_][A-Za-z0-9_.]*(,[A-Za-z_][A-Za-z0-9_.]*)*$/;
@@ -131,7 +194,9 @@ export function namesBareGroup(program: Command, args: string[]): boolean {
   if (args.some((a) => a === '-h' || a === '--help' || a === '-V' || a === '--version')) return false;
   let cmd = program as CommandInternals;
   for (const word of operandsOf(args)) {
-    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as CommandInternals | undefined;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as
+      | CommandInternals
+      | undefined;
     if (!sub) return false;
     cmd = sub;
   }
@@ -202,12 +267,17 @@ export function normalizeArgs(program: Command, args: string[]): string[] {
  * media`, which commander would answer with the group's help and exit 0): the message with
  * did-you-mean, and a hint when the word is a group of its own (`xctl media upload`).
  */
-export async function unknownCommand(program: Command, args: string[]): Promise<{ message: string; hint?: string } | undefined> {
+export async function unknownCommand(
+  program: Command,
+  args: string[],
+): Promise<{ message: string; hint?: string } | undefined> {
   let cmd = program as CommandInternals;
   const path: string[] = [];
   for (const word of operandsOf(args)) {
     if (!cmd.commands.length || cmd._actionHandler || cmd._defaultCommandName) return undefined;
-    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as CommandInternals | undefined;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as
+      | CommandInternals
+      | undefined;
     if (!sub) {
       if (cmd === program) return undefined; // commander's own answer (group names are known before loading)
       const { didYouMean } = await import('./core/suggest.js');
@@ -215,7 +285,9 @@ export async function unknownCommand(program: Command, args: string[]): Promise<
       const own = GROUPS[word] ? program.commands.find((c) => c.name() === word) : undefined;
       return {
         message: `unknown command '${word}' for 'xctl ${path.join(' ')}'${didYouMean(word, names)}`,
-        hint: own ? `${word} is a command group of its own: \`xctl ${word} --help\`${word === 'media' ? ', e.g. `xctl media upload FILE`' : ''}` : `\`xctl ${path.join(' ')} --help\` lists its commands`,
+        hint: own
+          ? `${word} is a command group of its own: \`xctl ${word} --help\`${word === 'media' ? ', e.g. `xctl media upload FILE`' : ''}`
+          : `\`xctl ${path.join(' ')} --help\` lists its commands`,
       };
     }
     path.push(sub.name());

@@ -27,14 +27,20 @@ function time(cmd, args, env) {
 /** Peak RSS in MB (GNU time's %M, in KB), or undefined without /usr/bin/time. */
 function peakRss(cmd, args, env) {
   if (!fs.existsSync('/usr/bin/time')) return undefined;
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', cmd, ...args], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return Number(/(\d+)\s*$/.exec(r.stderr.trim())[1]) / 1024;
 }
 
 /** `xctl sandbox start --json` in a child process: its first stdout line is the seed. */
 async function startSandbox(bin) {
-  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0', '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0', '--json'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise((resolve, reject) => {
     const rl = readline.createInterface({ input: child.stdout });
     rl.once('line', (l) => resolve(l));
@@ -53,8 +59,32 @@ export default async function ({ root, log }) {
     for (const e of latencyEnvs()) {
       // The code cache (bin/xctl.js) in a folder of this run's own, filled by the warm-up calls
       // below as a user's first call of each command fills theirs.
-      const env = { ...e.env, XCTL_COMPILE_CACHE: path.join(cfgDir, 'compile-cache'), XCTL_CONFIG_DIR: cfgDir, XCTL_BASE_URL: s.base_url, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret, XCTL_ACCESS_TOKEN: s.access_token, XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret, XCTL_ACCOUNT_ID: s.account_id };
-      for (const k of Object.keys(env)) if (k.startsWith('XCTL_') && !['XCTL_COMPILE_CACHE', 'XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_API_KEY', 'XCTL_API_SECRET', 'XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET', 'XCTL_ACCOUNT_ID'].includes(k)) delete env[k];
+      const env = {
+        ...e.env,
+        XCTL_COMPILE_CACHE: path.join(cfgDir, 'compile-cache'),
+        XCTL_CONFIG_DIR: cfgDir,
+        XCTL_BASE_URL: s.base_url,
+        XCTL_API_KEY: s.api_key,
+        XCTL_API_SECRET: s.api_secret,
+        XCTL_ACCESS_TOKEN: s.access_token,
+        XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
+        XCTL_ACCOUNT_ID: s.account_id,
+      };
+      for (const k of Object.keys(env))
+        if (
+          k.startsWith('XCTL_') &&
+          ![
+            'XCTL_COMPILE_CACHE',
+            'XCTL_CONFIG_DIR',
+            'XCTL_BASE_URL',
+            'XCTL_API_KEY',
+            'XCTL_API_SECRET',
+            'XCTL_ACCESS_TOKEN',
+            'XCTL_ACCESS_TOKEN_SECRET',
+            'XCTL_ACCOUNT_ID',
+          ].includes(k)
+        )
+          delete env[k];
       rows.push(...measure(bin, env, e, log));
     }
     return rows;
@@ -67,7 +97,11 @@ export default async function ({ root, log }) {
 function measure(bin, env, e, log) {
   const node = process.execPath;
   const commands = [
-    { name: '`xctl request /1.1/account/verify_credentials.json`', args: ['request', '/1.1/account/verify_credentials.json'], target: 1.6 },
+    {
+      name: '`xctl request /1.1/account/verify_credentials.json`',
+      args: ['request', '/1.1/account/verify_credentials.json'],
+      target: 1.6,
+    },
     { name: '`xctl webhooks list -o json`', args: ['webhooks', 'list', '-o', 'json'], target: 1.6 },
     { name: '`xctl ads campaigns list -o json`', args: ['ads', 'campaigns', 'list', '-o', 'json'], target: 1.8 },
   ];
@@ -91,11 +125,24 @@ function measure(bin, env, e, log) {
     for (let i = 0; i < RSS_RUNS; i++) rss.push(peakRss(node, [bin, ...c.args], env));
     const ratio = median(ratios);
     const rssMb = rss.includes(undefined) ? undefined : Math.max(...rss);
-    log(`${e.short}: ${c.args.join(' ')}: ${median(cmd).toFixed(1)} ms vs node -e 0 ${median(base).toFixed(1)} ms: ${ratio.toFixed(2)}x; peak RSS ${rssMb ? rssMb.toFixed(0) + ' MB' : 'n/a'}`);
+    log(
+      `${e.short}: ${c.args.join(' ')}: ${median(cmd).toFixed(1)} ms vs node -e 0 ${median(base).toFixed(1)} ms: ${ratio.toFixed(2)}x; peak RSS ${rssMb ? rssMb.toFixed(0) + ' MB' : 'n/a'}`,
+    );
     rows.push(
-      { name: `${e.label}: ${c.name} / \`node -e 0\` (median of ${PAIRS} pairwise ratios; ${median(cmd).toFixed(1)} ms vs ${median(base).toFixed(1)} ms)`, value: `${ratio.toFixed(2)}x`, ...t(`≤ ${c.target}x`, ratio <= c.target) },
-      { name: `${e.label}: ${c.name}, time added to \`node -e 0\` (median of pairwise differences)`, value: `${median(cmd.map((a, i) => a - base[i])).toFixed(1)} ms` },
-      { name: `${e.label}: ${c.name}, peak RSS (worst of ${RSS_RUNS})`, value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a (no /usr/bin/time)', ...t('≤ 60 MB', rssMb === undefined ? undefined : rssMb <= 60) },
+      {
+        name: `${e.label}: ${c.name} / \`node -e 0\` (median of ${PAIRS} pairwise ratios; ${median(cmd).toFixed(1)} ms vs ${median(base).toFixed(1)} ms)`,
+        value: `${ratio.toFixed(2)}x`,
+        ...t(`≤ ${c.target}x`, ratio <= c.target),
+      },
+      {
+        name: `${e.label}: ${c.name}, time added to \`node -e 0\` (median of pairwise differences)`,
+        value: `${median(cmd.map((a, i) => a - base[i])).toFixed(1)} ms`,
+      },
+      {
+        name: `${e.label}: ${c.name}, peak RSS (worst of ${RSS_RUNS})`,
+        value: rssMb ? `${rssMb.toFixed(0)} MB` : 'n/a (no /usr/bin/time)',
+        ...t('≤ 60 MB', rssMb === undefined ? undefined : rssMb <= 60),
+      },
     );
   }
   // A command's first call on a machine (or with the cache off) compiles the whole script.
@@ -111,6 +158,10 @@ function measure(bin, env, e, log) {
   }
   const r = median(ratios);
   log(`${e.short}: ${c.args.join(' ')} without the code cache: ${r.toFixed(2)}x, ${median(diffs).toFixed(1)} ms added`);
-  rows.push({ name: `${e.label}: ${c.name} without the code cache (a command's first call), / \`node -e 0\` (median of ${PAIRS / 2} pairwise ratios)`, value: `${r.toFixed(2)}x; ${median(diffs).toFixed(1)} ms added`, ...t('≤ 2.5x', r <= 2.5) });
+  rows.push({
+    name: `${e.label}: ${c.name} without the code cache (a command's first call), / \`node -e 0\` (median of ${PAIRS / 2} pairwise ratios)`,
+    value: `${r.toFixed(2)}x; ${median(diffs).toFixed(1)} ms added`,
+    ...t('≤ 2.5x', r <= 2.5),
+  });
   return rows;
 }

@@ -6,6 +6,12 @@ export function latencyEnvs(env = process.env) {
   const bare = { ...env };
   delete bare.NODE_EXTRA_CA_CERTS;
   const out = [{ label: 'without NODE_EXTRA_CA_CERTS', short: 'without CA file', env: bare, targets: true }];
-  if (env.NODE_EXTRA_CA_CERTS) out.push({ label: 'with NODE_EXTRA_CA_CERTS (as this machine sets it)', short: 'with CA file', env, targets: false });
+  if (env.NODE_EXTRA_CA_CERTS)
+    out.push({
+      label: 'with NODE_EXTRA_CA_CERTS (as this machine sets it)',
+      short: 'with CA file',
+      env,
+      targets: false,
+    });
   return out;
 }

@@ -8,7 +8,8 @@ export function writeEmails(file, n, from = 0) {
   const block = 100_000;
   for (let i = from; i < from + n; i += block) {
     let s = '';
-    for (let j = i; j < Math.min(from + n, i + block); j++) s += j % 7 === 0 ? ` First.Last${j}@Example.COM \n` : `user${j}@example.com\n`;
+    for (let j = i; j < Math.min(from + n, i + block); j++)
+      s += j % 7 === 0 ? ` First.Last${j}@Example.COM \n` : `user${j}@example.com\n`;
     fs.writeSync(fd, s);
   }
   fs.closeSync(fd);
@@ -30,7 +31,13 @@ export function timed(cmd, args, env = process.env, okCodes = [0]) {
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (!okCodes.includes(code)) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err}`));
       const m = /(\d+) ([\d.]+) ([\d.]+)\s*$/.exec(err.trim());
-      resolve({ ms, out, code, rssKb: haveTime && m ? Number(m[1]) : undefined, cpuS: haveTime && m ? Number(m[2]) + Number(m[3]) : undefined });
+      resolve({
+        ms,
+        out,
+        code,
+        rssKb: haveTime && m ? Number(m[1]) : undefined,
+        cpuS: haveTime && m ? Number(m[2]) + Number(m[3]) : undefined,
+      });
     });
   });
 }

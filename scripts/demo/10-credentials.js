@@ -1,11 +1,28 @@
 // Foundation: store credentials in a profile, check them, make a raw signed call.
 export default async function (d) {
   const s = d.sandbox.seed;
-  d.section('Credentials and profiles', `A sandbox is running at ${s.base_url} with an app, three users and an ads account.`);
+  d.section(
+    'Credentials and profiles',
+    `A sandbox is running at ${s.base_url} with an app, three users and an ads account.`,
+  );
   d.note('secrets are never taken from argv: they come from stdin ("-") or a hidden prompt');
-  await d.xctl(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-', '--access-token', s.access_token, '--access-token-secret', '-'], {
-    input: `${s.api_secret}\n${s.access_token_secret}\n`,
-  });
+  await d.xctl(
+    [
+      'auth',
+      'set',
+      '--api-key',
+      s.api_key,
+      '--api-secret',
+      '-',
+      '--access-token',
+      s.access_token,
+      '--access-token-secret',
+      '-',
+    ],
+    {
+      input: `${s.api_secret}\n${s.access_token_secret}\n`,
+    },
+  );
   await d.xctl(['auth', 'status']);
   d.note('--check asks the service about each credential (exit 1 on any failure)');
   await d.xctl(['auth', 'status', '--check']);

@@ -25,7 +25,10 @@ async function approve(url, screenName) {
 export function loginPlayingBrowser(d, args, urlRe, approveUrl, what) {
   console.log(`$ xctl ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(d.root, 'bin/xctl.js'), ...args], { env: d.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(d.root, 'bin/xctl.js'), ...args], {
+      env: d.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let seen = false;
     child.stdout.on('data', (x) => process.stdout.write(x));
@@ -49,12 +52,21 @@ export function loginPlayingBrowser(d, args, urlRe, approveUrl, what) {
 
 /** Runs `xctl auth login ...` and approves the URL it prints, as a browser would. */
 function login(d, args, screenName) {
-  return loginPlayingBrowser(d, args, /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/, (url) => approve(url, screenName), `opens that URL and clicks "Authorize app" as @${screenName}`);
+  return loginPlayingBrowser(
+    d,
+    args,
+    /(http:\/\/127\.0\.0\.1:\d+\/oauth\/authorize\?\S+)/,
+    (url) => approve(url, screenName),
+    `opens that URL and clicks "Authorize app" as @${screenName}`,
+  );
 }
 
 export default async function (d) {
   const s = d.sandbox.seed;
-  d.section('Logging in as a user', 'Three-legged OAuth 1.0a: xctl listens on 127.0.0.1 for the callback, prints the authorize URL and opens a browser (not here: --no-browser).');
+  d.section(
+    'Logging in as a user',
+    'Three-legged OAuth 1.0a: xctl listens on 127.0.0.1 for the callback, prints the authorize URL and opens a browser (not here: --no-browser).',
+  );
   await login(d, ['auth', 'login', '--no-browser', '--access-level', 'read'], 'sandbox_alice');
   await d.xctl(['request', '/1.1/account/verify_credentials.json', '--fields', 'id_str,screen_name']);
   d.note('logout revokes the token at the service, then forgets it:');
@@ -62,9 +74,15 @@ export default async function (d) {
   const secret = (await d.xctl(['auth', 'token', '--secret'], { show: false })).stdout.trim();
   await d.xctl(['auth', 'logout']);
   d.note('the old token now fails with 401 code 89 (exit 3):');
-  await d.xctl(['request', '/1.1/account/verify_credentials.json'], { allowFail: true, extraEnv: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret } });
+  await d.xctl(['request', '/1.1/account/verify_credentials.json'], {
+    allowFail: true,
+    extraEnv: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret },
+  });
 
-  d.section('PIN mode', 'For machines without a browser: --pin uses the out-of-band flow; the PIN is typed, or piped on stdin.');
+  d.section(
+    'PIN mode',
+    'For machines without a browser: --pin uses the out-of-band flow; the PIN is typed, or piped on stdin.',
+  );
   await login(d, ['auth', 'login', '--pin', '--no-browser', '--screen-name', s.screen_name], s.screen_name);
   await d.xctl(['auth', 'status']);
 
@@ -78,7 +96,10 @@ export default async function (d) {
   const second = (await d.xctl(['auth', 'token', '--type', 'app'], { show: false })).stdout.trim();
   d.note(`xctl auth token --type app   -> ${second.slice(0, 8)}… (a new one: ${second !== first})`);
 
-  d.section('Importing twurl profiles', 'Profiles and bearer tokens from ~/.twurlrc, the file the official ads SDKs read.');
+  d.section(
+    'Importing twurl profiles',
+    'Profiles and bearer tokens from ~/.twurlrc, the file the official ads SDKs read.',
+  );
   const dir = fs.mkdtempSync(path.join(d.configDir, 'twurl-'));
   const rc = path.join(dir, '.twurlrc');
   const fill = (t) =>

@@ -6,7 +6,8 @@ import { loginPlayingBrowser } from './11-auth-flows.js';
 async function approve(url, screenName) {
   const html = await (await fetch(url)).text();
   const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1], m[2].replaceAll('&amp;', '&'));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+    form.set(m[1], m[2].replaceAll('&amp;', '&'));
   form.set('screen_name', screenName);
   form.set('decision', 'allow');
   const res = await fetch(new URL('/i/oauth2/authorize', url), { method: 'POST', redirect: 'manual', body: form });
@@ -15,21 +16,60 @@ async function approve(url, screenName) {
 
 function login(d, args, screenName) {
   const what = `the consent page lists the scopes; it clicks "Authorize app" as @${screenName}`;
-  return loginPlayingBrowser(d, args, /(http:\/\/127\.0\.0\.1:\d+\/i\/oauth2\/authorize\?\S+)/, (url) => approve(url, screenName), what);
+  return loginPlayingBrowser(
+    d,
+    args,
+    /(http:\/\/127\.0\.0\.1:\d+\/i\/oauth2\/authorize\?\S+)/,
+    (url) => approve(url, screenName),
+    what,
+  );
 }
 
 export default async function (d) {
   const s = d.sandbox.seed;
-  d.section('OAuth 2.0 user context', 'Authorization code with PKCE: the app\'s OAuth 2.0 client, a consent page with scopes, tokens that expire in 2 hours and refresh themselves.');
+  d.section(
+    'OAuth 2.0 user context',
+    "Authorization code with PKCE: the app's OAuth 2.0 client, a consent page with scopes, tokens that expire in 2 hours and refresh themselves.",
+  );
   await d.xctl(['auth', 'set', '--client-id', s.client_id, '--client-secret', '-'], { input: `${s.client_secret}\n` });
-  await login(d, ['auth', 'login', '--oauth2', '--no-browser', '--callback-port', '0', '--scopes', 'tweet.read users.read dm.read offline.access'], 'sandbox_bob');
+  await login(
+    d,
+    [
+      'auth',
+      'login',
+      '--oauth2',
+      '--no-browser',
+      '--callback-port',
+      '0',
+      '--scopes',
+      'tweet.read users.read dm.read offline.access',
+    ],
+    'sandbox_bob',
+  );
   await d.xctl(['request', '/2/users/me', '--auth', 'oauth2']);
-  await d.xctl(['activity', 'subscriptions', 'create', '--event', 'dm.received', '--user-id', '6253282', '--auth', 'oauth2']);
+  await d.xctl([
+    'activity',
+    'subscriptions',
+    'create',
+    '--event',
+    'dm.received',
+    '--user-id',
+    '6253282',
+    '--auth',
+    'oauth2',
+  ]);
   d.note('a scope the token was not granted: the platform answers a bare 403, the hint names the scope:');
   await d.xctl(['activity', 'subscriptions', 'list', '--auth', 'oauth2'], { allowFail: true });
 
   d.note('two hours pass on the sandbox clock; the next call refreshes the token first (rotating the refresh token):');
-  await fetch(`${s.base_url}/_sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${s.api_key}:${s.api_secret}`).toString('base64')}` }, body: JSON.stringify({ advance: '121m' }) });
+  await fetch(`${s.base_url}/_sandbox/clock`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${s.api_key}:${s.api_secret}`).toString('base64')}`,
+    },
+    body: JSON.stringify({ advance: '121m' }),
+  });
   const before = (await d.xctl(['auth', 'token', '--type', 'oauth2'], { show: false })).stdout.trim();
   await d.xctl(['request', '/2/users/me', '--auth', 'oauth2', '--fields', 'id,username']);
   const after = (await d.xctl(['auth', 'token', '--type', 'oauth2'], { show: false })).stdout.trim();

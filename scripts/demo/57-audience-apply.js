@@ -9,14 +9,9 @@ export default async function (d) {
   fs.mkdirSync(dir, { recursive: true });
   const write = (name, lines) => fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
   const range = (from, to, f) => Array.from({ length: to - from }, (_, i) => f(from + i));
-  const accounts = JSON.parse(
-    (await d.xctl(['ads', 'accounts', 'list', '-o', 'json'], { show: false })).stdout,
-  );
+  const accounts = JSON.parse((await d.xctl(['ads', 'accounts', 'list', '-o', 'json'], { show: false })).stdout);
   const sister = accounts.find((a) => a.name === 'Sandbox Sister Account').id;
-  write('newsletter.csv', [
-    'Name,E-mail Address',
-    ...range(0, 2000, (i) => `Reader ${i},reader${i}@example.com`),
-  ]);
+  write('newsletter.csv', ['Name,E-mail Address', ...range(0, 2000, (i) => `Reader ${i},reader${i}@example.com`)]);
   write(
     'lapsed.txt',
     range(0, 300, (i) => `(415) 555-${String(i).padStart(4, '0')}`),
@@ -53,12 +48,8 @@ audiences:
   d.note('the plan: exit 10 when anything would change (CI gates on it); -o json for machines');
   const plan = await d.xctl(['audiences', 'apply', '-f', file, '--plan'], { allowFail: true });
   d.note(`exit ${plan.code}`);
-  d.note(
-    'apply: creates, syncs members (one journal and lock per audience), shares; accounts in parallel',
-  );
-  const applied = JSON.parse(
-    (await d.xctl(['audiences', 'apply', '-f', file, '-o', 'json'], { show: false })).stdout,
-  );
+  d.note('apply: creates, syncs members (one journal and lock per audience), shares; accounts in parallel');
+  const applied = JSON.parse((await d.xctl(['audiences', 'apply', '-f', file, '-o', 'json'], { show: false })).stdout);
   for (const a of applied.audiences)
     d.note(
       `${a.name}: ${a.action}, ${a.adds} adds acknowledged (${a.acknowledged}), ${a.grants} grants -> ${a.status}`,
@@ -71,8 +62,7 @@ audiences:
 
   d.note('a grant revoked by hand is drift: the plan shows it, apply grants it again');
   const [grant] = JSON.parse(
-    (await d.xctl(['audiences', 'permissions', 'list', news, '-o', 'json'], { show: false }))
-      .stdout,
+    (await d.xctl(['audiences', 'permissions', 'list', news, '-o', 'json'], { show: false })).stdout,
   );
   await d.xctl(['audiences', 'permissions', 'revoke', news, grant.id, '--yes'], { show: false });
   await d.xctl(
@@ -92,13 +82,8 @@ audiences:
     { allowFail: true },
   );
   await d.xctl(['audiences', 'apply', '-f', file]);
-  const m = (
-    await (
-      await fetch(`${d.sandbox.baseUrl}/_sandbox/audience-members/custom_audiences/${news}`)
-    ).json()
-  ).data;
-  d.note(
-    `the sandbox holds ${m.size} members in "Demo newsletter": the file's 1950; the next plan exits 0`,
-  );
+  const m = (await (await fetch(`${d.sandbox.baseUrl}/_sandbox/audience-members/custom_audiences/${news}`)).json())
+    .data;
+  d.note(`the sandbox holds ${m.size} members in "Demo newsletter": the file's 1950; the next plan exits 0`);
   await d.xctl(['audiences', 'apply', '-f', file, '--plan']);
 }

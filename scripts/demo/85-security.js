@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export default async function (d) {
-  d.section('Security', 'service data cannot drive your terminal; credentials stay with the configured hosts; outputs cannot eat inputs');
+  d.section(
+    'Security',
+    'service data cannot drive your terminal; credentials stay with the configured hosts; outputs cannot eat inputs',
+  );
   d.note('an audience named with escape sequences (retitle the window, clear the screen) and a bidi override');
   const evil = 'Q3 \u001b]0;pwned\u0007\u001b[2J\u202eexe.txt';
   const created = await d.xctl(['audiences', 'create', '--name', evil, '-o', 'json'], { show: false });

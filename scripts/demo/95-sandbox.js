@@ -12,5 +12,7 @@ export default async function (d) {
   await d.xctl(['sandbox', 'faults', 'clear']);
   const file = path.join(d.configDir, 'fixtures.json');
   await d.xctl(['sandbox', 'state', '--out', file]);
-  d.note(`a CI job starts from it with \`xctl sandbox start --json --state fixtures.json\` (${fs.statSync(file).size} bytes, mode 0600)`);
+  d.note(
+    `a CI job starts from it with \`xctl sandbox start --json --state fixtures.json\` (${fs.statSync(file).size} bytes, mode 0600)`,
+  );
 }

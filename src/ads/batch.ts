@@ -21,12 +21,22 @@ export function checkBatch(op: OperationDef, body: unknown): BatchCheck {
   const spec = op.batch!;
   const out: BatchCheck = { requestErrors: [], itemErrors: [], items: [] };
   if (!Array.isArray(body)) {
-    out.requestErrors.push({ param: 'body', code: 'INVALID_PARAMETER', message: 'must be a JSON array of {"operation_type","params"} items' });
+    out.requestErrors.push({
+      param: 'body',
+      code: 'INVALID_PARAMETER',
+      message: 'must be a JSON array of {"operation_type","params"} items',
+    });
     return out;
   }
-  if (body.length === 0) out.requestErrors.push({ param: 'body', code: 'INVALID_PARAMETER', message: 'must hold at least one item' });
+  if (body.length === 0)
+    out.requestErrors.push({ param: 'body', code: 'INVALID_PARAMETER', message: 'must hold at least one item' });
   // Spec section 8: campaign batch 40 items (custom audience batch 10): a request-level error.
-  if (body.length > spec.maxItems) out.requestErrors.push({ param: 'body', code: 'INVALID_PARAMETER', message: `must hold at most ${spec.maxItems} items (got ${body.length})` });
+  if (body.length > spec.maxItems)
+    out.requestErrors.push({
+      param: 'body',
+      code: 'INVALID_PARAMETER',
+      message: `must hold at most ${spec.maxItems} items (got ${body.length})`,
+    });
   if (out.requestErrors.length) return out;
   const types = Object.keys(spec.operations);
   body.forEach((item: unknown) => {
@@ -34,15 +44,26 @@ export function checkBatch(op: OperationDef, body: unknown): BatchCheck {
     let values: Values = {};
     let type = '';
     if (!item || typeof item !== 'object' || Array.isArray(item)) {
-      errs.push({ param: 'operation_type', code: 'INVALID_PARAMETER', message: 'each item must be an object with operation_type and params' });
+      errs.push({
+        param: 'operation_type',
+        code: 'INVALID_PARAMETER',
+        message: 'each item must be an object with operation_type and params',
+      });
     } else {
       const it = item as Record<string, unknown>;
       type = String(it.operation_type ?? '');
       const opSpec = spec.operations[type];
-      if (it.operation_type === undefined) errs.push({ param: 'operation_type', code: 'MISSING_PARAMETER', message: 'is required' });
-      else if (!opSpec) errs.push({ param: 'operation_type', code: 'INVALID_PARAMETER', message: `must be one of ${types.join(', ')}` });
+      if (it.operation_type === undefined)
+        errs.push({ param: 'operation_type', code: 'MISSING_PARAMETER', message: 'is required' });
+      else if (!opSpec)
+        errs.push({
+          param: 'operation_type',
+          code: 'INVALID_PARAMETER',
+          message: `must be one of ${types.join(', ')}`,
+        });
       const params = it.params ?? {};
-      if (typeof params !== 'object' || params === null || Array.isArray(params)) errs.push({ param: 'params', code: 'INVALID_PARAMETER', message: 'must be an object' });
+      if (typeof params !== 'object' || params === null || Array.isArray(params))
+        errs.push({ param: 'params', code: 'INVALID_PARAMETER', message: 'must be an object' });
       else if (opSpec) {
         const v = validateParams(opSpec.params, params as Record<string, unknown>, opSpec.rules);
         errs.push(...v.violations);

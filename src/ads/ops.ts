@@ -16,10 +16,19 @@ interface OpOptions {
 function withCommonRules(params: ParamDef[], rules: Rule[] = []): Rule[] {
   const names = new Set(params.map((x) => x.name));
   // Spec 2.1: with_total_count is exclusive with cursor, wherever both exist.
-  return names.has('with_total_count') && names.has('cursor') ? [exclusive('with_total_count', 'cursor'), ...rules] : rules;
+  return names.has('with_total_count') && names.has('cursor')
+    ? [exclusive('with_total_count', 'cursor'), ...rules]
+    : rules;
 }
 
-function build(std: OperationDef['std'], method: OperationDef['method'], kind: OperationDef['kind'], path: string, params: ParamDef[], o: OpOptions): OperationDef {
+function build(
+  std: OperationDef['std'],
+  method: OperationDef['method'],
+  kind: OperationDef['kind'],
+  path: string,
+  params: ParamDef[],
+  o: OpOptions,
+): OperationDef {
   const op: OperationDef = {
     verb: o.verb ?? std ?? 'run',
     method,
@@ -43,21 +52,35 @@ export const listOp = (path: string, params: ParamDef[], o: OpOptions) => build(
 /** GET one by the id in the path. */
 export const getOp = (path: string, params: ParamDef[], o: OpOptions) => build('get', 'GET', 'one', path, params, o);
 /** POST collection: stores a new entity. */
-export const createOp = (path: string, params: ParamDef[], o: OpOptions) => build('create', 'POST', 'one', path, params, o);
+export const createOp = (path: string, params: ParamDef[], o: OpOptions) =>
+  build('create', 'POST', 'one', path, params, o);
 /** PUT one: changes the given fields. */
-export const updateOp = (path: string, params: ParamDef[], o: OpOptions) => build('update', 'PUT', 'one', path, params, o);
+export const updateOp = (path: string, params: ParamDef[], o: OpOptions) =>
+  build('update', 'PUT', 'one', path, params, o);
 /** DELETE one: soft or hard per the sandbox's deleteMode hook. */
-export const deleteOp = (path: string, params: ParamDef[], o: OpOptions) => build('delete', 'DELETE', 'one', path, params, o);
+export const deleteOp = (path: string, params: ParamDef[], o: OpOptions) =>
+  build('delete', 'DELETE', 'one', path, params, o);
 /** A bespoke endpoint: the sandbox's operation of the same verb (src/sandbox/ads/), or a std behaviour, says what it does. */
-export const customOp = (verb: string, method: OperationDef['method'], kind: OperationDef['kind'], path: string, params: ParamDef[], o: Omit<OpOptions, 'verb'> & { std?: OperationDef['std'] }) =>
-  build(o.std, method, kind, path, params, { ...o, verb });
+export const customOp = (
+  verb: string,
+  method: OperationDef['method'],
+  kind: OperationDef['kind'],
+  path: string,
+  params: ParamDef[],
+  o: Omit<OpOptions, 'verb'> & { std?: OperationDef['std'] },
+) => build(o.std, method, kind, path, params, { ...o, verb });
 
 /**
  * POST /batch/...: a JSON array of `{operation_type, params}` (spec 4.4 "Batch rules": all or
  * nothing, request order kept; request-level errors in `errors`, item-level in
  * `operation_errors` by position). `operations` maps each operation_type to the item's params.
  */
-export function batchOp(path: string, maxItems: number, operations: NonNullable<OperationDef['batch']>['operations'], o: OpOptions): OperationDef {
+export function batchOp(
+  path: string,
+  maxItems: number,
+  operations: NonNullable<OperationDef['batch']>['operations'],
+  o: OpOptions,
+): OperationDef {
   const op = build('batch', 'POST', 'batch', path, [], o);
   op.body = 'json';
   op.batch = { maxItems, operations };

@@ -23,7 +23,12 @@ interface Common {
   cliDefault?: string;
 }
 
-function def(name: string, kind: ParamKind, build: () => z.ZodType<unknown>, o: Common & { rule?: string; enumValues?: readonly string[] }): ParamDef {
+function def(
+  name: string,
+  kind: ParamKind,
+  build: () => z.ZodType<unknown>,
+  o: Common & { rule?: string; enumValues?: readonly string[] },
+): ParamDef {
   const d = { name, flag: kebab(name), kind } as ParamDef;
   lazySchema(d, () => wire(build()));
   if (o.required) d.required = true;
@@ -71,12 +76,20 @@ export const p = {
   str(name: string, o: Common & { max?: number; min?: number; pattern?: RegExp; patternRule?: string } = {}): ParamDef {
     const build = () => {
       let s = str();
-      if (o.min !== undefined) s = s.min(o.min, { error: o.min === 1 ? 'must not be empty' : `must be at least ${o.min} characters` });
+      if (o.min !== undefined)
+        s = s.min(o.min, { error: o.min === 1 ? 'must not be empty' : `must be at least ${o.min} characters` });
       if (o.max !== undefined) s = s.max(o.max, { error: `must be at most ${o.max} characters` });
       if (o.pattern) s = s.regex(o.pattern, { error: `must be ${o.patternRule ?? `like ${o.pattern}`}` });
       return s;
     };
-    const rule = [o.min !== undefined && o.max !== undefined ? `${o.min}-${o.max} chars` : o.max !== undefined ? `max ${o.max} chars` : '', o.patternRule ?? '']
+    const rule = [
+      o.min !== undefined && o.max !== undefined
+        ? `${o.min}-${o.max} chars`
+        : o.max !== undefined
+          ? `max ${o.max} chars`
+          : '',
+      o.patternRule ?? '',
+    ]
       .filter(Boolean)
       .join('; ');
     return def(name, 'string', build, { ...o, rule });
@@ -87,22 +100,39 @@ export const p = {
   },
   /** A 64-bit integer identifier, kept as a string of digits (user_id, tweet ids). */
   long(name: string, o: Common = {}): ParamDef {
-    return def(name, 'long', () => str().regex(NUMERIC_ID, { error: 'must be a whole number (digits only)' }), { ...o, rule: 'long' });
+    return def(name, 'long', () => str().regex(NUMERIC_ID, { error: 'must be a whole number (digits only)' }), {
+      ...o,
+      rule: 'long',
+    });
   },
   /** An integer in a range. */
   int(name: string, o: Common & { min?: number; max?: number; allowed?: number[] } = {}): ParamDef {
     const build = () => {
       let n = z.number();
-      if (o.min !== undefined) n = n.min(o.min, { error: o.max !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at least ${o.min}` });
-      if (o.max !== undefined) n = n.max(o.max, { error: o.min !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at most ${o.max}` });
-      let s: z.ZodType<unknown> = str().regex(/^-?\d+$/, { error: 'must be a whole number' }).transform(Number).pipe(n);
+      if (o.min !== undefined)
+        n = n.min(o.min, {
+          error: o.max !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at least ${o.min}`,
+        });
+      if (o.max !== undefined)
+        n = n.max(o.max, {
+          error: o.min !== undefined ? `must be between ${o.min} and ${o.max}` : `must be at most ${o.max}`,
+        });
+      let s: z.ZodType<unknown> = str()
+        .regex(/^-?\d+$/, { error: 'must be a whole number' })
+        .transform(Number)
+        .pipe(n);
       if (o.allowed) {
         const allowed = o.allowed;
         s = s.refine((x) => allowed.includes(x as number), { error: `must be one of ${allowed.join(', ')}` });
       }
       return s;
     };
-    const rule = [o.min !== undefined ? `${o.min}-${o.max ?? ''}` : '', o.default !== undefined ? `default ${o.default}` : ''].filter(Boolean).join(', ');
+    const rule = [
+      o.min !== undefined ? `${o.min}-${o.max ?? ''}` : '',
+      o.default !== undefined ? `default ${o.default}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return def(name, 'int', build, { ...o, rule });
   },
   /** Money in micros of the funding instrument's currency: a non-negative integer. */
@@ -121,15 +151,21 @@ export const p = {
     return def(name, 'bool', build, { ...o, rule: o.default !== undefined ? `default ${o.default}` : undefined });
   },
   enumOf(name: string, values: readonly string[], o: Common = {}): ParamDef {
-    const build = () =>
-      str().refine((x) => values.includes(x), { error: `must be one of ${values.join(', ')}` });
-    return def(name, 'enum', build, { ...o, enumValues: values, rule: o.default !== undefined ? `default ${o.default}` : undefined });
+    const build = () => str().refine((x) => values.includes(x), { error: `must be one of ${values.join(', ')}` });
+    return def(name, 'enum', build, {
+      ...o,
+      enumValues: values,
+      rule: o.default !== undefined ? `default ${o.default}` : undefined,
+    });
   },
   /**
    * A comma-separated list (spec 2.1: up to 200 entries unless stated). Items are ids, longs,
    * enum values or match `pattern`.
    */
-  list(name: string, o: Common & { max?: number; of?: 'id' | 'long' | readonly string[]; pattern?: RegExp; patternRule?: string } = {}): ParamDef {
+  list(
+    name: string,
+    o: Common & { max?: number; of?: 'id' | 'long' | readonly string[]; pattern?: RegExp; patternRule?: string } = {},
+  ): ParamDef {
     const max = o.max ?? 200;
     const of = o.of ?? 'id';
     // JSON bodies (batches) may carry the list as an array of strings.
@@ -138,8 +174,16 @@ export const p = {
         .preprocess((x) => (Array.isArray(x) && x.every((e) => typeof e === 'string') ? x.join(',') : x), str())
         .transform((x) => x.split(',').map((e) => e.trim()))
         .superRefine((items, ctx) => {
-          if (items.length === 0 || items.some((e) => e === '')) return void ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list with no empty entries' });
-          if (items.length > max) return void ctx.addIssue({ code: 'custom', message: `must list at most ${max} entries (got ${items.length})` });
+          if (items.length === 0 || items.some((e) => e === ''))
+            return void ctx.addIssue({
+              code: 'custom',
+              message: 'must be a comma-separated list with no empty entries',
+            });
+          if (items.length > max)
+            return void ctx.addIssue({
+              code: 'custom',
+              message: `must list at most ${max} entries (got ${items.length})`,
+            });
           for (const e of items) {
             const bad = o.pattern
               ? !o.pattern.test(e)
@@ -149,12 +193,22 @@ export const p = {
                   ? !NUMERIC_ID.test(e)
                   : !ID.test(e);
             if (bad) {
-              const what = o.patternRule ?? (Array.isArray(of) ? `one of ${(of as readonly string[]).join(', ')}` : of === 'long' ? 'a whole number' : 'an id');
+              const what =
+                o.patternRule ??
+                (Array.isArray(of)
+                  ? `one of ${(of as readonly string[]).join(', ')}`
+                  : of === 'long'
+                    ? 'a whole number'
+                    : 'an id');
               return void ctx.addIssue({ code: 'custom', message: `entry "${e}" must be ${what}` });
             }
           }
         });
-    return def(name, 'list', build, { ...o, enumValues: Array.isArray(of) ? (of as readonly string[]) : undefined, rule: `comma list, max ${max}` });
+    return def(name, 'list', build, {
+      ...o,
+      enumValues: Array.isArray(of) ? (of as readonly string[]) : undefined,
+      rule: `comma list, max ${max}`,
+    });
   },
   /** A JSON value of a JSON-bodied operation (arrays, objects), checked by the given schema. */
   json(name: string, schema: z.ZodType<unknown>, o: Common & { rule?: string } = {}): ParamDef {
@@ -168,14 +222,18 @@ export const p = {
    * as the service echoes and stores it.
    */
   instant(name: string, o: Common = {}): ParamDef {
-    const build = () => str().transform((x, ctx) => {
-      const ms = parseInstant(x);
-      if (ms === undefined) {
-        ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-05-19T14:00:00Z (or a date such as 2026-05-19)' });
-        return z.NEVER;
-      }
-      return isoSeconds(ms);
-    });
+    const build = () =>
+      str().transform((x, ctx) => {
+        const ms = parseInstant(x);
+        if (ms === undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'must be an ISO 8601 time such as 2026-05-19T14:00:00Z (or a date such as 2026-05-19)',
+          });
+          return z.NEVER;
+        }
+        return isoSeconds(ms);
+      });
     return def(name, 'time', build, { ...o, rule: 'ISO 8601 or a date' });
   },
   /** ISO 8601 date-time; `wholeHours` for endpoints that take hour boundaries only. */
@@ -183,8 +241,15 @@ export const p = {
     const build = () =>
       str().superRefine((x, ctx) => {
         const t = parseIsoParts(x);
-        if (!t) return void ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 time such as 2026-01-31T14:00:00Z' });
-        if (o.wholeHours && (t.minute !== '00' || (t.second !== undefined && t.second !== '00') || /[1-9]/.test(t.fraction ?? ''))) {
+        if (!t)
+          return void ctx.addIssue({
+            code: 'custom',
+            message: 'must be an ISO 8601 time such as 2026-01-31T14:00:00Z',
+          });
+        if (
+          o.wholeHours &&
+          (t.minute !== '00' || (t.second !== undefined && t.second !== '00') || /[1-9]/.test(t.fraction ?? ''))
+        ) {
           ctx.addIssue({ code: 'custom', message: 'must be a whole hour (minutes and seconds 00)' });
         }
       });
@@ -193,15 +258,23 @@ export const p = {
 };
 
 // Common parameters of spec 2.1, in the order the spec lists them.
-export const count = (max = 1000, dflt = 200) => p.int('count', { min: 1, max, default: dflt, help: 'records per request' });
+export const count = (max = 1000, dflt = 200) =>
+  p.int('count', { min: 1, max, default: dflt, help: 'records per request' });
 export const cursor = () => p.str('cursor', { min: 1, help: 'next-page cursor from next_cursor' });
 export const sortBy = () =>
-  p.str('sort_by', { pattern: /^[a-z_]+-(asc|desc)$/, patternRule: '<attribute>-asc or <attribute>-desc', help: 'sort order' });
+  p.str('sort_by', {
+    pattern: /^[a-z_]+-(asc|desc)$/,
+    patternRule: '<attribute>-asc or <attribute>-desc',
+    help: 'sort order',
+  });
 export const withDeleted = () => p.bool('with_deleted', { default: false, help: 'include deleted records' });
-export const withTotalCount = () => p.bool('with_total_count', { default: false, help: 'include total_count (not with --cursor; 200 per 15 min)' });
+export const withTotalCount = () =>
+  p.bool('with_total_count', { default: false, help: 'include total_count (not with --cursor; 200 per 15 min)' });
 
 /** count, cursor, sort_by, with_deleted, with_total_count (spec 2.1). */
-export function commonList(o: { count?: number; countDefault?: number; sort?: boolean; deleted?: boolean; total?: boolean } = {}): ParamDef[] {
+export function commonList(
+  o: { count?: number; countDefault?: number; sort?: boolean; deleted?: boolean; total?: boolean } = {},
+): ParamDef[] {
   const out = [count(o.count, o.countDefault), cursor()];
   if (o.sort !== false) out.push(sortBy());
   if (o.deleted !== false) out.push(withDeleted());
@@ -215,7 +288,12 @@ export function commonList(o: { count?: number; countDefault?: number; sort?: bo
 export function exclusive(a: string, b: string, why?: string): Rule {
   return (v) => {
     const on = (x: unknown) => x !== undefined && x !== false;
-    if (on(v[a]) && on(v[b])) return { param: a, code: 'INVALID_PARAMETER', message: `cannot be used together with ${b}${why ? ` (${why})` : ''}` };
+    if (on(v[a]) && on(v[b]))
+      return {
+        param: a,
+        code: 'INVALID_PARAMETER',
+        message: `cannot be used together with ${b}${why ? ` (${why})` : ''}`,
+      };
     return undefined;
   };
 }
@@ -226,7 +304,11 @@ export function needs(a: string, b: string, value?: unknown, why?: string): Rule
     if (v[a] === undefined) return undefined;
     const okay = value === undefined ? v[b] !== undefined : (v[b] ?? undefined) === value;
     if (okay) return undefined;
-    return { param: a, code: 'INVALID_PARAMETER', message: why ?? (value === undefined ? `needs ${b}` : `only when ${b} is ${String(value)}`) };
+    return {
+      param: a,
+      code: 'INVALID_PARAMETER',
+      message: why ?? (value === undefined ? `needs ${b}` : `only when ${b} is ${String(value)}`),
+    };
   };
 }
 
@@ -250,18 +332,29 @@ export interface Validated {
  * names are ignored here (the CLI cannot produce them; the sandbox ignores extras, as the
  * service does with parameters it does not know).
  */
-export function validateParams(params: ParamDef[], raw: Record<string, unknown>, rules: Rule[] = [], o: { skipRequired?: boolean; nowMs?: number } = {}): Validated {
+export function validateParams(
+  params: ParamDef[],
+  raw: Record<string, unknown>,
+  rules: Rule[] = [],
+  o: { skipRequired?: boolean; nowMs?: number } = {},
+): Validated {
   const values: Values = {};
   const violations: Violation[] = [];
   for (const d of params) {
     const r = raw[d.name];
     if (r === undefined || r === null) {
-      if (d.required && !o.skipRequired) violations.push({ param: d.name, code: 'MISSING_PARAMETER', message: 'is required' });
+      if (d.required && !o.skipRequired)
+        violations.push({ param: d.name, code: 'MISSING_PARAMETER', message: 'is required' });
       continue;
     }
     const res = d.schema.safeParse(r);
     if (res.success) values[d.name] = res.data;
-    else violations.push({ param: d.name, code: 'INVALID_PARAMETER', message: res.error.issues[0]?.message ?? 'is invalid' });
+    else
+      violations.push({
+        param: d.name,
+        code: 'INVALID_PARAMETER',
+        message: res.error.issues[0]?.message ?? 'is invalid',
+      });
   }
   if (violations.length === 0) {
     // Time rules ("at most one year ahead") use the caller's clock: the CLI's, or the sandbox's.

@@ -209,7 +209,11 @@ export interface SandboxOps {
   /** Throws the ads error body with this status and code. */
   fail(status: number, code: string, message: string, parameter?: string): never;
   /** The stored entity of a collection by id, scoped to the account; 404 NOT_FOUND when absent or deleted (unless withDeleted). */
-  find(collection: AdsCollection, id: string, opts?: { withDeleted?: boolean; parameter?: string }): Record<string, unknown> & { id: string };
+  find(
+    collection: AdsCollection,
+    id: string,
+    opts?: { withDeleted?: boolean; parameter?: string },
+  ): Record<string, unknown> & { id: string };
 }
 
 /**

@@ -71,7 +71,9 @@ export class Batcher {
     const params: string[] = [];
     if (shape.effectiveAt) params.push(`"effective_at":${JSON.stringify(shape.effectiveAt)}`);
     if (shape.expiresAt) params.push(`"expires_at":${JSON.stringify(shape.expiresAt)}`);
-    this.opPrefix = Buffer.from(`{"operation_type":"${shape.operationType}","params":{${params.map((p) => p + ',').join('')}"users":[`);
+    this.opPrefix = Buffer.from(
+      `{"operation_type":"${shape.operationType}","params":{${params.map((p) => p + ',').join('')}"users":[`,
+    );
     this.opOverhead = this.opPrefix.length + this.opSuffix.length;
   }
 
@@ -95,7 +97,8 @@ export class Batcher {
       let hi = room;
       while (lo < hi) {
         const mid = (lo + hi + 1) >>> 1;
-        if (this.bytesFor(this.users + (mid - i), this.userBytes + run.ends[mid - 1]! - start) <= this.maxBytes) lo = mid;
+        if (this.bytesFor(this.users + (mid - i), this.userBytes + run.ends[mid - 1]! - start) <= this.maxBytes)
+          lo = mid;
         else hi = mid - 1;
       }
       if (lo === i) {
@@ -115,7 +118,8 @@ export class Batcher {
   /** Gives a batch's body back once it is written or sent (nothing may read it afterwards). */
   recycle(body: Buffer): void {
     // Enough for the batches in flight; more would only hold memory.
-    if (this.spareBodies.length < 2) this.spareBodies.push(Buffer.from(body.buffer, body.byteOffset, body.buffer.byteLength - body.byteOffset));
+    if (this.spareBodies.length < 2)
+      this.spareBodies.push(Buffer.from(body.buffer, body.byteOffset, body.buffer.byteLength - body.byteOffset));
   }
 
   /** The last, partly filled batch (if any). */
@@ -161,7 +165,11 @@ export class Batcher {
     }
     const p0 = this.pieces[0]!;
     const a0 = p0.from === 0 ? 0 : p0.run.ends[p0.from - 1]!;
-    const head = crypto.createHash('sha1').update(p0.run.frags.subarray(a0, p0.run.ends[p0.from]!)).digest('hex').slice(0, 12);
+    const head = crypto
+      .createHash('sha1')
+      .update(p0.run.frags.subarray(a0, p0.run.ends[p0.from]!))
+      .digest('hex')
+      .slice(0, 12);
     const b: Batch = { index: this.next++, users: this.users, ops, bytes: body.length, body, head };
     if (this.release) for (const p of this.pieces) if (p.to === p.run.ends.length) this.release(p.run);
     this.pieces = [];

@@ -92,7 +92,8 @@ class ByteOut {
     const i = spares ? spares.findIndex((b) => b.byteLength >= size) : -1;
     // New buffers get 1/8 to spare: chunk sizes differ by a few bytes, and a buffer given back
     // must fit the next chunk's estimate to be reused at all.
-    this.buf = i >= 0 ? Buffer.from(spares!.splice(i, 1)[0]!) : Buffer.allocUnsafeSlow(Math.max(1024, size + (size >> 3)));
+    this.buf =
+      i >= 0 ? Buffer.from(spares!.splice(i, 1)[0]!) : Buffer.allocUnsafeSlow(Math.max(1024, size + (size >> 3)));
   }
   reserve(n: number): void {
     if (this.len + n > this.buf.length) {
@@ -111,12 +112,35 @@ class ByteOut {
 }
 
 export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig, spares?: ArrayBuffer[]): ChunkResult {
-  const r: ChunkResult = { seq, frags: EMPTY, ends: endsScratch, bytes: buf.byteLength, lines: 0, read: 0, valid: 0, blank: 0, joined: 0, values: 0, rejects: [], digestLine: 0 };
+  const r: ChunkResult = {
+    seq,
+    frags: EMPTY,
+    ends: endsScratch,
+    bytes: buf.byteLength,
+    lines: 0,
+    read: 0,
+    valid: 0,
+    blank: 0,
+    joined: 0,
+    values: 0,
+    rejects: [],
+    digestLine: 0,
+  };
   // The delimiter and quote tests run on the bytes: ASCII never occurs inside a UTF-8 sequence.
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   badUtf8 = !isUtf8(b);
-  const oneColumn = cfg.columns.length === 1 && cfg.format !== 'jsonl' && cfg.columns[0]!.index === 0 && b.indexOf(cfg.format === 'tsv' ? 9 : 44) < 0 && b.indexOf(34) < 0;
-  if (cfg.columns.length === 1 && cfg.columns[0]!.type === 'email' && !cfg.hashed && (cfg.format === 'lines' || oneColumn)) {
+  const oneColumn =
+    cfg.columns.length === 1 &&
+    cfg.format !== 'jsonl' &&
+    cfg.columns[0]!.index === 0 &&
+    b.indexOf(cfg.format === 'tsv' ? 9 : 44) < 0 &&
+    b.indexOf(34) < 0;
+  if (
+    cfg.columns.length === 1 &&
+    cfg.columns[0]!.type === 'email' &&
+    !cfg.hashed &&
+    (cfg.format === 'lines' || oneColumn)
+  ) {
     emailLines(b, cfg, r, spares);
     r.ends = r.ends.slice(0, r.valid);
     r.values = r.read;
@@ -388,7 +412,11 @@ function jsonlCells(line: string, cfg: ProcessorConfig): string[] | string {
       const x = o[k];
       if (x === undefined || x === null) continue;
       // ids stay strings; a number in JSON is read back from its source text only when safe.
-      return typeof x === 'string' ? x : typeof x === 'number' && Number.isSafeInteger(x) ? String(x) : JSON.stringify(x);
+      return typeof x === 'string'
+        ? x
+        : typeof x === 'number' && Number.isSafeInteger(x)
+          ? String(x)
+          : JSON.stringify(x);
     }
     return '';
   });
@@ -441,7 +469,12 @@ function emitRow(cells: string[], line: number, cfg: ProcessorConfig, r: ChunkRe
   pushEnd(r, out.frags.length);
 }
 
-function rows(text: string, cfg: ProcessorConfig, r: ChunkResult, cellsOf: (line: string, cfg: ProcessorConfig) => string[] | string): void {
+function rows(
+  text: string,
+  cfg: ProcessorConfig,
+  r: ChunkResult,
+  cellsOf: (line: string, cfg: ProcessorConfig) => string[] | string,
+): void {
   const out = { frags: '' };
   r.lines = forEachLine(text, (raw, line) => {
     if (raw.trim() === '') return void r.blank++;
@@ -470,7 +503,13 @@ function csvRows(text: string, cfg: ProcessorConfig, r: ChunkResult, delimiter: 
   const out = { frags: '' };
   if (rowLikeCache?.cfg !== cfg) rowLikeCache = { cfg, test: rowLikeTest(cfg.columns, delimiter, cfg.width) };
   const rowLike = rowLikeCache.test;
-  const c = scanDelimited(text, delimiter, !!cfg.lenientQuotes, (cells, line) => emitRow(cells, line, cfg, r, out), rowLike);
+  const c = scanDelimited(
+    text,
+    delimiter,
+    !!cfg.lenientQuotes,
+    (cells, line) => emitRow(cells, line, cfg, r, out),
+    rowLike,
+  );
   r.frags = bytes(out.frags);
   r.lines = c.lines;
   r.blank += c.blank;

@@ -8,22 +8,86 @@ import { EMAIL_RE } from './normalize.js';
 
 /** A header cell reduced to lowercase letters and digits: "E-mail Address" -> "emailaddress". */
 export function normalizeHeader(cell: string): string {
-  return cell.replace(/^\uFEFF/, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return cell
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** Words before a name that do not change what it holds ("Primary Email", "Work Phone"). */
-const QUALIFIERS = ['primary', 'secondary', 'other', 'main', 'work', 'business', 'personal', 'private', 'home', 'office', 'contact', 'customer', 'user', 'member', 'subscriber', 'lead', 'default', 'preferred'];
+const QUALIFIERS = [
+  'primary',
+  'secondary',
+  'other',
+  'main',
+  'work',
+  'business',
+  'personal',
+  'private',
+  'home',
+  'office',
+  'contact',
+  'customer',
+  'user',
+  'member',
+  'subscriber',
+  'lead',
+  'default',
+  'preferred',
+];
 
 /** Normalised names of each type, without qualifiers. */
 const NAMES: Record<IdType, string[]> = {
   email: ['email', 'emails', 'emailaddress', 'emailaddr', 'mail', 'mailaddress', 'emailid'],
   phone_number: [
-    'phone', 'phones', 'phonenumber', 'phoneno', 'phonenum', 'mobile', 'mobilephone', 'mobilenumber', 'mobileno', 'mobilephonenumber',
-    'cell', 'cellphone', 'cellnumber', 'cellphonenumber', 'telephone', 'telephonenumber', 'tel', 'telno', 'msisdn',
+    'phone',
+    'phones',
+    'phonenumber',
+    'phoneno',
+    'phonenum',
+    'mobile',
+    'mobilephone',
+    'mobilenumber',
+    'mobileno',
+    'mobilephonenumber',
+    'cell',
+    'cellphone',
+    'cellnumber',
+    'cellphonenumber',
+    'telephone',
+    'telephonenumber',
+    'tel',
+    'telno',
+    'msisdn',
   ],
-  handle: ['handle', 'twitterhandle', 'xhandle', 'username', 'twitterusername', 'xusername', 'screenname', 'twitterscreenname', 'xscreenname', 'twitter'],
+  handle: [
+    'handle',
+    'twitterhandle',
+    'xhandle',
+    'username',
+    'twitterusername',
+    'xusername',
+    'screenname',
+    'twitterscreenname',
+    'xscreenname',
+    'twitter',
+  ],
   twitter_id: ['twitterid', 'twitteruserid', 'xid', 'xuserid', 'userid', 'serviceid', 'twitteridstr'],
-  device_id: ['deviceid', 'idfa', 'aaid', 'gaid', 'adid', 'maid', 'ifa', 'advertisingid', 'adsid', 'mobileadid', 'mobileadvertisingid', 'googleadvertisingid', 'advertiserid'],
+  device_id: [
+    'deviceid',
+    'idfa',
+    'aaid',
+    'gaid',
+    'adid',
+    'maid',
+    'ifa',
+    'advertisingid',
+    'adsid',
+    'mobileadid',
+    'mobileadvertisingid',
+    'googleadvertisingid',
+    'advertiserid',
+  ],
   partner_user_id: ['partneruserid', 'partnerid'],
 };
 
@@ -39,7 +103,11 @@ export function headerType(cell: string): IdType | undefined {
   const direct = BY_NAME.get(n);
   if (direct) return direct;
   // Leading qualifiers: "Primary E-mail" -> "email"; "Work Mobile Phone" -> "mobilephone".
-  const words = cell.replace(/^\uFEFF/, '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const words = cell
+    .replace(/^\uFEFF/, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
   let i = 0;
   while (i < words.length - 1 && QUALIFIERS.includes(words[i]!)) i++;
   return i > 0 ? BY_NAME.get(words.slice(i).join('')) : undefined;
@@ -47,7 +115,10 @@ export function headerType(cell: string): IdType | undefined {
 
 /** Whether two header spellings name the same column ("E-mail" and "e_mail"). */
 export function sameHeader(a: string, b: string): boolean {
-  return a.trim().toLowerCase() === b.trim().toLowerCase() || (normalizeHeader(a) !== '' && normalizeHeader(a) === normalizeHeader(b));
+  return (
+    a.trim().toLowerCase() === b.trim().toLowerCase() ||
+    (normalizeHeader(a) !== '' && normalizeHeader(a) === normalizeHeader(b))
+  );
 }
 
 /**
@@ -77,7 +148,12 @@ export interface UnmappedColumn {
  * Columns that no type was mapped to (and not ignored) whose sampled values are mostly (at least
  * half of the non-empty ones) emails or phone numbers.
  */
-export function unmappedIdentifiers(cells: string[], used: Set<number>, ignored: Set<number>, rows: string[][]): UnmappedColumn[] {
+export function unmappedIdentifiers(
+  cells: string[],
+  used: Set<number>,
+  ignored: Set<number>,
+  rows: string[][],
+): UnmappedColumn[] {
   const found: UnmappedColumn[] = [];
   cells.forEach((name, index) => {
     if (used.has(index) || ignored.has(index)) return;
@@ -107,13 +183,22 @@ export function shellWord(s: string): string {
  * the header's `width` cells and every mapped one is empty or looks like its type. Notes that
  * span lines seldom do; rows a stray quote swallowed do.
  */
-export function rowLikeTest(columns: Array<{ type: IdType; index?: number }>, delimiter: string, width?: number): ((line: string) => boolean) | undefined {
+export function rowLikeTest(
+  columns: Array<{ type: IdType; index?: number }>,
+  delimiter: string,
+  width?: number,
+): ((line: string) => boolean) | undefined {
   const mapped = columns.filter((c) => c.index !== undefined);
   if (!mapped.length) return undefined;
   const kindOf = (parts: string[], c: { index?: number }) => valueKind((parts[c.index!] ?? '').replace(/^"|"$/g, ''));
   return (line) => {
     const parts = line.split(delimiter);
-    if (mapped.some((c) => (c.type === 'email' || c.type === 'phone_number') && kindOf(parts, c) === c.type)) return true;
-    return parts.length === width && width > 1 && mapped.every((c) => parts[c.index!]!.trim() === '' || kindOf(parts, c) === c.type);
+    if (mapped.some((c) => (c.type === 'email' || c.type === 'phone_number') && kindOf(parts, c) === c.type))
+      return true;
+    return (
+      parts.length === width &&
+      width > 1 &&
+      mapped.every((c) => parts[c.index!]!.trim() === '' || kindOf(parts, c) === c.type)
+    );
   };
 }

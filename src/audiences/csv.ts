@@ -68,7 +68,11 @@ export function scanDelimited(
         // a field that runs to the end takes the last line's end with it: not a joined line
         joined += f.unclosed && f.value.endsWith('\n') ? breaks - 1 : breaks;
         if (!lenient && (f.unclosed || breaks > MAX_FIELD_LINES || (breaks > 0 && !fieldEnds(text, f.end, d)))) {
-          c.fault = { line: fieldLine, kind: f.unclosed ? 'unclosed' : breaks > MAX_FIELD_LINES ? 'too-long' : 'unbalanced', lines: breaks + 1 };
+          c.fault = {
+            line: fieldLine,
+            kind: f.unclosed ? 'unclosed' : breaks > MAX_FIELD_LINES ? 'too-long' : 'unbalanced',
+            lines: breaks + 1,
+          };
           return c;
         }
         const inside = !lenient && breaks > 0 && rowLike ? rowInside(f.value, rowLike) : 0;
@@ -154,22 +158,32 @@ export interface ParsedRecord {
  * The whole text as records (a leading BOM dropped), with the counts: the reader as one call,
  * for callers that hold the file in memory (inspect, apply, tests).
  */
-export function parseDelimited(text: string, delimiter = ',', lenient = false): { records: ParsedRecord[] } & ScanCounts {
+export function parseDelimited(
+  text: string,
+  delimiter = ',',
+  lenient = false,
+): { records: ParsedRecord[] } & ScanCounts {
   const records: ParsedRecord[] = [];
-  const counts = scanDelimited(text.replace(/^\uFEFF/, ''), delimiter, lenient, (cells, line) => records.push({ line, cells }));
+  const counts = scanDelimited(text.replace(/^\uFEFF/, ''), delimiter, lenient, (cells, line) =>
+    records.push({ line, cells }),
+  );
   return { records, ...counts };
 }
 
 /** The message of a quote fault, with `base` lines before the text (the header, earlier chunks). */
 export function quoteFaultMessage(f: QuoteFault, base = 0): string {
   const at = `line ${f.line + base}`;
-  if (f.kind === 'unclosed') return `${at}: a quoted field starts here and its quote is never closed (it runs to the end of the input, ${f.lines} lines)`;
-  if (f.kind === 'too-long') return `${at}: a quoted field starts here and runs over ${f.lines} lines (more than ${MAX_FIELD_LINES + 1}): its quote is probably never closed`;
-  if (f.kind === 'row-inside') return `${at}: a quoted field starts here and takes in line ${f.rowLine! + base}, which reads as a row of its own: its quote is probably never closed`;
+  if (f.kind === 'unclosed')
+    return `${at}: a quoted field starts here and its quote is never closed (it runs to the end of the input, ${f.lines} lines)`;
+  if (f.kind === 'too-long')
+    return `${at}: a quoted field starts here and runs over ${f.lines} lines (more than ${MAX_FIELD_LINES + 1}): its quote is probably never closed`;
+  if (f.kind === 'row-inside')
+    return `${at}: a quoted field starts here and takes in line ${f.rowLine! + base}, which reads as a row of its own: its quote is probably never closed`;
   return `${at}: a quoted field starts here, runs over ${f.lines} lines and is closed by a quote with text right after it: its own quote is probably never closed`;
 }
 
-export const QUOTE_FAULT_HINT = 'close the quote (or double a quote inside a quoted field: ""), or pass --lenient-quotes to read the field as it runs on (the lines it takes are counted and reported)';
+export const QUOTE_FAULT_HINT =
+  'close the quote (or double a quote inside a quoted field: ""), or pass --lenient-quotes to read the field as it runs on (the lines it takes are counted and reported)';
 
 /**
  * End (inclusive) of the last complete record in `buf`: the last newline outside a quoted field.
@@ -214,7 +228,11 @@ export function lastRecordEnd(buf: Uint8Array, quoteAware: boolean, delimiter = 
  * The first quote fault of `buf` (whole records), found on the bytes without building records:
  * the pre-send read of a whole file. The same rules and lines as scanDelimited's strict read.
  */
-export function findQuoteFault(buf: Uint8Array, delimiter: number, rowLike?: (line: string) => boolean): QuoteFault | undefined {
+export function findQuoteFault(
+  buf: Uint8Array,
+  delimiter: number,
+  rowLike?: (line: string) => boolean,
+): QuoteFault | undefined {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   const newlines = (from: number, to: number) => {
@@ -247,7 +265,8 @@ export function findQuoteFault(buf: Uint8Array, delimiter: number, rowLike?: (li
     if (close < 0) return { line, kind: 'unclosed', lines: breaks + 1 };
     if (breaks > MAX_FIELD_LINES) return { line, kind: 'too-long', lines: breaks + 1 };
     const after = b[close + 1];
-    if (breaks > 0 && !(after === undefined || after === delimiter || after === 10 || after === 13)) return { line, kind: 'unbalanced', lines: breaks + 1 };
+    if (breaks > 0 && !(after === undefined || after === delimiter || after === 10 || after === 13))
+      return { line, kind: 'unbalanced', lines: breaks + 1 };
     const inside = breaks > 0 && rowLike ? rowInside(b.toString('utf8', q + 1, close).replace(/""/g, '"'), rowLike) : 0;
     if (inside) return { line, kind: 'row-inside', lines: breaks + 1, rowLine: line + inside };
     line += breaks;

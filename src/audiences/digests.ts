@@ -15,7 +15,8 @@ export const RUN = 1 << 19;
 const HEX_CHARS = '0123456789abcdef';
 // Two hex characters (by their two bytes) as one byte; -1 when not lowercase hex.
 const PAIR = new Int16Array(65536).fill(-1);
-for (let a = 0; a < 16; a++) for (let b = 0; b < 16; b++) PAIR[(HEX_CHARS.charCodeAt(a) << 8) | HEX_CHARS.charCodeAt(b)] = (a << 4) | b;
+for (let a = 0; a < 16; a++)
+  for (let b = 0; b < 16; b++) PAIR[(HEX_CHARS.charCodeAt(a) << 8) | HEX_CHARS.charCodeAt(b)] = (a << 4) | b;
 const BYTE_HEX: Uint16Array = (() => {
   const t = new Uint16Array(256);
   for (let i = 0; i < 256; i++) t[i] = (HEX_CHARS.charCodeAt(i >> 4) << 8) | HEX_CHARS.charCodeAt(i & 15);

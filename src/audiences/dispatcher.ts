@@ -16,7 +16,11 @@ export interface DispatcherConfig {
   send?: (b: Batch) => Promise<void>;
   /** Dry run --out: each body is written as one line instead of sent. */
   out?: Writable;
-  journal?: { acked: Map<number, AckEntry>; ack(index: number, users: number, head: string, digest?: string): void; failed?: XctlError };
+  journal?: {
+    acked: Map<number, AckEntry>;
+    ack(index: number, users: number, head: string, digest?: string): void;
+    failed?: XctlError;
+  };
   /** Gives a body back to the batcher once nothing reads it. */
   recycle: (body: Buffer) => void;
   /** Called once a batch is acknowledged (after the journal has it). */
@@ -75,10 +79,13 @@ export class Dispatcher {
       this.changedBatches++; // the input changed under this batch: send it again
     } else if (prev) {
       if (prev.users !== b.users || prev.head !== b.head) {
-        this.inputError = new UsageError(`batch ${b.index + 1} differs from the one the journal acknowledged: the input or its order changed`, {
-          flag: '--restart',
-          hint: 'pass --restart to upload from the top',
-        });
+        this.inputError = new UsageError(
+          `batch ${b.index + 1} differs from the one the journal acknowledged: the input or its order changed`,
+          {
+            flag: '--restart',
+            hint: 'pass --restart to upload from the top',
+          },
+        );
         return;
       }
       t.resumed_batches++;

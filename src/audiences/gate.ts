@@ -24,7 +24,10 @@ export function parseRejectGate(flag: string | undefined): RejectGate {
   if (flag === undefined) return { max: DEFAULT_MAX_REJECT_RATE, minValues: DEFAULT_GATE_MIN_VALUES, explicit: false };
   const v = Number(flag);
   if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(flag) || !(v >= 0 && v <= 1)) {
-    throw new UsageError(`--max-reject-rate must be a number from 0 to 1, e.g. 0.05 (got "${flag}"); 1 turns the gate off`, { flag: '--max-reject-rate' });
+    throw new UsageError(
+      `--max-reject-rate must be a number from 0 to 1, e.g. 0.05 (got "${flag}"); 1 turns the gate off`,
+      { flag: '--max-reject-rate' },
+    );
   }
   return { max: v, minValues: 1, explicit: true };
 }
@@ -47,10 +50,12 @@ export function withinGate(g: RejectGate, values: number, rejected: number): boo
 export function gateError(g: RejectGate, values: number, rejected: number, sentBefore: boolean): XctlError {
   const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
   const rate = `${rejected} of the first ${values} values were rejected (${pct(rejected / values)}), more than ${g.explicit ? `--max-reject-rate ${g.max}` : `the ${pct(g.max)} allowed by default`}`;
-  const why = 'a file where this many values cannot be used is most likely mis-mapped (the wrong column, a missing --default-country)';
+  const why =
+    'a file where this many values cannot be used is most likely mis-mapped (the wrong column, a missing --default-country)';
   const check = 'see what would be sent and why values are rejected with `xctl audiences inspect FILE`';
   const off = `raise the limit with --max-reject-rate RATE (1 turns the gate off)`;
-  if (!sentBefore) return new UsageError(`${rate}: nothing was sent; ${why}`, { flag: '--max-reject-rate', hint: `${check}; ${off}` });
+  if (!sentBefore)
+    return new UsageError(`${rate}: nothing was sent; ${why}`, { flag: '--max-reject-rate', hint: `${check}; ${off}` });
   return new PartialError(`${rate.replace('the first ', '')}: the run stopped; ${why}`, {
     hint: `${check}; batches before it were sent and are in the journal: to send the rest anyway, re-run the same command with a higher --max-reject-rate (it resumes)`,
   });

@@ -56,7 +56,9 @@ export async function runHash(ctx: Context, o: HashOptions): Promise<HashSummary
         let text = '';
         let from = 0;
         for (let i = 0; i < r.valid; i++) {
-          const user = JSON.parse(Buffer.from(f.buffer, f.byteOffset + from, r.ends[i]! - from - 1).toString('latin1')) as Record<string, string[]>;
+          const user = JSON.parse(
+            Buffer.from(f.buffer, f.byteOffset + from, r.ends[i]! - from - 1).toString('latin1'),
+          ) as Record<string, string[]>;
           text += types.map((t) => csvCell((user[t] ?? []).join(';'))).join(',') + '\n';
           from = r.ends[i]!;
         }
@@ -90,7 +92,8 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
   const s: HashSummary = { read: 0, valid: 0, rejected: 0 };
   const show = (v: string) => JSON.stringify(v).slice(1, -1); // control characters never reach the terminal raw
   const stream = o.input === '-' ? (ctx.io.stdin as NodeJS.ReadableStream) : fs.createReadStream(o.input);
-  let format: InputFormat | undefined = o.format !== 'auto' ? o.format : o.input === '-' ? undefined : formatFromName(o.input);
+  let format: InputFormat | undefined =
+    o.format !== 'auto' ? o.format : o.input === '-' ? undefined : formatFromName(o.input);
   let columns: ColumnSpec[] | undefined;
   for await (const rec of records(readline.createInterface({ input: stream, crlfDelay: Infinity }), () => format)) {
     if (!columns) {
@@ -118,9 +121,15 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
       any = true;
       const n = o.hashed || c.type === 'partner_user_id' ? undefined : normalize(c.type, raw.trim(), o.defaultCountry);
       const p = prepare(c.type, raw, o.hashed, o.defaultCountry);
-      const verdict = 'value' in p ? p.value : 'digest' in p ? 'rejected: looks like a SHA-256 digest already (pass --hashed)' : `rejected: ${p.reason}`;
+      const verdict =
+        'value' in p
+          ? p.value
+          : 'digest' in p
+            ? 'rejected: looks like a SHA-256 digest already (pass --hashed)'
+            : `rejected: ${p.reason}`;
       if (!('value' in p)) ok = false;
-      const normalized = n && 'value' in n ? n.value : 'value' in p && (o.hashed || c.type === 'partner_user_id') ? p.value : '';
+      const normalized =
+        n && 'value' in n ? n.value : 'value' in p && (o.hashed || c.type === 'partner_user_id') ? p.value : '';
       out += `${line}\t${show(c.name)}\t${c.type}\t${show(raw)}\t${show(normalized)}\t${show(verdict)}\n`;
     });
     if (!any) {
@@ -138,7 +147,10 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
  * Records with the line they start on, line by line from the stream: a csv/tsv record whose
  * quotes are still open takes the next line too (a newline inside a quoted field).
  */
-async function* records(lines: AsyncIterable<string>, format: () => InputFormat | undefined): AsyncGenerator<{ line: number; text: string }> {
+async function* records(
+  lines: AsyncIterable<string>,
+  format: () => InputFormat | undefined,
+): AsyncGenerator<{ line: number; text: string }> {
   let n = 0;
   let acc: string | undefined;
   let start = 0;
@@ -171,7 +183,11 @@ function cellsOf(rec: string, format: InputFormat, columns: ColumnSpec[]): strin
       for (const k of c.keys ?? [c.name]) {
         const x = obj[k];
         if (x === undefined || x === null) continue;
-        return typeof x === 'string' ? x : typeof x === 'number' && Number.isSafeInteger(x) ? String(x) : JSON.stringify(x);
+        return typeof x === 'string'
+          ? x
+          : typeof x === 'number' && Number.isSafeInteger(x)
+            ? String(x)
+            : JSON.stringify(x);
       }
       return '';
     });

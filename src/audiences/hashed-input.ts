@@ -6,7 +6,17 @@ import os from 'node:os';
 import type { Context } from '../context.js';
 import { PartialError, UsageError, XctlError } from '../core/errors.js';
 import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
-import { formatFromName, MAX_RECORD_BYTES, planColumns, readChunks, readFileChunks, sniffFormat, type ColumnPlan, type ColumnRequest, type CutRule } from './input.js';
+import {
+  formatFromName,
+  MAX_RECORD_BYTES,
+  planColumns,
+  readChunks,
+  readFileChunks,
+  sniffFormat,
+  type ColumnPlan,
+  type ColumnRequest,
+  type CutRule,
+} from './input.js';
 import { normalizeHeader, rowLikeTest, shellWord, unmappedIdentifiers } from './columns.js';
 import { gateError, PRECHECK_VALUES, withinGate, type RejectGate } from './gate.js';
 import { findQuoteFault, QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
@@ -60,7 +70,10 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       totalBytes = st.size;
     } catch (e) {
       if (e instanceof UsageError) throw e;
-      throw new UsageError(`cannot read ${o.input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { flag: '<file>' });
+      throw new UsageError(
+        `cannot read ${o.input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+        { flag: '<file>' },
+      );
     }
   }
 
@@ -100,7 +113,11 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
   try {
     format ??= 'lines';
     let firstChunk = first.value;
-    const firstText = Buffer.from(firstChunk.buffer, firstChunk.byteOffset, Math.min(firstChunk.length, 65536)).toString('utf8');
+    const firstText = Buffer.from(
+      firstChunk.buffer,
+      firstChunk.byteOffset,
+      Math.min(firstChunk.length, 65536),
+    ).toString('utf8');
     const firstLine = firstText.split('\n')[0]!.replace(/\r$/, '');
     const plan = planColumns(format, firstLine, o.columns);
     if (o.allowedTypes) limitTypes(plan, format, o, o.allowedTypes);
@@ -113,8 +130,17 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       const said = describeColumns(plan, o.columns);
       if (said) ctx.io.info(said);
     }
-    const cfg: ProcessorConfig = { format, columns: plan.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, strictRows: o.strictRows, lenientQuotes: o.lenientQuotes, width: plan.cells?.length };
-    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv')) await prescanQuotes(o.input, cfg);
+    const cfg: ProcessorConfig = {
+      format,
+      columns: plan.columns,
+      hashed: o.hashed,
+      defaultCountry: o.defaultCountry,
+      strictRows: o.strictRows,
+      lenientQuotes: o.lenientQuotes,
+      width: plan.cells?.length,
+    };
+    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv'))
+      await prescanQuotes(o.input, cfg);
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -192,7 +218,9 @@ export class RecordTally {
     this.out = rejectsFile ? fs.createWriteStream(rejectsFile) : undefined;
     this.out?.write('line,column,reason\n');
     this.out?.on('error', (e: NodeJS.ErrnoException) => {
-      this.writeError ??= new PartialError(`cannot write --rejects ${rejectsFile}: ${e.code ?? e.message}`, { hint: 'free some space or choose another file, then run the same command again' });
+      this.writeError ??= new PartialError(`cannot write --rejects ${rejectsFile}: ${e.code ?? e.message}`, {
+        hint: 'free some space or choose another file, then run the same command again',
+      });
     });
   }
 
@@ -213,8 +241,13 @@ export class RecordTally {
       const line = this.lineBase + r.digestLine;
       const msg = `line ${line}${r.digestColumn ? ` (${r.digestColumn})` : ''} looks like a SHA-256 digest: it would be hashed twice`;
       return sentBefore
-        ? new PartialError(msg, { hint: 'pass --hashed if the input is already hashed; batches before it were sent and are in the journal' })
-        : new UsageError(msg, { flag: '--hashed', hint: 'pass --hashed if the input is already hashed (values are then checked and lowercased, not hashed again)' });
+        ? new PartialError(msg, {
+            hint: 'pass --hashed if the input is already hashed; batches before it were sent and are in the journal',
+          })
+        : new UsageError(msg, {
+            flag: '--hashed',
+            hint: 'pass --hashed if the input is already hashed (values are then checked and lowercased, not hashed again)',
+          });
     }
     for (const [rel, col, reason] of r.rejects) {
       const line = this.lineBase + rel;
@@ -235,11 +268,15 @@ export class RecordTally {
 
   /** Says how many records were rejected and where they are (stderr). */
   report(io: Context['io']): void {
-    if (this.joined > 0) io.info(`${this.joined} line${this.joined === 1 ? '' : 's'} joined into quoted fields (newlines inside quotes)`);
+    if (this.joined > 0)
+      io.info(`${this.joined} line${this.joined === 1 ? '' : 's'} joined into quoted fields (newlines inside quotes)`);
     if (this.rejected === 0) return;
-    io.warn(`${this.rejected} rejected record${this.rejected === 1 ? '' : 's'}${this.rejectsFile ? ` written to ${this.rejectsFile}` : ''}`);
+    io.warn(
+      `${this.rejected} rejected record${this.rejected === 1 ? '' : 's'}${this.rejectsFile ? ` written to ${this.rejectsFile}` : ''}`,
+    );
     for (const s of this.shown) io.err(`  ${s}`);
-    if (!this.rejectsFile && this.rejected > this.shown.length) io.err(`  ... and ${this.rejected - this.shown.length} more (keep them all with --rejects FILE)`);
+    if (!this.rejectsFile && this.rejected > this.shown.length)
+      io.err(`  ... and ${this.rejected - this.shown.length} more (keep them all with --rejects FILE)`);
   }
 
   close(): Promise<void> {
@@ -249,7 +286,11 @@ export class RecordTally {
 }
 
 /** The results, each counted by the tally first: bad input throws, Ctrl-C ends the loop. */
-export async function* countedResults(src: HashedInput, tally: RecordTally, signal: AbortSignal): AsyncGenerator<ChunkResult> {
+export async function* countedResults(
+  src: HashedInput,
+  tally: RecordTally,
+  signal: AbortSignal,
+): AsyncGenerator<ChunkResult> {
   for await (const r of src.results()) {
     const bad = tally.take(r, false);
     if (bad) throw bad;
@@ -281,7 +322,11 @@ export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise
   for await (const chunk of readFileChunks(file, cut, () => {})) {
     const fault = chunk.indexOf(34) < 0 ? undefined : findQuoteFault(chunk, cut.delimiter!, rowLike);
     // Lines are counted only to name one: a clean file costs one read and a quote search.
-    if (fault) throw new UsageError(`${quoteFaultMessage(fault, await newlinesBefore(file, offset))}: nothing was sent`, { flag: '--lenient-quotes', hint: QUOTE_FAULT_HINT });
+    if (fault)
+      throw new UsageError(`${quoteFaultMessage(fault, await newlinesBefore(file, offset))}: nothing was sent`, {
+        flag: '--lenient-quotes',
+        hint: QUOTE_FAULT_HINT,
+      });
     offset += chunk.length;
   }
 }
@@ -322,10 +367,16 @@ function limitTypes(plan: ColumnPlan, format: InputFormat, o: HashedInputOptions
     plan.columns = plan.columns.filter((c) => allowed.includes(c.type));
     plan.ignored = [...(plan.ignored ?? []), ...bad.map((c) => c.name)];
     if (!plan.columns.length) {
-      throw new UsageError(`${target} take only ${allowed.join(' and ')} identifiers: the input has none (it names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+      throw new UsageError(
+        `${target} take only ${allowed.join(' and ')} identifiers: the input has none (it names ${bad.map((c) => c.type).join(', ')})`,
+        { flag: '--column' },
+      );
     }
   } else if (bad.length) {
-    throw new UsageError(`${target} take${o.allowedFor ? '' : 's'} only ${allowed.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`, { flag: '--column' });
+    throw new UsageError(
+      `${target} take${o.allowedFor ? '' : 's'} only ${allowed.join(' and ')} identifiers (the input names ${bad.map((c) => c.type).join(', ')})`,
+      { flag: '--column' },
+    );
   }
 }
 
@@ -349,11 +400,23 @@ export function checkUnmapped(plan: ColumnPlan, format: InputFormat, firstText: 
   if (!found.length) return;
   const f = found[0]!;
   const what = f.type === 'email' ? 'email addresses' : 'phone numbers';
-  const others = found.length > 1 ? ` (and ${found.slice(1).map((c) => JSON.stringify(c.name)).join(', ')})` : '';
-  throw new UsageError(`column "${f.name}"${others} is not mapped to any type, but ${f.hits} of its ${f.sampled} sampled values look like ${what}: nothing was sent`, {
-    flag: '--column',
-    hint: `send it with --column ${f.type}=${shellWord(f.name)} (list every column to send, e.g. ${plan.columns.map((c) => `--column ${c.type}=${shellWord(c.name)}`).concat(`--column ${f.type}=${shellWord(f.name)}`).join(' ')}), or skip it with --ignore-column ${shellWord(f.name)}`,
-  });
+  const others =
+    found.length > 1
+      ? ` (and ${found
+          .slice(1)
+          .map((c) => JSON.stringify(c.name))
+          .join(', ')})`
+      : '';
+  throw new UsageError(
+    `column "${f.name}"${others} is not mapped to any type, but ${f.hits} of its ${f.sampled} sampled values look like ${what}: nothing was sent`,
+    {
+      flag: '--column',
+      hint: `send it with --column ${f.type}=${shellWord(f.name)} (list every column to send, e.g. ${plan.columns
+        .map((c) => `--column ${c.type}=${shellWord(c.name)}`)
+        .concat(`--column ${f.type}=${shellWord(f.name)}`)
+        .join(' ')}), or skip it with --ignore-column ${shellWord(f.name)}`,
+    },
+  );
 }
 
 /**
@@ -363,7 +426,14 @@ export function checkUnmapped(plan: ColumnPlan, format: InputFormat, firstText: 
 export function describeColumns(plan: ColumnPlan, req: ColumnRequest): string | undefined {
   const ignored = plan.ignored ?? [];
   const c0 = plan.columns[0];
-  if (req.type && plan.columns.length === 1 && ignored.length === 0 && c0 && normalizeHeader(c0.name) === normalizeHeader(c0.type)) return undefined;
+  if (
+    req.type &&
+    plan.columns.length === 1 &&
+    ignored.length === 0 &&
+    c0 &&
+    normalizeHeader(c0.name) === normalizeHeader(c0.type)
+  )
+    return undefined;
   const shownIgnored = ignored.length > 12 ? [...ignored.slice(0, 12), `... (${ignored.length} in all)`] : ignored;
   return `header: ${plan.columns.map((c) => `${c.name} -> ${c.type}`).join(', ')}${ignored.length ? `; ignored: ${shownIgnored.join(', ')}` : ''}`;
 }
@@ -382,7 +452,8 @@ export async function* gatedResults(
 ): AsyncGenerator<ChunkResult> {
   const held: ChunkResult[] = [];
   let checking = true;
-  const over = (sent: boolean) => (withinGate(gate, tally.values, tally.rejected) ? undefined : gateError(gate, tally.values, tally.rejected, sent));
+  const over = (sent: boolean) =>
+    withinGate(gate, tally.values, tally.rejected) ? undefined : gateError(gate, tally.values, tally.rejected, sent);
   for await (const r of src.results()) {
     const sent = !checking && sentBefore();
     const bad = tally.take(r, sent) ?? (checking && tally.values < PRECHECK_VALUES ? undefined : over(sent));

@@ -35,7 +35,11 @@ export interface CutRule {
 export const MAX_RECORD_BYTES = 16 << 20;
 
 /** Whole-record chunks of at least `target` bytes (the last one may be shorter). */
-export async function* readChunks(stream: Readable | NodeJS.ReadableStream, quoteAware: CutRule, target = CHUNK_BYTES): AsyncGenerator<Uint8Array> {
+export async function* readChunks(
+  stream: Readable | NodeJS.ReadableStream,
+  quoteAware: CutRule,
+  target = CHUNK_BYTES,
+): AsyncGenerator<Uint8Array> {
   let carry: Buffer = Buffer.alloc(0);
   for await (const d of stream as AsyncIterable<Buffer | string>) {
     const data = typeof d === 'string' ? Buffer.from(d) : d;
@@ -112,7 +116,11 @@ export class InputShrank extends XctlError {
  * journal, would destroy it mid-read. Compared by device and inode, so links and other spellings
  * of the same path are caught; a missing folder is a usage error before anything is sent.
  */
-export function checkOutputPaths(input: string | undefined, outputs: Array<[flag: string, file: string | undefined]>, journal?: string): void {
+export function checkOutputPaths(
+  input: string | undefined,
+  outputs: Array<[flag: string, file: string | undefined]>,
+  journal?: string,
+): void {
   const id = (f: string) => {
     try {
       const st = fs.statSync(f);
@@ -134,16 +142,24 @@ export function checkOutputPaths(input: string | undefined, outputs: Array<[flag
       dst = undefined;
     }
     // The journal's folder is created for it; --out and --rejects need theirs.
-    if (!dst?.isDirectory() && flag !== '--journal') throw new UsageError(`${flag} ${file}: the folder ${dir} does not exist`, { flag });
+    if (!dst?.isDirectory() && flag !== '--journal')
+      throw new UsageError(`${flag} ${file}: the folder ${dir} does not exist`, { flag });
     const fid = id(file);
     if (fid && fs.statSync(file).isDirectory()) throw new UsageError(`${flag} ${file} is a directory`, { flag });
-    if (fid && fid === inputId) throw new UsageError(`${flag} ${file} is the input file: writing it would destroy the input while it is read`, { flag });
-    if (fid && fid === journalId && flag !== '--journal') throw new UsageError(`${flag} ${file} is the journal: writing it would destroy the record of what was sent`, { flag });
+    if (fid && fid === inputId)
+      throw new UsageError(`${flag} ${file} is the input file: writing it would destroy the input while it is read`, {
+        flag,
+      });
+    if (fid && fid === journalId && flag !== '--journal')
+      throw new UsageError(`${flag} ${file} is the journal: writing it would destroy the record of what was sent`, {
+        flag,
+      });
     const key = fid ?? path.resolve(file);
     if (seen.has(key)) throw new UsageError(`${flag} and ${seen.get(key)} name the same file (${file})`, { flag });
     seen.set(key, flag);
   }
-  if (journalId && journalId === inputId) throw new UsageError(`--journal ${journal} is the input file`, { flag: '--journal' });
+  if (journalId && journalId === inputId)
+    throw new UsageError(`--journal ${journal} is the input file`, { flag: '--journal' });
 }
 
 export function formatFromName(file: string): InputFormat | undefined {
@@ -157,7 +173,7 @@ export function formatFromName(file: string): InputFormat | undefined {
 
 export function sniffFormat(firstLine: string): InputFormat {
   const l = firstLine.trim();
-  if (l.startsWith('{') || l.startsWith('"') && l.endsWith('"') && !l.includes(',')) return 'jsonl';
+  if (l.startsWith('{') || (l.startsWith('"') && l.endsWith('"') && !l.includes(','))) return 'jsonl';
   if (l.includes('\t')) return 'tsv';
   if (l.includes(',')) return 'csv';
   return 'lines';
@@ -178,7 +194,9 @@ export function parseColumnFlags(values: string[]): Array<{ type: IdType; header
     const i = v.indexOf('=');
     const t = i > 0 ? canonicalType(v.slice(0, i)) : undefined;
     if (i <= 0 || !t || !v.slice(i + 1).trim()) {
-      throw new UsageError(`--column must be TYPE=HEADER with TYPE one of ${ID_TYPES.join(', ')} (got "${v}")`, { flag: '--column' });
+      throw new UsageError(`--column must be TYPE=HEADER with TYPE one of ${ID_TYPES.join(', ')} (got "${v}")`, {
+        flag: '--column',
+      });
     }
     return { type: t, header: v.slice(i + 1).trim() };
   });
@@ -213,7 +231,8 @@ export interface ColumnPlan {
  */
 export function planColumns(format: InputFormat, firstLine: string, req: ColumnRequest): ColumnPlan {
   if (format === 'jsonl') {
-    if (req.columns.length) return { header: false, columns: req.columns.map((c) => ({ type: c.type, name: c.header, keys: [c.header] })) };
+    if (req.columns.length)
+      return { header: false, columns: req.columns.map((c) => ({ type: c.type, name: c.header, keys: [c.header] })) };
     const types: IdType[] = req.type ? [req.type] : [...ID_TYPES];
     return { header: false, columns: types.map((t) => ({ type: t, name: t, keys: keysFor(t) })) };
   }
@@ -225,7 +244,11 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
     const columns = req.columns.map((c) => {
       let idx = cells.findIndex((h) => h.toLowerCase() === c.header.toLowerCase());
       if (idx < 0) idx = cells.findIndex((h) => sameHeader(h, c.header));
-      if (idx < 0) throw new UsageError(`--column ${c.type}=${c.header}: no column "${c.header}" in the header (${cells.join(', ')})`, { flag: '--column' });
+      if (idx < 0)
+        throw new UsageError(
+          `--column ${c.type}=${c.header}: no column "${c.header}" in the header (${cells.join(', ')})`,
+          { flag: '--column' },
+        );
       return { type: c.type, name: c.header, index: idx };
     });
     return { header: true, columns, cells, ignored: rest(columns), ignoredIndex };
@@ -234,10 +257,13 @@ export function planColumns(format: InputFormat, firstLine: string, req: ColumnR
   const isHeader = named.some((t) => t !== undefined) || ignoredIndex.size > 0;
   if (req.type) return planTyped(req.type, cells, named, isHeader, ignoredIndex);
   if (!isHeader) {
-    throw new UsageError(`cannot tell which column holds what: the first row (${shown(cells)}) names no identifier type`, {
-      flag: '--type',
-      hint: `pass --column TYPE=HEADER for each column to send (e.g. --column email=${JSON.stringify(cells.find((c) => /mail/i.test(c)) ?? cells[0] ?? 'HEADER')}), --type T for a one-column file, or rename the header cells (${HEADER_NAMES})`,
-    });
+    throw new UsageError(
+      `cannot tell which column holds what: the first row (${shown(cells)}) names no identifier type`,
+      {
+        flag: '--type',
+        hint: `pass --column TYPE=HEADER for each column to send (e.g. --column email=${JSON.stringify(cells.find((c) => /mail/i.test(c)) ?? cells[0] ?? 'HEADER')}), --type T for a one-column file, or rename the header cells (${HEADER_NAMES})`,
+      },
+    );
   }
   const columns: ColumnSpec[] = [];
   named.forEach((t, i) => {
@@ -252,29 +278,45 @@ function ignoredColumns(cells: string[], names: string[]): Set<number> {
   for (const n of names) {
     let idx = cells.findIndex((h) => h.toLowerCase() === n.trim().toLowerCase());
     if (idx < 0) idx = cells.findIndex((h) => sameHeader(h, n));
-    if (idx < 0) throw new UsageError(`--ignore-column ${n}: no column "${n}" in the header (${cells.join(', ')})`, { flag: '--ignore-column' });
+    if (idx < 0)
+      throw new UsageError(`--ignore-column ${n}: no column "${n}" in the header (${cells.join(', ')})`, {
+        flag: '--ignore-column',
+      });
     out.add(idx);
   }
   return out;
 }
 
 /** csv/tsv with --type T: the columns the header names T, or the only column. */
-function planTyped(type: IdType, cells: string[], named: Array<IdType | undefined>, isHeader: boolean, ignoredIndex: Set<number>): ColumnPlan {
+function planTyped(
+  type: IdType,
+  cells: string[],
+  named: Array<IdType | undefined>,
+  isHeader: boolean,
+  ignoredIndex: Set<number>,
+): ColumnPlan {
   if (isHeader) {
     const columns = cells.flatMap((name, index) => (named[index] === type ? [{ type, name, index }] : []));
     const rest = () => cells.filter((_, i) => !columns.some((c) => c.index === i));
     if (columns.length) return { header: true, columns, cells, ignored: rest(), ignoredIndex };
     if (cells.length === 1) return { header: true, columns: [{ type, name: cells[0]!, index: 0 }], cells, ignored: [] };
-    throw new UsageError(`--type ${type}: the header (${cells.join(', ')}) has no ${type} column; name one with --column ${type}=HEADER`, { flag: '--column' });
+    throw new UsageError(
+      `--type ${type}: the header (${cells.join(', ')}) has no ${type} column; name one with --column ${type}=HEADER`,
+      { flag: '--column' },
+    );
   }
   if (cells.length > 1) {
-    throw new UsageError(`the input has ${cells.length} columns and its first row (${shown(cells)}) names none of them: say which holds what with --column TYPE=HEADER`, {
-      flag: '--column',
-      hint: `--column needs a header row: add one naming the columns (${HEADER_NAMES}), or name yours, e.g. --column ${type}=HEADER`,
-    });
+    throw new UsageError(
+      `the input has ${cells.length} columns and its first row (${shown(cells)}) names none of them: say which holds what with --column TYPE=HEADER`,
+      {
+        flag: '--column',
+        hint: `--column needs a header row: add one naming the columns (${HEADER_NAMES}), or name yours, e.g. --column ${type}=HEADER`,
+      },
+    );
   }
   // A one-column file whose first cell is not an identifier of the type (e.g. "Email Address").
-  const headerLike = !/[@\d]/.test(cells[0]!) && type !== 'handle' && type !== 'device_id' && type !== 'partner_user_id';
+  const headerLike =
+    !/[@\d]/.test(cells[0]!) && type !== 'handle' && type !== 'device_id' && type !== 'partner_user_id';
   return { header: headerLike, columns: [{ type, name: headerLike ? cells[0]! : type, index: 0 }] };
 }
 
@@ -288,14 +330,20 @@ function planLines(firstLine: string, req: ColumnRequest): ColumnPlan {
     if (named && req.columns.length === 1 && sameHeader(req.columns[0]!.header, cell)) {
       return { header: true, columns: [{ type: req.columns[0]!.type, name: cell, index: 0 }] };
     }
-    throw new UsageError('--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type', { flag: '--column' });
+    throw new UsageError(
+      '--column needs csv, tsv or jsonl input with named columns; plain lines hold one value each: use --type',
+      { flag: '--column' },
+    );
   }
   const type = req.type ?? named;
   if (!type) {
-    throw new UsageError(`plain-line input needs --type (${ID_TYPES.join(', ')}): its first line is ${shown([firstLine])}, which names no type`, {
-      flag: '--type',
-      hint: `say what each line holds, e.g. --type email; or start the file with a header line naming it (${HEADER_NAMES})`,
-    });
+    throw new UsageError(
+      `plain-line input needs --type (${ID_TYPES.join(', ')}): its first line is ${shown([firstLine])}, which names no type`,
+      {
+        flag: '--type',
+        hint: `say what each line holds, e.g. --type email; or start the file with a header line naming it (${HEADER_NAMES})`,
+      },
+    );
   }
   if (named && named === type) return { header: true, columns: [{ type, name: cell, index: 0 }], auto: !req.type };
   return { header: false, columns: [{ type, name: type, index: 0 }] };
@@ -311,5 +359,10 @@ function shown(cells: string[]): string {
 }
 
 function keysFor(t: IdType): string[] {
-  return [t, ...Object.entries(TYPE_ALIASES).filter(([, v]) => v === t).map(([k]) => k)];
+  return [
+    t,
+    ...Object.entries(TYPE_ALIASES)
+      .filter(([, v]) => v === t)
+      .map(([k]) => k),
+  ];
 }

@@ -19,9 +19,33 @@ export const UPLOAD_RATE = { requests: 1500, windowSeconds: 60 };
 
 /** Mail domains people mistype; a near miss of one is reported as a likely typo. */
 export const COMMON_DOMAINS = [
-  'gmail.com', 'googlemail.com', 'yahoo.com', 'yahoo.co.uk', 'ymail.com', 'hotmail.com', 'hotmail.co.uk', 'outlook.com',
-  'live.com', 'icloud.com', 'aol.com', 'comcast.net', 'protonmail.com', 'proton.me', 'gmx.com', 'gmx.de', 'web.de',
-  'yandex.ru', 'mail.ru', 'orange.fr', 'btinternet.com', 'verizon.net', 'att.net', 'sbcglobal.net', 'msn.com', 'me.com', 'mail.com',
+  'gmail.com',
+  'googlemail.com',
+  'yahoo.com',
+  'yahoo.co.uk',
+  'ymail.com',
+  'hotmail.com',
+  'hotmail.co.uk',
+  'outlook.com',
+  'live.com',
+  'icloud.com',
+  'aol.com',
+  'comcast.net',
+  'protonmail.com',
+  'proton.me',
+  'gmx.com',
+  'gmx.de',
+  'web.de',
+  'yandex.ru',
+  'mail.ru',
+  'orange.fr',
+  'btinternet.com',
+  'verizon.net',
+  'att.net',
+  'sbcglobal.net',
+  'msn.com',
+  'me.com',
+  'mail.com',
 ];
 
 export interface InspectOptions {
@@ -41,10 +65,20 @@ export interface InspectReport {
   rows: number;
   blank: number;
   joined_lines: number;
-  columns: Array<{ name: string; type: IdType | null; ignored?: boolean; filled: number; coverage: number; looks_like?: string }>;
+  columns: Array<{
+    name: string;
+    type: IdType | null;
+    ignored?: boolean;
+    filled: number;
+    coverage: number;
+    looks_like?: string;
+  }>;
   values: Partial<Record<IdType, { values: number; valid: number; rejected: number }>>;
   duplicates: { exact: number; after_normalization: number };
-  normalization_changed: { count: number; examples: Array<{ line: number; type: IdType; input: string; normalized: string }> };
+  normalization_changed: {
+    count: number;
+    examples: Array<{ line: number; type: IdType; input: string; normalized: string }>;
+  };
   rejects: Array<{ reason: string; column: string; count: number; lines: number[] }>;
   reject_rate: number;
   gate: string;
@@ -91,7 +125,8 @@ export function likelyDomain(domain: string): string | undefined {
 
 const EXAMPLES = 3;
 
-const requirePhones = () => createRequire(import.meta.url)('libphonenumber-js/min') as typeof import('libphonenumber-js/min');
+const requirePhones = () =>
+  createRequire(import.meta.url)('libphonenumber-js/min') as typeof import('libphonenumber-js/min');
 
 /** Everything counted, value by value. */
 class Tally {
@@ -202,7 +237,9 @@ function normalizedValue(t: IdType, v: string, hashed: boolean, dc?: string): No
   if (t === UNHASHED_TYPE) return normalizePartnerUserId(v);
   if (hashed) {
     const d = v.toLowerCase();
-    return looksHashed(d) ? { value: d } : { reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' };
+    return looksHashed(d)
+      ? { value: d }
+      : { reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' };
   }
   if (looksHashed(v)) return { reason: 'looks like a SHA-256 digest (pass --hashed)' };
   return normalize(t, v, dc);
@@ -236,7 +273,14 @@ interface ReadState {
 }
 
 /** One chunk's records into the tally. */
-function readChunk(text: string, format: InputFormat, plan: ColumnPlan, t: Tally, s: ReadState, lenient: boolean): void {
+function readChunk(
+  text: string,
+  format: InputFormat,
+  plan: ColumnPlan,
+  t: Tally,
+  s: ReadState,
+  lenient: boolean,
+): void {
   const keep = (cells: string[]) => {
     if (s.sample.length < 200) s.sample.push(cells);
   };
@@ -269,8 +313,13 @@ function readChunk(text: string, format: InputFormat, plan: ColumnPlan, t: Tally
 }
 
 /** Reads the input (a file's or stdin's bytes) through and reports; `name` is what it is called. */
-export async function inspectInput(stream: Readable | NodeJS.ReadableStream, name: string, o: InspectOptions): Promise<InspectReport> {
-  let format: InputFormat | undefined = o.format !== 'auto' ? o.format : name === '-' ? undefined : formatFromName(name);
+export async function inspectInput(
+  stream: Readable | NodeJS.ReadableStream,
+  name: string,
+  o: InspectOptions,
+): Promise<InspectReport> {
+  let format: InputFormat | undefined =
+    o.format !== 'auto' ? o.format : name === '-' ? undefined : formatFromName(name);
   const cut = { value: format === 'csv' || format === 'tsv', delimiter: format === 'tsv' ? 9 : 44 };
   const decoder = new TextDecoder('utf-8');
   let plan: ColumnPlan | undefined;
@@ -295,9 +344,18 @@ export async function inspectInput(stream: Readable | NodeJS.ReadableStream, nam
   return report(name, format!, plan, t, s, o.gate);
 }
 
-function report(file: string, format: InputFormat, plan: ColumnPlan, t: Tally, s: ReadState, gate?: RejectGate): InspectReport {
+function report(
+  file: string,
+  format: InputFormat,
+  plan: ColumnPlan,
+  t: Tally,
+  s: ReadState,
+  gate?: RejectGate,
+): InspectReport {
   const used = new Set(plan.columns.map((c) => c.index ?? 0));
-  const looks = new Map(unmappedIdentifiers(plan.cells ?? [], used, plan.ignoredIndex ?? new Set(), s.sample).map((u) => [u.index, u]));
+  const looks = new Map(
+    unmappedIdentifiers(plan.cells ?? [], used, plan.ignoredIndex ?? new Set(), s.sample).map((u) => [u.index, u]),
+  );
   const cells = plan.cells ?? plan.columns.map((c) => c.name);
   const columns = cells.map((name, i) => {
     const col = plan.columns.find((c) => (c.index ?? 0) === i);

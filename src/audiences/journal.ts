@@ -45,7 +45,8 @@ function takeLock(file: string, flag: string): string {
       fs.closeSync(fd);
       return lock;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`cannot lock the journal ${file}: ${(e as Error).message}`, { flag });
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new UsageError(`cannot lock the journal ${file}: ${(e as Error).message}`, { flag });
     }
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
@@ -84,12 +85,19 @@ export class Journal {
    * Opens (or creates) the journal. An existing one is resumed when its header matches;
    * `restart` discards it.
    */
-  static open(file: string, header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>, opts: { restart?: boolean; flag?: string } = {}): Journal {
+  static open(
+    file: string,
+    header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>,
+    opts: { restart?: boolean; flag?: string } = {},
+  ): Journal {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      throw new UsageError(`cannot create the folder of the journal ${file} (${code}): nothing was sent`, { flag: opts.flag ?? '--journal', hint: 'pass --journal FILE in a folder this user can write to' });
+      throw new UsageError(`cannot create the folder of the journal ${file} (${code}): nothing was sent`, {
+        flag: opts.flag ?? '--journal',
+        hint: 'pass --journal FILE in a folder this user can write to',
+      });
     }
     const lock = takeLock(file, opts.flag ?? '--journal');
     try {
@@ -99,12 +107,20 @@ export class Journal {
     } catch (e) {
       fs.rmSync(lock, { force: true });
       const code = (e as NodeJS.ErrnoException).code;
-      if (code && !(e instanceof XctlError)) throw new UsageError(`cannot write the journal ${file}: ${code}`, { flag: opts.flag ?? '--journal', hint: 'free some space or pass --journal elsewhere' });
+      if (code && !(e instanceof XctlError))
+        throw new UsageError(`cannot write the journal ${file}: ${code}`, {
+          flag: opts.flag ?? '--journal',
+          hint: 'free some space or pass --journal elsewhere',
+        });
       throw e;
     }
   }
 
-  private static openLocked(file: string, header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>, opts: { restart?: boolean; flag?: string }): Journal {
+  private static openLocked(
+    file: string,
+    header: Omit<JournalHeader, 'xctl_upload_journal' | 'created_at'>,
+    opts: { restart?: boolean; flag?: string },
+  ): Journal {
     const acked = new Map<number, AckEntry>();
     let resumed = false;
     let completed = false;
@@ -117,13 +133,19 @@ export class Journal {
         head = undefined;
       }
       if (!head || head.xctl_upload_journal !== 1) {
-        throw new UsageError(`${file} is not an upload journal`, { flag: opts.flag ?? '--journal', hint: 'pass --restart to overwrite it, or another --journal' });
+        throw new UsageError(`${file} is not an upload journal`, {
+          flag: opts.flag ?? '--journal',
+          hint: 'pass --restart to overwrite it, or another --journal',
+        });
       }
       if (stable(head.options) !== stable(header.options)) {
-        throw new UsageError(`the journal ${file} was written with other options (${diffKeys(head.options, header.options).join(', ')})`, {
-          flag: '--restart',
-          hint: 'run the original command to resume, or pass --restart to start this upload from the top',
-        });
+        throw new UsageError(
+          `the journal ${file} was written with other options (${diffKeys(head.options, header.options).join(', ')})`,
+          {
+            flag: '--restart',
+            hint: 'run the original command to resume, or pass --restart to start this upload from the top',
+          },
+        );
       }
       if (stable(head.fingerprint) !== stable(header.fingerprint)) {
         throw new UsageError(`the input changed since the journal ${file} was written`, {
@@ -141,7 +163,8 @@ export class Journal {
           break; // a torn last line from a kill mid-write: that batch was never counted
         }
         if (e.done) completed = true;
-        else if (typeof e.b === 'number') acked.set(e.b, { users: e.n ?? 0, head: e.h ?? '', ...(e.d ? { digest: e.d } : {}) });
+        else if (typeof e.b === 'number')
+          acked.set(e.b, { users: e.n ?? 0, head: e.h ?? '', ...(e.d ? { digest: e.d } : {}) });
       }
       resumed = true;
       const fd = fs.openSync(file, 'a', 0o600);
@@ -189,7 +212,9 @@ export class Journal {
       fs.fdatasyncSync(this.fd);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
-      this.failed = new JournalWriteError(`cannot write the journal ${this.file} (${code}${code === 'ENOSPC' ? ': the disk is full' : ''})`);
+      this.failed = new JournalWriteError(
+        `cannot write the journal ${this.file} (${code}${code === 'ENOSPC' ? ': the disk is full' : ''})`,
+      );
     }
     this.pending = [];
   }
@@ -234,7 +259,15 @@ function stable(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
   if (Array.isArray(v)) return '[' + v.map(stable).join(',') + ']';
   const o = v as Record<string, unknown>;
-  return '{' + Object.keys(o).filter((k) => o[k] !== undefined).sort().map((k) => JSON.stringify(k) + ':' + stable(o[k])).join(',') + '}';
+  return (
+    '{' +
+    Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => JSON.stringify(k) + ':' + stable(o[k]))
+      .join(',') +
+    '}'
+  );
 }
 
 function diffKeys(a: Record<string, unknown>, b: Record<string, unknown>): string[] {

@@ -16,7 +16,6 @@ function parsePhoneNumberFromString(text: string, country?: CountryCode) {
   return phoneLib.parsePhoneNumberFromString(text, country);
 }
 
-
 /** A normalized value, or a rejection reason. */
 export type Normalized = { value: string } | { reason: string };
 
@@ -77,7 +76,11 @@ export function normalizePhone(raw: string, defaultCountry?: string): Normalized
   let intl: string | undefined;
   if (t.startsWith('+')) intl = t;
   else if (/^00\d/.test(t.replace(/[\s().-]/g, ''))) intl = '+' + t.replace(/[\s().-]/g, '').slice(2);
-  let p = intl ? parsePhoneNumberFromString(intl) : defaultCountry ? parsePhoneNumberFromString(t, defaultCountry as CountryCode) : undefined;
+  let p = intl
+    ? parsePhoneNumberFromString(intl)
+    : defaultCountry
+      ? parsePhoneNumberFromString(t, defaultCountry as CountryCode)
+      : undefined;
   if (!intl && (!p || !p.isValid())) {
     // Digits that already start with a country code (E.164 minus the plus) are common in CRM exports.
     const q = parsePhoneNumberFromString('+' + t.replace(/\D/g, ''));
@@ -119,11 +122,18 @@ export const sha256Hex: (s: string | Uint8Array) => string = oneShot
  * validated). partner_user_id is never hashed. `digest: true` marks a digest-looking input
  * without `hashed` (an input error naming --hashed, not a rejected row).
  */
-export function prepare(type: IdType, raw: string, hashed: boolean, defaultCountry?: string): Normalized | { digest: true } {
+export function prepare(
+  type: IdType,
+  raw: string,
+  hashed: boolean,
+  defaultCountry?: string,
+): Normalized | { digest: true } {
   if (type === UNHASHED_TYPE) return normalizePartnerUserId(raw);
   if (hashed) {
     const v = raw.trim().toLowerCase();
-    return looksHashed(v) ? { value: v } : { reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' };
+    return looksHashed(v)
+      ? { value: v }
+      : { reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' };
   }
   const t = raw.trim();
   if (looksHashed(t)) return { digest: true };

@@ -35,18 +35,25 @@ export interface Outcome {
 export function uploadOutcome(s: EndState): Outcome {
   const j = s.journal;
   const kept = !!j && j.ackedBatches > 0;
-  const resumeHint = s.resumeHint ?? (j
-    ? `re-run the same command to resume from the journal ${j.file}`
-    : s.isStdin
-      ? 'stdin input cannot resume without --journal: run again with --journal FILE'
-      : 'run again');
+  const resumeHint =
+    s.resumeHint ??
+    (j
+      ? `re-run the same command to resume from the journal ${j.file}`
+      : s.isStdin
+        ? 'stdin input cannot resume without --journal: run again with --journal FILE'
+        : 'run again');
   const done = s.dryRun ? `${s.read} records read` : `${s.acknowledged} of ${s.valid} valid records acknowledged`;
   // A journal that acknowledges nothing would only make the next run look like a resume.
   const keepOrDrop: JournalAction = !j ? 'none' : kept ? 'close' : 'remove';
   if (s.inputError) return { exit: s.inputError.exitCode, journal: keepOrDrop, error: s.inputError };
   if (s.interrupted) {
     const error = new InterruptedError('interrupted');
-    return { exit: error.exitCode, journal: j ? 'close' : 'none', error, notice: s.dryRun ? `stopped: ${done}` : `stopped after draining the batches in flight: ${done}; ${resumeHint}` };
+    return {
+      exit: error.exitCode,
+      journal: j ? 'close' : 'none',
+      error,
+      notice: s.dryRun ? `stopped: ${done}` : `stopped after draining the batches in flight: ${done}; ${resumeHint}`,
+    };
   }
   if (s.failure) {
     const cause = s.failure.cause;
@@ -68,7 +75,12 @@ export function uploadOutcome(s: EndState): Outcome {
  */
 export function deadlineOutcome(error: XctlError | undefined, signal: AbortSignal): XctlError | undefined {
   const reason: unknown = signal.reason;
-  if (!(error instanceof InterruptedError) || !(reason instanceof XctlError) || reason.exitCode !== ExitCode.RETRY_LATER) return error;
+  if (
+    !(error instanceof InterruptedError) ||
+    !(reason instanceof XctlError) ||
+    reason.exitCode !== ExitCode.RETRY_LATER
+  )
+    return error;
   return reason;
 }
 

@@ -84,7 +84,23 @@ export function usersPath(o: Pick<UploadOptions, 'target' | 'accountId' | 'listI
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadSummary> {
   const started = performance.now();
   const io = ctx.io;
-  const stats: UploadSummary = { lines: 0, read: 0, blank: 0, joined_lines: 0, valid: 0, rejected: 0, reject_rate: 0, sent: 0, acknowledged: 0, batches: 0, retries: 0, resumed_batches: 0, changed_batches: 0, seconds: 0, records_per_s: 0 };
+  const stats: UploadSummary = {
+    lines: 0,
+    read: 0,
+    blank: 0,
+    joined_lines: 0,
+    valid: 0,
+    rejected: 0,
+    reject_rate: 0,
+    sent: 0,
+    acknowledged: 0,
+    batches: 0,
+    retries: 0,
+    resumed_batches: 0,
+    changed_batches: 0,
+    seconds: 0,
+    records_per_s: 0,
+  };
   const src = await openHashedInput(ctx, { ...o, allowedFor: 'do-not-reach lists', prescan: true });
   if (!src) {
     io.warn('the input is empty: nothing to upload');
@@ -116,7 +132,11 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     throw e;
   }
 
-  const batcher = new Batcher({ maxUsers: o.batchSize }, { operationType: o.operation, effectiveAt: o.effectiveAt, expiresAt: o.expiresAt }, (run) => src.giveFrags(run.frags));
+  const batcher = new Batcher(
+    { maxUsers: o.batchSize },
+    { operationType: o.operation, effectiveAt: o.effectiveAt, expiresAt: o.expiresAt },
+    (run) => src.giveFrags(run.frags),
+  );
   const tally = new RecordTally(src, o.hashed, o.rejects);
   const out = o.dryRun && o.out ? fs.createWriteStream(o.out) : undefined;
   const dispatcher = new Dispatcher({
@@ -145,7 +165,13 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   );
   try {
     const gate = o.gate ?? parseRejectGate(undefined);
-    const results = gatedResults(src, tally, gate, () => t.sent > 0 || t.resumed_batches > 0, (e) => dispatcher.stop(e));
+    const results = gatedResults(
+      src,
+      tally,
+      gate,
+      () => t.sent > 0 || t.resumed_batches > 0,
+      (e) => dispatcher.stop(e),
+    );
     read: for await (const r of results) {
       if (dispatcher.stopped()) break;
       if (r.valid === 0) {
@@ -168,19 +194,32 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     await Promise.all([tally.close(), out ? new Promise((r) => out.end(r)) : undefined]);
   }
 
-  const counts = { lines: tally.lines, read: tally.read, blank: tally.blank, joined_lines: tally.joined, valid: tally.valid, rejected: tally.rejected, reject_rate: rejectRate(tally.values, tally.rejected) };
+  const counts = {
+    lines: tally.lines,
+    read: tally.read,
+    blank: tally.blank,
+    joined_lines: tally.joined,
+    valid: tally.valid,
+    rejected: tally.rejected,
+    reject_rate: rejectRate(tally.values, tally.rejected),
+  };
   Object.assign(stats, counts, t, { changed_batches: dispatcher.changedBatches });
   stats.seconds = Math.round((performance.now() - started) / 10) / 100;
   stats.records_per_s = stats.seconds > 0 ? Math.round(stats.read / stats.seconds) : stats.read;
   stats.retries = sender?.retries ?? 0;
   tally.report(io);
-  if (stats.changed_batches > 0) io.warn(`${stats.changed_batches} batch${stats.changed_batches === 1 ? '' : 'es'} acknowledged before had changed in the input and ${stats.changed_batches === 1 ? 'was' : 'were'} sent again`);
+  if (stats.changed_batches > 0)
+    io.warn(
+      `${stats.changed_batches} batch${stats.changed_batches === 1 ? '' : 'es'} acknowledged before had changed in the input and ${stats.changed_batches === 1 ? 'was' : 'were'} sent again`,
+    );
   if (journal?.failed) {
     // The disk filled (or failed) under the journal: stop, resumable, with the reason.
     const err = journal.failed;
     journal.close();
     const done = `${stats.acknowledged} of ${stats.valid} valid records acknowledged`;
-    const partial = new PartialError(`${err.message}; ${done}`, { hint: `free some space, then re-run the same command to resume from the journal ${journal.file}` });
+    const partial = new PartialError(`${err.message}; ${done}`, {
+      hint: `free some space, then re-run the same command to resume from the journal ${journal.file}`,
+    });
     partial.summary = { ...stats };
     throw partial;
   }
@@ -207,12 +246,21 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
 }
 
 /** The journal: the default lives in the config folder, keyed by the input path and the options. */
-async function openUploadJournal(ctx: Context, o: UploadOptions, isStdin: boolean, batchOptions: Record<string, unknown>): Promise<{ journal?: Journal; isDefault: boolean }> {
+async function openUploadJournal(
+  ctx: Context,
+  o: UploadOptions,
+  isStdin: boolean,
+  batchOptions: Record<string, unknown>,
+): Promise<{ journal?: Journal; isDefault: boolean }> {
   if (o.dryRun) return { isDefault: false };
   let file = o.journal;
   let isDefault = false;
   if (!file && !isStdin) {
-    const key = crypto.createHash('sha256').update(JSON.stringify({ input: path.resolve(ctx.cwd, o.input), ...batchOptions })).digest('hex').slice(0, 24);
+    const key = crypto
+      .createHash('sha256')
+      .update(JSON.stringify({ input: path.resolve(ctx.cwd, o.input), ...batchOptions }))
+      .digest('hex')
+      .slice(0, 24);
     file = path.join(o.stateDir ?? path.dirname((await ctx.store()).path), 'journals', `upload-${key}.jsonl`);
     isDefault = true;
     checkJournalDir(path.dirname(file), !!o.stateDir);
@@ -221,11 +269,21 @@ async function openUploadJournal(ctx: Context, o: UploadOptions, isStdin: boolea
     ctx.io.info('reading stdin without --journal: an interrupted upload cannot be resumed');
     return { isDefault };
   }
-  const journal = Journal.open(file, { fingerprint: isStdin ? { stdin: true } : fileFingerprint(o.input), options: batchOptions, input: isStdin ? undefined : path.resolve(ctx.cwd, o.input) }, { restart: o.restart });
+  const journal = Journal.open(
+    file,
+    {
+      fingerprint: isStdin ? { stdin: true } : fileFingerprint(o.input),
+      options: batchOptions,
+      input: isStdin ? undefined : path.resolve(ctx.cwd, o.input),
+    },
+    { restart: o.restart },
+  );
   if (journal.resumed && journal.acked.size > 0) {
     let users = 0;
     for (const a of journal.acked.values()) users += a.users;
-    ctx.io.info(`resuming from journal ${file}: ${journal.acked.size} batches (${users} records) already acknowledged${journal.completed ? '; the upload had completed' : ''}`);
+    ctx.io.info(
+      `resuming from journal ${file}: ${journal.acked.size} batches (${users} records) already acknowledged${journal.completed ? '; the upload had completed' : ''}`,
+    );
   }
   return { journal, isDefault };
 }
@@ -255,7 +313,14 @@ export async function uploadSender(ctx: Context, usersPath: string): Promise<Sen
   // Loaded only to send: the HTTP client is a sizeable share of a dry run's start-up.
   const { Sender } = await import('./sender.js');
   const io = ctx.io;
-  const sendCtx = new Context({ streams: { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr }, env: ctx.env, globals: ctx.globals, clock: ctx.clock, cwd: ctx.cwd, version: ctx.version });
+  const sendCtx = new Context({
+    streams: { stdin: io.stdin, stdout: io.stdout, stderr: io.stderr },
+    env: ctx.env,
+    globals: ctx.globals,
+    clock: ctx.clock,
+    cwd: ctx.cwd,
+    version: ctx.version,
+  });
   return new Sender({
     http: await sendCtx.http(),
     path: usersPath,

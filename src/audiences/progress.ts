@@ -20,7 +20,11 @@ export interface ProgressSnapshot {
 export function estimate(s: ProgressSnapshot): { total?: number; frac?: number; exact: boolean } {
   const count = s.valid ?? s.read;
   const done = s.totalBytes !== undefined && s.bytesRead >= s.totalBytes;
-  const total = done ? count : s.totalBytes && s.bytesRead > 0 ? Math.round((count * s.totalBytes) / s.bytesRead) : undefined;
+  const total = done
+    ? count
+    : s.totalBytes && s.bytesRead > 0
+      ? Math.round((count * s.totalBytes) / s.bytesRead)
+      : undefined;
   const frac = total === undefined ? undefined : total === 0 ? (done ? 1 : 0) : Math.min(1, s.acknowledged / total);
   return { total, frac, exact: done };
 }
@@ -44,8 +48,14 @@ export function progressLine(s: ProgressSnapshot, width: number, label = 'acked'
   const rate = secs > 0 ? s.acknowledged / secs : 0;
   const pct = frac === undefined ? '' : `${Math.floor(frac * 100)}%`;
   const counts = `${fmtCount(s.acknowledged)}${total !== undefined ? `/${exact ? '' : '~'}${fmtCount(total)}` : ''} ${label}`;
-  const batches = s.batches !== undefined ? `batch ${s.batches}${total !== undefined && s.batchSize ? `/${Math.max(s.batches, Math.ceil(total / s.batchSize))}` : ''}` : undefined;
-  const eta = frac !== undefined && frac > 0 && frac < 1 && rate > 0 && total !== undefined ? `ETA ${fmtDuration((total - s.acknowledged) / rate)}` : undefined;
+  const batches =
+    s.batches !== undefined
+      ? `batch ${s.batches}${total !== undefined && s.batchSize ? `/${Math.max(s.batches, Math.ceil(total / s.batchSize))}` : ''}`
+      : undefined;
+  const eta =
+    frac !== undefined && frac > 0 && frac < 1 && rate > 0 && total !== undefined
+      ? `ETA ${fmtDuration((total - s.acknowledged) / rate)}`
+      : undefined;
   const head = [pct, counts].filter(Boolean).join(' ');
   const tails = [`${fmtCount(rate)}/s`, batches, eta].filter((x): x is string => !!x);
   const texts = tails.map((_, i) => [head, ...tails.slice(0, tails.length - i)].join(' · ')).concat(head);
@@ -98,12 +108,22 @@ export class Progress {
       const eta = frac && frac > 0 ? Math.max(0, secs / frac - secs) : undefined;
       this.io.err(
         JSON.stringify({
-          progress: { read: s.read, [this.doneLabel]: s.acknowledged, records_per_s: Math.round(rate), percent: frac === undefined ? null : Math.round(frac * 1000) / 10, eta_s: eta === undefined ? null : Math.round(eta) },
+          progress: {
+            read: s.read,
+            [this.doneLabel]: s.acknowledged,
+            records_per_s: Math.round(rate),
+            percent: frac === undefined ? null : Math.round(frac * 1000) / 10,
+            eta_s: eta === undefined ? null : Math.round(eta),
+          },
         }),
       );
       return;
     }
-    const line = progressLine(s, this.io.stderr.columns ?? 80, this.doneLabel === 'acknowledged' ? 'acked' : this.doneLabel);
+    const line = progressLine(
+      s,
+      this.io.stderr.columns ?? 80,
+      this.doneLabel === 'acknowledged' ? 'acked' : this.doneLabel,
+    );
     this.io.stderr.write('\r' + line.padEnd(this.lastLen));
     this.lastLen = line.length;
   }

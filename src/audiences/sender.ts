@@ -72,10 +72,20 @@ export class Sender {
         // Window spent: wait for its reset (not an attempt), at most MAX_RESET_WAITS times. A 429
         // while the headers still report requests left, or with a reset that is missing or already
         // past, is a momentary refusal: an ordinary retry with backoff, bounded by maxAttempts.
-        if (res.status === 429 && (!res.rateLimit || res.rateLimit.remaining <= 0) && this.resetAt > c.now() && resetWaits < MAX_RESET_WAITS) {
+        if (
+          res.status === 429 &&
+          (!res.rateLimit || res.rateLimit.remaining <= 0) &&
+          this.resetAt > c.now() &&
+          resetWaits < MAX_RESET_WAITS
+        ) {
           resetWaits++;
           const wait = Math.max(1000, this.resetAt - c.now() + 250);
-          if (wait > c.maxWaitMs) throw new BatchFailed(batch.index, errorFromResponse(429, res.data, { resetAt: this.resetAt / 1000 }) as RateLimitError, false);
+          if (wait > c.maxWaitMs)
+            throw new BatchFailed(
+              batch.index,
+              errorFromResponse(429, res.data, { resetAt: this.resetAt / 1000 }) as RateLimitError,
+              false,
+            );
           c.io.info(`rate limited (HTTP 429): waiting ${fmtMs(wait)} for the reset before batch ${batch.index + 1}`);
           this.retries++;
           await this.wait(wait, batch);
@@ -85,16 +95,23 @@ export class Sender {
           const d = res.data?.data;
           if (d && d.success_count === batch.users && d.total_count === batch.users) return;
           // ads-api.md section 4 "Batch rules": any other outcome is an error requiring a retry.
-          failure = new Error(`batch ${batch.index + 1}: the service counted ${d?.success_count ?? '?'} of ${d?.total_count ?? '?'} for ${batch.users} users sent`);
+          failure = new Error(
+            `batch ${batch.index + 1}: the service counted ${d?.success_count ?? '?'} of ${d?.total_count ?? '?'} for ${batch.users} users sent`,
+          );
         } else if (res.status >= 500 || res.status === 429) {
           failure = errorFromResponse(res.status, res.data, { fallbackText: res.text });
         } else {
           // 4xx other than 429: the request itself is wrong (or the audience is gone); retrying cannot help.
-          throw new BatchFailed(batch.index, errorFromResponse(res.status, res.data, { fallbackText: res.text }) as ApiError, true);
+          throw new BatchFailed(
+            batch.index,
+            errorFromResponse(res.status, res.data, { fallbackText: res.text }) as ApiError,
+            true,
+          );
         }
       } catch (e) {
         if (e instanceof BatchFailed) throw e;
-        if (!(e instanceof NetworkError) || (e as NetworkError & { aborted?: boolean }).aborted) throw new BatchFailed(batch.index, e as Error, true);
+        if (!(e instanceof NetworkError) || (e as NetworkError & { aborted?: boolean }).aborted)
+          throw new BatchFailed(batch.index, e as Error, true);
         failure = e;
       } finally {
         this.inFlight--;
@@ -103,7 +120,9 @@ export class Sender {
       if (attempt >= c.maxAttempts) throw new BatchFailed(batch.index, failure, false);
       this.retries++;
       const wait = backoff(c.retryBaseMs, attempt - 1);
-      c.io.info(`${failure.message}; retrying batch ${batch.index + 1} in ${fmtMs(wait)} (attempt ${attempt + 1} of ${c.maxAttempts})`);
+      c.io.info(
+        `${failure.message}; retrying batch ${batch.index + 1} in ${fmtMs(wait)} (attempt ${attempt + 1} of ${c.maxAttempts})`,
+      );
       await this.wait(wait, batch);
     }
   }

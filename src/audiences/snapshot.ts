@@ -47,7 +47,13 @@ export interface SnapshotPaths {
 }
 
 /** Where an audience's snapshot lives: <config dir>/audiences/<profile>/<account>/<audience>.<type>.* */
-export function snapshotPaths(configDir: string, profile: string, account: string, audience: string, type: IdType): SnapshotPaths {
+export function snapshotPaths(
+  configDir: string,
+  profile: string,
+  account: string,
+  audience: string,
+  type: IdType,
+): SnapshotPaths {
   const dir = path.join(configDir, 'audiences', safe(profile), safe(account));
   const base = path.join(dir, `${safe(audience)}.${type}`);
   return { dir, snapshot: `${base}.snapshot`, pending: `${base}.pending`, lock: `${base}.lock` };
@@ -69,10 +75,18 @@ export function readSnapshotHeader(file: string): SnapshotHeader | undefined {
     const b = Buffer.alloc(HEADER_BYTES);
     const n = fs.readSync(fd, b, 0, HEADER_BYTES, 0);
     const text = b.toString('utf8', 0, n);
-    if (n < HEADER_BYTES || !text.startsWith(MAGIC)) throw new UsageError(`${file} is not an audience snapshot`, { flag: '--rebuild', hint: 'pass --rebuild to start the snapshot over' });
+    if (n < HEADER_BYTES || !text.startsWith(MAGIC))
+      throw new UsageError(`${file} is not an audience snapshot`, {
+        flag: '--rebuild',
+        hint: 'pass --rebuild to start the snapshot over',
+      });
     const h = JSON.parse(text.slice(MAGIC.length)) as SnapshotHeader;
     const size = fs.fstatSync(fd).size;
-    if (size !== HEADER_BYTES + h.count * DIGEST) throw new UsageError(`the snapshot ${file} is damaged (${size} bytes for ${h.count} members)`, { flag: '--rebuild', hint: 'pass --rebuild to start the snapshot over' });
+    if (size !== HEADER_BYTES + h.count * DIGEST)
+      throw new UsageError(`the snapshot ${file} is damaged (${size} bytes for ${h.count} members)`, {
+        flag: '--rebuild',
+        hint: 'pass --rebuild to start the snapshot over',
+      });
     return h;
   } finally {
     fs.closeSync(fd);
@@ -93,7 +107,11 @@ function headerBytes(h: SnapshotHeader): Buffer {
  * Writes a new snapshot from a sorted cursor: aside, synced, then renamed over the old one (a
  * kill at any instant leaves either the old snapshot or the new one, never a mix).
  */
-export async function writeSnapshot(file: string, from: DigestCursor, h: Omit<SnapshotHeader, 'id' | 'count' | 'created_at'>): Promise<SnapshotHeader> {
+export async function writeSnapshot(
+  file: string,
+  from: DigestCursor,
+  h: Omit<SnapshotHeader, 'id' | 'count' | 'created_at'>,
+): Promise<SnapshotHeader> {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp-${crypto.randomBytes(4).toString('hex')}`;
   const w = DigestWriter.create(tmp, Buffer.alloc(HEADER_BYTES));
@@ -104,7 +122,12 @@ export async function writeSnapshot(file: string, from: DigestCursor, h: Omit<Sn
     w.abort();
     throw e;
   }
-  const full: SnapshotHeader = { id: crypto.randomBytes(8).toString('hex'), ...h, count: w.count, created_at: new Date().toISOString() };
+  const full: SnapshotHeader = {
+    id: crypto.randomBytes(8).toString('hex'),
+    ...h,
+    count: w.count,
+    created_at: new Date().toISOString(),
+  };
   const fd = fs.openSync(tmp, 'r+');
   try {
     writeAllSync(fd, headerBytes(full).subarray(0, HEADER_BYTES), 0);
@@ -147,11 +170,23 @@ export function readPending(p: SnapshotPaths): PendingPlan | undefined {
     return undefined;
   }
   const header = JSON.parse(fs.readFileSync(planFile, 'utf8')) as PlanHeader;
-  return { dir: p.pending, header, removesFile: path.join(p.pending, 'removes.bin'), addsFile: path.join(p.pending, 'adds.bin'), journalFile: path.join(p.pending, 'journal.jsonl') };
+  return {
+    dir: p.pending,
+    header,
+    removesFile: path.join(p.pending, 'removes.bin'),
+    addsFile: path.join(p.pending, 'adds.bin'),
+    journalFile: path.join(p.pending, 'journal.jsonl'),
+  };
 }
 
 /** Prepares a plan folder beside the snapshot; `commit()` makes it the pending plan (atomically). */
-export function stagePlan(p: SnapshotPaths): { dir: string; removes: DigestWriter; adds: DigestWriter; commit(h: Omit<PlanHeader, 'id' | 'created_at' | 'removes' | 'adds'>): PendingPlan; abort(): void } {
+export function stagePlan(p: SnapshotPaths): {
+  dir: string;
+  removes: DigestWriter;
+  adds: DigestWriter;
+  commit(h: Omit<PlanHeader, 'id' | 'created_at' | 'removes' | 'adds'>): PendingPlan;
+  abort(): void;
+} {
   fs.mkdirSync(p.dir, { recursive: true, mode: 0o700 });
   const dir = `${p.pending}.tmp-${crypto.randomBytes(4).toString('hex')}`;
   fs.mkdirSync(dir, { mode: 0o700 });
@@ -164,7 +199,13 @@ export function stagePlan(p: SnapshotPaths): { dir: string; removes: DigestWrite
     commit(h) {
       removes.finish();
       adds.finish();
-      const header: PlanHeader = { id: crypto.randomBytes(8).toString('hex'), ...h, removes: removes.count, adds: adds.count, created_at: new Date().toISOString() };
+      const header: PlanHeader = {
+        id: crypto.randomBytes(8).toString('hex'),
+        ...h,
+        removes: removes.count,
+        adds: adds.count,
+        created_at: new Date().toISOString(),
+      };
       const planFile = path.join(dir, 'plan.json');
       fs.writeFileSync(planFile, JSON.stringify(header) + '\n', { mode: 0o600 });
       const fd = fs.openSync(planFile, 'r');
@@ -184,15 +225,29 @@ export function stagePlan(p: SnapshotPaths): { dir: string; removes: DigestWrite
 }
 
 /** The snapshot once the plan is applied: base ∪ adds − removes. */
-export async function appliedCursor(snapshotFile: string, base: SnapshotHeader | undefined, plan: PendingPlan): Promise<DigestCursor> {
-  return new DeltaCursor(await snapshotCursor(snapshotFile, base), await FileCursor.open(plan.addsFile), await FileCursor.open(plan.removesFile));
+export async function appliedCursor(
+  snapshotFile: string,
+  base: SnapshotHeader | undefined,
+  plan: PendingPlan,
+): Promise<DigestCursor> {
+  return new DeltaCursor(
+    await snapshotCursor(snapshotFile, base),
+    await FileCursor.open(plan.addsFile),
+    await FileCursor.open(plan.removesFile),
+  );
 }
 
 /**
  * Folds a fully acknowledged plan into the snapshot, then drops the plan. Killed between the
  * two, the next run sees a plan whose base is no longer the snapshot and drops it then.
  */
-export async function commitPlan(p: SnapshotPaths, base: SnapshotHeader | undefined, plan: PendingPlan, who: { profile: string; account: string; audience: string }, now: string): Promise<SnapshotHeader> {
+export async function commitPlan(
+  p: SnapshotPaths,
+  base: SnapshotHeader | undefined,
+  plan: PendingPlan,
+  who: { profile: string; account: string; audience: string },
+  now: string,
+): Promise<SnapshotHeader> {
   const h = await writeSnapshot(p.snapshot, await appliedCursor(p.snapshot, base, plan), {
     ...who,
     type: plan.header.type,
@@ -214,7 +269,9 @@ export function lockSnapshot(p: SnapshotPaths, pid: number, alive: (pid: number)
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
       const holder = Number(fs.readFileSync(p.lock, 'utf8'));
       if (holder && holder !== pid && alive(holder)) {
-        throw new RetryLaterError(`another sync of this audience is running (process ${holder})`, { hint: `wait for it to finish; if it is gone, remove ${p.lock}` });
+        throw new RetryLaterError(`another sync of this audience is running (process ${holder})`, {
+          hint: `wait for it to finish; if it is gone, remove ${p.lock}`,
+        });
       }
       fs.rmSync(p.lock, { force: true }); // left by a process that was killed
     }

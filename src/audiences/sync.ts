@@ -121,7 +121,26 @@ export interface SyncSummary {
   state_id?: string;
 }
 
-export const SYNC_FIELDS = ['snapshot', 'type', 'first_sync', 'members_before', 'read', 'rejected', 'reject_rate', 'members', 'removes', 'adds', 'kept_for_rejects', 'adopted_size', 'unreconciled', 'resumed_batches', 'requests', 'acknowledged', 'retries', 'seconds'];
+export const SYNC_FIELDS = [
+  'snapshot',
+  'type',
+  'first_sync',
+  'members_before',
+  'read',
+  'rejected',
+  'reject_rate',
+  'members',
+  'removes',
+  'adds',
+  'kept_for_rejects',
+  'adopted_size',
+  'unreconciled',
+  'resumed_batches',
+  'requests',
+  'acknowledged',
+  'retries',
+  'seconds',
+];
 
 /** Members should be sent again a month before the service's expiry takes them. */
 function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
@@ -133,8 +152,20 @@ function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
   const io = ctx.io;
-  const src = await openHashedInput(ctx, { input: o.input, format: o.format, columns: o.columns, hashed: o.hashed, defaultCountry: o.defaultCountry, workers: o.workers, lenientQuotes: o.lenientQuotes });
-  if (!src) throw new UsageError(`${o.input === '-' ? 'stdin' : o.input} is empty: a sync to it would remove every member`, { flag: '<file>', hint: 'to remove members on purpose, use `xctl audiences upload --delete`' });
+  const src = await openHashedInput(ctx, {
+    input: o.input,
+    format: o.format,
+    columns: o.columns,
+    hashed: o.hashed,
+    defaultCountry: o.defaultCountry,
+    workers: o.workers,
+    lenientQuotes: o.lenientQuotes,
+  });
+  if (!src)
+    throw new UsageError(`${o.input === '-' ? 'stdin' : o.input} is empty: a sync to it would remove every member`, {
+      flag: '<file>',
+      hint: 'to remove members on purpose, use `xctl audiences upload --delete`',
+    });
   let unlock: (() => void) | undefined;
   let sorted: DigestCursor | undefined;
   const tmp: string[] = [];
@@ -147,11 +178,31 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       unlock = lockSnapshot(paths, process.pid, processAlive);
       sweep(paths);
     }
-    const summary: SyncSummary = { snapshot: paths.snapshot, type, first_sync: false, members_before: 0, read: 0, rejected: 0, reject_rate: 0, members: 0, removes: 0, adds: 0, kept_for_rejects: 0, resumed_batches: 0, requests: 0, acknowledged: 0, retries: 0, seconds: 0 };
+    const summary: SyncSummary = {
+      snapshot: paths.snapshot,
+      type,
+      first_sync: false,
+      members_before: 0,
+      read: 0,
+      rejected: 0,
+      reject_rate: 0,
+      members: 0,
+      removes: 0,
+      adds: 0,
+      kept_for_rejects: 0,
+      resumed_batches: 0,
+      requests: 0,
+      acknowledged: 0,
+      retries: 0,
+      seconds: 0,
+    };
 
     const dropPending = (flag: string) => {
       const old = readPending(paths);
-      if (old) io.warn(`${flag}: dropping an interrupted sync (${old.header.removes} removes, ${old.header.adds} adds); what it sent stays in the audience`);
+      if (old)
+        io.warn(
+          `${flag}: dropping an interrupted sync (${old.header.removes} removes, ${old.header.adds} adds); what it sent stays in the audience`,
+        );
       fs.rmSync(paths.pending, { recursive: true, force: true });
     };
     if (o.rebuild && !o.plan) {
@@ -159,7 +210,8 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       fs.rmSync(paths.snapshot, { force: true });
     }
     if (o.fromUpload) {
-      if (o.plan) throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
+      if (o.plan)
+        throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
       dropPending('--from-upload');
       const seeded = await seedFromUpload(ctx, o, type, paths, who);
       io.info(`snapshot seeded from the upload journal ${o.fromUpload}: ${seeded.count} members`);
@@ -167,7 +219,10 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
 
     let base = o.rebuild ? undefined : readSnapshotHeader(paths.snapshot);
     if (base && (base.type !== type || base.account !== o.accountId || base.audience !== o.audienceId)) {
-      throw new UsageError(`the snapshot ${paths.snapshot} belongs to ${base.audience} (${base.type}) of account ${base.account}`, { flag: '--rebuild' });
+      throw new UsageError(
+        `the snapshot ${paths.snapshot} belongs to ${base.audience} (${base.type}) of account ${base.account}`,
+        { flag: '--rebuild' },
+      );
     }
     let pending = o.rebuild ? undefined : readPending(paths);
     if (pending && pending.header.base !== (base?.id ?? null)) {
@@ -178,17 +233,35 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     let state: DigestCursor | undefined;
     const stateId = `${base?.id ?? 'none'}+${pending?.header.id ?? 'none'}`;
     if (o.expect && o.expect.state_id !== stateId) {
-      throw new UsageError(`the snapshot of this audience changed since the plan was saved (another sync ran, or the state folder is not the same): nothing was sent`, {
-        flag: '--apply',
-        hint: 'make the plan again (`sync --plan --out FILE`) against the current state, review it, then apply it',
-      });
+      throw new UsageError(
+        `the snapshot of this audience changed since the plan was saved (another sync ran, or the state folder is not the same): nothing was sent`,
+        {
+          flag: '--apply',
+          hint: 'make the plan again (`sync --plan --out FILE`) against the current state, review it, then apply it',
+        },
+      );
     }
     // Before the input is read: a first sync that could never remove anyone is refused.
-    const adoptedSize = !base && !pending && !o.rebuild ? await checkFirstSync(ctx, { ...o, adopt: !!o.adopt, canRead: await hasUserCredentials(ctx), snapshot: paths.snapshot, target: o.target }) : undefined;
+    const adoptedSize =
+      !base && !pending && !o.rebuild
+        ? await checkFirstSync(ctx, {
+            ...o,
+            adopt: !!o.adopt,
+            canRead: await hasUserCredentials(ctx),
+            snapshot: paths.snapshot,
+            target: o.target,
+          })
+        : undefined;
     let progressTally = { read: () => 0, acknowledged: () => 0 };
     const progress = new Progress(
       io,
-      () => ({ read: progressTally.read(), acknowledged: progressTally.acknowledged(), bytesRead: src.bytesDone(), totalBytes: src.totalBytes, elapsedMs: performance.now() - started }),
+      () => ({
+        read: progressTally.read(),
+        acknowledged: progressTally.acknowledged(),
+        bytesRead: src.bytesDone(),
+        totalBytes: src.totalBytes,
+        elapsedMs: performance.now() - started,
+      }),
       Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000),
       'acknowledged',
       !o.plan,
@@ -196,26 +269,35 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     try {
       if (pending && o.plan) {
         const left = pending.header.removes + pending.header.adds;
-        io.info(`an interrupted sync is pending (${pending.header.removes} removes, ${pending.header.adds} adds): the next sync finishes it first`);
+        io.info(
+          `an interrupted sync is pending (${pending.header.removes} removes, ${pending.header.adds} adds): the next sync finishes it first`,
+        );
         summary.resumed_batches = pendingBatches(pending) - ackedIn(pending);
         summary.requests += summary.resumed_batches;
         if (left > 0) state = await appliedCursor(paths.snapshot, base, pending);
       } else if (pending) {
-        io.info(`finishing an interrupted sync first (${pending.header.removes} removes, ${pending.header.adds} adds): ${paths.pending}`);
+        io.info(
+          `finishing an interrupted sync first (${pending.header.removes} removes, ${pending.header.adds} adds): ${paths.pending}`,
+        );
         const sent = await sendPlan(ctx, o, pending, (t) => (progressTally = t));
         summary.resumed_batches = sent.requests;
         summary.requests += sent.requests;
         summary.acknowledged += sent.acknowledged;
         summary.retries += sent.retries;
-        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
-          throw snapshotNotWritten(e, paths);
-        });
+        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch(
+          (e: unknown) => {
+            throw snapshotNotWritten(e, paths);
+          },
+        );
         pending = undefined;
       }
       state ??= await snapshotCursor(paths.snapshot, base);
       summary.members_before = base?.count ?? 0;
       const stale = base && nearExpiry(base.oldest_sent_at, ctx.clock.now());
-      if (stale && !o.refresh) io.warn(`members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire ${EXPIRY_MONTHS} months after: pass --refresh to send every member again`);
+      if (stale && !o.refresh)
+        io.warn(
+          `members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire ${EXPIRY_MONTHS} months after: pass --refresh to send every member again`,
+        );
       const full = !base || o.refresh;
       summary.first_sync = !base;
 
@@ -230,7 +312,8 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
         for await (const r of countedResults(src, tally, ctx.signal)) {
           const f = r.frags;
           // Each fragment is {"<type>":["<64 hex>"]}, (one hashed identifier per member).
-          for (let i = 0; i < r.valid; i++) if (!sorter.addHex(f, hexStart(r.ends[i]!))) throw new Error('unexpected fragment shape');
+          for (let i = 0; i < r.valid; i++)
+            if (!sorter.addHex(f, hexStart(r.ends[i]!))) throw new Error('unexpected fragment shape');
           src.giveFrags(f);
         }
       } finally {
@@ -240,14 +323,18 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       summary.rejected = tally.rejected;
       summary.reject_rate = rejectRate(tally.values, tally.rejected);
       tally.report(io);
-      if (ctx.signal.aborted) throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
+      if (ctx.signal.aborted)
+        throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
       // The whole input is read before anything is sent: the gate sees all of it.
       const gate = o.gate ?? parseRejectGate(undefined);
       if (!withinGate(gate, tally.values, tally.rejected)) throw gateError(gate, tally.values, tally.rejected, false);
       if (tally.read > 0 && tally.valid === 0) {
-        throw new UsageError(`none of the ${tally.read} records could be used: a sync to it would remove every member`, {
-          hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,
-        });
+        throw new UsageError(
+          `none of the ${tally.read} records could be used: a sync to it would remove every member`,
+          {
+            hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,
+          },
+        );
       }
       sorted = await sorter.finish();
 
@@ -256,8 +343,12 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       sorted = state = undefined; // diff() closes both
       const counts = await guardedDiff(ctx, o, { input, snap, full, stage, summary, stateId, adoptedSize });
       const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
-      if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
-      else if (full) io.warn(`no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`);
+      if (full && base)
+        io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
+      else if (full)
+        io.warn(
+          `no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`,
+        );
       if (o.plan) {
         summary.requests += batchesFor(counts.adds) + batchesFor(counts.removes);
         summary.seconds = secs(started);
@@ -294,9 +385,19 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
 }
 
 /** The summary of a sync that stopped part-way, with what its last plan got acknowledged. */
-function partialSummary(s: SyncSummary, sent: Record<string, unknown> | undefined, started: number): Record<string, unknown> {
+function partialSummary(
+  s: SyncSummary,
+  sent: Record<string, unknown> | undefined,
+  started: number,
+): Record<string, unknown> {
   const n = (k: string) => (typeof sent?.[k] === 'number' ? (sent[k] as number) : 0);
-  return { ...s, requests: s.requests + n('requests'), acknowledged: s.acknowledged + n('acknowledged'), retries: s.retries + n('retries'), seconds: secs(started) };
+  return {
+    ...s,
+    requests: s.requests + n('requests'),
+    acknowledged: s.acknowledged + n('acknowledged'),
+    retries: s.retries + n('retries'),
+    seconds: secs(started),
+  };
 }
 
 interface DiffRun {
@@ -315,7 +416,11 @@ interface DiffRun {
  * snapshot's members is removed (any of those rows may be a member still in the file, and a bad
  * row is not a departure); removals above --max-removes are refused; --adopt is reported.
  */
-async function guardedDiff(ctx: Context, o: SyncOptions, r: DiffRun): Promise<{ members: number; adds: number; removes: number }> {
+async function guardedDiff(
+  ctx: Context,
+  o: SyncOptions,
+  r: DiffRun,
+): Promise<{ members: number; adds: number; removes: number }> {
   const { summary, stage } = r;
   const io = ctx.io;
   const keep = summary.rejected > 0;
@@ -329,22 +434,35 @@ async function guardedDiff(ctx: Context, o: SyncOptions, r: DiffRun): Promise<{ 
     summary.input_digest = fingerprint.update(`rejected:${summary.rejected}`).digest('hex');
     summary.state_id = r.stateId;
     if (o.expect && o.expect.input_digest !== summary.input_digest) {
-      throw new UsageError(`the input ${o.input} no longer holds the members the plan was made from: nothing was sent`, {
-        flag: '--apply',
-        hint: 'make the plan again (`sync --plan --out FILE`) from the current input, review it, then apply it',
-      });
+      throw new UsageError(
+        `the input ${o.input} no longer holds the members the plan was made from: nothing was sent`,
+        {
+          flag: '--apply',
+          hint: 'make the plan again (`sync --plan --out FILE`) from the current input, review it, then apply it',
+        },
+      );
     }
     Object.assign(summary, counts);
     if (keep) {
       summary.kept_for_rejects = counts.removes;
       summary.removes = counts.removes = 0;
-      if (summary.kept_for_rejects) io.warn(`${summary.kept_for_rejects} members not in the input are kept, not removed: ${summary.rejected} rows were rejected and any of them may be one of these members (fix the rows, then sync again)`);
+      if (summary.kept_for_rejects)
+        io.warn(
+          `${summary.kept_for_rejects} members not in the input are kept, not removed: ${summary.rejected} rows were rejected and any of them may be one of these members (fix the rows, then sync again)`,
+        );
     }
-    checkRemoves(maxRemovesFor(o.maxRemoves, io.unattended), counts.removes, summary.members_before, o.maxRemoves !== undefined);
+    checkRemoves(
+      maxRemovesFor(o.maxRemoves, io.unattended),
+      counts.removes,
+      summary.members_before,
+      o.maxRemoves !== undefined,
+    );
     if (r.adoptedSize !== undefined && o.adopt) {
       summary.adopted_size = r.adoptedSize;
       summary.unreconciled = Math.max(0, r.adoptedSize - counts.members);
-      io.warn(`--adopt: the audience held ${r.adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`);
+      io.warn(
+        `--adopt: the audience held ${r.adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`,
+      );
     }
     return counts;
   } catch (e) {
@@ -371,7 +489,9 @@ function ensureStateDir(dir: string, stateDir: string | undefined): void {
     const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     throw new UsageError(`cannot keep the sync snapshot in ${dir} (${code}): nothing was sent`, {
       flag: '--state-dir',
-      hint: stateDir ? 'choose a folder this user can write to with --state-dir or XCTL_STATE_DIR' : 'the config folder is not writable here: choose a state folder with --state-dir DIR or XCTL_STATE_DIR',
+      hint: stateDir
+        ? 'choose a folder this user can write to with --state-dir or XCTL_STATE_DIR'
+        : 'the config folder is not writable here: choose a state folder with --state-dir DIR or XCTL_STATE_DIR',
     });
   }
 }
@@ -390,7 +510,9 @@ function snapshotNotWritten(e: unknown, paths: { snapshot: string; pending: stri
 
 /** --plan's answer for CI: exit 0 when in sync, 10 when there is something to send. */
 export function planExit(s: SyncSummary): PlanHasChanges | undefined {
-  return s.adds + s.removes + s.resumed_batches > 0 ? new PlanHasChanges(`${s.removes} removes, ${s.adds} adds`) : undefined;
+  return s.adds + s.removes + s.resumed_batches > 0
+    ? new PlanHasChanges(`${s.removes} removes, ${s.adds} adds`)
+    : undefined;
 }
 
 function secs(started: number): number {
@@ -409,7 +531,9 @@ function sweep(paths: SnapshotPaths): void {
   for (const f of fs.readdirSync(paths.dir)) {
     if (!f.startsWith(stem + '.')) continue;
     const sort = /\.sort-(\d+)-/.exec(f);
-    const stale = sort ? !processAlive(Number(sort[1])) || Number(sort[1]) === process.pid : f.startsWith(`${stem}.pending.tmp-`) || f.startsWith(`${stem}.snapshot.tmp-`);
+    const stale = sort
+      ? !processAlive(Number(sort[1])) || Number(sort[1]) === process.pid
+      : f.startsWith(`${stem}.pending.tmp-`) || f.startsWith(`${stem}.snapshot.tmp-`);
     if (stale) fs.rmSync(path.join(paths.dir, f), { recursive: true, force: true });
   }
 }
@@ -418,13 +542,20 @@ function sweep(paths: SnapshotPaths): void {
 function syncType(src: HashedInput): IdType {
   const cols = src.columns;
   if (cols.length !== 1) {
-    throw new UsageError(`sync keeps members of one identifier type, and this input names ${cols.length} (${cols.map((c) => c.type).join(', ')})`, {
-      flag: '--type',
-      hint: 'pick one with --type T or --column TYPE=HEADER; sync each type from its own file',
-    });
+    throw new UsageError(
+      `sync keeps members of one identifier type, and this input names ${cols.length} (${cols.map((c) => c.type).join(', ')})`,
+      {
+        flag: '--type',
+        hint: 'pick one with --type T or --column TYPE=HEADER; sync each type from its own file',
+      },
+    );
   }
   const t = cols[0]!.type;
-  if (t === UNHASHED_TYPE) throw new UsageError(`sync needs hashed identifiers: ${UNHASHED_TYPE} is sent as it is, so its members cannot be kept as digests`, { flag: '--type' });
+  if (t === UNHASHED_TYPE)
+    throw new UsageError(
+      `sync needs hashed identifiers: ${UNHASHED_TYPE} is sent as it is, so its members cannot be kept as digests`,
+      { flag: '--type' },
+    );
   return t;
 }
 
@@ -436,7 +567,12 @@ interface DiffSink {
 }
 
 /** Walks the sorted input against the sorted snapshot: in input only -> add; in snapshot only -> remove. */
-export async function diff(input: DigestCursor, snap: DigestCursor, full: boolean, sink?: DiffSink): Promise<{ members: number; adds: number; removes: number }> {
+export async function diff(
+  input: DigestCursor,
+  snap: DigestCursor,
+  full: boolean,
+  sink?: DiffSink,
+): Promise<{ members: number; adds: number; removes: number }> {
   let members = 0;
   let adds = 0;
   let removes = 0;
@@ -472,7 +608,13 @@ export async function diff(input: DigestCursor, snap: DigestCursor, full: boolea
 }
 
 function batchOptions(o: SyncOptions, plan: PendingPlan): Record<string, unknown> {
-  return { target: o.target ?? 'custom_audience', account: o.accountId, list: o.audienceId, type: plan.header.type, batch_size: plan.header.batch_size };
+  return {
+    target: o.target ?? 'custom_audience',
+    account: o.accountId,
+    list: o.audienceId,
+    type: plan.header.type,
+    batch_size: plan.header.batch_size,
+  };
 }
 
 /** Users a request carries: --batch-size, unless the 5,000,000-byte limit cuts it first. */
@@ -488,7 +630,10 @@ function pendingBatches(plan: PendingPlan): number {
 
 function ackedIn(plan: PendingPlan): number {
   if (!fs.existsSync(plan.journalFile)) return 0;
-  return fs.readFileSync(plan.journalFile, 'utf8').split('\n').filter((l) => l.startsWith('{"b":')).length;
+  return fs
+    .readFileSync(plan.journalFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{"b":')).length;
 }
 
 /**
@@ -502,12 +647,19 @@ async function sendPlan(
   plan: PendingPlan,
   onProgress: (t: { read: () => number; acknowledged: () => number }) => void,
 ): Promise<{ requests: number; acknowledged: number; retries: number }> {
-  const journal = Journal.open(plan.journalFile, { fingerprint: { plan: plan.header.id }, options: batchOptions(o, plan) }, { flag: '--rebuild' });
+  const journal = Journal.open(
+    plan.journalFile,
+    { fingerprint: { plan: plan.header.id }, options: batchOptions(o, plan) },
+    { flag: '--rebuild' },
+  );
   let dispatcher: Dispatcher | undefined;
   let sender: Awaited<ReturnType<typeof uploadSender>> | undefined;
   let sent = 0;
   try {
-    sender = await uploadSender(ctx, usersPath({ target: o.target ?? 'custom_audience', accountId: o.accountId, listId: o.audienceId }));
+    sender = await uploadSender(
+      ctx,
+      usersPath({ target: o.target ?? 'custom_audience', accountId: o.accountId, listId: o.audienceId }),
+    );
     const s = sender;
     let current: Batcher | undefined;
     const d = (dispatcher = new Dispatcher({
@@ -599,34 +751,70 @@ function fragments(type: IdType, c: DigestCursor): FragmentRun {
  * --from-upload: the snapshot becomes the members a finished upload sent, read again from the
  * input its journal names (checked against the journal's fingerprint) and hashed the same way.
  */
-async function seedFromUpload(ctx: Context, o: SyncOptions, type: IdType, paths: SnapshotPaths, who: { profile: string; account: string; audience: string }): Promise<SnapshotHeader> {
+async function seedFromUpload(
+  ctx: Context,
+  o: SyncOptions,
+  type: IdType,
+  paths: SnapshotPaths,
+  who: { profile: string; account: string; audience: string },
+): Promise<SnapshotHeader> {
   const file = o.fromUpload!;
   const flag = { flag: '--from-upload' };
   let lines: string[];
   try {
     lines = fs.readFileSync(file, 'utf8').split('\n');
   } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, flag);
+    throw new UsageError(
+      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      flag,
+    );
   }
-  let head: { xctl_upload_journal?: number; input?: string; fingerprint?: Record<string, unknown>; options?: Record<string, unknown> };
+  let head: {
+    xctl_upload_journal?: number;
+    input?: string;
+    fingerprint?: Record<string, unknown>;
+    options?: Record<string, unknown>;
+  };
   try {
     head = JSON.parse(lines[0] ?? '');
   } catch {
     head = {};
   }
-  if (head.xctl_upload_journal !== 1 || !head.options || !head.fingerprint) throw new UsageError(`${file} is not an upload journal`, flag);
+  if (head.xctl_upload_journal !== 1 || !head.options || !head.fingerprint)
+    throw new UsageError(`${file} is not an upload journal`, flag);
   if (!lines.some((l) => l.startsWith('{"done":true'))) {
-    throw new UsageError(`the upload of ${file} did not finish: resume it first (run the same upload command again)`, { ...flag, hint: 'a finished upload journal stays when the upload ran with --journal FILE' });
+    throw new UsageError(`the upload of ${file} did not finish: resume it first (run the same upload command again)`, {
+      ...flag,
+      hint: 'a finished upload journal stays when the upload ran with --journal FILE',
+    });
   }
-  const opt = head.options as { target?: string; account?: string; list?: string; operation?: string; columns?: string[]; format?: InputFormat; hashed?: boolean; default_country?: string };
+  const opt = head.options as {
+    target?: string;
+    account?: string;
+    list?: string;
+    operation?: string;
+    columns?: string[];
+    format?: InputFormat;
+    hashed?: boolean;
+    default_country?: string;
+  };
   if (opt.target !== 'custom_audience' || opt.account !== o.accountId || opt.list !== o.audienceId) {
-    throw new UsageError(`the journal ${file} is of an upload to ${opt.target === 'custom_audience' ? 'audience' : 'list'} ${opt.list} of account ${opt.account}, not ${o.audienceId} of ${o.accountId}`, flag);
+    throw new UsageError(
+      `the journal ${file} is of an upload to ${opt.target === 'custom_audience' ? 'audience' : 'list'} ${opt.list} of account ${opt.account}, not ${o.audienceId} of ${o.accountId}`,
+      flag,
+    );
   }
-  if (opt.operation !== 'Update') throw new UsageError(`the journal ${file} is of an upload with --delete: it added no members`, flag);
+  if (opt.operation !== 'Update')
+    throw new UsageError(`the journal ${file} is of an upload with --delete: it added no members`, flag);
   const cols = opt.columns ?? [];
   const [ctype, name] = (cols[0] ?? '').split('=') as [string, string | undefined];
-  if (cols.length !== 1 || ctype !== type) throw new UsageError(`the journal ${file} is of an upload of ${cols.map((c) => c.split('=')[0]).join(', ')}, not ${type}`, flag);
-  if ('stdin' in head.fingerprint) throw new UsageError(`the journal ${file} is of an upload from stdin: its input cannot be read again`, flag);
+  if (cols.length !== 1 || ctype !== type)
+    throw new UsageError(
+      `the journal ${file} is of an upload of ${cols.map((c) => c.split('=')[0]).join(', ')}, not ${type}`,
+      flag,
+    );
+  if ('stdin' in head.fingerprint)
+    throw new UsageError(`the journal ${file} is of an upload from stdin: its input cannot be read again`, flag);
   const input = head.input ?? o.input;
   let same = false;
   try {
@@ -634,7 +822,11 @@ async function seedFromUpload(ctx: Context, o: SyncOptions, type: IdType, paths:
   } catch {
     same = false;
   }
-  if (!same) throw new UsageError(`the file the upload sent (${input}) is gone or has changed since: the journal cannot say which members it holds`, { ...flag, hint: 'use --rebuild to upload the whole file instead' });
+  if (!same)
+    throw new UsageError(
+      `the file the upload sent (${input}) is gone or has changed since: the journal cannot say which members it holds`,
+      { ...flag, hint: 'use --rebuild to upload the whole file instead' },
+    );
   const src = await openHashedInput(ctx, {
     input,
     format: opt.format ?? 'auto',
@@ -653,7 +845,11 @@ async function seedFromUpload(ctx: Context, o: SyncOptions, type: IdType, paths:
       src.giveFrags(r.frags);
     }
     const now = new Date(ctx.clock.now()).toISOString();
-    return await writeSnapshot(paths.snapshot, await sorter.finish(), { ...who, type, oldest_sent_at: lineTime(lines) ?? now });
+    return await writeSnapshot(paths.snapshot, await sorter.finish(), {
+      ...who,
+      type,
+      oldest_sent_at: lineTime(lines) ?? now,
+    });
   } finally {
     await src.close();
     fs.rmSync(sortDir, { recursive: true, force: true });

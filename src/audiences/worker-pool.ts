@@ -23,7 +23,10 @@ export class WorkerPool {
   constructor(n: number, cfg: ProcessorConfig) {
     for (let i = 0; i < n; i++) {
       // Small heaps: a worker holds only the chunk in hand, and V8 otherwise grows the heap lazily.
-      const w = new Worker(new URL(HASH_WORKER, import.meta.url), { workerData: cfg, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
+      const w = new Worker(new URL(HASH_WORKER, import.meta.url), {
+        workerData: cfg,
+        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
+      });
       const slot = { w, queue: [] as Waiter[] };
       w.on('message', (m: (ChunkResult & { input?: ArrayBuffer }) | { unused: ArrayBuffer }) => {
         if ('unused' in m) return; // a spare the worker could not keep: dropped here, where GC runs often

@@ -22,31 +22,48 @@ export const CHANGELOG: ChangeEntry[] = [
   {
     change: 'Replay consolidation',
     date: '2026-03-25',
-    detail: 'account-activity replay endpoint deprecated effective March 25, 2026 12:00 PM ET; POST /2/webhooks/replay has the same function',
+    detail:
+      'account-activity replay endpoint deprecated effective March 25, 2026 12:00 PM ET; POST /2/webhooks/replay has the same function',
   },
-  { change: 'Event-type format', date: '2026-03-18', detail: 'PascalCase to dot-separated lowercase, effective March 18, 2026' },
+  {
+    change: 'Event-type format',
+    date: '2026-03-18',
+    detail: 'PascalCase to dot-separated lowercase, effective March 18, 2026',
+  },
   { change: 'Direction filter', detail: 'optional `direction` on activity subscriptions' },
   { change: 'Legacy DM events', detail: 'dm.received, dm.sent, dm.read, dm.indicate_typing added to the activity API' },
   {
     change: 'Reply restriction',
-    detail: 'programmatic replies through POST /2/tweets allowed only when the original author summoned the replier (mention or quote); self-serve tiers only',
+    detail:
+      'programmatic replies through POST /2/tweets allowed only when the original author summoned the replier (mention or quote); self-serve tiers only',
   },
   { change: 'Spaces events', detail: 'spaces.start, spaces.end' },
   { change: 'Account activity v2', detail: 'OAuth 2.0 with fine-grained scopes added' },
   {
     change: 'News endpoints',
-    detail: 'GET /2/news/search, GET /2/news/{id}; field selector `news.fields`: name, summary, contexts, cluster_posts_results, last_updated_at_ms',
+    detail:
+      'GET /2/news/search, GET /2/news/{id}; field selector `news.fields`: name, summary, contexts, cluster_posts_results, last_updated_at_ms',
   },
   { change: 'Profile events', detail: 'profile.update.verified, .affiliate, .screenname; keyword filtering' },
   {
     change: 'Activity API open beta',
-    detail: 'profile event types, user-ID filter, stream via GET /2/activity/stream, subscriptions via POST /2/activity/subscriptions',
+    detail:
+      'profile event types, user-ID filter, stream via GET /2/activity/stream, subscriptions via POST /2/activity/subscriptions',
   },
-  { change: 'Post editing', detail: 'POST /2/posts with `edit_options` object holding `previous_post_id`; own post, created within the last hour, premium subscription' },
-  { change: 'Connections API', detail: 'GET /2/connections; DELETE /2/connections/all; DELETE /2/connections/{endpoint_id}; DELETE /2/connections (by UUID)' },
+  {
+    change: 'Post editing',
+    detail:
+      'POST /2/posts with `edit_options` object holding `previous_post_id`; own post, created within the last hour, premium subscription',
+  },
+  {
+    change: 'Connections API',
+    detail:
+      'GET /2/connections; DELETE /2/connections/all; DELETE /2/connections/{endpoint_id}; DELETE /2/connections (by UUID)',
+  },
   {
     change: 'Community notes',
-    detail: 'GET /2/notes/search/posts_eligible_for_notes; GET /2/notes/search/notes_written; POST /2/notes; POST /2/evaluate_note',
+    detail:
+      'GET /2/notes/search/posts_eligible_for_notes; GET /2/notes/search/notes_written; POST /2/notes; POST /2/evaluate_note',
   },
   { change: 'Filtered stream webhooks', detail: 'launched for enterprise' },
   {

@@ -14,7 +14,10 @@ export function contextFor(cmd: Command): Context {
  * verb's named options and calls its run function, e.g.
  * `define<Flags>((ctx, o, [id]) => run(ctx, { ...o, id: id! }))`.
  */
-export function define<F = Record<string, never>>(fn: (ctx: Context, flags: F, args: string[]) => Promise<void>, o: DefineOptions = {}) {
+export function define<F = Record<string, never>>(
+  fn: (ctx: Context, flags: F, args: string[]) => Promise<void>,
+  o: DefineOptions = {},
+) {
   return async function (this: Command, ...params: unknown[]): Promise<void> {
     const cmd = params[params.length - 1] as Command;
     const ctx = contextFor(cmd);

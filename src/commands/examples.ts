@@ -12,7 +12,11 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl auth set --api-key KEY --api-secret -  # the secret on stdin, or at a hidden prompt',
     'xctl auth set --client-id ID --client-secret -  # OAuth 2.0 app credentials',
   ],
-  'auth login': ['xctl auth login', 'xctl auth login --pin  # no local browser: type the PIN the page shows', 'xctl auth login --oauth2 --scopes "tweet.read users.read offline.access"'],
+  'auth login': [
+    'xctl auth login',
+    'xctl auth login --pin  # no local browser: type the PIN the page shows',
+    'xctl auth login --oauth2 --scopes "tweet.read users.read offline.access"',
+  ],
   'auth logout': ['xctl auth logout', 'xctl auth logout --oauth2 --local-only'],
   'auth app-token': ['xctl auth app-token', 'xctl auth app-token --invalidate'],
   'auth import': ['xctl auth import --twurlrc', 'xctl auth import --twurlrc ~/old/.twurlrc --overwrite'],
@@ -39,17 +43,23 @@ export const EXAMPLES: Record<string, string[]> = {
   'config path': ['xctl config path'],
   'webhooks create': ['xctl webhooks create https://hooks.example.com/x'],
   'webhooks list': ['xctl webhooks list', 'xctl webhooks list -o json'],
-  'webhooks delete': ['xctl webhooks delete 1146654567674912769', 'xctl webhooks delete --all-stale --dry-run  # list what killed receivers left'],
+  'webhooks delete': [
+    'xctl webhooks delete 1146654567674912769',
+    'xctl webhooks delete --all-stale --dry-run  # list what killed receivers left',
+  ],
   'webhooks validate': ['xctl webhooks validate 1146654567674912769'],
-  'webhooks replay': ['xctl webhooks replay 1146654567674912769 --from 2026-01-15T10:00:00Z', 'xctl webhooks replay 1146654567674912769 --from 202601151000 --to 202601151200'],
+  'webhooks replay': [
+    'xctl webhooks replay 1146654567674912769 --from 2026-01-15T10:00:00Z',
+    'xctl webhooks replay 1146654567674912769 --from 202601151000 --to 202601151200',
+  ],
   'webhooks crc': ['xctl webhooks crc 9b4507b3-9040-4669-9ca3-6b94edb50553'],
   'webhooks verify': ['xctl webhooks verify --signature sha256=BASE64 --body event.json'],
   'webhooks doctor': [
     'xctl webhooks doctor https://hooks.example.com/x',
-    "xctl webhooks doctor --id 1146654567674912769 -o json --jq .cause",
+    'xctl webhooks doctor --id 1146654567674912769 -o json --jq .cause',
   ],
   'webhooks send': [
-    "xctl webhooks send --to http://127.0.0.1:3000/hooks --event profile.update.bio --data '{\"after\":\"hi\"}'",
+    'xctl webhooks send --to http://127.0.0.1:3000/hooks --event profile.update.bio --data \'{"after":"hi"}\'',
     'xctl webhooks send --to https://hooks.example.com/x --from event.json  # a listen --json line',
   ],
   'webhooks listen': [
@@ -70,7 +80,10 @@ export const EXAMPLES: Record<string, string[]> = {
   'account-activity count': ['xctl account-activity count'],
   'account-activity unsubscribe': ['xctl account-activity unsubscribe 1146654567674912769 --user-id 2244994945 --yes'],
   'stream rules list': ['xctl stream rules list'],
-  'stream rules add': ["xctl stream rules add 'cats has:images' --tag cats", 'xctl stream rules add --file rules.txt --dry-run'],
+  'stream rules add': [
+    "xctl stream rules add 'cats has:images' --tag cats",
+    'xctl stream rules add --file rules.txt --dry-run',
+  ],
   'stream rules counts': ['xctl stream rules counts'],
   'stream rules delete': ['xctl stream rules delete 1882343291919171584 --yes'],
   'stream webhooks link': ['xctl stream webhooks link 1146654567674912769 --tweet-fields created_at,author_id'],
@@ -82,25 +95,39 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl audiences upload AUDIENCE_ID users.csv --dry-run --out bodies.jsonl',
   ],
   'audiences sync': ['xctl audiences sync AUDIENCE_ID users.csv --plan', 'xctl audiences sync AUDIENCE_ID users.csv'],
-  'audiences apply': ['xctl audiences apply -f audiences.yaml --plan -o json  # CI: exit 10 when anything would change', 'xctl audiences apply -f audiences.yaml --prune'],
+  'audiences apply': [
+    'xctl audiences apply -f audiences.yaml --plan -o json  # CI: exit 10 when anything would change',
+    'xctl audiences apply -f audiences.yaml --prune',
+  ],
   'audiences hash': ['xctl audiences hash users.csv --type email', 'xctl audiences hash users.csv --explain'],
-  'audiences inspect': ['xctl audiences inspect crm-export.csv --default-country US', 'xctl audiences inspect users.csv -o json'],
+  'audiences inspect': [
+    'xctl audiences inspect crm-export.csv --default-country US',
+    'xctl audiences inspect users.csv -o json',
+  ],
   'audiences do-not-reach upload': ['xctl audiences do-not-reach upload LIST_ID users.csv'],
   'audiences do-not-reach list': ['xctl audiences do-not-reach list'],
   'audiences do-not-reach create': ['xctl audiences do-not-reach create --description "Opted out"'],
   'audiences do-not-reach delete': ['xctl audiences do-not-reach delete LIST_ID --yes'],
   'audiences list': ['xctl audiences list', 'xctl audiences list --all --fields id,name,audience_size -o tsv'],
   'audiences get': ['xctl audiences get AUDIENCE_ID --fields name,audience_size'],
-  'audiences create': ['xctl audiences create --name Newsletter', 'xctl audiences create --name Newsletter --fields id -o tsv  # the id, for scripts'],
+  'audiences create': [
+    'xctl audiences create --name Newsletter',
+    'xctl audiences create --name Newsletter --fields id -o tsv  # the id, for scripts',
+  ],
   'audiences update': ['xctl audiences update AUDIENCE_ID --description "from the CRM"'],
   'audiences delete': ['xctl audiences delete AUDIENCE_ID --yes'],
   'audiences targeted': ['xctl audiences targeted AUDIENCE_ID'],
   'audiences permissions list': ['xctl audiences permissions list AUDIENCE_ID'],
-  'audiences permissions grant': ['xctl audiences permissions grant AUDIENCE_ID --granted-account-id 18ce54d4x5t --permission-level READ_ONLY'],
+  'audiences permissions grant': [
+    'xctl audiences permissions grant AUDIENCE_ID --granted-account-id 18ce54d4x5t --permission-level READ_ONLY',
+  ],
   'audiences permissions revoke': ['xctl audiences permissions revoke AUDIENCE_ID PERMISSION_ID --yes'],
   'audiences flexible create': ['xctl audiences flexible create --file flexible.json'],
   'audiences estimate': ['xctl audiences estimate --targeting targeting.json'],
-  'media upload': ['xctl media upload banner.png', 'xctl media upload clip.mp4 --category amplify_video --add-to-library --name "Spring clip"'],
+  'media upload': [
+    'xctl media upload banner.png',
+    'xctl media upload clip.mp4 --category amplify_video --add-to-library --name "Spring clip"',
+  ],
   'ads stats job get': ['xctl ads stats job get JOB_ID'],
   'ads stats job wait': ['xctl ads stats job wait JOB_ID'],
   'ads stats job download': ['xctl ads stats job download JOB_ID'],
@@ -109,16 +136,24 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl sandbox start --json --state fixtures.json  # load fixtures; save them on exit',
     'xctl sandbox start --clock manual --faults error_rate=0.1,status=503',
   ],
-  'sandbox trigger': ['xctl sandbox trigger profile.update.bio --user-id 2244994945 --data \'{"before":"old","after":"new"}\''],
+  'sandbox trigger': [
+    'xctl sandbox trigger profile.update.bio --user-id 2244994945 --data \'{"before":"old","after":"new"}\'',
+  ],
   'sandbox logs': ['xctl sandbox logs  # follows on a terminal', 'xctl sandbox logs --no-follow --limit 20 -o jsonl'],
   'sandbox state': ['xctl sandbox state', 'xctl sandbox state --out fixtures.json'],
   'sandbox clock': ['xctl sandbox clock', 'xctl sandbox clock --advance 29h'],
   'sandbox faults list': ['xctl sandbox faults'],
-  'sandbox faults set': ['xctl sandbox faults set error_rate=0.5 status=503 match=^/2/webhooks', 'xctl sandbox faults set rate_limit=3'],
+  'sandbox faults set': [
+    'xctl sandbox faults set error_rate=0.5 status=503 match=^/2/webhooks',
+    'xctl sandbox faults set rate_limit=3',
+  ],
   'sandbox faults clear': ['xctl sandbox faults clear'],
   changelog: ['xctl changelog', 'xctl changelog --since 2026-03-01 --grep replay'],
   completion: ['xctl completion bash', 'xctl completion zsh', 'xctl completion fish'],
-  'ads campaigns list': ['xctl ads campaigns list', 'xctl ads campaigns list --all --fields id,name,entity_status -o tsv'],
+  'ads campaigns list': [
+    'xctl ads campaigns list',
+    'xctl ads campaigns list --all --fields id,name,entity_status -o tsv',
+  ],
   'ads campaigns create': [
     'xctl ads campaigns create --name Spring --funding-instrument-id FUNDING_INSTRUMENT_ID --daily-budget-amount-local-micro 5000000',
     'xctl ads campaigns create --name Spring --funding-instrument-id FUNDING_INSTRUMENT_ID --daily-budget-amount-local-micro 5000000 --standard-delivery',
@@ -174,7 +209,10 @@ export function attachExamples(root: Command): void {
       // `xctl ads ref bidding-rules --currency USD` runs its default verb: its flags belong here too.
       c.addHelpText('after', () => {
         const h = def.createHelp();
-        const rows = h.visibleOptions(def).filter((o) => o.long !== '--help').map((o): [string, string] => [h.optionTerm(o), h.optionDescription(o)]);
+        const rows = h
+          .visibleOptions(def)
+          .filter((o) => o.long !== '--help')
+          .map((o): [string, string] => [h.optionTerm(o), h.optionDescription(o)]);
         const head = `\nWithout a command, runs \`${def.name()}\``;
         return rows.length ? `${head}, which takes:\n${termList(rows)}` : `${head}.`;
       });

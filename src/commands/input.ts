@@ -15,7 +15,11 @@ export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
  * A secret value: `-` reads it from stdin, otherwise a hidden prompt on a terminal. Secrets are
  * never taken from argv (they would land in shell history and `ps`).
  */
-export async function readSecret(ctx: Context, value: string | boolean | undefined, flag: string): Promise<string | undefined> {
+export async function readSecret(
+  ctx: Context,
+  value: string | boolean | undefined,
+  flag: string,
+): Promise<string | undefined> {
   if (value === undefined || value === false) return undefined;
   if (value === '-') {
     if (ctx.io.isStdinTTY) return promptHidden(ctx, `${flag}: `);
@@ -27,9 +31,12 @@ export async function readSecret(ctx: Context, value: string | boolean | undefin
     if (!ctx.io.isStdinTTY) throw new UsageError(`${flag} needs a value: pass "-" and pipe it on stdin`, { flag });
     return promptHidden(ctx, `${flag}: `);
   }
-  throw new UsageError(`${flag} takes no value on the command line (it would be kept in shell history): pass "-" and pipe it on stdin, or omit the value to be prompted`, {
-    flag,
-  });
+  throw new UsageError(
+    `${flag} takes no value on the command line (it would be kept in shell history): pass "-" and pipe it on stdin, or omit the value to be prompted`,
+    {
+      flag,
+    },
+  );
 }
 
 export async function promptHidden(ctx: Context, question: string): Promise<string> {
@@ -74,7 +81,10 @@ export async function readInputArg(ctx: Context, spec: string, flag: string): Pr
     buf = await fs.promises.readFile(p);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`${flag}: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`, { flag });
+    throw new UsageError(
+      `${flag}: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
+      { flag },
+    );
   }
   if (buf.includes(0)) throw new UsageError(`${flag}: ${p} looks binary (it contains NUL bytes)`, { flag });
   return buf.toString('utf8');

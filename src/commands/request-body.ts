@@ -20,7 +20,9 @@ export async function parseData(ctx: Context, data: string[]): Promise<RequestBo
     const text = d.startsWith('@') ? await readInputArg(ctx, d, '--data') : d;
     if (JSON_START.test(text)) {
       if (json !== undefined || data.length > 1) {
-        throw new UsageError('-d with a JSON body cannot be combined with another -d: a request has one body', { flag: '--data' });
+        throw new UsageError('-d with a JSON body cannot be combined with another -d: a request has one body', {
+          flag: '--data',
+        });
       }
       json = parseJsonInput(text, '--data', 'JSON body');
       continue;
@@ -72,7 +74,10 @@ export function authHint(err: unknown): void {
   const detail = `${err.message} ${JSON.stringify(err.body ?? '')}`;
   const m = /Supported authentication types are \[([^\]]*)\]/.exec(detail);
   if (!m) return;
-  const modes = m[1]!.split(',').map((s) => AUTH_OF[s.trim()]).filter((s): s is string => s !== undefined);
+  const modes = m[1]!
+    .split(',')
+    .map((s) => AUTH_OF[s.trim()])
+    .filter((s): s is string => s !== undefined);
   if (!modes.length) return;
   err.hint = `this endpoint takes ${m[1]}: pass ${modes.map((x) => `--auth ${x}`).join(' or ')}`;
 }

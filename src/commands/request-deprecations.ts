@@ -14,9 +14,17 @@ export const DEPRECATIONS: Deprecation[] = [
     what: 'the account-activity replay endpoint was deprecated effective March 25, 2026',
     replacement: 'POST /2/webhooks/replay (`xctl webhooks replay`)',
   },
-  { match: /^\/1\.1\/statuses\/filter(\.json)?/, what: 'statuses/filter is deprecated', replacement: 'filtered stream, /2/tweets/search/stream (`xctl stream rules`)' },
+  {
+    match: /^\/1\.1\/statuses\/filter(\.json)?/,
+    what: 'statuses/filter is deprecated',
+    replacement: 'filtered stream, /2/tweets/search/stream (`xctl stream rules`)',
+  },
   { match: /^\/1\.1\/help\/configuration(\.json)?/, what: 'help/configuration is retired' },
-  { match: /^\/(1\.1\/)?oembed|^\/1\.1\/statuses\/oembed/, what: 'v1.1 oEmbed was retired November 23, 2021', replacement: 'the publish oEmbed endpoint' },
+  {
+    match: /^\/(1\.1\/)?oembed|^\/1\.1\/statuses\/oembed/,
+    what: 'v1.1 oEmbed was retired November 23, 2021',
+    replacement: 'the publish oEmbed endpoint',
+  },
 ];
 
 const DM_COMMAND_PARAMS = ['enable_dm_commands', 'fail_dm_commands'];

@@ -32,10 +32,19 @@ export function register(cmd: Command): void {
   cmd
     .argument('<path>', 'path with optional query, e.g. "/2/webhooks" or "/12/accounts?count=5"')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with -d/--body)')
-    .option('-d, --data <key=value|json|@file>', 'form parameter, signed (repeatable); or a JSON body: \'{"text":"hi"}\' or @file', collect, [])
+    .option(
+      '-d, --data <key=value|json|@file>',
+      'form parameter, signed (repeatable); or a JSON body: \'{"text":"hi"}\' or @file',
+      collect,
+      [],
+    )
     .option('--body <@file|->', 'JSON body from a file or stdin (not signed, per OAuth 1.0a)')
     .option('-H, --header <"Name: value">', 'extra header (repeatable)', collect, [])
-    .option('--auth <mode>', 'user (OAuth 1.0a user context), app (bearer), oauth2 (OAuth 2.0 user token, refreshed when due), basic or none', 'user')
+    .option(
+      '--auth <mode>',
+      'user (OAuth 1.0a user context), app (bearer), oauth2 (OAuth 2.0 user token, refreshed when due), basic or none',
+      'user',
+    )
     .option('--ads', 'call the ads API host')
     .option('-i, --include', 'print the status line and response headers on stderr')
     .option('--raw', 'print the body exactly as received')
@@ -50,28 +59,44 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   }
   checkRelativePath(path);
   const auth = (opts.auth ?? 'user') as AuthMode;
-  if (!AUTHS.includes(auth)) throw new UsageError(`--auth must be one of ${AUTHS.join(', ')} (got "${opts.auth}")`, { flag: '--auth' });
+  if (!AUTHS.includes(auth))
+    throw new UsageError(`--auth must be one of ${AUTHS.join(', ')} (got "${opts.auth}")`, { flag: '--auth' });
   const data = await parseData(ctx, opts.data ?? []);
   const form = data.form;
-  if ((form.length || data.json !== undefined) && opts.body !== undefined) throw new UsageError('-d and --body cannot be combined: a request has one body', { flag: '--body' });
+  if ((form.length || data.json !== undefined) && opts.body !== undefined)
+    throw new UsageError('-d and --body cannot be combined: a request has one body', { flag: '--body' });
   const headers: Record<string, string> = {};
   for (const h of opts.header ?? []) {
     const m = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(h);
     if (!m) throw new UsageError(`-H takes "Name: value" (got "${h}")`, { flag: '--header' });
-    if (m[1]!.toLowerCase() === 'authorization') throw new UsageError('-H cannot set Authorization: use --auth', { flag: '--header' });
+    if (m[1]!.toLowerCase() === 'authorization')
+      throw new UsageError('-H cannot set Authorization: use --auth', { flag: '--header' });
     headers[m[1]!.toLowerCase()] = m[2]!;
   }
   let json: unknown = data.json;
   if (opts.body !== undefined) json = parseJsonInput(await readInputArg(ctx, opts.body, '--body'), '--body', 'body');
   const method = (opts.method ?? (form.length || json !== undefined ? 'POST' : 'GET')).toUpperCase();
-  if (!METHODS.includes(method)) throw new UsageError(`-X must be one of ${METHODS.join(', ')} (got "${opts.method}")`, { flag: '--method' });
-  if (opts.paginate && method !== 'GET') throw new UsageError(`--paginate reads pages with GET (got ${method})`, { flag: '--paginate' });
+  if (!METHODS.includes(method))
+    throw new UsageError(`-X must be one of ${METHODS.join(', ')} (got "${opts.method}")`, { flag: '--method' });
+  if (opts.paginate && method !== 'GET')
+    throw new UsageError(`--paginate reads pages with GET (got ${method})`, { flag: '--paginate' });
 
   // Output flags are checked before sending: --raw prints bytes, nothing to select or filter.
   const settings = await ctx.output();
-  const asRecords = settings.fields !== undefined || (ctx.globals.output !== undefined && ['table', 'tsv', 'csv'].includes(ctx.globals.output));
-  if (opts.raw && (settings.jq !== undefined || settings.fields || ctx.globals.output !== undefined || (ctx.globals.json !== undefined && ctx.globals.json !== false))) {
-    throw new UsageError('--raw prints the body exactly as received: it cannot be combined with -o, --json, --fields or --jq', { flag: '--raw' });
+  const asRecords =
+    settings.fields !== undefined ||
+    (ctx.globals.output !== undefined && ['table', 'tsv', 'csv'].includes(ctx.globals.output));
+  if (
+    opts.raw &&
+    (settings.jq !== undefined ||
+      settings.fields ||
+      ctx.globals.output !== undefined ||
+      (ctx.globals.json !== undefined && ctx.globals.json !== false))
+  ) {
+    throw new UsageError(
+      '--raw prints the body exactly as received: it cannot be combined with -o, --json, --fields or --jq',
+      { flag: '--raw' },
+    );
   }
 
   const { warnDeprecated } = await import('./request-deprecations.js');
@@ -89,18 +114,26 @@ export async function request(ctx: Context, opts: RequestOptions): Promise<void>
   const pages = readPages(ctx, opts, send);
   if (asRecords && opts.paginate && !opts.raw) {
     const { printList } = await import('../core/output.js');
-    await printList(ctx.io, settings, (async function* () {
-      for await (const res of pages) if (typeof res.data !== 'string') yield* recordsOf(res.data);
-    })());
+    await printList(
+      ctx.io,
+      settings,
+      (async function* () {
+        for await (const res of pages) if (typeof res.data !== 'string') yield* recordsOf(res.data);
+      })(),
+    );
     return;
   }
   for await (const res of pages) await printPage(ctx, opts, settings, asRecords, res);
 }
 
 /** The first answer, then (with --paginate) each next page until one names no cursor. */
-async function* readPages(ctx: Context, opts: RequestOptions, send: (p: string) => Promise<HttpResponse>): AsyncGenerator<HttpResponse> {
+async function* readPages(
+  ctx: Context,
+  opts: RequestOptions,
+  send: (p: string) => Promise<HttpResponse>,
+): AsyncGenerator<HttpResponse> {
   const seen = new Set<string>();
-  for (let p: string | undefined = opts.path; p !== undefined && !seen.has(p);) {
+  for (let p: string | undefined = opts.path; p !== undefined && !seen.has(p); ) {
     seen.add(p); // a server repeating a cursor must not loop us forever
     const res = await send(p);
     if (opts.include) {
@@ -114,22 +147,35 @@ async function* readPages(ctx: Context, opts: RequestOptions, send: (p: string) 
 
 /** The records of an answer (its data, else the body itself), for --fields and -o table/tsv/csv. */
 function recordsOf(body: unknown): Array<Record<string, unknown>> {
-  const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? (body as { data: unknown }).data : body;
-  const rec = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : { value: x });
+  const data =
+    body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
+      ? (body as { data: unknown }).data
+      : body;
+  const rec = (x: unknown): Record<string, unknown> =>
+    x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : { value: x };
   return Array.isArray(data) ? data.map(rec) : [rec(data)];
 }
 
-async function printPage(ctx: Context, opts: RequestOptions, settings: OutputSettings, asRecords: boolean, res: HttpResponse): Promise<void> {
+async function printPage(
+  ctx: Context,
+  opts: RequestOptions,
+  settings: OutputSettings,
+  asRecords: boolean,
+  res: HttpResponse,
+): Promise<void> {
   if (opts.raw || typeof res.data === 'string') {
     // Exact bytes for a pipe; on a terminal, the server's text with its control characters shown.
     if (res.text) ctx.io.out(ctx.io.isStdoutTTY ? escapeForTerminal(res.text, { keepLayout: true }) : res.text);
-    if (!opts.raw && (asRecords || settings.jq !== undefined)) ctx.io.warn('the response is not JSON: printed as received');
+    if (!opts.raw && (asRecords || settings.jq !== undefined))
+      ctx.io.warn('the response is not JSON: printed as received');
     return;
   }
   const { printJson, printList, printOne } = await import('../core/output.js');
   if (!asRecords) return printJson(ctx.io, settings, res.data);
   const body = res.data as unknown;
-  const isList = Array.isArray(body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body);
+  const isList = Array.isArray(
+    body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body,
+  );
   if (isList) await printList(ctx.io, settings, recordsOf(body));
   else await printOne(ctx.io, settings, recordsOf(body)[0]!);
 }

@@ -19,7 +19,14 @@ export function authHelp(e: V2Endpoint): string {
   const kinds = [...e.kinds, ...(oauth2Requirement(e.method, e.path) ? (['oauth2'] as const) : [])];
   const order = (['user', 'oauth2', 'app'] as const).filter((k) => kinds.includes(k));
   const dflt = order
-    .map((k) => ({ user: 'user when an OAuth 1.0a user token is set', oauth2: 'oauth2 when an OAuth 2.0 user token is stored', app: 'app (bearer)' })[k])
+    .map(
+      (k) =>
+        ({
+          user: 'user when an OAuth 1.0a user token is set',
+          oauth2: 'oauth2 when an OAuth 2.0 user token is stored',
+          app: 'app (bearer)',
+        })[k],
+    )
     .join(', else ');
   return `credential: ${kinds.join(', ')} (default: ${dflt})`;
 }
@@ -32,10 +39,16 @@ export async function chooseAuth(ctx: Context, flag: string | undefined, e: V2En
   const oauth2 = !!oauth2Requirement(e.method, e.path);
   const kinds: V2Auth[] = [...e.kinds, ...(oauth2 ? (['oauth2'] as const) : [])];
   if (flag !== undefined) {
-    if (!(['user', 'app', 'oauth2'] as string[]).includes(flag)) throw new UsageError(`--auth must be ${kinds.join(', ')} (got "${flag}")`, { flag: '--auth' });
+    if (!(['user', 'app', 'oauth2'] as string[]).includes(flag))
+      throw new UsageError(`--auth must be ${kinds.join(', ')} (got "${flag}")`, { flag: '--auth' });
     if (!kinds.includes(flag as V2Auth)) {
-      const what = { user: 'OAuth 1.0a user tokens', app: 'app-only bearer tokens', oauth2: 'OAuth 2.0 user tokens' }[flag as V2Auth];
-      throw new UsageError(`--auth ${flag}: the platform does not accept ${what} on ${e.method} ${e.path}`, { flag: '--auth', hint: `use --auth ${kinds.join(' or ')}` });
+      const what = { user: 'OAuth 1.0a user tokens', app: 'app-only bearer tokens', oauth2: 'OAuth 2.0 user tokens' }[
+        flag as V2Auth
+      ];
+      throw new UsageError(`--auth ${flag}: the platform does not accept ${what} on ${e.method} ${e.path}`, {
+        flag: '--auth',
+        hint: `use --auth ${kinds.join(' or ')}`,
+      });
     }
     return flag as AuthMode;
   }

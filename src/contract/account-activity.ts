@@ -7,17 +7,36 @@ import { param } from './params.js';
 const opts = { rate: 'webhooks', style: 'v2' } as const;
 
 export const ACCOUNT_ACTIVITY_ENDPOINTS = {
-  check: endpoint('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', { ...opts, auth: 'user', doc: 'is the user subscribed? {"data":{"subscribed"}}' }),
-  subscribe: endpoint('POST', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', { ...opts, auth: 'user', doc: "deliver the user's events to the webhook" }),
+  check: endpoint('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', {
+    ...opts,
+    auth: 'user',
+    doc: 'is the user subscribed? {"data":{"subscribed"}}',
+  }),
+  subscribe: endpoint('POST', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', {
+    ...opts,
+    auth: 'user',
+    doc: "deliver the user's events to the webhook",
+  }),
   unsubscribe: endpoint('DELETE', '/2/account_activity/webhooks/:webhook_id/subscriptions/:user_id/all', {
     ...opts,
     auth: 'app',
     doc: "stop delivering a user's events",
-    params: [param.id('webhook_id', { in: 'path', flag: 'webhook id', required: true }), param.id('user_id', { in: 'path', flag: '--user-id', required: true })],
+    params: [
+      param.id('webhook_id', { in: 'path', flag: 'webhook id', required: true }),
+      param.id('user_id', { in: 'path', flag: '--user-id', required: true }),
+    ],
     answer: '{"data":{"subscribed":false}}',
   }),
-  count: endpoint('GET', '/2/account_activity/subscriptions/count', { ...opts, auth: 'app', doc: 'subscriptions: all, with direct messages, provisioned' }),
-  list: endpoint('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all/list', { ...opts, auth: 'app', doc: 'users subscribed to a webhook' }),
+  count: endpoint('GET', '/2/account_activity/subscriptions/count', {
+    ...opts,
+    auth: 'app',
+    doc: 'subscriptions: all, with direct messages, provisioned',
+  }),
+  list: endpoint('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all/list', {
+    ...opts,
+    auth: 'app',
+    doc: 'users subscribed to a webhook',
+  }),
 } as const;
 
 /**

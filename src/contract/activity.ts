@@ -106,7 +106,12 @@ export function lengthWithin(s: string, r: { min: number; max: number }): boolea
 
 const L = SUBSCRIPTION_LIMITS;
 const opts = { auth: 'user-or-bearer', rate: 'activity', style: 'v2' } as const;
-const subscriptionId = param.id('id', { in: 'path', flag: 'subscription id', label: 'subscription_id', required: true });
+const subscriptionId = param.id('id', {
+  in: 'path',
+  flag: 'subscription id',
+  label: 'subscription_id',
+  required: true,
+});
 const tag = param.text('tag', L.tag, { in: 'body', flag: '--tag' });
 const webhookId = param.id('webhook_id', { in: 'body', flag: 'webhook id' });
 
@@ -118,7 +123,10 @@ const eventType: ParamSpec = {
   required: true,
   rule: "one of the platform's event types",
   ok: (v) => typeof v === 'string' && canonicalEventType(v) !== undefined,
-  refuse: (v) => (typeof v === 'string' && DEPRECATED_EVENT_NAMES[v] ? `is a deprecated name (renamed 2026-03-18): use ${DEPRECATED_EVENT_NAMES[v]}` : undefined),
+  refuse: (v) =>
+    typeof v === 'string' && DEPRECATED_EVENT_NAMES[v]
+      ? `is a deprecated name (renamed 2026-03-18): use ${DEPRECATED_EVENT_NAMES[v]}`
+      : undefined,
 };
 
 /** A direction filter only for direct-message and chat events. */
@@ -129,7 +137,9 @@ const directional: CrossRule = {
   refuse: ({ body }) => {
     const b = body as { event_type?: unknown; filter?: { direction?: unknown } } | undefined;
     const ev = typeof b?.event_type === 'string' ? b.event_type : '';
-    return b?.filter?.direction !== undefined && !isDirectional(ev) ? `applies to direct-message and chat events (dm.*, chat.*), not ${ev}` : undefined;
+    return b?.filter?.direction !== undefined && !isDirectional(ev)
+      ? `applies to direct-message and chat events (dm.*, chat.*), not ${ev}`
+      : undefined;
   },
 };
 
@@ -185,7 +195,8 @@ export const ACTIVITY_ENDPOINTS = {
         },
       },
     ],
-    answer: '{"data":[{subscription_id,deleted}],"errors"?:[{subscription_id,reason,message}],"meta":{total_subscriptions}}',
+    answer:
+      '{"data":[{subscription_id,deleted}],"errors"?:[{subscription_id,reason,message}],"meta":{total_subscriptions}}',
   }),
   stream: endpoint('GET', '/2/activity/stream', {
     auth: 'app',

@@ -34,7 +34,12 @@ export const ID_TYPES = ['email', 'phone_number', 'handle', 'twitter_id', 'devic
 export type IdType = (typeof ID_TYPES)[number];
 
 /** The spec's `service_id` is the platform's `twitter_id` (platform-notes.md "Audience users"). */
-export const TYPE_ALIASES: Record<string, IdType> = { service_id: 'twitter_id', phone: 'phone_number', twitter_handle: 'handle', user_id: 'twitter_id' };
+export const TYPE_ALIASES: Record<string, IdType> = {
+  service_id: 'twitter_id',
+  phone: 'phone_number',
+  twitter_handle: 'handle',
+  user_id: 'twitter_id',
+};
 
 /** ads-api.md 4.4: a do-not-reach list takes only email and phone_number arrays. */
 export const DO_NOT_REACH_TYPES = ['email', 'phone_number'] as const satisfies readonly IdType[];
@@ -62,7 +67,11 @@ export const EXPIRY_MONTHS = 13;
  * months after it. A do-not-reach list (no effective_at): expires_at in the future and less
  * than 13 months ahead. Returns which half is broken; each side words it for its own audience.
  */
-export function expiryFault(target: UploadTarget, expiresMs: number, o: { nowMs: number; effectiveMs?: number }): 'not-after-start' | 'too-far' | undefined {
+export function expiryFault(
+  target: UploadTarget,
+  expiresMs: number,
+  o: { nowMs: number; effectiveMs?: number },
+): 'not-after-start' | 'too-far' | undefined {
   const start = target === 'custom_audience' ? (o.effectiveMs ?? o.nowMs) : o.nowMs;
   if (expiresMs <= start) return 'not-after-start';
   const limit = addMonthsUtc(start, EXPIRY_MONTHS);

@@ -16,7 +16,16 @@ export type HostKind = 'api' | 'ads';
  * Every host name the official SDKs address (they hardcode them; platform-notes-2.md "Hosts"). All
  * are https only; the sandbox serves their paths on its one base URL.
  */
-export const PLATFORM_HOST_NAMES = ['api.x.com', 'api.twitter.com', 'upload.twitter.com', 'upload.x.com', 'x.com', 'ads-api.x.com', 'ads-api.twitter.com', 'ads-api-sandbox.x.com'] as const;
+export const PLATFORM_HOST_NAMES = [
+  'api.x.com',
+  'api.twitter.com',
+  'upload.twitter.com',
+  'upload.x.com',
+  'x.com',
+  'ads-api.x.com',
+  'ads-api.twitter.com',
+  'ads-api-sandbox.x.com',
+] as const;
 
 /** A loopback host name or literal address (localhost, 127.0.0.0/8, ::1; brackets allowed). */
 export function isLoopbackHost(hostname: string): boolean {

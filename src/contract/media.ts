@@ -12,27 +12,67 @@ const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
 
 /** The chunked upload (platform-notes.md "Media upload"), as the CLI calls it and the sandbox serves it. */
 export const MEDIA_ENDPOINTS = {
-  initialize: endpoint('POST', INIT_PATH, { ...media, doc: 'start an upload {media_type,total_bytes,media_category,additional_owners?} -> {"data":{id,media_key,expires_after_secs}}' }),
-  append: endpoint('POST', '/2/media/upload/:id/append', { ...media, doc: 'one chunk (multipart: media, segment_index)' }),
-  finalize: endpoint('POST', '/2/media/upload/:id/finalize', { ...media, doc: 'end the upload -> {"data":{id,media_key,size,processing_info?}}' }),
-  status: endpoint('GET', STATUS_PATH, { ...media, doc: 'processing state ?command=STATUS&media_id= -> {"data":{processing_info}}' }),
+  initialize: endpoint('POST', INIT_PATH, {
+    ...media,
+    doc: 'start an upload {media_type,total_bytes,media_category,additional_owners?} -> {"data":{id,media_key,expires_after_secs}}',
+  }),
+  append: endpoint('POST', '/2/media/upload/:id/append', {
+    ...media,
+    doc: 'one chunk (multipart: media, segment_index)',
+  }),
+  finalize: endpoint('POST', '/2/media/upload/:id/finalize', {
+    ...media,
+    doc: 'end the upload -> {"data":{id,media_key,size,processing_info?}}',
+  }),
+  status: endpoint('GET', STATUS_PATH, {
+    ...media,
+    doc: 'processing state ?command=STATUS&media_id= -> {"data":{processing_info}}',
+  }),
   /** The v2 one-shot upload (multipart: media, media_category; platform-notes-2 section 3). */
-  oneShot: endpoint('POST', STATUS_PATH, { ...media, doc: 'the whole file in one request (multipart: media, media_category) -> {"data":{id,media_key,...}}' }),
+  oneShot: endpoint('POST', STATUS_PATH, {
+    ...media,
+    doc: 'the whole file in one request (multipart: media, media_category) -> {"data":{id,media_key,...}}',
+  }),
 } as const;
 
 const mediaV1 = { auth: 'user', style: 'v1', rate: 'media' } as const;
 
 /** The v1.1 upload the older clients use (tweepy, the Ads SDK): command=INIT|APPEND|FINALIZE, or the whole file. */
 export const MEDIA_V1_ENDPOINTS = {
-  upload: endpoint('POST', '/1.1/media/upload.json', { ...mediaV1, doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file' }),
+  upload: endpoint('POST', '/1.1/media/upload.json', {
+    ...mediaV1,
+    doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file',
+  }),
   status: endpoint('GET', '/1.1/media/upload.json', { ...mediaV1, doc: 'processing state ?command=STATUS&media_id=' }),
 } as const;
 
 export const MEDIA_TYPES = [
-  'video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'text/srt', 'text/vtt', 'image/jpeg', 'image/gif', 'image/bmp', 'image/png',
-  'image/webp', 'image/pjpeg', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip',
+  'video/mp4',
+  'video/webm',
+  'video/mp2t',
+  'video/quicktime',
+  'text/srt',
+  'text/vtt',
+  'image/jpeg',
+  'image/gif',
+  'image/bmp',
+  'image/png',
+  'image/webp',
+  'image/pjpeg',
+  'image/tiff',
+  'model/gltf-binary',
+  'model/vnd.usdz+zip',
 ] as const;
-export const CATEGORIES = ['amplify_video', 'tweet_gif', 'tweet_image', 'tweet_video', 'dm_gif', 'dm_image', 'dm_video', 'subtitles'] as const;
+export const CATEGORIES = [
+  'amplify_video',
+  'tweet_gif',
+  'tweet_image',
+  'tweet_video',
+  'dm_gif',
+  'dm_image',
+  'dm_video',
+  'subtitles',
+] as const;
 /** What `xctl media upload --category` offers (ads creatives). */
 export const CLI_CATEGORIES = ['tweet_image', 'tweet_gif', 'tweet_video', 'amplify_video'] as const;
 export type Category = (typeof CATEGORIES)[number];
@@ -41,7 +81,12 @@ export type Category = (typeof CATEGORIES)[number];
 export const TOTAL_BYTES_MAX = 17_179_869_184;
 const MB = 1024 * 1024;
 /** Notes 3 "Sizes": image <= 5 MB, GIF <= 15 MB, video <= 512 MB. */
-export const SIZE_LIMITS: Record<'image' | 'gif' | 'video' | 'other', number> = { image: 5 * MB, gif: 15 * MB, video: 512 * MB, other: 5 * MB };
+export const SIZE_LIMITS: Record<'image' | 'gif' | 'video' | 'other', number> = {
+  image: 5 * MB,
+  gif: 15 * MB,
+  video: 512 * MB,
+  other: 5 * MB,
+};
 /** xctl sends 4 MiB chunks (as xurl); the emulator refuses a chunk over 5 MB (notes 3 Proposal). */
 export const CHUNK_BYTES = 4 * MB;
 export const CHUNK_MAX = 5 * MB;
@@ -101,7 +146,8 @@ export function categoryMismatch(mediaType: string, c: Category): string | undef
 
 /** The size limit of a category, or why the size is refused. */
 export function sizeProblem(bytes: number, c: Category): string | undefined {
-  if (!Number.isInteger(bytes) || bytes < 0 || bytes > TOTAL_BYTES_MAX) return `total_bytes must be a whole number from 0 to ${TOTAL_BYTES_MAX}`;
+  if (!Number.isInteger(bytes) || bytes < 0 || bytes > TOTAL_BYTES_MAX)
+    return `total_bytes must be a whole number from 0 to ${TOTAL_BYTES_MAX}`;
   if (bytes === 0) return 'the file is empty';
   const max = SIZE_LIMITS[kindOfCategory(c)];
   return bytes > max ? `${c} media may be at most ${max / MB} MB (got ${(bytes / MB).toFixed(1)} MB)` : undefined;
@@ -113,9 +159,11 @@ export function sniff(head: Uint8Array): string | undefined {
   if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
   if (b.subarray(0, 4).toString('latin1') === 'GIF8') return 'image/gif';
-  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'image/webp';
   if (b.subarray(0, 2).toString('latin1') === 'BM') return 'image/bmp';
-  if (b.subarray(4, 8).toString('latin1') === 'ftyp') return b.subarray(8, 10).toString('latin1') === 'qt' ? 'video/quicktime' : 'video/mp4';
+  if (b.subarray(4, 8).toString('latin1') === 'ftyp')
+    return b.subarray(8, 10).toString('latin1') === 'qt' ? 'video/quicktime' : 'video/mp4';
   if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return 'video/webm';
   if (b[0] === 0x47) return 'video/mp2t';
   return undefined;
@@ -125,8 +173,13 @@ export function sniff(head: Uint8Array): string | undefined {
 export function bytesMatchType(head: Uint8Array, mediaType: string): boolean {
   const s = sniff(head);
   if (mediaType === 'image/pjpeg') return s === 'image/jpeg';
-  if (['text/srt', 'text/vtt', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip'].includes(mediaType)) return true;
-  return s === mediaType || (mediaType === 'video/quicktime' && s === 'video/mp4') || (mediaType === 'video/mp4' && s === 'video/quicktime');
+  if (['text/srt', 'text/vtt', 'image/tiff', 'model/gltf-binary', 'model/vnd.usdz+zip'].includes(mediaType))
+    return true;
+  return (
+    s === mediaType ||
+    (mediaType === 'video/quicktime' && s === 'video/mp4') ||
+    (mediaType === 'video/mp4' && s === 'video/quicktime')
+  );
 }
 
 /** Pixel size of a PNG, GIF or JPEG from its bytes (undefined when not found). */
@@ -140,7 +193,8 @@ export function imageSize(b: Buffer): { w: number; h: number } | undefined {
       const marker = b[i + 1]!;
       const len = b.readUInt16BE(i + 2);
       // SOF0-SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
-      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { h: b.readUInt16BE(i + 5), w: b.readUInt16BE(i + 7) };
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+        return { h: b.readUInt16BE(i + 5), w: b.readUInt16BE(i + 7) };
       i += 2 + len;
     }
   }

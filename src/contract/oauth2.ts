@@ -8,11 +8,28 @@ const page = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
 const token = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
 
 export const OAUTH2_ENDPOINTS = {
-  authorize: endpoint('GET', '/i/oauth2/authorize', { ...page, doc: 'the consent page (response_type, client_id, redirect_uri, scope, state, code_challenge[_method])' }),
-  authorizeDecision: endpoint('POST', '/i/oauth2/authorize', { ...page, doc: 'sandbox only: the consent form; 302 to redirect_uri with code and state, or error' }),
-  token: endpoint('POST', '/2/oauth2/token', { ...token, doc: 'grant_type=authorization_code (code, redirect_uri, code_verifier) or refresh_token' }),
-  revoke: endpoint('POST', '/2/oauth2/revoke', { ...token, doc: 'token, token_type_hint (access_token | refresh_token)' }),
-  me: endpoint('GET', '/2/users/me', { auth: 'user', rate: 'default', style: 'v2', doc: 'the user a token belongs to; OAuth 2.0 user tokens per the scope table below' }),
+  authorize: endpoint('GET', '/i/oauth2/authorize', {
+    ...page,
+    doc: 'the consent page (response_type, client_id, redirect_uri, scope, state, code_challenge[_method])',
+  }),
+  authorizeDecision: endpoint('POST', '/i/oauth2/authorize', {
+    ...page,
+    doc: 'sandbox only: the consent form; 302 to redirect_uri with code and state, or error',
+  }),
+  token: endpoint('POST', '/2/oauth2/token', {
+    ...token,
+    doc: 'grant_type=authorization_code (code, redirect_uri, code_verifier) or refresh_token',
+  }),
+  revoke: endpoint('POST', '/2/oauth2/revoke', {
+    ...token,
+    doc: 'token, token_type_hint (access_token | refresh_token)',
+  }),
+  me: endpoint('GET', '/2/users/me', {
+    auth: 'user',
+    rate: 'default',
+    style: 'v2',
+    doc: 'the user a token belongs to; OAuth 2.0 user tokens per the scope table below',
+  }),
 } as const;
 
 /** Lifetimes: access token 2 h (expires_in 7200), code 30 s single use, refresh token 180 days (proposal). */
@@ -106,8 +123,16 @@ export const OAUTH2_ENDPOINT_SCOPES: Array<{ method: string; path: string; scope
   { method: 'GET', path: '/2/users/me', scopes: ['tweet.read', 'users.read'] },
   { method: 'POST', path: '/2/activity/subscriptions', scopes: 'per-event' },
   { method: 'GET', path: '/2/activity/subscriptions', scopes: ['tweet.read', 'like.read'] },
-  { method: 'POST', path: '/2/account_activity/webhooks/:webhook_id/subscriptions/all', scopes: ['dm.read', 'dm.write', 'tweet.read', 'users.read'] },
-  { method: 'GET', path: '/2/account_activity/webhooks/:webhook_id/subscriptions/all', scopes: ['dm.read', 'dm.write', 'tweet.read', 'users.read'] },
+  {
+    method: 'POST',
+    path: '/2/account_activity/webhooks/:webhook_id/subscriptions/all',
+    scopes: ['dm.read', 'dm.write', 'tweet.read', 'users.read'],
+  },
+  {
+    method: 'GET',
+    path: '/2/account_activity/webhooks/:webhook_id/subscriptions/all',
+    scopes: ['dm.read', 'dm.write', 'tweet.read', 'users.read'],
+  },
   { method: 'POST', path: '/2/media/upload', scopes: ['media.write'] },
   { method: 'GET', path: '/2/media/upload', scopes: ['media.write'] },
   { method: 'POST', path: '/2/media/upload/initialize', scopes: ['media.write'] },
@@ -128,7 +153,14 @@ export function oauth2RequirementForPath(method: string, path: string): OAuth2Sc
   const p = path.replace(/\?.*$/, '').replace(/\/+$/, '');
   for (const e of OAUTH2_ENDPOINT_SCOPES) {
     if (e.method !== method.toUpperCase()) continue;
-    const re = new RegExp('^' + e.path.split('/').map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/') + '$');
+    const re = new RegExp(
+      '^' +
+        e.path
+          .split('/')
+          .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+          .join('/') +
+        '$',
+    );
     if (re.test(p)) return e.scopes;
   }
   return undefined;
@@ -136,11 +168,27 @@ export function oauth2RequirementForPath(method: string, path: string): OAuth2Sc
 
 /** Token endpoint errors (RFC 6749 section 5.2 shape), as the platform words them. */
 export const OAUTH2_ERRORS = {
-  missingAuthHeader: { status: 401, error: 'unauthorized_client', error_description: 'Missing valid authorization header' },
-  badCode: { status: 400, error: 'invalid_request', error_description: 'Value passed for the authorization code was invalid.' },
-  badVerifier: { status: 400, error: 'invalid_request', error_description: 'Value passed for the code verifier did not match the code challenge.' },
+  missingAuthHeader: {
+    status: 401,
+    error: 'unauthorized_client',
+    error_description: 'Missing valid authorization header',
+  },
+  badCode: {
+    status: 400,
+    error: 'invalid_request',
+    error_description: 'Value passed for the authorization code was invalid.',
+  },
+  badVerifier: {
+    status: 400,
+    error: 'invalid_request',
+    error_description: 'Value passed for the code verifier did not match the code challenge.',
+  },
   badToken: { status: 400, error: 'invalid_request', error_description: 'Value passed for the token was invalid.' },
-  badRedirect: { status: 400, error: 'invalid_request', error_description: 'Value passed for the redirect uri did not match the uri of the authorization code.' },
+  badRedirect: {
+    status: 400,
+    error: 'invalid_request',
+    error_description: 'Value passed for the redirect uri did not match the uri of the authorization code.',
+  },
   unsupportedGrant: { status: 400, error: 'unsupported_grant_type', error_description: 'Grant type is not supported.' },
 } as const;
 

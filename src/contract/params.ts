@@ -90,7 +90,12 @@ export function validate(e: Described, input: EndpointInput): Invalid | undefine
   return undefined;
 }
 
-function who(p: { name: string; in: ParamPlace; flag?: string; label?: string }): Pick<Invalid, 'name' | 'in' | 'flag' | 'label'> {
+function who(p: {
+  name: string;
+  in: ParamPlace;
+  flag?: string;
+  label?: string;
+}): Pick<Invalid, 'name' | 'in' | 'flag' | 'label'> {
   return { name: p.name, in: p.in, flag: p.flag, label: p.label };
 }
 
@@ -127,6 +132,11 @@ export const param = {
   },
   /** A whole number in a range, written in digits (query strings). */
   int(name: string, range: { min: number; max: number }, o: Place): ParamSpec {
-    return { name, ...o, rule: `a whole number ${range.min}-${range.max}`, ok: (v) => typeof v === 'string' && /^\d+$/.test(v) && Number(v) >= range.min && Number(v) <= range.max };
+    return {
+      name,
+      ...o,
+      rule: `a whole number ${range.min}-${range.max}`,
+      ok: (v) => typeof v === 'string' && /^\d+$/.test(v) && Number(v) >= range.min && Number(v) <= range.max,
+    };
   },
 };

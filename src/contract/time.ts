@@ -23,7 +23,8 @@ export function parseIsoParts(s: string, o: { loose?: boolean } = {}): IsoParts 
   if (sep === undefined ? !o.loose : sep === ' ' && !o.loose) return undefined;
   if (!o.loose && frac !== undefined && frac.length > 4) return undefined;
   const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d)) return undefined;
+  if (day.getUTCFullYear() !== Number(y) || day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d))
+    return undefined;
   if (Number(hh ?? 0) > 23 || Number(mm ?? 0) > 59 || Number(ss ?? 0) > 59) return undefined;
   const ms = Date.parse(sep === ' ' ? s.replace(' ', 'T') : s);
   if (Number.isNaN(ms)) return undefined;

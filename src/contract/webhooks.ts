@@ -9,11 +9,23 @@ const opts = { auth: 'app', rate: 'webhooks', style: 'v2' } as const;
 const write = { ...opts, auth: 'user-or-bearer' } as const;
 
 export const WEBHOOK_ENDPOINTS = {
-  create: endpoint('POST', '/2/webhooks', { ...write, doc: 'register a webhook {"url"}; the service runs a challenge check first' }),
-  list: endpoint('GET', '/2/webhooks', { ...opts, doc: 'the app\'s webhooks with their validity' }),
-  delete: endpoint('DELETE', '/2/webhooks/:id', { ...write, doc: 'delete a webhook; its subscriptions and stream links end with it' }),
-  validate: endpoint('PUT', '/2/webhooks/:id', { ...write, doc: 'run a challenge check now; re-enables the webhook when it passes' }),
-  replay: endpoint('POST', '/2/webhooks/replay', { ...opts, doc: 'replay a window {"webhook_id","from_date","to_date"} (yyyymmddhhmm, UTC)' }),
+  create: endpoint('POST', '/2/webhooks', {
+    ...write,
+    doc: 'register a webhook {"url"}; the service runs a challenge check first',
+  }),
+  list: endpoint('GET', '/2/webhooks', { ...opts, doc: "the app's webhooks with their validity" }),
+  delete: endpoint('DELETE', '/2/webhooks/:id', {
+    ...write,
+    doc: 'delete a webhook; its subscriptions and stream links end with it',
+  }),
+  validate: endpoint('PUT', '/2/webhooks/:id', {
+    ...write,
+    doc: 'run a challenge check now; re-enables the webhook when it passes',
+  }),
+  replay: endpoint('POST', '/2/webhooks/replay', {
+    ...opts,
+    doc: 'replay a window {"webhook_id","from_date","to_date"} (yyyymmddhhmm, UTC)',
+  }),
   /** Deprecated 2026-03-25 (section 9): the sandbox answers 410 Gone pointing at `replay`. */
   legacyReplay: endpoint('POST', '/2/account_activity/replay/webhooks/:id/subscriptions/all', {
     auth: 'user-or-bearer',

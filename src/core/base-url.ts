@@ -11,9 +11,12 @@ export function checkBaseUrl(raw: string, flag = '--base-url'): URL {
   } catch {
     throw new UsageError(`${flag} is not a URL: "${raw}"`, { flag });
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`${flag} must be http(s): "${raw}"`, { flag });
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    throw new UsageError(`${flag} must be http(s): "${raw}"`, { flag });
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    throw new UsageError(`plain http is refused for ${u.hostname}: use https (http is allowed only on loopback)`, { flag });
+    throw new UsageError(`plain http is refused for ${u.hostname}: use https (http is allowed only on loopback)`, {
+      flag,
+    });
   }
   return u;
 }
@@ -36,8 +39,11 @@ export function baseFor(kind: HostKind, o: { override?: string; sandbox?: boolea
  */
 export function checkRelativePath(path: string): void {
   if (/^https?:\/\//i.test(path)) return;
-  if (/[\u0000-\u001f\u007f]/.test(path)) throw new UsageError(`the path contains a control character (got ${JSON.stringify(path)})`);
+  if (/[\u0000-\u001f\u007f]/.test(path))
+    throw new UsageError(`the path contains a control character (got ${JSON.stringify(path)})`);
   if (/^[\\/][\\/]|^\\/.test(path)) {
-    throw new UsageError(`"${path}" would name another host (protocol-relative); paths start with a single "/"`, { hint: 'e.g. xctl request /2/webhooks' });
+    throw new UsageError(`"${path}" would name another host (protocol-relative); paths start with a single "/"`, {
+      hint: 'e.g. xctl request /2/webhooks',
+    });
   }
 }

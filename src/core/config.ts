@@ -13,12 +13,32 @@ import type { Profile } from './profile.js';
 
 export type { Profile };
 
-export const CREDENTIAL_FIELDS = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'user_id', 'screen_name', 'bearer_token', 'client_id', 'client_secret'] as const;
+export const CREDENTIAL_FIELDS = [
+  'api_key',
+  'api_secret',
+  'access_token',
+  'access_token_secret',
+  'user_id',
+  'screen_name',
+  'bearer_token',
+  'client_id',
+  'client_secret',
+] as const;
 /** The fields that hold secrets: the one list redaction reads (secretsOf). Add a secret here. */
-export const SECRET_FIELDS = ['api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_secret', 'oauth2_access_token', 'oauth2_refresh_token'] as const;
+export const SECRET_FIELDS = [
+  'api_secret',
+  'access_token',
+  'access_token_secret',
+  'bearer_token',
+  'client_secret',
+  'oauth2_access_token',
+  'oauth2_refresh_token',
+] as const;
 
 /** The secret values (SECRET_FIELDS) of profiles or credentials, for redaction. */
-export function secretsOf(...records: Array<Partial<Record<(typeof SECRET_FIELDS)[number], string>> | undefined>): string[] {
+export function secretsOf(
+  ...records: Array<Partial<Record<(typeof SECRET_FIELDS)[number], string>> | undefined>
+): string[] {
   const out: string[] = [];
   for (const r of records) {
     for (const f of SECRET_FIELDS) {
@@ -29,22 +49,39 @@ export function secretsOf(...records: Array<Partial<Record<(typeof SECRET_FIELDS
   return out;
 }
 /** The profile keys of the OAuth 2.0 user token; logging out or in again replaces all of them. */
-export const OAUTH2_TOKEN_FIELDS = ['oauth2_access_token', 'oauth2_refresh_token', 'oauth2_expires_at', 'oauth2_scopes', 'oauth2_client_id', 'oauth2_user_id', 'oauth2_screen_name'] as const;
+export const OAUTH2_TOKEN_FIELDS = [
+  'oauth2_access_token',
+  'oauth2_refresh_token',
+  'oauth2_expires_at',
+  'oauth2_scopes',
+  'oauth2_client_id',
+  'oauth2_user_id',
+  'oauth2_screen_name',
+] as const;
 
 /** Keys `xctl config set` accepts, with their checks. Credentials go through `xctl auth set`. */
-export const SETTINGS: Record<string, { describe: string; example: string; env?: string; check?: (v: string) => string | undefined }> = {
+export const SETTINGS: Record<
+  string,
+  { describe: string; example: string; env?: string; check?: (v: string) => string | undefined }
+> = {
   base_url: {
     describe: 'API base URL for both the API and the ads hosts (sandbox or proxy)',
     example: 'http://127.0.0.1:8080',
     env: 'XCTL_BASE_URL',
     check: (v) => (/^https?:\/\/[^\s/]+/.test(v) ? undefined : 'must be an http(s) URL'),
   },
-  account_id: { describe: 'default ads account id (see `xctl ads accounts list`)', example: '18ce54d4x5t', env: 'XCTL_ACCOUNT_ID', check: (v) => (/^[a-z0-9]+$/i.test(v) ? undefined : 'must be an account id') },
+  account_id: {
+    describe: 'default ads account id (see `xctl ads accounts list`)',
+    example: '18ce54d4x5t',
+    env: 'XCTL_ACCOUNT_ID',
+    check: (v) => (/^[a-z0-9]+$/i.test(v) ? undefined : 'must be an account id'),
+  },
   output: {
     describe: 'default output format: table, json, jsonl, tsv or csv',
     example: 'json',
     env: 'XCTL_OUTPUT',
-    check: (v) => (['table', 'json', 'jsonl', 'tsv', 'csv'].includes(v) ? undefined : 'must be table, json, jsonl, tsv or csv'),
+    check: (v) =>
+      ['table', 'json', 'jsonl', 'tsv', 'csv'].includes(v) ? undefined : 'must be table, json, jsonl, tsv or csv',
   },
   max_wait: {
     describe: 'longest wait for a rate-limit reset, in seconds',
@@ -52,7 +89,8 @@ export const SETTINGS: Record<string, { describe: string; example: string; env?:
     check: (v) => (/^\d+$/.test(v) ? undefined : 'must be a whole number of seconds'),
   },
   secret_storage: {
-    describe: "where the profile's new secrets go: keyring (the OS keychain), file, or auto (keyring when there is one); `auth migrate` moves existing ones",
+    describe:
+      "where the profile's new secrets go: keyring (the OS keychain), file, or auto (keyring when there is one); `auth migrate` moves existing ones",
     example: 'keyring',
     env: 'XCTL_SECRET_STORAGE',
     check: (v) => (['keyring', 'file', 'auto'].includes(v) ? undefined : 'must be keyring, file or auto'),
@@ -78,12 +116,23 @@ interface StoreData {
 const PROFILE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /** Names a JavaScript object, a file system or a shell would take for something else. */
-const RESERVED_PROFILE_NAMES = new Set(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']);
+const RESERVED_PROFILE_NAMES = new Set([
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'valueOf',
+]);
 
 export function checkProfileName(name: string): string {
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`profile names use letters, digits, '.', '_' and '-' (got "${name}")`, { flag: '--profile' });
+  if (!PROFILE_NAME.test(name))
+    throw new UsageError(`profile names use letters, digits, '.', '_' and '-' (got "${name}")`, { flag: '--profile' });
   if (RESERVED_PROFILE_NAMES.has(name) || /^[.-]/.test(name)) {
-    throw new UsageError(`"${name}" cannot be a profile name: it is reserved, or starts with '.' or '-'`, { flag: '--profile', hint: 'choose a name that starts with a letter, digit or _' });
+    throw new UsageError(`"${name}" cannot be a profile name: it is reserved, or starts with '.' or '-'`, {
+      flag: '--profile',
+      hint: 'choose a name that starts with a letter, digit or _',
+    });
   }
   return name;
 }
@@ -94,7 +143,10 @@ export function checkProfileName(name: string): string {
  * working: $XDG_CONFIG_HOME/xctl or ~/.config/xctl, ~/Library/Preferences/xctl on macOS,
  * %APPDATA%\xctl\Config on Windows.
  */
-export function storeDir(env: Record<string, string | undefined>, platform: NodeJS.Platform = process.platform): string {
+export function storeDir(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.XCTL_CONFIG_DIR) return path.resolve(env.XCTL_CONFIG_DIR);
   const home = os.homedir();
   if (platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'xctl');
@@ -237,7 +289,9 @@ export class Store {
       });
     }
     if (!data || typeof data !== 'object' || Array.isArray(data)) {
-      throw new XctlError(`the profile store ${this.path} does not hold a JSON object`, { hint: 'fix or remove the file; `xctl auth set` recreates it' });
+      throw new XctlError(`the profile store ${this.path} does not hold a JSON object`, {
+        hint: 'fix or remove the file; `xctl auth set` recreates it',
+      });
     }
     return data as StoreData;
   }
@@ -310,7 +364,11 @@ export interface Credentials {
   source: Partial<Record<keyof Profile, 'env' | 'profile'>>;
 }
 
-export function resolveCredentials(profileName: string, profile: Profile | undefined, env: Record<string, string | undefined>): Credentials {
+export function resolveCredentials(
+  profileName: string,
+  profile: Profile | undefined,
+  env: Record<string, string | undefined>,
+): Credentials {
   const c: Credentials = { profile: profileName, source: {} };
   for (const f of CREDENTIAL_FIELDS) {
     const v = profile?.[f];

@@ -45,7 +45,11 @@ export class CredentialCache {
       this.creds = resolveCredentials(name, profile, this.o.env);
       for (const s of secretsOf(this.creds, profile)) this.o.io.addSecret(s);
       // A bearer cached for another key is not this app's.
-      if (this.creds.source.bearer_token === 'profile' && profile?.bearer_key && profile.bearer_key !== this.creds.api_key) {
+      if (
+        this.creds.source.bearer_token === 'profile' &&
+        profile?.bearer_key &&
+        profile.bearer_key !== this.creds.api_key
+      ) {
         delete this.creds.bearer_token;
         delete this.creds.source.bearer_token;
       }
@@ -90,7 +94,11 @@ export class CredentialCache {
     const { cachedBearer } = await import('./bearer-cache.js');
     const store = await this.o.profiles.store();
     const name = await this.o.profiles.name();
-    const got = await obtainOnce(`${store.path}.bearer.lock`, () => cachedBearer(store.profile(name), c.api_key), () => this.newBearer(c));
+    const got = await obtainOnce(
+      `${store.path}.bearer.lock`,
+      () => cachedBearer(store.profile(name), c.api_key),
+      () => this.newBearer(c),
+    );
     this.o.io.addSecret(got);
     this.creds = { ...c, bearer_token: got, source: { ...c.source, bearer_token: 'profile' } };
     return got;
@@ -106,14 +114,17 @@ export class CredentialCache {
       form: { grant_type: 'client_credentials' },
     });
     const token = res.data?.access_token;
-    if (res.data?.token_type !== 'bearer' || !token) throw new AuthError('the token endpoint did not return a bearer token');
+    if (res.data?.token_type !== 'bearer' || !token)
+      throw new AuthError('the token endpoint did not return a bearer token');
     this.o.io.addSecret(token);
     // Cached even when the key comes from the environment: CI jobs run many processes, and the
     // service punishes asking again (403 code 99). bearer_key ties it to the key it belongs to.
     // Best effort: a read-only or absent HOME (a CI runner) must not fail a command that only reads.
     await this.updateProfile({ bearer_token: token, bearer_key: c.api_key }).catch((e: NodeJS.ErrnoException) => {
       if (e instanceof XctlError || !e.code) throw e;
-      this.o.io.info(`note: the bearer token could not be cached (${e.code}; set XCTL_CONFIG_DIR to a writable folder to cache it)`);
+      this.o.io.info(
+        `note: the bearer token could not be cached (${e.code}; set XCTL_CONFIG_DIR to a writable folder to cache it)`,
+      );
     });
     return token;
   }
@@ -130,13 +141,17 @@ export class CredentialCache {
     const name = await this.o.profiles.name();
     const p = store.profile(name);
     if (!p?.oauth2_access_token) {
-      throw new AuthError(`profile "${name}" holds no OAuth 2.0 user token`, { hint: 'run `xctl auth login --oauth2`' });
+      throw new AuthError(`profile "${name}" holds no OAuth 2.0 user token`, {
+        hint: 'run `xctl auth login --oauth2`',
+      });
     }
     this.o.io.addSecret(p.oauth2_access_token);
     this.o.io.addSecret(p.oauth2_refresh_token);
     if (!o.rejected && !needsRefresh({ expires_at: expiresAt(p) }, this.o.clock.now())) return p.oauth2_access_token;
     const { withFileLock } = await import('./file-lock.js');
-    return withFileLock(`${store.path}.oauth2-refresh.lock`, () => this.refreshLocked(name, p.oauth2_access_token!, o.rejected));
+    return withFileLock(`${store.path}.oauth2-refresh.lock`, () =>
+      this.refreshLocked(name, p.oauth2_access_token!, o.rejected),
+    );
   }
 
   /** Under the refresh lock: the pair another process rotated meanwhile, else a refresh. */
@@ -144,24 +159,43 @@ export class CredentialCache {
     const { needsRefresh, refreshGrant } = await import('./oauth2.js');
     const q = (await this.o.profiles.store()).profile(name);
     const now = this.o.clock.now();
-    if (!q?.oauth2_access_token) throw new AuthError(`profile "${name}" no longer holds an OAuth 2.0 user token (logged out meanwhile?)`, { hint: 'run `xctl auth login --oauth2`' });
-    // Another process refreshed while this one waited: its pair is the current one.
-    if (q.oauth2_access_token !== (rejected ?? before) && !needsRefresh({ expires_at: expiresAt(q) }, now)) return q.oauth2_access_token;
-    if (!q.oauth2_refresh_token) {
-      throw new AuthError(rejected ? 'the OAuth 2.0 token was refused and there is no refresh token' : 'the OAuth 2.0 token has expired and there is no refresh token', {
-        hint: 'log in again: `xctl auth login --oauth2` (with the offline.access scope, xctl refreshes by itself)',
+    if (!q?.oauth2_access_token)
+      throw new AuthError(`profile "${name}" no longer holds an OAuth 2.0 user token (logged out meanwhile?)`, {
+        hint: 'run `xctl auth login --oauth2`',
       });
+    // Another process refreshed while this one waited: its pair is the current one.
+    if (q.oauth2_access_token !== (rejected ?? before) && !needsRefresh({ expires_at: expiresAt(q) }, now))
+      return q.oauth2_access_token;
+    if (!q.oauth2_refresh_token) {
+      throw new AuthError(
+        rejected
+          ? 'the OAuth 2.0 token was refused and there is no refresh token'
+          : 'the OAuth 2.0 token has expired and there is no refresh token',
+        {
+          hint: 'log in again: `xctl auth login --oauth2` (with the offline.access scope, xctl refreshes by itself)',
+        },
+      );
     }
     const c = await this.credentials();
     const clientId = q.oauth2_client_id ?? c.client_id;
-    if (!clientId) throw new AuthError('the OAuth 2.0 token cannot be refreshed: no client id is set', { hint: 'run `xctl auth set --client-id ID`, or log in again' });
+    if (!clientId)
+      throw new AuthError('the OAuth 2.0 token cannot be refreshed: no client id is set', {
+        hint: 'run `xctl auth set --client-id ID`, or log in again',
+      });
     // The secret belongs to the client the token was issued to; a public client has none.
     const clientSecret = !q.oauth2_client_id || q.oauth2_client_id === c.client_id ? c.client_secret : undefined;
     let t;
     try {
-      t = await refreshGrant(await this.o.http(), { clientId, clientSecret }, q.oauth2_refresh_token, this.o.clock.now());
+      t = await refreshGrant(
+        await this.o.http(),
+        { clientId, clientSecret },
+        q.oauth2_refresh_token,
+        this.o.clock.now(),
+      );
     } catch (e) {
-      if (e instanceof AuthError) e.hint = 'the refresh token was refused (expired, revoked, or already used): log in again with `xctl auth login --oauth2`';
+      if (e instanceof AuthError)
+        e.hint =
+          'the refresh token was refused (expired, revoked, or already used): log in again with `xctl auth login --oauth2`';
       throw e;
     }
     this.o.io.addSecret(t.access_token);
@@ -173,7 +207,10 @@ export class CredentialCache {
       oauth2_expires_at: new Date(t.expires_at).toISOString(),
       oauth2_scopes: t.scopes.length ? t.scopes.join(' ') : q.oauth2_scopes,
     });
-    if (this.o.verbose) this.o.io.info(`refreshed the OAuth 2.0 token (valid until ${new Date(t.expires_at).toISOString().replace(/\.\d+Z$/, 'Z')})`);
+    if (this.o.verbose)
+      this.o.io.info(
+        `refreshed the OAuth 2.0 token (valid until ${new Date(t.expires_at).toISOString().replace(/\.\d+Z$/, 'Z')})`,
+      );
     return t.access_token;
   }
 }

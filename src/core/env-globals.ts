@@ -49,7 +49,8 @@ export function withEnvGlobals<G extends EnvGlobals>(g: G, env: Env): G {
     // commander sets a negatable flag (--no-progress) to true by default: only false is explicit.
     if (invert ? rec[key] !== false : rec[key] === undefined) rec[key] = invert ? !v : v;
   }
-  for (const [key, name] of VALUE_VARS) if (rec[key] === undefined && env[name] !== undefined && env[name] !== '') rec[key] = env[name];
+  for (const [key, name] of VALUE_VARS)
+    if (rec[key] === undefined && env[name] !== undefined && env[name] !== '') rec[key] = env[name];
   return out;
 }
 
@@ -57,6 +58,7 @@ export function withEnvGlobals<G extends EnvGlobals>(g: G, env: Env): G {
 export function parseDuration(v: string, flagName = '--deadline'): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
   const n = m ? Number(m[1]) : NaN;
-  if (!m || !(n > 0)) throw new UsageError(`${flagName} must be a duration such as 90s, 15m or 2h (got "${v}")`, { flag: '--deadline' });
+  if (!m || !(n > 0))
+    throw new UsageError(`${flagName} must be a duration such as 90s, 15m or 2h (got "${v}")`, { flag: '--deadline' });
   return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
 }

@@ -135,14 +135,19 @@ function stripUndefined<T extends Record<string, unknown>>(o: T): T {
 }
 
 const RATE_HINT = 'rate limit exceeded: wait for the reset time or raise --max-wait';
-const READ_ONLY_HINT = "the user token is read-only: raise the app's permission, then sign in again with write access (`xctl auth login --access-level write`)";
+const READ_ONLY_HINT =
+  "the user token is read-only: raise the app's permission, then sign in again with write access (`xctl auth login --access-level write`)";
 const HINTS: Record<string, string> = {
-  [V1Code.AuthFailed]: 'the signature was rejected: check the API key/secret and the access token/secret (`xctl auth status`)',
-  [V1Code.InvalidOrExpiredToken]: 'the token is invalid or expired: log in again (`xctl auth login`) or set new credentials (`xctl auth set`)',
-  [V1Code.TokenRequestedTooOften]: 'bearer tokens must be cached: `xctl auth app-token` reuses the cached one instead of asking again',
+  [V1Code.AuthFailed]:
+    'the signature was rejected: check the API key/secret and the access token/secret (`xctl auth status`)',
+  [V1Code.InvalidOrExpiredToken]:
+    'the token is invalid or expired: log in again (`xctl auth login`) or set new credentials (`xctl auth set`)',
+  [V1Code.TokenRequestedTooOften]:
+    'bearer tokens must be cached: `xctl auth app-token` reuses the cached one instead of asking again',
   [V1Code.AppOnlyForbidden]: 'an app-only bearer cannot call a user endpoint: use `--auth user`',
   [V1Code.RateLimitExceeded]: RATE_HINT,
-  [AdsCode.UnauthorizedAccess]: 'the user token has no access to this account: check --account and `xctl ads accounts list`',
+  [AdsCode.UnauthorizedAccess]:
+    'the user token has no access to this account: check --account and `xctl ads accounts list`',
   [AdsCode.AccountNotFound]: 'no such ads account for this user: see `xctl ads accounts list`',
   [AdsCode.TooManyRequests]: RATE_HINT,
   [AdsCode.RouteNotFound]: 'the path does not exist on this API version',
@@ -153,9 +158,12 @@ const HINTS: Record<string, string> = {
   // v2 webhook management (webhooks create, validate).
   [WebhookCode.CrcValidationFailed]:
     'the URL did not answer the challenge: it must answer GET ?crc_token=T within 3 seconds, without redirecting, with 200 and {"response_token":"sha256=..."}, the HMAC-SHA256 of T keyed with the API secret (`xctl webhooks crc T` prints the expected answer; `xctl webhooks listen` is a receiver that does it)',
-  [WebhookCode.DuplicateUrlFailed]: 'this app already has a webhook with this URL: `xctl webhooks list` shows its id (use it, or delete it first with `xctl webhooks delete ID`)',
-  [WebhookCode.WebhookLimitExceeded]: 'the app has as many webhooks as it may: delete one it no longer uses (`xctl webhooks list`, then `xctl webhooks delete ID`)',
-  [WebhookCode.UrlValidationFailed]: 'the URL is not one the service accepts: https, a public host name, no port, at most 200 characters',
+  [WebhookCode.DuplicateUrlFailed]:
+    'this app already has a webhook with this URL: `xctl webhooks list` shows its id (use it, or delete it first with `xctl webhooks delete ID`)',
+  [WebhookCode.WebhookLimitExceeded]:
+    'the app has as many webhooks as it may: delete one it no longer uses (`xctl webhooks list`, then `xctl webhooks delete ID`)',
+  [WebhookCode.UrlValidationFailed]:
+    'the URL is not one the service accepts: https, a public host name, no port, at most 200 characters',
 };
 
 /**
@@ -164,7 +172,11 @@ const HINTS: Record<string, string> = {
  * (`{"title","detail","type",...}` or `{"errors":[problem]}`) and ads
  * (`{"errors":[{"code":"STRING","message","parameter"}]}`).
  */
-export function errorFromResponse(status: number, body: unknown, opts: { resetAt?: number; fallbackText?: string } = {}): ApiError {
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  opts: { resetAt?: number; fallbackText?: string } = {},
+): ApiError {
   let message = '';
   let code: string | number | undefined;
   let parameter: string | undefined;
@@ -193,7 +205,8 @@ export function errorFromResponse(status: number, body: unknown, opts: { resetAt
   if (status === 429) return new RateLimitError(full, { ...details, resetAt: opts.resetAt, hint: hint ?? RATE_HINT });
   // An account id that does not exist (403 ACCOUNT_NOT_FOUND) is a wrong --account, not a
   // credential problem: exit 1, so that a pipeline does not go looking for its secrets.
-  if ((status === 401 || status === 403) && String(code) !== AdsCode.AccountNotFound) return new AuthError(full, details);
+  if ((status === 401 || status === 403) && String(code) !== AdsCode.AccountNotFound)
+    return new AuthError(full, details);
   return new ApiError(full, details);
 }
 
@@ -205,7 +218,10 @@ function problemCode(type: string): string | undefined {
 }
 
 function summarizeText(text: string): string {
-  const t = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!t) return 'empty response';
   const short = t.length > 160 ? t.slice(0, 157) + '...' : t;
   return /<[a-z!]/i.test(text) ? `unexpected response: ${short}` : short;

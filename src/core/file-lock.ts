@@ -52,7 +52,16 @@ function readHolder(file: string): { holder?: Holder; ino?: number; mtimeMs?: nu
   try {
     const h = JSON.parse(text) as Partial<Holder>;
     if (typeof h.pid === 'number' && Number.isInteger(h.pid) && h.pid > 0) {
-      return { holder: { pid: h.pid, start: typeof h.start === 'string' ? h.start : undefined, at: Number(h.at) || 0, nonce: String(h.nonce ?? `ino${st.ino}`) }, ino: st.ino, mtimeMs: st.mtimeMs };
+      return {
+        holder: {
+          pid: h.pid,
+          start: typeof h.start === 'string' ? h.start : undefined,
+          at: Number(h.at) || 0,
+          nonce: String(h.nonce ?? `ino${st.ino}`),
+        },
+        ino: st.ino,
+        mtimeMs: st.mtimeMs,
+      };
     }
   } catch {
     /* not a record */
@@ -128,7 +137,8 @@ function takeOver(file: string, key: string, now: number): void {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     const m = readHolder(marker);
-    if (m?.holder && !holderAlive(m.holder) && now - (m.mtimeMs ?? now) > MARKER_STALE_MS) fs.rmSync(marker, { force: true });
+    if (m?.holder && !holderAlive(m.holder) && now - (m.mtimeMs ?? now) > MARKER_STALE_MS)
+      fs.rmSync(marker, { force: true });
     return; // another process is taking it over: look again
   }
   try {
@@ -163,7 +173,9 @@ function release(file: string, mine: Holder): void {
 }
 
 function busy(file: string, h: Holder | undefined): XctlError {
-  return new XctlError(`another xctl process (pid ${h?.pid ?? '?'}) holds ${file}`, { hint: 'wait for it to finish; if no xctl is running, remove the file' });
+  return new XctlError(`another xctl process (pid ${h?.pid ?? '?'}) holds ${file}`, {
+    hint: 'wait for it to finish; if no xctl is running, remove the file',
+  });
 }
 
 /** Runs fn while holding the lock file; always removes it afterwards. */
@@ -217,7 +229,12 @@ export function withFileLockSync<T>(file: string, fn: () => T, o: Omit<LockOptio
  * value if there is one, else obtained under the lock after looking again, so processes that
  * waited find what the first one cached.
  */
-export async function obtainOnce<T>(file: string, cached: () => T | undefined, obtain: () => Promise<T>, o: LockOptions = {}): Promise<T> {
+export async function obtainOnce<T>(
+  file: string,
+  cached: () => T | undefined,
+  obtain: () => Promise<T>,
+  o: LockOptions = {},
+): Promise<T> {
   const first = cached();
   if (first !== undefined) return first;
   let inside = false;

@@ -17,6 +17,9 @@ export function fileSystemError(e: unknown, what?: string): XctlError | undefine
   if (!(e instanceof Error) || !err.code || !(err.code in WHY) || (!err.path && !what)) return undefined;
   const where = what ?? `${err.syscall ?? 'write'} ${err.path}`;
   return new XctlError(`cannot ${where}: ${WHY[err.code]} (${err.code})`, {
-    hint: err.code === 'ENOSPC' || err.code === 'EDQUOT' ? 'free some space, then run the command again' : 'check the folder, or choose another (XCTL_CONFIG_DIR)',
+    hint:
+      err.code === 'ENOSPC' || err.code === 'EDQUOT'
+        ? 'free some space, then run the command again'
+        : 'check the folder, or choose another (XCTL_CONFIG_DIR)',
   });
 }

@@ -49,18 +49,29 @@ export class HttpFactory {
   /** Read once per command: a login sends its code where it started, whatever the store says later. */
   private baseOverride(): Promise<string | undefined> {
     // A CI variable that was never set arrives empty: falling back to production would be silent.
-    if (this.o.flags.baseUrl === undefined && this.o.env.XCTL_BASE_URL !== undefined && this.o.env.XCTL_BASE_URL.trim() === '') {
-      return Promise.reject(new UsageError('XCTL_BASE_URL is set but empty: give a base URL, or unset the variable to use the platform', { flag: '--base-url' }));
+    if (
+      this.o.flags.baseUrl === undefined &&
+      this.o.env.XCTL_BASE_URL !== undefined &&
+      this.o.env.XCTL_BASE_URL.trim() === ''
+    ) {
+      return Promise.reject(
+        new UsageError('XCTL_BASE_URL is set but empty: give a base URL, or unset the variable to use the platform', {
+          flag: '--base-url',
+        }),
+      );
     }
-    if (this.o.flags.baseUrl !== undefined && this.o.flags.baseUrl.trim() === '') return Promise.reject(new UsageError('--base-url is empty', { flag: '--base-url' }));
-    this.basePromise ??= (async () => this.o.flags.baseUrl ?? this.o.env.XCTL_BASE_URL ?? (await this.o.profileBase().catch(() => undefined)))();
+    if (this.o.flags.baseUrl !== undefined && this.o.flags.baseUrl.trim() === '')
+      return Promise.reject(new UsageError('--base-url is empty', { flag: '--base-url' }));
+    this.basePromise ??= (async () =>
+      this.o.flags.baseUrl ?? this.o.env.XCTL_BASE_URL ?? (await this.o.profileBase().catch(() => undefined)))();
     return this.basePromise;
   }
 
   maxWaitSec(): number {
     const v = this.o.flags.maxWait;
     if (v === undefined) return 900;
-    if (!/^\d+$/.test(v)) throw new UsageError(`--max-wait must be a whole number of seconds (got "${v}")`, { flag: '--max-wait' });
+    if (!/^\d+$/.test(v))
+      throw new UsageError(`--max-wait must be a whole number of seconds (got "${v}")`, { flag: '--max-wait' });
     return Number(v);
   }
 
@@ -68,7 +79,8 @@ export class HttpFactory {
   private deadlineMs(): number | undefined {
     const v = this.o.env.XCTL_TIMEOUT;
     if (v === undefined || v === '') return undefined;
-    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0) throw new UsageError(`XCTL_TIMEOUT must be a positive number of seconds (got "${v}")`);
+    if (!/^\d+(\.\d+)?$/.test(v) || Number(v) <= 0)
+      throw new UsageError(`XCTL_TIMEOUT must be a positive number of seconds (got "${v}")`);
     return Number(v) * 1000;
   }
 

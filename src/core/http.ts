@@ -3,7 +3,15 @@
 // unless one is given).
 import type { Readable } from 'node:stream';
 import type { IO } from './io.js';
-import { ApiError, AuthError, NetworkError, RateLimitError, RetryLaterError, UsageError, errorFromResponse } from './errors.js';
+import {
+  ApiError,
+  AuthError,
+  NetworkError,
+  RateLimitError,
+  RetryLaterError,
+  UsageError,
+  errorFromResponse,
+} from './errors.js';
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
 import type { Credentials } from './config.js';
 import { abortableSleep } from './sleep.js';
@@ -99,7 +107,14 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 // `code` is an OAuth 2.0 authorization code: single-use, but worth a token until it is spent.
 const SENSITIVE_PARAM = /token|secret|password|verifier|pin|key$|^code$/i;
 // Connection-level failures where the request cannot have reached the server.
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 /** How much of a failed answer's body --verbose shows. */
 const VERBOSE_BODY_CHARS = 4000;
 /** The largest API answer read: the biggest list page is well under 1 MB; an endless body stops here. */
@@ -108,7 +123,10 @@ export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_DEADLINE_MS = 120_000;
 
 export function parseRateLimit(h: Record<string, string>): RateLimit | undefined {
-  for (const [prefix, scope] of [['x-account-rate-limit-', 'account'], ['x-rate-limit-', 'app']] as const) {
+  for (const [prefix, scope] of [
+    ['x-account-rate-limit-', 'account'],
+    ['x-rate-limit-', 'app'],
+  ] as const) {
     const limit = h[prefix + 'limit'];
     const remaining = h[prefix + 'remaining'];
     const reset = h[prefix + 'reset'];
@@ -154,11 +172,14 @@ export class HttpClient {
   url(req: Pick<HttpRequest, 'path' | 'host' | 'query'>): URL {
     const base = req.host === 'ads' ? this.cfg.adsBase : this.cfg.apiBase;
     checkRelativePath(req.path);
-    const u = /^https?:\/\//.test(req.path) ? new URL(req.path) : new URL(req.path.replace(/^\/?/, '/'), base.replace(/\/+$/, '') + '/');
+    const u = /^https?:\/\//.test(req.path)
+      ? new URL(req.path)
+      : new URL(req.path.replace(/^\/?/, '/'), base.replace(/\/+$/, '') + '/');
     if (!/^https?:\/\//.test(req.path)) {
       // keep any base path prefix (e.g. a proxy at https://proxy/x)
       const b = new URL(base);
-      if (b.pathname !== '/' && !u.pathname.startsWith(b.pathname)) u.pathname = b.pathname.replace(/\/$/, '') + u.pathname;
+      if (b.pathname !== '/' && !u.pathname.startsWith(b.pathname))
+        u.pathname = b.pathname.replace(/\/$/, '') + u.pathname;
     }
     for (const [k, v] of Object.entries(req.query ?? {})) {
       if (v === undefined || v === null) continue;
@@ -179,10 +200,13 @@ export class HttpClient {
     // gh ties a token to its host: a signed header for another host would hand it the credentials.
     if ((req.auth ?? 'user') !== 'none' && !this.isConfiguredHost(url)) {
       const hosts = [...new Set([this.cfg.apiBase, this.cfg.adsBase].map((b) => new URL(b).host))].join(', ');
-      throw new UsageError(`refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${hosts})`, {
-        flag: '--auth',
-        hint: 'pass --auth none to call another host without credentials, or point --base-url at it',
-      });
+      throw new UsageError(
+        `refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${hosts})`,
+        {
+          flag: '--auth',
+          hint: 'pass --auth none to call another host without credentials, or point --base-url at it',
+        },
+      );
     }
     const idempotent = req.idempotent ?? IDEMPOTENT.has(method);
     const maxRetries = req.retry === false ? 0 : (this.cfg.retries ?? 4);
@@ -216,24 +240,38 @@ export class HttpClient {
       }
       if (res.status === 429 && req.retry !== false) {
         const maxWaitMs = (this.cfg.maxWaitSec ?? 900) * 1000;
-        const p = rateLimitWait({ headers: res.headers, rateLimit: res.rateLimit, now: this.now(), waits: rateWaits, backedOffMs, maxWaitMs });
+        const p = rateLimitWait({
+          headers: res.headers,
+          rateLimit: res.rateLimit,
+          now: this.now(),
+          waits: rateWaits,
+          backedOffMs,
+          maxWaitMs,
+        });
         if (p) {
           rateWaits++;
           if (p.why === 'backoff') backedOffMs += p.waitMs;
-          if (this.cfg.io.canRedraw) await this.countdown(p.waitMs, `rate limited on ${method} ${url.pathname}`, p.why, req.signal);
+          if (this.cfg.io.canRedraw)
+            await this.countdown(p.waitMs, `rate limited on ${method} ${url.pathname}`, p.why, req.signal);
           else {
-            this.cfg.io.info(`rate limited on ${method} ${url.pathname}; waiting ${fmtMs(p.waitMs)}${p.why === 'x-rate-limit-reset' ? ` until ${new Date(p.reset! * 1000).toISOString()}` : ' (backoff: the window is not spent)'}`);
+            this.cfg.io.info(
+              `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(p.waitMs)}${p.why === 'x-rate-limit-reset' ? ` until ${new Date(p.reset! * 1000).toISOString()}` : ' (backoff: the window is not spent)'}`,
+            );
             await this.sleep(p.waitMs, req.signal);
           }
           continue;
         }
         const reset = resetOf(res.headers, res.rateLimit);
-        throw errorFromResponse(429, safeJson(res.text), { resetAt: reset !== undefined && reset * 1000 > this.now() ? reset : undefined }) as RateLimitError;
+        throw errorFromResponse(429, safeJson(res.text), {
+          resetAt: reset !== undefined && reset * 1000 > this.now() ? reset : undefined,
+        }) as RateLimitError;
       }
       if (res.status >= 500 && idempotent && attempt < maxRetries) {
         uncertain ||= `HTTP ${res.status}`;
         const wait = backoff(base, attempt++);
-        this.cfg.io.info(`HTTP ${res.status} from ${method} ${url.pathname}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
+        this.cfg.io.info(
+          `HTTP ${res.status} from ${method} ${url.pathname}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`,
+        );
         await this.sleep(wait, req.signal);
         continue;
       }
@@ -248,17 +286,28 @@ export class HttpClient {
         // Not followed (credentials stay with the configured host) and never taken for success.
         if (res.stream) res.stream.destroy();
         const location = res.headers.location;
-        throw new ApiError(`${method} ${url.pathname} answered HTTP ${res.status}, a redirect${location ? ` to ${location}` : ' without a Location'}; redirects are not followed`, {
-          status: res.status,
-          hint: 'check --base-url: the API never redirects',
-        });
+        throw new ApiError(
+          `${method} ${url.pathname} answered HTTP ${res.status}, a redirect${location ? ` to ${location}` : ' without a Location'}; redirects are not followed`,
+          {
+            status: res.status,
+            hint: 'check --base-url: the API never redirects',
+          },
+        );
       }
       if (res.status >= 400 && req.throwOnError !== false) {
         if (res.stream) res.stream.destroy();
-        const err = errorFromResponse(res.status, safeJson(res.text), { resetAt: res.rateLimit?.reset, fallbackText: res.text });
+        const err = errorFromResponse(res.status, safeJson(res.text), {
+          resetAt: res.rateLimit?.reset,
+          fallbackText: res.text,
+        });
         if (oauth2Token) oauth2Hint(err, method, url.pathname, req.scopes);
         // v1.1 says code 89, v2 a bare 401 problem: either way the cached bearer was refused.
-        if (req.auth === 'app' && res.status === 401 && (hasCode(err, V1Code.InvalidOrExpiredToken) || !hasV1Codes(res.text)) && this.cfg.onBearerRejected) {
+        if (
+          req.auth === 'app' &&
+          res.status === 401 &&
+          (hasCode(err, V1Code.InvalidOrExpiredToken) || !hasV1Codes(res.text)) &&
+          this.cfg.onBearerRejected
+        ) {
           err.hint = (await this.cfg.onBearerRejected()) ?? err.hint;
         }
         if (res.status >= 500 && !idempotent) {
@@ -310,7 +359,12 @@ export class HttpClient {
     return abortableSleep(ms, signal ?? this.cfg.signal);
   }
 
-  private async authHeader(method: string, url: URL, req: HttpRequest, form: Array<[string, string]>): Promise<string | undefined> {
+  private async authHeader(
+    method: string,
+    url: URL,
+    req: HttpRequest,
+    form: Array<[string, string]>,
+  ): Promise<string | undefined> {
     const auth = req.auth ?? 'user';
     if (auth === 'none') return undefined;
     if (auth === 'oauth2') return `Bearer ${(req as HttpRequest & { oauth2Token: string }).oauth2Token}`;
@@ -345,7 +399,11 @@ export class HttpClient {
 
   private async once<T>(method: string, url: URL, req: HttpRequest): Promise<HttpResponse<T>> {
     const io = this.cfg.io;
-    const headers: Record<string, string> = { 'user-agent': this.cfg.userAgent ?? 'xctl', accept: 'application/json', ...(req.headers ?? {}) };
+    const headers: Record<string, string> = {
+      'user-agent': this.cfg.userAgent ?? 'xctl',
+      accept: 'application/json',
+      ...(req.headers ?? {}),
+    };
     const form = toPairs(req.form);
     let body: string | Buffer | undefined;
     if (req.json !== undefined) {
@@ -364,9 +422,14 @@ export class HttpClient {
     const verbose = this.cfg.verbose;
     if (verbose) {
       io.err(`> ${method} ${redactUrl(url)}`);
-      for (const [k, v] of Object.entries(headers)) io.err(`> ${k}: ${k === 'authorization' ? v.split(' ')[0] + ' [redacted]' : v}`);
-      if (form.length && req.json === undefined) io.err(`> body (form): ${form.map(([k, v]) => `${k}=${SENSITIVE_PARAM.test(k) ? '[redacted]' : v}`).join('&')}`);
-      else if (body !== undefined) io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
+      for (const [k, v] of Object.entries(headers))
+        io.err(`> ${k}: ${k === 'authorization' ? v.split(' ')[0] + ' [redacted]' : v}`);
+      if (form.length && req.json === undefined)
+        io.err(
+          `> body (form): ${form.map(([k, v]) => `${k}=${SENSITIVE_PARAM.test(k) ? '[redacted]' : v}`).join('&')}`,
+        );
+      else if (body !== undefined)
+        io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
     }
     const started = performance.now();
     // A stream is endless by design (its watchdog handles stalls); any other answer has a deadline.
@@ -378,8 +441,11 @@ export class HttpClient {
       this.cfg.signal?.reason instanceof RetryLaterError
         ? this.cfg.signal.reason
         : deadline?.aborted && !req.signal?.aborted && !this.cfg.signal?.aborted
-        ? new NetworkError(`no complete answer from ${url.host} within ${fmtMs(deadlineMs!)}`, { code: 'DEADLINE', hint: 'the server is too slow; XCTL_TIMEOUT sets the deadline in seconds' })
-        : toNetworkError(e, url);
+          ? new NetworkError(`no complete answer from ${url.host} within ${fmtMs(deadlineMs!)}`, {
+              code: 'DEADLINE',
+              hint: 'the server is too slow; XCTL_TIMEOUT sets the deadline in seconds',
+            })
+          : toNetworkError(e, url);
     let r: TransportResponse;
     try {
       this.transport ??= import('./node-transport.js').then((m) => m.nodeTransport);
@@ -396,7 +462,8 @@ export class HttpClient {
       throw late(e);
     }
     const resHeaders: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r.headers)) if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(r.headers))
+      if (v !== undefined) resHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     const rateLimit = parseRateLimit(resHeaders);
     // The version segment (/2, /12) is kept: only ids after it become :id.
     if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/(?<!^)\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
@@ -405,7 +472,15 @@ export class HttpClient {
       for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') io.err(`< ${k}: ${v}`);
     }
     if (req.stream && r.status < 400) {
-      return { status: r.status, headers: resHeaders, data: undefined as T, text: '', url: url.toString(), rateLimit, stream: r.body };
+      return {
+        status: r.status,
+        headers: resHeaders,
+        data: undefined as T,
+        text: '',
+        url: url.toString(),
+        rateLimit,
+        stream: r.body,
+      };
     }
     const maxBytes = req.maxBytes ?? MAX_RESPONSE_BYTES;
     const tooLarge = () =>
@@ -437,14 +512,21 @@ export class HttpClient {
     // The answer to a failure, as the service sent it: the one line of the error names one
     // problem, the body may hold more (every item of `errors`, a `request` echo). Redacted and
     // escaped by io.err, and cut short: an HTML error page can be long.
-    if (verbose && r.status >= 400) io.err(`< body: ${text.length > VERBOSE_BODY_CHARS ? `${text.slice(0, VERBOSE_BODY_CHARS)}... (${text.length} characters)` : text || '(empty)'}`);
+    if (verbose && r.status >= 400)
+      io.err(
+        `< body: ${text.length > VERBOSE_BODY_CHARS ? `${text.slice(0, VERBOSE_BODY_CHARS)}... (${text.length} characters)` : text || '(empty)'}`,
+      );
     let data: unknown = text;
     const ct = resHeaders['content-type'] ?? '';
     if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {
       try {
         data = parseJson(text);
       } catch {
-        if (r.status < 400) throw new ApiError(`the server answered ${r.status} with malformed JSON`, { status: r.status, hint: 'is --base-url pointing at the API?' });
+        if (r.status < 400)
+          throw new ApiError(`the server answered ${r.status} with malformed JSON`, {
+            status: r.status,
+            hint: 'is --base-url pointing at the API?',
+          });
       }
     } else if (r.status < 400 && text && ct.includes('text/html')) {
       throw new ApiError(`expected JSON from ${method} ${url.pathname} but the server answered with an HTML page`, {
@@ -470,14 +552,17 @@ function oauth2Hint(err: ApiError, method: string, path: string, scopes: readonl
     err.hint = 'this endpoint does not take OAuth 2.0 user tokens: use --auth user or --auth app';
     return;
   }
-  const need = scopes ?? (() => {
-    const r = oauth2RequirementForPath(method, path);
-    return Array.isArray(r) ? r : undefined;
-  })();
+  const need =
+    scopes ??
+    (() => {
+      const r = oauth2RequirementForPath(method, path);
+      return Array.isArray(r) ? r : undefined;
+    })();
   if (need?.length) {
     err.hint = `the OAuth 2.0 token needs the scope${need.length > 1 ? 's' : ''} ${need.join(' ')}: log in again with them, e.g. \`xctl auth login --oauth2 --scopes "${[...new Set([...need, 'offline.access'])].join(' ')}"\``;
   } else {
-    err.hint = 'the OAuth 2.0 token lacks a scope this endpoint needs: log in again with `xctl auth login --oauth2 --scopes "..."`';
+    err.hint =
+      'the OAuth 2.0 token lacks a scope this endpoint needs: log in again with `xctl auth login --oauth2 --scopes "..."`';
   }
 }
 
@@ -497,7 +582,8 @@ function safeJson(text: string): unknown {
 
 function toNetworkError(e: unknown, url: URL): NetworkError {
   const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-  if (err.name === 'AbortError' || err.code === 'ABORT_ERR') return Object.assign(new NetworkError('request aborted'), { aborted: true });
+  if (err.name === 'AbortError' || err.code === 'ABORT_ERR')
+    return Object.assign(new NetworkError('request aborted'), { aborted: true });
   const code = err.code ?? err.cause?.code ?? '';
   const host = url.host;
   let message = `cannot reach ${host}: ${err.message || code}`;
@@ -514,11 +600,17 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
   } else if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     final = true;
     message = `cannot resolve host ${url.hostname}${code === 'EAI_AGAIN' ? ' (name lookup failed; offline?)' : ''}`;
-    hint = isPlatformHost(url.hostname) ? 'check the network connection' : 'check --base-url (XCTL_BASE_URL, or the profile\'s base_url: `xctl config get base_url`) and the network';
+    hint = isPlatformHost(url.hostname)
+      ? 'check the network connection'
+      : "check --base-url (XCTL_BASE_URL, or the profile's base_url: `xctl config get base_url`) and the network";
   } else if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|tls|ssl/i.test(err.message)) {
     message = `TLS failure talking to ${host}: ${err.message || code}`;
     hint = 'the server certificate is not trusted; check --base-url (plain http is allowed only on loopback)';
-  } else if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  } else if (
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     message = `timed out talking to ${host}`;
   } else if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
     message = `connection to ${host} closed unexpectedly`;
@@ -547,9 +639,14 @@ const MAX_RATE_WAITS = 20;
  * guard) or says nothing usable is backed off from (1 s doubling to 30 s, jittered), until the
  * backoffs together would pass --max-wait. undefined: give up now (a RateLimitError).
  */
-export function rateLimitWait(o: { headers: Record<string, string>; rateLimit?: RateLimit; now: number; waits: number; backedOffMs: number; maxWaitMs: number }):
-  | { waitMs: number; why: 'x-rate-limit-reset' | 'backoff'; reset?: number }
-  | undefined {
+export function rateLimitWait(o: {
+  headers: Record<string, string>;
+  rateLimit?: RateLimit;
+  now: number;
+  waits: number;
+  backedOffMs: number;
+  maxWaitMs: number;
+}): { waitMs: number; why: 'x-rate-limit-reset' | 'backoff'; reset?: number } | undefined {
   if (o.waits >= MAX_RATE_WAITS) return undefined;
   const reset = resetOf(o.headers, o.rateLimit);
   const remainingHeader = o.rateLimit?.remaining ?? Number(o.headers['x-rate-limit-remaining'] ?? NaN);
@@ -584,4 +681,3 @@ export function fmtClock(ms: number): string {
 export function fmtMs(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
-

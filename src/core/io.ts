@@ -170,4 +170,3 @@ export function automationMode(env: Record<string, string | undefined>): boolean
   const on = (v: string | undefined) => v !== undefined && /^(1|true|yes)$/i.test(v.trim());
   return on(env.CI) || on(env.XCTL_NO_PROMPT);
 }
-

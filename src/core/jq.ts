@@ -83,7 +83,12 @@ async function jqWorker(): Promise<JqWorker> {
 type JqResult = { exitCode: number; stdout: string; stderr: string } | { crashed: string };
 
 /** Runs `program` over the JSON text `input` and returns jq's output (strings raw, as `jq -r`). */
-export async function runJq(program: string, input: string, signal?: AbortSignal, timeoutMs = JQ_TIMEOUT_MS): Promise<string> {
+export async function runJq(
+  program: string,
+  input: string,
+  signal?: AbortSignal,
+  timeoutMs = JQ_TIMEOUT_MS,
+): Promise<string> {
   signal ??= interruptSignal();
   const worker = await jqWorker();
   const r = await new Promise<JqResult | 'timeout' | 'aborted' | Error>((resolve) => {
@@ -106,10 +111,17 @@ export async function runJq(program: string, input: string, signal?: AbortSignal
     await worker.terminate();
   }
   if (r === 'aborted') throw new InterruptedError('interrupted while --jq ran');
-  if (r === 'timeout') throw new UsageError(`--jq: the program ran for ${timeoutMs / 1000} s without finishing (a recursion that never ends?): stopped`, { flag: '--jq' });
+  if (r === 'timeout')
+    throw new UsageError(
+      `--jq: the program ran for ${timeoutMs / 1000} s without finishing (a recursion that never ends?): stopped`,
+      { flag: '--jq' },
+    );
   if (r instanceof Error || 'crashed' in r) {
     const why = r instanceof Error ? r.message : r.crashed;
-    throw new UsageError(`--jq: the program ran out of memory or failed (${why.slice(0, 200)})`, { flag: '--jq', hint: 'filter the data down before building large arrays or strings' });
+    throw new UsageError(`--jq: the program ran out of memory or failed (${why.slice(0, 200)})`, {
+      flag: '--jq',
+      hint: 'filter the data down before building large arrays or strings',
+    });
   }
   if (r.exitCode !== 0) throw jqError(r.stderr);
   return r.stdout;

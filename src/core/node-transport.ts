@@ -46,7 +46,10 @@ export async function sendNode(req: TransportRequest): Promise<TransportResponse
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
     const cr = lib.request(req.url, { method: req.method, headers, agent, signal: req.signal });
     let settled = false;
-    const headersTimer = setTimeout(() => cr.destroy(wireError(`no response headers within ${req.headersTimeoutMs} ms`, 'UND_ERR_HEADERS_TIMEOUT')), req.headersTimeoutMs);
+    const headersTimer = setTimeout(
+      () => cr.destroy(wireError(`no response headers within ${req.headersTimeoutMs} ms`, 'UND_ERR_HEADERS_TIMEOUT')),
+      req.headersTimeoutMs,
+    );
     cr.on('error', (e) => {
       clearTimeout(headersTimer);
       if (!settled) {
@@ -61,7 +64,8 @@ export async function sendNode(req: TransportRequest): Promise<TransportResponse
         // An idle socket while the body is still due: the server stalled mid-answer. The socket
         // goes back to the pool afterwards, so the listener goes with the response.
         const socket = res.socket;
-        const stalled = () => res.destroy(wireError(`the response body stalled for ${req.bodyTimeoutMs} ms`, 'UND_ERR_BODY_TIMEOUT'));
+        const stalled = () =>
+          res.destroy(wireError(`the response body stalled for ${req.bodyTimeoutMs} ms`, 'UND_ERR_BODY_TIMEOUT'));
         socket.setTimeout(req.bodyTimeoutMs);
         socket.on('timeout', stalled);
         const done = () => {

@@ -51,12 +51,16 @@ export function signOAuth1(keys: OAuth1Keys, input: SignInput): Record<string, s
   const u = new URL(input.url);
   const baseUrl = `${u.protocol}//${u.host}${u.pathname}`;
   // Parameters go in `data`, not the URL: the library's own query parser does not decode '+'.
-  const params: Array<[string, string]> = [...u.searchParams.entries(), ...(input.form ?? []), ...Object.entries(input.extra ?? {})];
+  const params: Array<[string, string]> = [
+    ...u.searchParams.entries(),
+    ...(input.form ?? []),
+    ...Object.entries(input.extra ?? {}),
+  ];
   const token = keys.token !== undefined ? { key: keys.token, secret: keys.tokenSecret ?? '' } : undefined;
-  const signed = oauth.authorize({ url: baseUrl, method: input.method.toUpperCase(), data: collect(params) }, token) as unknown as Record<
-    string,
-    string
-  >;
+  const signed = oauth.authorize(
+    { url: baseUrl, method: input.method.toUpperCase(), data: collect(params) },
+    token,
+  ) as unknown as Record<string, string>;
   // The library merges the request parameters into the object it returns: keep only protocol ones.
   const out: Record<string, string> = { ...(input.extra ?? {}) };
   for (const [k, v] of Object.entries(signed)) if (k.startsWith('oauth_')) out[k] = String(v);

@@ -54,7 +54,11 @@ export function parseScopes(raw: string, flag = '--scopes'): string[] {
   const list = raw.split(/[\s,]+/).filter(Boolean);
   if (list.length === 0) throw new UsageError(`${flag} is empty`, { flag });
   const unknown = list.filter((s) => !(OAUTH2_SCOPES as readonly string[]).includes(s));
-  if (unknown.length) throw new UsageError(`${flag}: unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s.slice(0, 40)}"`).join(', ')}; known: ${OAUTH2_SCOPES.join(' ')}`, { flag });
+  if (unknown.length)
+    throw new UsageError(
+      `${flag}: unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s.slice(0, 40)}"`).join(', ')}; known: ${OAUTH2_SCOPES.join(' ')}`,
+      { flag },
+    );
   return [...new Set(list)];
 }
 
@@ -70,17 +74,26 @@ export function parseRedirect(raw: string, expectedState: string, redirectUri?: 
   try {
     u = new URL(raw.trim());
   } catch {
-    throw new UsageError('the pasted text is not a URL: paste the whole address the browser was sent to (it starts with the callback URL)', { flag: '--paste' });
+    throw new UsageError(
+      'the pasted text is not a URL: paste the whole address the browser was sent to (it starts with the callback URL)',
+      { flag: '--paste' },
+    );
   }
   if (redirectUri) {
     const want = new URL(redirectUri);
     if (u.origin !== want.origin || u.pathname !== want.pathname) {
-      throw new UsageError(`the pasted URL is not the callback (${want.origin}${want.pathname}...)`, { flag: '--paste' });
+      throw new UsageError(`the pasted URL is not the callback (${want.origin}${want.pathname}...)`, {
+        flag: '--paste',
+      });
     }
   }
   const state = u.searchParams.get('state');
   if (state === null) throw new AuthError('the redirect carries no state: refusing it (start the login again)');
-  if (!timingSafeEqual(state, expectedState)) throw new AuthError('the redirect\'s state is not the one this login sent: refusing it (an old tab, or a forged link)', { hint: 'start `xctl auth login --oauth2` again and use the URL it prints' });
+  if (!timingSafeEqual(state, expectedState))
+    throw new AuthError(
+      "the redirect's state is not the one this login sent: refusing it (an old tab, or a forged link)",
+      { hint: 'start `xctl auth login --oauth2` again and use the URL it prints' },
+    );
   const error = u.searchParams.get('error');
   if (error) return { kind: 'denied', error, description: u.searchParams.get('error_description') ?? undefined };
   const code = u.searchParams.get('code');
@@ -111,12 +124,23 @@ export interface OAuth2Token {
 export function parseTokenResponse(body: unknown, now: number): OAuth2Token {
   const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
   if (typeof b.token_type !== 'string' || b.token_type.toLowerCase() !== 'bearer') {
-    throw new ApiError(`the token endpoint answered token_type ${JSON.stringify(b.token_type ?? null).slice(0, 40)}, not bearer`, { hint: 'is --base-url pointing at the API?' });
+    throw new ApiError(
+      `the token endpoint answered token_type ${JSON.stringify(b.token_type ?? null).slice(0, 40)}, not bearer`,
+      { hint: 'is --base-url pointing at the API?' },
+    );
   }
-  if (typeof b.access_token !== 'string' || !b.access_token || /\s/.test(b.access_token)) throw new ApiError('the token endpoint answered without an access_token');
-  const expiresIn = typeof b.expires_in === 'number' ? b.expires_in : typeof b.expires_in === 'string' && /^\d+$/.test(b.expires_in) ? Number(b.expires_in) : undefined;
-  if (expiresIn === undefined || !Number.isFinite(expiresIn) || expiresIn <= 0) throw new ApiError('the token endpoint answered without a usable expires_in');
-  if (b.refresh_token !== undefined && (typeof b.refresh_token !== 'string' || !b.refresh_token)) throw new ApiError('the token endpoint answered a malformed refresh_token');
+  if (typeof b.access_token !== 'string' || !b.access_token || /\s/.test(b.access_token))
+    throw new ApiError('the token endpoint answered without an access_token');
+  const expiresIn =
+    typeof b.expires_in === 'number'
+      ? b.expires_in
+      : typeof b.expires_in === 'string' && /^\d+$/.test(b.expires_in)
+        ? Number(b.expires_in)
+        : undefined;
+  if (expiresIn === undefined || !Number.isFinite(expiresIn) || expiresIn <= 0)
+    throw new ApiError('the token endpoint answered without a usable expires_in');
+  if (b.refresh_token !== undefined && (typeof b.refresh_token !== 'string' || !b.refresh_token))
+    throw new ApiError('the token endpoint answered a malformed refresh_token');
   const scopes = typeof b.scope === 'string' ? b.scope.split(/\s+/).filter(Boolean) : [];
   return {
     access_token: b.access_token,
@@ -138,11 +162,14 @@ export function tokenEndpointError(status: number, body: unknown, step: string):
   if (status >= 500 || (!code && status !== 401 && status !== 403 && status !== 400)) {
     return new ApiError(`${step} failed (HTTP ${status})`, { status, hint: 'the service failed; try again' });
   }
-  return new AuthError(`${step} failed: ${desc ?? code ?? `HTTP ${status}`} (HTTP ${status}${code ? `, ${code}` : ''})`, {
-    status,
-    code,
-    hint: 'log in again: `xctl auth login --oauth2`',
-  });
+  return new AuthError(
+    `${step} failed: ${desc ?? code ?? `HTTP ${status}`} (HTTP ${status}${code ? `, ${code}` : ''})`,
+    {
+      status,
+      code,
+      hint: 'log in again: `xctl auth login --oauth2`',
+    },
+  );
 }
 
 /** Basic client authentication of confidential clients: the RFC 2617 form the platform's docs show. */
@@ -152,7 +179,8 @@ export function clientBasic(clientId: string, clientSecret: string): string {
 
 /** A client id is printable ASCII without ':' (the Basic header's separator) or spaces. */
 export function checkClientId(v: string, flag = '--client-id'): string {
-  if (!/^[\x21-\x39\x3b-\x7e]{1,256}$/.test(v)) throw new UsageError(`${flag} must be printable ASCII without spaces or ':' (got "${v.slice(0, 40)}")`, { flag });
+  if (!/^[\x21-\x39\x3b-\x7e]{1,256}$/.test(v))
+    throw new UsageError(`${flag} must be printable ASCII without spaces or ':' (got "${v.slice(0, 40)}")`, { flag });
   return v;
 }
 
@@ -180,7 +208,13 @@ function clientAuth(c: OAuth2ClientCreds, form: Array<[string, string]>): Record
   return {};
 }
 
-async function tokenCall(http: TokenHttp, path: string, c: OAuth2ClientCreds, form: Array<[string, string]>, step: string): Promise<unknown> {
+async function tokenCall(
+  http: TokenHttp,
+  path: string,
+  c: OAuth2ClientCreds,
+  form: Array<[string, string]>,
+  step: string,
+): Promise<unknown> {
   const headers = clientAuth(c, form);
   const res = await http.request({
     method: 'POST',
@@ -197,29 +231,58 @@ async function tokenCall(http: TokenHttp, path: string, c: OAuth2ClientCreds, fo
 }
 
 /** POST /2/oauth2/token grant_type=authorization_code: the code, the same redirect_uri, the PKCE verifier. */
-export async function exchangeCode(http: TokenHttp, c: OAuth2ClientCreds, code: string, redirectUri: string, verifier: string, now: number): Promise<OAuth2Token> {
+export async function exchangeCode(
+  http: TokenHttp,
+  c: OAuth2ClientCreds,
+  code: string,
+  redirectUri: string,
+  verifier: string,
+  now: number,
+): Promise<OAuth2Token> {
   const form: Array<[string, string]> = [
     ['grant_type', 'authorization_code'],
     ['code', code],
     ['redirect_uri', redirectUri],
     ['code_verifier', verifier],
   ];
-  return parseTokenResponse(await tokenCall(http, OAUTH2_ENDPOINTS.token.path, c, form, 'exchanging the authorization code'), now);
+  return parseTokenResponse(
+    await tokenCall(http, OAUTH2_ENDPOINTS.token.path, c, form, 'exchanging the authorization code'),
+    now,
+  );
 }
 
 /** POST /2/oauth2/token grant_type=refresh_token: a new pair; the old refresh token is spent. */
-export async function refreshGrant(http: TokenHttp, c: OAuth2ClientCreds, refreshToken: string, now: number): Promise<OAuth2Token> {
+export async function refreshGrant(
+  http: TokenHttp,
+  c: OAuth2ClientCreds,
+  refreshToken: string,
+  now: number,
+): Promise<OAuth2Token> {
   const form: Array<[string, string]> = [
     ['grant_type', 'refresh_token'],
     ['refresh_token', refreshToken],
   ];
-  return parseTokenResponse(await tokenCall(http, OAUTH2_ENDPOINTS.token.path, c, form, 'refreshing the OAuth 2.0 token'), now);
+  return parseTokenResponse(
+    await tokenCall(http, OAUTH2_ENDPOINTS.token.path, c, form, 'refreshing the OAuth 2.0 token'),
+    now,
+  );
 }
 
 /** POST /2/oauth2/revoke: token_type_hint is required by the service although the docs omit it. */
-export async function revokeToken(http: TokenHttp, c: OAuth2ClientCreds, token: string, hint: 'access_token' | 'refresh_token'): Promise<void> {
-  await tokenCall(http, OAUTH2_ENDPOINTS.revoke.path, c, [
-    ['token', token],
-    ['token_type_hint', hint],
-  ], `revoking the ${hint.replace('_', ' ')}`);
+export async function revokeToken(
+  http: TokenHttp,
+  c: OAuth2ClientCreds,
+  token: string,
+  hint: 'access_token' | 'refresh_token',
+): Promise<void> {
+  await tokenCall(
+    http,
+    OAUTH2_ENDPOINTS.revoke.path,
+    c,
+    [
+      ['token', token],
+      ['token_type_hint', hint],
+    ],
+    `revoking the ${hint.replace('_', ' ')}`,
+  );
 }

@@ -57,13 +57,17 @@ export class OutputChoice {
       const p = await this.profileOutput().catch(() => undefined);
       if (p) format = parseFormat(p);
     }
-    if (jsonFields && g.fields !== undefined) throw new UsageError('--json FIELDS and --fields both choose the fields: give one', { flag: '--fields' });
+    if (jsonFields && g.fields !== undefined)
+      throw new UsageError('--json FIELDS and --fields both choose the fields: give one', { flag: '--fields' });
     const settings: OutputSettings = { format, fields: jsonFields ?? parseFields(g.fields) };
     if (g.headerRow === true) settings.header = true;
     if (g.includeCursor) settings.includeCursor = true;
     if (g.jq !== undefined) {
       if (g.jq.trim() === '') throw new UsageError("--jq needs a jq program, e.g. --jq '.[].id'", { flag: '--jq' });
-      if (g.output !== undefined && g.output !== 'json') throw new UsageError(`--jq filters the JSON output: it cannot be combined with -o ${g.output}`, { flag: '--jq' });
+      if (g.output !== undefined && g.output !== 'json')
+        throw new UsageError(`--jq filters the JSON output: it cannot be combined with -o ${g.output}`, {
+          flag: '--jq',
+        });
       const { checkJq } = await import('./jq.js');
       await checkJq(g.jq);
       settings.jq = g.jq;

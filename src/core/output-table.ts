@@ -10,7 +10,7 @@
 import Table from 'cli-table3';
 import type { IO } from './io.js';
 import { escapeForTerminal } from './sanitize.js';
-import { cellValue, getPath, type Rec } from './records.js';
+import { cellValue, type Rec } from './records.js';
 import { stringifyJson } from './json.js';
 
 /** Columns whose values are copied whole into other commands. */
@@ -59,7 +59,8 @@ export function readable(v: unknown): string {
   if (v === null || v === undefined) return '';
   if (v instanceof Date) return v.toISOString();
   if (Array.isArray(v)) {
-    if (v.every((x) => x === null || typeof x !== 'object')) return v.map((x) => (typeof x === 'string' ? x : String(x))).join(', ');
+    if (v.every((x) => x === null || typeof x !== 'object'))
+      return v.map((x) => (typeof x === 'string' ? x : String(x))).join(', ');
     return v.map(readable).join('; ');
   }
   if (typeof v === 'object') {
@@ -100,7 +101,14 @@ export function displayWidth(s: string): number {
   let w = 0;
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
-    if (c < 0x20 || (c >= 0x7f && c < 0xa0) || (c >= 0x300 && c <= 0x36f) || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f)) continue;
+    if (
+      c < 0x20 ||
+      (c >= 0x7f && c < 0xa0) ||
+      (c >= 0x300 && c <= 0x36f) ||
+      c === 0x200d ||
+      (c >= 0xfe00 && c <= 0xfe0f)
+    )
+      continue;
     w += wide(c) ? 2 : 1;
   }
   return w;
@@ -127,7 +135,7 @@ const MIN_TEXT = 8;
 /** Free text is first shrunk down to this, before headers are cut. */
 const ROOMY_TEXT = 20;
 /** A header wider than its values may be cut down to this. */
-const MIN_HEAD = 6;
+const _MIN_HEAD = 6;
 /** Values without spaces up to this width (times, numbers, enums) are kept whole or dropped, never cut. */
 const WORD = 24;
 
@@ -148,7 +156,8 @@ export interface Column {
 function shrink(widths: number[], mins: number[], over: number): number {
   while (over > 0) {
     let best = -1;
-    for (let i = 0; i < widths.length; i++) if (widths[i]! > mins[i]! && (best < 0 || widths[i]! > widths[best]!)) best = i;
+    for (let i = 0; i < widths.length; i++)
+      if (widths[i]! > mins[i]! && (best < 0 || widths[i]! > widths[best]!)) best = i;
     if (best < 0) break;
     widths[best] = widths[best]! - 1;
     over--;
@@ -169,9 +178,21 @@ export function layout(columns: Column[], width: number): { shown: Column[]; wid
   for (;;) {
     const widths = shown.map((c) => c.natural);
     let over = widths.reduce((a, b) => a + b, 0) + PER_COLUMN * shown.length + 1 - width;
-    over = shrink(widths, shown.map((c) => (c.min < c.headFloor ? Math.max(c.min, Math.min(c.natural, ROOMY_TEXT)) : c.natural)), over);
-    over = shrink(widths, shown.map((c) => Math.min(widths[shown.indexOf(c)]!, c.headFloor)), over);
-    over = shrink(widths, shown.map((c) => c.min), over);
+    over = shrink(
+      widths,
+      shown.map((c) => (c.min < c.headFloor ? Math.max(c.min, Math.min(c.natural, ROOMY_TEXT)) : c.natural)),
+      over,
+    );
+    over = shrink(
+      widths,
+      shown.map((c) => Math.min(widths[shown.indexOf(c)]!, c.headFloor)),
+      over,
+    );
+    over = shrink(
+      widths,
+      shown.map((c) => c.min),
+      over,
+    );
     if (over <= 0) return { shown, widths, hidden };
     // Timestamps go before what people read (metrics, names, states); ids never go.
     const stamp = shown.map((c) => !c.id && isTimeColumn(c.name)).lastIndexOf(true);
@@ -218,14 +239,20 @@ export function printTable(io: IO, names: string[], recs: Rec[]): void {
   });
   const { shown, widths, hidden } = layout(columns, terminalWidth(io));
   const t = new Table({
-    head: headers(shown.map((c) => c.head), widths).map((h) => io.style('bold', h)),
+    head: headers(
+      shown.map((c) => c.head),
+      widths,
+    ).map((h) => io.style('bold', h)),
     style: { head: [], border: [], compact: true },
     colWidths: widths.map((w) => w + 2),
     wordWrap: false,
   });
   for (let r = 0; r < recs.length; r++) t.push(shown.map((c, i) => truncate(c.cells[r]!, widths[i]!)));
   io.out(t.toString());
-  if (hidden.length) io.info(`(${hidden.length} column${hidden.length > 1 ? 's' : ''} hidden: ${hidden.join(', ')}; use -o json or --fields)`);
+  if (hidden.length)
+    io.info(
+      `(${hidden.length} column${hidden.length > 1 ? 's' : ''} hidden: ${hidden.join(', ')}; use -o json or --fields)`,
+    );
 }
 
 /** One record as key/value rows within the terminal width; long values wrap. */

@@ -45,7 +45,10 @@ export function parseFormat(value: string | undefined, json?: boolean): Format |
 
 export function parseFields(value: string | undefined, flag = '--fields'): string[] | undefined {
   if (value === undefined) return undefined;
-  const f = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const f = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (f.length === 0) throw new UsageError(`${flag} needs at least one field name`, { flag });
   return f;
 }
@@ -69,7 +72,9 @@ export function text(v: unknown): string {
 }
 
 function tsvCell(v: unknown): string {
-  return escapeForTerminal(text(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'));
+  return escapeForTerminal(
+    text(v).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r'),
+  );
 }
 
 /**
@@ -92,9 +97,12 @@ function checkFields(fields: string[], known: Iterable<string>): void {
   if (k.size === 0) return;
   const bad = fields.filter((f) => !k.has(f) && !k.has(f.split('.')[0]!));
   if (bad.length) {
-    throw new UsageError(`unknown field${bad.length > 1 ? 's' : ''} ${bad.join(', ')} for --fields; valid fields: ${[...k].sort().join(', ')}`, {
-      flag: '--fields',
-    });
+    throw new UsageError(
+      `unknown field${bad.length > 1 ? 's' : ''} ${bad.join(', ')} for --fields; valid fields: ${[...k].sort().join(', ')}`,
+      {
+        flag: '--fields',
+      },
+    );
   }
 }
 
@@ -111,7 +119,11 @@ export class RecordWriter {
   private count = 0;
   private validated = false;
 
-  constructor(private io: IO, private settings: OutputSettings, private shape: ShapeOptions = {}) {
+  constructor(
+    private io: IO,
+    private settings: OutputSettings,
+    private shape: ShapeOptions = {},
+  ) {
     this.format = effectiveFormat(io, settings);
     if (settings.fields && shape.knownFields?.length) {
       checkFields(settings.fields, shape.knownFields);
@@ -121,7 +133,8 @@ export class RecordWriter {
 
   private columnsFor(rec: Rec | undefined): string[] {
     if (this.settings.fields) return this.settings.fields;
-    if (!this.fields && (rec || this.shape.columns?.length)) this.fields = this.shape.columns?.length ? this.shape.columns : Object.keys(rec!);
+    if (!this.fields && (rec || this.shape.columns?.length))
+      this.fields = this.shape.columns?.length ? this.shape.columns : Object.keys(rec!);
     return this.fields ?? [];
   }
 
@@ -139,7 +152,8 @@ export class RecordWriter {
     switch (this.format) {
       case 'json':
         if (this.settings.jq !== undefined) this.rows.push(out);
-        else if (this.wrapped) this.io.raw((this.count === 0 ? '{\n  "data": [\n' : ',\n') + indent(stringifyJson(out, 2), '    '));
+        else if (this.wrapped)
+          this.io.raw((this.count === 0 ? '{\n  "data": [\n' : ',\n') + indent(stringifyJson(out, 2), '    '));
         else this.io.raw((this.count === 0 ? '[\n' : ',\n') + indent(stringifyJson(out, 2), '  '));
         break;
       case 'jsonl':
@@ -149,7 +163,12 @@ export class RecordWriter {
       case 'csv': {
         const cols = this.columnsFor(rec);
         if (this.count === 0 && this.settings.header) this.io.raw(rowLine(this.format, cols));
-        this.io.raw(rowLine(this.format, cols.map((c) => cellValue(rec, c))));
+        this.io.raw(
+          rowLine(
+            this.format,
+            cols.map((c) => cellValue(rec, c)),
+          ),
+        );
         break;
       }
       case 'table':
@@ -165,9 +184,15 @@ export class RecordWriter {
     switch (this.format) {
       case 'json':
         if (this.settings.jq !== undefined) {
-          await printJq(this.io, this.settings.jq, this.settings.includeCursor ? { data: this.rows, next_cursor: next } : this.rows);
+          await printJq(
+            this.io,
+            this.settings.jq,
+            this.settings.includeCursor ? { data: this.rows, next_cursor: next } : this.rows,
+          );
         } else if (this.wrapped) {
-          this.io.raw(`${this.count === 0 ? '{\n  "data": []' : '\n  ]'},\n  "next_cursor": ${stringifyJson(next)}\n}\n`);
+          this.io.raw(
+            `${this.count === 0 ? '{\n  "data": []' : '\n  ]'},\n  "next_cursor": ${stringifyJson(next)}\n}\n`,
+          );
         } else this.io.raw(this.count === 0 ? '[]\n' : '\n]\n');
         break;
       case 'jsonl':
@@ -175,7 +200,8 @@ export class RecordWriter {
         break;
       case 'tsv':
       case 'csv':
-        if (this.count === 0 && this.settings.header && this.columnsFor(undefined).length) this.io.raw(rowLine(this.format, this.columnsFor(undefined)));
+        if (this.count === 0 && this.settings.header && this.columnsFor(undefined).length)
+          this.io.raw(rowLine(this.format, this.columnsFor(undefined)));
         break;
       case 'table':
         if (this.rows.length === 0) {
@@ -189,7 +215,12 @@ export class RecordWriter {
     // Where to go on: on a terminal, unless the cursor is already in the output.
     const cursorShown = this.settings.includeCursor && (this.format === 'json' || this.format === 'jsonl');
     if (pages?.more && !cursorShown && (this.io.isStdoutTTY || this.io.isStderrTTY)) {
-      const how = pages.next !== undefined && pages.flag ? `, or ${pages.flag} ${shellWord(pages.next)}` : pages.next === undefined ? ', or a larger --limit' : '';
+      const how =
+        pages.next !== undefined && pages.flag
+          ? `, or ${pages.flag} ${shellWord(pages.next)}`
+          : pages.next === undefined
+            ? ', or a larger --limit'
+            : '';
       this.io.info(`more results: --all${how}`);
     }
     return this.count;
@@ -211,7 +242,12 @@ export async function printOne(io: IO, settings: OutputSettings, rec: Rec, shape
   if (format === 'tsv' || format === 'csv') {
     const cols = settings.fields ?? shape.columns ?? Object.keys(rec);
     if (settings.header) io.raw(rowLine(format, cols));
-    return void io.raw(rowLine(format, cols.map((c) => cellValue(rec, c))));
+    return void io.raw(
+      rowLine(
+        format,
+        cols.map((c) => cellValue(rec, c)),
+      ),
+    );
   }
   const { printRecord } = await import('./output-table.js');
   printRecord(io, out);

@@ -30,7 +30,10 @@ export interface PageState {
   flag?: string;
 }
 
-export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Promise<Page<T>>, opts: PaginateOptions = {}): AsyncGenerator<T> {
+export async function* paginate<T>(
+  fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
+  opts: PaginateOptions = {},
+): AsyncGenerator<T> {
   let cursor = opts.cursor;
   let seen = 0;
   const follow = opts.all || opts.limit !== undefined;
@@ -54,9 +57,12 @@ export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Pr
     }
     if (visited.has(page.next)) return; // a server repeating a cursor must not loop us forever
     if (empty >= MAX_EMPTY_PAGES) {
-      throw new ApiError(`stopped following next_cursor after ${MAX_EMPTY_PAGES} empty pages in a row (${seen} records read)`, {
-        hint: 'the server keeps answering empty pages with a new cursor; the records above are complete up to here',
-      });
+      throw new ApiError(
+        `stopped following next_cursor after ${MAX_EMPTY_PAGES} empty pages in a row (${seen} records read)`,
+        {
+          hint: 'the server keeps answering empty pages with a new cursor; the records above are complete up to here',
+        },
+      );
     }
     visited.add(page.next);
     cursor = page.next;
@@ -65,6 +71,7 @@ export async function* paginate<T>(fetchPage: (cursor: string | undefined) => Pr
 
 export function parseLimit(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\d+$/.test(v) || Number(v) < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${v}")`, { flag: '--limit' });
+  if (!/^\d+$/.test(v) || Number(v) < 1)
+    throw new UsageError(`--limit must be a whole number of at least 1 (got "${v}")`, { flag: '--limit' });
   return Number(v);
 }

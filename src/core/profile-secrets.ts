@@ -32,8 +32,7 @@ export class ProfileSecrets {
   /** Called when the store opens: a keyring profile means asking the keychain, bounded, now. */
   async prepare(profiles: Record<string, Profile>): Promise<void> {
     const marked = Object.keys(profiles).find((n) => profiles[n]?.secrets_in === 'keyring');
-    if (marked !== undefined && !this.probe)
-      this.probe = await probeAsync(this.env, this.account(marked));
+    if (marked !== undefined && !this.probe) this.probe = await probeAsync(this.env, this.account(marked));
   }
 
   /** Whether a keychain can be used now (asked at most once per process, bounded). */
@@ -94,12 +93,9 @@ export class ProfileSecrets {
     const p = this.status();
     if (p.keyring) return 'keyring';
     if (pref === 'keyring') {
-      throw new XctlError(
-        `secret_storage is keyring but the OS keychain cannot be used: ${p.why}`,
-        {
-          hint: 'start or unlock it, or choose the file: XCTL_SECRET_STORAGE=file or `xctl config set secret_storage file`',
-        },
-      );
+      throw new XctlError(`secret_storage is keyring but the OS keychain cannot be used: ${p.why}`, {
+        hint: 'start or unlock it, or choose the file: XCTL_SECRET_STORAGE=file or `xctl config set secret_storage file`',
+      });
     }
     return 'file';
   }
@@ -125,8 +121,7 @@ export class ProfileSecrets {
     const account = this.account(name);
     if (to === 'keyring') {
       const probe = this.status();
-      if (!probe.keyring)
-        throw new XctlError(`the OS keychain cannot be used: ${probe.why}; nothing was moved`);
+      if (!probe.keyring) throw new XctlError(`the OS keychain cannot be used: ${probe.why}; nothing was moved`);
       const k = probe.keyring;
       k.write(account, secrets);
       const back = k.read(account) ?? {};

@@ -62,10 +62,7 @@ interface KeyringModule {
 // keys vanish with the login session, so the Secret Service is required (else: the file).
 const ENTRY_OPTIONS = { linux: { store: 'secret-service' } };
 
-export function preference(
-  env: Record<string, string | undefined>,
-  profileSetting?: string,
-): StoragePreference {
+export function preference(env: Record<string, string | undefined>, profileSetting?: string): StoragePreference {
   const v = env.XCTL_SECRET_STORAGE || profileSetting || 'auto';
   if (v !== 'keyring' && v !== 'file' && v !== 'auto') {
     throw new UsageError(`XCTL_SECRET_STORAGE must be keyring, file or auto (got "${v}")`);
@@ -74,10 +71,7 @@ export function preference(
 }
 
 /** Why no keychain can be used without asking it (headless Linux: no D-Bus session). */
-function absentWithoutAsking(
-  env: Record<string, string | undefined>,
-  platform: NodeJS.Platform,
-): string | undefined {
+function absentWithoutAsking(env: Record<string, string | undefined>, platform: NodeJS.Platform): string | undefined {
   if (platform === 'linux' && !env.DBUS_SESSION_BUS_ADDRESS)
     return 'no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service';
   if (!['linux', 'darwin', 'win32'].includes(platform)) return `no keychain support on ${platform}`;
@@ -128,14 +122,9 @@ export async function probeAsync(
   if (typeof m === 'string') return { why: m };
   let timer: NodeJS.Timeout | undefined;
   try {
-    const ask = new m.AsyncEntry(KEYRING_SERVICE, account, ENTRY_OPTIONS).getPassword(
-      AbortSignal.timeout(PROBE_MS),
-    );
+    const ask = new m.AsyncEntry(KEYRING_SERVICE, account, ENTRY_OPTIONS).getPassword(AbortSignal.timeout(PROBE_MS));
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer within ${PROBE_MS} ms`)),
-        PROBE_MS + 100,
-      );
+      timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_MS} ms`)), PROBE_MS + 100);
       timer.unref();
     });
     await Promise.race([ask, late]);
@@ -169,9 +158,7 @@ export function probeSync(
     `new m.AsyncEntry(${JSON.stringify(KEYRING_SERVICE)},process.argv[1],${JSON.stringify(ENTRY_OPTIONS)})` +
     `.getPassword().then(()=>process.stdout.write('ok'),(e)=>{process.stdout.write('no:'+e.message);})`;
   // Required here, not at the top: the store loads with every command, child_process need not.
-  const { spawnSync } = createRequire(import.meta.url)(
-    'node:child_process',
-  ) as typeof import('node:child_process');
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const r = spawnSync(process.execPath, ['-e', script, account], {
     timeout: PROBE_MS,
     encoding: 'utf8',
@@ -205,12 +192,9 @@ function describe(e: unknown): string {
 
 /** The error for a profile whose secrets are in a keychain that cannot be reached now. */
 export function unreachable(profile: string, why: string): XctlError {
-  return new XctlError(
-    `profile "${profile}" keeps its secrets in the OS keychain, which cannot be used now: ${why}`,
-    {
-      hint:
-        'unlock the keychain (or start the Secret Service) and retry; or set the credentials with XCTL_* variables. ' +
-        'Profiles whose secrets are in the file (`xctl auth status`) keep working',
-    },
-  );
+  return new XctlError(`profile "${profile}" keeps its secrets in the OS keychain, which cannot be used now: ${why}`, {
+    hint:
+      'unlock the keychain (or start the Secret Service) and retry; or set the credentials with XCTL_* variables. ' +
+      'Profiles whose secrets are in the file (`xctl auth status`) keep working',
+  });
 }

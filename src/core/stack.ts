@@ -19,9 +19,15 @@ export function mapStack(stack: string, mapFile: URL | string): string {
   const bundle = path.basename(file).replace(/\.map$/, '');
   const frame = new RegExp(`(?:file://)?[^\\s()]*[\\\\/]${bundle.replace(/\./g, '\\.')}:(\\d+):(\\d+)`, 'g');
   return stack.replace(frame, (whole, line: string, col: string) => {
-    const e = map.findEntry(Number(line) - 1, Number(col) - 1) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+    const e = map.findEntry(Number(line) - 1, Number(col) - 1) as {
+      originalSource?: string;
+      originalLine?: number;
+      originalColumn?: number;
+    };
     if (!e.originalSource || e.originalLine === undefined) return whole;
-    const src = e.originalSource.startsWith('file://') ? fileURLToPath(e.originalSource) : path.resolve(path.dirname(file), e.originalSource);
+    const src = e.originalSource.startsWith('file://')
+      ? fileURLToPath(e.originalSource)
+      : path.resolve(path.dirname(file), e.originalSource);
     // Named from the package's root (dist/cli/ is two folders down): src/core/http.ts:120:7.
     return `${path.relative(path.resolve(path.dirname(file), '../..'), src)}:${e.originalLine + 1}:${(e.originalColumn ?? 0) + 1}`;
   });

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { XctlError } from './errors.js';
 
-const FIX = (dir: string) => `the folder must be yours and writable only by you: \`chmod 700 ${dir}\` (or choose another with XCTL_CONFIG_DIR)`;
+const FIX = (dir: string) =>
+  `the folder must be yours and writable only by you: \`chmod 700 ${dir}\` (or choose another with XCTL_CONFIG_DIR)`;
 
 /** Throws when the store's folder or file could be read or planted by another user. */
 export function checkStorePlace(file: string): void {
@@ -19,9 +20,15 @@ export function checkStorePlace(file: string): void {
   } catch {
     return; // created on first write, 0700
   }
-  if (d.uid !== uid) throw new XctlError(`refusing to use the config folder ${dir}: it belongs to another user (uid ${d.uid})`, { hint: FIX(dir) });
+  if (d.uid !== uid)
+    throw new XctlError(`refusing to use the config folder ${dir}: it belongs to another user (uid ${d.uid})`, {
+      hint: FIX(dir),
+    });
   if (d.mode & 0o022) {
-    throw new XctlError(`refusing to use the config folder ${dir}: others can write to it (mode ${(d.mode & 0o777).toString(8)})`, { hint: FIX(dir) });
+    throw new XctlError(
+      `refusing to use the config folder ${dir}: others can write to it (mode ${(d.mode & 0o777).toString(8)})`,
+      { hint: FIX(dir) },
+    );
   }
   let f: fs.Stats;
   try {
@@ -29,10 +36,23 @@ export function checkStorePlace(file: string): void {
   } catch {
     return;
   }
-  if (f.isSymbolicLink()) throw new XctlError(`refusing to use the profile store ${file}: it is a symbolic link`, { hint: `replace it with a regular file (or remove it; \`xctl auth set\` recreates it)` });
-  if (!f.isFile()) throw new XctlError(`refusing to use the profile store ${file}: it is not a regular file`, { hint: 'remove it; `xctl auth set` recreates it' });
-  if (f.uid !== uid) throw new XctlError(`refusing to use the profile store ${file}: it belongs to another user (uid ${f.uid})`, { hint: `remove it, or \`chown\` it to yourself and \`chmod 600 ${file}\`` });
-  if (f.mode & 0o022) throw new XctlError(`refusing to use the profile store ${file}: others can write to it (mode ${(f.mode & 0o777).toString(8)})`, { hint: `\`chmod 600 ${file}\`` });
+  if (f.isSymbolicLink())
+    throw new XctlError(`refusing to use the profile store ${file}: it is a symbolic link`, {
+      hint: `replace it with a regular file (or remove it; \`xctl auth set\` recreates it)`,
+    });
+  if (!f.isFile())
+    throw new XctlError(`refusing to use the profile store ${file}: it is not a regular file`, {
+      hint: 'remove it; `xctl auth set` recreates it',
+    });
+  if (f.uid !== uid)
+    throw new XctlError(`refusing to use the profile store ${file}: it belongs to another user (uid ${f.uid})`, {
+      hint: `remove it, or \`chown\` it to yourself and \`chmod 600 ${file}\``,
+    });
+  if (f.mode & 0o022)
+    throw new XctlError(
+      `refusing to use the profile store ${file}: others can write to it (mode ${(f.mode & 0o777).toString(8)})`,
+      { hint: `\`chmod 600 ${file}\`` },
+    );
 }
 
 /**
@@ -77,10 +97,16 @@ function walkUp(start: string, uid: number): void {
 function checkAncestor(d: string, st: fs.Stats, uid: number): void {
   const hint = `use a config folder whose every parent folder is yours or root's and writable only by its owner (or sticky, like /tmp): set XCTL_CONFIG_DIR`;
   if (st.uid !== uid && st.uid !== 0) {
-    throw new XctlError(`refusing to use the config folder: ${d}, a folder above it, belongs to another user (uid ${st.uid})`, { hint });
+    throw new XctlError(
+      `refusing to use the config folder: ${d}, a folder above it, belongs to another user (uid ${st.uid})`,
+      { hint },
+    );
   }
   if (st.mode & 0o022 && !(st.mode & 0o1000)) {
-    throw new XctlError(`refusing to use the config folder: ${d}, a folder above it, can be written by others (mode ${(st.mode & 0o777).toString(8)}, not sticky)`, { hint });
+    throw new XctlError(
+      `refusing to use the config folder: ${d}, a folder above it, can be written by others (mode ${(st.mode & 0o777).toString(8)}, not sticky)`,
+      { hint },
+    );
   }
 }
 

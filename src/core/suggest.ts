@@ -26,7 +26,10 @@ export function closest(input: string, known: Iterable<string>, max = 3): string
     const limit = Math.min(3, Math.max(1, Math.floor(Math.max(input.length, k.length) / 3)));
     if (d <= limit || (lower.length >= 3 && k.toLowerCase().startsWith(lower))) scored.push([k, d]);
   }
-  return scored.sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0])).slice(0, max).map(([k]) => k);
+  return scored
+    .sort((x, y) => x[1] - y[1] || x[0].localeCompare(y[0]))
+    .slice(0, max)
+    .map(([k]) => k);
 }
 
 /** " (did you mean a or b?)", or "" when nothing is close. */

@@ -20,7 +20,10 @@ export class SandboxClock {
   private seq = 0;
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly mode: ClockMode, start = Date.now()) {
+  constructor(
+    readonly mode: ClockMode,
+    start = Date.now(),
+  ) {
     this.manualNow = start;
   }
 
@@ -39,11 +42,14 @@ export class SandboxClock {
       // Node timers fire at once past 2^31-1 ms (~24.8 days): wait in steps and re-arm.
       const arm = () => {
         const wait = Math.max(0, at - this.now());
-        job.timer = setTimeout(() => {
-          if (job.cancelled) return;
-          if (at - this.now() > 0) return arm();
-          this.serial(job.fn);
-        }, Math.min(wait, MAX_TIMER_MS));
+        job.timer = setTimeout(
+          () => {
+            if (job.cancelled) return;
+            if (at - this.now() > 0) return arm();
+            this.serial(job.fn);
+          },
+          Math.min(wait, MAX_TIMER_MS),
+        );
         job.timer.unref();
       };
       arm();
@@ -99,4 +105,3 @@ export class SandboxClock {
     this.jobs = [];
   }
 }
-

@@ -29,7 +29,8 @@ export function parseDigestAt(s: string, from: number, out: Uint32Array, at: num
 
 // Two hex characters (lowercase) as one byte, looked up by their two bytes: -1 when not hex.
 const PAIR = new Int16Array(65536).fill(-1);
-for (let a = 0; a < 128; a++) for (let b = 0; b < 128; b++) if (HEX[a]! >= 0 && HEX[b]! >= 0) PAIR[(a << 8) | b] = (HEX[a]! << 4) | HEX[b]!;
+for (let a = 0; a < 128; a++)
+  for (let b = 0; b < 128; b++) if (HEX[a]! >= 0 && HEX[b]! >= 0) PAIR[(a << 8) | b] = (HEX[a]! << 4) | HEX[b]!;
 
 /**
  * Like parseDigestAt, for the 64 bytes of `b` starting at `from` (a request body as received:
@@ -149,6 +150,7 @@ export class DigestSet {
     }
   }
   /** Keeps the reads of addMany from being optimised away. */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: written so that the reads it sums are not optimised away
   private touched = 0;
 
   delete(src: Uint32Array, at: number): void {
@@ -174,7 +176,11 @@ export class DigestSet {
       for (let j = 0; j < 8; j++) h += this.full[o + j]!.toString(16).padStart(8, '0');
       yield h;
     }
-    for (const odd of this.odd) yield odd.split(',').map((w) => Number(w).toString(16).padStart(8, '0')).join('');
+    for (const odd of this.odd)
+      yield odd
+        .split(',')
+        .map((w) => Number(w).toString(16).padStart(8, '0'))
+        .join('');
   }
 
   /** Grows the probe table (or clears tombstones); digests stay where they are in `full`. */

@@ -99,7 +99,10 @@ export const FAULT_NAMES = {
   method: { value: 'GET|POST|PUT|DELETE', doc: 'only requests with this method' },
   count: { value: 'whole number', doc: 'at most this many faults, then they stop' },
   after: { value: 'true|false', doc: 'inject after the handler ran (the write happened, the answer is lost)' },
-  drop_if_gone: { value: 'true|false', doc: 'a request whose client disconnected before it was handled is not applied' },
+  drop_if_gone: {
+    value: 'true|false',
+    doc: 'a request whose client disconnected before it was handled is not applied',
+  },
   short_count_rate: { value: '0-1', doc: 'audience uploads: probability of acknowledging fewer users than sent' },
   stream_drop_rate: { value: '0-1', doc: 'activity stream: probability of dropping the stream after an event' },
 } as const satisfies Record<string, { value: string; doc: string }>;
@@ -120,18 +123,23 @@ const isWhole = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
 /** Throws an Error naming the first unknown fault or bad value. */
 export function checkFaultSpec(s: FaultSpec): void {
   for (const k of Object.keys(s)) {
-    if (!(k in FAULT_NAMES)) throw new Error(`unknown fault "${k.slice(0, 40)}"; known: ${Object.keys(FAULT_NAMES).join(', ')}`);
+    if (!(k in FAULT_NAMES))
+      throw new Error(`unknown fault "${k.slice(0, 40)}"; known: ${Object.keys(FAULT_NAMES).join(', ')}`);
   }
   for (const k of ['error_rate', 'drop_rate', 'short_count_rate', 'stream_drop_rate'] as const) {
     if (s[k] !== undefined && !isRate(s[k])) throw new Error(`${k} must be a number from 0 to 1`);
   }
-  if (s.status !== undefined && (!Number.isInteger(s.status) || s.status < 400 || s.status > 599)) throw new Error('status must be 400-599');
-  if (s.latency_ms !== undefined && (typeof s.latency_ms !== 'number' || !(s.latency_ms >= 0))) throw new Error('latency_ms must be >= 0');
+  if (s.status !== undefined && (!Number.isInteger(s.status) || s.status < 400 || s.status > 599))
+    throw new Error('status must be 400-599');
+  if (s.latency_ms !== undefined && (typeof s.latency_ms !== 'number' || !(s.latency_ms >= 0)))
+    throw new Error('latency_ms must be >= 0');
   if (s.rate_limit !== undefined && !isWhole(s.rate_limit)) throw new Error('rate_limit must be a whole number');
   if (s.count !== undefined && !isWhole(s.count)) throw new Error('count must be a whole number');
   if (s.after !== undefined && typeof s.after !== 'boolean') throw new Error('after must be true or false');
-  if (s.drop_if_gone !== undefined && typeof s.drop_if_gone !== 'boolean') throw new Error('drop_if_gone must be true or false');
-  if (s.method !== undefined && (typeof s.method !== 'string' || !/^[A-Za-z]{1,10}$/.test(s.method))) throw new Error('method must be an HTTP method such as GET');
+  if (s.drop_if_gone !== undefined && typeof s.drop_if_gone !== 'boolean')
+    throw new Error('drop_if_gone must be true or false');
+  if (s.method !== undefined && (typeof s.method !== 'string' || !/^[A-Za-z]{1,10}$/.test(s.method)))
+    throw new Error('method must be an HTTP method such as GET');
   if (s.match !== undefined) {
     if (typeof s.match !== 'string') throw new Error('match must be a regular expression (a string)');
     try {

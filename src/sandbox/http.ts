@@ -61,13 +61,26 @@ export function ok(body: unknown, status = 200, headers?: Record<string, string>
 }
 
 /** v1.1 style: {"errors":[{"code":int,"message"}]} */
-export function v1Error(status: number, code: V1Code, message: string, extra: Record<string, unknown> = {}): SandboxError {
+export function v1Error(
+  status: number,
+  code: V1Code,
+  message: string,
+  extra: Record<string, unknown> = {},
+): SandboxError {
   return new SandboxError({ status, body: { errors: [{ code, message, ...extra }] } });
 }
 
 /** v2 problem form. */
-export function problem(status: number, title: string, detail: string, extra: Record<string, unknown> = {}): SandboxError {
-  const slug = title.toLowerCase().replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '');
+export function problem(
+  status: number,
+  title: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): SandboxError {
+  const slug = title
+    .toLowerCase()
+    .replace(/[^a-z]+/g, '-')
+    .replace(/^-|-$/g, '');
   return new SandboxError({
     status,
     body: { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra },
@@ -88,7 +101,13 @@ export function notFound(resourceType: string, id: string, parameter: string, de
 }
 
 /** Ads style: {"errors":[{"code":"STRING","message","parameter"}],"request":{"params":{}}} */
-export function adsError(status: number, code: string, message: string, parameter?: string, params: Record<string, unknown> = {}): SandboxError {
+export function adsError(
+  status: number,
+  code: string,
+  message: string,
+  parameter?: string,
+  params: Record<string, unknown> = {},
+): SandboxError {
   return new SandboxError({
     status,
     body: { errors: [{ code, message, ...(parameter ? { parameter } : {}) }], request: { params } },
@@ -125,7 +144,10 @@ export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'I
 export function checkV2Input(e: Described, input: EndpointInput): void {
   const v = validate(e, input);
   if (!v) return;
-  throw problem(400, 'Invalid Request', messageOf(v, 'service'), { parameter: v.label ?? v.name, ...(v.value !== undefined ? { value: v.value } : {}) });
+  throw problem(400, 'Invalid Request', messageOf(v, 'service'), {
+    parameter: v.label ?? v.name,
+    ...(v.value !== undefined ? { value: v.value } : {}),
+  });
 }
 
 /** A query string as validate() reads it (the first value of each name). */

@@ -18,4 +18,16 @@ export interface SandboxModule {
   restored?(app: SandboxApp): void;
 }
 
-export const MODULES: SandboxModule[] = [oauth, oauth2, admin, webhooks, activity, accountActivity, streamRules, ads, audienceUsers, media, mediaV1];
+export const MODULES: SandboxModule[] = [
+  oauth,
+  oauth2,
+  admin,
+  webhooks,
+  activity,
+  accountActivity,
+  streamRules,
+  ads,
+  audienceUsers,
+  media,
+  mediaV1,
+];

@@ -58,7 +58,11 @@ export class RateLimiter {
     const limit = this.override ?? l.limit;
     const w = this.windows.get(`${category}|${caller}`);
     const live = w && now < w.start + l.windowMs;
-    return { limit, remaining: live ? Math.max(0, limit - w.count) : limit, reset: Math.ceil((live ? w.start + l.windowMs : now + l.windowMs) / 1000) };
+    return {
+      limit,
+      remaining: live ? Math.max(0, limit - w.count) : limit,
+      reset: Math.ceil((live ? w.start + l.windowMs : now + l.windowMs) / 1000),
+    };
   }
 
   reset(): void {

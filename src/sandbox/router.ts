@@ -38,7 +38,14 @@ export class Router<A> {
         return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       })
       .join('/');
-    this.routes.push({ method: method.toUpperCase(), pattern, regex: new RegExp(`^${src}/?$`), keys, handler, ...opts });
+    this.routes.push({
+      method: method.toUpperCase(),
+      pattern,
+      regex: new RegExp(`^${src}/?$`),
+      keys,
+      handler,
+      ...opts,
+    });
     return this;
   }
 

@@ -20,16 +20,41 @@ export function seedAudiences(app: SandboxApp, accountId: string, ownerId: strin
   for (const a of accounts) {
     const id = adsId();
     state.collection('accounts').set(id, {
-      id, ...a, timezone: 'America/New_York', timezone_switch_at: now, approval_status: 'ACCEPTED', industry_type: 'OTHER',
-      salt: randomToken(32, '0123456789abcdef'), user_ids: [ownerId], created_at: now, updated_at: now, deleted: false,
+      id,
+      ...a,
+      timezone: 'America/New_York',
+      timezone_switch_at: now,
+      approval_status: 'ACCEPTED',
+      industry_type: 'OTHER',
+      salt: randomToken(32, '0123456789abcdef'),
+      user_ids: [ownerId],
+      created_at: now,
+      updated_at: now,
+      deleted: false,
     });
   }
   const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
   const audienceId = adsId();
-  state.collection('custom_audiences').set(audienceId, { id: audienceId, ...base, name: 'Seeded customers', description: 'customers from the CRM', audience_size: 0 });
-  const li = [...state.collection('line_items').values()].find((l) => l.account_id === accountId && l.objective === 'PREROLL_VIEWS');
+  state.collection('custom_audiences').set(audienceId, {
+    id: audienceId,
+    ...base,
+    name: 'Seeded customers',
+    description: 'customers from the CRM',
+    audience_size: 0,
+  });
+  const li = [...state.collection('line_items').values()].find(
+    (l) => l.account_id === accountId && l.objective === 'PREROLL_VIEWS',
+  );
   if (li) {
     const tcId = adsId();
-    state.collection('targeting_criteria').set(tcId, { id: tcId, ...base, line_item_id: li.id, targeting_type: 'CUSTOM_AUDIENCE', targeting_value: audienceId, name: 'Seeded customers', operator_type: 'EQ' });
+    state.collection('targeting_criteria').set(tcId, {
+      id: tcId,
+      ...base,
+      line_item_id: li.id,
+      targeting_type: 'CUSTOM_AUDIENCE',
+      targeting_value: audienceId,
+      name: 'Seeded customers',
+      operator_type: 'EQ',
+    });
   }
 }

@@ -16,7 +16,17 @@ export const SEED_MEDIA: Array<[string, string, string, Record<string, unknown>]
   ['3_1000000000000000015', 'Small banner', 'small-banner.png', { aspect_ratio: '1.91:1', _width: 600, _height: 314 }],
   ['16_1000000000000000013', 'Dancing logo', 'dance.gif', {}],
   // 16:9 video: fits video cards and video conversation cards.
-  ['13_1000000000000000014', 'Launch video', 'launch.mp4', { title: 'Launch', description: 'Our launch in 15 seconds', poster_media_key: '3_1000000000000000011', poster_media_url: 'https://pbs.example/media/1000000000000000011.jpg' }],
+  [
+    '13_1000000000000000014',
+    'Launch video',
+    'launch.mp4',
+    {
+      title: 'Launch',
+      description: 'Our launch in 15 seconds',
+      poster_media_key: '3_1000000000000000011',
+      poster_media_url: 'https://pbs.example/media/1000000000000000011.jpg',
+    },
+  ],
 ];
 
 export function seedCreatives(app: SandboxApp, base: Record<string, unknown>): void {
@@ -39,10 +49,23 @@ export function seedCreatives(app: SandboxApp, base: Record<string, unknown>): v
     });
   }
   const id = adsId();
-  app.state.collection('account_media').set(id, { id, ...base, video_id: '13_1000000000000000014', media_url: 'https://video.example/amplify_video/1000000000000000014/preroll.mp4', creative_type: 'PREROLL' });
+  app.state.collection('account_media').set(id, {
+    id,
+    ...base,
+    video_id: '13_1000000000000000014',
+    media_url: 'https://video.example/amplify_video/1000000000000000014/preroll.mp4',
+    creative_type: 'PREROLL',
+  });
   // The seeded scheduled post goes out at its scheduled_at like any other.
   const posts = app.state.collection('scheduled_tweets');
   for (const p of posts.values()) {
-    if (p.scheduled_status === 'SCHEDULED') scheduleCompletion(posts, p.id, parseIsoTime(String(p.scheduled_at))!, (ms, fn) => void app.clock.at(ms, fn), () => app.clock.now());
+    if (p.scheduled_status === 'SCHEDULED')
+      scheduleCompletion(
+        posts,
+        p.id,
+        parseIsoTime(String(p.scheduled_at))!,
+        (ms, fn) => void app.clock.at(ms, fn),
+        () => app.clock.now(),
+      );
   }
 }

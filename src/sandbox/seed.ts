@@ -96,9 +96,30 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
   // Seeded before the line-item endpoints existed; they stay, each a full record, so that older
   // scripts and the attachments have one line item of each product type to point at.
   const lineItems = [
-    { name: 'Website clicks', objective: 'WEBSITE_CLICKS', product_type: 'PROMOTED_TWEETS', goal: 'LINK_CLICKS', pay_by: 'IMPRESSION', categories: [] },
-    { name: 'Followers', objective: 'FOLLOWERS', product_type: 'PROMOTED_ACCOUNT', goal: 'FOLLOWERS', pay_by: 'IMPRESSION', categories: [] },
-    { name: 'Preroll views', objective: 'PREROLL_VIEWS', product_type: 'MEDIA', goal: 'PREROLL', pay_by: 'IMPRESSION', categories: ['bc-tech'] },
+    {
+      name: 'Website clicks',
+      objective: 'WEBSITE_CLICKS',
+      product_type: 'PROMOTED_TWEETS',
+      goal: 'LINK_CLICKS',
+      pay_by: 'IMPRESSION',
+      categories: [],
+    },
+    {
+      name: 'Followers',
+      objective: 'FOLLOWERS',
+      product_type: 'PROMOTED_ACCOUNT',
+      goal: 'FOLLOWERS',
+      pay_by: 'IMPRESSION',
+      categories: [],
+    },
+    {
+      name: 'Preroll views',
+      objective: 'PREROLL_VIEWS',
+      product_type: 'MEDIA',
+      goal: 'PREROLL',
+      pay_by: 'IMPRESSION',
+      categories: ['bc-tech'],
+    },
   ];
   for (const li of lineItems) {
     const id = adsId();
@@ -138,9 +159,21 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
     state.collection('promotable_users').set(id, { id, ...base, ...u });
   }
   const appId = adsId();
-  state.collection('account_apps').set(appId, { id: appId, ...base, name: 'Sandbox App', app_store_identifier: 'com.example.sandbox', os_type: 'Android' });
+  state.collection('account_apps').set(appId, {
+    id: appId,
+    ...base,
+    name: 'Sandbox App',
+    app_store_identifier: 'com.example.sandbox',
+    os_type: 'Android',
+  });
   const mediaId = adsId();
-  state.collection('account_media').set(mediaId, { id: mediaId, ...base, video_id: null, media_url: 'https://pbs.example/media/banner.png', creative_type: 'BANNER' });
+  state.collection('account_media').set(mediaId, {
+    id: mediaId,
+    ...base,
+    video_id: null,
+    media_url: 'https://pbs.example/media/banner.png',
+    creative_type: 'BANNER',
+  });
   // Scheduled post ids are longs (scheduled_promoted_tweets takes scheduled_tweet_id as a long).
   const stId = '1000000000000000001';
   state.collection('scheduled_tweets').set(stId, {
@@ -163,7 +196,11 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
     ...base,
     funding_instrument_id: fiId,
     message: 'Raise the daily budget of "Seeded campaign" to reach more people',
-    recommendation: { campaigns: [{ operation_type: 'Update', params: { campaign_id: campaignId, daily_budget_amount_local_micro: 75_000_000 } }] },
+    recommendation: {
+      campaigns: [
+        { operation_type: 'Update', params: { campaign_id: campaignId, daily_budget_amount_local_micro: 75_000_000 } },
+      ],
+    },
   });
   seedCreatives(app, base);
 }

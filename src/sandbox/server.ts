@@ -6,9 +6,27 @@ import { SandboxClock } from './clock.js';
 import { Router, styleForPath, type Route } from './router.js';
 import { Faults } from './faults.js';
 import { RateLimiter } from './ratelimit.js';
-import { EventBus, type DeliveryRecord, type LogEntry, type NewLogEntry, type SandboxApp, type SandboxOptions, type SandboxSeed } from './app.js';
+import {
+  EventBus,
+  type DeliveryRecord,
+  type LogEntry,
+  type NewLogEntry,
+  type SandboxApp,
+  type SandboxOptions,
+  type SandboxSeed,
+} from './app.js';
 import { loadSnapshot } from './snapshot.js';
-import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, SandboxError, adsError, problem, v1Error, type ErrorStyle, type Reply, type SReq } from './http.js';
+import {
+  OAUTH1_PERMISSIONS,
+  OAUTH2_FORBIDDEN,
+  SandboxError,
+  adsError,
+  problem,
+  v1Error,
+  type ErrorStyle,
+  type Reply,
+  type SReq,
+} from './http.js';
 import { oauth2Requirement } from '../contract/oauth2.js';
 import { authInfo, verifyRequest, type Credential } from './verify.js';
 import { seedState } from './seed.js';
@@ -30,7 +48,7 @@ export interface Sandbox {
 const MAX_BODY = 6_000_000;
 /** Entries `GET /_sandbox/logs` can still return. */
 const LOG_MAX = 5000;
- // above the 5,000,000-byte upload limit, so that limit answers in its own words
+// above the 5,000,000-byte upload limit, so that limit answers in its own words
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const state = new SandboxState();
@@ -147,7 +165,12 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-export function errorFor(style: ErrorStyle, status: number, what: 'not_found' | 'rate' | 'unauth' | 'internal' | 'too_large' | 'method', detail?: string): SandboxError {
+export function errorFor(
+  style: ErrorStyle,
+  status: number,
+  what: 'not_found' | 'rate' | 'unauth' | 'internal' | 'too_large' | 'method',
+  detail?: string,
+): SandboxError {
   const messages = {
     not_found: 'Sorry, that page does not exist',
     rate: 'Rate limit exceeded',
@@ -169,10 +192,24 @@ export function errorFor(style: ErrorStyle, status: number, what: 'not_found' | 
     return adsError(status, code, msg);
   }
   if (style === 'v2') {
-    const title = { not_found: 'Not Found Error', rate: 'Too Many Requests', unauth: 'Unauthorized', internal: status === 503 ? 'Service Unavailable' : 'Internal Error', too_large: 'Payload Too Large', method: 'Method Not Allowed' }[what];
+    const title = {
+      not_found: 'Not Found Error',
+      rate: 'Too Many Requests',
+      unauth: 'Unauthorized',
+      internal: status === 503 ? 'Service Unavailable' : 'Internal Error',
+      too_large: 'Payload Too Large',
+      method: 'Method Not Allowed',
+    }[what];
     return problem(status, title, msg);
   }
-  const code = { not_found: V1Code.PageNotFound, rate: V1Code.RateLimitExceeded, unauth: V1Code.AuthFailed, internal: V1Code.InternalError, too_large: V1Code.PayloadTooLarge, method: V1Code.PageNotFound }[what];
+  const code = {
+    not_found: V1Code.PageNotFound,
+    rate: V1Code.RateLimitExceeded,
+    unauth: V1Code.AuthFailed,
+    internal: V1Code.InternalError,
+    too_large: V1Code.PayloadTooLarge,
+    method: V1Code.PageNotFound,
+  }[what];
   return v1Error(status, code, msg);
 }
 
@@ -198,7 +235,11 @@ function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, st
   res.end(body);
 }
 
-const KIND_NAMES = { user: 'OAuth 1.0a User Context', app: 'OAuth 2.0 Application-Only', oauth2: 'OAuth 2.0 User Context' } as const;
+const KIND_NAMES = {
+  user: 'OAuth 1.0a User Context',
+  app: 'OAuth 2.0 Application-Only',
+  oauth2: 'OAuth 2.0 User Context',
+} as const;
 
 /** The "Supported authentication types are [...]" list of a route. */
 function supportedKinds(route: Route<SandboxApp>): string {
@@ -211,7 +252,11 @@ function supportedKinds(route: Route<SandboxApp>): string {
 
 function unsupported(route: Route<SandboxApp>, used: keyof typeof KIND_NAMES): SandboxError {
   // Two spaces after the first period, as observed.
-  return problem(403, 'Unsupported Authentication', `Authenticating with ${KIND_NAMES[used]} is forbidden for this endpoint.  Supported authentication types are ${supportedKinds(route)}.`);
+  return problem(
+    403,
+    'Unsupported Authentication',
+    `Authenticating with ${KIND_NAMES[used]} is forbidden for this endpoint.  Supported authentication types are ${supportedKinds(route)}.`,
+  );
 }
 
 /**
@@ -235,12 +280,21 @@ function checkOAuth2(route: Route<SandboxApp>, scopes: string[], style: ErrorSty
  */
 function checkAdminKey(app: SandboxApp, req: IncomingMessage): void {
   const denied = () =>
-    problem(401, 'Unauthorized', "this admin endpoint takes the sandbox app's API key and secret (HTTP Basic), as `xctl sandbox state` and `xctl sandbox logs` send them");
+    problem(
+      401,
+      'Unauthorized',
+      "this admin endpoint takes the sandbox app's API key and secret (HTTP Basic), as `xctl sandbox state` and `xctl sandbox logs` send them",
+    );
   const h = req.headers.authorization;
   if (!h || !/^Basic\s/i.test(h)) throw denied();
   let cred: Credential;
   try {
-    cred = verifyRequest(app.state, { method: 'GET', url: new URL('http://x/'), form: [], headers: { authorization: h } });
+    cred = verifyRequest(app.state, {
+      method: 'GET',
+      url: new URL('http://x/'),
+      form: [],
+      headers: { authorization: h },
+    });
   } catch {
     throw denied();
   }
@@ -267,7 +321,8 @@ function checkRouteAuth(route: Route<SandboxApp>, cred: Credential, style: Error
   if (okay) return;
   if (need === 'app' || style === 'v2') throw unsupported(route, cred.kind === 'bearer' ? 'app' : 'user');
   if (style === 'ads') throw adsError(401, 'UNAUTHORIZED_ACCESS', 'This request requires OAuth 1.0a user context');
-  if (cred.kind === 'bearer') throw v1Error(403, V1Code.AppOnlyForbidden, 'Your credentials do not allow access to this resource');
+  if (cred.kind === 'bearer')
+    throw v1Error(403, V1Code.AppOnlyForbidden, 'Your credentials do not allow access to this resource');
   throw v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
 }
 
@@ -282,7 +337,8 @@ function checkWriteAccess(method: string, path: string, level: string, style: Er
   if (level !== 'read' || (method !== 'POST' && method !== 'PUT' && method !== 'DELETE')) return;
   if (path.startsWith('/oauth') || path.startsWith('/1.1/oauth/')) return;
   if (style === 'v2') throw OAUTH1_PERMISSIONS();
-  if (style === 'ads') throw adsError(403, 'READONLY_CLIENT_APPLICATION', 'This request requires a read-write access token');
+  if (style === 'ads')
+    throw adsError(403, 'READONLY_CLIENT_APPLICATION', 'This request requires a read-write access token');
   throw new SandboxError({ status: 401, body: { request: path, error: `Read-only application cannot ${method}.` } });
 }
 
@@ -290,7 +346,10 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
   const started = Date.now();
   // A client routed here by a proxy or its own agent signed the https URL it addressed: the
   // platform's hosts are https only, and x-forwarded-proto says so for any other host.
-  const scheme = req.headers['x-forwarded-proto'] === 'https' || PLATFORM_HOSTS.has(String(req.headers.host ?? '')) ? 'https' : 'http';
+  const scheme =
+    req.headers['x-forwarded-proto'] === 'https' || PLATFORM_HOSTS.has(String(req.headers.host ?? ''))
+      ? 'https'
+      : 'http';
   const url = new URL(req.url ?? '/', `${scheme}://${req.headers.host ?? '127.0.0.1'}`);
   const path = url.pathname;
   const method = (req.method ?? 'GET').toUpperCase();
@@ -312,13 +371,21 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     const ms = Date.now() - started;
     app.log(`${method} ${path} ${res.statusCode} ${ms}ms`);
     // `sandbox logs --follow` polls this endpoint: its own requests would drown what it shows.
-    if (path !== SANDBOX_ADMIN_ENDPOINTS.logs.path) app.addLog({ at: new Date(started).toISOString(), kind: 'request', method, path, status: res.statusCode, ms });
+    if (path !== SANDBOX_ADMIN_ENDPOINTS.logs.path)
+      app.addLog({ at: new Date(started).toISOString(), kind: 'request', method, path, status: res.statusCode, ms });
   });
 
   const reply = async (): Promise<Reply | 'dropped'> => {
-    if (!hostAllowed(req.headers.host)) throw errorFor(style, 403, 'unauth', 'the sandbox answers requests addressed to its own address (Host: 127.0.0.1:PORT), not to other names');
+    if (!hostAllowed(req.headers.host))
+      throw errorFor(
+        style,
+        403,
+        'unauth',
+        'the sandbox answers requests addressed to its own address (Host: 127.0.0.1:PORT), not to other names',
+      );
     const body = await readBody(req);
-    if (body === undefined) throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
+    if (body === undefined)
+      throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
     const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);
     if (decision.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
     if (!decision.after) {
@@ -329,16 +396,37 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
     if (!route) {
       const version = style === 'ads' ? /^\/(\d+)\//.exec(path)?.[1] : undefined;
-      const detail = version && version !== '12' && version !== '5' ? `ads API version ${version} is not served: this is version 12 (/12/...)` : undefined;
-      throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found', detail);
+      const detail =
+        version && version !== '12' && version !== '5'
+          ? `ads API version ${version} is not served: this is version 12 (/12/...)`
+          : undefined;
+      throw errorFor(
+        style,
+        methodMismatch && style !== 'ads' ? 405 : 404,
+        methodMismatch ? 'method' : 'not_found',
+        detail,
+      );
     }
     const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
-    if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress)) throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
+    if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress))
+      throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
     if (route.auth === 'admin-key') checkAdminKey(app, req);
 
     const ctype = String(req.headers['content-type'] ?? '');
-    const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body.toString('utf8')).entries()] : [];
-    const cred: Credential = route.auth === 'none' || adminRoute ? { kind: 'none' } : verifyRequest(app.state, { method, url, form, headers: req.headers, now: app.clock.now(), style: route.style ?? style });
+    const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded')
+      ? [...new URLSearchParams(body.toString('utf8')).entries()]
+      : [];
+    const cred: Credential =
+      route.auth === 'none' || adminRoute
+        ? { kind: 'none' }
+        : verifyRequest(app.state, {
+            method,
+            url,
+            form,
+            headers: req.headers,
+            now: app.clock.now(),
+            style: route.style ?? style,
+          });
     checkRouteAuth(route, cred, route.style ?? style);
     if (cred.kind === 'oauth1' && cred.userToken) {
       rateHeaders['x-access-level'] = cred.userToken.accessLevel;
@@ -346,7 +434,14 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     }
 
     if (!adminRoute) {
-      const caller = cred.kind === 'oauth1' ? `${cred.app.key}:${cred.userToken?.userId ?? ''}` : cred.kind === 'oauth2' ? `${cred.app.key}:${cred.token.userId}` : cred.kind !== 'none' ? cred.app.key : (req.socket.remoteAddress ?? '');
+      const caller =
+        cred.kind === 'oauth1'
+          ? `${cred.app.key}:${cred.userToken?.userId ?? ''}`
+          : cred.kind === 'oauth2'
+            ? `${cred.app.key}:${cred.token.userId}`
+            : cred.kind !== 'none'
+              ? cred.app.key
+              : (req.socket.remoteAddress ?? '');
       const category = route.rate ?? 'default';
       const r = app.rates.take(category, caller, Date.now());
       const prefix = style === 'ads' && method === 'GET' ? 'x-account-rate-limit-' : '';

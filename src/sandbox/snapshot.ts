@@ -41,7 +41,9 @@ export function saveSnapshot(app: SandboxApp): SandboxSnapshot {
     oauth2_codes: [...s.oauth2Codes.values()],
     oauth2_access: [...s.oauth2Access.values()],
     oauth2_refresh: [...s.oauth2Refresh.values()],
-    collections: Object.fromEntries(s.savedCollectionNames().map((n) => [n, [...s.collection(n as never).values()] as Entity[]])),
+    collections: Object.fromEntries(
+      s.savedCollectionNames().map((n) => [n, [...s.collection(n as never).values()] as Entity[]]),
+    ),
     slots: s.savedSlots(),
   };
 }
@@ -65,14 +67,18 @@ function refill<T>(m: Map<string, T>, entries: Array<[string, T]>): void {
 /** Replaces the app's state by a saved one; throws an Error saying what is wrong with it. */
 export function loadSnapshot(app: SandboxApp, raw: unknown): void {
   if (!isObj(raw) || raw.xctl_sandbox_state !== SNAPSHOT_VERSION) {
-    throw new Error(`not a sandbox state file (expected "xctl_sandbox_state": ${SNAPSHOT_VERSION}, as \`xctl sandbox state --out FILE\` writes)`);
+    throw new Error(
+      `not a sandbox state file (expected "xctl_sandbox_state": ${SNAPSHOT_VERSION}, as \`xctl sandbox state --out FILE\` writes)`,
+    );
   }
   const j = raw as unknown as SandboxSnapshot;
   if (!isObj(j.seed) || typeof j.seed.api_key !== 'string') throw new Error('seed is missing');
   const apps = records<SandboxSnapshot['apps'][number]>(j.apps, 'apps', 'key');
   if (!apps.some(([k]) => k === j.seed.api_key)) throw new Error(`seed.api_key is not one of the apps`);
   const collections = isObj(j.collections) ? j.collections : {};
-  const parsed = Object.entries(collections).map(([name, list]) => [name, records<Entity>(list, `collections.${name}`, 'id')] as const);
+  const parsed = Object.entries(collections).map(
+    ([name, list]) => [name, records<Entity>(list, `collections.${name}`, 'id')] as const,
+  );
   const s = app.state;
   // Everything is checked before anything is replaced: a bad file leaves the fresh sandbox.
   const users = records<never>(j.users, 'users', 'id');
@@ -84,7 +90,15 @@ export function loadSnapshot(app: SandboxApp, raw: unknown): void {
   const refresh = records<never>(j.oauth2_refresh ?? [], 'oauth2_refresh', 'token');
   refill(
     s.apps,
-    apps.map(([k, a]) => [k, { ...a, callbacks: a.callbacks ?? [], tokenRequests: a.tokenRequests ?? [], approvedBy: new Set(a.approvedBy ?? []) }]),
+    apps.map(([k, a]) => [
+      k,
+      {
+        ...a,
+        callbacks: a.callbacks ?? [],
+        tokenRequests: a.tokenRequests ?? [],
+        approvedBy: new Set(a.approvedBy ?? []),
+      },
+    ]),
   );
   refill(s.users, users);
   refill(s.userTokens, userTokens);

@@ -126,7 +126,10 @@ export function slotKey<T>(name: string, init: () => T, codec?: SlotCodec<T>): S
   return { name, init, ...(codec ? { codec } : {}) };
 }
 
-export function randomToken(bytes = 24, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
+export function randomToken(
+  bytes = 24,
+  alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+): string {
   const buf = crypto.randomBytes(bytes);
   let s = '';
   for (const b of buf) s += alphabet[b % alphabet.length];

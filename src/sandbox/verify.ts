@@ -24,7 +24,10 @@ export function signatureBaseString(method: string, baseUrl: string, params: Arr
 }
 
 export function hmacSha1(base: string, consumerSecret: string, tokenSecret = ''): string {
-  return crypto.createHmac('sha1', `${rfc3986(consumerSecret)}&${rfc3986(tokenSecret)}`).update(base).digest('base64');
+  return crypto
+    .createHmac('sha1', `${rfc3986(consumerSecret)}&${rfc3986(tokenSecret)}`)
+    .update(base)
+    .digest('base64');
 }
 
 // RFC 5849 3.5.1: `OAuth` then name="value" pairs separated by commas (optional spaces around
@@ -77,7 +80,13 @@ export interface VerifyInput {
 }
 
 export type Credential =
-  | { kind: 'oauth1'; app: SandboxAppRecord; userToken?: UserToken; requestToken?: RequestToken; oauth: Record<string, string> }
+  | {
+      kind: 'oauth1';
+      app: SandboxAppRecord;
+      userToken?: UserToken;
+      requestToken?: RequestToken;
+      oauth: Record<string, string>;
+    }
   | { kind: 'bearer'; app: SandboxAppRecord }
   | { kind: 'oauth2'; app: SandboxAppRecord; token: OAuth2AccessToken }
   | { kind: 'basic'; app: SandboxAppRecord }
@@ -92,7 +101,8 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
   if (!h) return { kind: 'none' };
   if (/^Bearer\s/i.test(h)) {
     const token = h.slice(7).trim();
-    for (const app of state.apps.values()) if (app.bearer && timingSafeEqualStr(app.bearer, token)) return { kind: 'bearer', app };
+    for (const app of state.apps.values())
+      if (app.bearer && timingSafeEqualStr(app.bearer, token)) return { kind: 'bearer', app };
     // An OAuth 2.0 user token: usable until it expires on the sandbox clock, is revoked, or its
     // refresh token is spent. Dead ones get the platform's bare 401 problem.
     const t = state.oauth2Access.get(token);
@@ -106,16 +116,24 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
   if (/^Basic\s/i.test(h)) {
     const dec = Buffer.from(h.slice(6).trim(), 'base64').toString('utf8');
     const i = dec.indexOf(':');
-    if (i < 0) throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    if (i < 0)
+      throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', {
+        label: 'authenticity_token_error',
+      });
     let key: string, secret: string;
     try {
       key = decodeURIComponent(dec.slice(0, i));
       secret = decodeURIComponent(dec.slice(i + 1));
     } catch {
-      throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+      throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', {
+        label: 'authenticity_token_error',
+      });
     }
     const app = state.apps.get(key);
-    if (!app || !timingSafeEqualStr(app.secret, secret)) throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    if (!app || !timingSafeEqualStr(app.secret, secret))
+      throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', {
+        label: 'authenticity_token_error',
+      });
     return { kind: 'basic', app };
   }
   const oauth = parseOAuthHeader(h);
@@ -171,12 +189,24 @@ export function authInfo(c: Credential): AuthInfo {
   switch (c.kind) {
     case 'oauth1':
       return c.userToken
-        ? { kind: 'oauth1-user', appKey: c.app.key, userId: c.userToken.userId, token: c.userToken.token, accessLevel: c.userToken.accessLevel }
+        ? {
+            kind: 'oauth1-user',
+            appKey: c.app.key,
+            userId: c.userToken.userId,
+            token: c.userToken.token,
+            accessLevel: c.userToken.accessLevel,
+          }
         : { kind: 'oauth1-app', appKey: c.app.key, token: c.requestToken?.token };
     case 'bearer':
       return { kind: 'bearer', appKey: c.app.key };
     case 'oauth2':
-      return { kind: 'oauth2-user', appKey: c.app.key, userId: c.token.userId, token: c.token.token, scopes: c.token.scopes };
+      return {
+        kind: 'oauth2-user',
+        appKey: c.app.key,
+        userId: c.token.userId,
+        token: c.token.token,
+        scopes: c.token.scopes,
+      };
     case 'basic':
       return { kind: 'basic', appKey: c.app.key };
     default:

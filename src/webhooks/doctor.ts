@@ -7,15 +7,7 @@ import { isIP } from 'node:net';
 import { isLoopbackHost } from '../contract/hosts.js';
 import { CRC_TIMEOUT_MS, DELIVERY_TIMEOUT_MS } from '../contract/webhooks.js';
 import { deliveryHeaders, hmacToken } from './crypto.js';
-import {
-  connectFirst,
-  fmtAddr,
-  lookupAll,
-  request,
-  tlsHandshake,
-  type Address,
-  type HttpAnswer,
-} from './probe.js';
+import { connectFirst, fmtAddr, lookupAll, request, tlsHandshake, type Address, type HttpAnswer } from './probe.js';
 import { isNonPublicHost, webhookUrlProblem } from './url-rules.js';
 
 /** One identifier per failure kind: scripts match on these, so they never change meaning. */
@@ -116,8 +108,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     ['tls', () => tlsStep(t)],
     ['crc', () => crcStep(t, o.secret)],
   ];
-  if (o.delivery !== undefined)
-    plan.push(['delivery', () => deliveryStep(t, o.secret, o.delivery!)]);
+  if (o.delivery !== undefined) plan.push(['delivery', () => deliveryStep(t, o.secret, o.delivery!)]);
   for (const [name, fn] of plan) {
     if (name === 'tls' && t.url.protocol !== 'https:') continue;
     const cause = await run(name, fn);
@@ -158,10 +149,7 @@ async function dnsStep(t: Target): Promise<string> {
     // The platform connects from the internet: only public addresses reach the receiver.
     const reachable = addrs.filter((a) => !isNonPublicHost(a.address));
     if (!reachable.length)
-      throw new StepFailed(
-        'dns',
-        `${host} resolves only to addresses the platform cannot reach (${list})`,
-      );
+      throw new StepFailed('dns', `${host} resolves only to addresses the platform cannot reach (${list})`);
     addrs = reachable;
   }
   t.addrs = addrs;
@@ -184,10 +172,8 @@ const TLS_WHY: Record<string, string> = {
   ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is for another host name',
   DEPTH_ZERO_SELF_SIGNED_CERT: 'the certificate is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'the chain ends in a self-signed certificate no client trusts',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE:
-    'the chain is incomplete (serve the intermediate certificates too)',
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY:
-    'the issuer is not a trusted authority, or the chain is incomplete',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the chain is incomplete (serve the intermediate certificates too)',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the issuer is not a trusted authority, or the chain is incomplete',
 };
 
 async function tlsStep(t: Target): Promise<string> {
@@ -242,29 +228,18 @@ async function crcStep(t: Target, secret: string): Promise<string> {
     );
   }
   if (a.status !== 200)
-    throw new StepFailed(
-      'http_status',
-      `HTTP ${a.status} to the CRC GET (the platform needs 200): ${snippet(a.body)}`,
-    );
+    throw new StepFailed('http_status', `HTTP ${a.status} to the CRC GET (the platform needs 200): ${snippet(a.body)}`);
   const type = String(a.headers['content-type'] ?? '');
   let answer: unknown;
   try {
     answer = JSON.parse(a.body);
   } catch {
-    throw new StepFailed(
-      'not_json',
-      `the answer is not JSON (content-type ${type || 'none'}): ${snippet(a.body)}`,
-    );
+    throw new StepFailed('not_json', `the answer is not JSON (content-type ${type || 'none'}): ${snippet(a.body)}`);
   }
   const got =
-    answer && typeof answer === 'object'
-      ? (answer as { response_token?: unknown }).response_token
-      : undefined;
+    answer && typeof answer === 'object' ? (answer as { response_token?: unknown }).response_token : undefined;
   if (typeof got !== 'string')
-    throw new StepFailed(
-      'bad_response_token',
-      `no "response_token" string in the JSON answer: ${snippet(a.body)}`,
-    );
+    throw new StepFailed('bad_response_token', `no "response_token" string in the JSON answer: ${snippet(a.body)}`);
   if (!/^sha256=[A-Za-z0-9+/]{43}=$/.test(got)) {
     throw new StepFailed(
       'bad_response_token',
@@ -324,8 +299,7 @@ function transportFailure(
   other: DoctorCause = 'unreachable',
 ): StepFailed {
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'ETIMEDOUT')
-    return new StepFailed(slow, `no answer to ${what} within ${ms} ms: ${limit}`);
+  if (code === 'ETIMEDOUT') return new StepFailed(slow, `no answer to ${what} within ${ms} ms: ${limit}`);
   const tls = /CERT|SSL|TLS/i.test(code ?? '');
   return new StepFailed(tls ? 'tls' : other, `${what} failed: ${code ?? (e as Error).message}`);
 }

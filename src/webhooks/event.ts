@@ -24,9 +24,7 @@ export function activityDelivery(e: EventSpec): string {
   return JSON.stringify({ data });
 }
 
-export type Recorded =
-  | { kind: 'body'; raw: string }
-  | { kind: 'logged'; eventType: string; uuid?: string };
+export type Recorded = { kind: 'body'; raw: string } | { kind: 'logged'; eventType: string; uuid?: string };
 
 /**
  * What a recorded line holds, or a message saying why it is not one. A listen --json line is
@@ -45,8 +43,7 @@ export function parseRecorded(text: string): Recorded | string {
   } catch (e) {
     return `not JSON: ${(e as Error).message}`;
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    return 'a recorded delivery is a JSON object';
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'a recorded delivery is a JSON object';
   const rec = v as Record<string, unknown>;
   if (typeof rec.kind === 'string' && 'webhook_id' in rec) {
     if (rec.kind !== 'delivery') return `this sandbox log entry is a ${rec.kind}, not a delivery`;

@@ -40,91 +40,97 @@ function reply(res: http.ServerResponse, status: number, body: unknown): void {
 export function createReceiver(o: ReceiverOptions): http.Server {
   let buffered = 0;
   let active = 0;
-  const server = http.createServer({ headersTimeout: HEADERS_MS, requestTimeout: 30_000, connectionsCheckingInterval: 1000 }, (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://receiver');
-    if (url.pathname !== o.path && url.pathname !== o.path + '/') return reply(res, 404, { error: 'not found' });
-    if (req.method === 'GET') {
-      const token = url.searchParams.get('crc_token');
-      if (token === null) {
-        o.onRejected('GET without crc_token', req);
-        return reply(res, 400, { error: 'crc_token is required' });
+  const server = http.createServer(
+    { headersTimeout: HEADERS_MS, requestTimeout: 30_000, connectionsCheckingInterval: 1000 },
+    (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://receiver');
+      if (url.pathname !== o.path && url.pathname !== o.path + '/') return reply(res, 404, { error: 'not found' });
+      if (req.method === 'GET') {
+        const token = url.searchParams.get('crc_token');
+        if (token === null) {
+          o.onRejected('GET without crc_token', req);
+          return reply(res, 400, { error: 'crc_token is required' });
+        }
+        if (!isServiceShapedCrcToken(token)) {
+          // Never HMAC arbitrary input: a JSON "token" signed here would be a valid forged delivery.
+          o.onRejected(
+            "crc_token not shaped like the service's (refused so this endpoint cannot sign forged bodies)",
+            req,
+          );
+          return reply(res, 400, { error: 'crc_token is not a service token' });
+        }
+        o.onCrc?.(token);
+        return reply(res, 200, crcResponse(o.secret, token));
       }
-      if (!isServiceShapedCrcToken(token)) {
-        // Never HMAC arbitrary input: a JSON "token" signed here would be a valid forged delivery.
-        o.onRejected('crc_token not shaped like the service\'s (refused so this endpoint cannot sign forged bodies)', req);
-        return reply(res, 400, { error: 'crc_token is not a service token' });
+      if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed' });
+      const declared = Number(req.headers['content-length']);
+      if (declared > MAX_BODY) {
+        // Refused before a byte of it is read.
+        o.onRejected(`body too large (Content-Length ${declared}, the limit is ${MAX_BODY})`, req);
+        res.setHeader('connection', 'close');
+        reply(res, 413, { error: 'too large' });
+        return void req.destroy();
       }
-      o.onCrc?.(token);
-      return reply(res, 200, crcResponse(o.secret, token));
-    }
-    if (req.method !== 'POST') return reply(res, 405, { error: 'method not allowed' });
-    const declared = Number(req.headers['content-length']);
-    if (declared > MAX_BODY) {
-      // Refused before a byte of it is read.
-      o.onRejected(`body too large (Content-Length ${declared}, the limit is ${MAX_BODY})`, req);
-      res.setHeader('connection', 'close');
-      reply(res, 413, { error: 'too large' });
-      return void req.destroy();
-    }
-    if (active >= MAX_CONNECTIONS) {
-      o.onRejected(`more than ${MAX_CONNECTIONS} deliveries at once`, req);
-      res.setHeader('connection', 'close');
-      return reply(res, 503, { error: 'busy' });
-    }
-    active++;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let held = 0;
-    let counted = true;
-    const release = () => {
-      buffered -= held;
-      held = 0;
-      if (counted) active--;
-      counted = false;
-    };
-    req.on('close', release);
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY || buffered + c.length > MAX_BUFFERED) {
-        const why = size > MAX_BODY ? 'body too large' : 'too much buffered across connections';
-        o.onRejected(why, req);
-        if (!res.headersSent) reply(res, size > MAX_BODY ? 413 : 503, { error: why });
-        size = Infinity;
+      if (active >= MAX_CONNECTIONS) {
+        o.onRejected(`more than ${MAX_CONNECTIONS} deliveries at once`, req);
+        res.setHeader('connection', 'close');
+        return reply(res, 503, { error: 'busy' });
+      }
+      active++;
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let held = 0;
+      let counted = true;
+      const release = () => {
+        buffered -= held;
+        held = 0;
+        if (counted) active--;
+        counted = false;
+      };
+      req.on('close', release);
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_BODY || buffered + c.length > MAX_BUFFERED) {
+          const why = size > MAX_BODY ? 'body too large' : 'too much buffered across connections';
+          o.onRejected(why, req);
+          if (!res.headersSent) reply(res, size > MAX_BODY ? 413 : 503, { error: why });
+          size = Infinity;
+          release();
+          req.destroy();
+        } else {
+          chunks.push(c);
+          held += c.length;
+          buffered += c.length;
+        }
+      });
+      req.on('end', () => {
+        if (size > MAX_BODY) return;
+        const raw = Buffer.concat(chunks);
         release();
-        req.destroy();
-      } else {
-        chunks.push(c);
-        held += c.length;
-        buffered += c.length;
-      }
-    });
-    req.on('end', () => {
-      if (size > MAX_BODY) return;
-      const raw = Buffer.concat(chunks);
-      release();
-      // Deliveries are JSON: anything else is refused before its signature is checked (a CRC
-      // answer is the HMAC of a token, so a token posted back as a body carries a valid one).
-      let json: unknown;
-      try {
-        json = JSON.parse(raw.toString('utf8'));
-      } catch {
-        o.onRejected('body is not JSON (deliveries are)', req);
-        return reply(res, 400, { error: 'not JSON' });
-      }
-      const given = SIGNATURE_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === 'string');
-      if (!given) {
-        o.onRejected('unsigned delivery (no signature header)', req);
-        return reply(res, 403, { error: 'missing signature' });
-      }
-      if (!verifySignature(o.secret, raw, given)) {
-        o.onRejected('forged delivery (signature does not match the body)', req);
-        return reply(res, 403, { error: 'invalid signature' });
-      }
-      // Acknowledge first (the service allows 10 s); printing and forwarding happen afterwards.
-      reply(res, 200, { ok: true });
-      setImmediate(() => o.onDelivery({ raw, headers: req.headers, json }));
-    });
-  });
+        // Deliveries are JSON: anything else is refused before its signature is checked (a CRC
+        // answer is the HMAC of a token, so a token posted back as a body carries a valid one).
+        let json: unknown;
+        try {
+          json = JSON.parse(raw.toString('utf8'));
+        } catch {
+          o.onRejected('body is not JSON (deliveries are)', req);
+          return reply(res, 400, { error: 'not JSON' });
+        }
+        const given = SIGNATURE_HEADERS.map((h) => req.headers[h]).find((v): v is string => typeof v === 'string');
+        if (!given) {
+          o.onRejected('unsigned delivery (no signature header)', req);
+          return reply(res, 403, { error: 'missing signature' });
+        }
+        if (!verifySignature(o.secret, raw, given)) {
+          o.onRejected('forged delivery (signature does not match the body)', req);
+          return reply(res, 403, { error: 'invalid signature' });
+        }
+        // Acknowledge first (the service allows 10 s); printing and forwarding happen afterwards.
+        reply(res, 200, { ok: true });
+        setImmediate(() => o.onDelivery({ raw, headers: req.headers, json }));
+      });
+    },
+  );
   server.maxConnections = MAX_SOCKETS;
   // A connection idle this long (never sent a request, or done) is closed.
   server.setTimeout(IDLE_MS);

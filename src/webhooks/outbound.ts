@@ -51,7 +51,13 @@ export function exchange(
         size += c.length;
         if (size <= 65_536) chunks.push(c);
       });
-      res.on('end', () => done({ kind: classifyStatus(res.statusCode ?? 0), status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        done({
+          kind: classifyStatus(res.statusCode ?? 0),
+          status: res.statusCode,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       res.on('error', (e) => done({ kind: 'closed', status: res.statusCode, body: '', error: e.message }));
     });
     req.setTimeout(opts.timeoutMs, () => {

@@ -35,9 +35,7 @@ export async function connectFirst(
       await tcpOnce(addr, port, left);
       return { addr, errors };
     } catch (e) {
-      errors.push(
-        `${fmtAddr(addr)}:${port} ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      );
+      errors.push(`${fmtAddr(addr)}:${port} ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
   }
   throw Object.assign(new Error(errors.join('; ') || `no connection within ${ms} ms`), { errors });
@@ -79,12 +77,7 @@ export interface TlsResult {
 }
 
 /** One handshake (SNI = the host name) that reports what the certificate is, valid or not. */
-export function tlsHandshake(
-  addr: Address,
-  port: number,
-  hostname: string,
-  ms: number,
-): Promise<TlsResult> {
+export function tlsHandshake(addr: Address, port: number, hostname: string, ms: number): Promise<TlsResult> {
   return new Promise((resolve, reject) => {
     const servername = net.isIP(hostname) ? undefined : hostname;
     const s = tls.connect({
@@ -194,10 +187,7 @@ export function request(
 function withTimeout<T>(p: Promise<T>, ms: number, code: string): Promise<T> {
   let t: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    t = setTimeout(
-      () => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code })),
-      ms,
-    );
+    t = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code })), ms);
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(t));
 }

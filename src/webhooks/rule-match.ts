@@ -81,7 +81,12 @@ function escape(s: string): string {
 }
 
 /** Whether a post matches a rule value. `users` resolves from:handle to ids. */
-export function matchRule(value: string, text: string, authorId: string, ctx?: { state: { userByName(n: string): { id: string } | undefined } }): boolean {
+export function matchRule(
+  value: string,
+  text: string,
+  authorId: string,
+  ctx?: { state: { userByName(n: string): { id: string } | undefined } },
+): boolean {
   let n: Node;
   try {
     n = parse(value);

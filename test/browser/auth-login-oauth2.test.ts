@@ -19,15 +19,38 @@ async function loginInChromium(act: (page: import('playwright-core').Page) => Pr
   const profileDir = tempDir('xctl-chromium-');
   t.dirs.push(configDir, profileDir);
   const s = t.sb.seed;
-  const env = { ...t.env, XCTL_CONFIG_DIR: configDir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_CLIENT_ID: s.client_id, XCTL_CLIENT_SECRET: s.client_secret };
-  const cli = spawnCli(['auth', 'login', '--oauth2', '--no-browser', '--callback-port', '0', '--json', '--scopes', 'tweet.read users.read like.read offline.access'], env, 60_000);
+  const env = {
+    ...t.env,
+    XCTL_CONFIG_DIR: configDir,
+    XCTL_ACCESS_TOKEN: undefined,
+    XCTL_ACCESS_TOKEN_SECRET: undefined,
+    XCTL_CLIENT_ID: s.client_id,
+    XCTL_CLIENT_SECRET: s.client_secret,
+  };
+  const cli = spawnCli(
+    [
+      'auth',
+      'login',
+      '--oauth2',
+      '--no-browser',
+      '--callback-port',
+      '0',
+      '--json',
+      '--scopes',
+      'tweet.read users.read like.read offline.access',
+    ],
+    env,
+    60_000,
+  );
   const [, url] = await cli.waitStderr(OAUTH2_AUTHORIZE_URL);
   const context = await launchChromium(profileDir);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     await page.goto(url!);
     expect(await page.locator('#app-name').textContent()).toBe('xctl sandbox app');
-    expect(await page.locator('#scopes li').evaluateAll((els) => els.map((e) => e.getAttribute('data-scope')))).toEqual(['tweet.read', 'users.read', 'like.read', 'offline.access']);
+    expect(await page.locator('#scopes li').evaluateAll((els) => els.map((e) => e.getAttribute('data-scope')))).toEqual(
+      ['tweet.read', 'users.read', 'like.read', 'offline.access'],
+    );
     await act(page);
   } finally {
     await context.close();
@@ -38,7 +61,9 @@ async function loginInChromium(act: (page: import('playwright-core').Page) => Pr
 describe('auth login --oauth2 in a real browser', () => {
   // Skips ONLY when Chromium is absent, and says so in the test name and on the console.
   (haveChromium ? it : it.skip)(
-    haveChromium ? 'Chromium shows the scopes, clicks Allow, and the CLI finishes logged in' : 'SKIPPED: /usr/bin/chromium is not installed',
+    haveChromium
+      ? 'Chromium shows the scopes, clicks Allow, and the CLI finishes logged in'
+      : 'SKIPPED: /usr/bin/chromium is not installed',
     async () => {
       const { r, env } = await loginInChromium(async (page) => {
         await page.locator('input[value="sandbox_alice"]').check();
@@ -49,7 +74,11 @@ describe('auth login --oauth2 in a real browser', () => {
         expect(await page.locator('#result').textContent()).toMatch(/signed in to xctl/);
       });
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ user_id: '783214', screen_name: 'sandbox_alice', scopes: 'tweet.read users.read like.read offline.access' });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        user_id: '783214',
+        screen_name: 'sandbox_alice',
+        scopes: 'tweet.read users.read like.read offline.access',
+      });
       const me = await runCli(['request', '/2/users/me', '--auth', 'oauth2'], { env });
       expect(me.code, me.stderr).toBe(0);
       expect(JSON.parse(me.stdout).data.username).toBe('sandbox_alice');
@@ -59,7 +88,9 @@ describe('auth login --oauth2 in a real browser', () => {
   );
 
   (haveChromium ? it : it.skip)(
-    haveChromium ? 'Chromium clicks Deny: the callback page says cancelled, the CLI exits 3 and stores nothing' : 'SKIPPED: /usr/bin/chromium is not installed',
+    haveChromium
+      ? 'Chromium clicks Deny: the callback page says cancelled, the CLI exits 3 and stores nothing'
+      : 'SKIPPED: /usr/bin/chromium is not installed',
     async () => {
       const { r, env } = await loginInChromium(async (page) => {
         await page.locator('#deny').click();

@@ -15,14 +15,23 @@ const t = useTestSandbox();
 describe('auth login in a real browser', () => {
   // Skips ONLY when Chromium is absent, and says so in the test name and on the console.
   (haveChromium ? it : it.skip)(
-    haveChromium ? 'Chromium opens the printed URL, clicks Allow, and the CLI finishes logged in' : 'SKIPPED: /usr/bin/chromium is not installed',
+    haveChromium
+      ? 'Chromium opens the printed URL, clicks Allow, and the CLI finishes logged in'
+      : 'SKIPPED: /usr/bin/chromium is not installed',
     async () => {
-          const configDir = tempDir();
+      const configDir = tempDir();
       const profileDir = tempDir('xctl-chromium-');
       t.dirs.push(configDir, profileDir);
-      const env = { ...t.env, XCTL_CONFIG_DIR: configDir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
+      const env = {
+        ...t.env,
+        XCTL_CONFIG_DIR: configDir,
+        XCTL_ACCESS_TOKEN: undefined,
+        XCTL_ACCESS_TOKEN_SECRET: undefined,
+      };
       const s = t.sb.seed;
-      expect((await runCli(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'], { env, input: s.api_secret })).code).toBe(0);
+      expect(
+        (await runCli(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'], { env, input: s.api_secret })).code,
+      ).toBe(0);
 
       const cli = spawnCli(['auth', 'login', '--no-browser', '--json'], env, 60_000);
       const [, url] = await cli.waitStderr(AUTHORIZE_URL);

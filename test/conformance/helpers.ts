@@ -72,10 +72,14 @@ function flatHeaders(h: Dispatcher.DispatchOptions['headers']): string[] {
   const out: string[] = [];
   if (!h) return out;
   if (Array.isArray(h)) {
-    for (let i = 0; i < h.length; i += 2) if (String(h[i]).toLowerCase() !== 'host') out.push(String(h[i]), String(h[i + 1]));
+    for (let i = 0; i < h.length; i += 2)
+      if (String(h[i]).toLowerCase() !== 'host') out.push(String(h[i]), String(h[i + 1]));
     return out;
   }
-  const entries = typeof (h as Iterable<unknown>)[Symbol.iterator] === 'function' ? [...(h as Iterable<[string, string]>)] : Object.entries(h);
+  const entries =
+    typeof (h as Iterable<unknown>)[Symbol.iterator] === 'function'
+      ? [...(h as Iterable<[string, string]>)]
+      : Object.entries(h);
   for (const [k, v] of entries) if (k.toLowerCase() !== 'host' && v !== undefined) out.push(k, String(v));
   return out;
 }

@@ -35,7 +35,10 @@ describe('twitter-api-v2', () => {
     expect(back.origin + back.pathname).toBe(CALLBACK);
     expect(back.searchParams.get('oauth_token')).toBe(link.oauth_token);
 
-    const pending = new TwitterApi({ ...keys(), accessToken: link.oauth_token, accessSecret: link.oauth_token_secret }, twitterApiSettings(base));
+    const pending = new TwitterApi(
+      { ...keys(), accessToken: link.oauth_token, accessSecret: link.oauth_token_secret },
+      twitterApiSettings(base),
+    );
     const signedIn = await pending.login(back.searchParams.get('oauth_verifier')!);
     expect(signedIn.userId).toMatch(/^\d+$/);
     expect(signedIn.screenName).toBe(t.sb.seed.screen_name);
@@ -52,7 +55,10 @@ describe('twitter-api-v2', () => {
     expect(link.url).toMatch(/\/oauth\/authenticate\?oauth_token=/);
     const page = await decideOnPage(toSandbox(link.url, base), 'allow');
     expect(page.pin).toMatch(/^\d{7}$/);
-    const pending = new TwitterApi({ ...keys(), accessToken: link.oauth_token, accessSecret: link.oauth_token_secret }, twitterApiSettings(base));
+    const pending = new TwitterApi(
+      { ...keys(), accessToken: link.oauth_token, accessSecret: link.oauth_token_secret },
+      twitterApiSettings(base),
+    );
     const { client, userId } = await pending.login(page.pin!);
     const res = await client.v1.get('account/verify_credentials.json', {}, { fullResponse: true });
     expect(res.data.id_str).toBe(userId);
@@ -63,7 +69,10 @@ describe('twitter-api-v2', () => {
     const app = new TwitterApi(keys(), twitterApiSettings(base));
     const link = await app.generateAuthLink(CALLBACK);
     await decideOnPage(toSandbox(link.url, base), 'allow');
-    const pending = new TwitterApi({ ...keys(), accessToken: link.oauth_token, accessSecret: link.oauth_token_secret }, twitterApiSettings(base));
+    const pending = new TwitterApi(
+      { ...keys(), accessToken: link.oauth_token, accessSecret: link.oauth_token_secret },
+      twitterApiSettings(base),
+    );
     const err = await pending.login('not-the-verifier').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiResponseError);
     expect((err as ApiResponseError).code).toBe(401);
@@ -80,7 +89,10 @@ describe('twitter-api-v2', () => {
     expect(status.rate_limit_context).toEqual({ application: `app-only:${t.sb.seed.api_key}` });
 
     // Invalidation is signed as the app owner (credentials-webhooks.md section 5).
-    const owner = new TwitterApi({ ...keys(), accessToken: t.sb.seed.access_token, accessSecret: t.sb.seed.access_token_secret }, twitterApiSettings(base));
+    const owner = new TwitterApi(
+      { ...keys(), accessToken: t.sb.seed.access_token, accessSecret: t.sb.seed.access_token_secret },
+      twitterApiSettings(base),
+    );
     const token = (bearer as { bearerToken: string }).bearerToken;
     const gone = await owner.post('https://api.x.com/oauth2/invalidate_token', { access_token: token });
     expect(gone).toEqual({ access_token: token });
@@ -111,7 +123,12 @@ describe('XDK', () => {
 
     // XDK's OAuth1 object keeps signing with the request token's secret once it holds both (its
     // _buildOAuthHeader prefers requestToken), so a user builds a fresh one from the access token.
-    const signedIn = new OAuth1({ apiKey: t.sb.seed.api_key, apiSecret: t.sb.seed.api_secret, callback: CALLBACK, ...token });
+    const signedIn = new OAuth1({
+      apiKey: t.sb.seed.api_key,
+      apiSecret: t.sb.seed.api_secret,
+      callback: CALLBACK,
+      ...token,
+    });
     const client = new Client({ baseUrl: base, oauth1: signedIn });
     const subs = await client.activity.getSubscriptions();
     expect(subs).toMatchObject({ meta: { totalSubscriptions: 0 } });
@@ -135,15 +152,28 @@ describe('XDK', () => {
 
 describe("xctl's signer and the sandbox's verifier agree either way", () => {
   it('oauth_token in the header only, or also in the query, verifies the same', async () => {
-    const k = { consumerKey: t.sb.seed.api_key, consumerSecret: t.sb.seed.api_secret, token: t.sb.seed.access_token, tokenSecret: t.sb.seed.access_token_secret };
-    for (const url of [`${base}/1.1/account/verify_credentials.json`, `${base}/1.1/account/verify_credentials.json?oauth_token=${t.sb.seed.access_token}`]) {
+    const k = {
+      consumerKey: t.sb.seed.api_key,
+      consumerSecret: t.sb.seed.api_secret,
+      token: t.sb.seed.access_token,
+      tokenSecret: t.sb.seed.access_token_secret,
+    };
+    for (const url of [
+      `${base}/1.1/account/verify_credentials.json`,
+      `${base}/1.1/account/verify_credentials.json?oauth_token=${t.sb.seed.access_token}`,
+    ]) {
       const res = await fetch(url, { headers: { authorization: oauth1Header(k, { method: 'GET', url }) } });
       expect(res.status, url).toBe(200);
     }
   });
 
   it('a parameter repeated with a different value still counts twice (the signature must cover both)', async () => {
-    const k = { consumerKey: t.sb.seed.api_key, consumerSecret: t.sb.seed.api_secret, token: t.sb.seed.access_token, tokenSecret: t.sb.seed.access_token_secret };
+    const k = {
+      consumerKey: t.sb.seed.api_key,
+      consumerSecret: t.sb.seed.api_secret,
+      token: t.sb.seed.access_token,
+      tokenSecret: t.sb.seed.access_token_secret,
+    };
     const signedFor = `${base}/1.1/account/verify_credentials.json`;
     const auth = oauth1Header(k, { method: 'GET', url: signedFor });
     const res = await fetch(`${signedFor}?oauth_token=someone-else`, { headers: { authorization: auth } });

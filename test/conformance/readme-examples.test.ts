@@ -7,8 +7,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ROOT, startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const section = readme.slice(readme.indexOf('<!-- section: official-clients -->'), readme.indexOf('<!-- /section: official-clients -->'));
-const examples = [...section.matchAll(/```js\n\/\/ (\S+\.mjs)\n([\s\S]*?)```/g)].map((m) => ({ name: m[1]!, code: m[2]! }));
+const section = readme.slice(
+  readme.indexOf('<!-- section: official-clients -->'),
+  readme.indexOf('<!-- /section: official-clients -->'),
+);
+const examples = [...section.matchAll(/```js\n\/\/ (\S+\.mjs)\n([\s\S]*?)```/g)].map((m) => ({
+  name: m[1]!,
+  code: m[2]!,
+}));
 
 let t: TestSandbox;
 // Inside the repository, so the examples' imports resolve to its node_modules as a user's would.

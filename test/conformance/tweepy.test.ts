@@ -28,14 +28,23 @@ interface Judge {
   simple_upload: { media_id_string: string; size: number; image: Record<string, unknown> };
   chunked_image: { media_id_string: string; media_key: string };
   chunked_video: { media_id_string: string; state: string };
-  get_me: { id: number; username: string; created_at: string; public_metrics: Record<string, number>; verified: boolean };
+  get_me: {
+    id: number;
+    username: string;
+    created_at: string;
+    public_metrics: Record<string, number>;
+    verified: boolean;
+  };
   unknown_bearer: { status: number; content_type: string; body: unknown };
 }
 
 let t: TestSandbox;
 let judged: Judge;
 
-function runJudge(py: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runJudge(
+  py: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(py, [SCRIPT], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -56,8 +65,11 @@ describe.skipIf(!PYTHON)(`tweepy 4 against the sandbox${why}`, () => {
     t = await startTestSandbox();
     const s = t.sb.seed;
     const r = await runJudge(PYTHON!, {
-      SANDBOX_BASE_URL: s.base_url, SANDBOX_API_KEY: s.api_key, SANDBOX_API_SECRET: s.api_secret,
-      SANDBOX_ACCESS_TOKEN: s.access_token, SANDBOX_ACCESS_TOKEN_SECRET: s.access_token_secret,
+      SANDBOX_BASE_URL: s.base_url,
+      SANDBOX_API_KEY: s.api_key,
+      SANDBOX_API_SECRET: s.api_secret,
+      SANDBOX_ACCESS_TOKEN: s.access_token,
+      SANDBOX_ACCESS_TOKEN_SECRET: s.access_token_secret,
     });
     expect(r.code, r.stderr).toBe(0);
     judged = JSON.parse(r.stdout) as Judge;
@@ -65,7 +77,12 @@ describe.skipIf(!PYTHON)(`tweepy 4 against the sandbox${why}`, () => {
   afterAll(() => t?.close());
 
   it('API.verify_credentials: the v1.1 user, created_at parsed by tweepy', () => {
-    expect(judged.verify_credentials).toMatchObject({ id_str: t.sb.seed.user_id, screen_name: t.sb.seed.screen_name, verified: false, protected: false });
+    expect(judged.verify_credentials).toMatchObject({
+      id_str: t.sb.seed.user_id,
+      screen_name: t.sb.seed.screen_name,
+      verified: false,
+      protected: false,
+    });
     expect(judged.verify_credentials.followers_count).toEqual(expect.any(Number));
     expect(judged.verify_credentials.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
   });
@@ -79,7 +96,11 @@ describe.skipIf(!PYTHON)(`tweepy 4 against the sandbox${why}`, () => {
   });
 
   it('API.media_upload: simple, chunked (INIT/APPEND/FINALIZE), and a video polled with STATUS until done', () => {
-    expect(judged.simple_upload).toMatchObject({ media_id_string: expect.stringMatching(/^\d{19}$/), size: 3000, image: { image_type: 'image/png', w: 800, h: 418 } });
+    expect(judged.simple_upload).toMatchObject({
+      media_id_string: expect.stringMatching(/^\d{19}$/),
+      size: 3000,
+      image: { image_type: 'image/png', w: 800, h: 418 },
+    });
     expect(judged.chunked_image.media_key).toBe(`3_${judged.chunked_image.media_id_string}`);
     expect(judged.chunked_video.state).toBe('succeeded');
   });
@@ -88,7 +109,10 @@ describe.skipIf(!PYTHON)(`tweepy 4 against the sandbox${why}`, () => {
     expect(String(judged.get_me.id)).toBe(t.sb.seed.user_id); // tweepy makes it an int
     expect(judged.get_me).toMatchObject({ username: t.sb.seed.screen_name, verified: false });
     expect(judged.get_me.created_at).toMatch(/^\d{4}-/);
-    expect(judged.get_me.public_metrics).toMatchObject({ followers_count: expect.any(Number), tweet_count: expect.any(Number) });
+    expect(judged.get_me.public_metrics).toMatchObject({
+      followers_count: expect.any(Number),
+      tweet_count: expect.any(Number),
+    });
   });
 
   it('an unknown bearer on v2: tweepy.Unauthorized carrying the v2 problem', () => {

@@ -14,17 +14,57 @@ import type { Row, V2Reply } from '../helpers/json.js';
 
 // XDK's CreateActivitySubscriptionRequest.eventType union (dist/index.d.ts), copied as the judge.
 const XDK_EVENT_TYPES = [
-  'profile.update.bio', 'profile.update.profile_picture', 'profile.update.banner_picture', 'profile.update.screenname', 'profile.update.geo',
-  'profile.update.url', 'profile.update.verified_badge', 'profile.update.affiliate_badge', 'profile.update.handle', 'news.new', 'follow.follow',
-  'follow.unfollow', 'spaces.start', 'spaces.end', 'chat.received', 'chat.sent', 'chat.conversation_join', 'dm.sent', 'dm.received',
-  'dm.indicate_typing', 'dm.read', 'post.create', 'post.delete', 'post.mention.create', 'like.create', 'mute.mute', 'mute.unmute',
-  'block.block', 'block.unblock',
+  'profile.update.bio',
+  'profile.update.profile_picture',
+  'profile.update.banner_picture',
+  'profile.update.screenname',
+  'profile.update.geo',
+  'profile.update.url',
+  'profile.update.verified_badge',
+  'profile.update.affiliate_badge',
+  'profile.update.handle',
+  'news.new',
+  'follow.follow',
+  'follow.unfollow',
+  'spaces.start',
+  'spaces.end',
+  'chat.received',
+  'chat.sent',
+  'chat.conversation_join',
+  'dm.sent',
+  'dm.received',
+  'dm.indicate_typing',
+  'dm.read',
+  'post.create',
+  'post.delete',
+  'post.mention.create',
+  'like.create',
+  'mute.mute',
+  'mute.unmute',
+  'block.block',
+  'block.unblock',
 ] as const;
 
 // XDK's response types, as field shapes (camelCase: XDK transforms keys).
-const SUBSCRIPTION = { subscriptionId: 'digits', eventType: 'string', filter: 'object', 'tag?': 'string', 'webhookId?': 'digits', createdAt: 'iso-time', updatedAt: 'iso-time' } as const;
+const SUBSCRIPTION = {
+  subscriptionId: 'digits',
+  eventType: 'string',
+  filter: 'object',
+  'tag?': 'string',
+  'webhookId?': 'digits',
+  createdAt: 'iso-time',
+  updatedAt: 'iso-time',
+} as const;
 const WEBHOOK = { id: 'digits', url: 'string', valid: 'boolean', createdAt: 'iso-time' } as const;
-const PROBLEM = { title: 'string', detail: 'string', type: 'string', 'status?': 'number', 'parameter?': 'string', 'value?': 'string', 'errors?': 'array' } as const;
+const PROBLEM = {
+  title: 'string',
+  detail: 'string',
+  type: 'string',
+  'status?': 'number',
+  'parameter?': 'string',
+  'value?': 'string',
+  'errors?': 'array',
+} as const;
 const NOT_FOUND = { ...PROBLEM, resource_type: 'string', 'resource_id?': 'string' } as const;
 
 let t: TestSandbox;
@@ -45,7 +85,8 @@ interface StreamChunk {
 }
 
 const admin = async <T = Row>(method: string, path: string, body?: unknown) => t.admin<T>(method, path, body);
-const trigger = (event_type: string, user_id: string, payload: Record<string, unknown> = {}) => admin<{ data: EventBody }>('POST', '/_sandbox/events', { event_type, user_id, payload });
+const trigger = (event_type: string, user_id: string, payload: Record<string, unknown> = {}) =>
+  admin<{ data: EventBody }>('POST', '/_sandbox/events', { event_type, user_id, payload });
 
 async function apiError(p: Promise<unknown>): Promise<ApiError> {
   const e = await p.then(
@@ -107,7 +148,12 @@ describe('v2 webhooks (XDK webhooks.*)', () => {
     const missing = await apiError(app.webhooks.delete('1234567'));
     expect(missing.status).toBe(404);
     expectShape(missing.data, NOT_FOUND, 'not-found problem');
-    expect(missing.data).toMatchObject({ type: 'https://api.x.com/2/problems/resource-not-found', resource_type: 'webhook', resource_id: '1234567', parameter: 'webhook_id' });
+    expect(missing.data).toMatchObject({
+      type: 'https://api.x.com/2/problems/resource-not-found',
+      resource_type: 'webhook',
+      resource_id: '1234567',
+      parameter: 'webhook_id',
+    });
     const sub = await apiError(app.activity.updateSubscription('1234567', { tag: 'x' }));
     expect(sub.data).toMatchObject({ resource_type: 'subscription', resource_id: '1234567' });
   });
@@ -125,7 +171,12 @@ describe('activity subscriptions (XDK activity.*)', () => {
     const uid = t.sb.seed.user_id;
     const ids: string[] = [];
     for (const eventType of XDK_EVENT_TYPES) {
-      const res = await app.activity.createSubscription({ eventType, filter: { userId: uid }, tag: `t-${eventType}`, webhookId: w.id });
+      const res = await app.activity.createSubscription({
+        eventType,
+        filter: { userId: uid },
+        tag: `t-${eventType}`,
+        webhookId: w.id,
+      });
       expect(Object.keys(res)).toEqual(['data']);
       expect(Object.keys(res.data!)).toEqual(['subscription']);
       expectShape(res.data!.subscription, SUBSCRIPTION, `CreateActivitySubscriptionResponse(${eventType})`);
@@ -141,7 +192,11 @@ describe('activity subscriptions (XDK activity.*)', () => {
     await waitFor(() => rx.deliveries.length >= XDK_EVENT_TYPES.length, 'one delivery per event type');
     for (const d of rx.deliveries.filter((x) => x.json.data?.event_uuid)) {
       expect(d.headers['x-twitter-webhooks-signature']).toBe(expectedSignature(t.sb.seed.api_secret, d.raw));
-      expectShape(d.json.data, { event_uuid: 'string', event_type: 'string', filter: 'object', 'tag?': 'string', payload: 'object' }, 'ActivityStreamResponse.data');
+      expectShape(
+        d.json.data,
+        { event_uuid: 'string', event_type: 'string', filter: 'object', 'tag?': 'string', payload: 'object' },
+        'ActivityStreamResponse.data',
+      );
     }
     const page = await app.activity.getSubscriptions({ maxResults: 10 });
     expect(page.data).toHaveLength(10);
@@ -155,7 +210,14 @@ describe('activity subscriptions (XDK activity.*)', () => {
     const w1 = (await app.webhooks.create({ url: rx.url })).data!;
     const w2 = (await app.webhooks.create({ url: rx.url + '2' })).data!;
     const mk = async (tag: string) =>
-      (await app.activity.createSubscription({ eventType: 'profile.update.bio', filter: { userId: t.sb.seed.user_id }, tag, webhookId: w1.id })).data!.subscription!;
+      (
+        await app.activity.createSubscription({
+          eventType: 'profile.update.bio',
+          filter: { userId: t.sb.seed.user_id },
+          tag,
+          webhookId: w1.id,
+        })
+      ).data!.subscription!;
     const a = await mk('a');
     const b = await mk('b');
     const c = await mk('c');
@@ -163,17 +225,30 @@ describe('activity subscriptions (XDK activity.*)', () => {
     const up = await app.activity.updateSubscription(a.subscriptionId!, { tag: 'renamed', webhookId: w2.id });
     expect(Object.keys(up.data!).sort()).toEqual(['subscription', 'totalSubscriptions']);
     expectShape(up.data!.subscription, SUBSCRIPTION, 'UpdateActivitySubscriptionResponse.data.subscription');
-    expect(up.data!.subscription).toMatchObject({ tag: 'renamed', webhookId: w2.id, eventType: 'profile.update.bio', createdAt: a.createdAt });
+    expect(up.data!.subscription).toMatchObject({
+      tag: 'renamed',
+      webhookId: w2.id,
+      eventType: 'profile.update.bio',
+      createdAt: a.createdAt,
+    });
     expect(up.data!.totalSubscriptions).toBe(3);
     expect(await apiError(app.activity.updateSubscription(a.subscriptionId!, {}))).toMatchObject({ status: 400 });
-    expect(await apiError(app.activity.updateSubscription(a.subscriptionId!, { eventType: 'news.new' } as never))).toMatchObject({ status: 400 });
-    expect((await apiError(app.activity.updateSubscription(a.subscriptionId!, { webhookId: '999' }))).data).toMatchObject({ parameter: 'webhook_id' });
+    expect(
+      await apiError(app.activity.updateSubscription(a.subscriptionId!, { eventType: 'news.new' } as never)),
+    ).toMatchObject({ status: 400 });
+    expect(
+      (await apiError(app.activity.updateSubscription(a.subscriptionId!, { webhookId: '999' }))).data,
+    ).toMatchObject({ parameter: 'webhook_id' });
     // The events now go to the new webhook, with the new tag.
     await trigger('profile.update.bio', t.sb.seed.user_id, { before: 'x', after: 'y' });
     await waitFor(() => rx.deliveries.length === 3, 'three deliveries');
     expect(rx.deliveries.map((d) => d.json.data!.tag).sort()).toEqual(['b', 'c', 'renamed']);
 
-    const many = await app.activity.deleteSubscriptionsByIds([a.subscriptionId!, b.subscriptionId!, '1976325569252868097']);
+    const many = await app.activity.deleteSubscriptionsByIds([
+      a.subscriptionId!,
+      b.subscriptionId!,
+      '1976325569252868097',
+    ]);
     expect(many).toEqual({
       data: [
         { subscriptionId: a.subscriptionId, deleted: true },
@@ -187,7 +262,12 @@ describe('activity subscriptions (XDK activity.*)', () => {
     // Single and many deletes take an app-only bearer only.
     // (XDK itself refuses to send user context there; twitter-api-v2 sends what it is asked to.)
     const tw = new TwitterApi(
-      { appKey: t.sb.seed.api_key, appSecret: t.sb.seed.api_secret, accessToken: t.sb.seed.access_token, accessSecret: t.sb.seed.access_token_secret },
+      {
+        appKey: t.sb.seed.api_key,
+        appSecret: t.sb.seed.api_secret,
+        accessToken: t.sb.seed.access_token,
+        accessSecret: t.sb.seed.access_token_secret,
+      },
       twitterApiSettings(base),
     );
     const asUser = await tw.v2.delete(`activity/subscriptions/${c.subscriptionId}`).catch((x) => x);
@@ -209,7 +289,11 @@ describe('activity subscriptions (XDK activity.*)', () => {
     await waitFor(() => got.length === 2, 'the live event');
     stream.close();
     expect(got.map((g) => g.data!.event_uuid)).toEqual([early.data.event_uuid, live.data.event_uuid]);
-    expectShape(got[0].data, { event_uuid: 'string', event_type: 'string', filter: 'object', tag: 'string', payload: 'object' }, 'ActivityStreamResponse.data');
+    expectShape(
+      got[0].data,
+      { event_uuid: 'string', event_type: 'string', filter: 'object', tag: 'string', payload: 'object' },
+      'ActivityStreamResponse.data',
+    );
 
     const to = new Date(Date.parse(live.data.created_at) + 1000).toISOString().replace(/\.\d+Z$/, 'Z');
     await new Promise((r) => setTimeout(r, 1100));
@@ -234,10 +318,23 @@ describe('Account Activity API (XDK accountActivity.*)', () => {
     expect(await user.accountActivity.validateSubscription(w.id!)).toEqual({ data: { subscribed: true } });
 
     const count = await app.accountActivity.getSubscriptionCount();
-    expectShape(count.data, { accountName: 'string', provisionedCount: 'string', subscriptionsCountAll: 'string', subscriptionsCountDirectMessages: 'string' }, 'GetAccountActivitySubscriptionCountResponse.data');
+    expectShape(
+      count.data,
+      {
+        accountName: 'string',
+        provisionedCount: 'string',
+        subscriptionsCountAll: 'string',
+        subscriptionsCountDirectMessages: 'string',
+      },
+      'GetAccountActivitySubscriptionCountResponse.data',
+    );
     expect(count.data).toMatchObject({ subscriptionsCountAll: '1', subscriptionsCountDirectMessages: '1' });
     const list = await app.accountActivity.getSubscriptions(w.id!);
-    expectShape(list.data, { applicationId: 'digits', subscriptions: 'array', webhookId: 'digits', webhookUrl: 'string' }, 'GetAccountActivitySubscriptionsResponse.data');
+    expectShape(
+      list.data,
+      { applicationId: 'digits', subscriptions: 'array', webhookId: 'digits', webhookUrl: 'string' },
+      'GetAccountActivitySubscriptionsResponse.data',
+    );
     expect(list.data).toMatchObject({ webhookId: w.id, webhookUrl: rx.url, subscriptions: [{ userId: uid }] });
 
     const ev = await trigger('follow.follow', uid, { source: { id: '783214' }, target: { id: uid } });
@@ -251,7 +348,11 @@ describe('Account Activity API (XDK accountActivity.*)', () => {
     // Replay through POST /2/webhooks/replay (XDK webhooks.createWebhookReplayJob).
     const now = Date.parse((await admin<{ clock: { now: string } }>('GET', '/_sandbox/state')).clock.now);
     const ymd = (ms: number) => new Date(ms).toISOString().replace(/[-:T]/g, '').slice(0, 12);
-    const job = await app.webhooks.createWebhookReplayJob({ webhookId: w.id!, fromDate: ymd(now - 3_600_000), toDate: ymd(now) });
+    const job = await app.webhooks.createWebhookReplayJob({
+      webhookId: w.id!,
+      fromDate: ymd(now - 3_600_000),
+      toDate: ymd(now),
+    });
     expectShape(job.data, { jobId: 'digits', createdAt: 'iso-time' }, 'CreateWebhookReplayJobResponse.data');
     await waitFor(() => rx.deliveries.length === 2, 'the replayed delivery');
     expect(rx.deliveries[1]!.raw.equals(d.raw)).toBe(true);
@@ -268,12 +369,26 @@ describe('read-only OAuth 1.0a tokens (platform-notes-2.md section 2)', () => {
     const tw = new TwitterApi({ appKey: t.sb.seed.api_key, appSecret: t.sb.seed.api_secret }, twitterApiSettings(base));
     const link = await tw.generateAuthLink('oob', { authAccessType: 'read' });
     const page = await decideOnPage(toSandbox(link.url, base), 'allow');
-    const pending = new TwitterApi({ appKey: t.sb.seed.api_key, appSecret: t.sb.seed.api_secret, accessToken: link.oauth_token, accessSecret: link.oauth_token_secret }, twitterApiSettings(base));
+    const pending = new TwitterApi(
+      {
+        appKey: t.sb.seed.api_key,
+        appSecret: t.sb.seed.api_secret,
+        accessToken: link.oauth_token,
+        accessSecret: link.oauth_token_secret,
+      },
+      twitterApiSettings(base),
+    );
     const signedIn = await pending.login(page.pin!);
     const w = (await app.webhooks.create({ url: rx.url })).data!;
     const reader = new Client({
       baseUrl: base,
-      oauth1: new OAuth1({ apiKey: t.sb.seed.api_key, apiSecret: t.sb.seed.api_secret, callback: 'oob', accessToken: signedIn.accessToken, accessTokenSecret: signedIn.accessSecret }),
+      oauth1: new OAuth1({
+        apiKey: t.sb.seed.api_key,
+        apiSecret: t.sb.seed.api_secret,
+        callback: 'oob',
+        accessToken: signedIn.accessToken,
+        accessTokenSecret: signedIn.accessSecret,
+      }),
     });
     // Reads work; writes get the v2 oauth1-permissions problem.
     expect(await reader.accountActivity.validateSubscription(w.id!)).toEqual({ data: { subscribed: false } });
@@ -288,7 +403,9 @@ describe('read-only OAuth 1.0a tokens (platform-notes-2.md section 2)', () => {
     const v1 = await signedIn.client.v1.get('account/verify_credentials.json', {}, { fullResponse: true });
     expect(v1.headers['x-access-level']).toBe('read');
     // Ads writes: READONLY_CLIENT_APPLICATION.
-    const ads = await signedIn.client.post(`https://ads-api.x.com/12/accounts/${t.sb.seed.account_id}/campaigns`, { name: 'x' }).catch((x) => x);
+    const ads = await signedIn.client
+      .post(`https://ads-api.x.com/12/accounts/${t.sb.seed.account_id}/campaigns`, { name: 'x' })
+      .catch((x) => x);
     expect(ads.code).toBe(403);
     expect(ads.data.errors[0].code).toBe('READONLY_CLIENT_APPLICATION');
   });
@@ -297,7 +414,12 @@ describe('read-only OAuth 1.0a tokens (platform-notes-2.md section 2)', () => {
 describe('stream rules (twitter-api-v2 v2.*, XDK stream.*) and stream links (XDK webhooks.*)', () => {
   it('rules, rule counts, link with fields, matched deliveries, unlink', async () => {
     const tw = new TwitterApi(bearer, twitterApiSettings(base));
-    const added = await tw.v2.updateStreamRules({ add: [{ value: 'from:sandbox_alice', tag: 'alice' }, { value: 'cats', tag: 'cats' }] });
+    const added = await tw.v2.updateStreamRules({
+      add: [
+        { value: 'from:sandbox_alice', tag: 'alice' },
+        { value: 'cats', tag: 'cats' },
+      ],
+    });
     expect(added.meta.summary).toMatchObject({ created: 2, not_created: 0 });
     const rules = await tw.v2.streamRules();
     expect(rules.data.map((r) => r.value).sort()).toEqual(['cats', 'from:sandbox_alice']);
@@ -305,7 +427,17 @@ describe('stream rules (twitter-api-v2 v2.*, XDK stream.*) and stream links (XDK
     expect(xdkRules.data).toHaveLength(2);
 
     const counts = await app.stream.getRuleCounts();
-    expectShape(counts.data, { capPerClientApp: 'string', capPerProject: 'string', clientAppRulesCount: 'object', projectRulesCount: 'string', 'allProjectClientApps?': 'array' }, 'GetRuleCountsResponse.data');
+    expectShape(
+      counts.data,
+      {
+        capPerClientApp: 'string',
+        capPerProject: 'string',
+        clientAppRulesCount: 'object',
+        projectRulesCount: 'string',
+        'allProjectClientApps?': 'array',
+      },
+      'GetRuleCountsResponse.data',
+    );
     expect(counts.data).toMatchObject({ projectRulesCount: '2', clientAppRulesCount: { ruleCount: 2 } });
     const withApps = await app.stream.getRuleCounts({ rulesCountFields: 'all_project_client_apps' } as never);
     expect(withApps.data!.allProjectClientApps).toHaveLength(1);
@@ -314,9 +446,23 @@ describe('stream rules (twitter-api-v2 v2.*, XDK stream.*) and stream links (XDK
     expect(await app.webhooks.createStreamLink(w.id!)).toEqual({ data: { provisioned: true } });
     const linkedList = await app.webhooks.getStreamLinks();
     expect(linkedList.data).toHaveLength(1);
-    expectShape(linkedList.data![0], { applicationId: 'digits', businessUserId: 'digits', createdAt: 'iso-time', fields: 'array', instanceId: 'digits', webhookId: 'digits' }, 'GetWebhooksStreamLinksResponse.data[]');
+    expectShape(
+      linkedList.data![0],
+      {
+        applicationId: 'digits',
+        businessUserId: 'digits',
+        createdAt: 'iso-time',
+        fields: 'array',
+        instanceId: 'digits',
+        webhookId: 'digits',
+      },
+      'GetWebhooksStreamLinksResponse.data[]',
+    );
     // Linking with a field set (the quickstart's query parameters) adds a second instance.
-    const r = await fetch(`${base}/2/tweets/search/webhooks/${w.id}?expansions=author_id&user.fields=username,name,id`, { method: 'POST', headers: { authorization: `Bearer ${bearer}` } });
+    const r = await fetch(
+      `${base}/2/tweets/search/webhooks/${w.id}?expansions=author_id&user.fields=username,name,id`,
+      { method: 'POST', headers: { authorization: `Bearer ${bearer}` } },
+    );
     expect(r.status).toBe(200);
     const both = (await app.webhooks.getStreamLinks()).data!;
     expect(both.map((l) => l.fields)).toEqual([[], ['expansions=author_id', 'user.fields=username,name,id']]);
@@ -327,15 +473,22 @@ describe('stream rules (twitter-api-v2 v2.*, XDK stream.*) and stream links (XDK
     expect(bodies[0]!.matching_rules!.map((m) => m.tag).sort()).toEqual(['alice', 'cats']);
     expect(bodies[0]!.includes).toBeUndefined();
     expect(bodies[1]!.includes!.users[0]).toMatchObject({ id: '783214' });
-    expectShape(bodies[1].data, { id: 'digits', text: 'string', created_at: 'iso-time', author_id: 'digits', edit_history_tweet_ids: 'array' }, 'stream delivery data');
+    expectShape(
+      bodies[1].data,
+      { id: 'digits', text: 'string', created_at: 'iso-time', author_id: 'digits', edit_history_tweet_ids: 'array' },
+      'stream delivery data',
+    );
 
     expect(await app.webhooks.deleteStreamLink(w.id!)).toEqual({ data: { deleted: true } });
-    expect((await apiError(app.webhooks.deleteStreamLink(w.id!))).data).toMatchObject({ resource_type: 'webhook link' });
+    expect((await apiError(app.webhooks.deleteStreamLink(w.id!))).data).toMatchObject({
+      resource_type: 'webhook link',
+    });
   });
 
   it('deleting a webhook ends its activity subscriptions, account activity subscriptions and stream links', async () => {
     const w = (await app.webhooks.create({ url: rx.url })).data!;
-    const keep = (await app.activity.createSubscription({ eventType: 'news.new', filter: { keyword: 'cats' } })).data!.subscription!;
+    const keep = (await app.activity.createSubscription({ eventType: 'news.new', filter: { keyword: 'cats' } })).data!
+      .subscription!;
     await app.activity.createSubscription({ eventType: 'news.new', filter: { keyword: 'dogs' }, webhookId: w.id });
     await user.accountActivity.createSubscription(w.id!, {});
     await app.webhooks.createStreamLink(w.id!);

@@ -21,13 +21,35 @@ describe('activity subscriptions', () => {
   it('creates, lists and deletes; refuses deprecated names and bad filters before sending', async () => {
     const dep = await t.run(['activity', 'subscriptions', 'create', '--event', 'ProfileBioUpdate']);
     expect([dep.code, dep.stderr]).toEqual([2, expect.stringContaining('use profile.update.bio')]);
-    expect((await t.run(['activity', 'subscriptions', 'create', '--event', 'spaces.start', '--direction', 'inbound'])).code).toBe(2);
-    expect((await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.sent', '--keyword', 'k'.repeat(151)])).code).toBe(2);
+    expect(
+      (await t.run(['activity', 'subscriptions', 'create', '--event', 'spaces.start', '--direction', 'inbound'])).code,
+    ).toBe(2);
+    expect(
+      (await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.sent', '--keyword', 'k'.repeat(151)])).code,
+    ).toBe(2);
     expect((await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_subscriptions ?? 0).toBe(0);
-    const a = await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.received', '--direction', 'inbound', '--keyword', 'hello', '--tag', 'dms', '-o', 'json']);
+    const a = await t.run([
+      'activity',
+      'subscriptions',
+      'create',
+      '--event',
+      'dm.received',
+      '--direction',
+      'inbound',
+      '--keyword',
+      'hello',
+      '--tag',
+      'dms',
+      '-o',
+      'json',
+    ]);
     expect(a.code).toBe(0);
     const sub = JSON.parse(a.stdout);
-    expect(sub).toMatchObject({ event_type: 'dm.received', filter: { direction: 'inbound', keyword: 'hello' }, tag: 'dms' });
+    expect(sub).toMatchObject({
+      event_type: 'dm.received',
+      filter: { direction: 'inbound', keyword: 'hello' },
+      tag: 'dms',
+    });
     const list = await t.run(['activity', 'subscriptions', 'list', '-o', 'json']);
     expect((JSON.parse(list.stdout) as Row[]).map((s) => s.subscription_id)).toContain(sub.subscription_id);
     expect((await t.run(['activity', 'subscriptions', 'delete', sub.subscription_id])).code).toBe(2); // needs --yes off a TTY
@@ -38,27 +60,60 @@ describe('activity subscriptions', () => {
 
 describe('activity stream', () => {
   it('prints NDJSON and survives a dropped connection without losing or repeating an event', async () => {
-    const sub = await t.run(['activity', 'subscriptions', 'create', '--event', 'spaces.start', '--user-id', '783214', '--tag', 'live']);
+    const sub = await t.run([
+      'activity',
+      'subscriptions',
+      'create',
+      '--event',
+      'spaces.start',
+      '--user-id',
+      '783214',
+      '--tag',
+      'live',
+    ]);
     expect(sub.code).toBe(0);
     const s = spawnCli(['activity', 'stream'], { ...t.env, XCTL_RETRY_BASE_MS: '50' });
     const trigger = async (title: string) =>
-      (await t.admin<{ data: { event_uuid: string } }>('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title } })).data.event_uuid;
-    const lines = () => s.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l).data);
+      (
+        await t.admin<{ data: { event_uuid: string } }>('POST', '/_sandbox/events', {
+          event_type: 'spaces.start',
+          user_id: '783214',
+          payload: { title },
+        })
+      ).data.event_uuid;
+    const lines = () =>
+      s
+        .stdout()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).data);
     try {
       await s.waitStderr(/connected to the activity stream/);
-      await waitFor(async () => (await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to open');
+      await waitFor(
+        async () => (await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_streams === 1,
+        'the stream to open',
+      );
       const a = await trigger('A');
       await s.waitStdout(/"title":"A"/);
       // The next event kills the connection while in flight; the client reconnects with backfill.
       await t.admin('POST', '/_sandbox/faults', { stream_drop_rate: 1, count: 1 });
       const b = await trigger('B');
       await s.waitStderr(/connected to the activity stream \(backfill \d min\)/);
-      await waitFor(async () => (await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_streams === 1, 'the stream to reopen');
+      await waitFor(
+        async () => (await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_streams === 1,
+        'the stream to reopen',
+      );
       const c = await trigger('C');
       await s.waitStdout(/"title":"C"/);
       await waitFor(() => lines().length >= 3 && lines(), 'three events');
       expect(lines().map((d) => d.event_uuid)).toEqual([a, b, c]); // B recovered by backfill, A not repeated
-      expect(lines()[0]).toEqual({ event_uuid: a, event_type: 'spaces.start', filter: { user_id: '783214' }, tag: 'live', payload: { title: 'A' } });
+      expect(lines()[0]).toEqual({
+        event_uuid: a,
+        event_type: 'spaces.start',
+        filter: { user_id: '783214' },
+        tag: 'live',
+        payload: { title: 'A' },
+      });
       expect(s.stderr()).toMatch(/stream connection lost|the stream ended/);
     } finally {
       await t.admin('DELETE', '/_sandbox/faults');
@@ -79,13 +134,29 @@ describe('activity stream', () => {
   it('--jq runs over each event of a replayed window', async () => {
     const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
     const from = iso(Date.now() - 1000);
-    await t.admin('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title: 'jq me' } });
+    await t.admin('POST', '/_sandbox/events', {
+      event_type: 'spaces.start',
+      user_id: '783214',
+      payload: { title: 'jq me' },
+    });
     await new Promise((r) => setTimeout(r, 2100));
-    const r = await t.run(['activity', 'stream', '--start-time', from, '--end-time', iso(Date.now() - 1000), '--jq', 'select(.data.payload.title == "jq me") | .data.payload.title']);
+    const r = await t.run([
+      'activity',
+      'stream',
+      '--start-time',
+      from,
+      '--end-time',
+      iso(Date.now() - 1000),
+      '--jq',
+      'select(.data.payload.title == "jq me") | .data.payload.title',
+    ]);
     expect([r.code, r.stdout], r.stderr).toEqual([0, 'jq me\n']);
     const bad = await t.run(['activity', 'stream', '--jq', '.data | ']);
     // --jq makes the output JSON, so the error is JSON too (issue 33).
-    expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/^\{"error":\{"type":"UsageError","message":"--jq: syntax error/)]);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      expect.stringMatching(/^\{"error":\{"type":"UsageError","message":"--jq: syntax error/),
+    ]);
   });
 
   it('refuses --backfill-minutes outside 0-5', async () => {
@@ -114,7 +185,10 @@ describe('stream rules', () => {
     expect(list.length).toBe(3);
     // issue 29 item 3: a dry run says what would happen to a rule that exists
     const dryDel = await t.run(['stream', 'rules', 'delete', list[0].id, '--dry-run']);
-    expect([dryDel.code, dryDel.stderr]).toEqual([0, 'dry run: would delete 1, would not delete 0; nothing was deleted\n']);
+    expect([dryDel.code, dryDel.stderr]).toEqual([
+      0,
+      'dry run: would delete 1, would not delete 0; nothing was deleted\n',
+    ]);
     expect(JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout).length).toBe(3);
     const del = await t.run(['stream', 'rules', 'delete', list[0].id]);
     expect([del.code, del.stderr]).toEqual([0, expect.stringContaining('deleted 1')]);

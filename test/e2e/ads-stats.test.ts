@@ -29,7 +29,11 @@ let day2: string;
 const H = 3600_000;
 
 function nyHour(ms: number): number {
-  return Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(new Date(ms)));
+  return Number(
+    new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' }).format(
+      new Date(ms),
+    ),
+  );
 }
 
 function nyDate(ms: number): string {
@@ -49,10 +53,41 @@ beforeAll(async () => {
   day0 = nyDate(now);
   day2 = nyDate(Date.parse(`${day0}T12:00:00Z`) + 48 * H);
   const fi = [...t.collection('funding_instruments').values()][0]!.id;
-  camp = (await t.json(['ads', 'campaigns', 'create', '--name', 'Stats', '--funding-instrument-id', fi, '--daily-budget-amount-local-micro', '90000000'])).id;
+  camp = (
+    await t.json([
+      'ads',
+      'campaigns',
+      'create',
+      '--name',
+      'Stats',
+      '--funding-instrument-id',
+      fi,
+      '--daily-budget-amount-local-micro',
+      '90000000',
+    ])
+  ).id;
   const mk = (name: string) =>
-    t.json(['ads', 'line-items', 'create', '--campaign-id', camp, '--objective', 'ENGAGEMENTS', '--product-type', 'PROMOTED_TWEETS', '--placements', 'ALL_ON_TWITTER',
-      '--bid-amount-local-micro', '1500000', '--entity-status', 'ACTIVE', '--name', name, '--start-time', new Date(now).toISOString().replace(/\.\d+Z$/, 'Z')]);
+    t.json([
+      'ads',
+      'line-items',
+      'create',
+      '--campaign-id',
+      camp,
+      '--objective',
+      'ENGAGEMENTS',
+      '--product-type',
+      'PROMOTED_TWEETS',
+      '--placements',
+      'ALL_ON_TWITTER',
+      '--bid-amount-local-micro',
+      '1500000',
+      '--entity-status',
+      'ACTIVE',
+      '--name',
+      name,
+      '--start-time',
+      new Date(now).toISOString().replace(/\.\d+Z$/, 'Z'),
+    ]);
   li = (await mk('Delivers')).id;
   li2 = (await mk('Also delivers')).id;
   await t.admin('POST', '/_sandbox/clock', { advance: '50h' });
@@ -60,11 +95,27 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const sum = (rows: StatRow[], k: string) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
-const q = (...more: string[]) => ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', day2, ...more];
+const q = (...more: string[]) => [
+  'ads',
+  'stats',
+  '--entity',
+  'LINE_ITEM',
+  '--ids',
+  `${li},${li2}`,
+  '--start',
+  day0,
+  '--end',
+  day2,
+  ...more,
+];
 
 describe('synchronous stats', () => {
   it('one row per entity and day; the same query gives the same numbers; TOTAL equals the sum of DAY', async () => {
-    const [days, again, total] = await Promise.all([t.list<StatRow>(q()), t.list<StatRow>(q()), t.list<StatRow>(q('--granularity', 'TOTAL'))]);
+    const [days, again, total] = await Promise.all([
+      t.list<StatRow>(q()),
+      t.list<StatRow>(q()),
+      t.list<StatRow>(q('--granularity', 'TOTAL')),
+    ]);
     expect(days).toHaveLength(4);
     expect(days.map((r) => r.id)).toEqual([li, li, li2, li2]);
     expect(days[0]).toMatchObject({ start: expect.stringMatching(/T0[45]:00:00Z$/), currency: 'USD' });
@@ -77,7 +128,15 @@ describe('synchronous stats', () => {
       // Paced: no day spends more than the line item's share of the campaign's daily budget ($90 / 2).
       for (const r of d) expect(r.billed_charge_local_micro).toBeLessThanOrEqual(45_000_000);
       expect(d[0]!.billed_charge_local_micro).toBeGreaterThan(40_000_000);
-      for (const k of ['impressions', 'engagements', 'clicks', 'likes', 'billed_engagements', 'billed_charge_local_micro']) expect(tot[k], k).toBe(sum(d, k));
+      for (const k of [
+        'impressions',
+        'engagements',
+        'clicks',
+        'likes',
+        'billed_engagements',
+        'billed_charge_local_micro',
+      ])
+        expect(tot[k], k).toBe(sum(d, k));
     }
     // A line item's numbers are its own.
     expect(total[0]!.impressions).not.toBe(total[1]!.impressions);
@@ -86,9 +145,48 @@ describe('synchronous stats', () => {
   it('HOUR adds up to TOTAL too; CAMPAIGN is the sum of its line items', async () => {
     const end = nyDate(Date.parse(`${day0}T12:00:00Z`) + 24 * H);
     const [hours, total, campaign] = await Promise.all([
-      t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', end, '--granularity', 'HOUR']),
-      t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', end, '--granularity', 'TOTAL']),
-      t.list<StatRow>(['ads', 'stats', '--entity', 'CAMPAIGN', '--ids', camp, '--start', day0, '--end', end, '--granularity', 'TOTAL']),
+      t.list<StatRow>([
+        'ads',
+        'stats',
+        '--entity',
+        'LINE_ITEM',
+        '--ids',
+        li,
+        '--start',
+        day0,
+        '--end',
+        end,
+        '--granularity',
+        'HOUR',
+      ]),
+      t.list<StatRow>([
+        'ads',
+        'stats',
+        '--entity',
+        'LINE_ITEM',
+        '--ids',
+        `${li},${li2}`,
+        '--start',
+        day0,
+        '--end',
+        end,
+        '--granularity',
+        'TOTAL',
+      ]),
+      t.list<StatRow>([
+        'ads',
+        'stats',
+        '--entity',
+        'CAMPAIGN',
+        '--ids',
+        camp,
+        '--start',
+        day0,
+        '--end',
+        end,
+        '--granularity',
+        'TOTAL',
+      ]),
     ]);
     expect(hours.length).toBeGreaterThanOrEqual(23);
     expect(sum(hours, 'impressions')).toBe(total[0]!.impressions);
@@ -100,22 +198,60 @@ describe('synchronous stats', () => {
     const from = Math.ceil(t.sb.app.clock.now() / H) * H;
     await t.admin('POST', '/_sandbox/clock', { advance: '24h' });
     const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
-    const r = await t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', iso(from), '--end', iso(from + 20 * H), '--granularity', 'TOTAL']);
+    const r = await t.list<StatRow>([
+      'ads',
+      'stats',
+      '--entity',
+      'LINE_ITEM',
+      '--ids',
+      `${li},${li2}`,
+      '--start',
+      iso(from),
+      '--end',
+      iso(from + 20 * H),
+      '--granularity',
+      'TOTAL',
+    ]);
     expect(r[0]!.impressions).toBeGreaterThan(0);
     expect(r[1]!.impressions).toBeNull(); // no data in the range: null, as the service says
     // A paused campaign stops its line items too, until it is active again (a budget big enough
     // that pacing does not stop them first).
-    await t.json(['ads', 'campaigns', 'update', camp, '--entity-status', 'PAUSED', '--daily-budget-amount-local-micro', '90000000000']);
+    await t.json([
+      'ads',
+      'campaigns',
+      'update',
+      camp,
+      '--entity-status',
+      'PAUSED',
+      '--daily-budget-amount-local-micro',
+      '90000000000',
+    ]);
     const paused = Math.ceil(t.sb.app.clock.now() / H) * H;
     await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
     await t.json(['ads', 'campaigns', 'update', camp, '--entity-status', 'ACTIVE']);
     await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
-    const hours = await t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', iso(paused), '--end', iso(paused + 5 * H), '--granularity', 'HOUR']);
+    const hours = await t.list<StatRow>([
+      'ads',
+      'stats',
+      '--entity',
+      'LINE_ITEM',
+      '--ids',
+      li,
+      '--start',
+      iso(paused),
+      '--end',
+      iso(paused + 5 * H),
+      '--granularity',
+      'HOUR',
+    ]);
     expect(hours.map((x) => Number(x.impressions) > 0)).toEqual([false, false, true, true, true]);
   });
 
   it('the raw response: one data item per id, every metric of each group, arrays of time_series_length', async () => {
-    const raw = await t.signed<AdsReply<RawStats>>('GET', `/12/stats/accounts/${t.sb.seed.account_id}?entity=LINE_ITEM&entity_ids=${li}&start_time=${day0}&end_time=${day2}&granularity=DAY&metric_groups=ENGAGEMENT,VIDEO,WEB_CONVERSION&placement=ALL_ON_TWITTER`);
+    const raw = await t.signed<AdsReply<RawStats>>(
+      'GET',
+      `/12/stats/accounts/${t.sb.seed.account_id}?entity=LINE_ITEM&entity_ids=${li}&start_time=${day0}&end_time=${day2}&granularity=DAY&metric_groups=ENGAGEMENT,VIDEO,WEB_CONVERSION&placement=ALL_ON_TWITTER`,
+    );
     expect(raw.status).toBe(200);
     expect(raw.body).toMatchObject({ data_type: 'stats', time_series_length: 2 });
     const m = raw.body.data[0]!.id_data[0]!.metrics;
@@ -132,9 +268,46 @@ describe('synchronous stats', () => {
       ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', ids, '--start', '2026-05-01', '--end', '2026-05-02'],
       ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', '2026-05-02', '--end', '2026-05-01'],
       ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', '2026-05-01', '--end', '2026-05-09'],
-      ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', '2026-05-01T10:30:00Z', '--end', '2026-05-02T00:00:00Z'],
-      ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', '2026-05-01', '--end', '2026-05-02', '--metric-groups', 'MEDIA'],
-      ['ads', 'stats', '--entity', 'ACCOUNT', '--ids', li, '--start', '2026-05-01', '--end', '2026-05-02', '--metric-groups', 'ENGAGEMENT,BILLING'],
+      [
+        'ads',
+        'stats',
+        '--entity',
+        'LINE_ITEM',
+        '--ids',
+        li,
+        '--start',
+        '2026-05-01T10:30:00Z',
+        '--end',
+        '2026-05-02T00:00:00Z',
+      ],
+      [
+        'ads',
+        'stats',
+        '--entity',
+        'LINE_ITEM',
+        '--ids',
+        li,
+        '--start',
+        '2026-05-01',
+        '--end',
+        '2026-05-02',
+        '--metric-groups',
+        'MEDIA',
+      ],
+      [
+        'ads',
+        'stats',
+        '--entity',
+        'ACCOUNT',
+        '--ids',
+        li,
+        '--start',
+        '2026-05-01',
+        '--end',
+        '2026-05-02',
+        '--metric-groups',
+        'ENGAGEMENT,BILLING',
+      ],
       ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--end', '2026-05-02'],
     ]);
     expect(errs[0]).toMatch(/--ids must list at most 20 entries \(got 21\)/);
@@ -145,25 +318,102 @@ describe('synchronous stats', () => {
     expect(errs[5]).toMatch(/BILLING is not available for --entity ACCOUNT/);
     expect(errs[6]).toMatch(/--start is required/);
     // 7 days exactly is fine; DAY needs the account's midnight (the sandbox knows its timezone).
-    const r = await t.fails(1, ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', `${day0}T00:00:00Z`, '--end', `${day2}T00:00:00Z`]);
+    const r = await t.fails(1, [
+      'ads',
+      'stats',
+      '--entity',
+      'LINE_ITEM',
+      '--ids',
+      li,
+      '--start',
+      `${day0}T00:00:00Z`,
+      '--end',
+      `${day2}T00:00:00Z`,
+    ]);
     expect(r.stderr).toMatch(/start_time must be midnight in the account timezone \(America\/New_York/);
-    expect((await t.fails(1, ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', 'nosuch', '--start', day0, '--end', day2])).stderr).toMatch(/HTTP 404/);
+    expect(
+      (await t.fails(1, ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', 'nosuch', '--start', day0, '--end', day2]))
+        .stderr,
+    ).toMatch(/HTTP 404/);
   });
 
   it('active entities: the line items that delivered in the window', async () => {
     const start = new Date(Math.floor(t.sb.app.clock.now() / H) * H - 30 * H).toISOString().replace(/\.\d+Z$/, 'Z');
     const end = new Date(Math.floor(t.sb.app.clock.now() / H) * H).toISOString().replace(/\.\d+Z$/, 'Z');
-    const rows = await t.list(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', start, '--end-time', end, '--line-item-ids', `${li},${li2}`]);
+    const rows = await t.list([
+      'ads',
+      'stats',
+      'active-entities',
+      '--entity',
+      'LINE_ITEM',
+      '--start-time',
+      start,
+      '--end-time',
+      end,
+      '--line-item-ids',
+      `${li},${li2}`,
+    ]);
     expect(rows.map((r) => r.entity_id).sort()).toEqual([li, li2].sort());
-    expect(rows[0]).toMatchObject({ activity_start_time: expect.any(String), activity_end_time: expect.any(String), placements: ['ALL_ON_TWITTER'] });
-    expect((await t.refused(['ads', 'stats', 'active-entities', '--entity', 'ORGANIC_TWEET', '--start-time', start, '--end-time', end])).stderr).toMatch(/--entity must be one of/);
-    expect((await t.refused(['ads', 'stats', 'active-entities', '--entity', 'LINE_ITEM', '--start-time', start, '--end-time', end, '--campaign-ids', camp, '--line-item-ids', li])).stderr).toMatch(/cannot be used together/);
+    expect(rows[0]).toMatchObject({
+      activity_start_time: expect.any(String),
+      activity_end_time: expect.any(String),
+      placements: ['ALL_ON_TWITTER'],
+    });
+    expect(
+      (
+        await t.refused([
+          'ads',
+          'stats',
+          'active-entities',
+          '--entity',
+          'ORGANIC_TWEET',
+          '--start-time',
+          start,
+          '--end-time',
+          end,
+        ])
+      ).stderr,
+    ).toMatch(/--entity must be one of/);
+    expect(
+      (
+        await t.refused([
+          'ads',
+          'stats',
+          'active-entities',
+          '--entity',
+          'LINE_ITEM',
+          '--start-time',
+          start,
+          '--end-time',
+          end,
+          '--campaign-ids',
+          camp,
+          '--line-item-ids',
+          li,
+        ])
+      ).stderr,
+    ).toMatch(/cannot be used together/);
   });
 });
 
 describe('stats jobs', () => {
   it('create, wait (polling while the clock moves), download the gzipped file: the same numbers as the sync TOTAL', async () => {
-    const job = await t.json<Job>(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', `${li},${li2}`, '--start', day0, '--end', day2, '--granularity', 'TOTAL']);
+    const job = await t.json<Job>([
+      'ads',
+      'stats',
+      'job',
+      'create',
+      '--entity',
+      'LINE_ITEM',
+      '--ids',
+      `${li},${li2}`,
+      '--start',
+      day0,
+      '--end',
+      day2,
+      '--granularity',
+      'TOTAL',
+    ]);
     expect(job).toMatchObject({ status: 'QUEUED', url: null, entity: 'LINE_ITEM', granularity: 'TOTAL' });
     expect(job.id_str).toMatch(/^\d{19}$/);
     expect(String(job.id)).not.toBe(job.id_str); // JSON.parse (this test's) rounds the number...
@@ -177,34 +427,57 @@ describe('stats jobs', () => {
     expect(done.code, done.stderr).toBe(0);
     expect(done.stderr).toMatch(/QUEUED; checking again in 1\.0 s/);
     const finished = JSON.parse(done.stdout) as Job;
-    expect(finished).toMatchObject({ status: 'SUCCESS', url: expect.stringMatching(/\/_sandbox\/files\/stats_job_\d+\.json\.gz$/) });
+    expect(finished).toMatchObject({
+      status: 'SUCCESS',
+      url: expect.stringMatching(/\/_sandbox\/files\/stats_job_\d+\.json\.gz$/),
+    });
     const [rows, sync, got, listed] = await Promise.all([
       t.list<StatRow>(['ads', 'stats', 'job', 'download', job.id_str]),
       t.list<StatRow>(q('--granularity', 'TOTAL')),
       t.json<Job>(['ads', 'stats', 'job', 'get', job.id_str]),
       t.list<Job>(['ads', 'stats', 'job', 'list']),
     ]);
-    expect(rows.map((r) => [r.id, r.impressions, r.billed_charge_local_micro])).toEqual(sync.map((r) => [r.id, r.impressions, r.billed_charge_local_micro]));
+    expect(rows.map((r) => [r.id, r.impressions, r.billed_charge_local_micro])).toEqual(
+      sync.map((r) => [r.id, r.impressions, r.billed_charge_local_micro]),
+    );
     expect(got.status).toBe('SUCCESS');
     expect(listed[0]!.id_str).toBe(job.id_str); // newest first
     // The file as written: gzip of the synchronous schema.
     const res = await fetch(finished.url!);
     expect(res.headers.get('content-type')).toBe('application/gzip');
     const { gunzipSync } = await import('node:zlib');
-    expect(JSON.parse(gunzipSync(Buffer.from(await res.arrayBuffer())).toString())).toMatchObject({ data_type: 'stats', time_series_length: 1 });
+    expect(JSON.parse(gunzipSync(Buffer.from(await res.arrayBuffer())).toString())).toMatchObject({
+      data_type: 'stats',
+      time_series_length: 1,
+    });
     // 48 hours later the file is gone.
     await t.admin('POST', '/_sandbox/clock', { advance: '49h' });
     expect((await t.fails(1, ['ads', 'stats', 'job', 'download', job.id_str])).stderr).toMatch(/expired/);
   });
 
   it('64-bit ids keep every digit: `create --fields id -o tsv` then `wait` with what it printed', async () => {
-    const args = ['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL'];
+    const args = [
+      'ads',
+      'stats',
+      'job',
+      'create',
+      '--entity',
+      'LINE_ITEM',
+      '--ids',
+      li,
+      '--start',
+      day0,
+      '--end',
+      day2,
+      '--granularity',
+      'TOTAL',
+    ];
     const tsv = await t.run([...args, '--fields', 'id', '-o', 'tsv']);
     expect(tsv.code, tsv.stderr).toBe(0);
     const id = tsv.stdout.trim();
     expect(id).toMatch(/^\d{19}$/);
     const raw = await t.run([...args, '-o', 'jsonl']); // ...but xctl prints the digits it received
-    expect(raw.stdout).toMatch(new RegExp(`^\\{"id":(\\d{19}),"id_str":"\\1",`));
+    expect(raw.stdout).toMatch(/^\{"id":(\d{19}),"id_str":"\1",/);
     const jq = await t.run([...args, '--jq', '[.id, .id_str] | map(tostring) | .[0] == .[1]']);
     expect(jq.stdout).toBe('true\n');
     const polls = () => t.requests.filter((l) => l.startsWith('GET /12/stats/jobs/accounts/')).length;
@@ -218,14 +491,59 @@ describe('stats jobs', () => {
   });
 
   it('segmented by GENDER: the segments add up to the total; cancel a queued job once', async () => {
-    const seg = await t.json<Job>(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL', '--segmentation-type', 'GENDER']);
-    const other = await t.json<Job>(['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2]);
+    const seg = await t.json<Job>([
+      'ads',
+      'stats',
+      'job',
+      'create',
+      '--entity',
+      'LINE_ITEM',
+      '--ids',
+      li,
+      '--start',
+      day0,
+      '--end',
+      day2,
+      '--granularity',
+      'TOTAL',
+      '--segmentation-type',
+      'GENDER',
+    ]);
+    const other = await t.json<Job>([
+      'ads',
+      'stats',
+      'job',
+      'create',
+      '--entity',
+      'LINE_ITEM',
+      '--ids',
+      li,
+      '--start',
+      day0,
+      '--end',
+      day2,
+    ]);
     expect((await t.json(['ads', 'stats', 'job', 'cancel', other.id_str])).status).toBe('CANCELLED');
-    expect((await t.fails(1, ['ads', 'stats', 'job', 'cancel', other.id_str])).stderr).toMatch(/only QUEUED or PROCESSING jobs can be cancelled/);
+    expect((await t.fails(1, ['ads', 'stats', 'job', 'cancel', other.id_str])).stderr).toMatch(
+      /only QUEUED or PROCESSING jobs can be cancelled/,
+    );
     await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
     const [rows, total] = await Promise.all([
       t.list<StatRow>(['ads', 'stats', 'job', 'wait', seg.id_str, '--download']),
-      t.list<StatRow>(['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', li, '--start', day0, '--end', day2, '--granularity', 'TOTAL']),
+      t.list<StatRow>([
+        'ads',
+        'stats',
+        '--entity',
+        'LINE_ITEM',
+        '--ids',
+        li,
+        '--start',
+        day0,
+        '--end',
+        day2,
+        '--granularity',
+        'TOTAL',
+      ]),
     ]);
     expect(rows.map((r) => r.segment)).toEqual(['Female', 'Male']);
     expect(sum(rows, 'impressions')).toBe(total[0]!.impressions);

@@ -25,7 +25,16 @@ afterAll(async () => {
 function audience(): string {
   const id = `cs${++n}${Date.now().toString(36)}`;
   const now = new Date().toISOString();
-  t.sb.app.state.collection('custom_audiences').set(id, { id, account_id: t.sb.seed.account_id, name: id, description: '', audience_size: 0, deleted: false, created_at: now, updated_at: now });
+  t.sb.app.state.collection('custom_audiences').set(id, {
+    id,
+    account_id: t.sb.seed.account_id,
+    name: id,
+    description: '',
+    audience_size: 0,
+    deleted: false,
+    created_at: now,
+    updated_at: now,
+  });
   return id;
 }
 
@@ -36,7 +45,8 @@ interface Members {
   deleted: number;
   members: Record<string, string[]>;
 }
-const members = async (id: string) => (await t.admin<{ data: Members }>('GET', `/_sandbox/audience-members/custom_audiences/${id}`)).data;
+const members = async (id: string) =>
+  (await t.admin<{ data: Members }>('GET', `/_sandbox/audience-members/custom_audiences/${id}`)).data;
 const sha = (s: string) => crypto.createHash('sha256').update(s).digest('hex');
 
 /** Writes emails (indices) as lines; `dupes` adds case/space variants of some. Returns the expected digests. */
@@ -54,7 +64,10 @@ describe('audiences sync', () => {
   it('audiences hash: a value is not a file (exit 2, --value hint); --value and stdin hash single values (issue 29)', async () => {
     const env = { XCTL_CONFIG_DIR: dir };
     const miss = await runCli(['audiences', 'hash', 'Ada@x.com'], { env });
-    expect([miss.code, miss.stderr]).toEqual([2, 'error: <file>: Ada@x.com does not exist\nhint: to hash a value, give it with --value: xctl audiences hash --value Ada@x.com\n']);
+    expect([miss.code, miss.stderr]).toEqual([
+      2,
+      'error: <file>: Ada@x.com does not exist\nhint: to hash a value, give it with --value: xctl audiences hash --value Ada@x.com\n',
+    ]);
     const v = await runCli(['audiences', 'hash', '--value', 'Ada@x.com'], { env });
     expect([v.code, v.stdout]).toEqual([0, `${sha('ada@x.com')}\n`]);
     const piped = await runCli(['audiences', 'hash', '--type', 'email'], { env, input: 'Ada@x.com\n' });
@@ -67,7 +80,10 @@ describe('audiences sync', () => {
     const plan = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '--plan', '-o', 'json'], { env });
     expect(plan.code, plan.stderr).toBe(10);
     expect(plan.stderr).not.toContain('"progress"');
-    const real = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '-o', 'json'], { env, timeoutMs: 60_000 });
+    const real = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '-o', 'json'], {
+      env,
+      timeoutMs: 60_000,
+    });
     expect(real.code, real.stderr).toBe(0);
     expect(real.stderr).toContain('"progress"');
   });
@@ -77,14 +93,30 @@ describe('audiences sync', () => {
     let r = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '--plan', '-o', 'json']);
     expect(r.code, r.stderr).toBe(10);
     const plan = json(r.stdout);
-    expect(plan).toMatchObject({ first_sync: true, read: 200_000, members: 198_000, adds: 198_000, removes: 0, requests: 80, acknowledged: 0 });
-    expect(plan.snapshot).toBe(path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.snapshot`));
+    expect(plan).toMatchObject({
+      first_sync: true,
+      read: 200_000,
+      members: 198_000,
+      adds: 198_000,
+      removes: 0,
+      requests: 80,
+      acknowledged: 0,
+    });
+    expect(plan.snapshot).toBe(
+      path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.snapshot`),
+    );
     expect(r.stderr).toContain('the first sync uploads all 198000 members');
     expect((await members(id)).requests).toBe(0);
 
     r = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '-o', 'json'], { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
-    expect(json(r.stdout)).toMatchObject({ first_sync: true, adds: 198_000, removes: 0, requests: 80, acknowledged: 198_000 });
+    expect(json(r.stdout)).toMatchObject({
+      first_sync: true,
+      adds: 198_000,
+      removes: 0,
+      requests: 80,
+      acknowledged: 198_000,
+    });
     let m = await members(id);
     expect(m).toMatchObject({ size: 198_000, requests: 80, updated: 198_000, deleted: 0 });
     expect(m.members.email).toEqual(a.digests);
@@ -92,7 +124,14 @@ describe('audiences sync', () => {
     const b = emailFile([...range(9_900, 198_000), ...range(198_000, 207_900)], range(100_000, 102_000));
     r = await t.run(['audiences', 'sync', id, b.file, '--type', 'email', '--plan', '-o', 'json']);
     expect(r.code).toBe(10);
-    expect(json(r.stdout)).toMatchObject({ first_sync: false, members_before: 198_000, members: 198_000, adds: 9_900, removes: 9_900, requests: 8 });
+    expect(json(r.stdout)).toMatchObject({
+      first_sync: false,
+      members_before: 198_000,
+      members: 198_000,
+      adds: 9_900,
+      removes: 9_900,
+      requests: 8,
+    });
 
     r = await t.run(['audiences', 'sync', id, b.file, '--type', 'email', '-o', 'json'], { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
@@ -116,8 +155,30 @@ describe('audiences sync', () => {
     const id = audience();
     await t.run(['audiences', 'sync', id, emailFile(range(0, 20_000)).file, '--type', 'email'], { timeoutMs: 60_000 });
     const next = emailFile([...range(10_000, 20_000), ...range(50_000, 80_000)]); // 10,000 removes, 30,000 adds
-    const args = ['audiences', 'sync', id, next.file, '--type', 'email', '--batch-size', '250', '--concurrency', '2', '--max-removes', '100%', '-o', 'json'];
-    const journal = path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.pending`, 'journal.jsonl');
+    const args = [
+      'audiences',
+      'sync',
+      id,
+      next.file,
+      '--type',
+      'email',
+      '--batch-size',
+      '250',
+      '--concurrency',
+      '2',
+      '--max-removes',
+      '100%',
+      '-o',
+      'json',
+    ];
+    const journal = path.join(
+      t.configDir,
+      'audiences',
+      'default',
+      t.sb.seed.account_id,
+      `${id}.email.pending`,
+      'journal.jsonl',
+    );
     // drop_if_gone: requests in flight at the kill are not applied, as a real server may do.
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 120, match: '/users$', drop_if_gone: true });
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
@@ -170,7 +231,9 @@ describe('audiences sync', () => {
     // Any sequence after that stays exact.
     for (const ids of [range(70_000, 75_000), [...range(0, 100), ...range(70_000, 76_000)], range(1, 2)]) {
       const f = emailFile(ids);
-      r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--max-removes', '100%', '-o', 'json'], { timeoutMs: 60_000 });
+      r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--max-removes', '100%', '-o', 'json'], {
+        timeoutMs: 60_000,
+      });
       expect(r.code, r.stderr).toBe(0);
       expect((await members(id)).members.email).toEqual(f.digests);
     }
@@ -180,17 +243,34 @@ describe('audiences sync', () => {
     const id = audience();
     const f = emailFile(range(0, 20_000));
     const args = ['audiences', 'sync', id, f.file, '--type', 'email', '--batch-size', '250', '--concurrency', '2'];
-    const journal = path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.pending`, 'journal.jsonl');
+    const journal = path.join(
+      t.configDir,
+      'audiences',
+      'default',
+      t.sb.seed.account_id,
+      `${id}.email.pending`,
+      'journal.jsonl',
+    );
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 20, match: '/users$' });
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...t.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    for (let i = 0; i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 5); i++) await new Promise((r) => setTimeout(r, 25));
+    for (
+      let i = 0;
+      i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 5);
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', r));
     await t.admin('DELETE', '/_sandbox/faults');
     expect(code, stderr).toBe(130);
-    expect(stderr).toMatch(/stopped after draining the batches in flight: \d+ of 20000 valid records acknowledged; run the sync again: it finishes this plan first/);
+    expect(stderr).toMatch(
+      /stopped after draining the batches in flight: \d+ of 20000 valid records acknowledged; run the sync again: it finishes this plan first/,
+    );
     expect(stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
     // What a run killed at a bad moment leaves behind is swept by the next one.
     const stem = path.join(path.dirname(path.dirname(journal)), `${id}.email`);
@@ -203,7 +283,13 @@ describe('audiences sync', () => {
   }, 120_000);
 
   it('--plan needs no credentials and no network; exit 0 in sync, 10 with changes', async () => {
-    const env = { XCTL_API_KEY: undefined, XCTL_API_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_BASE_URL: 'http://127.0.0.1:9' };
+    const env = {
+      XCTL_API_KEY: undefined,
+      XCTL_API_SECRET: undefined,
+      XCTL_ACCESS_TOKEN: undefined,
+      XCTL_ACCESS_TOKEN_SECRET: undefined,
+      XCTL_BASE_URL: 'http://127.0.0.1:9',
+    };
     const id = audience();
     const f = emailFile(range(0, 10));
     let r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--plan'], { env });
@@ -212,10 +298,14 @@ describe('audiences sync', () => {
     r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--verbose']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/POST .*\/users/); // the --verbose trace, with every secret redacted
-    for (const secret of [t.env.XCTL_API_SECRET, t.env.XCTL_ACCESS_TOKEN_SECRET, t.env.XCTL_ACCESS_TOKEN]) expect(r.stdout + r.stderr).not.toContain(secret);
+    for (const secret of [t.env.XCTL_API_SECRET, t.env.XCTL_ACCESS_TOKEN_SECRET, t.env.XCTL_ACCESS_TOKEN])
+      expect(r.stdout + r.stderr).not.toContain(secret);
     r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--plan'], { env });
     expect(r.code, r.stderr).toBe(0);
-    r = await t.run(['audiences', 'sync', id, emailFile(range(0, 11)).file, '--type', 'email', '--plan', '-o', 'json'], { env });
+    r = await t.run(
+      ['audiences', 'sync', id, emailFile(range(0, 11)).file, '--type', 'email', '--plan', '-o', 'json'],
+      { env },
+    );
     expect(r.code).toBe(10);
     expect(json(r.stdout)).toMatchObject({ adds: 1, removes: 0, members_before: 10 });
   });
@@ -256,7 +346,10 @@ describe('audiences sync', () => {
     const f = emailFile(range(0, 300));
     expect((await t.run(['audiences', 'sync', id, f.file, '--type', 'email'])).code).toBe(0);
     const snap = path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.snapshot`);
-    const header = () => JSON.parse(fs.readFileSync(snap).subarray(0, 512).toString().slice('xctl-audience-snapshot 1\n'.length)) as { oldest_sent_at: string };
+    const header = () =>
+      JSON.parse(fs.readFileSync(snap).subarray(0, 512).toString().slice('xctl-audience-snapshot 1\n'.length)) as {
+        oldest_sent_at: string;
+      };
     // Age the snapshot: its header is fixed-size text, so a date of the same length drops in.
     const year = Number(header().oldest_sent_at.slice(0, 4));
     const aged = fs.readFileSync(snap);
@@ -266,7 +359,17 @@ describe('audiences sync', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`members first sent on ${year - 2}-.* expire 13 months after: pass --refresh`));
     const before = (await members(id)).requests;
-    r = await t.run(['audiences', 'sync', id, emailFile(range(1, 300)).file, '--type', 'email', '--refresh', '-o', 'json']);
+    r = await t.run([
+      'audiences',
+      'sync',
+      id,
+      emailFile(range(1, 300)).file,
+      '--type',
+      'email',
+      '--refresh',
+      '-o',
+      'json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ adds: 299, removes: 1, requests: 2 });
     expect((await members(id)).requests - before).toBe(2);
@@ -282,10 +385,19 @@ describe('audiences sync', () => {
     const cases: Array<[string[], RegExp]> = [
       [['audiences', 'sync', id, csv], /one identifier type, and this input names 2/],
       [['audiences', 'sync', id, emailFile([1]).file, '--type', 'partner_user_id'], /partner_user_id is sent as it is/],
-      [['audiences', 'sync', id, path.join(dir, 'empty.txt'), '--type', 'email'], /is empty: a sync to it would remove every member/],
+      [
+        ['audiences', 'sync', id, path.join(dir, 'empty.txt'), '--type', 'email'],
+        /is empty: a sync to it would remove every member/,
+      ],
       [['audiences', 'sync', id, path.join(dir, 'bad.txt'), '--type', 'email'], /none of the 2 records could be used/],
-      [['audiences', 'sync', id, emailFile([1]).file, '--type', 'email', '--rebuild', '--from-upload', 'x'], /exclusive/],
-      [['audiences', 'sync', id, emailFile([1]).file, '--type', 'email', '--plan', '--from-upload', 'x'], /without --plan/],
+      [
+        ['audiences', 'sync', id, emailFile([1]).file, '--type', 'email', '--rebuild', '--from-upload', 'x'],
+        /exclusive/,
+      ],
+      [
+        ['audiences', 'sync', id, emailFile([1]).file, '--type', 'email', '--plan', '--from-upload', 'x'],
+        /without --plan/,
+      ],
       [['audiences', 'sync', 'bad-id!', emailFile([1]).file, '--type', 'email'], /<audience-id> must be/],
       [['audiences', 'sync', id, emailFile([1]).file, '--type', 'fax'], /--type must be one of/],
     ];
@@ -303,7 +415,10 @@ describe('audiences sync', () => {
 describe('audiences hash', () => {
   it('prints exactly the digests upload --dry-run --out would send, in order, with no credentials', async () => {
     const csv = path.join(dir, 'people.csv');
-    fs.writeFileSync(csv, 'Email,Phone\n A@Example.com ,(415) 555-2671\nnot-an-email,\nb@example.com,\n,+44 20 7946 0958\n');
+    fs.writeFileSync(
+      csv,
+      'Email,Phone\n A@Example.com ,(415) 555-2671\nnot-an-email,\nb@example.com,\n,+44 20 7946 0958\n',
+    );
     const out = path.join(dir, 'bodies.jsonl');
     const up = await runCli(['audiences', 'upload', 'ca1', csv, '--default-country', 'US', '--dry-run', '--out', out]);
     expect(up.code, up.stderr).toBe(0);
@@ -311,18 +426,37 @@ describe('audiences hash', () => {
       .readFileSync(out, 'utf8')
       .trim()
       .split('\n')
-      .flatMap((l) => (JSON.parse(l) as Array<{ params: { users: Array<Record<string, string[]>> } }>).flatMap((op) => op.params.users));
+      .flatMap((l) =>
+        (JSON.parse(l) as Array<{ params: { users: Array<Record<string, string[]>> } }>).flatMap(
+          (op) => op.params.users,
+        ),
+      );
     const r = await runCli(['audiences', 'hash', csv, '--default-country', 'US']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toBe('email,phone_number\n' + users.map((u) => `${u.email?.[0] ?? ''},${u.phone_number?.[0] ?? ''}`).join('\n') + '\n');
+    expect(r.stdout).toBe(
+      'email,phone_number\n' + users.map((u) => `${u.email?.[0] ?? ''},${u.phone_number?.[0] ?? ''}`).join('\n') + '\n',
+    );
     expect(r.stderr).toContain('line 3 (Email): not an email address');
     expect(r.stdout).toContain(`${sha('a@example.com')},${sha('14155552671')}`);
 
     const lines = path.join(dir, 'many.txt');
-    fs.writeFileSync(lines, range(0, 30_000).map((i) => (i % 7 ? `u${i}@x.com` : ` U${i}@X.COM`)).join('\n') + '\n');
+    fs.writeFileSync(
+      lines,
+      range(0, 30_000)
+        .map((i) => (i % 7 ? `u${i}@x.com` : ` U${i}@X.COM`))
+        .join('\n') + '\n',
+    );
     const out2 = path.join(dir, 'bodies2.jsonl');
     await runCli(['audiences', 'upload', 'ca1', lines, '--type', 'email', '--dry-run', '--out', out2]);
-    const sent = fs.readFileSync(out2, 'utf8').trim().split('\n').flatMap((l) => (JSON.parse(l) as Array<{ params: { users: Array<{ email: string[] }> } }>).flatMap((op) => op.params.users.map((u) => u.email[0]!)));
+    const sent = fs
+      .readFileSync(out2, 'utf8')
+      .trim()
+      .split('\n')
+      .flatMap((l) =>
+        (JSON.parse(l) as Array<{ params: { users: Array<{ email: string[] }> } }>).flatMap((op) =>
+          op.params.users.map((u) => u.email[0]!),
+        ),
+      );
     const h = await runCli(['audiences', 'hash', '--type', 'email'], { input: fs.readFileSync(lines) });
     expect(h.code).toBe(0);
     expect(h.stdout.trim().split('\n')).toEqual(sent);
@@ -330,7 +464,9 @@ describe('audiences hash', () => {
   });
 
   it('--explain shows each value, its normalized form and digest, or why it is rejected', async () => {
-    const r = await runCli(['audiences', 'hash', '--type', 'phone_number', '--default-country', 'US', '--explain'], { input: '(415) 555-2671\n12\n+44 20 7946 0958\n' });
+    const r = await runCli(['audiences', 'hash', '--type', 'phone_number', '--default-country', 'US', '--explain'], {
+      input: '(415) 555-2671\n12\n+44 20 7946 0958\n',
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
       'line\tcolumn\ttype\tinput\tnormalized\tsent',

@@ -42,16 +42,7 @@ interface Row {
 }
 const plan = async (extra: string[] = []) => {
   const r = await t.run(
-    [
-      'audiences',
-      'apply',
-      '-f',
-      path.join(dir, 'audiences.yaml'),
-      '--plan',
-      '-o',
-      'json',
-      ...extra,
-    ],
+    ['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '--plan', '-o', 'json', ...extra],
     { timeoutMs: 60_000 },
   );
   return {
@@ -64,8 +55,7 @@ const apply = (extra: string[] = []) =>
   t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '-o', 'json', ...extra], {
     timeoutMs: 120_000,
   });
-const write = (name: string, lines: string[]) =>
-  fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
+const write = (name: string, lines: string[]) => fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
 const yaml = (audiences: string) =>
   fs.writeFileSync(
     path.join(dir, 'audiences.yaml'),
@@ -95,9 +85,7 @@ beforeAll(() => {
   dir = tempDir('xctl-apply-');
   t.dirs.push(dir);
   owner = t.sb.seed.account_id;
-  sister = [...t.sb.app.state.collection('accounts').values()].find(
-    (a) => a.name === 'Sandbox Sister Account',
-  )!.id;
+  sister = [...t.sb.app.state.collection('accounts').values()].find((a) => a.name === 'Sandbox Sister Account')!.id;
   write('news.csv', [
     'Name,E-mail Address',
     ...emails(range(0, 3000)).map((e, i) => `N${i},${i % 7 ? e : ` ${e.toUpperCase()} `}`),
@@ -170,9 +158,10 @@ describe('audiences apply', () => {
       name: 'Lapsed buyers',
       account_id: sister,
     });
-    expect(
-      t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!),
-    ).toMatchObject({ account_id: owner, description: 'Do not contact' });
+    expect(t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!)).toMatchObject({
+      account_id: owner,
+      description: 'Do not contact',
+    });
     expect((await members('custom_audiences', ids.Newsletter!)).members).toEqual({
       email: digests(emails(range(0, 3000))),
     });
@@ -185,9 +174,7 @@ describe('audiences apply', () => {
     const grants = [...t.sb.app.state.collection('custom_audience_permissions').values()].filter(
       (g) => g.custom_audience_id === ids.Newsletter && !g.deleted,
     );
-    expect(grants.map((g) => [g.granted_account_id, g.permission_level])).toEqual([
-      [sister, 'READ_ONLY'],
-    ]);
+    expect(grants.map((g) => [g.granted_account_id, g.permission_level])).toEqual([[sister, 'READ_ONLY']]);
 
     p = await plan();
     expect(p.code, p.stderr).toBe(0);
@@ -222,18 +209,9 @@ describe('audiences apply', () => {
     const p = await plan(['--only', 'Newsletter']);
     expect(p.code).toBe(0);
     expect(p.rows.map((x) => x.name)).toEqual(['Newsletter']);
-    const bad = await t.run([
-      'audiences',
-      'apply',
-      '-f',
-      path.join(dir, 'audiences.yaml'),
-      '--only',
-      'Newsleter',
-    ]);
+    const bad = await t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '--only', 'Newsleter']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain(
-      `--only: ${path.join(dir, 'audiences.yaml')} lists no audience named "Newsleter"`,
-    );
+    expect(bad.stderr).toContain(`--only: ${path.join(dir, 'audiences.yaml')} lists no audience named "Newsleter"`);
     expect((await plan(['--only', 'Do not contact'])).rows).toMatchObject([
       { name: 'Do not contact', action: 'update', adds: 10, removes: 0 },
     ]);
@@ -247,21 +225,9 @@ describe('audiences apply', () => {
     const [g] = [...t.sb.app.state.collection('custom_audience_permissions').values()].filter(
       (x) => x.custom_audience_id === ids.Newsletter && !x.deleted,
     );
+    expect((await t.run(['audiences', 'permissions', 'revoke', ids.Newsletter!, g!.id, '--yes'])).code).toBe(0);
     expect(
-      (await t.run(['audiences', 'permissions', 'revoke', ids.Newsletter!, g!.id, '--yes'])).code,
-    ).toBe(0);
-    expect(
-      (
-        await t.run([
-          'audiences',
-          'update',
-          ids['Lapsed buyers']!,
-          '--name',
-          'Lapsed (old)',
-          '--account',
-          sister,
-        ])
-      ).code,
+      (await t.run(['audiences', 'update', ids['Lapsed buyers']!, '--name', 'Lapsed (old)', '--account', sister])).code,
     ).toBe(0);
     const p = await plan();
     expect(p.code).toBe(10);
@@ -271,9 +237,7 @@ describe('audiences apply', () => {
       ['Do not contact', 'none', [], []],
     ]);
     expect((await apply()).code).toBe(0);
-    expect(t.sb.app.state.collection('custom_audiences').get(ids['Lapsed buyers']!)!.name).toBe(
-      'Lapsed buyers',
-    );
+    expect(t.sb.app.state.collection('custom_audiences').get(ids['Lapsed buyers']!)!.name).toBe('Lapsed buyers');
     expect((await plan()).code).toBe(0);
   }, 120_000);
 
@@ -359,8 +323,7 @@ describe('audiences apply', () => {
     child.stdout.on('data', (d) => (stdout += d));
     for (
       let i = 0;
-      i < 2400 &&
-      !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 10);
+      i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 10);
       i++
     )
       await new Promise((r) => setTimeout(r, 25));
@@ -370,9 +333,7 @@ describe('audiences apply', () => {
     expect(code, stderr).toBe(130);
     expect(stdout).toMatch(/^Newsletter\t[^\n]*\tupdate\tfailed\t/m);
     expect(stdout).toMatch(/^Do not contact\t[^\n]*\tskipped\t[^\n]*\tinterrupted$/m);
-    expect(stderr).toMatch(
-      /interrupted: 2 audiences unfinished; run the same apply again to finish them/,
-    ); // one stopped, one not started
+    expect(stderr).toMatch(/interrupted: 2 audiences unfinished; run the same apply again to finish them/); // one stopped, one not started
     expect(stderr).not.toMatch(/at .*\.js:\d+/);
     const r = await apply();
     expect(r.code, r.stderr).toBe(0);
@@ -391,8 +352,7 @@ describe('audiences apply', () => {
     let p = await plan(['--prune']);
     expect(p.code).toBe(0);
     yaml(
-      NEWSLETTER.replaceAll('SISTER', sister) +
-        `  - name: Sister list\n    account: ${sister}\n    source: dnr.txt\n`,
+      NEWSLETTER.replaceAll('SISTER', sister) + `  - name: Sister list\n    account: ${sister}\n    source: dnr.txt\n`,
     );
     p = await plan(['--prune']);
     expect(p.code).toBe(10);
@@ -406,9 +366,7 @@ describe('audiences apply', () => {
     expect(r.code, r.stderr).toBe(0);
     const cas = t.sb.app.state.collection('custom_audiences');
     expect(cas.get(ids['Lapsed buyers']!)!.deleted).toBe(true);
-    expect(
-      t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!)!.deleted,
-    ).toBe(true);
+    expect(t.sb.app.state.collection('do_not_reach_lists').get(ids['Do not contact']!)!.deleted).toBe(true);
     expect(cas.get(manual.id)!.deleted).toBe(false); // not apply's: never pruned
     expect(cas.get(ids.Newsletter!)!.deleted).toBe(false);
     expect((await plan(['--prune'])).code).toBe(0);
@@ -422,9 +380,9 @@ describe('audiences apply', () => {
     };
     s.creating.push({ kind: 'custom_audience', name: 'Orphan' });
     fs.writeFileSync(state, JSON.stringify(s));
-    const made = JSON.parse(
-      (await t.run(['audiences', 'create', '--name', 'Orphan', '-o', 'json'])).stdout,
-    ) as { id: string };
+    const made = JSON.parse((await t.run(['audiences', 'create', '--name', 'Orphan', '-o', 'json'])).stdout) as {
+      id: string;
+    };
     yaml(NEWSLETTER.replaceAll('SISTER', sister) + '  - {name: Orphan, source: dnr.txt}\n');
     expect((await plan()).rows[1]).toMatchObject({
       name: 'Orphan',
@@ -433,9 +391,7 @@ describe('audiences apply', () => {
       adds: 210,
     });
     expect((await apply()).code).toBe(0);
-    expect((await members('custom_audiences', made.id)).members.email).toEqual(
-      digests(emails(range(0, 210), 'dnr')),
-    );
+    expect((await members('custom_audiences', made.id)).members.email).toEqual(digests(emails(range(0, 210), 'dnr')));
     yaml(NEWSLETTER.replaceAll('SISTER', sister));
     const p = await plan(['--prune']);
     expect(p.rows.map((x) => [x.name, x.id, x.action])).toEqual([
@@ -453,9 +409,7 @@ describe('audiences apply', () => {
     const r = await apply();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'Broken (' +
-        owner +
-        '): audience "Broken": its command exited with code 3; its output is not used',
+      'Broken (' + owner + '): audience "Broken": its command exited with code 3; its output is not used',
     );
     expect(r.stderr).toContain('audience "Slow": its command ran longer than its timeout (1 s)');
     expect(

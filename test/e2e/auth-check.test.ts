@@ -14,17 +14,41 @@ async function storedProfile(): Promise<Record<string, string | undefined>> {
   t.dirs.push(dir);
   const s = t.sb.seed;
   const env = { XCTL_CONFIG_DIR: dir, XCTL_BASE_URL: s.base_url, XCTL_RETRY_BASE_MS: '20' };
-  const set = await runCli(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-', '--access-token', '-', '--access-token-secret', '-', '--client-id', s.client_id, '--client-secret', '-', '--user-id', s.user_id, '--screen-name', s.screen_name], {
-    env,
-    input: `${s.api_secret}\n${s.access_token}\n${s.access_token_secret}\n${s.client_secret}\n`,
-  });
+  const set = await runCli(
+    [
+      'auth',
+      'set',
+      '--api-key',
+      s.api_key,
+      '--api-secret',
+      '-',
+      '--access-token',
+      '-',
+      '--access-token-secret',
+      '-',
+      '--client-id',
+      s.client_id,
+      '--client-secret',
+      '-',
+      '--user-id',
+      s.user_id,
+      '--screen-name',
+      s.screen_name,
+    ],
+    {
+      env,
+      input: `${s.api_secret}\n${s.access_token}\n${s.access_token_secret}\n${s.client_secret}\n`,
+    },
+  );
   expect(set.code, set.stderr).toBe(0);
   return env;
 }
 
-const check = (env: Record<string, string | undefined>, extra: string[] = []) => runCli(['auth', 'status', '--check', '-o', 'json', ...extra], { env });
+const check = (env: Record<string, string | undefined>, extra: string[] = []) =>
+  runCli(['auth', 'status', '--check', '-o', 'json', ...extra], { env });
 /** The --json error object (the last line of stderr). */
-const errorOf = (stderr: string) => (JSON.parse(stderr.trim().split('\n').pop()!) as { error: Record<string, unknown> }).error;
+const errorOf = (stderr: string) =>
+  (JSON.parse(stderr.trim().split('\n').pop()!) as { error: Record<string, unknown> }).error;
 const rows = (stdout: string) => JSON.parse(stdout) as Array<{ credential: string; status: string; detail: string }>;
 
 async function loginOAuth2(env: Record<string, string | undefined>, user: string) {
@@ -43,7 +67,9 @@ describe('auth status --check', () => {
     const env = await storedProfile();
     const first = await check(env);
     expect(first.code, first.stderr).toBe(0);
-    expect(rows(first.stdout)).toEqual([{ credential: 'oauth1 user', status: 'ok', detail: '@xctl_dev (2244994945), read-write-directmessages' }]);
+    expect(rows(first.stdout)).toEqual([
+      { credential: 'oauth1 user', status: 'ok', detail: '@xctl_dev (2244994945), read-write-directmessages' },
+    ]);
     expect(first.stderr).toMatch(/the credential of profile "default" works/);
 
     expect((await runCli(['auth', 'app-token'], { env })).code).toBe(0);
@@ -70,8 +96,14 @@ describe('auth status --check', () => {
     const env = await storedProfile();
     const badUser = await check({ ...env, XCTL_ACCESS_TOKEN: '2244994945-not-a-token' });
     expect(badUser.code).toBe(1);
-    expect(rows(badUser.stdout)).toEqual([{ credential: 'oauth1 user (from env)', status: 'failed', detail: expect.stringMatching(/HTTP 401, code 89/) }]);
-    expect(errorOf(badUser.stderr)).toMatchObject({ type: 'CheckFailed', message: '1 of 1 credential of profile "default" failed the check: oauth1 user (from env)', exit_code: 1 });
+    expect(rows(badUser.stdout)).toEqual([
+      { credential: 'oauth1 user (from env)', status: 'failed', detail: expect.stringMatching(/HTTP 401, code 89/) },
+    ]);
+    expect(errorOf(badUser.stderr)).toMatchObject({
+      type: 'CheckFailed',
+      message: '1 of 1 credential of profile "default" failed the check: oauth1 user (from env)',
+      exit_code: 1,
+    });
 
     const badBearer = await check({ ...env, XCTL_BEARER_TOKEN: 'AAAAnot-a-bearer' });
     expect(badBearer.code).toBe(1);
@@ -96,12 +128,22 @@ describe('auth status --check', () => {
     await t.admin('POST', '/_sandbox/clock', { advance: '61s' });
     const app = await check({ ...env, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret });
     expect(app.code, app.stderr).toBe(0);
-    expect(rows(app.stdout)).toEqual([{ credential: 'app key (from env)', status: 'ok', detail: 'bearer obtained and cached' }]);
-    const wrong = await check({ ...env, XCTL_CONFIG_DIR: fresh(), XCTL_API_KEY: s.api_key, XCTL_API_SECRET: 'wrong-secret' });
+    expect(rows(app.stdout)).toEqual([
+      { credential: 'app key (from env)', status: 'ok', detail: 'bearer obtained and cached' },
+    ]);
+    const wrong = await check({
+      ...env,
+      XCTL_CONFIG_DIR: fresh(),
+      XCTL_API_KEY: s.api_key,
+      XCTL_API_SECRET: 'wrong-secret',
+    });
     expect(wrong.code).toBe(1);
     expect(rows(wrong.stdout)[0]).toMatchObject({ credential: 'app key (from env)', status: 'failed' });
     const none = await check({ ...env, XCTL_CONFIG_DIR: fresh() });
     expect(none.code).toBe(1);
-    expect(errorOf(none.stderr)).toMatchObject({ message: 'profile "default" has no credentials to check', hint: expect.stringMatching(/^run `xctl auth set/) });
+    expect(errorOf(none.stderr)).toMatchObject({
+      message: 'profile "default" has no credentials to check',
+      hint: expect.stringMatching(/^run `xctl auth set/),
+    });
   });
 });

@@ -11,7 +11,12 @@ import { basicFetch, decideOnPage } from '../helpers/oauth-client.js';
 
 const t = useTestSandbox({ clock: 'manual', tokenRequestsPerMinute: 5 });
 
-const NO_ENV_CREDS = { XCTL_API_KEY: undefined, XCTL_API_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
+const NO_ENV_CREDS = {
+  XCTL_API_KEY: undefined,
+  XCTL_API_SECRET: undefined,
+  XCTL_ACCESS_TOKEN: undefined,
+  XCTL_ACCESS_TOKEN_SECRET: undefined,
+};
 
 /** A fresh config dir with the app key and secret stored in its default profile (no env credentials). */
 async function freshProfile(withOwnerToken = false): Promise<Record<string, string | undefined>> {
@@ -20,13 +25,27 @@ async function freshProfile(withOwnerToken = false): Promise<Record<string, stri
   const env = { ...t.env, ...NO_ENV_CREDS, XCTL_CONFIG_DIR: dir };
   const s = t.sb.seed;
   const args = ['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'];
-  if (withOwnerToken) args.push('--access-token', s.access_token, '--access-token-secret', '-', '--user-id', s.user_id, '--screen-name', s.screen_name);
-  const r = await runCli(args, { env, input: withOwnerToken ? `${s.api_secret}\n${s.access_token_secret}\n` : s.api_secret });
+  if (withOwnerToken)
+    args.push(
+      '--access-token',
+      s.access_token,
+      '--access-token-secret',
+      '-',
+      '--user-id',
+      s.user_id,
+      '--screen-name',
+      s.screen_name,
+    );
+  const r = await runCli(args, {
+    env,
+    input: withOwnerToken ? `${s.api_secret}\n${s.access_token_secret}\n` : s.api_secret,
+  });
   expect(r.code, r.stderr).toBe(0);
   return env;
 }
 
-const run = (args: string[], env: Record<string, string | undefined>, o: RunOptions = {}) => runCli(args, { ...o, env: { ...env, ...(o.env ?? {}) } });
+const run = (args: string[], env: Record<string, string | undefined>, o: RunOptions = {}) =>
+  runCli(args, { ...o, env: { ...env, ...(o.env ?? {}) } });
 const json = (s: string) => JSON.parse(s) as Record<string, unknown> & Array<Record<string, unknown>>;
 
 async function loginVia(env: Record<string, string | undefined>, screenName: string, extra: string[] = []) {
@@ -59,7 +78,13 @@ describe('auth login (loopback callback)', () => {
     const st = await run(['auth', 'status', '--json'], env);
     expect(st.code).toBe(0);
     const row = json(st.stdout)[0]!;
-    expect(row).toMatchObject({ profile: 'default', user_token: '@sandbox_alice (783214)', user_id: '783214', screen_name: 'sandbox_alice', bearer: '' });
+    expect(row).toMatchObject({
+      profile: 'default',
+      user_token: '@sandbox_alice (783214)',
+      user_id: '783214',
+      screen_name: 'sandbox_alice',
+      bearer: '',
+    });
     expect(row.api_key).not.toBe(t.sb.seed.api_key); // masked
     expect(st.stderr).toContain(`store: ${path.join(env.XCTL_CONFIG_DIR!, 'config.json')}`);
     expect(st.stderr).toMatch(/environment also sets: .*XCTL_BASE_URL=/);
@@ -73,15 +98,19 @@ describe('auth login (loopback callback)', () => {
     expect(again.r.stderr).toMatch(/replacing the user token of @sandbox_alice \(783214\) in profile "default"/);
     expect(again.r.stderr + again.r.stdout).not.toContain(oldToken);
     const same = await loginVia(env, 'sandbox_bob');
-    expect(same.r.stderr).toMatch(/replacing the user token of @sandbox_bob \(6253282\), the same user, in profile "default"/);
+    expect(same.r.stderr).toMatch(
+      /replacing the user token of @sandbox_bob \(6253282\), the same user, in profile "default"/,
+    );
   });
 
-  it('logging in as another user warns when the profile\'s ads account is not theirs, listing theirs (issue 29)', async () => {
+  it("logging in as another user warns when the profile's ads account is not theirs, listing theirs (issue 29)", async () => {
     const env = { ...(await freshProfile(true)), XCTL_ACCOUNT_ID: undefined };
     const set = await run(['config', 'set', 'account_id', t.sb.seed.account_id], env);
     expect(set.code, set.stderr).toBe(0);
     const { r } = await loginVia(env, 'sandbox_alice');
-    expect(r.stderr).toContain(`warning: the profile's account_id ${t.sb.seed.account_id} is not one of @sandbox_alice's ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; `);
+    expect(r.stderr).toContain(
+      `warning: the profile's account_id ${t.sb.seed.account_id} is not one of @sandbox_alice's ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; `,
+    );
     const listed = await run(['ads', 'accounts', 'list', '--jq', '.[].id'], env);
     for (const id of listed.stdout.trim().split('\n').filter(Boolean)) expect(r.stderr).toContain(id);
     // the same user again: no ads lookup, no warning
@@ -92,7 +121,21 @@ describe('auth login (loopback callback)', () => {
   it('--access-level read, --force-login, --screen-name and --callback-port reach the service; a stale callback is refused', async () => {
     const env = await freshProfile();
     const port = await freePort();
-    const cli = spawnCli(['auth', 'login', '--no-browser', '--access-level', 'read', '--force-login', '--screen-name', '@sandbox_bob', '--callback-port', String(port)], env);
+    const cli = spawnCli(
+      [
+        'auth',
+        'login',
+        '--no-browser',
+        '--access-level',
+        'read',
+        '--force-login',
+        '--screen-name',
+        '@sandbox_bob',
+        '--callback-port',
+        String(port),
+      ],
+      env,
+    );
     const [, url] = await cli.waitStderr(AUTHORIZE_URL);
     expect(new URL(url!).searchParams.get('force_login')).toBe('true');
     expect(new URL(url!).searchParams.get('screen_name')).toBe('sandbox_bob');
@@ -161,7 +204,10 @@ describe('auth login (loopback callback)', () => {
     }
     const busy = http.createServer();
     await new Promise<void>((res) => busy.listen(0, '127.0.0.1', res));
-    const r = await run(['auth', 'login', '--no-browser', '--callback-port', String((busy.address() as AddressInfo).port)], env);
+    const r = await run(
+      ['auth', 'login', '--no-browser', '--callback-port', String((busy.address() as AddressInfo).port)],
+      env,
+    );
     busy.close();
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/the port is in use/);
@@ -204,7 +250,9 @@ describe('auth login --pin (oob)', () => {
     const r = await cli.done;
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/oauth_verifier/);
-    expect(r.stderr).toMatch(/hint: the PIN was not the one the page showed; a wrong PIN spends the authorization: run `xctl auth login --pin` again/);
+    expect(r.stderr).toMatch(
+      /hint: the PIN was not the one the page showed; a wrong PIN spends the authorization: run `xctl auth login --pin` again/,
+    );
   });
 });
 
@@ -218,7 +266,9 @@ describe('auth logout', () => {
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toMatch(/revoked the token of @sandbox_alice/);
     expect(out.stderr).toMatch(/removed the user token from profile "default"/);
-    const old = await run(['request', '/1.1/account/verify_credentials.json'], env, { env: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret } });
+    const old = await run(['request', '/1.1/account/verify_credentials.json'], env, {
+      env: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret },
+    });
     expect(old.code).toBe(3);
     expect(old.stderr).toMatch(/code 89/);
     const gone = await run(['auth', 'token'], env);
@@ -236,7 +286,9 @@ describe('auth logout', () => {
     const local = await run(['auth', 'logout', '--local-only'], env);
     expect(local.code).toBe(0);
     expect(local.stderr).toMatch(/not revoked at the service/);
-    const still = await run(['request', '/1.1/account/verify_credentials.json'], env, { env: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret } });
+    const still = await run(['request', '/1.1/account/verify_credentials.json'], env, {
+      env: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret },
+    });
     expect(still.code).toBe(0);
 
     await loginVia(env, 'sandbox_bob');
@@ -257,7 +309,9 @@ describe('auth app-token', () => {
     expect(first.code, first.stderr).toBe(0);
     // shown masked: `auth token` is the one command that prints a secret
     expect(first.stdout).toBe('');
-    expect(first.stderr).toMatch(/obtained the app's bearer token and cached it in profile "default" \(AAAA…\(\d+\); print it with `xctl auth token --type app`\)/);
+    expect(first.stderr).toMatch(
+      /obtained the app's bearer token and cached it in profile "default" \(AAAA…\(\d+\); print it with `xctl auth token --type app`\)/,
+    );
     const bearer = (await run(['auth', 'token', '--type', 'app'], env)).stdout.trim();
     expect(bearer).toMatch(/^AAAA/);
     expect(first.stderr).not.toContain(bearer);
@@ -273,7 +327,9 @@ describe('auth app-token', () => {
     const inv = await run(['auth', 'app-token', '--invalidate'], env);
     expect(inv.code, inv.stderr).toBe(0);
     expect(inv.stderr).toMatch(/revoked the app's bearer token and forgot it/);
-    const old = await run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], env, { env: { XCTL_BEARER_TOKEN: bearer } });
+    const old = await run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], env, {
+      env: { XCTL_BEARER_TOKEN: bearer },
+    });
     expect(old.code).toBe(3);
     expect(old.stderr).toMatch(/code 89/);
     const next = await run(['auth', 'app-token'], env);
@@ -292,7 +348,9 @@ describe('auth app-token', () => {
     // (A fresh store: the profile above now caches the outstanding bearer, which would be printed.)
     const bare = { ...env, XCTL_CONFIG_DIR: tempDir() };
     t.dirs.push(bare.XCTL_CONFIG_DIR);
-    const bad = await run(['auth', 'app-token'], bare, { env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: 'wrong-secret' } });
+    const bad = await run(['auth', 'app-token'], bare, {
+      env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: 'wrong-secret' },
+    });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/code 99/);
     expect(bad.stderr).toMatch(/hint: cache your token/);
@@ -303,7 +361,11 @@ describe('auth app-token', () => {
     for (let i = 0; i < 5; i++) {
       const fresh = { ...env, XCTL_CONFIG_DIR: tempDir() };
       t.dirs.push(fresh.XCTL_CONFIG_DIR);
-      results.push(await run(['auth', 'app-token'], fresh, { env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: t.sb.seed.api_secret } }));
+      results.push(
+        await run(['auth', 'app-token'], fresh, {
+          env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: t.sb.seed.api_secret },
+        }),
+      );
     }
     expect(results[0]!.code).toBe(0);
     const refused = results.find((x) => x.code === 3);
@@ -315,7 +377,9 @@ describe('auth import --twurlrc', () => {
   async function rcFile(mode: number): Promise<string> {
     const s = t.sb.seed;
     await t.admin('POST', '/_sandbox/clock', { advance: '61s' });
-    const bearer = (await basicFetch(s.api_key, s.api_secret, `${s.base_url}/oauth2/token`, 'grant_type=client_credentials')).data.access_token as string;
+    const bearer = (
+      await basicFetch(s.api_key, s.api_secret, `${s.base_url}/oauth2/token`, 'grant_type=client_credentials')
+    ).data.access_token as string;
     const text = fs
       .readFileSync(path.join(ROOT, 'test/fixtures/twurlrc.yml'), 'utf8')
       .replaceAll('{{API_KEY}}', s.api_key)
@@ -339,8 +403,15 @@ describe('auth import --twurlrc', () => {
     const r = await run(['auth', 'import', '--twurlrc', file, '--json'], env);
     expect(r.code, r.stderr).toBe(0);
     const rows = json(r.stdout);
-    expect(rows.map((x) => x.profile).sort()).toEqual(['sandbox_alice.OtherApp', `sandbox_alice.${t.sb.seed.api_key.slice(0, 8)}`, 'xctl_dev'].sort());
-    expect(rows.find((x) => x.profile === 'xctl_dev')).toMatchObject({ user_token: 'yes', bearer: 'yes', default: true, status: 'imported' });
+    expect(rows.map((x) => x.profile).sort()).toEqual(
+      ['sandbox_alice.OtherApp', `sandbox_alice.${t.sb.seed.api_key.slice(0, 8)}`, 'xctl_dev'].sort(),
+    );
+    expect(rows.find((x) => x.profile === 'xctl_dev')).toMatchObject({
+      user_token: 'yes',
+      bearer: 'yes',
+      default: true,
+      status: 'imported',
+    });
     expect(r.stderr).toMatch(/default profile is now "xctl_dev"/);
     expect(r.stdout + r.stderr).not.toContain(t.sb.seed.api_secret);
 
@@ -351,7 +422,9 @@ describe('auth import --twurlrc', () => {
     const cached = await run(['auth', 'app-token'], env);
     expect(cached.stderr).toMatch(/bearer cached/);
     const st = json((await run(['auth', 'status', '--json'], env)).stdout);
-    expect(st.find((x) => x.profile === 'sandbox_alice.OtherApp')).toMatchObject({ user_token: '@sandbox_alice (783214)' });
+    expect(st.find((x) => x.profile === 'sandbox_alice.OtherApp')).toMatchObject({
+      user_token: '@sandbox_alice (783214)',
+    });
 
     // Again: same credentials are updated; other credentials under the same name are kept unless --overwrite.
     const again = await run(['auth', 'import', '--twurlrc', file, '--json'], env);

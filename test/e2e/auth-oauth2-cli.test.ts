@@ -5,7 +5,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startTestSandbox, tempDir, type RunOptions, type RunResult, type TestSandbox } from '../helpers/cli.js';
+import {
+  runCli,
+  startTestSandbox,
+  tempDir,
+  type RunOptions,
+  type RunResult,
+  type TestSandbox,
+} from '../helpers/cli.js';
 import { OAUTH2_AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
 import { decideOnOAuth2Page } from '../helpers/oauth-client.js';
 import { clientBasic } from '../../src/core/oauth2.js';
@@ -32,7 +39,15 @@ function freshEnv(extra: Record<string, string | undefined> = {}): Record<string
   const dir = tempDir();
   dirs.push(dir);
   const s = t.sb.seed;
-  return { ...t.env, XCTL_CONFIG_DIR: dir, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_CLIENT_ID: s.client_id, XCTL_CLIENT_SECRET: s.client_secret, ...extra };
+  return {
+    ...t.env,
+    XCTL_CONFIG_DIR: dir,
+    XCTL_ACCESS_TOKEN: undefined,
+    XCTL_ACCESS_TOKEN_SECRET: undefined,
+    XCTL_CLIENT_ID: s.client_id,
+    XCTL_CLIENT_SECRET: s.client_secret,
+    ...extra,
+  };
 }
 
 async function run(args: string[], env: Record<string, string | undefined>, o: RunOptions = {}): Promise<RunResult> {
@@ -42,7 +57,11 @@ async function run(args: string[], env: Record<string, string | undefined>, o: R
 }
 
 function profile(env: Record<string, string | undefined>): Record<string, string> {
-  const p = (JSON.parse(fs.readFileSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> }).profiles.default!;
+  const p = (
+    JSON.parse(fs.readFileSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json'), 'utf8')) as {
+      profiles: Record<string, Record<string, string>>;
+    }
+  ).profiles.default!;
   for (const k of ['oauth2_access_token', 'oauth2_refresh_token']) if (p[k]) secrets.add(p[k]!);
   return p;
 }
@@ -50,8 +69,21 @@ function profile(env: Record<string, string | undefined>): Record<string, string
 const SCOPES = 'tweet.read users.read dm.read offline.access';
 
 /** Logs in through the callback; the test is the browser. */
-async function login(env: Record<string, string | undefined>, o: { scopes?: string; user?: string; decision?: 'allow' | 'deny' } = {}) {
-  const args = ['auth', 'login', '--oauth2', '--no-browser', '--callback-port', '0', '--json', '--scopes', o.scopes ?? SCOPES];
+async function login(
+  env: Record<string, string | undefined>,
+  o: { scopes?: string; user?: string; decision?: 'allow' | 'deny' } = {},
+) {
+  const args = [
+    'auth',
+    'login',
+    '--oauth2',
+    '--no-browser',
+    '--callback-port',
+    '0',
+    '--json',
+    '--scopes',
+    o.scopes ?? SCOPES,
+  ];
   const cli = spawnCli(args, env);
   const [, url] = await cli.waitStderr(OAUTH2_AUTHORIZE_URL);
   const page = await decideOnOAuth2Page(url!, o.decision ?? 'allow', o.user ?? 'sandbox_bob');
@@ -69,13 +101,17 @@ const json = (s: string) => JSON.parse(s) as Record<string, unknown>;
 async function refreshDirectly(refreshToken: string) {
   const res = await fetch(`${t.sb.seed.base_url}/2/oauth2/token`, {
     method: 'POST',
-    headers: { authorization: clientBasic(t.sb.seed.client_id, t.sb.seed.client_secret), 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: clientBasic(t.sb.seed.client_id, t.sb.seed.client_secret),
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-const meWith = (token: string) => fetch(`${t.sb.seed.base_url}/2/users/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
+const meWith = (token: string) =>
+  fetch(`${t.sb.seed.base_url}/2/users/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
 
 describe('auth login --oauth2', () => {
   it('callback: PKCE S256 with state, the token stored with scopes and expiry, the user learnt from /2/users/me', async () => {
@@ -93,10 +129,21 @@ describe('auth login --oauth2', () => {
     expect(new URL(location).searchParams.get('state')).toBe(q.get('state'));
     expect(back.status).toBe(200);
     expect(back.text).toMatch(/signed in to xctl/);
-    expect(json(r.stdout)).toMatchObject({ profile: 'default', user_id: '6253282', screen_name: 'sandbox_bob', scopes: SCOPES, refresh: 'automatic' });
+    expect(json(r.stdout)).toMatchObject({
+      profile: 'default',
+      user_id: '6253282',
+      screen_name: 'sandbox_bob',
+      scopes: SCOPES,
+      refresh: 'automatic',
+    });
     expect(r.stderr).toMatch(/Logged in with OAuth 2.0 as @sandbox_bob \(6253282\)/);
     const p = profile(env);
-    expect(p).toMatchObject({ oauth2_user_id: '6253282', oauth2_screen_name: 'sandbox_bob', oauth2_scopes: SCOPES, oauth2_client_id: t.sb.seed.client_id });
+    expect(p).toMatchObject({
+      oauth2_user_id: '6253282',
+      oauth2_screen_name: 'sandbox_bob',
+      oauth2_scopes: SCOPES,
+      oauth2_client_id: t.sb.seed.client_id,
+    });
     expect(Date.parse(p.oauth2_expires_at!) - Date.now()).toBeGreaterThan(7_100_000);
     expect(fs.statSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')).mode & 0o777).toBe(0o600);
 
@@ -104,13 +151,32 @@ describe('auth login --oauth2', () => {
     const me = await run(['request', '/2/users/me', '--auth', 'oauth2'], env);
     expect(me.code, me.stderr).toBe(0);
     expect(json(me.stdout)).toEqual({ data: { id: '6253282', name: 'Bob Sandbox', username: 'sandbox_bob' } });
-    const sub = await run(['activity', 'subscriptions', 'create', '--event', 'dm.received', '--user-id', '6253282', '--auth', 'oauth2', '--json'], env);
+    const sub = await run(
+      [
+        'activity',
+        'subscriptions',
+        'create',
+        '--event',
+        'dm.received',
+        '--user-id',
+        '6253282',
+        '--auth',
+        'oauth2',
+        '--json',
+      ],
+      env,
+    );
     expect(sub.code, sub.stderr).toBe(0);
 
     const st = await run(['auth', 'status', '--json'], env);
     expect(st.code, st.stderr).toBe(0);
     const row = (JSON.parse(st.stdout) as Array<Record<string, string>>)[0]!;
-    expect(row).toMatchObject({ oauth2_screen_name: 'sandbox_bob', oauth2_scopes: SCOPES, oauth2_refresh: 'automatic', client_secret: 'set' });
+    expect(row).toMatchObject({
+      oauth2_screen_name: 'sandbox_bob',
+      oauth2_scopes: SCOPES,
+      oauth2_refresh: 'automatic',
+      client_secret: 'set',
+    });
     expect(row.oauth2).toMatch(/^@sandbox_bob \(until \d\d:\d\dZ\), 4 scopes$/);
     expect(row.client_id).not.toBe(t.sb.seed.client_id);
 
@@ -140,7 +206,9 @@ describe('auth login --oauth2', () => {
     const again = await run(args, env2, { input: page.location + '\n' });
     expect(again.code).toBe(3);
     expect(again.stderr).toMatch(/state is not the one this login sent/);
-    expect(fs.existsSync(path.join(env2.XCTL_CONFIG_DIR!, 'config.json')) ? profile(env2).oauth2_access_token : undefined).toBeUndefined();
+    expect(
+      fs.existsSync(path.join(env2.XCTL_CONFIG_DIR!, 'config.json')) ? profile(env2).oauth2_access_token : undefined,
+    ).toBeUndefined();
   });
 
   it('Deny stores nothing and exits 3; bad flags exit 2 before anything is sent', async () => {
@@ -188,7 +256,10 @@ describe('refresh', () => {
     expect(second.oauth2_refresh_token).not.toBe(first.oauth2_refresh_token);
     expect(second.oauth2_scopes).toBe(SCOPES);
     const old = await refreshDirectly(first.oauth2_refresh_token!);
-    expect([old.status, old.body]).toEqual([400, { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' }]);
+    expect([old.status, old.body]).toEqual([
+      400,
+      { error: 'invalid_request', error_description: 'Value passed for the token was invalid.' },
+    ]);
 
     // A token that is due by the local clock is refreshed before the request is sent.
     const cfg = path.join(env.XCTL_CONFIG_DIR!, 'config.json');
@@ -197,7 +268,10 @@ describe('refresh', () => {
     fs.writeFileSync(cfg, JSON.stringify(data));
     const mark = log.length;
     expect((await run(['request', '/2/users/me', '--auth', 'oauth2'], env)).code).toBe(0);
-    expect(log.slice(mark).map((l) => l.replace(/ \d+ms$/, ''))).toEqual(['POST /2/oauth2/token 200', 'GET /2/users/me 200']);
+    expect(log.slice(mark).map((l) => l.replace(/ \d+ms$/, ''))).toEqual([
+      'POST /2/oauth2/token 200',
+      'GET /2/users/me 200',
+    ]);
     expect(profile(env).oauth2_refresh_token).not.toBe(second.oauth2_refresh_token);
   });
 
@@ -210,7 +284,10 @@ describe('refresh', () => {
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 600, match: '^/2/(users/me|oauth2/token)$' });
     const mark = log.length;
     try {
-      const [a, b] = await Promise.all([run(['request', '/2/users/me', '--auth', 'oauth2'], env), run(['request', '/2/users/me', '--auth', 'oauth2'], env)]);
+      const [a, b] = await Promise.all([
+        run(['request', '/2/users/me', '--auth', 'oauth2'], env),
+        run(['request', '/2/users/me', '--auth', 'oauth2'], env),
+      ]);
       expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
     } finally {
       await t.admin('DELETE', '/_sandbox/faults');
@@ -242,7 +319,10 @@ describe('scopes', () => {
   it('a missing scope is refused by the service and the hint names it; an endpoint without user context says so', async () => {
     const env = freshEnv();
     expect((await login(env, { scopes: 'tweet.read users.read offline.access' })).r.code).toBe(0);
-    const like = await run(['activity', 'subscriptions', 'create', '--event', 'dm.received', '--user-id', '6253282', '--auth', 'oauth2'], env);
+    const like = await run(
+      ['activity', 'subscriptions', 'create', '--event', 'dm.received', '--user-id', '6253282', '--auth', 'oauth2'],
+      env,
+    );
     expect(like.code).toBe(3);
     expect(like.stderr).toMatch(/^error: Forbidden \(HTTP 403\)$/m);
     expect(like.stderr).toContain('needs the scope dm.read');
@@ -253,14 +333,33 @@ describe('scopes', () => {
     const raw = await run(['request', '/2/webhooks', '--auth', 'oauth2'], env);
     expect(raw.code).toBe(3);
     expect(raw.stderr).toMatch(/does not take OAuth 2\.0 user tokens/);
-    expect((await run(['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', '783214', '--auth', 'oauth2'], env)).code).toBe(0);
+    expect(
+      (
+        await run(
+          [
+            'activity',
+            'subscriptions',
+            'create',
+            '--event',
+            'profile.update.bio',
+            '--user-id',
+            '783214',
+            '--auth',
+            'oauth2',
+          ],
+          env,
+        )
+      ).code,
+    ).toBe(0);
   });
 });
 
 describe('auth set, logout, sandbox', () => {
   it('auth set --client-id --client-secret - stores the client; logout --oauth2 revokes both tokens and forgets them', async () => {
     const env = freshEnv({ XCTL_CLIENT_ID: undefined, XCTL_CLIENT_SECRET: undefined });
-    const set = await run(['auth', 'set', '--client-id', t.sb.seed.client_id, '--client-secret', '-'], env, { input: t.sb.seed.client_secret + '\n' });
+    const set = await run(['auth', 'set', '--client-id', t.sb.seed.client_id, '--client-secret', '-'], env, {
+      input: t.sb.seed.client_secret + '\n',
+    });
     expect(set.code, set.stderr).toBe(0);
     expect(set.stderr).toMatch(/saved client_secret, client_id/);
     expect(profile(env)).toMatchObject({ client_id: t.sb.seed.client_id, client_secret: t.sb.seed.client_secret });
@@ -286,7 +385,8 @@ describe('auth set, logout, sandbox', () => {
     const env = freshEnv({ XCTL_CLIENT_ID: undefined, XCTL_CLIENT_SECRET: undefined, XCTL_BASE_URL: undefined });
     const cli = spawnCli(['sandbox', 'start', '--json', '--configure', '--no-log'], env);
     const started = Date.now();
-    while (!fs.existsSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')) && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 50));
+    while (!fs.existsSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')) && Date.now() - started < 10_000)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 100));
     cli.child.kill('SIGINT');
     const r = await cli.done;
@@ -294,7 +394,9 @@ describe('auth set, logout, sandbox', () => {
     expect(line.client_id).toMatch(/^[A-Za-z0-9]{34}$/);
     expect(line.client_secret).toMatch(/^[A-Za-z0-9]{50}$/);
     // without --profile, --configure writes profile "sandbox" (never the default one)
-    const store = JSON.parse(fs.readFileSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json'), 'utf8')) as { profiles: Record<string, Record<string, string>> };
+    const store = JSON.parse(fs.readFileSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json'), 'utf8')) as {
+      profiles: Record<string, Record<string, string>>;
+    };
     expect(Object.keys(store.profiles)).toEqual(['sandbox']);
     expect(store.profiles.sandbox).toMatchObject({ client_id: line.client_id, client_secret: line.client_secret });
   });
@@ -304,7 +406,8 @@ describe('secrets', () => {
   it('no output of any command above holds a token, a refresh token, a code or the client secret', () => {
     expect(outputs.length).toBeGreaterThan(20);
     expect(secrets.size).toBeGreaterThan(10);
-    for (const o of outputs) for (const s of secrets) expect(o.text.includes(s), `${o.args.join(' ')} printed a secret`).toBe(false);
+    for (const o of outputs)
+      for (const s of secrets) expect(o.text.includes(s), `${o.args.join(' ')} printed a secret`).toBe(false);
   });
 
   it('--verbose traces redact the Authorization header, the code, the verifier and the tokens', async () => {
@@ -321,12 +424,20 @@ describe('secrets', () => {
     expect(r.stderr).toMatch(/> POST .*\/2\/oauth2\/token/);
     expect(r.stderr).toContain('code=[redacted]');
     expect(r.stderr).toContain('code_verifier=[redacted]');
-    for (const s of [code, p.oauth2_access_token!, p.oauth2_refresh_token!, t.sb.seed.client_secret]) expect(r.stderr).not.toContain(s);
+    for (const s of [code, p.oauth2_access_token!, p.oauth2_refresh_token!, t.sb.seed.client_secret])
+      expect(r.stderr).not.toContain(s);
     await t.admin('POST', '/_sandbox/clock', { advance: '121m' });
     const v = await run(['request', '/2/users/me', '--auth', 'oauth2', '--verbose'], env);
     expect(v.code, v.stderr).toBe(0);
     expect(v.stderr).toMatch(/refresh_token=\[redacted\]/);
     const now = profile(env);
-    for (const s of [p.oauth2_access_token!, p.oauth2_refresh_token!, now.oauth2_access_token!, now.oauth2_refresh_token!, t.sb.seed.client_secret]) expect(v.stderr).not.toContain(s);
+    for (const s of [
+      p.oauth2_access_token!,
+      p.oauth2_refresh_token!,
+      now.oauth2_access_token!,
+      now.oauth2_refresh_token!,
+      t.sb.seed.client_secret,
+    ])
+      expect(v.stderr).not.toContain(s);
   });
 });

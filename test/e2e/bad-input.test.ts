@@ -28,7 +28,10 @@ beforeAll(async () => {
   write('bad', '{"name": "x",');
   write('bin', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from([0, 0, 255, 254, 0, 1])]));
   write('csv', 'email\na@example.com\n');
-  write('targeting', JSON.stringify({ targeting_criteria: [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }] }));
+  write(
+    'targeting',
+    JSON.stringify({ targeting_criteria: [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }] }),
+  );
   f.missing = path.join(dir, 'no-such-file.json');
   // A server that answers every path with an HTML page, or (under /garbage) truncated JSON.
   html = http.createServer((req, res) => {
@@ -61,7 +64,9 @@ interface Case {
 function expectOneLineError(r: RunResult, c: Case): void {
   const label = `xctl ${c.args.join(' ')}\n${r.stderr}`;
   expect(r.code, label).toBe(c.code);
-  const lines = r.stderr.split('\n').filter((l) => l && !/retrying|^reconnecting in|^warning: stream connection lost|^header: /.test(l));
+  const lines = r.stderr
+    .split('\n')
+    .filter((l) => l && !/retrying|^reconnecting in|^warning: stream connection lost|^header: /.test(l));
   expect(lines[0], label).toMatch(/^error: /);
   expect(lines.length, label).toBeLessThanOrEqual(2);
   if (lines[1] !== undefined) expect(lines[1], label).toMatch(/^hint: /);
@@ -90,7 +95,11 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
   it('auth, request, config, changelog, completion, sandbox', async () => {
     await corpus([
       { args: ['auth', 'set', '--api-key'], code: 2, re: /argument missing/ },
-      { args: ['auth', 'login', '--access-level', 'admin', '--no-browser'], code: 2, re: /--access-level must be read or write/ },
+      {
+        args: ['auth', 'login', '--access-level', 'admin', '--no-browser'],
+        code: 2,
+        re: /--access-level must be read or write/,
+      },
       { args: ['auth', 'login', '--callback-port', '99999', '--no-browser'], code: 2, re: /--callback-port/ },
       { args: ['auth', 'token', '--type', 'bogus'], code: 2, re: /--type must be user, app or oauth2/ },
       { args: ['auth', 'profiles', 'use', 'nosuch'], code: 2, re: /no profile named "nosuch"/ },
@@ -114,7 +123,11 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
       { args: ['sandbox', 'start', '--faults', 'garbage'], code: 2, re: /--faults/ },
       { args: ['sandbox', 'trigger', 'profile.update.bio', '--data', '{bad'], code: 2, re: /--data is not valid JSON/ },
       { args: ['nosuchgroup'], code: 2, re: /unknown command 'nosuchgroup'/ },
-      { args: ['auth', 'import', '--file', 'x'], code: 2, re: /unknown option '--file' \(did you mean one of --fields, --profile\?\)$/ },
+      {
+        args: ['auth', 'import', '--file', 'x'],
+        code: 2,
+        re: /unknown option '--file' \(did you mean one of --fields, --profile\?\)$/,
+      },
       { args: ['ads', 'campaigns', 'lst'], code: 2, re: /unknown command 'lst' \(did you mean list\?\)$/ },
     ]);
   });
@@ -124,15 +137,27 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
       { args: ['webhooks', 'create', 'notaurl'], code: 2, re: /webhook URL refused/ },
       { args: ['webhooks', 'create', 'http://example.com/x'], code: 2, re: /must use https/ },
       { args: ['webhooks', 'create', `https://example.com/${long}`], code: 2, re: /webhook URL refused/ },
-      { args: ['webhooks', 'replay', '1', '--from', 'garbage', '--to', 'x'], code: 2, re: /--from must be an ISO time/ },
+      {
+        args: ['webhooks', 'replay', '1', '--from', 'garbage', '--to', 'x'],
+        code: 2,
+        re: /--from must be an ISO time/,
+      },
       { args: ['webhooks', 'listen', '--port', '99999'], code: 2, re: /--port must be/ },
       // verify checks raw bytes, so a binary body is a body like any other: the check answers no
       { args: ['webhooks', 'verify', '--signature', 'x', '--body', `@${f.bin}`], code: 1, re: /signature invalid/ },
       { args: ['webhooks', 'verify', '--signature', 'x', '--body', `@${f.empty}`], code: 1, re: /signature invalid/ },
       { args: ['webhooks', 'verify', '--signature', 'x', '--body', `@${f.missing}`], code: 2, re: /no such file/ },
       { args: ['activity', 'subscriptions', 'create', '--event', 'nope.event'], code: 2, re: /--event must be one of/ },
-      { args: ['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--direction', 'sideways'], code: 2, re: /--direction/ },
-      { args: ['activity', 'subscriptions', 'create', '--event', 'dm.received', '--keyword', long], code: 2, re: /--keyword must be 1-150/ },
+      {
+        args: ['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--direction', 'sideways'],
+        code: 2,
+        re: /--direction/,
+      },
+      {
+        args: ['activity', 'subscriptions', 'create', '--event', 'dm.received', '--keyword', long],
+        code: 2,
+        re: /--keyword must be 1-150/,
+      },
       { args: ['activity', 'subscriptions', 'delete', 'abc', '--yes'], code: 2, re: /1-19 digits/ },
       { args: ['activity', 'stream', '--backfill-minutes', '9'], code: 2, re: /--backfill-minutes/ },
       { args: ['stream', 'rules', 'add', long], code: 2, re: /at most 2048/ },
@@ -154,11 +179,33 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
       { args: ['ads', 'campaigns', 'list', '--count', 'abc'], code: 2, re: /--count must be a whole number/ },
       { args: ['ads', 'campaigns', 'list', '--sort-by', 'nope'], code: 2, re: /--sort-by/ },
       { args: ['ads', 'campaigns', 'list', '--limit', '0'], code: 2, re: /--limit must be/ },
-      { args: ['ads', 'campaigns', 'update', 'abc', '--entity-status', 'WRONG'], code: 2, re: /--entity-status must be one of/ },
-      { args: ['ads', 'campaigns', 'create', '--name', long, '--funding-instrument-id', 'x', '--daily-budget-amount-local-micro', '5'], code: 2, re: /--name must be at most 255 characters .*\(5000 characters\)/ },
+      {
+        args: ['ads', 'campaigns', 'update', 'abc', '--entity-status', 'WRONG'],
+        code: 2,
+        re: /--entity-status must be one of/,
+      },
+      {
+        args: [
+          'ads',
+          'campaigns',
+          'create',
+          '--name',
+          long,
+          '--funding-instrument-id',
+          'x',
+          '--daily-budget-amount-local-micro',
+          '5',
+        ],
+        code: 2,
+        re: /--name must be at most 255 characters .*\(5000 characters\)/,
+      },
       { args: ['ads', 'campaigns', 'get', 'bad id!'], code: 2, re: /must be an id/ },
       { args: ['ads', 'ref', 'placements', '--product-type', 'WRONG'], code: 2, re: /--product-type must be one of/ },
-      { args: ['ads', 'campaigns', 'list', '--account', 'bad account!'], code: 2, re: /--account must be an account id/ },
+      {
+        args: ['ads', 'campaigns', 'list', '--account', 'bad account!'],
+        code: 2,
+        re: /--account must be an account id/,
+      },
       ...files(['ads', 'campaigns', 'batch']),
       ...files(['ads', 'cards', 'create']),
     ]);
@@ -170,20 +217,44 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
       { args: ['audiences', 'estimate', '--targeting', f.bad!], code: 2, re: /--targeting: .*not valid JSON/ },
       { args: ['audiences', 'estimate', '--targeting', f.bin!], code: 2, re: /--targeting: .*looks binary/ },
       { args: ['audiences', 'estimate', '--targeting', f.missing!], code: 2, re: /no such file/ },
-      { args: ['audiences', 'estimate', '--targeting', f.targeting!, '--operator', 'XX'], code: 2, re: /--operator must be one of EQ, NE/ },
+      {
+        args: ['audiences', 'estimate', '--targeting', f.targeting!, '--operator', 'XX'],
+        code: 2,
+        re: /--operator must be one of EQ, NE/,
+      },
       { args: ['audiences', 'flexible', 'create', '--file', f.empty!], code: 2, re: /empty/ },
       { args: ['audiences', 'flexible', 'create', '--file', f.bad!], code: 2, re: /not valid JSON/ },
       { args: ['audiences', 'flexible', 'create', '--file', f.bin!], code: 2, re: /looks binary/ },
       { args: ['audiences', 'upload', 'abc', f.bin!, '--type', 'email'], code: 2, re: /looks binary/ },
       { args: ['audiences', 'upload', 'abc', f.missing!, '--type', 'email'], code: 2, re: /no such file/ },
       { args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'nonsense'], code: 2, re: /--type must be one of/ },
-      { args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--batch-size', '0'], code: 2, re: /--batch-size/ },
-      { args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--format', 'xml'], code: 2, re: /argument 'xml' is invalid/ },
-      { args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--expires-at', 'never'], code: 2, re: /--expires-at must be an ISO 8601 time/ },
-      { args: ['audiences', 'do-not-reach', 'upload', 'abc', f.csv!, '--type', 'handle'], code: 2, re: /only email and phone_number/ },
+      {
+        args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--batch-size', '0'],
+        code: 2,
+        re: /--batch-size/,
+      },
+      {
+        args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--format', 'xml'],
+        code: 2,
+        re: /argument 'xml' is invalid/,
+      },
+      {
+        args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--expires-at', 'never'],
+        code: 2,
+        re: /--expires-at must be an ISO 8601 time/,
+      },
+      {
+        args: ['audiences', 'do-not-reach', 'upload', 'abc', f.csv!, '--type', 'handle'],
+        code: 2,
+        re: /only email and phone_number/,
+      },
       { args: ['audiences', 'sync', 'abc', f.bin!, '--type', 'email'], code: 2, re: /looks binary/ },
       { args: ['audiences', 'sync', 'abc', f.missing!, '--type', 'email', '--plan'], code: 2, re: /no such file/ },
-      { args: ['audiences', 'sync', 'abc', f.csv!, '--type', 'email', '--concurrency', '0'], code: 2, re: /--concurrency/ },
+      {
+        args: ['audiences', 'sync', 'abc', f.csv!, '--type', 'email', '--concurrency', '0'],
+        code: 2,
+        re: /--concurrency/,
+      },
       { args: ['audiences', 'hash', f.bin!, '--type', 'email'], code: 2, re: /looks binary/ },
       { args: ['audiences', 'hash', f.missing!, '--type', 'email'], code: 2, re: /no such file/ },
       { args: ['audiences', 'hash', f.csv!, '--column', 'fax=Fax'], code: 2, re: /--column must be TYPE=HEADER/ },
@@ -203,11 +274,19 @@ describe('unknown ids: the 404 (or 403) becomes one line, exit 1 (3 for an accou
       { args: ['ads', 'campaigns', 'delete', 'nosuch', '--yes'], code: 1, re: /HTTP 404/ },
       { args: ['ads', 'line-items', 'get', 'nosuch'], code: 1, re: /HTTP 404/ },
       { args: ['ads', 'polls', 'get', 'nosuch'], code: 1, re: /HTTP 404/ },
-      { args: ['ads', 'campaigns', 'list', '--account', 'nosuchacct'], code: 1, re: /account nosuchacct was not found.*HTTP 403/ },
+      {
+        args: ['ads', 'campaigns', 'list', '--account', 'nosuchacct'],
+        code: 1,
+        re: /account nosuchacct was not found.*HTTP 403/,
+      },
       { args: ['audiences', 'get', 'nosuch'], code: 1, re: /custom audience nosuch was not found.*HTTP 404/ },
       { args: ['audiences', 'permissions', 'list', 'nosuch'], code: 1, re: /HTTP 404/ },
       { args: ['audiences', 'do-not-reach', 'delete', 'nosuch', '--yes'], code: 1, re: /HTTP 404/ },
-      { args: ['audiences', 'upload', 'nosuch', f.csv!, '--type', 'email', '--restart'], code: 1, re: /not found.*HTTP 404/ },
+      {
+        args: ['audiences', 'upload', 'nosuch', f.csv!, '--type', 'email', '--restart'],
+        code: 1,
+        re: /not found.*HTTP 404/,
+      },
       { args: ['request', '/1.1/no/such/path.json'], code: 1, re: /HTTP 404/ },
     ]);
   });
@@ -228,20 +307,42 @@ describe('wrong base URL, unreachable host, HTML and garbage answers', () => {
 
   it('a base URL that is not a loopback http or an https URL is refused before sending (exit 2)', async () => {
     await corpus([
-      ...families.map((args) => ({ args, code: 2, re: /base.url|http is refused|not a URL/i, env: { XCTL_BASE_URL: 'http://example.com' } })),
+      ...families.map((args) => ({
+        args,
+        code: 2,
+        re: /base.url|http is refused|not a URL/i,
+        env: { XCTL_BASE_URL: 'http://example.com' },
+      })),
       { args: ['ads', 'accounts', 'list', '--base-url', 'ftp://x'], code: 2, re: /--base-url/ },
       { args: ['audiences', 'list', '--base-url', 'not a url'], code: 2, re: /--base-url/ },
     ]);
   });
 
   it('an unreachable loopback port: connection refused at once, one line with a hint (exit 1)', async () => {
-    await corpus(families.map((args) => ({ args, code: 1, re: /connection refused by 127\.0\.0\.1:1/, env: { XCTL_BASE_URL: 'http://127.0.0.1:1', XCTL_RETRY_BASE_MS: '1' } })));
+    await corpus(
+      families.map((args) => ({
+        args,
+        code: 1,
+        re: /connection refused by 127\.0\.0\.1:1/,
+        env: { XCTL_BASE_URL: 'http://127.0.0.1:1', XCTL_RETRY_BASE_MS: '1' },
+      })),
+    );
   });
 
   it('a server answering HTML: "expected JSON ... HTML page" (exit 1); truncated JSON: "malformed JSON"', async () => {
     await corpus([
-      ...families.map((args) => ({ args, code: 1, re: /expected (JSON|the event stream) from .* HTML page/, env: { XCTL_BASE_URL: htmlUrl } })),
-      { args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--restart'], code: 1, re: /HTML page/, env: { XCTL_BASE_URL: htmlUrl } },
+      ...families.map((args) => ({
+        args,
+        code: 1,
+        re: /expected (JSON|the event stream) from .* HTML page/,
+        env: { XCTL_BASE_URL: htmlUrl },
+      })),
+      {
+        args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--restart'],
+        code: 1,
+        re: /HTML page/,
+        env: { XCTL_BASE_URL: htmlUrl },
+      },
       { args: ['request', '/garbage'], code: 1, re: /malformed JSON/, env: { XCTL_BASE_URL: htmlUrl } },
       { args: ['ads', 'campaigns', 'list', '--base-url', htmlUrl + '/garbage'], code: 1, re: /malformed JSON/ },
     ]);

@@ -20,6 +20,8 @@ it('a bearer obtained with keys from the environment is cached, so a CI job asks
     expect(r.code, r.stderr).toBe(0);
   }
   // another key in the environment does not reuse this app's bearer
-  const other = await t.run(['auth', 'token', '--type', 'app'], { env: { XCTL_API_KEY: 'another-key', XCTL_API_SECRET: 'another-secret' } });
+  const other = await t.run(['auth', 'token', '--type', 'app'], {
+    env: { XCTL_API_KEY: 'another-key', XCTL_API_SECRET: 'another-secret' },
+  });
   expect(other.code).toBe(3);
 });

@@ -17,9 +17,18 @@ function fresh(): string {
   dirs.push(d);
   return d;
 }
-const build = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/cli/build.json'), 'utf8')) as { id: string; version: string };
+const build = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist/cli/build.json'), 'utf8')) as {
+  id: string;
+  version: string;
+};
 const prefix = `${build.id}-${process.version}-${process.arch}-`;
-const cacheFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.v8')).sort() : []);
+const cacheFiles = (dir: string) =>
+  fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('.v8'))
+        .sort()
+    : [];
 
 describe('code cache', () => {
   it("writes a command's compiled code once, 0600 in a 0700 folder, and the next call uses it", async () => {
@@ -46,7 +55,9 @@ describe('code cache', () => {
     fs.mkdirSync(cache, { mode: 0o700 });
     const file = path.join(cache, `${prefix}config.path.v8`);
     fs.writeFileSync(file, Buffer.alloc(4096, 7), { mode: 0o600 });
-    const r = await runCli(['config', 'path'], { env: { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+    const r = await runCli(['config', 'path'], {
+      env: { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(path.join(home, 'cfg', 'config.json'));
     expect(fs.readFileSync(file).equals(Buffer.alloc(4096, 7))).toBe(false);
@@ -59,7 +70,9 @@ describe('code cache', () => {
     fs.chmodSync(open, 0o777);
     // Planted data under the name the command would read.
     fs.writeFileSync(path.join(open, `${prefix}config.path.v8`), 'planted');
-    let r = await runCli(['config', 'path'], { env: { XCTL_COMPILE_CACHE: open, XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+    let r = await runCli(['config', 'path'], {
+      env: { XCTL_COMPILE_CACHE: open, XCTL_CONFIG_DIR: path.join(home, 'cfg') },
+    });
     expect(r.code).toBe(0);
     expect(fs.readFileSync(path.join(open, `${prefix}config.path.v8`), 'utf8')).toBe('planted');
     expect(cacheFiles(open)).toHaveLength(1);
@@ -68,7 +81,9 @@ describe('code cache', () => {
     fs.mkdirSync(real, { mode: 0o700 });
     const link = path.join(home, 'link');
     fs.symlinkSync(real, link);
-    r = await runCli(['config', 'path'], { env: { XCTL_COMPILE_CACHE: link, XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+    r = await runCli(['config', 'path'], {
+      env: { XCTL_COMPILE_CACHE: link, XCTL_CONFIG_DIR: path.join(home, 'cfg') },
+    });
     expect(r.code).toBe(0);
     expect(cacheFiles(real)).toEqual([]);
   });
@@ -108,7 +123,9 @@ describe('code cache size', () => {
       fs.writeFileSync(f, 'x', { mode: 0o600 });
       fs.utimesSync(f, 1_000_000 + i, 1_000_000 + i);
     }
-    const r = await runCli(['config', 'path'], { env: { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+    const r = await runCli(['config', 'path'], {
+      env: { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') },
+    });
     expect(r.code).toBe(0);
     const left = cacheFiles(cache);
     expect(left).toHaveLength(32);
@@ -123,8 +140,13 @@ describe('bundle', () => {
     const home = fresh();
     const list = path.join(home, 'modules.txt');
     const preload = path.join(home, 'preload.cjs');
-    fs.writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`);
-    const r = await runCli(['config', 'path'], { env: { NODE_OPTIONS: `--require ${preload}`, XCTL_COMPILE_CACHE: '0', XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+    fs.writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join('\\n')));`,
+    );
+    const r = await runCli(['config', 'path'], {
+      env: { NODE_OPTIONS: `--require ${preload}`, XCTL_COMPILE_CACHE: '0', XCTL_CONFIG_DIR: path.join(home, 'cfg') },
+    });
     expect(r.code).toBe(0);
     const loaded = fs.readFileSync(list, 'utf8').split('\n');
     expect(loaded).toContain('NativeModule vm');
@@ -135,19 +157,21 @@ describe('bundle', () => {
     // node:crypto is required in one place: the loader that its imports go through (bundle.js).
     expect(main.split('require("node:crypto")').length - 1).toBe(1);
     expect(main.length).toBeLessThan(900_000); // 0.69 MB when split; the round's features since add ~0.15 MB
-    for (const f of ['sandbox.cjs', 'vendor/libphonenumber-js.cjs']) expect(fs.existsSync(path.join(ROOT, 'dist/cli', f)), f).toBe(true);
+    for (const f of ['sandbox.cjs', 'vendor/libphonenumber-js.cjs'])
+      expect(fs.existsSync(path.join(ROOT, 'dist/cli', f)), f).toBe(true);
   });
-
 
   it('keeps the script small: no zod locales (290 KB that every ads command would compile)', () => {
     const main = fs.readFileSync(path.join(ROOT, 'dist/cli/main.cjs'), 'latin1');
     expect(main).not.toContain('ltige Eingabe'); // zod's German locale
     expect(main.length).toBeLessThan(1_250_000);
     // Heavy libraries that only some commands need are files of their own.
-    for (const lib of ['yaml', 'ora', 'cli-table3', 'open']) expect(fs.existsSync(path.join(ROOT, `dist/cli/vendor/${lib}.cjs`))).toBe(true);
+    for (const lib of ['yaml', 'ora', 'cli-table3', 'open'])
+      expect(fs.existsSync(path.join(ROOT, `dist/cli/vendor/${lib}.cjs`))).toBe(true);
     // `const { default: open } = await import('open')` finds the function, as it does unbundled.
     const req = createRequire(import.meta.url);
-    for (const lib of ['ora', 'open', 'cli-table3']) expect(typeof req(path.join(ROOT, `dist/cli/vendor/${lib}.cjs`)), lib).toBe('function');
+    for (const lib of ['ora', 'open', 'cli-table3'])
+      expect(typeof req(path.join(ROOT, `dist/cli/vendor/${lib}.cjs`)), lib).toBe('function');
   });
 });
 
@@ -162,7 +186,7 @@ describe('code cache: planted bytecode never runs', () => {
   function plant(file: string, mode = 0o600): void {
     const make = [
       "const vm = require('node:vm');",
-      "let s = '(function () { if (globalThis.p) return; process.stdout.write(\"PWNED\\\\n\"); process.exit(0); })';",
+      'let s = \'(function () { if (globalThis.p) return; process.stdout.write("PWNED\\\\n"); process.exit(0); })\';',
       `s = s + ' '.repeat(${wrapped} - s.length);`,
       'const script = new vm.Script(s);',
       'globalThis.p = true;',
@@ -173,7 +197,8 @@ describe('code cache: planted bytecode never runs', () => {
     expect(r.status, r.stderr).toBe(0);
     fs.chmodSync(file, mode);
   }
-  const run = (cache: string, home: string) => runCli(['config', 'path'], { env: { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
+  const run = (cache: string, home: string) =>
+    runCli(['config', 'path'], { env: { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') } });
   const ok = (home: string) => ({ code: 0, stdout: `${path.join(home, 'cfg', 'config.json')}\n`, stderr: '' });
   function privateCache(home: string, parent = home): string {
     const cache = path.join(parent, 'cc');

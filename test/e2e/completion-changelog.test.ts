@@ -9,9 +9,16 @@ function bashComplete(script: string, words: string[]): string[] {
   const file = path.join(dir, 'c.bash');
   fs.writeFileSync(file, script);
   const arr = words.map((w) => `'${w}'`).join(' ');
-  const out = execFileSync('bash', ['-c', `source ${file}; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _xctl_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], {
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'bash',
+    [
+      '-c',
+      `source ${file}; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _xctl_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    {
+      encoding: 'utf8',
+    },
+  );
   fs.rmSync(dir, { recursive: true, force: true });
   return out.split('\n').filter(Boolean);
 }
@@ -27,7 +34,20 @@ describe('xctl completion', () => {
     expect(bashComplete(r.stdout, ['xctl', 'config', ''])).toEqual(['get', 'set', 'unset', 'list', 'path']);
     // every group registered in the program appears at the top level
     const top = bashComplete(r.stdout, ['xctl', '']);
-    for (const g of ['auth', 'request', 'config', 'sandbox', 'changelog', 'completion', 'webhooks', 'activity', 'stream', 'ads', 'audiences']) expect(top).toContain(g);
+    for (const g of [
+      'auth',
+      'request',
+      'config',
+      'sandbox',
+      'changelog',
+      'completion',
+      'webhooks',
+      'activity',
+      'stream',
+      'ads',
+      'audiences',
+    ])
+      expect(top).toContain(g);
   });
 
   it('zsh and fish scripts carry the same tree', async () => {
@@ -37,7 +57,9 @@ describe('xctl completion', () => {
     expect(z.stdout).toMatch(/^ {2}'auth' '(.*\n)*profiles:list, select and remove profiles/m);
     const f = await runCli(['completion', 'fish']);
     expect(f.code).toBe(0);
-    expect(f.stdout).toContain("complete -c xctl -n 'test (__xctl_path) = '\\''auth profiles'\\''' -a 'list use remove'");
+    expect(f.stdout).toContain(
+      "complete -c xctl -n 'test (__xctl_path) = '\\''auth profiles'\\''' -a 'list use remove'",
+    );
   });
 
   it('an unknown shell is a usage error', async () => {
@@ -59,7 +81,11 @@ describe('xctl changelog', () => {
   it('--since keeps only entries known to be on or after the date', async () => {
     const r = await runCli(['changelog', '--since', '2026-03-20', '-o', 'json']);
     const rows = JSON.parse(r.stdout) as Array<{ change: string; date: string }>;
-    expect(rows.map((x) => x.change)).toEqual(['Search index migration', 'Owned-reads pricing', 'Replay consolidation']);
+    expect(rows.map((x) => x.change)).toEqual([
+      'Search index migration',
+      'Owned-reads pricing',
+      'Replay consolidation',
+    ]);
     const all = JSON.parse((await runCli(['changelog', '-o', 'json'])).stdout);
     expect(all.length).toBe(18);
   });
@@ -72,9 +98,20 @@ describe('xctl changelog', () => {
 
 describe('request warns about deprecated and retired paths', () => {
   it('names the replacement, and still sends', async () => {
-    const env = { XCTL_CONFIG_DIR: tempDir(), XCTL_BASE_URL: 'http://127.0.0.1:1', XCTL_API_KEY: 'k', XCTL_API_SECRET: 's', XCTL_ACCESS_TOKEN: 't', XCTL_ACCESS_TOKEN_SECRET: 'ts', XCTL_RETRY_BASE_MS: '1' };
+    const env = {
+      XCTL_CONFIG_DIR: tempDir(),
+      XCTL_BASE_URL: 'http://127.0.0.1:1',
+      XCTL_API_KEY: 'k',
+      XCTL_API_SECRET: 's',
+      XCTL_ACCESS_TOKEN: 't',
+      XCTL_ACCESS_TOKEN_SECRET: 'ts',
+      XCTL_RETRY_BASE_MS: '1',
+    };
     const cases: Array<[string[], RegExp]> = [
-      [['request', '-X', 'POST', '/2/account_activity/replay/webhooks/123/subscriptions/all'], /deprecated effective March 25, 2026; use POST \/2\/webhooks\/replay/],
+      [
+        ['request', '-X', 'POST', '/2/account_activity/replay/webhooks/123/subscriptions/all'],
+        /deprecated effective March 25, 2026; use POST \/2\/webhooks\/replay/,
+      ],
       [['request', '/1.1/statuses/filter.json'], /statuses\/filter is deprecated/],
       [['request', '/1.1/help/configuration.json'], /help\/configuration is retired/],
       [['request', '/1.1/statuses/oembed.json?id=1'], /oEmbed was retired/],

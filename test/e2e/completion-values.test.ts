@@ -19,19 +19,35 @@ beforeAll(async () => {
   const bin = path.join(dir, 'bin');
   fs.mkdirSync(bin);
   fs.writeFileSync(path.join(bin, 'xctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
-  env = { ...(process.env as Record<string, string>), PATH: `${bin}:${process.env.PATH}`, XCTL_CONFIG_DIR: path.join(dir, 'cfg'), NO_COLOR: '1' };
+  env = {
+    ...(process.env as Record<string, string>),
+    PATH: `${bin}:${process.env.PATH}`,
+    XCTL_CONFIG_DIR: path.join(dir, 'cfg'),
+    NO_COLOR: '1',
+  };
   for (const k of Object.keys(env)) if (k.startsWith('XCTL_') && k !== 'XCTL_CONFIG_DIR') delete env[k];
   for (const name of ['work', 'personal']) {
-    const r = await runCli(['--profile', name, 'auth', 'set', '--api-key', `key-${name}`, '--api-secret', '-'], { env, input: SECRET + '\n' });
+    const r = await runCli(['--profile', name, 'auth', 'set', '--api-key', `key-${name}`, '--api-secret', '-'], {
+      env,
+      input: SECRET + '\n',
+    });
     expect(r.code, r.stderr).toBe(0);
   }
-  for (const shell of ['bash', 'zsh']) fs.writeFileSync(path.join(dir, `c.${shell}`), (await runCli(['completion', shell], { env })).stdout);
+  for (const shell of ['bash', 'zsh'])
+    fs.writeFileSync(path.join(dir, `c.${shell}`), (await runCli(['completion', shell], { env })).stdout);
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function bash(words: string[]): string[] {
   const arr = words.map((w) => `'${w}'`).join(' ');
-  const out = execFileSync('bash', ['-c', `source ${dir}/c.bash; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _xctl; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8', env });
+  const out = execFileSync(
+    'bash',
+    [
+      '-c',
+      `source ${dir}/c.bash; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _xctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { encoding: 'utf8', env },
+  );
   return out.split('\n').filter(Boolean);
 }
 
@@ -54,7 +70,9 @@ describe('bash', () => {
   });
   it('completes event types after --event, --events (comma lists) and sandbox trigger', () => {
     expect(bash(['xctl', 'activity', 'subscriptions', 'create', '--event', 'news.'])).toEqual(['news.new']);
-    expect(bash(['xctl', 'webhooks', 'listen', '--events', 'news.new,follow.un'])).toEqual(['news.new,follow.unfollow']);
+    expect(bash(['xctl', 'webhooks', 'listen', '--events', 'news.new,follow.un'])).toEqual([
+      'news.new,follow.unfollow',
+    ]);
     expect(bash(['xctl', 'sandbox', 'trigger', 'dm.r'])).toEqual(['dm.received', 'dm.read']);
   });
   it('a global option value is not taken for a command', () => {
@@ -63,15 +81,28 @@ describe('bash', () => {
 });
 
 describe.skipIf(!hasZsh)('zsh', () => {
-  const zsh = (script: string) => execFileSync('zsh', ['-f', '-c', script], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const zsh = (script: string) =>
+    execFileSync('zsh', ['-f', '-c', script], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] });
   const candidates = (words: string[]) =>
-    zsh(`autoload -U compinit && compinit -u -D; source ${dir}/c.zsh; __xctl_candidates ${words.map((w) => `'${w}'`).join(' ')}; print -r -- "kind=$_xctl_kind"; print -rl -- "\${reply[@]}"`)
+    zsh(
+      `autoload -U compinit && compinit -u -D; source ${dir}/c.zsh; __xctl_candidates ${words.map((w) => `'${w}'`).join(' ')}; print -r -- "kind=$_xctl_kind"; print -rl -- "\${reply[@]}"`,
+    )
       .split('\n')
       .filter(Boolean);
 
   it('registers with compdef after compinit, and never runs compinit itself', () => {
-    expect(zsh(`autoload -U compinit && compinit -u -D; source ${dir}/c.zsh; print -r -- "\${_comps[xctl]}"`).trim()).toBe('_xctl');
-    const r = spawnSync('zsh', ['-f', '-c', `source ${dir}/c.zsh; print -r -- "compinit=\${+functions[compinit]} compdef=\${+functions[compdef]}"`], { encoding: 'utf8', env });
+    expect(
+      zsh(`autoload -U compinit && compinit -u -D; source ${dir}/c.zsh; print -r -- "\${_comps[xctl]}"`).trim(),
+    ).toBe('_xctl');
+    const r = spawnSync(
+      'zsh',
+      [
+        '-f',
+        '-c',
+        `source ${dir}/c.zsh; print -r -- "compinit=\${+functions[compinit]} compdef=\${+functions[compdef]}"`,
+      ],
+      { encoding: 'utf8', env },
+    );
     expect(r.stdout.trim()).toBe('compinit=0 compdef=0');
     expect(r.stderr).toMatch(/compinit has not run/);
     const script = fs.readFileSync(path.join(dir, 'c.zsh'), 'utf8');
@@ -88,7 +119,12 @@ describe.skipIf(!hasZsh)('zsh', () => {
   });
   it('completes values: -o, ads enums, --profile names, event types', () => {
     expect(candidates(['xctl', '-o', ''])).toEqual(expect.arrayContaining(['kind=values', 'json', 'tsv']));
-    expect(candidates(['xctl', 'ads', 'campaigns', 'create', '--entity-status', ''])).toEqual(['kind=values', 'ACTIVE', 'DRAFT', 'PAUSED']);
+    expect(candidates(['xctl', 'ads', 'campaigns', 'create', '--entity-status', ''])).toEqual([
+      'kind=values',
+      'ACTIVE',
+      'DRAFT',
+      'PAUSED',
+    ]);
     expect(candidates(['xctl', '--profile', '']).sort()).toEqual(['kind=values', 'personal', 'work']);
     expect(candidates(['xctl', 'sandbox', 'trigger', ''])).toContain('block.unblock');
     expect(candidates(['xctl', 'audiences', 'upload', 'X', '--rejects', ''])).toEqual(['kind=files']);

@@ -32,7 +32,9 @@ it('a stopped sandbox: exit 1 at once, no retries, and the hint says how to star
 });
 
 it('an unknown host: exit 1 at once, no retries, a hint about --base-url', async () => {
-  const r = await runCli(['request', '/2/users/me', '--auth', 'none'], { env: { XCTL_CONFIG_DIR: tempDir(), XCTL_BASE_URL: 'https://no-such-host.invalid' } });
+  const r = await runCli(['request', '/2/users/me', '--auth', 'none'], {
+    env: { XCTL_CONFIG_DIR: tempDir(), XCTL_BASE_URL: 'https://no-such-host.invalid' },
+  });
   expect(r.code).toBe(1);
   expect(r.stderr).toMatch(/error: cannot resolve host no-such-host\.invalid/);
   expect(r.stderr).toMatch(/hint: check --base-url/);

@@ -49,17 +49,43 @@ describe('reads are retried through 5xx and dropped connections', () => {
 describe('creates are not repeated when the write may have happened', () => {
   const creates: Array<[string, (n: number) => string[], string, string]> = [
     ['webhooks', (n) => ['webhooks', 'create', `${rx.url.replace(/\/$/, '')}/hook${n}`], '^/2/webhooks$', 'webhooks'],
-    ['activity', (n) => ['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', String(100 + n)], '^/2/activity/subscriptions$', 'activity_subscriptions'],
-    ['stream', (n) => ['stream', 'rules', 'add', `faulty rule ${n}`], '^/2/tweets/search/stream/rules$', 'stream_rules'],
+    [
+      'activity',
+      (n) => ['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', String(100 + n)],
+      '^/2/activity/subscriptions$',
+      'activity_subscriptions',
+    ],
+    [
+      'stream',
+      (n) => ['stream', 'rules', 'add', `faulty rule ${n}`],
+      '^/2/tweets/search/stream/rules$',
+      'stream_rules',
+    ],
     [
       'ads',
-      () => ['ads', 'campaigns', 'create', '--name', `faulty ${Math.random()}`, '--funding-instrument-id', [...t.collection('funding_instruments').keys()][0]!, '--daily-budget-amount-local-micro', '5000000'],
+      () => [
+        'ads',
+        'campaigns',
+        'create',
+        '--name',
+        `faulty ${Math.random()}`,
+        '--funding-instrument-id',
+        [...t.collection('funding_instruments').keys()][0]!,
+        '--daily-budget-amount-local-micro',
+        '5000000',
+      ],
       '/campaigns$',
       'campaigns',
     ],
-    ['audiences', () => ['audiences', 'create', '--name', `faulty ${Math.random()}`], '/custom_audiences$', 'custom_audiences'],
+    [
+      'audiences',
+      () => ['audiences', 'create', '--name', `faulty ${Math.random()}`],
+      '/custom_audiences$',
+      'custom_audiences',
+    ],
   ];
-  const state = async (name: string) => (await t.admin<{ counts: Record<string, number> }>('GET', '/_sandbox/state')).counts[name] ?? 0;
+  const state = async (name: string) =>
+    (await t.admin<{ counts: Record<string, number> }>('GET', '/_sandbox/state')).counts[name] ?? 0;
 
   for (const [family, args, match, entity] of creates) {
     it(`${family}: a 500 after the write, then a connection dropped after the write: one POST each, "may have been applied"`, async () => {
@@ -97,7 +123,14 @@ describe('creates are not repeated when the write may have happened', () => {
 describe('idempotent writes', () => {
   it('a PUT is retried after a lost answer and succeeds', async () => {
     const c = JSON.parse((await t.run(['audiences', 'create', '--name', 'put target', '--json'])).stdout);
-    await fault({ error_rate: 1, status: 500, count: 1, after: true, match: `/custom_audiences/${c.id}$`, method: 'PUT' });
+    await fault({
+      error_rate: 1,
+      status: 500,
+      count: 1,
+      after: true,
+      match: `/custom_audiences/${c.id}$`,
+      method: 'PUT',
+    });
     const r = await t.run(['audiences', 'update', c.id, '--name', 'put target 2', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).name).toBe('put target 2');
@@ -106,7 +139,22 @@ describe('idempotent writes', () => {
 
   it('a DELETE retried after a lost answer gets 404, and is told the first attempt most likely deleted it', async () => {
     const fi = [...t.collection('funding_instruments').keys()][0]!;
-    const c = JSON.parse((await t.run(['ads', 'campaigns', 'create', '--name', 'to delete', '--funding-instrument-id', fi, '--daily-budget-amount-local-micro', '5000000', '--json'])).stdout);
+    const c = JSON.parse(
+      (
+        await t.run([
+          'ads',
+          'campaigns',
+          'create',
+          '--name',
+          'to delete',
+          '--funding-instrument-id',
+          fi,
+          '--daily-budget-amount-local-micro',
+          '5000000',
+          '--json',
+        ])
+      ).stdout,
+    );
     await fault({ error_rate: 1, status: 500, count: 1, after: true, match: `/campaigns/${c.id}$`, method: 'DELETE' });
     const r = await t.run(['ads', 'campaigns', 'delete', c.id, '--yes']);
     expect(r.code).toBe(1);

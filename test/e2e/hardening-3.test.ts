@@ -43,7 +43,9 @@ describe('item 4: parallel commands on a fresh profile', () => {
     // A token endpoint that takes its time: every process reaches it while the first one waits.
     t.sb.app.faults.set({ match: '^/oauth2/token$', latency_ms: 2500 });
     const before = t.sb.app.logs.filter((l) => l.kind === 'request' && l.path === '/oauth2/token').length;
-    const runs = await Promise.all(Array.from({ length: 16 }, () => t.run(['webhooks', 'list'], { env, timeoutMs: 60_000 })));
+    const runs = await Promise.all(
+      Array.from({ length: 16 }, () => t.run(['webhooks', 'list'], { env, timeoutMs: 60_000 })),
+    );
     t.sb.app.faults.set({});
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     const asked = t.sb.app.logs.filter((l) => l.kind === 'request' && l.path === '/oauth2/token').length - before;
@@ -52,7 +54,11 @@ describe('item 4: parallel commands on a fresh profile', () => {
 });
 
 /** An HTTP request made by `node` as the other uid: its status code. */
-async function statusAs(other: Exclude<ReturnType<typeof otherUser>, string>, url: string, init: RequestInit): Promise<number> {
+async function statusAs(
+  other: Exclude<ReturnType<typeof otherUser>, string>,
+  url: string,
+  init: RequestInit,
+): Promise<number> {
   const code = `const r = await fetch(${JSON.stringify(url)}, ${JSON.stringify(init)}); console.log(r.status);`;
   const r = await other.run([process.execPath, '--input-type=module', '-e', code]);
   expect(r.code, r.stderr).toBe(0);
@@ -65,9 +71,19 @@ describe('item 5: the sandbox admin endpoints', () => {
     if (typeof other === 'string') return c.skip(other);
     const base = t.sb.baseUrl;
     const json = { 'content-type': 'application/json' };
-    expect(await statusAs(other, `${base}/_sandbox/faults`, { method: 'POST', headers: json, body: '{"error_rate":1}' })).toBe(401);
-    expect(await statusAs(other, `${base}/_sandbox/clock`, { method: 'POST', headers: json, body: '{"advance":"29h"}' })).toBe(401);
-    expect(await statusAs(other, `${base}/_sandbox/events`, { method: 'POST', headers: json, body: '{"event_type":"profile.update.bio"}' })).toBe(401);
+    expect(
+      await statusAs(other, `${base}/_sandbox/faults`, { method: 'POST', headers: json, body: '{"error_rate":1}' }),
+    ).toBe(401);
+    expect(
+      await statusAs(other, `${base}/_sandbox/clock`, { method: 'POST', headers: json, body: '{"advance":"29h"}' }),
+    ).toBe(401);
+    expect(
+      await statusAs(other, `${base}/_sandbox/events`, {
+        method: 'POST',
+        headers: json,
+        body: '{"event_type":"profile.update.bio"}',
+      }),
+    ).toBe(401);
     expect(await statusAs(other, `${base}/_sandbox/deliveries`, { method: 'GET' })).toBe(401);
     expect(await statusAs(other, `${base}/_sandbox/audience-members/custom_audiences/1`, { method: 'GET' })).toBe(401);
     expect(t.sb.app.faults.spec).toEqual({});
@@ -78,7 +94,11 @@ describe('item 5: the sandbox admin endpoints', () => {
   });
 
   it("the CLI's sandbox commands send the key", async () => {
-    for (const args of [['sandbox', 'faults', 'set', 'latency_ms=1'], ['sandbox', 'faults', 'clear'], ['sandbox', 'trigger', 'profile.update.bio', '--user-id', '783214']]) {
+    for (const args of [
+      ['sandbox', 'faults', 'set', 'latency_ms=1'],
+      ['sandbox', 'faults', 'clear'],
+      ['sandbox', 'trigger', 'profile.update.bio', '--user-id', '783214'],
+    ]) {
       const r = await t.run(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }
@@ -103,7 +123,9 @@ describe('item 5: the sandbox admin endpoints', () => {
   });
 
   it('--host 0.0.0.0 warns that the sandbox is reachable from elsewhere', async () => {
-    const sb = spawnCli(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--no-log'], { XCTL_CONFIG_DIR: fresh() });
+    const sb = spawnCli(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--no-log'], {
+      XCTL_CONFIG_DIR: fresh(),
+    });
     try {
       await sb.waitStdout(/Ctrl-C stops it/);
       expect(sb.stderr()).toMatch(/warning: --host 0\.0\.0\.0 exposes the sandbox beyond this machine/);
@@ -121,9 +143,14 @@ describe('item 6: media upload against a hostile server', () => {
       req.resume();
       req.on('end', () => {
         const u = new URL(req.url ?? '/', 'http://x');
-        const info = u.pathname.endsWith('/finalize') || u.pathname === '/2/media/upload' ? { processing_info: { state: 'pending', check_after_secs: 'soon' } } : {};
+        const info =
+          u.pathname.endsWith('/finalize') || u.pathname === '/2/media/upload'
+            ? { processing_info: { state: 'pending', check_after_secs: 'soon' } }
+            : {};
         if (u.pathname === '/2/media/upload') status++;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { id: '9', media_key: '3_9', ...info } }));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ data: { id: '9', media_key: '3_9', ...info } }));
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -131,7 +158,10 @@ describe('item 6: media upload against a hostile server', () => {
       const file = path.join(fresh(), 'a.png');
       fs.writeFileSync(file, Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]));
       const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const r = await t.run(['media', 'upload', file, '--wait-seconds', '2'], { env: { XCTL_BASE_URL: base, XCTL_CONFIG_DIR: fresh() }, timeoutMs: 15_000 });
+      const r = await t.run(['media', 'upload', file, '--wait-seconds', '2'], {
+        env: { XCTL_BASE_URL: base, XCTL_CONFIG_DIR: fresh() },
+        timeoutMs: 15_000,
+      });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('media 9 is still pending after 2 s');
       expect(status).toBeLessThanOrEqual(2);
@@ -168,9 +198,14 @@ describe('item 13: a full disk', () => {
     if (typeof disk === 'string') return c.skip(disk);
     try {
       disk.fill(0);
-      const r = await runCli(['auth', 'set', '--api-key', 'k', '--api-secret', '-'], { env: { XCTL_CONFIG_DIR: disk.dir }, input: 'secret\n' });
+      const r = await runCli(['auth', 'set', '--api-key', 'k', '--api-secret', '-'], {
+        env: { XCTL_CONFIG_DIR: disk.dir },
+        input: 'secret\n',
+      });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/^error: cannot write the profile store .*config\.json: no space left on the device \(ENOSPC\)\nhint: free some space/);
+      expect(r.stderr).toMatch(
+        /^error: cannot write the profile store .*config\.json: no space left on the device \(ENOSPC\)\nhint: free some space/,
+      );
       expect(r.stderr).not.toContain('bug in xctl');
     } finally {
       disk.close();
@@ -182,7 +217,10 @@ describe('item 9: profile names', () => {
   it('`--profile __proto__ auth set` is refused (exit 2), not "saved" with nothing stored', async () => {
     const dir = fresh();
     for (const name of ['__proto__', 'constructor']) {
-      const r = await runCli(['--profile', name, 'auth', 'set', '--api-key', 'k', '--api-secret', '-'], { env: { XCTL_CONFIG_DIR: dir }, input: 's\n' });
+      const r = await runCli(['--profile', name, 'auth', 'set', '--api-key', 'k', '--api-secret', '-'], {
+        env: { XCTL_CONFIG_DIR: dir },
+        input: 's\n',
+      });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`"${name}" cannot be a profile name`);
     }
@@ -196,7 +234,10 @@ describe('item 7: sandbox start --state on something that is not a file', () => 
     if (spawnSync('mkfifo', [fifo]).status !== 0) return c.skip('mkfifo is not available');
     for (const state of [fifo, '/dev/zero']) {
       const started = Date.now();
-      const r = await runCli(['sandbox', 'start', '--state', state, '--port', '0'], { env: { XCTL_CONFIG_DIR: fresh() }, timeoutMs: 10_000 });
+      const r = await runCli(['sandbox', 'start', '--state', state, '--port', '0'], {
+        env: { XCTL_CONFIG_DIR: fresh() },
+        timeoutMs: 10_000,
+      });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(`--state: ${state} is not a regular file`);
       expect(Date.now() - started).toBeLessThan(8000);
@@ -209,7 +250,9 @@ describe('item 16: the bundle ships the xdg-open script of the `open` package', 
     const { ROOT } = await import('../helpers/cli.js');
     const script = path.join(ROOT, 'dist/cli/vendor/xdg-open');
     expect(fs.statSync(script).mode & 0o111).toBe(0o111);
-    expect(fs.readFileSync(script, 'utf8')).toBe(fs.readFileSync(path.join(ROOT, 'node_modules/open/xdg-open'), 'utf8'));
+    expect(fs.readFileSync(script, 'utf8')).toBe(
+      fs.readFileSync(path.join(ROOT, 'node_modules/open/xdg-open'), 'utf8'),
+    );
     // The bundled opener knows where it is (an empty import.meta.url made it use the system's).
     expect(fs.readFileSync(path.join(ROOT, 'dist/cli/vendor/open.cjs'), 'utf8')).toContain('__xctlModuleUrl');
   });

@@ -25,17 +25,40 @@ beforeAll(async () => {
       return res.end(Buffer.from([0, 1, 2, 255, 254]));
     }
     res.writeHead(502, { 'content-type': 'text/html' });
-    res.end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>');
+    res.end(
+      '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>',
+    );
   });
   await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', r));
   garbageUrl = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`;
 
   const dir = tempDir('xctl-tls-');
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'k.pem'), '-out', path.join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=localhost'], {
-      stdio: 'ignore',
-    });
-    tls = https.createServer({ key: fs.readFileSync(path.join(dir, 'k.pem')), cert: fs.readFileSync(path.join(dir, 'c.pem')) }, (_q, s) => s.end('{}'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'k.pem'),
+        '-out',
+        path.join(dir, 'c.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      {
+        stdio: 'ignore',
+      },
+    );
+    tls = https.createServer(
+      { key: fs.readFileSync(path.join(dir, 'k.pem')), cert: fs.readFileSync(path.join(dir, 'c.pem')) },
+      (_q, s) => s.end('{}'),
+    );
     await new Promise<void>((r) => tls!.listen(0, '127.0.0.1', r));
     tlsUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
   } catch {
@@ -50,7 +73,14 @@ afterAll(async () => {
   await t.close();
 });
 
-const creds = () => ({ XCTL_CONFIG_DIR: tempDir(), XCTL_API_KEY: 'k', XCTL_API_SECRET: 'super-secret-value', XCTL_ACCESS_TOKEN: 't-1234567', XCTL_ACCESS_TOKEN_SECRET: 'token-secret-value', XCTL_RETRY_BASE_MS: '1' });
+const creds = () => ({
+  XCTL_CONFIG_DIR: tempDir(),
+  XCTL_API_KEY: 'k',
+  XCTL_API_SECRET: 'super-secret-value',
+  XCTL_ACCESS_TOKEN: 't-1234567',
+  XCTL_ACCESS_TOKEN_SECRET: 'token-secret-value',
+  XCTL_RETRY_BASE_MS: '1',
+});
 
 function oneLineError(stderr: string): void {
   const lines = stderr.split('\n').filter((l) => l && !l.startsWith('HTTP ') && !/retrying in/.test(l));
@@ -73,7 +103,9 @@ describe('broken servers', () => {
     oneLineError(r.stderr);
   });
   it('a binary 500 body is summarised', async () => {
-    const r = await runCli(['request', '-X', 'POST', '/binary', '-d', 'a=b'], { env: { ...creds(), XCTL_BASE_URL: garbageUrl } });
+    const r = await runCli(['request', '-X', 'POST', '/binary', '-d', 'a=b'], {
+      env: { ...creds(), XCTL_BASE_URL: garbageUrl },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/HTTP 500/);
     expect(r.stderr).toMatch(/not retried/); // a POST is not repeated after a 500

@@ -22,13 +22,22 @@ describe('help', () => {
     }
   });
   it('an unknown command below a group is an error with did-you-mean, also under help (issue 29 item 7)', async () => {
-    for (const args of [['help', 'ads', 'media'], ['ads', 'media'], ['ads', 'media', '--help']]) {
+    for (const args of [
+      ['help', 'ads', 'media'],
+      ['ads', 'media'],
+      ['ads', 'media', '--help'],
+    ]) {
       const r = await runCli(args);
       expect([r.code, r.stdout], args.join(' ')).toEqual([2, '']);
-      expect(r.stderr).toBe("error: unknown command 'media' for 'xctl ads' (did you mean media-library or media-creatives?)\nhint: media is a command group of its own: `xctl media --help`, e.g. `xctl media upload FILE`\n");
+      expect(r.stderr).toBe(
+        "error: unknown command 'media' for 'xctl ads' (did you mean media-library or media-creatives?)\nhint: media is a command group of its own: `xctl media --help`, e.g. `xctl media upload FILE`\n",
+      );
     }
     const typo = await runCli(['help', 'ads', 'campaign']);
-    expect([typo.code, typo.stderr]).toEqual([2, "error: unknown command 'campaign' for 'xctl ads' (did you mean campaigns?)\nhint: `xctl ads --help` lists its commands\n"]);
+    expect([typo.code, typo.stderr]).toEqual([
+      2,
+      "error: unknown command 'campaign' for 'xctl ads' (did you mean campaigns?)\nhint: `xctl ads --help` lists its commands\n",
+    ]);
   });
 
   it('a group lists its commands first, then its options and the global ones (as gh does)', async () => {
@@ -42,18 +51,25 @@ describe('help', () => {
 
   it('did-you-mean for enum values and event types, before anything is sent', async () => {
     const env = { XCTL_ACCOUNT_ID: 'a1', XCTL_BASE_URL: 'http://127.0.0.1:1' };
-    const tt = await runCli(['ads', 'targeting', 'add', '--line-item-id', 'l1', '--targeting-type', 'INTERESTS', '--targeting-value', '1'], { env });
+    const tt = await runCli(
+      ['ads', 'targeting', 'add', '--line-item-id', 'l1', '--targeting-type', 'INTERESTS', '--targeting-value', '1'],
+      { env },
+    );
     expect([tt.code, tt.stderr]).toEqual([2, expect.stringContaining('hint: did you mean --targeting-type INTEREST?')]);
     const ev = await runCli(['sandbox', 'trigger', 'profile.update.bo'], { env });
-    expect([ev.code, ev.stderr]).toEqual([2, expect.stringContaining('(did you mean profile.update.bio, profile.update.geo or profile.update.url?)')]);
+    expect([ev.code, ev.stderr]).toEqual([
+      2,
+      expect.stringContaining('(did you mean profile.update.bio, profile.update.geo or profile.update.url?)'),
+    ]);
   });
 
   it('wraps to 80 columns when piped', async () => {
     const r = await runCli(['ads', 'scheduled-promoted-tweets', 'get', '--help']);
-    for (const line of r.stdout.split('\n')) if (line.trim().includes(' ')) expect(line.length, line).toBeLessThanOrEqual(80);
+    for (const line of r.stdout.split('\n'))
+      if (line.trim().includes(' ')) expect(line.length, line).toBeLessThanOrEqual(80);
     expect(r.stdout).toMatch(/Arguments:\n {2}scheduled-promoted-tweet-id +the scheduled promoted tweet's id/);
   });
-  it('a command with a default verb lists that verb\'s flags', async () => {
+  it("a command with a default verb lists that verb's flags", async () => {
     const r = await runCli(['ads', 'ref', 'bidding-rules', '--help']);
     expect(r.stdout).toMatch(/Without a command, runs `list`, which takes:\n(.*\n)* {2}--currency/);
   });

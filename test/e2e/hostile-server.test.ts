@@ -38,7 +38,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-const run = (args: string[], o: RunOptions & { extra?: Record<string, string> } = {}) => runCli(args, { ...o, env: { ...env(o.extra), ...(o.env ?? {}) } });
+const run = (args: string[], o: RunOptions & { extra?: Record<string, string> } = {}) =>
+  runCli(args, { ...o, env: { ...env(o.extra), ...(o.env ?? {}) } });
 
 function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
@@ -83,7 +84,8 @@ beforeEach(() => {
 });
 
 function expectNoSecret(text: string): void {
-  for (const s of [SECRET, TOKEN, TOKEN_SECRET, BEARER, encodeURIComponent(TOKEN)]) expect(text, `leaks ${s}`).not.toContain(s);
+  for (const s of [SECRET, TOKEN, TOKEN_SECRET, BEARER, encodeURIComponent(TOKEN)])
+    expect(text, `leaks ${s}`).not.toContain(s);
 }
 
 describe('credentials go only to the configured host', () => {
@@ -116,11 +118,21 @@ describe('credentials go only to the configured host', () => {
 describe('a server that echoes the Authorization header', () => {
   beforeEach(() => {
     handler = (req, res) =>
-      json(res, 401, { errors: [{ code: 32, message: `Could not authenticate you: ${req.headers.authorization} (token ${TOKEN}, secret ${TOKEN_SECRET})` }] });
+      json(res, 401, {
+        errors: [
+          {
+            code: 32,
+            message: `Could not authenticate you: ${req.headers.authorization} (token ${TOKEN}, secret ${TOKEN_SECRET})`,
+          },
+        ],
+      });
   });
 
   it('never gets the token printed: plain, --json and the --verbose stack', async () => {
-    for (const args of [['request', '/1.1/account/verify_credentials.json'], ['request', '/2/webhooks', '--auth', 'app']]) {
+    for (const args of [
+      ['request', '/1.1/account/verify_credentials.json'],
+      ['request', '/2/webhooks', '--auth', 'app'],
+    ]) {
       for (const mode of [[], ['--json'], ['--verbose']]) {
         const r = await run([...args, ...mode]);
         expect(r.code, r.stderr).toBe(3);
@@ -132,7 +144,16 @@ describe('a server that echoes the Authorization header', () => {
   });
 
   it('an echoed Basic header (base64 of key:secret) is redacted too', async () => {
-    const r = await run(['request', '-X', 'POST', '/oauth2/token', '--auth', 'basic', '-d', 'grant_type=client_credentials']);
+    const r = await run([
+      'request',
+      '-X',
+      'POST',
+      '/oauth2/token',
+      '--auth',
+      'basic',
+      '-d',
+      'grant_type=client_credentials',
+    ]);
     expect(r.code).toBe(3);
     const basic = Buffer.from(`hostile-key:${SECRET}`).toString('base64');
     expect(hits[0]!.authorization).toBe(`Basic ${basic}`);
@@ -153,7 +174,12 @@ describe('a server that echoes the Authorization header', () => {
 
 describe('terminal injection', () => {
   it('escapes control characters and bidi overrides in table, tsv, errors and raw text; JSON stays exact', async () => {
-    handler = (_q, res) => json(res, 200, { data: [{ id: '1', url: `https://e.example/${EVIL}`, valid: true, created_at: '2026-01-01T00:00:00.000Z', [EVIL]: 1 }] });
+    handler = (_q, res) =>
+      json(res, 200, {
+        data: [
+          { id: '1', url: `https://e.example/${EVIL}`, valid: true, created_at: '2026-01-01T00:00:00.000Z', [EVIL]: 1 },
+        ],
+      });
     for (const o of ['table', 'tsv']) {
       // COLUMNS: a table wide enough that the escaped URL is shown whole.
       const r = await run(['webhooks', 'list', '-o', o], { env: { COLUMNS: '300' } });
@@ -227,7 +253,10 @@ describe('unbounded answers', () => {
     };
     const started = Date.now();
     const r = await run(['request', '-X', 'POST', '/2/slow'], { extra: { XCTL_TIMEOUT: '1' } });
-    expect([r.code, r.stderr]).toEqual([1, expect.stringMatching(/no complete answer from 127\.0\.0\.1:\d+ within 1\.0 s/)]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringMatching(/no complete answer from 127\.0\.0\.1:\d+ within 1\.0 s/),
+    ]);
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
@@ -267,7 +296,13 @@ describe('rate-limit headers that make no sense', () => {
   it('a NaN or past reset is a bounded backoff, not a hot loop', async () => {
     for (const reset of ['NaN', '0', 'soon']) {
       hits = [];
-      handler = (_q, res) => json(res, 429, { errors: [{ code: 88, message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '15', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset });
+      handler = (_q, res) =>
+        json(
+          res,
+          429,
+          { errors: [{ code: 88, message: 'Rate limit exceeded' }] },
+          { 'x-rate-limit-limit': '15', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset },
+        );
       const r = await run(['request', '/2/webhooks', '--max-wait', '1'], { timeoutMs: 25_000 });
       expect([r.code, r.stderr], reset).toEqual([1, expect.stringContaining('Rate limit exceeded')]);
       expect(hits.length, reset).toBeLessThanOrEqual(8);
@@ -325,7 +360,13 @@ describe('audience upload against nonsense rate-limit headers', () => {
   it('a NaN or past reset on every 429 is a bounded retry, then exit 4 with the resume hint', async () => {
     for (const reset of ['NaN', '1']) {
       hits = [];
-      handler = (_q, res) => json(res, 429, { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset });
+      handler = (_q, res) =>
+        json(
+          res,
+          429,
+          { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] },
+          { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': reset },
+        );
       const r = await run(['audiences', 'upload', 'abc123', users(), '--type', 'email'], { timeoutMs: 20_000 });
       expect([r.code, r.stderr], reset).toEqual([4, expect.stringMatching(/gave up on batch 1/)]);
       expect(hits.length, reset).toBeLessThanOrEqual(8);
@@ -335,8 +376,17 @@ describe('audience upload against nonsense rate-limit headers', () => {
   it('a reset past the timer range is waited for (clamped), not fired at once in a loop', async () => {
     const { spawnCli } = await import('../helpers/receiver.js');
     const far = Math.floor(Date.now() / 1000) + 60 * 86_400;
-    handler = (_q, res) => json(res, 429, { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] }, { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(far) });
-    const s = spawnCli(['audiences', 'upload', 'abc123', users(), '--type', 'email', '--max-wait', '99999999999'], env());
+    handler = (_q, res) =>
+      json(
+        res,
+        429,
+        { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' }] },
+        { 'x-rate-limit-limit': '1500', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(far) },
+      );
+    const s = spawnCli(
+      ['audiences', 'upload', 'abc123', users(), '--type', 'email', '--max-wait', '99999999999'],
+      env(),
+    );
     try {
       await s.waitStderr(/waiting .* for the reset/);
       await new Promise((r) => setTimeout(r, 1500));
@@ -352,7 +402,10 @@ describe('small things a hostile server or a careless input could exploit', () =
     let k = 0;
     handler = (_q, res) => json(res, 200, { data: [], next_cursor: `c${++k}`, request: {} });
     const r = await run(['ads', 'campaigns', 'list', '--all', '-o', 'json'], { timeoutMs: 20_000 });
-    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('stopped following next_cursor after 10 empty pages in a row')]);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      expect.stringContaining('stopped following next_cursor after 10 empty pages in a row'),
+    ]);
     expect(hits).toHaveLength(10);
   });
 
@@ -362,7 +415,12 @@ describe('small things a hostile server or a careless input could exploit', () =
     const e = { XCTL_CONFIG_DIR: cfg, XCTL_BASE_URL: undefined };
     const set = await run(['config', 'set', 'base_url', withCreds], { env: e });
     expect(set.code, set.stderr).toBe(0);
-    const outs = [set, await run(['config', 'list'], { env: e }), await run(['auth', 'status'], { env: e }), await run(['request', '/2/x', '--verbose'], { env: e })];
+    const outs = [
+      set,
+      await run(['config', 'list'], { env: e }),
+      await run(['auth', 'status'], { env: e }),
+      await run(['request', '/2/x', '--verbose'], { env: e }),
+    ];
     for (const o of outs) expect(o.stdout + o.stderr).not.toContain('pr0xy-pa55word');
     expect(outs[1]!.stdout).toContain('[redacted]@127.0.0.1');
     expect(outs[3]!.stderr).toMatch(/> GET http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/2\/x/);
@@ -379,7 +437,10 @@ describe('small things a hostile server or a careless input could exploit', () =
 
   it('auth set --access-token - takes the token from stdin like the other secrets', async () => {
     const e = { XCTL_CONFIG_DIR: tempDir('xctl-hostile-cfg-') };
-    const r = await run(['auth', 'set', '--api-key', 'k', '--api-secret', '-', '--access-token', '-', '--access-token-secret', '-'], { env: e, input: 'the-api-secret\n123-the-access-token\nthe-token-secret\n' });
+    const r = await run(
+      ['auth', 'set', '--api-key', 'k', '--api-secret', '-', '--access-token', '-', '--access-token-secret', '-'],
+      { env: e, input: 'the-api-secret\n123-the-access-token\nthe-token-secret\n' },
+    );
     expect(r.code, r.stderr).toBe(0);
     const tok = await run(['auth', 'token'], { env: { ...e, XCTL_ACCESS_TOKEN: '' } });
     expect(tok.stdout.trim()).toBe('123-the-access-token');

@@ -8,20 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BIN,
-  runCli,
-  startTestSandbox,
-  tempDir,
-  type RunResult,
-  type TestSandbox,
-} from '../helpers/cli.js';
-import {
-  secretServiceMissing,
-  startSecretService,
-  xctlAccounts,
-  type SecretService,
-} from '../helpers/keyring.js';
+import { BIN, runCli, startTestSandbox, tempDir, type RunResult, type TestSandbox } from '../helpers/cli.js';
+import { secretServiceMissing, startSecretService, xctlAccounts, type SecretService } from '../helpers/keyring.js';
 import { OAUTH2_AUTHORIZE_URL, spawnCli } from '../helpers/live-cli.js';
 import { decideOnOAuth2Page } from '../helpers/oauth-client.js';
 
@@ -43,9 +31,7 @@ afterAll(async () => {
 });
 
 /** A clean environment (no XCTL_* credentials, no D-Bus unless given), a fresh store. */
-function envWith(
-  extra: Record<string, string | undefined> = {},
-): Record<string, string | undefined> {
+function envWith(extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
   const dir = tempDir();
   dirs.push(dir);
   return {
@@ -87,9 +73,7 @@ describe('without a keychain (headless CI)', () => {
     expect(storeText(env)).toContain(SECRET);
     expect(await status(env)).toMatchObject({ secrets: 'file' });
     const s = await runCli(['auth', 'status'], { env });
-    expect(s.stderr).toMatch(
-      /secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus/,
-    );
+    expect(s.stderr).toMatch(/secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus/);
     expect(s.stdout + s.stderr).not.toContain(SECRET);
   });
 
@@ -99,9 +83,7 @@ describe('without a keychain (headless CI)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/secret_storage is keyring but the OS keychain cannot be used/);
     expect(r.stderr).toMatch(/XCTL_SECRET_STORAGE=file/);
-    expect(
-      fs.existsSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')) ? storeText(env) : '',
-    ).not.toContain(SECRET);
+    expect(fs.existsSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')) ? storeText(env) : '').not.toContain(SECRET);
   });
 
   it('--version and --help do not load the native keychain module', async () => {
@@ -122,8 +104,7 @@ describe('without a keychain (headless CI)', () => {
 });
 
 describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-Bus)', () => {
-  const kenv = (extra: Record<string, string | undefined> = {}) =>
-    envWith({ ...ss!.env, ...extra });
+  const kenv = (extra: Record<string, string | undefined> = {}) => envWith({ ...ss!.env, ...extra });
 
   it('a profile round-trips through the keychain and the file holds no secret', async () => {
     const env = kenv();
@@ -228,9 +209,7 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
         stdio: 'ignore',
       });
       const closed = new Promise((r) => child.once('close', r));
-      await new Promise((r) =>
-        setTimeout(r, Math.round(took * (0.3 + (0.9 * Math.floor(i / 2)) / (N / 2 - 1)))),
-      );
+      await new Promise((r) => setTimeout(r, Math.round(took * (0.3 + (0.9 * Math.floor(i / 2)) / (N / 2 - 1)))));
       child.kill('SIGKILL');
       await closed;
       if ((await whole()) === to) moved[to]++;
@@ -281,9 +260,7 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
       await t.admin('DELETE', '/_sandbox/faults');
     }
     const lines = log.slice(mark).map((l) => l.replace(/ \d+ms$/, ''));
-    expect(lines.filter((l) => l.startsWith('POST /2/oauth2/token'))).toEqual([
-      'POST /2/oauth2/token 200',
-    ]);
+    expect(lines.filter((l) => l.startsWith('POST /2/oauth2/token'))).toEqual(['POST /2/oauth2/token 200']);
     expect(JSON.parse(storeText(env)).profiles.default.oauth2_refresh_token).toBeUndefined();
     expect((await runCli(['request', '/2/users/me', '--auth', 'oauth2'], { env })).code).toBe(0);
   }, 40_000);
@@ -296,9 +273,7 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
     const r = await runCli(['webhooks', 'crc', 'abc'], { env, timeoutMs: 15_000 });
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /profile "default" keeps its secrets in the OS keychain, which cannot be used now/,
-    );
+    expect(r.stderr).toMatch(/profile "default" keeps its secrets in the OS keychain, which cannot be used now/);
     const st = await runCli(['auth', 'status', '-o', 'json'], { env });
     expect(JSON.parse(st.stdout)[0]).toMatchObject({ secrets: 'keyring (unreachable)' });
   }, 30_000);
@@ -306,8 +281,7 @@ describe.skipIf(!!missing)('with a Secret Service (gnome-keyring on a private D-
 
 function cleanEnv(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
   delete out.DBUS_SESSION_BUS_ADDRESS;
   return out;
 }

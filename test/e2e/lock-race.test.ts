@@ -15,14 +15,18 @@ const DIST = path.join(ROOT, 'dist/core');
 async function together(n: number, code: string, args: (i: number) => string[]): Promise<void> {
   const go = Date.now() + 400;
   const body = `const go = ${go}; while (Date.now() < go); ${code}`;
-  const runs = Array.from({ length: n }, (_, i) =>
-    new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', body, ...args(i)], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let err = '';
-      child.stderr.on('data', (d) => (err += d));
-      child.on('error', reject);
-      child.on('close', (c) => (c === 0 ? resolve() : reject(new Error(`child ${i} exited ${c}: ${err}`))));
-    }),
+  const runs = Array.from(
+    { length: n },
+    (_, i) =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', body, ...args(i)], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let err = '';
+        child.stderr.on('data', (d) => (err += d));
+        child.on('error', reject);
+        child.on('close', (c) => (c === 0 ? resolve() : reject(new Error(`child ${i} exited ${c}: ${err}`))));
+      }),
   );
   await Promise.all(runs);
 }
@@ -69,7 +73,11 @@ describe('parallel writers of the profile store', () => {
       const store = await Store.open({ XCTL_CONFIG_DIR: cfg });
       for (let k = 0; k < 5; k++) store.updateProfile('p' + i, { ['api_key']: 'key-' + i + '-' + k, account_id: 'a' + k });`;
     await together(12, code, (i) => [cfg, String(i)]);
-    const profiles = (JSON.parse(fs.readFileSync(path.join(cfg, 'config.json'), 'utf8')) as { profiles: Record<string, { api_key: string }> }).profiles;
+    const profiles = (
+      JSON.parse(fs.readFileSync(path.join(cfg, 'config.json'), 'utf8')) as {
+        profiles: Record<string, { api_key: string }>;
+      }
+    ).profiles;
     expect(Object.keys(profiles).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `p${i}`).sort());
     for (let i = 0; i < 12; i++) expect(profiles[`p${i}`]!.api_key).toBe(`key-${i}-4`);
   }, 60_000);

@@ -38,11 +38,32 @@ describe('media upload', () => {
   it('an image: INIT, APPEND, FINALIZE; its key is added to the library and goes into a card', async () => {
     const file = write('banner.png', png(1200, 628, 3000));
     const up = await t.json<Uploaded>(['media', 'upload', file, '--add-to-library', '--name', 'Banner']);
-    expect(up).toMatchObject({ media_key: expect.stringMatching(/^3_\d{19}$/), media_category: 'tweet_image', media_type: 'image/png', size: fs.statSync(file).size, state: 'succeeded', library: 'TRANSCODE_COMPLETED' });
+    expect(up).toMatchObject({
+      media_key: expect.stringMatching(/^3_\d{19}$/),
+      media_category: 'tweet_image',
+      media_type: 'image/png',
+      size: fs.statSync(file).size,
+      state: 'succeeded',
+      library: 'TRANSCODE_COMPLETED',
+    });
     expect(up.media_key.slice(2)).toBe(up.media_id);
     const lib = await t.json(['ads', 'media-library', 'get', up.media_key]);
-    expect(lib).toMatchObject({ media_type: 'IMAGE', media_category: 'TWEET_IMAGE', name: 'Banner', file_name: 'banner.png' });
-    const card = await t.json(['ads', 'cards', 'create', '--file', '-'], JSON.stringify({ name: 'Uploaded', components: [{ type: 'MEDIA', media_key: up.media_key }, { type: 'DETAILS', title: 'Hi', destination: { type: 'WEBSITE', url: 'https://example.com' } }] }));
+    expect(lib).toMatchObject({
+      media_type: 'IMAGE',
+      media_category: 'TWEET_IMAGE',
+      name: 'Banner',
+      file_name: 'banner.png',
+    });
+    const card = await t.json(
+      ['ads', 'cards', 'create', '--file', '-'],
+      JSON.stringify({
+        name: 'Uploaded',
+        components: [
+          { type: 'MEDIA', media_key: up.media_key },
+          { type: 'DETAILS', title: 'Hi', destination: { type: 'WEBSITE', url: 'https://example.com' } },
+        ],
+      }),
+    );
     expect(card.card_type).toBe('IMAGE_WEBSITE');
     const piped = await t.run(['media', 'upload', file]);
     expect(piped.stdout).toMatch(/^3_\d{19}\t\d{19}\ttweet_image\t\d+\tsucceeded\n$/);
@@ -52,14 +73,28 @@ describe('media upload', () => {
   it('a video for ads is amplify_video, polled with STATUS until processed', async () => {
     const file = write('launch.mp4', mp4(3000));
     const up = await t.json<Uploaded>(['media', 'upload', file, '--add-to-library']);
-    expect(up).toMatchObject({ media_key: expect.stringMatching(/^13_/), media_category: 'amplify_video', state: 'succeeded' });
+    expect(up).toMatchObject({
+      media_key: expect.stringMatching(/^13_/),
+      media_category: 'amplify_video',
+      state: 'succeeded',
+    });
     expect(t.requests.some((l) => l.startsWith('GET /2/media/upload 200'))).toBe(true);
-    expect(await t.json(['ads', 'media-library', 'get', up.media_key])).toMatchObject({ media_type: 'VIDEO', media_category: 'AMPLIFY_VIDEO', media_status: 'TRANSCODE_COMPLETED' });
+    expect(await t.json(['ads', 'media-library', 'get', up.media_key])).toMatchObject({
+      media_type: 'VIDEO',
+      media_category: 'AMPLIFY_VIDEO',
+      media_status: 'TRANSCODE_COMPLETED',
+    });
   });
 
   it('uploaded but not added to the library: the media_key is printed, exit 1, a hint adds it (issue 29)', async () => {
     const file = write('late.png', png(1200, 628, 3000));
-    await t.admin('POST', '/_sandbox/faults', { error_rate: 1, status: 400, count: 1, match: '/media_library$', method: 'POST' });
+    await t.admin('POST', '/_sandbox/faults', {
+      error_rate: 1,
+      status: 400,
+      count: 1,
+      match: '/media_library$',
+      method: 'POST',
+    });
     const r = await t.run(['media', 'upload', file, '--add-to-library', '-o', 'tsv', '--fields', 'media_key,library']);
     await t.admin('DELETE', '/_sandbox/faults');
     expect(r.code).toBe(1);
@@ -74,7 +109,13 @@ describe('media upload', () => {
   it('a connection dropped during an APPEND: the segment is sent again and the upload completes', async () => {
     const file = write('big.png', png(800, 418, 4.5 * 1024 * 1024)); // two segments of at most 4 MiB
     // The first APPEND is applied, then its answer is lost; the second is dropped before it runs.
-    await t.admin('POST', '/_sandbox/faults', { drop_rate: 1, count: 1, match: '/append$', method: 'POST', after: true });
+    await t.admin('POST', '/_sandbox/faults', {
+      drop_rate: 1,
+      count: 1,
+      match: '/append$',
+      method: 'POST',
+      after: true,
+    });
     const before = t.requests.length;
     const first = t.run(['media', 'upload', file, '--json']);
     const r = await first;
@@ -92,21 +133,26 @@ describe('media upload', () => {
   });
 
   // util-linux `script` gives the CLI a pseudo-terminal, as a user's shell would.
-  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)('a progress bar on a terminal, nothing of it when piped', async () => {
-    const file = write('bar.png', png(800, 418, 4.5 * 1024 * 1024));
-    const cmd = [process.execPath, BIN, 'media', 'upload', file].map((a) => `'${a}'`).join(' ');
-    const out = await new Promise<string>((resolve) => {
-      const child = spawn('script', ['-qfec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], { env: { ...process.env, ...t.env, NO_COLOR: '1', CI: '', XCTL_NO_PROMPT: '' } });
-      let text = '';
-      child.stdout.on('data', (d) => (text += d));
-      child.on('close', () => resolve(text));
-    });
-    expect(out).toMatch(/\[#{24}\] 100% 4\.5 of 4\.5 MB/);
-    expect(out).toMatch(/\r\[#+-*\]/); // redrawn in place
-    expect(out).toMatch(/media_key\s*│?\s*3_\d{19}/);
-    const piped = await t.run(['media', 'upload', file]);
-    expect(piped.stderr).toBe('');
-  });
+  it.skipIf(spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0)(
+    'a progress bar on a terminal, nothing of it when piped',
+    async () => {
+      const file = write('bar.png', png(800, 418, 4.5 * 1024 * 1024));
+      const cmd = [process.execPath, BIN, 'media', 'upload', file].map((a) => `'${a}'`).join(' ');
+      const out = await new Promise<string>((resolve) => {
+        const child = spawn('script', ['-qfec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], {
+          env: { ...process.env, ...t.env, NO_COLOR: '1', CI: '', XCTL_NO_PROMPT: '' },
+        });
+        let text = '';
+        child.stdout.on('data', (d) => (text += d));
+        child.on('close', () => resolve(text));
+      });
+      expect(out).toMatch(/\[#{24}\] 100% 4\.5 of 4\.5 MB/);
+      expect(out).toMatch(/\r\[#+-*\]/); // redrawn in place
+      expect(out).toMatch(/media_key\s*│?\s*3_\d{19}/);
+      const piped = await t.run(['media', 'upload', file]);
+      expect(piped.stderr).toBe('');
+    },
+  );
 
   it('bytes that are not what the file claims fail processing (exit 1)', async () => {
     const r = await t.fails(1, ['media', 'upload', write('fake.mp4', Buffer.alloc(500, 1))]);
@@ -131,15 +177,30 @@ describe('media upload', () => {
   });
 
   it('the sandbox enforces the same: sizes, segment indexes, missing segments, expiry of unknown ids', async () => {
-    const init = await t.signed<V2Reply>('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 5 * 1024 * 1024 + 1, media_category: 'tweet_image' });
+    const init = await t.signed<V2Reply>('POST', '/2/media/upload/initialize', {
+      media_type: 'image/png',
+      total_bytes: 5 * 1024 * 1024 + 1,
+      media_category: 'tweet_image',
+    });
     expect(init.status).toBe(400);
     expect(init.body).toMatchObject({ type: 'https://api.x.com/2/problems/invalid-request', parameter: 'total_bytes' });
-    const ok = await t.signed<V2Reply<{ id: string }>>('POST', '/2/media/upload/initialize', { media_type: 'image/png', total_bytes: 10, media_category: 'tweet_image' });
-    expect(ok.body.data).toMatchObject({ id: expect.stringMatching(/^\d{19}$/), media_key: `3_${ok.body.data.id}`, expires_after_secs: 1295999 });
+    const ok = await t.signed<V2Reply<{ id: string }>>('POST', '/2/media/upload/initialize', {
+      media_type: 'image/png',
+      total_bytes: 10,
+      media_category: 'tweet_image',
+    });
+    expect(ok.body.data).toMatchObject({
+      id: expect.stringMatching(/^\d{19}$/),
+      media_key: `3_${ok.body.data.id}`,
+      expires_after_secs: 1295999,
+    });
     const fin = await t.signed<V2Reply>('POST', `/2/media/upload/${ok.body.data.id}/finalize`);
     expect(fin.status).toBe(400);
     expect(fin.body.detail).toMatch(/segments 0 are missing/);
-    const app = await t.signed<V2Reply>('POST', `/2/media/upload/${ok.body.data.id}/append`, { segment_index: 1000, media: 'AAAA' });
+    const app = await t.signed<V2Reply>('POST', `/2/media/upload/${ok.body.data.id}/append`, {
+      segment_index: 1000,
+      media: 'AAAA',
+    });
     expect(app.body).toMatchObject({ parameter: 'segment_index' });
     const unknown = await t.signed<V2Reply>('GET', '/2/media/upload?command=STATUS&media_id=123');
     expect(unknown.body).toMatchObject({ parameter: 'media_id' });

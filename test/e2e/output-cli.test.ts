@@ -34,7 +34,17 @@ describe('output options against the sandbox', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < 5; i++) {
-      const r = await ok(['ads', 'line-items', 'list', '--count', '1', '-o', 'json', '--include-cursor', ...(cursor ? ['--cursor', cursor] : [])]);
+      const r = await ok([
+        'ads',
+        'line-items',
+        'list',
+        '--count',
+        '1',
+        '-o',
+        'json',
+        '--include-cursor',
+        ...(cursor ? ['--cursor', cursor] : []),
+      ]);
       const page = JSON.parse(r.stdout) as { data: Array<{ id: string }>; next_cursor: string | null };
       ids.push(...page.data.map((x) => x.id));
       cursor = page.next_cursor;
@@ -43,8 +53,22 @@ describe('output options against the sandbox', () => {
     expect(cursor).toBeNull();
     expect(ids.length).toBe(3);
     expect(new Set(ids).size).toBe(3);
-    const l = await ok(['ads', 'line-items', 'list', '--count', '1', '-o', 'jsonl', '--include-cursor', '--fields', 'id']);
-    const lines = l.stdout.trimEnd().split('\n').map((x) => JSON.parse(x));
+    const l = await ok([
+      'ads',
+      'line-items',
+      'list',
+      '--count',
+      '1',
+      '-o',
+      'jsonl',
+      '--include-cursor',
+      '--fields',
+      'id',
+    ]);
+    const lines = l.stdout
+      .trimEnd()
+      .split('\n')
+      .map((x) => JSON.parse(x));
     expect(lines).toHaveLength(2);
     expect(lines[1]).toEqual({ next_cursor: expect.any(String) });
   });
@@ -52,7 +76,9 @@ describe('output options against the sandbox', () => {
   it('a bad --jq program is exit 2 with nothing sent', async () => {
     const r = await t.refused(['ads', 'line-items', 'list', '--jq', '.[] | select(']);
     // --jq makes the output JSON, so the error is JSON too (issue 33).
-    expect((JSON.parse(r.stderr.trim()) as { error: { message: string } }).error.message).toMatch(/^--jq: syntax error/);
+    expect((JSON.parse(r.stderr.trim()) as { error: { message: string } }).error.message).toMatch(
+      /^--jq: syntax error/,
+    );
   });
 
   it('request honours -o tsv / csv, --fields and --jq', async () => {

@@ -23,10 +23,24 @@ function store(dir: string): Store {
 
 /** A store whose default profile holds "real" credentials (as `auth import --twurlrc` leaves it). */
 async function realDefault(dir: string): Promise<void> {
-  const r = await runCli(['auth', 'set', '--api-key', 'REALKEY123', '--api-secret', '-', '--access-token', '-', '--access-token-secret', '-'], {
-    env: { XCTL_CONFIG_DIR: dir },
-    input: 'real-secret\n1-real-token\nreal-token-secret\n',
-  });
+  const r = await runCli(
+    [
+      'auth',
+      'set',
+      '--api-key',
+      'REALKEY123',
+      '--api-secret',
+      '-',
+      '--access-token',
+      '-',
+      '--access-token-secret',
+      '-',
+    ],
+    {
+      env: { XCTL_CONFIG_DIR: dir },
+      input: 'real-secret\n1-real-token\nreal-token-secret\n',
+    },
+  );
   expect(r.code, r.stderr).toBe(0);
 }
 
@@ -41,10 +55,17 @@ describe('sandbox start --configure (issue 20 item 1)', () => {
       expect(out).toContain('--profile sandbox');
       expect(out).toContain('export XCTL_PROFILE=sandbox');
       const s = store(dir);
-      expect(s.profiles!.default).toEqual({ api_key: 'REALKEY123', api_secret: 'real-secret', access_token: '1-real-token', access_token_secret: 'real-token-secret' });
+      expect(s.profiles!.default).toEqual({
+        api_key: 'REALKEY123',
+        api_secret: 'real-secret',
+        access_token: '1-real-token',
+        access_token_secret: 'real-token-secret',
+      });
       expect(s.profiles!.sandbox!.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       // the way the banner says works
-      const me = await runCli(['request', '/1.1/account/verify_credentials.json'], { env: { XCTL_CONFIG_DIR: dir, XCTL_PROFILE: 'sandbox' } });
+      const me = await runCli(['request', '/1.1/account/verify_credentials.json'], {
+        env: { XCTL_CONFIG_DIR: dir, XCTL_PROFILE: 'sandbox' },
+      });
       expect(me.code, me.stderr).toBe(0);
       expect(JSON.parse(me.stdout).screen_name).toBe('xctl_dev');
     } finally {
@@ -67,15 +88,21 @@ describe('sandbox start --configure (issue 20 item 1)', () => {
     await realDefault(dir);
     const before = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
     for (const env of [{ XCTL_CONFIG_DIR: dir, XCTL_PROFILE: 'default' }, { XCTL_CONFIG_DIR: dir }]) {
-      const args = env.XCTL_PROFILE ? ['sandbox', 'start', '--configure'] : ['--profile', 'default', 'sandbox', 'start', '--configure'];
+      const args = env.XCTL_PROFILE
+        ? ['sandbox', 'start', '--configure']
+        : ['--profile', 'default', 'sandbox', 'start', '--configure'];
       const r = await runCli(args, { env });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toMatch(/error: profile "default" holds other credentials \(for the platform\): refusing to replace them/);
+      expect(r.stderr).toMatch(
+        /error: profile "default" holds other credentials \(for the platform\): refusing to replace them/,
+      );
       expect(r.stderr).toMatch(/hint: .*--overwrite/);
       expect(r.stdout).toBe(''); // no sandbox was started
     }
     expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(before);
-    const forced = spawnCli(['--profile', 'default', 'sandbox', 'start', '--configure', '--overwrite', '--no-log'], { XCTL_CONFIG_DIR: dir });
+    const forced = spawnCli(['--profile', 'default', 'sandbox', 'start', '--configure', '--overwrite', '--no-log'], {
+      XCTL_CONFIG_DIR: dir,
+    });
     await forced.waitStdout(/Ctrl-C stops it/);
     try {
       expect(forced.stdout()).toContain('credentials stored in profile "default" (the default profile)');
@@ -95,7 +122,9 @@ describe('a rejected XCTL_BEARER_TOKEN (issue 20 item 2)', () => {
     expect(cached.code, cached.stderr).toBe(0);
     const bearer = store(dir).profiles!.default!.bearer_token;
     expect(bearer).toBeTruthy();
-    const bad = await t.run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], { env: { ...env, XCTL_BEARER_TOKEN: 'AAAAnot-a-valid-bearer' } });
+    const bad = await t.run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], {
+      env: { ...env, XCTL_BEARER_TOKEN: 'AAAAnot-a-valid-bearer' },
+    });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toMatch(/code 89/);
     expect(bad.stderr).toMatch(/hint: XCTL_BEARER_TOKEN is not a valid bearer token.*unset it/);
@@ -126,7 +155,10 @@ describe('an unknown --profile (issue 20 item 8)', () => {
   it('is refused with exit 2 and the closest names, and nothing is created', async () => {
     const dir = fresh();
     await realDefault(dir);
-    expect((await runCli(['--profile', 'sandbox', 'auth', 'set', '--api-key', 'SANDKEY'], { env: { XCTL_CONFIG_DIR: dir } })).code).toBe(0);
+    expect(
+      (await runCli(['--profile', 'sandbox', 'auth', 'set', '--api-key', 'SANDKEY'], { env: { XCTL_CONFIG_DIR: dir } }))
+        .code,
+    ).toBe(0);
     const before = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
     for (const [args, env] of [
       [['--profile', 'sandbx', 'auth', 'status'], {}],

@@ -24,7 +24,11 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(binDir, 'xctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
   env = { XCTL_CONFIG_DIR: path.join(dir, 'config'), PATH: `${binDir}:${process.env.PATH}` };
   // Block 1, as written: `xctl sandbox start --configure` (profile "sandbox" by default)
-  const start = blocks[0]!.split('\n')[0]!.replace(/\s+#.*$/, '').trim().split(/\s+/);
+  const start = blocks[0]!
+    .split('\n')[0]!
+    .replace(/\s+#.*$/, '')
+    .trim()
+    .split(/\s+/);
   expect(start.slice(0, 1)).toEqual(['xctl']);
   sandbox = spawnCli(start.slice(1), env);
   await sandbox.waitStdout(/Ctrl-C stops it/);
@@ -39,7 +43,10 @@ function bash(script: string): Promise<{ code: number | null; stdout: string; st
   return new Promise((resolve) => {
     const full: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) full[k] = v;
-    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd: dir, env: { ...full, NO_COLOR: '1', ...env } });
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd: dir,
+      env: { ...full, NO_COLOR: '1', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -63,14 +70,31 @@ describe('README Quickstart', () => {
     expect(r.stdout).toMatch(/Spring card\tIMAGE_WEBSITE/); // the card
     expect(r.stdout).toMatch(/Newsletter\t2\n/); // the uploaded audience holds two users
     expect(r.stdout).toMatch(/Replay consolidation/); // the changelog
-    for (const feature of ['auth', 'request', 'activity', 'sandbox trigger', 'stream', 'webhooks', 'ads', 'audiences', 'changelog']) {
+    for (const feature of [
+      'auth',
+      'request',
+      'activity',
+      'sandbox trigger',
+      'stream',
+      'webhooks',
+      'ads',
+      'audiences',
+      'changelog',
+    ]) {
       expect(blocks[1], feature).toMatch(new RegExp(`^xctl ${feature}|\\$\\(xctl ${feature}`, 'm'));
     }
   });
 
   it('each long-running command starts and stops on Ctrl-C', async () => {
-    const lines = blocks[2]!.split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter(Boolean);
-    expect(lines).toEqual(['xctl activity stream --backfill-minutes 5', 'xctl webhooks listen --register', 'xctl auth login']);
+    const lines = blocks[2]!
+      .split('\n')
+      .map((l) => l.replace(/\s+#.*$/, '').trim())
+      .filter(Boolean);
+    expect(lines).toEqual([
+      'xctl activity stream --backfill-minutes 5',
+      'xctl webhooks listen --register',
+      'xctl auth login',
+    ]);
     const full = { ...env, XCTL_PROFILE: 'sandbox' };
     const stream = spawnCli(lines[0]!.split(' ').slice(1), full);
     await stream.waitStdout(/"event_type":"profile\.update\.bio"/); // the event the tour triggered

@@ -19,7 +19,12 @@ afterAll(async () => {
   expect(await l.stop()).toBe(0);
 });
 
-const post = (body: string) => fetch(url, { method: 'POST', body, headers: { 'x-service-webhooks-signature': expectedSignature(SECRET, Buffer.from(body)) } });
+const post = (body: string) =>
+  fetch(url, {
+    method: 'POST',
+    body,
+    headers: { 'x-service-webhooks-signature': expectedSignature(SECRET, Buffer.from(body)) },
+  });
 
 /** Sends raw bytes and resolves with what the listener answered (or '' when it closed). */
 function raw(bytes: string, keepOpen = false): Promise<{ answer: string; socket: net.Socket }> {
@@ -56,7 +61,9 @@ describe('webhooks listen against hostile senders', () => {
   });
 
   it('drops a repeated delivery of the same event_uuid and says so', async () => {
-    const body = JSON.stringify({ data: { event_uuid: 'dup-1', event_type: 'profile.update.bio', payload: { after: 'once-only' } } });
+    const body = JSON.stringify({
+      data: { event_uuid: 'dup-1', event_type: 'profile.update.bio', payload: { after: 'once-only' } },
+    });
     expect((await post(body)).status).toBe(200);
     expect((await post(body)).status).toBe(200);
     await l.waitStderr(/dropped a repeated delivery of event dup-1/);
@@ -64,7 +71,9 @@ describe('webhooks listen against hostile senders', () => {
   });
 
   it('refuses a declared Content-Length over the cap before reading the body', async () => {
-    const { answer } = await raw(`POST ${new URL(url).pathname} HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999\r\nx-service-webhooks-signature: sha256=x\r\n\r\n`);
+    const { answer } = await raw(
+      `POST ${new URL(url).pathname} HTTP/1.1\r\nHost: x\r\nContent-Length: 999999999\r\nx-service-webhooks-signature: sha256=x\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
     await l.waitStderr(/body too large \(Content-Length 999999999/);
   });
@@ -78,7 +87,9 @@ describe('webhooks listen against hostile senders', () => {
       const s = net.connect(port, '127.0.0.1');
       s.on('error', () => {});
       s.on('data', (d) => answers.push(String(d)));
-      s.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4900000\r\nx-service-webhooks-signature: sha256=x\r\n\r\n`);
+      s.write(
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 4900000\r\nx-service-webhooks-signature: sha256=x\r\n\r\n`,
+      );
       s.write(chunk);
       sockets.push(s);
     }
@@ -89,7 +100,10 @@ describe('webhooks listen against hostile senders', () => {
       for (const s of sockets) s.destroy();
     }
     // the held bytes are released: an ordinary delivery is taken again
-    await waitFor(async () => (await post(JSON.stringify({ data: { id: '9', text: 'after the flood' } }))).status === 200, 'a delivery after the flood');
+    await waitFor(
+      async () => (await post(JSON.stringify({ data: { id: '9', text: 'after the flood' } }))).status === 200,
+      'a delivery after the flood',
+    );
   });
 
   it('bounds concurrent connections', async () => {

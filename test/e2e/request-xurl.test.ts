@@ -8,7 +8,18 @@ const t = useTestSandbox();
 
 describe('xctl request against the sandbox', () => {
   it('-d with a JSON object is the JSON body; a 403 names the --auth to pass', async () => {
-    const add = await t.run(['request', '-X', 'POST', '/2/tweets/search/stream/rules', '--auth', 'app', '-d', '{"add":[{"value":"dogs","tag":"d"}]}', '--jq', '.data[0].value']);
+    const add = await t.run([
+      'request',
+      '-X',
+      'POST',
+      '/2/tweets/search/stream/rules',
+      '--auth',
+      'app',
+      '-d',
+      '{"add":[{"value":"dogs","tag":"d"}]}',
+      '--jq',
+      '.data[0].value',
+    ]);
     expect(add.stderr).toBe('');
     expect(add.stdout).toBe('dogs\n');
     const user = await t.run(['request', '/2/tweets/search/stream/rules']);
@@ -25,7 +36,19 @@ describe('xctl request against the sandbox', () => {
     const paged = await t.run(['request', '--ads', '/12/accounts?count=1', '--paginate', '--jq', '.data[].id']);
     expect(paged.stderr).toBe('');
     expect(paged.stdout.trim().split('\n')).toEqual(ids);
-    const csv = await t.run(['request', '--ads', '/12/accounts?count=1', '--paginate', '-H', 'X-Note: a', '-o', 'csv', '--fields', 'id', '--header-row']);
+    const csv = await t.run([
+      'request',
+      '--ads',
+      '/12/accounts?count=1',
+      '--paginate',
+      '-H',
+      'X-Note: a',
+      '-o',
+      'csv',
+      '--fields',
+      'id',
+      '--header-row',
+    ]);
     expect(csv.stdout).toBe(['id', ...ids, ''].join('\r\n'));
   });
 });

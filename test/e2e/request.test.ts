@@ -39,18 +39,46 @@ beforeAll(async () => {
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       const url = new URL(req.url!, `http://${req.headers.host}`);
-      const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') ? [...new URLSearchParams(body)] : [];
+      const form = String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+        ? [...new URLSearchParams(body)]
+        : [];
       const oauth = parseOAuthHeader(String(req.headers.authorization ?? '')) ?? {};
-      const params: Array<[string, string]> = [...url.searchParams, ...form, ...Object.entries(oauth).filter(([k]) => k !== 'oauth_signature')];
-      const expected = hmacSha1(signatureBaseString(req.method!, `http://${req.headers.host}${url.pathname}`, params), SECRET, oauth.oauth_token ? TOKEN_SECRET : '');
-      const valid = oauth.oauth_signature === expected && oauth.oauth_token === TOKEN && oauth.oauth_consumer_key === KEY;
-      seen.push({ method: req.method!, path: url.pathname, query: [...url.searchParams], form, valid, contentType: req.headers['content-type'], body });
+      const params: Array<[string, string]> = [
+        ...url.searchParams,
+        ...form,
+        ...Object.entries(oauth).filter(([k]) => k !== 'oauth_signature'),
+      ];
+      const expected = hmacSha1(
+        signatureBaseString(req.method!, `http://${req.headers.host}${url.pathname}`, params),
+        SECRET,
+        oauth.oauth_token ? TOKEN_SECRET : '',
+      );
+      const valid =
+        oauth.oauth_signature === expected && oauth.oauth_token === TOKEN && oauth.oauth_consumer_key === KEY;
+      seen.push({
+        method: req.method!,
+        path: url.pathname,
+        query: [...url.searchParams],
+        form,
+        valid,
+        contentType: req.headers['content-type'],
+        body,
+      });
       if (url.pathname === '/html') {
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end('<html><body>login</body></html>');
       }
-      res.writeHead(valid ? 200 : 401, { 'content-type': 'application/json', 'x-rate-limit-limit': '900', 'x-rate-limit-remaining': '899', 'x-rate-limit-reset': '2000000000' });
-      res.end(JSON.stringify(valid ? { ok: true, path: url.pathname } : { errors: [{ code: 32, message: 'Could not authenticate you.' }] }));
+      res.writeHead(valid ? 200 : 401, {
+        'content-type': 'application/json',
+        'x-rate-limit-limit': '900',
+        'x-rate-limit-remaining': '899',
+        'x-rate-limit-reset': '2000000000',
+      });
+      res.end(
+        JSON.stringify(
+          valid ? { ok: true, path: url.pathname } : { errors: [{ code: 32, message: 'Could not authenticate you.' }] },
+        ),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,7 +88,9 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('xctl request (signed by the real CLI, checked by an independent verifier)', () => {
   it('signs a GET with query parameters, including reserved and unicode characters', async () => {
-    const r = await runCli(['request', '/1.1/things.json?q=caf%C3%A9%20%26%20cr%C3%A8me&count=5&x=a+b'], { env: env() });
+    const r = await runCli(['request', '/1.1/things.json?q=caf%C3%A9%20%26%20cr%C3%A8me&count=5&x=a+b'], {
+      env: env(),
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ ok: true, path: '/1.1/things.json' });
@@ -70,9 +100,21 @@ describe('xctl request (signed by the real CLI, checked by an independent verifi
   });
 
   it('signs a form body (-d) with unicode and reserved characters', async () => {
-    const r = await runCli(['request', '-X', 'POST', '/1.1/statuses/update.json?include_entities=true', '-d', 'status=Hello Ladies + Gentlemen, a signed OAuth request!', '-d', 'emoji=☃ ünï'], {
-      env: env(),
-    });
+    const r = await runCli(
+      [
+        'request',
+        '-X',
+        'POST',
+        '/1.1/statuses/update.json?include_entities=true',
+        '-d',
+        'status=Hello Ladies + Gentlemen, a signed OAuth request!',
+        '-d',
+        'emoji=☃ ünï',
+      ],
+      {
+        env: env(),
+      },
+    );
     expect(r.code).toBe(0);
     const s = seen.at(-1)!;
     expect(s.valid).toBe(true);
@@ -84,7 +126,10 @@ describe('xctl request (signed by the real CLI, checked by an independent verifi
   });
 
   it('sends a JSON body unsigned (--body from stdin) and still signs the query', async () => {
-    const r = await runCli(['request', '-X', 'POST', '/2/things?tag=a%2Fb', '--body', '-'], { env: env(), input: '{"name":"x ü"}' });
+    const r = await runCli(['request', '-X', 'POST', '/2/things?tag=a%2Fb', '--body', '-'], {
+      env: env(),
+      input: '{"name":"x ü"}',
+    });
     expect(r.code).toBe(0);
     const s = seen.at(-1)!;
     expect(s.valid).toBe(true);
@@ -93,7 +138,9 @@ describe('xctl request (signed by the real CLI, checked by an independent verifi
   });
 
   it('a wrong secret is rejected by the server: exit 3 with a hint, no secret printed', async () => {
-    const r = await runCli(['request', '/1.1/x.json', '-v'], { env: { ...env(), XCTL_API_SECRET: 'wrong-secret-value' } });
+    const r = await runCli(['request', '/1.1/x.json', '-v'], {
+      env: { ...env(), XCTL_API_SECRET: 'wrong-secret-value' },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/error: Could not authenticate you\. \(HTTP 401, code 32\)/);
     expect(r.stderr).toMatch(/hint: /);
@@ -137,7 +184,9 @@ describe('xctl request (signed by the real CLI, checked by an independent verifi
   });
 
   it('an unreachable host is a network error with a hint', async () => {
-    const r = await runCli(['request', '/x'], { env: { ...env(), XCTL_BASE_URL: 'http://127.0.0.1:1', XCTL_RETRY_BASE_MS: '1' } });
+    const r = await runCli(['request', '/x'], {
+      env: { ...env(), XCTL_BASE_URL: 'http://127.0.0.1:1', XCTL_RETRY_BASE_MS: '1' },
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/connection refused/);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace without --verbose

@@ -39,12 +39,25 @@ describe('sandbox trigger', () => {
     expect(r.stderr).toMatch(/deliveries 0: no subscription matches; run `xctl webhooks listen --register`/);
   });
   it('says what is missing when a subscription matches but has no webhook and no stream (issue 29 item 3)', async () => {
-    const sub = await t.run(['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', '4242', '--json']);
+    const sub = await t.run([
+      'activity',
+      'subscriptions',
+      'create',
+      '--event',
+      'profile.update.bio',
+      '--user-id',
+      '4242',
+      '--json',
+    ]);
     expect(sub.code, sub.stderr).toBe(0);
     const r = await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '4242']);
     expect(r.code, r.stderr).toBe(0);
-    const id = String(Object.values(JSON.parse(sub.stdout) as Record<string, unknown>).find((v) => /^\d{10,}$/.test(String(v))));
-    expect(r.stderr).toBe(`deliveries 0: subscription ${id} matches but has no webhook and no activity stream is connected; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)\n`);
+    const id = String(
+      Object.values(JSON.parse(sub.stdout) as Record<string, unknown>).find((v) => /^\d{10,}$/.test(String(v))),
+    );
+    expect(r.stderr).toBe(
+      `deliveries 0: subscription ${id} matches but has no webhook and no activity stream is connected; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)\n`,
+    );
   });
 });
 
@@ -52,7 +65,9 @@ describe('sandbox start --faults', () => {
   it('refuses an unknown fault name with exit 2, listing the names and the syntax', async () => {
     const r = await runCli(['sandbox', 'start', '--faults', 'bogus=1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown fault "bogus"; known: error_rate, status, latency_ms, drop_rate, rate_limit, match/);
+    expect(r.stderr).toMatch(
+      /unknown fault "bogus"; known: error_rate, status, latency_ms, drop_rate, rate_limit, match/,
+    );
     expect(r.stderr).toMatch(/hint: --faults NAME=VALUE\[,NAME=VALUE\.\.\.\] or a JSON object/);
     expect(r.stdout).not.toMatch(/listening/);
   });
@@ -93,7 +108,11 @@ describe('sandbox faults', () => {
     expect(t.sb.app.faults.spec).toEqual({});
   });
   it('the endpoint refuses unknown faults too', async () => {
-    const res = await fetch(t.sb.baseUrl + '/_sandbox/faults', { method: 'POST', headers: { 'content-type': 'application/json', ...adminKey(t.sb.seed) }, body: '{"bogus":1}' });
+    const res = await fetch(t.sb.baseUrl + '/_sandbox/faults', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...adminKey(t.sb.seed) },
+      body: '{"bogus":1}',
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -105,19 +124,30 @@ describe('sandbox logs', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {2}GET {4}\/2\/webhooks {2}200 {2}\d+ms$/m);
     const s = t.sb.seed;
-    for (const secret of [s.api_secret, s.access_token, s.access_token_secret, s.client_secret]) expect(r.stdout).not.toContain(secret);
+    for (const secret of [s.api_secret, s.access_token, s.access_token_secret, s.client_secret])
+      expect(r.stdout).not.toContain(secret);
     expect(r.stdout).not.toMatch(/authorization|oauth_signature/i);
   });
   it('escapes what clients sent', async () => {
     await fetch(t.sb.baseUrl + '/2/%1b]0;pwned%07', { headers: {} }).catch(() => undefined);
-    t.sb.app.addLog({ at: new Date().toISOString(), kind: 'request', method: 'GET', path: '/x\u001b[2Jy', status: 404, ms: 1 });
+    t.sb.app.addLog({
+      at: new Date().toISOString(),
+      kind: 'request',
+      method: 'GET',
+      path: '/x\u001b[2Jy',
+      status: 404,
+      ms: 1,
+    });
     const r = await t.run(['sandbox', 'logs', '--limit', '5']);
     expect(r.stdout).not.toContain('\u001b');
     expect(r.stdout).toContain('/x\\u001b[2Jy');
   });
   it('-o jsonl prints one JSON object per entry', async () => {
     const r = await t.run(['sandbox', 'logs', '--limit', '3', '-o', 'jsonl']);
-    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { seq: number; kind: string });
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; kind: string });
     expect(lines.length).toBe(3);
     expect(lines[0]!.seq).toBeLessThan(lines[2]!.seq);
   });
@@ -134,9 +164,13 @@ describe('sandbox logs', () => {
   it('the log endpoint takes the sandbox app key', async () => {
     expect((await fetch(t.sb.baseUrl + '/_sandbox/logs')).status).toBe(401);
     const wrong = Buffer.from(`${t.sb.seed.api_key}:nope`).toString('base64');
-    expect((await fetch(t.sb.baseUrl + '/_sandbox/logs', { headers: { authorization: `Basic ${wrong}` } })).status).toBe(401);
+    expect(
+      (await fetch(t.sb.baseUrl + '/_sandbox/logs', { headers: { authorization: `Basic ${wrong}` } })).status,
+    ).toBe(401);
     const okAuth = Buffer.from(`${t.sb.seed.api_key}:${t.sb.seed.api_secret}`).toString('base64');
-    expect((await fetch(t.sb.baseUrl + '/_sandbox/logs', { headers: { authorization: `Basic ${okAuth}` } })).status).toBe(200);
+    expect(
+      (await fetch(t.sb.baseUrl + '/_sandbox/logs', { headers: { authorization: `Basic ${okAuth}` } })).status,
+    ).toBe(200);
   });
 });
 
@@ -164,7 +198,8 @@ describe('sandbox state', () => {
 });
 
 describe('sandbox start --state FILE', () => {
-  const start = (file: string) => spawnCli(['sandbox', 'start', '--json', '--state', file], { XCTL_CONFIG_DIR: tempDir() });
+  const start = (file: string) =>
+    spawnCli(['sandbox', 'start', '--json', '--state', file], { XCTL_CONFIG_DIR: tempDir() });
   const envOf = (line: string) => {
     const s = JSON.parse(line) as Record<string, string>;
     return {
@@ -197,7 +232,9 @@ describe('sandbox start --state FILE', () => {
     const lineA = firstLine(a);
     await a.waitStderr(/does not exist yet: starting fresh/);
     const envA = envOf(await lineA);
-    const created = await runCli(['audiences', 'create', '--name', 'Fixture audience', '--fields', 'id', '-o', 'tsv'], { env: envA });
+    const created = await runCli(['audiences', 'create', '--name', 'Fixture audience', '--fields', 'id', '-o', 'tsv'], {
+      env: envA,
+    });
     expect(created.code, created.stderr).toBe(0);
     const audId = created.stdout.trim();
     a.child.kill('SIGTERM');

@@ -16,24 +16,56 @@ beforeAll(async () => {
     ['custom_audiences', 'ca2'],
     ['do_not_reach_lists', 'dnr1'],
   ] as const) {
-    t.sb.app.state.collection(kind).set(id, { id, account_id: acct, name: id, description: '', audience_size: 0, deleted: false, created_at: now, updated_at: now });
+    t.sb.app.state.collection(kind).set(id, {
+      id,
+      account_id: acct,
+      name: id,
+      description: '',
+      audience_size: 0,
+      deleted: false,
+      created_at: now,
+      updated_at: now,
+    });
   }
-  t.sb.app.state.collection('accounts').set('other1', { id: 'other1', name: 'Not yours', user_ids: ['783214'], deleted: false });
+  t.sb.app.state
+    .collection('accounts')
+    .set('other1', { id: 'other1', name: 'Not yours', user_ids: ['783214'], deleted: false });
 });
 afterAll(() => t.close());
 
 const CA = (id = 'ca1', account = acct) => `/12/accounts/${account}/custom_audiences/${id}/users`;
 const DNR = () => `/12/batch/accounts/${acct}/do_not_reach_lists/dnr1/users`;
 const h = (s: string) => sha256Hex(s);
-const post = (path: string, body: unknown, extra: string[] = []) => t.run(['request', '--ads', '-X', 'POST', path, '--body', '-', ...extra], { input: typeof body === 'string' ? body : JSON.stringify(body) });
-const size = (id: string, kind: 'custom_audiences' | 'do_not_reach_lists' = 'custom_audiences') => t.sb.app.state.collection(kind).get(id)!.audience_size;
-const upd = (users: unknown[], params: Record<string, unknown> = {}) => ({ operation_type: 'Update', params: { ...params, users } });
+const post = (path: string, body: unknown, extra: string[] = []) =>
+  t.run(['request', '--ads', '-X', 'POST', path, '--body', '-', ...extra], {
+    input: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const size = (id: string, kind: 'custom_audiences' | 'do_not_reach_lists' = 'custom_audiences') =>
+  t.sb.app.state.collection(kind).get(id)!.audience_size;
+const upd = (users: unknown[], params: Record<string, unknown> = {}) => ({
+  operation_type: 'Update',
+  params: { ...params, users },
+});
 
 describe('POST custom_audiences/:id/users', () => {
   it('counts distinct users; service_id is twitter_id; partner_user_id is not hashed; Delete removes', async () => {
-    const r = await post(CA(), [upd([{ service_id: [h('783214')] }, { twitter_id: [h('783214')] }, { partner_user_id: ['crm-1'] }, { email: [h('a@example.com')], phone_number: [h('14155552671')] }])], ['-i']);
+    const r = await post(
+      CA(),
+      [
+        upd([
+          { service_id: [h('783214')] },
+          { twitter_id: [h('783214')] },
+          { partner_user_id: ['crm-1'] },
+          { email: [h('a@example.com')], phone_number: [h('14155552671')] },
+        ]),
+      ],
+      ['-i'],
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ request: { params: { account_id: acct, custom_audience_id: 'ca1' } }, data: { success_count: 4, total_count: 4 } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      request: { params: { account_id: acct, custom_audience_id: 'ca1' } },
+      data: { success_count: 4, total_count: 4 },
+    });
     expect(r.stderr).toMatch(/x-rate-limit-limit: 1500/);
     expect(size('ca1')).toBe(3);
     const d = await post(CA(), [{ operation_type: 'Delete', params: { users: [{ twitter_id: [h('783214')] }] } }]);
@@ -50,8 +82,16 @@ describe('POST custom_audiences/:id/users', () => {
       [[good, upd([{ email: ['plain@example.com'] }])], /must be SHA-256 hashed/, 1],
       [[good, upd([{ fax: [h('1')] }])], /unknown identifier type "fax"/, 1],
       [[good, upd([])], /users must be a non-empty array/, 1],
-      [[good, { operation_type: 'Create', params: { users: [{ email: [h('1')] }] } }], /operation_type must be Update or Delete/, 1],
-      [[upd([{ email: [h('1')] }], { effective_at: iso(now + 86400_000), expires_at: iso(now) })], /expires_at must be after effective_at/, 1],
+      [
+        [good, { operation_type: 'Create', params: { users: [{ email: [h('1')] }] } }],
+        /operation_type must be Update or Delete/,
+        1,
+      ],
+      [
+        [upd([{ email: [h('1')] }], { effective_at: iso(now + 86400_000), expires_at: iso(now) })],
+        /expires_at must be after effective_at/,
+        1,
+      ],
       [[upd([{ email: [h('1')] }], { expires_at: iso(now + 400 * 86400_000) })], /at most 13 months/, 1],
       [Array.from({ length: 2501 }, () => good), /At most 2500 operations/, 1],
       [{ not: 'an array' }, /non-empty JSON array/, 1],
@@ -95,7 +135,11 @@ describe('POST custom_audiences/:id/users', () => {
 
 describe('POST batch/.../do_not_reach_lists/:id/users', () => {
   it('takes email and phone_number, no effective_at, expiry under 13 months', async () => {
-    const ok = await post(DNR(), [upd([{ email: [h('a@example.com')] }, { phone_number: [h('14155552671')] }], { expires_at: new Date(Date.now() + 30 * 86400_000).toISOString() })]);
+    const ok = await post(DNR(), [
+      upd([{ email: [h('a@example.com')] }, { phone_number: [h('14155552671')] }], {
+        expires_at: new Date(Date.now() + 30 * 86400_000).toISOString(),
+      }),
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(size('dnr1', 'do_not_reach_lists')).toBe(2);
     const rs = await Promise.all([

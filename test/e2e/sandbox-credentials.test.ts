@@ -21,10 +21,13 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const verifyCreds = (keys: Keys) => signedFetch(keys, 'GET', `${base}/1.1/account/verify_credentials.json`);
-const code = (a: { data: Record<string, unknown> }) => (a.data.errors as Array<{ code: number }> | undefined)?.[0]?.code;
+const code = (a: { data: Record<string, unknown> }) =>
+  (a.data.errors as Array<{ code: number }> | undefined)?.[0]?.code;
 
 async function requestToken(callback: string, query = ''): Promise<{ token: string; secret: string }> {
-  const r = await signedFetch(app, 'POST', `${base}/oauth/request_token${query}`, { extra: { oauth_callback: callback } });
+  const r = await signedFetch(app, 'POST', `${base}/oauth/request_token${query}`, {
+    extra: { oauth_callback: callback },
+  });
   expect(r.status, r.text).toBe(200);
   expect(r.data.oauth_callback_confirmed).toBe('true');
   return { token: r.data.oauth_token as string, secret: r.data.oauth_token_secret as string };
@@ -35,7 +38,12 @@ async function login(screenName = 'sandbox_alice', query = ''): Promise<Record<s
   const rt = await requestToken('http://127.0.0.1:9/callback', query);
   const page = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', { screenName });
   const verifier = new URL(page.location!).searchParams.get('oauth_verifier')!;
-  const r = await signedFetch({ ...app, token: rt.token, tokenSecret: rt.secret }, 'POST', `${base}/oauth/access_token`, { extra: { oauth_verifier: verifier } });
+  const r = await signedFetch(
+    { ...app, token: rt.token, tokenSecret: rt.secret },
+    'POST',
+    `${base}/oauth/access_token`,
+    { extra: { oauth_verifier: verifier } },
+  );
   expect(r.status, r.text).toBe(200);
   return r.data as Record<string, string>;
 }
@@ -52,12 +60,18 @@ describe('OAuth 1.0a signatures (401 code 32)', () => {
     const wrongTokenSecret = await verifyCreds({ ...owner, tokenSecret: 'not-the-token-secret' });
     expect([wrongTokenSecret.status, code(wrongTokenSecret)]).toEqual([401, 32]);
 
-    const stale = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const stale = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, {
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
     expect([stale.status, code(stale)]).toEqual([401, 32]);
 
-    const first = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, { nonce: 'fixed-nonce-1' });
+    const first = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, {
+      nonce: 'fixed-nonce-1',
+    });
     expect(first.status).toBe(200);
-    const replay = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, { authorization: first.authorization });
+    const replay = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, {
+      authorization: first.authorization,
+    });
     expect([replay.status, code(replay)]).toEqual([401, 32]);
 
     const unknown = await verifyCreds({ ...owner, consumerKey: 'no-such-app-key' });
@@ -65,10 +79,16 @@ describe('OAuth 1.0a signatures (401 code 32)', () => {
 
     // A tampered query (signed one thing, sent another) fails the signature.
     const signedForA1 = oauth1Header(owner, { method: 'GET', url: `${base}/1.1/account/verify_credentials.json?a=1` });
-    const res = await fetch(`${base}/1.1/account/verify_credentials.json?a=2`, { headers: { authorization: signedForA1 } });
+    const res = await fetch(`${base}/1.1/account/verify_credentials.json?a=2`, {
+      headers: { authorization: signedForA1 },
+    });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { errors: Array<{ code: number }> }).errors[0]!.code).toBe(32);
-    const sameQuery = await fetch(`${base}/1.1/account/verify_credentials.json?a=1`, { headers: { authorization: oauth1Header(owner, { method: 'GET', url: `${base}/1.1/account/verify_credentials.json?a=1` }) } });
+    const sameQuery = await fetch(`${base}/1.1/account/verify_credentials.json?a=1`, {
+      headers: {
+        authorization: oauth1Header(owner, { method: 'GET', url: `${base}/1.1/account/verify_credentials.json?a=1` }),
+      },
+    });
     expect(sameQuery.status).toBe(200); // the control: the same header on the signed query passes
 
     const none = await fetch(`${base}/1.1/account/verify_credentials.json`);
@@ -82,7 +102,9 @@ describe('request token', () => {
     expect(missing.status).toBe(400);
     expect(JSON.stringify(missing.data)).toMatch(/oauth_callback is required/);
 
-    const evil = await signedFetch(app, 'POST', `${base}/oauth/request_token`, { extra: { oauth_callback: 'https://evil.example/cb' } });
+    const evil = await signedFetch(app, 'POST', `${base}/oauth/request_token`, {
+      extra: { oauth_callback: 'https://evil.example/cb' },
+    });
     expect([evil.status, code(evil)]).toEqual([403, 415]);
 
     await requestToken('oob');
@@ -90,7 +112,9 @@ describe('request token', () => {
     const rt = await requestToken('http://127.0.0.1:8123/callback', '?x_auth_access_type=read');
     expect(rt.token).toMatch(/^\w+$/);
 
-    const bad = await signedFetch(app, 'POST', `${base}/oauth/request_token?x_auth_access_type=admin`, { extra: { oauth_callback: 'oob' } });
+    const bad = await signedFetch(app, 'POST', `${base}/oauth/request_token?x_auth_access_type=admin`, {
+      extra: { oauth_callback: 'oob' },
+    });
     expect(bad.status).toBe(400);
   });
 });
@@ -106,13 +130,20 @@ describe('authorize and authenticate pages', () => {
     expect(html).toMatch(/value="sandbox_bob" checked/);
     expect(html).not.toContain('id="password"');
 
-    const forced = await (await fetch(`${base}/oauth/authenticate?oauth_token=${rt.token}&force_login=true&screen_name=sandbox_alice`)).text();
+    const forced = await (
+      await fetch(`${base}/oauth/authenticate?oauth_token=${rt.token}&force_login=true&screen_name=sandbox_alice`)
+    ).text();
     expect(forced).toMatch(/id="username" name="screen_name" value="sandbox_alice"/);
     expect(forced).toContain('id="password"');
     // Without a password the forced login does not go through.
     const noPw = await fetch(`${base}/oauth/authorize`, {
       method: 'POST',
-      body: new URLSearchParams({ oauth_token: rt.token, decision: 'allow', screen_name: 'sandbox_alice', force_login: 'true' }),
+      body: new URLSearchParams({
+        oauth_token: rt.token,
+        decision: 'allow',
+        screen_name: 'sandbox_alice',
+        force_login: 'true',
+      }),
     });
     expect(noPw.status).toBe(400);
 
@@ -122,27 +153,45 @@ describe('authorize and authenticate pages', () => {
 
   it('oob: Allow shows the PIN in id="pin", and the PIN is the verifier', async () => {
     const rt = await requestToken('oob');
-    const res = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', { screenName: 'sandbox_bob' });
+    const res = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', {
+      screenName: 'sandbox_bob',
+    });
     expect(res.status).toBe(200);
     expect(res.pin).toMatch(/^\d{7}$/);
-    const at = await signedFetch({ ...app, token: rt.token, tokenSecret: rt.secret }, 'POST', `${base}/oauth/access_token`, { extra: { oauth_verifier: res.pin! } });
+    const at = await signedFetch(
+      { ...app, token: rt.token, tokenSecret: rt.secret },
+      'POST',
+      `${base}/oauth/access_token`,
+      { extra: { oauth_verifier: res.pin! } },
+    );
     expect(at.status).toBe(200);
     expect(at.data).toMatchObject({ user_id: '6253282', screen_name: 'sandbox_bob' });
   });
 
   it('authenticate skips the page for a user who already approved, unless force_login', async () => {
     const first = await requestToken('http://127.0.0.1:9/cb');
-    const allowed = await decideOnPage(`${base}/oauth/authenticate?oauth_token=${first.token}`, 'allow', { screenName: 'sandbox_alice' });
+    const allowed = await decideOnPage(`${base}/oauth/authenticate?oauth_token=${first.token}`, 'allow', {
+      screenName: 'sandbox_alice',
+    });
     expect(allowed.cookie).toMatch(/^sandbox_user=783214$/);
     const second = await requestToken('http://127.0.0.1:9/cb');
-    const again = await fetch(`${base}/oauth/authenticate?oauth_token=${second.token}`, { redirect: 'manual', headers: { cookie: allowed.cookie! } });
+    const again = await fetch(`${base}/oauth/authenticate?oauth_token=${second.token}`, {
+      redirect: 'manual',
+      headers: { cookie: allowed.cookie! },
+    });
     expect(again.status).toBe(302);
     expect(new URL(again.headers.get('location')!).searchParams.get('oauth_verifier')).toBeTruthy();
     const third = await requestToken('http://127.0.0.1:9/cb');
-    const forced = await fetch(`${base}/oauth/authenticate?oauth_token=${third.token}&force_login=true`, { redirect: 'manual', headers: { cookie: allowed.cookie! } });
+    const forced = await fetch(`${base}/oauth/authenticate?oauth_token=${third.token}&force_login=true`, {
+      redirect: 'manual',
+      headers: { cookie: allowed.cookie! },
+    });
     expect(forced.status).toBe(200);
     // authorize always asks (desktop applications).
-    const viaAuthorize = await fetch(`${base}/oauth/authorize?oauth_token=${third.token}`, { redirect: 'manual', headers: { cookie: allowed.cookie! } });
+    const viaAuthorize = await fetch(`${base}/oauth/authorize?oauth_token=${third.token}`, {
+      redirect: 'manual',
+      headers: { cookie: allowed.cookie! },
+    });
     expect(viaAuthorize.status).toBe(200);
   });
 
@@ -153,7 +202,12 @@ describe('authorize and authenticate pages', () => {
     const loc = new URL(res.location!);
     expect(loc.searchParams.get('denied')).toBe(rt.token);
     expect(loc.searchParams.get('oauth_verifier')).toBeNull();
-    const at = await signedFetch({ ...app, token: rt.token, tokenSecret: rt.secret }, 'POST', `${base}/oauth/access_token`, { extra: { oauth_verifier: 'x' } });
+    const at = await signedFetch(
+      { ...app, token: rt.token, tokenSecret: rt.secret },
+      'POST',
+      `${base}/oauth/access_token`,
+      { extra: { oauth_verifier: 'x' } },
+    );
     expect(at.status).toBe(401);
   });
 
@@ -167,7 +221,9 @@ describe('authorize and authenticate pages', () => {
 describe('access token: the verifier is strictly required and single-use', () => {
   it('missing verifier fails; wrong verifier burns the request token; the right one works once', async () => {
     const rt = await requestToken('http://127.0.0.1:9/callback');
-    const page = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', { screenName: 'sandbox_alice' });
+    const page = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', {
+      screenName: 'sandbox_alice',
+    });
     const verifier = new URL(page.location!).searchParams.get('oauth_verifier')!;
     const rtKeys = { ...app, token: rt.token, tokenSecret: rt.secret };
     const missing = await signedFetch(rtKeys, 'POST', `${base}/oauth/access_token`);
@@ -180,7 +236,9 @@ describe('access token: the verifier is strictly required and single-use', () =>
     expect(Object.keys(ok.data).sort()).toEqual(['oauth_token', 'oauth_token_secret', 'screen_name', 'user_id']);
     expect(ok.data).toMatchObject({ user_id: '783214', screen_name: 'sandbox_alice' });
 
-    const reuse = await signedFetch(rtKeys, 'POST', `${base}/oauth/access_token`, { extra: { oauth_verifier: verifier } });
+    const reuse = await signedFetch(rtKeys, 'POST', `${base}/oauth/access_token`, {
+      extra: { oauth_verifier: verifier },
+    });
     expect(reuse.status).toBe(401);
     expect(reuse.text).toMatch(/Invalid request token/);
 
@@ -188,7 +246,9 @@ describe('access token: the verifier is strictly required and single-use', () =>
     const page2 = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt2.token}`, 'allow');
     const good2 = new URL(page2.location!).searchParams.get('oauth_verifier')!;
     const rt2Keys = { ...app, token: rt2.token, tokenSecret: rt2.secret };
-    const wrong = await signedFetch(rt2Keys, 'POST', `${base}/oauth/access_token`, { extra: { oauth_verifier: 'guess' } });
+    const wrong = await signedFetch(rt2Keys, 'POST', `${base}/oauth/access_token`, {
+      extra: { oauth_verifier: 'guess' },
+    });
     expect(wrong.status).toBe(401);
     const late = await signedFetch(rt2Keys, 'POST', `${base}/oauth/access_token`, { extra: { oauth_verifier: good2 } });
     expect(late.status).toBe(401);
@@ -219,9 +279,15 @@ describe('user token invalidation', () => {
     expect([again.status, code(again)]).toEqual([401, 89]);
     const next = await login('sandbox_alice');
     expect(next.oauth_token).not.toBe(tok.oauth_token);
-    expect((await verifyCreds({ ...app, token: next.oauth_token, tokenSecret: next.oauth_token_secret })).status).toBe(200);
+    expect((await verifyCreds({ ...app, token: next.oauth_token, tokenSecret: next.oauth_token_secret })).status).toBe(
+      200,
+    );
     // The .json suffix is the same endpoint.
-    const viaJson = await signedFetch({ ...app, token: next.oauth_token, tokenSecret: next.oauth_token_secret }, 'POST', `${base}/1.1/oauth/invalidate_token.json`);
+    const viaJson = await signedFetch(
+      { ...app, token: next.oauth_token, tokenSecret: next.oauth_token_secret },
+      'POST',
+      `${base}/1.1/oauth/invalidate_token.json`,
+    );
     expect(viaJson.status).toBe(200);
   });
 
@@ -270,12 +336,19 @@ describe('OAuth 2.0 app-only bearer', () => {
     expect([tooOften.status, code(tooOften)]).toEqual([403, 99]);
     expect(JSON.stringify(tooOften.data)).toMatch(/authenticity_token_error/);
     await t.admin('POST', '/_sandbox/clock', { advance: '61s' });
-    expect((await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials')).data.access_token).toBe(bearer);
+    expect((await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials')).data.access_token).toBe(
+      bearer,
+    );
 
     // Invalidation: signed as the application owner, access_token names the bearer.
     const inv = `${base}/oauth2/invalidate_token`;
     const alice = await login('sandbox_alice');
-    const notOwner = await signedFetch({ ...app, token: alice.oauth_token, tokenSecret: alice.oauth_token_secret }, 'POST', inv, { form: { access_token: bearer } });
+    const notOwner = await signedFetch(
+      { ...app, token: alice.oauth_token, tokenSecret: alice.oauth_token_secret },
+      'POST',
+      inv,
+      { form: { access_token: bearer } },
+    );
     expect(notOwner.status).toBe(403);
     const withBearer = await bearerFetch(bearer, `${inv}?access_token=${encodeURIComponent(bearer)}`, 'POST');
     expect([withBearer.status, code(withBearer)]).toEqual([403, 220]); // must be OAuth 1.0a as the owner

@@ -36,7 +36,16 @@ async function ans(res: Response): Promise<Ans> {
 }
 
 function authorizeQuery(o: Record<string, string | undefined>): string {
-  const q = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'tweet.read users.read offline.access', state: 'st-1', code_challenge: 'c'.repeat(43), code_challenge_method: 'S256', ...o };
+  const q = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'tweet.read users.read offline.access',
+    state: 'st-1',
+    code_challenge: 'c'.repeat(43),
+    code_challenge_method: 'S256',
+    ...o,
+  };
   return Object.entries(q)
     .filter((e): e is [string, string] => e[1] !== undefined)
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
@@ -60,18 +69,39 @@ async function token(form: Record<string, string>, auth: string | null = clientB
 }
 
 async function revoke(form: Record<string, string>, auth: string | null = clientBasic(clientId, secret)): Promise<Ans> {
-  return ans(await fetch(`${base}/2/oauth2/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) }, body: new URLSearchParams(form) }));
+  return ans(
+    await fetch(`${base}/2/oauth2/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
+      body: new URLSearchParams(form),
+    }),
+  );
 }
 
 const bearer = (tok: string, path: string, init: RequestInit = {}) =>
-  fetch(base + path, { ...init, headers: { authorization: `Bearer ${tok}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } }).then(ans);
+  fetch(base + path, {
+    ...init,
+    headers: { authorization: `Bearer ${tok}`, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+  }).then(ans);
 
 /** A code for `scope` through the consent page, with a fresh S256 verifier. */
-async function codeFor(scope: string, o: { method?: string; client?: string; user?: string } = {}): Promise<{ code: string; verifier: string }> {
+async function codeFor(
+  scope: string,
+  o: { method?: string; client?: string; user?: string } = {},
+): Promise<{ code: string; verifier: string }> {
   const verifier = newVerifier();
   const method = o.method ?? 'S256';
   const challenge = method.toLowerCase() === 'plain' ? verifier : codeChallenge(verifier);
-  const r = await consent(authorizeQuery({ scope, code_challenge: challenge, code_challenge_method: method, client_id: o.client ?? clientId }), 'allow', o.user);
+  const r = await consent(
+    authorizeQuery({
+      scope,
+      code_challenge: challenge,
+      code_challenge_method: method,
+      client_id: o.client ?? clientId,
+    }),
+    'allow',
+    o.user,
+  );
   expect(r.status, r.text).toBe(302);
   const u = new URL(r.location!);
   expect(u.searchParams.get('state')).toBe('st-1');
@@ -110,11 +140,18 @@ describe('consent page', () => {
     const deny = await consent(authorizeQuery({ state: 'st-2' }), 'deny');
     expect(deny.status).toBe(302);
     const d = new URL(deny.location!);
-    expect([d.searchParams.get('error'), d.searchParams.get('state'), d.searchParams.has('code')]).toEqual(['access_denied', 'st-2', false]);
+    expect([d.searchParams.get('error'), d.searchParams.get('state'), d.searchParams.has('code')]).toEqual([
+      'access_denied',
+      'st-2',
+      false,
+    ]);
   });
 
   it('answers an unknown client or an unregistered redirect_uri with a plain 400, never a redirect', async () => {
-    for (const q of [authorizeQuery({ client_id: 'nope' }), authorizeQuery({ redirect_uri: 'https://evil.example/cb' })]) {
+    for (const q of [
+      authorizeQuery({ client_id: 'nope' }),
+      authorizeQuery({ redirect_uri: 'https://evil.example/cb' }),
+    ]) {
       const r = await ans(await fetch(`${base}/i/oauth2/authorize?${q}`, { redirect: 'manual' }));
       expect(r.status).toBe(400);
       expect(r.type).toContain('text/plain');
@@ -156,14 +193,20 @@ describe('token endpoint', () => {
   it('accepts plain and lowercase s256 challenges, and public clients with client_id in the body', async () => {
     for (const method of ['plain', 's256']) {
       const { code, verifier } = await codeFor('tweet.read', { method });
-      expect((await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier })).status).toBe(200);
+      expect(
+        (await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier }))
+          .status,
+      ).toBe(200);
     }
     const { code, verifier } = await codeFor('tweet.read', { client: publicId });
-    const pub = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: publicId }, null);
+    const pub = await token(
+      { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: publicId },
+      null,
+    );
     expect(pub.status, pub.text).toBe(200);
   });
 
-  it('answers each bad request with the platform\'s body', async () => {
+  it("answers each bad request with the platform's body", async () => {
     const { code, verifier } = await codeFor('tweet.read');
     const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier };
     for (const k of ['code', 'redirect_uri', 'code_verifier', 'grant_type']) {
@@ -175,12 +218,18 @@ describe('token endpoint', () => {
     expect((await token({ ...base, grant_type: 'client_credentials' })).body.error).toBe('unsupported_grant_type');
     // Confidential client without its header, with a wrong secret, or posting the secret: 401.
     const noAuth = await token({ ...base, client_id: clientId }, null);
-    expect([noAuth.status, noAuth.body]).toEqual([401, { error: 'unauthorized_client', error_description: 'Missing valid authorization header' }]);
+    expect([noAuth.status, noAuth.body]).toEqual([
+      401,
+      { error: 'unauthorized_client', error_description: 'Missing valid authorization header' },
+    ]);
     expect((await token(base, clientBasic(clientId, 'wrong'))).status).toBe(401);
     expect((await token({ ...base, client_id: clientId, client_secret: secret }, null)).status).toBe(401);
     // The code is still good after those (none reached it); a wrong verifier spends it.
     const wrongVerifier = await token({ ...base, code_verifier: newVerifier() });
-    expect([wrongVerifier.status, wrongVerifier.body]).toEqual([400, TOKEN_ERR('Value passed for the code verifier did not match the code challenge.')]);
+    expect([wrongVerifier.status, wrongVerifier.body]).toEqual([
+      400,
+      TOKEN_ERR('Value passed for the code verifier did not match the code challenge.'),
+    ]);
     expect((await token(base)).body).toEqual(TOKEN_ERR('Value passed for the authorization code was invalid.'));
   });
 
@@ -192,15 +241,20 @@ describe('token endpoint', () => {
 
     const b = await codeFor('tweet.read');
     await t.admin('POST', '/_sandbox/clock', { advance: '31s' });
-    expect((await token({ ...ok, code: b.code, code_verifier: b.verifier })).body).toEqual(TOKEN_ERR('Value passed for the authorization code was invalid.'));
+    expect((await token({ ...ok, code: b.code, code_verifier: b.verifier })).body).toEqual(
+      TOKEN_ERR('Value passed for the authorization code was invalid.'),
+    );
 
     const c = await codeFor('tweet.read', { client: publicId });
-    expect((await token({ ...ok, code: c.code, code_verifier: c.verifier })).body).toEqual(TOKEN_ERR('Value passed for the authorization code was invalid.'));
+    expect((await token({ ...ok, code: c.code, code_verifier: c.verifier })).body).toEqual(
+      TOKEN_ERR('Value passed for the authorization code was invalid.'),
+    );
 
     const d = await codeFor('tweet.read');
-    expect((await token({ ...ok, code: d.code, code_verifier: d.verifier, redirect_uri: 'http://127.0.0.1:10/callback' })).body).toEqual(
-      TOKEN_ERR('Value passed for the redirect uri did not match the uri of the authorization code.'),
-    );
+    expect(
+      (await token({ ...ok, code: d.code, code_verifier: d.verifier, redirect_uri: 'http://127.0.0.1:10/callback' }))
+        .body,
+    ).toEqual(TOKEN_ERR('Value passed for the redirect uri did not match the uri of the authorization code.'));
   });
 
   it('rotates refresh tokens: the new pair works, the old refresh token and the old access token do not', async () => {
@@ -214,10 +268,17 @@ describe('token endpoint', () => {
     const again = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token! });
     expect([again.status, again.body]).toEqual([400, TOKEN_ERR('Value passed for the token was invalid.')]);
     const old = await bearer(first.access_token!, '/2/users/me');
-    expect([old.status, old.body]).toEqual([401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }]);
+    expect([old.status, old.body]).toEqual([
+      401,
+      { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' },
+    ]);
     expect(old.type).toContain('application/problem+json');
-    expect((await token({ grant_type: 'refresh_token', refresh_token: r1.body.refresh_token as string })).status).toBe(200);
-    expect((await token({ grant_type: 'refresh_token' })).body).toEqual(TOKEN_ERR('Missing required parameter [refresh_token].'));
+    expect((await token({ grant_type: 'refresh_token', refresh_token: r1.body.refresh_token as string })).status).toBe(
+      200,
+    );
+    expect((await token({ grant_type: 'refresh_token' })).body).toEqual(
+      TOKEN_ERR('Missing required parameter [refresh_token].'),
+    );
   });
 
   it('expires access tokens after 2 hours on the sandbox clock; refresh still works', async () => {
@@ -234,8 +295,12 @@ describe('token endpoint', () => {
 describe('revoke', () => {
   it('kills only the named token, needs token_type_hint, and answers revoked for unknown tokens', async () => {
     const b = await login();
-    expect((await revoke({ token: b.access_token! })).body).toEqual(TOKEN_ERR('Missing required parameter [token_type_hint].'));
-    expect((await revoke({ token_type_hint: 'access_token' })).body).toEqual(TOKEN_ERR('Missing required parameter [token].'));
+    expect((await revoke({ token: b.access_token! })).body).toEqual(
+      TOKEN_ERR('Missing required parameter [token_type_hint].'),
+    );
+    expect((await revoke({ token_type_hint: 'access_token' })).body).toEqual(
+      TOKEN_ERR('Missing required parameter [token].'),
+    );
     expect((await revoke({ token: b.access_token!, token_type_hint: 'access_token' }, null)).status).toBe(401);
     const r = await revoke({ token: b.access_token!, token_type_hint: 'access_token' });
     expect([r.status, r.body]).toEqual([200, { revoked: true }]);
@@ -244,7 +309,9 @@ describe('revoke', () => {
     const fresh = await token({ grant_type: 'refresh_token', refresh_token: b.refresh_token! });
     expect(fresh.status).toBe(200);
     await revoke({ token: fresh.body.refresh_token as string, token_type_hint: 'refresh_token' });
-    expect((await token({ grant_type: 'refresh_token', refresh_token: fresh.body.refresh_token as string })).status).toBe(400);
+    expect(
+      (await token({ grant_type: 'refresh_token', refresh_token: fresh.body.refresh_token as string })).status,
+    ).toBe(400);
     expect((await revoke({ token: 'never-issued', token_type_hint: 'access_token' })).body).toEqual({ revoked: true });
   });
 });
@@ -252,7 +319,7 @@ describe('revoke', () => {
 describe('user tokens on v2 endpoints', () => {
   const FORBIDDEN = { title: 'Forbidden', type: 'about:blank', status: 403, detail: 'Forbidden' };
 
-  it('GET /2/users/me: the token\'s user with tweet.read and users.read; users.read alone is 403', async () => {
+  it("GET /2/users/me: the token's user with tweet.read and users.read; users.read alone is 403", async () => {
     const b = await login('tweet.read users.read', 'sandbox_bob');
     const me = await bearer(b.access_token!, '/2/users/me');
     expect(me.body).toEqual({ data: { id: '6253282', name: 'Bob Sandbox', username: 'sandbox_bob' } });
@@ -266,16 +333,31 @@ describe('user tokens on v2 endpoints', () => {
     const r = await bearer(b.access_token!, '/2/webhooks');
     expect(r.status).toBe(403);
     expect(r.body.title).toBe('Unsupported Authentication');
-    expect(r.body.detail).toBe('Authenticating with OAuth 2.0 User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].');
-    const bearerToken = (await fetch(`${base}/oauth2/token`, { method: 'POST', headers: { authorization: 'Basic ' + Buffer.from(`${t.sb.seed.api_key}:${t.sb.seed.api_secret}`).toString('base64'), 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' }).then((x) => x.json())) as { access_token: string };
+    expect(r.body.detail).toBe(
+      'Authenticating with OAuth 2.0 User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].',
+    );
+    const bearerToken = (await fetch(`${base}/oauth2/token`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Basic ' + Buffer.from(`${t.sb.seed.api_key}:${t.sb.seed.api_secret}`).toString('base64'),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'grant_type=client_credentials',
+    }).then((x) => x.json())) as { access_token: string };
     const app = await bearer(bearerToken.access_token, '/2/users/me');
     expect(app.status).toBe(403);
-    expect(app.body.detail).toContain('Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].');
+    expect(app.body.detail).toContain(
+      'Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].',
+    );
   });
 
   it('activity subscriptions: each event type needs its scope', async () => {
     const b = await login('tweet.read users.read');
-    const sub = (tok: string, event_type: string) => bearer(tok, '/2/activity/subscriptions', { method: 'POST', body: JSON.stringify({ event_type, filter: { user_id: '783214' } }) });
+    const sub = (tok: string, event_type: string) =>
+      bearer(tok, '/2/activity/subscriptions', {
+        method: 'POST',
+        body: JSON.stringify({ event_type, filter: { user_id: '783214' } }),
+      });
     expect((await sub(b.access_token!, 'profile.update.bio')).status).toBe(200);
     const dm = await sub(b.access_token!, 'dm.received');
     expect([dm.status, dm.body]).toEqual([403, FORBIDDEN]);
@@ -283,7 +365,9 @@ describe('user tokens on v2 endpoints', () => {
     expect((await sub(withDm.access_token!, 'dm.received')).status).toBe(200);
     // Listing needs tweet.read and like.read (OpenAPI security of GET /2/activity/subscriptions).
     expect((await bearer(b.access_token!, '/2/activity/subscriptions')).status).toBe(403);
-    expect((await bearer((await login('tweet.read like.read')).access_token!, '/2/activity/subscriptions')).status).toBe(200);
+    expect(
+      (await bearer((await login('tweet.read like.read')).access_token!, '/2/activity/subscriptions')).status,
+    ).toBe(200);
   });
 
   it('OAuth 1.0a permissions override scopes: DM events need a direct-message token', async () => {
@@ -294,8 +378,17 @@ describe('user tokens on v2 endpoints', () => {
       const tok = t.sb.app.state.issueUserToken(s.api_key, '783214', level);
       const url = `${base}/2/activity/subscriptions`;
       const { oauth1Header } = await import('../../src/core/oauth1.js');
-      const authorization = oauth1Header({ ...keys, token: tok.token, tokenSecret: tok.secret }, { method: 'POST', url });
-      return ans(await fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: body(event) }));
+      const authorization = oauth1Header(
+        { ...keys, token: tok.token, tokenSecret: tok.secret },
+        { method: 'POST', url },
+      );
+      return ans(
+        await fetch(url, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: body(event),
+        }),
+      );
     };
     const rw = await post('read-write', 'dm.received');
     expect(rw.status).toBe(403);
@@ -308,7 +401,11 @@ describe('user tokens on v2 endpoints', () => {
     expect((await post('read-write-directmessages', 'dm.received')).status).toBe(200);
     expect((await post('read-write', 'profile.update.bio')).status).toBe(200);
     // Signed requests still count: the seeded owner's token (DM level) works as before.
-    const owner = await signedFetch({ ...keys, token: s.access_token, tokenSecret: s.access_token_secret }, 'GET', `${base}/2/users/me`);
+    const owner = await signedFetch(
+      { ...keys, token: s.access_token, tokenSecret: s.access_token_secret },
+      'GET',
+      `${base}/2/users/me`,
+    );
     expect(owner.data).toEqual({ data: { id: s.user_id, name: 'xctl Developer', username: s.screen_name } });
   });
 });

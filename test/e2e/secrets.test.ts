@@ -30,7 +30,10 @@ afterAll(async () => {
 
 async function v(args: string[], input?: string): Promise<RunResult> {
   const r = await t.run([...args, '--verbose'], { env, ...(input !== undefined ? { input } : {}) });
-  seen.push({ what: `xctl ${args.join(' ')} (stdout)`, text: r.stdout }, { what: `xctl ${args.join(' ')} (stderr)`, text: r.stderr });
+  seen.push(
+    { what: `xctl ${args.join(' ')} (stdout)`, text: r.stdout },
+    { what: `xctl ${args.join(' ')} (stderr)`, text: r.stderr },
+  );
   return r;
 }
 
@@ -50,9 +53,24 @@ describe('no secret in any output or file', () => {
     ok(await v(['request', '/2/webhooks', '--auth', 'app']));
     // The one raw call that asks the service for the bearer: its answer (stdout) is the data the
     // user asked for, like `auth token`; its --verbose trace on stderr is scanned.
-    const tokenCall = ok(await v(['request', '-X', 'POST', '/oauth2/token', '--auth', 'basic', '-d', 'grant_type=client_credentials', '--raw']));
+    const tokenCall = ok(
+      await v([
+        'request',
+        '-X',
+        'POST',
+        '/oauth2/token',
+        '--auth',
+        'basic',
+        '-d',
+        'grant_type=client_credentials',
+        '--raw',
+      ]),
+    );
     expect(tokenCall.stdout).toContain(secrets[3]);
-    seen.splice(seen.findIndex((x) => x.text === tokenCall.stdout), 1);
+    seen.splice(
+      seen.findIndex((x) => x.text === tokenCall.stdout),
+      1,
+    );
     await v(['request', '/1.1/nope.json']);
     expect((await v(['request', '/2/webhooks'], undefined)).code).not.toBe(0); // user auth on an app endpoint: refused, traced
     ok(await v(['changelog', '--grep', 'replay']));
@@ -67,9 +85,35 @@ describe('no secret in any output or file', () => {
       ok(await v(['webhooks', 'list']));
       ok(await v(['webhooks', 'validate', id]));
       ok(await v(['webhooks', 'crc', 'abc-123']));
-      const sub = JSON.parse(ok(await v(['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', '783214', '--webhook', id, '-o', 'json'])).stdout);
+      const sub = JSON.parse(
+        ok(
+          await v([
+            'activity',
+            'subscriptions',
+            'create',
+            '--event',
+            'profile.update.bio',
+            '--user-id',
+            '783214',
+            '--webhook',
+            id,
+            '-o',
+            'json',
+          ]),
+        ).stdout,
+      );
       ok(await v(['activity', 'subscriptions', 'list']));
-      ok(await v(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '783214', '--data', '{"before":"a","after":"b"}']));
+      ok(
+        await v([
+          'sandbox',
+          'trigger',
+          'profile.update.bio',
+          '--user-id',
+          '783214',
+          '--data',
+          '{"before":"a","after":"b"}',
+        ]),
+      );
       await l.waitStdout(/profile\.update\.bio/);
       ok(await v(['activity', 'subscriptions', 'delete', sub.subscription_id, '--yes']));
       ok(await v(['stream', 'rules', 'add', 'secret scan', '--tag', 's']));
@@ -80,7 +124,10 @@ describe('no secret in any output or file', () => {
     } finally {
       expect(await stream.stop()).toBe(0);
       expect(await l.stop()).toBe(0);
-      seen.push({ what: 'webhooks listen', text: l.stdout() + l.stderr() }, { what: 'activity stream', text: stream.stdout() + stream.stderr() });
+      seen.push(
+        { what: 'webhooks listen', text: l.stdout() + l.stderr() },
+        { what: 'activity stream', text: stream.stdout() + stream.stderr() },
+      );
     }
 
     // ads and audiences, with every file an upload writes
@@ -90,24 +137,60 @@ describe('no secret in any output or file', () => {
     const aud = JSON.parse(ok(await v(['audiences', 'create', '--name', 'secret scan', '-o', 'json'])).stdout);
     ok(await v(['audiences', 'list']));
     fs.writeFileSync(p('users.csv'), 'email\nuser1@example.com\nnot-an-email\nuser2@example.com\n');
-    ok(await v(['audiences', 'upload', aud.id, p('users.csv'), '--type', 'email', '--dry-run', '--out', p('bodies.jsonl'), '--rejects', p('rejects1.csv')]));
-    ok(await v(['audiences', 'upload', aud.id, p('users.csv'), '--type', 'email', '--journal', p('upload.journal'), '--rejects', p('rejects2.csv')]));
+    ok(
+      await v([
+        'audiences',
+        'upload',
+        aud.id,
+        p('users.csv'),
+        '--type',
+        'email',
+        '--dry-run',
+        '--out',
+        p('bodies.jsonl'),
+        '--rejects',
+        p('rejects1.csv'),
+      ]),
+    );
+    ok(
+      await v([
+        'audiences',
+        'upload',
+        aud.id,
+        p('users.csv'),
+        '--type',
+        'email',
+        '--journal',
+        p('upload.journal'),
+        '--rejects',
+        p('rejects2.csv'),
+      ]),
+    );
     ok(await v(['audiences', 'upload', aud.id, '-', '--type', 'email', '--restart'], 'user3@example.com\n'));
-    fs.writeFileSync(p('targeting.json'), JSON.stringify({ targeting_criteria: [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }] }));
+    fs.writeFileSync(
+      p('targeting.json'),
+      JSON.stringify({ targeting_criteria: [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }] }),
+    );
     await v(['audiences', 'estimate', '--targeting', p('targeting.json')]);
     ok(await v(['audiences', 'delete', aud.id, '--yes']));
 
     // a wrong secret in a failing call is not echoed either
-    const wrong = await t.run(['request', '/1.1/account/verify_credentials.json', '--verbose'], { env: { XCTL_API_SECRET: 'wrong-secret-0123456789' } });
+    const wrong = await t.run(['request', '/1.1/account/verify_credentials.json', '--verbose'], {
+      env: { XCTL_API_SECRET: 'wrong-secret-0123456789' },
+    });
     expect(wrong.code).toBe(3);
     expect(wrong.stdout + wrong.stderr).not.toContain('wrong-secret-0123456789');
 
     // every file written outside the store: the upload files above and the config folder's others
-    const files = [...fs.readdirSync(dir).map((n) => p(n)), ...walk(t.configDir).filter((f) => path.basename(f) !== 'config.json')];
+    const files = [
+      ...fs.readdirSync(dir).map((n) => p(n)),
+      ...walk(t.configDir).filter((f) => path.basename(f) !== 'config.json'),
+    ];
     expect(files.length).toBeGreaterThanOrEqual(5);
     for (const f of files) seen.push({ what: f, text: fs.readFileSync(f, 'utf8') });
 
-    for (const { what, text } of seen) for (const s of secrets) expect(text.includes(s), `${what} contains a secret`).toBe(false);
+    for (const { what, text } of seen)
+      for (const s of secrets) expect(text.includes(s), `${what} contains a secret`).toBe(false);
     // the scan saw the traces it meant to see
     expect(seen.some((x) => /HTTP GET .*\/2\/webhooks|GET .*\/2\/webhooks/.test(x.text))).toBe(true);
     // About fifty CLI processes, one after another: on a loaded two-core machine that can take
@@ -118,16 +201,29 @@ describe('no secret in any output or file', () => {
     const cfg = tempDir();
     const s = t.sb.seed;
     const base = { XCTL_CONFIG_DIR: cfg, XCTL_BASE_URL: s.base_url };
-    const set = await t.run(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'], { env: { ...base, XCTL_API_SECRET: undefined }, input: s.api_secret + '\n' });
+    const set = await t.run(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'], {
+      env: { ...base, XCTL_API_SECRET: undefined },
+      input: s.api_secret + '\n',
+    });
     expect(set.code, set.stderr).toBe(0);
-    const tok = await t.run(['auth', 'set', '--access-token', s.access_token, '--access-token-secret', '-'], { env: { ...base, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined }, input: s.access_token_secret + '\n' });
+    const tok = await t.run(['auth', 'set', '--access-token', s.access_token, '--access-token-secret', '-'], {
+      env: { ...base, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined },
+      input: s.access_token_secret + '\n',
+    });
     expect(tok.code, tok.stderr).toBe(0);
     const store = path.join(cfg, 'config.json');
     expect(fs.statSync(store).mode & 0o777).toBe(0o600);
-    const clean = { ...base, XCTL_API_KEY: undefined, XCTL_API_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined };
+    const clean = {
+      ...base,
+      XCTL_API_KEY: undefined,
+      XCTL_API_SECRET: undefined,
+      XCTL_ACCESS_TOKEN: undefined,
+      XCTL_ACCESS_TOKEN_SECRET: undefined,
+    };
     const st = await t.run(['auth', 'status', '--verbose'], { env: clean });
     expect(st.code, st.stderr).toBe(0);
-    for (const sec of [s.api_secret, s.access_token, s.access_token_secret]) expect(st.stdout + st.stderr).not.toContain(sec);
+    for (const sec of [s.api_secret, s.access_token, s.access_token_secret])
+      expect(st.stdout + st.stderr).not.toContain(sec);
     expect(st.stdout + st.stderr).toMatch(/\*{3}|…|\.\.\./); // masked values are shown
     const printed = await t.run(['auth', 'token'], { env: clean });
     expect([printed.code, printed.stdout.trim()]).toEqual([0, s.access_token]);
@@ -138,5 +234,7 @@ describe('no secret in any output or file', () => {
 
 function walk(d: string): string[] {
   if (!fs.existsSync(d)) return [];
-  return fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+  return fs
+    .readdirSync(d, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
 }

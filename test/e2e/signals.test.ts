@@ -35,7 +35,11 @@ describe('SIGINT', () => {
       [spawnCli(['sandbox', 'start', '--port', '0'], { XCTL_CONFIG_DIR: tempDir() }), /Ctrl-C stops it/, 0],
       [spawnCli(['webhooks', 'listen', '--register', '--yes'], env), /registered webhook \d+/, 0],
       [spawnCli(['activity', 'stream'], env), /connected to the activity stream/, 0],
-      [spawnCli(['auth', 'login', '--no-browser'], { ...env, XCTL_CONFIG_DIR: tempDir() }), /Waiting for the browser/, 130],
+      [
+        spawnCli(['auth', 'login', '--no-browser'], { ...env, XCTL_CONFIG_DIR: tempDir() }),
+        /Waiting for the browser/,
+        130,
+      ],
     ];
     // sandbox start prints its banner (base URL, credentials) on stdout, the others on stderr
     await Promise.all(runs.map(([l, ready], i) => (i === 0 ? l.waitStdout(ready) : l.waitStderr(ready))));
@@ -53,7 +57,23 @@ describe('SIGINT', () => {
     fs.writeFileSync(file, Array.from({ length: 60_000 }, (_, i) => `user${i}@example.com`).join('\n'));
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 300, match: '/users$' });
     try {
-      const up = spawnCli(['audiences', 'upload', aud.id, file, '--type', 'email', '--batch-size', '500', '--concurrency', '1', '--journal', path.join(dir, 'j')], env);
+      const up = spawnCli(
+        [
+          'audiences',
+          'upload',
+          aud.id,
+          file,
+          '--type',
+          'email',
+          '--batch-size',
+          '500',
+          '--concurrency',
+          '1',
+          '--journal',
+          path.join(dir, 'j'),
+        ],
+        env,
+      );
       // 120 batches at 300 ms each: the upload is surely mid-way after a second and a half
       await new Promise((r) => setTimeout(r, 1500));
       expect(await up.stop('SIGINT')).toBe(130);
@@ -70,7 +90,10 @@ describe('a closed pipe (`xctl ... | head`)', () => {
       [['completion', 'zsh'], ['changelog'], ['ads', 'ref', 'placements']].map(
         (args) =>
           new Promise<{ code: number | null; stderr: string }>((resolve) => {
-            const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+            const child = spawn(process.execPath, [BIN, ...args], {
+              env: { ...process.env, ...t.env },
+              stdio: ['ignore', 'pipe', 'pipe'],
+            });
             child.stdout.destroy(); // the reader is gone before the first write
             let stderr = '';
             child.stderr.on('data', (d) => (stderr += d));

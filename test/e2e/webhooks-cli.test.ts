@@ -9,7 +9,8 @@ import { appBearer, spawnCli, startReceiver, waitFor } from '../helpers/receiver
 import type { SandboxStateBody } from '../helpers/json.js';
 
 let t: TestSandbox;
-const sign = (body: string, secret = t.sb.seed.api_secret) => 'sha256=' + crypto.createHmac('sha256', secret).update(body).digest('base64');
+const sign = (body: string, secret = t.sb.seed.api_secret) =>
+  'sha256=' + crypto.createHmac('sha256', secret).update(body).digest('base64');
 
 beforeAll(async () => {
   t = await startTestSandbox({ clock: 'manual' });
@@ -27,22 +28,56 @@ describe('webhooks listen', () => {
       const url = (await l.waitStderr(/listening on (http:\/\/\S+?)[;\s]/))[1]!;
       const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
       expect(l.stderr()).toContain('answered a challenge check (CRC)');
-      const sub = await t.run(['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', '783214', '--webhook', id, '--tag', 'bios', '-o', 'json']);
+      const sub = await t.run([
+        'activity',
+        'subscriptions',
+        'create',
+        '--event',
+        'profile.update.bio',
+        '--user-id',
+        '783214',
+        '--webhook',
+        id,
+        '--tag',
+        'bios',
+        '-o',
+        'json',
+      ]);
       expect(sub.code).toBe(0);
       expect(JSON.parse(sub.stdout)).toMatchObject({ event_type: 'profile.update.bio', webhook_id: id });
-      const trig = await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '783214', '--data', '{"before":"old","after":"new"}', '-o', 'json']);
+      const trig = await t.run([
+        'sandbox',
+        'trigger',
+        'profile.update.bio',
+        '--user-id',
+        '783214',
+        '--data',
+        '{"before":"old","after":"new"}',
+        '-o',
+        'json',
+      ]);
       expect(JSON.parse(trig.stdout).deliveries).toBe(1);
       await l.waitStdout(/profile\.update\.bio {2}user=783214 {2}"old" -> "new" \[tag bios\]/);
 
       // Filtered stream: rule, link, a matching post.
       expect((await t.run(['stream', 'rules', 'add', 'sandbox cats', '--tag', 'cats'])).code).toBe(0);
       expect((await t.run(['stream', 'webhooks', 'link', id])).code).toBe(0);
-      expect((await t.run(['sandbox', 'trigger', 'post.create', '--data', '{"text":"the sandbox cats are here"}'])).code).toBe(0);
+      expect(
+        (await t.run(['sandbox', 'trigger', 'post.create', '--data', '{"text":"the sandbox cats are here"}'])).code,
+      ).toBe(0);
       await l.waitStdout(/post {2}user=\d+ {2}\d+: the sandbox cats are here \[rules cats\]/);
 
       // Forged, unsigned and JSON-token requests are refused and logged, never printed as events.
       const forged = JSON.stringify({ data: { event_type: 'profile.update.bio', payload: { after: 'FORGED' } } });
-      expect((await fetch(url, { method: 'POST', body: forged, headers: { 'x-service-webhooks-signature': sign(forged, 'wrong-secret') } })).status).toBe(403);
+      expect(
+        (
+          await fetch(url, {
+            method: 'POST',
+            body: forged,
+            headers: { 'x-service-webhooks-signature': sign(forged, 'wrong-secret') },
+          })
+        ).status,
+      ).toBe(403);
       expect((await fetch(url, { method: 'POST', body: forged })).status).toBe(403);
       const jsonToken = await fetch(`${url}?crc_token=${encodeURIComponent(forged)}`);
       expect(jsonToken.status).toBe(400);
@@ -53,9 +88,23 @@ describe('webhooks listen', () => {
       await l.waitStderr(/crc_token not shaped/);
 
       // The platform's header name is accepted too; deprecated names are mapped, warned about once.
-      const legacy = JSON.stringify({ data: { event_type: 'ProfileBioUpdate', filter: { user_id: '6253282' }, payload: { before: 'a', after: 'b' } } });
-      for (let i = 0; i < 2; i++) expect((await fetch(url, { method: 'POST', body: legacy, headers: { 'x-twitter-webhooks-signature': sign(legacy) } })).status).toBe(200);
-      await waitFor(() => (l.stdout().match(/profile\.update\.bio {2}user=6253282/g) ?? []).length === 2, 'two mapped events');
+      const legacy = JSON.stringify({
+        data: { event_type: 'ProfileBioUpdate', filter: { user_id: '6253282' }, payload: { before: 'a', after: 'b' } },
+      });
+      for (let i = 0; i < 2; i++)
+        expect(
+          (
+            await fetch(url, {
+              method: 'POST',
+              body: legacy,
+              headers: { 'x-twitter-webhooks-signature': sign(legacy) },
+            })
+          ).status,
+        ).toBe(200);
+      await waitFor(
+        () => (l.stdout().match(/profile\.update\.bio {2}user=6253282/g) ?? []).length === 2,
+        'two mapped events',
+      );
       expect(l.stderr().match(/ProfileBioUpdate is deprecated/g)?.length).toBe(1);
       expect(l.stdout()).not.toContain('FORGED');
       expect(l.stdout()).not.toContain('ProfileBioUpdate');
@@ -63,7 +112,8 @@ describe('webhooks listen', () => {
       // --forward-to got each verified delivery with its raw body and signature headers.
       await waitFor(() => fwd.deliveries.length === 4, 'forwarded deliveries');
       for (const d of fwd.deliveries) {
-        const sigHeader = (d.headers['x-service-webhooks-signature'] ?? d.headers['x-twitter-webhooks-signature']) as string;
+        const sigHeader = (d.headers['x-service-webhooks-signature'] ??
+          d.headers['x-twitter-webhooks-signature']) as string;
         expect(sigHeader).toBe(sign(d.raw.toString('utf8')));
       }
       await l.waitStderr(/forwarded to .*: HTTP 200/);
@@ -80,7 +130,9 @@ describe('webhooks listen', () => {
     try {
       const url = (await l.waitStderr(/listening on (http:\/\/\S+?)[;\s]/))[1]!;
       const body = JSON.stringify({ data: { event_type: 'spaces.end', payload: { id: 's1' } } });
-      expect((await fetch(url, { method: 'POST', body, headers: { 'x-service-webhooks-signature': sign(body) } })).status).toBe(200);
+      expect(
+        (await fetch(url, { method: 'POST', body, headers: { 'x-service-webhooks-signature': sign(body) } })).status,
+      ).toBe(200);
       const line = (await l.waitStdout(/^.+\n/))[0];
       expect(JSON.parse(line)).toEqual(JSON.parse(body));
     } finally {
@@ -99,7 +151,10 @@ describe('validity through list and validate (manual clock)', () => {
       const status = async () => {
         const r = await t.run(['webhooks', 'list', '-o', 'tsv', '--fields', 'id,status']);
         if (r.code !== 0) throw new Error(r.stderr);
-        return r.stdout.split('\n').find((x) => x.startsWith(id))?.split('\t')[1];
+        return r.stdout
+          .split('\n')
+          .find((x) => x.startsWith(id))
+          ?.split('\t')[1];
       };
       expect(await status()).toBe('valid');
       rx.mode = 'e500';
@@ -159,7 +214,11 @@ describe('local checks and tools', () => {
       const ymd = new Date(Date.now() - 3_600_000).toISOString().replace(/[-:T]/g, '').slice(0, 12);
       const ok = await rt.run(['webhooks', 'replay', id, '--from', ymd, '-o', 'json']);
       expect([ok.code, ok.stderr]).toEqual([0, '']);
-      expect(JSON.parse(ok.stdout)).toMatchObject({ job_id: expect.stringMatching(/^\d+$/), webhook_id: id, from_date: ymd });
+      expect(JSON.parse(ok.stdout)).toMatchObject({
+        job_id: expect.stringMatching(/^\d+$/),
+        webhook_id: id,
+        from_date: ymd,
+      });
       await rt.run(['webhooks', 'delete', id, '--yes']);
     } finally {
       await rx.close();
@@ -167,12 +226,19 @@ describe('local checks and tools', () => {
   });
 
   it('crc prints the vector answer; verify exits 0 for a valid signature and 1 for a forged one', async () => {
-    const env = { XCTL_CONFIG_DIR: tempDir(), XCTL_API_KEY: 'k', XCTL_API_SECRET: 'z3ZX4v7mAAUGykl3EcmkqbartmuW8VFOOzCloLx9Q45P0hLrFu' };
+    const env = {
+      XCTL_CONFIG_DIR: tempDir(),
+      XCTL_API_KEY: 'k',
+      XCTL_API_SECRET: 'z3ZX4v7mAAUGykl3EcmkqbartmuW8VFOOzCloLx9Q45P0hLrFu',
+    };
     const crc = await runCli(['webhooks', 'crc', '9b4507b3-9040-4669-9ca3-6b94edb50553'], { env });
     expect(JSON.parse(crc.stdout)).toEqual({ response_token: 'sha256=Cytd4Sq+NvEcV3MMrXxWJGJx5A+y/lXzzU2Maartkx8=' });
     expect((await runCli(['webhooks', 'crc', '{"a":1}'], { env })).code).toBe(2);
     const num = await runCli(['webhooks', 'crc', '12345'], { env });
-    expect([num.code, num.stderr]).toEqual([2, expect.stringContaining('"12345" is refused on purpose: a crc_token that is also a JSON value')]);
+    expect([num.code, num.stderr]).toEqual([
+      2,
+      expect.stringContaining('"12345" is refused on purpose: a crc_token that is also a JSON value'),
+    ]);
     const dir = tempDir();
     const file = path.join(dir, 'body.json');
     const body = '{"data":{"event_type":"dm.received","payload":{"text":"héllo"}}}';
@@ -180,7 +246,10 @@ describe('local checks and tools', () => {
     const good = sign(body, env.XCTL_API_SECRET);
     expect((await runCli(['webhooks', 'verify', '--signature', good, '--body', `@${file}`], { env })).code).toBe(0);
     expect((await runCli(['webhooks', 'verify', '--signature', good], { env, input: body })).code).toBe(0);
-    const bad = await runCli(['webhooks', 'verify', '--signature', sign(body + ' ', env.XCTL_API_SECRET), '--body', file], { env });
+    const bad = await runCli(
+      ['webhooks', 'verify', '--signature', sign(body + ' ', env.XCTL_API_SECRET), '--body', file],
+      { env },
+    );
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('signature invalid')]);
     expect((await runCli(['webhooks', 'verify', '--body', file], { env })).code).toBe(2);
     fs.rmSync(dir, { recursive: true, force: true });

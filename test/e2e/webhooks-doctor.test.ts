@@ -30,10 +30,7 @@ afterAll(async () => {
   if (ca) fs.rmSync(ca.dir, { recursive: true, force: true });
 });
 
-async function endpoint(
-  mode: EndpointMode,
-  cert?: { key: string; cert: string },
-): Promise<Endpoint> {
+async function endpoint(mode: EndpointMode, cert?: { key: string; cert: string }): Promise<Endpoint> {
   const e = await startEndpoint(secret, mode, cert);
   open.push(e);
   return e;
@@ -75,10 +72,7 @@ describe('webhooks doctor', () => {
     const sig = e.posts[0]!.headers['x-service-webhooks-signature'] as string;
     expect(e.posts[0]!.headers['x-twitter-webhooks-signature']).toBe(sig);
     expect(JSON.parse(e.posts[0]!.raw.toString('utf8')).data.event_type).toBe('profile.update.bio');
-    expect(
-      (await t.run(['webhooks', 'verify', '--signature', sig, '--body', path.join(dir, 'body')]))
-        .code,
-    ).toBe(0);
+    expect((await t.run(['webhooks', 'verify', '--signature', sig, '--body', path.join(dir, 'body')])).code).toBe(0);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -86,9 +80,7 @@ describe('webhooks doctor', () => {
     const e = await endpoint('wrong_secret');
     const r = await t.run(['webhooks', 'doctor', e.url]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(
-      new RegExp(`^webhooks doctor ${e.url.replace(/[.?]/g, '\\$&')}\n  ok    url `),
-    );
+    expect(r.stdout).toMatch(new RegExp(`^webhooks doctor ${e.url.replace(/[.?]/g, '\\$&')}\n  ok    url `));
     expect(r.stdout).toMatch(
       /\n {2}FAIL {2}crc +\d+ ms {2}response_token is well formed but signed with another secret/,
     );
@@ -103,11 +95,7 @@ describe('webhooks doctor', () => {
       'redirect',
       /HTTP 301 redirect to https:\/\/hooks\.example\.org\/webhooks\/: the platform does not follow redirects/,
     ],
-    [
-      'e500',
-      'http_status',
-      /HTTP 500 to the CRC GET \(the platform needs 200\): "Internal Server Error"/,
-    ],
+    ['e500', 'http_status', /HTTP 500 to the CRC GET \(the platform needs 200\): "Internal Server Error"/],
     ['html', 'not_json', /not JSON \(content-type text\/html\): "<!doctype html>/],
     ['malformed', 'bad_response_token', /response_token is not "sha256=" \+ base64/],
     ['wrong_secret', 'wrong_secret', /signed with another secret/],
@@ -142,11 +130,7 @@ describe('webhooks doctor', () => {
 
   it('names url_rules and unreachable before sending anything', async () => {
     const ported = await doctor(['https://hooks.example.org:8443/webhooks']);
-    expect([ported.code, ported.report.cause, ported.report.steps.length]).toEqual([
-      1,
-      'url_rules',
-      1,
-    ]);
+    expect([ported.code, ported.report.cause, ported.report.steps.length]).toEqual([1, 'url_rules', 1]);
     expect(ported.report.steps[0]!.detail).toMatch(/port/);
     const priv = await doctor(['https://10.1.2.3/webhooks']);
     expect(priv.report.cause).toBe('url_rules');
@@ -172,9 +156,7 @@ describe('webhooks doctor', () => {
       const { code, report } = await doctor([e.url], env(ca!));
       expect([code, report.cause]).toEqual([1, 'tls']);
       expect(report.steps.at(-1)).toMatchObject({ name: 'tls', ok: false });
-      expect(report.steps.at(-1)!.detail).toMatch(
-        /the certificate has expired \[CERT_HAS_EXPIRED\]/,
-      );
+      expect(report.steps.at(-1)!.detail).toMatch(/the certificate has expired \[CERT_HAS_EXPIRED\]/);
     });
     it('names tls for a certificate made for another host', async () => {
       const e = await endpoint('ok', ca!.leaf('hooks.example.org', 1));
@@ -190,8 +172,7 @@ describe('webhooks doctor', () => {
       expect(report.cause).toBe('tls');
     });
   });
-  if (!ca)
-    it.skip('https checks: openssl is not on this machine, so no throwaway CA can be made', () => {});
+  if (!ca) it.skip('https checks: openssl is not on this machine, so no throwaway CA can be made', () => {});
 
   it('--id reads the URL of a registered webhook', async () => {
     const e = await endpoint('ok');
@@ -243,13 +224,8 @@ describe('webhooks send', () => {
         payload: { before: 'a', after: 'b' },
       },
     });
-    expect(
-      (await t.run(['webhooks', 'verify', '--signature', out.signature], { input: out.body })).code,
-    ).toBe(0);
-    expect(
-      (await t.run(['webhooks', 'verify', '--signature', out.signature], { input: out.body + ' ' }))
-        .code,
-    ).toBe(1);
+    expect((await t.run(['webhooks', 'verify', '--signature', out.signature], { input: out.body })).code).toBe(0);
+    expect((await t.run(['webhooks', 'verify', '--signature', out.signature], { input: out.body + ' ' })).code).toBe(1);
   });
 
   it('exits 1 when the receiver does not acknowledge with 200, 2 on bad input (nothing sent)', async () => {
@@ -270,25 +246,13 @@ describe('webhooks send', () => {
   });
 
   it('re-sends a recorded delivery: a `listen --json` line as it is, a `sandbox logs --json` entry rebuilt', async () => {
-    const l = spawnCli(
-      ['webhooks', 'listen', '--register', '--json', '--events', 'profile.update.bio'],
-      t.env,
-    );
+    const l = spawnCli(['webhooks', 'listen', '--register', '--json', '--events', 'profile.update.bio'], t.env);
     let line: string;
     try {
       await l.waitStderr(/registered webhook \d+/);
       expect(
-        (
-          await t.run([
-            'sandbox',
-            'trigger',
-            'profile.update.bio',
-            '--user-id',
-            '42',
-            '--data',
-            '{"after":"recorded"}',
-          ])
-        ).code,
+        (await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '42', '--data', '{"after":"recorded"}']))
+          .code,
       ).toBe(0);
       line = (await l.waitStdout(/^\{.*"recorded".*\}$/m))[0];
     } finally {

@@ -7,8 +7,19 @@ import { startTestSandbox, runCli, type TestSandbox } from '../helpers/cli.js';
 import { appBearer, spawnCli, startReceiver, waitFor } from '../helpers/receiver.js';
 
 let t: TestSandbox;
-const subs = () => [...t.sb.app.state.collection({ name: 'activity_subscriptions' } as never).values()] as Array<{ id: string; event_type: string; webhook_id?: string; filter: Record<string, string> }>;
-const hooks = () => [...t.sb.app.state.collection({ name: 'webhooks' } as never).values()] as Array<{ id: string; url: string; valid: boolean }>;
+const subs = () =>
+  [...t.sb.app.state.collection({ name: 'activity_subscriptions' } as never).values()] as Array<{
+    id: string;
+    event_type: string;
+    webhook_id?: string;
+    filter: Record<string, string>;
+  }>;
+const hooks = () =>
+  [...t.sb.app.state.collection({ name: 'webhooks' } as never).values()] as Array<{
+    id: string;
+    url: string;
+    valid: boolean;
+  }>;
 
 beforeAll(async () => {
   t = await startTestSandbox();
@@ -29,9 +40,23 @@ describe('webhooks listen --register', () => {
     try {
       const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
       await l.waitStderr(/subscribed webhook \d+ to all 29 event types/);
-      expect(subs().map((s) => s.event_type).sort()).toEqual([...ACTIVITY_EVENT_TYPES].sort());
+      expect(
+        subs()
+          .map((s) => s.event_type)
+          .sort(),
+      ).toEqual([...ACTIVITY_EVENT_TYPES].sort());
       expect(subs().every((s) => s.webhook_id === id)).toBe(true);
-      const trig = await t.run(['sandbox', 'trigger', 'follow.follow', '--user-id', '783214', '--data', '{"target":"x"}', '-o', 'json']);
+      const trig = await t.run([
+        'sandbox',
+        'trigger',
+        'follow.follow',
+        '--user-id',
+        '783214',
+        '--data',
+        '{"target":"x"}',
+        '-o',
+        'json',
+      ]);
       expect(JSON.parse(trig.stdout).deliveries).toBe(1);
       expect(trig.stderr).not.toMatch(/no subscription matches/);
       await l.waitStdout(/follow\.follow/);
@@ -45,9 +70,23 @@ describe('webhooks listen --register', () => {
   });
 
   it('--events picks the types, --user-id filters; --keep leaves both and says how to delete them (SIGTERM)', async () => {
-    const l = spawnCli(['webhooks', 'listen', '--register', '--events', 'news.new,follow.follow,profile.update.verified', '--user-id', '783214', '--keep'], t.env);
+    const l = spawnCli(
+      [
+        'webhooks',
+        'listen',
+        '--register',
+        '--events',
+        'news.new,follow.follow,profile.update.verified',
+        '--user-id',
+        '783214',
+        '--keep',
+      ],
+      t.env,
+    );
     const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
-    await l.waitStderr(/subscribed webhook \d+ to 3 event types \(news\.new, follow\.follow, profile\.update\.verified_badge\) about user 783214/);
+    await l.waitStderr(
+      /subscribed webhook \d+ to 3 event types \(news\.new, follow\.follow, profile\.update\.verified_badge\) about user 783214/,
+    );
     expect(subs().map((s) => [s.event_type, s.filter.user_id, s.webhook_id])).toEqual([
       ['news.new', '783214', id],
       ['follow.follow', '783214', id],
@@ -55,7 +94,9 @@ describe('webhooks listen --register', () => {
     ]);
     expect(await l.stop('SIGTERM')).toBe(0);
     const ids = subs().map((s) => s.id);
-    expect(l.stderr()).toContain(`webhook ${id} and its 3 subscriptions stay registered (--keep); delete with \`xctl webhooks delete ${id}\` and \`xctl activity subscriptions delete ${ids.join(' ')}\``);
+    expect(l.stderr()).toContain(
+      `webhook ${id} and its 3 subscriptions stay registered (--keep); delete with \`xctl webhooks delete ${id}\` and \`xctl activity subscriptions delete ${ids.join(' ')}\``,
+    );
     expect(hooks().map((h) => h.id)).toEqual([id]);
   });
 
@@ -112,14 +153,24 @@ describe('stale webhooks', () => {
       const l = spawnCli(['webhooks', 'listen', '--register', '--no-subscribe'], t.env);
       const mine = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
       await l.waitStderr(/delete them with `xctl webhooks delete --all-stale`/);
-      expect(l.stderr()).toMatch(new RegExp(`stale webhook ${staleId} \\(http://127\\.0\\.0\\.1:\\d+/webhooks\\): nothing answers at`));
-      expect(l.stderr()).toMatch(new RegExp(`stale webhook ${invalidId} .*: invalid: its last challenge check \\(CRC\\) failed`));
+      expect(l.stderr()).toMatch(
+        new RegExp(`stale webhook ${staleId} \\(http://127\\.0\\.0\\.1:\\d+/webhooks\\): nothing answers at`),
+      );
+      expect(l.stderr()).toMatch(
+        new RegExp(`stale webhook ${invalidId} .*: invalid: its last challenge check \\(CRC\\) failed`),
+      );
       expect(l.stderr()).not.toContain(`stale webhook ${liveId}`);
       expect(l.stderr()).not.toContain(`stale webhook ${mine}`);
 
       const dry = await t.run(['webhooks', 'delete', '--all-stale', '--dry-run', '-o', 'tsv']);
       expect(dry.code, dry.stderr).toBe(0);
-      expect(dry.stdout.trim().split('\n').map((x) => x.split('\t')[0]).sort()).toEqual([staleId, invalidId].sort());
+      expect(
+        dry.stdout
+          .trim()
+          .split('\n')
+          .map((x) => x.split('\t')[0])
+          .sort(),
+      ).toEqual([staleId, invalidId].sort());
       expect(dry.stderr).toMatch(/2 stale webhooks; nothing deleted \(--dry-run\)/);
       expect(hooks()).toHaveLength(4);
 
@@ -129,7 +180,11 @@ describe('stale webhooks', () => {
 
       const del = await t.run(['webhooks', 'delete', '--all-stale', '--yes']);
       expect(del.code, del.stderr).toBe(0);
-      expect(hooks().map((h) => h.id).sort()).toEqual([liveId, mine].sort());
+      expect(
+        hooks()
+          .map((h) => h.id)
+          .sort(),
+      ).toEqual([liveId, mine].sort());
       expect(await l.stop()).toBe(0);
       await waitFor(() => hooks().length === 1, 'the listener to delete its webhook');
     } finally {

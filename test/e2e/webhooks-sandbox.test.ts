@@ -23,7 +23,11 @@ async function api(method: string, p: string, body?: unknown, auth: 'bearer' | '
   if (auth === 'bearer') headers.authorization = `Bearer ${bearer}`;
   if (auth === 'admin') Object.assign(headers, adminKey(sb.seed));
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(sb.baseUrl + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(sb.baseUrl + p, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
@@ -41,8 +45,12 @@ interface DeliveryRec {
   outcome: string;
   event_uuid?: string;
 }
-const crcChecks = async (id: string) => ((await admin('GET', '/_sandbox/deliveries?limit=1000')).body.data as DeliveryRec[]).filter((d) => d.kind === 'crc' && d.webhook_id === id);
-const validOf = async (id: string) => ((await api('GET', '/2/webhooks')).body.data as Row[]).find((w) => w.id === id)?.valid;
+const crcChecks = async (id: string) =>
+  ((await admin('GET', '/_sandbox/deliveries?limit=1000')).body.data as DeliveryRec[]).filter(
+    (d) => d.kind === 'crc' && d.webhook_id === id,
+  );
+const validOf = async (id: string) =>
+  ((await api('GET', '/2/webhooks')).body.data as Row[]).find((w) => w.id === id)?.valid;
 
 beforeAll(async () => {
   sb = await startSandbox({ clock: 'manual' });
@@ -77,11 +85,23 @@ describe('management endpoints', () => {
     expect((await api('GET', '/2/webhooks', undefined, 'none')).status).toBe(401);
     const k = sb.seed;
     const userAuth = (method: string, url: string) =>
-      oauth1Header({ consumerKey: k.api_key, consumerSecret: k.api_secret, token: k.access_token, tokenSecret: k.access_token_secret }, { method, url });
-    const asUser = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/webhooks') } });
+      oauth1Header(
+        {
+          consumerKey: k.api_key,
+          consumerSecret: k.api_secret,
+          token: k.access_token,
+          tokenSecret: k.access_token_secret,
+        },
+        { method, url },
+      );
+    const asUser = await fetch(sb.baseUrl + '/2/webhooks', {
+      headers: { authorization: userAuth('GET', sb.baseUrl + '/2/webhooks') },
+    });
     expect(asUser.status).toBe(403);
     expect(((await asUser.json()) as V2Reply).detail).toContain('OAuth 2.0 Application-Only');
-    const subs = await fetch(sb.baseUrl + '/2/activity/subscriptions', { headers: { authorization: userAuth('GET', sb.baseUrl + '/2/activity/subscriptions') } });
+    const subs = await fetch(sb.baseUrl + '/2/activity/subscriptions', {
+      headers: { authorization: userAuth('GET', sb.baseUrl + '/2/activity/subscriptions') },
+    });
     expect(subs.status).toBe(200);
     const r = await fetch(sb.baseUrl + '/2/webhooks', { headers: { authorization: 'Bearer not-a-token' } });
     expect(r.status).toBe(401);
@@ -89,7 +109,14 @@ describe('management endpoints', () => {
 
   it('answers each failure name', async () => {
     const code = (r: Reply) => r.body.errors?.[0]?.code;
-    for (const url of ['http://example.com/hook', 'https://example.com:8443/hook', 'https://10.0.0.1/hook', 'https://intranet/hook', 'ftp://127.0.0.1/x', 'https://example.com/' + 'a'.repeat(200)]) {
+    for (const url of [
+      'http://example.com/hook',
+      'https://example.com:8443/hook',
+      'https://10.0.0.1/hook',
+      'https://intranet/hook',
+      'ftp://127.0.0.1/x',
+      'https://example.com/' + 'a'.repeat(200),
+    ]) {
       const r = await api('POST', '/2/webhooks', { url });
       expect([r.status, code(r), url]).toEqual([400, 'UrlValidationFailed', url]);
     }
@@ -150,7 +177,11 @@ describe('validity state machine (credentials-webhooks.md 3.2) on the manual clo
     expect(await validOf(id)).toBe(true);
     const checks = await crcChecks(id);
     expect(checks.length).toBe(1 + 9); // 24h, 24.5h, ... 28h
-    expect(checks.slice(1).map((c) => c.outcome.split(' ')[0])).toEqual(['server_error', ...Array(4).fill('client_error'), ...Array(4).fill('closed')]);
+    expect(checks.slice(1).map((c) => c.outcome.split(' ')[0])).toEqual([
+      'server_error',
+      ...Array(4).fill('client_error'),
+      ...Array(4).fill('closed'),
+    ]);
     await advance('30m');
     expect(await validOf(id)).toBe(false);
   });
@@ -190,11 +221,33 @@ describe('validity state machine (credentials-webhooks.md 3.2) on the manual clo
     const dir = tempDir('xctl-tls-');
     const key = path.join(dir, 'k.pem');
     const cert = path.join(dir, 'c.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     const tls = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
       const token = new URL(req.url ?? '/', 'https://x').searchParams.get('crc_token') ?? '';
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ response_token: 'sha256=' + crypto.createHmac('sha256', sb.seed.api_secret).update(token).digest('base64') }));
+      res.end(
+        JSON.stringify({
+          response_token: 'sha256=' + crypto.createHmac('sha256', sb.seed.api_secret).update(token).digest('base64'),
+        }),
+      );
     });
     await new Promise<void>((r) => tls.listen(0, '127.0.0.1', () => r()));
     const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/hook`;
@@ -219,20 +272,48 @@ describe('validity state machine (credentials-webhooks.md 3.2) on the manual clo
 describe('deliveries, activity subscriptions and replay', () => {
   it('delivers matching events signed with both headers, records the outcome, and replays a window', async () => {
     const id = (await api('POST', '/2/webhooks', { url: rx.url })).body.data.id;
-    const s = await api('POST', '/2/activity/subscriptions', { event_type: 'profile.update.bio', filter: { user_id: '783214' }, tag: 'bios', webhook_id: id });
+    const s = await api('POST', '/2/activity/subscriptions', {
+      event_type: 'profile.update.bio',
+      filter: { user_id: '783214' },
+      tag: 'bios',
+      webhook_id: id,
+    });
     expect(s.status).toBe(200);
-    expect(s.body.data.subscription).toMatchObject({ event_type: 'profile.update.bio', filter: { user_id: '783214' }, tag: 'bios', webhook_id: id });
-    const ev = await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: { before: 'old bio', after: 'new bio' } });
+    expect(s.body.data.subscription).toMatchObject({
+      event_type: 'profile.update.bio',
+      filter: { user_id: '783214' },
+      tag: 'bios',
+      webhook_id: id,
+    });
+    const ev = await admin('POST', '/_sandbox/events', {
+      event_type: 'profile.update.bio',
+      user_id: '783214',
+      payload: { before: 'old bio', after: 'new bio' },
+    });
     expect(ev.body.data.deliveries).toBe(1);
-    await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '6253282', payload: { before: 'x', after: 'y' } }); // filtered out
+    await admin('POST', '/_sandbox/events', {
+      event_type: 'profile.update.bio',
+      user_id: '6253282',
+      payload: { before: 'x', after: 'y' },
+    }); // filtered out
     expect(rx.deliveries.length).toBe(1);
     const d = rx.deliveries[0]!;
-    expect(d.json).toEqual({ data: { event_uuid: ev.body.data.event_uuid, event_type: 'profile.update.bio', filter: { user_id: '783214' }, tag: 'bios', payload: { before: 'old bio', after: 'new bio' } } });
+    expect(d.json).toEqual({
+      data: {
+        event_uuid: ev.body.data.event_uuid,
+        event_type: 'profile.update.bio',
+        filter: { user_id: '783214' },
+        tag: 'bios',
+        payload: { before: 'old bio', after: 'new bio' },
+      },
+    });
     const sig = expectedSignature(sb.seed.api_secret, d.raw);
     expect(d.headers['x-service-webhooks-signature']).toBe(sig);
     expect(d.headers['x-twitter-webhooks-signature']).toBe(sig);
     expect(d.headers['content-type']).toBe('application/json');
-    const rec = ((await admin('GET', '/_sandbox/deliveries')).body.data as DeliveryRec[]).filter((x) => x.kind === 'delivery' && x.webhook_id === id);
+    const rec = ((await admin('GET', '/_sandbox/deliveries')).body.data as DeliveryRec[]).filter(
+      (x) => x.kind === 'delivery' && x.webhook_id === id,
+    );
     expect(rec.map((x) => [x.status, x.outcome, x.event_uuid])).toEqual([[200, 'ok', ev.body.data.event_uuid]]);
 
     // Replay: the window's events are re-delivered, identical.
@@ -246,18 +327,34 @@ describe('deliveries, activity subscriptions and replay', () => {
     expect(rx.deliveries[1]!.headers['x-service-webhooks-signature']).toBe(sig);
     // A window without the event replays nothing; windows beyond 24 h or reversed are refused.
     const p = (r: Reply) => [r.status, r.body.parameter];
-    expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now - 25 * H), to_date: ymd(now) }))).toEqual([400, 'from_date']);
-    expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now), to_date: ymd(now - H) }))).toEqual([400, 'to_date']);
-    expect(p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: '2026-01-01', to_date: ymd(now) }))).toEqual([400, 'from_date']);
-    expect((await api('POST', '/2/webhooks/replay', { webhook_id: '999', from_date: ymd(now - H), to_date: ymd(now) })).body.errors![0].code).toBe('WebhookIdInvalid');
+    expect(
+      p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now - 25 * H), to_date: ymd(now) })),
+    ).toEqual([400, 'from_date']);
+    expect(
+      p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: ymd(now), to_date: ymd(now - H) })),
+    ).toEqual([400, 'to_date']);
+    expect(
+      p(await api('POST', '/2/webhooks/replay', { webhook_id: id, from_date: '2026-01-01', to_date: ymd(now) })),
+    ).toEqual([400, 'from_date']);
+    expect(
+      (await api('POST', '/2/webhooks/replay', { webhook_id: '999', from_date: ymd(now - H), to_date: ymd(now) })).body
+        .errors![0].code,
+    ).toBe('WebhookIdInvalid');
     // A receiver that does not answer 200 is recorded as a failed delivery.
     rx.postStatus = 500;
     await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: {} });
-    expect(((await admin('GET', '/_sandbox/deliveries')).body.data as DeliveryRec[]).at(-1)).toMatchObject({ kind: 'delivery', status: 500, outcome: 'server_error (HTTP 500)' });
+    expect(((await admin('GET', '/_sandbox/deliveries')).body.data as DeliveryRec[]).at(-1)).toMatchObject({
+      kind: 'delivery',
+      status: 500,
+      outcome: 'server_error (HTTP 500)',
+    });
     // Invalid webhooks receive nothing.
     rx.mode = 'wrong';
     await api('PUT', `/2/webhooks/${id}`);
-    expect((await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: {} })).body.data.deliveries).toBe(0);
+    expect(
+      (await admin('POST', '/_sandbox/events', { event_type: 'profile.update.bio', user_id: '783214', payload: {} }))
+        .body.data.deliveries,
+    ).toBe(0);
   });
 
   it('validates subscriptions: current names only, filters and tag limits', async () => {
@@ -270,14 +367,46 @@ describe('deliveries, activity subscriptions and replay', () => {
     expect(dep[2]).toContain('profile.update.bio');
     expect((await bad({ event_type: 'profile.update.nope', filter: {} })).slice(0, 2)).toEqual([400, 'event_type']);
     expect((await bad({ event_type: 'profile.update.bio' })).slice(0, 2)).toEqual([400, 'filter']);
-    expect((await bad({ event_type: 'profile.update.bio', filter: { keyword: 'k'.repeat(151) } })).slice(0, 2)).toEqual([400, 'filter.keyword']);
-    expect((await bad({ event_type: 'profile.update.bio', filter: { keyword: '' } })).slice(0, 2)).toEqual([400, 'filter.keyword']);
-    expect((await bad({ event_type: 'dm.received', filter: { direction: 'sideways' } })).slice(0, 2)).toEqual([400, 'filter.direction']);
-    expect((await bad({ event_type: 'profile.update.bio', filter: { direction: 'inbound' } })).slice(0, 2)).toEqual([400, 'filter.direction']);
-    expect((await bad({ event_type: 'profile.update.bio', filter: {}, tag: 't'.repeat(201) })).slice(0, 2)).toEqual([400, 'tag']);
-    expect((await bad({ event_type: 'profile.update.bio', filter: { user_id: 'abc' } })).slice(0, 2)).toEqual([400, 'filter.user_id']);
-    expect((await api('POST', '/2/activity/subscriptions', { event_type: 'dm.received', filter: { keyword: 'k'.repeat(150), direction: 'inbound' }, tag: 't'.repeat(200) })).status).toBe(200);
-    expect((await api('POST', '/2/activity/subscriptions', { event_type: 'chat.received', filter: { direction: 'outbound' } })).status).toBe(200);
+    expect((await bad({ event_type: 'profile.update.bio', filter: { keyword: 'k'.repeat(151) } })).slice(0, 2)).toEqual(
+      [400, 'filter.keyword'],
+    );
+    expect((await bad({ event_type: 'profile.update.bio', filter: { keyword: '' } })).slice(0, 2)).toEqual([
+      400,
+      'filter.keyword',
+    ]);
+    expect((await bad({ event_type: 'dm.received', filter: { direction: 'sideways' } })).slice(0, 2)).toEqual([
+      400,
+      'filter.direction',
+    ]);
+    expect((await bad({ event_type: 'profile.update.bio', filter: { direction: 'inbound' } })).slice(0, 2)).toEqual([
+      400,
+      'filter.direction',
+    ]);
+    expect((await bad({ event_type: 'profile.update.bio', filter: {}, tag: 't'.repeat(201) })).slice(0, 2)).toEqual([
+      400,
+      'tag',
+    ]);
+    expect((await bad({ event_type: 'profile.update.bio', filter: { user_id: 'abc' } })).slice(0, 2)).toEqual([
+      400,
+      'filter.user_id',
+    ]);
+    expect(
+      (
+        await api('POST', '/2/activity/subscriptions', {
+          event_type: 'dm.received',
+          filter: { keyword: 'k'.repeat(150), direction: 'inbound' },
+          tag: 't'.repeat(200),
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await api('POST', '/2/activity/subscriptions', {
+          event_type: 'chat.received',
+          filter: { direction: 'outbound' },
+        })
+      ).status,
+    ).toBe(200);
     const list = await api('GET', '/2/activity/subscriptions?max_results=1');
     expect(list.body.data.length).toBe(1);
     expect(list.body.meta.next_token).toBeDefined();
@@ -288,11 +417,22 @@ describe('deliveries, activity subscriptions and replay', () => {
   });
 
   it('streams NDJSON to bearer clients, with backfill_minutes 0-5', async () => {
-    await api('POST', '/2/activity/subscriptions', { event_type: 'spaces.start', filter: { user_id: '783214' }, tag: 'spaces' });
-    const before = await admin('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title: 'early' } });
+    await api('POST', '/2/activity/subscriptions', {
+      event_type: 'spaces.start',
+      filter: { user_id: '783214' },
+      tag: 'spaces',
+    });
+    const before = await admin('POST', '/_sandbox/events', {
+      event_type: 'spaces.start',
+      user_id: '783214',
+      payload: { title: 'early' },
+    });
     expect((await api('GET', '/2/activity/stream?backfill_minutes=6')).status).toBe(400);
     const ac = new AbortController();
-    const res = await fetch(sb.baseUrl + '/2/activity/stream?backfill_minutes=5', { headers: { authorization: `Bearer ${bearer}` }, signal: ac.signal });
+    const res = await fetch(sb.baseUrl + '/2/activity/stream?backfill_minutes=5', {
+      headers: { authorization: `Bearer ${bearer}` },
+      signal: ac.signal,
+    });
     expect(res.headers.get('content-type')).toBe('application/x-ndjson');
     const reader = res.body!.getReader();
     let buf = '';
@@ -310,36 +450,68 @@ describe('deliveries, activity subscriptions and replay', () => {
       }
     };
     expect((await nextLine()).data.event_uuid).toBe(before.body.data.event_uuid); // backfilled
-    await waitFor(async () => (await admin('GET', '/_sandbox/state')).body.counts.activity_streams === 1, 'the stream to register');
-    const live = await admin('POST', '/_sandbox/events', { event_type: 'spaces.start', user_id: '783214', payload: { title: 'live' } });
+    await waitFor(
+      async () => (await admin('GET', '/_sandbox/state')).body.counts.activity_streams === 1,
+      'the stream to register',
+    );
+    const live = await admin('POST', '/_sandbox/events', {
+      event_type: 'spaces.start',
+      user_id: '783214',
+      payload: { title: 'live' },
+    });
     expect(live.body.data.deliveries).toBe(1);
-    expect(await nextLine()).toEqual({ data: { event_uuid: live.body.data.event_uuid, event_type: 'spaces.start', filter: { user_id: '783214' }, tag: 'spaces', payload: { title: 'live' } } });
+    expect(await nextLine()).toEqual({
+      data: {
+        event_uuid: live.body.data.event_uuid,
+        event_type: 'spaces.start',
+        filter: { user_id: '783214' },
+        tag: 'spaces',
+        payload: { title: 'live' },
+      },
+    });
     ac.abort();
   });
 });
 
 describe('filtered stream rules and webhooks', () => {
   it('adds, dry-runs, refuses and deletes rules; delivers matching posts with edit history to linked webhooks', async () => {
-    const add = await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'cats OR "sandbox dogs"', tag: 'pets' }, { value: 'from:sandbox_alice -spam' }] });
+    const add = await api('POST', '/2/tweets/search/stream/rules', {
+      add: [{ value: 'cats OR "sandbox dogs"', tag: 'pets' }, { value: 'from:sandbox_alice -spam' }],
+    });
     expect(add.status).toBe(201);
     expect(add.body.meta.summary).toEqual({ created: 2, not_created: 0, valid: 2, invalid: 0 });
     const dry = await api('POST', '/2/tweets/search/stream/rules?dry_run=true', { add: [{ value: 'birds' }] });
     expect(dry.body.meta.summary.created).toBe(0);
-    const long = await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2049) }, { value: 'ok' }] });
+    const long = await api('POST', '/2/tweets/search/stream/rules', {
+      add: [{ value: 'a'.repeat(2049) }, { value: 'ok' }],
+    });
     expect(long.status).toBe(400);
     expect(long.body.meta.summary).toMatchObject({ created: 0, invalid: 1 });
-    expect((await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2048) }] })).status).toBe(201);
+    expect((await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2048) }] })).status).toBe(
+      201,
+    );
     const dup = await api('POST', '/2/tweets/search/stream/rules', { add: [{ value: 'cats OR "sandbox dogs"' }] });
     expect(dup.body.errors![0].title).toBe('DuplicateRule');
-    const rules = (await api('GET', '/2/tweets/search/stream/rules')).body.data as Array<{ id: string; value: string; tag?: string }>;
-    expect(rules.map((r) => r.value).sort()).toEqual(['a'.repeat(2048), 'cats OR "sandbox dogs"', 'from:sandbox_alice -spam']);
+    const rules = (await api('GET', '/2/tweets/search/stream/rules')).body.data as Array<{
+      id: string;
+      value: string;
+      tag?: string;
+    }>;
+    expect(rules.map((r) => r.value).sort()).toEqual([
+      'a'.repeat(2048),
+      'cats OR "sandbox dogs"',
+      'from:sandbox_alice -spam',
+    ]);
     const longId = rules.find((r) => r.value.length === 2048)!.id;
-    expect((await api('POST', '/2/tweets/search/stream/rules', { delete: { ids: [longId] } })).body.meta.summary).toEqual({ deleted: 1, not_deleted: 0 });
+    expect(
+      (await api('POST', '/2/tweets/search/stream/rules', { delete: { ids: [longId] } })).body.meta.summary,
+    ).toEqual({ deleted: 1, not_deleted: 0 });
 
     const id = (await api('POST', '/2/webhooks', { url: rx.url })).body.data.id;
     expect((await api('POST', `/2/tweets/search/webhooks/${id}`)).body).toEqual({ data: { provisioned: true } });
     const post = async (text: string, extra: Record<string, unknown> = {}, user_id?: string) =>
-      (await admin('POST', '/_sandbox/events', { event_type: 'post.create', user_id, payload: { text, ...extra } })).body.data;
+      (await admin('POST', '/_sandbox/events', { event_type: 'post.create', user_id, payload: { text, ...extra } }))
+        .body.data;
     expect((await post('nothing to see')).deliveries).toBe(0);
     const p1 = await post('I love Cats');
     expect(p1.deliveries).toBe(1);
@@ -351,7 +523,8 @@ describe('filtered stream rules and webhooks', () => {
     expect(d1!.data).toMatchObject({ id: p1.payload.id, text: 'I love Cats', edit_history_tweet_ids: [p1.payload.id] });
     expect(d1!.matching_rules).toEqual([{ id: expect.any(String), tag: 'pets' }]);
     expect(d2!.data!.edit_history_tweet_ids).toEqual([p1.payload.id, p2.payload.id]);
-    for (const d of rx.deliveries) expect(d.headers['x-service-webhooks-signature']).toBe(expectedSignature(sb.seed.api_secret, d.raw));
+    for (const d of rx.deliveries)
+      expect(d.headers['x-service-webhooks-signature']).toBe(expectedSignature(sb.seed.api_secret, d.raw));
     expect((await api('DELETE', `/2/tweets/search/webhooks/${id}`)).body).toEqual({ data: { deleted: true } });
     expect((await post('cats again')).deliveries).toBe(0);
   });

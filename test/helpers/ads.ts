@@ -64,7 +64,15 @@ export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSan
     async signed<B>(method: string, p: string, json?: unknown) {
       const s = t.sb.seed;
       const url = s.base_url + p;
-      const authorization = oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url });
+      const authorization = oauth1Header(
+        {
+          consumerKey: s.api_key,
+          consumerSecret: s.api_secret,
+          token: s.access_token,
+          tokenSecret: s.access_token_secret,
+        },
+        { method, url },
+      );
       const res = await fetch(url, {
         method,
         headers: { authorization, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },

@@ -8,7 +8,10 @@ export const haveChromium = fs.existsSync(CHROMIUM);
 
 /** Warns once per test file that its browser tests are skipped. */
 export function warnIfMissing(what: string): void {
-  if (!haveChromium) console.warn(`\n!!! ${CHROMIUM} is missing: the browser test of ${what} is SKIPPED. Install it with \`apt-get install -y chromium\` (.ci/run does). !!!\n`);
+  if (!haveChromium)
+    console.warn(
+      `\n!!! ${CHROMIUM} is missing: the browser test of ${what} is SKIPPED. Install it with \`apt-get install -y chromium\` (.ci/run does). !!!\n`,
+    );
 }
 
 /** A headless Chromium with its own profile folder. */
@@ -17,6 +20,15 @@ export async function launchChromium(profileDir: string): Promise<BrowserContext
   return chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }

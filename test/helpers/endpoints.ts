@@ -35,8 +35,7 @@ function answer(
   posts: Endpoint['posts'],
 ): void {
   const token = new URL(req.url ?? '/', 'http://x').searchParams.get('crc_token') ?? '';
-  const sign = (key: string) =>
-    'sha256=' + crypto.createHmac('sha256', key).update(token).digest('base64');
+  const sign = (key: string) => 'sha256=' + crypto.createHmac('sha256', key).update(token).digest('base64');
   const json = (body: unknown, type = 'application/json') => {
     res.writeHead(200, { 'content-type': type });
     res.end(JSON.stringify(body));
@@ -82,11 +81,8 @@ export async function startEndpoint(
   cert?: { key: string; cert: string },
 ): Promise<Endpoint> {
   const posts: Endpoint['posts'] = [];
-  const handler = (req: http.IncomingMessage, res: http.ServerResponse) =>
-    answer(secret, mode, req, res, posts);
-  const server = cert
-    ? https.createServer({ key: cert.key, cert: cert.cert }, handler)
-    : http.createServer(handler);
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => answer(secret, mode, req, res, posts);
+  const server = cert ? https.createServer({ key: cert.key, cert: cert.cert }, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   return {
@@ -138,16 +134,7 @@ export function makeThrowawayCa(): ThrowawayCa | undefined {
     caPath: p('ca.pem'),
     leaf(host, days) {
       const name = `leaf${n++}`;
-      run([
-        'req',
-        ...ec,
-        '-keyout',
-        p(`${name}.key`),
-        '-out',
-        p(`${name}.csr`),
-        '-subj',
-        `/CN=${host}`,
-      ]);
+      run(['req', ...ec, '-keyout', p(`${name}.key`), '-out', p(`${name}.csr`), '-subj', `/CN=${host}`]);
       fs.writeFileSync(p(`${name}.ext`), `subjectAltName=DNS:${host}\n`);
       run([
         'x509',

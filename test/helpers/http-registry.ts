@@ -50,7 +50,12 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** A text answer (HTML pages, form-encoded token replies, garbage). */
-export function text(body: string, status = 200, contentType = 'text/plain', headers: Record<string, string> = {}): Responder {
+export function text(
+  body: string,
+  status = 200,
+  contentType = 'text/plain',
+  headers: Record<string, string> = {},
+): Responder {
   return () => ({ status, headers: { 'content-type': contentType, ...headers }, body });
 }
 
@@ -93,19 +98,30 @@ export class HttpRegistry implements Transport {
     };
     this.requests.push(rec);
     const stub = this.stubs.find((s) => s.left > 0 && s.matcher(rec));
-    if (!stub) throw new Error(`HttpRegistry: no stub for ${req.method} ${req.url.pathname}${req.url.search} (registered: ${this.stubs.map((s) => s.matcher.describe).join('; ') || 'none'})`);
+    if (!stub)
+      throw new Error(
+        `HttpRegistry: no stub for ${req.method} ${req.url.pathname}${req.url.search} (registered: ${this.stubs.map((s) => s.matcher.describe).join('; ') || 'none'})`,
+      );
     stub.left--;
     stub.used++;
     const res = await stub.responder(rec);
     const buf = Buffer.from(res.body ?? '');
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers ?? {})) headers[k.toLowerCase()] = v;
-    return { status: res.status, headers, body: Readable.from(buf.length ? [buf] : []), text: async () => buf.toString('utf8') };
+    return {
+      status: res.status,
+      headers,
+      body: Readable.from(buf.length ? [buf] : []),
+      text: async () => buf.toString('utf8'),
+    };
   }
 
   /** Throws when a stub was never used: a test that stubs a request the code never makes is wrong. */
   verify(): void {
     const unused = this.stubs.filter((s) => s.used === 0);
-    if (unused.length) throw new Error(`HttpRegistry: ${unused.length} stub(s) never used: ${unused.map((s) => s.matcher.describe).join('; ')}`);
+    if (unused.length)
+      throw new Error(
+        `HttpRegistry: ${unused.length} stub(s) never used: ${unused.map((s) => s.matcher.describe).join('; ')}`,
+      );
   }
 }

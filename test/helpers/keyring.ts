@@ -19,8 +19,7 @@ const PROGRAMS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon'];
 
 /** Why no Secret Service can be started here, or undefined when it can. */
 export function secretServiceMissing(): string | undefined {
-  if (process.platform !== 'linux')
-    return `the Secret Service tests run on Linux (this is ${process.platform})`;
+  if (process.platform !== 'linux') return `the Secret Service tests run on Linux (this is ${process.platform})`;
   const missing = PROGRAMS.filter((p) => spawnSync('sh', ['-c', `command -v ${p}`]).status !== 0);
   return missing.length
     ? `not installed: ${missing.join(', ')} (Debian: apt-get install gnome-keyring dbus-x11)`
@@ -68,7 +67,11 @@ export function xctlAccounts(env: Record<string, string>): string[] {
   const script =
     "const k=require('@napi-rs/keyring');" +
     "process.stdout.write(JSON.stringify(k.findCredentials('xctl').map((c)=>c.account)))";
-  const r = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 5_000 });
+  const r = spawnSync(process.execPath, ['-e', script], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 5_000,
+  });
   return JSON.parse(r.stdout || '[]') as string[];
 }
 

@@ -37,7 +37,8 @@ export function spawnCli(args: string[], env: Record<string, string | undefined>
   const done = new Promise<RunResult>((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer);
-      for (const w of waiters.splice(0)) w.reject(new Error(`xctl ended (exit ${code}) before stderr matched ${w.re}\n${stderr}`));
+      for (const w of waiters.splice(0))
+        w.reject(new Error(`xctl ended (exit ${code}) before stderr matched ${w.re}\n${stderr}`));
       resolve({ code, stdout, stderr });
     }),
   );

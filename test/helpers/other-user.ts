@@ -23,7 +23,9 @@ export function otherUser(): OtherUser | string {
   if (spawnSync('setpriv', ['--version']).status !== 0) return 'setpriv (util-linux) is not installed';
   if (idOf('-u') === undefined) {
     try {
-      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER], { stdio: 'ignore' });
+      execFileSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER_USER], {
+        stdio: 'ignore',
+      });
     } catch {
       // A parallel test file may have created it meanwhile.
       if (idOf('-u') === undefined) return `could not create the user ${OTHER_USER} (useradd failed)`;
@@ -37,7 +39,9 @@ export function otherUser(): OtherUser | string {
     // Asynchronous: the sandbox it talks to may run in this very process.
     run(argv) {
       return new Promise((resolve, reject) => {
-        const child = spawn('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...argv], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (d) => (stdout += d));

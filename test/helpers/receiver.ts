@@ -46,7 +46,9 @@ export async function startReceiver(secret: string): Promise<TestReceiver> {
         case 'ok':
         case 'wrong': {
           const key = r.mode === 'ok' ? secret : 'not-the-secret';
-          const body = JSON.stringify({ response_token: 'sha256=' + crypto.createHmac('sha256', key).update(token).digest('base64') });
+          const body = JSON.stringify({
+            response_token: 'sha256=' + crypto.createHmac('sha256', key).update(token).digest('base64'),
+          });
           res.writeHead(200, { 'content-type': 'application/json' });
           return res.end(body);
         }
@@ -89,7 +91,11 @@ export function expectedSignature(secret: string, raw: Buffer): string {
   return 'sha256=' + crypto.createHmac('sha256', secret).update(raw).digest('base64');
 }
 
-export async function waitFor<T>(fn: () => T | undefined | false | Promise<T | undefined | false>, what: string, tries = 200): Promise<T> {
+export async function waitFor<T>(
+  fn: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  tries = 200,
+): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await fn();
     if (v) return v;
@@ -142,7 +148,10 @@ export function spawnCli(args: string[], env: Record<string, string>): LongRun {
 export async function appBearer(baseUrl: string, key: string, secret: string): Promise<string> {
   const res = await fetch(baseUrl + '/oauth2/token', {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
+    },
     body: 'grant_type=client_credentials',
   });
   return ((await res.json()) as { access_token: string }).access_token;

@@ -39,7 +39,10 @@ export class FakeClock implements Clock {
 
 class Capture extends Writable {
   private chunks: Buffer[] = [];
-  constructor(readonly isTTY: boolean, readonly columns: number | undefined) {
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns: number | undefined,
+  ) {
     super();
   }
   override _write(chunk: Buffer | string, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
@@ -79,7 +82,10 @@ export interface TestContext {
    * parses `argv` (the verb's words after the parent: `['delete', '123', '--yes']`) and returns
    * the options the run function was handed. Flags -> options, with no HTTP and no output.
    */
-  optionsOf<O>(register: (parent: Command, runF: (ctx: Context, o: O) => Promise<void>) => void, argv: string[]): Promise<O>;
+  optionsOf<O>(
+    register: (parent: Command, runF: (ctx: Context, o: O) => Promise<void>) => void,
+    argv: string[],
+  ): Promise<O>;
   /** Removes the config folder. */
   cleanup(): void;
 }
@@ -89,7 +95,9 @@ export function testContext(o: TestContextOptions = {}): TestContext {
   const columns = o.columns ?? 80;
   const stdout = new Capture(!!tty.stdout, columns);
   const stderr = new Capture(!!tty.stderr, columns);
-  const stdin = Object.assign(Readable.from(o.stdin === undefined ? [] : [Buffer.from(o.stdin)]), { isTTY: !!tty.stdin });
+  const stdin = Object.assign(Readable.from(o.stdin === undefined ? [] : [Buffer.from(o.stdin)]), {
+    isTTY: !!tty.stdin,
+  });
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-unit-'));
   const env: Record<string, string | undefined> = { ...TEST_CREDENTIALS, NO_COLOR: '1', XCTL_CONFIG_DIR: configDir };
   for (const [k, v] of Object.entries(o.env ?? {})) {
@@ -99,7 +107,15 @@ export function testContext(o: TestContextOptions = {}): TestContext {
   const clock = o.clock ?? new FakeClock();
   const streams = { stdin, stdout, stderr };
   const signal = new AbortController().signal;
-  const ctx = new Context({ streams, env, globals: o.globals, clock, signal, version: '0.0.0-test', transport: o.transport });
+  const ctx = new Context({
+    streams,
+    env,
+    globals: o.globals,
+    clock,
+    signal,
+    version: '0.0.0-test',
+    transport: o.transport,
+  });
   return {
     ctx,
     clock,
@@ -111,16 +127,35 @@ export function testContext(o: TestContextOptions = {}): TestContext {
       const { buildProgram, firstOperand, loadGroups, normalizeArgs } = await import('../../src/program.js');
       const { bindRuntime } = await import('../../src/commands/runtime.js');
       const program = buildProgram('0.0.0-test');
-      bindRuntime(program, { streams, env, signal, version: '0.0.0-test', cwd: process.cwd(), transport: o.transport, clock });
+      bindRuntime(program, {
+        streams,
+        env,
+        signal,
+        version: '0.0.0-test',
+        cwd: process.cwd(),
+        transport: o.transport,
+        clock,
+      });
       const group = firstOperand(argv);
       if (group) await loadGroups(program, [group]);
       await program.parseAsync(['node', 'xctl', ...normalizeArgs(program, argv)]);
     },
-    async optionsOf<O>(register: (parent: Command, runF: (ctx: Context, o: O) => Promise<void>) => void, argv: string[]): Promise<O> {
+    async optionsOf<O>(
+      register: (parent: Command, runF: (ctx: Context, o: O) => Promise<void>) => void,
+      argv: string[],
+    ): Promise<O> {
       const { Command: Cmd } = await import('commander');
       const { bindRuntime } = await import('../../src/commands/runtime.js');
       const parent = new Cmd('xctl').exitOverride();
-      bindRuntime(parent, { streams, env, signal, version: '0.0.0-test', cwd: process.cwd(), transport: o.transport, clock });
+      bindRuntime(parent, {
+        streams,
+        env,
+        signal,
+        version: '0.0.0-test',
+        cwd: process.cwd(),
+        transport: o.transport,
+        clock,
+      });
       const got: O[] = [];
       register(parent, async (_ctx, opts) => void got.push(opts));
       await parent.parseAsync(['node', 'xctl', ...argv]);

@@ -19,9 +19,14 @@ describe('xctl activity stream --start-time/--end-time', () => {
       const reg = new HttpRegistry();
       const t = testContext({ transport: reg });
       try {
-        const err = await activityStream(t.ctx, { [field]: value }).then(() => undefined, (e: unknown) => e);
+        const err = await activityStream(t.ctx, { [field]: value }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(err).toBeInstanceOf(UsageError);
-        expect((err as UsageError).message).toBe(`${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${value}")`);
+        expect((err as UsageError).message).toBe(
+          `${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${value}")`,
+        );
         expect(reg.requests).toEqual([]);
       } finally {
         t.cleanup();
@@ -41,7 +46,10 @@ describe('GET /2/activity/stream start_time in the sandbox', () => {
 
   const status = async (start: string) => {
     const ac = new AbortController();
-    const res = await fetch(`${sb.seed.base_url}/2/activity/stream?start_time=${encodeURIComponent(start)}`, { headers: { authorization: `Bearer ${bearer}` }, signal: ac.signal });
+    const res = await fetch(`${sb.seed.base_url}/2/activity/stream?start_time=${encodeURIComponent(start)}`, {
+      headers: { authorization: `Bearer ${bearer}` },
+      signal: ac.signal,
+    });
     const body = res.status === 200 ? undefined : ((await res.json()) as { detail?: string });
     ac.abort();
     return { status: res.status, detail: body?.detail };
@@ -52,7 +60,10 @@ describe('GET /2/activity/stream start_time in the sandbox', () => {
     const ok = now.toISOString().replace(/\.\d{3}Z$/, 'Z');
     expect((await status(ok)).status).toBe(200);
     for (const bad of ['2026-02-30T00:00:00Z', ok.replace(/:\d{2}Z$/, 'Z'), ok.replace(/Z$/, '+00:00')]) {
-      expect(await status(bad), bad).toEqual({ status: 400, detail: 'start_time must be an ISO 8601 UTC time such as 2026-01-15T12:00:00Z' });
+      expect(await status(bad), bad).toEqual({
+        status: 400,
+        detail: 'start_time must be an ISO 8601 UTC time such as 2026-01-15T12:00:00Z',
+      });
     }
   });
 });

@@ -23,7 +23,11 @@ function staticClosure(meta: Metafile, entries: string[]): string[] {
 }
 
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : []));
+  return fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? filesUnder(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+    );
 }
 
 describe('the ads contract does not load the emulator', () => {
@@ -58,9 +62,15 @@ describe('the ads contract does not load the emulator', () => {
   it('no file under src/ads/ imports from src/sandbox/', () => {
     const offenders = filesUnder('src/ads').flatMap((f) => {
       const src = fs.readFileSync(path.join(ROOT, f), 'utf8');
-      return [...src.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
+      return [
+        ...src.matchAll(
+          /(?:^|\n)\s*(?:import|export)\b[^;]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+        ),
+      ]
         .map((m) => m[1] ?? m[2]!)
-        .filter((spec) => path.resolve(path.dirname(path.join(ROOT, f)), spec).startsWith(path.join(ROOT, 'src/sandbox')))
+        .filter((spec) =>
+          path.resolve(path.dirname(path.join(ROOT, f)), spec).startsWith(path.join(ROOT, 'src/sandbox')),
+        )
         .map((spec) => `${f}: ${spec}`);
     });
     expect(offenders).toEqual([]);

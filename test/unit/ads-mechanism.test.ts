@@ -30,7 +30,9 @@ const widgets: ResourceDef = {
   operations: [
     listOp(BOX, [...commonList(), p.list('widget_ids')], { description: 'list' }),
     getOp(`${BOX}/:widget_id`, [p.bool('with_deleted')], { description: 'get' }),
-    createOp(BOX, [p.str('name', { required: true, max: 5 }), p.str('secret', { writeOnly: true })], { description: 'create' }),
+    createOp(BOX, [p.str('name', { required: true, max: 5 }), p.str('secret', { writeOnly: true })], {
+      description: 'create',
+    }),
     deleteOp(`${BOX}/:widget_id`, [], { description: 'delete' }),
     customOp('shout', 'GET', 'one', `${BOX}/:widget_id/shout`, [], { description: 'custom verb' }),
   ],
@@ -38,7 +40,9 @@ const widgets: ResourceDef = {
 // What the sandbox does beyond the generic store, kept apart from the table as for the real resources.
 const widgetsBehaviour: Behaviour = {
   hooks: { deleteMode: 'hard' },
-  ops: { shout: (ops) => ({ id: ops.id, loud: String(ops.find(WIDGETS, ops.id!).name).toUpperCase(), box: ops.path.box_id }) },
+  ops: {
+    shout: (ops) => ({ id: ops.id, loud: String(ops.find(WIDGETS, ops.id!).name).toUpperCase(), box: ops.path.box_id }),
+  },
 };
 const gadgets: ResourceDef = {
   name: GADGETS,
@@ -49,9 +53,16 @@ const gadgets: ResourceDef = {
   columns: ['id', 'name'],
   operations: [
     {
-      ...createOp('/accounts/:account_id/gadgets', [p.str('name', { required: true, max: 80 }), p.json('parts', z.array(z.string()).min(2, { error: 'must hold at least 2 parts' }), { required: true })], {
-        description: 'create from JSON',
-      }),
+      ...createOp(
+        '/accounts/:account_id/gadgets',
+        [
+          p.str('name', { required: true, max: 80 }),
+          p.json('parts', z.array(z.string()).min(2, { error: 'must hold at least 2 parts' }), { required: true }),
+        ],
+        {
+          description: 'create from JSON',
+        },
+      ),
       body: 'json',
     },
   ],
@@ -66,11 +77,22 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-async function call<D = Row>(method: string, path: string, json?: unknown): Promise<{ status: number; body: AdsReply<D> }> {
+async function call<D = Row>(
+  method: string,
+  path: string,
+  json?: unknown,
+): Promise<{ status: number; body: AdsReply<D> }> {
   const s = sb.seed;
   const url = s.base_url + path;
-  const authorization = oauth1Header({ consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret }, { method, url });
-  const res = await fetch(url, { method, headers: { authorization, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) }, body: json !== undefined ? JSON.stringify(json) : undefined });
+  const authorization = oauth1Header(
+    { consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret },
+    { method, url },
+  );
+  const res = await fetch(url, {
+    method,
+    headers: { authorization, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: json !== undefined ? JSON.stringify(json) : undefined,
+  });
   return { status: res.status, body: (await res.json()) as AdsReply<D> };
 }
 
@@ -83,7 +105,11 @@ describe('sandbox routes from the table', () => {
     await call('POST', `${base}/boxes/b2/widgets?name=two`);
     expect((await call<Row[]>('GET', `${base}/boxes/b1/widgets`)).body.data.map((w) => w.name)).toEqual(['one']);
     expect((await call('GET', `${base}/boxes/b2/widgets/${a.body.data.id}`)).status).toBe(404);
-    expect((await call('GET', `${base}/boxes/b1/widgets/${a.body.data.id}/shout`)).body.data).toEqual({ id: a.body.data.id, loud: 'ONE', box: 'b1' });
+    expect((await call('GET', `${base}/boxes/b1/widgets/${a.body.data.id}/shout`)).body.data).toEqual({
+      id: a.body.data.id,
+      loud: 'ONE',
+      box: 'b1',
+    });
   });
 
   it('hard deletes leave nothing to find, even with with_deleted', async () => {
@@ -96,11 +122,19 @@ describe('sandbox routes from the table', () => {
 
   it('validates query and JSON bodies with the same definitions', async () => {
     const long = await call('POST', `${base}/boxes/b1/widgets?name=toolong`);
-    expect(long.body.errors![0]).toEqual({ code: 'INVALID_PARAMETER', message: 'name must be at most 5 characters', parameter: 'name' });
+    expect(long.body.errors![0]).toEqual({
+      code: 'INVALID_PARAMETER',
+      message: 'name must be at most 5 characters',
+      parameter: 'name',
+    });
     const g = await call('POST', `${base}/gadgets`, { name: 'g', parts: ['a', 'b'] });
     expect(g.body.data).toMatchObject({ name: 'g', parts: ['a', 'b'] });
     const bad = await call('POST', `${base}/gadgets`, { name: 'g', parts: ['a'] });
-    expect(bad.body.errors![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'parts', message: 'parts must hold at least 2 parts' });
+    expect(bad.body.errors![0]).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      parameter: 'parts',
+      message: 'parts must hold at least 2 parts',
+    });
     expect((await call('POST', `${base}/gadgets`, [1])).body.errors![0].message).toMatch(/JSON object/);
   });
 });
@@ -121,7 +155,15 @@ describe('CLI side of the mechanism', () => {
     const s = sb.seed;
     const ctx = new Context({
       streams: { stdin, stdout, stderr },
-      env: { XCTL_CONFIG_DIR: '/nonexistent-xctl-test', XCTL_BASE_URL: s.base_url, XCTL_API_KEY: s.api_key, XCTL_API_SECRET: s.api_secret, XCTL_ACCESS_TOKEN: s.access_token, XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret, XCTL_ACCOUNT_ID: s.account_id },
+      env: {
+        XCTL_CONFIG_DIR: '/nonexistent-xctl-test',
+        XCTL_BASE_URL: s.base_url,
+        XCTL_API_KEY: s.api_key,
+        XCTL_API_SECRET: s.api_secret,
+        XCTL_ACCESS_TOKEN: s.access_token,
+        XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
+        XCTL_ACCOUNT_ID: s.account_id,
+      },
       globals: { output: 'json' },
     });
     return { ctx, out: () => text };
@@ -138,8 +180,12 @@ describe('CLI side of the mechanism', () => {
 
   it('refuses a JSON body that breaks a rule, naming the parameter', async () => {
     const c = ctxFor(JSON.stringify({ name: 'cli', parts: 'x' }));
-    await expect(runOperation(c.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--file: parts /) });
+    await expect(
+      runOperation(c.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' }),
+    ).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--file: parts /) });
     const m = ctxFor(JSON.stringify({ parts: ['a', 'b'] }));
-    await expect(runOperation(m.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' })).rejects.toMatchObject({ exitCode: 2, message: '--file: name is required' });
+    await expect(
+      runOperation(m.ctx, gadgets, gadgets.operations[0]!, { params: {}, path: {}, file: '-' }),
+    ).rejects.toMatchObject({ exitCode: 2, message: '--file: name is required' });
   });
 });

@@ -47,7 +47,9 @@ describe('text lengths (spec 8)', () => {
 });
 
 describe('count ranges (spec 2.1: 1-1000)', () => {
-  const lists = RESOURCES.flatMap((r) => r.operations.filter((o) => o.params.some((p) => p.name === 'count')).map((o) => [r.noun, o] as const));
+  const lists = RESOURCES.flatMap((r) =>
+    r.operations.filter((o) => o.params.some((p) => p.name === 'count')).map((o) => [r.noun, o] as const),
+  );
   it('covers every list that takes count', () => expect(lists.length).toBeGreaterThan(10));
   for (const [noun, o] of lists) {
     // Most lists take 1-1000; some state their own range (cards and posts 1-200, media library 1-50).
@@ -56,15 +58,35 @@ describe('count ranges (spec 2.1: 1-1000)', () => {
       const req = Object.fromEntries(o.params.filter((p) => p.required).map((p) => [p.name, sample(p)]));
       expect(check(o, { count: '1' }, req)).toEqual([]);
       expect(check(o, { count: String(max) }, req)).toEqual([]);
-      expect(check(o, { count: '0' }, req)[0]).toMatchObject({ param: 'count', message: `must be between 1 and ${max}` });
-      expect(check(o, { count: String(max + 1) }, req)[0]).toMatchObject({ param: 'count', message: `must be between 1 and ${max}` });
+      expect(check(o, { count: '0' }, req)[0]).toMatchObject({
+        param: 'count',
+        message: `must be between 1 and ${max}`,
+      });
+      expect(check(o, { count: String(max + 1) }, req)[0]).toMatchObject({
+        param: 'count',
+        message: `must be between 1 and ${max}`,
+      });
     });
   }
 });
 
 // A valid sample value of a parameter, for filling the required ones.
 function sample(p: ParamDef, n = 1): string {
-  const item = p.enumValues?.[0] ?? ({ country_codes: 'US', keywords: 'kw', negative_keywords: 'kw', subscribe_email_types: 'ACCOUNT_PERFORMANCE', card_uris: 'card://c1', media_keys: '3_1', locale: 'en-US', job_ids: '1' } as Record<string, string>)[p.name] ?? (p.rule === 'long' || p.name.startsWith('tweet') ? '1' : 'abc');
+  const item =
+    p.enumValues?.[0] ??
+    (
+      {
+        country_codes: 'US',
+        keywords: 'kw',
+        negative_keywords: 'kw',
+        subscribe_email_types: 'ACCOUNT_PERFORMANCE',
+        card_uris: 'card://c1',
+        media_keys: '3_1',
+        locale: 'en-US',
+        job_ids: '1',
+      } as Record<string, string>
+    )[p.name] ??
+    (p.rule === 'long' || p.name.startsWith('tweet') ? '1' : 'abc');
   if (p.kind === 'list') return Array.from({ length: n }, () => item).join(',');
   if (p.kind === 'time') return p.name === 'end_time' ? '2026-01-02T00:00:00Z' : '2026-01-01T00:00:00Z';
   if (p.kind === 'long') return '12';
@@ -78,17 +100,26 @@ function sample(p: ParamDef, n = 1): string {
 describe('identifier lists (spec 8: up to 200 entries unless stated)', () => {
   const lists = RESOURCES.flatMap((r) =>
     // negative_keywords counts together with the required keywords: its test is below.
-    r.operations.flatMap((o) => o.params.filter((p) => p.kind === 'list' && p.name !== 'negative_keywords').map((p) => [r.noun, o, p] as const)),
+    r.operations.flatMap((o) =>
+      o.params.filter((p) => p.kind === 'list' && p.name !== 'negative_keywords').map((p) => [r.noun, o, p] as const),
+    ),
   );
-  it('covers the id lists', () => expect(lists.filter(([, , p]) => p.name.endsWith('_ids')).length).toBeGreaterThan(15));
+  it('covers the id lists', () =>
+    expect(lists.filter(([, , p]) => p.name.endsWith('_ids')).length).toBeGreaterThan(15));
   for (const [noun, o, p] of lists) {
     const max = Number(/max (\d+)/.exec(p.rule ?? '')![1]);
     it(`${noun} ${o.verb} ${p.name}: ${max} entries pass, ${max + 1} fail`, () => {
-      const req = Object.fromEntries(o.params.filter((x) => x.required && x.name !== p.name).map((x) => [x.name, sample(x)]));
+      const req = Object.fromEntries(
+        o.params.filter((x) => x.required && x.name !== p.name).map((x) => [x.name, sample(x)]),
+      );
       // Cross-field rules (line items: objective against placements...) are tested on their own.
       expect(check(o, { [p.name]: sample(p, max) }, req).filter((v) => !v.crossField)).toEqual([]);
       const v = check(o, { [p.name]: sample(p, max + 1) }, req);
-      expect(v[0]).toMatchObject({ param: p.name, code: 'INVALID_PARAMETER', message: `must list at most ${max} entries (got ${max + 1})` });
+      expect(v[0]).toMatchObject({
+        param: p.name,
+        code: 'INVALID_PARAMETER',
+        message: `must list at most ${max} entries (got ${max + 1})`,
+      });
     });
   }
   it('ids lists are 200 (spec 2.1) and tweet_ids is 50 (spec 8)', () => {
@@ -99,22 +130,34 @@ describe('identifier lists (spec 8: up to 200 entries unless stated)', () => {
   it('refuses empty entries and non-ids', () => {
     expect(check(op('campaigns', 'list'), { campaign_ids: 'a,,b' })[0]?.message).toMatch(/no empty entries/);
     expect(check(op('campaigns', 'list'), { campaign_ids: 'a,b c' })[0]?.message).toMatch(/must be an id/);
-    expect(check(op('promoted_tweets', 'create'), { line_item_id: 'l', tweet_ids: '1,x' })[0]?.message).toMatch(/whole number/);
+    expect(check(op('promoted_tweets', 'create'), { line_item_id: 'l', tweet_ids: '1,x' })[0]?.message).toMatch(
+      /whole number/,
+    );
   });
 });
 
 describe('campaign batch (spec 8: 40 items)', () => {
   const batch = op('campaigns', 'batch');
-  const create = { operation_type: 'Create', params: { name: 'n', funding_instrument_id: 'f', daily_budget_amount_local_micro: 1 } };
+  const create = {
+    operation_type: 'Create',
+    params: { name: 'n', funding_instrument_id: 'f', daily_budget_amount_local_micro: 1 },
+  };
   it(`${CAMPAIGN_BATCH_MAX} items pass, ${CAMPAIGN_BATCH_MAX + 1} is a request-level error`, () => {
     expect(CAMPAIGN_BATCH_MAX).toBe(40);
     const okay = checkBatch(batch, Array(40).fill(create));
     expect(okay.requestErrors).toEqual([]);
     expect(okay.itemErrors.every((e) => e.length === 0)).toBe(true);
-    expect(checkBatch(batch, Array(41).fill(create)).requestErrors[0]?.message).toBe('must hold at most 40 items (got 41)');
+    expect(checkBatch(batch, Array(41).fill(create)).requestErrors[0]?.message).toBe(
+      'must hold at most 40 items (got 41)',
+    );
   });
   it('item errors are reported by position, with the item params validated like flags', () => {
-    const r = checkBatch(batch, [create, { operation_type: 'Update', params: { name: 'x'.repeat(256) } }, { operation_type: 'Archive', params: {} }, create]);
+    const r = checkBatch(batch, [
+      create,
+      { operation_type: 'Update', params: { name: 'x'.repeat(256) } },
+      { operation_type: 'Archive', params: {} },
+      create,
+    ]);
     expect(r.requestErrors).toEqual([]);
     expect(r.itemErrors[0]).toEqual([]);
     expect(r.itemErrors[1]!.map((e) => e.param)).toEqual(['campaign_id', 'name']);
@@ -131,18 +174,26 @@ describe('campaign rules', () => {
   const create = op('campaigns', 'create');
   it('entity_status: create takes DRAFT, update only ACTIVE or PAUSED', () => {
     expect(check(create, { entity_status: 'DRAFT' }, campaignBase)).toEqual([]);
-    expect(check(op('campaigns', 'update'), { entity_status: 'DRAFT' })[0]?.message).toBe('must be one of ACTIVE, PAUSED');
+    expect(check(op('campaigns', 'update'), { entity_status: 'DRAFT' })[0]?.message).toBe(
+      'must be one of ACTIVE, PAUSED',
+    );
   });
   it('daily budget at most the total budget', () => {
-    expect(check(create, { daily_budget_amount_local_micro: '5', total_budget_amount_local_micro: '5' }, campaignBase)).toEqual([]);
-    expect(check(create, { daily_budget_amount_local_micro: '6', total_budget_amount_local_micro: '5' }, campaignBase)[0]).toMatchObject({
+    expect(
+      check(create, { daily_budget_amount_local_micro: '5', total_budget_amount_local_micro: '5' }, campaignBase),
+    ).toEqual([]);
+    expect(
+      check(create, { daily_budget_amount_local_micro: '6', total_budget_amount_local_micro: '5' }, campaignBase)[0],
+    ).toMatchObject({
       param: 'daily_budget_amount_local_micro',
       message: 'must be at most total_budget_amount_local_micro',
     });
   });
   it('standard_delivery only with budget_optimization CAMPAIGN', () => {
     expect(check(create, { standard_delivery: 'false', budget_optimization: 'CAMPAIGN' }, campaignBase)).toEqual([]);
-    expect(check(create, { standard_delivery: 'false', budget_optimization: 'LINE_ITEM' }, campaignBase)[0]?.param).toBe('standard_delivery');
+    expect(
+      check(create, { standard_delivery: 'false', budget_optimization: 'LINE_ITEM' }, campaignBase)[0]?.param,
+    ).toBe('standard_delivery');
   });
   it('required parameters are MISSING_PARAMETER', () => {
     expect(check(create, {})).toEqual([
@@ -151,9 +202,12 @@ describe('campaign rules', () => {
     ]);
   });
   it('money is whole micros', () => {
-    expect(check(create, { daily_budget_amount_local_micro: '1.5' }, campaignBase)[0]?.param).toBe('daily_budget_amount_local_micro');
+    expect(check(create, { daily_budget_amount_local_micro: '1.5' }, campaignBase)[0]?.param).toBe(
+      'daily_budget_amount_local_micro',
+    );
   });
-  it(`the active-campaign limit is ${DEFAULT_MAX_ACTIVE_CAMPAIGNS}`, () => expect(DEFAULT_MAX_ACTIVE_CAMPAIGNS).toBe(200));
+  it(`the active-campaign limit is ${DEFAULT_MAX_ACTIVE_CAMPAIGNS}`, () =>
+    expect(DEFAULT_MAX_ACTIVE_CAMPAIGNS).toBe(200));
 });
 
 describe('common parameters', () => {
@@ -166,7 +220,11 @@ describe('common parameters', () => {
         n++;
         const req = Object.fromEntries(o.params.filter((p) => p.required).map((p) => [p.name, sample(p)]));
         expect(check(o, { with_total_count: 'true' }, req)).toEqual([]);
-        expect(check(o, { with_total_count: 'true', cursor: 'c-1' }, req)[0]).toMatchObject({ param: 'with_total_count', message: 'cannot be used together with cursor', crossField: true });
+        expect(check(o, { with_total_count: 'true', cursor: 'c-1' }, req)[0]).toMatchObject({
+          param: 'with_total_count',
+          message: 'cannot be used together with cursor',
+          crossField: true,
+        });
         expect(check(o, { with_total_count: 'false', cursor: 'c-1' }, req)).toEqual([]);
       }
     }
@@ -181,12 +239,15 @@ describe('common parameters', () => {
   it('with_total_count requests have their own limit of 200 per 15 minutes', () => {
     expect(DEFAULT_LIMITS['ads-total-count']).toEqual({ limit: 200, windowMs: 15 * 60_000 });
   });
-  it('flags are the kebab-case of the spec names, read back under commander\'s attribute names', () => {
+  it("flags are the kebab-case of the spec names, read back under commander's attribute names", () => {
     for (const r of RESOURCES) {
       for (const o of r.operations) {
         for (const p of o.params) {
           // The one exception: stats takes --ids --start --end (the issue's and DESIGN.md's words).
-          const short = r.noun === 'stats' || r.noun === 'job' ? ({ entity_ids: '--ids', start_time: '--start', end_time: '--end' } as Record<string, string>)[p.name] : undefined;
+          const short =
+            r.noun === 'stats' || r.noun === 'job'
+              ? ({ entity_ids: '--ids', start_time: '--start', end_time: '--end' } as Record<string, string>)[p.name]
+              : undefined;
           if (short && o.verb !== 'active-entities') expect(p.flag).toBe(short);
           else expect(p.flag).toBe('--' + p.name.replace(/_/g, '-'));
           expect(attributeOf(p.flag)).toBe(new Option(`${p.flag} <v>`).attributeName());
@@ -201,12 +262,20 @@ describe('keyword insights (spec 8: 10 keywords combined, 7-day range)', () => {
   const base = { granularity: 'DAY', start_time: '2026-01-01T00:00:00Z' };
   it('10 keywords combined pass, 11 fail', () => {
     expect(check(o, { keywords: 'a,b,c,d,e', negative_keywords: 'f,g,h,i,j' }, base)).toEqual([]);
-    expect(check(o, { keywords: 'a,b,c,d,e,k', negative_keywords: 'f,g,h,i,j' }, base)[0]).toMatchObject({ param: 'keywords', message: 'must be at most 10 combined with negative_keywords (got 11)' });
+    expect(check(o, { keywords: 'a,b,c,d,e,k', negative_keywords: 'f,g,h,i,j' }, base)[0]).toMatchObject({
+      param: 'keywords',
+      message: 'must be at most 10 combined with negative_keywords (got 11)',
+    });
   });
   it('a range of exactly 7 days passes, a second more fails', () => {
     expect(check(o, { keywords: 'a', end_time: '2026-01-08T00:00:00Z' }, base)).toEqual([]);
-    expect(check(o, { keywords: 'a', end_time: '2026-01-08T00:00:01Z' }, base)[0]).toMatchObject({ param: 'end_time', message: 'must be at most 7 days after start_time' });
-    expect(check(o, { keywords: 'a', end_time: '2026-01-01T00:00:00Z' }, base)[0]?.message).toBe('must be after start_time');
+    expect(check(o, { keywords: 'a', end_time: '2026-01-08T00:00:01Z' }, base)[0]).toMatchObject({
+      param: 'end_time',
+      message: 'must be at most 7 days after start_time',
+    });
+    expect(check(o, { keywords: 'a', end_time: '2026-01-01T00:00:00Z' }, base)[0]?.message).toBe(
+      'must be after start_time',
+    );
   });
 });
 
@@ -216,7 +285,9 @@ describe('times', () => {
   it('account history takes whole hours only', () => {
     expect(check(h, { start_time: '2026-01-01T05:00:00Z' }, base)).toEqual([]);
     expect(check(h, { start_time: '2026-01-01T05:00Z' }, base)).toEqual([]);
-    expect(check(h, { start_time: '2026-01-01T05:01:00Z' }, base)[0]?.message).toBe('must be a whole hour (minutes and seconds 00)');
+    expect(check(h, { start_time: '2026-01-01T05:01:00Z' }, base)[0]?.message).toBe(
+      'must be a whole hour (minutes and seconds 00)',
+    );
     expect(check(h, { start_time: '2026-01-01T05:00:01Z' }, base)[0]?.param).toBe('start_time');
   });
   it('ISO 8601 with a zone is required', () => {
@@ -233,17 +304,39 @@ describe('times', () => {
 describe('enums from the spec', () => {
   it('sandbox feature keys, read feature keys, industry types, tracking tag types', () => {
     expect(check(op('accounts', 'add-features'), { feature_keys: 'AGE_TARGETING,DR_TAP' })).toEqual([]);
-    expect(check(op('accounts', 'add-features'), { feature_keys: 'AGE_TARGETING,FLYING' })[0]?.message).toMatch(/entry "FLYING" must be one of/);
+    expect(check(op('accounts', 'add-features'), { feature_keys: 'AGE_TARGETING,FLYING' })[0]?.message).toMatch(
+      /entry "FLYING" must be one of/,
+    );
     expect(check(op('accounts', 'features'), { feature_keys: 'AGE_TARGETING' })[0]?.param).toBe('feature_keys');
     expect(check(op('accounts', 'update'), { industry_type: 'RETAIL' })).toEqual([]);
     expect(check(op('accounts', 'update'), { industry_type: 'retail' })[0]?.param).toBe('industry_type');
-    expect(check(op('tracking_tags', 'create'), { line_item_id: 'l', tracking_tag_type: 'PIXEL', tracking_tag_url: 'https://t.example/x' })[0]?.param).toBe('tracking_tag_type');
-    expect(check(op('tracking_tags', 'create'), { line_item_id: 'l', tracking_tag_type: 'CLICK_TRACKER', tracking_tag_url: 'ftp://x' })[0]?.param).toBe('tracking_tag_url');
+    expect(
+      check(op('tracking_tags', 'create'), {
+        line_item_id: 'l',
+        tracking_tag_type: 'PIXEL',
+        tracking_tag_url: 'https://t.example/x',
+      })[0]?.param,
+    ).toBe('tracking_tag_type');
+    expect(
+      check(op('tracking_tags', 'create'), {
+        line_item_id: 'l',
+        tracking_tag_type: 'CLICK_TRACKER',
+        tracking_tag_url: 'ftp://x',
+      })[0]?.param,
+    ).toBe('tracking_tag_url');
   });
   it('every SANDBOX-only operation is marked', () => {
-    const marked = RESOURCES.flatMap((r) => r.operations.filter((o) => o.sandboxOnly).map((o) => `${o.method} ${o.path}`)).sort();
+    const marked = RESOURCES.flatMap((r) =>
+      r.operations.filter((o) => o.sandboxOnly).map((o) => `${o.method} ${o.path}`),
+    ).sort();
     expect(marked).toEqual(
-      ['POST /accounts', 'DELETE /accounts/:account_id', 'POST /accounts/:account_id/features', 'DELETE /accounts/:account_id/features', 'POST /accounts/:account_id/funding_instruments'].sort(),
+      [
+        'POST /accounts',
+        'DELETE /accounts/:account_id',
+        'POST /accounts/:account_id/features',
+        'DELETE /accounts/:account_id/features',
+        'POST /accounts/:account_id/funding_instruments',
+      ].sort(),
     );
   });
 });

@@ -8,7 +8,8 @@ afterEach(() => {
   for (const t of made.splice(0)) t.cleanup();
 });
 
-const ANSWER = '{"data":{"id":1166476031668015104,"id_str":"1166476031668015104","text":"hello","nullcast":true,"tweet_type":"PUBLISHED","card_uri":null,"created_at":"Tue Aug 27 22:22:12 +0000 2019"},"request":{"params":{}}}';
+const ANSWER =
+  '{"data":{"id":1166476031668015104,"id_str":"1166476031668015104","text":"hello","nullcast":true,"tweet_type":"PUBLISHED","card_uri":null,"created_at":"Tue Aug 27 22:22:12 +0000 2019"},"request":{"params":{}}}';
 
 describe('ads tweets create', () => {
   it('sends as_user_id and text (nullcast left to the service: promoted-only); tsv shows the exact id', async () => {
@@ -28,7 +29,9 @@ describe('ads tweets create', () => {
     const reg = new HttpRegistry();
     const t = testContext({ transport: reg });
     made.push(t);
-    await expect(t.run(['ads', 'tweets', 'create', '--as-user-id', '1'])).rejects.toThrow(/--text is required when --media-keys is not given/);
+    await expect(t.run(['ads', 'tweets', 'create', '--as-user-id', '1'])).rejects.toThrow(
+      /--text is required when --media-keys is not given/,
+    );
     expect(reg.requests).toEqual([]);
   });
 });

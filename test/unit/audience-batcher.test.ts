@@ -27,7 +27,10 @@ function all(b: Batcher, runs: FragmentRun[]): Batch[] {
 }
 
 function usersOf(batch: Batch): string[] {
-  const ops = JSON.parse(batch.body.toString('utf8')) as Array<{ operation_type: string; params: { users: Array<{ email: string[] }> } }>;
+  const ops = JSON.parse(batch.body.toString('utf8')) as Array<{
+    operation_type: string;
+    params: { users: Array<{ email: string[] }> };
+  }>;
   expect(ops.length).toBe(batch.ops);
   return ops.flatMap((o) => o.params.users.map((u) => u.email[0]!));
 }
@@ -35,7 +38,10 @@ function usersOf(batch: Batch): string[] {
 describe('Batcher', () => {
   it('cuts at --batch-size users and keeps every user once, in order', () => {
     const v = ids(6000);
-    const batches = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v.slice(0, 1234)), run(v.slice(1234))]);
+    const batches = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [
+      run(v.slice(0, 1234)),
+      run(v.slice(1234)),
+    ]);
     expect(batches.map((b) => b.users)).toEqual([2500, 2500, 1000]);
     expect(batches.flatMap(usersOf)).toEqual(v);
     expect(batches.map((b) => b.index)).toEqual([0, 1, 2]);
@@ -44,7 +50,9 @@ describe('Batcher', () => {
   it('keeps at most 2500 operations per request', () => {
     expect(MAX_OPERATIONS).toBe(2500);
     const v = ids(20);
-    const batches = all(new Batcher({ maxUsers: 100, usersPerOp: 2, maxOps: 3 }, { operationType: 'Delete' }), [run(v)]);
+    const batches = all(new Batcher({ maxUsers: 100, usersPerOp: 2, maxOps: 3 }, { operationType: 'Delete' }), [
+      run(v),
+    ]);
     expect(batches.map((b) => b.ops)).toEqual([3, 3, 3, 1]);
     expect(batches.map((b) => b.users)).toEqual([6, 6, 6, 2]);
     expect(batches.flatMap(usersOf)).toEqual(v);
@@ -55,7 +63,10 @@ describe('Batcher', () => {
     expect(MAX_BYTES).toBe(5_000_000);
     const v = ids(50);
     const maxBytes = 1000;
-    const batches = all(new Batcher({ maxUsers: 2500, maxBytes }, { operationType: 'Update', expiresAt: '2027-01-01T00:00:00Z' }), [run(v)]);
+    const batches = all(
+      new Batcher({ maxUsers: 2500, maxBytes }, { operationType: 'Update', expiresAt: '2027-01-01T00:00:00Z' }),
+      [run(v)],
+    );
     expect(batches.length).toBeGreaterThan(1);
     for (const b of batches) expect(b.bytes).toBe(b.body.length);
     for (const b of batches.slice(0, -1)) {
@@ -77,15 +88,26 @@ describe('Batcher', () => {
   it('cuts the same batches however the input was chunked (resume relies on it)', () => {
     const v = ids(7000);
     const a = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v)]);
-    const b = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [run(v.slice(0, 1)), run(v.slice(1, 4999)), run(v.slice(4999))]);
-    expect(b.map((x) => [x.users, x.head, x.body.toString()])).toEqual(a.map((x) => [x.users, x.head, x.body.toString()]));
+    const b = all(new Batcher({ maxUsers: 2500 }, { operationType: 'Update' }), [
+      run(v.slice(0, 1)),
+      run(v.slice(1, 4999)),
+      run(v.slice(4999)),
+    ]);
+    expect(b.map((x) => [x.users, x.head, x.body.toString()])).toEqual(
+      a.map((x) => [x.users, x.head, x.body.toString()]),
+    );
   });
 });
 
 // Buffers go round in the pipeline (runs released once batched, bodies recycled): never a byte changes.
 describe('Batcher buffer reuse', () => {
   const values = Array.from({ length: 7000 }, (_, i) => sha256Hex(`u${i}@x.y`));
-  const runs = () => [run(values.slice(0, 1500)), run(values.slice(1500, 1501)), run(values.slice(1501, 6000)), run(values.slice(6000))];
+  const runs = () => [
+    run(values.slice(0, 1500)),
+    run(values.slice(1500, 1501)),
+    run(values.slice(1501, 6000)),
+    run(values.slice(6000)),
+  ];
 
   it('releases each run once, after the batch holding its last user is cut', () => {
     const released: FragmentRun[] = [];
@@ -125,7 +147,8 @@ describe('Batcher buffer reuse', () => {
 // chunks, the error for a single user over the limit, and how users are split into operations.
 describe('Batcher limits across many input chunks', () => {
   const v = ids(120);
-  const chunks = (size: number) => Array.from({ length: Math.ceil(v.length / size) }, (_, i) => run(v.slice(i * size, (i + 1) * size)));
+  const chunks = (size: number) =>
+    Array.from({ length: Math.ceil(v.length / size) }, (_, i) => run(v.slice(i * size, (i + 1) * size)));
   const userBytes = run(v.slice(0, 1)).ends[0]!; // every fragment has the same length here
 
   it('keeps each body under the byte limit when a batch is built from 40 chunks of 3 users', () => {
@@ -153,9 +176,15 @@ describe('Batcher limits across many input chunks', () => {
   it('takes a body exactly at the limit, and no more', () => {
     const probe = all(new Batcher({ maxUsers: 4 }, { operationType: 'Update' }), [run(v.slice(0, 4))]);
     const exact = probe[0]!.bytes;
-    const at = all(new Batcher({ maxUsers: 2500, maxBytes: exact }, { operationType: 'Update' }), chunks(1).slice(0, 8));
+    const at = all(
+      new Batcher({ maxUsers: 2500, maxBytes: exact }, { operationType: 'Update' }),
+      chunks(1).slice(0, 8),
+    );
     expect(at.map((b) => b.users)).toEqual([4, 4]);
-    const under = all(new Batcher({ maxUsers: 2500, maxBytes: exact - 1 }, { operationType: 'Update' }), chunks(1).slice(0, 8));
+    const under = all(
+      new Batcher({ maxUsers: 2500, maxBytes: exact - 1 }, { operationType: 'Update' }),
+      chunks(1).slice(0, 8),
+    );
     expect(under.map((b) => b.users)).toEqual([3, 3, 2]);
   });
 
@@ -165,26 +194,44 @@ describe('Batcher limits across many input chunks', () => {
   });
 
   it('splits users into operations of usersPerOp, across chunk boundaries, the last one short', () => {
-    const b = new Batcher({ maxUsers: 7, usersPerOp: 3 }, { operationType: 'Delete', effectiveAt: '2026-01-01T00:00:00Z' });
+    const b = new Batcher(
+      { maxUsers: 7, usersPerOp: 3 },
+      { operationType: 'Delete', effectiveAt: '2026-01-01T00:00:00Z' },
+    );
     const batches = all(b, [run(v.slice(0, 2)), run(v.slice(2, 5)), run(v.slice(5, 9))]);
     expect(batches.map((x) => [x.users, x.ops])).toEqual([
       [7, 3],
       [2, 1],
     ]);
-    const ops = JSON.parse(batches[0]!.body.toString()) as Array<{ operation_type: string; params: { effective_at: string; users: Array<{ email: string[] }> } }>;
-    expect(ops.map((o) => o.params.users.map((u) => u.email[0]))).toEqual([v.slice(0, 3), v.slice(3, 6), v.slice(6, 7)]);
-    expect(ops.every((o) => o.operation_type === 'Delete' && o.params.effective_at === '2026-01-01T00:00:00Z')).toBe(true);
+    const ops = JSON.parse(batches[0]!.body.toString()) as Array<{
+      operation_type: string;
+      params: { effective_at: string; users: Array<{ email: string[] }> };
+    }>;
+    expect(ops.map((o) => o.params.users.map((u) => u.email[0]))).toEqual([
+      v.slice(0, 3),
+      v.slice(3, 6),
+      v.slice(6, 7),
+    ]);
+    expect(ops.every((o) => o.operation_type === 'Delete' && o.params.effective_at === '2026-01-01T00:00:00Z')).toBe(
+      true,
+    );
     expect(batches[0]!.body.toString()).toBe(
       '[' +
         [v.slice(0, 3), v.slice(3, 6), v.slice(6, 7)]
-          .map((us) => `{"operation_type":"Delete","params":{"effective_at":"2026-01-01T00:00:00Z","users":[${us.map((u) => `{"email":["${u}"]}`).join(',')}]}}`)
+          .map(
+            (us) =>
+              `{"operation_type":"Delete","params":{"effective_at":"2026-01-01T00:00:00Z","users":[${us.map((u) => `{"email":["${u}"]}`).join(',')}]}}`,
+          )
           .join(',') +
         ']',
     );
   });
 
   it('caps users per request at maxOps x usersPerOp', () => {
-    const batches = all(new Batcher({ maxUsers: 1000, usersPerOp: 4, maxOps: 2 }, { operationType: 'Update' }), chunks(5));
+    const batches = all(
+      new Batcher({ maxUsers: 1000, usersPerOp: 4, maxOps: 2 }, { operationType: 'Update' }),
+      chunks(5),
+    );
     expect(batches.map((b) => b.users)).toEqual(Array(15).fill(8));
     expect(batches.every((b) => b.ops === 2)).toBe(true);
   });

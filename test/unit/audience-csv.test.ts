@@ -21,7 +21,11 @@ async function readAll(bytes: Buffer, delimiter: string, target: number): Promis
   // The upload decodes UTF-8 (a value with other bytes is rejected, not read); a file in
   // another encoding is read here as latin1 so its structure can still be judged.
   const decoder = new TextDecoder(isUtf8(bytes) ? 'utf-8' : 'latin1');
-  for await (const chunk of readChunks(Readable.from(pieces), { value: true, delimiter: delimiter.charCodeAt(0) }, target)) {
+  for await (const chunk of readChunks(
+    Readable.from(pieces),
+    { value: true, delimiter: delimiter.charCodeAt(0) },
+    target,
+  )) {
     const c = scanDelimited(decoder.decode(chunk), delimiter, false, (cells) => rows.push(cells));
     expect(c.fault).toBeUndefined();
   }
@@ -35,7 +39,9 @@ describe('csv-spectrum (published edge cases, read from node_modules)', () => {
   for (const name of names) {
     it(name, async () => {
       const bytes = fs.readFileSync(path.join(dir, 'csvs', name));
-      const published = JSON.parse(fs.readFileSync(path.join(dir, 'json', name.replace(/\.csv$/, '.json')), 'utf8')) as Record<string, string> | Array<Record<string, string>>;
+      const published = JSON.parse(fs.readFileSync(path.join(dir, 'json', name.replace(/\.csv$/, '.json')), 'utf8')) as
+        | Record<string, string>
+        | Array<Record<string, string>>;
       const want = Array.isArray(published) ? published : [published];
       // csv-spectrum 2.0.0's location_coordinates.json is a single object whose phone number
       // (1234567890) is not the one in its csv (2095257564): the csv is the case judged.
@@ -59,7 +65,7 @@ describe('faults: nothing swallowed, the line where the field starts named', () 
     const r = parseDelimited(`email,name\na@x.com,"Ann\n${body}\nz@x.com,"end"\n`);
     expect(r.fault).toMatchObject({ line: 2 });
   });
-  it('a stray quote that turns later quoting inside out (closed by the next field\'s opening quote)', () => {
+  it("a stray quote that turns later quoting inside out (closed by the next field's opening quote)", () => {
     const r = parseDelimited('email,name,note\na@x.com,"Ann,x\nb@x.com,Bob,"called, twice"\n');
     expect(r.fault).toEqual({ line: 2, kind: 'unbalanced', lines: 2 });
   });
@@ -113,7 +119,10 @@ const blank = (r: string[]) => r.every((c) => c.trim() === '');
 const field = (d: string) =>
   fc
     .tuple(
-      fc.array(fc.constantFrom('a', 'Z', '9', 'é', 'ß', '日', '😀', ' ', '@', '.', d, '"', '\n', '\r\n', ',', '\t', "'", '-'), { maxLength: 8 }),
+      fc.array(
+        fc.constantFrom('a', 'Z', '9', 'é', 'ß', '日', '😀', ' ', '@', '.', d, '"', '\n', '\r\n', ',', '\t', "'", '-'),
+        { maxLength: 8 },
+      ),
       fc.boolean(),
     )
     .map(([parts, quote]) => {

@@ -24,7 +24,13 @@ import {
   type DigestCursor,
 } from '../../src/audiences/digests.js';
 import { diff } from '../../src/audiences/sync.js';
-import { lockSnapshot, readSnapshotHeader, snapshotPaths, writeSnapshot, HEADER_BYTES } from '../../src/audiences/snapshot.js';
+import {
+  lockSnapshot,
+  readSnapshotHeader,
+  snapshotPaths,
+  writeSnapshot,
+  HEADER_BYTES,
+} from '../../src/audiences/snapshot.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-digests-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -76,7 +82,9 @@ describe('sortRun', () => {
   it('sorts and drops repeats: random digests, repeats, and a crowded bucket (shared prefix)', () => {
     const crowded = Array.from({ length: 500 }, () => 'abcdef01' + crypto.randomBytes(28).toString('hex')); // first four bytes tie
     const base = rnd(20_000);
-    const input = [...base, ...base.slice(0, 3000), ...crowded, ...crowded.slice(0, 50)].sort(() => Math.random() - 0.5);
+    const input = [...base, ...base.slice(0, 3000), ...crowded, ...crowded.slice(0, 50)].sort(
+      () => Math.random() - 0.5,
+    );
     const buf = Buffer.from(input.join(''), 'hex');
     const n = sortRun(buf, input.length);
     const want = [...new Set(input)].sort();
@@ -110,7 +118,9 @@ describe('merges', () => {
   it('MergeCursor: the union, each once, across files and blocks', async () => {
     const a = rnd(20_000);
     const b = [...rnd(9_000), ...a.slice(0, 5_000)];
-    expect(await all(new MergeCursor([await fileOf(a), await fileOf(b), mem([])]))).toEqual([...new Set([...a, ...b])].sort());
+    expect(await all(new MergeCursor([await fileOf(a), await fileOf(b), mem([])]))).toEqual(
+      [...new Set([...a, ...b])].sort(),
+    );
   });
 
   it('DeltaCursor: base ∪ adds − removes', async () => {
@@ -128,7 +138,10 @@ describe('merges', () => {
     const fresh = rnd(800);
     const adds: string[] = [];
     const removes: string[] = [];
-    const sink = { add: (b: Uint8Array, at: number) => adds.push(digestHex(b, at)), remove: (b: Uint8Array, at: number) => removes.push(digestHex(b, at)) };
+    const sink = {
+      add: (b: Uint8Array, at: number) => adds.push(digestHex(b, at)),
+      remove: (b: Uint8Array, at: number) => removes.push(digestHex(b, at)),
+    };
     const r = await diff(await fileOf([...keep, ...fresh]), await fileOf([...keep, ...gone]), false, sink);
     expect(r).toEqual({ members: 10_800, adds: 800, removes: 700 });
     expect(adds).toEqual([...fresh].sort());
@@ -153,7 +166,13 @@ describe('snapshot file', () => {
     const p = snapshotPaths(dir, 'default', 'acct1', 'ca1', 'email');
     expect(p.snapshot).toBe(path.join(dir, 'audiences', 'default', 'acct1', 'ca1.email.snapshot'));
     const h = rnd(3000);
-    const head = await writeSnapshot(p.snapshot, mem(h), { profile: 'default', account: 'acct1', audience: 'ca1', type: 'email', oldest_sent_at: '2026-01-01T00:00:00.000Z' });
+    const head = await writeSnapshot(p.snapshot, mem(h), {
+      profile: 'default',
+      account: 'acct1',
+      audience: 'ca1',
+      type: 'email',
+      oldest_sent_at: '2026-01-01T00:00:00.000Z',
+    });
     expect(head.count).toBe(3000);
     expect(readSnapshotHeader(p.snapshot)).toEqual(head);
     expect(fs.statSync(p.snapshot).size).toBe(HEADER_BYTES + 3000 * 32);
@@ -194,7 +213,9 @@ describe('DigestSorter growth, hex input and failed spills', () => {
     expect(s.added).toBe(n);
     expect(fs.readdirSync(tmp)).toEqual(['run-0.bin']);
     const got = await all(await s.finish());
-    const want = [...new Set(Array.from({ length: n }, (_, i) => buf.subarray(i * DIGEST, (i + 1) * DIGEST).toString('hex')))].sort();
+    const want = [
+      ...new Set(Array.from({ length: n }, (_, i) => buf.subarray(i * DIGEST, (i + 1) * DIGEST).toString('hex'))),
+    ].sort();
     expect(got.length).toBe(n - 1);
     expect(got).toEqual(want);
   }, 60_000);
@@ -224,7 +245,11 @@ describe('DigestSorter growth, hex input and failed spills', () => {
       try { for (let i = 0; i < 2001; i++) s.add(b, i * 32); console.log('no error'); }
       catch (e) { console.log('error', e.code); }`;
     // 16 KiB per file: the 64,000-byte run cannot be written (EFBIG; node ignores SIGXFSZ).
-    const r = spawnSync('bash', ['-c', 'ulimit -f 16; exec "$0" --input-type=module -e "$1"', process.execPath, script], { encoding: 'utf8' });
+    const r = spawnSync(
+      'bash',
+      ['-c', 'ulimit -f 16; exec "$0" --input-type=module -e "$1"', process.execPath, script],
+      { encoding: 'utf8' },
+    );
     expect(r.stdout.trim(), r.stderr).toBe('error EFBIG');
     expect(fs.readdirSync(tmp)).toEqual([]);
   });

@@ -28,8 +28,12 @@ describe('format sniffing and header detection', () => {
         { type: 'phone_number', name: 'Phone', index: 2 },
       ],
     });
-    expect(planColumns('csv', 'name,Mobile', { columns: [{ type: 'phone_number', header: 'mobile' }] }).columns).toEqual([{ type: 'phone_number', name: 'mobile', index: 1 }]);
-    expect(() => planColumns('csv', 'name,Mobile', { columns: [{ type: 'email', header: 'mail' }] })).toThrow(/no column "mail"/);
+    expect(
+      planColumns('csv', 'name,Mobile', { columns: [{ type: 'phone_number', header: 'mobile' }] }).columns,
+    ).toEqual([{ type: 'phone_number', name: 'mobile', index: 1 }]);
+    expect(() => planColumns('csv', 'name,Mobile', { columns: [{ type: 'email', header: 'mail' }] })).toThrow(
+      /no column "mail"/,
+    );
     // a one-column file: a first row that is not an email is a header
     expect(planColumns('csv', 'Email Address', { type: 'email', columns: [] }).header).toBe(true);
     expect(planColumns('csv', 'a@example.com', { type: 'email', columns: [] }).header).toBe(false);
@@ -42,7 +46,11 @@ describe('format sniffing and header detection', () => {
 });
 
 describe('processChunk', () => {
-  const email: ProcessorConfig = { format: 'lines', columns: [{ type: 'email', name: 'email', index: 0 }], hashed: false };
+  const email: ProcessorConfig = {
+    format: 'lines',
+    columns: [{ type: 'email', name: 'email', index: 0 }],
+    hashed: false,
+  };
 
   it('hashes one value per line, skips blank lines, rejects with line numbers', () => {
     const { r, users: u } = users(email, ' A@Example.com\r\n\nnot-an-email\nb@example.com');
@@ -54,7 +62,11 @@ describe('processChunk', () => {
   });
 
   it('handles other single-column types the same way (handles, --hashed digests)', () => {
-    const handle: ProcessorConfig = { format: 'lines', columns: [{ type: 'handle', name: 'handle', index: 0 }], hashed: false };
+    const handle: ProcessorConfig = {
+      format: 'lines',
+      columns: [{ type: 'handle', name: 'handle', index: 0 }],
+      hashed: false,
+    };
     const { r, users: u } = users(handle, '@Jack\r\n  \nnot a handle\n');
     expect(u).toEqual([{ handle: [sha256Hex('jack')] }]);
     expect(r.rejects).toEqual([[3, 'handle', 'not a handle (1-15 letters, digits or _)']]);
@@ -81,7 +93,10 @@ describe('processChunk', () => {
       hashed: false,
       defaultCountry: 'US',
     };
-    const { r, users: u } = users(cfg, 'a@example.com,"(415) 555-2671","C-1"\n,"+44 20 7946 0958","line\nbreak"\nbad,,\n');
+    const { r, users: u } = users(
+      cfg,
+      'a@example.com,"(415) 555-2671","C-1"\n,"+44 20 7946 0958","line\nbreak"\nbad,,\n',
+    );
     expect(u).toEqual([
       { email: [sha256Hex('a@example.com')], phone_number: [sha256Hex('14155552671')], partner_user_id: ['C-1'] },
       { phone_number: [sha256Hex('442079460958')], partner_user_id: ['line\nbreak'] },
@@ -90,8 +105,15 @@ describe('processChunk', () => {
   });
 
   it('reads jsonl by type keys, ids as strings', () => {
-    const cfg: ProcessorConfig = { format: 'jsonl', columns: [{ type: 'twitter_id', name: 'twitter_id', keys: ['twitter_id', 'service_id'] }], hashed: false };
-    const { r, users: u } = users(cfg, '{"service_id":"00783214"}\n{"twitter_id":"1234567890123456789012"}\nnot json\n{}\n');
+    const cfg: ProcessorConfig = {
+      format: 'jsonl',
+      columns: [{ type: 'twitter_id', name: 'twitter_id', keys: ['twitter_id', 'service_id'] }],
+      hashed: false,
+    };
+    const { r, users: u } = users(
+      cfg,
+      '{"service_id":"00783214"}\n{"twitter_id":"1234567890123456789012"}\nnot json\n{}\n',
+    );
     expect(u).toEqual([{ twitter_id: [sha256Hex('783214')] }, { twitter_id: [sha256Hex('1234567890123456789012')] }]);
     expect(r.rejects.map((x) => x[0])).toEqual([3, 4]);
   });

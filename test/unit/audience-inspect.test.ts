@@ -16,7 +16,8 @@ function file(name: string, text: string): string {
   return f;
 }
 
-const CRM = '\uFEFFEmail Address,Phone Number,Name,Notes\r\n' +
+const CRM =
+  '\uFEFFEmail Address,Phone Number,Name,Notes\r\n' +
   'Ann@Example.com,+1 415 555 0100,Ann,"met at the fair, wants a call\r\nback on Monday"\r\n' +
   'bob@gmial.com,(415) 555-0101,Bob,\r\n' +
   '\r\n' +
@@ -38,7 +39,17 @@ describe('typo domains', () => {
 describe('audiences inspect', () => {
   it('JSON: rows, blank, columns, values, duplicates, rejects with lines, typos, countries, requests', async () => {
     const t = testContext({ env: { XCTL_API_KEY: undefined, XCTL_ACCOUNT_ID: undefined } });
-    await t.run(['audiences', 'inspect', file('crm.csv', CRM), '--default-country', 'US', '--max-reject-rate', '1', '-o', 'json']);
+    await t.run([
+      'audiences',
+      'inspect',
+      file('crm.csv', CRM),
+      '--default-country',
+      'US',
+      '--max-reject-rate',
+      '1',
+      '-o',
+      'json',
+    ]);
     const r = JSON.parse(t.stdout());
     expect(r).toMatchObject({ format: 'csv', lines: 6, rows: 4, blank: 1, joined_lines: 1, users: 4, requests: 1 });
     expect(r.columns).toEqual([
@@ -47,12 +58,23 @@ describe('audiences inspect', () => {
       { name: 'Name', type: null, filled: 4, coverage: 1 },
       { name: 'Notes', type: null, filled: 1, coverage: 0.25 },
     ]);
-    expect(r.values).toEqual({ email: { values: 4, valid: 3, rejected: 1 }, phone_number: { values: 3, valid: 3, rejected: 0 } });
+    expect(r.values).toEqual({
+      email: { values: 4, valid: 3, rejected: 1 },
+      phone_number: { values: 3, valid: 3, rejected: 0 },
+    });
     expect(r.duplicates).toEqual({ exact: 0, after_normalization: 1 });
-    expect(r.normalization_changed.examples[0]).toEqual({ line: 2, type: 'email', input: 'Ann@Example.com', normalized: 'ann@example.com' });
+    expect(r.normalization_changed.examples[0]).toEqual({
+      line: 2,
+      type: 'email',
+      input: 'Ann@Example.com',
+      normalized: 'ann@example.com',
+    });
     expect(r.rejects).toEqual([{ reason: 'not an email address', column: 'Email Address', count: 1, lines: [7] }]);
     expect(r.typo_domains).toEqual([{ domain: 'gmial.com', count: 1, likely: 'gmail.com' }]);
-    expect(r.phone_countries).toEqual([{ country: 'US', count: 2 }, { country: 'GB', count: 1 }]);
+    expect(r.phone_countries).toEqual([
+      { country: 'US', count: 2 },
+      { country: 'GB', count: 1 },
+    ]);
     expect(r.reject_rate).toBe(0.1429);
     t.cleanup();
   });
@@ -72,9 +94,15 @@ describe('audiences inspect', () => {
     const t = testContext();
     const f = file('hidden.csv', 'Phone,Contact\n+1 415 555 0100,ann@example.com\n');
     await expect(t.run(['audiences', 'inspect', f, '-o', 'json'])).rejects.toThrow(UsageError);
-    expect(JSON.parse(t.stdout()).columns[1]).toMatchObject({ name: 'Contact', type: null, looks_like: 'email (1 of 1 sampled)' });
+    expect(JSON.parse(t.stdout()).columns[1]).toMatchObject({
+      name: 'Contact',
+      type: null,
+      looks_like: 'email (1 of 1 sampled)',
+    });
     const q = testContext();
-    await expect(q.run(['audiences', 'inspect', file('quote.csv', 'email,name\na@x.com,"Ann\nb@x.com,Bob\n'), '-o', 'json'])).rejects.toThrow(/a quoted field starts here/);
+    await expect(
+      q.run(['audiences', 'inspect', file('quote.csv', 'email,name\na@x.com,"Ann\nb@x.com,Bob\n'), '-o', 'json']),
+    ).rejects.toThrow(/a quoted field starts here/);
     expect(JSON.parse(q.stdout()).quote_fault).toMatch(/^line 2: /);
     t.cleanup();
     q.cleanup();

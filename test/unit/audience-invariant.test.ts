@@ -27,12 +27,24 @@ interface Row {
 }
 
 const q = (v: string) => (/[",\r\n]/.test(v) || v.startsWith(' ') ? `"${v.replace(/"/g, '""')}"` : v);
-const text = fc.array(fc.constantFrom('a', 'b', ' ', ',', '\n', '\r\n', '"', 'é', '-'), { maxLength: 6 }).map((a) => a.join(''));
+const text = fc
+  .array(fc.constantFrom('a', 'b', ' ', ',', '\n', '\r\n', '"', 'é', '-'), { maxLength: 6 })
+  .map((a) => a.join(''));
 
 const rowArb = (i: number) =>
   fc.oneof(
-    { weight: 8, arbitrary: fc.record<Row>({ email: fc.constantFrom(`U${i}@Example.com`, ` u${i}@example.com `, `bad${i}`, ''), name: fc.constantFrom(`N${i}`, `Ann "A" ${i}`), note: text }) },
-    { weight: 1, arbitrary: fc.constantFrom('', '  ', ',,').map((blank): Row => ({ email: '', name: '', note: '', blank })) },
+    {
+      weight: 8,
+      arbitrary: fc.record<Row>({
+        email: fc.constantFrom(`U${i}@Example.com`, ` u${i}@example.com `, `bad${i}`, ''),
+        name: fc.constantFrom(`N${i}`, `Ann "A" ${i}`),
+        note: text,
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('', '  ', ',,').map((blank): Row => ({ email: '', name: '', note: '', blank })),
+    },
   );
 
 const fileArb = fc.integer({ min: 1, max: 30 }).chain((n) =>
@@ -54,7 +66,8 @@ function render(f: { rows: Row[]; crlf: boolean; bom: boolean; stray: number }):
   const starts: number[] = [];
   f.rows.forEach((r, i) => {
     starts.push(line);
-    const rec = r.blank !== undefined ? r.blank : [q(r.email), i === f.stray ? `"${r.name}` : q(r.name), q(r.note)].join(',');
+    const rec =
+      r.blank !== undefined ? r.blank : [q(r.email), i === f.stray ? `"${r.name}` : q(r.name), q(r.note)].join(',');
     out += rec + nl;
     line += rec.split('\n').length;
   });
@@ -77,11 +90,27 @@ async function upload(bytes: Buffer, target: number, dir: string) {
   const tally = new RecordTally({ lineBase: 1 }, false, rejects);
   let stopped: XctlError | undefined;
   const sent = new Set<string>();
-  for await (const r of gatedResults(src, tally, parseRejectGate('1'), () => sent.size > 0, (e) => (stopped = e))) {
-    for (const m of Buffer.from(r.frags).toString('latin1').matchAll(/[0-9a-f]{64}/g)) sent.add(m[0]);
+  for await (const r of gatedResults(
+    src,
+    tally,
+    parseRejectGate('1'),
+    () => sent.size > 0,
+    (e) => (stopped = e),
+  )) {
+    for (const m of Buffer.from(r.frags)
+      .toString('latin1')
+      .matchAll(/[0-9a-f]{64}/g))
+      sent.add(m[0]);
   }
   await tally.close();
-  const rejectedLines = new Set(fs.readFileSync(rejects, 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[0])));
+  const rejectedLines = new Set(
+    fs
+      .readFileSync(rejects, 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => Number(l.split(',')[0])),
+  );
   return { stopped, sent, rejectedLines, tally };
 }
 
@@ -113,7 +142,8 @@ describe('exit 0 implies every data row is sent, rejected with a reason, or repo
             // valid); one holding no usable identifier can still go in unseen, and is then
             // counted among the joined lines (lines = read + blank + joined, checked above).
             const swallowed = i > f.stray && f.stray >= 0 && !email.includes('@');
-            if (!swallowed) throw new Error(`row ${i} (line ${starts[i]}, ${JSON.stringify(r)}) was neither sent nor rejected`);
+            if (!swallowed)
+              throw new Error(`row ${i} (line ${starts[i]}, ${JSON.stringify(r)}) was neither sent nor rejected`);
             expect(tally.joined).toBeGreaterThan(0);
           });
           expect(tally.blank).toBeGreaterThanOrEqual(blank);

@@ -54,7 +54,9 @@ describe('Journal', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: { batch_size: 2500 } };
     Journal.open(file, header).close();
-    expect(() => Journal.open(file, { ...header, options: { batch_size: 100 } })).toThrow(/other options \(batch_size\)/);
+    expect(() => Journal.open(file, { ...header, options: { batch_size: 100 } })).toThrow(
+      /other options \(batch_size\)/,
+    );
     fs.appendFileSync(input, 'c@example.com\n');
     let err: unknown;
     try {

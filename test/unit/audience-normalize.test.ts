@@ -29,7 +29,8 @@ describe('email: trim, lowercase', () => {
     expect(val(normalizeEmail('  John.Doe+ads@Example.COM \t'))).toBe('john.doe+ads@example.com');
   });
   it('rejects what is not an address', () => {
-    for (const bad of ['', 'john', 'john@', '@example.com', 'jo hn@example.com']) expect(val(normalizeEmail(bad))).toMatch(/^REJECT/);
+    for (const bad of ['', 'john', 'john@', '@example.com', 'jo hn@example.com'])
+      expect(val(normalizeEmail(bad))).toMatch(/^REJECT/);
   });
 });
 
@@ -39,7 +40,8 @@ describe('handle: trim, drop a leading @, lowercase', () => {
     expect(val(normalizeHandle('jack_1'))).toBe('jack_1');
   });
   it('rejects invalid handles', () => {
-    for (const bad of ['@', 'has space', 'a'.repeat(16), 'dash-ed']) expect(val(normalizeHandle(bad))).toMatch(/^REJECT/);
+    for (const bad of ['@', 'has space', 'a'.repeat(16), 'dash-ed'])
+      expect(val(normalizeHandle(bad))).toMatch(/^REJECT/);
   });
 });
 
@@ -80,7 +82,9 @@ describe('phone_number: E.164 without the plus', () => {
 
 describe('device_id: trim, lowercase, dashes kept', () => {
   it('normalizes an IDFA', () => {
-    expect(val(normalizeDeviceId(' 4B61639E-47CC-4056-A16A-C8217E029462 '))).toBe('4b61639e-47cc-4056-a16a-c8217e029462');
+    expect(val(normalizeDeviceId(' 4B61639E-47CC-4056-A16A-C8217E029462 '))).toBe(
+      '4b61639e-47cc-4056-a16a-c8217e029462',
+    );
   });
   it('rejects empty and spaced values', () => {
     expect(val(normalizeDeviceId('  '))).toMatch(/^REJECT/);
@@ -177,7 +181,9 @@ describe('rejection reasons, word for word', () => {
     const d = sha256Hex('x');
     expect(prepare('email', ` ${d.toUpperCase()} `, true)).toEqual({ value: d });
     for (const bad of [d.slice(1), `x${d}`, `${d}x`, `${d.slice(0, 63)}g`]) {
-      expect(prepare('email', bad, true)).toEqual({ reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given' });
+      expect(prepare('email', bad, true)).toEqual({
+        reason: 'not a SHA-256 digest (64 hex characters), but --hashed was given',
+      });
     }
     expect(looksHashed(`${d}0`)).toBe(false);
     expect(looksHashed(`z${d.slice(1)}`)).toBe(false);

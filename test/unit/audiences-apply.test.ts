@@ -140,9 +140,7 @@ audiences:
   });
 
   it('asks for no fallback account when every audience names one', async () => {
-    const { file } = setup(
-      'defaults: {account: acct7, type: email}\naudiences:\n  - {name: A, source: a.csv}\n',
-    );
+    const { file } = setup('defaults: {account: acct7, type: email}\naudiences:\n  - {name: A, source: a.csv}\n');
     const specs = await loadApplyFile(file, async () => {
       throw new Error('not asked');
     });
@@ -205,30 +203,23 @@ audiences:
     const s = applyJsonSchema() as {
       $schema: string;
       required: string[];
-      properties: Record<
-        string,
-        { items?: { required?: string[]; properties?: Record<string, { enum?: string[] }> } }
-      >;
+      properties: Record<string, { items?: { required?: string[]; properties?: Record<string, { enum?: string[] }> } }>;
     };
     expect(s.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(s.required).toEqual(['audiences']);
     expect(s.properties.audiences!.items!.required).toEqual(['name']);
-    expect(s.properties.audiences!.items!.properties!.kind!.enum).toEqual([
-      'custom_audience',
-      'do_not_reach',
-    ]);
+    expect(s.properties.audiences!.items!.properties!.kind!.enum).toEqual(['custom_audience', 'do_not_reach']);
   });
 });
 
 describe('apply --plan', () => {
   // A first sync (no snapshot) reads the audience's size (issue 33): empty here, so not refused.
   const sizeStub = (reg: HttpRegistry) =>
-    reg.register(route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+$/), json({ data: { audience_size: 0 } }), { times: 20 });
+    reg.register(route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+$/), json({ data: { audience_size: 0 } }), {
+      times: 20,
+    });
   const stubs = (reg: HttpRegistry, audiences: unknown[], grants: unknown[] = []) => {
-    reg.register(
-      route('GET', '/12/accounts/acct1/custom_audiences'),
-      json({ data: audiences, next_cursor: null }),
-    );
+    reg.register(route('GET', '/12/accounts/acct1/custom_audiences'), json({ data: audiences, next_cursor: null }));
     if (grants)
       reg.register(
         route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+\/permissions$/),
@@ -239,12 +230,7 @@ describe('apply --plan', () => {
     'defaults: {type: email}\naudiences:\n  - name: Newsletter\n    source: news.txt\n    share_with: [acct2]\n';
   const source = { 'news.txt': emails(5).join('\n') + '\n' };
 
-  async function snapshot(
-    t: TestContext,
-    id: string,
-    values: string[],
-    oldest: string,
-  ): Promise<void> {
+  async function snapshot(t: TestContext, id: string, values: string[], oldest: string): Promise<void> {
     const hex = [...new Set(values.map(sha))].sort();
     const buf = Buffer.concat(hex.map((h) => Buffer.from(h, 'hex')));
     const file = snapshotPaths(t.configDir, 'default', 'acct1', id, 'email').snapshot;
@@ -304,9 +290,7 @@ describe('apply --plan', () => {
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
       [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
     );
-    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(
-      PlanHasChanges,
-    );
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
     expect(t.stdout()).toContain('snapshot missing');
   });
 
@@ -351,8 +335,7 @@ describe('apply --plan', () => {
       json({ data: [], next_cursor: null }),
     );
     const { t, file } = setup(
-      yaml.replace(' share_with: [acct2]', ' type: email') +
-        '  - {name: Lapsed, source: news.txt}\n',
+      yaml.replace(' share_with: [acct2]', ' type: email') + '  - {name: Lapsed, source: news.txt}\n',
       source,
       reg,
     );
@@ -418,9 +401,7 @@ describe('apply --plan', () => {
     );
     const { t, file } = setup(yaml, source, reg);
     await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
-    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(
-      PlanHasChanges,
-    );
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
     expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t0\t0\t\t\t\n');
   });
 
@@ -435,22 +416,14 @@ describe('apply --plan', () => {
       route('GET', '/12/accounts/acct9/custom_audiences'),
       json({ errors: [{ code: 'NOT_FOUND', message: 'account acct9 was not found' }] }, 404),
     );
-    const { t, file } = setup(
-      yaml + '  - {name: Other, account: acct9, source: news.txt}\n',
-      source,
-      reg,
-    );
+    const { t, file } = setup(yaml + '  - {name: Other, account: acct9, source: news.txt}\n', source, reg);
     await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
-    const e = (await audiencesApply(t.ctx, opts(file, { plan: true })).catch(
-      (x: unknown) => x,
-    )) as { exitCode: number };
+    const e = (await audiencesApply(t.ctx, opts(file, { plan: true })).catch((x: unknown) => x)) as {
+      exitCode: number;
+    };
     expect(e.exitCode).toBe(1);
-    expect(t.stdout()).toBe(
-      'Newsletter\tacct1\taud1\tnone\t0\t0\t\t\t\nOther\tacct9\t\terror\t0\t0\t\t\t\n',
-    );
-    expect(t.stderr()).toMatch(
-      /warning: audience "Other" \(account acct9\): .*account acct9 was not found/,
-    );
+    expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tnone\t0\t0\t\t\t\nOther\tacct9\t\terror\t0\t0\t\t\t\n');
+    expect(t.stderr()).toMatch(/warning: audience "Other" \(account acct9\): .*account acct9 was not found/);
     reg.verify();
   });
 
@@ -484,15 +457,9 @@ describe('apply --plan', () => {
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
       [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
     );
-    const { t, file } = setup(
-      yaml + '    max_removes: 2\n',
-      { 'news.txt': emails(2).join('\n') + '\n' },
-      reg,
-    );
+    const { t, file } = setup(yaml + '    max_removes: 2\n', { 'news.txt': emails(2).join('\n') + '\n' }, reg);
     await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
-    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(
-      PlanHasChanges,
-    );
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
     expect(t.stderr()).toContain(
       'warning: audience "Newsletter" (account acct1): apply would refuse it: 3 removes, more than its max_removes (2)',
     );
@@ -502,16 +469,10 @@ describe('apply --plan', () => {
 describe('apply', () => {
   it('a create the service refuses: the audience fails (exit 1, its error), and its intent is dropped', async () => {
     const reg = new HttpRegistry();
-    reg.register(
-      route('GET', '/12/accounts/acct1/custom_audiences'),
-      json({ data: [], next_cursor: null }),
-    );
+    reg.register(route('GET', '/12/accounts/acct1/custom_audiences'), json({ data: [], next_cursor: null }));
     reg.register(
       route('POST', '/12/accounts/acct1/custom_audiences'),
-      json(
-        { errors: [{ code: 'INVALID_PARAMETER', message: 'name is taken', parameter: 'name' }] },
-        400,
-      ),
+      json({ errors: [{ code: 'INVALID_PARAMETER', message: 'name is taken', parameter: 'name' }] }, 400),
     );
     const { t, file } = setup(
       'audiences:\n  - {name: N, source: n.txt, type: email}\n',
@@ -592,17 +553,13 @@ describe('command sources', () => {
     const t = testContext();
     cleanups.push(() => t.cleanup());
     const tmp = path.join(t.configDir, 'tmp');
-    expect(
-      await fail(
-        sourceFile(t.ctx, spec('echo a@example.com; echo boom >&2; exit 3', t.configDir), tmp),
-      ),
-    ).toBe('audience "N": its command exited with code 3; its output is not used (stderr: boom)');
+    expect(await fail(sourceFile(t.ctx, spec('echo a@example.com; echo boom >&2; exit 3', t.configDir), tmp))).toBe(
+      'audience "N": its command exited with code 3; its output is not used (stderr: boom)',
+    );
     const started = Date.now();
-    expect(
-      await fail(
-        sourceFile(t.ctx, spec('echo a@example.com; sleep 20 | cat', t.configDir, 300), tmp),
-      ),
-    ).toBe('audience "N": its command ran longer than its timeout (0.3 s); its output is not used');
+    expect(await fail(sourceFile(t.ctx, spec('echo a@example.com; sleep 20 | cat', t.configDir, 300), tmp))).toBe(
+      'audience "N": its command ran longer than its timeout (0.3 s); its output is not used',
+    );
     expect(Date.now() - started).toBeLessThan(5000); // the whole group was killed, the pipe too
     expect(fs.readdirSync(tmp)).toEqual([]);
   });

@@ -20,9 +20,16 @@ afterAll(() => {
 
 describe('checkLoginOptions', () => {
   it('parses the defaults and durations', () => {
-    expect(checkLoginOptions({})).toEqual({ port: 0, accessLevel: undefined, screenName: undefined, timeoutMs: 300_000 });
+    expect(checkLoginOptions({})).toEqual({
+      port: 0,
+      accessLevel: undefined,
+      screenName: undefined,
+      timeoutMs: 300_000,
+    });
     expect(checkLoginOptions({ timeout: '90' }).timeoutMs).toBe(90_000);
-    expect(checkLoginOptions({ timeout: '2m', accessLevel: 'read', screenName: '@bob', callbackPort: '8123' })).toMatchObject({
+    expect(
+      checkLoginOptions({ timeout: '2m', accessLevel: 'read', screenName: '@bob', callbackPort: '8123' }),
+    ).toMatchObject({
       timeoutMs: 120_000,
       accessLevel: 'read',
       screenName: 'bob',
@@ -93,18 +100,27 @@ describe('authLogin in-process', () => {
     stdout.on('data', (d) => (out += d));
     const ctx = new Context({
       streams: { stdin: new PassThrough(), stdout, stderr },
-      env: { XCTL_CONFIG_DIR: dir, XCTL_BASE_URL: sb.baseUrl, XCTL_API_KEY: sb.seed.api_key, XCTL_API_SECRET: sb.seed.api_secret },
+      env: {
+        XCTL_CONFIG_DIR: dir,
+        XCTL_BASE_URL: sb.baseUrl,
+        XCTL_API_KEY: sb.seed.api_key,
+        XCTL_API_SECRET: sb.seed.api_secret,
+      },
       globals: { json: true },
     });
     const opened: string[] = [];
     try {
-      await authLogin(ctx, { timeout: '20s' }, {
-        openUrl: async (url) => {
-          opened.push(url);
-          const page = await decideOnPage(url, 'allow', { screenName: 'sandbox_bob' });
-          await fetch(page.location!);
+      await authLogin(
+        ctx,
+        { timeout: '20s' },
+        {
+          openUrl: async (url) => {
+            opened.push(url);
+            const page = await decideOnPage(url, 'allow', { screenName: 'sandbox_bob' });
+            await fetch(page.location!);
+          },
         },
-      });
+      );
     } finally {
       await sb.close();
     }
@@ -156,7 +172,9 @@ bearer_tokens:
   });
   it('rejects what is not a twurl rc file', async () => {
     await expect(parseTwurlrc('foo: 1', 'rc')).rejects.toThrow(/no "profiles" map/);
-    await expect(parseTwurlrc('profiles:\n  a:\n    K:\n      consumer_key: K\n', 'rc')).rejects.toThrow(/lacks consumer_key or consumer_secret/);
+    await expect(parseTwurlrc('profiles:\n  a:\n    K:\n      consumer_key: K\n', 'rc')).rejects.toThrow(
+      /lacks consumer_key or consumer_secret/,
+    );
     await expect(parseTwurlrc('profiles: {}', 'rc')).rejects.toThrow(/holds no profiles/);
   });
 });

@@ -11,7 +11,10 @@ afterEach(() => {
 });
 
 /** Runs argv on a terminal and piped; returns both outputs, and checks every stub was used each time. */
-async function both(argv: string[], stub: (reg: HttpRegistry) => void): Promise<{ tty: TestContext; piped: TestContext; requests: HttpRegistry['requests'] }> {
+async function both(
+  argv: string[],
+  stub: (reg: HttpRegistry) => void,
+): Promise<{ tty: TestContext; piped: TestContext; requests: HttpRegistry['requests'] }> {
   const out: TestContext[] = [];
   let requests: HttpRegistry['requests'] = [];
   for (const tty of [true, false]) {
@@ -36,14 +39,26 @@ describe('webhooks list', () => {
         route('GET', '/2/webhooks'),
         json({
           data: [
-            { id: '1146654567674912769', url: 'https://hooks.example.com/x', valid: true, created_at: '2026-01-10T08:00:00.000Z' },
-            { id: '2', url: 'https://b.example.com/a/path/long/enough/to/wrap/on/a/terminal/of/one/hundred/columns/yes', valid: false, created_at: '2026-01-11T09:30:00.000Z' },
+            {
+              id: '1146654567674912769',
+              url: 'https://hooks.example.com/x',
+              valid: true,
+              created_at: '2026-01-10T08:00:00.000Z',
+            },
+            {
+              id: '2',
+              url: 'https://b.example.com/a/path/long/enough/to/wrap/on/a/terminal/of/one/hundred/columns/yes',
+              valid: false,
+              created_at: '2026-01-11T09:30:00.000Z',
+            },
           ],
           meta: { result_count: 2 },
         }),
       ),
     );
-    expect(requests.map((r) => [r.method, r.url.toString(), r.headers.authorization])).toEqual([['GET', 'https://api.x.com/2/webhooks', 'Bearer AAAA-test-bearer']]);
+    expect(requests.map((r) => [r.method, r.url.toString(), r.headers.authorization])).toEqual([
+      ['GET', 'https://api.x.com/2/webhooks', 'Bearer AAAA-test-bearer'],
+    ]);
     expect(tty.stdout()).toBe(
       table(
         '┌─────────────────────┬───────────────────────────────────────┬─────────┬──────────────────────────┐',
@@ -62,7 +77,12 @@ describe('webhooks list', () => {
   });
 
   it('service data cannot smuggle a terminal escape into a table row', async () => {
-    const { piped } = await both(['webhooks', 'list'], (reg) => reg.register(route('GET', '/2/webhooks'), json({ data: [{ id: '9', url: 'https://e.example.com/\tx\ny', valid: true }] })));
+    const { piped } = await both(['webhooks', 'list'], (reg) =>
+      reg.register(
+        route('GET', '/2/webhooks'),
+        json({ data: [{ id: '9', url: 'https://e.example.com/\tx\ny', valid: true }] }),
+      ),
+    );
     expect(piped.stdout()).toBe('9\thttps://e.example.com/\\tx\\ny\tvalid\t\n');
   });
 });
@@ -74,8 +94,20 @@ describe('activity subscriptions list', () => {
         route('GET', '/2/activity/subscriptions', { query: { max_results: '100' } }),
         json({
           data: [
-            { subscription_id: '1900000000000000001', event_type: 'dm.received', filter: { user_id: '783214', direction: 'inbound' }, tag: 'support', webhook_id: '1146654567674912769', created_at: '2026-01-10T08:00:00.000Z' },
-            { subscription_id: '1900000000000000002', event_type: 'spaces.start', filter: {}, created_at: '2026-01-11T09:30:00.000Z' },
+            {
+              subscription_id: '1900000000000000001',
+              event_type: 'dm.received',
+              filter: { user_id: '783214', direction: 'inbound' },
+              tag: 'support',
+              webhook_id: '1146654567674912769',
+              created_at: '2026-01-10T08:00:00.000Z',
+            },
+            {
+              subscription_id: '1900000000000000002',
+              event_type: 'spaces.start',
+              filter: {},
+              created_at: '2026-01-11T09:30:00.000Z',
+            },
           ],
           meta: { result_count: 2 },
         }),
@@ -101,7 +133,10 @@ describe('activity subscriptions list', () => {
 
   it('--all follows next_token; --limit caps the page size and the records', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/2/activity/subscriptions', { query: { max_results: '2' } }), json({ data: [{ subscription_id: '1' }, { subscription_id: '2' }], meta: { next_token: 'p2' } }));
+    reg.register(
+      route('GET', '/2/activity/subscriptions', { query: { max_results: '2' } }),
+      json({ data: [{ subscription_id: '1' }, { subscription_id: '2' }], meta: { next_token: 'p2' } }),
+    );
     const t = testContext({ transport: reg });
     made.push(t);
     await t.run(['activity', 'subscriptions', 'list', '--limit', '2', '-o', 'jsonl', '--fields', 'subscription_id']);
@@ -116,7 +151,18 @@ describe('ads campaigns list', () => {
       reg.register(
         route('GET', '/12/accounts/acct1/campaigns', { query: { with_total_count: 'true' } }),
         json({
-          data: [{ id: 'c1a2b', name: 'Spring launch', entity_status: 'ACTIVE', funding_instrument_id: 'fi1', daily_budget_amount_local_micro: 50000000, total_budget_amount_local_micro: null, currency: 'USD', created_at: '2026-01-05T10:00:00Z' }],
+          data: [
+            {
+              id: 'c1a2b',
+              name: 'Spring launch',
+              entity_status: 'ACTIVE',
+              funding_instrument_id: 'fi1',
+              daily_budget_amount_local_micro: 50000000,
+              total_budget_amount_local_micro: null,
+              currency: 'USD',
+              created_at: '2026-01-05T10:00:00Z',
+            },
+          ],
           next_cursor: null,
           data_type: 'campaign',
           total_count: 1,
@@ -141,7 +187,9 @@ describe('ads campaigns list', () => {
     const reg = new HttpRegistry();
     const t = testContext({ transport: reg });
     made.push(t);
-    await expect(t.run(['ads', 'campaigns', 'list', '--count', '1001'])).rejects.toThrow('--count must be between 1 and 1000 (got "1001")');
+    await expect(t.run(['ads', 'campaigns', 'list', '--count', '1001'])).rejects.toThrow(
+      '--count must be between 1 and 1000 (got "1001")',
+    );
     expect(reg.requests).toEqual([]);
   });
 });
@@ -151,7 +199,21 @@ describe('audiences list', () => {
     const { tty, piped } = await both(['audiences', 'list'], (reg) =>
       reg.register(
         route('GET', '/12/accounts/acct1/custom_audiences'),
-        json({ data: [{ id: 'ca1', name: 'Newsletter', audience_size: 1234, audience_type: 'WEB', is_owner: true, description: null, created_at: '2026-01-02T00:00:00Z', deleted: false }], next_cursor: null }),
+        json({
+          data: [
+            {
+              id: 'ca1',
+              name: 'Newsletter',
+              audience_size: 1234,
+              audience_type: 'WEB',
+              is_owner: true,
+              description: null,
+              created_at: '2026-01-02T00:00:00Z',
+              deleted: false,
+            },
+          ],
+          next_cursor: null,
+        }),
       ),
     );
     expect(tty.stdout()).toBe(
@@ -180,13 +242,16 @@ describe('auth status', () => {
         '└─────────┴──────────┴───────────┴────────────┴──────────┴────────┴───────────┴──────────┴─────────┘',
       ),
     );
-    expect(piped.stdout()).toBe('default\ttrue\ttest…(12)\tset\tfrom env\tenv\tXCTL_API_KEY XCTL_API_SECRET XCTL_ACCESS_TOKEN XCTL_ACCESS_TOKEN_SECRET XCTL_BEARER_TOKEN\t\tfile\n');
+    expect(piped.stdout()).toBe(
+      'default\ttrue\ttest…(12)\tset\tfrom env\tenv\tXCTL_API_KEY XCTL_API_SECRET XCTL_ACCESS_TOKEN XCTL_ACCESS_TOKEN_SECRET XCTL_BEARER_TOKEN\t\tfile\n',
+    );
     expect(piped.stderr()).toBe(
       `store: ${piped.configDir}/config.json (folder from XCTL_CONFIG_DIR)\n` +
         'secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service\n' +
         'environment overrides the profile "default": XCTL_API_KEY, XCTL_API_SECRET, XCTL_ACCESS_TOKEN, XCTL_ACCESS_TOKEN_SECRET, XCTL_BEARER_TOKEN\n' +
         'environment also sets: XCTL_CONFIG_DIR, XCTL_ACCOUNT_ID=acct1\n',
     );
-    for (const secret of ['test-api-secret', '1001-test-access-token', 'test-access-token-secret', 'AAAA-test-bearer']) expect(tty.stdout() + tty.stderr()).not.toContain(secret);
+    for (const secret of ['test-api-secret', '1001-test-access-token', 'test-access-token-secret', 'AAAA-test-bearer'])
+      expect(tty.stdout() + tty.stderr()).not.toContain(secret);
   });
 });

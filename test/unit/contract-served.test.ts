@@ -31,7 +31,11 @@ describe('the sandbox serves the contract', () => {
       for (const [name, e] of Object.entries(endpoints)) {
         const served = sb.app.router.routes.filter((r) => r.method === e.method && r.pattern === e.path);
         expect(served.length, `${group}.${name}: ${e.method} ${e.path}`).toBe(1);
-        expect({ auth: served[0]!.auth, rate: served[0]!.rate, style: served[0]!.style }, `${group}.${name}`).toEqual({ auth: e.auth, rate: e.rate, style: e.style });
+        expect({ auth: served[0]!.auth, rate: served[0]!.rate, style: served[0]!.style }, `${group}.${name}`).toEqual({
+          auth: e.auth,
+          rate: e.rate,
+          style: e.style,
+        });
       }
     });
   }

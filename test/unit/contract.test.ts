@@ -18,14 +18,27 @@ describe('parseIsoTime', () => {
     expect(parseIsoTime('2026-01-31T14:00Z')).toBe(Date.UTC(2026, 0, 31, 14));
     expect(parseIsoTime('2026-01-31T14:00:00.123+02:00')).toBe(Date.UTC(2026, 0, 31, 12, 0, 0, 123));
     expect(parseIsoTime('2028-02-29T00:00:00Z')).toBe(Date.UTC(2028, 1, 29));
-    for (const bad of ['2026-02-30T00:00:00Z', '2027-02-29T00:00:00Z', '2026-13-01T00:00:00Z', '2026-01-01T24:00:00Z', '2026-01-01T23:60:00Z', '2026-01-01T00:00:60Z', '2026-01-01T00:00:00', '2026-01-01', '2026-01-01 00:00:00Z', 'soon', '']) {
+    for (const bad of [
+      '2026-02-30T00:00:00Z',
+      '2027-02-29T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T23:60:00Z',
+      '2026-01-01T00:00:60Z',
+      '2026-01-01T00:00:00',
+      '2026-01-01',
+      '2026-01-01 00:00:00Z',
+      'soon',
+      '',
+    ]) {
       expect(parseIsoTime(bad), bad).toBeUndefined();
     }
   });
   it('loose (the upload endpoints) adds a date alone and a space separator, nothing else', () => {
     expect(parseIsoTime('2026-05-01', { loose: true })).toBe(Date.UTC(2026, 4, 1));
     expect(parseIsoTime('2026-05-01 10:00:00Z', { loose: true })).toBe(Date.UTC(2026, 4, 1, 10));
-    for (const bad of ['2026-02-30', '2026-05-01T10:00:00', '2026-05-01 10:00', 'never']) expect(parseIsoTime(bad, { loose: true }), bad).toBeUndefined();
+    for (const bad of ['2026-02-30', '2026-05-01T10:00:00', '2026-05-01 10:00', 'never'])
+      expect(parseIsoTime(bad, { loose: true }), bad).toBeUndefined();
   });
   it('isoSeconds writes the service form, durations parse', () => {
     expect(isoSeconds(Date.UTC(2026, 0, 2, 3, 4, 5, 678))).toBe('2026-01-02T03:04:05Z');
@@ -63,8 +76,10 @@ describe('the 13-month expiry rule', () => {
 
 describe('hosts', () => {
   it('one loopback check for names, literals and socket addresses', () => {
-    for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.8.9.10', '::1', '[::1]']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['127.0.0.1.example.com', 'localhost.example.com', '10.0.0.1', '0.0.0.0', 'example.com', '::2']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.8.9.10', '::1', '[::1]'])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['127.0.0.1.example.com', 'localhost.example.com', '10.0.0.1', '0.0.0.0', 'example.com', '::2'])
+      expect(isLoopbackHost(h), h).toBe(false);
     expect(isLoopbackAddress('::ffff:127.0.0.1')).toBe(true);
     expect(isLoopbackAddress('::ffff:10.0.0.1')).toBe(false);
     expect(isLoopbackAddress(undefined)).toBe(false);
@@ -90,13 +105,19 @@ describe('endpoints and replay dates', () => {
     const t = Date.UTC(2026, 0, 15, 12, 5);
     expect(parseReplayDate('202601151205')).toBe(t);
     expect(toReplayDate(t + 59_999)).toBe('202601151205');
-    for (const bad of ['202613151205', '202602301205', '202601152405', '202601151260', '20260115120', 12, undefined]) expect(parseReplayDate(bad), String(bad)).toBeUndefined();
+    for (const bad of ['202613151205', '202602301205', '202601152405', '202601151260', '20260115120', 12, undefined])
+      expect(parseReplayDate(bad), String(bad)).toBeUndefined();
   });
 });
 
 describe('named service error codes', () => {
   it('are what the service sends, and the CLI recognises them in a parsed body', () => {
-    expect([V1Code.AuthFailed, V1Code.InvalidOrExpiredToken, V1Code.TokenRequestedTooOften, V1Code.AppOnlyForbidden]).toEqual([32, 89, 99, 220]);
+    expect([
+      V1Code.AuthFailed,
+      V1Code.InvalidOrExpiredToken,
+      V1Code.TokenRequestedTooOften,
+      V1Code.AppOnlyForbidden,
+    ]).toEqual([32, 89, 99, 220]);
     const err = errorFromResponse(401, { errors: [{ code: 89, message: 'Invalid or expired token.' }] });
     expect(hasCode(err, V1Code.InvalidOrExpiredToken)).toBe(true);
     expect(hasCode(err, V1Code.AuthFailed)).toBe(false);
@@ -117,7 +138,15 @@ describe('media key prefixes (contract/media.ts), read by the upload and by the 
     }
   });
   it('the ads rules see 3_ as an image, 16_ a GIF, 7_ and 13_ videos, anything else unknown', () => {
-    expect(['3_1', '16_1', '7_1', '13_1', '19_1', '1_1', 'x'].map(mediaKindOfKey)).toEqual(['IMAGE', 'GIF', 'VIDEO', 'VIDEO', undefined, undefined, undefined]);
+    expect(['3_1', '16_1', '7_1', '13_1', '19_1', '1_1', 'x'].map(mediaKindOfKey)).toEqual([
+      'IMAGE',
+      'GIF',
+      'VIDEO',
+      'VIDEO',
+      undefined,
+      undefined,
+      undefined,
+    ]);
     expect(categoryOfKey('13_99')).toBe('amplify_video');
     expect(categoryOfKey('7_99')).toBe('tweet_video');
   });

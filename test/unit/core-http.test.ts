@@ -8,7 +8,14 @@ import type { Credentials } from '../../src/core/config.js';
 import { HttpRegistry, json, networkError, route, text } from '../helpers/http-registry.js';
 import { FakeClock, TEST_NOW, testContext } from '../helpers/test-context.js';
 
-const creds: Credentials = { profile: 'default', api_key: 'ck', api_secret: 'cs', access_token: '1-at', access_token_secret: 'ats', source: {} };
+const creds: Credentials = {
+  profile: 'default',
+  api_key: 'ck',
+  api_secret: 'cs',
+  access_token: '1-at',
+  access_token_secret: 'ats',
+  source: {},
+};
 
 function client(reg: HttpRegistry, o: Partial<HttpConfig> = {}) {
   const t = testContext({ transport: reg });
@@ -33,7 +40,8 @@ describe('auth headers', () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', '/a'), json({}), { times: 5 });
     const { http } = client(reg);
-    for (const auth of ['user', 'consumer', 'app', 'basic', 'none'] as const) await http.request({ method: 'GET', path: '/a', auth });
+    for (const auth of ['user', 'consumer', 'app', 'basic', 'none'] as const)
+      await http.request({ method: 'GET', path: '/a', auth });
     const [user, consumer, app, basic, none] = reg.requests.map((r) => r.headers.authorization);
     expect(user).toMatch(/^OAuth /);
     expect(user).toContain('oauth_consumer_key="ck"');
@@ -52,7 +60,13 @@ describe('auth headers', () => {
     const reg = new HttpRegistry();
     reg.register(route('POST', '/12/accounts/a1/campaigns', { query: { with_deleted: 'true' } }), json({ data: {} }));
     const { http } = client(reg);
-    await http.request({ method: 'POST', host: 'ads', path: '/12/accounts/a1/campaigns', query: { with_deleted: true, ids: ['x', 'y'], skip: undefined }, form: { name: 'a b&c' } });
+    await http.request({
+      method: 'POST',
+      host: 'ads',
+      path: '/12/accounts/a1/campaigns',
+      query: { with_deleted: true, ids: ['x', 'y'], skip: undefined },
+      form: { name: 'a b&c' },
+    });
     const r = reg.requests[0]!;
     expect(r.url.toString()).toBe('https://ads-api.x.com/12/accounts/a1/campaigns?with_deleted=true&ids=x%2Cy');
     expect(r.body).toBe('name=a%20b%26c');
@@ -62,7 +76,9 @@ describe('auth headers', () => {
 
   it('no user token: an AuthError naming the way out, nothing sent', async () => {
     const reg = new HttpRegistry();
-    const { http } = client(reg, { credentials: async () => ({ profile: 'default', api_key: 'ck', api_secret: 'cs', source: {} }) });
+    const { http } = client(reg, {
+      credentials: async () => ({ profile: 'default', api_key: 'ck', api_secret: 'cs', source: {} }),
+    });
     await expect(http.request({ method: 'GET', path: '/a' })).rejects.toThrow(AuthError);
     expect(reg.requests).toEqual([]);
   });
@@ -84,7 +100,9 @@ describe('retries', () => {
     expect(clock.sleeps[0]).toBeLessThanOrEqual(100);
     expect(clock.sleeps[1]).toBeGreaterThanOrEqual(100);
     expect(clock.sleeps[1]).toBeLessThanOrEqual(200);
-    expect(t.stderr()).toMatch(/^HTTP 503 from GET \/a; retrying in \d+ ms \(attempt 2 of 5\)\nconnection to api.x.com closed unexpectedly; retrying in \d+ ms \(attempt 3 of 5\)\n$/);
+    expect(t.stderr()).toMatch(
+      /^HTTP 503 from GET \/a; retrying in \d+ ms \(attempt 2 of 5\)\nconnection to api.x.com closed unexpectedly; retrying in \d+ ms \(attempt 3 of 5\)\n$/,
+    );
     reg.verify();
   });
 
@@ -92,7 +110,10 @@ describe('retries', () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', '/a'), json({ title: 'Service Unavailable' }, 503), { times: 3 });
     const { http } = client(reg, { retries: 2 });
-    await expect(http.request({ method: 'GET', path: '/a' })).rejects.toMatchObject({ status: 503, message: 'Service Unavailable (HTTP 503)' });
+    await expect(http.request({ method: 'GET', path: '/a' })).rejects.toMatchObject({
+      status: 503,
+      message: 'Service Unavailable (HTTP 503)',
+    });
     expect(reg.requests).toHaveLength(3);
   });
 
@@ -106,7 +127,9 @@ describe('retries', () => {
     expect((e1 as ApiError).hint).toBe('not retried: the POST may have been applied');
     const e2 = await http.request({ method: 'POST', path: '/b', json: {} }).catch((e: NetworkError) => e);
     expect(e2).toBeInstanceOf(NetworkError);
-    expect((e2 as NetworkError).hint).toBe('the POST may have been applied before the connection failed: check before repeating it');
+    expect((e2 as NetworkError).hint).toBe(
+      'the POST may have been applied before the connection failed: check before repeating it',
+    );
     expect(reg.requests).toHaveLength(2);
     reg.verify();
   });
@@ -144,21 +167,42 @@ describe('error mapping', () => {
   it('v1.1, v2 problem and ads shapes become typed errors with status, code, parameter and hint', async () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', '/v1'), json({ errors: [{ code: 32, message: 'Could not authenticate you.' }] }, 401));
-    reg.register(route('GET', '/v2'), json({ title: 'Invalid Request', detail: 'bad url', type: 'https://api.x.com/2/problems/invalid-request' }, 400));
-    reg.register(route('GET', '/ads'), json({ errors: [{ code: 'INVALID_PARAMETER', message: 'bad', parameter: 'name' }] }, 400));
+    reg.register(
+      route('GET', '/v2'),
+      json({ title: 'Invalid Request', detail: 'bad url', type: 'https://api.x.com/2/problems/invalid-request' }, 400),
+    );
+    reg.register(
+      route('GET', '/ads'),
+      json({ errors: [{ code: 'INVALID_PARAMETER', message: 'bad', parameter: 'name' }] }, 400),
+    );
     const { http } = client(reg);
     const v1 = await http.request({ method: 'GET', path: '/v1' }).catch((e: AuthError) => e);
     expect(v1).toBeInstanceOf(AuthError);
-    expect(v1).toMatchObject({ status: 401, code: 32, exitCode: 3, message: 'Could not authenticate you. (HTTP 401, code 32)' });
+    expect(v1).toMatchObject({
+      status: 401,
+      code: 32,
+      exitCode: 3,
+      message: 'Could not authenticate you. (HTTP 401, code 32)',
+    });
     expect((v1 as AuthError).hint).toMatch(/signature was rejected/);
-    await expect(http.request({ method: 'GET', path: '/v2' })).rejects.toMatchObject({ code: 'invalid-request', message: 'Invalid Request: bad url (HTTP 400, code invalid-request)' });
-    await expect(http.request({ method: 'GET', path: '/ads' })).rejects.toMatchObject({ parameter: 'name', exitCode: 1, message: 'bad (HTTP 400, code INVALID_PARAMETER, parameter name)' });
+    await expect(http.request({ method: 'GET', path: '/v2' })).rejects.toMatchObject({
+      code: 'invalid-request',
+      message: 'Invalid Request: bad url (HTTP 400, code invalid-request)',
+    });
+    await expect(http.request({ method: 'GET', path: '/ads' })).rejects.toMatchObject({
+      parameter: 'name',
+      exitCode: 1,
+      message: 'bad (HTTP 400, code INVALID_PARAMETER, parameter name)',
+    });
     reg.verify();
   });
 
   it('a rejected bearer (401 code 89 on an app call) is dropped and the user told why', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/2/webhooks'), json({ errors: [{ code: 89, message: 'Invalid or expired token.' }] }, 401));
+    reg.register(
+      route('GET', '/2/webhooks'),
+      json({ errors: [{ code: 89, message: 'Invalid or expired token.' }] }, 401),
+    );
     let dropped = 0;
     const { http } = client(reg, {
       onBearerRejected: async () => {
@@ -166,17 +210,24 @@ describe('error mapping', () => {
         return 'the hint the owner of the bearer gives';
       },
     });
-    await expect(http.request({ method: 'GET', path: '/2/webhooks', auth: 'app' })).rejects.toMatchObject({ hint: 'the hint the owner of the bearer gives' });
+    await expect(http.request({ method: 'GET', path: '/2/webhooks', auth: 'app' })).rejects.toMatchObject({
+      hint: 'the hint the owner of the bearer gives',
+    });
     expect(dropped).toBe(1);
   });
 
   it('the v2 form of a rejected bearer (a bare 401 problem) drops it too; code 32 does not', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/2/webhooks'), json({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }, 401));
+    reg.register(
+      route('GET', '/2/webhooks'),
+      json({ title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }, 401),
+    );
     reg.register(route('GET', '/1.1/x'), json({ errors: [{ code: 32, message: 'Could not authenticate you.' }] }, 401));
     let dropped = 0;
     const { http } = client(reg, { onBearerRejected: async () => void dropped++ });
-    await expect(http.request({ method: 'GET', path: '/2/webhooks', auth: 'app' })).rejects.toMatchObject({ status: 401 });
+    await expect(http.request({ method: 'GET', path: '/2/webhooks', auth: 'app' })).rejects.toMatchObject({
+      status: 401,
+    });
     expect(dropped).toBe(1);
     await expect(http.request({ method: 'GET', path: '/1.1/x', auth: 'app' })).rejects.toMatchObject({ status: 401 });
     expect(dropped).toBe(1);
@@ -187,14 +238,21 @@ describe('error mapping', () => {
     reg.register(route('GET', '/html'), text('<html><body>login</body></html>', 200, 'text/html'));
     reg.register(route('GET', '/bad'), text('{"data":', 200, 'application/json'));
     const { http } = client(reg);
-    await expect(http.request({ method: 'GET', path: '/html' })).rejects.toThrow('expected JSON from GET /html but the server answered with an HTML page');
-    await expect(http.request({ method: 'GET', path: '/bad' })).rejects.toMatchObject({ message: 'the server answered 200 with malformed JSON', hint: 'is --base-url pointing at the API?' });
+    await expect(http.request({ method: 'GET', path: '/html' })).rejects.toThrow(
+      'expected JSON from GET /html but the server answered with an HTML page',
+    );
+    await expect(http.request({ method: 'GET', path: '/bad' })).rejects.toMatchObject({
+      message: 'the server answered 200 with malformed JSON',
+      hint: 'is --base-url pointing at the API?',
+    });
   });
 
   it('plain http to a public host is refused before sending', async () => {
     const reg = new HttpRegistry();
     const { http } = client(reg, { apiBase: 'http://api.example.com' });
-    await expect(http.request({ method: 'GET', path: '/a' })).rejects.toThrow(/plain http is refused for api.example.com/);
+    await expect(http.request({ method: 'GET', path: '/a' })).rejects.toThrow(
+      /plain http is refused for api.example.com/,
+    );
     expect(reg.requests).toEqual([]);
   });
 });
@@ -203,12 +261,28 @@ describe('rate limits', () => {
   const reset = TEST_NOW / 1000 + 60;
   it('a 429 waits until the reset (plus a margin) and retries; readings are kept per endpoint template', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/12/accounts/123/x'), json({ errors: [{ code: 'TOO_MANY_REQUESTS', message: 'slow down' }] }, 429, { 'x-rate-limit-limit': '10', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset) }));
-    reg.register(route('GET', '/12/accounts/123/x'), json({ data: [] }, 200, { 'x-account-rate-limit-limit': '100', 'x-account-rate-limit-remaining': '99', 'x-account-rate-limit-reset': String(reset + 900) }));
+    reg.register(
+      route('GET', '/12/accounts/123/x'),
+      json({ errors: [{ code: 'TOO_MANY_REQUESTS', message: 'slow down' }] }, 429, {
+        'x-rate-limit-limit': '10',
+        'x-rate-limit-remaining': '0',
+        'x-rate-limit-reset': String(reset),
+      }),
+    );
+    reg.register(
+      route('GET', '/12/accounts/123/x'),
+      json({ data: [] }, 200, {
+        'x-account-rate-limit-limit': '100',
+        'x-account-rate-limit-remaining': '99',
+        'x-account-rate-limit-reset': String(reset + 900),
+      }),
+    );
     const { http, t, clock } = client(reg);
     const res = await http.request({ method: 'GET', path: '/12/accounts/123/x' });
     expect(clock.sleeps).toEqual([60_250]);
-    expect(t.stderr()).toBe(`rate limited on GET /12/accounts/123/x; waiting 60 s until ${new Date(reset * 1000).toISOString()}\n`);
+    expect(t.stderr()).toBe(
+      `rate limited on GET /12/accounts/123/x; waiting 60 s until ${new Date(reset * 1000).toISOString()}\n`,
+    );
     expect(res.rateLimit).toEqual({ limit: 100, remaining: 99, reset: reset + 900, scope: 'account' });
     expect(http.rateLimits.get('GET /12/accounts/:id/x')).toEqual(res.rateLimit);
     reg.verify();
@@ -216,7 +290,14 @@ describe('rate limits', () => {
 
   it('a reset beyond --max-wait is a RateLimitError with the reset time, not a wait', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/a'), json({ errors: [{ code: 88, message: 'Rate limit exceeded' }] }, 429, { 'x-rate-limit-limit': '1', 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(reset + 3600) }));
+    reg.register(
+      route('GET', '/a'),
+      json({ errors: [{ code: 88, message: 'Rate limit exceeded' }] }, 429, {
+        'x-rate-limit-limit': '1',
+        'x-rate-limit-remaining': '0',
+        'x-rate-limit-reset': String(reset + 3600),
+      }),
+    );
     const { http, clock } = client(reg, { maxWaitSec: 60 });
     const err = await http.request({ method: 'GET', path: '/a' }).catch((e: RateLimitError) => e);
     expect(err).toBeInstanceOf(RateLimitError);
@@ -231,7 +312,12 @@ describe('--verbose', () => {
     const reg = new HttpRegistry();
     reg.register(route('POST', '/oauth2/invalidate_token'), json({ access_token: 'x' }, 200, { 'x-thing': '1' }));
     const { http, t } = client(reg, { verbose: true });
-    await http.request({ method: 'POST', path: '/oauth2/invalidate_token', query: { client_secret: 'shh' }, form: { access_token: 'SECRET-BEARER', name: 'n' } });
+    await http.request({
+      method: 'POST',
+      path: '/oauth2/invalidate_token',
+      query: { client_secret: 'shh' },
+      form: { access_token: 'SECRET-BEARER', name: 'n' },
+    });
     const err = t.stderr();
     expect(err).toContain('> POST https://api.x.com/oauth2/invalidate_token?client_secret=[redacted]\n');
     expect(err).toContain('> authorization: OAuth [redacted]\n');

@@ -30,7 +30,15 @@ describe('formats', () => {
 
   it('table: bold-free header (NO_COLOR), sized to the content, no rule between rows', async () => {
     const t = testContext({ tty: true, columns: 80 });
-    await printList(t.ctx.io, {}, [{ id: '1', name: 'Alpha' }, { id: '22', name: 'Beta' }], { columns: ['id', 'name'] });
+    await printList(
+      t.ctx.io,
+      {},
+      [
+        { id: '1', name: 'Alpha' },
+        { id: '22', name: 'Beta' },
+      ],
+      { columns: ['id', 'name'] },
+    );
     expect(t.stdout()).toBe(
       [
         '┌────┬───────┐',
@@ -67,15 +75,23 @@ describe('formats', () => {
 
   it('jsonl: one compact record per line; --fields picks (null for missing) in order', async () => {
     const t = testContext();
-    await printList(t.ctx.io, { format: 'jsonl', fields: ['name', 'id', 'nested.x'] }, rows, { knownFields: ['id', 'name', 'nested', 'tags', 'empty'] });
-    expect(t.stdout()).toBe('{"name":"Alpha","id":"1","nested.x":1}\n{"name":"Tab\\there\\nnewline\\\\slash","id":"22","nested.x":2}\n');
+    await printList(t.ctx.io, { format: 'jsonl', fields: ['name', 'id', 'nested.x'] }, rows, {
+      knownFields: ['id', 'name', 'nested', 'tags', 'empty'],
+    });
+    expect(t.stdout()).toBe(
+      '{"name":"Alpha","id":"1","nested.x":1}\n{"name":"Tab\\there\\nnewline\\\\slash","id":"22","nested.x":2}\n',
+    );
   });
 
   it('--fields: an unknown field is a usage error listing the valid ones, before anything is printed', async () => {
     const t = testContext();
-    expect(() => new RecordWriter(t.ctx.io, { fields: ['id', 'nope'] }, { knownFields: ['id', 'name'] })).toThrow('unknown field nope for --fields; valid fields: id, name');
+    expect(() => new RecordWriter(t.ctx.io, { fields: ['id', 'nope'] }, { knownFields: ['id', 'name'] })).toThrow(
+      'unknown field nope for --fields; valid fields: id, name',
+    );
     // without known fields, the first record's keys are the judge
-    await expect(printList(t.ctx.io, { fields: ['nope', 'zip'] }, [{ id: '1' }])).rejects.toThrow('unknown fields nope, zip for --fields; valid fields: id');
+    await expect(printList(t.ctx.io, { fields: ['nope', 'zip'] }, [{ id: '1' }])).rejects.toThrow(
+      'unknown fields nope, zip for --fields; valid fields: id',
+    );
     expect(t.stdout()).toBe('');
   });
 });
@@ -96,6 +112,15 @@ describe('printOne', () => {
   it('table is key/value rows', async () => {
     const t = testContext({ tty: true });
     await printOne(t.ctx.io, {}, rec);
-    expect(t.stdout()).toBe(['┌───────┬───────┐', '│ id    │ 7     │', '│ name  │ Seven │', '│ valid │ true  │', '└───────┴───────┘', ''].join('\n'));
+    expect(t.stdout()).toBe(
+      [
+        '┌───────┬───────┐',
+        '│ id    │ 7     │',
+        '│ name  │ Seven │',
+        '│ valid │ true  │',
+        '└───────┴───────┘',
+        '',
+      ].join('\n'),
+    );
   });
 });

@@ -40,7 +40,8 @@ describe('DigestSet', () => {
     const words = new Uint32Array((n + 40) * 8);
     for (let i = 0; i < n; i++) expect(parseDigest(sha256Hex(String(i % 20_000)), words, i * 8)).toBe(true);
     // Reserved first 64 bits (kept apart) and repeats next to each other in one group of 16.
-    for (let i = 0; i < 40; i++) expect(parseDigest(i % 2 ? '0'.repeat(64) : sha256Hex('x'), words, (n + i) * 8)).toBe(true);
+    for (let i = 0; i < 40; i++)
+      expect(parseDigest(i % 2 ? '0'.repeat(64) : sha256Hex('x'), words, (n + i) * 8)).toBe(true);
     const one = new DigestSet();
     const many = new DigestSet();
     for (let i = 0; i < n + 40; i++) one.add(words, i * 8);
@@ -61,7 +62,16 @@ describe('DigestSet', () => {
 describe('parseDigestBytes', () => {
   it('agrees with parseDigestAt, including on bad characters and short input', () => {
     const hex = sha256Hex('adsapi');
-    const cases = [hex, '0'.repeat(64), 'f'.repeat(64), hex.toUpperCase(), hex.slice(0, 63) + 'g', 'x' + hex.slice(1), hex.slice(0, 40) + '\u00e9' + hex.slice(41), hex.slice(0, 60)];
+    const cases = [
+      hex,
+      '0'.repeat(64),
+      'f'.repeat(64),
+      hex.toUpperCase(),
+      hex.slice(0, 63) + 'g',
+      'x' + hex.slice(1),
+      hex.slice(0, 40) + '\u00e9' + hex.slice(41),
+      hex.slice(0, 60),
+    ];
     for (const c of cases) {
       const s = `..${c}..`;
       const a = new Uint32Array(8);

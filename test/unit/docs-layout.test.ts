@@ -32,7 +32,10 @@ describe('the documented layout', () => {
     const named = lines.map(pathOf);
     for (const p of named) expect(fs.existsSync(path.join(ROOT, p)), p).toBe(true);
     const folders = (dir: string): string[] =>
-      fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}/${e.name}/`);
+      fs
+        .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => `${dir}/${e.name}/`);
     for (const f of [...folders('src'), ...folders('src/sandbox')]) expect(named, f).toContain(f);
   });
 });

@@ -45,12 +45,22 @@ beforeAll(async () => {
   const { api_key, api_secret } = sb.app.seed;
   const res = await fetch(`${sb.app.baseUrl}/oauth2/token`, {
     method: 'POST',
-    headers: { authorization: `Basic ${Buffer.from(`${api_key}:${api_secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: {
+      authorization: `Basic ${Buffer.from(`${api_key}:${api_secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
   bearer = ((await res.json()) as { access_token: string }).access_token;
   // A webhook of the app, so that account activity reaches its user_id check.
-  webhooks(sb.app).set(HOOK, { id: HOOK, url: 'https://example.com/hook', valid: true, created_at: sb.app.clock.iso(), app_key: api_key, last_success: 0 });
+  webhooks(sb.app).set(HOOK, {
+    id: HOOK,
+    url: 'https://example.com/hook',
+    valid: true,
+    created_at: sb.app.clock.iso(),
+    app_key: api_key,
+    last_success: 0,
+  });
 });
 afterAll(() => sb.close());
 
@@ -65,7 +75,10 @@ describe('every endpoint the sandbox serves is described once', () => {
   });
 
   it('the activity endpoints (and account activity unsubscribe) carry their parameters, rules and answer', () => {
-    for (const [name, e] of Object.entries({ ...ACTIVITY_ENDPOINTS, unsubscribe: ACCOUNT_ACTIVITY_ENDPOINTS.unsubscribe })) {
+    for (const [name, e] of Object.entries({
+      ...ACTIVITY_ENDPOINTS,
+      unsubscribe: ACCOUNT_ACTIVITY_ENDPOINTS.unsubscribe,
+    })) {
       expect(e.params?.length, name).toBeGreaterThan(0);
       expect(e.answer, name).toBeTruthy();
     }
@@ -108,13 +121,21 @@ const sub = (o: Record<string, string>) => async () => buildSubscription(o);
 const body = (o: Record<string, unknown>) => ({ event_type: 'dm.received', filter: {}, ...o });
 
 const CASES: Case[] = [
-  { what: 'unknown event type', cli: ['--event', sub({ event: 'nope.event' })], sandbox: ['event_type', 'POST', '/2/activity/subscriptions', body({ event_type: 'nope.event' })] },
+  {
+    what: 'unknown event type',
+    cli: ['--event', sub({ event: 'nope.event' })],
+    sandbox: ['event_type', 'POST', '/2/activity/subscriptions', body({ event_type: 'nope.event' })],
+  },
   {
     what: 'renamed event type',
     cli: ['--event', sub({ event: 'ProfileBioUpdate' })],
     sandbox: ['event_type', 'POST', '/2/activity/subscriptions', body({ event_type: 'ProfileBioUpdate' })],
   },
-  { what: 'missing event type', cli: ['--event', sub({})], sandbox: ['event_type', 'POST', '/2/activity/subscriptions', { filter: {} }] },
+  {
+    what: 'missing event type',
+    cli: ['--event', sub({})],
+    sandbox: ['event_type', 'POST', '/2/activity/subscriptions', { filter: {} }],
+  },
   {
     what: 'user id not digits',
     cli: ['--user-id', sub({ event: 'dm.received', userId: '12ab' })],
@@ -133,7 +154,12 @@ const CASES: Case[] = [
   {
     what: 'direction on an event without one',
     cli: ['--direction', sub({ event: 'spaces.start', direction: 'inbound' })],
-    sandbox: ['filter.direction', 'POST', '/2/activity/subscriptions', body({ event_type: 'spaces.start', filter: { direction: 'inbound' } })],
+    sandbox: [
+      'filter.direction',
+      'POST',
+      '/2/activity/subscriptions',
+      body({ event_type: 'spaces.start', filter: { direction: 'inbound' } }),
+    ],
   },
   {
     what: 'tag too long',
@@ -183,6 +209,10 @@ describe('the CLI and the sandbox refuse the same inputs in the same words', () 
   }
 
   it('validate() passes what both accept', () => {
-    expect(validate(ACTIVITY_ENDPOINTS.createSubscription, { body: body({ filter: { user_id: '123', direction: 'inbound' }, tag: 't' }) })).toBeUndefined();
+    expect(
+      validate(ACTIVITY_ENDPOINTS.createSubscription, {
+        body: body({ filter: { user_id: '123', direction: 'inbound' }, tag: 't' }),
+      }),
+    ).toBeUndefined();
   });
 });

@@ -11,7 +11,9 @@ describe('errorFromResponse: the three error shapes of platform-notes.md', () =>
     expect(e.hint).toMatch(/log in again/);
   });
   it('403 code 99 explains caching', () => {
-    const e = errorFromResponse(403, { errors: [{ code: 99, label: 'authenticity_token_error', message: 'Unable to verify your credentials' }] });
+    const e = errorFromResponse(403, {
+      errors: [{ code: 99, label: 'authenticity_token_error', message: 'Unable to verify your credentials' }],
+    });
     expect(e.exitCode).toBe(3);
     expect(e.hint).toMatch(/cached/);
   });
@@ -33,21 +35,35 @@ describe('errorFromResponse: the three error shapes of platform-notes.md', () =>
     expect(e).toBeInstanceOf(AuthError);
     expect(e.message).toBe('Forbidden (HTTP 403)');
     expect(e.code).toBeUndefined();
-    expect(errorFromResponse(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' }).exitCode).toBe(3);
+    expect(
+      errorFromResponse(401, { title: 'Unauthorized', type: 'about:blank', status: 401, detail: 'Unauthorized' })
+        .exitCode,
+    ).toBe(3);
   });
   it('v2 errors array of problems', () => {
-    const e = errorFromResponse(409, { errors: [{ title: 'DuplicateUrlFailed', detail: 'already registered', type: 'https://api.x.com/2/problems/duplicate' }] });
+    const e = errorFromResponse(409, {
+      errors: [
+        { title: 'DuplicateUrlFailed', detail: 'already registered', type: 'https://api.x.com/2/problems/duplicate' },
+      ],
+    });
     expect(e.message).toContain('already registered');
     expect(e.code).toBe('duplicate');
   });
   it('ads style with parameter', () => {
-    const e = errorFromResponse(400, { errors: [{ code: 'INVALID_PARAMETER', message: 'bad start', parameter: 'start_time' }], request: { params: {} } });
+    const e = errorFromResponse(400, {
+      errors: [{ code: 'INVALID_PARAMETER', message: 'bad start', parameter: 'start_time' }],
+      request: { params: {} },
+    });
     expect(e.code).toBe('INVALID_PARAMETER');
     expect(e.parameter).toBe('start_time');
     expect(e.message).toContain('parameter start_time');
   });
   it('429 becomes RateLimitError with the reset time', () => {
-    const e = errorFromResponse(429, { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'slow down' }] }, { resetAt: 123 });
+    const e = errorFromResponse(
+      429,
+      { errors: [{ code: 'TOO_MANY_REQUESTS', message: 'slow down' }] },
+      { resetAt: 123 },
+    );
     expect(e).toBeInstanceOf(RateLimitError);
     expect((e as RateLimitError).resetAt).toBe(123);
   });

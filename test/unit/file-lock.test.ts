@@ -14,15 +14,19 @@ describe('refresh lock (file created exclusively)', () => {
     let most = 0;
     const order: string[] = [];
     const task = (name: string) =>
-      withFileLock(lock, async () => {
-        inside++;
-        most = Math.max(most, inside);
-        order.push(`${name}+`);
-        await new Promise((r) => setTimeout(r, 30));
-        order.push(`${name}-`);
-        inside--;
-        return name;
-      }, { pollMs: 5 });
+      withFileLock(
+        lock,
+        async () => {
+          inside++;
+          most = Math.max(most, inside);
+          order.push(`${name}+`);
+          await new Promise((r) => setTimeout(r, 30));
+          order.push(`${name}-`);
+          inside--;
+          return name;
+        },
+        { pollMs: 5 },
+      );
     expect(await Promise.all([task('a'), task('b'), task('c')])).toEqual(['a', 'b', 'c']);
     expect(most).toBe(1);
     expect(order.join(' ')).toMatch(/^(\w)\+ \1- (\w)\+ \2- (\w)\+ \3-$/);
@@ -39,8 +43,13 @@ describe('refresh lock (file created exclusively)', () => {
     fs.writeFileSync(lock, JSON.stringify({ pid: 4_194_999, at: Date.now() }));
     expect(await withFileLock(lock, async () => 'dead holder')).toBe('dead holder');
     // Held for a minute by a live process (a slow token endpoint): still its lock.
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: processStart(process.pid), at: Date.now() - 60_000 }));
-    await expect(withFileLock(lock, async () => 'never', { timeoutMs: 100, pollMs: 10 })).rejects.toThrow(/another xctl process \(pid \d+\) holds/);
+    fs.writeFileSync(
+      lock,
+      JSON.stringify({ pid: process.pid, start: processStart(process.pid), at: Date.now() - 60_000 }),
+    );
+    await expect(withFileLock(lock, async () => 'never', { timeoutMs: 100, pollMs: 10 })).rejects.toThrow(
+      /another xctl process \(pid \d+\) holds/,
+    );
     // The live holder's file is left alone.
     expect(fs.existsSync(lock)).toBe(true);
   });
@@ -48,7 +57,10 @@ describe('refresh lock (file created exclusively)', () => {
   it('a pid now used by another process (its start time differs) is a dead holder', async (c) => {
     const start = processStart(process.pid);
     if (start === undefined) return c.skip('no /proc: process start times are not readable here');
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: String(Number(start) - 1), at: Date.now(), nonce: 'a' }));
+    fs.writeFileSync(
+      lock,
+      JSON.stringify({ pid: process.pid, start: String(Number(start) - 1), at: Date.now(), nonce: 'a' }),
+    );
     expect(await withFileLock(lock, async () => 'reused pid', { timeoutMs: 100 })).toBe('reused pid');
   });
 });
@@ -65,12 +77,17 @@ describe('taking over a stale lock', () => {
       if (!swapped && (f === lock || typeof f === 'number')) {
         swapped = true;
         fs.unlinkSync(lock);
-        fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, start: processStart(process.pid), at: Date.now(), nonce: 'other' }));
+        fs.writeFileSync(
+          lock,
+          JSON.stringify({ pid: process.pid, start: processStart(process.pid), at: Date.now(), nonce: 'other' }),
+        );
       }
       return text;
     }) as typeof fs.readFileSync);
     try {
-      await expect(withFileLock(lock, async () => 'two holders', { timeoutMs: 150, pollMs: 10 })).rejects.toThrow(/another xctl process/);
+      await expect(withFileLock(lock, async () => 'two holders', { timeoutMs: 150, pollMs: 10 })).rejects.toThrow(
+        /another xctl process/,
+      );
     } finally {
       spy.mockRestore();
     }

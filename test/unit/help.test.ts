@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
-import { buildProgram, loadGroups, GROUPS, namesBareGroup, rewriteHelpWord, unknownCommand } from '../../src/program.js';
+import {
+  buildProgram,
+  loadGroups,
+  GROUPS,
+  namesBareGroup,
+  rewriteHelpWord,
+  unknownCommand,
+} from '../../src/program.js';
 import { attachExamples, commandPath, exampleCommand, examplesOf } from '../../src/commands/examples.js';
 import { wrapLongLines } from '../../src/commands/help-text.js';
 
@@ -116,7 +123,8 @@ describe('flag names', () => {
     const clash: string[] = [];
     walk(program, (c) => {
       if (c === program) return;
-      for (const o of c.options) for (const n of [o.long, o.short]) if (n && global.has(n)) clash.push(`${commandPath(c)} ${n}`);
+      for (const o of c.options)
+        for (const n of [o.long, o.short]) if (n && global.has(n)) clash.push(`${commandPath(c)} ${n}`);
     });
     expect(clash).toEqual([]);
   });
@@ -129,8 +137,16 @@ describe('unknown commands below a group (issue 29 item 7)', () => {
       message: "unknown command 'media' for 'xctl ads' (did you mean media-library or media-creatives?)",
       hint: 'media is a command group of its own: `xctl media --help`, e.g. `xctl media upload FILE`',
     });
-    expect((await unknownCommand(program, ['audiences', 'permissions', 'revok']))?.message).toBe("unknown command 'revok' for 'xctl audiences permissions' (did you mean revoke?)");
-    for (const ok of [['ads', 'campaigns', 'get', 'c1'], ['ads', '--help'], ['nope'], ['request', '/2/x'], ['audiences', 'hash', 'f.csv']]) {
+    expect((await unknownCommand(program, ['audiences', 'permissions', 'revok']))?.message).toBe(
+      "unknown command 'revok' for 'xctl audiences permissions' (did you mean revoke?)",
+    );
+    for (const ok of [
+      ['ads', 'campaigns', 'get', 'c1'],
+      ['ads', '--help'],
+      ['nope'],
+      ['request', '/2/x'],
+      ['audiences', 'hash', 'f.csv'],
+    ]) {
       expect(await unknownCommand(program, ok), ok.join(' ')).toBeUndefined();
     }
   });
@@ -140,7 +156,8 @@ describe('help text', () => {
   it('every argument has a description that is more than its name', () => {
     const bad: string[] = [];
     walk(program, (c) => {
-      for (const a of c.registeredArguments) if (!a.description || a.description === a.name()) bad.push(`${commandPath(c)} <${a.name()}>`);
+      for (const a of c.registeredArguments)
+        if (!a.description || a.description === a.name()) bad.push(`${commandPath(c)} <${a.name()}>`);
     });
     expect(bad).toEqual([]);
   });
@@ -211,7 +228,9 @@ describe('README and help agree', () => {
   }
 
   it('every flag the README gives a command is in that command’s help', () => {
-    const globals = new Set(program.options.flatMap((o) => [o.long, o.short, o.negate ? o.long : undefined]).filter(Boolean) as string[]);
+    const globals = new Set(
+      program.options.flatMap((o) => [o.long, o.short, o.negate ? o.long : undefined]).filter(Boolean) as string[],
+    );
     const bad: string[] = [];
     let checked = 0;
     for (const cmdline of readmeCommands()) {

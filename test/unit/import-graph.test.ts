@@ -35,16 +35,22 @@ function layerOf(file: string): number {
 }
 
 function srcFiles(dir = 'src'): string[] {
-  return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? srcFiles(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
-  );
+  return fs
+    .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? srcFiles(`${dir}/${e.name}`) : e.name.endsWith('.ts') ? [`${dir}/${e.name}`] : [],
+    );
 }
 
 /** Relative imports of any kind in a source file (type-only ones and `import('x').T` included). */
 function scannedImports(file: string): string[] {
   const src = fs.readFileSync(path.join(ROOT, file), 'utf8');
-  const specs = [...src.matchAll(/\bfrom\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => (m[1] ?? m[2])!);
-  return specs.map((s) => path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), s)).replace(/\.js$/, '.ts'));
+  const specs = [...src.matchAll(/\bfrom\s+['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map(
+    (m) => (m[1] ?? m[2])!,
+  );
+  return specs.map((s) =>
+    path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), s)).replace(/\.js$/, '.ts'),
+  );
 }
 
 /** Every edge between src files: file -> the files it imports. */
@@ -69,7 +75,8 @@ export async function importGraph(): Promise<Map<string, Set<string>>> {
       if (!g.has(a)) g.set(a, new Set());
       if (b.startsWith('src/')) g.get(a)!.add(b);
     };
-    for (const [f, v] of Object.entries(metafile.inputs)) if (f.startsWith('src/')) for (const i of v.imports) edge(f, i.path);
+    for (const [f, v] of Object.entries(metafile.inputs))
+      if (f.startsWith('src/')) for (const i of v.imports) edge(f, i.path);
     for (const f of srcFiles()) for (const t of scannedImports(f)) edge(f, t);
     return g;
   } finally {

@@ -13,7 +13,9 @@ describe('runJq', () => {
   it('stops a program that never ends at its time limit, with what happened', async () => {
     const e = await runJq('def f: f; f', '1', undefined, 1500).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UsageError);
-    expect((e as Error).message).toBe('--jq: the program ran for 1.5 s without finishing (a recursion that never ends?): stopped');
+    expect((e as Error).message).toBe(
+      '--jq: the program ran for 1.5 s without finishing (a recursion that never ends?): stopped',
+    );
   });
 
   it('honours the interrupt signal while jq runs', async () => {

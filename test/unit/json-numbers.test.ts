@@ -11,7 +11,10 @@ const BIG = '1120845642591662080'; // JSON.parse gives 1120845642591662100
 
 describe('parseJson / stringifyJson', () => {
   it('integers beyond 2^53 keep every digit; the rest is JSON.parse', () => {
-    const v = parseJson(`{"id":${BIG},"id_str":"${BIG}","n":-9007199254740993,"safe":9007199254740991}`) as Record<string, unknown>;
+    const v = parseJson(`{"id":${BIG},"id_str":"${BIG}","n":-9007199254740993,"safe":9007199254740991}`) as Record<
+      string,
+      unknown
+    >;
     expect(v).toEqual({ id: BigInt(BIG), id_str: BIG, n: -9007199254740993n, safe: 9007199254740991 });
     expect(stringifyJson(v)).toBe(`{"id":${BIG},"id_str":"${BIG}","n":-9007199254740993,"safe":9007199254740991}`);
     expect(stringifyJson({ a: [BigInt(BIG)] }, 2)).toBe(`{\n  "a": [\n    ${BIG}\n  ]\n}`);

@@ -29,11 +29,20 @@ describe('media upload bounds', () => {
     const reg = new HttpRegistry();
     reg.register(route('POST', '/2/media/upload/initialize'), json(media()));
     reg.register(route('POST', '/2/media/upload/77/append'), json({}));
-    reg.register(route('POST', '/2/media/upload/77/finalize'), json(media({ processing_info: { state: 'pending', check_after_secs: 'soon' } })));
-    reg.register(route('GET', '/2/media/upload'), json(media({ processing_info: { state: 'in_progress', check_after_secs: 'soon' } })), { times: 20 });
+    reg.register(
+      route('POST', '/2/media/upload/77/finalize'),
+      json(media({ processing_info: { state: 'pending', check_after_secs: 'soon' } })),
+    );
+    reg.register(
+      route('GET', '/2/media/upload'),
+      json(media({ processing_info: { state: 'in_progress', check_after_secs: 'soon' } })),
+      { times: 20 },
+    );
     reg.register(route('GET', '/2/media/upload'), guard('STATUS'), { times: Infinity });
     const t = testContext({ transport: reg });
-    const e = await runUpload(t.ctx, { file: png('a.png'), addToLibrary: false, waitSeconds: 5 }).catch((x: Error) => x);
+    const e = await runUpload(t.ctx, { file: png('a.png'), addToLibrary: false, waitSeconds: 5 }).catch(
+      (x: Error) => x,
+    );
     expect(e).toBeInstanceOf(Error);
     expect((e as Error).message).toBe('media 77 is still in_progress after 5 s');
     expect(reg.requests.filter((r) => r.path === '/2/media/upload')).toHaveLength(5);
@@ -41,7 +50,14 @@ describe('media upload bounds', () => {
   });
 
   it('check_after_secs is a whole second to ten minutes', () => {
-    expect([checkAfterMs('soon'), checkAfterMs(Number.NaN), checkAfterMs(0), checkAfterMs(-5), checkAfterMs(3), checkAfterMs(1e12)]).toEqual([1000, 1000, 1000, 1000, 3000, 600_000]);
+    expect([
+      checkAfterMs('soon'),
+      checkAfterMs(Number.NaN),
+      checkAfterMs(0),
+      checkAfterMs(-5),
+      checkAfterMs(3),
+      checkAfterMs(1e12),
+    ]).toEqual([1000, 1000, 1000, 1000, 3000, 600_000]);
   });
 
   it('a file that shrinks after INIT is an error, not endless empty APPENDs', async () => {
@@ -53,7 +69,9 @@ describe('media upload bounds', () => {
     });
     reg.register(route('POST', '/2/media/upload/77/append'), guard('APPEND'), { times: Infinity });
     const t = testContext({ transport: reg });
-    await expect(runUpload(t.ctx, { file: f, addToLibrary: false, waitSeconds: 5 })).rejects.toThrow(`${f} changed while it was uploaded: media 77 was not finalized`);
+    await expect(runUpload(t.ctx, { file: f, addToLibrary: false, waitSeconds: 5 })).rejects.toThrow(
+      `${f} changed while it was uploaded: media 77 was not finalized`,
+    );
     expect(reg.requests.filter((r) => r.path.endsWith('/append'))).toHaveLength(0);
     t.cleanup();
   });
@@ -69,7 +87,9 @@ describe('media upload bounds', () => {
       return json({})(req);
     });
     const t = testContext({ transport: reg });
-    await expect(runUpload(t.ctx, { file: f, addToLibrary: false, waitSeconds: 5 })).rejects.toThrow(/changed while it was uploaded/);
+    await expect(runUpload(t.ctx, { file: f, addToLibrary: false, waitSeconds: 5 })).rejects.toThrow(
+      /changed while it was uploaded/,
+    );
     expect(reg.requests.some((r) => r.path.endsWith('/finalize'))).toBe(false);
     reg.verify();
     t.cleanup();

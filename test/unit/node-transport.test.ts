@@ -17,7 +17,9 @@ afterEach(async () => {
   }
 });
 
-async function serve(handler: http.RequestListener): Promise<{ url: string; sockets: Set<Socket>; connections: () => number }> {
+async function serve(
+  handler: http.RequestListener,
+): Promise<{ url: string; sockets: Set<Socket>; connections: () => number }> {
   const server = http.createServer({ keepAliveTimeout: 60_000 }, handler);
   servers.push(server);
   const sockets = new Set<Socket>();
@@ -57,14 +59,23 @@ describe('node transport', () => {
       q.on('data', (d) => (body += d));
       q.on('end', () => {
         seen = { method: q.method, len: q.headers['content-length'], body, ua: q.headers['user-agent'] };
-        r.writeHead(201, { 'content-type': 'application/json', 'x-rate-limit-remaining': '7' }).end('{"ok":true,"é":1}');
+        r.writeHead(201, { 'content-type': 'application/json', 'x-rate-limit-remaining': '7' }).end(
+          '{"ok":true,"é":1}',
+        );
       });
     });
-    const res = await sendNode(req(s.url + '/x?y=1', { method: 'POST', headers: { 'user-agent': 'xctl/test' }, body: Buffer.from('{"a":"é"}') }));
+    const res = await sendNode(
+      req(s.url + '/x?y=1', { method: 'POST', headers: { 'user-agent': 'xctl/test' }, body: Buffer.from('{"a":"é"}') }),
+    );
     expect(res.status).toBe(201);
     expect(res.headers['x-rate-limit-remaining']).toBe('7');
     expect(await res.text()).toBe('{"ok":true,"é":1}');
-    expect(seen).toEqual({ method: 'POST', len: String(Buffer.byteLength('{"a":"é"}')), body: '{"a":"é"}', ua: 'xctl/test' });
+    expect(seen).toEqual({
+      method: 'POST',
+      len: String(Buffer.byteLength('{"a":"é"}')),
+      body: '{"a":"é"}',
+      ua: 'xctl/test',
+    });
   });
 
   it('reuses one connection, and the end of the command closes it', async () => {

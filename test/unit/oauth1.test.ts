@@ -54,8 +54,14 @@ describe('OAuth 1.0a signing (sandbox verifier, independent implementation)', ()
       ['oauth_version', '1.0'],
     ];
     const base = signatureBaseString('POST', 'https://api.x.com/1.1/statuses/update.json', params);
-    expect(base.startsWith('POST&https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key')).toBe(true);
-    expect(base).toContain('status%3DHello%2520Ladies%2520%252B%2520Gentlemen%252C%2520a%2520signed%2520OAuth%2520request%2521');
+    expect(
+      base.startsWith(
+        'POST&https%3A%2F%2Fapi.x.com%2F1.1%2Fstatuses%2Fupdate.json&include_entities%3Dtrue%26oauth_consumer_key',
+      ),
+    ).toBe(true);
+    expect(base).toContain(
+      'status%3DHello%2520Ladies%2520%252B%2520Gentlemen%252C%2520a%2520signed%2520OAuth%2520request%2521',
+    );
     expect(hmacSha1(base, V.consumerSecret, V.tokenSecret)).toBe(V.signature);
   });
 });
@@ -66,7 +72,7 @@ describe('percent-encoding (RFC 3986)', () => {
     ['An encoded string!', 'An%20encoded%20string%21'],
     ['Dogs, Cats & Mice', 'Dogs%2C%20Cats%20%26%20Mice'],
     ['☃', '%E2%98%83'],
-    ["-._~*'()", "-._~%2A%27%28%29"],
+    ["-._~*'()", '-._~%2A%27%28%29'],
     ['ünïcode', '%C3%BCn%C3%AFcode'],
   ];
   it.each(cases)('%s', (input, expected) => {
@@ -99,22 +105,47 @@ describe('OAuth 1.0a header: exact form, strict parsing, repeated keys', () => {
   });
 
   it('puts extra protocol parameters (oauth_callback) in sorted place, percent-encoded', () => {
-    const h = oauth1Header({ consumerKey: 'k', consumerSecret: 's' }, { method: 'POST', url: 'https://api.x.com/oauth/request_token', extra: { oauth_callback: 'http://127.0.0.1:9/cb?a=b' }, nonce: 'n', timestamp: 1 });
-    expect(h).toMatch(/^OAuth oauth_callback="http%3A%2F%2F127\.0\.0\.1%3A9%2Fcb%3Fa%3Db", oauth_consumer_key="k", oauth_nonce="n", oauth_signature="[^"]+", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1", oauth_version="1\.0"$/);
+    const h = oauth1Header(
+      { consumerKey: 'k', consumerSecret: 's' },
+      {
+        method: 'POST',
+        url: 'https://api.x.com/oauth/request_token',
+        extra: { oauth_callback: 'http://127.0.0.1:9/cb?a=b' },
+        nonce: 'n',
+        timestamp: 1,
+      },
+    );
+    expect(h).toMatch(
+      /^OAuth oauth_callback="http%3A%2F%2F127\.0\.0\.1%3A9%2Fcb%3Fa%3Db", oauth_consumer_key="k", oauth_nonce="n", oauth_signature="[^"]+", oauth_signature_method="HMAC-SHA1", oauth_timestamp="1", oauth_version="1\.0"$/,
+    );
   });
 
   it('the sandbox parser takes comma-separated pairs and refuses every other shape', () => {
     expect(parseOAuthHeader('OAuth a="1", b="2"')).toEqual({ a: '1', b: '2' });
     expect(parseOAuthHeader('OAuth a="1",b="%41"')).toEqual({ a: '1', b: 'A' });
     expect(parseOAuthHeader('oauth  a = "1" ,  b="2"  ')).toEqual({ a: '1', b: '2' });
-    for (const bad of ['OAuth a="1"b="2"', 'OAuth a="1" b="2"', 'OAuth a="1",', 'OAuth ,a="1"', 'OAuth a="1", a="2"', 'OAuth a=1', 'OAuth', 'OAutha="1"', 'Bearer a="1"', 'OAuth a="%E0%A4%A"'])
+    for (const bad of [
+      'OAuth a="1"b="2"',
+      'OAuth a="1" b="2"',
+      'OAuth a="1",',
+      'OAuth ,a="1"',
+      'OAuth a="1", a="2"',
+      'OAuth a=1',
+      'OAuth',
+      'OAutha="1"',
+      'Bearer a="1"',
+      'OAuth a="%E0%A4%A"',
+    ])
       expect(parseOAuthHeader(bad), bad).toBeUndefined();
   });
 
   it('signs repeated query and form keys as both sides agree (sorted by name, then value)', () => {
     const keys = { consumerKey: 'ck', consumerSecret: 'cs', token: 't', tokenSecret: 'ts' };
     const url = 'https://ads-api.x.com/12/accounts/a1/campaigns?campaign_ids=b&campaign_ids=a&count=2';
-    const form: Array<[string, string]> = [['placements', 'TWITTER_TIMELINE'], ['placements', 'ALL_ON_TWITTER']];
+    const form: Array<[string, string]> = [
+      ['placements', 'TWITTER_TIMELINE'],
+      ['placements', 'ALL_ON_TWITTER'],
+    ];
     const p = signOAuth1(keys, { method: 'PUT', url, form, nonce: 'nn', timestamp: 1700000000 });
     const params: Array<[string, string]> = [
       ['campaign_ids', 'b'],
@@ -128,7 +159,13 @@ describe('OAuth 1.0a header: exact form, strict parsing, repeated keys', () => {
     expect(base).toContain('placements%3DALL_ON_TWITTER%26placements%3DTWITTER_TIMELINE');
     expect(hmacSha1(base, 'cs', 'ts')).toBe(p.oauth_signature);
     // dropping either repeated value changes the signature
-    const one = signOAuth1(keys, { method: 'PUT', url: url.replace('campaign_ids=b&', ''), form, nonce: 'nn', timestamp: 1700000000 });
+    const one = signOAuth1(keys, {
+      method: 'PUT',
+      url: url.replace('campaign_ids=b&', ''),
+      form,
+      nonce: 'nn',
+      timestamp: 1700000000,
+    });
     expect(one.oauth_signature).not.toBe(p.oauth_signature);
   });
 });
@@ -138,11 +175,19 @@ describe('OAuth 1.0a: a key repeated three times, a token without a secret', () 
     const keys = { consumerKey: 'ck', consumerSecret: 'cs', token: 't', tokenSecret: 'ts' };
     const url = 'https://api.x.com/2/x?a=3&a=1&a=2';
     const p = signOAuth1(keys, { method: 'GET', url, nonce: 'n', timestamp: 1 });
-    const params: Array<[string, string]> = [['a', '3'], ['a', '1'], ['a', '2'], ...Object.entries(p).filter(([k]) => k !== 'oauth_signature')];
+    const params: Array<[string, string]> = [
+      ['a', '3'],
+      ['a', '1'],
+      ['a', '2'],
+      ...Object.entries(p).filter(([k]) => k !== 'oauth_signature'),
+    ];
     expect(hmacSha1(signatureBaseString('GET', 'https://api.x.com/2/x', params), 'cs', 'ts')).toBe(p.oauth_signature);
   });
   it('a token without a secret signs with an empty token secret', () => {
-    const p = signOAuth1({ consumerKey: 'ck', consumerSecret: 'cs', token: 't' }, { method: 'GET', url: 'https://api.x.com/a', nonce: 'n', timestamp: 1 });
+    const p = signOAuth1(
+      { consumerKey: 'ck', consumerSecret: 'cs', token: 't' },
+      { method: 'GET', url: 'https://api.x.com/a', nonce: 'n', timestamp: 1 },
+    );
     const params = Object.entries(p).filter(([k]) => k !== 'oauth_signature') as Array<[string, string]>;
     expect(hmacSha1(signatureBaseString('GET', 'https://api.x.com/a', params), 'cs', '')).toBe(p.oauth_signature);
   });

@@ -34,7 +34,13 @@ function context(env: Record<string, string> = {}): { ctx: Context; out: () => s
   stderr.on('data', (d) => (err += d));
   const ctx = new Context({
     streams: { stdin: new PassThrough(), stdout, stderr },
-    env: { XCTL_CONFIG_DIR: dir, XCTL_BASE_URL: sb.baseUrl, XCTL_CLIENT_ID: sb.seed.client_id, XCTL_CLIENT_SECRET: sb.seed.client_secret, ...env },
+    env: {
+      XCTL_CONFIG_DIR: dir,
+      XCTL_BASE_URL: sb.baseUrl,
+      XCTL_CLIENT_ID: sb.seed.client_id,
+      XCTL_CLIENT_SECRET: sb.seed.client_secret,
+      ...env,
+    },
     globals: { json: true },
   });
   return { ctx, out: () => out, err: () => err };
@@ -42,13 +48,17 @@ function context(env: Record<string, string> = {}): { ctx: Context; out: () => s
 
 async function login(ctx: Context, scopes: string): Promise<string[]> {
   const opened: string[] = [];
-  await authLogin(ctx, { oauth2: true, scopes, callbackPort: '0', timeout: '20s' }, {
-    openUrl: async (url) => {
-      opened.push(url);
-      const page = await decideOnOAuth2Page(url, 'allow', 'sandbox_alice');
-      await fetch(page.location!);
+  await authLogin(
+    ctx,
+    { oauth2: true, scopes, callbackPort: '0', timeout: '20s' },
+    {
+      openUrl: async (url) => {
+        opened.push(url);
+        const page = await decideOnOAuth2Page(url, 'allow', 'sandbox_alice');
+        await fetch(page.location!);
+      },
     },
-  });
+  );
   return opened;
 }
 
@@ -58,7 +68,11 @@ describe('auth login --oauth2 in-process', () => {
     const opened = await login(ctx, 'tweet.read users.read offline.access');
     expect(opened).toHaveLength(1);
     expect(opened[0]).toMatch(/\/i\/oauth2\/authorize\?response_type=code&client_id=/);
-    expect(JSON.parse(out())).toMatchObject({ screen_name: 'sandbox_alice', scopes: 'tweet.read users.read offline.access', refresh: 'automatic' });
+    expect(JSON.parse(out())).toMatchObject({
+      screen_name: 'sandbox_alice',
+      scopes: 'tweet.read users.read offline.access',
+      refresh: 'automatic',
+    });
     const p = (await ctx.profile())!;
     expect(p).toMatchObject({ oauth2_screen_name: 'sandbox_alice', oauth2_client_id: sb.seed.client_id });
 
@@ -96,9 +110,13 @@ describe('--auth choice from the contract', () => {
     const bearerOnly = { method: 'DELETE', path: '/2/activity/subscriptions/:id', kinds: ['app'] } as const;
     expect(await chooseAuth(ctx, undefined, bearerOnly)).toBe('app');
     expect(await chooseAuth(ctx, 'oauth2', SUBSCRIPTION_ENDPOINTS.list)).toBe('oauth2');
-    await expect(chooseAuth(ctx, 'oauth2', bearerOnly)).rejects.toThrow(/does not accept OAuth 2\.0 user tokens on DELETE/);
+    await expect(chooseAuth(ctx, 'oauth2', bearerOnly)).rejects.toThrow(
+      /does not accept OAuth 2\.0 user tokens on DELETE/,
+    );
     await expect(chooseAuth(ctx, 'user', bearerOnly)).rejects.toThrow(UsageError);
-    await expect(chooseAuth(ctx, 'bearer', SUBSCRIPTION_ENDPOINTS.create)).rejects.toThrow(/--auth must be user, app, oauth2/);
+    await expect(chooseAuth(ctx, 'bearer', SUBSCRIPTION_ENDPOINTS.create)).rejects.toThrow(
+      /--auth must be user, app, oauth2/,
+    );
     expect(authHelp(SUBSCRIPTION_ENDPOINTS.create)).toBe(
       'credential: user, app, oauth2 (default: user when an OAuth 1.0a user token is set, else oauth2 when an OAuth 2.0 user token is stored, else app (bearer))',
     );

@@ -18,14 +18,30 @@ function tc(o: Parameters<typeof testContext>[0]): TestContext {
 const lines = (...l: string[]) => l.join('\n') + '\n';
 
 const cards = [
-  { id: '1a2b3c4d5e', name: 'Summer sale: two for one on every pair of shoes in the shop', card_type: 'WEBSITE', media_key: '3_1900000000000000001', website_url: 'https://shop.example.com/summer/sale/landing-page?utm_source=x', created_at: '2026-01-10T08:00:00Z' },
-  { id: '9z8y7x', name: 'Winter', card_type: 'WEBSITE', media_key: '3_1900000000000000002', website_url: 'https://shop.example.com/w', created_at: '2026-01-11T08:00:00Z' },
+  {
+    id: '1a2b3c4d5e',
+    name: 'Summer sale: two for one on every pair of shoes in the shop',
+    card_type: 'WEBSITE',
+    media_key: '3_1900000000000000001',
+    website_url: 'https://shop.example.com/summer/sale/landing-page?utm_source=x',
+    created_at: '2026-01-10T08:00:00Z',
+  },
+  {
+    id: '9z8y7x',
+    name: 'Winter',
+    card_type: 'WEBSITE',
+    media_key: '3_1900000000000000002',
+    website_url: 'https://shop.example.com/w',
+    created_at: '2026-01-11T08:00:00Z',
+  },
 ];
 
 describe('list tables fit the terminal', () => {
   it('at 80 columns: ids whole, free text cut with …, a column dropped and named on stderr, no rule between rows', async () => {
     const t = tc({ tty: true, columns: 80 });
-    await printList(t.ctx.io, {}, cards, { columns: ['id', 'name', 'card_type', 'media_key', 'website_url', 'created_at'] });
+    await printList(t.ctx.io, {}, cards, {
+      columns: ['id', 'name', 'card_type', 'media_key', 'website_url', 'created_at'],
+    });
     expect(t.stdout()).toBe(
       lines(
         '┌────────────┬──────────────┬───────────┬───────────────────────┬──────────────┐',
@@ -42,7 +58,9 @@ describe('list tables fit the terminal', () => {
   it('every line fits at any width from 40 to 160 columns, and every id is printed whole', async () => {
     for (let w = 40; w <= 160; w += 7) {
       const t = tc({ tty: true, columns: w });
-      await printList(t.ctx.io, {}, cards, { columns: ['id', 'name', 'card_type', 'media_key', 'website_url', 'created_at'] });
+      await printList(t.ctx.io, {}, cards, {
+        columns: ['id', 'name', 'card_type', 'media_key', 'website_url', 'created_at'],
+      });
       const out = t.stdout().trimEnd().split('\n');
       for (const l of out) expect(displayWidth(l), `${w}: ${l}`).toBeLessThanOrEqual(w);
       for (const c of cards) {
@@ -53,7 +71,15 @@ describe('list tables fit the terminal', () => {
   });
 
   it('ids are never cut even when they alone overflow; everything else is dropped first', () => {
-    const col = (name: string, natural: number, id: boolean) => ({ name, head: name, cells: [], id, natural, headFloor: natural, min: id ? natural : 8 });
+    const col = (name: string, natural: number, id: boolean) => ({
+      name,
+      head: name,
+      cells: [],
+      id,
+      natural,
+      headFloor: natural,
+      min: id ? natural : 8,
+    });
     const r = layout([col('id', 30, true), col('text', 50, false), col('account_id', 30, true)], 40);
     expect(r.shown.map((c) => c.name)).toEqual(['id', 'account_id']);
     expect(r.widths).toEqual([30, 30]);
@@ -61,7 +87,12 @@ describe('list tables fit the terminal', () => {
   });
 
   it('money columns as money in the record currency, headers without the wire unit; micros stay in tsv and json', async () => {
-    const rec = { id: 'li1', bid_amount_local_micro: 5500000, daily_budget_amount_local_micro: 49500000, currency: 'EUR' };
+    const rec = {
+      id: 'li1',
+      bid_amount_local_micro: 5500000,
+      daily_budget_amount_local_micro: 49500000,
+      currency: 'EUR',
+    };
     const t = tc({ tty: true });
     await printList(t.ctx.io, {}, [rec]);
     expect(t.stdout()).toBe(
@@ -83,7 +114,14 @@ describe('list tables fit the terminal', () => {
 
   it('JSON blobs read as k=v and lists; a newline in a value shows as ⏎ (one line per record)', async () => {
     const t = tc({ tty: true, columns: 100 });
-    await printList(t.ctx.io, {}, [{ id: '1', filter: { user_id: '783214', tags: ['a', 'b'], note: 'two words' }, places: ['US', 'CA'], text: 'line one\nline two' }]);
+    await printList(t.ctx.io, {}, [
+      {
+        id: '1',
+        filter: { user_id: '783214', tags: ['a', 'b'], note: 'two words' },
+        places: ['US', 'CA'],
+        text: 'line one\nline two',
+      },
+    ]);
     expect(t.stdout()).toBe(
       lines(
         '┌────┬────────────────────────────────────────────────┬────────┬───────────────────┐',
@@ -99,14 +137,18 @@ describe('list tables fit the terminal', () => {
 describe('single records fit the terminal', () => {
   it('a key/value view whose long values wrap inside the width (a long id breaks, never cut)', async () => {
     const t = tc({ tty: true, columns: 50 });
-    await printOne(t.ctx.io, {}, {
-      id: 'c1a2b',
-      name: 'Spring launch for the whole family and friends',
-      daily_budget_amount_local_micro: 49500000,
-      currency: 'USD',
-      targeting: { locations: ['US', 'CA'], age: '18-34' },
-      media_key: '3_19000000000000000011900000000000000001190000000000',
-    });
+    await printOne(
+      t.ctx.io,
+      {},
+      {
+        id: 'c1a2b',
+        name: 'Spring launch for the whole family and friends',
+        daily_budget_amount_local_micro: 49500000,
+        currency: 'USD',
+        targeting: { locations: ['US', 'CA'], age: '18-34' },
+        media_key: '3_19000000000000000011900000000000000001190000000000',
+      },
+    );
     expect(t.stdout()).toBe(
       lines(
         '┌──────────────┬─────────────────────────────────┐',
@@ -124,7 +166,12 @@ describe('single records fit the terminal', () => {
   });
 
   it('headers cut to the same text are abbreviated word by word instead', () => {
-    expect(headers(['audience_size', 'audience_type', 'is_owner', 'description'], [6, 6, 6, 20])).toEqual(['a_size', 'a_type', 'is_ow…', 'description']);
+    expect(headers(['audience_size', 'audience_type', 'is_owner', 'description'], [6, 6, 6, 20])).toEqual([
+      'a_size',
+      'a_type',
+      'is_ow…',
+      'description',
+    ]);
     expect(headers(['audience_size', 'audience_type'], [9, 9])).toEqual(['audi_size', 'audi_type']);
     expect(headers(['funding_instrument_id', 'funding_instrument_name'], [8, 8])).toEqual(['fu_in_id', 'f_i_name']);
   });
@@ -137,7 +184,17 @@ describe('single records fit the terminal', () => {
 
 describe('lists that stop after one page', () => {
   const page1 = (reg: HttpRegistry, next: string | null = 'c 2') =>
-    reg.register(route('GET', '/12/accounts/acct1/campaigns'), json({ data: [{ id: 'c1', name: 'One' }, { id: 'c2', name: 'Two' }], next_cursor: next, data_type: 'campaign' }));
+    reg.register(
+      route('GET', '/12/accounts/acct1/campaigns'),
+      json({
+        data: [
+          { id: 'c1', name: 'One' },
+          { id: 'c2', name: 'Two' },
+        ],
+        next_cursor: next,
+        data_type: 'campaign',
+      }),
+    );
 
   it('on a terminal: "more results" on stderr with the cursor quoted for the shell', async () => {
     const reg = new HttpRegistry();
@@ -178,7 +235,9 @@ describe('lists that stop after one page', () => {
     page1(reg);
     const t = tc({ tty: true, transport: reg });
     await t.run(['ads', 'campaigns', 'list', '--fields', 'id', '-o', 'json', '--include-cursor']);
-    expect(t.stdout()).toBe('{\n  "data": [\n    {\n      "id": "c1"\n    },\n    {\n      "id": "c2"\n    }\n  ],\n  "next_cursor": "c 2"\n}\n');
+    expect(t.stdout()).toBe(
+      '{\n  "data": [\n    {\n      "id": "c1"\n    },\n    {\n      "id": "c2"\n    }\n  ],\n  "next_cursor": "c 2"\n}\n',
+    );
     expect(JSON.parse(t.stdout())).toEqual({ data: [{ id: 'c1' }, { id: 'c2' }], next_cursor: 'c 2' });
     expect(t.stderr()).toBe('');
     const reg2 = new HttpRegistry();
@@ -193,7 +252,10 @@ describe('lists that stop after one page', () => {
 
   it('--cursor starts where the hint said; activity subscriptions take --cursor too', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/2/activity/subscriptions', { query: { pagination_token: 'p2' } }), json({ data: [{ subscription_id: '3' }], meta: { next_token: 'p3' } }));
+    reg.register(
+      route('GET', '/2/activity/subscriptions', { query: { pagination_token: 'p2' } }),
+      json({ data: [{ subscription_id: '3' }], meta: { next_token: 'p3' } }),
+    );
     const t = tc({ tty: { stderr: true }, transport: reg });
     await t.run(['activity', 'subscriptions', 'list', '--cursor', 'p2', '--fields', 'subscription_id']);
     expect(t.stdout()).toBe('3\n');

@@ -55,17 +55,35 @@ describe('-o csv and --header', () => {
 
   it('-o csv --header through a command; micros stay micros', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/12/accounts/acct1/campaigns'), json({ data: [{ id: 'c1', name: 'A, B', daily_budget_amount_local_micro: 49500000 }], next_cursor: null }));
+    reg.register(
+      route('GET', '/12/accounts/acct1/campaigns'),
+      json({ data: [{ id: 'c1', name: 'A, B', daily_budget_amount_local_micro: 49500000 }], next_cursor: null }),
+    );
     const t = tc({ transport: reg });
-    await t.run(['ads', 'campaigns', 'list', '-o', 'csv', '--header', '--fields', 'id,name,daily_budget_amount_local_micro']);
+    await t.run([
+      'ads',
+      'campaigns',
+      'list',
+      '-o',
+      'csv',
+      '--header',
+      '--fields',
+      'id,name,daily_budget_amount_local_micro',
+    ]);
     expect(t.stdout()).toBe('id,name,daily_budget_amount_local_micro\r\nc1,"A, B",49500000\r\n');
   });
 });
 
 describe('--jq', () => {
   const twoPages = (reg: HttpRegistry) => {
-    reg.register(route('GET', '/12/accounts/acct1/campaigns'), json({ data: [{ id: 'c1', name: 'One' }], next_cursor: 'n2' }));
-    reg.register(route('GET', '/12/accounts/acct1/campaigns', { query: { cursor: 'n2' } }), json({ data: [{ id: 'c2', name: 'Two' }], next_cursor: null }));
+    reg.register(
+      route('GET', '/12/accounts/acct1/campaigns'),
+      json({ data: [{ id: 'c1', name: 'One' }], next_cursor: 'n2' }),
+    );
+    reg.register(
+      route('GET', '/12/accounts/acct1/campaigns', { query: { cursor: 'n2' } }),
+      json({ data: [{ id: 'c2', name: 'Two' }], next_cursor: null }),
+    );
   };
 
   it('runs over every page with --all; strings print raw, other values as jq prints them', async () => {
@@ -93,10 +111,12 @@ describe('--jq', () => {
     expect(one.stdout()).toBe('Seven\n');
   });
 
-  it('a bad program: exit 2 with jq\'s message, before anything is sent', async () => {
+  it("a bad program: exit 2 with jq's message, before anything is sent", async () => {
     const reg = new HttpRegistry();
     const t = tc({ transport: reg });
-    const e = await t.run(['ads', 'campaigns', 'list', '--jq', '.[] | map(']).catch((x: unknown) => x as Error & { exitCode: number });
+    const e = await t
+      .run(['ads', 'campaigns', 'list', '--jq', '.[] | map('])
+      .catch((x: unknown) => x as Error & { exitCode: number });
     expect(e).toMatchObject({ exitCode: 2 });
     expect((e as Error).message).toMatch(/^--jq: syntax error, unexpected end of file/);
     expect(reg.requests).toEqual([]);
@@ -104,14 +124,19 @@ describe('--jq', () => {
 
   it('a runtime error is exit 2 too; -o table with --jq is refused before sending', async () => {
     const one = tc();
-    await expect(printOne(one.ctx.io, { jq: '.name.first' }, { name: 'x' })).rejects.toMatchObject({ exitCode: 2, message: '--jq: Cannot index string with string ("first")' });
+    await expect(printOne(one.ctx.io, { jq: '.name.first' }, { name: 'x' })).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--jq: Cannot index string with string ("first")',
+    });
     const reg = new HttpRegistry();
     const t = tc({ transport: reg });
-    await expect(t.run(['ads', 'campaigns', 'list', '-o', 'table', '--jq', '.'])).rejects.toThrow('--jq filters the JSON output: it cannot be combined with -o table');
+    await expect(t.run(['ads', 'campaigns', 'list', '-o', 'table', '--jq', '.'])).rejects.toThrow(
+      '--jq filters the JSON output: it cannot be combined with -o table',
+    );
     expect(reg.requests).toEqual([]);
   });
 
-  it('on a terminal, control characters in jq\'s raw strings are made visible', async () => {
+  it("on a terminal, control characters in jq's raw strings are made visible", async () => {
     const t = tc({ tty: true });
     await printOne(t.ctx.io, { jq: '.name' }, { name: 'a\u001b[31mb' });
     expect(t.stdout()).toBe('a\\u001b[31mb\n');
@@ -119,14 +144,24 @@ describe('--jq', () => {
 
   it('is shown in --help with the other global options', () => {
     const help = buildProgram('0').helpInformation();
-    for (const o of ['--jq <expr>', '--json [fields]', '--include-cursor', '--header-row', '"table", "json", "jsonl", "tsv", "csv"']) expect(help).toContain(o);
+    for (const o of [
+      '--jq <expr>',
+      '--json [fields]',
+      '--include-cursor',
+      '--header-row',
+      '"table", "json", "jsonl", "tsv", "csv"',
+    ])
+      expect(help).toContain(o);
   });
 });
 
 describe('--json FIELDS', () => {
   it('selects the fields and implies json', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/2/webhooks'), json({ data: [{ id: '1', url: 'https://e.x/h', valid: true, created_at: '2026-01-01T00:00:00.000Z' }] }));
+    reg.register(
+      route('GET', '/2/webhooks'),
+      json({ data: [{ id: '1', url: 'https://e.x/h', valid: true, created_at: '2026-01-01T00:00:00.000Z' }] }),
+    );
     const t = tc({ tty: true, transport: reg });
     await t.run(['webhooks', 'list', '--json', 'id,url']);
     expect(JSON.parse(t.stdout())).toEqual([{ id: '1', url: 'https://e.x/h' }]);
@@ -140,22 +175,53 @@ describe('--json FIELDS', () => {
     c.command('get').argument('<id>');
     c.command('list');
     expect(normalizeArgs(p, ['--json', 'ads', 'campaigns', 'list'])).toEqual(['--json=', 'ads', 'campaigns', 'list']);
-    expect(normalizeArgs(p, ['ads', 'campaigns', 'get', '--json', 'abcde'])).toEqual(['ads', 'campaigns', 'get', '--json=', 'abcde']);
-    expect(normalizeArgs(p, ['ads', 'campaigns', 'get', 'abcde', '--json', 'id,name'])).toEqual(['ads', 'campaigns', 'get', 'abcde', '--json=id,name']);
-    expect(normalizeArgs(p, ['ads', 'campaigns', 'list', '--json', 'id'])).toEqual(['ads', 'campaigns', 'list', '--json=id']);
+    expect(normalizeArgs(p, ['ads', 'campaigns', 'get', '--json', 'abcde'])).toEqual([
+      'ads',
+      'campaigns',
+      'get',
+      '--json=',
+      'abcde',
+    ]);
+    expect(normalizeArgs(p, ['ads', 'campaigns', 'get', 'abcde', '--json', 'id,name'])).toEqual([
+      'ads',
+      'campaigns',
+      'get',
+      'abcde',
+      '--json=id,name',
+    ]);
+    expect(normalizeArgs(p, ['ads', 'campaigns', 'list', '--json', 'id'])).toEqual([
+      'ads',
+      'campaigns',
+      'list',
+      '--json=id',
+    ]);
     expect(normalizeArgs(p, ['ads', 'campaigns', 'list', '--json'])).toEqual(['ads', 'campaigns', 'list', '--json']);
-    expect(normalizeArgs(p, ['ads', 'campaigns', 'list', '--json', '--all'])).toEqual(['ads', 'campaigns', 'list', '--json', '--all']);
+    expect(normalizeArgs(p, ['ads', 'campaigns', 'list', '--json', '--all'])).toEqual([
+      'ads',
+      'campaigns',
+      'list',
+      '--json',
+      '--all',
+    ]);
   });
 
   it('with --fields as well is refused (one way to choose fields)', async () => {
     const reg = new HttpRegistry();
     const t = tc({ transport: reg });
-    await expect(t.run(['webhooks', 'list', '--json', 'id', '--fields', 'url'])).rejects.toThrow('--json FIELDS and --fields both choose the fields: give one');
+    await expect(t.run(['webhooks', 'list', '--json', 'id', '--fields', 'url'])).rejects.toThrow(
+      '--json FIELDS and --fields both choose the fields: give one',
+    );
   });
 });
 
 describe('xctl request', () => {
-  const answer = { data: [{ id: '1', url: 'https://e.x/a', valid: true }, { id: '2', url: 'https://e.x/b', valid: false }], meta: { result_count: 2 } };
+  const answer = {
+    data: [
+      { id: '1', url: 'https://e.x/a', valid: true },
+      { id: '2', url: 'https://e.x/b', valid: false },
+    ],
+    meta: { result_count: 2 },
+  };
   const stub = (reg: HttpRegistry) => reg.register(route('GET', '/2/webhooks'), json(answer));
 
   it('-o tsv / csv / --fields print the records of the answer (its data)', async () => {
@@ -176,7 +242,17 @@ describe('xctl request', () => {
     stub(reg);
     const t = tc({ tty: true, transport: reg });
     await t.run(['request', '/2/webhooks', '-o', 'table']);
-    expect(t.stdout()).toBe(['┌────┬───────────────┬───────┐', '│ id │ url           │ valid │', '├────┼───────────────┼───────┤', '│ 1  │ https://e.x/a │ true  │', '│ 2  │ https://e.x/b │ false │', '└────┴───────────────┴───────┘', ''].join('\n'));
+    expect(t.stdout()).toBe(
+      [
+        '┌────┬───────────────┬───────┐',
+        '│ id │ url           │ valid │',
+        '├────┼───────────────┼───────┤',
+        '│ 1  │ https://e.x/a │ true  │',
+        '│ 2  │ https://e.x/b │ false │',
+        '└────┴───────────────┴───────┘',
+        '',
+      ].join('\n'),
+    );
     const reg2 = new HttpRegistry();
     stub(reg2);
     const f = tc({ transport: reg2 });
@@ -216,17 +292,45 @@ describe('xctl request', () => {
   it('--header is --header-row on a command without its own --header (before or after the command)', async () => {
     const program = buildProgram('0');
     await loadGroups(program, ['ads', 'request']);
-    expect(normalizeArgs(program, ['ads', 'campaigns', 'list', '--header'])).toEqual(['ads', 'campaigns', 'list', '--header-row']);
-    expect(normalizeArgs(program, ['--header', 'ads', 'campaigns', 'list'])).toEqual(['--header-row', 'ads', 'campaigns', 'list']);
-    expect(normalizeArgs(program, ['request', '/x', '--header', 'A: b'])).toEqual(['request', '/x', '--header', 'A: b']);
-    expect(normalizeArgs(program, ['ads', 'campaigns', 'list', '--', '--header'])).toEqual(['ads', 'campaigns', 'list', '--', '--header']);
+    expect(normalizeArgs(program, ['ads', 'campaigns', 'list', '--header'])).toEqual([
+      'ads',
+      'campaigns',
+      'list',
+      '--header-row',
+    ]);
+    expect(normalizeArgs(program, ['--header', 'ads', 'campaigns', 'list'])).toEqual([
+      '--header-row',
+      'ads',
+      'campaigns',
+      'list',
+    ]);
+    expect(normalizeArgs(program, ['request', '/x', '--header', 'A: b'])).toEqual([
+      'request',
+      '/x',
+      '--header',
+      'A: b',
+    ]);
+    expect(normalizeArgs(program, ['ads', 'campaigns', 'list', '--', '--header'])).toEqual([
+      'ads',
+      'campaigns',
+      'list',
+      '--',
+      '--header',
+    ]);
   });
 
   it('--raw with -o, --fields or --jq is refused before sending (exit 2)', async () => {
-    for (const extra of [['--jq', '.'], ['-o', 'tsv'], ['--fields', 'id']]) {
+    for (const extra of [
+      ['--jq', '.'],
+      ['-o', 'tsv'],
+      ['--fields', 'id'],
+    ]) {
       const reg = new HttpRegistry();
       const t = tc({ transport: reg });
-      await expect(t.run(['request', '/2/webhooks', '--raw', ...extra])).rejects.toMatchObject({ exitCode: 2, message: '--raw prints the body exactly as received: it cannot be combined with -o, --json, --fields or --jq' });
+      await expect(t.run(['request', '/2/webhooks', '--raw', ...extra])).rejects.toMatchObject({
+        exitCode: 2,
+        message: '--raw prints the body exactly as received: it cannot be combined with -o, --json, --fields or --jq',
+      });
       expect(reg.requests).toEqual([]);
     }
   });

@@ -7,8 +7,15 @@ import { HttpRegistry, json, route } from '../helpers/http-registry.js';
 import { FakeClock, TEST_NOW, testContext } from '../helpers/test-context.js';
 
 const resetIn = (s: number) => String(Math.floor(TEST_NOW / 1000) + s);
-const limited = (remaining: number, reset: string) => json({ title: 'Too Many Requests', detail: 'Too Many Requests', status: 429 }, 429, { 'x-rate-limit-limit': '15', 'x-rate-limit-remaining': String(remaining), 'x-rate-limit-reset': reset });
-const WEBHOOKS = json({ data: [{ id: '1', url: 'https://e.x/w', valid: true, created_at: '2026-01-01T00:00:00.000Z' }] });
+const limited = (remaining: number, reset: string) =>
+  json({ title: 'Too Many Requests', detail: 'Too Many Requests', status: 429 }, 429, {
+    'x-rate-limit-limit': '15',
+    'x-rate-limit-remaining': String(remaining),
+    'x-rate-limit-reset': reset,
+  });
+const WEBHOOKS = json({
+  data: [{ id: '1', url: 'https://e.x/w', valid: true, created_at: '2026-01-01T00:00:00.000Z' }],
+});
 
 describe('429 in an ordinary command (webhooks list)', () => {
   it('a window not spent (remaining > 0) with a reset beyond --max-wait: backs off and goes on', async () => {

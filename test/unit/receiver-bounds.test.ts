@@ -12,13 +12,32 @@ afterEach(() => {
   for (const s of sockets.splice(0)) s.destroy();
 });
 
-async function receiver(): Promise<{ url: string; delivered: unknown[]; rejected: string[]; close: () => Promise<void> }> {
+async function receiver(): Promise<{
+  url: string;
+  delivered: unknown[];
+  rejected: string[];
+  close: () => Promise<void>;
+}> {
   const delivered: unknown[] = [];
   const rejected: string[] = [];
-  const server = createReceiver({ secret: SECRET, path: '/webhooks', onDelivery: (d) => delivered.push(d.json), onRejected: (why) => rejected.push(why) });
+  const server = createReceiver({
+    secret: SECRET,
+    path: '/webhooks',
+    onDelivery: (d) => delivered.push(d.json),
+    onRejected: (why) => rejected.push(why),
+  });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/webhooks`, delivered, rejected, close: () => new Promise((r) => { server.close(() => r()); server.closeAllConnections(); }) };
+  return {
+    url: `http://127.0.0.1:${port}/webhooks`,
+    delivered,
+    rejected,
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 describe('webhooks listen receiver', () => {
@@ -30,11 +49,18 @@ describe('webhooks listen receiver', () => {
       s.on('error', () => undefined);
       sockets.push(s);
     }
-    await Promise.all(sockets.map((s) => new Promise((r) => (s.readyState === 'open' ? r(null) : s.once('connect', r)))));
+    await Promise.all(
+      sockets.map((s) => new Promise((r) => (s.readyState === 'open' ? r(null) : s.once('connect', r)))),
+    );
     await new Promise((r) => setTimeout(r, 100));
     const body = JSON.stringify({ data: { event_type: 'profile.update.bio' } });
     const started = Date.now();
-    const res = await fetch(rx.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-twitter-webhooks-signature': signBody(SECRET, body) }, body, signal: AbortSignal.timeout(4000) });
+    const res = await fetch(rx.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-twitter-webhooks-signature': signBody(SECRET, body) },
+      body,
+      signal: AbortSignal.timeout(4000),
+    });
     expect(res.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(2000);
     await rx.close();

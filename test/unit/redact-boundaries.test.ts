@@ -38,12 +38,20 @@ describe('registerSecret and redactSecrets', () => {
   });
 
   it('redacts credential shapes never registered', () => {
-    expect(redactSecrets('Authorization: Bearer AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid')).toBe('Authorization: Bearer [redacted]');
+    expect(redactSecrets('Authorization: Bearer AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid')).toBe(
+      'Authorization: Bearer [redacted]',
+    );
     expect(redactSecrets('Basic Y2s6Y3NlY3JldA==')).toBe('Basic [redacted]');
     expect(redactSecrets('Bearer short')).toBe('Bearer short'); // under 8 characters: not a token
-    expect(redactSecrets('oauth_signature="abc%3D", oauth_token_secret=xyz&n=1')).toBe('oauth_signature="[redacted]", oauth_token_secret=[redacted]&n=1');
-    expect(redactSecrets('{"access_token":"tok","refresh_token" : "r2","name":"n"}')).toBe('{"access_token":"[redacted]","refresh_token" : "[redacted]","name":"n"}');
-    expect(redactSecrets('proxy https://user:pa55@proxy.example:8080/x')).toBe('proxy https://[redacted]@proxy.example:8080/x');
+    expect(redactSecrets('oauth_signature="abc%3D", oauth_token_secret=xyz&n=1')).toBe(
+      'oauth_signature="[redacted]", oauth_token_secret=[redacted]&n=1',
+    );
+    expect(redactSecrets('{"access_token":"tok","refresh_token" : "r2","name":"n"}')).toBe(
+      '{"access_token":"[redacted]","refresh_token" : "[redacted]","name":"n"}',
+    );
+    expect(redactSecrets('proxy https://user:pa55@proxy.example:8080/x')).toBe(
+      'proxy https://[redacted]@proxy.example:8080/x',
+    );
   });
 
   it('redactUrlCredentials replaces user:password@ and nothing else', () => {

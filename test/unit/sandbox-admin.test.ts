@@ -20,7 +20,11 @@ afterEach(async () => {
 
 describe('fault specs', () => {
   it('takes every known name and refuses any other, naming the known ones', () => {
-    expect(parseFaultSpec('error_rate=0.5,status=503,latency_ms=10,drop_rate=0,rate_limit=5,match=^/2/,method=GET,count=2,after=true,short_count_rate=0.1,stream_drop_rate=1')).toEqual({
+    expect(
+      parseFaultSpec(
+        'error_rate=0.5,status=503,latency_ms=10,drop_rate=0,rate_limit=5,match=^/2/,method=GET,count=2,after=true,short_count_rate=0.1,stream_drop_rate=1',
+      ),
+    ).toEqual({
       error_rate: 0.5,
       status: 503,
       latency_ms: 10,
@@ -33,7 +37,9 @@ describe('fault specs', () => {
       short_count_rate: 0.1,
       stream_drop_rate: 1,
     });
-    expect(() => parseFaultSpec('bogus=1')).toThrow(`unknown fault "bogus"; known: ${Object.keys(FAULT_NAMES).join(', ')}`);
+    expect(() => parseFaultSpec('bogus=1')).toThrow(
+      `unknown fault "bogus"; known: ${Object.keys(FAULT_NAMES).join(', ')}`,
+    );
     expect(() => parseFaultSpec('{"error_rte":0.1}')).toThrow(/unknown fault "error_rte"/);
     expect(() => parseFaultSpec('short_count_rate=1.5')).toThrow(/short_count_rate must be a number from 0 to 1/);
     expect(() => parseFaultSpec('count=-1')).toThrow(/count must be a whole number/);
@@ -49,7 +55,15 @@ describe('saved states', () => {
     const audId = [...a.app.state.collection('custom_audiences').keys()][0]!;
     const digests = [0, 1, 2].map((i) => crypto.createHash('sha256').update(`user${i}@example.com`).digest('hex'));
     distinctUsers(a.app, 'custom_audiences', audId); // the module's slot in use, as after an upload
-    a.app.state.loadSlot('audience-users', { [`custom_audiences/${audId}`]: { digests: [digests, [], [], [], []], other: [], requests: 1, updated: 3, deleted: 0 } });
+    a.app.state.loadSlot('audience-users', {
+      [`custom_audiences/${audId}`]: {
+        digests: [digests, [], [], [], []],
+        other: [],
+        requests: 1,
+        updated: 3,
+        deleted: 0,
+      },
+    });
     expect(distinctUsers(a.app, 'custom_audiences', audId)).toBe(3);
     a.app.state.collection('campaigns').set('zz1', { id: 'zz1', name: 'Saved campaign' });
     const saved = JSON.parse(JSON.stringify(saveSnapshot(a.app)));
@@ -63,7 +77,15 @@ describe('saved states', () => {
     expect(distinctUsers(b.app, 'custom_audiences', audId)).toBe(3);
     expect(b.app.clock.iso()).toBe(a.app.clock.iso());
     // The credentials of the saved state sign requests to the new sandbox.
-    const ctxA = testContext({ env: { XCTL_BASE_URL: b.baseUrl, XCTL_API_KEY: a.seed.api_key, XCTL_API_SECRET: a.seed.api_secret, XCTL_ACCESS_TOKEN: a.seed.access_token, XCTL_ACCESS_TOKEN_SECRET: a.seed.access_token_secret } });
+    const ctxA = testContext({
+      env: {
+        XCTL_BASE_URL: b.baseUrl,
+        XCTL_API_KEY: a.seed.api_key,
+        XCTL_API_SECRET: a.seed.api_secret,
+        XCTL_ACCESS_TOKEN: a.seed.access_token,
+        XCTL_ACCESS_TOKEN_SECRET: a.seed.access_token_secret,
+      },
+    });
     await ctxA.run(['request', '/1.1/account/verify_credentials.json']);
     expect(ctxA.stdout()).toMatch(/xctl_dev/);
     ctxA.cleanup();
@@ -74,34 +96,68 @@ describe('saved states', () => {
     const saved = saveSnapshot(a.app) as unknown as Record<string, unknown>;
     expect(() => loadSnapshot(a.app, { ...saved, xctl_sandbox_state: 2 })).toThrow(/not a sandbox state file/);
     expect(() => loadSnapshot(a.app, { ...saved, users: [{ name: 'no id' }] })).toThrow(/users\[0\] has no id/);
-    expect(() => loadSnapshot(a.app, { ...saved, seed: { ...(saved.seed as object), api_key: 'other' } })).toThrow(/seed.api_key is not one of the apps/);
+    expect(() => loadSnapshot(a.app, { ...saved, seed: { ...(saved.seed as object), api_key: 'other' } })).toThrow(
+      /seed.api_key is not one of the apps/,
+    );
     expect(a.app.state.apps.has(key)).toBe(true);
   });
 });
 
 describe('sandbox logs', () => {
   it('formats requests and deliveries on one line each, escaped', () => {
-    expect(formatLogEntry({ seq: 1, at: '2026-01-15T12:00:00.000Z', kind: 'request', method: 'GET', path: '/2/webhooks', status: 200, ms: 3 })).toBe(
-      '2026-01-15 12:00:00.000  GET    /2/webhooks  200  3ms',
-    );
     expect(
-      formatLogEntry({ seq: 2, at: '2026-01-15T12:00:01.000Z', kind: 'delivery', webhook_id: '123', url: 'http://127.0.0.1:9/webhooks', status: 200, outcome: 'ok', event_type: 'news.new', ms: 4 }),
+      formatLogEntry({
+        seq: 1,
+        at: '2026-01-15T12:00:00.000Z',
+        kind: 'request',
+        method: 'GET',
+        path: '/2/webhooks',
+        status: 200,
+        ms: 3,
+      }),
+    ).toBe('2026-01-15 12:00:00.000  GET    /2/webhooks  200  3ms');
+    expect(
+      formatLogEntry({
+        seq: 2,
+        at: '2026-01-15T12:00:01.000Z',
+        kind: 'delivery',
+        webhook_id: '123',
+        url: 'http://127.0.0.1:9/webhooks',
+        status: 200,
+        outcome: 'ok',
+        event_type: 'news.new',
+        ms: 4,
+      }),
     ).toBe('2026-01-15 12:00:01.000  -> webhook 123 delivery news.new: 200 ok  4ms  (http://127.0.0.1:9/webhooks)');
-    expect(formatLogEntry({ seq: 3, at: '2026-01-15T12:00:02.000Z', kind: 'request', method: 'GET', path: '/a\u001b]0;x\u0007', status: 404, ms: 1 })).not.toMatch(/[\u001b\u0007]/);
+    expect(
+      formatLogEntry({
+        seq: 3,
+        at: '2026-01-15T12:00:02.000Z',
+        kind: 'request',
+        method: 'GET',
+        path: '/a\u001b]0;x\u0007',
+        status: 404,
+        ms: 1,
+      }),
+    ).not.toMatch(/[\u001b\u0007]/);
   });
   it('the sandbox records answered requests, not its own log polls, and keeps no query strings', async () => {
     const sb = await sandbox();
     await fetch(`${sb.baseUrl}/2/webhooks?secret=shh`);
     await fetch(`${sb.baseUrl}/_sandbox/logs`);
     await new Promise((r) => setTimeout(r, 20));
-    expect(sb.app.logs.map((e) => (e.kind === 'request' ? `${e.method} ${e.path} ${e.status}` : e.kind))).toEqual(['GET /2/webhooks 401']);
+    expect(sb.app.logs.map((e) => (e.kind === 'request' ? `${e.method} ${e.path} ${e.status}` : e.kind))).toEqual([
+      'GET /2/webhooks 401',
+    ]);
     expect(JSON.stringify(sb.app.logs)).not.toContain('shh');
   });
   it('a long poll returns as soon as a new entry arrives', async () => {
     const sb = await sandbox();
     const auth = 'Basic ' + Buffer.from(`${sb.seed.api_key}:${sb.seed.api_secret}`).toString('base64');
     const started = Date.now();
-    const poll = fetch(`${sb.baseUrl}/_sandbox/logs?after=0&wait_ms=10000`, { headers: { authorization: auth } }).then((r) => r.json() as Promise<{ data: unknown[]; next: number }>);
+    const poll = fetch(`${sb.baseUrl}/_sandbox/logs?after=0&wait_ms=10000`, { headers: { authorization: auth } }).then(
+      (r) => r.json() as Promise<{ data: unknown[]; next: number }>,
+    );
     await new Promise((r) => setTimeout(r, 100));
     await fetch(`${sb.baseUrl}/_sandbox/state`);
     const got = await poll;
@@ -114,12 +170,25 @@ describe('sandbox logs', () => {
 describe('sandbox logs through the test context', () => {
   const entries = [
     { seq: 7, at: '2026-01-15T12:00:00.000Z', kind: 'request', method: 'GET', path: '/2/webhooks', status: 200, ms: 3 },
-    { seq: 8, at: '2026-01-15T12:00:01.000Z', kind: 'delivery', webhook_id: '11', url: 'http://127.0.0.1:9/webhooks', status: 200, outcome: 'ok', event_type: 'news.new', ms: 4 },
+    {
+      seq: 8,
+      at: '2026-01-15T12:00:01.000Z',
+      kind: 'delivery',
+      webhook_id: '11',
+      url: 'http://127.0.0.1:9/webhooks',
+      status: 200,
+      outcome: 'ok',
+      event_type: 'news.new',
+      ms: 4,
+    },
   ];
   it('on a terminal with --no-follow: one line per entry, the sandbox app key as Basic, nothing else', async () => {
     const { HttpRegistry, json, route } = await import('../helpers/http-registry.js');
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/_sandbox/logs', { query: { after: '0', limit: '2' } }), json({ data: entries, next: 8 }));
+    reg.register(
+      route('GET', '/_sandbox/logs', { query: { after: '0', limit: '2' } }),
+      json({ data: entries, next: 8 }),
+    );
     const t = testContext({ tty: true, transport: reg });
     await t.run(['sandbox', 'logs', '--no-follow', '--limit', '2']);
     reg.verify();
@@ -132,8 +201,14 @@ describe('sandbox logs through the test context', () => {
   it('on a terminal it follows by default (a long poll after the last entry)', async () => {
     const { HttpRegistry, json, route } = await import('../helpers/http-registry.js');
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/_sandbox/logs', { query: { after: '0', limit: '50' } }), json({ data: entries, next: 8 }));
-    reg.register(route('GET', '/_sandbox/logs', { query: { after: '8', wait_ms: '20000' } }), json({ title: 'Invalid Request', detail: 'stop here', status: 400 }, 400));
+    reg.register(
+      route('GET', '/_sandbox/logs', { query: { after: '0', limit: '50' } }),
+      json({ data: entries, next: 8 }),
+    );
+    reg.register(
+      route('GET', '/_sandbox/logs', { query: { after: '8', wait_ms: '20000' } }),
+      json({ title: 'Invalid Request', detail: 'stop here', status: 400 }, 400),
+    );
     const t = testContext({ tty: true, transport: reg });
     await expect(t.run(['sandbox', 'logs'])).rejects.toThrow(/stop here/);
     expect(t.stderr()).toMatch(/following the sandbox log; Ctrl-C stops/);

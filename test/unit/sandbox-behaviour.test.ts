@@ -14,7 +14,11 @@ describe('sandbox behaviour of the ads table', () => {
     for (const name of names) {
       const rs = RESOURCES.filter((r) => r.name === name);
       expect(rs.length, name).toBeGreaterThan(0);
-      for (const verb of Object.keys(BEHAVIOURS[name]?.ops ?? {})) expect(rs.some((r) => r.operations.some((o) => o.verb === verb)), `${name} ${verb}`).toBe(true);
+      for (const verb of Object.keys(BEHAVIOURS[name]?.ops ?? {}))
+        expect(
+          rs.some((r) => r.operations.some((o) => o.verb === verb)),
+          `${name} ${verb}`,
+        ).toBe(true);
     }
   });
   it('leaves no route without an answer: a standard verb or a bespoke one', () => {

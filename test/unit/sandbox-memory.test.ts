@@ -11,7 +11,13 @@ describe('NonceStore', () => {
     const now = 1_000_000;
     expect(s.use('a:n1:100', 100, now, 60_000)).toBe(true);
     expect(s.use('a:n1:100', 100, now, 60_000)).toBe(false);
-    for (const [n, ts] of [['n2', 101], ['n3', 102], ['n4', 103], ['n5', 104]] as const) expect(s.use(`a:${n}:${ts}`, ts, now, 60_000)).toBe(true);
+    for (const [n, ts] of [
+      ['n2', 101],
+      ['n3', 102],
+      ['n4', 103],
+      ['n5', 104],
+    ] as const)
+      expect(s.use(`a:${n}:${ts}`, ts, now, 60_000)).toBe(true);
     expect(s.size).toBe(3);
     // n1 and n2 were forgotten: replaying them (or anything as old) is still refused.
     expect(s.use('a:n1:100', 100, now, 60_000)).toBe(false);
@@ -35,7 +41,12 @@ describe('a sandbox under load (bounded, loopback)', () => {
     sb.app.rates.override = 1_000_000;
     const k = sb.seed;
     const url = `${sb.baseUrl}/1.1/account/verify_credentials.json`;
-    const keys = { consumerKey: k.api_key, consumerSecret: k.api_secret, token: k.access_token, tokenSecret: k.access_token_secret };
+    const keys = {
+      consumerKey: k.api_key,
+      consumerSecret: k.api_secret,
+      token: k.access_token,
+      tokenSecret: k.access_token_secret,
+    };
     const first = oauth1Header(keys, { method: 'GET', url, timestamp: Math.floor(Date.now() / 1000) - 250 });
     expect((await fetch(url, { headers: { authorization: first } })).status).toBe(200);
     const statuses: number[] = [];
@@ -43,7 +54,13 @@ describe('a sandbox under load (bounded, loopback)', () => {
     const start = Math.floor(Date.now() / 1000) - 200;
     for (let round = 0; round < 30; round++) {
       const timestamp = start + round * 5;
-      const batch = await Promise.all(Array.from({ length: 100 }, () => fetch(url, { headers: { authorization: oauth1Header(keys, { method: 'GET', url, timestamp }) } }).then((r) => (r.body?.cancel(), r.status))));
+      const batch = await Promise.all(
+        Array.from({ length: 100 }, () =>
+          fetch(url, { headers: { authorization: oauth1Header(keys, { method: 'GET', url, timestamp }) } }).then(
+            (r) => (r.body?.cancel(), r.status),
+          ),
+        ),
+      );
       statuses.push(...batch);
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);

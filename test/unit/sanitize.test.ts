@@ -40,13 +40,19 @@ describe('redactSecrets', () => {
   });
 
   it('redacts credential shapes never registered: Bearer, Basic, OAuth signature, user:pass@', () => {
-    expect(redactSecrets('Authorization: Bearer AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid')).toBe('Authorization: Bearer [redacted]');
+    expect(redactSecrets('Authorization: Bearer AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid')).toBe(
+      'Authorization: Bearer [redacted]',
+    );
     expect(redactSecrets('got Basic aG9zdGlsZS1rZXk6c2VjcmV0LXZhbHVl==')).toBe('got Basic [redacted]');
     expect(redactSecrets('OAuth oauth_consumer_key="k", oauth_signature="abc%3D", oauth_version="1.0"')).toBe(
       'OAuth oauth_consumer_key="k", oauth_signature="[redacted]", oauth_version="1.0"',
     );
-    expect(redactSecrets('{"oauth_token_secret":"zzz","access_token":"yyy"}')).toBe('{"oauth_token_secret":"[redacted]","access_token":"[redacted]"}');
-    expect(redactSecrets('oauth_token=abc&oauth_token_secret=def')).toBe('oauth_token=abc&oauth_token_secret=[redacted]');
+    expect(redactSecrets('{"oauth_token_secret":"zzz","access_token":"yyy"}')).toBe(
+      '{"oauth_token_secret":"[redacted]","access_token":"[redacted]"}',
+    );
+    expect(redactSecrets('oauth_token=abc&oauth_token_secret=def')).toBe(
+      'oauth_token=abc&oauth_token_secret=[redacted]',
+    );
     expect(redactSecrets('base https://user:p4ss@proxy.example/x')).toBe('base https://[redacted]@proxy.example/x');
     // ordinary prose is left alone
     const prose = 'no access token is set: run `xctl auth login`; Basic auth needs a key';

@@ -133,9 +133,7 @@ describe('auth migrate and config set secret_storage (in-process, no keychain)',
     });
     await authMigrate(t.ctx, { to: 'file' });
     expect(t.stderr()).toMatch(/its secrets are in the file already/);
-    await expect(t.run(['config', 'set', 'secret_storage', 'vault'])).rejects.toThrow(
-      /keyring, file or auto/,
-    );
+    await expect(t.run(['config', 'set', 'secret_storage', 'vault'])).rejects.toThrow(/keyring, file or auto/);
     t.cleanup();
   });
 });

@@ -45,27 +45,37 @@ describe('multi-buffer SHA-256', () => {
     expect(hashAll([ascii('abc')])).toEqual([vectors[0]![1]]);
     // FIPS 180-2 B.2 is 56 bytes: two blocks, beyond this hasher; the email path hands such
     // values to crypto.hash (checked below), whose answer must be the published one.
-    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe('248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1');
+    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    );
   });
 
   it('agrees with crypto.hash on random messages of every length it takes, batch after batch', () => {
     for (let round = 0; round < 20; round++) {
       const n = 1 + crypto.randomInt(MAX);
-      const msgs = Array.from({ length: n }, (_, i) => crypto.randomBytes(round === 0 ? i % (MAX_LEN + 1) : crypto.randomInt(MAX_LEN + 1)));
+      const msgs = Array.from({ length: n }, (_, i) =>
+        crypto.randomBytes(round === 0 ? i % (MAX_LEN + 1) : crypto.randomInt(MAX_LEN + 1)),
+      );
       const got = hashAll(msgs);
       msgs.forEach((m, i) => expect(got[i], `length ${m.length}`).toBe(crypto.hash('sha256', m, 'hex')));
     }
   });
 
   it('is the module the generator makes', () => {
-    const r = spawnSync(process.execPath, [path.join(__dirname, '../../scripts/sha256x4-wasm.js'), '--check'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [path.join(__dirname, '../../scripts/sha256x4-wasm.js'), '--check'], {
+      encoding: 'utf8',
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
 });
 
 describe('the email path through it', () => {
-  const cfg: ProcessorConfig = { format: 'lines', columns: [{ type: 'email', name: 'email', index: 0 }], hashed: false };
+  const cfg: ProcessorConfig = {
+    format: 'lines',
+    columns: [{ type: 'email', name: 'email', index: 0 }],
+    hashed: false,
+  };
 
   it('matches the string rules (crypto.hash) on 20,000 records of 3-70 bytes, with rejects and non-ASCII between them', () => {
     const lines: string[] = [];

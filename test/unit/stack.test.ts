@@ -15,9 +15,26 @@ let stack: string;
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-stack-'));
   fs.mkdirSync(path.join(root, 'src'));
-  fs.writeFileSync(path.join(root, 'src/boom.ts'), 'export function boom(n: number): number {\n  if (n > 1) return n;\n  throw new Error("boom");\n}\n');
-  fs.writeFileSync(path.join(root, 'src/main.ts'), 'import { boom } from "./boom.js";\ntry {\n  boom(0);\n} catch (e) {\n  process.stdout.write((e as Error).stack!);\n}\n');
-  await build({ absWorkingDir: root, entryPoints: ['src/main.ts'], bundle: true, format: 'cjs', platform: 'node', minifyWhitespace: true, minifySyntax: true, sourcemap: 'linked', outfile: path.join(root, 'dist/cli/main.cjs'), logLevel: 'silent' });
+  fs.writeFileSync(
+    path.join(root, 'src/boom.ts'),
+    'export function boom(n: number): number {\n  if (n > 1) return n;\n  throw new Error("boom");\n}\n',
+  );
+  fs.writeFileSync(
+    path.join(root, 'src/main.ts'),
+    'import { boom } from "./boom.js";\ntry {\n  boom(0);\n} catch (e) {\n  process.stdout.write((e as Error).stack!);\n}\n',
+  );
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/main.ts'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+    outfile: path.join(root, 'dist/cli/main.cjs'),
+    logLevel: 'silent',
+  });
   stack = execFileSync(process.execPath, [path.join(root, 'dist/cli/main.cjs')], { encoding: 'utf8' });
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

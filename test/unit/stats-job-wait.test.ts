@@ -26,8 +26,13 @@ describe('ads stats job wait', () => {
   it('still gives up at --timeout, and at once on an error retrying cannot help', async () => {
     const reg = new HttpRegistry().register(route('GET', JOBS), down, { times: Infinity });
     const t = testContext({ transport: reg, clock: new FakeClock() });
-    await expect(t.run(['ads', 'stats', 'job', 'wait', '123', '--timeout', '30'])).rejects.toMatchObject({ status: 503 });
-    const reg2 = new HttpRegistry().register(route('GET', JOBS), json({ errors: [{ code: 'UNAUTHORIZED_ACCESS', message: 'no' }] }, 401));
+    await expect(t.run(['ads', 'stats', 'job', 'wait', '123', '--timeout', '30'])).rejects.toMatchObject({
+      status: 503,
+    });
+    const reg2 = new HttpRegistry().register(
+      route('GET', JOBS),
+      json({ errors: [{ code: 'UNAUTHORIZED_ACCESS', message: 'no' }] }, 401),
+    );
     const t2 = testContext({ transport: reg2, clock: new FakeClock() });
     await expect(t2.run(['ads', 'stats', 'job', 'wait', '123'])).rejects.toBeInstanceOf(ApiError);
     expect(reg2.requests).toHaveLength(1);

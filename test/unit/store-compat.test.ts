@@ -19,7 +19,14 @@ afterEach(() => {
 
 /** conf as the earlier versions opened it. */
 const openConf = (cwd?: string) =>
-  new Conf<Record<string, unknown>>({ projectName: 'xctl', projectSuffix: '', configName: 'config', cwd, configFileMode: 0o600, clearInvalidConfig: false });
+  new Conf<Record<string, unknown>>({
+    projectName: 'xctl',
+    projectSuffix: '',
+    configName: 'config',
+    cwd,
+    configFileMode: 0o600,
+    clearInvalidConfig: false,
+  });
 
 describe('profile store, compatibility with the conf-based store', () => {
   it('finds the file where conf put it by default (XDG_CONFIG_HOME) and under XCTL_CONFIG_DIR', async () => {
@@ -38,13 +45,18 @@ describe('profile store, compatibility with the conf-based store', () => {
     const dir = tmp();
     expect((await Store.open({ XCTL_CONFIG_DIR: dir })).path).toBe(openConf(dir).path);
     expect(storeDir({}, 'darwin')).toBe(path.join(os.homedir(), 'Library', 'Preferences', 'xctl'));
-    expect(storeDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toBe(path.join('C:\\Users\\u\\AppData\\Roaming', 'xctl', 'Config'));
+    expect(storeDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toBe(
+      path.join('C:\\Users\\u\\AppData\\Roaming', 'xctl', 'Config'),
+    );
   });
 
   it('reads profiles conf wrote, and writes byte for byte what conf would write', async () => {
     const dir = tmp();
     const conf = openConf(dir);
-    conf.set('profiles', { default: { api_key: 'k', api_secret: 's' }, other: { api_key: 'k2', bearer_token: 'b', bearer_key: 'k2' } });
+    conf.set('profiles', {
+      default: { api_key: 'k', api_secret: 's' },
+      other: { api_key: 'k2', bearer_token: 'b', bearer_key: 'k2' },
+    });
     conf.set('default_profile', 'other');
     conf.set('later_setting', { nested: ['x'] });
     const store = await Store.open({ XCTL_CONFIG_DIR: dir });
@@ -55,7 +67,10 @@ describe('profile store, compatibility with the conf-based store', () => {
 
     store.updateProfile('default', { access_token: 't' });
     const ours = fs.readFileSync(store.path, 'utf8');
-    conf.set('profiles', { ...(conf.get('profiles') as object), default: { api_key: 'k', api_secret: 's', access_token: 't' } });
+    conf.set('profiles', {
+      ...(conf.get('profiles') as object),
+      default: { api_key: 'k', api_secret: 's', access_token: 't' },
+    });
     expect(ours).toBe(fs.readFileSync(conf.path, 'utf8'));
     // keys this version does not know survive its writes
     expect(JSON.parse(ours).later_setting).toEqual({ nested: ['x'] });
@@ -83,7 +98,10 @@ describe('profile store, compatibility with the conf-based store', () => {
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
     store.setDefaultProfile('p');
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
-    expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual({ profiles: { p: { api_key: 'k' } }, default_profile: 'p' });
+    expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual({
+      profiles: { p: { api_key: 'k' } },
+      default_profile: 'p',
+    });
   });
 
   it('names the file when it is not JSON, and leaves it as it was', async () => {

@@ -29,9 +29,13 @@ function place(name: string, parentMode: number): string {
 describe('the folders above the config folder', () => {
   it('refuses a config folder under a folder others can write to (not sticky)', async () => {
     const dir = place('open', 0o777);
-    await expect(Store.open({ XCTL_CONFIG_DIR: dir })).rejects.toThrow(/a folder above it, can be written by others \(mode 777, not sticky\)/);
+    await expect(Store.open({ XCTL_CONFIG_DIR: dir })).rejects.toThrow(
+      /a folder above it, can be written by others \(mode 777, not sticky\)/,
+    );
     // Even when the config folder does not exist yet (created on first write).
-    await expect(Store.open({ XCTL_CONFIG_DIR: path.join(dir, 'later', 'deeper') })).rejects.toThrow(/can be written by others/);
+    await expect(Store.open({ XCTL_CONFIG_DIR: path.join(dir, 'later', 'deeper') })).rejects.toThrow(
+      /can be written by others/,
+    );
   });
 
   it('accepts a sticky shared folder (like /tmp) and a folder only its owner writes', async () => {
@@ -51,7 +55,9 @@ describe('the folders above the config folder', () => {
     const safe = place('safe', 0o700);
     const link = path.join(safe, 'link');
     fs.symlinkSync(target, link);
-    await expect(Store.open({ XCTL_CONFIG_DIR: link })).rejects.toThrow(/open-target, a folder above it, can be written by others/);
+    await expect(Store.open({ XCTL_CONFIG_DIR: link })).rejects.toThrow(
+      /open-target, a folder above it, can be written by others/,
+    );
   });
 });
 
@@ -89,14 +95,18 @@ describe('a login reads the base URL once', () => {
     });
     await ctx.updateProfile({ base_url: sb.baseUrl });
     const evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
-    await authLogin(ctx, { oauth2: true, scopes: 'tweet.read users.read', callbackPort: '0', timeout: '20s' }, {
-      openUrl: async (url) => {
-        // While the user is at the browser, the store changes under the running login.
-        (await Store.open({ XCTL_CONFIG_DIR: dir })).updateProfile('default', { base_url: evilUrl });
-        const page = await decideOnOAuth2Page(url, 'allow', 'sandbox_alice');
-        await fetch(page.location!);
+    await authLogin(
+      ctx,
+      { oauth2: true, scopes: 'tweet.read users.read', callbackPort: '0', timeout: '20s' },
+      {
+        openUrl: async (url) => {
+          // While the user is at the browser, the store changes under the running login.
+          (await Store.open({ XCTL_CONFIG_DIR: dir })).updateProfile('default', { base_url: evilUrl });
+          const page = await decideOnOAuth2Page(url, 'allow', 'sandbox_alice');
+          await fetch(page.location!);
+        },
       },
-    });
+    );
     expect(stolen).toEqual([]);
     expect((await ctx.profile())?.oauth2_screen_name).toBe('sandbox_alice');
   });
@@ -105,7 +115,17 @@ describe('a login reads the base URL once', () => {
 describe('profile names (issue 25 item 9)', () => {
   it('refuses names an object, a file system or a shell would take for something else', async () => {
     const { checkProfileName } = await import('../../src/core/config.js');
-    for (const bad of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', '.', '..', '.hidden', '-rf', '--help']) {
+    for (const bad of [
+      '__proto__',
+      'constructor',
+      'prototype',
+      'hasOwnProperty',
+      '.',
+      '..',
+      '.hidden',
+      '-rf',
+      '--help',
+    ]) {
       expect(() => checkProfileName(bad), bad).toThrow(/cannot be a profile name|profile names use/);
     }
     for (const good of ['default', 'ci_2', 'Prod.eu-1', '_private', 'proto']) expect(checkProfileName(good)).toBe(good);

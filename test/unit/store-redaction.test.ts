@@ -58,9 +58,18 @@ describe('SECRET_FIELDS is the list redaction reads', () => {
     const { SECRET_FIELDS } = await import('../../src/core/config.js');
     const { testContext } = await import('../helpers/test-context.js');
     const { redactSecrets } = await import('../../src/core/redact.js');
-    const t = testContext({ env: { XCTL_API_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_BEARER_TOKEN: undefined } });
+    const t = testContext({
+      env: {
+        XCTL_API_SECRET: undefined,
+        XCTL_ACCESS_TOKEN: undefined,
+        XCTL_ACCESS_TOKEN_SECRET: undefined,
+        XCTL_BEARER_TOKEN: undefined,
+      },
+    });
     try {
-      const values = Object.fromEntries(SECRET_FIELDS.map((f) => [f, `${f}-value-${Math.random().toString(36).slice(2)}`]));
+      const values = Object.fromEntries(
+        SECRET_FIELDS.map((f) => [f, `${f}-value-${Math.random().toString(36).slice(2)}`]),
+      );
       await t.ctx.updateProfile({ api_key: 'test-api-key', ...values });
       await t.ctx.credentials();
       for (const [f, v] of Object.entries(values)) expect(redactSecrets(`x ${v} y`), f).not.toContain(v);

@@ -17,7 +17,12 @@ describe('LineSplitter', () => {
   it('drops a line longer than the cap and resumes at the next line', () => {
     let over = 0;
     const s = new LineSplitter(() => over++, 100);
-    const out = [...s.push('a'.repeat(60)), ...s.push('b'.repeat(60)), ...s.push('c'.repeat(500)), ...s.push('tail\nnext\n')];
+    const out = [
+      ...s.push('a'.repeat(60)),
+      ...s.push('b'.repeat(60)),
+      ...s.push('c'.repeat(500)),
+      ...s.push('tail\nnext\n'),
+    ];
     expect(out).toEqual(['next']);
     expect(over).toBe(1);
   });

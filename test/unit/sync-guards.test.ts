@@ -12,7 +12,8 @@ describe('--max-removes', () => {
   it('takes a count or a percentage up to 100%', () => {
     expect(parseMaxRemoves('500')).toEqual({ text: '500', count: 500 });
     expect(parseMaxRemoves('10%')).toEqual({ text: '10%', percent: 10 });
-    for (const bad of ['', '-1', '101%', '1.5', 'ten', '10 %%']) expect(() => parseMaxRemoves(bad), bad).toThrow(UsageError);
+    for (const bad of ['', '-1', '101%', '1.5', 'ten', '10 %%'])
+      expect(() => parseMaxRemoves(bad), bad).toThrow(UsageError);
   });
 
   it('defaults to 10% of the audience only when nobody is at a terminal', () => {
@@ -37,7 +38,9 @@ describe('--max-removes', () => {
     );
     expect(err!.hint).toContain('--max-removes 380');
     expect(() => checkRemoves(parseMaxRemoves('100%'), 480, 480, true)).not.toThrow();
-    expect(() => checkRemoves(parseMaxRemoves('10'), 11, 1000, true)).toThrow('more than --max-removes 10 allows; nothing was sent');
+    expect(() => checkRemoves(parseMaxRemoves('10'), 11, 1000, true)).toThrow(
+      'more than --max-removes 10 allows; nothing was sent',
+    );
   });
 });
 
@@ -46,10 +49,18 @@ describe('first sync against an audience', () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', AUDIENCE), json({ data: { id: 'aud1', audience_size: 480 } }));
     const t = testContext({ transport: reg });
-    const err = await checkFirstSync(t.ctx, { accountId: 'acct1', audienceId: 'aud1', adopt: false, canRead: true, snapshot: '/s/aud1.email.snapshot' }).catch((e: UsageError) => e);
+    const err = await checkFirstSync(t.ctx, {
+      accountId: 'acct1',
+      audienceId: 'aud1',
+      adopt: false,
+      canRead: true,
+      snapshot: '/s/aud1.email.snapshot',
+    }).catch((e: UsageError) => e);
     expect(err).toBeInstanceOf(UsageError);
     expect((err as UsageError).exitCode).toBe(2);
-    expect((err as UsageError).message).toContain('audience aud1 already holds 480 members and this is its first sync from here (no snapshot at /s/aud1.email.snapshot)');
+    expect((err as UsageError).message).toContain(
+      'audience aud1 already holds 480 members and this is its first sync from here (no snapshot at /s/aud1.email.snapshot)',
+    );
     expect((err as UsageError).hint).toContain('--state-dir / XCTL_STATE_DIR');
     expect((err as UsageError).hint).toContain('--adopt');
     expect(reg.requests.map((r) => r.method)).toEqual(['GET']);
@@ -57,11 +68,16 @@ describe('first sync against an audience', () => {
   });
 
   it('holding members with --adopt, or empty: goes ahead and answers the size', async () => {
-    for (const [size, adopt] of [[480, true], [0, false]] as const) {
+    for (const [size, adopt] of [
+      [480, true],
+      [0, false],
+    ] as const) {
       const reg = new HttpRegistry();
       reg.register(route('GET', AUDIENCE), json({ data: { id: 'aud1', audience_size: size } }));
       const t = testContext({ transport: reg });
-      expect(await checkFirstSync(t.ctx, { accountId: 'acct1', audienceId: 'aud1', adopt, canRead: true, snapshot: 'x' })).toBe(size);
+      expect(
+        await checkFirstSync(t.ctx, { accountId: 'acct1', audienceId: 'aud1', adopt, canRead: true, snapshot: 'x' }),
+      ).toBe(size);
       t.cleanup();
     }
   });
@@ -69,7 +85,15 @@ describe('first sync against an audience', () => {
   it('without credentials (--plan): warns that the real run checks, and reads nothing', async () => {
     const reg = new HttpRegistry();
     const t = testContext({ transport: reg });
-    expect(await checkFirstSync(t.ctx, { accountId: 'acct1', audienceId: 'aud1', adopt: false, canRead: false, snapshot: 'x' })).toBeUndefined();
+    expect(
+      await checkFirstSync(t.ctx, {
+        accountId: 'acct1',
+        audienceId: 'aud1',
+        adopt: false,
+        canRead: false,
+        snapshot: 'x',
+      }),
+    ).toBeUndefined();
     expect(t.stderr()).toContain('the real sync is refused if the audience already holds members (unless --adopt)');
     expect(reg.requests).toHaveLength(0);
     t.cleanup();
@@ -82,7 +106,15 @@ describe('automation mode (CI=true, XCTL_NO_PROMPT=1)', () => {
     for (const env of [{ CI: 'true' }, { XCTL_NO_PROMPT: '1' }]) {
       const t = testContext({ tty, env: { ...env, NO_COLOR: undefined } });
       const io = t.ctx.io;
-      expect([io.automation, io.isStdinTTY, io.isStderrTTY, io.canRedraw, io.color, io.unattended, io.interactive]).toEqual([true, false, false, false, false, true, false]);
+      expect([
+        io.automation,
+        io.isStdinTTY,
+        io.isStderrTTY,
+        io.canRedraw,
+        io.color,
+        io.unattended,
+        io.interactive,
+      ]).toEqual([true, false, false, false, false, true, false]);
       const err = await t.ctx.confirm('delete webhook 1?').catch((e: UsageError) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect((err as UsageError).exitCode).toBe(2);
@@ -94,7 +126,12 @@ describe('automation mode (CI=true, XCTL_NO_PROMPT=1)', () => {
   it('a terminal without CI stays interactive; CI=false is not automation', () => {
     for (const env of [{}, { CI: 'false' }, { CI: '' }]) {
       const t = testContext({ tty, env: { ...env, NO_COLOR: undefined } });
-      expect([t.ctx.io.automation, t.ctx.io.isStdinTTY, t.ctx.io.unattended, t.ctx.io.color]).toEqual([false, true, false, true]);
+      expect([t.ctx.io.automation, t.ctx.io.isStdinTTY, t.ctx.io.unattended, t.ctx.io.color]).toEqual([
+        false,
+        true,
+        false,
+        true,
+      ]);
       t.cleanup();
     }
   });

@@ -7,15 +7,24 @@ import { checkBatch } from '../../src/ads/batch.js';
 import type { AdsCollection, OperationDef } from '../../src/ads/resource-types.js';
 import { AGE_BUCKETS, TARGETING_BATCH_MAX } from '../../src/ads/resources/targeting.js';
 import { METRICS, STATS_IDS_MAX } from '../../src/ads/resources/stats.js';
-import { bytesMatchType, categoryMismatch, imageSize, keyPrefix, sizeProblem, sniff } from '../../src/contract/media.js';
+import {
+  bytesMatchType,
+  categoryMismatch,
+  imageSize,
+  keyPrefix,
+  sizeProblem,
+  sniff,
+} from '../../src/contract/media.js';
 import { tzOffsetMs } from '../../src/sandbox/ads/stats.js';
 
-const op = (res: AdsCollection, verb: string): OperationDef => resourceByName(res)!.operations.find((o) => o.verb === verb)!;
+const op = (res: AdsCollection, verb: string): OperationDef =>
+  resourceByName(res)!.operations.find((o) => o.verb === verb)!;
 const first = (o: OperationDef, raw: Record<string, unknown>) => validateParams(o.params, raw, o.rules).violations[0];
 
 describe('targeting criteria', () => {
   const add = op('targeting_criteria', 'add');
-  const tc = (targeting_type: string, targeting_value: string, more: Record<string, unknown> = {}) => first(add, { line_item_id: 'l1', targeting_type, targeting_value, ...more });
+  const tc = (targeting_type: string, targeting_value: string, more: Record<string, unknown> = {}) =>
+    first(add, { line_item_id: 'l1', targeting_type, targeting_value, ...more });
   it('types: every documented one; unknown is INVALID_TARGETING_TYPE', () => {
     expect(tc('LOCATION', '96683cc9126741d1')).toBeUndefined();
     expect(tc('LOCATIONS', 'x')).toMatchObject({ param: 'targeting_type', code: 'INVALID_TARGETING_TYPE' });
@@ -48,7 +57,9 @@ describe('targeting criteria', () => {
     const item = { operation_type: 'Delete', params: { targeting_criterion_id: 't1' } };
     const b = op('targeting_criteria', 'batch');
     expect(checkBatch(b, Array(TARGETING_BATCH_MAX).fill(item)).requestErrors).toEqual([]);
-    expect(checkBatch(b, Array(TARGETING_BATCH_MAX + 1).fill(item)).requestErrors[0]?.message).toMatch(/at most 500 items/);
+    expect(checkBatch(b, Array(TARGETING_BATCH_MAX + 1).fill(item)).requestErrors[0]?.message).toMatch(
+      /at most 500 items/,
+    );
     expect(checkBatch(b, [{ operation_type: 'Update', params: {} }]).itemErrors[0]![0]?.param).toBe('operation_type');
   });
   it('tv shows count 1-50 (the lookups own range)', () => {
@@ -61,24 +72,45 @@ describe('targeting criteria', () => {
 
 describe('stats', () => {
   const sync = op('stats', 'query');
-  const base = { entity: 'LINE_ITEM', entity_ids: 'a', granularity: 'DAY', metric_groups: 'ENGAGEMENT', placement: 'ALL_ON_TWITTER' };
-  const s = (raw: Record<string, unknown>) => first(sync, { ...base, start_time: '2026-05-01', end_time: '2026-05-02', ...raw });
+  const base = {
+    entity: 'LINE_ITEM',
+    entity_ids: 'a',
+    granularity: 'DAY',
+    metric_groups: 'ENGAGEMENT',
+    placement: 'ALL_ON_TWITTER',
+  };
+  const s = (raw: Record<string, unknown>) =>
+    first(sync, { ...base, start_time: '2026-05-01', end_time: '2026-05-02', ...raw });
   it(`entity_ids 1-${STATS_IDS_MAX}`, () => {
     expect(s({ entity_ids: Array.from({ length: 20 }, (_, i) => `e${i}`).join(',') })).toBeUndefined();
-    expect(s({ entity_ids: Array.from({ length: 21 }, (_, i) => `e${i}`).join(',') })).toMatchObject({ param: 'entity_ids' });
+    expect(s({ entity_ids: Array.from({ length: 21 }, (_, i) => `e${i}`).join(',') })).toMatchObject({
+      param: 'entity_ids',
+    });
   });
   it('range: 7 days sync, end after start; whole hours or dates', () => {
     expect(s({ start_time: '2026-05-01', end_time: '2026-05-08' })).toBeUndefined();
     expect(s({ start_time: '2026-05-01', end_time: '2026-05-09' })).toMatchObject({ code: 'INVALID_TIME_WINDOW' });
     expect(s({ start_time: '2026-05-01T00:00:00Z', end_time: '2026-05-08T00:00:00Z' })).toBeUndefined();
-    expect(s({ start_time: '2026-05-01T00:00:00Z', end_time: '2026-05-08T01:00:00Z' })).toMatchObject({ code: 'INVALID_TIME_WINDOW' });
-    expect(s({ start_time: '2026-05-01T00:00:00Z', end_time: '2026-05-01T00:00:00Z' })).toMatchObject({ code: 'INVALID_TIME_WINDOW', message: 'must be after start_time' });
-    expect(s({ start_time: '2026-05-01T00:00:01Z' })).toMatchObject({ param: 'start_time', message: expect.stringMatching(/whole hour/) });
+    expect(s({ start_time: '2026-05-01T00:00:00Z', end_time: '2026-05-08T01:00:00Z' })).toMatchObject({
+      code: 'INVALID_TIME_WINDOW',
+    });
+    expect(s({ start_time: '2026-05-01T00:00:00Z', end_time: '2026-05-01T00:00:00Z' })).toMatchObject({
+      code: 'INVALID_TIME_WINDOW',
+      message: 'must be after start_time',
+    });
+    expect(s({ start_time: '2026-05-01T00:00:01Z' })).toMatchObject({
+      param: 'start_time',
+      message: expect.stringMatching(/whole hour/),
+    });
     expect(s({ start_time: '2026-02-30' })).toMatchObject({ param: 'start_time' });
   });
   it('metric groups: the six of v12 (MEDIA refused), ACCOUNT only ENGAGEMENT, FUNDING_INSTRUMENT also BILLING', () => {
     expect(Object.keys(METRICS)).toHaveLength(6);
-    expect(s({ metric_groups: 'ENGAGEMENT,BILLING,VIDEO,WEB_CONVERSION,MOBILE_CONVERSION,LIFE_TIME_VALUE_MOBILE_CONVERSION' })).toBeUndefined();
+    expect(
+      s({
+        metric_groups: 'ENGAGEMENT,BILLING,VIDEO,WEB_CONVERSION,MOBILE_CONVERSION,LIFE_TIME_VALUE_MOBILE_CONVERSION',
+      }),
+    ).toBeUndefined();
     expect(s({ metric_groups: 'MEDIA' })).toMatchObject({ param: 'metric_groups' });
     expect(s({ entity: 'ACCOUNT', metric_groups: 'ENGAGEMENT' })).toBeUndefined();
     expect(s({ entity: 'ACCOUNT', metric_groups: 'BILLING' })).toMatchObject({ param: 'metric_groups' });
@@ -89,19 +121,25 @@ describe('stats', () => {
   });
   it('jobs: 90 days, 45 segmented; METROS needs country; CONVERSION_TAGS only WEB_CONVERSION', () => {
     const job = op('stats_jobs', 'create');
-    const j = (raw: Record<string, unknown>) => first(job, { ...base, start_time: '2026-01-01', end_time: '2026-04-01', ...raw });
+    const j = (raw: Record<string, unknown>) =>
+      first(job, { ...base, start_time: '2026-01-01', end_time: '2026-04-01', ...raw });
     expect(j({})).toBeUndefined();
     expect(j({ end_time: '2026-04-02' })).toMatchObject({ code: 'INVALID_TIME_WINDOW' });
     expect(j({ end_time: '2026-02-15', segmentation_type: 'AGE' })).toBeUndefined();
     expect(j({ end_time: '2026-02-16', segmentation_type: 'AGE' })).toMatchObject({ code: 'INVALID_TIME_WINDOW' });
     expect(j({ end_time: '2026-01-02', segmentation_type: 'METROS', country: '96683cc9126741d1' })).toBeUndefined();
     expect(j({ end_time: '2026-01-02', segmentation_type: 'METROS' })).toMatchObject({ param: 'country' });
-    expect(j({ end_time: '2026-01-02', segmentation_type: 'CONVERSION_TAGS', metric_groups: 'WEB_CONVERSION' })).toBeUndefined();
-    expect(j({ end_time: '2026-01-02', segmentation_type: 'CONVERSION_TAGS' })).toMatchObject({ param: 'segmentation_type' });
+    expect(
+      j({ end_time: '2026-01-02', segmentation_type: 'CONVERSION_TAGS', metric_groups: 'WEB_CONVERSION' }),
+    ).toBeUndefined();
+    expect(j({ end_time: '2026-01-02', segmentation_type: 'CONVERSION_TAGS' })).toMatchObject({
+      param: 'segmentation_type',
+    });
   });
   it('active entities: 90 days, whole hours, one id filter at a time', () => {
     const ae = op('stats', 'active-entities');
-    const a = (raw: Record<string, unknown>) => first(ae, { entity: 'LINE_ITEM', start_time: '2026-01-01T00:00:00Z', end_time: '2026-04-01T00:00:00Z', ...raw });
+    const a = (raw: Record<string, unknown>) =>
+      first(ae, { entity: 'LINE_ITEM', start_time: '2026-01-01T00:00:00Z', end_time: '2026-04-01T00:00:00Z', ...raw });
     expect(a({})).toBeUndefined();
     expect(a({ end_time: '2026-04-01T01:00:00Z' })).toMatchObject({ code: 'INVALID_TIME_WINDOW' });
     expect(a({ campaign_ids: 'c1', line_item_ids: 'l1' })).toMatchObject({ param: 'campaign_ids' });
@@ -132,7 +170,12 @@ describe('media upload contract', () => {
     expect(categoryMismatch('video/mp4', 'tweet_image')).toMatch(/takes an image/);
     expect(categoryMismatch('image/png', 'amplify_video')).toMatch(/takes a video/);
     expect(categoryMismatch('image/png', 'tweet_gif')).toMatch(/image\/gif/);
-    expect(['tweet_image', 'tweet_video', 'amplify_video', 'tweet_gif'].map((c) => keyPrefix(c as never))).toEqual(['3', '7', '13', '16']);
+    expect(['tweet_image', 'tweet_video', 'amplify_video', 'tweet_gif'].map((c) => keyPrefix(c as never))).toEqual([
+      '3',
+      '7',
+      '13',
+      '16',
+    ]);
   });
   it('sniffs the first bytes; reads image sizes', () => {
     const pngHead = Buffer.from('89504e470d0a1a0a0000000d4948445200000320000001a2', 'hex');
@@ -156,17 +199,55 @@ describe('stats rows (what tables, json, jsonl and tsv print)', () => {
       time_series_length: 2,
       request: { params: { start_time: '2026-05-19T04:00:00Z', end_time: '2026-05-21T04:00:00Z', granularity: 'DAY' } },
       data: [
-        { id: 'a', id_data: [{ segment: null, metrics: { impressions: [5, 0], billed_charge_local_micro: [1500000, 0], likes: null, conversion_purchases: { post_view: [1, 2] } } }] },
-        { id: 'b', id_data: [{ segment: { segment_name: 'Female', segment_value: '2' }, metrics: { impressions: [1, 2] } }] },
+        {
+          id: 'a',
+          id_data: [
+            {
+              segment: null,
+              metrics: {
+                impressions: [5, 0],
+                billed_charge_local_micro: [1500000, 0],
+                likes: null,
+                conversion_purchases: { post_view: [1, 2] },
+              },
+            },
+          ],
+        },
+        {
+          id: 'b',
+          id_data: [{ segment: { segment_name: 'Female', segment_value: '2' }, metrics: { impressions: [1, 2] } }],
+        },
       ],
     };
     expect(statsRows(env, 'USD')).toEqual([
-      { id: 'a', start: '2026-05-19T04:00:00Z', end: '2026-05-20T04:00:00Z', impressions: 5, billed_charge_local_micro: 1500000, likes: null, 'conversion_purchases.post_view': 1, currency: 'USD' },
-      { id: 'a', start: '2026-05-20T04:00:00Z', end: '2026-05-21T04:00:00Z', impressions: 0, billed_charge_local_micro: 0, likes: null, 'conversion_purchases.post_view': 2, currency: 'USD' },
+      {
+        id: 'a',
+        start: '2026-05-19T04:00:00Z',
+        end: '2026-05-20T04:00:00Z',
+        impressions: 5,
+        billed_charge_local_micro: 1500000,
+        likes: null,
+        'conversion_purchases.post_view': 1,
+        currency: 'USD',
+      },
+      {
+        id: 'a',
+        start: '2026-05-20T04:00:00Z',
+        end: '2026-05-21T04:00:00Z',
+        impressions: 0,
+        billed_charge_local_micro: 0,
+        likes: null,
+        'conversion_purchases.post_view': 2,
+        currency: 'USD',
+      },
       { id: 'b', segment: 'Female', start: '2026-05-19T04:00:00Z', end: '2026-05-20T04:00:00Z', impressions: 1 },
       { id: 'b', segment: 'Female', start: '2026-05-20T04:00:00Z', end: '2026-05-21T04:00:00Z', impressions: 2 },
     ]);
-    const total = statsRows({ ...env, time_series_length: 1, request: { params: { ...env.request.params, granularity: 'TOTAL' } } });
+    const total = statsRows({
+      ...env,
+      time_series_length: 1,
+      request: { params: { ...env.request.params, granularity: 'TOTAL' } },
+    });
     expect(total[0]).toMatchObject({ start: '2026-05-19T04:00:00Z', end: '2026-05-21T04:00:00Z', impressions: 5 });
   });
 });
@@ -182,7 +263,15 @@ describe('money in tables', () => {
       let text = '';
       out.on('data', (d) => (text += d));
       const io = new IO({ stdin: new PassThrough(), stdout: out, stderr: err }, { color: false });
-      await printList(io, { format }, [{ id: 'a', billed_charge_local_micro: 543_000_000, currency: 'USD' }, { id: 'b', billed_charge_local_micro: 1, currency: 'USD' }], { columns: ['id', 'billed_charge_local_micro', 'currency'] });
+      await printList(
+        io,
+        { format },
+        [
+          { id: 'a', billed_charge_local_micro: 543_000_000, currency: 'USD' },
+          { id: 'b', billed_charge_local_micro: 1, currency: 'USD' },
+        ],
+        { columns: ['id', 'billed_charge_local_micro', 'currency'] },
+      );
       return text;
     };
     const table = await run('table');

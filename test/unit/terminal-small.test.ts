@@ -26,7 +26,10 @@ describe('webhooks crc', () => {
         message: `"${token}" is refused on purpose: a crc_token that is also a JSON value (a number, true, false, null) would make the answer a valid signature for a delivery with that body`,
       });
     }
-    await expect(t.run(['webhooks', 'crc', 'a b'])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^a crc_token is at most 256 letters/) });
+    await expect(t.run(['webhooks', 'crc', 'a b'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^a crc_token is at most 256 letters/),
+    });
     await t.run(['webhooks', 'crc', 'abc-123']);
     expect(t.stdout()).toMatch(/^\{"response_token":"sha256=/);
   });
@@ -44,8 +47,27 @@ describe('media upload', () => {
     return reg
       .register(route('POST', '/2/media/upload/initialize'), json({ data: { id: '77', media_key: '7_77' } }))
       .register(route('POST', '/2/media/upload/77/append'), json({}))
-      .register(route('POST', '/2/media/upload/77/finalize'), json({ data: { id: '77', media_key: '7_77', processing_info: { state: 'pending', check_after_secs: 1, progress_percent: 50 } } }))
-      .register(route('GET', '/2/media/upload'), json({ data: { id: '77', media_key: '7_77', size: 64, processing_info: { state: 'succeeded', progress_percent: 100 } } }));
+      .register(
+        route('POST', '/2/media/upload/77/finalize'),
+        json({
+          data: {
+            id: '77',
+            media_key: '7_77',
+            processing_info: { state: 'pending', check_after_secs: 1, progress_percent: 50 },
+          },
+        }),
+      )
+      .register(
+        route('GET', '/2/media/upload'),
+        json({
+          data: {
+            id: '77',
+            media_key: '7_77',
+            size: 64,
+            processing_info: { state: 'succeeded', progress_percent: 100 },
+          },
+        }),
+      );
   }
 
   it('the progress line ends with the outcome, not a stale "processing 50%"', async () => {
@@ -59,13 +81,29 @@ describe('media upload', () => {
 
   it('--add-to-library that uploads and then fails to add prints the media_key (exit 1, hint to add it)', async () => {
     const reg = uploads(new HttpRegistry());
-    reg.register(route('POST', '/12/accounts/acct1/media_library'), json({ errors: [{ code: 'INVALID_PARAMETER', message: 'name is too long' }] }, 400));
+    reg.register(
+      route('POST', '/12/accounts/acct1/media_library'),
+      json({ errors: [{ code: 'INVALID_PARAMETER', message: 'name is too long' }] }, 400),
+    );
     const t = tc({ transport: reg, env: { XCTL_ACCOUNT_ID: 'acct1' } });
-    const err = await t.run(['media', 'upload', video(t.configDir), '--add-to-library', '--name', 'Spring ad', '--fields', 'media_key,library']).catch((e: unknown) => e);
+    const err = await t
+      .run([
+        'media',
+        'upload',
+        video(t.configDir),
+        '--add-to-library',
+        '--name',
+        'Spring ad',
+        '--fields',
+        'media_key,library',
+      ])
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({
       exitCode: 1,
       message: expect.stringMatching(/^uploaded as 7_77, but not added to the media library: /),
-      hint: expect.stringContaining("the upload is kept: add it with `xctl ads media-library add --media-key 7_77 --name 'Spring ad'`"),
+      hint: expect.stringContaining(
+        "the upload is kept: add it with `xctl ads media-library add --media-key 7_77 --name 'Spring ad'`",
+      ),
     });
     expect(t.stdout()).toBe('7_77\tfailed\n');
   });
@@ -90,21 +128,38 @@ describe('audiences hash: a value, not a file', () => {
     const p = tc();
     await p.run(['audiences', 'hash', '--value', '+1 415 555 0100', '--type', 'phone_number']);
     expect(p.stdout()).toBe(`${sha('14155550100')}\n`); // the platform's E.164 without the +
-    await expect(p.run(['audiences', 'hash', '--value', '12345'])).rejects.toMatchObject({ exitCode: 2, message: '--value "12345": say what it is with --type (it is not an email)' });
-    await expect(p.run(['audiences', 'hash', '--value', 'nope', '--type', 'email'])).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--value "nope" is not a valid email: /) });
-    await expect(p.run(['audiences', 'hash', 'f.csv', '--value', 'a@b.c'])).rejects.toMatchObject({ exitCode: 2, message: '--value hashes the values given: give no file with it' });
+    await expect(p.run(['audiences', 'hash', '--value', '12345'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--value "12345": say what it is with --type (it is not an email)',
+    });
+    await expect(p.run(['audiences', 'hash', '--value', 'nope', '--type', 'email'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/^--value "nope" is not a valid email: /),
+    });
+    await expect(p.run(['audiences', 'hash', 'f.csv', '--value', 'a@b.c'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--value hashes the values given: give no file with it',
+    });
   });
 });
 
-describe('login as another user: the profile\'s ads account', () => {
-  const accounts = json({ data: [{ id: 'a1', name: 'Alice Ads' }, { id: 'a2', name: 'Alice \u001b[2J EU' }], next_cursor: null });
+describe("login as another user: the profile's ads account", () => {
+  const accounts = json({
+    data: [
+      { id: 'a1', name: 'Alice Ads' },
+      { id: 'a2', name: 'Alice \u001b[2J EU' },
+    ],
+    next_cursor: null,
+  });
 
   it('warns and lists the accounts the new user can use; says nothing when the account is theirs', async () => {
     const { checkAdsAccount } = await import('../../src/commands/auth/login-common.js');
     const reg = new HttpRegistry().register(route('GET', '/12/accounts'), accounts, { times: 2 });
     const t = tc({ transport: reg });
     await checkAdsAccount(t.ctx, { user_id: '1', account_id: 'old9' }, { user_id: '2', screen_name: 'alice' });
-    expect(t.stderr()).toBe("warning: the profile's account_id old9 is not one of @alice's ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; @alice can use a1 (Alice Ads), a2 (Alice \\u001b[2J EU); e.g. `xctl config set account_id a1`\n");
+    expect(t.stderr()).toBe(
+      "warning: the profile's account_id old9 is not one of @alice's ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; @alice can use a1 (Alice Ads), a2 (Alice \\u001b[2J EU); e.g. `xctl config set account_id a1`\n",
+    );
     const u = tc({ transport: reg });
     await checkAdsAccount(u.ctx, { user_id: '1', account_id: 'a2' }, { user_id: '2', screen_name: 'alice' });
     expect(u.stderr()).toBe('');
@@ -118,12 +173,39 @@ describe('did-you-mean for values (issue 29 item 7)', () => {
   it('an enum value one typo away, and an event type', async () => {
     const reg = new HttpRegistry();
     const t = tc({ transport: reg });
-    await expect(t.run(['ads', 'targeting', 'add', '--line-item-id', 'l1', '--targeting-type', 'INTERESTS', '--targeting-value', '1'])).rejects.toMatchObject({
+    await expect(
+      t.run([
+        'ads',
+        'targeting',
+        'add',
+        '--line-item-id',
+        'l1',
+        '--targeting-type',
+        'INTERESTS',
+        '--targeting-value',
+        '1',
+      ]),
+    ).rejects.toMatchObject({
       exitCode: 2,
-      message: '--targeting-type must be a targeting type such as LOCATION, INTEREST, BROAD_KEYWORD, AGE (got INTERESTS)',
+      message:
+        '--targeting-type must be a targeting type such as LOCATION, INTEREST, BROAD_KEYWORD, AGE (got INTERESTS)',
       hint: 'did you mean --targeting-type INTEREST?',
     });
-    await expect(t.run(['ads', 'campaigns', 'create', '--funding-instrument-id', 'f1', '--name', 'x', '--entity-status', 'PAUSD', '--daily-budget-amount-local-micro', '1000000'])).rejects.toMatchObject({
+    await expect(
+      t.run([
+        'ads',
+        'campaigns',
+        'create',
+        '--funding-instrument-id',
+        'f1',
+        '--name',
+        'x',
+        '--entity-status',
+        'PAUSD',
+        '--daily-budget-amount-local-micro',
+        '1000000',
+      ]),
+    ).rejects.toMatchObject({
       exitCode: 2,
       hint: 'did you mean --entity-status PAUSED?',
     });
@@ -136,28 +218,64 @@ describe('did-you-mean for values (issue 29 item 7)', () => {
 });
 
 describe('money in currency units (issue 29 item 5)', () => {
-  const sent = (r: { query: URLSearchParams; body: string }) => new URLSearchParams(r.body).get('daily_budget_amount_local_micro') ?? r.query.get('daily_budget_amount_local_micro');
+  const sent = (r: { query: URLSearchParams; body: string }) =>
+    new URLSearchParams(r.body).get('daily_budget_amount_local_micro') ??
+    r.query.get('daily_budget_amount_local_micro');
 
   it('--daily-budget 30.50 is 30500000 micros, read against the funding instrument currency', async () => {
     const reg = new HttpRegistry()
-      .register(route('GET', '/12/accounts/acct1/funding_instruments/f1'), json({ data: { id: 'f1', currency: 'USD' } }))
+      .register(
+        route('GET', '/12/accounts/acct1/funding_instruments/f1'),
+        json({ data: { id: 'f1', currency: 'USD' } }),
+      )
       .register(route('POST', '/12/accounts/acct1/campaigns'), json({ data: { id: 'c1', name: 'x' } }));
     const t = tc({ transport: reg });
-    await t.run(['ads', 'campaigns', 'create', '--funding-instrument-id', 'f1', '--name', 'x', '--daily-budget', '30.50', '-o', 'json']);
+    await t.run([
+      'ads',
+      'campaigns',
+      'create',
+      '--funding-instrument-id',
+      'f1',
+      '--name',
+      'x',
+      '--daily-budget',
+      '30.50',
+      '-o',
+      'json',
+    ]);
     expect(sent(reg.requests[1]!)).toBe('30500000');
     reg.verify();
   });
 
   it('refuses more decimals than the currency has, both spellings at once, and a non-amount (exit 2, nothing sent)', async () => {
-    const usd = () => new HttpRegistry().register(route('GET', '/12/accounts/acct1/funding_instruments'), json({ data: [{ id: 'f1', currency: 'USD' }] }), { times: 9 });
-    const jpy = new HttpRegistry().register(route('GET', '/12/accounts/acct1/funding_instruments/f2'), json({ data: { id: 'f2', currency: 'JPY' } }));
+    const usd = () =>
+      new HttpRegistry().register(
+        route('GET', '/12/accounts/acct1/funding_instruments'),
+        json({ data: [{ id: 'f1', currency: 'USD' }] }),
+        { times: 9 },
+      );
+    const jpy = new HttpRegistry().register(
+      route('GET', '/12/accounts/acct1/funding_instruments/f2'),
+      json({ data: { id: 'f2', currency: 'JPY' } }),
+    );
     const base = ['ads', 'line-items', 'update', 'l1'];
     const t = tc({ transport: usd() });
-    await expect(t.run([...base, '--bid', '1.505'])).rejects.toMatchObject({ exitCode: 2, message: '--bid 1.505: USD has 2 decimals' });
-    await expect(t.run([...base, '--bid', '1,50'])).rejects.toMatchObject({ exitCode: 2, message: '--bid takes an amount such as 30 or 30.00 (got "1,50")' });
-    await expect(t.run([...base, '--bid', '1.5', '--bid-amount-local-micro', '1500000'])).rejects.toMatchObject({ exitCode: 2, message: '--bid and --bid-amount-local-micro say the same: give one' });
+    await expect(t.run([...base, '--bid', '1.505'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--bid 1.505: USD has 2 decimals',
+    });
+    await expect(t.run([...base, '--bid', '1,50'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--bid takes an amount such as 30 or 30.00 (got "1,50")',
+    });
+    await expect(t.run([...base, '--bid', '1.5', '--bid-amount-local-micro', '1500000'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--bid and --bid-amount-local-micro say the same: give one',
+    });
     const j = tc({ transport: jpy });
-    await expect(j.run(['ads', 'campaigns', 'create', '--funding-instrument-id', 'f2', '--name', 'x', '--daily-budget', '3000.5'])).rejects.toMatchObject({ exitCode: 2, message: '--daily-budget 3000.5: JPY has no decimals' });
+    await expect(
+      j.run(['ads', 'campaigns', 'create', '--funding-instrument-id', 'f2', '--name', 'x', '--daily-budget', '3000.5']),
+    ).rejects.toMatchObject({ exitCode: 2, message: '--daily-budget 3000.5: JPY has no decimals' });
   });
 
   it('converts exactly, without floating point', async () => {

@@ -38,8 +38,18 @@ describe('parseIsoTime (strict)', () => {
   });
 
   it('keeps the parts the service echoes', () => {
-    expect(parseIsoParts('2026-01-31T10:07:05.25Z')).toEqual({ ms: utc('2026-01-31T10:07:05.250Z'), minute: '07', second: '05', fraction: '.25' });
-    expect(parseIsoParts('2026-01-31T10:07Z')).toEqual({ ms: utc('2026-01-31T10:07:00Z'), minute: '07', second: undefined, fraction: undefined });
+    expect(parseIsoParts('2026-01-31T10:07:05.25Z')).toEqual({
+      ms: utc('2026-01-31T10:07:05.250Z'),
+      minute: '07',
+      second: '05',
+      fraction: '.25',
+    });
+    expect(parseIsoParts('2026-01-31T10:07Z')).toEqual({
+      ms: utc('2026-01-31T10:07:00Z'),
+      minute: '07',
+      second: undefined,
+      fraction: undefined,
+    });
   });
 });
 

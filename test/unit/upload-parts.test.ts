@@ -12,7 +12,9 @@ import { ApiError, AuthError, ExitCode, InterruptedError, PartialError, UsageErr
 import { sha256Hex } from '../../src/audiences/normalize.js';
 
 // The pool starts real worker threads, which load the built hash-worker.js: the built module.
-const { WorkerPool } = (await import('../../dist/audiences/worker-pool.js' as string)) as typeof import('../../src/audiences/worker-pool.js');
+const { WorkerPool } = (await import(
+  '../../dist/audiences/worker-pool.js' as string
+)) as typeof import('../../src/audiences/worker-pool.js');
 
 function batch(index: number, users = 10): Batch {
   return { index, users, ops: 1, bytes: 3, body: Buffer.from(`[${index}]`), head: `h${index}` };
@@ -85,7 +87,10 @@ describe('Dispatcher', () => {
 
   it('skips a batch the journal acknowledged, and refuses one that differs from it (the input changed)', async () => {
     const m = manualSend();
-    const j = journal([[0, { users: 10, head: 'h0' }], [1, { users: 10, head: 'other' }]]);
+    const j = journal([
+      [0, { users: 10, head: 'h0' }],
+      [1, { users: 10, head: 'other' }],
+    ]);
     const { d, recycled } = dispatcher({ send: m.send, journal: j });
     await d.dispatch(batch(0));
     expect(d.tally.resumed_batches).toBe(1);
@@ -148,18 +153,36 @@ describe('Dispatcher', () => {
 });
 
 describe('uploadOutcome', () => {
-  const base: EndState = { dryRun: false, interrupted: false, isStdin: false, read: 100, valid: 90, acknowledged: 90, journal: { file: '/j.jsonl', ackedBatches: 3, isDefault: true } };
+  const base: EndState = {
+    dryRun: false,
+    interrupted: false,
+    isStdin: false,
+    read: 100,
+    valid: 90,
+    acknowledged: 90,
+    journal: { file: '/j.jsonl', ackedBatches: 3, isDefault: true },
+  };
 
   it('success: exit 0; a default journal is removed, an explicit one marked done and kept; no journal, nothing to do', () => {
     expect(uploadOutcome(base)).toEqual({ exit: 0, journal: 'remove' });
-    expect(uploadOutcome({ ...base, journal: { ...base.journal!, isDefault: false } })).toEqual({ exit: 0, journal: 'done' });
+    expect(uploadOutcome({ ...base, journal: { ...base.journal!, isDefault: false } })).toEqual({
+      exit: 0,
+      journal: 'done',
+    });
     expect(uploadOutcome({ ...base, journal: undefined })).toEqual({ exit: 0, journal: 'none' });
   });
 
   it('bad input: its own exit (2 before anything was sent, 4 after); the journal kept only if it acknowledges something', () => {
     const u = new UsageError('line 7 looks like a SHA-256 digest');
-    expect(uploadOutcome({ ...base, inputError: u })).toMatchObject({ exit: ExitCode.USAGE, journal: 'close', error: u });
-    expect(uploadOutcome({ ...base, inputError: u, journal: { ...base.journal!, ackedBatches: 0 } })).toMatchObject({ exit: 2, journal: 'remove' });
+    expect(uploadOutcome({ ...base, inputError: u })).toMatchObject({
+      exit: ExitCode.USAGE,
+      journal: 'close',
+      error: u,
+    });
+    expect(uploadOutcome({ ...base, inputError: u, journal: { ...base.journal!, ackedBatches: 0 } })).toMatchObject({
+      exit: 2,
+      journal: 'remove',
+    });
     expect(uploadOutcome({ ...base, inputError: new PartialError('x') })).toMatchObject({ exit: 4 });
   });
 
@@ -168,17 +191,32 @@ describe('uploadOutcome', () => {
     expect(o.exit).toBe(130);
     expect(o.error).toBeInstanceOf(InterruptedError);
     expect(o.journal).toBe('close');
-    expect(o.notice).toBe('stopped after draining the batches in flight: 40 of 90 valid records acknowledged; re-run the same command to resume from the journal /j.jsonl');
-    expect(uploadOutcome({ ...base, interrupted: true, isStdin: true, journal: undefined }).notice).toMatch(/stdin input cannot resume without --journal/);
-    expect(uploadOutcome({ ...base, dryRun: true, interrupted: true, journal: undefined }).notice).toBe('stopped: 100 records read');
+    expect(o.notice).toBe(
+      'stopped after draining the batches in flight: 40 of 90 valid records acknowledged; re-run the same command to resume from the journal /j.jsonl',
+    );
+    expect(uploadOutcome({ ...base, interrupted: true, isStdin: true, journal: undefined }).notice).toMatch(
+      /stdin input cannot resume without --journal/,
+    );
+    expect(uploadOutcome({ ...base, dryRun: true, interrupted: true, journal: undefined }).notice).toBe(
+      'stopped: 100 records read',
+    );
   });
 
   it('a batch given up: exit 4 with the resume hint; nothing acknowledged: the journal goes and the hint says run again', () => {
-    const o = uploadOutcome({ ...base, acknowledged: 30, failure: { batch: 5, cause: new Error('HTTP 503'), fatal: false } });
+    const o = uploadOutcome({
+      ...base,
+      acknowledged: 30,
+      failure: { batch: 5, cause: new Error('HTTP 503'), fatal: false },
+    });
     expect(o).toMatchObject({ exit: 4, journal: 'close' });
     expect(o.error!.message).toBe('gave up on batch 6: HTTP 503; 30 of 90 valid records acknowledged');
     expect(o.error!.hint).toMatch(/resume from the journal \/j.jsonl/);
-    const none = uploadOutcome({ ...base, acknowledged: 0, journal: { ...base.journal!, ackedBatches: 0 }, failure: { batch: 0, cause: new Error('HTTP 503'), fatal: false } });
+    const none = uploadOutcome({
+      ...base,
+      acknowledged: 0,
+      journal: { ...base.journal!, ackedBatches: 0 },
+      failure: { batch: 0, cause: new Error('HTTP 503'), fatal: false },
+    });
     expect(none).toMatchObject({ exit: 4, journal: 'remove' });
     expect(none.error!.hint).toBe('nothing was acknowledged: run the same command again');
   });
@@ -189,22 +227,37 @@ describe('uploadOutcome', () => {
     expect(o.exit).toBe(3);
     expect(o.error).toBeInstanceOf(AuthError);
     expect(o.error!.message).toBe('forbidden (HTTP 403)');
-    expect(o.error!.hint).toBe('check the account; 30 of 90 valid records acknowledged; re-run the same command to resume from the journal /j.jsonl');
+    expect(o.error!.hint).toBe(
+      'check the account; 30 of 90 valid records acknowledged; re-run the same command to resume from the journal /j.jsonl',
+    );
     expect(cause.hint).toBe('check the account');
-    const first = uploadOutcome({ ...base, acknowledged: 0, journal: { ...base.journal!, ackedBatches: 0 }, failure: { batch: 0, cause: new ApiError('not found (HTTP 404)'), fatal: true } });
+    const first = uploadOutcome({
+      ...base,
+      acknowledged: 0,
+      journal: { ...base.journal!, ackedBatches: 0 },
+      failure: { batch: 0, cause: new ApiError('not found (HTTP 404)'), fatal: true },
+    });
     expect(first).toMatchObject({ exit: 1, journal: 'remove' });
     expect(first.error!.hint).toBeUndefined();
   });
 });
 
 describe('WorkerPool', () => {
-  const cfg = { format: 'lines' as const, columns: [{ type: 'email' as const, name: 'email', index: 0 }], hashed: false };
+  const cfg = {
+    format: 'lines' as const,
+    columns: [{ type: 'email' as const, name: 'email', index: 0 }],
+    hashed: false,
+  };
 
   it('answers every chunk with its own result, whichever worker took it, and gives input buffers back', async () => {
     const pool = new WorkerPool(2, cfg);
     try {
-      const chunks = Array.from({ length: 12 }, (_, i) => Array.from({ length: 3000 + i }, (_, k) => `u${i}.${k}@example.com`));
-      const results = await Promise.all(chunks.map((lines, i) => pool.run(i, new Uint8Array(Buffer.from(lines.join('\n') + '\n')))));
+      const chunks = Array.from({ length: 12 }, (_, i) =>
+        Array.from({ length: 3000 + i }, (_, k) => `u${i}.${k}@example.com`),
+      );
+      const results = await Promise.all(
+        chunks.map((lines, i) => pool.run(i, new Uint8Array(Buffer.from(lines.join('\n') + '\n')))),
+      );
       results.forEach((r, i) => {
         expect(r.seq).toBe(i);
         expect(r.valid).toBe(chunks[i]!.length);

@@ -9,17 +9,39 @@ afterEach(() => {
 });
 
 // 40% of the bytes read, 1.2M acknowledged in 25 s, batches of 75k.
-const mid: ProgressSnapshot = { read: 1_160_000, valid: 1_160_000, acknowledged: 1_200_000, bytesRead: 40, totalBytes: 100, elapsedMs: 25_000, batches: 16, batchSize: 75_000 };
-const done: ProgressSnapshot = { read: 2_900_000, valid: 2_900_000, acknowledged: 1_200_000, bytesRead: 100, totalBytes: 100, elapsedMs: 25_000, batches: 16, batchSize: 75_000 };
+const mid: ProgressSnapshot = {
+  read: 1_160_000,
+  valid: 1_160_000,
+  acknowledged: 1_200_000,
+  bytesRead: 40,
+  totalBytes: 100,
+  elapsedMs: 25_000,
+  batches: 16,
+  batchSize: 75_000,
+};
+const done: ProgressSnapshot = {
+  read: 2_900_000,
+  valid: 2_900_000,
+  acknowledged: 1_200_000,
+  bytesRead: 100,
+  totalBytes: 100,
+  elapsedMs: 25_000,
+  batches: 16,
+  batchSize: 75_000,
+};
 
 describe('progress line', () => {
   it('at 80 columns: bar, percent of acknowledged records, counts, rate, batches, ETA', () => {
-    expect(progressLine(done, 80)).toBe('▕██████████░░░░░░░░░░░░░░░▏ 41% 1.2M/2.9M acked · 48k/s · batch 16/39 · ETA 36s');
+    expect(progressLine(done, 80)).toBe(
+      '▕██████████░░░░░░░░░░░░░░░▏ 41% 1.2M/2.9M acked · 48k/s · batch 16/39 · ETA 36s',
+    );
   });
 
   it('all bytes read with nothing acknowledged is 0%, not 100%', () => {
     expect(estimate({ ...done, acknowledged: 0 }).frac).toBe(0);
-    expect(progressLine({ ...done, acknowledged: 0, batches: 0 }, 80)).toMatch(/^▕░+▏ 0% 0\/2\.9M acked · 0\/s · batch 0\/39$/);
+    expect(progressLine({ ...done, acknowledged: 0, batches: 0 }, 80)).toMatch(
+      /^▕░+▏ 0% 0\/2\.9M acked · 0\/s · batch 0\/39$/,
+    );
   });
 
   it('while reading, the total is an estimate from the bytes (marked ~)', () => {
@@ -27,8 +49,14 @@ describe('progress line', () => {
   });
 
   it('never wider than the terminal minus one column, from 10 to 200 columns', () => {
-    for (const s of [mid, done, { ...mid, totalBytes: undefined }, { read: 5, acknowledged: 0, bytesRead: 1, totalBytes: 10, elapsedMs: 0 }]) {
-      for (let w = 10; w <= 200; w++) expect(progressLine(s, w).length, `${w}: ${progressLine(s, w)}`).toBeLessThanOrEqual(Math.max(10, w - 1));
+    for (const s of [
+      mid,
+      done,
+      { ...mid, totalBytes: undefined },
+      { read: 5, acknowledged: 0, bytesRead: 1, totalBytes: 10, elapsedMs: 0 },
+    ]) {
+      for (let w = 10; w <= 200; w++)
+        expect(progressLine(s, w).length, `${w}: ${progressLine(s, w)}`).toBeLessThanOrEqual(Math.max(10, w - 1));
     }
   });
 
@@ -45,7 +73,14 @@ describe('progress line', () => {
   });
 
   it('fmtCount', () => {
-    expect([0, 999, 1234, 48_000, 1_200_000, 29_000_000].map(fmtCount)).toEqual(['0', '999', '1.2k', '48k', '1.2M', '29M']);
+    expect([0, 999, 1234, 48_000, 1_200_000, 29_000_000].map(fmtCount)).toEqual([
+      '0',
+      '999',
+      '1.2k',
+      '48k',
+      '1.2M',
+      '29M',
+    ]);
   });
 
   it('redraws in place on a terminal within its width; "packed" in a dry run', () => {

@@ -21,7 +21,10 @@ describe('webhooks delete: flags -> options (runF)', () => {
 
 describe('webhooks delete: the run function', () => {
   it('deletes after --yes; says so on stderr, nothing on stdout (piped)', async () => {
-    const http = new HttpRegistry().register(route('DELETE', '/2/webhooks/1234567890'), json({ data: { deleted: true } }));
+    const http = new HttpRegistry().register(
+      route('DELETE', '/2/webhooks/1234567890'),
+      json({ data: { deleted: true } }),
+    );
     t = testContext({ transport: http, globals: { yes: true } });
     await webhooksDelete(t.ctx, { id: '1234567890' });
     http.verify();

@@ -50,9 +50,7 @@ describe('webhooks doctor (in-process)', () => {
     const err = await webhooksDoctor(t.ctx, { url: e.url }).catch((x: unknown) => x);
     expect(err).toBeInstanceOf(CheckFailed);
     expect((err as CheckFailed).message).toBe('the webhook is not healthy: not_json');
-    expect((err as CheckFailed).hint).toMatch(
-      /answer \{"response_token":"sha256=\.\.\."\} as JSON/,
-    );
+    expect((err as CheckFailed).hint).toMatch(/answer \{"response_token":"sha256=\.\.\."\} as JSON/);
     expect(t.stdout().split('\n').slice(4)).toEqual([
       '  FAIL  crc      0 ms  the answer is not JSON (content-type text/html): "<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>"',
       '  not run: delivery',
@@ -65,9 +63,7 @@ describe('webhooks doctor (in-process)', () => {
   it('-o json gives {ok, cause, url, steps[{name, ok, ms, detail}]}', async () => {
     const e = await endpoint('redirect');
     const t = testContext({ globals: { output: 'json' } });
-    await expect(webhooksDoctor(t.ctx, { url: e.url, delivery: false })).rejects.toThrow(
-      CheckFailed,
-    );
+    await expect(webhooksDoctor(t.ctx, { url: e.url, delivery: false })).rejects.toThrow(CheckFailed);
     const r = JSON.parse(t.stdout());
     expect(Object.keys(r)).toEqual(['ok', 'cause', 'url', 'steps']);
     expect(r).toMatchObject({ ok: false, cause: 'redirect', url: e.url });
@@ -85,12 +81,7 @@ describe('webhooks doctor (in-process)', () => {
     const e = await endpoint('ok');
     const t = testContext({ globals: { output: 'json' } });
     await webhooksDoctor(t.ctx, { url: e.url, delivery: false });
-    expect(JSON.parse(t.stdout()).steps.map((s: { name: string }) => s.name)).toEqual([
-      'url',
-      'dns',
-      'tcp',
-      'crc',
-    ]);
+    expect(JSON.parse(t.stdout()).steps.map((s: { name: string }) => s.name)).toEqual(['url', 'dns', 'tcp', 'crc']);
     expect(e.posts).toHaveLength(0);
     t.cleanup();
   });
@@ -136,12 +127,7 @@ describe('webhooks send (in-process)', () => {
     const t = testContext();
     await webhooksSend(t.ctx, { to: e.url, event: 'profile.update.bio', userId: '1', tag: 't' });
     const [status, ms, type, url, sig] = t.stdout().trimEnd().split('\t');
-    expect([status, ms, type, url]).toEqual([
-      '200',
-      expect.stringMatching(/^\d+$/),
-      'profile.update.bio',
-      e.url,
-    ]);
+    expect([status, ms, type, url]).toEqual(['200', expect.stringMatching(/^\d+$/), 'profile.update.bio', e.url]);
     expect(e.posts[0]!.headers['x-service-webhooks-signature']).toBe(sig);
     expect(e.posts[0]!.headers['user-agent']).toBe('xctl-webhooks-send');
     t.cleanup();
@@ -189,9 +175,11 @@ describe('delivery bodies', () => {
   it('reads a listen --json line as it is and a sandbox log delivery entry by its type and id', () => {
     const line = '{"data":{"event_type":"profile.update.bio","payload":{}}}';
     expect(parseRecorded(`${line}\n`)).toEqual({ kind: 'body', raw: line });
-    expect(
-      parseRecorded('{"kind":"delivery","webhook_id":"1","event_type":"dm.read","event_uuid":"u"}'),
-    ).toEqual({ kind: 'logged', eventType: 'dm.read', uuid: 'u' });
+    expect(parseRecorded('{"kind":"delivery","webhook_id":"1","event_type":"dm.read","event_uuid":"u"}')).toEqual({
+      kind: 'logged',
+      eventType: 'dm.read',
+      uuid: 'u',
+    });
     expect(parseRecorded('{"kind":"crc","webhook_id":"1"}')).toMatch(/a crc, not a delivery/);
     expect(parseRecorded(`${line}\n${line}`)).toMatch(/one JSON line/);
     expect(parseRecorded('[1]')).toMatch(/JSON object/);

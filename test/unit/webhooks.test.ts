@@ -2,7 +2,13 @@
 // and the CLI's input parsing for replay windows, rules files and stream de-duplication.
 import { describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
-import { crcResponse, hmacToken, isServiceShapedCrcToken, signBody, verifySignature } from '../../src/webhooks/crypto.js';
+import {
+  crcResponse,
+  hmacToken,
+  isServiceShapedCrcToken,
+  signBody,
+  verifySignature,
+} from '../../src/webhooks/crypto.js';
 import { webhookUrlProblem } from '../../src/webhooks/url-rules.js';
 import { matchRule, ruleProblem } from '../../src/webhooks/rule-match.js';
 import { parseReplayTime } from '../../src/commands/webhooks/replay.js';
@@ -14,7 +20,9 @@ import { buildSubscription } from '../../src/commands/activity/subscriptions/cre
 
 describe('CRC (platform-notes.md vector)', () => {
   it('matches the published response token', () => {
-    expect(crcResponse('z3ZX4v7mAAUGykl3EcmkqbartmuW8VFOOzCloLx9Q45P0hLrFu', '9b4507b3-9040-4669-9ca3-6b94edb50553')).toEqual({
+    expect(
+      crcResponse('z3ZX4v7mAAUGykl3EcmkqbartmuW8VFOOzCloLx9Q45P0hLrFu', '9b4507b3-9040-4669-9ca3-6b94edb50553'),
+    ).toEqual({
       response_token: 'sha256=Cytd4Sq+NvEcV3MMrXxWJGJx5A+y/lXzzU2Maartkx8=',
     });
   });
@@ -54,7 +62,18 @@ describe('webhook URL rules', () => {
     expect(webhookUrlProblem('https://hooks.example.org/x', false)).toBeUndefined();
     expect(webhookUrlProblem('http://hooks.example.org/x', false)).toMatch(/https/);
     expect(webhookUrlProblem('https://hooks.example.org:8443/x', false)).toMatch(/port/);
-    for (const h of ['localhost', '127.0.0.1', '10.1.2.3', '192.168.0.2', '172.20.0.1', '169.254.1.1', 'printer', 'box.local', '[::1]', '[fd00::1]']) {
+    for (const h of [
+      'localhost',
+      '127.0.0.1',
+      '10.1.2.3',
+      '192.168.0.2',
+      '172.20.0.1',
+      '169.254.1.1',
+      'printer',
+      'box.local',
+      '[::1]',
+      '[fd00::1]',
+    ]) {
       expect(webhookUrlProblem(`https://${h}/x`, false), h).toMatch(/public|https/);
     }
     expect(webhookUrlProblem('https://a.org/' + 'x'.repeat(190), false)).toMatch(/200/);
@@ -92,7 +111,10 @@ describe('filtered stream rules', () => {
   });
   it('reads rules files as JSON arrays, JSON lines or plain lines', () => {
     expect(parseRulesFile('[{"value":"a","tag":"t"},"b"]')).toEqual([{ value: 'a', tag: 't' }, { value: 'b' }]);
-    expect(parseRulesFile('{"value":"a"}\n# comment\n\nplain rule\n')).toEqual([{ value: 'a' }, { value: 'plain rule' }]);
+    expect(parseRulesFile('{"value":"a"}\n# comment\n\nplain rule\n')).toEqual([
+      { value: 'a' },
+      { value: 'plain rule' },
+    ]);
     expect(() => parseRulesFile('[{"nope":1}]')).toThrow(/item 1/);
     expect(() => parseRulesFile('{"value":')).toThrow(/line 1/);
   });
@@ -104,10 +126,13 @@ describe('CLI input parsing', () => {
     expect(parseReplayTime('202601151205', '--from')).toBe(t);
     expect(parseReplayTime('2026-01-15T12:05:00Z', '--from')).toBe(t);
     expect(toReplayDate(t + 59_000)).toBe('202601151205');
-    for (const bad of ['202613151205', '202601321205', '202601152405', '2026-01-15', 'yesterday']) expect(() => parseReplayTime(bad, '--from')).toThrow(/--from/);
+    for (const bad of ['202613151205', '202601321205', '202601152405', '2026-01-15', 'yesterday'])
+      expect(() => parseReplayTime(bad, '--from')).toThrow(/--from/);
   });
   it('builds subscriptions and refuses deprecated names with the new one', () => {
-    expect(buildSubscription({ event: 'dm.received', direction: 'inbound', keyword: 'hi', tag: 't', webhook: '12' })).toEqual({
+    expect(
+      buildSubscription({ event: 'dm.received', direction: 'inbound', keyword: 'hi', tag: 't', webhook: '12' }),
+    ).toEqual({
       event_type: 'dm.received',
       filter: { direction: 'inbound', keyword: 'hi' },
       tag: 't',
@@ -120,11 +145,22 @@ describe('CLI input parsing', () => {
     expect(() => buildSubscription({})).toThrow(/--event/);
   });
   it('keys stream events for de-duplication and summarizes deliveries', () => {
-    const line = JSON.stringify({ data: { event_uuid: 'u1', event_type: 'spaces.start', filter: { user_id: '1' }, tag: 'a', payload: {} } });
+    const line = JSON.stringify({
+      data: { event_uuid: 'u1', event_type: 'spaces.start', filter: { user_id: '1' }, tag: 'a', payload: {} },
+    });
     expect(eventKey(line)).toBe('u1|spaces.start|a|{"user_id":"1"}');
     expect(eventKey('not json')).toBeUndefined();
-    expect(summarize({ data: { event_type: 'profile.update.bio', filter: { user_id: '7' }, payload: { before: 'a', after: 'b' } } })).toEqual({ type: 'profile.update.bio', user: '7', summary: '"a" -> "b"' });
-    expect(summarize({ data: { id: '9', text: 'hi', author_id: '3', edit_history_tweet_ids: ['8', '9'] }, matching_rules: [{ id: '1', tag: 'pets' }] })).toEqual({ type: 'post', user: '3', summary: '9 (edit 1): hi [rules pets]' });
+    expect(
+      summarize({
+        data: { event_type: 'profile.update.bio', filter: { user_id: '7' }, payload: { before: 'a', after: 'b' } },
+      }),
+    ).toEqual({ type: 'profile.update.bio', user: '7', summary: '"a" -> "b"' });
+    expect(
+      summarize({
+        data: { id: '9', text: 'hi', author_id: '3', edit_history_tweet_ids: ['8', '9'] },
+        matching_rules: [{ id: '1', tag: 'pets' }],
+      }),
+    ).toEqual({ type: 'post', user: '3', summary: '9 (edit 1): hi [rules pets]' });
   });
 });
 

@@ -6,13 +6,35 @@ import { HttpRegistry, json, route } from '../helpers/http-registry.js';
 import { testContext } from '../helpers/test-context.js';
 
 const CAMPAIGNS = '/12/accounts/acct1/campaigns';
-const create = ['ads', 'campaigns', 'create', '--name', 'Launch', '--funding-instrument-id', 'fi1', '--daily-budget-amount-local-micro', '5000000'];
+const create = [
+  'ads',
+  'campaigns',
+  'create',
+  '--name',
+  'Launch',
+  '--funding-instrument-id',
+  'fi1',
+  '--daily-budget-amount-local-micro',
+  '5000000',
+];
 
 describe('--if-exists on creates of named things', () => {
   it('return: prints the live one of that name (exit 0) and creates nothing', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', CAMPAIGNS), json({ data: [{ id: 'c0', name: 'Launch', deleted: true }, { id: 'c1', name: 'Other' }], next_cursor: 'p2' }));
-    reg.register(route('GET', CAMPAIGNS, { query: { cursor: 'p2' } }), json({ data: [{ id: 'c2', name: 'Launch', entity_status: 'PAUSED' }], next_cursor: null }));
+    reg.register(
+      route('GET', CAMPAIGNS),
+      json({
+        data: [
+          { id: 'c0', name: 'Launch', deleted: true },
+          { id: 'c1', name: 'Other' },
+        ],
+        next_cursor: 'p2',
+      }),
+    );
+    reg.register(
+      route('GET', CAMPAIGNS, { query: { cursor: 'p2' } }),
+      json({ data: [{ id: 'c2', name: 'Launch', entity_status: 'PAUSED' }], next_cursor: null }),
+    );
     const t = testContext({ transport: reg });
     await t.run([...create, '--if-exists', 'return', '-o', 'json', '--fields', 'id,name']);
     expect(JSON.parse(t.stdout())).toEqual({ id: 'c2', name: 'Launch' });
@@ -28,7 +50,12 @@ describe('--if-exists on creates of named things', () => {
     const t = testContext({ transport: reg });
     const err = await t.run([...create, '--if-exists', 'fail']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DuplicateError);
-    expect((err as DuplicateError).toJSON()).toMatchObject({ type: 'DuplicateError', code: 'DUPLICATE', existing_id: 'c2', exit_code: 1 });
+    expect((err as DuplicateError).toJSON()).toMatchObject({
+      type: 'DuplicateError',
+      code: 'DUPLICATE',
+      existing_id: 'c2',
+      exit_code: 1,
+    });
     t.cleanup();
 
     const reg2 = new HttpRegistry();
@@ -43,7 +70,21 @@ describe('--if-exists on creates of named things', () => {
 
   it("the service's own duplicate answer becomes a DuplicateError with the id as data", async () => {
     const reg = new HttpRegistry();
-    reg.register(route('POST', '/12/accounts/acct1/custom_audiences'), json({ errors: [{ code: 'INVALID_PARAMETER', message: 'a custom audience named "A" already exists (a77); names must be unique', parameter: 'name' }] }, 400));
+    reg.register(
+      route('POST', '/12/accounts/acct1/custom_audiences'),
+      json(
+        {
+          errors: [
+            {
+              code: 'INVALID_PARAMETER',
+              message: 'a custom audience named "A" already exists (a77); names must be unique',
+              parameter: 'name',
+            },
+          ],
+        },
+        400,
+      ),
+    );
     const t = testContext({ transport: reg });
     const err = await t.run(['audiences', 'create', '--name', 'A']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DuplicateError);
@@ -56,7 +97,11 @@ describe('--dry-run on writes', () => {
   it('prints the request it would send and sends nothing (a delete asks nothing)', async () => {
     for (const [argv, method, url] of [
       [create, 'POST', `https://ads-api.x.com${CAMPAIGNS}`],
-      [['ads', 'campaigns', 'update', 'c2', '--entity-status', 'PAUSED'], 'PUT', `https://ads-api.x.com${CAMPAIGNS}/c2`],
+      [
+        ['ads', 'campaigns', 'update', 'c2', '--entity-status', 'PAUSED'],
+        'PUT',
+        `https://ads-api.x.com${CAMPAIGNS}/c2`,
+      ],
       [['ads', 'campaigns', 'delete', 'c2'], 'DELETE', `https://ads-api.x.com${CAMPAIGNS}/c2`],
     ] as const) {
       const reg = new HttpRegistry();
@@ -74,7 +119,11 @@ describe('webhooks create --if-exists / --dry-run (webhooks are named by their U
   const url = 'https://hooks.example.com/x';
   it('return prints the existing one; fail carries its id; --dry-run sends nothing', async () => {
     const reg = new HttpRegistry();
-    reg.register(route('GET', '/2/webhooks'), json({ data: [{ id: '1146654567674912769', url, valid: true, created_at: '2026-01-01T00:00:00.000Z' }] }), { times: 2 });
+    reg.register(
+      route('GET', '/2/webhooks'),
+      json({ data: [{ id: '1146654567674912769', url, valid: true, created_at: '2026-01-01T00:00:00.000Z' }] }),
+      { times: 2 },
+    );
     const t = testContext({ transport: reg });
     await t.run(['webhooks', 'create', url, '--if-exists', 'return', '-o', 'json', '--fields', 'id']);
     expect(JSON.parse(t.stdout())).toEqual({ id: '1146654567674912769' });

@@ -13,7 +13,15 @@ export const BOOLEAN_OPERATORS = ['AND', 'OR'] as const;
 export const FREQUENCY_COMPARATORS = ['NUM_GTE', 'NUM_GT', 'NUM_EQ', 'NUM_LTE', 'NUM_LT'] as const;
 export const AUDIENCE_TYPES = ['FLEXIBLE', 'MOBILE_AUDIENCE'] as const;
 
-const SEGMENT_KEYS = new Set(['custom_audience_id', 'boolean_operator', 'lookback_window', 'frequency', 'frequency_comparator', 'negate', 'child_segments']);
+const SEGMENT_KEYS = new Set([
+  'custom_audience_id',
+  'boolean_operator',
+  'lookback_window',
+  'frequency',
+  'frequency_comparator',
+  'negate',
+  'child_segments',
+]);
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface SegmentProblem {
@@ -39,37 +47,56 @@ export function checkSegments(root: unknown): SegmentProblem | undefined {
   const walk = (s: unknown, path: string, isRoot: boolean): SegmentProblem | undefined => {
     if (!s || typeof s !== 'object' || Array.isArray(s)) return { path, message: 'must be an object' };
     const seg = s as Record<string, unknown>;
-    for (const k of Object.keys(seg)) if (!SEGMENT_KEYS.has(k)) return { path: `${path}.${k}`, message: `is not a segment field (fields: ${[...SEGMENT_KEYS].join(', ')})` };
+    for (const k of Object.keys(seg))
+      if (!SEGMENT_KEYS.has(k))
+        return { path: `${path}.${k}`, message: `is not a segment field (fields: ${[...SEGMENT_KEYS].join(', ')})` };
     const kids = seg.child_segments;
-    if (kids !== undefined && !Array.isArray(kids)) return { path: `${path}.child_segments`, message: 'must be an array of segments' };
+    if (kids !== undefined && !Array.isArray(kids))
+      return { path: `${path}.child_segments`, message: 'must be an array of segments' };
     const hasKids = Array.isArray(kids) && kids.length > 0;
     // Spec 4.4: child_segments is required (the root holds the combination).
-    if (isRoot && !hasKids) return { path: `${path}.child_segments`, message: 'is required and must hold at least one segment' };
+    if (isRoot && !hasKids)
+      return { path: `${path}.child_segments`, message: 'is required and must hold at least one segment' };
     if (seg.custom_audience_id !== undefined) {
-      if (typeof seg.custom_audience_id !== 'string' || !ID.test(seg.custom_audience_id)) return { path: `${path}.custom_audience_id`, message: 'must be a custom audience id (string)' };
+      if (typeof seg.custom_audience_id !== 'string' || !ID.test(seg.custom_audience_id))
+        return { path: `${path}.custom_audience_id`, message: 'must be a custom audience id (string)' };
       if (isRoot) return { path: `${path}.custom_audience_id`, message: 'belongs in a child segment, not the root' };
-      if (hasKids) return { path, message: 'is either a custom audience (custom_audience_id) or a group (child_segments), not both' };
+      if (hasKids)
+        return {
+          path,
+          message: 'is either a custom audience (custom_audience_id) or a group (child_segments), not both',
+        };
       leaves++;
     } else if (!hasKids) {
       return { path, message: 'needs custom_audience_id or a non-empty child_segments' };
     }
     // Spec 4.4: boolean_operator (AND, OR) is required when child_segments is non-empty.
-    if (seg.boolean_operator !== undefined && !(BOOLEAN_OPERATORS as readonly unknown[]).includes(seg.boolean_operator)) {
+    if (
+      seg.boolean_operator !== undefined &&
+      !(BOOLEAN_OPERATORS as readonly unknown[]).includes(seg.boolean_operator)
+    ) {
       return { path: `${path}.boolean_operator`, message: `must be one of ${BOOLEAN_OPERATORS.join(', ')}` };
     }
-    if (hasKids && seg.boolean_operator === undefined) return { path: `${path}.boolean_operator`, message: 'is required when child_segments is non-empty (AND or OR)' };
+    if (hasKids && seg.boolean_operator === undefined)
+      return { path: `${path}.boolean_operator`, message: 'is required when child_segments is non-empty (AND or OR)' };
     if (seg.lookback_window !== undefined) {
       const n = wholeNumber(seg.lookback_window);
-      if (n === undefined || !(LOOKBACK_WINDOWS as readonly number[]).includes(n)) return { path: `${path}.lookback_window`, message: `must be one of ${LOOKBACK_WINDOWS.join(', ')} (days)` };
+      if (n === undefined || !(LOOKBACK_WINDOWS as readonly number[]).includes(n))
+        return { path: `${path}.lookback_window`, message: `must be one of ${LOOKBACK_WINDOWS.join(', ')} (days)` };
     }
     if (seg.frequency !== undefined) {
       const n = wholeNumber(seg.frequency);
-      if (n === undefined || n < 1) return { path: `${path}.frequency`, message: 'must be a whole number of at least 1' };
+      if (n === undefined || n < 1)
+        return { path: `${path}.frequency`, message: 'must be a whole number of at least 1' };
     }
-    if (seg.frequency_comparator !== undefined && !(FREQUENCY_COMPARATORS as readonly unknown[]).includes(seg.frequency_comparator)) {
+    if (
+      seg.frequency_comparator !== undefined &&
+      !(FREQUENCY_COMPARATORS as readonly unknown[]).includes(seg.frequency_comparator)
+    ) {
       return { path: `${path}.frequency_comparator`, message: `must be one of ${FREQUENCY_COMPARATORS.join(', ')}` };
     }
-    if (seg.negate !== undefined && typeof seg.negate !== 'boolean') return { path: `${path}.negate`, message: 'must be true or false' };
+    if (seg.negate !== undefined && typeof seg.negate !== 'boolean')
+      return { path: `${path}.negate`, message: 'must be true or false' };
     if (hasKids) {
       for (const [i, k] of (kids as unknown[]).entries()) {
         const p = walk(k, `${path}.child_segments[${i}]`, false);
@@ -80,7 +107,11 @@ export function checkSegments(root: unknown): SegmentProblem | undefined {
   };
   const problem = walk(root, 'segments', true);
   if (problem) return problem;
-  if (leaves > MAX_FLEXIBLE_LEAVES) return { path: 'segments', message: `must hold at most ${MAX_FLEXIBLE_LEAVES} custom audiences (leaf segments), got ${leaves}` };
+  if (leaves > MAX_FLEXIBLE_LEAVES)
+    return {
+      path: 'segments',
+      message: `must hold at most ${MAX_FLEXIBLE_LEAVES} custom audiences (leaf segments), got ${leaves}`,
+    };
   return undefined;
 }
 
@@ -121,7 +152,8 @@ export function leavesWithoutNegate(root: unknown): string[] {
     if (!s || typeof s !== 'object') return;
     const seg = s as Record<string, unknown>;
     if (seg.custom_audience_id !== undefined && seg.negate === undefined) out.push(path);
-    if (Array.isArray(seg.child_segments)) seg.child_segments.forEach((k, i) => walk(k, `${path}.child_segments[${i}]`));
+    if (Array.isArray(seg.child_segments))
+      seg.child_segments.forEach((k, i) => walk(k, `${path}.child_segments[${i}]`));
   };
   walk(root, 'segments');
   return out;
@@ -144,14 +176,38 @@ export const segmentsRule: Rule = (v) => {
  * audiences, interests, keywords, conversations, events, TV, engagement). An estimate needs one.
  */
 export const PRIMARY_TARGETING_TYPES = [
-  'FOLLOWERS_OF_USER', 'SIMILAR_TO_FOLLOWERS_OF_USER', 'CUSTOM_AUDIENCE', 'CUSTOM_AUDIENCE_EXPANDED', 'INTEREST',
-  'BROAD_KEYWORD', 'EXACT_KEYWORD', 'PHRASE_KEYWORD', 'UNORDERED_KEYWORD', 'CONVERSATION', 'EVENT', 'TV_SHOW',
-  'ENGAGEMENT_TYPE', 'CAMPAIGN_ENGAGEMENT', 'USER_ENGAGEMENT',
+  'FOLLOWERS_OF_USER',
+  'SIMILAR_TO_FOLLOWERS_OF_USER',
+  'CUSTOM_AUDIENCE',
+  'CUSTOM_AUDIENCE_EXPANDED',
+  'INTEREST',
+  'BROAD_KEYWORD',
+  'EXACT_KEYWORD',
+  'PHRASE_KEYWORD',
+  'UNORDERED_KEYWORD',
+  'CONVERSATION',
+  'EVENT',
+  'TV_SHOW',
+  'ENGAGEMENT_TYPE',
+  'CAMPAIGN_ENGAGEMENT',
+  'USER_ENGAGEMENT',
 ] as const;
 /** Secondary types narrow a primary one (location, demographics, devices, content). */
 export const SECONDARY_TARGETING_TYPES = [
-  'LOCATION', 'GENDER', 'AGE', 'LANGUAGE', 'PLATFORM', 'PLATFORM_VERSION', 'DEVICE', 'NETWORK_OPERATOR', 'WIFI_ONLY',
-  'APP_STORE_CATEGORY', 'NEGATIVE_PHRASE_KEYWORD', 'NEGATIVE_EXACT_KEYWORD', 'NEGATIVE_UNORDERED_KEYWORD', 'IAB_CATEGORY',
+  'LOCATION',
+  'GENDER',
+  'AGE',
+  'LANGUAGE',
+  'PLATFORM',
+  'PLATFORM_VERSION',
+  'DEVICE',
+  'NETWORK_OPERATOR',
+  'WIFI_ONLY',
+  'APP_STORE_CATEGORY',
+  'NEGATIVE_PHRASE_KEYWORD',
+  'NEGATIVE_EXACT_KEYWORD',
+  'NEGATIVE_UNORDERED_KEYWORD',
+  'IAB_CATEGORY',
 ] as const;
 const ALL_TYPES: readonly string[] = [...PRIMARY_TARGETING_TYPES, ...SECONDARY_TARGETING_TYPES];
 export const OPERATOR_TYPES = ['EQ', 'NE'] as const;
@@ -164,16 +220,19 @@ export interface Criterion {
 
 /** Checks targeting_criteria: a non-empty array of {targeting_type, targeting_value[, operator_type]} with a primary one. */
 export function checkTargetingCriteria(v: unknown): string | undefined {
-  if (!Array.isArray(v) || v.length === 0) return 'must be a non-empty array of {"targeting_type","targeting_value"} objects';
+  if (!Array.isArray(v) || v.length === 0)
+    return 'must be a non-empty array of {"targeting_type","targeting_value"} objects';
   for (const [i, c] of v.entries()) {
     if (!c || typeof c !== 'object' || Array.isArray(c)) return `[${i}] must be an object`;
     const t = (c as Record<string, unknown>).targeting_type;
     const val = (c as Record<string, unknown>).targeting_value;
     const op = (c as Record<string, unknown>).operator_type;
     if (t === undefined) return `[${i}].targeting_type is required`;
-    if (typeof t !== 'string' || !ALL_TYPES.includes(t)) return `[${i}].targeting_type must be a targeting type such as ${PRIMARY_TARGETING_TYPES.slice(0, 4).join(', ')}, LOCATION (got ${JSON.stringify(t)})`;
+    if (typeof t !== 'string' || !ALL_TYPES.includes(t))
+      return `[${i}].targeting_type must be a targeting type such as ${PRIMARY_TARGETING_TYPES.slice(0, 4).join(', ')}, LOCATION (got ${JSON.stringify(t)})`;
     if (typeof val !== 'string' || val.length === 0) return `[${i}].targeting_value is required (a non-empty string)`;
-    if (op !== undefined && !(OPERATOR_TYPES as readonly unknown[]).includes(op)) return `[${i}].operator_type must be EQ or NE`;
+    if (op !== undefined && !(OPERATOR_TYPES as readonly unknown[]).includes(op))
+      return `[${i}].operator_type must be EQ or NE`;
   }
   if (!v.some((c) => (PRIMARY_TARGETING_TYPES as readonly string[]).includes((c as Criterion).targeting_type))) {
     return `needs at least one primary criterion (${PRIMARY_TARGETING_TYPES.join(', ')})`;

@@ -7,9 +7,7 @@ import * as z from 'zod';
 import type { OperationDef, ResourceDef } from '../resource-types.js';
 import { commonList, p, withDeleted } from '../params.js';
 import { batchOp, createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
-import {
-  AUDIENCE_BATCH_MAX, AUDIENCE_TYPES, OPERATOR_TYPES, segmentsRule, targetingRule,
-} from './audience-rules.js';
+import { AUDIENCE_BATCH_MAX, AUDIENCE_TYPES, OPERATOR_TYPES, segmentsRule, targetingRule } from './audience-rules.js';
 
 const CAS = '/accounts/:account_id/custom_audiences';
 const CA = `${CAS}/:custom_audience_id`;
@@ -18,13 +16,26 @@ export const PERMISSION_LEVELS = ['READ_ONLY', 'READ_WRITE'] as const;
 export const SHARE_OUTSIDE_FEATURE = 'SHARE_AUDIENCE_OUTSIDE_BUSINESS';
 const PERMISSIONS = 'custom_audience_permissions';
 
-const AUDIENCE_COLUMNS = ['id', 'name', 'audience_size', 'audience_type', 'is_owner', 'description', 'created_at', 'deleted'];
+const AUDIENCE_COLUMNS = [
+  'id',
+  'name',
+  'audience_size',
+  'audience_type',
+  'is_owner',
+  'description',
+  'created_at',
+  'deleted',
+];
 
 const segmentsParam = (required: boolean) =>
-  p.json('segments', z.record(z.string(), z.unknown(), { error: 'must be an object with boolean_operator and child_segments' }), {
-    required,
-    help: 'the root segment: {"boolean_operator","child_segments":[...]}',
-  });
+  p.json(
+    'segments',
+    z.record(z.string(), z.unknown(), { error: 'must be an object with boolean_operator and child_segments' }),
+    {
+      required,
+      help: 'the root segment: {"boolean_operator","child_segments":[...]}',
+    },
+  );
 
 const customAudiences: ResourceDef = {
   name: 'custom_audiences',
@@ -39,7 +50,10 @@ const customAudiences: ResourceDef = {
       CAS,
       [
         ...commonList(),
-        p.enumOf('permission_scope', ['OWNER', 'SHARED'], { default: 'OWNER', help: 'OWNER: this account\'s audiences; SHARED: those shared with it' }),
+        p.enumOf('permission_scope', ['OWNER', 'SHARED'], {
+          default: 'OWNER',
+          help: "OWNER: this account's audiences; SHARED: those shared with it",
+        }),
         p.str('q', { min: 1, max: 255, help: 'name prefix, case-insensitive' }),
         p.list('custom_audience_ids'),
       ],
@@ -48,30 +62,56 @@ const customAudiences: ResourceDef = {
     getOp(CA, [withDeleted()], {
       description: 'one custom audience, with audience_size (distinct users) and is_owner',
     }),
-    createOp(CAS, [p.str('name', { required: true, min: 1, help: 'unique in the account' }), p.str('description')], { description: 'create a custom audience (names are unique)' }),
+    createOp(CAS, [p.str('name', { required: true, min: 1, help: 'unique in the account' }), p.str('description')], {
+      description: 'create a custom audience (names are unique)',
+    }),
     updateOp(CA, [p.str('name', { min: 1, help: 'unique in the account' }), p.str('description')], {
       description: 'rename or describe a custom audience (not flexible ones: they are immutable)',
     }),
     deleteOp(CA, [], { description: 'delete a custom audience (owner only)' }),
-    customOp('targeted', 'GET', 'list', `${CA}/targeted`, [p.bool('with_active', { default: true, help: 'false also lists line items that are not servable' }), p.str('cursor', { min: 1 })], {
-      description: 'campaigns and line items of the account that target the audience',
-      columns: ['campaign_id', 'campaign_name', 'line_items'],
-    }),
+    customOp(
+      'targeted',
+      'GET',
+      'list',
+      `${CA}/targeted`,
+      [
+        p.bool('with_active', { default: true, help: 'false also lists line items that are not servable' }),
+        p.str('cursor', { min: 1 }),
+      ],
+      {
+        description: 'campaigns and line items of the account that target the audience',
+        columns: ['campaign_id', 'campaign_name', 'line_items'],
+      },
+    ),
     batchOp(
       '/batch/accounts/:account_id/custom_audiences',
       AUDIENCE_BATCH_MAX,
       {
         Create: {
-          params: [p.enumOf('audience_type', AUDIENCE_TYPES, { required: true }), p.str('name', { required: true, min: 1 }), p.str('description'), segmentsParam(true)],
+          params: [
+            p.enumOf('audience_type', AUDIENCE_TYPES, { required: true }),
+            p.str('name', { required: true, min: 1 }),
+            p.str('description'),
+            segmentsParam(true),
+          ],
           rules: [segmentsRule],
         },
         Update: {
-          params: [p.id('custom_audience_id', { required: true }), p.enumOf('audience_type', AUDIENCE_TYPES), p.str('name', { min: 1 }), p.str('description'), segmentsParam(false)],
+          params: [
+            p.id('custom_audience_id', { required: true }),
+            p.enumOf('audience_type', AUDIENCE_TYPES),
+            p.str('name', { min: 1 }),
+            p.str('description'),
+            segmentsParam(false),
+          ],
           rules: [segmentsRule],
         },
         Delete: { params: [p.id('custom_audience_id', { required: true })] },
       },
-      { description: `flexible audiences (closed beta): up to ${AUDIENCE_BATCH_MAX} items, all or nothing`, columns: ['id', 'name', 'audience_type', 'deleted', 'created_at'] },
+      {
+        description: `flexible audiences (closed beta): up to ${AUDIENCE_BATCH_MAX} items, all or nothing`,
+        columns: ['id', 'name', 'audience_type', 'deleted', 'created_at'],
+      },
     ),
   ],
 };
@@ -87,15 +127,24 @@ function permissionOps(version: '12' | '5', kind: 'custom' | 'tailored'): Operat
       ...o,
       description: `list who an audience is shared with (the owner sees every grant, a grantee its own)`,
     }),
-    createOp(base, [p.id('granted_account_id', { required: true }), p.enumOf('permission_level', PERMISSION_LEVELS, { required: true })], {
-      ...o,
-      verb: 'grant',
-      description: 'share an audience with another account (owner only; same business, or SHARE_AUDIENCE_OUTSIDE_BUSINESS)',
-    }),
+    createOp(
+      base,
+      [
+        p.id('granted_account_id', { required: true }),
+        p.enumOf('permission_level', PERMISSION_LEVELS, { required: true }),
+      ],
+      {
+        ...o,
+        verb: 'grant',
+        description:
+          'share an audience with another account (owner only; same business, or SHARE_AUDIENCE_OUTSIDE_BUSINESS)',
+      },
+    ),
     deleteOp(`${base}/:${kind}_audience_permission_id`, [], {
       ...o,
       verb: 'revoke',
-      description: 'revoke a share: the grantee can no longer target the audience in new campaigns (running ones keep it)',
+      description:
+        'revoke a share: the grantee can no longer target the audience in new campaigns (running ones keep it)',
     }),
   ];
 }
@@ -136,9 +185,15 @@ const doNotReachLists: ResourceDef = {
   description: "the account's do-not-reach list: excluded from every campaign of the account",
   columns: ['id', 'description', 'audience_size', 'created_at', 'deleted'],
   operations: [
-    listOp('/accounts/:account_id/do_not_reach_lists', [withDeleted()], { description: 'the do-not-reach list of the account (at most one)' }),
-    createOp('/accounts/:account_id/do_not_reach_lists', [p.str('description')], { description: 'create the do-not-reach list (one per account)' }),
-    deleteOp('/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id', [], { description: 'delete the do-not-reach list' }),
+    listOp('/accounts/:account_id/do_not_reach_lists', [withDeleted()], {
+      description: 'the do-not-reach list of the account (at most one)',
+    }),
+    createOp('/accounts/:account_id/do_not_reach_lists', [p.str('description')], {
+      description: 'create the do-not-reach list (one per account)',
+    }),
+    deleteOp('/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id', [], {
+      description: 'delete the do-not-reach list',
+    }),
   ],
 };
 
@@ -150,10 +205,17 @@ const estimateOp = customOp(
   'one',
   '/accounts/:account_id/audience_estimate',
   [
-    p.json('targeting_criteria', z.array(z.unknown(), { error: 'must be an array of targeting criteria' }), { required: true, help: 'as for POST targeting_criteria; at least one primary criterion' }),
+    p.json('targeting_criteria', z.array(z.unknown(), { error: 'must be an array of targeting criteria' }), {
+      required: true,
+      help: 'as for POST targeting_criteria; at least one primary criterion',
+    }),
     p.enumOf('operator_type', OPERATOR_TYPES, { default: 'EQ', help: 'NE negates the targeting' }),
   ],
-  { description: 'estimate the audience size of a targeting', rules: [targetingRule], columns: ['audience_size.min', 'audience_size.max'] },
+  {
+    description: 'estimate the audience size of a targeting',
+    rules: [targetingRule],
+    columns: ['audience_size.min', 'audience_size.max'],
+  },
 );
 estimateOp.body = 'json';
 
@@ -167,4 +229,10 @@ const audienceEstimates: ResourceDef = {
   operations: [estimateOp],
 };
 
-export const RESOURCES: ResourceDef[] = [customAudiences, customAudiencePermissions, tailoredAudiencePermissions, doNotReachLists, audienceEstimates];
+export const RESOURCES: ResourceDef[] = [
+  customAudiences,
+  customAudiencePermissions,
+  tailoredAudiencePermissions,
+  doNotReachLists,
+  audienceEstimates,
+];

@@ -21,16 +21,25 @@ const standardDeliveryNeedsCampaign: Rule = (v) =>
     ? { param: 'standard_delivery', code: 'INVALID_PARAMETER', message: 'only when budget_optimization is CAMPAIGN' }
     : undefined;
 /** The budget rules of a request; the sandbox runs them again on the stored result of an update. */
-export const CAMPAIGN_BUDGET_RULES: Rule[] = [standardDeliveryNeedsCampaign, atMost('daily_budget_amount_local_micro', 'total_budget_amount_local_micro')];
+export const CAMPAIGN_BUDGET_RULES: Rule[] = [
+  standardDeliveryNeedsCampaign,
+  atMost('daily_budget_amount_local_micro', 'total_budget_amount_local_micro'),
+];
 
 function campaignWriteParams(create: boolean): ParamDef[] {
   return [
     ...(create ? [p.id('funding_instrument_id', { required: true })] : []),
     p.str('name', { required: create, min: 1, max: 255 }),
     p.enumOf('budget_optimization', BUDGET_OPTIMIZATION, create ? { default: 'CAMPAIGN' } : {}),
-    p.micro('daily_budget_amount_local_micro', { help: create ? 'required for credit-card funding instruments' : 'when absent, spend is spread evenly over the flight' }),
+    p.micro('daily_budget_amount_local_micro', {
+      help: create
+        ? 'required for credit-card funding instruments'
+        : 'when absent, spend is spread evenly over the flight',
+    }),
     // Spec 4.3: create takes ACTIVE, DRAFT or PAUSED; update only ACTIVE or PAUSED.
-    create ? p.enumOf('entity_status', ['ACTIVE', 'DRAFT', 'PAUSED'], { default: 'ACTIVE' }) : p.enumOf('entity_status', ['ACTIVE', 'PAUSED']),
+    create
+      ? p.enumOf('entity_status', ['ACTIVE', 'DRAFT', 'PAUSED'], { default: 'ACTIVE' })
+      : p.enumOf('entity_status', ['ACTIVE', 'PAUSED']),
     p.str('purchase_order_number', { max: 50 }),
     p.bool('standard_delivery', create ? { default: true } : {}),
     p.micro('total_budget_amount_local_micro'),
@@ -43,7 +52,15 @@ const campaigns: ResourceDef = {
   noun: 'campaigns',
   idParam: 'campaign_id',
   description: 'campaigns: budget and schedule container of line items',
-  columns: ['id', 'name', 'entity_status', 'funding_instrument_id', 'daily_budget_amount_local_micro', 'total_budget_amount_local_micro', 'created_at'],
+  columns: [
+    'id',
+    'name',
+    'entity_status',
+    'funding_instrument_id',
+    'daily_budget_amount_local_micro',
+    'total_budget_amount_local_micro',
+    'created_at',
+  ],
   operations: [
     listOp(
       CAMPAIGNS,
@@ -65,10 +82,15 @@ const campaigns: ResourceDef = {
       CAMPAIGN_BATCH_MAX,
       {
         Create: { params: campaignWriteParams(true), rules: CAMPAIGN_BUDGET_RULES },
-        Update: { params: [p.id('campaign_id', { required: true }), ...campaignWriteParams(false)], rules: CAMPAIGN_BUDGET_RULES },
+        Update: {
+          params: [p.id('campaign_id', { required: true }), ...campaignWriteParams(false)],
+          rules: CAMPAIGN_BUDGET_RULES,
+        },
         Delete: { params: [p.id('campaign_id', { required: true })] },
       },
-      { description: `create, update and delete up to ${CAMPAIGN_BATCH_MAX} campaigns at once, all or nothing (--file ops.json|-)` },
+      {
+        description: `create, update and delete up to ${CAMPAIGN_BATCH_MAX} campaigns at once, all or nothing (--file ops.json|-)`,
+      },
     ),
   ],
 };
@@ -81,15 +103,23 @@ const fundingInstruments: ResourceDef = {
   description: 'funding instruments: what pays for campaigns',
   columns: ['id', 'description', 'type', 'currency', 'entity_status', 'start_time', 'end_time'],
   operations: [
-    listOp('/accounts/:account_id/funding_instruments', [...commonList(), p.list('funding_instrument_ids')], { description: 'list funding instruments' }),
-    getOp('/accounts/:account_id/funding_instruments/:funding_instrument_id', [p.bool('with_deleted', { default: false })], { description: 'one funding instrument' }),
+    listOp('/accounts/:account_id/funding_instruments', [...commonList(), p.list('funding_instrument_ids')], {
+      description: 'list funding instruments',
+    }),
+    getOp(
+      '/accounts/:account_id/funding_instruments/:funding_instrument_id',
+      [p.bool('with_deleted', { default: false })],
+      { description: 'one funding instrument' },
+    ),
     createOp(
       '/accounts/:account_id/funding_instruments',
       [
         p.str('currency', { required: true, pattern: /^[A-Z]{3}$/, patternRule: 'an ISO 4217 code such as USD' }),
         p.time('start_time', { required: true }),
         p.time('end_time'),
-        p.enumOf('type', ['CREDIT_CARD', 'INSERTION_ORDER', 'CREDIT_LINE', 'AGENCY_CREDIT_LINE'], { default: 'CREDIT_CARD' }),
+        p.enumOf('type', ['CREDIT_CARD', 'INSERTION_ORDER', 'CREDIT_LINE', 'AGENCY_CREDIT_LINE'], {
+          default: 'CREDIT_CARD',
+        }),
         p.str('description', { max: 255 }),
       ],
       { description: 'create a funding instrument (sandbox only)', sandboxOnly: true },

@@ -8,25 +8,55 @@ import { commonList, lazySchema, p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 import {
-  CTA_MAX, CTA_ORDINALS, MEDIA_KEY, POLL_CHOICE_MAX, POLL_MAX_MINUTES, POLL_MIN_MINUTES, SCHEDULE_MAX_MS, THANK_YOU_MAX,
-  attachmentProblem, cardMediaKeys, cardTypeOf, clearable, componentsSchema, conversationCardProblem, conversationRules,
-  ctaLength, longId, mediaKeysRule, mediaKindOfKey, oneOfComponentsOrSlides, pollChoiceOrder, slidesSchema, toMinute,
-  type MediaKind,
+  CTA_MAX,
+  CTA_ORDINALS,
+  MEDIA_KEY,
+  POLL_CHOICE_MAX,
+  POLL_MAX_MINUTES,
+  POLL_MIN_MINUTES,
+  SCHEDULE_MAX_MS,
+  THANK_YOU_MAX,
+  clearable,
+  componentsSchema,
+  conversationRules,
+  ctaLength,
+  mediaKeysRule,
+  mediaKindOfKey,
+  oneOfComponentsOrSlides,
+  pollChoiceOrder,
+  slidesSchema,
+  toMinute,
 } from '../rules/cards.js';
 
 const A = '/accounts/:account_id';
-type Rec = Record<string, unknown> & { id: string };
 
 /** Spec 4.1 account media creative_types. */
 export const CREATIVE_TYPES = [
-  'BANNER', 'BANNER_TABLET', 'INTERSTITIAL', 'INTERSTITIAL_LANDSCAPE', 'INTERSTITIAL_LANDSCAPE_TABLET', 'INTERSTITIAL_TABLET',
-  'MEDIUM_RECTANGLE', 'PREROLL', 'VAST_PREROLL',
+  'BANNER',
+  'BANNER_TABLET',
+  'INTERSTITIAL',
+  'INTERSTITIAL_LANDSCAPE',
+  'INTERSTITIAL_LANDSCAPE_TABLET',
+  'INTERSTITIAL_TABLET',
+  'MEDIUM_RECTANGLE',
+  'PREROLL',
+  'VAST_PREROLL',
 ] as const;
 /** Spec 2.2 component-based card types. */
 export const CARD_TYPES = [
-  'IMAGE_APP', 'IMAGE_CAROUSEL_APP', 'IMAGE_CAROUSEL_WEBSITE', 'IMAGE_MULTI_DEST_CAROUSEL_WEBSITE', 'IMAGE_WEBSITE',
-  'MIXED_MEDIA_MULTI_DEST_CAROUSEL_WEBSITE', 'MIXED_MEDIA_SINGLE_DEST_CAROUSEL_APP', 'MIXED_MEDIA_SINGLE_DEST_CAROUSEL_WEBSITE',
-  'VIDEO_APP', 'VIDEO_CAROUSEL_APP', 'VIDEO_CAROUSEL_WEBSITE', 'VIDEO_MULTI_DEST_CAROUSEL_WEBSITE', 'VIDEO_WEBSITE',
+  'IMAGE_APP',
+  'IMAGE_CAROUSEL_APP',
+  'IMAGE_CAROUSEL_WEBSITE',
+  'IMAGE_MULTI_DEST_CAROUSEL_WEBSITE',
+  'IMAGE_WEBSITE',
+  'MIXED_MEDIA_MULTI_DEST_CAROUSEL_WEBSITE',
+  'MIXED_MEDIA_SINGLE_DEST_CAROUSEL_APP',
+  'MIXED_MEDIA_SINGLE_DEST_CAROUSEL_WEBSITE',
+  'VIDEO_APP',
+  'VIDEO_CAROUSEL_APP',
+  'VIDEO_CAROUSEL_WEBSITE',
+  'VIDEO_MULTI_DEST_CAROUSEL_WEBSITE',
+  'VIDEO_WEBSITE',
 ] as const;
 export const PREROLL_CTAS = ['GO_TO', 'SEE_MORE', 'SHOP', 'VISIT_SITE', 'WATCH_NOW'] as const;
 export const TWEET_TYPES = ['DRAFT', 'PUBLISHED', 'SCHEDULED'] as const;
@@ -40,11 +70,19 @@ export const MEDIA_NAME_MAX = 100;
 export const MEDIA_FILE_NAME_MAX = 255;
 
 const withDeletedOnly = () => [p.bool('with_deleted', { default: false })];
-const url = (name: string, o: { required?: boolean; help?: string } = {}) => p.str(name, { ...o, max: 2048, pattern: /^https?:\/\/\S+$/, patternRule: 'an http(s) URL' });
+const url = (name: string, o: { required?: boolean; help?: string } = {}) =>
+  p.str(name, { ...o, max: 2048, pattern: /^https?:\/\/\S+$/, patternRule: 'an http(s) URL' });
 const mediaKey = (name: string, o: { required?: boolean; help?: string; writeOnly?: boolean } = {}) =>
   p.str(name, { ...o, pattern: MEDIA_KEY, patternRule: 'a media key such as 3_1234567890' });
-const cardUri = (name = 'card_uri') => p.str(name, { pattern: /^card:\/\/[A-Za-z0-9_-]{1,64}$/, patternRule: 'a card URI such as card://1234' });
-const mediaKeys = () => p.list('media_keys', { max: 4, pattern: MEDIA_KEY, patternRule: 'a media key such as 3_1234567890', help: 'up to 4 images, or 1 GIF, or 1 video, from the media library' });
+const cardUri = (name = 'card_uri') =>
+  p.str(name, { pattern: /^card:\/\/[A-Za-z0-9_-]{1,64}$/, patternRule: 'a card URI such as card://1234' });
+const mediaKeys = () =>
+  p.list('media_keys', {
+    max: 4,
+    pattern: MEDIA_KEY,
+    patternRule: 'a media key such as 3_1234567890',
+    help: 'up to 4 images, or 1 GIF, or 1 video, from the media library',
+  });
 
 // ---- account media ----
 
@@ -56,9 +94,15 @@ const accountMedia: ResourceDef = {
   description: 'account media: images and videos of the account, by creative type',
   columns: ['id', 'creative_type', 'media_url', 'video_id', 'created_at', 'deleted'],
   operations: [
-    listOp(`${A}/account_media`, [p.list('account_media_ids'), ...commonList(), p.list('creative_types', { of: CREATIVE_TYPES })], { description: 'list account media' }),
+    listOp(
+      `${A}/account_media`,
+      [p.list('account_media_ids'), ...commonList(), p.list('creative_types', { of: CREATIVE_TYPES })],
+      { description: 'list account media' },
+    ),
     getOp(`${A}/account_media/:account_media_id`, withDeletedOnly(), { description: 'one account media object' }),
-    deleteOp(`${A}/account_media/:account_media_id`, [], { description: 'delete an account media object (deleted: true)' }),
+    deleteOp(`${A}/account_media/:account_media_id`, [], {
+      description: 'delete an account media object (deleted: true)',
+    }),
   ],
 };
 
@@ -67,7 +111,11 @@ const accountMedia: ResourceDef = {
 const CARDS = `${A}/cards`;
 const cardQ = () => p.str('q', { min: 1, max: CARD_Q_MAX, help: 'name prefix, case-insensitive' });
 const cardUris = (o: { required?: boolean } = {}) =>
-  p.list('card_uris', { ...o, pattern: /^card:\/\/[A-Za-z0-9_-]{1,64}$/, patternRule: 'a card URI such as card://1234' });
+  p.list('card_uris', {
+    ...o,
+    pattern: /^card:\/\/[A-Za-z0-9_-]{1,64}$/,
+    patternRule: 'a card URI such as card://1234',
+  });
 
 function cardBody(create: boolean): ParamDef[] {
   return [
@@ -100,16 +148,35 @@ const cards: ResourceDef = {
       },
     ),
     // Before GET cards/:card_id, so that `all` is not taken for an id (routes match in order).
-    customOp('all', 'GET', 'list', `${CARDS}/all`, [cardUris({ required: true }), p.bool('with_deleted', { default: false })], {
-      description: 'legacy-style cards by card URI (any card type)',
-      columns: ['id', 'name', 'card_type', 'card_uri', 'deleted'],
-    }),
+    customOp(
+      'all',
+      'GET',
+      'list',
+      `${CARDS}/all`,
+      [cardUris({ required: true }), p.bool('with_deleted', { default: false })],
+      {
+        description: 'legacy-style cards by card URI (any card type)',
+        columns: ['id', 'name', 'card_type', 'card_uri', 'deleted'],
+      },
+    ),
     customOp('all-get', 'GET', 'one', `${CARDS}/all/:card_id`, withDeletedOnly(), {
       description: 'one card, legacy style',
     }),
     getOp(`${CARDS}/:card_id`, withDeletedOnly(), { description: 'one card' }),
-    Object.assign(createOp(CARDS, cardBody(true), { description: 'create a card (--file card.json: name and components or slides)', rules: [oneOfComponentsOrSlides(true)] }), { body: 'json' as const }),
-    Object.assign(updateOp(`${CARDS}/:card_id`, cardBody(false), { description: 'replace name, components or slides (--file)', rules: [oneOfComponentsOrSlides(false)] }), { body: 'json' as const }),
+    Object.assign(
+      createOp(CARDS, cardBody(true), {
+        description: 'create a card (--file card.json: name and components or slides)',
+        rules: [oneOfComponentsOrSlides(true)],
+      }),
+      { body: 'json' as const },
+    ),
+    Object.assign(
+      updateOp(`${CARDS}/:card_id`, cardBody(false), {
+        description: 'replace name, components or slides (--file)',
+        rules: [oneOfComponentsOrSlides(false)],
+      }),
+      { body: 'json' as const },
+    ),
     deleteOp(`${CARDS}/:card_id`, [], { description: 'delete a card (deleted: true)' }),
   ],
 };
@@ -117,12 +184,20 @@ const cards: ResourceDef = {
 // ---- draft and scheduled posts ----
 
 const textOrMedia: Rule = (v) =>
-  v.text === undefined && (v.media_keys === undefined || v.media_keys === null) ? { param: 'text', code: 'MISSING_PARAMETER', message: 'is required when media_keys is not given' } : undefined;
+  v.text === undefined && (v.media_keys === undefined || v.media_keys === null)
+    ? { param: 'text', code: 'MISSING_PARAMETER', message: 'is required when media_keys is not given' }
+    : undefined;
 
 function postParams(create: boolean, scheduled: boolean): ParamDef[] {
   const list: ParamDef[] = [];
   if (scheduled) list.push(scheduledAt(create));
-  if (create) list.push(p.long('as_user_id', { required: true, help: 'the advertiser on whose behalf (has granted access to your handle)' }));
+  if (create)
+    list.push(
+      p.long('as_user_id', {
+        required: true,
+        help: 'the advertiser on whose behalf (has granted access to your handle)',
+      }),
+    );
   list.push(
     p.str('text', { min: 1 }),
     create ? cardUri() : clearable(cardUri()),
@@ -134,14 +209,19 @@ function postParams(create: boolean, scheduled: boolean): ParamDef[] {
 }
 
 function scheduledAt(required: boolean): ParamDef {
-  return p.time('scheduled_at', { required, help: 'when to post: at most one year ahead, minute granularity (seconds ignored)' });
+  return p.time('scheduled_at', {
+    required,
+    help: 'when to post: at most one year ahead, minute granularity (seconds ignored)',
+  });
 }
 
 /** Spec 4.1/8: scheduled_at at most one year ahead (compared at minute granularity). */
 export const withinAYear: Rule = (v, env) => {
   if (typeof v.scheduled_at !== 'string') return undefined;
   const t = toMinute(parseIsoTime(v.scheduled_at)!);
-  return t - (env?.nowMs ?? Date.now()) > SCHEDULE_MAX_MS ? { param: 'scheduled_at', code: 'INVALID_PARAMETER', message: 'must be at most one year ahead' } : undefined;
+  return t - (env?.nowMs ?? Date.now()) > SCHEDULE_MAX_MS
+    ? { param: 'scheduled_at', code: 'INVALID_PARAMETER', message: 'must be at most one year ahead' }
+    : undefined;
 };
 
 const postRules = (create: boolean): Rule[] => [...(create ? [textOrMedia] : []), mediaKeysRule()];
@@ -154,10 +234,24 @@ const drafts: ResourceDef = {
   description: 'draft posts: prepared posts of an advertiser, not yet posted',
   columns: ['id', 'name', 'text', 'user_id', 'card_uri', 'media_keys', 'updated_at'],
   operations: [
-    listOp(`${A}/draft_tweets`, [p.int('count', { min: 1, max: 200, default: 100 }), p.str('cursor', { min: 1 }), p.long('user_id', { help: "default: the account's FULL promotable user" })], { description: 'list draft posts' }),
+    listOp(
+      `${A}/draft_tweets`,
+      [
+        p.int('count', { min: 1, max: 200, default: 100 }),
+        p.str('cursor', { min: 1 }),
+        p.long('user_id', { help: "default: the account's FULL promotable user" }),
+      ],
+      { description: 'list draft posts' },
+    ),
     getOp(`${A}/draft_tweets/:draft_tweet_id`, [], { description: 'one draft post' }),
-    createOp(`${A}/draft_tweets`, postParams(true, false), { description: 'create a draft post', rules: postRules(true) }),
-    updateOp(`${A}/draft_tweets/:draft_tweet_id`, postParams(false, false), { description: "change a draft post (--card-uri '' removes the card)", rules: postRules(false) }),
+    createOp(`${A}/draft_tweets`, postParams(true, false), {
+      description: 'create a draft post',
+      rules: postRules(true),
+    }),
+    updateOp(`${A}/draft_tweets/:draft_tweet_id`, postParams(false, false), {
+      description: "change a draft post (--card-uri '' removes the card)",
+      rules: postRules(false),
+    }),
   ],
 };
 
@@ -169,11 +263,27 @@ const scheduled: ResourceDef = {
   description: 'scheduled posts: SCHEDULED until scheduled_at, then SUCCESS with tweet_id',
   columns: ['id', 'name', 'text', 'scheduled_at', 'scheduled_status', 'tweet_id', 'completed_at'],
   operations: [
-    listOp(`${A}/scheduled_tweets`, [p.int('count', { min: 1, max: 200, default: 100 }), p.str('cursor', { min: 1 }), p.long('user_id', { help: "default: the account's FULL promotable user" })], { description: 'list scheduled posts' }),
+    listOp(
+      `${A}/scheduled_tweets`,
+      [
+        p.int('count', { min: 1, max: 200, default: 100 }),
+        p.str('cursor', { min: 1 }),
+        p.long('user_id', { help: "default: the account's FULL promotable user" }),
+      ],
+      { description: 'list scheduled posts' },
+    ),
     getOp(`${A}/scheduled_tweets/:scheduled_tweet_id`, [], { description: 'one scheduled post' }),
-    createOp(`${A}/scheduled_tweets`, postParams(true, true), { description: 'schedule a post', rules: [...postRules(true), withinAYear] }),
-    updateOp(`${A}/scheduled_tweets/:scheduled_tweet_id`, postParams(false, true), { description: "change a scheduled post (--card-uri '' / --media-keys '' remove)", rules: [...postRules(false), withinAYear] }),
-    deleteOp(`${A}/scheduled_tweets/:scheduled_tweet_id`, [], { description: 'delete a scheduled post for good (answers scheduled_status DELETED)' }),
+    createOp(`${A}/scheduled_tweets`, postParams(true, true), {
+      description: 'schedule a post',
+      rules: [...postRules(true), withinAYear],
+    }),
+    updateOp(`${A}/scheduled_tweets/:scheduled_tweet_id`, postParams(false, true), {
+      description: "change a scheduled post (--card-uri '' / --media-keys '' remove)",
+      rules: [...postRules(false), withinAYear],
+    }),
+    deleteOp(`${A}/scheduled_tweets/:scheduled_tweet_id`, [], {
+      description: 'delete a scheduled post for good (answers scheduled_status DELETED)',
+    }),
   ],
 };
 
@@ -184,18 +294,35 @@ const tweets: ResourceDef = {
   name: 'tweets',
   dataType: 'tweet',
   noun: 'tweets',
-  description: 'posts created through the ads API: promoted-only (nullcast) by default, ready for promoted-tweets create',
+  description:
+    'posts created through the ads API: promoted-only (nullcast) by default, ready for promoted-tweets create',
   columns: ['id', 'tweet_type', 'nullcast', 'text', 'card_uri', 'created_at'],
   operations: [
-    customOp('create', 'POST', 'one', `${A}/tweet`, [
-      p.long('as_user_id', { required: true, help: 'the promotable user who posts (has granted access to your handle)' }),
-      p.str('text', { min: 1 }),
-      cardUri(),
-      mediaKeys(),
-      p.bool('nullcast', { default: true, help: 'promoted-only (the default); --no-nullcast: organic (the FULL promotable user only)' }),
-      p.bool('trim_user', { default: false, help: 'the author as ids only' }),
-      p.enumOf('tweet_mode', ['compat', 'extended'], { help: 'extended: the text as full_text' }),
-    ], { description: 'create a post (promoted-only unless --nullcast false); promote it with promoted-tweets create', rules: postRules(true) }),
+    customOp(
+      'create',
+      'POST',
+      'one',
+      `${A}/tweet`,
+      [
+        p.long('as_user_id', {
+          required: true,
+          help: 'the promotable user who posts (has granted access to your handle)',
+        }),
+        p.str('text', { min: 1 }),
+        cardUri(),
+        mediaKeys(),
+        p.bool('nullcast', {
+          default: true,
+          help: 'promoted-only (the default); --no-nullcast: organic (the FULL promotable user only)',
+        }),
+        p.bool('trim_user', { default: false, help: 'the author as ids only' }),
+        p.enumOf('tweet_mode', ['compat', 'extended'], { help: 'extended: the text as full_text' }),
+      ],
+      {
+        description: 'create a post (promoted-only unless --nullcast false); promote it with promoted-tweets create',
+        rules: postRules(true),
+      },
+    ),
   ],
 };
 
@@ -207,7 +334,11 @@ const choice = (name: string, required = false) => p.str(name, { required, min: 
 /** Poll media: an image (or a video) in the library; GIFs are not poll media. */
 const pollMediaKind: Rule = (v) =>
   typeof v.media_key === 'string' && !['IMAGE', 'VIDEO'].includes(mediaKindOfKey(v.media_key) ?? '')
-    ? { param: 'media_key', code: 'INVALID_PARAMETER', message: 'must be the media key of an image (3_) or a video (7_, 13_)' }
+    ? {
+        param: 'media_key',
+        code: 'INVALID_PARAMETER',
+        message: 'must be the media key of an image (3_) or a video (7_, 13_)',
+      }
     : undefined;
 
 const polls: ResourceDef = {
@@ -223,7 +354,12 @@ const polls: ResourceDef = {
     createOp(
       POLLS,
       [
-        p.int('duration_in_minutes', { required: true, min: POLL_MIN_MINUTES, max: POLL_MAX_MINUTES, help: 'counted from creation' }),
+        p.int('duration_in_minutes', {
+          required: true,
+          min: POLL_MIN_MINUTES,
+          max: POLL_MAX_MINUTES,
+          help: 'counted from creation',
+        }),
         choice('first_choice', true),
         choice('second_choice', true),
         p.str('name', { required: true, min: 1, max: CARD_NAME_MAX }),
@@ -248,13 +384,29 @@ const prerollCtas: ResourceDef = {
   description: 'preroll calls to action of PREROLL_VIEWS line items',
   columns: ['id', 'line_item_id', 'call_to_action', 'call_to_action_url', 'deleted'],
   operations: [
-    listOp(PREROLL, [p.list('line_item_ids'), ...commonList(), p.list('preroll_call_to_action_ids')], { description: 'list preroll calls to action' }),
-    getOp(`${PREROLL}/:preroll_call_to_action_id`, withDeletedOnly(), { description: 'one preroll call to action' }),
-    createOp(PREROLL, [p.enumOf('call_to_action', PREROLL_CTAS, { required: true }), url('call_to_action_url', { required: true }), p.id('line_item_id', { required: true })], {
-      description: 'add a call to action to a PREROLL_VIEWS line item',
+    listOp(PREROLL, [p.list('line_item_ids'), ...commonList(), p.list('preroll_call_to_action_ids')], {
+      description: 'list preroll calls to action',
     }),
-    updateOp(`${PREROLL}/:preroll_call_to_action_id`, [p.enumOf('call_to_action', PREROLL_CTAS), url('call_to_action_url')], { description: 'change a preroll call to action' }),
-    deleteOp(`${PREROLL}/:preroll_call_to_action_id`, [], { description: 'delete a preroll call to action (deleted: true)' }),
+    getOp(`${PREROLL}/:preroll_call_to_action_id`, withDeletedOnly(), { description: 'one preroll call to action' }),
+    createOp(
+      PREROLL,
+      [
+        p.enumOf('call_to_action', PREROLL_CTAS, { required: true }),
+        url('call_to_action_url', { required: true }),
+        p.id('line_item_id', { required: true }),
+      ],
+      {
+        description: 'add a call to action to a PREROLL_VIEWS line item',
+      },
+    ),
+    updateOp(
+      `${PREROLL}/:preroll_call_to_action_id`,
+      [p.enumOf('call_to_action', PREROLL_CTAS), url('call_to_action_url')],
+      { description: 'change a preroll call to action' },
+    ),
+    deleteOp(`${PREROLL}/:preroll_call_to_action_id`, [], {
+      description: 'delete a preroll call to action (deleted: true)',
+    }),
   ],
 };
 
@@ -267,7 +419,9 @@ export const VIDEO_ONLY_FIELDS = ['description', 'title', 'poster_media_key'] as
 const videoOnlyRule: Rule = (v) => {
   if (typeof v.media_key !== 'string' || mediaKindOfKey(v.media_key) === 'VIDEO') return undefined;
   const bad = VIDEO_ONLY_FIELDS.find((n) => v[n] !== undefined);
-  return bad ? { param: bad, code: 'INVALID_PARAMETER', message: 'applies to videos only (media keys 7_ or 13_)' } : undefined;
+  return bad
+    ? { param: bad, code: 'INVALID_PARAMETER', message: 'applies to videos only (media keys 7_ or 13_)' }
+    : undefined;
 };
 const posterIsImage: Rule = (v) =>
   typeof v.poster_media_key === 'string' && mediaKindOfKey(v.poster_media_key) !== 'IMAGE'
@@ -276,7 +430,10 @@ const posterIsImage: Rule = (v) =>
 
 function libraryParams(): ParamDef[] {
   return [
-    p.str('description', { max: MEDIA_DESCRIPTION_MAX, help: 'videos only; shown via video_description of the post endpoint' }),
+    p.str('description', {
+      max: MEDIA_DESCRIPTION_MAX,
+      help: 'videos only; shown via video_description of the post endpoint',
+    }),
     p.str('file_name', { max: MEDIA_FILE_NAME_MAX }),
     p.str('name', { max: MEDIA_NAME_MAX, help: 'label; untitled when unset' }),
     mediaKey('poster_media_key', { help: 'videos only; an image of the library' }),
@@ -293,12 +450,29 @@ const mediaLibrary: ResourceDef = {
   columns: ['media_key', 'media_type', 'name', 'file_name', 'aspect_ratio', 'media_status', 'deleted'],
   operations: [
     // Listing, retrieval and adding are "not shown" in the spec; the platform's are used.
-    listOp(LIB, [p.int('count', { min: 1, max: 50, default: 20 }), p.str('cursor', { min: 1 }), p.enumOf('media_type', ['GIF', 'IMAGE', 'VIDEO']), p.str('q', { min: 1, max: 255, help: 'name prefix' }), p.bool('with_deleted', { default: false })], {
-      description: 'list the media library',
-    }),
+    listOp(
+      LIB,
+      [
+        p.int('count', { min: 1, max: 50, default: 20 }),
+        p.str('cursor', { min: 1 }),
+        p.enumOf('media_type', ['GIF', 'IMAGE', 'VIDEO']),
+        p.str('q', { min: 1, max: 255, help: 'name prefix' }),
+        p.bool('with_deleted', { default: false }),
+      ],
+      {
+        description: 'list the media library',
+      },
+    ),
     getOp(`${LIB}/:media_key`, withDeletedOnly(), { description: 'one media library object' }),
-    createOp(LIB, [mediaKey('media_key', { required: true, help: 'key of an uploaded media' }), ...libraryParams()], { verb: 'add', description: 'add an uploaded media to the library', rules: [videoOnlyRule, posterIsImage] }),
-    updateOp(`${LIB}/:media_key`, libraryParams(), { description: 'change name, file name, title, description or poster', rules: [posterIsImage] }),
+    createOp(LIB, [mediaKey('media_key', { required: true, help: 'key of an uploaded media' }), ...libraryParams()], {
+      verb: 'add',
+      description: 'add an uploaded media to the library',
+      rules: [videoOnlyRule, posterIsImage],
+    }),
+    updateOp(`${LIB}/:media_key`, libraryParams(), {
+      description: 'change name, file name, title, description or poster',
+      rules: [posterIsImage],
+    }),
     deleteOp(`${LIB}/:media_key`, [], { description: 'delete a media library object (deleted: true)' }),
   ],
 };
@@ -312,9 +486,16 @@ const previews: ResourceDef = {
   description: 'post previews (iframe markup) of draft, scheduled or published posts',
   columns: ['tweet_id', 'preview'],
   operations: [
-    customOp('list', 'GET', 'list', `${A}/tweet_previews`, [p.list('tweet_ids', { of: 'long', required: true }), p.enumOf('tweet_type', TWEET_TYPES, { required: true })], {
-      description: 'previews of posts (ids must match --tweet-type, others get no preview)',
-    }),
+    customOp(
+      'list',
+      'GET',
+      'list',
+      `${A}/tweet_previews`,
+      [p.list('tweet_ids', { of: 'long', required: true }), p.enumOf('tweet_type', TWEET_TYPES, { required: true })],
+      {
+        description: 'previews of posts (ids must match --tweet-type, others get no preview)',
+      },
+    ),
   ],
 };
 
@@ -330,7 +511,8 @@ function cta(name: string, required = false): ParamDef {
       z.string({ error: 'must be a string' }).superRefine((s, ctx) => {
         const n = ctaLength(s);
         if (n < 1) ctx.addIssue({ code: 'custom', message: 'must not be empty' });
-        else if (n > CTA_MAX) ctx.addIssue({ code: 'custom', message: `must be at most ${CTA_MAX} characters, not counting # (got ${n})` });
+        else if (n > CTA_MAX)
+          ctx.addIssue({ code: 'custom', message: `must be at most ${CTA_MAX} characters, not counting # (got ${n})` });
       }) as z.ZodType<unknown>,
   );
   d.rule = `max ${CTA_MAX} chars without #`;
@@ -341,7 +523,10 @@ function conversationParams(create: boolean): ParamDef[] {
   const list: ParamDef[] = [];
   for (const [i, o] of CTA_ORDINALS.entries()) {
     const req = create && i === 0;
-    list.push(cta(`${o}_cta`, req), p.str(`${o}_cta_tweet`, { required: req, min: 1, help: `post text sent when ${o}_cta is tapped` }));
+    list.push(
+      cta(`${o}_cta`, req),
+      p.str(`${o}_cta_tweet`, { required: req, min: 1, help: `post text sent when ${o}_cta is tapped` }),
+    );
   }
   list.push(
     mediaKey('media_key', { required: create, help: 'a 16:9 video of the library' }),
@@ -357,7 +542,9 @@ function conversationParams(create: boolean): ParamDef[] {
 }
 
 const conversationVideo: Rule = (v) =>
-  typeof v.media_key === 'string' && mediaKindOfKey(v.media_key) !== 'VIDEO' ? { param: 'media_key', code: 'INVALID_PARAMETER', message: 'must be the media key of a video (7_ or 13_)' } : undefined;
+  typeof v.media_key === 'string' && mediaKindOfKey(v.media_key) !== 'VIDEO'
+    ? { param: 'media_key', code: 'INVALID_PARAMETER', message: 'must be the media key of a video (7_ or 13_)' }
+    : undefined;
 
 const conversationCards: ResourceDef = {
   name: 'conversation_cards',
@@ -370,12 +557,29 @@ const conversationCards: ResourceDef = {
     // List and retrieval are "not shown" in the spec; the platform has both.
     listOp(CONV, [p.list('card_ids'), ...commonList(), cardQ()], { description: 'list video conversation cards' }),
     getOp(`${CONV}/:card_id`, [], { description: 'one video conversation card' }),
-    createOp(CONV, conversationParams(true), { description: 'create a video conversation card', rules: [...conversationRules(true), conversationVideo] }),
-    updateOp(`${CONV}/:card_id`, conversationParams(false), { description: 'change a video conversation card', rules: [conversationVideo] }),
+    createOp(CONV, conversationParams(true), {
+      description: 'create a video conversation card',
+      rules: [...conversationRules(true), conversationVideo],
+    }),
+    updateOp(`${CONV}/:card_id`, conversationParams(false), {
+      description: 'change a video conversation card',
+      rules: [conversationVideo],
+    }),
     deleteOp(`${CONV}/:card_id`, [], { description: 'delete a video conversation card for good' }),
   ],
 };
 
 // Order matters for the sandbox routes: cards/poll, cards/video_conversation and cards/all come
 // before cards/:card_id.
-export const RESOURCES: ResourceDef[] = [accountMedia, polls, conversationCards, cards, drafts, scheduled, tweets, prerollCtas, mediaLibrary, previews];
+export const RESOURCES: ResourceDef[] = [
+  accountMedia,
+  polls,
+  conversationCards,
+  cards,
+  drafts,
+  scheduled,
+  tweets,
+  prerollCtas,
+  mediaLibrary,
+  previews,
+];

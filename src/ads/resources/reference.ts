@@ -19,7 +19,13 @@ const biddingRules: ResourceDef = {
   defaultVerb: 'list',
   description: 'minimum and maximum CPE bids per currency (refresh at least monthly)',
   columns: ['currency', 'minimum_cpe_bid_local_micro', 'maximum_cpe_bid_local_micro'],
-  operations: [listOp('/bidding_rules', [p.str('currency', { pattern: /^[A-Z]{3}$/, patternRule: 'an ISO 4217 code such as USD' })], { description: 'bidding rules' })],
+  operations: [
+    listOp(
+      '/bidding_rules',
+      [p.str('currency', { pattern: /^[A-Z]{3}$/, patternRule: 'an ISO 4217 code such as USD' })],
+      { description: 'bidding rules' },
+    ),
+  ],
 };
 
 const contentCategories: ResourceDef = {
@@ -63,7 +69,11 @@ const placements: ResourceDef = {
   defaultVerb: 'list',
   description: 'placements valid for each product type',
   columns: ['product_type', 'placements'],
-  operations: [listOp('/line_items/placements', [p.enumOf('product_type', PRODUCT_TYPES)], { description: 'placements by product type' })],
+  operations: [
+    listOp('/line_items/placements', [p.enumOf('product_type', PRODUCT_TYPES)], {
+      description: 'placements by product type',
+    }),
+  ],
 };
 
 const COUNTRY = /^[A-Z]{2}$/;
@@ -79,7 +89,14 @@ const curatedCategories: ResourceDef = {
   operations: [
     listOp(
       '/accounts/:account_id/curated_categories',
-      [p.list('country_codes', { required: true, pattern: COUNTRY, patternRule: 'a two-letter ISO country code such as US' }), p.str('cursor', { min: 1 })],
+      [
+        p.list('country_codes', {
+          required: true,
+          pattern: COUNTRY,
+          patternRule: 'a two-letter ISO country code such as US',
+        }),
+        p.str('cursor', { min: 1 }),
+      ],
       { description: 'curated categories of the given countries' },
     ),
     getOp('/accounts/:account_id/curated_categories/:curated_category_id', [], { description: 'one curated category' }),
@@ -87,7 +104,9 @@ const curatedCategories: ResourceDef = {
 };
 
 // `ads ref features` is the account's features endpoint, shown where reference data is looked up.
-const accountFeaturesOp = ACCOUNT_RESOURCES.find((r) => r.name === 'accounts')!.operations.find((o) => o.verb === 'features')!;
+const accountFeaturesOp = ACCOUNT_RESOURCES.find((r) => r.name === 'accounts')!.operations.find(
+  (o) => o.verb === 'features',
+)!;
 const features: ResourceDef = {
   name: 'accounts',
   dataType: 'account',
@@ -100,14 +119,22 @@ const features: ResourceDef = {
 };
 
 const keywordsTotal: Rule = (v) => {
-  const n = ((v.keywords as string[] | undefined)?.length ?? 0) + ((v.negative_keywords as string[] | undefined)?.length ?? 0);
-  return n > KEYWORDS_MAX ? { param: 'keywords', code: 'INVALID_PARAMETER', message: `must be at most ${KEYWORDS_MAX} combined with negative_keywords (got ${n})` } : undefined;
+  const n =
+    ((v.keywords as string[] | undefined)?.length ?? 0) + ((v.negative_keywords as string[] | undefined)?.length ?? 0);
+  return n > KEYWORDS_MAX
+    ? {
+        param: 'keywords',
+        code: 'INVALID_PARAMETER',
+        message: `must be at most ${KEYWORDS_MAX} combined with negative_keywords (got ${n})`,
+      }
+    : undefined;
 };
 const insightsRange: Rule = (v) => {
   if (typeof v.start_time !== 'string' || typeof v.end_time !== 'string') return undefined;
   const span = parseIsoTime(v.end_time)! - parseIsoTime(v.start_time)!;
   if (span <= 0) return { param: 'end_time', code: 'INVALID_PARAMETER', message: 'must be after start_time' };
-  if (span > INSIGHTS_RANGE_MS) return { param: 'end_time', code: 'INVALID_PARAMETER', message: 'must be at most 7 days after start_time' };
+  if (span > INSIGHTS_RANGE_MS)
+    return { param: 'end_time', code: 'INVALID_PARAMETER', message: 'must be at most 7 days after start_time' };
   return undefined;
 };
 
@@ -127,15 +154,33 @@ const keywordInsights: ResourceDef = {
       '/insights/keywords/search',
       [
         p.enumOf('granularity', ['DAY', 'HOUR'], { required: true }),
-        p.list('keywords', { required: true, max: KEYWORDS_MAX, pattern: /^[^,]{1,100}$/, patternRule: 'a keyword of 1-100 characters' }),
+        p.list('keywords', {
+          required: true,
+          max: KEYWORDS_MAX,
+          pattern: /^[^,]{1,100}$/,
+          patternRule: 'a keyword of 1-100 characters',
+        }),
         p.time('start_time', { required: true }),
         p.time('end_time', { help: 'default now; at most 7 days after start_time' }),
         p.str('location', { min: 1, max: 64, help: 'country-level targeting value' }),
-        p.list('negative_keywords', { max: KEYWORDS_MAX, pattern: /^[^,]{1,100}$/, patternRule: 'a keyword of 1-100 characters' }),
+        p.list('negative_keywords', {
+          max: KEYWORDS_MAX,
+          pattern: /^[^,]{1,100}$/,
+          patternRule: 'a keyword of 1-100 characters',
+        }),
       ],
       { description: 'keyword insights', rules: [keywordsTotal, insightsRange] },
     ),
   ],
 };
 
-export const RESOURCES: ResourceDef[] = [biddingRules, contentCategories, businessCategories, publishers, placements, curatedCategories, features, keywordInsights];
+export const RESOURCES: ResourceDef[] = [
+  biddingRules,
+  contentCategories,
+  businessCategories,
+  publishers,
+  placements,
+  curatedCategories,
+  features,
+  keywordInsights,
+];

@@ -7,7 +7,6 @@ import { customOp } from '../ops.js';
 const TAX = '/accounts/:account_id/tax_settings';
 const USER = '/accounts/:account_id/user_settings/:user_id';
 
-
 const tax: ResourceDef = {
   name: 'tax_settings',
   dataType: 'tax_settings',
@@ -38,7 +37,6 @@ const tax: ResourceDef = {
   ],
 };
 
-
 const user: ResourceDef = {
   name: 'user_settings',
   dataType: 'user_settings',
@@ -56,11 +54,18 @@ const user: ResourceDef = {
       'one',
       USER,
       [
-        p.str('notification_email', { max: 255, pattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/, patternRule: 'an email address' }),
+        p.str('notification_email', {
+          max: 255,
+          pattern: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+          patternRule: 'an email address',
+        }),
         p.str('contact_phone', { max: 32, pattern: /^\+?[0-9 ()-]{4,}$/, patternRule: 'a phone number' }),
         p.str('contact_phone_extension', { max: 10, pattern: /^\d+$/, patternRule: 'digits' }),
         // Sent by the spec's example without a definition: a comma list of upper-case names.
-        p.list('subscribe_email_types', { pattern: /^[A-Z_]{1,64}$/, patternRule: 'an email type such as ACCOUNT_PERFORMANCE' }),
+        p.list('subscribe_email_types', {
+          pattern: /^[A-Z_]{1,64}$/,
+          patternRule: 'an email type such as ACCOUNT_PERFORMANCE',
+        }),
       ],
       { description: 'change your own settings (user context)' },
     ),

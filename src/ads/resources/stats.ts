@@ -18,10 +18,32 @@ export const ACTIVE_RANGE_DAYS = 90;
 export const STATS_IDS_MAX = 20;
 export const CONCURRENT_JOBS_MAX = 100;
 
-export const STATS_ENTITIES = ['ACCOUNT', 'CAMPAIGN', 'FUNDING_INSTRUMENT', 'LINE_ITEM', 'PROMOTED_ACCOUNT', 'PROMOTED_TWEET', 'MEDIA_CREATIVE', 'ORGANIC_TWEET'] as const;
-export const ACTIVE_ENTITIES = ['CAMPAIGN', 'FUNDING_INSTRUMENT', 'LINE_ITEM', 'PROMOTED_ACCOUNT', 'PROMOTED_TWEET'] as const;
+export const STATS_ENTITIES = [
+  'ACCOUNT',
+  'CAMPAIGN',
+  'FUNDING_INSTRUMENT',
+  'LINE_ITEM',
+  'PROMOTED_ACCOUNT',
+  'PROMOTED_TWEET',
+  'MEDIA_CREATIVE',
+  'ORGANIC_TWEET',
+] as const;
+export const ACTIVE_ENTITIES = [
+  'CAMPAIGN',
+  'FUNDING_INSTRUMENT',
+  'LINE_ITEM',
+  'PROMOTED_ACCOUNT',
+  'PROMOTED_TWEET',
+] as const;
 export const GRANULARITIES = ['DAY', 'HOUR', 'TOTAL'] as const;
-export const METRIC_GROUPS = ['BILLING', 'ENGAGEMENT', 'LIFE_TIME_VALUE_MOBILE_CONVERSION', 'MOBILE_CONVERSION', 'VIDEO', 'WEB_CONVERSION'] as const;
+export const METRIC_GROUPS = [
+  'BILLING',
+  'ENGAGEMENT',
+  'LIFE_TIME_VALUE_MOBILE_CONVERSION',
+  'MOBILE_CONVERSION',
+  'VIDEO',
+  'WEB_CONVERSION',
+] as const;
 export const STATS_PLACEMENTS = ['ALL_ON_TWITTER', 'SPOTLIGHT', 'TREND', 'PUBLISHER_NETWORK'] as const;
 export const SEGMENTATION_TYPES = ['AGE', 'GENDER', 'METROS', 'PLATFORMS', 'CONVERSION_TAGS'] as const;
 export const JOB_STATUSES = ['QUEUED', 'PROCESSING', 'SUCCESS', 'FAILED', 'CANCELLED'] as const;
@@ -29,36 +51,110 @@ export const JOB_STATUSES = ['QUEUED', 'PROCESSING', 'SUCCESS', 'FAILED', 'CANCE
 /** The metrics of each group (notes 6 "Metrics by group"), in the order responses carry them. */
 export const METRICS: Record<(typeof METRIC_GROUPS)[number], readonly string[]> = {
   ENGAGEMENT: [
-    'impressions', 'engagements', 'retweets', 'replies', 'likes', 'follows', 'card_engagements', 'clicks', 'app_clicks', 'url_clicks',
-    'qualified_impressions', 'carousel_swipes', 'tweets_send', 'poll_card_vote', 'unfollows',
+    'impressions',
+    'engagements',
+    'retweets',
+    'replies',
+    'likes',
+    'follows',
+    'card_engagements',
+    'clicks',
+    'app_clicks',
+    'url_clicks',
+    'qualified_impressions',
+    'carousel_swipes',
+    'tweets_send',
+    'poll_card_vote',
+    'unfollows',
   ],
   BILLING: ['billed_engagements', 'billed_charge_local_micro'],
   VIDEO: [
-    'video_total_views', 'video_views_25', 'video_views_50', 'video_views_75', 'video_views_100', 'video_cta_clicks', 'video_content_starts',
-    'video_3s100pct_views', 'video_6s_views', 'video_15s_views',
+    'video_total_views',
+    'video_views_25',
+    'video_views_50',
+    'video_views_75',
+    'video_views_100',
+    'video_cta_clicks',
+    'video_content_starts',
+    'video_3s100pct_views',
+    'video_6s_views',
+    'video_15s_views',
   ],
   WEB_CONVERSION: [
-    'conversion_purchases', 'conversion_sign_ups', 'conversion_site_visits', 'conversion_downloads', 'conversion_custom', 'conversion_add_to_carts',
-    'conversion_checkouts_initiated', 'conversion_content_views', 'conversion_payment_info_additions', 'conversion_add_to_wishlists',
-    'conversion_searches', 'conversion_landing_page_views', 'conversion_subscriptions',
+    'conversion_purchases',
+    'conversion_sign_ups',
+    'conversion_site_visits',
+    'conversion_downloads',
+    'conversion_custom',
+    'conversion_add_to_carts',
+    'conversion_checkouts_initiated',
+    'conversion_content_views',
+    'conversion_payment_info_additions',
+    'conversion_add_to_wishlists',
+    'conversion_searches',
+    'conversion_landing_page_views',
+    'conversion_subscriptions',
   ],
   MOBILE_CONVERSION: [
-    'spent_credits', 'installs', 'content_views', 'add_to_wishlists', 'checkouts_initiated', 'reservations', 'tutorials_completed',
-    'achievements_unlocked', 'searches', 'add_to_carts', 'payment_info_additions', 're_engages', 'shares', 'rates', 'logins', 'updates',
-    'levels_achieved', 'invites', 'key_page_views', 'downloads', 'purchases', 'sign_ups', 'site_visits',
+    'spent_credits',
+    'installs',
+    'content_views',
+    'add_to_wishlists',
+    'checkouts_initiated',
+    'reservations',
+    'tutorials_completed',
+    'achievements_unlocked',
+    'searches',
+    'add_to_carts',
+    'payment_info_additions',
+    're_engages',
+    'shares',
+    'rates',
+    'logins',
+    'updates',
+    'levels_achieved',
+    'invites',
+    'key_page_views',
+    'downloads',
+    'purchases',
+    'sign_ups',
+    'site_visits',
   ].map((m) => `mobile_conversion_${m}`),
   LIFE_TIME_VALUE_MOBILE_CONVERSION: [
-    'purchases', 'sign_ups', 'updates', 'tutorials_completed', 'reservations', 'add_to_carts', 'add_to_wishlists', 'checkouts_initiated',
-    'levels_achieved', 'achievements_unlocked', 'shares', 'invites', 'payment_info_additions', 'spent_credits', 'rates',
+    'purchases',
+    'sign_ups',
+    'updates',
+    'tutorials_completed',
+    'reservations',
+    'add_to_carts',
+    'add_to_wishlists',
+    'checkouts_initiated',
+    'levels_achieved',
+    'achievements_unlocked',
+    'shares',
+    'invites',
+    'payment_info_additions',
+    'spent_credits',
+    'rates',
   ].map((m) => `mobile_conversion_lifetime_value_${m}`),
 };
 /** ENGAGEMENT metrics that ACCOUNT and FUNDING_INSTRUMENT do not carry. */
-export const CREATIVE_ONLY_METRICS = ['card_engagements', 'clicks', 'app_clicks', 'url_clicks', 'qualified_impressions', 'carousel_swipes'];
+export const CREATIVE_ONLY_METRICS = [
+  'card_engagements',
+  'clicks',
+  'app_clicks',
+  'url_clicks',
+  'qualified_impressions',
+  'carousel_swipes',
+];
 /** Conversion groups hold objects of these arrays (notes 6 Proposal). */
 export const CONVERSION_KEYS = ['post_view', 'post_engagement', 'assisted', 'order_quantity', 'sale_amount'];
 
 /** Metric groups an entity supports (ACCOUNT only ENGAGEMENT; FUNDING_INSTRUMENT also BILLING). */
-const GROUPS_OF: Partial<Record<string, readonly string[]>> = { ACCOUNT: ['ENGAGEMENT'], FUNDING_INSTRUMENT: ['ENGAGEMENT', 'BILLING'] };
+const GROUPS_OF: Partial<Record<string, readonly string[]>> = {
+  ACCOUNT: ['ENGAGEMENT'],
+  FUNDING_INSTRUMENT: ['ENGAGEMENT', 'BILLING'],
+};
 
 /**
  * A stats time (notes 6): ISO 8601 at a whole hour, or a date alone (midnight in the account's
@@ -71,11 +167,16 @@ function statsTime(name: string, flag: string, o: { required?: boolean; help?: s
     (x) => (typeof x === 'number' ? String(x) : x),
     z.string({ error: 'must be a string' }).superRefine((s, ctx) => {
       if (/^\d{4}-\d{2}-\d{2}$/.test(s)) {
-        if (parseInstant(s) === undefined) ctx.addIssue({ code: 'custom', message: 'must be a real date such as 2026-05-19' });
+        if (parseInstant(s) === undefined)
+          ctx.addIssue({ code: 'custom', message: 'must be a real date such as 2026-05-19' });
         return;
       }
       const r = hours.schema.safeParse(s);
-      if (!r.success) ctx.addIssue({ code: 'custom', message: r.error.issues[0]?.message ?? 'must be an ISO 8601 time at a whole hour, or a date' });
+      if (!r.success)
+        ctx.addIssue({
+          code: 'custom',
+          message: r.error.issues[0]?.message ?? 'must be an ISO 8601 time at a whole hour, or a date',
+        });
     }),
   ) as ParamDef['schema'];
   d.kind = 'time';
@@ -95,9 +196,22 @@ function rangeRule(days: number, segmentedDays?: number): Rule {
     if (b <= a) return { param: 'end_time', code: 'INVALID_TIME_WINDOW', message: 'must be after start_time' };
     const max = segmentedDays !== undefined && v.segmentation_type !== undefined ? segmentedDays : days;
     // A date alone is midnight in the account timezone: allow one hour of daylight-saving slack.
-    const slack = /^\d{4}-\d{2}-\d{2}$/.test(String(v.start_time)) !== /^\d{4}-\d{2}-\d{2}$/.test(String(v.end_time)) ? DAY_MS : HOUR_MS;
-    if (b - a > max * DAY_MS + (typeof v.start_time === 'string' && typeof v.end_time === 'string' && /T/.test(`${v.start_time}${v.end_time}`) ? 0 : slack)) {
-      return { param: 'end_time', code: 'INVALID_TIME_WINDOW', message: `must be at most ${max} days after start_time${segmentedDays !== undefined && max === segmentedDays ? ' (segmented)' : ''}` };
+    const slack =
+      /^\d{4}-\d{2}-\d{2}$/.test(String(v.start_time)) !== /^\d{4}-\d{2}-\d{2}$/.test(String(v.end_time))
+        ? DAY_MS
+        : HOUR_MS;
+    if (
+      b - a >
+      max * DAY_MS +
+        (typeof v.start_time === 'string' && typeof v.end_time === 'string' && /T/.test(`${v.start_time}${v.end_time}`)
+          ? 0
+          : slack)
+    ) {
+      return {
+        param: 'end_time',
+        code: 'INVALID_TIME_WINDOW',
+        message: `must be at most ${max} days after start_time${segmentedDays !== undefined && max === segmentedDays ? ' (segmented)' : ''}`,
+      };
     }
     return undefined;
   };
@@ -106,14 +220,32 @@ function rangeRule(days: number, segmentedDays?: number): Rule {
 const groupsFitEntity: Rule = (v) => {
   const allowed = GROUPS_OF[String(v.entity)];
   const off = allowed ? (v.metric_groups as string[] | undefined)?.find((g) => !allowed.includes(g)) : undefined;
-  return off ? { param: 'metric_groups', code: 'INVALID_PARAMETER', message: `${off} is not available for entity ${String(v.entity)} (only ${allowed!.join(', ')})` } : undefined;
+  return off
+    ? {
+        param: 'metric_groups',
+        code: 'INVALID_PARAMETER',
+        message: `${off} is not available for entity ${String(v.entity)} (only ${allowed!.join(', ')})`,
+      }
+    : undefined;
 };
 
 const segmentationFits: Rule = (v: Values) => {
-  if (v.segmentation_type === 'CONVERSION_TAGS' && !(v.metric_groups as string[] | undefined)?.every((g) => g === 'WEB_CONVERSION')) {
-    return { param: 'segmentation_type', code: 'INVALID_PARAMETER', message: 'CONVERSION_TAGS is only for metric_groups WEB_CONVERSION' };
+  if (
+    v.segmentation_type === 'CONVERSION_TAGS' &&
+    !(v.metric_groups as string[] | undefined)?.every((g) => g === 'WEB_CONVERSION')
+  ) {
+    return {
+      param: 'segmentation_type',
+      code: 'INVALID_PARAMETER',
+      message: 'CONVERSION_TAGS is only for metric_groups WEB_CONVERSION',
+    };
   }
-  if (v.segmentation_type === 'METROS' && v.country === undefined) return { param: 'country', code: 'MISSING_PARAMETER', message: 'is required with segmentation_type METROS (the country\'s LOCATION value, US = 96683cc9126741d1)' };
+  if (v.segmentation_type === 'METROS' && v.country === undefined)
+    return {
+      param: 'country',
+      code: 'MISSING_PARAMETER',
+      message: "is required with segmentation_type METROS (the country's LOCATION value, US = 96683cc9126741d1)",
+    };
   return undefined;
 };
 
@@ -124,8 +256,18 @@ function queryParams(): ParamDef[] {
     statsTime('start_time', '--start', { required: true }),
     statsTime('end_time', '--end', { required: true, help: 'exclusive' }),
     p.enumOf('granularity', GRANULARITIES, { required: true, cliDefault: 'DAY', help: 'xctl sends DAY unless told' }),
-    p.list('metric_groups', { of: METRIC_GROUPS, max: METRIC_GROUPS.length, required: true, cliDefault: 'ENGAGEMENT,BILLING', help: 'xctl sends ENGAGEMENT,BILLING unless told' }),
-    p.enumOf('placement', STATS_PLACEMENTS, { required: true, cliDefault: 'ALL_ON_TWITTER', help: 'one placement per request' }),
+    p.list('metric_groups', {
+      of: METRIC_GROUPS,
+      max: METRIC_GROUPS.length,
+      required: true,
+      cliDefault: 'ENGAGEMENT,BILLING',
+      help: 'xctl sends ENGAGEMENT,BILLING unless told',
+    }),
+    p.enumOf('placement', STATS_PLACEMENTS, {
+      required: true,
+      cliDefault: 'ALL_ON_TWITTER',
+      help: 'one placement per request',
+    }),
   ];
 }
 
@@ -161,7 +303,12 @@ const stats: ResourceDef = {
       ],
       {
         description: `entities whose metrics may have changed in a range of at most ${ACTIVE_RANGE_DAYS} days (ask stats for those only)`,
-        rules: [rangeRule(ACTIVE_RANGE_DAYS), exclusive('campaign_ids', 'funding_instrument_ids'), exclusive('campaign_ids', 'line_item_ids'), exclusive('funding_instrument_ids', 'line_item_ids')],
+        rules: [
+          rangeRule(ACTIVE_RANGE_DAYS),
+          exclusive('campaign_ids', 'funding_instrument_ids'),
+          exclusive('campaign_ids', 'line_item_ids'),
+          exclusive('funding_instrument_ids', 'line_item_ids'),
+        ],
         columns: ['entity_id', 'activity_start_time', 'activity_end_time', 'placements'],
       },
     ),
@@ -187,7 +334,10 @@ const statsJobs: ResourceDef = {
       [
         ...queryParams(),
         p.enumOf('segmentation_type', SEGMENTATION_TYPES),
-        p.str('country', { pattern: /^[0-9a-f]{16}$/, patternRule: 'a country LOCATION targeting value (US = 96683cc9126741d1)' }),
+        p.str('country', {
+          pattern: /^[0-9a-f]{16}$/,
+          patternRule: 'a country LOCATION targeting value (US = 96683cc9126741d1)',
+        }),
         p.str('platform', { min: 1, max: 32, help: 'a PLATFORM targeting value' }),
       ],
       {
@@ -196,7 +346,9 @@ const statsJobs: ResourceDef = {
         rules: [rangeRule(JOB_RANGE_DAYS, JOB_SEGMENTED_RANGE_DAYS), groupsFitEntity, segmentationFits],
       },
     ),
-    listOp(JOBS, [p.list('job_ids', { of: 'long' }), count(), cursor()], { description: 'list stats jobs, newest first' }),
+    listOp(JOBS, [p.list('job_ids', { of: 'long' }), count(), cursor()], {
+      description: 'list stats jobs, newest first',
+    }),
     deleteOp(`${JOBS}/:job_id`, [], { verb: 'cancel', description: 'cancel a QUEUED or PROCESSING job' }),
   ],
 };

@@ -87,10 +87,14 @@ function destinationProblem(d: unknown, where: string, owner: 'DETAILS' | 'BUTTO
   if (d.type === 'APP') {
     // Rule 3: APP destinations only with BUTTON. Rule 5: country, store ids, deep links.
     if (owner !== 'BUTTON') return `${where}.destination of type APP is only allowed in a BUTTON component`;
-    if (!isStr(d.country_code) || !ISO_COUNTRIES.has(d.country_code)) return `${where}.destination.country_code must be an ISO 3166-1 alpha-2 code such as US (got ${JSON.stringify(d.country_code ?? null)})`;
-    if (!isStr(d.googleplay_app_id) && !isStr(d.ios_app_store_identifier)) return `${where}.destination needs googleplay_app_id or ios_app_store_identifier (at least one)`;
-    if (d.googleplay_deep_link !== undefined && !isStr(d.googleplay_app_id)) return `${where}.destination.googleplay_deep_link is only allowed with googleplay_app_id`;
-    if (d.ios_deep_link !== undefined && !isStr(d.ios_app_store_identifier)) return `${where}.destination.ios_deep_link is only allowed with ios_app_store_identifier`;
+    if (!isStr(d.country_code) || !ISO_COUNTRIES.has(d.country_code))
+      return `${where}.destination.country_code must be an ISO 3166-1 alpha-2 code such as US (got ${JSON.stringify(d.country_code ?? null)})`;
+    if (!isStr(d.googleplay_app_id) && !isStr(d.ios_app_store_identifier))
+      return `${where}.destination needs googleplay_app_id or ios_app_store_identifier (at least one)`;
+    if (d.googleplay_deep_link !== undefined && !isStr(d.googleplay_app_id))
+      return `${where}.destination.googleplay_deep_link is only allowed with googleplay_app_id`;
+    if (d.ios_deep_link !== undefined && !isStr(d.ios_app_store_identifier))
+      return `${where}.destination.ios_deep_link is only allowed with ios_app_store_identifier`;
     return undefined;
   }
   return `${where}.destination.type must be WEBSITE or APP`;
@@ -103,8 +107,10 @@ function componentProblem(c: unknown, where: string): string | undefined {
       return isStr(c.media_key) ? undefined : `${where} (MEDIA) needs media_key (a string)`;
     case 'SWIPEABLE_MEDIA': {
       const keys = c.media_keys;
-      if (!Array.isArray(keys) || keys.some((k) => !isStr(k))) return `${where} (SWIPEABLE_MEDIA) needs media_keys (an array of strings)`;
-      if (keys.length < SWIPEABLE_MIN || keys.length > SWIPEABLE_MAX) return `${where} (SWIPEABLE_MEDIA) media_keys must hold ${SWIPEABLE_MIN} to ${SWIPEABLE_MAX} entries (got ${keys.length})`;
+      if (!Array.isArray(keys) || keys.some((k) => !isStr(k)))
+        return `${where} (SWIPEABLE_MEDIA) needs media_keys (an array of strings)`;
+      if (keys.length < SWIPEABLE_MIN || keys.length > SWIPEABLE_MAX)
+        return `${where} (SWIPEABLE_MEDIA) media_keys must hold ${SWIPEABLE_MIN} to ${SWIPEABLE_MAX} entries (got ${keys.length})`;
       return undefined;
     }
     case 'DETAILS':
@@ -141,11 +147,13 @@ export function componentsProblem(components: unknown, where = 'components'): st
 /** slides: 2 to 6 slides (a carousel, spec 8), each a complete card (spec 4.1). */
 export function slidesProblem(slides: unknown): string | undefined {
   if (!Array.isArray(slides)) return 'slides must be an array of slides (each an array of components)';
-  if (slides.length < SWIPEABLE_MIN || slides.length > SWIPEABLE_MAX) return `slides must hold ${SWIPEABLE_MIN} to ${SWIPEABLE_MAX} slides (got ${slides.length})`;
+  if (slides.length < SWIPEABLE_MIN || slides.length > SWIPEABLE_MAX)
+    return `slides must hold ${SWIPEABLE_MIN} to ${SWIPEABLE_MAX} slides (got ${slides.length})`;
   for (const [i, s] of slides.entries()) {
     const p = componentsProblem(s, `slides[${i}]`);
     if (p) return p;
-    if ((s as Obj[]).some((c) => c.type === 'SWIPEABLE_MEDIA')) return `slides[${i}] must use a MEDIA component (a slide is one card of the carousel)`;
+    if ((s as Obj[]).some((c) => c.type === 'SWIPEABLE_MEDIA'))
+      return `slides[${i}] must use a MEDIA component (a slide is one card of the carousel)`;
   }
   return undefined;
 }
@@ -154,7 +162,11 @@ function schemaOf(check: (x: unknown) => string | undefined): z.ZodType<unknown>
   return z.unknown().superRefine((x, ctx) => {
     const p = check(x);
     // The CLI and the sandbox prefix the parameter name: "components [1].destination ...".
-    if (p) ctx.addIssue({ code: 'custom', message: p.replace(/^(components|slides)(?=\[)/, '').replace(/^(components|slides) /, '') });
+    if (p)
+      ctx.addIssue({
+        code: 'custom',
+        message: p.replace(/^(components|slides)(?=\[)/, '').replace(/^(components|slides) /, ''),
+      });
   });
 }
 export const componentsSchema = schemaOf((x) => componentsProblem(x));
@@ -162,13 +174,20 @@ export const slidesSchema = schemaOf((x) => slidesProblem(x));
 
 /** Every media key a card's components or slides name, in order. */
 export function cardMediaKeys(components: unknown, slides: unknown): string[] {
-  const all = [...(Array.isArray(components) ? components : []), ...(Array.isArray(slides) ? slides.flat() : [])] as Obj[];
-  return all.flatMap((c) => (c.type === 'MEDIA' ? [String(c.media_key)] : c.type === 'SWIPEABLE_MEDIA' ? (c.media_keys as string[]) : []));
+  const all = [
+    ...(Array.isArray(components) ? components : []),
+    ...(Array.isArray(slides) ? slides.flat() : []),
+  ] as Obj[];
+  return all.flatMap((c) =>
+    c.type === 'MEDIA' ? [String(c.media_key)] : c.type === 'SWIPEABLE_MEDIA' ? (c.media_keys as string[]) : [],
+  );
 }
 
 /** The destination type of a card (WEBSITE or APP). */
 export function cardDestination(components: unknown, slides: unknown): 'WEBSITE' | 'APP' {
-  const first = (Array.isArray(components) ? components : Array.isArray(slides) ? (slides[0] as unknown[]) : []) as Obj[];
+  const first = (
+    Array.isArray(components) ? components : Array.isArray(slides) ? (slides[0] as unknown[]) : []
+  ) as Obj[];
   const action = first.find((c) => c.type === 'DETAILS' || c.type === 'BUTTON');
   return (action?.destination as Obj | undefined)?.type === 'APP' ? 'APP' : 'WEBSITE';
 }
@@ -190,8 +209,18 @@ export function oneOfComponentsOrSlides(required: boolean): Rule {
   return (v) => {
     const c = v.components !== undefined;
     const s = v.slides !== undefined;
-    if (c && s) return { param: 'slides', code: 'INVALID_PARAMETER', message: 'cannot be used together with components (one or the other)' };
-    if (required && !c && !s) return { param: 'components', code: 'MISSING_PARAMETER', message: 'is required (or slides, exactly one of them)' };
+    if (c && s)
+      return {
+        param: 'slides',
+        code: 'INVALID_PARAMETER',
+        message: 'cannot be used together with components (one or the other)',
+      };
+    if (required && !c && !s)
+      return {
+        param: 'components',
+        code: 'MISSING_PARAMETER',
+        message: 'is required (or slides, exactly one of them)',
+      };
     return undefined;
   };
 }
@@ -209,7 +238,12 @@ export const pollChoiceOrder: Rule = (v) => {
   for (let i = 2; i < order.length; i++) {
     if (v[order[i]!] === undefined) continue;
     const missing = order.slice(0, i).filter((n) => v[n] === undefined);
-    if (missing.length) return { param: order[i]!, code: 'INVALID_PARAMETER', message: `needs ${order.slice(0, i).join(', ')} (missing ${missing.join(', ')})` };
+    if (missing.length)
+      return {
+        param: order[i]!,
+        code: 'INVALID_PARAMETER',
+        message: `needs ${order.slice(0, i).join(', ')} (missing ${missing.join(', ')})`,
+      };
   }
   return undefined;
 };
@@ -236,16 +270,22 @@ export function conversationRules(create: boolean): Rule[] {
     for (const o of CTA_ORDINALS) {
       const cta = `${o}_cta`;
       const tweet = `${o}_cta_tweet`;
-      if (v[cta] !== undefined && v[cta] !== null && v[tweet] === undefined && create) return { param: tweet, code: 'MISSING_PARAMETER', message: `is required when ${cta} is set` };
-      if (v[tweet] !== undefined && v[cta] === undefined && create) return { param: tweet, code: 'INVALID_PARAMETER', message: `needs ${cta}` };
+      if (v[cta] !== undefined && v[cta] !== null && v[tweet] === undefined && create)
+        return { param: tweet, code: 'MISSING_PARAMETER', message: `is required when ${cta} is set` };
+      if (v[tweet] !== undefined && v[cta] === undefined && create)
+        return { param: tweet, code: 'INVALID_PARAMETER', message: `needs ${cta}` };
     }
     return undefined;
   };
   const titleOrSecond: Rule = (v) =>
-    create && v.title === undefined && v.second_cta === undefined ? { param: 'second_cta', code: 'MISSING_PARAMETER', message: 'is required when title is not set' } : undefined;
+    create && v.title === undefined && v.second_cta === undefined
+      ? { param: 'second_cta', code: 'MISSING_PARAMETER', message: 'is required when title is not set' }
+      : undefined;
   const order: Rule = (v) => {
-    if (v.third_cta !== undefined && create && v.second_cta === undefined) return { param: 'third_cta', code: 'INVALID_PARAMETER', message: 'needs second_cta' };
-    if (v.fourth_cta !== undefined && create && v.third_cta === undefined) return { param: 'fourth_cta', code: 'INVALID_PARAMETER', message: 'needs third_cta' };
+    if (v.third_cta !== undefined && create && v.second_cta === undefined)
+      return { param: 'third_cta', code: 'INVALID_PARAMETER', message: 'needs second_cta' };
+    if (v.fourth_cta !== undefined && create && v.third_cta === undefined)
+      return { param: 'fourth_cta', code: 'INVALID_PARAMETER', message: 'needs third_cta' };
     return undefined;
   };
   return [pairs, titleOrSecond, order];
@@ -276,5 +316,9 @@ export function toMinute(ms: number): number {
 let seq = 0;
 export function longId(nowMs: number): string {
   seq = (seq + 1) % 4096;
-  return ((BigInt(Math.max(0, nowMs - 1288834974657)) << 22n) | BigInt(Math.floor(Math.random() * 1024) << 12) | BigInt(seq)).toString();
+  return (
+    (BigInt(Math.max(0, nowMs - 1288834974657)) << 22n) |
+    BigInt(Math.floor(Math.random() * 1024) << 12) |
+    BigInt(seq)
+  ).toString();
 }

@@ -8,23 +8,11 @@ import type { Context } from '../../context.js';
 import { EXPIRY_MONTHS, type IdType } from '../../contract/audience-users.js';
 import { readSnapshotHeader, snapshotPaths } from '../snapshot.js';
 import type { SyncOptions, SyncSummary } from '../sync.js';
-import {
-  listAudiences,
-  listDoNotReach,
-  listGrants,
-  type RemoteAudience,
-  type RemoteGrant,
-} from './remote.js';
+import { listAudiences, listDoNotReach, listGrants, type RemoteAudience, type RemoteGrant } from './remote.js';
 import type { AudienceSpec } from './schema.js';
 import { labelledContext } from './labelled.js';
 import { sourceFile } from './source.js';
-import {
-  managedByName,
-  readState,
-  statePath,
-  type AccountState,
-  type ManagedAudience,
-} from './state.js';
+import { managedByName, readState, statePath, type AccountState, type ManagedAudience } from './state.js';
 
 export type Action = 'create' | 'update' | 'none' | 'delete';
 
@@ -55,17 +43,7 @@ export interface AudiencePlan {
   revokeOps: RemoteGrant[];
 }
 
-export const PLAN_FIELDS = [
-  'name',
-  'account',
-  'id',
-  'action',
-  'adds',
-  'removes',
-  'grants',
-  'revokes',
-  'drift',
-];
+export const PLAN_FIELDS = ['name', 'account', 'id', 'action', 'adds', 'removes', 'grants', 'revokes', 'drift'];
 
 /** What plan and apply share: who, where the state lives, the sync settings. */
 export interface ApplyEnv {
@@ -133,9 +111,7 @@ function matchAudience(
   if (byName) return { id: byName.id, rename: false, drift: [] };
   // Names are unique in an account whatever their case: "newsletter" is the file's Newsletter.
   const folded =
-    spec.kind === 'custom_audience'
-      ? live.find((r) => r.name.toLowerCase() === spec.name.toLowerCase())
-      : undefined;
+    spec.kind === 'custom_audience' ? live.find((r) => r.name.toLowerCase() === spec.name.toLowerCase()) : undefined;
   if (folded)
     return {
       id: folded.id,
@@ -144,8 +120,7 @@ function matchAudience(
     };
   if (!known) return { id: null, rename: false, drift: [] };
   const now = remote.find((r) => r.id === known.id);
-  if (!now || now.deleted)
-    return { id: null, rename: false, drift: [`${known.id} deleted by hand`] };
+  if (!now || now.deleted) return { id: null, rename: false, drift: [`${known.id} deleted by hand`] };
   return { id: known.id, rename: true, drift: [`renamed by hand to "${now.name}"`] };
 }
 
@@ -165,8 +140,7 @@ function planGrants(
   }
   for (const r of remote) {
     if (spec.shareWith.some((g) => g.account === r.granted_account_id)) continue;
-    if (!known?.grants[r.granted_account_id])
-      row.drift.push(`grant to ${r.granted_account_id} made by hand`);
+    if (!known?.grants[r.granted_account_id]) row.drift.push(`grant to ${r.granted_account_id} made by hand`);
     row.revokeOps.push(r);
   }
   row.grants = row.grantOps.map((g) => g.account);
@@ -225,12 +199,7 @@ async function planMembers(
  * A first sync to an audience that already has members is sync's --adopt: asked for in the
  * file or on the command line, or implied for audiences apply created (empty when created).
  */
-export function adoptFor(
-  env: ApplyEnv,
-  spec: AudienceSpec,
-  row: AudiencePlan,
-  known?: ManagedAudience,
-): boolean {
+export function adoptFor(env: ApplyEnv, spec: AudienceSpec, row: AudiencePlan, known?: ManagedAudience): boolean {
   return env.adopt || spec.adopt || !row.id || !!known?.created;
 }
 
@@ -287,8 +256,7 @@ export async function planAccount(
       if (spec.kind === 'custom_audience')
         planGrants(spec, m.id ? await listGrants(ctx, account, m.id) : [], known, row);
       await planMembers(ctx, env, spec, row, known);
-      const changes =
-        row.adds + row.removes + row.resumed_batches + row.grants.length + row.revokes.length;
+      const changes = row.adds + row.removes + row.resumed_batches + row.grants.length + row.revokes.length;
       row.action = !row.id ? 'create' : row.rename || changes > 0 ? 'update' : 'none';
     } catch (e) {
       row.error = e as Error;
@@ -308,10 +276,7 @@ export async function planPrune(
   const mine = state.audiences.filter(
     (a) =>
       a.created &&
-      !kept.some(
-        (k) =>
-          k.id === a.id || (k.kind === a.kind && k.kind === 'custom_audience' && k.name === a.name),
-      ),
+      !kept.some((k) => k.id === a.id || (k.kind === a.kind && k.kind === 'custom_audience' && k.name === a.name)),
   );
   if (!mine.length) return [];
   const remote = [...(await listAudiences(ctx, account)), ...(await listDoNotReach(ctx, account))];

@@ -17,12 +17,7 @@ export interface RemoteGrant {
 type Rec = Record<string, unknown>;
 const enc = encodeURIComponent;
 
-async function call<T>(
-  ctx: Context,
-  method: string,
-  path: string,
-  params?: Record<string, string>,
-): Promise<T> {
+async function call<T>(ctx: Context, method: string, path: string, params?: Record<string, string>): Promise<T> {
   const http = await ctx.http();
   const body = method === 'GET' || method === 'DELETE' ? { query: params } : { form: params };
   const res = await http.request<{ data?: T; next_cursor?: string | null }>({
@@ -36,12 +31,7 @@ async function call<T>(
 }
 
 /** Every page of a list; `paged` false for lists that take no count/cursor (do-not-reach). */
-async function listAll<T>(
-  ctx: Context,
-  path: string,
-  params: Record<string, string> = {},
-  paged = true,
-): Promise<T[]> {
+async function listAll<T>(ctx: Context, path: string, params: Record<string, string> = {}, paged = true): Promise<T[]> {
   const http = await ctx.http();
   const out: T[] = [];
   let cursor: string | undefined;
@@ -73,21 +63,16 @@ const audienceOf = (r: Rec): RemoteAudience => ({
 
 /** GET /12/accounts/:account_id/custom_audiences (owned, deleted ones too) */
 export async function listAudiences(ctx: Context, account: string): Promise<RemoteAudience[]> {
-  return (
-    await listAll<Rec>(ctx, `/accounts/${enc(account)}/custom_audiences`, { with_deleted: 'true' })
-  ).map(audienceOf);
+  return (await listAll<Rec>(ctx, `/accounts/${enc(account)}/custom_audiences`, { with_deleted: 'true' })).map(
+    audienceOf,
+  );
 }
 
 /** GET /12/accounts/:account_id/do_not_reach_lists (deleted ones too; at most one live) */
 export async function listDoNotReach(ctx: Context, account: string): Promise<RemoteAudience[]> {
-  return (
-    await listAll<Rec>(
-      ctx,
-      `/accounts/${enc(account)}/do_not_reach_lists`,
-      { with_deleted: 'true' },
-      false,
-    )
-  ).map(audienceOf);
+  return (await listAll<Rec>(ctx, `/accounts/${enc(account)}/do_not_reach_lists`, { with_deleted: 'true' }, false)).map(
+    audienceOf,
+  );
 }
 
 /** POST /12/accounts/:account_id/custom_audiences */
@@ -106,11 +91,7 @@ export async function createAudience(
 }
 
 /** POST /12/accounts/:account_id/do_not_reach_lists (its description holds the file's name) */
-export async function createDoNotReach(
-  ctx: Context,
-  account: string,
-  name: string,
-): Promise<RemoteAudience> {
+export async function createDoNotReach(ctx: Context, account: string, name: string): Promise<RemoteAudience> {
   return audienceOf(
     await call<Rec>(ctx, 'POST', `/accounts/${enc(account)}/do_not_reach_lists`, {
       description: name,
@@ -119,12 +100,7 @@ export async function createDoNotReach(
 }
 
 /** PUT /12/accounts/:account_id/custom_audiences/:id (a name changed by hand, put back) */
-export async function renameAudience(
-  ctx: Context,
-  account: string,
-  id: string,
-  name: string,
-): Promise<void> {
+export async function renameAudience(ctx: Context, account: string, id: string, name: string): Promise<void> {
   await call<Rec>(ctx, 'PUT', `/accounts/${enc(account)}/custom_audiences/${enc(id)}`, { name });
 }
 
@@ -140,15 +116,8 @@ export async function deleteAudience(
 }
 
 /** GET /12/accounts/:account_id/custom_audiences/:id/permissions (live grants) */
-export async function listGrants(
-  ctx: Context,
-  account: string,
-  id: string,
-): Promise<RemoteGrant[]> {
-  const rows = await listAll<Rec>(
-    ctx,
-    `/accounts/${enc(account)}/custom_audiences/${enc(id)}/permissions`,
-  );
+export async function listGrants(ctx: Context, account: string, id: string): Promise<RemoteGrant[]> {
+  const rows = await listAll<Rec>(ctx, `/accounts/${enc(account)}/custom_audiences/${enc(id)}/permissions`);
   return rows
     .filter((r) => r.deleted !== true)
     .map((r) => ({
@@ -166,22 +135,15 @@ export async function grant(
   to: string,
   level: string,
 ): Promise<RemoteGrant> {
-  const r = await call<Rec>(
-    ctx,
-    'POST',
-    `/accounts/${enc(account)}/custom_audiences/${enc(id)}/permissions`,
-    { granted_account_id: to, permission_level: level },
-  );
+  const r = await call<Rec>(ctx, 'POST', `/accounts/${enc(account)}/custom_audiences/${enc(id)}/permissions`, {
+    granted_account_id: to,
+    permission_level: level,
+  });
   return { id: String(r.id), granted_account_id: to, permission_level: level };
 }
 
 /** DELETE /12/accounts/:account_id/custom_audiences/:id/permissions/:permission_id */
-export async function revoke(
-  ctx: Context,
-  account: string,
-  id: string,
-  permissionId: string,
-): Promise<void> {
+export async function revoke(ctx: Context, account: string, id: string, permissionId: string): Promise<void> {
   await call<Rec>(
     ctx,
     'DELETE',

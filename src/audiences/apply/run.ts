@@ -67,9 +67,7 @@ function remember(
 
 /** The HTTP status of a service's answer (ApiError, AuthError), else undefined. */
 function statusOf(e: unknown): number | undefined {
-  return e instanceof ApiError || (e instanceof Error && 'status' in e)
-    ? (e as ApiError).status
-    : undefined;
+  return e instanceof ApiError || (e instanceof Error && 'status' in e) ? (e as ApiError).status : undefined;
 }
 
 /** The service answered no (4xx): nothing happened, unlike a lost answer or a 5xx. */
@@ -86,8 +84,7 @@ async function ensureAudience(ctx: Context, env: ApplyEnv, p: AudiencePlan): Pro
   if (!p.id) {
     // The intent first: killed after the create, the next run finds the name and knows it is its own.
     updateState(file, (s) => {
-      if (!s.creating.some((c) => c.kind === intent.kind && c.name === intent.name))
-        s.creating.push(intent);
+      if (!s.creating.some((c) => c.kind === intent.kind && c.name === intent.name)) s.creating.push(intent);
     });
     let made: remote.RemoteAudience;
     try {
@@ -100,9 +97,7 @@ async function ensureAudience(ctx: Context, env: ApplyEnv, p: AudiencePlan): Pro
       // hand must not pass for apply's. A lost answer keeps the intent: it may exist.
       if (refused(e)) {
         updateState(file, (s) => {
-          s.creating = s.creating.filter(
-            (c) => !(c.kind === intent.kind && c.name === intent.name),
-          );
+          s.creating = s.creating.filter((c) => !(c.kind === intent.kind && c.name === intent.name));
         });
       }
       throw e;
@@ -120,13 +115,7 @@ async function ensureAudience(ctx: Context, env: ApplyEnv, p: AudiencePlan): Pro
   return id;
 }
 
-async function applyGrants(
-  ctx: Context,
-  env: ApplyEnv,
-  p: AudiencePlan,
-  id: string,
-  r: AudienceResult,
-): Promise<void> {
+async function applyGrants(ctx: Context, env: ApplyEnv, p: AudiencePlan, id: string, r: AudienceResult): Promise<void> {
   const file = statePath(env.stateRoot, env.profile, p.account);
   for (const g of p.revokeOps) {
     if (ctx.signal.aborted) return;
@@ -137,10 +126,7 @@ async function applyGrants(
     }
     updateState(
       file,
-      (s) =>
-        void delete remember(s, { id, kind: p.kind, name: p.name, created: false }).grants[
-          g.granted_account_id
-        ],
+      (s) => void delete remember(s, { id, kind: p.kind, name: p.name, created: false }).grants[g.granted_account_id],
     );
     r.revokes++;
   }
@@ -184,12 +170,7 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
   return r;
 }
 
-async function prune(
-  ctx: Context,
-  env: ApplyEnv,
-  p: AudiencePlan,
-  r: AudienceResult,
-): Promise<AudienceResult> {
+async function prune(ctx: Context, env: ApplyEnv, p: AudiencePlan, r: AudienceResult): Promise<AudienceResult> {
   try {
     await remote.deleteAudience(ctx, p.account, p.kind, p.id!);
   } catch (e) {
@@ -202,11 +183,7 @@ async function prune(
 }
 
 /** Applies every row, accounts in parallel; never throws for one audience's failure. */
-export async function applyPlan(
-  ctx: Context,
-  env: ApplyEnv,
-  rows: AudiencePlan[],
-): Promise<AudienceResult[]> {
+export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[]): Promise<AudienceResult[]> {
   const byAccount = new Map<string, AudiencePlan[]>();
   for (const p of rows) byAccount.set(p.account, [...(byAccount.get(p.account) ?? []), p]);
   const results = new Map<AudiencePlan, AudienceResult>();

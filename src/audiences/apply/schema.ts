@@ -5,18 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { UsageError } from '../../core/errors.js';
-import {
-  DO_NOT_REACH_TYPES,
-  ID_TYPES,
-  UNHASHED_TYPE,
-  type IdType,
-} from '../../contract/audience-users.js';
+import { DO_NOT_REACH_TYPES, ID_TYPES, UNHASHED_TYPE, type IdType } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 
 const SYNC_TYPES = ID_TYPES.filter((t) => t !== UNHASHED_TYPE) as [IdType, ...IdType[]];
-const accountId = z
-  .string()
-  .regex(ADS_ID, { error: 'must be an ads account id (letters and digits)' });
+const accountId = z.string().regex(ADS_ID, { error: 'must be an ads account id (letters and digits)' });
 const grant = z.union([
   accountId,
   z.strictObject({
@@ -27,13 +20,8 @@ const grant = z.union([
 
 /** Keys an audience may set and `defaults` may give them all. */
 const shared = {
-  account: accountId
-    .describe('ads account; default: --account, XCTL_ACCOUNT_ID, then the profile')
-    .optional(),
-  type: z
-    .enum(SYNC_TYPES)
-    .describe('what each value is (one value per row), as `--type`')
-    .optional(),
+  account: accountId.describe('ads account; default: --account, XCTL_ACCOUNT_ID, then the profile').optional(),
+  type: z.enum(SYNC_TYPES).describe('what each value is (one value per row), as `--type`').optional(),
   columns: z
     .partialRecord(z.enum(SYNC_TYPES), z.string().min(1))
     .refine((c) => Object.keys(c).length === 1, {
@@ -47,13 +35,7 @@ const shared = {
     .string()
     .regex(/^[A-Za-z]{2}$/, { error: 'must be a two-letter country code such as US' })
     .optional(),
-  timeout: z
-    .number()
-    .int()
-    .min(1)
-    .max(86_400)
-    .describe('seconds a `command` source may run (default 600)')
-    .optional(),
+  timeout: z.number().int().min(1).max(86_400).describe('seconds a `command` source may run (default 600)').optional(),
   adopt: z
     .boolean()
     .describe('allow the first sync to an audience that already has members (as sync --adopt)')
@@ -74,11 +56,7 @@ const shared = {
 
 const audience = z
   .strictObject({
-    name: z
-      .string()
-      .min(1)
-      .max(255)
-      .describe('matched by account and name (do-not-reach: the list of the account)'),
+    name: z.string().min(1).max(255).describe('matched by account and name (do-not-reach: the list of the account)'),
     kind: z.enum(['custom_audience', 'do_not_reach']).default('custom_audience'),
     description: z.string().max(255).optional(),
     source: z.string().min(1).describe('a file, relative to this file').optional(),
@@ -87,10 +65,7 @@ const audience = z
       .min(1)
       .describe("a shell command whose standard output is the source (run in this file's folder)")
       .optional(),
-    share_with: z
-      .array(grant)
-      .describe('accounts granted the audience; a grant removed here is revoked')
-      .optional(),
+    share_with: z.array(grant).describe('accounts granted the audience; a grant removed here is revoked').optional(),
     ...shared,
   })
   .refine((a) => (a.source === undefined) !== (a.command === undefined), {
@@ -138,10 +113,7 @@ export interface AudienceSpec {
 
 /** The JSON Schema the file validates against (draft 2020-12), as `apply --schema` prints it. */
 export function applyJsonSchema(): Record<string, unknown> {
-  const s = z.toJSONSchema(APPLY_FILE, { io: 'input', target: 'draft-2020-12' }) as Record<
-    string,
-    unknown
-  >;
+  const s = z.toJSONSchema(APPLY_FILE, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
   return {
     ...s,
     title: 'xctl audiences apply file',
@@ -149,10 +121,7 @@ export function applyJsonSchema(): Record<string, unknown> {
 }
 
 /** Reads, parses and validates an audiences file; every error names the file and its line. */
-export async function loadApplyFile(
-  file: string,
-  fallbackAccount: () => Promise<string>,
-): Promise<AudienceSpec[]> {
+export async function loadApplyFile(file: string, fallbackAccount: () => Promise<string>): Promise<AudienceSpec[]> {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -181,9 +150,7 @@ export async function loadApplyFile(
   const parsed = APPLY_FILE.safeParse(doc.toJS());
   const lineOf = (p: ReadonlyArray<PropertyKey>) => {
     for (let n = p.length; n >= 0; n--) {
-      const node = doc.getIn(p.slice(0, n) as unknown[], true) as
-        | { range?: [number, number, number] }
-        | undefined;
+      const node = doc.getIn(p.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;
       if (node?.range) return lines.linePos(node.range[0]).line;
     }
     return 1;
@@ -199,9 +166,7 @@ export async function loadApplyFile(
       hint: "the file's schema: `xctl audiences apply --schema`",
     });
   }
-  const needsFallback = parsed.data.audiences.some(
-    (a) => (a.account ?? parsed.data.defaults?.account) === undefined,
-  );
+  const needsFallback = parsed.data.audiences.some((a) => (a.account ?? parsed.data.defaults?.account) === undefined);
   const fallback = needsFallback ? await fallbackAccount() : '';
   const specs = parsed.data.audiences.map((a, i) =>
     resolve(a, parsed.data.defaults ?? {}, {
@@ -224,15 +189,12 @@ function resolve(
   d: NonNullable<ApplyFile['defaults']>,
   o: { dir: string; fallback: string; line: number },
 ): AudienceSpec {
-  const pick = <K extends keyof typeof d>(k: K) =>
-    (a[k as keyof RawAudience] ?? d[k]) as (typeof d)[K];
+  const pick = <K extends keyof typeof d>(k: K) => (a[k as keyof RawAudience] ?? d[k]) as (typeof d)[K];
   const columns = pick('columns');
   // An audience's own columns or type wins over both defaults.
   const type = a.columns ? undefined : (a.type ?? (columns ? undefined : d.type));
   const grants = (a.share_with ?? (a.kind === 'do_not_reach' ? [] : d.share_with) ?? []).map((g) =>
-    typeof g === 'string'
-      ? { account: g, level: 'READ_ONLY' as const }
-      : { account: g.account, level: g.level },
+    typeof g === 'string' ? { account: g, level: 'READ_ONLY' as const } : { account: g.account, level: g.level },
   );
   const timeoutMs = (pick('timeout') ?? 600) * 1000;
   return {
@@ -241,14 +203,9 @@ function resolve(
     account: pick('account') ?? o.fallback,
     description: a.description,
     source:
-      a.source !== undefined
-        ? { file: path.resolve(o.dir, a.source) }
-        : { command: a.command!, timeoutMs, cwd: o.dir },
+      a.source !== undefined ? { file: path.resolve(o.dir, a.source) } : { command: a.command!, timeoutMs, cwd: o.dir },
     type,
-    columns:
-      !type && columns
-        ? Object.entries(columns).map(([t, header]) => ({ type: t as IdType, header }))
-        : [],
+    columns: !type && columns ? Object.entries(columns).map(([t, header]) => ({ type: t as IdType, header })) : [],
     format: pick('format') ?? 'auto',
     hashed: pick('hashed') ?? false,
     defaultCountry: pick('default_country')?.toUpperCase(),
@@ -265,10 +222,9 @@ function checkUnique(specs: AudienceSpec[], file: string): void {
   const seen = new Map<string, AudienceSpec>();
   for (const s of specs) {
     if (!s.type && !s.columns.length)
-      throw new UsageError(
-        `${file}:${s.line}: audience "${s.name}": give type or columns (here or in defaults)`,
-        { flag: '-f' },
-      );
+      throw new UsageError(`${file}:${s.line}: audience "${s.name}": give type or columns (here or in defaults)`, {
+        flag: '-f',
+      });
     if (
       s.kind === 'do_not_reach' &&
       !(DO_NOT_REACH_TYPES as readonly string[]).includes(s.type ?? s.columns[0]!.type)

@@ -10,11 +10,7 @@ import { UsageError, XctlError } from '../../core/errors.js';
 import type { AudienceSpec } from './schema.js';
 
 /** The file sync reads for this audience (a command's output lands in `tmpDir`). */
-export async function sourceFile(
-  ctx: Context,
-  spec: AudienceSpec,
-  tmpDir: string,
-): Promise<string> {
+export async function sourceFile(ctx: Context, spec: AudienceSpec, tmpDir: string): Promise<string> {
   if ('file' in spec.source) {
     if (!fs.existsSync(spec.source.file))
       throw new UsageError(`audience "${spec.name}": source ${spec.source.file} does not exist`, {
@@ -37,8 +33,7 @@ export async function sourceFile(
  */
 export function commandEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env))
-    if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith('XCTL_')) out[k] = v;
   return out;
 }
 
@@ -48,12 +43,7 @@ interface CommandSource {
   cwd: string;
 }
 
-function runCommand(
-  ctx: Context,
-  src: CommandSource,
-  outFile: string,
-  name: string,
-): Promise<void> {
+function runCommand(ctx: Context, src: CommandSource, outFile: string, name: string): Promise<void> {
   const fd = fs.openSync(outFile, 'w', 0o600);
   return new Promise<void>((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', src.command], {
@@ -72,10 +62,7 @@ function runCommand(
         child.kill('SIGKILL');
       }
     };
-    const timer = setTimeout(
-      () => kill(`ran longer than its timeout (${src.timeoutMs / 1000} s)`),
-      src.timeoutMs,
-    );
+    const timer = setTimeout(() => kill(`ran longer than its timeout (${src.timeoutMs / 1000} s)`), src.timeoutMs);
     const onAbort = () => kill('interrupted');
     ctx.signal.addEventListener('abort', onAbort, { once: true });
     child.stderr!.on('data', (d: Buffer) => {
@@ -90,9 +77,7 @@ function runCommand(
         reject(err);
       } else resolve();
     };
-    child.on('error', (e) =>
-      done(new XctlError(`audience "${name}": cannot run its command: ${e.message}`)),
-    );
+    child.on('error', (e) => done(new XctlError(`audience "${name}": cannot run its command: ${e.message}`)));
     child.on('close', (code, signal) => {
       if (why === undefined && code === 0) return done();
       const last = stderr.trim().split('\n').slice(-3).join(' | ');

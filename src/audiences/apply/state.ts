@@ -73,10 +73,6 @@ export function updateState(file: string, change: (s: AccountState) => void): Ac
   });
 }
 
-export function managedByName(
-  s: AccountState,
-  kind: AudienceKind,
-  name: string,
-): ManagedAudience | undefined {
+export function managedByName(s: AccountState, kind: AudienceKind, name: string): ManagedAudience | undefined {
   return s.audiences.find((a) => a.kind === kind && (kind === 'do_not_reach' || a.name === name));
 }

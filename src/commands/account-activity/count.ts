@@ -14,7 +14,11 @@ export function register(parent: Command, runF = countRun): void {
 /** GET /2/account_activity/subscriptions/count (app-only bearer) */
 export async function countRun(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Record<string, unknown> }>({ method: E.count.method, path: E.count.path, auth: 'app' });
+  const res = await http.request<{ data?: Record<string, unknown> }>({
+    method: E.count.method,
+    path: E.count.path,
+    auth: 'app',
+  });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data ?? {}, {
     columns: ['account_name', 'subscriptions_count_all', 'subscriptions_count_direct_messages', 'provisioned_count'],

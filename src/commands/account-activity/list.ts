@@ -8,7 +8,8 @@ import { checkWebhookId } from '../webhooks/checks.js';
 
 export function register(parent: Command, runF = listRun): void {
   parent
-    .command('list').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
+    .command('list')
+    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description('users subscribed to a webhook (app-only bearer)')
     .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
 }
@@ -17,9 +18,15 @@ export function register(parent: Command, runF = listRun): void {
 export async function listRun(ctx: Context, o: { webhookId: string }): Promise<void> {
   const path = pathOf(E.list, { webhook_id: checkWebhookId(o.webhookId) });
   const http = await ctx.http();
-  const res = await http.request<{ data?: { webhook_id?: string; webhook_url?: string; subscriptions?: Array<{ user_id?: string }> } }>({ method: E.list.method, path, auth: 'app' });
+  const res = await http.request<{
+    data?: { webhook_id?: string; webhook_url?: string; subscriptions?: Array<{ user_id?: string }> };
+  }>({ method: E.list.method, path, auth: 'app' });
   const d = res.data.data ?? {};
-  const rows = (d.subscriptions ?? []).map((s) => ({ user_id: s.user_id, webhook_id: d.webhook_id ?? o.webhookId, webhook_url: d.webhook_url }));
+  const rows = (d.subscriptions ?? []).map((s) => ({
+    user_id: s.user_id,
+    webhook_id: d.webhook_id ?? o.webhookId,
+    webhook_url: d.webhook_url,
+  }));
   const { printList } = await import('../../core/output.js');
   await printList(ctx.io, await ctx.output(), rows, { columns: ['user_id', 'webhook_id', 'webhook_url'] });
 }

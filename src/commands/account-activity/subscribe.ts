@@ -19,11 +19,14 @@ const SUBSCRIBE = { ...E.subscribe, kinds: ['user'] } as const satisfies V2Endpo
 
 export function register(parent: Command, runF = subscribeRun): void {
   parent
-    .command('subscribe').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
+    .command('subscribe')
+    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description("deliver the signed-in user's account events to a webhook (user token)")
     .option('--check', 'only say whether the user is subscribed (exit 1 when not)')
     .option('--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`)
-    .action(define<Omit<SubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })));
+    .action(
+      define<Omit<SubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
+    );
 }
 
 /**
@@ -35,9 +38,19 @@ export async function subscribeRun(ctx: Context, o: SubscribeOptions): Promise<v
   const path = pathOf(e, { webhook_id: checkWebhookId(o.webhookId) });
   const auth = await chooseAuth(ctx, o.auth, { ...e, kinds: ['user'] });
   const http = await ctx.http();
-  const res = await http.request<{ data?: { subscribed?: boolean } }>({ method: e.method, path, auth, ...(o.check ? {} : { json: {} }) });
+  const res = await http.request<{ data?: { subscribed?: boolean } }>({
+    method: e.method,
+    path,
+    auth,
+    ...(o.check ? {} : { json: {} }),
+  });
   const subscribed = res.data.data?.subscribed === true;
   const { printOne } = await import('../../core/output.js');
-  await printOne(ctx.io, await ctx.output(), { webhook_id: o.webhookId, subscribed }, { columns: ['webhook_id', 'subscribed'] });
+  await printOne(
+    ctx.io,
+    await ctx.output(),
+    { webhook_id: o.webhookId, subscribed },
+    { columns: ['webhook_id', 'subscribed'] },
+  );
   if (o.check && !subscribed) throw new CheckFailed(`the user is not subscribed to webhook ${o.webhookId}`);
 }

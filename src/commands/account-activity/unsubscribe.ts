@@ -15,10 +15,15 @@ export interface UnsubscribeOptions {
 
 export function register(parent: Command, runF = unsubscribeRun): void {
   parent
-    .command('unsubscribe').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
+    .command('unsubscribe')
+    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description("stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)")
     .option('--user-id <id>', "the user (default: the profile's user)")
-    .action(define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })));
+    .action(
+      define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) =>
+        runF(ctx, { ...o, webhookId: webhookId! }),
+      ),
+    );
 }
 
 /** The user: --user-id, else the profile's user, else the id a platform access token starts with. */
@@ -37,8 +42,13 @@ async function userIdFor(ctx: Context, webhookId: string, given: string | undefi
 export async function unsubscribeRun(ctx: Context, o: UnsubscribeOptions): Promise<void> {
   const webhookId = checkWebhookId(o.webhookId);
   const userId = await userIdFor(ctx, webhookId, o.userId);
-  if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`))) return ctx.io.info('nothing changed: still subscribed');
+  if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`)))
+    return ctx.io.info('nothing changed: still subscribed');
   const http = await ctx.http();
-  await http.request({ method: E.unsubscribe.method, path: pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId }), auth: 'app' });
+  await http.request({
+    method: E.unsubscribe.method,
+    path: pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId }),
+    auth: 'app',
+  });
   ctx.io.info(`user ${userId} unsubscribed from webhook ${webhookId}`);
 }

@@ -23,7 +23,10 @@ export interface StreamOptions {
 /** An ISO 8601 time with a zone for start_time/end_time (sent in the platform's YYYY-MM-DDTHH:mm:ssZ form). */
 function streamTime(v: string, flag: string): number {
   const t = parseIsoTime(v);
-  if (t === undefined) throw new UsageError(`${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${v}")`, { flag });
+  if (t === undefined)
+    throw new UsageError(`${flag} must be an ISO 8601 time with a zone, such as 2026-01-15T12:00:00Z (got "${v}")`, {
+      flag,
+    });
   return t;
 }
 
@@ -43,7 +46,10 @@ export class LineSplitter {
   private buf = '';
   private dropping = false;
 
-  constructor(private onOverlong: () => void, private max = MAX_LINE_CHARS) {}
+  constructor(
+    private onOverlong: () => void,
+    private max = MAX_LINE_CHARS,
+  ) {}
 
   push(chunk: Buffer | string): string[] {
     const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
@@ -94,8 +100,14 @@ export function register(parent: Command, runF = activityStream): void {
   parent
     .command('stream')
     .description('print activity events as NDJSON; reconnects with backoff and backfill so none is missed')
-    .option('--backfill-minutes <n>', `replay the last N minutes (0-${BACKFILL_MAX}) on connect; reconnects always backfill the gap`)
-    .option('--start-time <time>', 'replay events from this ISO 8601 time (at most 24 h back; instead of --backfill-minutes)')
+    .option(
+      '--backfill-minutes <n>',
+      `replay the last N minutes (0-${BACKFILL_MAX}) on connect; reconnects always backfill the gap`,
+    )
+    .option(
+      '--start-time <time>',
+      'replay events from this ISO 8601 time (at most 24 h back; instead of --backfill-minutes)',
+    )
     .option('--end-time <time>', 'stop at this ISO 8601 time (a past window replays, then exits 0)')
     .option('--stall-timeout <seconds>', 'reconnect when nothing (not even a keep-alive) arrives for this long', '60')
     .action(define<StreamOptions>((ctx, o) => runF(ctx, o)));
@@ -124,10 +136,15 @@ function streamSettings(o: StreamOptions): { backfill?: number; start?: number; 
   // A window (start_time/end_time) replays what the server kept and, with an end, stops there.
   const start = o.startTime !== undefined ? streamTime(o.startTime, '--start-time') : undefined;
   const end = o.endTime !== undefined ? streamTime(o.endTime, '--end-time') : undefined;
-  if (start !== undefined && backfill !== undefined) throw new UsageError('give --backfill-minutes or --start-time, not both', { flag: '--start-time' });
-  if (end !== undefined && start !== undefined && end <= start) throw new UsageError('--end-time must be after --start-time', { flag: '--end-time' });
+  if (start !== undefined && backfill !== undefined)
+    throw new UsageError('give --backfill-minutes or --start-time, not both', { flag: '--start-time' });
+  if (end !== undefined && start !== undefined && end <= start)
+    throw new UsageError('--end-time must be after --start-time', { flag: '--end-time' });
   const stallSec = /^\d+(\.\d+)?$/.test(o.stallTimeout ?? '60') ? Number(o.stallTimeout ?? '60') : NaN;
-  if (!Number.isFinite(stallSec) || stallSec < 1) throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, { flag: '--stall-timeout' });
+  if (!Number.isFinite(stallSec) || stallSec < 1)
+    throw new UsageError(`--stall-timeout must be at least 1 second (got "${o.stallTimeout}")`, {
+      flag: '--stall-timeout',
+    });
   return { backfill, start, end, stallSec };
 }
 
@@ -135,11 +152,19 @@ function streamSettings(o: StreamOptions): { backfill?: number; start?: number; 
  * The stream's query: the backfill, or with a window its bounds; a reconnect asks again from a
  * minute before we last heard (duplicates are dropped).
  */
-function windowQuery(w: { start?: number; end?: number }, lastHeard: number, firstTry: boolean, bf: number): Record<string, string | number | undefined> {
+function windowQuery(
+  w: { start?: number; end?: number },
+  lastHeard: number,
+  firstTry: boolean,
+  bf: number,
+): Record<string, string | number | undefined> {
   const { start, end } = w;
   if (start === undefined && end === undefined) return { backfill_minutes: bf > 0 ? bf : undefined };
   const from = start === undefined ? undefined : firstTry ? start : Math.max(start, lastHeard - 60_000);
-  return { start_time: from !== undefined ? isoSeconds(from) : undefined, end_time: end !== undefined ? isoSeconds(end) : undefined };
+  return {
+    start_time: from !== undefined ? isoSeconds(from) : undefined,
+    end_time: end !== undefined ? isoSeconds(end) : undefined,
+  };
 }
 
 /** Follows GET /2/activity/stream until ctx.signal aborts. */
@@ -160,7 +185,10 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
     // On reconnect ask for the minutes since we last heard from the server (plus one), capped at 5.
     const gapMin = Math.ceil((ctx.clock.now() - lastHeard) / 60_000) + 1;
     const bf = first ? (backfill ?? 0) : Math.max(backfill ?? 0, Math.min(BACKFILL_MAX, gapMin));
-    if (!first && gapMin > BACKFILL_MAX) ctx.io.warn(`disconnected for about ${gapMin - 1} minutes; backfill reaches back only ${BACKFILL_MAX}, events may be missing`);
+    if (!first && gapMin > BACKFILL_MAX)
+      ctx.io.warn(
+        `disconnected for about ${gapMin - 1} minutes; backfill reaches back only ${BACKFILL_MAX}, events may be missing`,
+      );
     const conn = new AbortController();
     let watchdog: NodeJS.Timeout | undefined;
     try {
@@ -175,7 +203,10 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
       });
       if (/html/i.test(res.headers['content-type'] ?? '')) {
         res.stream?.on('error', () => {}).destroy(); // nobody reads the page
-        throw new ApiError('expected the event stream from GET /2/activity/stream but the server answered with an HTML page', { status: res.status, hint: 'is --base-url pointing at the API?' });
+        throw new ApiError(
+          'expected the event stream from GET /2/activity/stream but the server answered with an HTML page',
+          { status: res.status, hint: 'is --base-url pointing at the API?' },
+        );
       }
       connected = true;
       ctx.io.info(`connected to the activity stream${bf ? ` (backfill ${bf} min)` : ''}`);
@@ -183,14 +214,19 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
       attempt = 0;
       lastHeard = ctx.clock.now();
       const body = res.stream!;
-      watchdog = setInterval(() => {
-        if (ctx.clock.now() - lastHeard > stallSec * 1000) {
-          ctx.io.warn(`no data or keep-alive for ${stallSec} s; reconnecting`);
-          conn.abort();
-          body.destroy(new Error(`no data for ${stallSec} s`));
-        }
-      }, Math.min(1000, stallSec * 250));
-      const lines = new LineSplitter(() => ctx.io.warn(`dropped a stream line longer than ${MAX_LINE_CHARS} characters`));
+      watchdog = setInterval(
+        () => {
+          if (ctx.clock.now() - lastHeard > stallSec * 1000) {
+            ctx.io.warn(`no data or keep-alive for ${stallSec} s; reconnecting`);
+            conn.abort();
+            body.destroy(new Error(`no data for ${stallSec} s`));
+          }
+        },
+        Math.min(1000, stallSec * 250),
+      );
+      const lines = new LineSplitter(() =>
+        ctx.io.warn(`dropped a stream line longer than ${MAX_LINE_CHARS} characters`),
+      );
       let skipped = 0;
       for await (const chunk of body) {
         lastHeard = ctx.clock.now();

@@ -35,8 +35,11 @@ export function addResource(parent: Command, r: ResourceDef, hooks: Record<strin
 export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, hooks: OperationHooks = {}): Command {
   const isDefault = r.defaultVerb === op.verb;
   const sub = noun.command(op.verb, isDefault ? { isDefault: true } : {});
-  sub.description(`${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`);
-  for (const pos of positionalsOf(r, op)) sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, argumentHelp(pos.key, pos.optional));
+  sub.description(
+    `${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`,
+  );
+  for (const pos of positionalsOf(r, op))
+    sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, argumentHelp(pos.key, pos.optional));
   // JSON-bodied operations take their parameters from --file only.
   for (const d of op.body === 'json' ? [] : op.params) for (const o of optionsFor(d)) sub.addOption(o);
   if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
@@ -46,7 +49,11 @@ export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, ho
     sub.option('--all', 'follow next_cursor through every page');
     sub.option('--limit <n>', 'stop after n records (follows pages)');
   }
-  sub.action(define<Record<string, unknown>>((ctx, opts, args) => runOperation(ctx, r, op, operationOptions(r, op, opts, args), hooks)));
+  sub.action(
+    define<Record<string, unknown>>((ctx, opts, args) =>
+      runOperation(ctx, r, op, operationOptions(r, op, opts, args), hooks),
+    ),
+  );
   setGeneratedExamples(sub, () => examplesFor(sub, r, op));
   return sub;
 }

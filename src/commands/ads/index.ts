@@ -15,7 +15,9 @@ const GROUPS: Record<string, string> = {
 const HOOKS: Record<string, Record<string, OperationHooks>> = {};
 
 export function register(ads: Command, operands?: string[]): void {
-  ads.description('the advertising API: accounts, campaigns, line items, targeting, creatives, analytics, reference data, settings');
+  ads.description(
+    'the advertising API: accounts, campaigns, line items, targeting, creatives, analytics, reference data, settings',
+  );
   const own = RESOURCES.filter((r) => r.home !== 'audiences'); // the rest: `xctl audiences` (src/commands/audiences/)
   // `xctl ads campaigns list` builds the verbs of campaigns only: the others are named (for help
   // and suggestions) but get their flags only when asked for. An unknown noun builds everything.
@@ -27,12 +29,17 @@ export function register(ads: Command, operands?: string[]): void {
     let parent = ads;
     if (r.group) {
       // A group is another resource's noun (`stats job`) or a plain group (`ref`, `settings`).
-      if (!parents.has(r.group)) parents.set(r.group, nouns.get(r.group) ?? ads.command(r.group).description(GROUPS[r.group] ?? r.group));
+      if (!parents.has(r.group))
+        parents.set(r.group, nouns.get(r.group) ?? ads.command(r.group).description(GROUPS[r.group] ?? r.group));
       parent = parents.get(r.group)!;
     }
     const built = only === undefined || (r.group ?? r.noun) === only;
-    nouns.set(r.noun, built ? addResource(parent, r, HOOKS[r.name]) : parent.command(r.noun).description(r.description));
+    nouns.set(
+      r.noun,
+      built ? addResource(parent, r, HOOKS[r.name]) : parent.command(r.noun).description(r.description),
+    );
   }
   // The stats job verbs around the endpoints: get, wait, download (src/commands/ads/stats-jobs.ts).
-  if (only === undefined || only === 'stats') registerJobVerbs(nouns.get('job')!, RESOURCES.find((r) => r.name === 'stats')!.columns);
+  if (only === undefined || only === 'stats')
+    registerJobVerbs(nouns.get('job')!, RESOURCES.find((r) => r.name === 'stats')!.columns);
 }

@@ -20,7 +20,9 @@ export function addMoneyFlags(sub: Command, op: OperationDef): void {
   for (const d of op.params) {
     const twin = moneyTwin(d);
     if (!twin || sub.options.some((o) => o.long === flagOf(twin))) continue;
-    sub.addOption(new Option(`${flagOf(twin)} <amount>`, `${d.flag} in the account's currency, e.g. 30.00 (converted exactly)`));
+    sub.addOption(
+      new Option(`${flagOf(twin)} <amount>`, `${d.flag} in the account's currency, e.g. 30.00 (converted exactly)`),
+    );
   }
 }
 
@@ -41,7 +43,10 @@ export function toMicros(amount: string, decimals: number, currency: string, fla
   if (!m) throw new UsageError(`${flag} takes an amount such as 30 or 30.00 (got "${amount}")`, { flag });
   const frac = m[2] ?? '';
   if (frac.length > decimals) {
-    throw new UsageError(`${flag} ${amount}: ${currency} has ${decimals === 0 ? 'no decimals' : `${decimals} decimal${decimals > 1 ? 's' : ''}`}`, { flag });
+    throw new UsageError(
+      `${flag} ${amount}: ${currency} has ${decimals === 0 ? 'no decimals' : `${decimals} decimal${decimals > 1 ? 's' : ''}`}`,
+      { flag },
+    );
   }
   return String(BigInt(m[1]!) * 1_000_000n + BigInt(frac.padEnd(6, '0')));
 }
@@ -55,24 +60,37 @@ export function currencyDecimals(currency: string): number {
  * Puts the twins into `raw` as micros. The currency is the funding instrument's (the one named by
  * --funding-instrument-id, else the account's first), read only when a twin is given.
  */
-export async function applyMoney(ctx: Context, op: OperationDef, money: Record<string, string>, raw: Record<string, string>): Promise<void> {
+export async function applyMoney(
+  ctx: Context,
+  op: OperationDef,
+  money: Record<string, string>,
+  raw: Record<string, string>,
+): Promise<void> {
   const names = Object.keys(money);
   if (!names.length) return;
   for (const n of names) {
     const d = op.params.find((x) => x.name === n)!;
-    if (raw[n] !== undefined) throw new UsageError(`${flagOf(moneyTwin(d)!)} and ${d.flag} say the same: give one`, { flag: d.flag });
+    if (raw[n] !== undefined)
+      throw new UsageError(`${flagOf(moneyTwin(d)!)} and ${d.flag} say the same: give one`, { flag: d.flag });
   }
   const account = encodeURIComponent(await ctx.accountId());
   const fi = raw.funding_instrument_id;
   const http = await ctx.http();
   const res = await http.request<{ data?: { currency?: unknown } | Array<{ currency?: unknown }> }>({
-    method: 'GET', host: 'ads', auth: 'user',
-    path: fi ? `/12/accounts/${account}/funding_instruments/${encodeURIComponent(fi)}` : `/12/accounts/${account}/funding_instruments`,
+    method: 'GET',
+    host: 'ads',
+    auth: 'user',
+    path: fi
+      ? `/12/accounts/${account}/funding_instruments/${encodeURIComponent(fi)}`
+      : `/12/accounts/${account}/funding_instruments`,
     ...(fi ? {} : { query: { count: 1 } }),
   });
   const data = Array.isArray(res.data.data) ? res.data.data[0] : res.data.data;
   const currency = typeof data?.currency === 'string' && /^[A-Z]{3}$/.test(data.currency) ? data.currency : undefined;
-  if (!currency) throw new UsageError("cannot tell the account's currency (no funding instrument): give the amount in micros", { flag: '--daily-budget-amount-local-micro' });
+  if (!currency)
+    throw new UsageError("cannot tell the account's currency (no funding instrument): give the amount in micros", {
+      flag: '--daily-budget-amount-local-micro',
+    });
   const decimals = currencyDecimals(currency);
   for (const n of names) {
     const d = op.params.find((x) => x.name === n)!;

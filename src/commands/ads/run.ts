@@ -38,16 +38,27 @@ function flagWords(message: string, params: ParamDef[]): string {
   return m;
 }
 
-export function violationError(v: Violation, params: ParamDef[], raw: Record<string, unknown>, prefix = ''): UsageError {
+export function violationError(
+  v: Violation,
+  params: ParamDef[],
+  raw: Record<string, unknown>,
+  prefix = '',
+): UsageError {
   const d = params.find((x) => x.name === v.param);
   const flag = d?.flag ?? `--${v.param.replace(/_/g, '-')}`;
-  const given = raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? String(raw[v.param]) : undefined;
+  const given =
+    raw[v.param] !== undefined && v.code !== 'MISSING_PARAMETER' && !v.crossField ? String(raw[v.param]) : undefined;
   const got = given !== undefined ? ` (got "${given}")` : '';
   // An enum value one typo away (INTERESTS for INTEREST): did-you-mean, as for commands.
   const values = v.candidates ?? d?.enumValues;
   const near = values && raw[v.param] !== undefined ? closest(String(raw[v.param]), values, 1)[0] : undefined;
   const hint = near && near !== raw[v.param] ? `did you mean ${flag} ${near}?` : undefined;
-  return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, { flag, parameter: v.param, code: v.code, hint });
+  return new UsageError(`${prefix}${flag} ${flagWords(v.message, params)}${got}`, {
+    flag,
+    parameter: v.param,
+    code: v.code,
+    hint,
+  });
 }
 
 /** Flag values (strings, or true for a bare boolean flag) by spec name. */
@@ -62,7 +73,10 @@ export function rawFromOpts(op: Pick<OperationDef, 'params'>, opts: Record<strin
 }
 
 /** Positional arguments of an operation: its path parameters other than :account_id, in order. */
-export function positionalsOf(r: ResourceDef, op: OperationDef): Array<{ key: string; name: string; optional: boolean }> {
+export function positionalsOf(
+  r: ResourceDef,
+  op: OperationDef,
+): Array<{ key: string; name: string; optional: boolean }> {
   const out: Array<{ key: string; name: string; optional: boolean }> = [];
   for (const m of op.path.matchAll(/:([a-z_]+)/g)) {
     const key = m[1]!;
@@ -106,7 +120,12 @@ export interface OperationHooks {
 }
 
 /** Commander's flags and positionals of a generated verb, as its typed options. */
-export function operationOptions(r: ResourceDef, op: OperationDef, opts: Record<string, unknown>, args: string[]): OperationOptions {
+export function operationOptions(
+  r: ResourceDef,
+  op: OperationDef,
+  opts: Record<string, unknown>,
+  args: string[],
+): OperationOptions {
   const path: Record<string, string | undefined> = {};
   positionalsOf(r, op).forEach((pos, i) => (path[pos.key] = args[i]));
   return {
@@ -123,7 +142,12 @@ export function operationOptions(r: ResourceDef, op: OperationDef, opts: Record<
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
+async function fillPath(
+  ctx: Context,
+  r: ResourceDef,
+  op: OperationDef,
+  given: OperationOptions['path'],
+): Promise<string> {
   let path = op.path;
   for (const pos of positionalsOf(r, op)) {
     const v = given[pos.key];
@@ -140,7 +164,10 @@ async function fillPath(ctx: Context, r: ResourceDef, op: OperationDef, given: O
 async function checkSandboxOnly(ctx: Context, op: OperationDef): Promise<void> {
   if (!op.sandboxOnly) return;
   if ((await ctx.adsBase()) === HOSTS.ads) {
-    throw new UsageError(`${op.method} ${op.path} exists only on the ads sandbox`, { flag: '--sandbox', hint: 'pass --sandbox, or --base-url of a local `xctl sandbox`' });
+    throw new UsageError(`${op.method} ${op.path} exists only on the ads sandbox`, {
+      flag: '--sandbox',
+      hint: 'pass --sandbox, or --base-url of a local `xctl sandbox`',
+    });
   }
 }
 
@@ -158,9 +185,15 @@ function asksFirst(op: OperationDef): boolean {
 }
 
 /** "delete campaign 8wku2?", "revoke custom audience permission 1a of 2b?" */
-async function deleteQuestion(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
+async function deleteQuestion(
+  ctx: Context,
+  r: ResourceDef,
+  op: OperationDef,
+  given: OperationOptions['path'],
+): Promise<string> {
   const ids: string[] = [];
-  for (const pos of positionalsOf(r, op)) ids.push(given[pos.key] ?? (pos.key === 'account_id' ? await ctx.accountId() : '?'));
+  for (const pos of positionalsOf(r, op))
+    ids.push(given[pos.key] ?? (pos.key === 'account_id' ? await ctx.accountId() : '?'));
   const name = await nameOf(ctx, r, op, given);
   const what = `${r.dataType.replace(/_/g, ' ')} ${ids[ids.length - 1] ?? ''}${name}`.trim();
   const of = ids.length > 1 ? ` of ${ids.slice(0, -1).join(' / ')}` : '';
@@ -172,12 +205,23 @@ async function deleteQuestion(ctx: Context, r: ResourceDef, op: OperationDef, gi
  * at the same path; only when someone will read the question (a terminal, no --yes), and never
  * in the way (any failure leaves the id alone).
  */
-async function nameOf(ctx: Context, r: ResourceDef, op: OperationDef, given: OperationOptions['path']): Promise<string> {
+async function nameOf(
+  ctx: Context,
+  r: ResourceDef,
+  op: OperationDef,
+  given: OperationOptions['path'],
+): Promise<string> {
   if (ctx.globals.yes || !ctx.io.isStdinTTY) return '';
   const get = r.operations.find((x) => x.method === 'GET' && x.kind !== 'list' && x.path === op.path);
   if (!get) return '';
   try {
-    const res = await (await ctx.http()).request<{ data?: { name?: unknown } }>({ method: 'GET', host: 'ads', path: await fillPath(ctx, r, get, given), auth: 'user', retry: false });
+    const res = await (await ctx.http()).request<{ data?: { name?: unknown } }>({
+      method: 'GET',
+      host: 'ads',
+      path: await fillPath(ctx, r, get, given),
+      auth: 'user',
+      retry: false,
+    });
     const name = res.data.data?.name;
     return typeof name === 'string' && name ? ` ("${escapeForTerminal(name.slice(0, 80))}")` : '';
   } catch {
@@ -186,13 +230,28 @@ async function nameOf(ctx: Context, r: ResourceDef, op: OperationDef, given: Ope
 }
 
 /** Calls the operation's endpoint (op.method op.path of the ads API) and prints the result. */
-export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDef, o: OperationOptions, hooks: OperationHooks = {}): Promise<void> {
+export async function runOperation(
+  ctx: Context,
+  r: ResourceDef,
+  op: OperationDef,
+  o: OperationOptions,
+  hooks: OperationHooks = {},
+): Promise<void> {
   const columns = op.columns ?? r.columns;
-  if (op.kind === 'batch') return sendBatch(ctx, r, op, await readFileBody(ctx, o, 'a JSON array of {"operation_type","params"} items'), o.path, columns);
+  if (op.kind === 'batch')
+    return sendBatch(
+      ctx,
+      r,
+      op,
+      await readFileBody(ctx, o, 'a JSON array of {"operation_type","params"} items'),
+      o.path,
+      columns,
+    );
   if (op.body === 'json') return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns);
   const raw = { ...o.params };
   if (o.money && Object.keys(o.money).length) await applyMoney(ctx, op, o.money, raw);
-  for (const d of op.params) if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
+  for (const d of op.params)
+    if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
   const limit = parseLimit(o.limit);
@@ -256,35 +315,66 @@ export async function runOperation(ctx: Context, r: ResourceDef, op: OperationDe
 }
 
 async function readFileBody(ctx: Context, o: OperationOptions, what: string): Promise<unknown> {
-  if (typeof o.file !== 'string') throw new UsageError(`--file is required (${what}, or - for stdin)`, { flag: '--file' });
+  if (typeof o.file !== 'string')
+    throw new UsageError(`--file is required (${what}, or - for stdin)`, { flag: '--file' });
   return parseJsonInput(await readInputArg(ctx, o.file, '--file'), '--file', 'body');
 }
 
 /** Validates a JSON body like flags (problems name `flag`, the input it came from), sends it, prints the result. */
-export async function sendJsonBody(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, pathArgs: OperationOptions['path'], columns: string[], flag = '--file'): Promise<void> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
-  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules, { nowMs: ctx.clock.now() });
+export async function sendJsonBody(
+  ctx: Context,
+  r: ResourceDef,
+  op: OperationDef,
+  body: unknown,
+  pathArgs: OperationOptions['path'],
+  columns: string[],
+  flag = '--file',
+): Promise<void> {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
+  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules, {
+    nowMs: ctx.clock.now(),
+  });
   if (violations.length) {
     const v = violations[0]!;
     throw new UsageError(`${flag}: ${v.param} ${v.message}`, { flag, parameter: v.param, code: v.code });
   }
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, pathArgs);
-  const res = await (await ctx.http()).request<Envelope>({ method: op.method, host: 'ads', path, auth: 'user', json: body });
+  const res = await (await ctx.http()).request<Envelope>({
+    method: op.method,
+    host: 'ads',
+    path,
+    auth: 'user',
+    json: body,
+  });
   const data = res.data?.data;
   if (Array.isArray(data)) await printList(ctx.io, await ctx.output(), asRecords(data), { columns });
   else await printOne(ctx.io, await ctx.output(), (data ?? {}) as Rec, { columns });
 }
 
 /** Validates a batch body item by item (nothing is sent when one fails), sends it, prints the results. */
-export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, body: unknown, pathArgs: OperationOptions['path'], columns: string[]): Promise<void> {
+export async function sendBatch(
+  ctx: Context,
+  r: ResourceDef,
+  op: OperationDef,
+  body: unknown,
+  pathArgs: OperationOptions['path'],
+  columns: string[],
+): Promise<void> {
   const check = checkBatch(op, body);
-  if (check.requestErrors.length) throw new UsageError(`--file: the batch ${check.requestErrors[0]!.message}`, { flag: '--file' });
+  if (check.requestErrors.length)
+    throw new UsageError(`--file: the batch ${check.requestErrors[0]!.message}`, { flag: '--file' });
   const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);
   if (bad.length) {
     const items = body as Array<{ operation_type?: string; params?: Record<string, unknown> }>;
-    const lines = bad.flatMap(({ errs, i }) => errs.map((e) => `item ${i + 1} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`));
-    throw new UsageError(`--file: ${lines.length} problem${lines.length > 1 ? 's' : ''} in the batch, nothing was sent:\n  ${lines.join('\n  ')}`, { flag: '--file' });
+    const lines = bad.flatMap(({ errs, i }) =>
+      errs.map((e) => `item ${i + 1} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`),
+    );
+    throw new UsageError(
+      `--file: ${lines.length} problem${lines.length > 1 ? 's' : ''} in the batch, nothing was sent:\n  ${lines.join('\n  ')}`,
+      { flag: '--file' },
+    );
   }
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, pathArgs);
@@ -295,8 +385,14 @@ export async function sendBatch(ctx: Context, r: ResourceDef, op: OperationDef, 
   } catch (e) {
     const env = (e as ApiError).body as Envelope | undefined;
     if (e instanceof ApiError && Array.isArray(env?.operation_errors)) {
-      const lines = env.operation_errors.flatMap((errs, i) => (errs ?? []).map((x) => `item ${i + 1}: ${x.code ?? ''} ${x.message ?? ''}`.trim()));
-      throw new ApiError(`the batch was refused as a whole (nothing was applied):\n  ${lines.join('\n  ')}`, { status: e.status, code: lines.length ? env.operation_errors.flat()[0]?.code : undefined, body: env });
+      const lines = env.operation_errors.flatMap((errs, i) =>
+        (errs ?? []).map((x) => `item ${i + 1}: ${x.code ?? ''} ${x.message ?? ''}`.trim()),
+      );
+      throw new ApiError(`the batch was refused as a whole (nothing was applied):\n  ${lines.join('\n  ')}`, {
+        status: e.status,
+        code: lines.length ? env.operation_errors.flat()[0]?.code : undefined,
+        body: env,
+      });
     }
     throw e;
   }

@@ -28,15 +28,26 @@ const POLL_FIRST_MS = 1000;
 const POLL_MAX_MS = 30_000;
 
 function checkId(id: string | undefined): string {
-  if (!id || !JOB_ID.test(id)) throw new UsageError(`<job-id> must be the job's id_str (digits; got "${id ?? ''}")`, { flag: '<job-id>' });
+  if (!id || !JOB_ID.test(id))
+    throw new UsageError(`<job-id> must be the job's id_str (digits; got "${id ?? ''}")`, { flag: '<job-id>' });
   return id;
 }
 
 export async function fetchJob(ctx: Context, id: string): Promise<Job> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Job[] }>({ method: 'GET', host: 'ads', path: `/12/stats/jobs/accounts/${encodeURIComponent(await ctx.accountId())}`, query: { job_ids: id }, auth: 'user' });
+  const res = await http.request<{ data?: Job[] }>({
+    method: 'GET',
+    host: 'ads',
+    path: `/12/stats/jobs/accounts/${encodeURIComponent(await ctx.accountId())}`,
+    query: { job_ids: id },
+    auth: 'user',
+  });
   const job = (res.data?.data ?? []).find((j) => j.id_str === id);
-  if (!job) throw new ApiError(`stats job ${id} was not found in the account`, { status: 404, hint: 'list them with `xctl ads stats job list`' });
+  if (!job)
+    throw new ApiError(`stats job ${id} was not found in the account`, {
+      status: 404,
+      hint: 'list them with `xctl ads stats job list`',
+    });
   return job;
 }
 
@@ -48,7 +59,12 @@ function transientPollError(e: unknown): boolean {
 }
 
 /** Polls until the job is final, waiting 1 s, then x1.5 each time up to 30 s, at most `timeoutS`. */
-export async function waitJob(ctx: Context, id: string, timeoutS: number, sleep: (ms: number) => Promise<void> = (ms) => ctx.clock.sleep(ms)): Promise<Job> {
+export async function waitJob(
+  ctx: Context,
+  id: string,
+  timeoutS: number,
+  sleep: (ms: number) => Promise<void> = (ms) => ctx.clock.sleep(ms),
+): Promise<Job> {
   const deadline = ctx.clock.now() + timeoutS * 1000;
   let wait = POLL_FIRST_MS;
   for (;;) {
@@ -59,13 +75,18 @@ export async function waitJob(ctx: Context, id: string, timeoutS: number, sleep:
       // A poll that failed its own retries (5xx, dropped connections, a rate limit) is only one
       // poll: the job goes on, so poll again while --timeout lasts.
       if (!transientPollError(e) || ctx.clock.now() + wait > deadline) throw e;
-      ctx.io.warn(`job ${id}: checking failed (${(e as Error).message}); checking again in ${(wait / 1000).toFixed(1)} s`);
+      ctx.io.warn(
+        `job ${id}: checking failed (${(e as Error).message}); checking again in ${(wait / 1000).toFixed(1)} s`,
+      );
       await sleep(wait);
       wait = Math.min(POLL_MAX_MS, Math.round(wait * 1.5));
       continue;
     }
     if (FINAL.includes(job.status)) return job;
-    if (ctx.clock.now() + wait > deadline) throw new ApiError(`stats job ${id} is still ${job.status} after ${timeoutS} s`, { hint: `wait again with \`xctl ads stats job wait ${id}\`` });
+    if (ctx.clock.now() + wait > deadline)
+      throw new ApiError(`stats job ${id} is still ${job.status} after ${timeoutS} s`, {
+        hint: `wait again with \`xctl ads stats job wait ${id}\``,
+      });
     ctx.io.info(`job ${id}: ${job.status}; checking again in ${(wait / 1000).toFixed(1)} s`);
     await sleep(wait);
     wait = Math.min(POLL_MAX_MS, Math.round(wait * 1.5));
@@ -73,8 +94,17 @@ export async function waitJob(ctx: Context, id: string, timeoutS: number, sleep:
 }
 
 async function download(ctx: Context, job: Job): Promise<Buffer> {
-  if (job.status !== 'SUCCESS' || !job.url) throw new ApiError(`stats job ${job.id_str} has no file (status ${job.status})`, { hint: job.status === 'FAILED' || job.status === 'CANCELLED' ? 'create a new job' : `wait for it: \`xctl ads stats job wait ${job.id_str}\`` });
-  if (job.expires_at && Date.parse(job.expires_at) <= ctx.clock.now()) throw new ApiError(`the file of stats job ${job.id_str} expired at ${job.expires_at}`, { hint: 'create a new job' });
+  if (job.status !== 'SUCCESS' || !job.url)
+    throw new ApiError(`stats job ${job.id_str} has no file (status ${job.status})`, {
+      hint:
+        job.status === 'FAILED' || job.status === 'CANCELLED'
+          ? 'create a new job'
+          : `wait for it: \`xctl ads stats job wait ${job.id_str}\``,
+    });
+  if (job.expires_at && Date.parse(job.expires_at) <= ctx.clock.now())
+    throw new ApiError(`the file of stats job ${job.id_str} expired at ${job.expires_at}`, {
+      hint: 'create a new job',
+    });
   const http = await ctx.http();
   // The file host is not an API host: no credentials go there.
   const res = await http.request<unknown>({ method: 'GET', path: job.url, auth: 'none', stream: true });
@@ -109,11 +139,17 @@ async function printFile(ctx: Context, json: Buffer, out: string | undefined, co
 
 export function registerJobVerbs(job: Command, statsColumns: string[]): void {
   job
-    .command('get').argument('<job-id>', "the job's id (`xctl ads stats job list`)")
+    .command('get')
+    .argument('<job-id>', "the job's id (`xctl ads stats job list`)")
     .description('one stats job (its status, url and expiry) — GET /12/stats/jobs/accounts/:account_id?job_ids=ID')
-    .action(define(async (ctx, _o, args) => printOne(ctx.io, await ctx.output(), await fetchJob(ctx, checkId(args[0])), { columns: JOB_COLUMNS })));
+    .action(
+      define(async (ctx, _o, args) =>
+        printOne(ctx.io, await ctx.output(), await fetchJob(ctx, checkId(args[0])), { columns: JOB_COLUMNS }),
+      ),
+    );
   job
-    .command('wait').argument('<job-id>', "the job's id (`xctl ads stats job list`)")
+    .command('wait')
+    .argument('<job-id>', "the job's id (`xctl ads stats job list`)")
     .description('poll until the job succeeds, fails or is cancelled (1 s, then x1.5 up to 30 s)')
     .option('--timeout <seconds>', 'give up after this long', '900')
     .option('--download', 'then print its result rows')
@@ -122,7 +158,8 @@ export function registerJobVerbs(job: Command, statsColumns: string[]): void {
       define<{ timeout: string; download?: boolean; out?: string }>(async (ctx, o, args) => {
         const id = checkId(args[0]);
         const timeout = Number(o.timeout);
-        if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError('--timeout must be a positive number of seconds', { flag: '--timeout' });
+        if (!Number.isFinite(timeout) || timeout <= 0)
+          throw new UsageError('--timeout must be a positive number of seconds', { flag: '--timeout' });
         if (o.out && !o.download) throw new UsageError('--out needs --download', { flag: '--out' });
         const done = await waitJob(ctx, id, timeout);
         if (done.status !== 'SUCCESS') throw new ApiError(`stats job ${id} ended ${done.status}`);
@@ -131,8 +168,13 @@ export function registerJobVerbs(job: Command, statsColumns: string[]): void {
       }),
     );
   job
-    .command('download').argument('<job-id>', "the job's id (`xctl ads stats job list`)")
+    .command('download')
+    .argument('<job-id>', "the job's id (`xctl ads stats job list`)")
     .description("fetch a finished job's gzipped file, decompress it, print one row per entity and time bucket")
     .option('--out <file>', 'write the decompressed JSON here instead')
-    .action(define<{ out?: string }>(async (ctx, o, args) => printFile(ctx, await download(ctx, await fetchJob(ctx, checkId(args[0]))), o.out, statsColumns)));
+    .action(
+      define<{ out?: string }>(async (ctx, o, args) =>
+        printFile(ctx, await download(ctx, await fetchJob(ctx, checkId(args[0]))), o.out, statsColumns),
+      ),
+    );
 }

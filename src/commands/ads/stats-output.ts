@@ -6,7 +6,13 @@ import { printList, type Rec } from '../../core/output.js';
 import { parseInstant, isoSeconds } from '../../contract/time.js';
 
 export interface StatsEnvelope {
-  data?: Array<{ id: string; id_data?: Array<{ segment?: { segment_name?: string; segment_value?: string } | null; metrics?: Record<string, unknown> }> }>;
+  data?: Array<{
+    id: string;
+    id_data?: Array<{
+      segment?: { segment_name?: string; segment_value?: string } | null;
+      metrics?: Record<string, unknown>;
+    }>;
+  }>;
   time_series_length?: number;
   request?: { params?: Record<string, unknown> };
 }
@@ -32,7 +38,9 @@ export function statsRows(env: StatsEnvelope, currency?: string): Rec[] {
         }
         for (const [name, v] of Object.entries(d.metrics ?? {})) {
           if (Array.isArray(v) || v === null) row[name] = Array.isArray(v) ? (v[i] ?? null) : null;
-          else if (typeof v === 'object') for (const [k, arr] of Object.entries(v as Record<string, unknown>)) row[`${name}.${k}`] = Array.isArray(arr) ? (arr[i] ?? null) : null;
+          else if (typeof v === 'object')
+            for (const [k, arr] of Object.entries(v as Record<string, unknown>))
+              row[`${name}.${k}`] = Array.isArray(arr) ? (arr[i] ?? null) : null;
         }
         if ('billed_charge_local_micro' in row && currency) row.currency = currency;
         rows.push(row);
@@ -46,7 +54,13 @@ export function statsRows(env: StatsEnvelope, currency?: string): Rec[] {
 async function accountCurrency(ctx: Context): Promise<string | undefined> {
   try {
     const http = await ctx.http();
-    const res = await http.request<{ data?: Array<{ currency?: string }> }>({ method: 'GET', host: 'ads', path: `/12/accounts/${encodeURIComponent(await ctx.accountId())}/funding_instruments`, auth: 'user', retry: false });
+    const res = await http.request<{ data?: Array<{ currency?: string }> }>({
+      method: 'GET',
+      host: 'ads',
+      path: `/12/accounts/${encodeURIComponent(await ctx.accountId())}/funding_instruments`,
+      auth: 'user',
+      retry: false,
+    });
     const all = new Set((res.data?.data ?? []).map((f) => f.currency).filter(Boolean));
     return all.size === 1 ? [...all][0] : undefined;
   } catch {
@@ -58,12 +72,15 @@ const LEAD = ['id', 'segment', 'start', 'end'];
 
 export async function printStats(ctx: Context, env: StatsEnvelope, columns: string[]): Promise<void> {
   const settings = await ctx.output();
-  const wantsBilling = (env.data ?? []).some((x) => x.id_data?.some((d) => d.metrics && 'billed_charge_local_micro' in d.metrics));
+  const wantsBilling = (env.data ?? []).some((x) =>
+    x.id_data?.some((d) => d.metrics && 'billed_charge_local_micro' in d.metrics),
+  );
   const rows = statsRows(env, wantsBilling ? await accountCurrency(ctx) : undefined);
   // Table columns: the resource's, when the response carries them, then the other metrics that have data.
   const present = new Set(rows.flatMap((r) => Object.keys(r)));
   const cols = [...LEAD.filter((c) => present.has(c)), ...columns.filter((c) => !LEAD.includes(c) && present.has(c))];
-  for (const c of present) if (!cols.includes(c) && c !== 'currency' && rows.some((r) => r[c] !== null && r[c] !== 0)) cols.push(c);
+  for (const c of present)
+    if (!cols.includes(c) && c !== 'currency' && rows.some((r) => r[c] !== null && r[c] !== 0)) cols.push(c);
   if (present.has('currency')) cols.push('currency');
   await printList(ctx.io, settings, rows, { columns: cols });
 }

@@ -16,7 +16,12 @@ export function addWriteFlags(sub: Command, r: ResourceDef, op: OperationDef): v
   if (op.kind !== 'one' || !op.std || !WRITES.has(op.std)) return;
   sub.option('--dry-run', 'print the request that would be sent (method, URL, parameters) and send nothing');
   if (nameLookup(r, op)) {
-    sub.addOption(new Option('--if-exists <action>', 'when one of this name exists already: return prints it (exit 0), fail exits 1 with its id; nothing is created').choices(['return', 'fail']));
+    sub.addOption(
+      new Option(
+        '--if-exists <action>',
+        'when one of this name exists already: return prints it (exit 0), fail exits 1 with its id; nothing is created',
+      ).choices(['return', 'fail']),
+    );
   }
 }
 
@@ -36,18 +41,38 @@ export function printDryRun(ctx: Context, method: string, url: string, params: R
  * --if-exists: reads every page of the list for a live one with the same name. Returns it for
  * `return`; throws a DuplicateError for `fail`; undefined when there is none.
  */
-export async function findByName(ctx: Context, r: ResourceDef, op: OperationDef, path: string, name: string | undefined, action: string): Promise<Rec | undefined> {
+export async function findByName(
+  ctx: Context,
+  r: ResourceDef,
+  op: OperationDef,
+  path: string,
+  name: string | undefined,
+  action: string,
+): Promise<Rec | undefined> {
   const list = nameLookup(r, op);
   if (!list || name === undefined) throw new UsageError('--if-exists needs --name', { flag: '--if-exists' });
   const http = await ctx.http();
   let cursor: string | undefined;
   for (let page = 0; page < 1000; page++) {
-    const res = await http.request<{ data?: Rec[]; next_cursor?: string | null }>({ method: 'GET', host: 'ads', path, auth: 'user', query: { count: 1000, cursor } });
+    const res = await http.request<{ data?: Rec[]; next_cursor?: string | null }>({
+      method: 'GET',
+      host: 'ads',
+      path,
+      auth: 'user',
+      query: { count: 1000, cursor },
+    });
     const found = (res.data?.data ?? []).find((x) => x.name === name && x.deleted !== true);
     if (found) {
       const id = String(found.id);
-      if (action === 'fail') throw new DuplicateError(`a ${r.dataType.replace(/_/g, ' ')} named "${name}" exists already (${id}): nothing was created`, id, { hint: 'use it (--if-exists return prints it), or choose another --name' });
-      ctx.io.info(`--if-exists return: ${r.dataType.replace(/_/g, ' ')} "${name}" exists already (${id}); nothing was created`);
+      if (action === 'fail')
+        throw new DuplicateError(
+          `a ${r.dataType.replace(/_/g, ' ')} named "${name}" exists already (${id}): nothing was created`,
+          id,
+          { hint: 'use it (--if-exists return prints it), or choose another --name' },
+        );
+      ctx.io.info(
+        `--if-exists return: ${r.dataType.replace(/_/g, ' ')} "${name}" exists already (${id}); nothing was created`,
+      );
       return found;
     }
     cursor = res.data?.next_cursor ?? undefined;
@@ -61,5 +86,8 @@ export function duplicateFromService(e: unknown): DuplicateError | undefined {
   if (!(e instanceof ApiError)) return undefined;
   const m = /already exists \(([A-Za-z0-9_-]{1,64})\)/.exec(e.message);
   if (!m) return undefined;
-  return new DuplicateError(e.message, m[1]!, { status: e.status, hint: `${e.hint ? `${e.hint}; ` : ''}--if-exists return prints the existing one instead` });
+  return new DuplicateError(e.message, m[1]!, {
+    status: e.status,
+    hint: `${e.hint ? `${e.hint}; ` : ''}--if-exists return prints the existing one instead`,
+  });
 }

@@ -5,13 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import {
-  AuthError,
-  InterruptedError,
-  PartialError,
-  PlanHasChanges,
-  UsageError,
-} from '../../core/errors.js';
+import { AuthError, InterruptedError, PartialError, PlanHasChanges, UsageError } from '../../core/errors.js';
 import { effectiveFormat, printJson, printList } from '../../core/output.js';
 import { processAlive } from '../../core/file-lock.js';
 import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
@@ -52,10 +46,7 @@ export function register(audiences: Command, runF = audiencesApply): void {
       '--prune',
       'also delete audiences an earlier apply created that the file no longer lists (on the accounts it names)',
     )
-    .option(
-      '--adopt',
-      'allow the first sync to audiences that already have members (as `audiences sync --adopt`)',
-    )
+    .option('--adopt', 'allow the first sync to audiences that already have members (as `audiences sync --adopt`)')
     .option(
       '--state-dir <dir>',
       'where snapshots and the apply state live (env XCTL_STATE_DIR; default: beside the config)',
@@ -72,10 +63,7 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
     return printJson(ctx.io, await ctx.output(), applyJsonSchema());
   }
   if (!o.file)
-    throw new UsageError(
-      '-f FILE is required: the audiences file (`--schema` prints its JSON Schema)',
-      { flag: '-f' },
-    );
+    throw new UsageError('-f FILE is required: the audiences file (`--schema` prints its JSON Schema)', { flag: '-f' });
   if (o.prune && o.only?.length)
     throw new UsageError(
       '--prune and --only are exclusive: pruning needs the whole file to know what it no longer lists',
@@ -140,17 +128,11 @@ function sweepTmp(dir: string): void {
   }
   for (const n of names) {
     const m = /^\.apply-(\d+)$/.exec(n);
-    if (m && !processAlive(Number(m[1])))
-      fs.rmSync(path.join(dir, n), { recursive: true, force: true });
+    if (m && !processAlive(Number(m[1]))) fs.rmSync(path.join(dir, n), { recursive: true, force: true });
   }
 }
 
-async function planAll(
-  ctx: Context,
-  env: ApplyEnv,
-  specs: AudienceSpec[],
-  prune: boolean,
-): Promise<AudiencePlan[]> {
+async function planAll(ctx: Context, env: ApplyEnv, specs: AudienceSpec[], prune: boolean): Promise<AudiencePlan[]> {
   const { planAccount, planPrune } = await import('../../audiences/apply/plan.js');
   const accounts = [...new Set(specs.map((s) => s.account))];
   const perAccount = await Promise.all(
@@ -164,8 +146,7 @@ async function planAll(
       return prune ? [...rows, ...(await planPrune(ctx, env, a, rows))] : rows;
     }),
   );
-  if (ctx.signal.aborted)
-    throw new InterruptedError('interrupted while planning: nothing was changed');
+  if (ctx.signal.aborted) throw new InterruptedError('interrupted while planning: nothing was changed');
   // The file's order, whatever order the accounts finished in; pruned ones last.
   const order = (r: AudiencePlan) => (r.spec ? specs.indexOf(r.spec) : specs.length);
   return perAccount.flat().sort((a, b) => order(a) - order(b));
@@ -175,8 +156,7 @@ async function reportPlan(ctx: Context, rows: AudiencePlan[]): Promise<void> {
   const { publicRow, PLAN_FIELDS } = await import('../../audiences/apply/plan.js');
   const out = await ctx.output();
   const pub = rows.map(publicRow);
-  if (effectiveFormat(ctx.io, out) === 'json' || out.jq !== undefined)
-    await printJson(ctx.io, out, { audiences: pub });
+  if (effectiveFormat(ctx.io, out) === 'json' || out.jq !== undefined) await printJson(ctx.io, out, { audiences: pub });
   else {
     const flat = pub.map((r) => ({
       ...r,
@@ -195,19 +175,15 @@ async function reportPlan(ctx: Context, rows: AudiencePlan[]): Promise<void> {
   if (first) throw first;
   const changing = rows.filter((r) => r.action !== 'none');
   const drift = rows.reduce((n, r) => n + r.drift.length, 0);
-  ctx.io.info(
-    `plan: ${changing.length} of ${rows.length} audiences would change${drift ? `; ${drift} drift` : ''}`,
-  );
-  if (changing.length || failed.length)
-    throw new PlanHasChanges(`${changing.length} audiences would change`);
+  ctx.io.info(`plan: ${changing.length} of ${rows.length} audiences would change${drift ? `; ${drift} drift` : ''}`);
+  if (changing.length || failed.length) throw new PlanHasChanges(`${changing.length} audiences would change`);
 }
 
 async function reportApply(ctx: Context, results: AudienceResult[]): Promise<void> {
   const { RESULT_FIELDS } = await import('../../audiences/apply/run.js');
   const out = await ctx.output();
   const pub = results.map(({ cause: _cause, ...r }) => r);
-  const sum = (k: 'adds' | 'removes' | 'grants' | 'revokes' | 'acknowledged') =>
-    results.reduce((n, r) => n + r[k], 0);
+  const sum = (k: 'adds' | 'removes' | 'grants' | 'revokes' | 'acknowledged') => results.reduce((n, r) => n + r[k], 0);
   const failed = results.filter((r) => r.status !== 'ok');
   const total = {
     audiences: results.length,
@@ -236,11 +212,8 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   const changed = results.some((r) => r.status === 'ok' && r.action !== 'none');
   if (!changed && causes.length === failed.length && causes.length) throw causes[0]!;
   const names = failed.map((r) => `"${r.name}"`).join(', ');
-  const err = new PartialError(
-    `${failed.length} of ${results.length} audiences do not equal their sources: ${names}`,
-    {
-      hint: 'fix what is reported above and run the same apply again: interrupted syncs resume where they stopped',
-    },
-  );
+  const err = new PartialError(`${failed.length} of ${results.length} audiences do not equal their sources: ${names}`, {
+    hint: 'fix what is reported above and run the same apply again: interrupted syncs resume where they stopped',
+  });
   throw err;
 }

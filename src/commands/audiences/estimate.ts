@@ -18,7 +18,10 @@ export function register(parent: Command, runF = audiencesEstimate): void {
   parent
     .command('estimate')
     .description(`estimate the audience size of a targeting (at least one primary criterion) — POST /12${op.path}`)
-    .requiredOption('--targeting <file>', 'targeting criteria: a JSON array of {"targeting_type","targeting_value"[,"operator_type"]}, or {"targeting_criteria":[...]}; - for stdin')
+    .requiredOption(
+      '--targeting <file>',
+      'targeting criteria: a JSON array of {"targeting_type","targeting_value"[,"operator_type"]}, or {"targeting_criteria":[...]}; - for stdin',
+    )
     .addOption(new Option('--operator <type>', 'EQ (default) or NE: NE negates the whole targeting'))
     .action(define<EstimateOptions>((ctx, o) => runF(ctx, o)));
 }
@@ -27,10 +30,16 @@ export async function audiencesEstimate(ctx: Context, o: EstimateOptions): Promi
   const r = requireResource('audience_estimates');
   const op = requireOperation(r, 'estimate');
   const spec = parseJsonInput(await readInputArg(ctx, o.targeting, '--targeting'), '--targeting', 'targeting');
-  const body: Record<string, unknown> = Array.isArray(spec) ? { targeting_criteria: spec } : { ...(spec as Record<string, unknown>) };
+  const body: Record<string, unknown> = Array.isArray(spec)
+    ? { targeting_criteria: spec }
+    : { ...(spec as Record<string, unknown>) };
   if (o.operator !== undefined) {
-    const v = validateParams(op.params.filter((d) => d.name === 'operator_type'), { operator_type: o.operator });
-    if (v.violations.length) throw new UsageError(`--operator ${v.violations[0]!.message} (got "${o.operator}")`, { flag: '--operator' });
+    const v = validateParams(
+      op.params.filter((d) => d.name === 'operator_type'),
+      { operator_type: o.operator },
+    );
+    if (v.violations.length)
+      throw new UsageError(`--operator ${v.violations[0]!.message} (got "${o.operator}")`, { flag: '--operator' });
     body.operator_type = o.operator;
   }
   await sendJsonBody(ctx, r, op, body, {}, op.columns ?? r.columns, '--targeting');

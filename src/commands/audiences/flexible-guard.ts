@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { OperationHooks } from '../ads/run.js';
 
-export const IMMUTABLE_HINT = 'flexible audiences are immutable once created (ads-api.md section 3): create a new one with `xctl audiences flexible create` and delete the old one';
+export const IMMUTABLE_HINT =
+  'flexible audiences are immutable once created (ads-api.md section 3): create a new one with `xctl audiences flexible create` and delete the old one';
 
 /** GET /12/accounts/:account_id/custom_audiences/:id: the audience as the account sees it. */
 export async function fetchAudience(ctx: Context, id: string): Promise<Record<string, unknown>> {
@@ -20,7 +21,11 @@ export async function fetchAudience(ctx: Context, id: string): Promise<Record<st
 /** Refuses, before any change is sent, to update an audience that is flexible (one read first). */
 export async function refuseFlexible(ctx: Context, id: string, where: string): Promise<void> {
   const aud = await fetchAudience(ctx, id);
-  if (aud.audience_type === 'FLEXIBLE') throw new UsageError(`${where}: custom audience ${id} ("${String(aud.name)}") is a flexible audience; ${IMMUTABLE_HINT}`, { code: 'IMMUTABLE' });
+  if (aud.audience_type === 'FLEXIBLE')
+    throw new UsageError(
+      `${where}: custom audience ${id} ("${String(aud.name)}") is a flexible audience; ${IMMUTABLE_HINT}`,
+      { code: 'IMMUTABLE' },
+    );
 }
 
 /** `audiences update`: its flags are checked first (by the generated verb), then the audience is read. */

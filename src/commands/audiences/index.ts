@@ -21,14 +21,26 @@ export function register(audiences: Command): void {
   hash(audiences);
   inspect(audiences);
   apply(audiences);
-  const dnr = audiences.command('do-not-reach').description('the account\'s do-not-reach list: users excluded from every campaign');
+  const dnr = audiences
+    .command('do-not-reach')
+    .description("the account's do-not-reach list: users excluded from every campaign");
   doNotReachUpload(dnr);
-  audiences.description('custom audiences: manage, share, combine, estimate; bulk hashed user uploads; do-not-reach lists');
+  audiences.description(
+    'custom audiences: manage, share, combine, estimate; bulk hashed user uploads; do-not-reach lists',
+  );
   const ca = requireResource('custom_audiences');
-  const hooks: Record<string, OperationHooks> = { update: { ...UPDATE_HOOKS, ...ownerOnlyHooks('change', 'custom_audience_id') }, delete: ownerOnlyHooks('delete', 'custom_audience_id') };
-  for (const verb of ['list', 'get', 'create', 'update', 'delete', 'targeted']) addOperation(audiences, ca, requireOperation(ca, verb), hooks[verb] ?? {});
+  const hooks: Record<string, OperationHooks> = {
+    update: { ...UPDATE_HOOKS, ...ownerOnlyHooks('change', 'custom_audience_id') },
+    delete: ownerOnlyHooks('delete', 'custom_audience_id'),
+  };
+  for (const verb of ['list', 'get', 'create', 'update', 'delete', 'targeted'])
+    addOperation(audiences, ca, requireOperation(ca, verb), hooks[verb] ?? {});
   permissions(audiences);
-  flexibleCreate(audiences.command('flexible').description('flexible audiences: combinations of custom audiences (closed beta; immutable once created)'));
+  flexibleCreate(
+    audiences
+      .command('flexible')
+      .description('flexible audiences: combinations of custom audiences (closed beta; immutable once created)'),
+  );
   const lists = requireResource('do_not_reach_lists');
   for (const op of lists.operations) addOperation(dnr, lists, op);
   estimate(audiences);

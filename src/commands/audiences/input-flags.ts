@@ -20,10 +20,20 @@ const TYPE_HELP = `what each value is: ${ID_TYPES.join(', ')} (service_id is twi
 export function addInputFlags(cmd: Command, typeHelp = TYPE_HELP): Command {
   return cmd
     .option('--type <type>', typeHelp)
-    .option('--column <TYPE=HEADER>', 'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile', collect, [])
+    .option(
+      '--column <TYPE=HEADER>',
+      'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile',
+      collect,
+      [],
+    )
     .option('--ignore-column <NAME>', 'a header column never to send nor check (repeatable)', collect, [])
-    .option('--lenient-quotes', 'csv/tsv: read a quote that is never closed as running on (joined lines are counted) instead of stopping')
-    .addOption(new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'))
+    .option(
+      '--lenient-quotes',
+      'csv/tsv: read a quote that is never closed as running on (joined lines are counted) instead of stopping',
+    )
+    .addOption(
+      new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'),
+    )
     .option('--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again')
     .option('--default-country <CC>', 'country for national phone numbers (ISO 3166 alpha-2, e.g. US)');
 }
@@ -35,13 +45,24 @@ export async function parseInputFlags(f: InputFlags): Promise<{ columns: ColumnR
   let type = undefined;
   if (f.type !== undefined) {
     type = canonicalType(f.type);
-    if (!type) throw new UsageError(`--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")`, { flag: '--type' });
+    if (!type)
+      throw new UsageError(
+        `--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")`,
+        { flag: '--type' },
+      );
   }
-  if (type && columns.length) throw new UsageError('--type and --column are exclusive: --type for one value per row, --column to build users from several columns', { flag: '--column' });
+  if (type && columns.length)
+    throw new UsageError(
+      '--type and --column are exclusive: --type for one value per row, --column to build users from several columns',
+      { flag: '--column' },
+    );
   if (f.defaultCountry !== undefined) {
     const { isSupportedCountry } = await import('libphonenumber-js/min');
     if (!/^[A-Za-z]{2}$/.test(f.defaultCountry) || !isSupportedCountry(f.defaultCountry.toUpperCase() as never)) {
-      throw new UsageError(`--default-country must be a two-letter country code such as US or GB (got "${f.defaultCountry}")`, { flag: '--default-country' });
+      throw new UsageError(
+        `--default-country must be a two-letter country code such as US or GB (got "${f.defaultCountry}")`,
+        { flag: '--default-country' },
+      );
     }
   }
   const ignore = f.ignoreColumn?.length ? f.ignoreColumn : undefined;
@@ -64,18 +85,26 @@ export async function refuseBinary(file: string): Promise<void> {
   try {
     const buf = Buffer.alloc(65536);
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    if (buf.subarray(0, bytesRead).includes(0)) throw new UsageError(`<file>: ${file} looks binary (it contains NUL bytes): give UTF-8 text (csv, tsv, lines or jsonl)`, { flag: '<file>' });
+    if (buf.subarray(0, bytesRead).includes(0))
+      throw new UsageError(
+        `<file>: ${file} looks binary (it contains NUL bytes): give UTF-8 text (csv, tsv, lines or jsonl)`,
+        { flag: '<file>' },
+      );
   } finally {
     await fh.close();
   }
 }
 
 export function positiveInt(v: string, flag: string, max: number): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max) throw new UsageError(`${flag} must be a whole number from 1 to ${max} (got "${v}")`, { flag });
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > max)
+    throw new UsageError(`${flag} must be a whole number from 1 to ${max} (got "${v}")`, { flag });
   return Number(v);
 }
 
 /** `--max-reject-rate RATE` (upload and sync). */
 export function addGateFlag(cmd: Command): Command {
-  return cmd.option('--max-reject-rate <rate>', 'refuse the run when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)');
+  return cmd.option(
+    '--max-reject-rate <rate>',
+    'refuse the run when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)',
+  );
 }

@@ -26,14 +26,17 @@ export function register(audiences: Command, runF = audiencesInspect): void {
       audiences
         .command('inspect')
         .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
-        .description('a quality report of what an upload of the file would send: columns, coverage, duplicates, rejects, typo domains, phone countries, requests and time; no network'),
+        .description(
+          'a quality report of what an upload of the file would send: columns, coverage, duplicates, rejects, typo domains, phone countries, requests and time; no network',
+        ),
     ),
   ).action(define<InspectFlags>((ctx, flags, [file]) => runF(ctx, { ...flags, file: file! })));
 }
 
 export async function audiencesInspect(ctx: Context, o: InspectCommandOptions): Promise<void> {
   const { columns, defaultCountry } = await parseInputFlags(o);
-  if (o.file === '-' && ctx.io.isStdinTTY) throw new UsageError('give a file, or pipe the input on stdin', { flag: '<file>' });
+  if (o.file === '-' && ctx.io.isStdinTTY)
+    throw new UsageError('give a file, or pipe the input on stdin', { flag: '<file>' });
   const { parseRejectGate } = await import('../../audiences/gate.js');
   const gate = parseRejectGate(o.maxRejectRate);
   await refuseBinary(o.file);
@@ -41,11 +44,25 @@ export async function audiencesInspect(ctx: Context, o: InspectCommandOptions): 
   let stream: NodeJS.ReadableStream;
   try {
     stream = o.file === '-' ? ctx.io.stdin : fileStream(o.file);
-    if (o.file !== '-') await new Promise<void>((ok, fail) => (stream as import('node:fs').ReadStream).once('open', () => ok()).once('error', fail));
+    if (o.file !== '-')
+      await new Promise<void>((ok, fail) =>
+        (stream as import('node:fs').ReadStream).once('open', () => ok()).once('error', fail),
+      );
   } catch (e) {
-    throw new UsageError(`cannot read ${o.file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { flag: '<file>' });
+    throw new UsageError(
+      `cannot read ${o.file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      { flag: '<file>' },
+    );
   }
-  const r = await inspectInput(stream, o.file, { input: o.file, format: o.format as never, columns, hashed: !!o.hashed, defaultCountry, lenientQuotes: !!o.lenientQuotes, gate });
+  const r = await inspectInput(stream, o.file, {
+    input: o.file,
+    format: o.format as never,
+    columns,
+    hashed: !!o.hashed,
+    defaultCountry,
+    lenientQuotes: !!o.lenientQuotes,
+    gate,
+  });
   const format = effectiveFormat(ctx.io, await ctx.output());
   if (format === 'json' || format === 'jsonl') ctx.io.out(JSON.stringify(r, null, format === 'json' ? 2 : undefined));
   else ctx.io.out(renderReport(r));
@@ -77,20 +94,37 @@ export function renderReport(r: InspectReport): string {
   if (r.quote_fault) kv('quote fault', e(r.quote_fault));
   out.push('', 'COLUMN'.padEnd(28) + 'TYPE'.padEnd(15) + 'COVERAGE  NOTE');
   for (const c of r.columns) {
-    const note = c.ignored ? 'ignored (--ignore-column)' : c.looks_like ? `NOT MAPPED, looks like ${c.looks_like}` : c.type ? '' : 'not sent';
-    out.push(e(c.name).slice(0, 27).padEnd(28) + (c.type ?? '-').padEnd(15) + `${(c.coverage * 100).toFixed(1)}%`.padStart(8) + `  ${note}`);
+    const note = c.ignored
+      ? 'ignored (--ignore-column)'
+      : c.looks_like
+        ? `NOT MAPPED, looks like ${c.looks_like}`
+        : c.type
+          ? ''
+          : 'not sent';
+    out.push(
+      e(c.name).slice(0, 27).padEnd(28) +
+        (c.type ?? '-').padEnd(15) +
+        `${(c.coverage * 100).toFixed(1)}%`.padStart(8) +
+        `  ${note}`,
+    );
   }
   out.push('', 'TYPE'.padEnd(15) + 'VALUES'.padStart(10) + 'VALID'.padStart(10) + 'REJECTED'.padStart(10));
-  for (const [t, v] of Object.entries(r.values)) out.push(t.padEnd(15) + String(v.values).padStart(10) + String(v.valid).padStart(10) + String(v.rejected).padStart(10));
+  for (const [t, v] of Object.entries(r.values))
+    out.push(
+      t.padEnd(15) + String(v.values).padStart(10) + String(v.valid).padStart(10) + String(v.rejected).padStart(10),
+    );
   out.push('');
   kv('duplicates', `${r.duplicates.exact} exact, ${r.duplicates.after_normalization} more after normalization`);
   kv('normalization changed', `${r.normalization_changed.count} values`);
-  for (const x of r.normalization_changed.examples) out.push(`  line ${x.line} (${x.type}): ${e(JSON.stringify(x.input))} -> ${e(JSON.stringify(x.normalized))}`);
+  for (const x of r.normalization_changed.examples)
+    out.push(`  line ${x.line} (${x.type}): ${e(JSON.stringify(x.input))} -> ${e(JSON.stringify(x.normalized))}`);
   kv('reject rate', `${r.reject_rate} (gate: ${r.gate})`);
-  for (const x of r.rejects) out.push(`  ${x.count} x ${e(x.reason)} (${e(x.column)}), e.g. line ${x.lines.join(', ')}`);
+  for (const x of r.rejects)
+    out.push(`  ${x.count} x ${e(x.reason)} (${e(x.column)}), e.g. line ${x.lines.join(', ')}`);
   if (r.typo_domains.length) kv('likely typo domains', '');
   for (const x of r.typo_domains) out.push(`  ${e(x.domain)} (${x.count}) -> ${x.likely}?`);
-  if (r.phone_countries.length) kv('phone countries', r.phone_countries.map((x) => `${x.country} ${x.count}`).join(', '));
+  if (r.phone_countries.length)
+    kv('phone countries', r.phone_countries.map((x) => `${x.country} ${x.count}`).join(', '));
   kv('users to send', r.users);
   kv('requests', `${r.requests} (${r.seconds_at_rate_limit} s at the rate limit of 1500 requests a minute)`);
   return out.join('\n');

@@ -31,7 +31,13 @@ export function ownerOnlyHooks(what: string, idKey: string): OperationHooks {
         what === 'change'
           ? `custom audience ${id} is shared with account ${here} as ${String(aud.permission_level ?? 'READ_ONLY')}: changing it needs READ_WRITE from the owning account${owner ? ` (${owner})` : ''}; or ${run}`
           : `custom audience ${id} is shared with account ${here}, which does not own it (is_owner false): only the owning account${owner ? ` (${owner})` : ''} may ${what} it; ${run}, or ask its owner`;
-      throw new ApiError(err.message, { status: err.status, code: err.code, parameter: err.parameter, body: err.body, hint });
+      throw new ApiError(err.message, {
+        status: err.status,
+        code: err.code,
+        parameter: err.parameter,
+        body: err.body,
+        hint,
+      });
     },
   };
 }

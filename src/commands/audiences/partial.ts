@@ -18,7 +18,12 @@ export async function withPartialSummary<T>(ctx: Context, fields: string[], fn: 
       const settings = await ctx.output().catch(() => undefined);
       const format = settings && effectiveFormat(ctx.io, settings);
       if (settings && (format === 'json' || format === 'jsonl' || settings.jq !== undefined)) {
-        await printOne(ctx.io, settings, { status: statusOf(e.exitCode), ...e.summary }, { knownFields: ['status', ...fields] });
+        await printOne(
+          ctx.io,
+          settings,
+          { status: statusOf(e.exitCode), ...e.summary },
+          { knownFields: ['status', ...fields] },
+        );
       }
     }
     throw e;

@@ -10,7 +10,11 @@ import { attributeOf, operationOptions, positionalsOf, runOperation } from '../a
 import { ownerOnlyHooks } from './owner-hint.js';
 
 export function register(parent: Command): void {
-  const perms = parent.command('permissions').description('who a custom audience is shared with: list, grant, revoke (--tailored for the /5 tailored audiences)');
+  const perms = parent
+    .command('permissions')
+    .description(
+      'who a custom audience is shared with: list, grant, revoke (--tailored for the /5 tailored audiences)',
+    );
   for (const verb of ['list', 'grant', 'revoke']) addPermissionVerb(perms, verb);
 }
 
@@ -18,7 +22,11 @@ function addPermissionVerb(perms: Command, verb: string): void {
   const custom = requireResource('custom_audience_permissions');
   const tailored = requireResource('tailored_audience_permissions');
   const ops = { custom: requireOperation(custom, verb), tailored: requireOperation(tailored, verb) };
-  const sub = perms.command(verb).description(`${ops.custom.description} — ${ops.custom.method} /12${ops.custom.path} (or /5${ops.tailored.path} with --tailored)`);
+  const sub = perms
+    .command(verb)
+    .description(
+      `${ops.custom.description} — ${ops.custom.method} /12${ops.custom.path} (or /5${ops.tailored.path} with --tailored)`,
+    );
   sub.argument('<audience-id>', 'custom (or tailored) audience id');
   if (verb === 'revoke') sub.argument('<permission-id>', 'permission id (from `permissions list`)');
   const seen = new Set<string>();
@@ -39,12 +47,18 @@ function addPermissionVerb(perms: Command, verb: string): void {
       const other = ops[which === 'custom' ? 'tailored' : 'custom'];
       for (const d of other.params) {
         if (!op.params.some((x) => x.name === d.name) && o[attributeOf(d.flag)] !== undefined) {
-          throw new UsageError(`${d.flag} ${which === 'custom' ? 'needs --tailored' : 'cannot be used with --tailored'}`, { flag: d.flag });
+          throw new UsageError(
+            `${d.flag} ${which === 'custom' ? 'needs --tailored' : 'cannot be used with --tailored'}`,
+            { flag: d.flag },
+          );
         }
       }
       const r = which === 'custom' ? custom : tailored;
       if (positionalsOf(r, op).length !== args.length) throw new UsageError('wrong number of arguments');
-      const hooks = verb === 'list' ? {} : ownerOnlyHooks(`${verb === 'grant' ? 'share' : 'revoke shares of'}`, `${which}_audience_id`);
+      const hooks =
+        verb === 'list'
+          ? {}
+          : ownerOnlyHooks(`${verb === 'grant' ? 'share' : 'revoke shares of'}`, `${which}_audience_id`);
       await runOperation(ctx, r, op, operationOptions(r, op, o, args), hooks);
     }),
   );

@@ -33,11 +33,23 @@ interface SavedPlan extends PlannedSync, SavedPlanCheck {
 
 export function writeSavedPlan(file: string, p: PlannedSync, s: SyncSummary, now: number): void {
   if (!s.input_digest || !s.state_id) throw new Error('a plan summary without its fingerprint');
-  const plan: SavedPlan = { xctl_sync_plan: 1, ...p, file: path.resolve(p.file), input_digest: s.input_digest, state_id: s.state_id, removes: s.removes, adds: s.adds, created_at: new Date(now).toISOString() };
+  const plan: SavedPlan = {
+    xctl_sync_plan: 1,
+    ...p,
+    file: path.resolve(p.file),
+    input_digest: s.input_digest,
+    state_id: s.state_id,
+    removes: s.removes,
+    adds: s.adds,
+    created_at: new Date(now).toISOString(),
+  };
   try {
     writeAtomic(path.resolve(file), JSON.stringify(plan, undefined, 2) + '\n');
   } catch (e) {
-    throw new UsageError(`cannot write the plan ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, { flag: '--out' });
+    throw new UsageError(
+      `cannot write the plan ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      { flag: '--out' },
+    );
   }
 }
 
@@ -47,12 +59,33 @@ export function readSavedPlan(file: string): { sync: PlannedSync; check: SavedPl
     plan = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SavedPlan>;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the plan ${file}: ${code === 'ENOENT' ? 'no such file' : code ?? 'not JSON'}`, { flag: '--apply' });
+    throw new UsageError(`cannot read the plan ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'not JSON')}`, {
+      flag: '--apply',
+    });
   }
-  const strings = ['audienceId', 'account', 'profile', 'file', 'format', 'batchSize', 'input_digest', 'state_id'] as const;
+  const strings = [
+    'audienceId',
+    'account',
+    'profile',
+    'file',
+    'format',
+    'batchSize',
+    'input_digest',
+    'state_id',
+  ] as const;
   if (plan?.xctl_sync_plan !== 1 || strings.some((k) => typeof plan[k] !== 'string')) {
-    throw new UsageError(`${file} is not a sync plan saved by \`xctl audiences sync --plan --out\``, { flag: '--apply' });
+    throw new UsageError(`${file} is not a sync plan saved by \`xctl audiences sync --plan --out\``, {
+      flag: '--apply',
+    });
   }
-  const { xctl_sync_plan: _v, input_digest, state_id, removes: _r, adds: _a, created_at: _c, ...sync } = plan as SavedPlan;
+  const {
+    xctl_sync_plan: _v,
+    input_digest,
+    state_id,
+    removes: _r,
+    adds: _a,
+    created_at: _c,
+    ...sync
+  } = plan as SavedPlan;
   return { sync, check: { input_digest, state_id } };
 }

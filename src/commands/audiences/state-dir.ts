@@ -6,7 +6,10 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 
 export function stateDirOption(): Option {
-  return new Option('--state-dir <dir>', 'folder for sync snapshots and upload journals (default: the config folder); cache it between CI runs').env('XCTL_STATE_DIR');
+  return new Option(
+    '--state-dir <dir>',
+    'folder for sync snapshots and upload journals (default: the config folder); cache it between CI runs',
+  ).env('XCTL_STATE_DIR');
 }
 
 /** The state folder as an absolute path, or undefined for the config folder. */

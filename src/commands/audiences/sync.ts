@@ -39,37 +39,90 @@ export interface SyncCommandOptions extends SyncFlags {
 export function register(audiences: Command, runF = audiencesSync): void {
   addInputFlags(
     audiences
-      .command('sync').argument('[audience-id]', "the custom audience's id (`xctl audiences list`)").argument('[file]', 'the full list of users the audience should hold; "-" reads stdin (both come from the plan with --apply)')
-      .description('make the audience hold exactly the members of a file: sends only Updates for new members and Deletes for departed ones (file "-" reads stdin)'),
+      .command('sync')
+      .argument('[audience-id]', "the custom audience's id (`xctl audiences list`)")
+      .argument(
+        '[file]',
+        'the full list of users the audience should hold; "-" reads stdin (both come from the plan with --apply)',
+      )
+      .description(
+        'make the audience hold exactly the members of a file: sends only Updates for new members and Deletes for departed ones (file "-" reads stdin)',
+      ),
   )
-    .option('--plan', 'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)')
+    .option(
+      '--plan',
+      'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)',
+    )
     .option('--rebuild', 'forget the snapshot and upload every member again (removes nothing)')
     .option('--refresh', 'send every member again (their 13-month expiry starts over), and remove departed ones')
-    .option('--from-upload <journal>', 'seed the snapshot from a finished upload (its --journal file) instead of sending it all again')
+    .option(
+      '--from-upload <journal>',
+      'seed the snapshot from a finished upload (its --journal file) instead of sending it all again',
+    )
     .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
-    .option('--max-reject-rate <rate>', 'refuse the sync when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)')
+    .option(
+      '--max-reject-rate <rate>',
+      'refuse the sync when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)',
+    )
     .addOption(stateDirOption())
-    .option('--adopt', 'first sync only: add the members of the file to an audience that already holds others, and leave those (removals need a snapshot)')
-    .option('--max-removes <N|P%>', 'refuse (exit 2, nothing sent) to remove more members than this; default without a terminal: 10% of the audience; 100% turns it off')
-    .option('--out <plan.json>', 'with --plan: save the plan, for `--apply` (review it on a pull request, apply it on merge)')
-    .option('--apply <plan.json>', 'send exactly a plan saved by --plan --out; refused (exit 2, nothing sent) if the input or the snapshot changed since')
-    .action(define<SyncFlags>((ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! })));
+    .option(
+      '--adopt',
+      'first sync only: add the members of the file to an audience that already holds others, and leave those (removals need a snapshot)',
+    )
+    .option(
+      '--max-removes <N|P%>',
+      'refuse (exit 2, nothing sent) to remove more members than this; default without a terminal: 10% of the audience; 100% turns it off',
+    )
+    .option(
+      '--out <plan.json>',
+      'with --plan: save the plan, for `--apply` (review it on a pull request, apply it on merge)',
+    )
+    .option(
+      '--apply <plan.json>',
+      'send exactly a plan saved by --plan --out; refused (exit 2, nothing sent) if the input or the snapshot changed since',
+    )
+    .action(
+      define<SyncFlags>((ctx, flags, [audienceId, file]) =>
+        runF(ctx, { ...flags, audienceId: audienceId!, file: file! }),
+      ),
+    );
 }
 
 /** --apply: the options come from the saved plan; positionals, when given, must name the same. */
-function applySavedPlan(o: SyncCommandOptions): { o: SyncCommandOptions; check?: SavedPlanCheck; account?: string; profile?: string } {
+function applySavedPlan(o: SyncCommandOptions): {
+  o: SyncCommandOptions;
+  check?: SavedPlanCheck;
+  account?: string;
+  profile?: string;
+} {
   if (!o.apply) {
-    if (o.audienceId === undefined || o.file === undefined) throw new UsageError(`missing ${o.audienceId === undefined ? '<audience-id>' : '<file>'}: sync <audience-id> <file>, or sync --apply plan.json`, { flag: '<file>' });
-    if (o.out !== undefined && !o.plan) throw new UsageError('--out saves a plan: use it with --plan', { flag: '--out' });
-    if (o.out !== undefined && o.file === '-') throw new UsageError('a saved plan must read its input again when applied: stdin cannot be; give a file', { flag: '--out' });
+    if (o.audienceId === undefined || o.file === undefined)
+      throw new UsageError(
+        `missing ${o.audienceId === undefined ? '<audience-id>' : '<file>'}: sync <audience-id> <file>, or sync --apply plan.json`,
+        { flag: '<file>' },
+      );
+    if (o.out !== undefined && !o.plan)
+      throw new UsageError('--out saves a plan: use it with --plan', { flag: '--out' });
+    if (o.out !== undefined && o.file === '-')
+      throw new UsageError('a saved plan must read its input again when applied: stdin cannot be; give a file', {
+        flag: '--out',
+      });
     return { o };
   }
-  if (o.plan || o.rebuild || o.fromUpload || o.refresh) throw new UsageError('--apply sends a saved plan as it is: --plan, --rebuild, --refresh and --from-upload do not go with it', { flag: '--apply' });
+  if (o.plan || o.rebuild || o.fromUpload || o.refresh)
+    throw new UsageError(
+      '--apply sends a saved plan as it is: --plan, --rebuild, --refresh and --from-upload do not go with it',
+      { flag: '--apply' },
+    );
   const { sync, check } = readSavedPlan(o.apply);
-  for (const [given, planned, name] of [[o.audienceId, sync.audienceId, '<audience-id>'], [o.file && path.resolve(o.file), sync.file, '<file>']] as const) {
-    if (given !== undefined && given !== planned) throw new UsageError(`${name} ${given} is not the plan's (${planned})`, { flag: '--apply' });
+  for (const [given, planned, name] of [
+    [o.audienceId, sync.audienceId, '<audience-id>'],
+    [o.file && path.resolve(o.file), sync.file, '<file>'],
+  ] as const) {
+    if (given !== undefined && given !== planned)
+      throw new UsageError(`${name} ${given} is not the plan's (${planned})`, { flag: '--apply' });
   }
   const { account, profile, ...flags } = sync;
   return { o: { ...o, ...flags, audienceId: sync.audienceId, file: sync.file }, check, account, profile };
@@ -79,67 +132,104 @@ function applySavedPlan(o: SyncCommandOptions): { o: SyncCommandOptions; check?:
 export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Promise<void> {
   const saved = applySavedPlan(given);
   const o = saved.o;
-  if (!ADS_ID.test(o.audienceId)) throw new UsageError(`<audience-id> must be an id of letters and digits (got "${o.audienceId}")`, { flag: '<audience-id>' });
+  if (!ADS_ID.test(o.audienceId))
+    throw new UsageError(`<audience-id> must be an id of letters and digits (got "${o.audienceId}")`, {
+      flag: '<audience-id>',
+    });
   const { columns, defaultCountry } = await parseInputFlags(o);
   const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
   const { parseRejectGate } = await import('../../audiences/gate.js');
   const gate = parseRejectGate(o.maxRejectRate);
-  if (o.rebuild && o.fromUpload) throw new UsageError('--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload', { flag: '--from-upload' });
-  if (o.adopt && (o.rebuild || o.fromUpload)) throw new UsageError('--adopt is for a first sync without a snapshot: --rebuild and --from-upload already say where the snapshot starts', { flag: '--adopt' });
+  if (o.rebuild && o.fromUpload)
+    throw new UsageError(
+      '--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload',
+      { flag: '--from-upload' },
+    );
+  if (o.adopt && (o.rebuild || o.fromUpload))
+    throw new UsageError(
+      '--adopt is for a first sync without a snapshot: --rebuild and --from-upload already say where the snapshot starts',
+      { flag: '--adopt' },
+    );
   if (o.maxRemoves !== undefined) {
     const { parseMaxRemoves } = await import('../../audiences/sync-guards.js');
     parseMaxRemoves(o.maxRemoves);
   }
   const stateDir = resolveStateDir(ctx, o.stateDir);
-  if (o.plan && o.fromUpload) throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
+  if (o.plan && o.fromUpload)
+    throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
   // The snapshot is per profile and account: both are known without the network.
   const accountId = await ctx.accountId();
   const profile = await ctx.profileName();
   if (saved.check && (saved.account !== accountId || saved.profile !== profile)) {
-    throw new UsageError(`the plan ${given.apply} was made for account ${saved.account} of profile "${saved.profile}", not ${accountId} of "${profile}"`, { flag: '--apply' });
+    throw new UsageError(
+      `the plan ${given.apply} was made for account ${saved.account} of profile "${saved.profile}", not ${accountId} of "${profile}"`,
+      { flag: '--apply' },
+    );
   }
   if (!o.plan) {
     const c = await ctx.credentials();
     if (!c.api_key || !c.api_secret || !c.access_token || !c.access_token_secret) {
-      throw new AuthError('sync sends uploads: it needs OAuth 1.0a user credentials (API key and secret, access token and secret)', {
-        hint: 'run `xctl auth set ...` or `xctl auth login`, or set the XCTL_* variables; --plan needs none',
-      });
+      throw new AuthError(
+        'sync sends uploads: it needs OAuth 1.0a user credentials (API key and secret, access token and secret)',
+        {
+          hint: 'run `xctl auth set ...` or `xctl auth login`, or set the XCTL_* variables; --plan needs none',
+        },
+      );
     }
   }
   await refuseBinary(o.file);
   const { runSync, planExit, SYNC_FIELDS } = await import('../../audiences/sync.js');
   const configDir = path.dirname((await ctx.store()).path);
-  const summary = await withPartialSummary(ctx, SYNC_FIELDS, () => runSync(ctx, {
-    audienceId: o.audienceId,
-    accountId,
-    profile,
-    configDir,
-    input: o.file,
-    format: o.format as never,
-    columns,
-    hashed: !!o.hashed,
-    defaultCountry,
-    batchSize,
-    concurrency,
-    rejects: o.rejects,
-    plan: !!o.plan,
-    rebuild: !!o.rebuild,
-    refresh: !!o.refresh,
-    fromUpload: o.fromUpload,
-    lenientQuotes: !!o.lenientQuotes,
-    gate,
-    stateDir,
-    adopt: !!o.adopt,
-    maxRemoves: o.maxRemoves,
-    expect: saved.check,
-  }));
+  const summary = await withPartialSummary(ctx, SYNC_FIELDS, () =>
+    runSync(ctx, {
+      audienceId: o.audienceId,
+      accountId,
+      profile,
+      configDir,
+      input: o.file,
+      format: o.format as never,
+      columns,
+      hashed: !!o.hashed,
+      defaultCountry,
+      batchSize,
+      concurrency,
+      rejects: o.rejects,
+      plan: !!o.plan,
+      rebuild: !!o.rebuild,
+      refresh: !!o.refresh,
+      fromUpload: o.fromUpload,
+      lenientQuotes: !!o.lenientQuotes,
+      gate,
+      stateDir,
+      adopt: !!o.adopt,
+      maxRemoves: o.maxRemoves,
+      expect: saved.check,
+    }),
+  );
   if (o.plan && o.out !== undefined) {
-    const planned = { audienceId: o.audienceId, account: accountId, profile, file: o.file, type: o.type, column: o.column, format: o.format, hashed: o.hashed, defaultCountry: o.defaultCountry, batchSize: o.batchSize, adopt: o.adopt, maxRemoves: o.maxRemoves, stateDir };
+    const planned = {
+      audienceId: o.audienceId,
+      account: accountId,
+      profile,
+      file: o.file,
+      type: o.type,
+      column: o.column,
+      format: o.format,
+      hashed: o.hashed,
+      defaultCountry: o.defaultCountry,
+      batchSize: o.batchSize,
+      adopt: o.adopt,
+      maxRemoves: o.maxRemoves,
+      stateDir,
+    };
     writeSavedPlan(o.out, planned, summary, ctx.clock.now());
     ctx.io.info(`plan saved to ${o.out}: apply it with \`xctl audiences sync --apply ${o.out}\``);
   }
-  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });
+  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, {
+    columns: SYNC_FIELDS,
+    knownFields: SYNC_FIELDS,
+  });
   if (o.plan) {
     const changes = planExit(summary);
     if (changes) throw changes;

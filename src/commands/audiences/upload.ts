@@ -6,10 +6,23 @@ import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { define } from '../define.js';
-import { DO_NOT_REACH_TYPES, EXPIRY_MONTHS, USERS_PER_REQUEST, expiryFault, type UploadTarget } from '../../contract/audience-users.js';
+import {
+  DO_NOT_REACH_TYPES,
+  EXPIRY_MONTHS,
+  USERS_PER_REQUEST,
+  expiryFault,
+  type UploadTarget,
+} from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
-import { addGateFlag, addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
+import {
+  addGateFlag,
+  addInputFlags,
+  parseInputFlags,
+  positiveInt,
+  refuseBinary,
+  type InputFlags,
+} from './input-flags.js';
 import { resolveStateDir, stateDirOption } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
 
@@ -40,23 +53,51 @@ export interface UploadOptions extends UploadFlags {
   input: string;
 }
 
-const SUMMARY_FIELDS = ['lines', 'read', 'blank', 'joined_lines', 'valid', 'rejected', 'reject_rate', 'sent', 'acknowledged', 'batches', 'retries', 'resumed_batches', 'changed_batches', 'seconds', 'records_per_s'];
+const SUMMARY_FIELDS = [
+  'lines',
+  'read',
+  'blank',
+  'joined_lines',
+  'valid',
+  'rejected',
+  'reject_rate',
+  'sent',
+  'acknowledged',
+  'batches',
+  'retries',
+  'resumed_batches',
+  'changed_batches',
+  'seconds',
+  'records_per_s',
+];
 
 function addFlags(cmd: Command, target: Target): Command {
-  addInputFlags(cmd, target === 'custom_audience' ? undefined : `what each value is: ${DO_NOT_REACH_TYPES.join(' or ')}`);
+  addInputFlags(
+    cmd,
+    target === 'custom_audience' ? undefined : `what each value is: ${DO_NOT_REACH_TYPES.join(' or ')}`,
+  );
+  cmd.option('--delete', 'remove the users instead of adding them (operation_type Delete)');
+  if (target === 'custom_audience')
+    cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
   cmd
-    .option('--delete', 'remove the users instead of adding them (operation_type Delete)');
-  if (target === 'custom_audience') cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
-  cmd
-    .option('--expires-at <time>', `ISO 8601 expiry (default ${EXPIRY_MONTHS} months ahead; ${target === 'custom_audience' ? `after --effective-at, at most ${EXPIRY_MONTHS} months after it` : `less than ${EXPIRY_MONTHS} months ahead`})`)
+    .option(
+      '--expires-at <time>',
+      `ISO 8601 expiry (default ${EXPIRY_MONTHS} months ahead; ${target === 'custom_audience' ? `after --effective-at, at most ${EXPIRY_MONTHS} months after it` : `less than ${EXPIRY_MONTHS} months ahead`})`,
+    )
     .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
     .option('--concurrency <n>', 'requests in flight', '4')
     .option('--dry-run', 'normalize, hash and batch, but send nothing')
     .option('--out <file>', 'with --dry-run: write each request body as one JSON line')
-    .option('--journal <file>', 'journal file (default: in the config folder, keyed by input and options; stdin needs one to resume)')
+    .option(
+      '--journal <file>',
+      'journal file (default: in the config folder, keyed by input and options; stdin needs one to resume)',
+    )
     .option('--restart', 'ignore an existing journal and upload from the top')
     .option('--rejects <file>', 'write rejected values (line, column, reason) as csv')
-    .option('--strict-rows', 'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)')
+    .option(
+      '--strict-rows',
+      'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)',
+    )
     .addOption(stateDirOption());
   return addGateFlag(cmd);
 }
@@ -65,10 +106,16 @@ function addFlags(cmd: Command, target: Target): Command {
 export function register(audiences: Command, runF = audiencesUpload): void {
   addFlags(
     audiences
-      .command('upload').argument('<audience-id>', "the custom audience's id (`xctl audiences list`)").argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
+      .command('upload')
+      .argument('<audience-id>', "the custom audience's id (`xctl audiences list`)")
+      .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
       .description('upload users to a custom audience: normalize, hash, batch, send; resumable (file "-" reads stdin)'),
     'custom_audience',
-  ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'custom_audience', listId: listId!, input: input! })));
+  ).action(
+    define<UploadFlags>((ctx, flags, [listId, input]) =>
+      runF(ctx, { ...flags, target: 'custom_audience', listId: listId!, input: input! }),
+    ),
+  );
 }
 
 /** `xctl audiences do-not-reach upload <list-id> <file>`: the same verb for the do-not-reach list. */
@@ -78,15 +125,22 @@ export function registerDoNotReach(dnr: Command, runF = audiencesUpload): void {
       .command('upload')
       .argument('<list-id>', "the do-not-reach list's id")
       .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
-      .description(`upload users (${DO_NOT_REACH_TYPES.join(', ')}) to the do-not-reach list; resumable (file "-" reads stdin)`),
+      .description(
+        `upload users (${DO_NOT_REACH_TYPES.join(', ')}) to the do-not-reach list; resumable (file "-" reads stdin)`,
+      ),
     'do_not_reach_list',
-  ).action(define<UploadFlags>((ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'do_not_reach_list', listId: listId!, input: input! })));
+  ).action(
+    define<UploadFlags>((ctx, flags, [listId, input]) =>
+      runF(ctx, { ...flags, target: 'do_not_reach_list', listId: listId!, input: input! }),
+    ),
+  );
 }
 
 function isoTime(v: string, flag: string): number {
   // ISO 8601 with a date and a time zone (or a plain date), as the endpoint takes it.
   const t = parseIsoTime(v, { loose: true });
-  if (t === undefined) throw new UsageError(`${flag} must be an ISO 8601 time such as 2026-05-01T00:00:00Z (got "${v}")`, { flag });
+  if (t === undefined)
+    throw new UsageError(`${flag} must be an ISO 8601 time such as 2026-05-01T00:00:00Z (got "${v}")`, { flag });
   return t;
 }
 
@@ -94,7 +148,8 @@ function isoTime(v: string, flag: string): number {
 export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<void> {
   const { listId, input, target } = f;
   const idName = target === 'custom_audience' ? '<audience-id>' : '<list-id>';
-  if (!ADS_ID.test(listId)) throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
+  if (!ADS_ID.test(listId))
+    throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
   const { columns: colReq, defaultCountry } = await parseInputFlags(f);
   const type = colReq.type;
   const columns = colReq.columns;
@@ -102,12 +157,17 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   const allowed = target === 'do_not_reach_list' ? DO_NOT_REACH_TYPES : undefined;
   for (const t of [type, ...columns.map((c) => c.type)]) {
     if (t && allowed && !(allowed as readonly string[]).includes(t)) {
-      throw new UsageError(`do-not-reach lists take only ${allowed.join(' and ')} (got ${t})`, { flag: type ? '--type' : '--column' });
+      throw new UsageError(`do-not-reach lists take only ${allowed.join(' and ')} (got ${t})`, {
+        flag: type ? '--type' : '--column',
+      });
     }
   }
   const eff = f.effectiveAt !== undefined ? isoTime(f.effectiveAt, '--effective-at') : undefined;
   if (f.expiresAt !== undefined) {
-    const fault = expiryFault(target, isoTime(f.expiresAt, '--expires-at'), { nowMs: ctx.clock.now(), effectiveMs: eff });
+    const fault = expiryFault(target, isoTime(f.expiresAt, '--expires-at'), {
+      nowMs: ctx.clock.now(),
+      effectiveMs: eff,
+    });
     const since = eff !== undefined ? '--effective-at' : 'now';
     if (fault) {
       const message =
@@ -125,9 +185,15 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   const concurrency = positiveInt(f.concurrency, '--concurrency', 64);
   const { parseRejectGate } = await import('../../audiences/gate.js');
   const gate = parseRejectGate(f.maxRejectRate);
-  if (f.out && !f.dryRun) throw new UsageError('--out writes request bodies instead of sending them: use it with --dry-run', { flag: '--out' });
-  if (f.dryRun && (f.journal || f.restart)) throw new UsageError('--dry-run sends nothing and keeps no journal: drop --journal / --restart', { flag: '--dry-run' });
-  const accountId = f.dryRun ? (await ctx.accountId().catch(() => 'ACCOUNT_ID')) : await ctx.accountId();
+  if (f.out && !f.dryRun)
+    throw new UsageError('--out writes request bodies instead of sending them: use it with --dry-run', {
+      flag: '--out',
+    });
+  if (f.dryRun && (f.journal || f.restart))
+    throw new UsageError('--dry-run sends nothing and keeps no journal: drop --journal / --restart', {
+      flag: '--dry-run',
+    });
+  const accountId = f.dryRun ? await ctx.accountId().catch(() => 'ACCOUNT_ID') : await ctx.accountId();
   if (!f.dryRun) {
     // Fail on missing credentials before reading a large file.
     const c = await ctx.credentials();
@@ -140,34 +206,47 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
 
   await refuseBinary(input);
   const { checkOutputPaths } = await import('../../audiences/input.js');
-  checkOutputPaths(input, [['--out', f.out], ['--rejects', f.rejects], ['--journal', f.journal]], f.journal);
-  const { runUpload } = await import('../../audiences/pipeline.js');
-  const summary = await withPartialSummary(ctx, SUMMARY_FIELDS, () => runUpload(ctx, {
-    target,
-    accountId,
-    listId,
+  checkOutputPaths(
     input,
-    format: f.format as never,
-    columns: colReq,
-    allowedTypes: allowed ? [...allowed] : undefined,
-    hashed: !!f.hashed,
-    defaultCountry,
-    operation: f.delete ? 'Delete' : 'Update',
-    effectiveAt: eff !== undefined ? f.effectiveAt : undefined,
-    expiresAt: f.expiresAt,
-    batchSize,
-    concurrency,
-    dryRun: !!f.dryRun,
-    out: f.out,
-    journal: f.journal,
-    restart: !!f.restart,
-    rejects: f.rejects,
-    strictRows: !!f.strictRows,
-    lenientQuotes: !!f.lenientQuotes,
-    gate,
-    stateDir: resolveStateDir(ctx, f.stateDir),
-  }));
-  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, { columns: SUMMARY_FIELDS, knownFields: SUMMARY_FIELDS });
+    [
+      ['--out', f.out],
+      ['--rejects', f.rejects],
+      ['--journal', f.journal],
+    ],
+    f.journal,
+  );
+  const { runUpload } = await import('../../audiences/pipeline.js');
+  const summary = await withPartialSummary(ctx, SUMMARY_FIELDS, () =>
+    runUpload(ctx, {
+      target,
+      accountId,
+      listId,
+      input,
+      format: f.format as never,
+      columns: colReq,
+      allowedTypes: allowed ? [...allowed] : undefined,
+      hashed: !!f.hashed,
+      defaultCountry,
+      operation: f.delete ? 'Delete' : 'Update',
+      effectiveAt: eff !== undefined ? f.effectiveAt : undefined,
+      expiresAt: f.expiresAt,
+      batchSize,
+      concurrency,
+      dryRun: !!f.dryRun,
+      out: f.out,
+      journal: f.journal,
+      restart: !!f.restart,
+      rejects: f.rejects,
+      strictRows: !!f.strictRows,
+      lenientQuotes: !!f.lenientQuotes,
+      gate,
+      stateDir: resolveStateDir(ctx, f.stateDir),
+    }),
+  );
+  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, {
+    columns: SUMMARY_FIELDS,
+    knownFields: SUMMARY_FIELDS,
+  });
   const s = summary as unknown as { read: number; valid: number };
   if (s.read > 0 && s.valid === 0) {
     // Nothing was sent: an input where no record can be used is bad input, not a success.

@@ -27,7 +27,9 @@ function explain99(e: unknown): never {
 export function register(parent: Command, runF = authAppToken): void {
   parent
     .command('app-token')
-    .description('obtain the app-only bearer token once (POST /oauth2/token) and cache it; shown masked (`auth token --type app` prints it)')
+    .description(
+      'obtain the app-only bearer token once (POST /oauth2/token) and cache it; shown masked (`auth token --type app` prints it)',
+    )
     .option('--invalidate', 'revoke it at the service (signed as the app owner) and forget it')
     .action(define<AuthAppTokenOptions>((ctx, o) => runF(ctx, o)));
 }
@@ -54,13 +56,16 @@ export async function authAppToken(ctx: Context, opts: AuthAppTokenOptions): Pro
   } catch (e) {
     const err = e as XctlError;
     if (err.status === 403 || err.status === 401) {
-      err.hint = 'the bearer is revoked with OAuth 1.0a signed as the application owner: the profile\'s user token must belong to the app\'s owner (`xctl auth login` as the owner)';
+      err.hint =
+        "the bearer is revoked with OAuth 1.0a signed as the application owner: the profile's user token must belong to the app's owner (`xctl auth login` as the owner)";
     }
     throw err;
   }
   const stored = await ctx.profile();
   const forgot = stored?.bearer_token === token;
   if (forgot) await ctx.updateProfile({ bearer_token: undefined, bearer_key: undefined });
-  io.info(`revoked the app's bearer token and forgot it${forgot ? ` (profile "${profile}")` : ''}; the next \`xctl auth app-token\` obtains a new one`);
+  io.info(
+    `revoked the app's bearer token and forgot it${forgot ? ` (profile "${profile}")` : ''}; the next \`xctl auth app-token\` obtains a new one`,
+  );
   if (before.source.bearer_token === 'env') io.warn('XCTL_BEARER_TOKEN still holds the revoked token: unset it');
 }

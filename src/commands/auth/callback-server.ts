@@ -29,10 +29,13 @@ async function listen(server: http.Server, port: number): Promise<void> {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(
         e.code === 'EADDRINUSE' || e.code === 'EACCES'
-          ? new UsageError(`--callback-port ${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : 'not allowed to listen there'}`, {
-              flag: '--callback-port',
-              hint: 'omit --callback-port to use a free port, or pick another one',
-            })
+          ? new UsageError(
+              `--callback-port ${port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : 'not allowed to listen there'}`,
+              {
+                flag: '--callback-port',
+                hint: 'omit --callback-port to use a free port, or pick another one',
+              },
+            )
           : e,
       ),
     );
@@ -47,10 +50,15 @@ async function callbackServer(port: number, onCallback: (u: URL, reply: Reply) =
   const server = http.createServer((req, res) => {
     const u = new URL(req.url ?? '/', 'http://127.0.0.1');
     const reply: Reply = (status, title, text) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+      });
       res.end(page(title, text));
     };
-    if (u.pathname !== '/callback') return reply(404, 'Not found', 'This address only receives the sign-in callback of xctl.');
+    if (u.pathname !== '/callback')
+      return reply(404, 'Not found', 'This address only receives the sign-in callback of xctl.');
     onCallback(u, reply);
   });
   await listen(server, port);
@@ -74,15 +82,24 @@ export async function startCallbackServer(port: number): Promise<CallbackServer>
     const token = u.searchParams.get('oauth_token') ?? u.searchParams.get('denied');
     // A callback for another sign-in (an old tab) must not complete this one.
     if (!expected || token !== expected) {
-      return reply(400, 'This sign-in link is not the current one', 'Go back to the terminal and use the URL xctl printed last.');
+      return reply(
+        400,
+        'This sign-in link is not the current one',
+        'Go back to the terminal and use the URL xctl printed last.',
+      );
     }
     if (u.searchParams.has('denied')) {
       reply(200, 'Authorization cancelled', 'xctl was not given access. You can close this tab.');
       return settle({ kind: 'denied' });
     }
     const verifier = u.searchParams.get('oauth_verifier');
-    if (!verifier) return reply(400, 'Missing verifier', 'The callback carried no oauth_verifier. Start again from the terminal.');
-    reply(200, 'You are signed in to xctl', 'Authorization complete. You can close this tab and return to the terminal.');
+    if (!verifier)
+      return reply(400, 'Missing verifier', 'The callback carried no oauth_verifier. Start again from the terminal.');
+    reply(
+      200,
+      'You are signed in to xctl',
+      'Authorization complete. You can close this tab and return to the terminal.',
+    );
     settle({ kind: 'verifier', verifier });
   });
   const actual = (server.address() as AddressInfo).port;
@@ -117,10 +134,20 @@ export async function startOAuth2CallbackServer(port: number, state: string): Pr
     try {
       o = parseRedirect(new URL(u.pathname + u.search, url).toString(), state);
     } catch {
-      return reply(400, 'This sign-in link is not the current one', 'Go back to the terminal and use the URL xctl printed last.');
+      return reply(
+        400,
+        'This sign-in link is not the current one',
+        'Go back to the terminal and use the URL xctl printed last.',
+      );
     }
-    if (o.kind === 'denied') reply(200, 'Authorization cancelled', 'xctl was not given access. You can close this tab.');
-    else reply(200, 'You are signed in to xctl', 'Authorization complete. You can close this tab and return to the terminal.');
+    if (o.kind === 'denied')
+      reply(200, 'Authorization cancelled', 'xctl was not given access. You can close this tab.');
+    else
+      reply(
+        200,
+        'You are signed in to xctl',
+        'Authorization complete. You can close this tab and return to the terminal.',
+      );
     settle(o);
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;

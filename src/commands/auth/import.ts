@@ -46,10 +46,16 @@ export async function parseTwurlrc(text: string, file: string): Promise<TwurlEnt
   try {
     doc = parse(text);
   } catch (e) {
-    throw new UsageError(`--twurlrc: ${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`, { flag: '--twurlrc' });
+    throw new UsageError(`--twurlrc: ${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`, {
+      flag: '--twurlrc',
+    });
   }
-  if (!isMap(doc) || !isMap(doc.profiles)) throw new UsageError(`--twurlrc: ${file} has no "profiles" map (is it a twurl rc file?)`, { flag: '--twurlrc' });
-  const def = isMap(doc.configuration) && Array.isArray(doc.configuration.default_profile) ? doc.configuration.default_profile.map(String) : [];
+  if (!isMap(doc) || !isMap(doc.profiles))
+    throw new UsageError(`--twurlrc: ${file} has no "profiles" map (is it a twurl rc file?)`, { flag: '--twurlrc' });
+  const def =
+    isMap(doc.configuration) && Array.isArray(doc.configuration.default_profile)
+      ? doc.configuration.default_profile.map(String)
+      : [];
   const bearers = isMap(doc.bearer_tokens) ? doc.bearer_tokens : {};
   const out: TwurlEntry[] = [];
   for (const [screen, apps] of Object.entries(doc.profiles)) {
@@ -59,8 +65,12 @@ export async function parseTwurlrc(text: string, file: string): Promise<TwurlEnt
       const e = apps[key];
       if (!isMap(e)) throw new UsageError(`--twurlrc: profiles.${screen}.${key} is not a map`, { flag: '--twurlrc' });
       const p: Profile = {};
-      for (const [from, to] of FIELDS) if (e[from] !== undefined && e[from] !== null) (p as Record<string, string>)[to] = String(e[from]);
-      if (!p.api_key || !p.api_secret) throw new UsageError(`--twurlrc: profiles.${screen}.${key} lacks consumer_key or consumer_secret`, { flag: '--twurlrc' });
+      for (const [from, to] of FIELDS)
+        if (e[from] !== undefined && e[from] !== null) (p as Record<string, string>)[to] = String(e[from]);
+      if (!p.api_key || !p.api_secret)
+        throw new UsageError(`--twurlrc: profiles.${screen}.${key} lacks consumer_key or consumer_secret`, {
+          flag: '--twurlrc',
+        });
       const username = String(e.username ?? screen).replace(/^@/, '');
       if (p.access_token) p.screen_name = username;
       // twurl's tokens start with the user id ("<id>-..."), the platform's format.
@@ -73,7 +83,13 @@ export async function parseTwurlrc(text: string, file: string): Promise<TwurlEnt
       }
       const base = screen.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 40) || 'twurl';
       const name = keys.length > 1 ? `${base}.${p.api_key.replace(/[^A-Za-z0-9]/g, '').slice(0, 8)}` : base;
-      out.push({ name, screen_name: username, consumer_key: p.api_key, profile: p, isDefault: def[0] === screen && def[1] === key });
+      out.push({
+        name,
+        screen_name: username,
+        consumer_key: p.api_key,
+        profile: p,
+        isDefault: def[0] === screen && def[1] === key,
+      });
     }
   }
   if (out.length === 0) throw new UsageError(`--twurlrc: ${file} holds no profiles`, { flag: '--twurlrc' });
@@ -101,7 +117,10 @@ export async function authImport(ctx: Context, opts: AuthImportOptions): Promise
   if (opts.twurlrc === undefined || opts.twurlrc === false) {
     throw new UsageError('say what to import: --twurlrc [path] (default ~/.twurlrc)', { flag: '--twurlrc' });
   }
-  const file = typeof opts.twurlrc === 'string' ? path.resolve(ctx.cwd, opts.twurlrc) : path.join(ctx.env.HOME || os.homedir(), '.twurlrc');
+  const file =
+    typeof opts.twurlrc === 'string'
+      ? path.resolve(ctx.cwd, opts.twurlrc)
+      : path.join(ctx.env.HOME || os.homedir(), '.twurlrc');
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
@@ -113,12 +132,17 @@ export async function authImport(ctx: Context, opts: AuthImportOptions): Promise
   if (mode & 0o077) {
     const who = mode & 0o007 ? 'every user' : 'its group';
     if (!opts.insecure) {
-      throw new UsageError(`--twurlrc: ${file} is readable by ${who} (mode ${mode.toString(8)}): refusing to import secrets that may have leaked`, {
-        flag: '--twurlrc',
-        hint: `run \`chmod 600 ${shellQuote(file)}\` (and consider rotating the keys and tokens it holds), then import again; or pass --insecure to import anyway`,
-      });
+      throw new UsageError(
+        `--twurlrc: ${file} is readable by ${who} (mode ${mode.toString(8)}): refusing to import secrets that may have leaked`,
+        {
+          flag: '--twurlrc',
+          hint: `run \`chmod 600 ${shellQuote(file)}\` (and consider rotating the keys and tokens it holds), then import again; or pass --insecure to import anyway`,
+        },
+      );
     }
-    ctx.io.warn(`${file} is readable by ${who} (mode ${mode.toString(8)}); importing because of --insecure: run \`chmod 600 ${shellQuote(file)}\` and consider rotating its secrets`);
+    ctx.io.warn(
+      `${file} is readable by ${who} (mode ${mode.toString(8)}); importing because of --insecure: run \`chmod 600 ${shellQuote(file)}\` and consider rotating its secrets`,
+    );
   }
   const entries = await parseTwurlrc(fs.readFileSync(file, 'utf8'), file);
   for (const e of entries) {
@@ -131,7 +155,8 @@ export async function authImport(ctx: Context, opts: AuthImportOptions): Promise
   let skipped = 0;
   for (const e of entries) {
     const cur = existing[e.name];
-    const same = cur && cur.api_key === e.profile.api_key && (cur.access_token ?? '') === (e.profile.access_token ?? '');
+    const same =
+      cur && cur.api_key === e.profile.api_key && (cur.access_token ?? '') === (e.profile.access_token ?? '');
     let status = cur ? (same ? 'updated' : 'replaced') : 'imported';
     if (cur && !same && !opts.overwrite) {
       status = 'skipped: exists with other credentials';
@@ -139,7 +164,15 @@ export async function authImport(ctx: Context, opts: AuthImportOptions): Promise
     } else {
       store.updateProfile(e.name, e.profile);
     }
-    rows.push({ profile: e.name, screen_name: e.screen_name, api_key: e.consumer_key, user_token: e.profile.access_token ? 'yes' : 'no', bearer: e.profile.bearer_token ? 'yes' : 'no', default: e.isDefault, status });
+    rows.push({
+      profile: e.name,
+      screen_name: e.screen_name,
+      api_key: e.consumer_key,
+      user_token: e.profile.access_token ? 'yes' : 'no',
+      bearer: e.profile.bearer_token ? 'yes' : 'no',
+      default: e.isDefault,
+      status,
+    });
   }
   const def = entries.find((e) => e.isDefault);
   if (def && rows.find((r) => r.profile === def.name)?.status !== 'skipped: exists with other credentials') {
@@ -147,7 +180,12 @@ export async function authImport(ctx: Context, opts: AuthImportOptions): Promise
     ctx.io.info(`default profile is now "${def.name}" (twurl's default)`);
   }
   for (const r of rows) r.api_key = mask(r.api_key as string);
-  await printList(ctx.io, await ctx.output(), rows, { columns: ['profile', 'screen_name', 'api_key', 'user_token', 'bearer', 'default', 'status'] });
+  await printList(ctx.io, await ctx.output(), rows, {
+    columns: ['profile', 'screen_name', 'api_key', 'user_token', 'bearer', 'default', 'status'],
+  });
   ctx.io.info(`imported ${rows.length - skipped} of ${rows.length} profile(s) from ${file} into ${store.path}`);
-  if (skipped) ctx.io.warn(`${skipped} profile(s) skipped because a profile of that name holds other credentials: pass --overwrite to replace them`);
+  if (skipped)
+    ctx.io.warn(
+      `${skipped} profile(s) skipped because a profile of that name holds other credentials: pass --overwrite to replace them`,
+    );
 }

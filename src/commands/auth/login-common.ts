@@ -62,9 +62,17 @@ export async function promptLine(ctx: Context, question: string): Promise<string
  * Whose stored user token a new login replaces ("@handle (id)", "user 123", "another user's
  * token"), or undefined when there was none or it was this very token. Never the token itself.
  */
-export function replacedUserToken(p: { access_token?: string; user_id?: string; screen_name?: string } | undefined, newToken: string, newUserId?: string): string | undefined {
+export function replacedUserToken(
+  p: { access_token?: string; user_id?: string; screen_name?: string } | undefined,
+  newToken: string,
+  newUserId?: string,
+): string | undefined {
   if (!p?.access_token || p.access_token === newToken) return undefined;
-  const who = p.screen_name ? `@${p.screen_name}${p.user_id ? ` (${p.user_id})` : ''}` : p.user_id ? `user ${p.user_id}` : 'an unnamed user';
+  const who = p.screen_name
+    ? `@${p.screen_name}${p.user_id ? ` (${p.user_id})` : ''}`
+    : p.user_id
+      ? `user ${p.user_id}`
+      : 'an unnamed user';
   return newUserId && p.user_id === newUserId ? `${who}, the same user,` : who;
 }
 
@@ -73,18 +81,33 @@ export function replacedUserToken(p: { access_token?: string; user_id?: string; 
  * call would then fail with ACCOUNT_NOT_FOUND). Lists the accounts the new user can use and warns
  * when the profile's is not among them. Best effort: an app without ads access says nothing.
  */
-export async function checkAdsAccount(ctx: Context, before: { user_id?: string; account_id?: string } | undefined, user: { user_id: string; screen_name: string }): Promise<void> {
+export async function checkAdsAccount(
+  ctx: Context,
+  before: { user_id?: string; account_id?: string } | undefined,
+  user: { user_id: string; screen_name: string },
+): Promise<void> {
   if (!before?.account_id || !before.user_id || before.user_id === user.user_id) return;
   let accounts: Array<{ id?: unknown; name?: unknown }>;
   try {
-    const res = await (await ctx.http()).request<{ data?: Array<{ id?: unknown; name?: unknown }> }>({ method: 'GET', host: 'ads', path: '/12/accounts', query: { count: 50 }, auth: 'user', retry: false });
+    const res = await (await ctx.http()).request<{ data?: Array<{ id?: unknown; name?: unknown }> }>({
+      method: 'GET',
+      host: 'ads',
+      path: '/12/accounts',
+      query: { count: 50 },
+      auth: 'user',
+      retry: false,
+    });
     accounts = res.data.data ?? [];
   } catch {
     return;
   }
   if (accounts.some((a) => a.id === before.account_id)) return;
   const { escapeForTerminal } = await import('../../core/sanitize.js');
-  const list = accounts.map((a) => `${escapeForTerminal(String(a.id))}${typeof a.name === 'string' ? ` (${escapeForTerminal(a.name)})` : ''}`);
+  const list = accounts.map(
+    (a) => `${escapeForTerminal(String(a.id))}${typeof a.name === 'string' ? ` (${escapeForTerminal(a.name)})` : ''}`,
+  );
   const first = accounts[0] ? escapeForTerminal(String(accounts[0].id)) : undefined;
-  ctx.io.warn(`the profile's account_id ${before.account_id} is not one of @${user.screen_name}'s ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; ${list.length ? `@${user.screen_name} can use ${list.join(', ')}; e.g. \`xctl config set account_id ${first}\`` : `@${user.screen_name} has no ads account`}`);
+  ctx.io.warn(
+    `the profile's account_id ${before.account_id} is not one of @${user.screen_name}'s ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; ${list.length ? `@${user.screen_name} can use ${list.join(', ')}; e.g. \`xctl config set account_id ${first}\`` : `@${user.screen_name} has no ads account`}`,
+  );
 }

@@ -44,7 +44,7 @@ export async function loginClient(ctx: Context, flagId?: string): Promise<OAuth2
   const c = await ctx.credentials();
   const clientId = flagId !== undefined ? checkClientId(flagId) : c.client_id;
   if (!clientId) {
-    throw new UsageError('logging in with OAuth 2.0 needs the app\'s OAuth 2.0 Client ID (not the API key)', {
+    throw new UsageError("logging in with OAuth 2.0 needs the app's OAuth 2.0 Client ID (not the API key)", {
       flag: '--client-id',
       hint: 'pass --client-id ID, run `xctl auth set --client-id ID --client-secret -` (secret for confidential clients), or set XCTL_CLIENT_ID',
     });
@@ -57,13 +57,27 @@ async function readPasted(ctx: Context): Promise<string> {
   const io = ctx.io;
   if (io.isStdinTTY) return promptLine(ctx, 'Paste the full URL your browser was sent to: ');
   const line = await firstLine(io.stdin);
-  if (!line) throw new UsageError('--paste: stdin ended without the redirected URL', { flag: '--paste', hint: 'paste the whole address from the browser\'s address bar after approving' });
+  if (!line)
+    throw new UsageError('--paste: stdin ended without the redirected URL', {
+      flag: '--paste',
+      hint: "paste the whole address from the browser's address bar after approving",
+    });
   return line;
 }
 
 /** Logs in: the browser on GET /i/oauth2/authorize, then POST /2/oauth2/token and GET /2/users/me. */
-export async function authLoginOAuth2(ctx: Context, opts: AuthLoginOptions, checked: { port?: number; timeoutMs: number }, deps: LoginDeps = {}): Promise<void> {
-  for (const [flag, set] of [['--pin', opts.pin], ['--access-level', opts.accessLevel], ['--force-login', opts.forceLogin], ['--screen-name', opts.screenName]] as const) {
+export async function authLoginOAuth2(
+  ctx: Context,
+  opts: AuthLoginOptions,
+  checked: { port?: number; timeoutMs: number },
+  deps: LoginDeps = {},
+): Promise<void> {
+  for (const [flag, set] of [
+    ['--pin', opts.pin],
+    ['--access-level', opts.accessLevel],
+    ['--force-login', opts.forceLogin],
+    ['--screen-name', opts.screenName],
+  ] as const) {
     if (set) throw new UsageError(`${flag} belongs to the OAuth 1.0a login, not --oauth2`, { flag });
   }
   if (!opts.oauth2 && (opts.paste || opts.scopes !== undefined || opts.clientId !== undefined)) {
@@ -92,12 +106,21 @@ export async function authLoginOAuth2(ctx: Context, opts: AuthLoginOptions, chec
       }
       redirectUri = server.url;
     }
-    const url = authorizeUrl(await authorizeBase(ctx), { clientId: client.clientId, redirectUri, scopes, state, challenge: codeChallenge(verifier) });
+    const url = authorizeUrl(await authorizeBase(ctx), {
+      clientId: client.clientId,
+      redirectUri,
+      scopes,
+      state,
+      challenge: codeChallenge(verifier),
+    });
     io.err(`Open this URL in a browser to authorize xctl (OAuth 2.0: ${scopes.join(' ')}):\n\n  ${url}\n`);
-    if (!scopes.includes(OFFLINE_SCOPE)) io.warn(`without ${OFFLINE_SCOPE} there is no refresh token: the token stops working after 2 hours`);
+    if (!scopes.includes(OFFLINE_SCOPE))
+      io.warn(`without ${OFFLINE_SCOPE} there is no refresh token: the token stops working after 2 hours`);
     if (opts.browser !== false && !opts.paste) {
       const openUrl = deps.openUrl ?? (async (u: string) => (await import('open')).default(u, { wait: false }));
-      await openUrl(url).catch((e: Error) => io.warn(`could not open a browser (${e.message}); open the URL above yourself`));
+      await openUrl(url).catch((e: Error) =>
+        io.warn(`could not open a browser (${e.message}); open the URL above yourself`),
+      );
     }
     io.info(
       opts.paste
@@ -106,7 +129,9 @@ export async function authLoginOAuth2(ctx: Context, opts: AuthLoginOptions, chec
     );
     const timedOut = ctx.clock.sleep(checked.timeoutMs, signal).then(() => 'timeout' as const);
     timedOut.catch(() => undefined);
-    const arrived: Promise<RedirectOutcome> = opts.paste ? readPasted(ctx).then((u) => parseRedirect(u, state, redirectUri)) : server!.outcome;
+    const arrived: Promise<RedirectOutcome> = opts.paste
+      ? readPasted(ctx).then((u) => parseRedirect(u, state, redirectUri))
+      : server!.outcome;
     const waited = await Promise.race([arrived, timedOut]);
     if (waited === 'timeout') {
       throw new XctlError(`no authorization arrived within ${fmtDuration(checked.timeoutMs)}: login cancelled`, {
@@ -114,8 +139,17 @@ export async function authLoginOAuth2(ctx: Context, opts: AuthLoginOptions, chec
       });
     }
     if (waited.kind === 'denied') {
-      const why = waited.error === 'access_denied' ? 'authorization was denied on the consent page' : `the consent page answered ${waited.error}${waited.description ? ` (${waited.description})` : ''}`;
-      throw new AuthError(`${why}: nothing was stored`, { code: waited.error, hint: waited.error === 'access_denied' ? 'run `xctl auth login --oauth2` again and choose Authorize' : 'check --scopes and the client id' });
+      const why =
+        waited.error === 'access_denied'
+          ? 'authorization was denied on the consent page'
+          : `the consent page answered ${waited.error}${waited.description ? ` (${waited.description})` : ''}`;
+      throw new AuthError(`${why}: nothing was stored`, {
+        code: waited.error,
+        hint:
+          waited.error === 'access_denied'
+            ? 'run `xctl auth login --oauth2` again and choose Authorize'
+            : 'check --scopes and the client id',
+      });
     }
     const http = await ctx.http();
     const tok = await exchangeCode(http, client, waited.code, redirectUri, verifier, ctx.clock.now());
@@ -144,13 +178,26 @@ export async function authLoginOAuth2(ctx: Context, opts: AuthLoginOptions, chec
       oauth2_screen_name: user.username,
     });
     const before = await ctx.profile();
-    const replaced = before && replacedUserToken({ access_token: before.oauth2_access_token, user_id: before.oauth2_user_id, screen_name: before.oauth2_screen_name }, tok.access_token, user.id);
+    const replaced =
+      before &&
+      replacedUserToken(
+        {
+          access_token: before.oauth2_access_token,
+          user_id: before.oauth2_user_id,
+          screen_name: before.oauth2_screen_name,
+        },
+        tok.access_token,
+        user.id,
+      );
     if (replaced) io.info(`replacing the OAuth 2.0 token of ${replaced} in profile "${await ctx.profileName()}"`);
     await ctx.updateProfile(patch);
     const profile = await ctx.profileName();
-    io.info(`Logged in with OAuth 2.0${user.username ? ` as @${user.username} (${user.id})` : ''}; the token is stored in profile "${profile}".`);
+    io.info(
+      `Logged in with OAuth 2.0${user.username ? ` as @${user.username} (${user.id})` : ''}; the token is stored in profile "${profile}".`,
+    );
     const missing = scopes.filter((s) => !tok.scopes.includes(s));
-    if (missing.length && tok.scopes.length) io.warn(`the service granted fewer scopes than asked: not ${missing.join(' ')}`);
+    if (missing.length && tok.scopes.length)
+      io.warn(`the service granted fewer scopes than asked: not ${missing.join(' ')}`);
     await printOne(io, await ctx.output(), {
       profile,
       user_id: user.id ?? '',

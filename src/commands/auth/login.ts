@@ -8,7 +8,14 @@ import { printOne } from '../../core/output.js';
 import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { define } from '../define.js';
-import { checkAdsAccount, firstLine, promptLine, replacedUserToken, type AuthLoginOptions, type LoginDeps } from './login-common.js';
+import {
+  checkAdsAccount,
+  firstLine,
+  promptLine,
+  replacedUserToken,
+  type AuthLoginOptions,
+  type LoginDeps,
+} from './login-common.js';
 
 export { firstLine, promptLine, replacedUserToken, type AuthLoginOptions, type LoginDeps };
 
@@ -25,12 +32,21 @@ interface Checked {
 export function checkLoginOptions(opts: AuthLoginOptions): Checked {
   let port = 0;
   if (opts.callbackPort !== undefined) {
-    if (opts.pin) throw new UsageError('--callback-port and --pin exclude each other (PIN mode has no callback)', { flag: '--callback-port' });
-    if (opts.paste) throw new UsageError('--callback-port and --paste exclude each other (--paste has no callback server)', { flag: '--callback-port' });
+    if (opts.pin)
+      throw new UsageError('--callback-port and --pin exclude each other (PIN mode has no callback)', {
+        flag: '--callback-port',
+      });
+    if (opts.paste)
+      throw new UsageError('--callback-port and --paste exclude each other (--paste has no callback server)', {
+        flag: '--callback-port',
+      });
     // OAuth 2.0 defaults to a fixed port (redirect URIs match exactly), so 0 asks for a free one there.
     const min = opts.oauth2 ? 0 : 1;
     if (!/^\d{1,5}$/.test(opts.callbackPort) || Number(opts.callbackPort) < min || Number(opts.callbackPort) > 65535) {
-      throw new UsageError(`--callback-port must be a port number from 1 to 65535${opts.oauth2 ? ', or 0 for a free one' : ''} (got "${opts.callbackPort}")`, { flag: '--callback-port' });
+      throw new UsageError(
+        `--callback-port must be a port number from 1 to 65535${opts.oauth2 ? ', or 0 for a free one' : ''} (got "${opts.callbackPort}")`,
+        { flag: '--callback-port' },
+      );
     }
     port = Number(opts.callbackPort);
   }
@@ -41,12 +57,18 @@ export function checkLoginOptions(opts: AuthLoginOptions): Checked {
   let screenName: string | undefined;
   if (opts.screenName !== undefined) {
     screenName = opts.screenName.replace(/^@/, '');
-    if (!/^\w{1,15}$/.test(screenName)) throw new UsageError(`--screen-name must be a handle of 1 to 15 letters, digits or _ (got "${opts.screenName}")`, { flag: '--screen-name' });
+    if (!/^\w{1,15}$/.test(screenName))
+      throw new UsageError(
+        `--screen-name must be a handle of 1 to 15 letters, digits or _ (got "${opts.screenName}")`,
+        { flag: '--screen-name' },
+      );
   }
   const raw = opts.timeout ?? DEFAULT_LOGIN_TIMEOUT;
   const timeoutMs = /^\d+$/.test(raw) ? Number(raw) * 1000 : parseDuration(raw);
   if (timeoutMs === undefined || timeoutMs < 1000 || timeoutMs > 3_600_000) {
-    throw new UsageError(`--timeout must be a duration from 1s to 1h such as 90s, 5m or 300 (seconds) (got "${raw}")`, { flag: '--timeout' });
+    throw new UsageError(`--timeout must be a duration from 1s to 1h such as 90s, 5m or 300 (seconds) (got "${raw}")`, {
+      flag: '--timeout',
+    });
   }
   return { port, accessLevel: level as Checked['accessLevel'], screenName, timeoutMs };
 }
@@ -55,7 +77,8 @@ function fmtDuration(ms: number): string {
   return ms % 60_000 === 0 ? `${ms / 60_000}m` : `${Math.round(ms / 1000)}s`;
 }
 
-const NO_PIN_HINT = 'pipe the PIN on stdin once you have it (e.g. `read -r PIN; echo "$PIN" | ...` from another step), run at a terminal, or use the callback flow without --pin';
+const NO_PIN_HINT =
+  'pipe the PIN on stdin once you have it (e.g. `read -r PIN; echo "$PIN" | ...` from another step), run at a terminal, or use the callback flow without --pin';
 
 /** Where the PIN comes from: a prompt on a terminal, else the first line piped on stdin. */
 function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<string> } {
@@ -67,7 +90,13 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
     try {
       const st = fs.fstatSync(fd);
       if (st.isCharacterDevice() || (st.isFile() && st.size === 0)) {
-        return { early: new UsageError('--pin: stdin is not a terminal and nothing was piped, so the PIN cannot be read', { flag: '--pin', hint: NO_PIN_HINT }), read: async () => '' };
+        return {
+          early: new UsageError('--pin: stdin is not a terminal and nothing was piped, so the PIN cannot be read', {
+            flag: '--pin',
+            hint: NO_PIN_HINT,
+          }),
+          read: async () => '',
+        };
       }
     } catch {
       /* not a real descriptor: read it as a stream */
@@ -78,7 +107,11 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
   return {
     read: async () => {
       const v = await line;
-      if (!v) throw new UsageError('--pin: stdin is not a terminal and ended without a PIN', { flag: '--pin', hint: NO_PIN_HINT });
+      if (!v)
+        throw new UsageError('--pin: stdin is not a terminal and ended without a PIN', {
+          flag: '--pin',
+          hint: NO_PIN_HINT,
+        });
       return v;
     },
   };
@@ -87,18 +120,33 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
 export function register(parent: Command, runF = authLogin): void {
   parent
     .command('login')
-    .description('log in as a user: three-legged OAuth 1.0a, or OAuth 2.0 with PKCE (--oauth2); approve in the browser, the token is stored in the profile')
+    .description(
+      'log in as a user: three-legged OAuth 1.0a, or OAuth 2.0 with PKCE (--oauth2); approve in the browser, the token is stored in the profile',
+    )
     .option('--pin', 'PIN mode (oob): type the PIN shown after approving, or pipe it on stdin')
     .option('--callback-port <n>', 'port of the loopback callback on 127.0.0.1 (default: a free one)')
-    .option('--access-level <level>', 'read or write: ask for less than the app\'s level (x_auth_access_type)')
+    .option('--access-level <level>', "read or write: ask for less than the app's level (x_auth_access_type)")
     .option('--force-login', 'make the authorize page ask for the account credentials again')
     .option('--screen-name <handle>', 'prefill the login box with this account')
     .option('--no-browser', 'only print the authorize URL (stderr); do not open a browser')
-    .option('--timeout <duration>', 'give up waiting for the approval after this long (90s, 5m, or seconds)', DEFAULT_LOGIN_TIMEOUT)
-    .option('--oauth2', 'OAuth 2.0 authorization code with PKCE: a user token with scopes, refreshed automatically (with offline.access)')
-    .option('--scopes <list>', 'with --oauth2: scopes to ask for, space or comma separated (default: tweet.read users.read follows.read like.read mute.read block.read dm.read dm.write offline.access)')
-    .option('--client-id <id>', 'with --oauth2: the OAuth 2.0 Client ID (default: XCTL_CLIENT_ID or the profile\'s)')
-    .option('--paste', 'with --oauth2: no callback server; paste the URL the browser was sent to (machines without a browser)')
+    .option(
+      '--timeout <duration>',
+      'give up waiting for the approval after this long (90s, 5m, or seconds)',
+      DEFAULT_LOGIN_TIMEOUT,
+    )
+    .option(
+      '--oauth2',
+      'OAuth 2.0 authorization code with PKCE: a user token with scopes, refreshed automatically (with offline.access)',
+    )
+    .option(
+      '--scopes <list>',
+      'with --oauth2: scopes to ask for, space or comma separated (default: tweet.read users.read follows.read like.read mute.read block.read dm.read dm.write offline.access)',
+    )
+    .option('--client-id <id>', "with --oauth2: the OAuth 2.0 Client ID (default: XCTL_CLIENT_ID or the profile's)")
+    .option(
+      '--paste',
+      'with --oauth2: no callback server; paste the URL the browser was sent to (machines without a browser)',
+    )
     .addHelpText(
       'after',
       '\nWith --oauth2 the redirect URI is http://127.0.0.1:8080/callback (register it with the app; --callback-port N changes the port, 0 picks a free one, which the sandbox accepts).',
@@ -112,11 +160,16 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
   const checked = checkLoginOptions(opts);
   if (opts.oauth2 || opts.paste || opts.scopes !== undefined || opts.clientId !== undefined) {
     const { authLoginOAuth2 } = await import('./login-oauth2.js');
-    return authLoginOAuth2(ctx, opts, { port: opts.callbackPort === undefined ? undefined : checked.port, timeoutMs: checked.timeoutMs }, deps);
+    return authLoginOAuth2(
+      ctx,
+      opts,
+      { port: opts.callbackPort === undefined ? undefined : checked.port, timeoutMs: checked.timeoutMs },
+      deps,
+    );
   }
   const c = await ctx.credentials();
   if (!c.api_key || !c.api_secret) {
-    throw new AuthError('logging in needs the app\'s API key and secret', {
+    throw new AuthError("logging in needs the app's API key and secret", {
       hint: 'run `xctl auth set --api-key KEY --api-secret -` first, or set XCTL_API_KEY and XCTL_API_SECRET',
     });
   }
@@ -134,10 +187,14 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     const url = authorizeUrl(http.apiBase, rt.token, { forceLogin: opts.forceLogin, screenName: checked.screenName });
 
     // The URL goes to stderr even with --quiet: without it the user cannot finish.
-    io.err(`Open this URL in a browser to authorize xctl${checked.accessLevel ? ` (${checked.accessLevel} access)` : ''}:\n\n  ${url}\n`);
+    io.err(
+      `Open this URL in a browser to authorize xctl${checked.accessLevel ? ` (${checked.accessLevel} access)` : ''}:\n\n  ${url}\n`,
+    );
     if (opts.browser !== false) {
       const openUrl = deps.openUrl ?? ((u: string) => openWithoutSecrets(u, ctx.env));
-      await openUrl(url).catch((e: Error) => io.warn(`could not open a browser (${e.message}); open the URL above yourself`));
+      await openUrl(url).catch((e: Error) =>
+        io.warn(`could not open a browser (${e.message}); open the URL above yourself`),
+      );
     }
     io.info(
       opts.pin
@@ -147,7 +204,10 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
 
     const timedOut = ctx.clock.sleep(checked.timeoutMs, signal).then(() => 'timeout' as const);
     timedOut.catch(() => undefined);
-    const waited = await Promise.race([opts.pin ? pin!.read().then((p) => ({ kind: 'pin' as const, p })) : server!.outcome, timedOut]);
+    const waited = await Promise.race([
+      opts.pin ? pin!.read().then((p) => ({ kind: 'pin' as const, p })) : server!.outcome,
+      timedOut,
+    ]);
     if (waited === 'timeout') {
       throw new XctlError(`no authorization arrived within ${fmtDuration(checked.timeoutMs)}: login cancelled`, {
         hint: `run \`xctl auth login\` again and approve within the time, or raise --timeout${opts.browser === false ? '; with --no-browser, open the printed URL yourself' : ''}`,
@@ -155,9 +215,14 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     }
     let verifier: string;
     if (waited.kind === 'denied') {
-      throw new AuthError('authorization was denied on the authorize page: nothing was stored', { hint: 'run `xctl auth login` again and choose Authorize' });
+      throw new AuthError('authorization was denied on the authorize page: nothing was stored', {
+        hint: 'run `xctl auth login` again and choose Authorize',
+      });
     } else if (waited.kind === 'pin') {
-      if (!/^\d{4,10}$/.test(waited.p)) throw new UsageError(`--pin: the PIN must be the digits shown on the page (got "${waited.p.slice(0, 20)}")`, { flag: '--pin' });
+      if (!/^\d{4,10}$/.test(waited.p))
+        throw new UsageError(`--pin: the PIN must be the digits shown on the page (got "${waited.p.slice(0, 20)}")`, {
+          flag: '--pin',
+        });
       verifier = waited.p;
     } else verifier = waited.verifier;
 
@@ -166,7 +231,8 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
       tok = await accessToken(http, rt, verifier);
     } catch (e) {
       if (opts.pin && e instanceof AuthError && /verifier/i.test(e.message)) {
-        e.hint = 'the PIN was not the one the page showed; a wrong PIN spends the authorization: run `xctl auth login --pin` again and enter the new PIN exactly';
+        e.hint =
+          'the PIN was not the one the page showed; a wrong PIN spends the authorization: run `xctl auth login --pin` again and enter the new PIN exactly';
       }
       throw e;
     }
@@ -175,14 +241,30 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
     const before = await ctx.profile();
     const replaced = replacedUserToken(before, tok.token, tok.user_id);
     if (replaced) io.info(`replacing the user token of ${replaced} in profile "${await ctx.profileName()}"`);
-    await ctx.updateProfile({ access_token: tok.token, access_token_secret: tok.secret, user_id: tok.user_id, screen_name: tok.screen_name });
+    await ctx.updateProfile({
+      access_token: tok.token,
+      access_token_secret: tok.secret,
+      user_id: tok.user_id,
+      screen_name: tok.screen_name,
+    });
     const profile = await ctx.profileName();
     io.info(`Logged in as @${tok.screen_name} (${tok.user_id}); the token is stored in profile "${profile}".`);
     const shadowing = ['XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET'].filter((k) => ctx.env[k]);
-    if (shadowing.length) io.warn(`${shadowing.join(' and ')} ${shadowing.length > 1 ? 'are' : 'is'} set and override${shadowing.length > 1 ? '' : 's'} the stored token; unset ${shadowing.length > 1 ? 'them' : 'it'} to use it`);
-    if (c.source.api_key === 'env') io.warn('the API key came from XCTL_API_KEY: keep XCTL_API_KEY and XCTL_API_SECRET set when using this token (it belongs to that app)');
+    if (shadowing.length)
+      io.warn(
+        `${shadowing.join(' and ')} ${shadowing.length > 1 ? 'are' : 'is'} set and override${shadowing.length > 1 ? '' : 's'} the stored token; unset ${shadowing.length > 1 ? 'them' : 'it'} to use it`,
+      );
+    if (c.source.api_key === 'env')
+      io.warn(
+        'the API key came from XCTL_API_KEY: keep XCTL_API_KEY and XCTL_API_SECRET set when using this token (it belongs to that app)',
+      );
     await checkAdsAccount(ctx, before, tok);
-    await printOne(io, await ctx.output(), { profile, user_id: tok.user_id, screen_name: tok.screen_name, access_level: checked.accessLevel ?? 'app default' });
+    await printOne(io, await ctx.output(), {
+      profile,
+      user_id: tok.user_id,
+      screen_name: tok.screen_name,
+      access_level: checked.accessLevel ?? 'app default',
+    });
   } finally {
     aborter.abort();
     await server?.close();

@@ -15,8 +15,13 @@ export interface AuthLogoutOptions {
 export function register(parent: Command, runF = authLogout): void {
   parent
     .command('logout')
-    .description('revoke the user token at the service (POST /1.1/oauth/invalidate_token, or POST /2/oauth2/revoke with --oauth2), then remove it from the profile')
-    .option('--oauth2', 'the OAuth 2.0 user token (both the access and the refresh token) instead of the OAuth 1.0a one')
+    .description(
+      'revoke the user token at the service (POST /1.1/oauth/invalidate_token, or POST /2/oauth2/revoke with --oauth2), then remove it from the profile',
+    )
+    .option(
+      '--oauth2',
+      'the OAuth 2.0 user token (both the access and the refresh token) instead of the OAuth 1.0a one',
+    )
     .option('--local-only', 'only remove it from the profile; do not contact the service')
     .action(define<AuthLogoutOptions>((ctx, o) => runF(ctx, o)));
 }
@@ -45,15 +50,25 @@ export async function authLogout(ctx: Context, opts: AuthLogoutOptions): Promise
     }
   }
   if (c.source.access_token === 'profile' || c.source.access_token_secret === 'profile') {
-    await ctx.updateProfile({ access_token: undefined, access_token_secret: undefined, user_id: undefined, screen_name: undefined });
-    io.info(`removed the user token from profile "${profile}"${opts.localOnly ? ' (not revoked at the service: --local-only)' : ''}`);
+    await ctx.updateProfile({
+      access_token: undefined,
+      access_token_secret: undefined,
+      user_id: undefined,
+      screen_name: undefined,
+    });
+    io.info(
+      `removed the user token from profile "${profile}"${opts.localOnly ? ' (not revoked at the service: --local-only)' : ''}`,
+    );
   }
-  if (c.source.access_token === 'env') io.warn('XCTL_ACCESS_TOKEN is set in the environment: unset it (and XCTL_ACCESS_TOKEN_SECRET), xctl cannot forget it for you');
+  if (c.source.access_token === 'env')
+    io.warn(
+      'XCTL_ACCESS_TOKEN is set in the environment: unset it (and XCTL_ACCESS_TOKEN_SECRET), xctl cannot forget it for you',
+    );
   if (failure) {
     throw new XctlError(`the token was removed locally, but revoking it at the service failed: ${failure.message}`, {
       status: failure.status,
       code: failure.code,
-      hint: 'the token may still be valid: revoke the app\'s access in the account\'s connected-apps settings',
+      hint: "the token may still be valid: revoke the app's access in the account's connected-apps settings",
     });
   }
 }
@@ -80,7 +95,8 @@ async function logoutOAuth2(ctx: Context, opts: AuthLogoutOptions): Promise<void
     const clientId = p.oauth2_client_id ?? c.client_id;
     const client = { clientId: clientId ?? '', clientSecret: clientId === c.client_id ? c.client_secret : undefined };
     try {
-      if (!clientId) throw new XctlError('no client id is known for the token', { hint: 'run `xctl auth set --client-id ID`' });
+      if (!clientId)
+        throw new XctlError('no client id is known for the token', { hint: 'run `xctl auth set --client-id ID`' });
       const http = await ctx.http();
       // The refresh token first: it is the one that could mint new access tokens.
       if (p.oauth2_refresh_token) await revokeToken(http, client, p.oauth2_refresh_token, 'refresh_token');
@@ -94,12 +110,17 @@ async function logoutOAuth2(ctx: Context, opts: AuthLogoutOptions): Promise<void
   const patch: Partial<Record<(typeof OAUTH2_TOKEN_FIELDS)[number], undefined>> = {};
   for (const k of OAUTH2_TOKEN_FIELDS) patch[k] = undefined;
   await ctx.updateProfile(patch);
-  io.info(`removed the OAuth 2.0 token from profile "${profile}"${opts.localOnly ? ' (not revoked at the service: --local-only)' : ''}`);
+  io.info(
+    `removed the OAuth 2.0 token from profile "${profile}"${opts.localOnly ? ' (not revoked at the service: --local-only)' : ''}`,
+  );
   if (failure) {
-    throw new XctlError(`the OAuth 2.0 token was removed locally, but revoking it at the service failed: ${failure.message}`, {
-      status: failure.status,
-      code: failure.code,
-      hint: 'the token may still be valid until it expires (2 hours; the refresh token longer): revoke the app\'s access in the account\'s connected-apps settings',
-    });
+    throw new XctlError(
+      `the OAuth 2.0 token was removed locally, but revoking it at the service failed: ${failure.message}`,
+      {
+        status: failure.status,
+        code: failure.code,
+        hint: "the token may still be valid until it expires (2 hours; the refresh token longer): revoke the app's access in the account's connected-apps settings",
+      },
+    );
   }
 }

@@ -19,17 +19,14 @@ export function register(parent: Command, runF = authMigrate): void {
 
 /** Writes the secrets to their new place, reads them back, then gives up the old one. */
 export async function authMigrate(ctx: Context, o: AuthMigrateOptions): Promise<void> {
-  if (o.to !== 'keyring' && o.to !== 'file')
-    throw new UsageError('--to must be keyring or file', { flag: '--to' });
+  if (o.to !== 'keyring' && o.to !== 'file') throw new UsageError('--to must be keyring or file', { flag: '--to' });
   const store = await ctx.store();
   const name = await ctx.profileName();
   const was = store.rawProfiles()[name];
   if (!was) throw new UsageError(`profile "${name}" does not exist`, { flag: '--profile' });
   const from = was.secrets_in === 'keyring' ? 'keyring' : 'file';
   if (from === o.to) {
-    ctx.io.info(
-      `profile "${name}": its secrets are in the ${o.to === 'keyring' ? 'OS keychain' : 'file'} already`,
-    );
+    ctx.io.info(`profile "${name}": its secrets are in the ${o.to === 'keyring' ? 'OS keychain' : 'file'} already`);
     return;
   }
   store.migrateSecrets(name, o.to);

@@ -20,12 +20,19 @@ export interface UserToken {
 function formPairs(text: string, step: string, need: string[]): Record<string, string> {
   const pairs = Object.fromEntries(new URLSearchParams(text));
   const missing = need.filter((k) => !pairs[k]);
-  if (missing.length) throw new ApiError(`${step} answered without ${missing.join(', ')}`, { hint: 'is --base-url pointing at the API?' });
+  if (missing.length)
+    throw new ApiError(`${step} answered without ${missing.join(', ')}`, {
+      hint: 'is --base-url pointing at the API?',
+    });
   return pairs;
 }
 
 /** POST /oauth/request_token: step 1, signed with the consumer keys only; oauth_callback is always sent. */
-export async function requestToken(http: HttpClient, callback: string, accessLevel?: 'read' | 'write'): Promise<RequestToken> {
+export async function requestToken(
+  http: HttpClient,
+  callback: string,
+  accessLevel?: 'read' | 'write',
+): Promise<RequestToken> {
   const res = await http.request<string>({
     method: E.requestToken.method,
     path: E.requestToken.path,
@@ -35,12 +42,17 @@ export async function requestToken(http: HttpClient, callback: string, accessLev
     idempotent: true, // an unused request token is harmless, so a retry is safe
   });
   const p = formPairs(res.text, 'the request-token step', ['oauth_token', 'oauth_token_secret']);
-  if (p.oauth_callback_confirmed !== 'true') throw new ApiError('the service did not confirm the callback (oauth_callback_confirmed is not "true")');
+  if (p.oauth_callback_confirmed !== 'true')
+    throw new ApiError('the service did not confirm the callback (oauth_callback_confirmed is not "true")');
   return { token: p.oauth_token!, secret: p.oauth_token_secret! };
 }
 
 /** The page of step 2 (GET /oauth/authorize): the user approves there; oauth_callback is never sent here. */
-export function authorizeUrl(apiBase: string, token: string, opts: { forceLogin?: boolean; screenName?: string } = {}): string {
+export function authorizeUrl(
+  apiBase: string,
+  token: string,
+  opts: { forceLogin?: boolean; screenName?: string } = {},
+): string {
   const u = new URL(E.authorizePage.path, apiBase.replace(/\/+$/, '') + '/');
   u.searchParams.set('oauth_token', token);
   if (opts.forceLogin) u.searchParams.set('force_login', 'true');
@@ -58,7 +70,12 @@ export async function accessToken(http: HttpClient, rt: RequestToken, verifier: 
     oauthExtra: { oauth_verifier: verifier },
     retry: false, // the verifier is single-use: a blind retry would burn it
   });
-  const p = formPairs(res.text, 'the access-token step', ['oauth_token', 'oauth_token_secret', 'user_id', 'screen_name']);
+  const p = formPairs(res.text, 'the access-token step', [
+    'oauth_token',
+    'oauth_token_secret',
+    'user_id',
+    'screen_name',
+  ]);
   return { token: p.oauth_token!, secret: p.oauth_token_secret!, user_id: p.user_id!, screen_name: p.screen_name! };
 }
 
@@ -69,5 +86,10 @@ export async function invalidateUserToken(http: HttpClient): Promise<void> {
 
 /** POST /oauth2/invalidate_token: revokes an app-only bearer; signed as the application owner. */
 export async function invalidateBearer(http: HttpClient, bearer: string): Promise<void> {
-  await http.request({ method: E.invalidateBearer.method, path: E.invalidateBearer.path, auth: 'user', form: { access_token: bearer } });
+  await http.request({
+    method: E.invalidateBearer.method,
+    path: E.invalidateBearer.path,
+    auth: 'user',
+    form: { access_token: bearer },
+  });
 }

@@ -25,14 +25,20 @@ export function register(parent: Command, runF = authSet): void {
     .description('store credentials in the profile (secrets from stdin with "-" or a hidden prompt)')
     .option('--api-key <key>', 'API key (consumer key)')
     .option('--api-secret [-]', 'API secret: "-" reads stdin, no value prompts')
-    .option('--access-token [token]', 'user access token: "-" reads stdin, no value prompts (a value on the command line still works, with a warning)')
+    .option(
+      '--access-token [token]',
+      'user access token: "-" reads stdin, no value prompts (a value on the command line still works, with a warning)',
+    )
     .option('--access-token-secret [-]', 'user access token secret: "-" reads stdin, no value prompts')
     .option('--bearer-token [-]', 'app-only bearer token: "-" reads stdin, no value prompts')
     .option('--user-id <id>', 'the user the access token belongs to')
-    .option('--screen-name <name>', 'that user\'s handle')
+    .option('--screen-name <name>', "that user's handle")
     .option('--client-id <id>', 'OAuth 2.0 Client ID of the app (for `auth login --oauth2`; not the API key)')
     .option('--client-secret [-]', 'OAuth 2.0 Client Secret (confidential clients): "-" reads stdin, no value prompts')
-    .addHelpText('after', '\nWith several "-" values, stdin holds one per line in the order api secret, access token, access token secret, bearer token, client secret.')
+    .addHelpText(
+      'after',
+      '\nWith several "-" values, stdin holds one per line in the order api secret, access token, access token secret, bearer token, client secret.',
+    )
     .action(define<AuthSetOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
 }
 
@@ -42,7 +48,10 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
   // The access token is a secret too: "-" (stdin) or a prompt, like the others. A value on the
   // command line is still taken (scripts rely on it) but lands in shell history and `ps`.
   const tokenInArgv = typeof opts.accessToken === 'string' && opts.accessToken !== '-' && opts.accessToken !== '';
-  if (tokenInArgv) ctx.io.warn('--access-token on the command line is kept in shell history and visible to other users in `ps`: pass "-" and pipe it on stdin');
+  if (tokenInArgv)
+    ctx.io.warn(
+      '--access-token on the command line is kept in shell history and visible to other users in `ps`: pass "-" and pipe it on stdin',
+    );
   const secretFlags: Array<[keyof Profile, string, string | boolean | undefined]> = [
     ['api_secret', '--api-secret', opts.apiSecret],
     ['access_token', '--access-token', tokenInArgv ? undefined : opts.accessToken],
@@ -72,17 +81,22 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
   }
   if (tokenInArgv) patch.access_token = opts.accessToken as string;
   if (opts.userId !== undefined) {
-    if (!/^\d{1,20}$/.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
+    if (!/^\d{1,20}$/.test(opts.userId))
+      throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
     patch.user_id = opts.userId;
   }
   if (opts.screenName !== undefined) patch.screen_name = opts.screenName.replace(/^@/, '');
   for (const [k, v] of Object.entries(patch)) {
     if (k !== 'screen_name' && k !== 'user_id' && !KEYISH.test(v as string)) {
-      throw new UsageError(`the value for ${k} must be printable ASCII without spaces`, { flag: '--' + k.replace(/_/g, '-') });
+      throw new UsageError(`the value for ${k} must be printable ASCII without spaces`, {
+        flag: '--' + k.replace(/_/g, '-'),
+      });
     }
   }
   if (Object.keys(patch).length === 0) {
-    throw new UsageError('nothing to set', { hint: 'e.g. `xctl auth set --api-key KEY --api-secret -` with the secret on stdin' });
+    throw new UsageError('nothing to set', {
+      hint: 'e.g. `xctl auth set --api-key KEY --api-secret -` with the secret on stdin',
+    });
   }
   // A new key invalidates the cached bearer (bearers belong to one app).
   const current = await ctx.profile();
@@ -92,8 +106,13 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
   }
   if (patch.bearer_token) patch.bearer_key = patch.api_key ?? current?.api_key;
   // A secret belongs to its client: a new client id without a new secret is a public client.
-  if (patch.client_id && current?.client_secret && patch.client_id !== current.client_id && !patch.client_secret) patch.client_secret = undefined;
+  if (patch.client_id && current?.client_secret && patch.client_id !== current.client_id && !patch.client_secret)
+    patch.client_secret = undefined;
   await ctx.updateProfile(patch);
   const name = await ctx.profileName();
-  ctx.io.info(`saved ${Object.keys(patch).filter((k) => patch[k as keyof Profile] !== undefined && k !== 'bearer_key').join(', ')} in profile "${name}"`);
+  ctx.io.info(
+    `saved ${Object.keys(patch)
+      .filter((k) => patch[k as keyof Profile] !== undefined && k !== 'bearer_key')
+      .join(', ')} in profile "${name}"`,
+  );
 }

@@ -12,8 +12,13 @@ import { OAUTH2_ENDPOINTS } from '../../contract/oauth2.js';
 export function register(parent: Command, runF = authStatus): void {
   parent
     .command('status')
-    .description('what is set in each profile (masked), and what the environment overrides; exit 1 when nothing usable is set')
-    .option('--check', "verify each credential of the selected profile with the service (ok/failed per credential; exit 1 on any failure)")
+    .description(
+      'what is set in each profile (masked), and what the environment overrides; exit 1 when nothing usable is set',
+    )
+    .option(
+      '--check',
+      'verify each credential of the selected profile with the service (ok/failed per credential; exit 1 on any failure)',
+    )
     .action(define<AuthStatusOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -30,15 +35,28 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
   if (!(selected in profiles)) profiles[selected] = {};
   const envSet = Object.keys(ENV_CREDENTIALS).filter((k) => ctx.env[k]);
   // Everything in the environment that changes what xctl uses, credentials or not.
-  const envOther = ['XCTL_PROFILE', 'XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_ACCOUNT_ID', 'XCTL_OUTPUT'].filter((k) => ctx.env[k]);
+  const envOther = ['XCTL_PROFILE', 'XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_ACCOUNT_ID', 'XCTL_OUTPUT'].filter(
+    (k) => ctx.env[k],
+  );
   const rows: Rec[] = [];
   let usable = false;
   for (const [name, p] of Object.entries(profiles).sort()) {
     const c = name === selected ? resolveCredentials(name, p, ctx.env) : resolveCredentials(name, p, {});
-    const bearerValid = !!c.bearer_token && (c.source.bearer_token === 'env' || !p.bearer_key || p.bearer_key === c.api_key);
-    const bearer = bearerValid ? (c.source.bearer_token === 'env' ? 'env' : 'cached') : c.bearer_token ? 'cached for another key' : '';
+    const bearerValid =
+      !!c.bearer_token && (c.source.bearer_token === 'env' || !p.bearer_key || p.bearer_key === c.api_key);
+    const bearer = bearerValid
+      ? c.source.bearer_token === 'env'
+        ? 'env'
+        : 'cached'
+      : c.bearer_token
+        ? 'cached for another key'
+        : '';
     // For whom: the handle and id stored with the token (a token from the environment is nobody we know).
-    const who = c.screen_name ? `@${c.screen_name}${c.user_id ? ` (${c.user_id})` : ''}` : c.user_id ? c.user_id : 'set';
+    const who = c.screen_name
+      ? `@${c.screen_name}${c.user_id ? ` (${c.user_id})` : ''}`
+      : c.user_id
+        ? c.user_id
+        : 'set';
     const app = !!(c.api_key && c.api_secret);
     const user = !!(c.access_token && c.access_token_secret);
     const oauth2 = oauth2Summary(p, ctx.clock.now());
@@ -69,12 +87,26 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
   }
   await printList(ctx.io, await ctx.output(), rows, {
     // The OAuth 2.0 column only when some profile uses it: the table stays narrow for the others.
-    columns: ['profile', 'selected', 'api_key', 'api_secret', 'user_token', 'bearer', ...(rows.some((r) => r.oauth2) ? ['oauth2'] : []), 'from_env', 'base_url', 'secrets'],
+    columns: [
+      'profile',
+      'selected',
+      'api_key',
+      'api_secret',
+      'user_token',
+      'bearer',
+      ...(rows.some((r) => r.oauth2) ? ['oauth2'] : []),
+      'from_env',
+      'base_url',
+      'secrets',
+    ],
   });
   ctx.io.info(`store: ${store.path}${ctx.env.XCTL_CONFIG_DIR ? ' (folder from XCTL_CONFIG_DIR)' : ''}`);
   ctx.io.info(secretsNote(store, rows, ctx.env));
   if (envSet.length) ctx.io.info(`environment overrides the profile "${selected}": ${envSet.join(', ')}`);
-  if (envOther.length) ctx.io.info(`environment also sets: ${envOther.map((k) => (k === 'XCTL_CONFIG_DIR' ? k : `${k}=${ctx.env[k]}`)).join(', ')}`);
+  if (envOther.length)
+    ctx.io.info(
+      `environment also sets: ${envOther.map((k) => (k === 'XCTL_CONFIG_DIR' ? k : `${k}=${ctx.env[k]}`)).join(', ')}`,
+    );
   if (!usable) {
     throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
       hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
@@ -96,9 +128,11 @@ function secretsPlace(store: Store, name: string, p: Profile): string {
 /** Where new secrets go, and why when it is not the keychain. */
 function secretsNote(store: Store, rows: Rec[], env: Record<string, string | undefined>): string {
   const inKeyring = rows.some((r) => String(r.secrets).startsWith('keyring'));
-  if (env.XCTL_SECRET_STORAGE === 'file' && !inKeyring) return 'secrets: new secrets go to the 0600 file (XCTL_SECRET_STORAGE=file)';
+  if (env.XCTL_SECRET_STORAGE === 'file' && !inKeyring)
+    return 'secrets: new secrets go to the 0600 file (XCTL_SECRET_STORAGE=file)';
   const p = store.secrets.status();
-  if (p.keyring) return 'secrets: the OS keychain is available; new profiles keep their secrets there (`auth migrate` moves others)';
+  if (p.keyring)
+    return 'secrets: the OS keychain is available; new profiles keep their secrets there (`auth migrate` moves others)';
   const stuck = inKeyring ? '; the keyring profiles cannot be read now' : '';
   return `secrets: new secrets go to the 0600 file; no OS keychain: ${p.why}${stuck}`;
 }
@@ -108,7 +142,13 @@ function oauth2Summary(p: Profile, now: number): { text: string } {
   if (!p.oauth2_access_token) return { text: p.client_id ? 'client set' : '' };
   const who = p.oauth2_screen_name ? `@${p.oauth2_screen_name}` : 'set';
   const exp = Date.parse(p.oauth2_expires_at ?? '');
-  const when = !Number.isFinite(exp) ? '' : exp <= now ? (p.oauth2_refresh_token ? ' (expired; refreshes on use)' : ' (expired)') : ` (until ${new Date(exp).toISOString().slice(11, 16)}Z)`;
+  const when = !Number.isFinite(exp)
+    ? ''
+    : exp <= now
+      ? p.oauth2_refresh_token
+        ? ' (expired; refreshes on use)'
+        : ' (expired)'
+      : ` (until ${new Date(exp).toISOString().slice(11, 16)}Z)`;
   const n = (p.oauth2_scopes ?? '').split(' ').filter(Boolean).length;
   return { text: `${who}${when}, ${n} scope${n === 1 ? '' : 's'}` };
 }
@@ -145,7 +185,11 @@ export async function authCheck(ctx: Context): Promise<void> {
   const user = !!(c.api_key && c.api_secret && c.access_token && c.access_token_secret);
   if (user) {
     await attempt(`oauth1 user${from(c.source.access_token)}`, async () => {
-      const res = await http.request<{ id_str?: string; screen_name?: string }>({ method: OAUTH_ENDPOINTS.verifyCredentials.method, path: OAUTH_ENDPOINTS.verifyCredentials.path, auth: 'user' });
+      const res = await http.request<{ id_str?: string; screen_name?: string }>({
+        method: OAUTH_ENDPOINTS.verifyCredentials.method,
+        path: OAUTH_ENDPOINTS.verifyCredentials.path,
+        auth: 'user',
+      });
       const level = res.headers['x-access-level'];
       return `@${res.data?.screen_name ?? '?'} (${res.data?.id_str ?? '?'})${level ? `, ${level}` : ''}`;
     });
@@ -154,7 +198,12 @@ export async function authCheck(ctx: Context): Promise<void> {
   const bearer = c.bearer_token && (c.source.bearer_token === 'env' || !p.bearer_key || p.bearer_key === c.api_key);
   if (bearer) {
     await attempt(`bearer${c.source.bearer_token === 'env' ? ' (from env)' : ' (cached)'}`, async () => {
-      await http.request({ method: OAUTH_ENDPOINTS.rateLimitStatus.method, path: OAUTH_ENDPOINTS.rateLimitStatus.path, auth: 'app', query: { resources: 'application' } });
+      await http.request({
+        method: OAUTH_ENDPOINTS.rateLimitStatus.method,
+        path: OAUTH_ENDPOINTS.rateLimitStatus.path,
+        auth: 'app',
+        query: { resources: 'application' },
+      });
       return 'accepted (app-only)';
     });
   } else if (c.api_key && c.api_secret && !user) {
@@ -166,7 +215,11 @@ export async function authCheck(ctx: Context): Promise<void> {
   }
   if (p.oauth2_access_token) {
     await attempt('oauth2 user', async () => {
-      const res = await http.request<{ data?: { id?: string; username?: string } }>({ method: OAUTH2_ENDPOINTS.me.method, path: OAUTH2_ENDPOINTS.me.path, auth: 'oauth2' });
+      const res = await http.request<{ data?: { id?: string; username?: string } }>({
+        method: OAUTH2_ENDPOINTS.me.method,
+        path: OAUTH2_ENDPOINTS.me.path,
+        auth: 'oauth2',
+      });
       return `@${res.data?.data?.username ?? '?'} (${res.data?.data?.id ?? '?'})`;
     });
   }
@@ -178,7 +231,13 @@ export async function authCheck(ctx: Context): Promise<void> {
   await printList(ctx.io, await ctx.output(), rows, { columns: ['credential', 'status', 'detail'] });
   const failed = rows.filter((r) => r.status === 'failed');
   if (failed.length) {
-    throw new CheckFailed(`${failed.length} of ${rows.length} credential${rows.length === 1 ? '' : 's'} of profile "${name}" failed the check: ${failed.map((r) => r.credential).join(', ')}`);
+    throw new CheckFailed(
+      `${failed.length} of ${rows.length} credential${rows.length === 1 ? '' : 's'} of profile "${name}" failed the check: ${failed.map((r) => r.credential).join(', ')}`,
+    );
   }
-  ctx.io.info(rows.length === 1 ? `the credential of profile "${name}" works` : `all ${rows.length} credentials of profile "${name}" work`);
+  ctx.io.info(
+    rows.length === 1
+      ? `the credential of profile "${name}" works`
+      : `all ${rows.length} credentials of profile "${name}" work`,
+  );
 }

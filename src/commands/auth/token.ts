@@ -11,7 +11,9 @@ export interface AuthTokenOptions {
 export function register(parent: Command, runF = authToken): void {
   parent
     .command('token')
-    .description('print a credential for scripts (the user access token, the app bearer, or the OAuth 2.0 access token, refreshed first if due)')
+    .description(
+      'print a credential for scripts (the user access token, the app bearer, or the OAuth 2.0 access token, refreshed first if due)',
+    )
     .option('--type <type>', 'user, app or oauth2', 'user')
     .option('--secret', 'with --type user: print the access token secret instead')
     .action(define<AuthTokenOptions>((ctx, o) => runF(ctx, o)));
@@ -20,7 +22,8 @@ export function register(parent: Command, runF = authToken): void {
 /** Prints one credential on stdout, for `$(xctl auth token)` in scripts. The only command that prints a secret. */
 export async function authToken(ctx: Context, opts: AuthTokenOptions): Promise<void> {
   const type = opts.type ?? 'user';
-  if (type !== 'user' && type !== 'app' && type !== 'oauth2') throw new UsageError(`--type must be user, app or oauth2 (got "${type}")`, { flag: '--type' });
+  if (type !== 'user' && type !== 'app' && type !== 'oauth2')
+    throw new UsageError(`--type must be user, app or oauth2 (got "${type}")`, { flag: '--type' });
   if (type === 'oauth2') {
     if (opts.secret) throw new UsageError('--secret goes with --type user', { flag: '--secret' });
     // Refreshed first when due, so a script gets a token that works for a while.
@@ -34,6 +37,9 @@ export async function authToken(ctx: Context, opts: AuthTokenOptions): Promise<v
   }
   const c = await ctx.credentials();
   const v = opts.secret ? c.access_token_secret : c.access_token;
-  if (!v) throw new AuthError(`no user access token${opts.secret ? ' secret' : ''} is set in profile "${c.profile}"`, { hint: 'run `xctl auth login`' });
+  if (!v)
+    throw new AuthError(`no user access token${opts.secret ? ' secret' : ''} is set in profile "${c.profile}"`, {
+      hint: 'run `xctl auth login`',
+    });
   ctx.io.out(v);
 }

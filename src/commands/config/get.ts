@@ -11,7 +11,8 @@ export interface GetOptions {
 
 export function register(parent: Command, runF = configGet): void {
   parent
-    .command('get').argument('<key>', 'a setting: base_url, account_id, output, max_wait')
+    .command('get')
+    .argument('<key>', 'a setting: base_url, account_id, output, max_wait')
     .description(`print a setting (${SETTING_KEYS})`)
     .action(define((ctx, _o, [key]) => runF(ctx, { key: key! })));
 }

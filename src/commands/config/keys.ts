@@ -20,10 +20,21 @@ export function settingHint(key: string): string {
 
 export function checkKey(key: string): keyof Profile {
   if (!Object.hasOwn(SETTINGS, key)) {
-    const cred = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_id', 'client_secret'].includes(key);
-    throw new UsageError(`unknown setting "${key}"${didYouMean(key, Object.keys(SETTINGS))}; settings: ${Object.keys(SETTINGS).join(', ')}`, {
-      hint: cred ? 'credentials are set with `xctl auth set` (secrets on stdin)' : `the settings: ${settingsHelp()}`,
-    });
+    const cred = [
+      'api_key',
+      'api_secret',
+      'access_token',
+      'access_token_secret',
+      'bearer_token',
+      'client_id',
+      'client_secret',
+    ].includes(key);
+    throw new UsageError(
+      `unknown setting "${key}"${didYouMean(key, Object.keys(SETTINGS))}; settings: ${Object.keys(SETTINGS).join(', ')}`,
+      {
+        hint: cred ? 'credentials are set with `xctl auth set` (secrets on stdin)' : `the settings: ${settingsHelp()}`,
+      },
+    );
   }
   return key as keyof Profile;
 }

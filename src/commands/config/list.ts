@@ -16,6 +16,10 @@ export function register(parent: Command, runF = configList): void {
 export async function configList(ctx: Context): Promise<void> {
   const p = (await ctx.profile()) ?? {};
   // A proxy's base URL may carry user:password@: shown as [redacted]@.
-  const rows = Object.keys(SETTINGS).map((key) => ({ key, value: redactUrlCredentials(String(p[key as keyof Profile] ?? '')), describe: SETTINGS[key]!.describe }));
+  const rows = Object.keys(SETTINGS).map((key) => ({
+    key,
+    value: redactUrlCredentials(String(p[key as keyof Profile] ?? '')),
+    describe: SETTINGS[key]!.describe,
+  }));
   await printList(ctx.io, await ctx.output(), rows, { columns: ['key', 'value', 'describe'] });
 }

@@ -13,7 +13,9 @@ export interface SetOptions {
 
 export function register(parent: Command, runF = configSet): void {
   parent
-    .command('set').argument('<key>', 'a setting: base_url, account_id, output, max_wait').argument('<value>', 'its new value')
+    .command('set')
+    .argument('<key>', 'a setting: base_url, account_id, output, max_wait')
+    .argument('<value>', 'its new value')
     .description(`change a setting (${SETTING_KEYS})`)
     .action(define((ctx, _o, [key, value]) => runF(ctx, { key: key!, value: value! })));
 }

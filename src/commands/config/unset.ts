@@ -12,7 +12,8 @@ export interface UnsetOptions {
 
 export function register(parent: Command, runF = configUnset): void {
   parent
-    .command('unset').argument('<key>', 'a setting: base_url, account_id, output, max_wait')
+    .command('unset')
+    .argument('<key>', 'a setting: base_url, account_id, output, max_wait')
     .description('remove a setting')
     .action(define((ctx, _o, [key]) => runF(ctx, { key: key! })));
 }

@@ -50,21 +50,46 @@ interface MediaData {
 }
 
 const EXT_TYPES: Record<string, string> = {
-  '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp', '.bmp': 'image/bmp',
-  '.mp4': 'video/mp4', '.m4v': 'video/mp4', '.mov': 'video/quicktime', '.webm': 'video/webm', '.ts': 'video/mp2t', '.srt': 'text/srt', '.vtt': 'text/vtt',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.bmp': 'image/bmp',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.mov': 'video/quicktime',
+  '.webm': 'video/webm',
+  '.ts': 'video/mp2t',
+  '.srt': 'text/srt',
+  '.vtt': 'text/vtt',
 };
 
 export function register(media: Command): void {
   media
-    .command('upload').argument('<file>', 'an image, GIF or video file')
-    .description('upload an image, GIF or video in chunks, wait for processing, print its media_key — POST /2/media/upload/initialize, /append, /finalize')
-    .addOption(new Option('--category <category>', 'media_category (default from the file: tweet_image, tweet_gif, tweet_video; amplify_video with --add-to-library)').choices([...CLI_CATEGORIES]))
+    .command('upload')
+    .argument('<file>', 'an image, GIF or video file')
+    .description(
+      'upload an image, GIF or video in chunks, wait for processing, print its media_key — POST /2/media/upload/initialize, /append, /finalize',
+    )
+    .addOption(
+      new Option(
+        '--category <category>',
+        'media_category (default from the file: tweet_image, tweet_gif, tweet_video; amplify_video with --add-to-library)',
+      ).choices([...CLI_CATEGORIES]),
+    )
     .option('--add-to-library', 'also add it to the ads media library of --account')
     .option('--name <name>', 'media library name (with --add-to-library; max 100 chars)')
     .option('--wait-seconds <n>', 'longest wait for processing', '600')
     .action(
       define<Record<string, string | boolean | undefined>>((ctx, o, args) =>
-        runUpload(ctx, { file: args[0]!, category: o.category as string | undefined, addToLibrary: !!o.addToLibrary, name: o.name as string | undefined, waitSeconds: Number(o.waitSeconds) }),
+        runUpload(ctx, {
+          file: args[0]!,
+          category: o.category as string | undefined,
+          addToLibrary: !!o.addToLibrary,
+          name: o.name as string | undefined,
+          waitSeconds: Number(o.waitSeconds),
+        }),
       ),
     );
 }
@@ -79,7 +104,11 @@ function multipart(fields: Array<[string, string | Buffer]>): { body: Buffer; co
   const parts: Buffer[] = [];
   for (const [name, value] of fields) {
     const file = Buffer.isBuffer(value);
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="blob"' : ''}\r\n${file ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? '; filename="blob"' : ''}\r\n${file ? 'Content-Type: application/octet-stream\r\n' : ''}\r\n`,
+      ),
+    );
     parts.push(file ? value : Buffer.from(value));
     parts.push(Buffer.from('\r\n'));
   }
@@ -118,13 +147,18 @@ function fileChanged(a: fs.Stats, b: fs.Stats): boolean {
 }
 
 function changedDuringUpload(file: string, id: string): XctlError {
-  return new XctlError(`${file} changed while it was uploaded: media ${id} was not finalized`, { hint: 'upload it again once nothing writes to it (or upload a copy)' });
+  return new XctlError(`${file} changed while it was uploaded: media ${id} was not finalized`, {
+    hint: 'upload it again once nothing writes to it (or upload a copy)',
+  });
 }
 
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
-  if (o.name !== undefined && !o.addToLibrary) throw new UsageError('--name is for the media library: add --add-to-library', { flag: '--name' });
-  if (o.name !== undefined && (o.name.length < 1 || o.name.length > 100)) throw new UsageError('--name must be 1-100 characters', { flag: '--name' });
-  if (!Number.isFinite(o.waitSeconds) || o.waitSeconds < 0) throw new UsageError('--wait-seconds must be a number of seconds', { flag: '--wait-seconds' });
+  if (o.name !== undefined && !o.addToLibrary)
+    throw new UsageError('--name is for the media library: add --add-to-library', { flag: '--name' });
+  if (o.name !== undefined && (o.name.length < 1 || o.name.length > 100))
+    throw new UsageError('--name must be 1-100 characters', { flag: '--name' });
+  if (!Number.isFinite(o.waitSeconds) || o.waitSeconds < 0)
+    throw new UsageError('--wait-seconds must be a number of seconds', { flag: '--wait-seconds' });
   let stat: fs.Stats;
   try {
     stat = fs.statSync(o.file);
@@ -138,15 +172,28 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     const head = Buffer.alloc(32);
     fs.readSync(fd, head, 0, 32, 0);
     const mediaType = mediaTypeOf(o.file, head);
-    if (!mediaType) throw new UsageError(`<file>: cannot tell what ${path.basename(o.file)} is (png, jpeg, gif, webp, mp4, mov, webm...)`, { flag: '<file>' });
-    const category = (o.category as Category | undefined) ?? (o.addToLibrary && kindOfType(mediaType) === 'video' ? 'amplify_video' : defaultCategory(mediaType));
-    if (!(CLI_CATEGORIES as readonly string[]).includes(category)) throw new UsageError(`<file>: ${mediaType} is not media for posts or ads`, { flag: '<file>' });
+    if (!mediaType)
+      throw new UsageError(
+        `<file>: cannot tell what ${path.basename(o.file)} is (png, jpeg, gif, webp, mp4, mov, webm...)`,
+        { flag: '<file>' },
+      );
+    const category =
+      (o.category as Category | undefined) ??
+      (o.addToLibrary && kindOfType(mediaType) === 'video' ? 'amplify_video' : defaultCategory(mediaType));
+    if (!(CLI_CATEGORIES as readonly string[]).includes(category))
+      throw new UsageError(`<file>: ${mediaType} is not media for posts or ads`, { flag: '<file>' });
     const bad = categoryMismatch(mediaType, category) ?? sizeProblem(stat.size, category);
     if (bad) throw new UsageError(`<file>: ${bad}`, { flag: o.category ? '--category' : '<file>' });
     const accountId = o.addToLibrary ? await ctx.accountId() : undefined;
 
     const http = await ctx.http();
-    const init = await http.request<{ data: MediaData }>({ method: 'POST', host: 'api', path: INIT_PATH, auth: 'user', json: { media_type: mediaType, total_bytes: stat.size, media_category: category } });
+    const init = await http.request<{ data: MediaData }>({
+      method: 'POST',
+      host: 'api',
+      path: INIT_PATH,
+      auth: 'user',
+      json: { media_type: mediaType, total_bytes: stat.size, media_category: category },
+    });
     const id = init.data.data.id;
     const bar = progressBar(ctx, stat.size);
     const buf = Buffer.alloc(Math.min(CHUNK_BYTES, stat.size));
@@ -161,14 +208,33 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
           ['media', buf.subarray(0, n)],
         ]);
         // Repeating an APPEND replaces its segment: safe to retry after a dropped connection.
-        await http.request({ method: 'POST', host: 'api', path: appendPath(id), auth: 'user', body, headers: { 'content-type': contentType }, idempotent: true });
+        await http.request({
+          method: 'POST',
+          host: 'api',
+          path: appendPath(id),
+          auth: 'user',
+          body,
+          headers: { 'content-type': contentType },
+          idempotent: true,
+        });
         sent += n;
         bar.update(sent);
       }
       if (fileChanged(stat, fs.fstatSync(fd))) throw changedDuringUpload(o.file, id);
-      let data = (await http.request<{ data: MediaData }>({ method: 'POST', host: 'api', path: finalizePath(id), auth: 'user', idempotent: true })).data.data;
+      let data = (
+        await http.request<{ data: MediaData }>({
+          method: 'POST',
+          host: 'api',
+          path: finalizePath(id),
+          auth: 'user',
+          idempotent: true,
+        })
+      ).data.data;
       const deadline = ctx.clock.now() + o.waitSeconds * 1000;
-      while (data.processing_info && (data.processing_info.state === 'pending' || data.processing_info.state === 'in_progress')) {
+      while (
+        data.processing_info &&
+        (data.processing_info.state === 'pending' || data.processing_info.state === 'in_progress')
+      ) {
         const wait = checkAfterMs(data.processing_info.check_after_secs);
         if (ctx.clock.now() + wait > deadline) {
           throw new ApiError(`media ${id} is still ${data.processing_info.state} after ${o.waitSeconds} s`, {
@@ -177,22 +243,57 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
         }
         bar.update(sent, `processing ${data.processing_info.progress_percent ?? 0}%`);
         await ctx.clock.sleep(wait, ctx.signal);
-        data = (await http.request<{ data: MediaData }>({ method: 'GET', host: 'api', path: STATUS_PATH, query: { command: 'STATUS', media_id: id }, auth: 'user' })).data.data;
+        data = (
+          await http.request<{ data: MediaData }>({
+            method: 'GET',
+            host: 'api',
+            path: STATUS_PATH,
+            query: { command: 'STATUS', media_id: id },
+            auth: 'user',
+          })
+        ).data.data;
       }
       // The last word of the bar is the outcome, not the last "processing N%" polled.
-      if (data.processing_info) bar.update(sent, data.processing_info.state === 'failed' ? 'processing failed' : 'processed');
+      if (data.processing_info)
+        bar.update(sent, data.processing_info.state === 'failed' ? 'processing failed' : 'processed');
       bar.stop();
       if (data.processing_info?.state === 'failed') {
         const e = data.processing_info.error;
-        throw new ApiError(`media ${id} failed processing: ${e?.name ?? 'error'}${e?.message ? `: ${e.message}` : ''}`, { hint: 'check that the file is what its type says, and the limits of its category' });
+        throw new ApiError(
+          `media ${id} failed processing: ${e?.name ?? 'error'}${e?.message ? `: ${e.message}` : ''}`,
+          { hint: 'check that the file is what its type says, and the limits of its category' },
+        );
       }
-      const out: Record<string, unknown> = { media_key: data.media_key, media_id: id, media_category: category, media_type: mediaType, size: data.size ?? stat.size, state: data.processing_info?.state ?? 'succeeded' };
-      const columns = ['media_key', 'media_id', 'media_category', 'size', 'state', ...(accountId !== undefined ? ['library'] : [])];
+      const out: Record<string, unknown> = {
+        media_key: data.media_key,
+        media_id: id,
+        media_category: category,
+        media_type: mediaType,
+        size: data.size ?? stat.size,
+        state: data.processing_info?.state ?? 'succeeded',
+      };
+      const columns = [
+        'media_key',
+        'media_id',
+        'media_category',
+        'size',
+        'state',
+        ...(accountId !== undefined ? ['library'] : []),
+      ];
       if (accountId !== undefined) {
-        const form: Record<string, string> = { media_key: data.media_key, file_name: path.basename(o.file).slice(0, 255) };
+        const form: Record<string, string> = {
+          media_key: data.media_key,
+          file_name: path.basename(o.file).slice(0, 255),
+        };
         if (o.name !== undefined) form.name = o.name;
         try {
-          const lib = await http.request<{ data: Record<string, unknown> }>({ method: 'POST', host: 'ads', path: `/12/accounts/${encodeURIComponent(accountId)}/media_library`, auth: 'user', form });
+          const lib = await http.request<{ data: Record<string, unknown> }>({
+            method: 'POST',
+            host: 'ads',
+            path: `/12/accounts/${encodeURIComponent(accountId)}/media_library`,
+            auth: 'user',
+            form,
+          });
           out.library = lib.data.data.media_status ?? 'added';
         } catch (e) {
           // Uploaded but not added: print the media_key (nothing is lost), then fail.

@@ -21,16 +21,27 @@ export function register(parent: Command, runF = sandboxClock): void {
 
 export async function sandboxClock(ctx: Context, opts: SandboxClockOptions): Promise<void> {
   if (opts.advance !== undefined && (!/[a-z]$/.test(opts.advance) || parseDuration(opts.advance) === undefined)) {
-    throw new UsageError(`--advance must be a duration such as 90s, 30m, 29h or 1d (got "${opts.advance}")`, { flag: '--advance' });
+    throw new UsageError(`--advance must be a duration such as 90s, 30m, 29h or 1d (got "${opts.advance}")`, {
+      flag: '--advance',
+    });
   }
   const http = await ctx.http();
   const { printOne } = await import('../../core/output.js');
   if (opts.advance === undefined) {
     const e = SANDBOX_ADMIN_ENDPOINTS.state;
-    const res = await http.request<{ clock: { mode: string; now: string } }>({ method: e.method, path: e.path, auth: 'basic' });
+    const res = await http.request<{ clock: { mode: string; now: string } }>({
+      method: e.method,
+      path: e.path,
+      auth: 'basic',
+    });
     return printOne(ctx.io, await ctx.output(), res.data.clock);
   }
   const e = SANDBOX_ADMIN_ENDPOINTS.clock;
-  const res = await http.request<{ now: string; ran: number }>({ method: e.method, path: e.path, auth: 'basic', json: { advance: opts.advance } });
+  const res = await http.request<{ now: string; ran: number }>({
+    method: e.method,
+    path: e.path,
+    auth: 'basic',
+    json: { advance: opts.advance },
+  });
   await printOne(ctx.io, await ctx.output(), res.data);
 }

@@ -40,11 +40,16 @@ export function faultSpecOf(words: string[]): FaultSpec {
   try {
     return parseFaultSpec(text);
   } catch (e) {
-    throw new UsageError(`faults: ${(e as Error).message}`, { hint: `${FAULT_SYNTAX}; see \`xctl sandbox faults set --help\`` });
+    throw new UsageError(`faults: ${(e as Error).message}`, {
+      hint: `${FAULT_SYNTAX}; see \`xctl sandbox faults set --help\``,
+    });
   }
 }
 
-const describe = (spec: Record<string, unknown>) => Object.entries(spec).map(([k, v]) => `${k}=${String(v)}`).join(',') || 'none';
+const describe = (spec: Record<string, unknown>) =>
+  Object.entries(spec)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(',') || 'none';
 
 /** GET, POST or DELETE /_sandbox/faults */
 export async function sandboxFaults(ctx: Context, o: SandboxFaultsOptions): Promise<void> {
@@ -52,13 +57,24 @@ export async function sandboxFaults(ctx: Context, o: SandboxFaultsOptions): Prom
   const http = await ctx.http();
   const json = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
   if (o.action === 'list') {
-    const res = await http.request<{ faults: Record<string, unknown>; injected: number }>({ method: E.faults.method, path: E.faults.path, auth: 'basic' });
+    const res = await http.request<{ faults: Record<string, unknown>; injected: number }>({
+      method: E.faults.method,
+      path: E.faults.path,
+      auth: 'basic',
+    });
     if (json) return void ctx.io.out(JSON.stringify(res.data));
-    ctx.io.out(`faults: ${describe(res.data.faults)}${Object.keys(res.data.faults).length ? ` (injected ${res.data.injected})` : ''}`);
+    ctx.io.out(
+      `faults: ${describe(res.data.faults)}${Object.keys(res.data.faults).length ? ` (injected ${res.data.injected})` : ''}`,
+    );
     return;
   }
   const e = o.action === 'set' ? E.setFaults : E.clearFaults;
-  const res = await http.request<{ faults: Record<string, unknown> }>({ method: e.method, path: e.path, auth: 'basic', ...(spec ? { json: spec } : {}) });
+  const res = await http.request<{ faults: Record<string, unknown> }>({
+    method: e.method,
+    path: e.path,
+    auth: 'basic',
+    ...(spec ? { json: spec } : {}),
+  });
   if (json) return void ctx.io.out(JSON.stringify(res.data));
   ctx.io.out(`faults: ${describe(res.data.faults)}`);
 }

@@ -20,7 +20,9 @@ const POLL_WAIT_MS = 20_000;
 export function register(parent: Command, runF = sandboxLogs): void {
   parent
     .command('logs')
-    .description("print a running sandbox's requests (method, path, status, ms) and webhook deliveries; follows on a terminal")
+    .description(
+      "print a running sandbox's requests (method, path, status, ms) and webhook deliveries; follows on a terminal",
+    )
     .option('-f, --follow', 'keep printing new entries until Ctrl-C (the default on a terminal)')
     .option('--no-follow', 'print what is there and stop (the default when piped)')
     .option('--limit <n>', 'how many of the latest entries to print first (1-5000)', '50')
@@ -34,13 +36,16 @@ export function formatLogEntry(e: LogEntry): string {
   if (e.kind === 'request') return escapeForTerminal(`${t}  ${e.method.padEnd(6)} ${e.path}  ${e.status}  ${ms}`);
   const what = e.kind === 'crc' ? 'CRC check' : `delivery ${e.event_type ?? ''}`.trim();
   const status = e.status !== undefined ? `${e.status} ` : '';
-  return escapeForTerminal(`${t}  -> webhook ${e.webhook_id} ${what}: ${status}${e.outcome}  ${ms}  (${e.url})`.replace(/\s+\(/, '  ('));
+  return escapeForTerminal(
+    `${t}  -> webhook ${e.webhook_id} ${what}: ${status}${e.outcome}  ${ms}  (${e.url})`.replace(/\s+\(/, '  ('),
+  );
 }
 
 /** GET /_sandbox/logs (the sandbox app's key, Basic) */
 export async function sandboxLogs(ctx: Context, o: SandboxLogsOptions): Promise<void> {
   const limit = /^\d{1,4}$/.test(o.limit ?? '50') ? Number(o.limit ?? 50) : NaN;
-  if (!(limit >= 1 && limit <= 5000)) throw new UsageError(`--limit must be 1-5000 (got "${o.limit}")`, { flag: '--limit' });
+  if (!(limit >= 1 && limit <= 5000))
+    throw new UsageError(`--limit must be 1-5000 (got "${o.limit}")`, { flag: '--limit' });
   const follow = o.follow ?? ctx.io.isStdoutTTY;
   const json = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
   const http = await ctx.http();
@@ -50,7 +55,12 @@ export async function sandboxLogs(ctx: Context, o: SandboxLogsOptions): Promise<
   };
   let after = 0;
   try {
-    const first = await http.request<{ data: LogEntry[]; next: number }>({ method: e.method, path: e.path, auth: 'basic', query: { after: 0, limit } });
+    const first = await http.request<{ data: LogEntry[]; next: number }>({
+      method: e.method,
+      path: e.path,
+      auth: 'basic',
+      query: { after: 0, limit },
+    });
     print(first.data.data);
     after = first.data.next;
     if (follow) ctx.io.info('following the sandbox log; Ctrl-C stops');

@@ -28,7 +28,17 @@ export const SANDBOX_PROFILE = 'sandbox';
  */
 export function holdsOtherCredentials(p: Profile | undefined): boolean {
   if (!p) return false;
-  const creds = ['api_key', 'api_secret', 'access_token', 'access_token_secret', 'bearer_token', 'client_id', 'client_secret', 'oauth2_access_token', 'oauth2_refresh_token'] as const;
+  const creds = [
+    'api_key',
+    'api_secret',
+    'access_token',
+    'access_token_secret',
+    'bearer_token',
+    'client_id',
+    'client_secret',
+    'oauth2_access_token',
+    'oauth2_refresh_token',
+  ] as const;
   if (!creds.some((k) => p[k])) return false;
   if (!p.base_url) return true;
   try {
@@ -45,9 +55,18 @@ export function register(parent: Command, runF = sandboxStart): void {
     .option('--port <n>', 'port (0 picks a free one)', '0')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--clock <mode>', 'real, or manual (moved by POST /_sandbox/clock)', 'real')
-    .option('--faults <spec>', 'inject faults: "error_rate=0.1,status=503,latency_ms=20,drop_rate=0.05,rate_limit=100" or JSON (names below)')
-    .option('--state <file>', 'load the state from this file if it exists, and save it there on exit (0600, atomic write)')
-    .option('--configure', `store the sandbox credentials and base URL in profile "${SANDBOX_PROFILE}" (or the one --profile names)`)
+    .option(
+      '--faults <spec>',
+      'inject faults: "error_rate=0.1,status=503,latency_ms=20,drop_rate=0.05,rate_limit=100" or JSON (names below)',
+    )
+    .option(
+      '--state <file>',
+      'load the state from this file if it exists, and save it there on exit (0600, atomic write)',
+    )
+    .option(
+      '--configure',
+      `store the sandbox credentials and base URL in profile "${SANDBOX_PROFILE}" (or the one --profile names)`,
+    )
     .option('--overwrite', 'with --configure: replace a profile that holds other (non-sandbox) credentials')
     .option('--no-log', 'do not log requests on stderr')
     .addHelpText('after', () => `\nFaults (--faults ${FAULT_SYNTAX}):\n${termList(faultNameRows())}`)
@@ -57,18 +76,24 @@ export function register(parent: Command, runF = sandboxStart): void {
 export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Promise<void> {
   // Digits only: Number() would take "1e3", "0x50" or " 80 " as ports.
   const port = /^\d{1,5}$/.test(opts.port ?? '0') ? Number(opts.port ?? 0) : NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be 0-65535 (got "${opts.port}")`, { flag: '--port' });
-  if (opts.clock !== 'real' && opts.clock !== 'manual') throw new UsageError(`--clock must be real or manual (got "${opts.clock}")`, { flag: '--clock' });
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0-65535 (got "${opts.port}")`, { flag: '--port' });
+  if (opts.clock !== 'real' && opts.clock !== 'manual')
+    throw new UsageError(`--clock must be real or manual (got "${opts.clock}")`, { flag: '--clock' });
   const { parseFaultSpec } = await import('../../sandbox/faults.js');
   let faults;
   if (opts.faults) {
     try {
       faults = parseFaultSpec(opts.faults);
     } catch (e) {
-      throw new UsageError(`--faults: ${(e as Error).message}`, { flag: '--faults', hint: `--faults ${FAULT_SYNTAX}; names: see \`xctl sandbox start --help\`` });
+      throw new UsageError(`--faults: ${(e as Error).message}`, {
+        flag: '--faults',
+        hint: `--faults ${FAULT_SYNTAX}; names: see \`xctl sandbox start --help\``,
+      });
     }
   }
-  if (opts.overwrite && !opts.configure) throw new UsageError('--overwrite goes with --configure', { flag: '--overwrite' });
+  if (opts.overwrite && !opts.configure)
+    throw new UsageError('--overwrite goes with --configure', { flag: '--overwrite' });
   // --configure writes profile "sandbox" unless one is named: the default profile may hold real
   // credentials (imported from twurl, say) that a loopback base URL and sandbox keys would replace.
   let profileName: string | undefined;
@@ -78,17 +103,22 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     const current = (await ctx.store()).profile(profileName);
     if (holdsOtherCredentials(current) && !opts.overwrite) {
       const where = current!.base_url ? `base URL ${current!.base_url}` : 'the platform';
-      throw new UsageError(`profile "${profileName}" holds other credentials (for ${where}): refusing to replace them with the sandbox's`, {
-        flag: '--profile',
-        hint: `use another profile (\`xctl --profile NAME sandbox start --configure\`), or pass --overwrite to replace them`,
-      });
+      throw new UsageError(
+        `profile "${profileName}" holds other credentials (for ${where}): refusing to replace them with the sandbox's`,
+        {
+          flag: '--profile',
+          hint: `use another profile (\`xctl --profile NAME sandbox start --configure\`), or pass --overwrite to replace them`,
+        },
+      );
     }
   }
   const state = opts.state !== undefined ? await readStateFile(ctx, opts.state) : undefined;
   const { startSandbox } = await import('../../sandbox/server.js');
   const host = opts.host ?? '127.0.0.1';
   if (!isLoopbackHost(host)) {
-    ctx.io.warn(`--host ${host} exposes the sandbox beyond this machine: its seeded credentials are public, anyone who can reach it can use them (its admin endpoints still answer loopback clients only)`);
+    ctx.io.warn(
+      `--host ${host} exposes the sandbox beyond this machine: its seeded credentials are public, anyone who can reach it can use them (its admin endpoints still answer loopback clients only)`,
+    );
   }
   let sb;
   try {
@@ -102,10 +132,13 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use`, { flag: '--port', hint: 'pass --port 0 for a free one' });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${host}`, { flag: '--host' });
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} is in use`, { flag: '--port', hint: 'pass --port 0 for a free one' });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+      throw new UsageError(`cannot listen on ${host}`, { flag: '--host' });
     if (typeof code === 'string') throw new UsageError(`cannot start the sandbox: ${(e as Error).message}`);
-    if (state?.snapshot !== undefined) throw new UsageError(`--state: ${opts.state}: ${(e as Error).message}`, { flag: '--state' });
+    if (state?.snapshot !== undefined)
+      throw new UsageError(`--state: ${opts.state}: ${(e as Error).message}`, { flag: '--state' });
     throw e;
   }
   if (profileName) {
@@ -131,7 +164,10 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
   const stored = profileName
     ? (await isDefault(ctx, profileName))
       ? [`credentials stored in profile "${profileName}" (the default profile)`]
-      : [`credentials stored in profile "${profileName}"`, `use it from another shell with --profile ${profileName}, or: export XCTL_PROFILE=${profileName}`]
+      : [
+          `credentials stored in profile "${profileName}"`,
+          `use it from another shell with --profile ${profileName}, or: export XCTL_PROFILE=${profileName}`,
+        ]
     : [];
   if (ctx.wantsJson) {
     ctx.io.out(JSON.stringify(sb.seed));
@@ -197,7 +233,11 @@ async function readStateFile(ctx: Context, name: string): Promise<{ file: string
     try {
       const st = fs.fstatSync(fd);
       if (!st.isFile()) throw new UsageError(`--state: ${name} is not a regular file`, { flag: '--state' });
-      if (st.size > STATE_FILE_MAX_BYTES) throw new UsageError(`--state: ${name} is larger than ${STATE_FILE_MAX_BYTES / 2 ** 20} MiB: not a sandbox state file`, { flag: '--state' });
+      if (st.size > STATE_FILE_MAX_BYTES)
+        throw new UsageError(
+          `--state: ${name} is larger than ${STATE_FILE_MAX_BYTES / 2 ** 20} MiB: not a sandbox state file`,
+          { flag: '--state' },
+        );
       text = fs.readFileSync(fd, 'utf8');
     } finally {
       fs.closeSync(fd);
@@ -205,7 +245,8 @@ async function readStateFile(ctx: Context, name: string): Promise<{ file: string
   } catch (e) {
     if (e instanceof UsageError) throw e;
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (!fs.existsSync(path.dirname(file))) throw new UsageError(`--state: the folder of ${name} does not exist`, { flag: '--state' });
+      if (!fs.existsSync(path.dirname(file)))
+        throw new UsageError(`--state: the folder of ${name} does not exist`, { flag: '--state' });
       ctx.io.info(`${name} does not exist yet: starting fresh; the state is saved there on exit`);
       return { file };
     }

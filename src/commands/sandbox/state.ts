@@ -15,8 +15,13 @@ export interface SandboxStateOptions {
 export function register(parent: Command, runF = sandboxState): void {
   parent
     .command('state')
-    .description("print a running sandbox's entity counts, clock and faults; --out saves its whole state for `sandbox start --state`")
-    .option('--out <file>', 'write the whole state (credentials included) to this file, mode 0600, atomically; - for stdout')
+    .description(
+      "print a running sandbox's entity counts, clock and faults; --out saves its whole state for `sandbox start --state`",
+    )
+    .option(
+      '--out <file>',
+      'write the whole state (credentials included) to this file, mode 0600, atomically; - for stdout',
+    )
     .action(define<SandboxStateOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -34,7 +39,12 @@ export async function sandboxState(ctx: Context, o: SandboxStateOptions): Promis
   if (o.out !== undefined) {
     const e = SANDBOX_ADMIN_ENDPOINTS.stateExport;
     // Audience members make a state large (64 hex characters each): no API answer's 8 MiB cap here.
-    const res = await http.request<Record<string, unknown>>({ method: e.method, path: e.path, auth: 'basic', maxBytes: STATE_MAX_BYTES });
+    const res = await http.request<Record<string, unknown>>({
+      method: e.method,
+      path: e.path,
+      auth: 'basic',
+      maxBytes: STATE_MAX_BYTES,
+    });
     const text = JSON.stringify(res.data, undefined, 1) + '\n';
     if (o.out === '-') {
       ctx.io.raw(text);
@@ -50,7 +60,9 @@ export async function sandboxState(ctx: Context, o: SandboxStateOptions): Promis
     }
     const counts = res.data.collections as Record<string, unknown[]> | undefined;
     const n = Object.values(counts ?? {}).reduce((s, l) => s + (Array.isArray(l) ? l.length : 0), 0);
-    ctx.io.info(`saved the sandbox state (${n} entities) to ${o.out} (mode 0600); load it with \`xctl sandbox start --state ${o.out}\``);
+    ctx.io.info(
+      `saved the sandbox state (${n} entities) to ${o.out} (mode 0600); load it with \`xctl sandbox start --state ${o.out}\``,
+    );
     return;
   }
   const e = SANDBOX_ADMIN_ENDPOINTS.state;
@@ -58,8 +70,11 @@ export async function sandboxState(ctx: Context, o: SandboxStateOptions): Promis
   const s = res.data;
   const { printList, printOne } = await import('../../core/output.js');
   const fmt = await ctx.output();
-  if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl') return printOne(ctx.io, fmt, s as never);
-  const faults = Object.entries(s.faults ?? {}).map(([k, v]) => `${k}=${String(v)}`).join(',');
+  if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl')
+    return printOne(ctx.io, fmt, s as never);
+  const faults = Object.entries(s.faults ?? {})
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(',');
   const rows = [
     { name: 'clock', value: `${s.clock.now} (${s.clock.mode})` },
     { name: 'faults', value: faults ? `${faults} (injected ${s.faults_injected})` : 'none' },

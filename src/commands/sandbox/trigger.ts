@@ -2,7 +2,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, EVENT_TYPE_ALIASES, canonicalEventType } from '../../contract/activity.js';
+import {
+  ACTIVITY_EVENT_TYPES,
+  DEPRECATED_EVENT_NAMES,
+  EVENT_TYPE_ALIASES,
+  canonicalEventType,
+} from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { define } from '../define.js';
@@ -16,26 +21,43 @@ export interface SandboxTriggerOptions {
 
 export function register(parent: Command, runF = sandboxTrigger): void {
   parent
-    .command('trigger').argument('<event-type>', 'one of the 29 event types (listed below)')
+    .command('trigger')
+    .argument('<event-type>', 'one of the 29 event types (listed below)')
     .description('deliver an event to every matching webhook, stream and subscription of a running sandbox')
     .option('--user-id <id>', 'the user the event is about')
     .option('--data <json>', 'the event payload (a JSON object)')
-    .addHelpText('after', () => `\nEvent types:\n${wrapWords(ACTIVITY_EVENT_TYPES, '  ')}\n${wrapWords(['(also', 'accepted:', ...Object.keys(EVENT_TYPE_ALIASES).map((a, i, l) => a + (i < l.length - 1 ? ',' : ')'))], '  ')}`)
-    .action(define<Omit<SandboxTriggerOptions, 'eventType'>>((ctx, o, [eventType]) => runF(ctx, { ...o, eventType: eventType! })));
+    .addHelpText(
+      'after',
+      () =>
+        `\nEvent types:\n${wrapWords(ACTIVITY_EVENT_TYPES, '  ')}\n${wrapWords(['(also', 'accepted:', ...Object.keys(EVENT_TYPE_ALIASES).map((a, i, l) => a + (i < l.length - 1 ? ',' : ')'))], '  ')}`,
+    )
+    .action(
+      define<Omit<SandboxTriggerOptions, 'eventType'>>((ctx, o, [eventType]) =>
+        runF(ctx, { ...o, eventType: eventType! }),
+      ),
+    );
 }
 
 export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions): Promise<void> {
   const eventType = opts.eventType;
   const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
   const renamed = DEPRECATED_EVENT_NAMES[eventType];
-  if (renamed) throw new UsageError(`${eventType} is a deprecated name (renamed 2026-03-18): use ${renamed}`, { flag: '<event-type>', hint });
+  if (renamed)
+    throw new UsageError(`${eventType} is a deprecated name (renamed 2026-03-18): use ${renamed}`, {
+      flag: '<event-type>',
+      hint,
+    });
   // The platform's names only (aliases resolved): an unknown type would match nothing, silently.
   if (!canonicalEventType(eventType)) {
     const { didYouMean } = await import('../../core/suggest.js');
     const near = didYouMean(eventType.slice(0, 80), ACTIVITY_EVENT_TYPES);
-    throw new UsageError(`"${eventType.slice(0, 80)}" is not one of the platform's event types${near}`, { flag: '<event-type>', hint });
+    throw new UsageError(`"${eventType.slice(0, 80)}" is not one of the platform's event types${near}`, {
+      flag: '<event-type>',
+      hint,
+    });
   }
-  if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId)) throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
+  if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId))
+    throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
   let payload: unknown = {};
   if (opts.data !== undefined) {
     try {
@@ -43,7 +65,8 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
     } catch (e) {
       throw new UsageError(`--data is not valid JSON: ${(e as Error).message}`, { flag: '--data' });
     }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new UsageError('--data must be a JSON object', { flag: '--data' });
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+      throw new UsageError('--data must be a JSON object', { flag: '--data' });
   }
   const http = await ctx.http();
   const res = await http.request<{ data: Record<string, unknown> }>({
@@ -59,6 +82,11 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   // A subscription may match and still reach nobody: say which, and what to connect.
   if (Array.isArray(unreached) && unreached.length) {
     const { escapeForTerminal } = await import('../../core/sanitize.js');
-    ctx.io.info(`deliveries 0: ${escapeForTerminal(unreached.map(String).join('; '))}; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)`);
-  } else ctx.io.info('deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events');
+    ctx.io.info(
+      `deliveries 0: ${escapeForTerminal(unreached.map(String).join('; '))}; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)`,
+    );
+  } else
+    ctx.io.info(
+      'deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events',
+    );
 }

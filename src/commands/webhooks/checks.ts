@@ -26,6 +26,9 @@ export async function checkWebhookUrl(ctx: Context, url: string, flag = '<url>')
 /** The API secret: the CRC answer and delivery signatures are keyed with it. */
 export async function consumerSecret(ctx: Context): Promise<string> {
   const c = await ctx.credentials();
-  if (!c.api_secret) throw new UsageError('no API secret is set: the CRC and signatures are keyed with it', { hint: 'run `xctl auth set --api-key KEY --api-secret -` or set XCTL_API_SECRET' });
+  if (!c.api_secret)
+    throw new UsageError('no API secret is set: the CRC and signatures are keyed with it', {
+      hint: 'run `xctl auth set --api-key KEY --api-secret -` or set XCTL_API_SECRET',
+    });
   return c.api_secret;
 }

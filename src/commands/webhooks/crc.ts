@@ -11,7 +11,8 @@ export interface CrcOptions {
 
 export function register(parent: Command, runF = webhooksCrc): void {
   parent
-    .command('crc').argument('<crc_token>', 'the crc_token of the challenge request')
+    .command('crc')
+    .argument('<crc_token>', 'the crc_token of the challenge request')
     .description('print the challenge answer {"response_token":"sha256=..."} for a token')
     .action(define((ctx, _o, [token]) => runF(ctx, { token: token! })));
 }
@@ -22,12 +23,17 @@ export async function webhooksCrc(ctx: Context, o: CrcOptions): Promise<void> {
   if (/^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(o.token) && !isServiceShapedCrcToken(o.token)) {
     // A token that is a JSON text (12345, true, null) is refused on purpose: its signature would
     // also sign a forged delivery whose body is that text.
-    const why = 'a crc_token that is also a JSON value (a number, true, false, null) would make the answer a valid signature for a delivery with that body';
+    const why =
+      'a crc_token that is also a JSON value (a number, true, false, null) would make the answer a valid signature for a delivery with that body';
     throw new UsageError(`"${o.token}" is refused on purpose: ${why}`, {
       flag: '<crc_token>',
       hint: 'the service sends random tokens with letters; for a try, use one such as xctl-test-token',
     });
   }
-  if (!isServiceShapedCrcToken(o.token)) throw new UsageError('a crc_token is at most 256 letters, digits and -_=+/.: (anything else is not from the service)', { flag: '<crc_token>' });
+  if (!isServiceShapedCrcToken(o.token))
+    throw new UsageError(
+      'a crc_token is at most 256 letters, digits and -_=+/.: (anything else is not from the service)',
+      { flag: '<crc_token>' },
+    );
   ctx.io.out(JSON.stringify(crcResponse(await consumerSecret(ctx), o.token)));
 }

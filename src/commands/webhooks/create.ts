@@ -18,9 +18,15 @@ export const WEBHOOK_COLUMNS = ['id', 'url', 'valid', 'created_at'];
 
 export function register(parent: Command, runF = webhooksCreate): void {
   parent
-    .command('create').argument('<url>', 'https URL of the receiver (a loopback http URL on the sandbox)')
+    .command('create')
+    .argument('<url>', 'https URL of the receiver (a loopback http URL on the sandbox)')
     .description('register a webhook (https, public host, no port); the service runs a challenge check')
-    .addOption(new Option('--if-exists <action>', 'when the app has a webhook with this URL: return prints it (exit 0), fail exits 1 with its id').choices(['return', 'fail']))
+    .addOption(
+      new Option(
+        '--if-exists <action>',
+        'when the app has a webhook with this URL: return prints it (exit 0), fail exits 1 with its id',
+      ).choices(['return', 'fail']),
+    )
     .option('--dry-run', 'print the request that would be sent and send nothing')
     .action(define<Omit<CreateOptions, 'url'>>((ctx, o, [url]) => runF(ctx, { ...o, url: url! })));
 }
@@ -28,7 +34,12 @@ export function register(parent: Command, runF = webhooksCreate): void {
 /** POST /2/webhooks */
 export async function createWebhook(ctx: Context, url: string): Promise<Record<string, unknown>> {
   const http = await ctx.http();
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: E.create.method, path: E.create.path, auth: 'app', json: { url } });
+  const res = await http.request<{ data: Record<string, unknown> }>({
+    method: E.create.method,
+    path: E.create.path,
+    auth: 'app',
+    json: { url },
+  });
   return res.data.data;
 }
 
@@ -37,7 +48,14 @@ export async function webhooksCreate(ctx: Context, o: CreateOptions): Promise<vo
   const url = await checkWebhookUrl(ctx, o.url);
   const { printOne } = await import('../../core/output.js');
   if (o.dryRun) {
-    ctx.io.out(JSON.stringify({ dry_run: true, method: E.create.method, url: (await ctx.http()).url({ path: E.create.path }).toString(), json: { url } }));
+    ctx.io.out(
+      JSON.stringify({
+        dry_run: true,
+        method: E.create.method,
+        url: (await ctx.http()).url({ path: E.create.path }).toString(),
+        json: { url },
+      }),
+    );
     return ctx.io.info('dry run: nothing was sent');
   }
   if (o.ifExists) {
@@ -49,12 +67,23 @@ export async function webhooksCreate(ctx: Context, o: CreateOptions): Promise<vo
 }
 
 /** --if-exists: the app's webhook with this URL (GET /2/webhooks), returned or refused. */
-async function existingWebhook(ctx: Context, url: string, action: string): Promise<Record<string, unknown> | undefined> {
-  const res = await (await ctx.http()).request<{ data?: Array<Record<string, unknown>> }>({ method: E.list.method, path: E.list.path, auth: 'app' });
+async function existingWebhook(
+  ctx: Context,
+  url: string,
+  action: string,
+): Promise<Record<string, unknown> | undefined> {
+  const res = await (await ctx.http()).request<{ data?: Array<Record<string, unknown>> }>({
+    method: E.list.method,
+    path: E.list.path,
+    auth: 'app',
+  });
   const found = (res.data?.data ?? []).find((w) => w.url === url);
   if (!found) return undefined;
   const id = String(found.id);
-  if (action === 'fail') throw new DuplicateError(`the app has a webhook with this URL already (${id}): nothing was created`, id, { hint: 'use it (--if-exists return prints it), or delete it first' });
+  if (action === 'fail')
+    throw new DuplicateError(`the app has a webhook with this URL already (${id}): nothing was created`, id, {
+      hint: 'use it (--if-exists return prints it), or delete it first',
+    });
   ctx.io.info(`--if-exists return: the app has a webhook with this URL already (${id}); nothing was created`);
   return found;
 }

@@ -15,9 +15,13 @@ export interface DeleteOptions {
 
 export function register(parent: Command, runF = webhooksDelete): void {
   parent
-    .command('delete').argument('[id]', "the webhook's id (`xctl webhooks list`)")
+    .command('delete')
+    .argument('[id]', "the webhook's id (`xctl webhooks list`)")
     .description('delete a webhook, or every stale one with --all-stale (asks; --yes when not at a terminal)')
-    .option('--all-stale', 'delete every stale webhook: invalid (its last CRC check failed), or a loopback receiver that no longer answers')
+    .option(
+      '--all-stale',
+      'delete every stale webhook: invalid (its last CRC check failed), or a loopback receiver that no longer answers',
+    )
     .option('--dry-run', 'with --all-stale: list the stale webhooks and why, delete nothing')
     .action(define<Omit<DeleteOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id })));
 }
@@ -35,7 +39,8 @@ export async function webhooksDelete(ctx: Context, o: DeleteOptions): Promise<vo
     return deleteStale(ctx, !!o.dryRun);
   }
   if (o.dryRun) throw new UsageError('--dry-run goes with --all-stale', { flag: '--dry-run' });
-  if (o.id === undefined) throw new UsageError('which webhook? give its id (`xctl webhooks list`), or --all-stale', { flag: '<id>' });
+  if (o.id === undefined)
+    throw new UsageError('which webhook? give its id (`xctl webhooks list`), or --all-stale', { flag: '<id>' });
   const id = checkWebhookId(o.id);
   if (!(await ctx.confirm(`delete webhook ${id}?`))) return ctx.io.info('nothing deleted');
   await deleteWebhook(ctx, id);
@@ -48,9 +53,16 @@ async function deleteStale(ctx: Context, dryRun: boolean): Promise<void> {
   const { printList } = await import('../../core/output.js');
   const stale = await findStaleWebhooks(ctx);
   if (!stale.length) return ctx.io.info('no stale webhooks');
-  await printList(ctx.io, await ctx.output(), stale.map((w) => ({ ...w })), { columns: ['id', 'url', 'reason'] });
-  if (dryRun) return ctx.io.info(`${stale.length} stale webhook${stale.length === 1 ? '' : 's'}; nothing deleted (--dry-run)`);
-  if (!(await ctx.confirm(`delete ${stale.length} stale webhook${stale.length === 1 ? '' : 's'}?`))) return ctx.io.info('nothing deleted');
+  await printList(
+    ctx.io,
+    await ctx.output(),
+    stale.map((w) => ({ ...w })),
+    { columns: ['id', 'url', 'reason'] },
+  );
+  if (dryRun)
+    return ctx.io.info(`${stale.length} stale webhook${stale.length === 1 ? '' : 's'}; nothing deleted (--dry-run)`);
+  if (!(await ctx.confirm(`delete ${stale.length} stale webhook${stale.length === 1 ? '' : 's'}?`)))
+    return ctx.io.info('nothing deleted');
   for (const w of stale) {
     await deleteWebhook(ctx, w.id);
     ctx.io.info(`deleted webhook ${w.id}`);

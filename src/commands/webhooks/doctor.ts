@@ -24,10 +24,7 @@ export function register(parent: Command, runF = webhooksDoctor): void {
       'check a deployed receiver the way the platform does and name the first failure (exit 0 healthy, 1 not)',
     )
     .option('--id <webhook_id>', "check a registered webhook's URL (`xctl webhooks list`)")
-    .option(
-      '--no-delivery',
-      'skip the signed test delivery (a POST of a profile.update.bio test event)',
-    )
+    .option('--no-delivery', 'skip the signed test delivery (a POST of a profile.update.bio test event)')
     .addHelpText(
       'after',
       '\nSteps: url (https, public host, no port; loopback http is the local stand-in), dns, tcp, tls ' +
@@ -37,9 +34,7 @@ export function register(parent: Command, runF = webhooksDoctor): void {
         'bad_response_token wrong_secret content_type delivery_status delivery_slow delivery_failed.',
     )
     .action(
-      define<Omit<DoctorOptions, 'url'>>((ctx, o, [url]) =>
-        runF(ctx, { ...o, ...(url !== undefined ? { url } : {}) }),
-      ),
+      define<Omit<DoctorOptions, 'url'>>((ctx, o, [url]) => runF(ctx, { ...o, ...(url !== undefined ? { url } : {}) })),
     );
 }
 
@@ -47,19 +42,14 @@ export function register(parent: Command, runF = webhooksDoctor): void {
 export const CAUSE_HINTS: Record<DoctorCause, string> = {
   url_rules: 'register an https URL on a public host name, without a port',
   dns: 'publish the host name in public DNS, pointing at a public address',
-  unreachable:
-    'open the port to the internet (firewall, load balancer, security group) and check the server runs',
+  unreachable: 'open the port to the internet (firewall, load balancer, security group) and check the server runs',
   tls: 'serve a certificate from a public authority for this host name, unexpired, with its intermediate certificates',
   redirect: 'register the URL the redirect points to (often http->https or a trailing slash)',
-  http_status:
-    'route GET requests with a crc_token to the handler (path, method, proxy rules, server logs)',
+  http_status: 'route GET requests with a crc_token to the handler (path, method, proxy rules, server logs)',
   slow: 'answer the challenge at once from the web process, without waiting on other services',
-  not_json:
-    'answer {"response_token":"sha256=..."} as JSON; a proxy or framework page answered instead',
-  bad_response_token:
-    'response_token is "sha256=" + base64(HMAC-SHA256(key = API secret, message = crc_token))',
-  wrong_secret:
-    "deploy this app's API secret (consumer secret); `xctl webhooks crc TOKEN` prints the answer expected",
+  not_json: 'answer {"response_token":"sha256=..."} as JSON; a proxy or framework page answered instead',
+  bad_response_token: 'response_token is "sha256=" + base64(HMAC-SHA256(key = API secret, message = crc_token))',
+  wrong_secret: "deploy this app's API secret (consumer secret); `xctl webhooks crc TOKEN` prints the answer expected",
   content_type: 'send the challenge answer with Content-Type: application/json',
   delivery_status: 'acknowledge each signed POST with HTTP 200 (verify the signature, then answer)',
   delivery_slow: 'acknowledge each POST at once and process the event afterwards',
@@ -136,15 +126,11 @@ export function formatReport(ctx: Context, r: DoctorReport): string {
   const lines = [`webhooks doctor ${escapeForTerminal(r.url)}`];
   for (const s of r.steps) {
     const mark = s.ok ? io.style('green', 'ok  ') : io.style('red', 'FAIL');
-    lines.push(
-      `  ${mark}  ${s.name.padEnd(8)} ${String(s.ms).padStart(width)} ms  ${escapeForTerminal(s.detail)}`,
-    );
+    lines.push(`  ${mark}  ${s.name.padEnd(8)} ${String(s.ms).padStart(width)} ms  ${escapeForTerminal(s.detail)}`);
   }
   if (r.skipped.length) lines.push(`  not run: ${r.skipped.join(', ')}`);
   lines.push(
-    r.ok
-      ? io.style('green', "healthy: the platform's checks pass")
-      : io.style('red', `not healthy: ${r.cause}`),
+    r.ok ? io.style('green', "healthy: the platform's checks pass") : io.style('red', `not healthy: ${r.cause}`),
   );
   return lines.join('\n');
 }

@@ -16,8 +16,15 @@ export function register(parent: Command, runF = webhooksList): void {
 /** GET /2/webhooks */
 export async function webhooksList(ctx: Context, _o: ListOptions = {}): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: E.list.method, path: E.list.path, auth: 'app' });
+  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({
+    method: E.list.method,
+    path: E.list.path,
+    auth: 'app',
+  });
   const { printList } = await import('../../core/output.js');
   const rows = (res.data.data ?? []).map((w) => ({ ...w, status: w.valid ? 'valid' : 'invalid' }));
-  await printList(ctx.io, await ctx.output(), rows, { columns: ['id', 'url', 'status', 'created_at'], knownFields: ['id', 'url', 'valid', 'status', 'created_at'] });
+  await printList(ctx.io, await ctx.output(), rows, {
+    columns: ['id', 'url', 'status', 'created_at'],
+    knownFields: ['id', 'url', 'valid', 'status', 'created_at'],
+  });
 }

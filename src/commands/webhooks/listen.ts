@@ -43,8 +43,14 @@ export function register(parent: Command, runF = webhooksListen): void {
     .option('--path <path>', 'URL path of the receiver', '/webhooks')
     .option('--forward-to <url>', 'POST each verified delivery (raw body and headers) to this URL')
     .option('--public-url <url>', 'the public URL reaching this listener (registered with --register)')
-    .option('--register', 'register the webhook on start (the local URL on a loopback sandbox) and subscribe it to events; both are removed on exit')
-    .option('--events <types>', 'with --register: the event types to subscribe it to, comma-separated (default on the sandbox: all 29; required against the service)')
+    .option(
+      '--register',
+      'register the webhook on start (the local URL on a loopback sandbox) and subscribe it to events; both are removed on exit',
+    )
+    .option(
+      '--events <types>',
+      'with --register: the event types to subscribe it to, comma-separated (default on the sandbox: all 29; required against the service)',
+    )
     .option('--user-id <id>', 'with --register: subscribe to the events about this user only (filter.user_id)')
     .option('--no-subscribe', 'with --register: register the webhook only, create no activity subscription')
     .option('--keep', 'with --register: leave the webhook and its subscriptions registered on exit')
@@ -69,35 +75,62 @@ export function summarize(json: unknown): { type: string; user: string; summary:
     const filter = (d.filter ?? {}) as Record<string, unknown>;
     const user = String(filter.user_id ?? payload.user_id ?? '-');
     const summary =
-      'before' in payload || 'after' in payload ? `${JSON.stringify(payload.before ?? null)} -> ${JSON.stringify(payload.after ?? null)}` : JSON.stringify(payload);
+      'before' in payload || 'after' in payload
+        ? `${JSON.stringify(payload.before ?? null)} -> ${JSON.stringify(payload.after ?? null)}`
+        : JSON.stringify(payload);
     return { type: d.event_type, user, summary: short(summary + (d.tag ? ` [tag ${String(d.tag)}]` : '')) };
   }
   if (typeof d.text === 'string') {
-    const edits = Array.isArray(d.edit_history_tweet_ids) && d.edit_history_tweet_ids.length > 1 ? ` (edit ${d.edit_history_tweet_ids.length - 1})` : '';
-    const rules = (json as { matching_rules?: Array<{ tag?: string; id: string }> }).matching_rules?.map((r) => r.tag ?? r.id).join(',');
-    return { type: 'post', user: String(d.author_id ?? '-'), summary: short(`${d.id}${edits}: ${d.text}${rules ? ` [rules ${rules}]` : ''}`) };
+    const edits =
+      Array.isArray(d.edit_history_tweet_ids) && d.edit_history_tweet_ids.length > 1
+        ? ` (edit ${d.edit_history_tweet_ids.length - 1})`
+        : '';
+    const rules = (json as { matching_rules?: Array<{ tag?: string; id: string }> }).matching_rules
+      ?.map((r) => r.tag ?? r.id)
+      .join(',');
+    return {
+      type: 'post',
+      user: String(d.author_id ?? '-'),
+      summary: short(`${d.id}${edits}: ${d.text}${rules ? ` [rules ${rules}]` : ''}`),
+    };
   }
-  return { type: Object.keys(d).find((k) => k.endsWith('_events')) ?? 'event', user: String(d.for_user_id ?? '-'), summary: short(JSON.stringify(d)) };
+  return {
+    type: Object.keys(d).find((k) => k.endsWith('_events')) ?? 'event',
+    user: String(d.for_user_id ?? '-'),
+    summary: short(JSON.stringify(d)),
+  };
 }
 
 /** Serves the receiver; with --register it calls POST /2/webhooks on start and DELETE /2/webhooks/:id on exit. */
 export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<void> {
   const port = Number(o.port ?? '0');
-  if (!/^\d+$/.test(o.port ?? '0') || port > 65535) throw new UsageError(`--port must be 0-65535 (got "${o.port}")`, { flag: '--port' });
+  if (!/^\d+$/.test(o.port ?? '0') || port > 65535)
+    throw new UsageError(`--port must be 0-65535 (got "${o.port}")`, { flag: '--port' });
   const host = o.host ?? '127.0.0.1';
   const path = o.path ?? '/webhooks';
   if (!path.startsWith('/')) throw new UsageError(`--path must start with / (got "${path}")`, { flag: '--path' });
   const forward = o.forwardTo ? checkBaseUrl(o.forwardTo, '--forward-to').toString() : undefined;
-  if (o.publicUrl && !o.register) throw new UsageError('--public-url is the URL to register: pass --register with it', { flag: '--public-url' });
-  for (const [flag, given] of [['--events', o.events !== undefined], ['--user-id', o.userId !== undefined], ['--keep', !!o.keep], ['--no-subscribe', o.subscribe === false]] as const) {
+  if (o.publicUrl && !o.register)
+    throw new UsageError('--public-url is the URL to register: pass --register with it', { flag: '--public-url' });
+  for (const [flag, given] of [
+    ['--events', o.events !== undefined],
+    ['--user-id', o.userId !== undefined],
+    ['--keep', !!o.keep],
+    ['--no-subscribe', o.subscribe === false],
+  ] as const) {
     if (given && !o.register) throw new UsageError(`${flag} goes with --register`, { flag });
   }
-  if (o.userId !== undefined && !NUMERIC_ID.test(o.userId)) throw new UsageError(idProblem('--user-id', o.userId), { flag: '--user-id' });
-  if (o.events !== undefined && o.subscribe === false) throw new UsageError('--events and --no-subscribe contradict each other', { flag: '--events' });
+  if (o.userId !== undefined && !NUMERIC_ID.test(o.userId))
+    throw new UsageError(idProblem('--user-id', o.userId), { flag: '--user-id' });
+  if (o.events !== undefined && o.subscribe === false)
+    throw new UsageError('--events and --no-subscribe contradict each other', { flag: '--events' });
   const events = o.register && o.subscribe !== false ? await eventsToSubscribe(ctx, o.events) : [];
   if (o.publicUrl) await checkWebhookUrl(ctx, o.publicUrl, '--public-url');
   const creds = await ctx.credentials();
-  if (!creds.api_secret) throw new UsageError('no API secret is set: CRC answers and signatures are keyed with it', { hint: 'run `xctl auth set --api-key KEY --api-secret -` or set XCTL_API_SECRET' });
+  if (!creds.api_secret)
+    throw new UsageError('no API secret is set: CRC answers and signatures are keyed with it', {
+      hint: 'run `xctl auth set --api-key KEY --api-secret -` or set XCTL_API_SECRET',
+    });
   const secret = creds.api_secret;
   const wantJson = ctx.wantsJson;
   // --jq runs over each event's JSON (checked before the receiver starts).
@@ -123,19 +156,34 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     }
     // Event data is the sender's text: escaped in the line and in the JSON (as JSON escapes, so
     // the JSON still parses to the same value).
-    if (jq !== undefined) await printJqText(ctx.io, jq, d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json));
-    else if (wantJson) ctx.io.out(escapeForTerminal(d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json)));
+    if (jq !== undefined)
+      await printJqText(
+        ctx.io,
+        jq,
+        d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json),
+      );
+    else if (wantJson)
+      ctx.io.out(
+        escapeForTerminal(
+          d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json),
+        ),
+      );
     else {
       const s = summarize(d.json);
-      ctx.io.out(escapeForTerminal(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`));
+      ctx.io.out(
+        escapeForTerminal(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`),
+      );
     }
     if (forward) {
       const { exchange } = await import('../../webhooks/outbound.js');
       const { SIGNATURE_HEADERS } = await import('../../webhooks/crypto.js');
       const headers: Record<string, string> = {};
-      for (const h of ['content-type', ...SIGNATURE_HEADERS]) if (typeof d.headers[h] === 'string') headers[h] = d.headers[h] as string;
+      for (const h of ['content-type', ...SIGNATURE_HEADERS])
+        if (typeof d.headers[h] === 'string') headers[h] = d.headers[h] as string;
       const r = await exchange('POST', forward, { headers, body: d.raw, timeoutMs: FORWARD_TIMEOUT_MS });
-      ctx.io.info(`forwarded to ${forward}: ${r.status !== undefined ? `HTTP ${r.status}` : r.kind + (r.error ? ` (${r.error})` : '')} in ${r.ms} ms`);
+      ctx.io.info(
+        `forwarded to ${forward}: ${r.status !== undefined ? `HTTP ${r.status}` : r.kind + (r.error ? ` (${r.error})` : '')} in ${r.ms} ms`,
+      );
     }
   };
 
@@ -144,7 +192,8 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     secret,
     path,
     onCrc: () => ctx.io.info('answered a challenge check (CRC)'),
-    onDelivery: (d) => void onDelivery(d).catch((e) => ctx.io.warn(`handling a delivery failed: ${(e as Error).message}`)),
+    onDelivery: (d) =>
+      void onDelivery(d).catch((e) => ctx.io.warn(`handling a delivery failed: ${(e as Error).message}`)),
     onRejected: (reason, req) => ctx.io.warn(`rejected ${req.method} from ${req.socket.remoteAddress}: ${reason}`),
   });
   try {
@@ -154,7 +203,10 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(code === 'EADDRINUSE' ? `port ${port} is in use` : `cannot listen on ${host}:${port}: ${(e as Error).message}`, { flag: '--port' });
+    throw new UsageError(
+      code === 'EADDRINUSE' ? `port ${port} is in use` : `cannot listen on ${host}:${port}: ${(e as Error).message}`,
+      { flag: '--port' },
+    );
   }
   const addr = server.address() as AddressInfo;
   const local = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}${path}`;
@@ -171,7 +223,9 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
       let url = o.publicUrl;
       if (!url) {
         if (!isLoopbackHost(new URL(await ctx.apiBase()).hostname)) {
-          throw new UsageError('--register needs --public-url (the https URL that reaches this listener)', { flag: '--public-url' });
+          throw new UsageError('--register needs --public-url (the https URL that reaches this listener)', {
+            flag: '--public-url',
+          });
         }
         url = local; // the sandbox accepts loopback receivers
       }
@@ -201,16 +255,29 @@ async function eventsToSubscribe(ctx: Context, list: string | undefined): Promis
   const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
   if (list === undefined) {
     if (!isLoopbackHost(new URL(await ctx.apiBase()).hostname)) {
-      throw new UsageError('--register against the service needs --events TYPE,... (the event types to subscribe the webhook to), or --no-subscribe', { flag: '--events', hint });
+      throw new UsageError(
+        '--register against the service needs --events TYPE,... (the event types to subscribe the webhook to), or --no-subscribe',
+        { flag: '--events', hint },
+      );
     }
     return [...ACTIVITY_EVENT_TYPES];
   }
   const out: string[] = [];
-  for (const raw of list.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const raw of list
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const renamed = DEPRECATED_EVENT_NAMES[raw];
-    if (renamed) throw new UsageError(`--events: ${raw} is a deprecated name (renamed 2026-03-18): use ${renamed}`, { flag: '--events' });
+    if (renamed)
+      throw new UsageError(`--events: ${raw} is a deprecated name (renamed 2026-03-18): use ${renamed}`, {
+        flag: '--events',
+      });
     const ev = canonicalEventType(raw);
-    if (!ev) throw new UsageError(`--events: "${raw.slice(0, 80)}" is not one of the platform's event types`, { flag: '--events', hint });
+    if (!ev)
+      throw new UsageError(`--events: "${raw.slice(0, 80)}" is not one of the platform's event types`, {
+        flag: '--events',
+        hint,
+      });
     if (!out.includes(ev)) out.push(ev);
   }
   if (!out.length) throw new UsageError('--events needs at least one event type', { flag: '--events', hint });
@@ -218,7 +285,12 @@ async function eventsToSubscribe(ctx: Context, list: string | undefined): Promis
 }
 
 /** POST /2/activity/subscriptions, once per event type, each pointing at the webhook. */
-async function subscribeAll(ctx: Context, webhookId: string, events: string[], userId: string | undefined): Promise<string[]> {
+async function subscribeAll(
+  ctx: Context,
+  webhookId: string,
+  events: string[],
+  userId: string | undefined,
+): Promise<string[]> {
   const { buildSubscription } = await import('../activity/subscriptions/create.js');
   const { SUBSCRIPTION_ENDPOINTS } = await import('../activity/subscriptions/shape.js');
   const { chooseAuth } = await import('../v2-auth.js');
@@ -231,7 +303,13 @@ async function subscribeAll(ctx: Context, webhookId: string, events: string[], u
   for (const ev of events) {
     const body = buildSubscription({ event: ev, webhook: webhookId, ...(userId !== undefined ? { userId } : {}) });
     try {
-      const res = await http.request<{ data?: { subscription?: { subscription_id?: string } } }>({ method: A.createSubscription.method, path: A.createSubscription.path, auth, json: body, scopes: scopesForEvent(ev) });
+      const res = await http.request<{ data?: { subscription?: { subscription_id?: string } } }>({
+        method: A.createSubscription.method,
+        path: A.createSubscription.path,
+        auth,
+        json: body,
+        scopes: scopesForEvent(ev),
+      });
       const id = res.data.data?.subscription?.subscription_id;
       if (id) ids.push(String(id));
     } catch (e) {
@@ -240,7 +318,10 @@ async function subscribeAll(ctx: Context, webhookId: string, events: string[], u
       ctx.io.warn(`could not subscribe to ${ev}: ${(e as Error).message}`);
     }
   }
-  const what = events.length === ACTIVITY_EVENT_TYPES.length && !failed.length ? `all ${events.length} event types` : `${ids.length} event type${ids.length === 1 ? '' : 's'} (${events.filter((e) => !failed.includes(e)).join(', ')})`;
+  const what =
+    events.length === ACTIVITY_EVENT_TYPES.length && !failed.length
+      ? `all ${events.length} event types`
+      : `${ids.length} event type${ids.length === 1 ? '' : 's'} (${events.filter((e) => !failed.includes(e)).join(', ')})`;
   ctx.io.info(`subscribed webhook ${webhookId} to ${what}${userId ? ` about user ${userId}` : ''}`);
   return ids;
 }
@@ -252,7 +333,9 @@ async function reportStale(ctx: Context, except: string[]): Promise<void> {
     const stale = await findStaleWebhooks(ctx, except);
     if (!stale.length) return;
     for (const w of stale) ctx.io.warn(escapeForTerminal(`stale webhook ${w.id} (${w.url}): ${w.reason}`));
-    ctx.io.info(`delete ${stale.length === 1 ? 'it' : 'them'} with \`xctl webhooks delete --all-stale\` (\`--dry-run\` lists them first)`);
+    ctx.io.info(
+      `delete ${stale.length === 1 ? 'it' : 'them'} with \`xctl webhooks delete --all-stale\` (\`--dry-run\` lists them first)`,
+    );
   } catch {
     /* a report only: the receiver runs regardless */
   }
@@ -271,7 +354,14 @@ async function cleanUp(ctx: Context, webhookId: string, subscriptions: string[],
   // ctx's signal is aborted (that is why we stop): the deletions need a fresh one.
   // The bearer obtained for registering is reused: asking for another one is punished (code 99).
   const env = { ...ctx.env, XCTL_BEARER_TOKEN: await ctx.bearer({ cacheOnly: true }) };
-  const c2 = new Context({ streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr: ctx.io.stderr }, env, globals: ctx.globals, version: ctx.version, clock: ctx.clock, transport: ctx.transport });
+  const c2 = new Context({
+    streams: { stdin: ctx.io.stdin, stdout: ctx.io.stdout, stderr: ctx.io.stderr },
+    env,
+    globals: ctx.globals,
+    version: ctx.version,
+    clock: ctx.clock,
+    transport: ctx.transport,
+  });
   if (subscriptions.length) {
     const { ACTIVITY_ENDPOINTS: A, SUBSCRIPTION_LIMITS: L } = await import('../../contract/activity.js');
     let deleted = 0;
@@ -279,7 +369,12 @@ async function cleanUp(ctx: Context, webhookId: string, subscriptions: string[],
       const http = await c2.http();
       for (let i = 0; i < subscriptions.length; i += L.deleteManyIds.max) {
         const chunk = subscriptions.slice(i, i + L.deleteManyIds.max);
-        const res = await http.request<{ data?: Array<{ deleted?: boolean }> }>({ method: A.deleteSubscriptions.method, path: A.deleteSubscriptions.path, auth: 'app', query: { ids: chunk.join(',') } });
+        const res = await http.request<{ data?: Array<{ deleted?: boolean }> }>({
+          method: A.deleteSubscriptions.method,
+          path: A.deleteSubscriptions.path,
+          auth: 'app',
+          query: { ids: chunk.join(',') },
+        });
         deleted += (res.data.data ?? []).filter((d) => d.deleted).length;
       }
       ctx.io.info(`deleted ${deleted} subscription${deleted === 1 ? '' : 's'}`);
@@ -291,6 +386,8 @@ async function cleanUp(ctx: Context, webhookId: string, subscriptions: string[],
     await deleteWebhook(c2, webhookId);
     ctx.io.info(`deleted webhook ${webhookId}`);
   } catch (e) {
-    ctx.io.warn(`could not delete webhook ${webhookId}: ${(e as Error).message}; \`xctl webhooks delete --all-stale\` removes it later`);
+    ctx.io.warn(
+      `could not delete webhook ${webhookId}: ${(e as Error).message}; \`xctl webhooks delete --all-stale\` removes it later`,
+    );
   }
 }

@@ -15,7 +15,8 @@ export interface ReplayOptions {
 
 export function register(parent: Command, runF = webhooksReplay): void {
   parent
-    .command('replay').argument('<id>', "the webhook's id (`xctl webhooks list`)")
+    .command('replay')
+    .argument('<id>', "the webhook's id (`xctl webhooks list`)")
     .description('re-deliver the events of a window (at most 24 hours back)')
     .option('--from <time>', 'window start: ISO time or yyyymmddhhmm (UTC)')
     .option('--to <time>', 'window end, inclusive (default: now)')
@@ -25,7 +26,10 @@ export function register(parent: Command, runF = webhooksReplay): void {
 /** ISO 8601 or yyyymmddhhmm (UTC) to epoch ms. */
 export function parseReplayTime(v: string, flag: string): number {
   const t = parseReplayDate(v) ?? parseIsoTime(v);
-  if (t === undefined) throw new UsageError(`${flag} must be an ISO time (2026-01-15T12:00Z) or yyyymmddhhmm in UTC (got "${v}")`, { flag });
+  if (t === undefined)
+    throw new UsageError(`${flag} must be an ISO time (2026-01-15T12:00Z) or yyyymmddhhmm in UTC (got "${v}")`, {
+      flag,
+    });
   return t;
 }
 
@@ -38,11 +42,22 @@ export async function webhooksReplay(ctx: Context, o: ReplayOptions): Promise<vo
   const to = o.to ? parseReplayTime(o.to, '--to') : now;
   const floorNow = now - (now % 60_000);
   if (to < from) throw new UsageError('--to must not be before --from', { flag: '--to' });
-  if (from < floorNow - REPLAY_WINDOW_MS) throw new UsageError('--from must be within the past 24 hours (replay window)', { flag: '--from' });
+  if (from < floorNow - REPLAY_WINDOW_MS)
+    throw new UsageError('--from must be within the past 24 hours (replay window)', { flag: '--from' });
   if (to > now + 60_000) throw new UsageError('--to must not be in the future', { flag: '--to' });
   const http = await ctx.http();
   const body = { webhook_id: id, from_date: toReplayDate(from), to_date: toReplayDate(Math.min(to, floorNow)) };
-  const res = await http.request<{ data: Record<string, unknown> }>({ method: E.replay.method, path: E.replay.path, auth: 'app', json: body });
+  const res = await http.request<{ data: Record<string, unknown> }>({
+    method: E.replay.method,
+    path: E.replay.path,
+    auth: 'app',
+    json: body,
+  });
   const { printOne } = await import('../../core/output.js');
-  await printOne(ctx.io, await ctx.output(), { ...res.data.data, webhook_id: id, from_date: body.from_date, to_date: body.to_date });
+  await printOne(ctx.io, await ctx.output(), {
+    ...res.data.data,
+    webhook_id: id,
+    from_date: body.from_date,
+    to_date: body.to_date,
+  });
 }

@@ -6,11 +6,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CheckFailed, UsageError } from '../../core/errors.js';
 import { checkBaseUrl } from '../../core/base-url.js';
-import {
-  ACTIVITY_EVENT_TYPES,
-  DEPRECATED_EVENT_NAMES,
-  canonicalEventType,
-} from '../../contract/activity.js';
+import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import { DELIVERY_TIMEOUT_MS } from '../../contract/webhooks.js';
 import { define } from '../define.js';
@@ -28,9 +24,7 @@ export interface SendOptions {
 export function register(parent: Command, runF = webhooksSend): void {
   parent
     .command('send')
-    .description(
-      "POST one signed delivery shaped like the platform's to a URL (exit 0 when it answers 200)",
-    )
+    .description("POST one signed delivery shaped like the platform's to a URL (exit 0 when it answers 200)")
     .option('--to <url>', 'the receiver URL (https, or http on loopback)')
     .option('--event <type>', 'the event type, e.g. profile.update.bio')
     .option('--user-id <id>', "the user the event is about (the envelope's filter.user_id)")
@@ -70,8 +64,7 @@ export async function webhooksSend(ctx: Context, o: SendOptions): Promise<void> 
     columns: ['status', 'ms', 'event_type', 'url', 'signature'],
   });
   if (r.status !== 200) {
-    const what =
-      r.status !== undefined ? `HTTP ${r.status}` : `${r.kind}${r.error ? ` (${r.error})` : ''}`;
+    const what = r.status !== undefined ? `HTTP ${r.status}` : `${r.kind}${r.error ? ` (${r.error})` : ''}`;
     throw new CheckFailed(
       `the receiver did not acknowledge the delivery: ${what} (the platform needs 200 within ${DELIVERY_TIMEOUT_MS / 1000} s)`,
     );
@@ -81,18 +74,15 @@ export async function webhooksSend(ctx: Context, o: SendOptions): Promise<void> 
 /** The raw JSON text to send: a recorded delivery (--from), else an envelope built from the flags. */
 async function deliveryBody(ctx: Context, o: SendOptions): Promise<string> {
   const { activityDelivery, parseRecorded } = await import('../../webhooks/event.js');
-  const built =
-    o.event !== undefined || o.data !== undefined || o.userId !== undefined || o.tag !== undefined;
+  const built = o.event !== undefined || o.data !== undefined || o.userId !== undefined || o.tag !== undefined;
   if (o.from !== undefined) {
     if (o.data !== undefined || o.userId !== undefined || o.tag !== undefined)
-      throw new UsageError(
-        '--from sends a recorded delivery: --data, --user-id and --tag build a new one',
-        { flag: '--from' },
-      );
+      throw new UsageError('--from sends a recorded delivery: --data, --user-id and --tag build a new one', {
+        flag: '--from',
+      });
     const rec = parseRecorded(await readInput(ctx, o.from));
     if (typeof rec === 'string') throw new UsageError(`--from: ${rec}`, { flag: '--from' });
-    if (o.event !== undefined)
-      throw new UsageError('--from carries its event type: drop --event', { flag: '--event' });
+    if (o.event !== undefined) throw new UsageError('--from carries its event type: drop --event', { flag: '--event' });
     return rec.kind === 'body'
       ? rec.raw
       : activityDelivery({ eventType: rec.eventType, ...(rec.uuid ? { uuid: rec.uuid } : {}) });
@@ -113,22 +103,20 @@ async function deliveryBody(ctx: Context, o: SendOptions): Promise<string> {
 function checkEvent(raw: string): string {
   const renamed = DEPRECATED_EVENT_NAMES[raw];
   if (renamed)
-    throw new UsageError(
-      `--event: ${raw} is a deprecated name (renamed 2026-03-18): use ${renamed}`,
-      { flag: '--event' },
-    );
+    throw new UsageError(`--event: ${raw} is a deprecated name (renamed 2026-03-18): use ${renamed}`, {
+      flag: '--event',
+    });
   const ev = canonicalEventType(raw);
   if (!ev)
-    throw new UsageError(
-      `--event: "${raw.slice(0, 80)}" is not one of the platform's event types`,
-      { flag: '--event', hint: `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}` },
-    );
+    throw new UsageError(`--event: "${raw.slice(0, 80)}" is not one of the platform's event types`, {
+      flag: '--event',
+      hint: `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`,
+    });
   return ev;
 }
 
 function checkUser(id: string): string {
-  if (!NUMERIC_ID.test(id))
-    throw new UsageError(`--user-id must be 1-19 digits (got "${id}")`, { flag: '--user-id' });
+  if (!NUMERIC_ID.test(id)) throw new UsageError(`--user-id must be 1-19 digits (got "${id}")`, { flag: '--user-id' });
   return id;
 }
 
@@ -148,18 +136,16 @@ function payloadOf(data: string | undefined): Record<string, unknown> {
 async function readInput(ctx: Context, spec: string): Promise<string> {
   if (spec === '-' || spec === '@-') {
     const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin)
-      chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
     return Buffer.concat(chunks).toString('utf8');
   }
   const p = spec.startsWith('@') ? spec.slice(1) : spec;
   try {
     return await fs.promises.readFile(p, 'utf8');
   } catch (e) {
-    throw new UsageError(
-      `--from: cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { flag: '--from' },
-    );
+    throw new UsageError(`--from: cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+      flag: '--from',
+    });
   }
 }
 

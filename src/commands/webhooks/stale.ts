@@ -44,13 +44,19 @@ export async function staleReason(w: { url: string; valid?: boolean }): Promise<
   }
   if (!isLoopbackHost(u.hostname)) return undefined;
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-  return (await portAnswers(u.hostname, port)) ? undefined : `nothing answers at ${u.host} (a loopback receiver that is gone)`;
+  return (await portAnswers(u.hostname, port))
+    ? undefined
+    : `nothing answers at ${u.host} (a loopback receiver that is gone)`;
 }
 
 /** GET /2/webhooks, then the stale ones among them (`except`: ids to leave out). */
 export async function findStaleWebhooks(ctx: Context, except: string[] = []): Promise<StaleWebhook[]> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<{ id: string; url: string; valid?: boolean }> }>({ method: E.list.method, path: E.list.path, auth: 'app' });
+  const res = await http.request<{ data?: Array<{ id: string; url: string; valid?: boolean }> }>({
+    method: E.list.method,
+    path: E.list.path,
+    auth: 'app',
+  });
   const all = (res.data.data ?? []).filter((w) => !except.includes(String(w.id)));
   const reasons = await Promise.all(all.map((w) => staleReason(w)));
   return all.flatMap((w, i) => (reasons[i] ? [{ id: String(w.id), url: String(w.url), reason: reasons[i]! }] : []));

@@ -13,7 +13,8 @@ export interface ValidateOptions {
 
 export function register(parent: Command, runF = webhooksValidate): void {
   parent
-    .command('validate').argument('<id>', "the webhook's id (`xctl webhooks list`)")
+    .command('validate')
+    .argument('<id>', "the webhook's id (`xctl webhooks list`)")
     .description('run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)')
     .action(define((ctx, _o, [id]) => runF(ctx, { id: id! })));
 }
@@ -22,9 +23,16 @@ export function register(parent: Command, runF = webhooksValidate): void {
 export async function webhooksValidate(ctx: Context, o: ValidateOptions): Promise<void> {
   const id = checkWebhookId(o.id);
   const http = await ctx.http();
-  const res = await http.request<{ data: { valid: boolean } }>({ method: E.validate.method, path: pathOf(E.validate, { id }), auth: 'app' });
+  const res = await http.request<{ data: { valid: boolean } }>({
+    method: E.validate.method,
+    path: pathOf(E.validate, { id }),
+    auth: 'app',
+  });
   const valid = !!res.data.data?.valid;
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), { id, valid, status: valid ? 'valid' : 'invalid' });
-  if (!valid) throw new CheckFailed(`webhook ${id} failed the challenge check and is invalid`, { hint: 'see GET /_sandbox/deliveries (sandbox) or your receiver logs; `xctl webhooks listen` answers checks' });
+  if (!valid)
+    throw new CheckFailed(`webhook ${id} failed the challenge check and is invalid`, {
+      hint: 'see GET /_sandbox/deliveries (sandbox) or your receiver logs; `xctl webhooks listen` answers checks',
+    });
 }

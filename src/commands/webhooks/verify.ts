@@ -22,7 +22,10 @@ export function register(parent: Command, runF = webhooksVerify): void {
 
 /** Exit 0 when the signature matches the raw body, 1 when not (constant-time compare). */
 export async function webhooksVerify(ctx: Context, o: VerifyOptions): Promise<void> {
-  if (!o.signature) throw new UsageError('--signature is required (the x-service-webhooks-signature header value)', { flag: '--signature' });
+  if (!o.signature)
+    throw new UsageError('--signature is required (the x-service-webhooks-signature header value)', {
+      flag: '--signature',
+    });
   const spec = o.body ?? '-';
   let raw: Buffer;
   if (spec === '-' || spec === '@-') {
@@ -35,7 +38,10 @@ export async function webhooksVerify(ctx: Context, o: VerifyOptions): Promise<vo
       raw = await fs.promises.readFile(p);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(`--body: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? (e as Error).message)}`, { flag: '--body' });
+      throw new UsageError(
+        `--body: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? (e as Error).message)}`,
+        { flag: '--body' },
+      );
     }
   }
   const { verifySignature } = await import('../../webhooks/crypto.js');

@@ -28,10 +28,19 @@ export function accountFeatures(account: Record<string, unknown> | undefined): s
 export const ACCOUNTS: Behaviour = {
   hooks: {
     create(entity, ops) {
-      Object.assign(entity, sandboxAccountFields(`Sandbox account ${ops.collection('accounts').size + 1}`, String(entity.created_at), ops.userId));
+      Object.assign(
+        entity,
+        sandboxAccountFields(
+          `Sandbox account ${ops.collection('accounts').size + 1}`,
+          String(entity.created_at),
+          ops.userId,
+        ),
+      );
       // A new sandbox account gets a funding instrument so that campaigns can be created at once.
       const fiId = ops.newId();
-      ops.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, entity.id as string, String(entity.created_at)));
+      ops
+        .collection('funding_instruments')
+        .set(fiId, sandboxFundingInstrument(fiId, entity.id as string, String(entity.created_at)));
     },
     present: (e) => {
       const { user_ids: _u, ...rest } = e;
@@ -55,10 +64,16 @@ export const ACCOUNTS: Behaviour = {
       return ops.account!._features;
     },
     access: (ops) => {
-      const access = (ops.account?._access as Record<string, string[]> | undefined)?.[ops.userId] ?? ['ACCOUNT_ADMIN', 'TWEET_COMPOSER'];
+      const access = (ops.account?._access as Record<string, string[]> | undefined)?.[ops.userId] ?? [
+        'ACCOUNT_ADMIN',
+        'TWEET_COMPOSER',
+      ];
       return { user_id: ops.userId, permissions: access };
     },
-    apps: (ops) => [...ops.collection('account_apps').values()].filter((a) => a.account_id === ops.accountId && (ops.values.with_deleted === true || !a.deleted)),
+    apps: (ops) =>
+      [...ops.collection('account_apps').values()].filter(
+        (a) => a.account_id === ops.accountId && (ops.values.with_deleted === true || !a.deleted),
+      ),
     history: (ops: SandboxOps) => {
       const v = ops.values;
       const from = parseIsoTime(v.start_time as string)!;

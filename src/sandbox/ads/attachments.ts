@@ -18,19 +18,31 @@ export const PROMOTED_ACCOUNTS: Behaviour = {
       if (!ids) return;
       const lis = ops.collection('line_items');
       if (!ids.some((id) => lis.get(id)?.product_type === 'PROMOTED_ACCOUNT')) {
-        ops.fail(400, 'INCOMPATIBLE_LINE_ITEM', 'none of the given line items supports promoted accounts', 'line_item_ids');
+        ops.fail(
+          400,
+          'INCOMPATIBLE_LINE_ITEM',
+          'none of the given line items supports promoted accounts',
+          'line_item_ids',
+        );
       }
     },
     create(entity, ops) {
       const li = lineItem(ops, entity.line_item_id);
       if (li.product_type !== 'PROMOTED_ACCOUNT') {
-        ops.fail(400, 'INCOMPATIBLE_LINE_ITEM', `line item ${String(li.id)} is not configured for promoted accounts (product_type ${String(li.product_type)})`, 'line_item_id');
+        ops.fail(
+          400,
+          'INCOMPATIBLE_LINE_ITEM',
+          `line item ${String(li.id)} is not configured for promoted accounts (product_type ${String(li.product_type)})`,
+          'line_item_id',
+        );
       }
       // Spec 7: an ineligible user is a 400 and nobody is promoted.
-      if (!ops.user(String(entity.user_id))) ops.fail(400, 'INVALID_PARAMETER', `user ${String(entity.user_id)} is not eligible for promotion`, 'user_id');
+      if (!ops.user(String(entity.user_id)))
+        ops.fail(400, 'INVALID_PARAMETER', `user ${String(entity.user_id)} is not eligible for promotion`, 'user_id');
       // Spec 3: promoting an already-promoted user is ignored.
       for (const e of ops.collection('promoted_accounts').values()) {
-        if (!e.deleted && e.line_item_id === entity.line_item_id && e.user_id === entity.user_id) return { existing: e };
+        if (!e.deleted && e.line_item_id === entity.line_item_id && e.user_id === entity.user_id)
+          return { existing: e };
       }
       entity.entity_status = 'ACTIVE';
       return undefined;
@@ -43,7 +55,8 @@ export const PROMOTED_TWEETS: Behaviour = {
   hooks: {
     // Spec 3: after the parent line item is deleted a promoted post stays deleted=false but
     // is returned only with with_deleted=true.
-    listFilter: (e, ops) => ops.values.with_deleted === true || ops.collection('line_items').get(String(e.line_item_id))?.deleted !== true,
+    listFilter: (e, ops) =>
+      ops.values.with_deleted === true || ops.collection('line_items').get(String(e.line_item_id))?.deleted !== true,
     // Spec 3: a disassociated post shows as paused in the management UI.
     delete(entity) {
       entity.entity_status = 'PAUSED';
@@ -54,10 +67,15 @@ export const PROMOTED_TWEETS: Behaviour = {
     // Up to PROMOTED_TWEETS_MAX posts at once; a post already promoted on the line item is answered as it is.
     create: (ops) => {
       const li = lineItem(ops, ops.values.line_item_id);
-      const existing = [...ops.collection('promoted_tweets').values()].filter((e) => e.line_item_id === li.id && !e.deleted);
+      const existing = [...ops.collection('promoted_tweets').values()].filter(
+        (e) => e.line_item_id === li.id && !e.deleted,
+      );
       const ids = ops.values.tweet_ids as string[];
       // As recorded (the Ads SDK's promoted_tweets_attach.json): total_count, tweet_ids as numbers.
-      ops.envelope({ total_count: ids.length, request: { params: { ...ops.path, ...ops.values, tweet_ids: ids.map((x) => BigInt(x)) } } });
+      ops.envelope({
+        total_count: ids.length,
+        request: { params: { ...ops.path, ...ops.values, tweet_ids: ids.map((x) => BigInt(x)) } },
+      });
       return ids.map(
         (tweetId) =>
           existing.find((e) => e.tweet_id === tweetId) ??
@@ -79,7 +97,12 @@ export const SCHEDULED_PROMOTED_TWEETS: Behaviour = {
       const st = ops.collection('scheduled_tweets').get(String(entity.scheduled_tweet_id));
       const at = st ? parseIsoTime(String(st.scheduled_at)) : undefined;
       if (at !== undefined && ops.nowMs() >= at) {
-        ops.fail(400, 'INVALID_PARAMETER', `the scheduled post went out at ${String(st!.scheduled_at)}: a scheduled promoted post can only be deleted before then`, 'scheduled_promoted_tweet_id');
+        ops.fail(
+          400,
+          'INVALID_PARAMETER',
+          `the scheduled post went out at ${String(st!.scheduled_at)}: a scheduled promoted post can only be deleted before then`,
+          'scheduled_promoted_tweet_id',
+        );
       }
     },
   },
@@ -91,7 +114,12 @@ export const MEDIA_CREATIVES: Behaviour = {
       const li = lineItem(ops, entity.line_item_id);
       const media = ops.find('account_media', String(entity.account_media_id), { parameter: 'account_media_id' });
       if (li.objective === 'WEBSITE_CLICKS' && entity.landing_url === undefined) {
-        ops.fail(400, 'MISSING_PARAMETER', 'landing_url is required when the line item objective is WEBSITE_CLICKS', 'landing_url');
+        ops.fail(
+          400,
+          'MISSING_PARAMETER',
+          'landing_url is required when the line item objective is WEBSITE_CLICKS',
+          'landing_url',
+        );
       }
       if (media.creative_type === 'PREROLL') delete entity.landing_url; // ignored for preroll
       entity.campaign_id = li.campaign_id;

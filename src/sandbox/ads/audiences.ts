@@ -4,7 +4,12 @@
 import type { SandboxOps } from '../../ads/resource-types.js';
 import { accountFeatures } from './accounts.js';
 import { SHARE_OUTSIDE_FEATURE } from '../../ads/resources/audiences.js';
-import { PRIMARY_TARGETING_TYPES, segmentLeaves, withSegmentDefaults, type Criterion } from '../../ads/resources/audience-rules.js';
+import {
+  PRIMARY_TARGETING_TYPES,
+  segmentLeaves,
+  withSegmentDefaults,
+  type Criterion,
+} from '../../ads/resources/audience-rules.js';
 import type { Behaviour } from './behaviour.js';
 
 type Rec = Record<string, unknown> & { id: string };
@@ -38,13 +43,23 @@ function access(ops: SandboxOps, id: string, o: { withDeleted?: boolean; paramet
     const g = grantOf(ops, id, ops.accountId);
     if (g) return { aud, owner: false, level: g.permission_level as string };
   }
-  return ops.fail(404, 'NOT_FOUND', `custom audience ${id} was not found for account ${ops.accountId}`, o.parameter ?? 'custom_audience_id');
+  return ops.fail(
+    404,
+    'NOT_FOUND',
+    `custom audience ${id} was not found for account ${ops.accountId}`,
+    o.parameter ?? 'custom_audience_id',
+  );
 }
 
 /** Spec 4.4: "only the owning account may create or change permissions" (and delete the audience). */
 function ownerOnly(ops: SandboxOps, a: Access, what: string): void {
   if (!a.owner) {
-    ops.fail(403, 'UNAUTHORIZED_ACCESS', `only the owning account (${String(a.aud.account_id)}) may ${what} custom audience ${a.aud.id}; it is shared with account ${ops.accountId} (is_owner false)`, 'account_id');
+    ops.fail(
+      403,
+      'UNAUTHORIZED_ACCESS',
+      `only the owning account (${String(a.aud.account_id)}) may ${what} custom audience ${a.aud.id}; it is shared with account ${ops.accountId} (is_owner false)`,
+      'account_id',
+    );
   }
 }
 
@@ -57,8 +72,18 @@ function view(a: Access): Rec {
 function checkUniqueName(ops: SandboxOps, name: unknown, accountId: unknown, exceptId?: string): void {
   if (typeof name !== 'string') return;
   for (const a of ops.collection('custom_audiences').values()) {
-    if (a.account_id === accountId && !a.deleted && a.id !== exceptId && String(a.name).toLowerCase() === name.toLowerCase()) {
-      ops.fail(400, 'INVALID_PARAMETER', `a custom audience named "${name}" already exists (${a.id}); names must be unique`, 'name');
+    if (
+      a.account_id === accountId &&
+      !a.deleted &&
+      a.id !== exceptId &&
+      String(a.name).toLowerCase() === name.toLowerCase()
+    ) {
+      ops.fail(
+        400,
+        'INVALID_PARAMETER',
+        `a custom audience named "${name}" already exists (${a.id}); names must be unique`,
+        'name',
+      );
     }
   }
 }
@@ -68,7 +93,13 @@ function checkLeaves(ops: SandboxOps, segments: unknown): void {
   for (const id of segmentLeaves(segments)) {
     const aud = ops.collection('custom_audiences').get(id);
     const usable = aud && !aud.deleted && (aud.account_id === ops.accountId || grantOf(ops, id, ops.accountId));
-    if (!usable) ops.fail(400, 'INVALID_PARAMETER', `segments: custom audience ${id} does not exist or is not owned by or shared with account ${ops.accountId}`, 'segments');
+    if (!usable)
+      ops.fail(
+        400,
+        'INVALID_PARAMETER',
+        `segments: custom audience ${id} does not exist or is not owned by or shared with account ${ops.accountId}`,
+        'segments',
+      );
   }
 }
 
@@ -76,15 +107,22 @@ function isImmutable(e: Record<string, unknown>): boolean {
   return e.audience_type === 'FLEXIBLE';
 }
 
-const IMMUTABLE = 'flexible audiences are immutable once created (ads-api.md section 3): create a new one and delete this one';
+const IMMUTABLE =
+  'flexible audiences are immutable once created (ads-api.md section 3): create a new one and delete this one';
 
 /** PUT: owner, or a grantee holding READ_WRITE; names stay unique in the owning account. */
 function updateAudience(ops: SandboxOps): Rec {
   const a = access(ops, ops.id!);
   if (!a.owner && a.level !== 'READ_WRITE') {
-    ops.fail(403, 'UNAUTHORIZED_ACCESS', `custom audience ${a.aud.id} is shared with account ${ops.accountId} as ${a.level}: changing it needs READ_WRITE`, 'account_id');
+    ops.fail(
+      403,
+      'UNAUTHORIZED_ACCESS',
+      `custom audience ${a.aud.id} is shared with account ${ops.accountId} as ${a.level}: changing it needs READ_WRITE`,
+      'account_id',
+    );
   }
-  if (isImmutable(a.aud)) ops.fail(400, 'INVALID_PARAMETER', `custom audience ${a.aud.id}: ${IMMUTABLE}`, 'custom_audience_id');
+  if (isImmutable(a.aud))
+    ops.fail(400, 'INVALID_PARAMETER', `custom audience ${a.aud.id}: ${IMMUTABLE}`, 'custom_audience_id');
   checkUniqueName(ops, ops.values.name, a.aud.account_id, a.aud.id);
   for (const k of ['name', 'description']) if (ops.values[k] !== undefined) a.aud[k] = ops.values[k];
   a.aud.updated_at = ops.now();
@@ -111,7 +149,8 @@ function targeted(ops: SandboxOps): Rec[] {
     if (withActive && !ok) continue;
     const c = ops.collection('campaigns').get(String(li.campaign_id));
     const cid = String(li.campaign_id);
-    if (!byCampaign.has(cid)) byCampaign.set(cid, { campaign_id: cid, campaign_name: c?.name ?? null, line_items: [] } as unknown as Rec);
+    if (!byCampaign.has(cid))
+      byCampaign.set(cid, { campaign_id: cid, campaign_name: c?.name ?? null, line_items: [] } as unknown as Rec);
     (byCampaign.get(cid)!.line_items as unknown[]).push({ id: li.id, name: li.name, servable: ok });
   }
   return [...byCampaign.values()];
@@ -126,7 +165,13 @@ function listAudiences(ops: SandboxOps): Rec[] {
   for (const aud of ops.collection('custom_audiences').values()) {
     if (aud.deleted && v.with_deleted !== true) continue;
     if (ids && !ids.includes(aud.id)) continue;
-    if (q !== undefined && !String(aud.name ?? '').toLowerCase().startsWith(q)) continue;
+    if (
+      q !== undefined &&
+      !String(aud.name ?? '')
+        .toLowerCase()
+        .startsWith(q)
+    )
+      continue;
     if (!shared && aud.account_id === ops.accountId) out.push(view({ aud, owner: true }));
     if (shared && aud.account_id !== ops.accountId) {
       // permission_scope SHARED: what other accounts shared with this one (live grants only).
@@ -144,7 +189,13 @@ function listAudiences(ops: SandboxOps): Rec[] {
  */
 function targetability(e: Record<string, unknown>): Record<string, unknown> {
   const type = typeof e.audience_type === 'string' ? e.audience_type : 'CRM';
-  return { ...e, audience_type: type, targetable: e.deleted !== true, targetable_types: [type, `EXCLUDED_${type}`], reasons_not_targetable: e.deleted === true ? ['DELETED'] : [] };
+  return {
+    ...e,
+    audience_type: type,
+    targetable: e.deleted !== true,
+    targetable_types: [type, `EXCLUDED_${type}`],
+    reasons_not_targetable: e.deleted === true ? ['DELETED'] : [],
+  };
 }
 
 export const CUSTOM_AUDIENCES: Behaviour = {
@@ -179,8 +230,10 @@ export const CUSTOM_AUDIENCES: Behaviour = {
     },
     // Batch Update (PUT is the update operation above): flexible audiences refuse any change.
     update(entity, before, ops) {
-      if (isImmutable(before)) ops.fail(400, 'INVALID_PARAMETER', `custom audience ${before.id}: ${IMMUTABLE}`, 'custom_audience_id');
-      if (entity.audience_type !== before.audience_type) ops.fail(400, 'INVALID_PARAMETER', 'audience_type cannot change', 'audience_type');
+      if (isImmutable(before))
+        ops.fail(400, 'INVALID_PARAMETER', `custom audience ${before.id}: ${IMMUTABLE}`, 'custom_audience_id');
+      if (entity.audience_type !== before.audience_type)
+        ops.fail(400, 'INVALID_PARAMETER', 'audience_type cannot change', 'audience_type');
       checkUniqueName(ops, ops.values.name, before.account_id, String(before.id));
       if (ops.values.segments !== undefined) {
         checkLeaves(ops, ops.values.segments);
@@ -216,7 +269,8 @@ function permissionBehaviour(kind: 'custom' | 'tailored'): Behaviour {
         ownerOnly(ops, a, 'change permissions of');
         const pid = ops.path[`${kind}_audience_permission_id`]!;
         const g = ops.collection(PERMISSIONS).get(pid);
-        if (!g || g.deleted || g.custom_audience_id !== a.aud.id) return ops.fail(404, 'NOT_FOUND', `permission ${pid} was not found`, `${kind}_audience_permission_id`);
+        if (!g || g.deleted || g.custom_audience_id !== a.aud.id)
+          return ops.fail(404, 'NOT_FOUND', `permission ${pid} was not found`, `${kind}_audience_permission_id`);
         g.deleted = true;
         g.updated_at = ops.now();
         return g;
@@ -230,8 +284,10 @@ function grant(ops: SandboxOps, audienceId: string, parameter: string): Rec {
   ownerOnly(ops, a, 'change permissions of');
   const to = String(ops.values.granted_account_id);
   const target = ops.collection('accounts').get(to);
-  if (!target || target.deleted) ops.fail(400, 'INVALID_PARAMETER', `granted_account_id ${to} is not an ads account`, 'granted_account_id');
-  if (to === ops.accountId) ops.fail(400, 'INVALID_PARAMETER', 'an account cannot share an audience with itself', 'granted_account_id');
+  if (!target || target.deleted)
+    ops.fail(400, 'INVALID_PARAMETER', `granted_account_id ${to} is not an ads account`, 'granted_account_id');
+  if (to === ops.accountId)
+    ops.fail(400, 'INVALID_PARAMETER', 'an account cannot share an audience with itself', 'granted_account_id');
   // Spec 4.4: same business, or the owner has SHARE_AUDIENCE_OUTSIDE_BUSINESS.
   const sameBusiness = target.business_id !== undefined && target.business_id === ops.account?.business_id;
   if (!sameBusiness && !accountFeatures(ops.account).includes(SHARE_OUTSIDE_FEATURE)) {
@@ -243,7 +299,13 @@ function grant(ops: SandboxOps, audienceId: string, parameter: string): Rec {
     );
   }
   const existing = grantOf(ops, a.aud.id, to);
-  if (existing) ops.fail(400, 'INVALID_PARAMETER', `account ${to} already holds permission ${existing.id} (${String(existing.permission_level)}) on this audience: revoke it first`, 'granted_account_id');
+  if (existing)
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      `account ${to} already holds permission ${existing.id} (${String(existing.permission_level)}) on this audience: revoke it first`,
+      'granted_account_id',
+    );
   const now = ops.now();
   const g: Rec = {
     id: ops.newId(),
@@ -274,7 +336,12 @@ export const DO_NOT_REACH_LISTS: Behaviour = {
     create(entity, ops) {
       // Spec 4.4: "An account has at most one do-not-reach list".
       for (const l of ops.collection('do_not_reach_lists').values()) {
-        if (l.account_id === ops.accountId && !l.deleted) ops.fail(400, 'INVALID_PARAMETER', `account ${ops.accountId} already has do-not-reach list ${l.id}; an account has at most one`);
+        if (l.account_id === ops.accountId && !l.deleted)
+          ops.fail(
+            400,
+            'INVALID_PARAMETER',
+            `account ${ops.accountId} already has do-not-reach list ${l.id}; an account has at most one`,
+          );
       }
       entity.description ??= null;
       entity.audience_size = 0;
@@ -304,7 +371,13 @@ function estimate(ops: SandboxOps): Record<string, unknown> {
       // Spec 4.4: once a share is revoked the grantee cannot target the audience in future.
       const aud = ops.collection('custom_audiences').get(c.targeting_value);
       const usable = aud && !aud.deleted && (aud.account_id === ops.accountId || grantOf(ops, aud.id, ops.accountId));
-      if (!usable) ops.fail(400, 'INVALID_PARAMETER', `targeting_criteria: custom audience ${c.targeting_value} cannot be targeted by account ${ops.accountId} (not its own, not shared with it, or the share was revoked)`, 'targeting_criteria');
+      if (!usable)
+        ops.fail(
+          400,
+          'INVALID_PARAMETER',
+          `targeting_criteria: custom audience ${c.targeting_value} cannot be targeted by account ${ops.accountId} (not its own, not shared with it, or the share was revoked)`,
+          'targeting_criteria',
+        );
       if (!ne) reach += Number(aud!.audience_size ?? 0) * (c.targeting_type === 'CUSTOM_AUDIENCE_EXPANDED' ? 3 : 1);
       else share *= 0.95;
     } else if ((PRIMARY_TARGETING_TYPES as readonly string[]).includes(c.targeting_type)) {

@@ -15,6 +15,8 @@ export interface Behaviour {
 /** The resource with its behaviour attached (a copy; the table itself is not changed). */
 export function withBehaviour(r: ResourceDef, b: Behaviour | undefined): ResourceDef {
   if (!b) return r;
-  const operations: OperationDef[] = r.operations.map((op) => (b.ops?.[op.verb] ? { ...op, sandbox: b.ops[op.verb] } : op));
+  const operations: OperationDef[] = r.operations.map((op) =>
+    b.ops?.[op.verb] ? { ...op, sandbox: b.ops[op.verb] } : op,
+  );
   return { ...r, operations, sandbox: { ...r.sandbox, ...b.hooks }, ...(b.fixtures ? { fixtures: b.fixtures } : {}) };
 }

@@ -16,7 +16,8 @@ function servability(entity: Rec): void {
 
 function activeCount(ops: SandboxOps, exceptId?: string): number {
   let n = 0;
-  for (const c of ops.collection('campaigns').values()) if (c.account_id === ops.accountId && !c.deleted && c.entity_status === 'ACTIVE' && c.id !== exceptId) n++;
+  for (const c of ops.collection('campaigns').values())
+    if (c.account_id === ops.accountId && !c.deleted && c.entity_status === 'ACTIVE' && c.id !== exceptId) n++;
   return n;
 }
 
@@ -24,13 +25,19 @@ function checkActiveLimit(ops: SandboxOps, entity: Rec): void {
   if (entity.entity_status !== 'ACTIVE') return;
   const max = Number(ops.account?.max_active_campaigns ?? DEFAULT_MAX_ACTIVE_CAMPAIGNS);
   if (activeCount(ops, entity.id as string) >= max) {
-    ops.fail(400, 'INVALID_PARAMETER', `the account already has ${max} active campaigns (the limit; pause or delete one, or ask the account manager to raise it)`, 'entity_status');
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      `the account already has ${max} active campaigns (the limit; pause or delete one, or ask the account manager to raise it)`,
+      'entity_status',
+    );
   }
 }
 
 /** A campaign's line items deliver only while it is ACTIVE and not deleted. */
 function followLineItems(c: Rec, ops: SandboxOps): void {
-  for (const li of ops.collection('line_items').values()) if (li.campaign_id === c.id) trackDelivery(li, ops.nowMs(), c);
+  for (const li of ops.collection('line_items').values())
+    if (li.campaign_id === c.id) trackDelivery(li, ops.nowMs(), c);
 }
 
 export const CAMPAIGNS: Behaviour = {
@@ -38,10 +45,17 @@ export const CAMPAIGNS: Behaviour = {
     // The Ads SDK's campaigns_load.json: `"total_budget_amount_local_micro": null`.
     keys: ['daily_budget_amount_local_micro', 'total_budget_amount_local_micro', 'standard_delivery'],
     create(entity, ops) {
-      const fi = ops.find('funding_instruments', String(entity.funding_instrument_id), { parameter: 'funding_instrument_id' });
+      const fi = ops.find('funding_instruments', String(entity.funding_instrument_id), {
+        parameter: 'funding_instrument_id',
+      });
       // "required for most funding instrument types": the sandbox requires it for credit cards.
       if (entity.daily_budget_amount_local_micro === undefined && fi.type === 'CREDIT_CARD') {
-        ops.fail(400, 'MISSING_PARAMETER', 'daily_budget_amount_local_micro is required for CREDIT_CARD funding instruments', 'daily_budget_amount_local_micro');
+        ops.fail(
+          400,
+          'MISSING_PARAMETER',
+          'daily_budget_amount_local_micro is required for CREDIT_CARD funding instruments',
+          'daily_budget_amount_local_micro',
+        );
       }
       entity.currency = fi.currency;
       servability(entity);
@@ -91,8 +105,13 @@ export const FUNDING_INSTRUMENTS: Behaviour = {
   hooks: {
     create(entity, ops) {
       const given = { ...entity };
-      Object.assign(entity, sandboxFundingInstrument(entity.id as string, ops.accountId!, String(entity.created_at)), given);
-      if (given.description === undefined) entity.description = `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
+      Object.assign(
+        entity,
+        sandboxFundingInstrument(entity.id as string, ops.accountId!, String(entity.created_at)),
+        given,
+      );
+      if (given.description === undefined)
+        entity.description = `Sandbox ${String(entity.type).toLowerCase().replace(/_/g, ' ')}`;
     },
   },
 };

@@ -14,7 +14,8 @@ type Rec = Record<string, unknown>;
 /** The library object of a key: it must be the account's and live (cards, polls and posts use it). */
 export function libraryItem(ops: SandboxOps, key: string, param: string): Rec & { id: string } {
   const m = ops.collection('media_library').get(key);
-  if (!m || m.account_id !== ops.accountId || m.deleted) ops.fail(400, 'INVALID_PARAMETER', `${param}: media ${key} is not in the media library of the account`, param);
+  if (!m || m.account_id !== ops.accountId || m.deleted)
+    ops.fail(400, 'INVALID_PARAMETER', `${param}: media ${key} is not in the media library of the account`, param);
   return m;
 }
 
@@ -25,7 +26,8 @@ function checkLibraryUpdate(entity: Rec, ops: SandboxOps): void {
   }
   if (typeof ops.values.poster_media_key === 'string') {
     const poster = libraryItem(ops, ops.values.poster_media_key, 'poster_media_key');
-    if (poster.media_type !== 'IMAGE') ops.fail(400, 'INVALID_PARAMETER', 'poster_media_key must be an image of the library', 'poster_media_key');
+    if (poster.media_type !== 'IMAGE')
+      ops.fail(400, 'INVALID_PARAMETER', 'poster_media_key must be an image of the library', 'poster_media_key');
     entity.poster_media_url = poster.media_url;
   }
 }
@@ -35,8 +37,26 @@ export function libraryDefaults(key: string): Rec | undefined {
   const kind = mediaKindOfKey(key);
   const id = key.split('_')[1];
   const category = categoryOfKey(key)?.toUpperCase();
-  if (kind === 'IMAGE') return { media_type: 'IMAGE', media_category: category, media_url: `https://pbs.example/media/${id}.jpg`, aspect_ratio: '1.91:1', duration: null, _width: 1200, _height: 628 };
-  if (kind === 'GIF') return { media_type: 'GIF', media_category: category, media_url: `https://video.example/tweet_video/${id}.mp4`, aspect_ratio: '16:9', duration: 3000, _width: 480, _height: 270 };
+  if (kind === 'IMAGE')
+    return {
+      media_type: 'IMAGE',
+      media_category: category,
+      media_url: `https://pbs.example/media/${id}.jpg`,
+      aspect_ratio: '1.91:1',
+      duration: null,
+      _width: 1200,
+      _height: 628,
+    };
+  if (kind === 'GIF')
+    return {
+      media_type: 'GIF',
+      media_category: category,
+      media_url: `https://video.example/tweet_video/${id}.mp4`,
+      aspect_ratio: '16:9',
+      duration: 3000,
+      _width: 480,
+      _height: 270,
+    };
   if (kind === 'VIDEO') {
     return {
       media_type: 'VIDEO',
@@ -58,11 +78,30 @@ function pick(e: Rec, keys: string[]): Rec {
 /** A library object of the key: its defaults by category, then the fields the request gave. */
 function createFromKey(entity: Rec, ops: SandboxOps): void {
   const key = String(entity.media_key);
-  if (ops.collection('media_library').has(key)) ops.fail(400, 'INVALID_PARAMETER', `media_key ${key} is already in the media library`, 'media_key');
+  if (ops.collection('media_library').has(key))
+    ops.fail(400, 'INVALID_PARAMETER', `media_key ${key} is already in the media library`, 'media_key');
   const defaults = libraryDefaults(key);
-  if (!defaults) ops.fail(400, 'INVALID_PARAMETER', 'media_key must be an image (3_), GIF (16_) or video (7_, 13_) key', 'media_key');
+  if (!defaults)
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      'media_key must be an image (3_), GIF (16_) or video (7_, 13_) key',
+      'media_key',
+    );
   entity.id = key;
-  Object.assign(entity, { name: null, file_name: null, description: null, title: null, poster_media_key: null, poster_media_url: null, ...defaults }, pick(entity, ['name', 'file_name', 'description', 'title', 'poster_media_key']));
+  Object.assign(
+    entity,
+    {
+      name: null,
+      file_name: null,
+      description: null,
+      title: null,
+      poster_media_key: null,
+      poster_media_url: null,
+      ...defaults,
+    },
+    pick(entity, ['name', 'file_name', 'description', 'title', 'poster_media_key']),
+  );
   Object.assign(entity, { tweeted: false, media_status: 'TRANSCODE_COMPLETED' });
   checkLibraryUpdate(entity, ops);
 }
@@ -82,7 +121,12 @@ interface UploadView {
   finalized: boolean;
 }
 
-export const LIBRARY_STATUS: Record<string, string> = { pending: 'TRANSCODING', in_progress: 'TRANSCODING', succeeded: 'TRANSCODE_COMPLETED', failed: 'TRANSCODE_FAILED' };
+export const LIBRARY_STATUS: Record<string, string> = {
+  pending: 'TRANSCODING',
+  in_progress: 'TRANSCODING',
+  succeeded: 'TRANSCODE_COMPLETED',
+  failed: 'TRANSCODE_FAILED',
+};
 
 function gcd(a: number, b: number): number {
   return b ? gcd(b, a % b) : a;
@@ -102,12 +146,25 @@ export const MEDIA_LIBRARY: Behaviour = {
       const have = ops.collection('media_library').get(key);
       if (have && have.account_id === ops.accountId && !have.deleted) return { existing: have };
       const u = uploadOf(ops, key);
-      if (!u) return ops.fail(404, 'MEDIA_NOT_FOUND', `media_key ${key} is not an upload of this account's users (upload it with \`xctl media upload\`)`, 'media_key');
-      const promotable = [...ops.collection('promotable_users').values()].filter((p) => p.account_id === ops.accountId).map((p) => String(p.user_id));
+      if (!u)
+        return ops.fail(
+          404,
+          'MEDIA_NOT_FOUND',
+          `media_key ${key} is not an upload of this account's users (upload it with \`xctl media upload\`)`,
+          'media_key',
+        );
+      const promotable = [...ops.collection('promotable_users').values()]
+        .filter((p) => p.account_id === ops.accountId)
+        .map((p) => String(p.user_id));
       const owners = [u.owner, ...u.additional_owners];
       const mine = owners.includes(ops.userId) || owners.some((o) => promotable.includes(o));
       if (!mine || !u.finalized || ops.nowMs() >= u.expires_ms) {
-        ops.fail(404, 'MEDIA_NOT_FOUND', `media_key ${key} is not an upload of this account's users (upload it with \`xctl media upload\`; keys expire 24 h after FINALIZE)`, 'media_key');
+        ops.fail(
+          404,
+          'MEDIA_NOT_FOUND',
+          `media_key ${key} is not an upload of this account's users (upload it with \`xctl media upload\`; keys expire 24 h after FINALIZE)`,
+          'media_key',
+        );
       }
       if (have) ops.collection('media_library').delete(key); // re-adding a deleted object starts it afresh
       createFromKey(entity, ops);

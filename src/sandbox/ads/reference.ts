@@ -8,7 +8,8 @@ import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import type { Behaviour } from './behaviour.js';
 
 type Row = Record<string, unknown> & { id: string };
-const fixed = (rows: Row[]) => (now: string) => rows.map((r) => ({ ...r, created_at: now, updated_at: now, deleted: false }));
+const fixed = (rows: Row[]) => (now: string) =>
+  rows.map((r) => ({ ...r, created_at: now, updated_at: now, deleted: false }));
 
 export const BIDDING_RULES: Behaviour = {
   fixtures: fixed(
@@ -17,7 +18,12 @@ export const BIDDING_RULES: Behaviour = {
       ['EUR', 10_000, 900_000_000],
       ['GBP', 10_000, 800_000_000],
       ['JPY', 1_000_000, 100_000_000_000],
-    ].map(([c, min, max]) => ({ id: String(c), currency: c, minimum_cpe_bid_local_micro: min, maximum_cpe_bid_local_micro: max })),
+    ].map(([c, min, max]) => ({
+      id: String(c),
+      currency: c,
+      minimum_cpe_bid_local_micro: min,
+      maximum_cpe_bid_local_micro: max,
+    })),
   ),
   hooks: { listFilter: (e, ops) => ops.values.currency === undefined || e.currency === ops.values.currency },
 };
@@ -55,7 +61,11 @@ export const PUBLISHERS: Behaviour = {
 export const PLACEMENTS: Behaviour = {
   // The line items' placement table, one valid set per placement (TWITTER_PROFILE is never valid alone).
   fixtures: fixed(
-    PRODUCT_TYPES.map((t) => ({ id: t, product_type: t, placements: PLACEMENTS_BY_PRODUCT[t].filter((x) => x !== 'TWITTER_PROFILE').map((x) => [x]) })),
+    PRODUCT_TYPES.map((t) => ({
+      id: t,
+      product_type: t,
+      placements: PLACEMENTS_BY_PRODUCT[t].filter((x) => x !== 'TWITTER_PROFILE').map((x) => [x]),
+    })),
   ),
   hooks: {
     listFilter: (e, ops) => ops.values.product_type === undefined || e.product_type === ops.values.product_type,
@@ -65,12 +75,23 @@ export const PLACEMENTS: Behaviour = {
 
 export const CURATED_CATEGORIES: Behaviour = {
   fixtures: fixed([
-    { id: 'cc-sports', name: 'Sports fans', description: 'People who follow sports', country_codes: ['US', 'GB', 'CA'] },
-    { id: 'cc-tech', name: 'Tech enthusiasts', description: 'Early adopters of technology', country_codes: ['US', 'DE', 'JP'] },
+    {
+      id: 'cc-sports',
+      name: 'Sports fans',
+      description: 'People who follow sports',
+      country_codes: ['US', 'GB', 'CA'],
+    },
+    {
+      id: 'cc-tech',
+      name: 'Tech enthusiasts',
+      description: 'Early adopters of technology',
+      country_codes: ['US', 'DE', 'JP'],
+    },
     { id: 'cc-food', name: 'Foodies', description: 'People who love food', country_codes: ['FR', 'US'] },
   ]),
   hooks: {
-    listFilter: (e, ops) => (e.country_codes as string[]).some((c) => (ops.values.country_codes as string[]).includes(c)),
+    listFilter: (e, ops) =>
+      (e.country_codes as string[]).some((c) => (ops.values.country_codes as string[]).includes(c)),
   },
 };
 
@@ -78,25 +99,56 @@ function volume(seed: string, i: number): number {
   return createHash('sha256').update(`${seed}|${i}`).digest().readUInt16BE(0);
 }
 
-const RELATED = ['news', 'today', 'tips', 'deals', 'review', 'online', 'near me', 'best', 'how to', 'vs', 'price', 'app', 'live', 'results', 'schedule'];
+const RELATED = [
+  'news',
+  'today',
+  'tips',
+  'deals',
+  'review',
+  'online',
+  'near me',
+  'best',
+  'how to',
+  'vs',
+  'price',
+  'app',
+  'live',
+  'results',
+  'schedule',
+];
 
 function insights(ops: SandboxOps): Row[] {
   const v = ops.values;
   const from = parseIsoTime(v.start_time as string)!;
   const to = v.end_time ? parseIsoTime(v.end_time as string)! : ops.nowMs();
-  if (to - from > INSIGHTS_RANGE_MS) ops.fail(400, 'INVALID_PARAMETER', 'the range from start_time to end_time (default now) must be at most 7 days', 'start_time');
+  if (to - from > INSIGHTS_RANGE_MS)
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      'the range from start_time to end_time (default now) must be at most 7 days',
+      'start_time',
+    );
   if (to <= from) ops.fail(400, 'INVALID_PARAMETER', 'start_time must be before end_time (default now)', 'start_time');
   const step = v.granularity === 'HOUR' ? 3600_000 : 24 * 3600_000;
   const buckets: number[] = [];
   for (let t = from; t < to; t += step) buckets.push(t);
   const row = (keyword: string, related: boolean): Row => {
-    const series = buckets.map((t, i) => ({ time: isoSeconds(t), volume: volume(`${keyword}|${v.location ?? ''}`, i) }));
+    const series = buckets.map((t, i) => ({
+      time: isoSeconds(t),
+      volume: volume(`${keyword}|${v.location ?? ''}`, i),
+    }));
     return { id: keyword, keyword, related, total_volume: series.reduce((a, b) => a + b.volume, 0), volumes: series };
   };
   const input = (v.keywords as string[]).map((k) => row(k, false));
   // Spec 4.2: the input keywords plus 30 related ones, for one country.
   const related: Row[] = [];
-  for (let i = 0; related.length < 30; i++) related.push(row(`${(v.keywords as string[])[i % (v.keywords as string[]).length]} ${RELATED[i % RELATED.length]}${i >= RELATED.length ? ` ${Math.floor(i / RELATED.length) + 1}` : ''}`, true));
+  for (let i = 0; related.length < 30; i++)
+    related.push(
+      row(
+        `${(v.keywords as string[])[i % (v.keywords as string[]).length]} ${RELATED[i % RELATED.length]}${i >= RELATED.length ? ` ${Math.floor(i / RELATED.length) + 1}` : ''}`,
+        true,
+      ),
+    );
   return [...input, ...related];
 }
 

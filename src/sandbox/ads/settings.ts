@@ -35,9 +35,20 @@ function userRecord(ops: SandboxOps): Record<string, unknown> & { id: string } {
   const key = `${ops.accountId}:${uid}`;
   let rec = c.get(key);
   if (!rec) {
-    if (!ops.user(uid) || !(ops.account?.user_ids as string[] | undefined)?.includes(uid)) ops.fail(404, 'NOT_FOUND', `user ${uid} has no settings on this account`, 'user_id');
+    if (!ops.user(uid) || !(ops.account?.user_ids as string[] | undefined)?.includes(uid))
+      ops.fail(404, 'NOT_FOUND', `user ${uid} has no settings on this account`, 'user_id');
     const now = ops.now();
-    rec = { id: key, user_id: uid, account_id: ops.accountId, notification_email: null, contact_phone: null, contact_phone_extension: null, subscribe_email_types: [], created_at: now, updated_at: now };
+    rec = {
+      id: key,
+      user_id: uid,
+      account_id: ops.accountId,
+      notification_email: null,
+      contact_phone: null,
+      contact_phone_extension: null,
+      subscribe_email_types: [],
+      created_at: now,
+      updated_at: now,
+    };
     c.set(key, rec);
   }
   return rec;
@@ -56,7 +67,8 @@ export const USER_SETTINGS: Behaviour = {
     get: (ops) => userRecord(ops),
     update: (ops) => {
       // Spec 5: the update needs the user's own context.
-      if (ops.path.user_id !== ops.userId) ops.fail(403, 'UNAUTHORIZED_ACCESS', 'user settings can only be changed by that user', 'user_id');
+      if (ops.path.user_id !== ops.userId)
+        ops.fail(403, 'UNAUTHORIZED_ACCESS', 'user settings can only be changed by that user', 'user_id');
       return Object.assign(userRecord(ops), ops.values, { updated_at: ops.now() });
     },
   },

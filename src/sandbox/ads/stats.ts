@@ -33,7 +33,10 @@ function hash(s: string): number {
 
 /** UTC offset (ms) of a timezone at an instant: 'America/New_York' in May -> -4 h. */
 export function tzOffsetMs(tz: string, at: number): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' }).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  const name =
+    new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' })
+      .formatToParts(new Date(at))
+      .find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * HOUR + Number(m[3]) * 60_000) : 0;
 }
@@ -57,8 +60,17 @@ function windowOf(ops: SandboxOps): Window {
   const to = instant(ops.values.end_time, offset);
   const g = ops.values.granularity;
   if (g === 'DAY') {
-    for (const [name, t] of [['start_time', from], ['end_time', to]] as const) {
-      if ((t + offset) % DAY !== 0) ops.fail(400, 'INVALID_PARAMETER', `${name} must be midnight in the account timezone (${tz}, UTC${offset < 0 ? '-' : '+'}${String(Math.abs(offset) / HOUR).padStart(2, '0')}:00) for granularity DAY`, name);
+    for (const [name, t] of [
+      ['start_time', from],
+      ['end_time', to],
+    ] as const) {
+      if ((t + offset) % DAY !== 0)
+        ops.fail(
+          400,
+          'INVALID_PARAMETER',
+          `${name} must be midnight in the account timezone (${tz}, UTC${offset < 0 ? '-' : '+'}${String(Math.abs(offset) / HOUR).padStart(2, '0')}:00) for granularity DAY`,
+          name,
+        );
     }
   }
   const step = g === 'HOUR' ? HOUR : g === 'DAY' ? DAY : to - from;
@@ -102,11 +114,13 @@ function derive(key: string, li: Rec, imp: number, hour: number): Hourly {
     unfollows: 0,
   };
   const payBy = String(li.pay_by ?? 'IMPRESSION');
-  const billed = payBy === 'ENGAGEMENT' ? e : payBy === 'LINK_CLICK' ? m.url_clicks! : payBy === 'APP_CLICK' ? m.app_clicks! : imp;
+  const billed =
+    payBy === 'ENGAGEMENT' ? e : payBy === 'LINK_CLICK' ? m.url_clicks! : payBy === 'APP_CLICK' ? m.app_clicks! : imp;
   const bid = typeof li.bid_amount_local_micro === 'number' ? li.bid_amount_local_micro : undefined;
   m.billed_engagements = billed;
   // Per thousand impressions when buying impressions; per billed event otherwise ($5 CPM, $1.50 per event on AUTO).
-  m.billed_charge_local_micro = payBy === 'IMPRESSION' ? Math.floor((imp * (bid ?? 5_000_000)) / 1000) : billed * (bid ?? 1_500_000);
+  m.billed_charge_local_micro =
+    payBy === 'IMPRESSION' ? Math.floor((imp * (bid ?? 5_000_000)) / 1000) : billed * (bid ?? 1_500_000);
   const views = video ? Math.floor(imp * 0.3) : 0;
   Object.assign(m, {
     video_total_views: views,
@@ -127,15 +141,20 @@ function derive(key: string, li: Rec, imp: number, hour: number): Hourly {
 const share = (x: number, k: number, n: number) => Math.floor((x * (k + 1)) / n) - Math.floor((x * k) / n);
 
 const ENTITY_COLLECTIONS: Record<string, AdsCollection> = {
-  CAMPAIGN: 'campaigns', FUNDING_INSTRUMENT: 'funding_instruments', LINE_ITEM: 'line_items',
-  PROMOTED_ACCOUNT: 'promoted_accounts', PROMOTED_TWEET: 'promoted_tweets', MEDIA_CREATIVE: 'media_creatives',
+  CAMPAIGN: 'campaigns',
+  FUNDING_INSTRUMENT: 'funding_instruments',
+  LINE_ITEM: 'line_items',
+  PROMOTED_ACCOUNT: 'promoted_accounts',
+  PROMOTED_TWEET: 'promoted_tweets',
+  MEDIA_CREATIVE: 'media_creatives',
 };
 const CHILD_ENTITIES = ['PROMOTED_ACCOUNT', 'PROMOTED_TWEET', 'MEDIA_CREATIVE'];
 
 /** Checks that the entity belongs to the account (deleted and paused ones still have metrics). */
 function checkEntity(ops: SandboxOps, entity: string, id: string): void {
   if (entity === 'ACCOUNT') {
-    if (id !== ops.accountId) ops.fail(404, 'NOT_FOUND', `entity_ids: ${id} is not this account (ACCOUNT takes the account id)`, 'entity_ids');
+    if (id !== ops.accountId)
+      ops.fail(404, 'NOT_FOUND', `entity_ids: ${id} is not this account (ACCOUNT takes the account id)`, 'entity_ids');
     return;
   }
   if (entity === 'ORGANIC_TWEET') {
@@ -155,7 +174,10 @@ class Pacer {
   private budgets = new Map<string, number | undefined>();
   /** Days are the account's (its timezone at the current day's offset), as DAY buckets are. */
   private offset: number;
-  constructor(private ops: SandboxOps, private lis: Rec[]) {
+  constructor(
+    private ops: SandboxOps,
+    private lis: Rec[],
+  ) {
     this.offset = tzOffsetMs(String(ops.account?.timezone ?? 'UTC'), ops.nowMs());
   }
 
@@ -165,7 +187,8 @@ class Pacer {
       if (b === undefined) {
         const c = this.ops.collection('campaigns').get(String(li.campaign_id));
         const n = this.lis.filter((l) => l.campaign_id === li.campaign_id && !l.deleted).length || 1;
-        if (c && typeof c.daily_budget_amount_local_micro === 'number') b = Math.floor(c.daily_budget_amount_local_micro / n);
+        if (c && typeof c.daily_budget_amount_local_micro === 'number')
+          b = Math.floor(c.daily_budget_amount_local_micro / n);
       }
       this.budgets.set(li.id, b);
     }
@@ -182,7 +205,8 @@ class Pacer {
     let imp = raw;
     if (raw > 0 && budget !== undefined) {
       let spent = 0;
-      for (let h = Math.floor((hour + this.offset) / DAY) * DAY - this.offset; h < hour; h += HOUR) spent += derive(li.id, li, this.impressions(li, h), h).billed_charge_local_micro!;
+      for (let h = Math.floor((hour + this.offset) / DAY) * DAY - this.offset; h < hour; h += HOUR)
+        spent += derive(li.id, li, this.impressions(li, h), h).billed_charge_local_micro!;
       const left = budget - spent;
       if (left <= 0) imp = 0;
       else {
@@ -216,11 +240,21 @@ function hourlySeries(ops: SandboxOps, entity: string, id: string, from: number,
     else if (CHILD_ENTITIES.includes(entity)) {
       const child = ops.collection(ENTITY_COLLECTIONS[entity]!).get(id)!;
       const li = lis.find((l) => l.id === child.line_item_id);
-      const siblings = [...ops.collection(ENTITY_COLLECTIONS[entity]!).values()].filter((c) => c.line_item_id === child.line_item_id && !c.deleted).map((c) => c.id).sort();
+      const siblings = [...ops.collection(ENTITY_COLLECTIONS[entity]!).values()]
+        .filter((c) => c.line_item_id === child.line_item_id && !c.deleted)
+        .map((c) => c.id)
+        .sort();
       const k = siblings.indexOf(id);
       m = li && k >= 0 ? derive(id, li, share(pacer.impressions(li, hour), k, siblings.length), hour) : {};
     } else {
-      const field = entity === 'CAMPAIGN' ? 'campaign_id' : entity === 'FUNDING_INSTRUMENT' ? 'funding_instrument_id' : entity === 'LINE_ITEM' ? 'id' : undefined;
+      const field =
+        entity === 'CAMPAIGN'
+          ? 'campaign_id'
+          : entity === 'FUNDING_INSTRUMENT'
+            ? 'funding_instrument_id'
+            : entity === 'LINE_ITEM'
+              ? 'id'
+              : undefined;
       const mine = field ? lis.filter((l) => l[field] === id) : lis;
       m = sum(mine.map((li) => derive(li.id, li, pacer.impressions(li, hour), hour)));
     }
@@ -254,14 +288,27 @@ function metricNames(entity: string, groups: string[]): Array<{ name: string; co
 function segmentsOf(q: Query): Array<{ segment_name: string; segment_value: string }> {
   switch (q.segmentation) {
     case 'GENDER':
-      return [{ segment_name: 'Female', segment_value: '2' }, { segment_name: 'Male', segment_value: '1' }];
+      return [
+        { segment_name: 'Female', segment_value: '2' },
+        { segment_name: 'Male', segment_value: '1' },
+      ];
     case 'AGE':
-      return ['AGE_13_TO_24', 'AGE_25_TO_34', 'AGE_35_TO_54', 'AGE_OVER_55'].map((a) => ({ segment_name: a, segment_value: a }));
+      return ['AGE_13_TO_24', 'AGE_25_TO_34', 'AGE_35_TO_54', 'AGE_OVER_55'].map((a) => ({
+        segment_name: a,
+        segment_value: a,
+      }));
     case 'PLATFORMS':
-      return [['iOS', '0'], ['Android', '1'], ['Desktop and laptop computers', '4']].map(([n, v]) => ({ segment_name: n!, segment_value: v! }));
+      return [
+        ['iOS', '0'],
+        ['Android', '1'],
+        ['Desktop and laptop computers', '4'],
+      ].map(([n, v]) => ({ segment_name: n!, segment_value: v! }));
     case 'METROS': {
       const country = LOCATIONS.find((l) => l.targeting_value === q.country)?.country_code;
-      return LOCATIONS.filter((l) => l.location_type === 'METROS' && l.country_code === country).map((l) => ({ segment_name: l.name, segment_value: l.targeting_value }));
+      return LOCATIONS.filter((l) => l.location_type === 'METROS' && l.country_code === country).map((l) => ({
+        segment_name: l.name,
+        segment_value: l.targeting_value,
+      }));
     }
     default:
       return []; // CONVERSION_TAGS: the sandbox has no conversion tags
@@ -278,7 +325,8 @@ export function compute(ops: SandboxOps, q: Query): { data: unknown[]; time_seri
     const bucketSums = (pick: (m: Hourly) => number) =>
       q.window.buckets.map(([a, b]) => {
         let s = 0;
-        for (let i = Math.max(0, (a - firstHour) / HOUR); i < (b - firstHour) / HOUR && i < hourly.length; i++) s += pick(hourly[i]!);
+        for (let i = Math.max(0, (a - firstHour) / HOUR); i < (b - firstHour) / HOUR && i < hourly.length; i++)
+          s += pick(hourly[i]!);
         return s;
       });
     const metricsOf = (part?: { k: number; n: number }) => {
@@ -294,7 +342,9 @@ export function compute(ops: SandboxOps, q: Query): { data: unknown[]; time_seri
       return metrics;
     };
     const segs = q.segmentation ? segmentsOf(q) : [];
-    const id_data = q.segmentation ? segs.map((segment, k) => ({ segment, metrics: metricsOf({ k, n: segs.length }) })) : [{ segment: null, metrics: metricsOf() }];
+    const id_data = q.segmentation
+      ? segs.map((segment, k) => ({ segment, metrics: metricsOf({ k, n: segs.length }) }))
+      : [{ segment: null, metrics: metricsOf() }];
     return { id, id_data };
   });
   void CONVERSION_KEYS;
@@ -324,12 +374,18 @@ function jobId(): string {
 
 function activeJobs(ops: SandboxOps): number {
   let n = 0;
-  for (const j of ops.collection('stats_jobs').values()) if (j.account_id === ops.accountId && (j.status === 'QUEUED' || j.status === 'PROCESSING')) n++;
+  for (const j of ops.collection('stats_jobs').values())
+    if (j.account_id === ops.accountId && (j.status === 'QUEUED' || j.status === 'PROCESSING')) n++;
   return n;
 }
 
 function createJob(ops: SandboxOps): Rec {
-  if (activeJobs(ops) >= CONCURRENT_JOBS_MAX) ops.fail(429, 'TOO_MANY_REQUESTS', `the account has ${CONCURRENT_JOBS_MAX} queued or processing jobs (the limit); wait for one to finish`);
+  if (activeJobs(ops) >= CONCURRENT_JOBS_MAX)
+    ops.fail(
+      429,
+      'TOO_MANY_REQUESTS',
+      `the account has ${CONCURRENT_JOBS_MAX} queued or processing jobs (the limit); wait for one to finish`,
+    );
   const q = queryOf(ops);
   const v = ops.values;
   const idStr = jobId();
@@ -374,8 +430,15 @@ function createJob(ops: SandboxOps): Rec {
     const body = gzipSync(Buffer.from(JSON.stringify({ data_type: 'stats', ...result, request })));
     const name = `stats_job_${idStr}.json.gz`;
     const done = ops.nowMs();
-    ops.collection(FILES).set(name, { id: name, body, content_type: 'application/gzip', expires_ms: done + FILE_TTL_MS });
-    Object.assign(job, { status: 'SUCCESS', url: `${ops.baseUrl}/_sandbox/files/${name}`, expires_at: isoSeconds(done + FILE_TTL_MS), updated_at: isoSeconds(done) });
+    ops
+      .collection(FILES)
+      .set(name, { id: name, body, content_type: 'application/gzip', expires_ms: done + FILE_TTL_MS });
+    Object.assign(job, {
+      status: 'SUCCESS',
+      url: `${ops.baseUrl}/_sandbox/files/${name}`,
+      expires_at: isoSeconds(done + FILE_TTL_MS),
+      updated_at: isoSeconds(done),
+    });
   });
   return job;
 }
@@ -384,7 +447,9 @@ function listJobs(ops: SandboxOps): Rec[] {
   const ids = ops.values.job_ids as string[] | undefined;
   // The service echoes job_ids as JSON numbers (the Ads SDK's analytics_async_get.json).
   if (ids) ops.envelope({ request: { params: { ...ops.path, ...ops.values, job_ids: ids.map((x) => BigInt(x)) } } });
-  const jobs = [...ops.collection('stats_jobs').values()].filter((j) => j.account_id === ops.accountId && (!ids || ids.includes(String(j.id_str))));
+  const jobs = [...ops.collection('stats_jobs').values()].filter(
+    (j) => j.account_id === ops.accountId && (!ids || ids.includes(String(j.id_str))),
+  );
   const active = activeJobs(ops);
   ops.header('x-concurrent-job-limit', String(CONCURRENT_JOBS_MAX));
   ops.header('x-concurrent-job-limit-remaining', String(CONCURRENT_JOBS_MAX - active));
@@ -393,8 +458,15 @@ function listJobs(ops: SandboxOps): Rec[] {
 
 function cancelJob(ops: SandboxOps): Rec {
   const job = ops.collection('stats_jobs').get(String(ops.id));
-  if (!job || job.account_id !== ops.accountId) ops.fail(404, 'NOT_FOUND', `job_id ${String(ops.id)} was not found`, 'job_id');
-  if (job.status !== 'QUEUED' && job.status !== 'PROCESSING') ops.fail(400, 'INVALID_PARAMETER', `job ${String(ops.id)} is ${String(job.status)}: only QUEUED or PROCESSING jobs can be cancelled`, 'job_id');
+  if (!job || job.account_id !== ops.accountId)
+    ops.fail(404, 'NOT_FOUND', `job_id ${String(ops.id)} was not found`, 'job_id');
+  if (job.status !== 'QUEUED' && job.status !== 'PROCESSING')
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      `job ${String(ops.id)} is ${String(job.status)}: only QUEUED or PROCESSING jobs can be cancelled`,
+      'job_id',
+    );
   Object.assign(job, { status: 'CANCELLED', updated_at: ops.now() });
   return job;
 }
@@ -412,7 +484,8 @@ function activeEntities(ops: SandboxOps): Array<Record<string, unknown>> {
   const lis = [...ops.collection('line_items').values()].filter((l) => {
     if (l.account_id !== ops.accountId) return false;
     if (v.campaign_ids && !(v.campaign_ids as string[]).includes(String(l.campaign_id))) return false;
-    if (v.funding_instrument_ids && !(v.funding_instrument_ids as string[]).includes(String(l.funding_instrument_id))) return false;
+    if (v.funding_instrument_ids && !(v.funding_instrument_ids as string[]).includes(String(l.funding_instrument_id)))
+      return false;
     if (v.line_item_ids && !(v.line_item_ids as string[]).includes(l.id)) return false;
     return true;
   });
@@ -420,10 +493,15 @@ function activeEntities(ops: SandboxOps): Array<Record<string, unknown>> {
   const spans = new Map<string, [number, number, string[]]>();
   const note = (id: string, a: number, b: number, placements: string[]) => {
     const s = spans.get(id);
-    spans.set(id, s ? [Math.min(s[0], a), Math.max(s[1], b), [...new Set([...s[2], ...placements])]] : [a, b, placements]);
+    spans.set(
+      id,
+      s ? [Math.min(s[0], a), Math.max(s[1], b), [...new Set([...s[2], ...placements])]] : [a, b, placements],
+    );
   };
   for (const li of lis) {
-    const placements = (li.placements as string[]).includes('PUBLISHER_NETWORK') ? ['ALL_ON_TWITTER', 'PUBLISHER_NETWORK'] : ['ALL_ON_TWITTER'];
+    const placements = (li.placements as string[]).includes('PUBLISHER_NETWORK')
+      ? ['ALL_ON_TWITTER', 'PUBLISHER_NETWORK']
+      : ['ALL_ON_TWITTER'];
     for (const [a0, b0] of deliverySpans(li, now)) {
       const a = Math.max(a0, from);
       const b = Math.min(b0, to);
@@ -432,10 +510,18 @@ function activeEntities(ops: SandboxOps): Array<Record<string, unknown>> {
       if (entity === 'LINE_ITEM') note(li.id, a, b, placements);
       else if (entity === 'CAMPAIGN') note(String(li.campaign_id), a, b, placements);
       else if (entity === 'FUNDING_INSTRUMENT') note(String(li.funding_instrument_id), a, b, placements);
-      else for (const c of ops.collection(ENTITY_COLLECTIONS[entity]!).values()) if (c.line_item_id === li.id && !c.deleted) note(c.id, a, b, placements);
+      else
+        for (const c of ops.collection(ENTITY_COLLECTIONS[entity]!).values())
+          if (c.line_item_id === li.id && !c.deleted) note(c.id, a, b, placements);
     }
   }
-  return [...spans].map(([id, [a, b, placements]]) => ({ id, entity_id: id, activity_start_time: isoSeconds(a), activity_end_time: isoSeconds(b), placements }));
+  return [...spans].map(([id, [a, b, placements]]) => ({
+    id,
+    entity_id: id,
+    activity_start_time: isoSeconds(a),
+    activity_end_time: isoSeconds(b),
+    placements,
+  }));
 }
 
 export const STATS: Behaviour = {
@@ -444,7 +530,15 @@ export const STATS: Behaviour = {
       const q = queryOf(ops);
       const r = compute(ops, q);
       // The echo carries the times as UTC instants (a date alone was the account's midnight).
-      const params = { ...ops.path, ...ops.values, start_time: isoSeconds(q.window.from), end_time: isoSeconds(q.window.to), segmentation_type: null, country: null, platform: null };
+      const params = {
+        ...ops.path,
+        ...ops.values,
+        start_time: isoSeconds(q.window.from),
+        end_time: isoSeconds(q.window.to),
+        segmentation_type: null,
+        country: null,
+        platform: null,
+      };
       ops.envelope({ time_series_length: r.time_series_length, request: { params } });
       return r.data;
     },
@@ -468,7 +562,8 @@ export const STATS_JOBS: Behaviour = {
 export function installFiles(app: SandboxApp): void {
   app.router.serve(SANDBOX_ADMIN_ENDPOINTS.files, (req) => {
     const f = app.state.collection(FILES).get(req.params.name ?? '');
-    if (!f || app.clock.now() >= (f.expires_ms as number)) throw problem(404, 'Not Found', 'no such file (or it expired)');
+    if (!f || app.clock.now() >= (f.expires_ms as number))
+      throw problem(404, 'Not Found', 'no such file (or it expired)');
     const body = f.body as Buffer;
     return {
       status: 200,

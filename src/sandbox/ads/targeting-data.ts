@@ -3,7 +3,13 @@
 // follow the shapes of the notes' examples.
 type Item = Record<string, unknown> & { name: string; targeting_type: string; targeting_value: string };
 
-const loc = (name: string, targeting_value: string, location_type: string, country_code: string): Item => ({ name, country_code, location_type, targeting_value, targeting_type: 'LOCATION' });
+const loc = (name: string, targeting_value: string, location_type: string, country_code: string): Item => ({
+  name,
+  country_code,
+  location_type,
+  targeting_value,
+  targeting_type: 'LOCATION',
+});
 
 export const LOCATIONS: Item[] = [
   loc('United States', '96683cc9126741d1', 'COUNTRIES', 'US'),
@@ -23,12 +29,26 @@ export const LOCATIONS: Item[] = [
 ];
 
 /** The singular location_type a criterion record carries (notes 5 Proposal). */
-export const SINGULAR_LOCATION: Record<string, string> = { COUNTRIES: 'COUNTRY', REGIONS: 'REGION', METROS: 'METRO', CITIES: 'CITY', POSTAL_CODES: 'POSTAL_CODE' };
+export const SINGULAR_LOCATION: Record<string, string> = {
+  COUNTRIES: 'COUNTRY',
+  REGIONS: 'REGION',
+  METROS: 'METRO',
+  CITIES: 'CITY',
+  POSTAL_CODES: 'POSTAL_CODE',
+};
 
-const simple = (targeting_type: string, rows: Array<[string, string]>): Item[] => rows.map(([targeting_value, name]) => ({ name, targeting_type, targeting_value }));
+const simple = (targeting_type: string, rows: Array<[string, string]>): Item[] =>
+  rows.map(([targeting_value, name]) => ({ name, targeting_type, targeting_value }));
 
 export const LANGUAGES = simple('LANGUAGE', [
-  ['en', 'English'], ['es', 'Spanish'], ['fr', 'French'], ['de', 'German'], ['ja', 'Japanese'], ['pt', 'Portuguese'], ['ar', 'Arabic'], ['hi', 'Hindi'],
+  ['en', 'English'],
+  ['es', 'Spanish'],
+  ['fr', 'French'],
+  ['de', 'German'],
+  ['ja', 'Japanese'],
+  ['pt', 'Portuguese'],
+  ['ar', 'Arabic'],
+  ['hi', 'Hindi'],
 ]);
 
 export const INTERESTS = simple('INTEREST', [
@@ -46,7 +66,13 @@ export const INTERESTS = simple('INTEREST', [
   ['19003', 'Technology and computing/Tech news'],
 ]);
 
-export const PLATFORMS = simple('PLATFORM', [['0', 'iOS'], ['1', 'Android'], ['2', 'BlackBerry phones and tablets'], ['3', 'Mobile web on other devices'], ['4', 'Desktop and laptop computers']]);
+export const PLATFORMS = simple('PLATFORM', [
+  ['0', 'iOS'],
+  ['1', 'Android'],
+  ['2', 'BlackBerry phones and tablets'],
+  ['3', 'Mobile web on other devices'],
+  ['4', 'Desktop and laptop computers'],
+]);
 
 export const PLATFORM_VERSIONS: Item[] = [
   { name: 'Jelly Bean', number: '4.1', os_type: 'Android', targeting_type: 'PLATFORM_VERSION', targeting_value: '18' },
@@ -65,9 +91,19 @@ export const DEVICES: Item[] = [
 ];
 
 export const NETWORK_OPERATORS: Item[] = [
-  ['US', '1b', 'Aeris'], ['US', '2l', 'AT&T'], ['US', '2m', 'Verizon Wireless'], ['US', '2n', 'T-Mobile US'],
-  ['GB', '3a', 'EE'], ['GB', '3b', 'Vodafone UK'], ['DE', '4a', 'Telekom Deutschland'],
-].map(([country_code, targeting_value, name]) => ({ country_code, name: name!, targeting_type: 'NETWORK_OPERATOR', targeting_value: targeting_value! }));
+  ['US', '1b', 'Aeris'],
+  ['US', '2l', 'AT&T'],
+  ['US', '2m', 'Verizon Wireless'],
+  ['US', '2n', 'T-Mobile US'],
+  ['GB', '3a', 'EE'],
+  ['GB', '3b', 'Vodafone UK'],
+  ['DE', '4a', 'Telekom Deutschland'],
+].map(([country_code, targeting_value, name]) => ({
+  country_code,
+  name: name!,
+  targeting_type: 'NETWORK_OPERATOR',
+  targeting_value: targeting_value!,
+}));
 
 export const EVENTS: Item[] = [
   ['1ex', 'Sandbox Developer Conference', 'CONFERENCE', 'US', '2026-06-08T00:00:00Z', '2026-06-12T00:00:00Z'],
@@ -87,12 +123,29 @@ export const EVENTS: Item[] = [
 }));
 
 export const CONVERSATIONS: Item[] = [
-  ['a1', 'NFL', 'SPORTS'], ['a2', 'NBA', 'SPORTS'], ['b1', 'Technology', 'NEWS'], ['b2', 'Open source', 'PRODUCTS'], ['c1', 'Jazz', 'MUSIC_GENRES'],
-].map(([targeting_value, name, conversation_type]) => ({ name: name!, targeting_type: 'CONVERSATION', targeting_value: targeting_value!, conversation_type }));
+  ['a1', 'NFL', 'SPORTS'],
+  ['a2', 'NBA', 'SPORTS'],
+  ['b1', 'Technology', 'NEWS'],
+  ['b2', 'Open source', 'PRODUCTS'],
+  ['c1', 'Jazz', 'MUSIC_GENRES'],
+].map(([targeting_value, name, conversation_type]) => ({
+  name: name!,
+  targeting_type: 'CONVERSATION',
+  targeting_value: targeting_value!,
+  conversation_type,
+}));
 
 export const APP_STORE_CATEGORIES: Item[] = [
-  ['qouq', 'Games', 'IOS'], ['qour', 'Productivity', 'IOS'], ['r0a1', 'Games', 'ANDROID'], ['r0a2', 'Tools', 'ANDROID'],
-].map(([targeting_value, name, os_type]) => ({ name: `${os_type === 'IOS' ? 'iOS' : 'Android'} App Store: ${name}`, os_type, targeting_type: 'APP_STORE_CATEGORY', targeting_value: targeting_value! }));
+  ['qouq', 'Games', 'IOS'],
+  ['qour', 'Productivity', 'IOS'],
+  ['r0a1', 'Games', 'ANDROID'],
+  ['r0a2', 'Tools', 'ANDROID'],
+].map(([targeting_value, name, os_type]) => ({
+  name: `${os_type === 'IOS' ? 'iOS' : 'Android'} App Store: ${name}`,
+  os_type,
+  targeting_type: 'APP_STORE_CATEGORY',
+  targeting_value: targeting_value!,
+}));
 
 export const TV_MARKETS = [
   { name: 'United States', country_code: 'US', locale: 'en-US' },
@@ -101,9 +154,17 @@ export const TV_MARKETS = [
 ];
 
 export const TV_SHOWS: Item[] = [
-  ['10027243420', 'Sandbox Tonight', 'en-US', 5_400_000], ['10027243421', 'Morning Code', 'en-US', 1000], ['10027243422', 'The Great Bake', 'en-GB', 2_100_000],
+  ['10027243420', 'Sandbox Tonight', 'en-US', 5_400_000],
+  ['10027243421', 'Morning Code', 'en-US', 1000],
+  ['10027243422', 'The Great Bake', 'en-GB', 2_100_000],
   ['10027243423', 'Anime Hour', 'ja-JP', 800_000],
-].map(([targeting_value, name, locale, estimated_users]) => ({ name: name as string, locale, estimated_users, targeting_type: 'TV_SHOW', targeting_value: targeting_value as string }));
+].map(([targeting_value, name, locale, estimated_users]) => ({
+  name: name as string,
+  locale,
+  estimated_users,
+  targeting_type: 'TV_SHOW',
+  targeting_value: targeting_value as string,
+}));
 
 /** The lookup data by targeting_type, for validating criteria. */
 export const BY_TYPE: Record<string, Item[]> = {

@@ -19,17 +19,26 @@ function lookupItem(ops: SandboxOps, type: string, value: string): Rec | undefin
   const items = D.BY_TYPE[type];
   if (!items) return undefined;
   const hit = items.find((i) => i.targeting_value === value);
-  if (!hit) ops.fail(400, 'INVALID_PARAMETER', `targeting_value ${value} is not a ${type} of the lookup data (xctl ads targeting-options ${kindOf(type)})`, 'targeting_value');
+  if (!hit)
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      `targeting_value ${value} is not a ${type} of the lookup data (xctl ads targeting-options ${kindOf(type)})`,
+      'targeting_value',
+    );
   return hit;
 }
 
-const kindOf = (type: string) => ({ APP_STORE_CATEGORY_LOOKALIKE: 'app-store-categories' })[type as 'APP_STORE_CATEGORY_LOOKALIKE'] ?? `${type.toLowerCase().replace(/_/g, '-')}s`;
+const kindOf = (type: string) =>
+  ({ APP_STORE_CATEGORY_LOOKALIKE: 'app-store-categories' })[type as 'APP_STORE_CATEGORY_LOOKALIKE'] ??
+  `${type.toLowerCase().replace(/_/g, '-')}s`;
 
 function audienceUsable(ops: SandboxOps, id: string): Rec | undefined {
   const aud = ops.collection('custom_audiences').get(id);
   if (!aud || aud.deleted) return undefined;
   if (aud.account_id === ops.accountId) return aud;
-  for (const g of ops.collection('custom_audience_permissions').values()) if (g.custom_audience_id === id && g.granted_account_id === ops.accountId && !g.deleted) return aud;
+  for (const g of ops.collection('custom_audience_permissions').values())
+    if (g.custom_audience_id === id && g.granted_account_id === ops.accountId && !g.deleted) return aud;
   return undefined;
 }
 
@@ -42,52 +51,132 @@ function resolve(ops: SandboxOps, tc: Rec, existing: Rec[]): void {
     tc.name = item.name;
     if (type === 'LOCATION') tc.location_type = D.SINGULAR_LOCATION[String(item.location_type)];
   } else if (type === 'GENDER') tc.name = GENDERS[value];
-  else if ((KEYWORD_TYPES as readonly string[]).includes(type) || type === 'AGE' || type === 'ENGAGEMENT_TYPE' || type === 'WIFI_ONLY' || type === 'APP_LIST') tc.name = value;
-  else if (type === 'NETWORK_ACTIVATION_DURATION') tc.name = `${tc.operator_type === 'LT' ? 'Less than' : 'At least'} ${value} months`;
+  else if (
+    (KEYWORD_TYPES as readonly string[]).includes(type) ||
+    type === 'AGE' ||
+    type === 'ENGAGEMENT_TYPE' ||
+    type === 'WIFI_ONLY' ||
+    type === 'APP_LIST'
+  )
+    tc.name = value;
+  else if (type === 'NETWORK_ACTIVATION_DURATION')
+    tc.name = `${tc.operator_type === 'LT' ? 'Less than' : 'At least'} ${value} months`;
   else if (type === 'CUSTOM_AUDIENCE' || type === 'CUSTOM_AUDIENCE_EXPANDED') {
     const aud = audienceUsable(ops, value);
-    if (!aud) ops.fail(404, 'TAILORED_AUDIENCE_NOT_FOUND', `custom audience ${value} is not one the account can target (not its own, not shared with it, or deleted)`, 'targeting_value');
+    if (!aud)
+      ops.fail(
+        404,
+        'TAILORED_AUDIENCE_NOT_FOUND',
+        `custom audience ${value} is not one the account can target (not its own, not shared with it, or deleted)`,
+        'targeting_value',
+      );
     tc.name = 'Custom audience targeting';
   } else if (type === 'FOLLOWERS_OF_USER' || type === 'USER_ENGAGEMENT' || type === 'USER_ENGAGEMENT_LOOKALIKE') {
-    const promotable = [...ops.collection('promotable_users').values()].find((u) => u.account_id === ops.accountId && u.user_id === value && !u.deleted);
+    const promotable = [...ops.collection('promotable_users').values()].find(
+      (u) => u.account_id === ops.accountId && u.user_id === value && !u.deleted,
+    );
     const full = promotable?.promotable_user_type === 'FULL';
-    if (type === 'FOLLOWERS_OF_USER' ? !full : !promotable) ops.fail(400, 'INVALID_PARAMETER', `targeting_value ${value} must be ${type === 'FOLLOWERS_OF_USER' ? 'a FULL promotable user' : 'a promotable user'} of the account`, 'targeting_value');
+    if (type === 'FOLLOWERS_OF_USER' ? !full : !promotable)
+      ops.fail(
+        400,
+        'INVALID_PARAMETER',
+        `targeting_value ${value} must be ${type === 'FOLLOWERS_OF_USER' ? 'a FULL promotable user' : 'a promotable user'} of the account`,
+        'targeting_value',
+      );
     tc.name = `@${ops.user(value)?.screen_name ?? value}`;
   } else if (type === 'SIMILAR_TO_FOLLOWERS_OF_USER') tc.name = `@${ops.user(value)?.screen_name ?? value}`;
   else if (type === 'CAMPAIGN_ENGAGEMENT' || type === 'CAMPAIGN_ENGAGEMENT_LOOKALIKE') {
     const c = ops.collection('campaigns').get(value);
-    if (!c || c.account_id !== ops.accountId || c.deleted) ops.fail(400, 'INVALID_PARAMETER', `targeting_value ${value} is not a campaign of the account`, 'targeting_value');
+    if (!c || c.account_id !== ops.accountId || c.deleted)
+      ops.fail(
+        400,
+        'INVALID_PARAMETER',
+        `targeting_value ${value} is not a campaign of the account`,
+        'targeting_value',
+      );
     tc.name = String(c.name);
   } else if (type === 'IAB_CATEGORY') {
-    const iab = new Set([...ops.collection('content_categories').values()].flatMap((c) => c.iab_categories as string[]));
-    if (!iab.has(value.split('-')[0]!)) ops.fail(404, 'INVALID_IAB_CATEGORY', `targeting_value ${value} is not an IAB category of the content categories`, 'targeting_value');
+    const iab = new Set(
+      [...ops.collection('content_categories').values()].flatMap((c) => c.iab_categories as string[]),
+    );
+    if (!iab.has(value.split('-')[0]!))
+      ops.fail(
+        404,
+        'INVALID_IAB_CATEGORY',
+        `targeting_value ${value} is not an IAB category of the content categories`,
+        'targeting_value',
+      );
     tc.name = value;
   }
 
   const same = existing.filter((t) => t.targeting_type === type);
   const limit = TARGETING_LIMITS[type];
-  if (limit === 1 && same.length) ops.fail(400, 'INVALID_PARAMETER', `a line item takes one ${type} criterion (it has ${String(same[0]!.targeting_value)}; delete it first)`, 'targeting_type');
-  if (limit && same.length >= limit) ops.fail(400, 'INVALID_PARAMETER', `a line item takes at most ${limit} ${type} criteria`, 'targeting_type');
-  if ((KEYWORD_TYPES as readonly string[]).includes(type) && existing.filter((t) => (KEYWORD_TYPES as readonly string[]).includes(String(t.targeting_type))).length >= KEYWORDS_MAX) {
+  if (limit === 1 && same.length)
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      `a line item takes one ${type} criterion (it has ${String(same[0]!.targeting_value)}; delete it first)`,
+      'targeting_type',
+    );
+  if (limit && same.length >= limit)
+    ops.fail(400, 'INVALID_PARAMETER', `a line item takes at most ${limit} ${type} criteria`, 'targeting_type');
+  if (
+    (KEYWORD_TYPES as readonly string[]).includes(type) &&
+    existing.filter((t) => (KEYWORD_TYPES as readonly string[]).includes(String(t.targeting_type))).length >=
+      KEYWORDS_MAX
+  ) {
     ops.fail(400, 'INVALID_PARAMETER', `a line item takes at most ${KEYWORDS_MAX} keywords`, 'targeting_type');
   }
   if (type === 'ENGAGEMENT_TYPE' && !existing.some((t) => ENGAGEMENT_SOURCES.includes(String(t.targeting_type)))) {
-    ops.fail(400, 'INVALID_PARAMETER', 'ENGAGEMENT_TYPE needs a CAMPAIGN_ENGAGEMENT or USER_ENGAGEMENT criterion on the line item first', 'targeting_type');
+    ops.fail(
+      400,
+      'INVALID_PARAMETER',
+      'ENGAGEMENT_TYPE needs a CAMPAIGN_ENGAGEMENT or USER_ENGAGEMENT criterion on the line item first',
+      'targeting_type',
+    );
   }
   if (type === 'TV_SHOW') {
     const show = item!;
     const market = D.TV_MARKETS.find((m) => m.locale === show.locale);
-    const countries = existing.filter((t) => t.targeting_type === 'LOCATION').map((t) => D.LOCATIONS.find((l) => l.targeting_value === t.targeting_value)?.country_code);
-    if (!countries.length) ops.fail(400, 'INVALID_TV_SHOW_LOCATIONS', 'TV_SHOW needs a LOCATION criterion in the show\'s market first', 'targeting_value');
-    if (!countries.includes(market?.country_code)) ops.fail(400, 'TV_SHOW_OUTSIDE_MARKET', `TV show ${value} airs in ${String(market?.country_code)}, outside the targeted locations`, 'targeting_value');
+    const countries = existing
+      .filter((t) => t.targeting_type === 'LOCATION')
+      .map((t) => D.LOCATIONS.find((l) => l.targeting_value === t.targeting_value)?.country_code);
+    if (!countries.length)
+      ops.fail(
+        400,
+        'INVALID_TV_SHOW_LOCATIONS',
+        "TV_SHOW needs a LOCATION criterion in the show's market first",
+        'targeting_value',
+      );
+    if (!countries.includes(market?.country_code))
+      ops.fail(
+        400,
+        'TV_SHOW_OUTSIDE_MARKET',
+        `TV show ${value} airs in ${String(market?.country_code)}, outside the targeted locations`,
+        'targeting_value',
+      );
   }
   // A device under a platform that already covers it (or the reverse) overlaps.
-  const platformOf = (t: Rec) => (t.targeting_type === 'DEVICE' ? D.DEVICES.find((d) => d.targeting_value === t.targeting_value)?.os_type : t.targeting_type === 'PLATFORM' ? D.PLATFORMS.find((p) => p.targeting_value === t.targeting_value)?.name : undefined);
+  const platformOf = (t: Rec) =>
+    t.targeting_type === 'DEVICE'
+      ? D.DEVICES.find((d) => d.targeting_value === t.targeting_value)?.os_type
+      : t.targeting_type === 'PLATFORM'
+        ? D.PLATFORMS.find((p) => p.targeting_value === t.targeting_value)?.name
+        : undefined;
   if (type === 'DEVICE' || type === 'PLATFORM') {
     const mine = platformOf(tc);
     const other = type === 'DEVICE' ? 'PLATFORM' : 'DEVICE';
-    if (mine && existing.some((t) => t.targeting_type === other && t.operator_type !== 'NE' && platformOf(t) === mine) && tc.operator_type !== 'NE') {
-      ops.fail(400, 'INVALID_PARAMETER', `${type} ${value} overlaps a ${other} criterion of the same platform (${String(mine)}) on the line item`, 'targeting_value');
+    if (
+      mine &&
+      existing.some((t) => t.targeting_type === other && t.operator_type !== 'NE' && platformOf(t) === mine) &&
+      tc.operator_type !== 'NE'
+    ) {
+      ops.fail(
+        400,
+        'INVALID_PARAMETER',
+        `${type} ${value} overlaps a ${other} criterion of the same platform (${String(mine)}) on the line item`,
+        'targeting_value',
+      );
     }
   }
 }
@@ -97,7 +186,10 @@ function byQ(items: Rec[], ops: SandboxOps): Rec[] {
   const q = typeof ops.values.q === 'string' ? ops.values.q.toLowerCase() : undefined;
   return q ? items.filter((i) => String(i.name).toLowerCase().includes(q)) : items;
 }
-const eq = (field: string, ops: SandboxOps, param = field) => (i: Rec) => ops.values[param] === undefined || i[field] === ops.values[param];
+const eq =
+  (field: string, ops: SandboxOps, param = field) =>
+  (i: Rec) =>
+    ops.values[param] === undefined || i[field] === ops.values[param];
 // Lookup lists are paginated by the generic list code, which wants ids.
 const withIds = (items: Rec[]) => items.map((i) => ({ id: String(i.targeting_value ?? i.locale), ...i }));
 
@@ -106,9 +198,15 @@ export const TARGETING: Behaviour = {
     notFoundCode: 'TARGETING_CRITERION_NOT_FOUND',
     create(tc, ops) {
       const li = ops.collection('line_items').get(String(tc.line_item_id));
-      if (!li || li.account_id !== ops.accountId || li.deleted) ops.fail(404, 'LINE_ITEM_NOT_FOUND', `line_item_id ${String(tc.line_item_id)} was not found`, 'line_item_id');
+      if (!li || li.account_id !== ops.accountId || li.deleted)
+        ops.fail(404, 'LINE_ITEM_NOT_FOUND', `line_item_id ${String(tc.line_item_id)} was not found`, 'line_item_id');
       const existing = criteriaOf(ops, tc.line_item_id);
-      const dup = existing.find((t) => t.targeting_type === tc.targeting_type && t.targeting_value === tc.targeting_value && t.operator_type === tc.operator_type);
+      const dup = existing.find(
+        (t) =>
+          t.targeting_type === tc.targeting_type &&
+          t.targeting_value === tc.targeting_value &&
+          t.operator_type === tc.operator_type,
+      );
       if (dup) return { existing: dup };
       resolve(ops, tc, existing);
     },
@@ -131,7 +229,8 @@ export const TARGETING_OPTIONS: Behaviour = {
     platforms: (ops) => withIds(byQ(D.PLATFORMS, ops)),
     'platform-versions': (ops) => withIds(byQ(D.PLATFORM_VERSIONS, ops).filter(eq('os_type', ops))),
     devices: (ops) => withIds(byQ(D.DEVICES, ops).filter(eq('os_type', ops))),
-    'network-operators': (ops) => withIds(byQ(D.NETWORK_OPERATORS, ops).filter((i) => i.country_code === (ops.values.country_code ?? 'US'))),
+    'network-operators': (ops) =>
+      withIds(byQ(D.NETWORK_OPERATORS, ops).filter((i) => i.country_code === (ops.values.country_code ?? 'US'))),
     events: (ops) => {
       const v = ops.values;
       const types = v.event_types as string[];
@@ -148,7 +247,13 @@ export const TARGETING_OPTIONS: Behaviour = {
     'app-store-categories': (ops) => withIds(byQ(D.APP_STORE_CATEGORIES, ops).filter(eq('os_type', ops))),
     'tv-markets': () => withIds(D.TV_MARKETS),
     'tv-shows': (ops) => {
-      if (!D.TV_MARKETS.some((m) => m.locale === ops.values.locale)) ops.fail(400, 'INVALID_PARAMETER', `locale ${String(ops.values.locale)} is not a TV market (xctl ads targeting-options tv-markets)`, 'locale');
+      if (!D.TV_MARKETS.some((m) => m.locale === ops.values.locale))
+        ops.fail(
+          400,
+          'INVALID_PARAMETER',
+          `locale ${String(ops.values.locale)} is not a TV market (xctl ads targeting-options tv-markets)`,
+          'locale',
+        );
       return withIds(byQ(D.TV_SHOWS, ops).filter(eq('locale', ops)));
     },
   },

@@ -7,7 +7,11 @@
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { checkV2Input, ok, problem, type SReq } from '../http.js';
 import { collectionKey, digitsFor, type Entity } from '../state.js';
-import { ACCOUNT_ACTIVITY_ENDPOINTS as E, ACCOUNT_ACTIVITY_KEYS, PROVISIONED_SUBSCRIPTIONS } from '../../contract/account-activity.js';
+import {
+  ACCOUNT_ACTIVITY_ENDPOINTS as E,
+  ACCOUNT_ACTIVITY_KEYS,
+  PROVISIONED_SUBSCRIPTIONS,
+} from '../../contract/account-activity.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 
 interface AccountSubscription extends Entity {
@@ -51,7 +55,13 @@ export function install(app: SandboxApp): void {
 
   r.serve(E.subscribe, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
-    if (!w.valid) throw problem(400, 'Invalid Request', `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`, { parameter: 'webhook_id', value: w.id });
+    if (!w.valid)
+      throw problem(
+        400,
+        'Invalid Request',
+        `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`,
+        { parameter: 'webhook_id', value: w.id },
+      );
     const key = `${w.id}:${req.auth.userId}`;
     const existing = subs(app).get(key);
     const dm = canReadDirectMessages(app, req);
@@ -60,9 +70,20 @@ export function install(app: SandboxApp): void {
       return ok({ data: { subscribed: true } });
     }
     if (mine(app, req.auth.appKey).length >= PROVISIONED_SUBSCRIPTIONS) {
-      throw problem(403, 'Forbidden', `this app has used all ${PROVISIONED_SUBSCRIPTIONS} of its provisioned account activity subscriptions`);
+      throw problem(
+        403,
+        'Forbidden',
+        `this app has used all ${PROVISIONED_SUBSCRIPTIONS} of its provisioned account activity subscriptions`,
+      );
     }
-    subs(app).set(key, { id: key, webhook_id: w.id, user_id: req.auth.userId!, app_key: req.auth.appKey!, direct_messages: dm, created_at: app.clock.iso() });
+    subs(app).set(key, {
+      id: key,
+      webhook_id: w.id,
+      user_id: req.auth.userId!,
+      app_key: req.auth.appKey!,
+      direct_messages: dm,
+      created_at: app.clock.iso(),
+    });
     return ok({ data: { subscribed: true } });
   });
 
@@ -72,7 +93,12 @@ export function install(app: SandboxApp): void {
     const userId = req.params.user_id!;
     const key = `${w.id}:${userId}`;
     if (!subs(app).has(key)) {
-      throw problem(404, 'Not Found Error', `user ${userId} is not subscribed to webhook ${w.id}`, { resource_type: 'subscription', resource_id: userId, parameter: 'user_id', value: userId });
+      throw problem(404, 'Not Found Error', `user ${userId} is not subscribed to webhook ${w.id}`, {
+        resource_type: 'subscription',
+        resource_id: userId,
+        parameter: 'user_id',
+        value: userId,
+      });
     }
     subs(app).delete(key);
     return ok({ data: { subscribed: false } });
@@ -94,7 +120,14 @@ export function install(app: SandboxApp): void {
   r.serve(E.list, (req) => {
     const w = ownedWebhook(app, req, req.params.webhook_id);
     const list = mine(app, req.auth.appKey).filter((s) => s.webhook_id === w.id);
-    return ok({ data: { application_id: digitsFor(w.app_key), webhook_id: w.id, webhook_url: w.url, subscriptions: list.map((s) => ({ user_id: s.user_id })) } });
+    return ok({
+      data: {
+        application_id: digitsFor(w.app_key),
+        webhook_id: w.id,
+        webhook_url: w.url,
+        subscriptions: list.map((s) => ({ user_id: s.user_id })),
+      },
+    });
   });
 
   // The platform ends a deleted webhook's subscriptions with it.

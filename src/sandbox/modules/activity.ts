@@ -4,7 +4,17 @@
 // to the app's open streams.
 import type { ServerResponse } from 'node:http';
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { OAUTH1_PERMISSIONS, OAUTH2_FORBIDDEN, checkV2Input, notFound, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
+import {
+  OAUTH1_PERMISSIONS,
+  OAUTH2_FORBIDDEN,
+  checkV2Input,
+  notFound,
+  ok,
+  problem,
+  queryOf,
+  type Reply,
+  type SReq,
+} from '../http.js';
 import { needsDmPermission, scopesForEvent } from '../../contract/oauth2.js';
 import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import {
@@ -87,20 +97,35 @@ function invalid(detail: string, parameter: string, value?: unknown) {
  * direct-message token, everything else any level (platform-notes-2.md section 1).
  */
 function checkEventAuth(req: SReq, eventType: string): void {
-  if (req.auth.kind === 'oauth2-user' && !scopesForEvent(eventType).every((s) => req.auth.scopes!.includes(s))) throw OAUTH2_FORBIDDEN();
-  if (req.auth.kind === 'oauth1-user' && needsDmPermission(eventType) && req.auth.accessLevel !== 'read-write-directmessages') throw OAUTH1_PERMISSIONS();
+  if (req.auth.kind === 'oauth2-user' && !scopesForEvent(eventType).every((s) => req.auth.scopes!.includes(s)))
+    throw OAUTH2_FORBIDDEN();
+  if (
+    req.auth.kind === 'oauth1-user' &&
+    needsDmPermission(eventType) &&
+    req.auth.accessLevel !== 'read-write-directmessages'
+  )
+    throw OAUTH1_PERMISSIONS();
 }
 
 /** The filter's shape (an object of known fields); its values are validate()'s to check. */
 function checkFilter(v: unknown): Filter {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
   const f = v as Record<string, unknown>;
-  for (const k of Object.keys(f)) if (!(L.filterFields as readonly string[]).includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
+  for (const k of Object.keys(f))
+    if (!(L.filterFields as readonly string[]).includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
   return f as Filter;
 }
 
 function view(s: SubscriptionRec): Record<string, unknown> {
-  return { subscription_id: s.id, event_type: s.event_type, filter: s.filter, ...(s.tag !== undefined ? { tag: s.tag } : {}), ...(s.webhook_id ? { webhook_id: s.webhook_id } : {}), created_at: s.created_at, updated_at: s.updated_at };
+  return {
+    subscription_id: s.id,
+    event_type: s.event_type,
+    filter: s.filter,
+    ...(s.tag !== undefined ? { tag: s.tag } : {}),
+    ...(s.webhook_id ? { webhook_id: s.webhook_id } : {}),
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+  };
 }
 
 function directionOf(ev: SandboxEvent): string | undefined {
@@ -114,7 +139,8 @@ function directionOf(ev: SandboxEvent): string | undefined {
 export function matches(s: { event_type: string; filter: Filter }, ev: SandboxEvent): boolean {
   if (s.event_type !== (canonicalEventType(ev.event_type) ?? ev.event_type)) return false;
   if (s.filter.user_id && s.filter.user_id !== ev.user_id) return false;
-  if (s.filter.keyword && !JSON.stringify(ev.payload).toLowerCase().includes(s.filter.keyword.toLowerCase())) return false;
+  if (s.filter.keyword && !JSON.stringify(ev.payload).toLowerCase().includes(s.filter.keyword.toLowerCase()))
+    return false;
   if (s.filter.direction && directionOf(ev) && directionOf(ev) !== s.filter.direction) return false;
   return true;
 }
@@ -134,7 +160,8 @@ function owned(app: SandboxApp, req: SReq, id: string | undefined): Subscription
 /** POST /2/activity/subscriptions: checked by the contract, then stored. */
 function createSubscription(app: SandboxApp, req: SReq): Reply {
   const body = req.json();
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
   const b = body as Record<string, unknown>;
   checkFilter(b.filter);
   checkV2Input(E.createSubscription, { body: b });
@@ -145,7 +172,16 @@ function createSubscription(app: SandboxApp, req: SReq): Reply {
   const now = app.clock.iso();
   let id = randomDigits(19);
   while (subs(app).has(id)) id = randomDigits(19);
-  const s: SubscriptionRec = { id, event_type: eventType, filter, tag: b.tag as string | undefined, webhook_id: b.webhook_id as string | undefined, created_at: now, updated_at: now, app_key: req.auth.appKey! };
+  const s: SubscriptionRec = {
+    id,
+    event_type: eventType,
+    filter,
+    tag: b.tag as string | undefined,
+    webhook_id: b.webhook_id as string | undefined,
+    created_at: now,
+    updated_at: now,
+    app_key: req.auth.appKey!,
+  };
   subs(app).set(id, s);
   // OpenAPI 2.167 (XDK's CreateActivitySubscriptionResponse); platform-notes-2.md section 7.
   return ok({ data: { subscription: view(s) } });
@@ -156,27 +192,39 @@ function listSubscriptions(app: SandboxApp, req: SReq): Reply {
   checkV2Input(E.listSubscriptions, { query: queryOf(req) });
   const max = req.query.get('max_results');
   const n = max === null ? L.maxResults.default : Number(max);
-  const mine = [...subs(app).values()].filter((s) => s.app_key === req.auth.appKey).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+  const mine = [...subs(app).values()]
+    .filter((s) => s.app_key === req.auth.appKey)
+    .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   const token = req.query.get('pagination_token');
   let start = 0;
   if (token !== null) {
     start = /^\d+$/.test(token) ? Number(token) : NaN;
-    if (!Number.isInteger(start) || start > mine.length) throw invalid('pagination_token is not valid', 'pagination_token', token);
+    if (!Number.isInteger(start) || start > mine.length)
+      throw invalid('pagination_token is not valid', 'pagination_token', token);
   }
   const page = mine.slice(start, start + n);
   const next = start + n < mine.length ? String(start + n) : undefined;
-  return ok({ data: page.map(view), meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) } });
+  return ok({
+    data: page.map(view),
+    meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) },
+  });
 }
 
 /** PUT /2/activity/subscriptions/:id: only tag and webhook_id change. */
 function updateSubscription(app: SandboxApp, req: SReq): Reply {
   const s = owned(app, req, req.params.id);
   const body = req.json();
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
   const b = body as Record<string, unknown>;
   const keys = Object.keys(b);
   // additionalProperties: false: event_type and filter cannot change (delete and re-create).
-  for (const k of keys) if (k !== 'tag' && k !== 'webhook_id') throw invalid(`${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`, k);
+  for (const k of keys)
+    if (k !== 'tag' && k !== 'webhook_id')
+      throw invalid(
+        `${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`,
+        k,
+      );
   if (keys.length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
   checkV2Input(E.updateSubscription, { path: req.params, body: b });
   if (b.webhook_id !== undefined) {
@@ -214,7 +262,11 @@ function deleteSubscriptions(app: SandboxApp, req: SReq): Reply {
       errors.push({ subscription_id: id, reason: 'NotFound', message: 'Subscription not found' });
     }
   }
-  return ok({ data, ...(errors.length ? { errors } : {}), meta: { total_subscriptions: totals(app, req.auth.appKey) } });
+  return ok({
+    data,
+    ...(errors.length ? { errors } : {}),
+    meta: { total_subscriptions: totals(app, req.auth.appKey) },
+  });
 }
 
 /** GET /2/activity/stream: NDJSON events from the backlog (backfill, a window), then live. */
@@ -225,10 +277,14 @@ function openStream(app: SandboxApp, req: SReq): Reply {
   const now = app.clock.now();
   const start = timeParam(req, 'start_time');
   const end = timeParam(req, 'end_time');
-  if (start !== undefined && bf !== null) throw invalid('give backfill_minutes or start_time, not both', 'start_time', req.query.get('start_time'));
-  if (start !== undefined && start > now) throw invalid('start_time must not be in the future', 'start_time', req.query.get('start_time'));
-  if (start !== undefined && now - start > L.streamWindowMs) throw invalid('start_time must be within the past 24 hours', 'start_time', req.query.get('start_time'));
-  if (end !== undefined && end <= (start ?? now - minutes * 60_000)) throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
+  if (start !== undefined && bf !== null)
+    throw invalid('give backfill_minutes or start_time, not both', 'start_time', req.query.get('start_time'));
+  if (start !== undefined && start > now)
+    throw invalid('start_time must not be in the future', 'start_time', req.query.get('start_time'));
+  if (start !== undefined && now - start > L.streamWindowMs)
+    throw invalid('start_time must be within the past 24 hours', 'start_time', req.query.get('start_time'));
+  if (end !== undefined && end <= (start ?? now - minutes * 60_000))
+    throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
   const appKey = req.auth.appKey!;
   return {
     status: 200,
@@ -238,7 +294,8 @@ function openStream(app: SandboxApp, req: SReq): Reply {
       res.flushHeaders(); // a quiet stream must still answer at once
       const since = start ?? (minutes > 0 ? now - minutes * 60_000 : undefined);
       if (since !== undefined) {
-        for (const e of backlog(app)) if (e.app_key === appKey && e.at >= since && (end === undefined || e.at <= end)) res.write(e.line);
+        for (const e of backlog(app))
+          if (e.app_key === appKey && e.at >= since && (end === undefined || e.at <= end)) res.write(e.line);
       }
       // A window that closed already is a replay: the stream ends once it is sent.
       if (end !== undefined && end <= now) {
@@ -267,7 +324,15 @@ async function fanOut(app: SandboxApp, ev: SandboxEvent, unreached: string[]): P
   let n = 0;
   for (const s of [...subs(app).values()]) {
     if (!matches(s, ev)) continue;
-    const env: Envelope = { data: { event_uuid: ev.event_uuid, event_type: ev.event_type, filter: s.filter, ...(s.tag !== undefined ? { tag: s.tag } : {}), payload: ev.payload } };
+    const env: Envelope = {
+      data: {
+        event_uuid: ev.event_uuid,
+        event_type: ev.event_type,
+        filter: s.filter,
+        ...(s.tag !== undefined ? { tag: s.tag } : {}),
+        payload: ev.payload,
+      },
+    };
     if (s.webhook_id) {
       if (await deliver(app, s.webhook_id, env, ev)) n++;
       continue;

@@ -13,19 +13,26 @@ import { saveSnapshot } from '../snapshot.js';
 const LOG_WAIT_MAX_MS = 25_000;
 
 function obj(v: unknown): Record<string, unknown> {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
   return v as Record<string, unknown>;
 }
 
 export function install(app: SandboxApp): void {
   const r = app.router;
   r.serve(E.state, () =>
-    ok({ counts: app.state.counts(), clock: { mode: app.clock.mode, now: app.clock.iso() }, faults: app.faults.spec, faults_injected: app.faults.injected }),
+    ok({
+      counts: app.state.counts(),
+      clock: { mode: app.clock.mode, now: app.clock.iso() },
+      faults: app.faults.spec,
+      faults_injected: app.faults.injected,
+    }),
   );
   r.serve(E.clock, async (req) => {
     const body = obj(req.json());
     const ms = parseDuration(body.advance);
-    if (ms === undefined) throw problem(400, 'Invalid Request', 'advance must be a duration such as "29h", "30m", "90s" or milliseconds');
+    if (ms === undefined)
+      throw problem(400, 'Invalid Request', 'advance must be a duration such as "29h", "30m", "90s" or milliseconds');
     return ok(await app.clock.advance(ms));
   });
   r.serve(E.faults, () => ok({ faults: app.faults.spec, injected: app.faults.injected }));
@@ -48,16 +55,31 @@ export function install(app: SandboxApp): void {
   });
   r.serve(E.events, async (req) => {
     const body = obj(req.json());
-    if (typeof body.event_type !== 'string' || !body.event_type) throw problem(400, 'Invalid Request', 'event_type is required');
+    if (typeof body.event_type !== 'string' || !body.event_type)
+      throw problem(400, 'Invalid Request', 'event_type is required');
     const renamed = DEPRECATED_EVENT_NAMES[body.event_type];
-    if (renamed) throw problem(400, 'Invalid Request', `event_type ${body.event_type} is deprecated (renamed 2026-03-18): use ${renamed}`, { parameter: 'event_type', value: body.event_type });
+    if (renamed)
+      throw problem(
+        400,
+        'Invalid Request',
+        `event_type ${body.event_type} is deprecated (renamed 2026-03-18): use ${renamed}`,
+        { parameter: 'event_type', value: body.event_type },
+      );
     if (!canonicalEventType(body.event_type)) {
-      throw problem(400, 'Invalid Request', `unknown event_type ${body.event_type.slice(0, 80)}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`, { parameter: 'event_type', value: body.event_type.slice(0, 80) });
+      throw problem(
+        400,
+        'Invalid Request',
+        `unknown event_type ${body.event_type.slice(0, 80)}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`,
+        { parameter: 'event_type', value: body.event_type.slice(0, 80) },
+      );
     }
     if (body.user_id !== undefined && !isNumericId(body.user_id)) {
       throw problem(400, 'Invalid Request', 'user_id must be a string of digits');
     }
-    if (body.payload !== undefined && (typeof body.payload !== 'object' || body.payload === null || Array.isArray(body.payload))) {
+    if (
+      body.payload !== undefined &&
+      (typeof body.payload !== 'object' || body.payload === null || Array.isArray(body.payload))
+    ) {
       throw problem(400, 'Invalid Request', 'payload must be an object');
     }
     const ev = {
@@ -76,8 +98,13 @@ export function install(app: SandboxApp): void {
     const after = Number(req.query.get('after') ?? 0);
     const limit = Number(req.query.get('limit') ?? 1000);
     const wait = Number(req.query.get('wait_ms') ?? 0);
-    for (const [name, v] of [['after', after], ['limit', limit], ['wait_ms', wait]] as const) {
-      if (!Number.isInteger(v) || v < 0) throw problem(400, 'Invalid Request', `${name} must be a whole number`, { parameter: name });
+    for (const [name, v] of [
+      ['after', after],
+      ['limit', limit],
+      ['wait_ms', wait],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 0)
+        throw problem(400, 'Invalid Request', `${name} must be a whole number`, { parameter: name });
     }
     // Long poll: `sandbox logs --follow` waits here for the next entry instead of polling.
     // (The socket, not the request: a request "closes" once its body is read.)

@@ -16,11 +16,17 @@ import { installFiles } from '../ads/stats.js';
 type Rec = Record<string, unknown> & { id: string };
 
 function errorBody(errors: Violation[], params: unknown): Record<string, unknown> {
-  return { errors: errors.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })), request: { params } };
+  return {
+    errors: errors.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })),
+    request: { params },
+  };
 }
 
 function fail(status: number, code: string, message: string, parameter?: string, params: unknown = {}): never {
-  throw new SandboxError({ status, body: { errors: [{ code, message, ...(parameter ? { parameter } : {}) }], request: { params } } });
+  throw new SandboxError({
+    status,
+    body: { errors: [{ code, message, ...(parameter ? { parameter } : {}) }], request: { params } },
+  });
 }
 
 /** The ads error objects of a SandboxError thrown by a handler or hook. */
@@ -49,7 +55,10 @@ interface Pending {
 }
 
 export function install(app: SandboxApp): void {
-  installResources(app, RESOURCES.map((r) => withBehaviour(r, BEHAVIOURS[r.name])));
+  installResources(
+    app,
+    RESOURCES.map((r) => withBehaviour(r, BEHAVIOURS[r.name])),
+  );
   installFiles(app);
 }
 
@@ -76,7 +85,8 @@ export function installResources(app: SandboxApp, resources: ResourceDef[]): voi
 function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
   if (op.body === 'json') {
     const b = req.json();
-    if (!b || typeof b !== 'object' || Array.isArray(b)) fail(400, 'INVALID_PARAMETER', 'the request body must be a JSON object', undefined, { ...req.params });
+    if (!b || typeof b !== 'object' || Array.isArray(b))
+      fail(400, 'INVALID_PARAMETER', 'the request body must be a JSON object', undefined, { ...req.params });
     return b as Record<string, unknown>;
   }
   const raw: Record<string, unknown> = {};
@@ -86,7 +96,14 @@ function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
     // A repeated key is a list (`placements=A&placements=B`); a value is never dropped silently.
     if (d.kind === 'list') raw[d.name] = all.join(',');
     else if (new Set(all).size === 1) raw[d.name] = all[0];
-    else fail(400, 'INVALID_PARAMETER', `${d.name} was sent ${all.length} times with different values; it takes one value`, d.name, { ...req.params });
+    else
+      fail(
+        400,
+        'INVALID_PARAMETER',
+        `${d.name} was sent ${all.length} times with different values; it takes one value`,
+        d.name,
+        { ...req.params },
+      );
   }
   return raw;
 }
@@ -107,9 +124,11 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   if (accountId !== undefined) {
     account = app.state.collection('accounts').get(accountId);
     const visible = account && (account.user_ids as string[] | undefined)?.includes(userId);
-    if (!account || !visible) fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was not found for this user`, 'account_id', echo);
+    if (!account || !visible)
+      fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was not found for this user`, 'account_id', echo);
     const deletedOk = r.name === 'accounts' && req.param('with_deleted') === 'true';
-    if (account.deleted && !deletedOk) fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was deleted`, 'account_id', echo);
+    if (account.deleted && !deletedOk)
+      fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was deleted`, 'account_id', echo);
   }
 
   const raw = op.kind === 'batch' ? {} : rawParams(op, req);
@@ -120,7 +139,14 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   // Spec 2.1: requests with with_total_count have their own limit of 200 per 15 minutes.
   if (values.with_total_count === true) {
     const rl = app.rates.take('ads-total-count', `${req.auth.appKey ?? ''}:${userId}`, Date.now());
-    if (rl.exceeded) fail(429, 'TOO_MANY_REQUESTS', 'Rate limit exceeded for requests with with_total_count', 'with_total_count', echo);
+    if (rl.exceeded)
+      fail(
+        429,
+        'TOO_MANY_REQUESTS',
+        'Rate limit exceeded for requests with with_total_count',
+        'with_total_count',
+        echo,
+      );
   }
 
   const id = r.idParam ? req.params[r.idParam] : undefined;
@@ -164,8 +190,16 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
     data = page.data;
     extra = page.extra;
   }
-  const shaped = Array.isArray(data) ? data.map((d) => (d && typeof d === 'object' ? present(r, d as Rec) : d)) : data && typeof data === 'object' ? present(r, data as Rec) : data;
-  return ok({ request: { params: echo }, data: shaped, data_type: r.dataType, ...extra, ...pending.envelope }, 200, pending.headers);
+  const shaped = Array.isArray(data)
+    ? data.map((d) => (d && typeof d === 'object' ? present(r, d as Rec) : d))
+    : data && typeof data === 'object'
+      ? present(r, data as Rec)
+      : data;
+  return ok(
+    { request: { params: echo }, data: shaped, data_type: r.dataType, ...extra, ...pending.envelope },
+    200,
+    pending.headers,
+  );
 }
 
 function flush(app: SandboxApp, pending: Pending): void {
@@ -225,7 +259,13 @@ function makeOps(
       const foreign = e && accountId !== undefined && e.account_id !== undefined && e.account_id !== accountId;
       const otherParent = e && name === r.name && parentKeys(r, path).some((k) => k in e && e[k] !== path[k]);
       if (!e || foreign || otherParent || (e.deleted === true && !o.withDeleted)) {
-        fail(404, NOT_FOUND_CODES.get(name) ?? 'NOT_FOUND', `${o.parameter ?? name} ${eid} was not found`, o.parameter, echo);
+        fail(
+          404,
+          NOT_FOUND_CODES.get(name) ?? 'NOT_FOUND',
+          `${o.parameter ?? name} ${eid} was not found`,
+          o.parameter,
+          echo,
+        );
       }
       return e;
     },
@@ -245,7 +285,13 @@ function collectionList(r: ResourceDef, ops: SandboxOps): Rec[] {
     if (e.deleted === true && v.with_deleted !== true) continue;
     if (parentKeys(r, ops.path).some((k) => k in e && e[k] !== ops.path[k])) continue;
     if (!matchesIdLists(r, e, v)) continue;
-    if (typeof v.q === 'string' && !String(e.name ?? '').toLowerCase().startsWith(v.q.toLowerCase())) continue;
+    if (
+      typeof v.q === 'string' &&
+      !String(e.name ?? '')
+        .toLowerCase()
+        .startsWith(v.q.toLowerCase())
+    )
+      continue;
     if (r.sandbox?.listFilter && !r.sandbox.listFilter(e, ops)) continue;
     out.push(e);
   }
@@ -276,7 +322,8 @@ function listPage(r: ResourceDef, ops: SandboxOps, all: Rec[]): { data: Rec[]; e
   let rows = all;
   if (typeof v.sort_by === 'string') {
     const [attr, dir] = v.sort_by.split('-') as [string, string];
-    if (rows.length && !rows.some((e) => attr in e)) ops.fail(400, 'INVALID_PARAMETER', `sort_by: ${attr} is not an attribute of ${r.dataType}`, 'sort_by');
+    if (rows.length && !rows.some((e) => attr in e))
+      ops.fail(400, 'INVALID_PARAMETER', `sort_by: ${attr} is not an attribute of ${r.dataType}`, 'sort_by');
     const sign = dir === 'desc' ? -1 : 1;
     rows = [...rows].sort((a, b) => {
       const x = a[attr] as string | number;
@@ -284,7 +331,9 @@ function listPage(r: ResourceDef, ops: SandboxOps, all: Rec[]): { data: Rec[]; e
       return x === y ? 0 : (x ?? '') > (y ?? '') ? sign : -sign;
     });
   }
-  const countDef = (ops.resource.operations.find((o) => o.std === 'list' || o.kind === 'list')?.params ?? []).find((d) => d.name === 'count');
+  const countDef = (ops.resource.operations.find((o) => o.std === 'list' || o.kind === 'list')?.params ?? []).find(
+    (d) => d.name === 'count',
+  );
   const size = typeof v.count === 'number' ? v.count : ((countDef?.default as number | undefined) ?? 200);
   let start = 0;
   if (typeof v.cursor === 'string') {
@@ -299,7 +348,13 @@ function listPage(r: ResourceDef, ops: SandboxOps, all: Rec[]): { data: Rec[]; e
   return { data, extra };
 }
 
-function record(r: ResourceDef, ops: SandboxOps & { pending?: Pending }, e: Rec, change: 'CREATE' | 'UPDATE' | 'DELETE', changes: Record<string, unknown>): void {
+function record(
+  r: ResourceDef,
+  ops: SandboxOps & { pending?: Pending },
+  e: Rec,
+  change: 'CREATE' | 'UPDATE' | 'DELETE',
+  changes: Record<string, unknown>,
+): void {
   if (!r.sandbox?.history || !(ops as { pending?: Pending }).pending) return;
   const id = adsId();
   (ops as { pending: Pending }).pending.history.push({
@@ -373,13 +428,24 @@ export function stdDelete(r: ResourceDef, ops: SandboxOps): Rec {
 }
 
 /** Spec 4.4 batch rules: validated whole, applied to a staged copy, committed only if every item succeeded. */
-function runBatch(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq, base: SandboxOps & { pending: Pending }, pending: Pending): Reply {
+function runBatch(
+  app: SandboxApp,
+  r: ResourceDef,
+  op: OperationDef,
+  req: SReq,
+  base: SandboxOps & { pending: Pending },
+  pending: Pending,
+): Reply {
   const body = req.json();
   const check = checkBatch(op, body);
   const echoReq = { params: { account_id: base.accountId }, body };
-  if (check.requestErrors.length) throw new SandboxError({ status: 400, body: { ...errorBody(check.requestErrors, echoReq.params), request: body } });
-  const opErrors = check.itemErrors.map((errs) => errs.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })));
-  if (opErrors.some((x) => x.length)) throw new SandboxError({ status: 400, body: { operation_errors: opErrors, request: body } });
+  if (check.requestErrors.length)
+    throw new SandboxError({ status: 400, body: { ...errorBody(check.requestErrors, echoReq.params), request: body } });
+  const opErrors = check.itemErrors.map((errs) =>
+    errs.map((e) => ({ code: e.code, message: `${e.param} ${e.message}`, parameter: e.param })),
+  );
+  if (opErrors.some((x) => x.length))
+    throw new SandboxError({ status: 400, body: { operation_errors: opErrors, request: body } });
 
   const real = app.state.collection(r.name);
   const staged = new Map<string, Rec>([...real].map(([k, v]) => [k, structuredClone(v)]));
@@ -389,9 +455,26 @@ function runBatch(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq, 
   let failed = false;
   check.items.forEach((item) => {
     const id = r.idParam ? (item.values[r.idParam] as string | undefined) : undefined;
-    const ops = makeOps(app, r, item.values, base.userId, base.account as Rec, base.accountId, id, base.path, pending, {}, overrides);
+    const ops = makeOps(
+      app,
+      r,
+      item.values,
+      base.userId,
+      base.account as Rec,
+      base.accountId,
+      id,
+      base.path,
+      pending,
+      {},
+      overrides,
+    );
     try {
-      const out = item.operation_type === 'Create' ? stdCreate(r, ops) : item.operation_type === 'Update' ? stdUpdate(r, ops) : stdDelete(r, ops);
+      const out =
+        item.operation_type === 'Create'
+          ? stdCreate(r, ops)
+          : item.operation_type === 'Update'
+            ? stdUpdate(r, ops)
+            : stdDelete(r, ops);
       results.push(present(r, out));
       itemErrors.push([]);
     } catch (e) {

@@ -6,7 +6,17 @@ import type { SandboxApp } from '../app.js';
 import { adsError, ok, type SReq } from '../http.js';
 import { slotKey, type Entity } from '../state.js';
 import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
-import { EXPIRY_MONTHS, MAX_BYTES, MAX_OPERATIONS, UNHASHED_TYPE, UPLOAD_ENDPOINTS, WIRE_KEYS, expiryFault, type IdType, type UploadTarget } from '../../contract/audience-users.js';
+import {
+  EXPIRY_MONTHS,
+  MAX_BYTES,
+  MAX_OPERATIONS,
+  UNHASHED_TYPE,
+  UPLOAD_ENDPOINTS,
+  WIRE_KEYS,
+  expiryFault,
+  type IdType,
+  type UploadTarget,
+} from '../../contract/audience-users.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { AdsCode } from '../../contract/service-errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
@@ -20,7 +30,14 @@ type Kind = 'custom_audiences' | 'do_not_reach_lists';
 // Hashed identifier types (the contract's names) stored as binary digests, by number; service_id
 // is the platform's twitter_id. A name the contract does not have, or a hashed one left out, does
 // not compile.
-const DIGEST_TYPE_NUMBERS: Record<Exclude<IdType, typeof UNHASHED_TYPE> | 'service_id', number> = { email: 0, device_id: 1, handle: 2, twitter_id: 3, service_id: 3, phone_number: 4 };
+const DIGEST_TYPE_NUMBERS: Record<Exclude<IdType, typeof UNHASHED_TYPE> | 'service_id', number> = {
+  email: 0,
+  device_id: 1,
+  handle: 2,
+  twitter_id: 3,
+  service_id: 3,
+  phone_number: 4,
+};
 const DIGEST_TYPES: Record<string, number> = DIGEST_TYPE_NUMBERS;
 
 /** One list's distinct users: single-identifier users as digests per type, others by canonical key. */
@@ -45,7 +62,16 @@ interface SavedListUsers {
 const LIST_USERS = slotKey<Map<string, ListUsers>>('audience-users', () => new Map(), {
   save: (m) =>
     Object.fromEntries(
-      [...m].map(([k, u]): [string, SavedListUsers] => [k, { digests: u.digests.map((d) => [...d.hex()]), other: [...u.other], requests: u.requests, updated: u.updated, deleted: u.deleted }]),
+      [...m].map(([k, u]): [string, SavedListUsers] => [
+        k,
+        {
+          digests: u.digests.map((d) => [...d.hex()]),
+          other: [...u.other],
+          requests: u.requests,
+          updated: u.updated,
+          deleted: u.deleted,
+        },
+      ]),
     ),
   load: (j) => {
     const m = new Map<string, ListUsers>();
@@ -56,7 +82,13 @@ const LIST_USERS = slotKey<Map<string, ListUsers>>('audience-users', () => new M
         for (const h of v.digests?.[i] ?? []) if (parseDigest(h, words, 0)) set.add(words, 0);
         return set;
       });
-      m.set(k, { digests, other: new Set(v.other ?? []), requests: v.requests ?? 0, updated: v.updated ?? 0, deleted: v.deleted ?? 0 });
+      m.set(k, {
+        digests,
+        other: new Set(v.other ?? []),
+        requests: v.requests ?? 0,
+        updated: v.updated ?? 0,
+        deleted: v.deleted ?? 0,
+      });
     }
     return m;
   },
@@ -106,7 +138,8 @@ interface Checked {
   total: number;
 }
 
-const OP_HEAD = /\{"operation_type":"(Update|Delete)","params":\{(?:"effective_at":("[^"\\]*"),)?(?:"expires_at":("[^"\\]*"),)?"users":\[/y;
+const OP_HEAD =
+  /\{"operation_type":"(Update|Delete)","params":\{(?:"effective_at":("[^"\\]*"),)?(?:"expires_at":("[^"\\]*"),)?"users":\[/y;
 const USER_HEAD = /\{"(email|device_id|handle|twitter_id|service_id|phone_number)":\["/y;
 
 /**
@@ -116,7 +149,11 @@ const USER_HEAD = /\{"(email|device_id|handle|twitter_id|service_id|phone_number
  * text). Anything else, including every invalid body, returns undefined and goes through the
  * full JSON path, which gives the precise error.
  */
-function fastScan(raw: Buffer, kind: Kind, checkTimes: (p: Record<string, unknown>, i: number) => void): Checked | undefined {
+function fastScan(
+  raw: Buffer,
+  kind: Kind,
+  checkTimes: (p: Record<string, unknown>, i: number) => void,
+): Checked | undefined {
   const len = raw.length;
   const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
   // Upper bound on users (each is at least 77 bytes), so the buffers are sized once.
@@ -181,19 +218,24 @@ function sameBytes(b: Buffer, at: number, what: Buffer): boolean {
 
 /** Validates the whole batch; returns each operation's canonical user keys. */
 function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
-  if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) bad('The request body must be JSON (Content-Type: application/json)');
-  if (req.rawBody.length > MAX_BYTES) throw adsError(413, AdsCode.InvalidParameter, `The request body exceeds ${MAX_BYTES} bytes`);
+  if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+    bad('The request body must be JSON (Content-Type: application/json)');
+  if (req.rawBody.length > MAX_BYTES)
+    throw adsError(413, AdsCode.InvalidParameter, `The request body exceeds ${MAX_BYTES} bytes`);
   const now = app.clock.now();
   const checkTimes = (p: Record<string, unknown>, i: number) => {
     const target: UploadTarget = kind === 'do_not_reach_lists' ? 'do_not_reach_list' : 'custom_audience';
     // Do-not-reach: no effective_at (the current time is used).
-    if (target === 'do_not_reach_list' && p.effective_at !== undefined) bad('effective_at is not accepted for do-not-reach lists', 'effective_at');
+    if (target === 'do_not_reach_list' && p.effective_at !== undefined)
+      bad('effective_at is not accepted for do-not-reach lists', 'effective_at');
     const eff = p.effective_at !== undefined ? isoTime(p.effective_at, 'effective_at') : undefined;
     if (p.expires_at !== undefined) {
       const fault = expiryFault(target, isoTime(p.expires_at, 'expires_at'), { nowMs: now, effectiveMs: eff });
-      if (fault && target === 'do_not_reach_list') bad(`expires_at must lie in the future and less than ${EXPIRY_MONTHS} months ahead`, 'expires_at');
+      if (fault && target === 'do_not_reach_list')
+        bad(`expires_at must lie in the future and less than ${EXPIRY_MONTHS} months ahead`, 'expires_at');
       if (fault === 'not-after-start') bad('expires_at must be after effective_at', 'expires_at');
-      if (fault === 'too-far') bad(`expires_at must be at most ${EXPIRY_MONTHS} months after effective_at`, 'expires_at');
+      if (fault === 'too-far')
+        bad(`expires_at must be at most ${EXPIRY_MONTHS} months after effective_at`, 'expires_at');
     }
   };
   const fast = fastScan(req.rawBody, kind, checkTimes);
@@ -203,13 +245,15 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
   if (body.length > MAX_OPERATIONS) bad(`At most ${MAX_OPERATIONS} operations per request (got ${body.length})`);
   const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
   let total = 0;
-  for (const op of body as Array<{ params?: { users?: unknown } }>) if (op && Array.isArray(op.params?.users)) total += (op.params!.users as unknown[]).length;
+  for (const op of body as Array<{ params?: { users?: unknown } }>)
+    if (op && Array.isArray(op.params?.users)) total += (op.params!.users as unknown[]).length;
   const out: Checked = { ops: [], words: new Uint32Array(total * 8), types: new Uint8Array(total), total: 0 };
   let simple = 0;
   (body as unknown[]).forEach((op, i) => {
     const o = op as { operation_type?: unknown; params?: Record<string, unknown> };
     if (!o || typeof o !== 'object') bad(`operation ${i} must be an object`);
-    if (o.operation_type !== 'Update' && o.operation_type !== 'Delete') bad(`operation ${i}: operation_type must be Update or Delete`, 'operation_type');
+    if (o.operation_type !== 'Update' && o.operation_type !== 'Delete')
+      bad(`operation ${i}: operation_type must be Update or Delete`, 'operation_type');
     const p = o.params;
     if (!p || typeof p !== 'object') bad(`operation ${i}: params is required`, 'params');
     checkTimes(p, i);
@@ -219,7 +263,8 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
     const other: string[] = [];
     for (let u = 0; u < users.length; u++) {
       const user = users[u] as Record<string, unknown>;
-      if (!user || typeof user !== 'object' || Array.isArray(user)) bad(`operation ${i}, user ${u}: must be an object`, 'users');
+      if (!user || typeof user !== 'object' || Array.isArray(user))
+        bad(`operation ${i}, user ${u}: must be an object`, 'users');
       let k1 = '';
       let nk = 0;
       for (const k in user) {
@@ -232,20 +277,35 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
         const k = k1;
         const vals = user[k];
         const t = DIGEST_TYPES[k];
-        if (t !== undefined && allowed.has(k) && Array.isArray(vals) && vals.length === 1 && typeof vals[0] === 'string' && parseDigest(vals[0], out.words, simple * 8)) {
+        if (
+          t !== undefined &&
+          allowed.has(k) &&
+          Array.isArray(vals) &&
+          vals.length === 1 &&
+          typeof vals[0] === 'string' &&
+          parseDigest(vals[0], out.words, simple * 8)
+        ) {
           out.types[simple++] = t;
           continue;
         }
       }
       const parts: string[] = [];
       for (const k of Object.keys(user)) {
-        if (!allowed.has(k)) bad(`operation ${i}, user ${u}: unknown identifier type "${k}"${kind === 'do_not_reach_lists' ? ' (do-not-reach lists take email and phone_number)' : ''}`, k);
+        if (!allowed.has(k))
+          bad(
+            `operation ${i}, user ${u}: unknown identifier type "${k}"${kind === 'do_not_reach_lists' ? ' (do-not-reach lists take email and phone_number)' : ''}`,
+            k,
+          );
         const vals = user[k];
-        if (!Array.isArray(vals) || vals.length === 0) bad(`operation ${i}, user ${u}: ${k} must be a non-empty array of strings`, k);
+        if (!Array.isArray(vals) || vals.length === 0)
+          bad(`operation ${i}, user ${u}: ${k} must be a non-empty array of strings`, k);
         for (const v of vals) {
           if (typeof v !== 'string') bad(`operation ${i}, user ${u}: ${k} values must be strings`, k);
           if (k === UNHASHED_TYPE ? v.length === 0 : !HASHED.test(v)) {
-            bad(`operation ${i}, user ${u}: ${k} values must be SHA-256 hashed (64 lowercase hex characters) after normalization`, k);
+            bad(
+              `operation ${i}, user ${u}: ${k} values must be SHA-256 hashed (64 lowercase hex characters) after normalization`,
+              k,
+            );
           }
         }
         parts.push(`${k === 'service_id' ? 'twitter_id' : k}:${[...new Set(vals as string[])].sort().join(',')}`);
@@ -264,7 +324,13 @@ function handler(kind: Kind) {
     const idParam = kind === 'custom_audiences' ? 'custom_audience_id' : 'do_not_reach_list_id';
     const id = req.params[idParam]!;
     const list = app.state.collection(kind).get(id);
-    if (!list || list.deleted || list.account_id !== req.params.account_id) throw adsError(404, AdsCode.NotFound, `${kind === 'custom_audiences' ? 'Custom audience' : 'Do-not-reach list'} ${id} was not found`, idParam);
+    if (!list || list.deleted || list.account_id !== req.params.account_id)
+      throw adsError(
+        404,
+        AdsCode.NotFound,
+        `${kind === 'custom_audiences' ? 'Custom audience' : 'Do-not-reach list'} ${id} was not found`,
+        idParam,
+      );
     const checked = checkBatch(req, app, kind);
     const request = { params: { account_id: req.params.account_id, [idParam]: id } };
     // Fault knob: answer with a short count and apply nothing, as a failed batch would.
@@ -307,13 +373,23 @@ export function install(app: SandboxApp): void {
   // can check an audience against the file it should equal. Loopback admin only.
   app.router.serve(SANDBOX_ADMIN_ENDPOINTS.audienceMembers, (req) => {
     const kind = req.params.kind as Kind;
-    if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists') throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
+    if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists')
+      throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
     const lu = usersOf(app, kind, req.params.id!);
     const members: Record<string, string[]> = {};
     lu.digests.forEach((d, t) => {
       if (d.size > 0) members[TYPE_NAMES[t]!] = [...d.hex()].sort();
     });
-    return ok({ data: { size: distinctUsers(app, kind, req.params.id!), requests: lu.requests, updated: lu.updated, deleted: lu.deleted, members, other: [...lu.other].sort() } });
+    return ok({
+      data: {
+        size: distinctUsers(app, kind, req.params.id!),
+        requests: lu.requests,
+        updated: lu.updated,
+        deleted: lu.deleted,
+        members,
+        other: [...lu.other].sort(),
+      },
+    });
   });
   app.router.serve(UPLOAD_ENDPOINTS.custom_audience, handler('custom_audiences'));
   app.router.serve(UPLOAD_ENDPOINTS.do_not_reach_list, handler('do_not_reach_lists'));

@@ -7,7 +7,17 @@ import type { SandboxApp } from '../app.js';
 import { ok, problem, v1Error, type Reply, type SReq } from '../http.js';
 import { V1Code } from '../../contract/service-errors.js';
 import { FINALIZE_EXPIRES_SECS, MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../contract/media.js';
-import { appendSegment, dataOf, finalizeUpload, initUpload, live, parseMultipart, uploadWhole, type Fail, type Upload } from './media.js';
+import {
+  appendSegment,
+  dataOf,
+  finalizeUpload,
+  initUpload,
+  live,
+  parseMultipart,
+  uploadWhole,
+  type Fail,
+  type Upload,
+} from './media.js';
 
 /** v1.1 gives a media id and a key for 24 h (notes 3 "Expiry"). */
 const V1_EXPIRES_SECS = 86_400;
@@ -54,7 +64,12 @@ interface Dialect {
 const V1: Dialect = {
   fail: v1Fail,
   shape: v1Shape,
-  init: (u) => ({ media_id: BigInt(u.id), media_id_string: u.id, media_key: u.media_key, expires_after_secs: V1_EXPIRES_SECS }),
+  init: (u) => ({
+    media_id: BigInt(u.id),
+    media_id_string: u.id,
+    media_key: u.media_key,
+    expires_after_secs: V1_EXPIRES_SECS,
+  }),
   // Success: 2XX with an empty body.
   append: () => ({ status: 204 }),
 };
@@ -72,12 +87,18 @@ function byCommand(app: SandboxApp, req: SReq, f: Map<string, Buffer>, d: Dialec
   const command = str(f, 'command');
   if (command === 'INIT') {
     const total = str(f, 'total_bytes');
-    const u = initUpload(app, user, {
-      media_type: str(f, 'media_type'),
-      total_bytes: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined,
-      media_category: category(f),
-      additional_owners: owners(str(f, 'additional_owners')),
-    }, d.fail, V1_EXPIRES_SECS);
+    const u = initUpload(
+      app,
+      user,
+      {
+        media_type: str(f, 'media_type'),
+        total_bytes: total !== undefined && /^\d{1,12}$/.test(total) ? Number(total) : undefined,
+        media_category: category(f),
+        additional_owners: owners(str(f, 'additional_owners')),
+      },
+      d.fail,
+      V1_EXPIRES_SECS,
+    );
     return ok(d.init(u));
   }
   if (command === 'APPEND') {
@@ -99,7 +120,13 @@ function v1Upload(app: SandboxApp, req: SReq): Reply {
   if (f.has('command')) return byCommand(app, req, f, V1);
   const bytes = bytesOf(f, v1Fail);
   if (!bytes) throw v1Error(400, V1Code.MissingParameter, 'media or media_data is required');
-  const u = uploadWhole(app, req.auth.userId ?? '', bytes, { media_category: category(f), additional_owners: owners(str(f, 'additional_owners')) }, v1Fail);
+  const u = uploadWhole(
+    app,
+    req.auth.userId ?? '',
+    bytes,
+    { media_category: category(f), additional_owners: owners(str(f, 'additional_owners')) },
+    v1Fail,
+  );
   return ok(v1Shape(app, u));
 }
 
@@ -120,7 +147,8 @@ function v2OneShot(app: SandboxApp, req: SReq): Reply {
     const b = req.json() as Record<string, unknown> | null;
     if (!b || typeof b !== 'object' || Array.isArray(b)) throw v2Fail('the body must be a JSON object');
     f = new Map();
-    for (const [k, v] of Object.entries(b)) if (v !== undefined && v !== null) f.set(k, Buffer.from(Array.isArray(v) ? v.join(',') : String(v)));
+    for (const [k, v] of Object.entries(b))
+      if (v !== undefined && v !== null) f.set(k, Buffer.from(Array.isArray(v) ? v.join(',') : String(v)));
     if (typeof b.media === 'string') f.set('media', Buffer.from(b.media, 'base64'));
   }
   if (f.has('command')) return byCommand(app, req, f, V2);
@@ -128,7 +156,13 @@ function v2OneShot(app: SandboxApp, req: SReq): Reply {
   if (!bytes) throw v2Fail('media (the file) is required', 'media');
   const cat = category(f);
   if (cat === undefined) throw v2Fail('media_category is required', 'media_category');
-  const u = uploadWhole(app, req.auth.userId ?? '', bytes, { media_type: str(f, 'media_type'), media_category: cat, additional_owners: owners(str(f, 'additional_owners')) }, v2Fail);
+  const u = uploadWhole(
+    app,
+    req.auth.userId ?? '',
+    bytes,
+    { media_type: str(f, 'media_type'), media_category: cat, additional_owners: owners(str(f, 'additional_owners')) },
+    v2Fail,
+  );
   return ok(V2.shape(app, u));
 }
 

@@ -7,7 +7,6 @@ import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { ok, problem, type SandboxError, type SReq } from '../http.js';
 import { syncLibraryStatus } from '../ads/media-library.js';
-import { isNumericId } from '../../contract/ids.js';
 import {
   CATEGORIES,
   MEDIA_ENDPOINTS,
@@ -47,17 +46,19 @@ export interface Upload {
 
 const PROCESS_STEP_MS = 1000;
 
-const invalid = (detail: string, parameter?: string) => problem(400, 'Invalid Request', detail, parameter ? { parameter } : {});
+const invalid = (detail: string, parameter?: string) =>
+  problem(400, 'Invalid Request', detail, parameter ? { parameter } : {});
 
 /** The uploads of the sandbox, by media id (also read by the ads media library). */
 export function uploads(app: SandboxApp): Map<string, Upload> {
   return app.state.collection('media_uploads') as unknown as Map<string, Upload>;
 }
 
-
 function mediaId(): string {
   // 19 digits, like the service's snowflake ids.
-  return String(1_880_000_000_000_000_000n + BigInt(crypto.randomInt(0, 2 ** 47)) * 1000n + BigInt(crypto.randomInt(0, 1000)));
+  return String(
+    1_880_000_000_000_000_000n + BigInt(crypto.randomInt(0, 2 ** 47)) * 1000n + BigInt(crypto.randomInt(0, 1000)),
+  );
 }
 
 /** An error in the caller's API style: v2 problem (with `parameter`) or v1.1 `errors`. */
@@ -65,8 +66,10 @@ export type Fail = (detail: string, parameter?: string) => SandboxError;
 
 export function live(app: SandboxApp, id: string | undefined, userId: string, fail: Fail = invalid): Upload {
   const u = id ? uploads(app).get(id) : undefined;
-  if (!u || (u.owner !== userId && !u.additional_owners.includes(userId))) throw fail(`media_id ${id ?? ''} is not an upload of this user`, 'media_id');
-  if (app.clock.now() >= u.expires_ms) throw fail(`media_id ${u.id} expired at ${new Date(u.expires_ms).toISOString()}`, 'media_id');
+  if (!u || (u.owner !== userId && !u.additional_owners.includes(userId)))
+    throw fail(`media_id ${id ?? ''} is not an upload of this user`, 'media_id');
+  if (app.clock.now() >= u.expires_ms)
+    throw fail(`media_id ${u.id} expired at ${new Date(u.expires_ms).toISOString()}`, 'media_id');
   return u;
 }
 
@@ -78,10 +81,18 @@ export interface InitFields {
 }
 
 /** INIT (v2 JSON, v1.1 form, and the one-shot forms): checks the fields, stores the upload. */
-export function initUpload(app: SandboxApp, userId: string, b: InitFields, fail: Fail, expiresSecs = INIT_EXPIRES_SECS): Upload {
+export function initUpload(
+  app: SandboxApp,
+  userId: string,
+  b: InitFields,
+  fail: Fail,
+  expiresSecs = INIT_EXPIRES_SECS,
+): Upload {
   const type = b.media_type;
-  if (typeof type !== 'string' || !(MEDIA_TYPES as readonly string[]).includes(type)) throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
-  if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category)) throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
+  if (typeof type !== 'string' || !(MEDIA_TYPES as readonly string[]).includes(type))
+    throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
+  if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category))
+    throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
   const category = (b.media_category as Category | undefined) ?? defaultCategory(type);
   const total = b.total_bytes;
   const sizeBad = typeof total === 'number' ? sizeProblem(total, category) : 'total_bytes is required (a whole number)';
@@ -89,7 +100,12 @@ export function initUpload(app: SandboxApp, userId: string, b: InitFields, fail:
   const typeBad = categoryMismatch(type, category);
   if (typeBad) throw fail(typeBad, 'media_category');
   const owners = b.additional_owners ?? [];
-  if (!Array.isArray(owners) || owners.length > 100 || owners.some((o) => typeof o !== 'string' || !/^[0-9]{1,19}$/.test(o))) throw fail('additional_owners must be at most 100 user ids', 'additional_owners');
+  if (
+    !Array.isArray(owners) ||
+    owners.length > 100 ||
+    owners.some((o) => typeof o !== 'string' || !/^[0-9]{1,19}$/.test(o))
+  )
+    throw fail('additional_owners must be at most 100 user ids', 'additional_owners');
   const id = mediaId();
   const now = app.clock.now();
   const u: Upload = {
@@ -112,9 +128,11 @@ export function initUpload(app: SandboxApp, userId: string, b: InitFields, fail:
 /** APPEND: one segment (re-sending a segment replaces it: a client whose connection dropped repeats it). */
 export function appendSegment(u: Upload, index: string | undefined, bytes: Buffer | undefined, fail: Fail): void {
   if (u.finalized) throw fail(`media ${u.id} is finalized: no more segments`, 'media_id');
-  if (index === undefined || !/^\d{1,3}$/.test(index) || Number(index) > SEGMENT_INDEX_MAX) throw fail(`segment_index must be a whole number from 0 to ${SEGMENT_INDEX_MAX}`, 'segment_index');
+  if (index === undefined || !/^\d{1,3}$/.test(index) || Number(index) > SEGMENT_INDEX_MAX)
+    throw fail(`segment_index must be a whole number from 0 to ${SEGMENT_INDEX_MAX}`, 'segment_index');
   if (!bytes) throw fail('media (the bytes of the segment) is required', 'media');
-  if (bytes.length > CHUNK_MAX) throw fail(`a segment may be at most ${CHUNK_MAX} bytes (got ${bytes.length})`, 'media');
+  if (bytes.length > CHUNK_MAX)
+    throw fail(`a segment may be at most ${CHUNK_MAX} bytes (got ${bytes.length})`, 'media');
   u.segments.set(Number(index), bytes);
 }
 
@@ -124,9 +142,14 @@ export function finalizeUpload(app: SandboxApp, u: Upload, fail: Fail): void {
   const n = u.segments.size;
   const missing: number[] = [];
   for (let i = 0; i < n; i++) if (!u.segments.has(i)) missing.push(i);
-  if (missing.length || n === 0) throw fail(`segments ${missing.length ? missing.join(', ') : '0'} are missing: APPEND them, then FINALIZE`, 'segment_index');
+  if (missing.length || n === 0)
+    throw fail(
+      `segments ${missing.length ? missing.join(', ') : '0'} are missing: APPEND them, then FINALIZE`,
+      'segment_index',
+    );
   const file = Buffer.concat([...u.segments.keys()].sort((a, b) => a - b).map((i) => u.segments.get(i)!));
-  if (file.length !== u.total_bytes) throw fail(`the segments hold ${file.length} bytes, INIT said total_bytes ${u.total_bytes}`, 'total_bytes');
+  if (file.length !== u.total_bytes)
+    throw fail(`the segments hold ${file.length} bytes, INIT said total_bytes ${u.total_bytes}`, 'total_bytes');
   u.finalized = true;
   u.segments = new Map([[0, file]]);
   u.expires_ms = Math.min(u.expires_ms, app.clock.now() + FINALIZE_EXPIRES_SECS * 1000);
@@ -152,8 +175,19 @@ export function finalizeUpload(app: SandboxApp, u: Upload, fail: Fail): void {
 }
 
 /** A whole file at once (the one-shot forms): INIT, one APPEND, FINALIZE. */
-export function uploadWhole(app: SandboxApp, userId: string, bytes: Buffer, f: Partial<Omit<InitFields, 'total_bytes'>>, fail: Fail): Upload {
-  const u = initUpload(app, userId, { ...f, media_type: f.media_type ?? sniff(bytes.subarray(0, 32)), total_bytes: bytes.length }, fail);
+export function uploadWhole(
+  app: SandboxApp,
+  userId: string,
+  bytes: Buffer,
+  f: Partial<Omit<InitFields, 'total_bytes'>>,
+  fail: Fail,
+): Upload {
+  const u = initUpload(
+    app,
+    userId,
+    { ...f, media_type: f.media_type ?? sniff(bytes.subarray(0, 32)), total_bytes: bytes.length },
+    fail,
+  );
   u.segments.set(0, bytes);
   finalizeUpload(app, u, fail);
   return u;
@@ -184,14 +218,20 @@ export function parseMultipart(req: SReq): Map<string, Buffer> | undefined {
 }
 
 export function dataOf(app: SandboxApp, u: Upload, expiresSecs: number): Record<string, unknown> {
-  const d: Record<string, unknown> = { id: u.id, media_key: u.media_key, size: u.total_bytes, expires_after_secs: Math.max(0, Math.min(expiresSecs, Math.floor((u.expires_ms - app.clock.now()) / 1000))) };
+  const d: Record<string, unknown> = {
+    id: u.id,
+    media_key: u.media_key,
+    size: u.total_bytes,
+    expires_after_secs: Math.max(0, Math.min(expiresSecs, Math.floor((u.expires_ms - app.clock.now()) / 1000))),
+  };
   if (u.state && u.state !== 'succeeded') {
     const info: Record<string, unknown> = { state: u.state };
     if (u.state === 'pending' || u.state === 'in_progress') info.check_after_secs = 1;
     if (u.state === 'in_progress') info.progress_percent = 50;
     if (u.state === 'failed') Object.assign(info, { progress_percent: 12, error: u.error });
     d.processing_info = info;
-  } else if (u.state === 'succeeded' && kindOfCategory(u.media_category) !== 'image') d.processing_info = { state: 'succeeded', progress_percent: 100 };
+  } else if (u.state === 'succeeded' && kindOfCategory(u.media_category) !== 'image')
+    d.processing_info = { state: 'succeeded', progress_percent: 100 };
   const kind = kindOfCategory(u.media_category);
   if (kind === 'image' && u.width) d.image = { image_type: u.media_type, w: u.width, h: u.height };
   if (kind === 'video' || kind === 'gif') d.video = { video_type: kind === 'gif' ? 'video/mp4' : u.media_type };

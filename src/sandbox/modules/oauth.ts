@@ -55,7 +55,11 @@ function authorizePage(app: SandboxApp, req: SReq, mode: 'authorize' | 'authenti
   const token = req.query.get('oauth_token') ?? '';
   const rt = app.state.requestTokens.get(token);
   if (!rt || rt.used || rt.verifier || expired(app, rt)) {
-    return page('Invalid request', '<h1>This page is no longer valid</h1><p>The request token is missing, used or expired. Start the sign-in again from your application.</p>', 400);
+    return page(
+      'Invalid request',
+      '<h1>This page is no longer valid</h1><p>The request token is missing, used or expired. Start the sign-in again from your application.</p>',
+      400,
+    );
   }
   const appRec = app.state.apps.get(rt.appKey)!;
   const forceLogin = /^(true|1)$/i.test(req.query.get('force_login') ?? '');
@@ -100,7 +104,8 @@ function decide(app: SandboxApp, rt: RequestToken, userId: string, decision: 'al
   if (decision === 'deny') {
     rt.denied = true;
     rt.used = true;
-    if (rt.callback === 'oob') return page('Denied', '<h1 id="denied">Authorization denied</h1><p>You can close this window.</p>');
+    if (rt.callback === 'oob')
+      return page('Denied', '<h1 id="denied">Authorization denied</h1><p>You can close this window.</p>');
     const u = new URL(rt.callback);
     u.searchParams.set('denied', rt.token);
     return { status: 302, headers: { location: u.toString() }, text: '' };
@@ -142,7 +147,8 @@ export function isLoopbackCallback(url: string): boolean {
  */
 function rateLimitResources(app: SandboxApp, req: SReq): Record<string, Record<string, unknown>> {
   const want = req.query.get('resources')?.split(',').filter(Boolean);
-  const caller = req.auth.kind === 'bearer' ? String(req.auth.appKey) : `${String(req.auth.appKey)}:${req.auth.userId ?? ''}`;
+  const caller =
+    req.auth.kind === 'bearer' ? String(req.auth.appKey) : `${String(req.auth.appKey)}:${req.auth.userId ?? ''}`;
   const out: Record<string, Record<string, unknown>> = {};
   for (const r of app.router.routes) {
     const m = /^\/1\.1\/([a-z_]+)(\/.*?)?(\.json)?$/.exec(r.pattern);
@@ -169,12 +175,22 @@ function issueRequestToken(app: SandboxApp, req: SReq): Reply {
   // Section 5 puts oauth_callback in the Authorization header; a signed query/body copy is accepted too.
   const callback = oauth.oauth_callback ?? req.param('oauth_callback');
   const a = appOf(app, req);
-  if (!callback) throw v1Error(400, V1Code.BadAuthenticationData, 'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)');
+  if (!callback)
+    throw v1Error(
+      400,
+      V1Code.BadAuthenticationData,
+      'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)',
+    );
   if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
-    throw v1Error(403, V1Code.CallbackNotApproved, 'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings');
+    throw v1Error(
+      403,
+      V1Code.CallbackNotApproved,
+      'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings',
+    );
   }
   const access = req.param('x_auth_access_type');
-  if (access !== undefined && access !== 'read' && access !== 'write') throw v1Error(400, V1Code.InvalidParameter, 'x_auth_access_type must be read or write');
+  if (access !== undefined && access !== 'read' && access !== 'write')
+    throw v1Error(400, V1Code.InvalidParameter, 'x_auth_access_type must be read or write');
   const rt: RequestToken = {
     token: randomToken(27),
     secret: randomToken(32),
@@ -194,14 +210,23 @@ function issueRequestToken(app: SandboxApp, req: SReq): Reply {
 function decideAuthorization(app: SandboxApp, req: SReq): Reply {
   const { state } = app;
   const rt = state.requestTokens.get(req.param('oauth_token') ?? '');
-  if (!rt || rt.used || rt.verifier || expired(app, rt)) return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
+  if (!rt || rt.used || rt.verifier || expired(app, rt))
+    return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
   const decision = req.param('decision');
-  if (decision !== 'allow' && decision !== 'deny') return page('Invalid request', '<h1>Choose Authorize or Cancel</h1>', 400);
+  if (decision !== 'allow' && decision !== 'deny')
+    return page('Invalid request', '<h1>Choose Authorize or Cancel</h1>', 400);
   if (decision === 'allow' && req.param('force_login') === 'true' && !req.param('password')) {
     return page('Sign in', '<h1>Enter your password</h1><p>Go back and sign in to continue.</p>', 400);
   }
-  const user = state.userByName(req.param('screen_name') ?? '') ?? (decision === 'deny' ? [...state.users.values()][0] : undefined);
-  if (!user) return page('Invalid request', '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>', 400);
+  const user =
+    state.userByName(req.param('screen_name') ?? '') ??
+    (decision === 'deny' ? [...state.users.values()][0] : undefined);
+  if (!user)
+    return page(
+      'Invalid request',
+      '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>',
+      400,
+    );
   return decide(app, rt, user.id, decision);
 }
 
@@ -222,7 +247,8 @@ function issueAccessToken(app: SandboxApp, req: SReq): Reply {
     throw fail('Error processing your OAuth request: Invalid oauth_verifier parameter');
   }
   rt.used = true;
-  const level = rt.accessType === 'read' ? 'read' : rt.accessType === 'write' ? 'read-write' : 'read-write-directmessages';
+  const level =
+    rt.accessType === 'read' ? 'read' : rt.accessType === 'write' ? 'read-write' : 'read-write-directmessages';
   const t = state.issueUserToken(rt.appKey, rt.userId, level);
   const u = state.users.get(rt.userId)!;
   return formReply({ oauth_token: t.token, oauth_token_secret: t.secret, user_id: u.id, screen_name: u.screen_name });
@@ -244,7 +270,8 @@ function verifyCredentials(app: SandboxApp, req: SReq): Reply {
  * so a bearer's life can be checked end to end: usable while issued, 401 code 89 once revoked.
  */
 function rateLimitStatus(app: SandboxApp, req: SReq): Reply {
-  const ctx = req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
+  const ctx =
+    req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
   return ok({ rate_limit_context: ctx, resources: rateLimitResources(app, req) });
 }
 
@@ -254,12 +281,17 @@ function issueBearer(app: SandboxApp, req: SReq): Reply {
   // grant_type travels in the form body only (section 4.2), never the query.
   const grant = req.form.find(([k]) => k === 'grant_type')?.[1];
   if (!grant) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: grant_type');
-  if (grant !== 'client_credentials') throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+  if (grant !== 'client_credentials')
+    throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', {
+      label: 'authenticity_token_error',
+    });
   const now = app.clock.now();
   a.tokenRequests = a.tokenRequests.filter((t) => now - t < 60_000);
   a.tokenRequests.push(now);
   if (a.tokenRequests.length > (app.options.tokenRequestsPerMinute ?? 10)) {
-    throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', { label: 'authenticity_token_error' });
+    throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', {
+      label: 'authenticity_token_error',
+    });
   }
   // One bearer per application: repeat requests get the same token until it is invalidated.
   a.bearer ??= 'AAAAAAAAAAAAAAAAAAAAA' + encodeURIComponent(randomToken(24) + '/' + randomToken(40) + '=');
@@ -269,7 +301,12 @@ function issueBearer(app: SandboxApp, req: SReq): Reply {
 /** POST /oauth2/invalidate_token: the app owner revokes the app's bearer. */
 function invalidateBearer(app: SandboxApp, req: SReq): Reply {
   const a = appOf(app, req);
-  if (req.auth.userId !== a.ownerUserId) throw v1Error(403, V1Code.InvalidateNotPermitted, 'Client application is not permitted to invalidate this token: sign as the application owner');
+  if (req.auth.userId !== a.ownerUserId)
+    throw v1Error(
+      403,
+      V1Code.InvalidateNotPermitted,
+      'Client application is not permitted to invalidate this token: sign as the application owner',
+    );
   const token = req.param('access_token');
   if (!token) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: access_token');
   let decoded = token;
@@ -279,7 +316,11 @@ function invalidateBearer(app: SandboxApp, req: SReq): Reply {
     /* keep as given */
   }
   if (!a.bearer || (token !== a.bearer && decoded !== a.bearer && encodeURIComponent(token) !== a.bearer)) {
-    throw v1Error(400, V1Code.InvalidateNotPermitted, 'The token to invalidate is not an outstanding bearer token of this application');
+    throw v1Error(
+      400,
+      V1Code.InvalidateNotPermitted,
+      'The token to invalidate is not an outstanding bearer token of this application',
+    );
   }
   const old = a.bearer;
   a.bearer = undefined;

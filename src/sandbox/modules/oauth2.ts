@@ -6,8 +6,15 @@ import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { SandboxError, ok, problem, type Reply, type SReq } from '../http.js';
 import { USER_FIELDS, userV2 } from '../user-profile.js';
-import { randomToken, type OAuth2AccessToken, type OAuth2Client, type OAuth2Code, type SandboxUser } from '../state.js';
-import { OAUTH2_ENDPOINTS as E, OAUTH2_ERRORS, OAUTH2_LIFETIMES as L, OAUTH2_SCOPES, OFFLINE_SCOPE, missingParameter } from '../../contract/oauth2.js';
+import { randomToken, type OAuth2AccessToken, type OAuth2Client, type OAuth2Code } from '../state.js';
+import {
+  OAUTH2_ENDPOINTS as E,
+  OAUTH2_ERRORS,
+  OAUTH2_LIFETIMES as L,
+  OAUTH2_SCOPES,
+  OFFLINE_SCOPE,
+  missingParameter,
+} from '../../contract/oauth2.js';
 import { timingSafeEqualStr } from '../verify.js';
 import { esc, isLoopbackCallback, page } from './oauth.js';
 
@@ -50,19 +57,28 @@ function readAuthorize(app: SandboxApp, get: (k: string) => string | undefined):
     throw refuse('Something went wrong: redirect_uri is not one of the callback URLs registered for this app.');
   }
   const state = get('state');
-  const back = (error: string, description: string) => redirect(redirectUri, { error, error_description: description, state });
+  const back = (error: string, description: string) =>
+    redirect(redirectUri, { error, error_description: description, state });
   if (get('response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
   if (state === undefined || state === '') return back('invalid_request', 'Missing required parameter [state].');
   if (state.length > 500) return back('invalid_request', 'state is longer than 500 characters');
   const scopes = (get('scope') ?? '').split(' ').filter(Boolean);
   if (scopes.length === 0) return back('invalid_request', 'Missing required parameter [scope].');
-  if (scopes.some((s) => !(OAUTH2_SCOPES as readonly string[]).includes(s))) return back('invalid_scope', 'One or more scopes are not valid.');
+  if (scopes.some((s) => !(OAUTH2_SCOPES as readonly string[]).includes(s)))
+    return back('invalid_scope', 'One or more scopes are not valid.');
   const challenge = get('code_challenge');
   if (!challenge) return back('invalid_request', 'Missing required parameter [code_challenge].');
   // Absent means plain (RFC 7636); older SDKs send "s256", so the method is compared without case.
   const m = (get('code_challenge_method') ?? 'plain').toLowerCase();
   if (m !== 's256' && m !== 'plain') return back('invalid_request', 'code_challenge_method must be S256 or plain');
-  return { client, redirectUri, scopes: [...new Set(scopes)], state, challenge, method: m === 's256' ? 'S256' : 'plain' };
+  return {
+    client,
+    redirectUri,
+    scopes: [...new Set(scopes)],
+    state,
+    challenge,
+    method: m === 's256' ? 'S256' : 'plain',
+  };
 }
 
 const SCOPE_TEXT: Record<string, string> = {
@@ -119,14 +135,23 @@ function authenticateClient(app: SandboxApp, req: SReq): OAuth2Client {
       }
     };
     // RFC 6749 form-encodes id and secret first; the platform's docs do not: both are accepted.
-    const c = i < 0 ? undefined : (app.state.oauth2Clients.get(dec.slice(0, i)) ?? app.state.oauth2Clients.get(decode(dec.slice(0, i))));
+    const c =
+      i < 0
+        ? undefined
+        : (app.state.oauth2Clients.get(dec.slice(0, i)) ?? app.state.oauth2Clients.get(decode(dec.slice(0, i))));
     const secret = i < 0 ? '' : dec.slice(i + 1);
-    if (!c || c.type !== 'confidential' || !(timingSafeEqualStr(c.secret!, secret) || timingSafeEqualStr(c.secret!, decode(secret)))) throw fail(OAUTH2_ERRORS.missingAuthHeader);
+    if (
+      !c ||
+      c.type !== 'confidential' ||
+      !(timingSafeEqualStr(c.secret!, secret) || timingSafeEqualStr(c.secret!, decode(secret)))
+    )
+      throw fail(OAUTH2_ERRORS.missingAuthHeader);
     return c;
   }
   // No header: only public clients, by client_id in the body; client_secret_post is refused.
   const c = app.state.oauth2Clients.get(formValue('client_id') ?? '');
-  if (!c || c.type !== 'public' || formValue('client_secret') !== undefined) throw fail(OAUTH2_ERRORS.missingAuthHeader);
+  if (!c || c.type !== 'public' || formValue('client_secret') !== undefined)
+    throw fail(OAUTH2_ERRORS.missingAuthHeader);
   return c;
 }
 
@@ -134,12 +159,33 @@ function tokenReply(app: SandboxApp, client: OAuth2Client, userId: string, scope
   const now = app.clock.now();
   // Shaped like the platform's: base64url of random bytes and a ":time:1:1:at:1" style tail.
   const mint = (kind: string) => Buffer.from(`${randomToken(43)}:${now}:1:1:${kind}:1`).toString('base64url');
-  const at: OAuth2AccessToken = { token: mint('at'), clientId: client.clientId, appKey: client.appKey, userId, scopes, expiresAt: now + L.accessTokenS * 1000, revoked: false };
+  const at: OAuth2AccessToken = {
+    token: mint('at'),
+    clientId: client.clientId,
+    appKey: client.appKey,
+    userId,
+    scopes,
+    expiresAt: now + L.accessTokenS * 1000,
+    revoked: false,
+  };
   app.state.oauth2Access.set(at.token, at);
-  const body: Record<string, unknown> = { token_type: 'bearer', expires_in: L.accessTokenS, access_token: at.token, scope: scopes.join(' ') };
+  const body: Record<string, unknown> = {
+    token_type: 'bearer',
+    expires_in: L.accessTokenS,
+    access_token: at.token,
+    scope: scopes.join(' '),
+  };
   if (scopes.includes(OFFLINE_SCOPE)) {
     const rt = mint('rt');
-    app.state.oauth2Refresh.set(rt, { token: rt, clientId: client.clientId, userId, scopes, expiresAt: now + L.refreshTokenS * 1000, dead: false, access: at.token });
+    app.state.oauth2Refresh.set(rt, {
+      token: rt,
+      clientId: client.clientId,
+      userId,
+      scopes,
+      expiresAt: now + L.refreshTokenS * 1000,
+      dead: false,
+      access: at.token,
+    });
     body.refresh_token = rt;
   }
   return { status: 200, body, headers: { 'cache-control': 'no-store' } };
@@ -148,12 +194,14 @@ function tokenReply(app: SandboxApp, client: OAuth2Client, userId: string, scope
 function exchangeCode(app: SandboxApp, client: OAuth2Client, get: (k: string) => string | undefined): Reply {
   for (const k of ['code', 'redirect_uri', 'code_verifier']) if (!get(k)) throw fail(missingParameter(k));
   const code: OAuth2Code | undefined = app.state.oauth2Codes.get(get('code')!);
-  if (!code || code.used || code.clientId !== client.clientId || app.clock.now() - code.createdAt > L.codeS * 1000) throw fail(OAUTH2_ERRORS.badCode);
+  if (!code || code.used || code.clientId !== client.clientId || app.clock.now() - code.createdAt > L.codeS * 1000)
+    throw fail(OAUTH2_ERRORS.badCode);
   // Single use from the first attempt on: a wrong verifier cannot be retried against the same code.
   code.used = true;
   if (code.redirectUri !== get('redirect_uri')) throw fail(OAUTH2_ERRORS.badRedirect);
   const verifier = get('code_verifier')!;
-  const expected = code.method === 'S256' ? crypto.createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
+  const expected =
+    code.method === 'S256' ? crypto.createHash('sha256').update(verifier, 'ascii').digest('base64url') : verifier;
   if (!timingSafeEqualStr(expected, code.challenge)) throw fail(OAUTH2_ERRORS.badVerifier);
   return tokenReply(app, client, code.userId, code.scopes);
 }
@@ -162,7 +210,8 @@ function refresh(app: SandboxApp, client: OAuth2Client, get: (k: string) => stri
   const token = get('refresh_token');
   if (!token) throw fail(missingParameter('refresh_token'));
   const rt = app.state.oauth2Refresh.get(token);
-  if (!rt || rt.dead || rt.clientId !== client.clientId || rt.expiresAt <= app.clock.now()) throw fail(OAUTH2_ERRORS.badToken);
+  if (!rt || rt.dead || rt.clientId !== client.clientId || rt.expiresAt <= app.clock.now())
+    throw fail(OAUTH2_ERRORS.badToken);
   // Rotation: the refresh token is spent, and the access token it was issued with retires too.
   rt.dead = true;
   const old = app.state.oauth2Access.get(rt.access);
@@ -172,10 +221,18 @@ function refresh(app: SandboxApp, client: OAuth2Client, get: (k: string) => stri
 
 /** `user.fields` (a comma list, repeated keys too); an unknown field is the platform's 400. */
 function userFields(req: SReq): string[] {
-  const asked = req.query.getAll('user.fields').flatMap((v) => v.split(',')).filter(Boolean);
+  const asked = req.query
+    .getAll('user.fields')
+    .flatMap((v) => v.split(','))
+    .filter(Boolean);
   const bad = asked.filter((f) => !(USER_FIELDS as readonly string[]).includes(f));
   if (bad.length) {
-    throw problem(400, 'Invalid Request', `The \`user.fields\` query parameter value [${bad[0]}] is not one of [${USER_FIELDS.join(',')}]`, { parameter: 'user.fields' });
+    throw problem(
+      400,
+      'Invalid Request',
+      `The \`user.fields\` query parameter value [${bad[0]}] is not one of [${USER_FIELDS.join(',')}]`,
+      { parameter: 'user.fields' },
+    );
   }
   return asked;
 }
@@ -196,7 +253,12 @@ export function install(app: SandboxApp): void {
     if (decision === 'deny') return redirect(a.redirectUri, { error: 'access_denied', state: a.state });
     if (decision !== 'allow') return page('Invalid request', '<h1>Choose Authorize app or Cancel</h1>', 400);
     const user = state.userByName(req.param('screen_name') ?? '');
-    if (!user) return page('Invalid request', '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>', 400);
+    if (!user)
+      return page(
+        'Invalid request',
+        '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>',
+        400,
+      );
     const code: OAuth2Code = {
       code: Buffer.from(`${randomToken(43)}:${app.clock.now()}:1:1:ac:1`).toString('base64url'),
       clientId: a.client.clientId,
@@ -208,7 +270,8 @@ export function install(app: SandboxApp): void {
       createdAt: app.clock.now(),
       used: false,
     };
-    for (const [k, old] of state.oauth2Codes) if (old.used || app.clock.now() - old.createdAt > L.codeS * 1000) state.oauth2Codes.delete(k);
+    for (const [k, old] of state.oauth2Codes)
+      if (old.used || app.clock.now() - old.createdAt > L.codeS * 1000) state.oauth2Codes.delete(k);
     state.oauth2Codes.set(code.code, code);
     return redirect(a.redirectUri, { state: a.state, code: code.code });
   });

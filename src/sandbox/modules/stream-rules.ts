@@ -23,7 +23,6 @@ interface PostRec extends Entity {
   edit_history_tweet_ids: string[];
 }
 
-
 const RULES = collectionKey<RuleRec>('stream_rules');
 
 const POSTS = collectionKey<PostRec>('posts');
@@ -68,21 +67,34 @@ const view = (r: RuleRec) => ({ id: r.id, value: r.value, ...(r.tag !== undefine
 function listRules(app: SandboxApp, req: SReq): Reply {
   const ids = req.query.get('ids')?.split(',').filter(Boolean);
   const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey && (!ids || ids.includes(x.id)));
-  return ok({ ...(mine.length ? { data: mine.map(view) } : {}), meta: { sent: app.clock.iso(), result_count: mine.length } });
+  return ok({
+    ...(mine.length ? { data: mine.map(view) } : {}),
+    meta: { sent: app.clock.iso(), result_count: mine.length },
+  });
 }
 
 /** POST /2/tweets/search/stream/rules: add (all or nothing) or delete; dry_run checks only. */
 function changeRules(app: SandboxApp, req: SReq): Reply {
   const dry = /^(true|1)$/i.test(req.query.get('dry_run') ?? '');
   const body = req.json() as Record<string, unknown> | null;
-  if (!body || typeof body !== 'object' || Array.isArray(body) || (body.add === undefined) === (body.delete === undefined)) {
-    throw problem(400, 'Invalid Request', 'the body must hold exactly one of "add" (an array of {value, tag}) or "delete" ({ids} or {values})');
+  if (
+    !body ||
+    typeof body !== 'object' ||
+    Array.isArray(body) ||
+    (body.add === undefined) === (body.delete === undefined)
+  ) {
+    throw problem(
+      400,
+      'Invalid Request',
+      'the body must hold exactly one of "add" (an array of {value, tag}) or "delete" ({ids} or {values})',
+    );
   }
   const appKey = req.auth.appKey!;
   const mine = [...rules(app).values()].filter((x) => x.app_key === appKey);
   const sent = app.clock.iso();
   if (body.add !== undefined) {
-    if (!Array.isArray(body.add) || body.add.length === 0) throw problem(400, 'Invalid Request', 'add must be a non-empty array of {value, tag}', { parameter: 'add' });
+    if (!Array.isArray(body.add) || body.add.length === 0)
+      throw problem(400, 'Invalid Request', 'add must be a non-empty array of {value, tag}', { parameter: 'add' });
     const created: ReturnType<typeof view>[] = [];
     const errors: Array<Record<string, unknown>> = [];
     const seen = new Set(mine.map((x) => x.value));
@@ -91,46 +103,91 @@ function changeRules(app: SandboxApp, req: SReq): Reply {
       const tag = item?.tag;
       const why = typeof value !== 'string' ? 'value must be a string' : ruleProblem(value);
       if (why || (tag !== undefined && (typeof tag !== 'string' || tag.length > RULE_TAG_MAX))) {
-        errors.push({ value, title: 'InvalidRule', detail: why ?? `tag must be a string of at most ${RULE_TAG_MAX} characters`, type: 'https://api.x.com/2/problems/invalid-rules' });
+        errors.push({
+          value,
+          title: 'InvalidRule',
+          detail: why ?? `tag must be a string of at most ${RULE_TAG_MAX} characters`,
+          type: 'https://api.x.com/2/problems/invalid-rules',
+        });
         continue;
       }
       if (seen.has(value as string)) {
         const dup = mine.find((x) => x.value === value);
-        errors.push({ value, ...(dup ? { id: dup.id } : {}), title: 'DuplicateRule', type: 'https://api.x.com/2/problems/duplicate-rules' });
+        errors.push({
+          value,
+          ...(dup ? { id: dup.id } : {}),
+          title: 'DuplicateRule',
+          type: 'https://api.x.com/2/problems/duplicate-rules',
+        });
         continue;
       }
       seen.add(value as string);
       created.push({ id: randomDigits(19), value: value as string, ...(typeof tag === 'string' ? { tag } : {}) });
     }
-    if (mine.length + created.length > RULES_PER_APP) throw problem(400, 'Invalid Request', `at most ${RULES_PER_APP} rules per app`, { parameter: 'add' });
+    if (mine.length + created.length > RULES_PER_APP)
+      throw problem(400, 'Invalid Request', `at most ${RULES_PER_APP} rules per app`, { parameter: 'add' });
     // All or nothing, as the platform does: one invalid rule means none is added.
     const commit = !dry && errors.length === 0;
     if (commit) for (const c of created) rules(app).set(c.id, { ...c, app_key: appKey });
-    const summary = { created: commit ? created.length : 0, not_created: commit ? 0 : created.length + errors.length, valid: created.length, invalid: errors.length };
-    return ok({ ...(created.length ? { data: created } : {}), meta: { sent, summary }, ...(errors.length ? { errors } : {}) }, errors.length ? 400 : 201);
+    const summary = {
+      created: commit ? created.length : 0,
+      not_created: commit ? 0 : created.length + errors.length,
+      valid: created.length,
+      invalid: errors.length,
+    };
+    return ok(
+      { ...(created.length ? { data: created } : {}), meta: { sent, summary }, ...(errors.length ? { errors } : {}) },
+      errors.length ? 400 : 201,
+    );
   }
   const del = body.delete as Record<string, unknown>;
-  const wanted = Array.isArray(del?.ids) ? (del.ids as unknown[]) : Array.isArray(del?.values) ? (del.values as unknown[]) : undefined;
-  if (!wanted || wanted.length === 0) throw problem(400, 'Invalid Request', 'delete must hold a non-empty ids or values array', { parameter: 'delete' });
+  const wanted = Array.isArray(del?.ids)
+    ? (del.ids as unknown[])
+    : Array.isArray(del?.values)
+      ? (del.values as unknown[])
+      : undefined;
+  if (!wanted || wanted.length === 0)
+    throw problem(400, 'Invalid Request', 'delete must hold a non-empty ids or values array', { parameter: 'delete' });
   const byIds = Array.isArray(del.ids);
   const errors: Array<Record<string, unknown>> = [];
   const hit: RuleRec[] = [];
   for (const w of wanted) {
     const found = mine.find((x) => (byIds ? x.id === w : x.value === w));
     if (found) hit.push(found);
-    else errors.push({ ...(byIds ? { id: w } : { value: w }), title: 'RuleNotFound', detail: 'no such rule', type: 'https://api.x.com/2/problems/resource-not-found' });
+    else
+      errors.push({
+        ...(byIds ? { id: w } : { value: w }),
+        title: 'RuleNotFound',
+        detail: 'no such rule',
+        type: 'https://api.x.com/2/problems/resource-not-found',
+      });
   }
   if (!dry) for (const h of hit) rules(app).delete(h.id);
   // A dry run answers what would happen (the platform's summary), without doing it.
-  return ok({ meta: { sent, summary: { deleted: hit.length, not_deleted: errors.length } }, ...(errors.length ? { errors } : {}) });
+  return ok({
+    meta: { sent, summary: { deleted: hit.length, not_deleted: errors.length } },
+    ...(errors.length ? { errors } : {}),
+  });
 }
 
 /** Rule counts (XDK's stream.getRuleCounts): the caps of section 8 and this app's use of them. */
 function ruleCounts(app: SandboxApp, req: SReq): Reply {
   const fields = (req.query.get('rules_count.fields') ?? '').split(',').filter(Boolean);
-  const known = ['all_project_client_apps', 'cap_per_client_app', 'cap_per_project', 'client_app_rules_count', 'project_rules_count'];
+  const known = [
+    'all_project_client_apps',
+    'cap_per_client_app',
+    'cap_per_project',
+    'client_app_rules_count',
+    'project_rules_count',
+  ];
   const bad = fields.find((f) => !known.includes(f));
-  if (bad) throw problem(400, 'Invalid Request', `The \`rules_count.fields\` query parameter value [${bad}] is not one of [${known.join(',')}]`, { parameter: 'rules_count.fields', value: bad });
+  if (bad)
+    throw problem(
+      400,
+      'Invalid Request',
+      `The \`rules_count.fields\` query parameter value [${bad}] is not one of [${known.join(',')}]`,
+      { parameter: 'rules_count.fields', value: bad },
+    );
   const perApp = new Map<string, number>();
   for (const x of rules(app).values()) perApp.set(x.app_key, (perApp.get(x.app_key) ?? 0) + 1);
   const mine = perApp.get(req.auth.appKey!) ?? 0;
@@ -142,7 +199,10 @@ function ruleCounts(app: SandboxApp, req: SReq): Reply {
     project_rules_count: String(total),
   };
   if (fields.includes('all_project_client_apps')) {
-    data.all_project_client_apps = [...perApp.entries()].map(([k, n]) => ({ client_app_id: digitsFor(k), rule_count: n }));
+    data.all_project_client_apps = [...perApp.entries()].map(([k, n]) => ({
+      client_app_id: digitsFor(k),
+      rule_count: n,
+    }));
   }
   return ok({ data });
 }
@@ -150,7 +210,13 @@ function ruleCounts(app: SandboxApp, req: SReq): Reply {
 /** POST /2/tweets/search/webhooks/:id: link a valid webhook to the filtered stream (idempotent per field set). */
 function linkWebhook(app: SandboxApp, req: SReq): Reply {
   const w = ownedWebhook(app, req, req.params.id);
-  if (!w.valid) throw problem(400, 'Invalid Request', `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`, { parameter: 'webhook_id', value: w.id });
+  if (!w.valid)
+    throw problem(
+      400,
+      'Invalid Request',
+      `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`,
+      { parameter: 'webhook_id', value: w.id },
+    );
   const fields: string[] = [];
   for (const name of LINK_FIELD_PARAMS) {
     const v = req.query.get(name);
@@ -169,7 +235,8 @@ function linkWebhook(app: SandboxApp, req: SReq): Reply {
 function unlinkWebhook(app: SandboxApp, req: SReq): Reply {
   const w = ownedWebhook(app, req, req.params.id);
   const linked = [...links(app).values()].filter((l) => l.webhook_id === w.id);
-  if (linked.length === 0) throw notFound('webhook link', w.id, 'webhook_id', `webhook ${w.id} is not linked to the filtered stream`);
+  if (linked.length === 0)
+    throw notFound('webhook link', w.id, 'webhook_id', `webhook ${w.id} is not linked to the filtered stream`);
   for (const l of linked) links(app).delete(l.id);
   return ok({ data: { deleted: true } });
 }
@@ -181,13 +248,23 @@ async function fanOut(app: SandboxApp, ev: SandboxEvent): Promise<number> {
   let n = 0;
   for (const link of [...links(app).values()]) {
     if (!webhooks(app).has(link.webhook_id)) continue;
-    const matching = [...rules(app).values()].filter((x) => x.app_key === link.app_key && matchRule(x.value, post.text, post.author_id, app));
+    const matching = [...rules(app).values()].filter(
+      (x) => x.app_key === link.app_key && matchRule(x.value, post.text, post.author_id, app),
+    );
     if (matching.length === 0) continue;
     const author = app.state.users.get(post.author_id);
     const expandsAuthor = link.fields.some((f) => /^expansions=(.*,)?author_id(,|$)/.test(f));
     const body = {
-      data: { id: post.id, text: post.text, created_at: post.created_at, author_id: post.author_id, edit_history_tweet_ids: post.edit_history_tweet_ids },
-      ...(expandsAuthor && author ? { includes: { users: [{ id: author.id, name: author.name, username: author.screen_name }] } } : {}),
+      data: {
+        id: post.id,
+        text: post.text,
+        created_at: post.created_at,
+        author_id: post.author_id,
+        edit_history_tweet_ids: post.edit_history_tweet_ids,
+      },
+      ...(expandsAuthor && author
+        ? { includes: { users: [{ id: author.id, name: author.name, username: author.screen_name }] } }
+        : {}),
       matching_rules: matching.map((m) => ({ id: m.id, ...(m.tag !== undefined ? { tag: m.tag } : {}) })),
     };
     if (await deliver(app, link.webhook_id, body, ev)) n++;
@@ -200,7 +277,8 @@ export function install(app: SandboxApp): void {
   r.serve(E.listRules, (req) => listRules(app, req));
   r.serve(E.changeRules, (req) => changeRules(app, req));
   r.serve(E.ruleCounts, (req) => ruleCounts(app, req));
-  const mineLinks = (req: SReq) => [...links(app).values()].filter((l) => l.app_key === req.auth.appKey && webhooks(app).has(l.webhook_id));
+  const mineLinks = (req: SReq) =>
+    [...links(app).values()].filter((l) => l.app_key === req.auth.appKey && webhooks(app).has(l.webhook_id));
   // OpenAPI 2.167 shape; the quickstart's older path answers with the older {"links":[...]} shape.
   r.serve(E.listLinks, (req) => ok({ data: mineLinks(req).map((l) => linkView(app, l)) }));
   r.serve(E.listLinksLegacy, (req) => ok({ data: { links: mineLinks(req).map((l) => linkView(app, l)) } }));
@@ -222,7 +300,10 @@ export function install(app: SandboxApp): void {
 function createPost(app: SandboxApp, ev: SandboxEvent): PostRec {
   const p = ev.payload;
   const text = typeof p.text === 'string' ? p.text : '';
-  const prevId = typeof p.previous_post_id === 'string' ? p.previous_post_id : (p.edit_options as { previous_post_id?: string } | undefined)?.previous_post_id;
+  const prevId =
+    typeof p.previous_post_id === 'string'
+      ? p.previous_post_id
+      : (p.edit_options as { previous_post_id?: string } | undefined)?.previous_post_id;
   const prev = prevId ? posts(app).get(prevId) : undefined;
   const id = isNumericId(p.id) && !posts(app).has(p.id) ? p.id : randomDigits(19);
   const rec: PostRec = {
@@ -236,4 +317,3 @@ function createPost(app: SandboxApp, ev: SandboxEvent): PostRec {
   ev.payload.id ??= id;
   return rec;
 }
-

@@ -9,7 +9,13 @@ import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
 import { webhookUrlProblem } from '../../webhooks/url-rules.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
-import { CRC_TIMEOUT_MS, DELIVERY_TIMEOUT_MS, REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate } from '../../contract/webhooks.js';
+import {
+  CRC_TIMEOUT_MS,
+  DELIVERY_TIMEOUT_MS,
+  REPLAY_WINDOW_MS,
+  WEBHOOK_ENDPOINTS as E,
+  parseReplayDate,
+} from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
 import { idProblem, isNumericId } from '../../contract/ids.js';
 
@@ -71,7 +77,12 @@ function eventLog(app: SandboxApp): LoggedEvent[] {
  * (platform-notes.md, XDK's InvalidRequestProblem / ResourceNotFoundProblem): the body is the
  * problem, and `errors` repeats it with the failure name in `code` for clients that read items.
  */
-export function failure(status: number, name: string, detail: string, extra: Record<string, unknown> = {}): SandboxError {
+export function failure(
+  status: number,
+  name: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): SandboxError {
   const title = status === 404 ? 'Not Found Error' : 'Invalid Request';
   const slug = status === 404 ? 'resource-not-found' : 'invalid-request';
   const p = { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra };
@@ -97,10 +108,16 @@ function publicView(w: WebhookRec): Record<string, unknown> {
 
 /** The webhook with this id owned by the caller's app, or WebhookIdInvalid. */
 export function ownedWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRec {
-  if (!isNumericId(id)) throw failure(400, 'WebhookIdInvalid', idProblem('webhook id', id), { parameter: 'webhook_id' });
+  if (!isNumericId(id))
+    throw failure(400, 'WebhookIdInvalid', idProblem('webhook id', id), { parameter: 'webhook_id' });
   const w = webhooks(app).get(id);
   if (!w || w.app_key !== req.auth.appKey) {
-    throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, { resource_type: 'webhook', resource_id: id, parameter: 'webhook_id', value: id });
+    throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, {
+      resource_type: 'webhook',
+      resource_id: id,
+      parameter: 'webhook_id',
+      value: id,
+    });
   }
   return w;
 }
@@ -113,7 +130,12 @@ function describe(o: Outcome): string {
  * Sends one CRC GET and classifies the answer: passed, `fatal` (wrong token, 3XX, TLS failure:
  * invalid at once) or transient (4XX, 5XX, timeout, closed channel).
  */
-async function challenge(app: SandboxApp, url: string, appKey: string, webhookId: string): Promise<{ passed: boolean; fatal: boolean; outcome: string }> {
+async function challenge(
+  app: SandboxApp,
+  url: string,
+  appKey: string,
+  webhookId: string,
+): Promise<{ passed: boolean; fatal: boolean; outcome: string }> {
   const token = crypto.randomBytes(24).toString('base64url');
   const target = url + (url.includes('?') ? '&' : '?') + 'crc_token=' + encodeURIComponent(token);
   const o = await exchange('GET', target, { timeoutMs: CRC_TIMEOUT_MS });
@@ -133,7 +155,15 @@ async function challenge(app: SandboxApp, url: string, appKey: string, webhookId
       outcome = `wrong_token (HTTP ${o.status})`;
     } else outcome = 'ok';
   }
-  app.recordDelivery({ kind: 'crc', webhook_id: webhookId, url, at: app.clock.iso(), status: o.status, outcome, ms: o.ms });
+  app.recordDelivery({
+    kind: 'crc',
+    webhook_id: webhookId,
+    url,
+    at: app.clock.iso(),
+    status: o.status,
+    outcome,
+    ms: o.ms,
+  });
   return { passed, fatal, outcome };
 }
 
@@ -170,44 +200,81 @@ function schedule(app: SandboxApp, w: WebhookRec): void {
  * Logs an event for a webhook (so replay can find it) and POSTs it when the webhook is valid.
  * Resolves with true when a delivery was attempted.
  */
-export async function deliver(app: SandboxApp, webhookId: string, body: unknown, ev: { event_type: string; event_uuid: string }): Promise<boolean> {
+export async function deliver(
+  app: SandboxApp,
+  webhookId: string,
+  body: unknown,
+  ev: { event_type: string; event_uuid: string },
+): Promise<boolean> {
   const w = webhooks(app).get(webhookId);
   if (!w) return false;
   const log = eventLog(app);
   log.push({ at: app.clock.now(), webhook_id: webhookId, event_type: ev.event_type, event_uuid: ev.event_uuid, body });
   if (log.length > LOG_MAX) log.splice(0, log.length - LOG_MAX);
   if (!w.valid) {
-    app.recordDelivery({ kind: 'delivery', webhook_id: w.id, url: w.url, at: app.clock.iso(), outcome: 'skipped (webhook invalid)', event_type: ev.event_type, event_uuid: ev.event_uuid });
+    app.recordDelivery({
+      kind: 'delivery',
+      webhook_id: w.id,
+      url: w.url,
+      at: app.clock.iso(),
+      outcome: 'skipped (webhook invalid)',
+      event_type: ev.event_type,
+      event_uuid: ev.event_uuid,
+    });
     return false;
   }
   await post(app, w, body, ev);
   return true;
 }
 
-async function post(app: SandboxApp, w: WebhookRec, body: unknown, ev: { event_type: string; event_uuid: string }, note = ''): Promise<void> {
+async function post(
+  app: SandboxApp,
+  w: WebhookRec,
+  body: unknown,
+  ev: { event_type: string; event_uuid: string },
+  note = '',
+): Promise<void> {
   const raw = JSON.stringify(body);
   const sig = signBody(secretOf(app, w.app_key), raw);
   const o = await exchange('POST', w.url, {
     timeoutMs: DELIVERY_TIMEOUT_MS,
     body: raw,
-    headers: { 'content-type': 'application/json', 'x-service-webhooks-signature': sig, 'x-twitter-webhooks-signature': sig },
+    headers: {
+      'content-type': 'application/json',
+      'x-service-webhooks-signature': sig,
+      'x-twitter-webhooks-signature': sig,
+    },
   });
   // The contract's acknowledgement is a 200 (section 6); anything else is a failed delivery.
   const outcome = (o.status === 200 ? 'ok' : describe(o)) + note;
-  app.recordDelivery({ kind: 'delivery', webhook_id: w.id, url: w.url, at: app.clock.iso(), status: o.status, outcome, event_type: ev.event_type, event_uuid: ev.event_uuid, ms: o.ms });
+  app.recordDelivery({
+    kind: 'delivery',
+    webhook_id: w.id,
+    url: w.url,
+    at: app.clock.iso(),
+    status: o.status,
+    outcome,
+    event_type: ev.event_type,
+    event_uuid: ev.event_uuid,
+    ms: o.ms,
+  });
 }
 
 /** yyyymmddhhmm (UTC) to epoch ms. */
 function replayDate(v: unknown, name: string): number {
   const t = parseReplayDate(v);
   if (t === undefined) {
-    throw problem(400, 'Invalid Request', `${name} must be yyyymmddhhmm (UTC), got ${JSON.stringify(v)}`, { parameter: name, value: v });
+    throw problem(400, 'Invalid Request', `${name} must be yyyymmddhhmm (UTC), got ${JSON.stringify(v)}`, {
+      parameter: name,
+      value: v,
+    });
   }
   return t;
 }
 
 function obj(v: unknown): Record<string, unknown> {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
   return v as Record<string, unknown>;
 }
 
@@ -229,20 +296,42 @@ export function install(app: SandboxApp): void {
   r.serve(E.create, async (req) => {
     const body = obj(req.json());
     const url = body.url;
-    if (typeof url !== 'string') throw failure(400, 'UrlValidationFailed', 'url is required (a string of 1-200 characters)', { parameter: 'url' });
+    if (typeof url !== 'string')
+      throw failure(400, 'UrlValidationFailed', 'url is required (a string of 1-200 characters)', { parameter: 'url' });
     const why = webhookUrlProblem(url, allowLoopback);
     if (why) throw failure(400, 'UrlValidationFailed', why, { parameter: 'url', value: url });
     const appKey = req.auth.appKey!;
     const mine = [...webhooks(app).values()].filter((w) => w.app_key === appKey);
-    if (mine.some((w) => w.url === url)) throw failure(400, 'DuplicateUrlFailed', `a webhook with this URL is already registered`, { parameter: 'url', value: url });
-    if (mine.length >= WEBHOOKS_PER_APP) throw failure(400, 'WebhookLimitExceeded', `this app already has ${mine.length} webhooks (the limit is ${WEBHOOKS_PER_APP})`);
+    if (mine.some((w) => w.url === url))
+      throw failure(400, 'DuplicateUrlFailed', `a webhook with this URL is already registered`, {
+        parameter: 'url',
+        value: url,
+      });
+    if (mine.length >= WEBHOOKS_PER_APP)
+      throw failure(
+        400,
+        'WebhookLimitExceeded',
+        `this app already has ${mine.length} webhooks (the limit is ${WEBHOOKS_PER_APP})`,
+      );
     let id = randomDigits(19);
     while (webhooks(app).has(id)) id = randomDigits(19);
     // A check is sent immediately on creation (section 3.2); a webhook that fails it is not created.
     const c = await challenge(app, url, appKey, id);
-    if (!c.passed) throw failure(400, 'CrcValidationFailed', `the challenge check of ${url} failed: ${c.outcome}`, { parameter: 'url', value: url });
+    if (!c.passed)
+      throw failure(400, 'CrcValidationFailed', `the challenge check of ${url} failed: ${c.outcome}`, {
+        parameter: 'url',
+        value: url,
+      });
     const now = app.clock.now();
-    const w: WebhookRec = { id, url, valid: true, created_at: app.clock.iso(now), app_key: appKey, last_success: now, last_check: { at: app.clock.iso(now), outcome: 'ok' } };
+    const w: WebhookRec = {
+      id,
+      url,
+      valid: true,
+      created_at: app.clock.iso(now),
+      app_key: appKey,
+      last_success: now,
+      last_check: { at: app.clock.iso(now), outcome: 'ok' },
+    };
     webhooks(app).set(id, w);
     schedule(app, w);
     return ok({ data: publicView(w) });
@@ -276,14 +365,35 @@ export function install(app: SandboxApp): void {
     const to = replayDate(body.to_date, 'to_date');
     const now = app.clock.now();
     const floorNow = now - (now % MIN);
-    if (to < from) throw problem(400, 'Invalid Request', 'to_date must not be before from_date', { parameter: 'to_date', value: body.to_date });
-    if (from < floorNow - REPLAY_WINDOW_MS) throw problem(400, 'Invalid Request', 'from_date must be within the past 24 hours', { parameter: 'from_date', value: body.from_date });
-    if (to > floorNow) throw problem(400, 'Invalid Request', 'to_date must not be in the future', { parameter: 'to_date', value: body.to_date });
+    if (to < from)
+      throw problem(400, 'Invalid Request', 'to_date must not be before from_date', {
+        parameter: 'to_date',
+        value: body.to_date,
+      });
+    if (from < floorNow - REPLAY_WINDOW_MS)
+      throw problem(400, 'Invalid Request', 'from_date must be within the past 24 hours', {
+        parameter: 'from_date',
+        value: body.from_date,
+      });
+    if (to > floorNow)
+      throw problem(400, 'Invalid Request', 'to_date must not be in the future', {
+        parameter: 'to_date',
+        value: body.to_date,
+      });
     const jobId = randomDigits(19);
     const created = app.clock.iso(now);
     // Inclusive minutes: an event at 12:05:59 is inside to_date 202601151205.
     const events = eventLog(app).filter((e) => e.webhook_id === w.id && e.at >= from && e.at < to + MIN);
-    const job: ReplayJob = { id: jobId, webhook_id: w.id, from_date: body.from_date, to_date: body.to_date, created_at: created, status: 'running', events: events.length, delivered: 0 };
+    const job: ReplayJob = {
+      id: jobId,
+      webhook_id: w.id,
+      from_date: body.from_date,
+      to_date: body.to_date,
+      created_at: created,
+      status: 'running',
+      events: events.length,
+      delivered: 0,
+    };
     app.state.collection(REPLAY_JOBS).set(jobId, job);
     void (async () => {
       for (const e of events) {
@@ -298,7 +408,11 @@ export function install(app: SandboxApp): void {
 
   // Deprecated 2026-03-25 (section 9): the same function lives at POST /2/webhooks/replay.
   r.serve(E.legacyReplay, () => {
-    throw problem(410, 'Gone', 'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.');
+    throw problem(
+      410,
+      'Gone',
+      'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.',
+    );
   });
 
   r.serve(SANDBOX_ADMIN_ENDPOINTS.replayJobs, () => ok({ data: [...app.state.collection(REPLAY_JOBS).values()] }));

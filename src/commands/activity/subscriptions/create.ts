@@ -22,13 +22,19 @@ export function register(parent: Command, runF = subscriptionsCreate): void {
   parent
     .command('create')
     .description('subscribe to an event type (to a webhook with --webhook, else to the stream)')
-    .option('--event <type>', 'event type, e.g. profile.update.bio, post.create, dm.received (see `xctl sandbox trigger --help`)')
+    .option(
+      '--event <type>',
+      'event type, e.g. profile.update.bio, post.create, dm.received (see `xctl sandbox trigger --help`)',
+    )
     .option('--user-id <id>', 'filter: the user the events are about')
     .option('--keyword <text>', `filter: a keyword (${L.keyword.min}-${L.keyword.max} characters)`)
     .option('--direction <dir>', `filter for dm.* and chat.* events: ${L.directions.join(' or ')}`)
     .option('--tag <text>', `a label echoed in each event (${L.tag.min}-${L.tag.max} characters)`)
     .option('--webhook <id>', 'deliver to this webhook')
-    .option('--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`)
+    .option(
+      '--auth <kind>',
+      `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`,
+    )
     .action(define<CreateOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -38,7 +44,12 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
   if (o.userId !== undefined) filter.user_id = o.userId;
   if (o.keyword !== undefined) filter.keyword = o.keyword;
   if (o.direction !== undefined) filter.direction = o.direction;
-  const body = { event_type: o.event, filter, ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) };
+  const body = {
+    event_type: o.event,
+    filter,
+    ...(o.tag !== undefined ? { tag: o.tag } : {}),
+    ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}),
+  };
   checkInput(E.createSubscription, { body }, { event_type: `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}` });
   return body;
 }
@@ -49,7 +60,13 @@ export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promi
   const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.create);
   const http = await ctx.http();
   // A user token's scope depends on the event type: the hint of a 403 names it.
-  const res = await http.request<{ data?: unknown }>({ method: E.createSubscription.method, path: E.createSubscription.path, auth, json: body, scopes: scopesForEvent(o.event!) });
+  const res = await http.request<{ data?: unknown }>({
+    method: E.createSubscription.method,
+    path: E.createSubscription.path,
+    auth,
+    json: body,
+    scopes: scopesForEvent(o.event!),
+  });
   const { printOne } = await import('../../../core/output.js');
   await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), { columns: SUBSCRIPTION_COLUMNS });
 }

@@ -14,7 +14,8 @@ export interface DeleteOptions {
 
 export function register(parent: Command, runF = subscriptionsDelete): void {
   parent
-    .command('delete').argument('<ids...>', 'subscription ids (`xctl activity subscriptions list`)')
+    .command('delete')
+    .argument('<ids...>', 'subscription ids (`xctl activity subscriptions list`)')
     .description('delete subscriptions, one or many (asks; --yes when not at a terminal)')
     .action(define((ctx, _o, ids) => runF(ctx, { ids })));
 }
@@ -26,10 +27,15 @@ export function register(parent: Command, runF = subscriptionsDelete): void {
 export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promise<void> {
   for (const id of o.ids) checkInput(E.deleteSubscription, { path: { id } });
   const ids = [...new Set(o.ids)];
-  if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`))) return ctx.io.info('nothing deleted');
+  if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`)))
+    return ctx.io.info('nothing deleted');
   const http = await ctx.http();
   if (ids.length === 1) {
-    const res = await http.request<{ meta?: { total_subscriptions?: number } }>({ method: E.deleteSubscription.method, path: pathOf(E.deleteSubscription, { id: ids[0]! }), auth: 'app' });
+    const res = await http.request<{ meta?: { total_subscriptions?: number } }>({
+      method: E.deleteSubscription.method,
+      path: pathOf(E.deleteSubscription, { id: ids[0]! }),
+      auth: 'app',
+    });
     ctx.io.info(`deleted subscription ${ids[0]} (${res.data.meta?.total_subscriptions ?? '?'} left)`);
     return;
   }
@@ -41,7 +47,12 @@ export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promi
       data?: Array<{ subscription_id?: string; deleted?: boolean }>;
       errors?: Array<{ subscription_id?: string; reason?: string; message?: string }>;
       meta?: { total_subscriptions?: number };
-    }>({ method: E.deleteSubscriptions.method, path: E.deleteSubscriptions.path, auth: 'app', query: { ids: chunk.join(',') } });
+    }>({
+      method: E.deleteSubscriptions.method,
+      path: E.deleteSubscriptions.path,
+      auth: 'app',
+      query: { ids: chunk.join(',') },
+    });
     for (const d of res.data.data ?? []) if (d.deleted) ctx.io.info(`deleted subscription ${d.subscription_id}`);
     for (const e of res.data.errors ?? []) {
       failed.push(String(e.subscription_id));
@@ -50,5 +61,6 @@ export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promi
     left = res.data.meta?.total_subscriptions ?? left;
   }
   ctx.io.info(`${ids.length - failed.length} of ${ids.length} deleted (${left ?? '?'} left)`);
-  if (failed.length) throw new ApiError(`${failed.length} of ${ids.length} subscriptions were not deleted: ${failed.join(', ')}`, {});
+  if (failed.length)
+    throw new ApiError(`${failed.length} of ${ids.length} subscriptions were not deleted: ${failed.join(', ')}`, {});
 }

@@ -38,12 +38,19 @@ export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<v
         method: E.listSubscriptions.method,
         path: E.listSubscriptions.path,
         auth,
-        query: { max_results: limit !== undefined ? Math.min(L.maxResults.max, limit) : L.maxResults.default, pagination_token: cursor },
+        query: {
+          max_results: limit !== undefined ? Math.min(L.maxResults.max, limit) : L.maxResults.default,
+          pagination_token: cursor,
+        },
       });
       return { items: res.data.data ?? [], next: res.data.meta?.next_token };
     },
     { all: o.all, limit, cursor: o.cursor, state },
   );
   const { printList } = await import('../../../core/output.js');
-  await printList(ctx.io, await ctx.output(), items, { columns: SUBSCRIPTION_COLUMNS, knownFields: [...SUBSCRIPTION_COLUMNS, 'updated_at'], pages: state });
+  await printList(ctx.io, await ctx.output(), items, {
+    columns: SUBSCRIPTION_COLUMNS,
+    knownFields: [...SUBSCRIPTION_COLUMNS, 'updated_at'],
+    pages: state,
+  });
 }

@@ -22,7 +22,9 @@ export function subscriptionOf(data: unknown): Record<string, unknown> {
   const d = Array.isArray(data) ? data[0] : data;
   if (!d || typeof d !== 'object') throw new ApiError('the service answered without the subscription', { body: data });
   const rec = d as Record<string, unknown>;
-  const sub = rec.subscription && typeof rec.subscription === 'object' ? (rec.subscription as Record<string, unknown>) : rec;
-  if (typeof sub.subscription_id !== 'string') throw new ApiError('the service answered without a subscription_id', { body: data });
+  const sub =
+    rec.subscription && typeof rec.subscription === 'object' ? (rec.subscription as Record<string, unknown>) : rec;
+  if (typeof sub.subscription_id !== 'string')
+    throw new ApiError('the service answered without a subscription_id', { body: data });
   return sub;
 }

@@ -17,7 +17,8 @@ export interface UpdateOptions {
 
 export function register(parent: Command, runF = subscriptionsUpdate): void {
   parent
-    .command('update').argument('<id>', "the subscription's id")
+    .command('update')
+    .argument('<id>', "the subscription's id")
     .description("change a subscription's tag or webhook (event type and filter cannot change)")
     .option('--tag <text>', `a new label (${L.tag.min}-${L.tag.max} characters)`)
     .option('--webhook <id>', 'deliver to this webhook instead')
@@ -26,9 +27,16 @@ export function register(parent: Command, runF = subscriptionsUpdate): void {
 
 /** PUT /2/activity/subscriptions/:id {"tag"?,"webhook_id"?} */
 export async function subscriptionsUpdate(ctx: Context, o: UpdateOptions): Promise<void> {
-  const body = { ...(o.tag !== undefined ? { tag: o.tag } : {}), ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}) };
+  const body = {
+    ...(o.tag !== undefined ? { tag: o.tag } : {}),
+    ...(o.webhook !== undefined ? { webhook_id: o.webhook } : {}),
+  };
   checkInput(E.updateSubscription, { path: { id: o.id } });
-  if (o.tag === undefined && o.webhook === undefined) throw new UsageError('give --tag and/or --webhook (event type and filter cannot change: delete and re-create instead)', { flag: '--tag' });
+  if (o.tag === undefined && o.webhook === undefined)
+    throw new UsageError(
+      'give --tag and/or --webhook (event type and filter cannot change: delete and re-create instead)',
+      { flag: '--tag' },
+    );
   checkInput(E.updateSubscription, { path: { id: o.id }, body });
   const http = await ctx.http();
   const res = await http.request<{ data?: unknown }>({
@@ -38,5 +46,7 @@ export async function subscriptionsUpdate(ctx: Context, o: UpdateOptions): Promi
     json: body,
   });
   const { printOne } = await import('../../../core/output.js');
-  await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), { columns: [...SUBSCRIPTION_COLUMNS, 'updated_at'] });
+  await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), {
+    columns: [...SUBSCRIPTION_COLUMNS, 'updated_at'],
+  });
 }

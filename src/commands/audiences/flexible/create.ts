@@ -24,8 +24,13 @@ export function register(parent: Command, runF = flexibleCreate): void {
   const op = requireOperation(requireResource('custom_audiences'), 'batch');
   parent
     .command('create')
-    .description(`create flexible audiences from a spec file (up to 10 per request, at most 10 custom audiences each) — POST /12${op.path}`)
-    .requiredOption('--file <path>', 'the spec: one audience {"name","segments":{...}}, an array of them, or the batch body; - for stdin')
+    .description(
+      `create flexible audiences from a spec file (up to 10 per request, at most 10 custom audiences each) — POST /12${op.path}`,
+    )
+    .requiredOption(
+      '--file <path>',
+      'the spec: one audience {"name","segments":{...}}, an array of them, or the batch body; - for stdin',
+    )
     .action(define<FlexibleCreateOptions>((ctx, o) => runF(ctx, o)));
 }
 
@@ -46,20 +51,26 @@ export function flexibleItems(spec: unknown): unknown[] {
 export async function flexibleCreate(ctx: Context, o: FlexibleCreateOptions): Promise<void> {
   const ca = requireResource('custom_audiences');
   const op = requireOperation(ca, 'batch');
-  const items = flexibleItems(parseJsonInput(await readInputArg(ctx, o.file, '--file'), '--file', 'flexible audience spec'));
+  const items = flexibleItems(
+    parseJsonInput(await readInputArg(ctx, o.file, '--file'), '--file', 'flexible audience spec'),
+  );
   for (const [i, item] of items.entries()) {
     const it = item as BatchItem | null;
     if (it?.operation_type !== 'Update') continue;
-    if (it.params?.audience_type === 'FLEXIBLE') throw new UsageError(`--file: item ${i + 1} (Update): ${IMMUTABLE_HINT}`, { flag: '--file', code: 'IMMUTABLE' });
+    if (it.params?.audience_type === 'FLEXIBLE')
+      throw new UsageError(`--file: item ${i + 1} (Update): ${IMMUTABLE_HINT}`, { flag: '--file', code: 'IMMUTABLE' });
   }
   // Item checks first (nothing is read or sent while the file itself is wrong).
   const check = checkBatch(op, items);
   if (!check.requestErrors.length && check.itemErrors.every((e) => e.length === 0)) {
     for (const [i, item] of items.entries()) {
       const it = item as BatchItem;
-      if (it.operation_type === 'Update') await refuseFlexible(ctx, String(it.params?.custom_audience_id), `--file: item ${i + 1} (Update)`);
+      if (it.operation_type === 'Update')
+        await refuseFlexible(ctx, String(it.params?.custom_audience_id), `--file: item ${i + 1} (Update)`);
       for (const path of leavesWithoutNegate(it.params?.segments)) {
-        ctx.io.warn(`item ${i + 1}: ${path} has no "negate": the spec's default is true, which EXCLUDES that audience; say "negate": false to include it`);
+        ctx.io.warn(
+          `item ${i + 1}: ${path} has no "negate": the spec's default is true, which EXCLUDES that audience; say "negate": false to include it`,
+        );
       }
     }
   }

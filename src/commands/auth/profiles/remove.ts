@@ -12,7 +12,8 @@ export interface RemoveOptions {
 
 export function register(parent: Command, runF = profilesRemove): void {
   parent
-    .command('remove').argument('<name>', 'the profile to remove (`xctl auth profiles list`)')
+    .command('remove')
+    .argument('<name>', 'the profile to remove (`xctl auth profiles list`)')
     .description('delete a profile and its credentials')
     .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
 }
@@ -20,7 +21,8 @@ export function register(parent: Command, runF = profilesRemove): void {
 export async function profilesRemove(ctx: Context, o: RemoveOptions): Promise<void> {
   const name = checkProfileName(o.name);
   const store = await ctx.store();
-  if (!(name in store.profiles())) throw new UsageError(`no profile named "${name}"${didYouMean(name, Object.keys(store.profiles()))}`);
+  if (!(name in store.profiles()))
+    throw new UsageError(`no profile named "${name}"${didYouMean(name, Object.keys(store.profiles()))}`);
   if (!(await ctx.confirm(`remove profile "${name}" and its credentials?`))) return ctx.io.info('nothing removed');
   store.removeProfile(name);
   ctx.io.info(`removed profile "${name}"`);

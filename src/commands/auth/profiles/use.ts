@@ -12,7 +12,8 @@ export interface UseOptions {
 
 export function register(parent: Command, runF = profilesUse): void {
   parent
-    .command('use').argument('<name>', 'the profile that becomes the default')
+    .command('use')
+    .argument('<name>', 'the profile that becomes the default')
     .description('make a profile the default')
     .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
 }
@@ -21,7 +22,9 @@ export async function profilesUse(ctx: Context, o: UseOptions): Promise<void> {
   const name = checkProfileName(o.name);
   const store = await ctx.store();
   if (!(name in store.profiles())) {
-    throw new UsageError(`no profile named "${name}"${didYouMean(name, Object.keys(store.profiles()))}`, { hint: `create it with \`xctl --profile ${name} auth set ...\`; see \`xctl auth profiles list\`` });
+    throw new UsageError(`no profile named "${name}"${didYouMean(name, Object.keys(store.profiles()))}`, {
+      hint: `create it with \`xctl --profile ${name} auth set ...\`; see \`xctl auth profiles list\``,
+    });
   }
   store.setDefaultProfile(name);
   ctx.io.info(`default profile is now "${name}"`);

@@ -16,7 +16,8 @@ export interface AddOptions {
 
 export function register(parent: Command, runF = rulesAdd): void {
   parent
-    .command('add').argument('[values...]', 'rule values (or --file)')
+    .command('add')
+    .argument('[values...]', 'rule values (or --file)')
     .description('add rules: values as arguments and/or --file (JSON array, JSON lines, or one value per line)')
     .option('--tag <tag>', 'tag for the rules given as arguments')
     .option('--file <file>', 'rules file (@file, file or - for stdin)')
@@ -30,7 +31,8 @@ export async function rulesAdd(ctx: Context, o: AddOptions): Promise<void> {
   if (o.file) rules.push(...parseRulesFile(await readInputArg(ctx, o.file, '--file')));
   checkRules(rules);
   const res = await postRules(ctx, { add: rules }, o.dryRun);
-  if (res.status >= 400 && !res.data.meta) throw new ApiError(`adding rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
+  if (res.status >= 400 && !res.data.meta)
+    throw new ApiError(`adding rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const { printList } = await import('../../../core/output.js');
   const s = res.data.meta?.summary ?? {};
   if (o.dryRun) {
@@ -40,7 +42,12 @@ export async function rulesAdd(ctx: Context, o: AddOptions): Promise<void> {
     ctx.io.info(`dry run: would add ${s.valid ?? rows.length}, invalid ${s.invalid ?? 0}; nothing was added`);
   } else {
     if (res.data.data?.length) await printList(ctx.io, await ctx.output(), res.data.data, { columns: COLUMNS });
-    ctx.io.info(`valid ${s.valid ?? 0}, invalid ${s.invalid ?? 0}, created ${s.created ?? 0}, not created ${s.not_created ?? 0}`);
+    ctx.io.info(
+      `valid ${s.valid ?? 0}, invalid ${s.invalid ?? 0}, created ${s.created ?? 0}, not created ${s.not_created ?? 0}`,
+    );
   }
-  if (res.status >= 400) throw new ApiError(`${s.invalid ?? res.data.errors?.length ?? 0} rule(s) refused; none was added`, { status: res.status });
+  if (res.status >= 400)
+    throw new ApiError(`${s.invalid ?? res.data.errors?.length ?? 0} rule(s) refused; none was added`, {
+      status: res.status,
+    });
 }

@@ -18,7 +18,10 @@ export async function rulesCounts(ctx: Context): Promise<void> {
     method: E.ruleCounts.method,
     path: E.ruleCounts.path,
     auth: 'app',
-    query: { 'rules_count.fields': 'all_project_client_apps,cap_per_client_app,cap_per_project,client_app_rules_count,project_rules_count' },
+    query: {
+      'rules_count.fields':
+        'all_project_client_apps,cap_per_client_app,cap_per_project,client_app_rules_count,project_rules_count',
+    },
   });
   const d = res.data.data ?? {};
   const app = (d.client_app_rules_count ?? {}) as { rule_count?: number; client_app_id?: string };

@@ -13,7 +13,8 @@ export interface DeleteOptions {
 
 export function register(parent: Command, runF = rulesDelete): void {
   parent
-    .command('delete').argument('<ids...>', 'rule ids (`xctl stream rules list`)')
+    .command('delete')
+    .argument('<ids...>', 'rule ids (`xctl stream rules list`)')
     .description('delete rules by id')
     .option('--dry-run', 'validate only; nothing is deleted')
     .action(define<Omit<DeleteOptions, 'ids'>>((ctx, o, ids) => runF(ctx, { ...o, ids })));
@@ -23,9 +24,12 @@ export function register(parent: Command, runF = rulesDelete): void {
 export async function rulesDelete(ctx: Context, o: DeleteOptions): Promise<void> {
   for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(idProblem('rule id', id), { flag: '<id>' });
   const res = await postRules(ctx, { delete: { ids: o.ids } }, o.dryRun);
-  if (res.status >= 400) throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
+  if (res.status >= 400)
+    throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });
   const s = res.data.meta?.summary ?? {};
-  if (o.dryRun) ctx.io.info(`dry run: would delete ${s.deleted ?? 0}, would not delete ${s.not_deleted ?? 0}; nothing was deleted`);
+  if (o.dryRun)
+    ctx.io.info(`dry run: would delete ${s.deleted ?? 0}, would not delete ${s.not_deleted ?? 0}; nothing was deleted`);
   else ctx.io.info(`deleted ${s.deleted ?? 0}, not deleted ${s.not_deleted ?? 0}`);
-  if (res.data.errors?.length) throw new ApiError(`${res.data.errors.length} rule(s) not found`, { status: res.status });
+  if (res.data.errors?.length)
+    throw new ApiError(`${res.data.errors.length} rule(s) not found`, { status: res.status });
 }

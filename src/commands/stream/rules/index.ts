@@ -7,6 +7,8 @@ import { register as del } from './delete.js';
 import { register as counts } from './counts.js';
 
 export function register(parent: Command): void {
-  const rules = parent.command('rules').description(`filtered stream rules (up to ${RULE_MAX_CHARS.toLocaleString('en-US')} characters each)`);
+  const rules = parent
+    .command('rules')
+    .description(`filtered stream rules (up to ${RULE_MAX_CHARS.toLocaleString('en-US')} characters each)`);
   for (const verb of [list, add, counts, del]) verb(rules);
 }

@@ -17,7 +17,8 @@ export function parseRulesFile(text: string, flag = '--file'): Rule[] {
     if (typeof x === 'string') return { value: x };
     if (x && typeof x === 'object' && typeof (x as Rule).value === 'string') {
       const r = x as Rule;
-      if (r.tag !== undefined && typeof r.tag !== 'string') throw new UsageError(`${flag}: ${where}: tag must be a string`, { flag });
+      if (r.tag !== undefined && typeof r.tag !== 'string')
+        throw new UsageError(`${flag}: ${where}: tag must be a string`, { flag });
       return { value: r.value, ...(r.tag !== undefined ? { tag: r.tag } : {}) };
     }
     throw new UsageError(`${flag}: ${where}: expected a rule value or {"value","tag"}`, { flag });
@@ -52,7 +53,11 @@ export function checkRules(rules: Rule[]): void {
   if (rules.length === 0) throw new UsageError('no rules given: pass rule values or --file', { flag: '--file' });
   rules.forEach((r, i) => {
     if (!r.value.trim()) throw new UsageError(`rule ${i + 1} is empty`, { flag: '<value>' });
-    if (r.value.length > RULE_MAX_CHARS) throw new UsageError(`rule ${i + 1} is ${r.value.length} characters; at most ${RULE_MAX_CHARS}`, { flag: '<value>' });
-    if (r.tag !== undefined && r.tag.length > RULE_TAG_MAX) throw new UsageError(`rule ${i + 1}: tag is longer than ${RULE_TAG_MAX} characters`, { flag: '--tag' });
+    if (r.value.length > RULE_MAX_CHARS)
+      throw new UsageError(`rule ${i + 1} is ${r.value.length} characters; at most ${RULE_MAX_CHARS}`, {
+        flag: '<value>',
+      });
+    if (r.tag !== undefined && r.tag.length > RULE_TAG_MAX)
+      throw new UsageError(`rule ${i + 1}: tag is longer than ${RULE_TAG_MAX} characters`, { flag: '--tag' });
   });
 }

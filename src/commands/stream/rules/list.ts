@@ -15,7 +15,11 @@ export function register(parent: Command, runF = rulesList): void {
 /** GET /2/tweets/search/stream/rules */
 export async function rulesList(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({ method: E.listRules.method, path: E.listRules.path, auth: 'app' });
+  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({
+    method: E.listRules.method,
+    path: E.listRules.path,
+    auth: 'app',
+  });
   const { printList } = await import('../../../core/output.js');
   await printList(ctx.io, await ctx.output(), res.data.data ?? [], { columns: COLUMNS, knownFields: COLUMNS });
 }

@@ -25,7 +25,8 @@ export async function postRules(ctx: Context, body: unknown, dryRun?: boolean) {
   if (res.status >= 500 || (res.status >= 400 && !res.data?.meta)) {
     // Not a per-rule refusal: the usual error (auth exit 3; a 5xx may have applied the change).
     const err = errorFromResponse(res.status, res.data, { fallbackText: res.text });
-    if (res.status >= 500) err.hint = 'not retried: the POST may have been applied; check with `xctl stream rules list`';
+    if (res.status >= 500)
+      err.hint = 'not retried: the POST may have been applied; check with `xctl stream rules list`';
     throw err;
   }
   reportErrors(ctx, res.data.errors);
@@ -33,5 +34,8 @@ export async function postRules(ctx: Context, body: unknown, dryRun?: boolean) {
 }
 
 function reportErrors(ctx: Context, errs: Array<Record<string, unknown>> | undefined): void {
-  for (const e of errs ?? []) ctx.io.warn(`${String(e.title ?? 'error')}: ${JSON.stringify(e.value ?? e.id ?? '')}${e.detail ? ` (${String(e.detail)})` : ''}`);
+  for (const e of errs ?? [])
+    ctx.io.warn(
+      `${String(e.title ?? 'error')}: ${JSON.stringify(e.value ?? e.id ?? '')}${e.detail ? ` (${String(e.detail)})` : ''}`,
+    );
 }

@@ -23,9 +23,15 @@ const flagOf = (param: string) => '--' + param.replace('.', '-');
 const keyOf = (param: string) => param.replace(/\.(\w)/, (_, c: string) => c.toUpperCase()) as keyof LinkOptions;
 
 export function register(parent: Command, runF = linkWebhook): void {
-  const cmd = parent.command('link').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)").description('deliver matching posts to a webhook (again with another field set: one more link)');
-  for (const p of LINK_FIELD_PARAMS) cmd.option(`${flagOf(p)} <list>`, `${p} of each delivered post (as on the filtered stream)`);
-  cmd.action(define<Omit<LinkOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })));
+  const cmd = parent
+    .command('link')
+    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
+    .description('deliver matching posts to a webhook (again with another field set: one more link)');
+  for (const p of LINK_FIELD_PARAMS)
+    cmd.option(`${flagOf(p)} <list>`, `${p} of each delivered post (as on the filtered stream)`);
+  cmd.action(
+    define<Omit<LinkOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
+  );
 }
 
 /** POST /2/tweets/search/webhooks/:id — deliver matching posts to this webhook (with a field set). */
@@ -35,7 +41,8 @@ export async function linkWebhook(ctx: Context, o: LinkOptions): Promise<void> {
   for (const p of LINK_FIELD_PARAMS) {
     const v = o[keyOf(p)];
     if (v === undefined) continue;
-    if (!/^[a-z_.]+(,[a-z_.]+)*$/.test(v)) throw new UsageError(`${flagOf(p)} must be a comma list of field names (got "${v}")`, { flag: flagOf(p) });
+    if (!/^[a-z_.]+(,[a-z_.]+)*$/.test(v))
+      throw new UsageError(`${flagOf(p)} must be a comma list of field names (got "${v}")`, { flag: flagOf(p) });
     query[p] = v;
   }
   const http = await ctx.http();

@@ -19,9 +19,17 @@ const COLUMNS = ['webhook_id', 'instance_id', 'fields', 'created_at'];
  */
 export async function listLinks(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> | { links?: Array<Record<string, unknown>> } }>({ method: E.listLinks.method, path: E.listLinks.path, auth: 'app' });
+  const res = await http.request<{
+    data?: Array<Record<string, unknown>> | { links?: Array<Record<string, unknown>> };
+  }>({ method: E.listLinks.method, path: E.listLinks.path, auth: 'app' });
   const d = res.data.data;
-  const rows = (Array.isArray(d) ? d : (d?.links ?? [])).map((l) => ({ ...l, fields: Array.isArray(l.fields) ? l.fields.join('&') : l.fields }));
+  const rows = (Array.isArray(d) ? d : (d?.links ?? [])).map((l) => ({
+    ...l,
+    fields: Array.isArray(l.fields) ? l.fields.join('&') : l.fields,
+  }));
   const { printList } = await import('../../../core/output.js');
-  await printList(ctx.io, await ctx.output(), rows, { columns: COLUMNS, knownFields: [...COLUMNS, 'application_id', 'business_user_id'] });
+  await printList(ctx.io, await ctx.output(), rows, {
+    columns: COLUMNS,
+    knownFields: [...COLUMNS, 'application_id', 'business_user_id'],
+  });
 }

@@ -10,7 +10,8 @@ import type { LinkOptions } from './link.js';
 
 export function register(parent: Command, runF = unlinkWebhook): void {
   parent
-    .command('unlink').argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
+    .command('unlink')
+    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description('stop delivering to a webhook')
     .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
 }
@@ -19,6 +20,12 @@ export function register(parent: Command, runF = unlinkWebhook): void {
 export async function unlinkWebhook(ctx: Context, o: LinkOptions): Promise<void> {
   const id = checkWebhookId(o.webhookId);
   const http = await ctx.http();
-  const res = await http.request<{ data?: { deleted?: boolean } }>({ method: E.unlink.method, path: pathOf(E.unlink, { id }), auth: 'app' });
-  ctx.io.info(res.data.data?.deleted ? `webhook ${id} unlinked from the filtered stream` : `webhook ${id} was not linked`);
+  const res = await http.request<{ data?: { deleted?: boolean } }>({
+    method: E.unlink.method,
+    path: pathOf(E.unlink, { id }),
+    auth: 'app',
+  });
+  ctx.io.info(
+    res.data.data?.deleted ? `webhook ${id} unlinked from the filtered stream` : `webhook ${id} was not linked`,
+  );
 }
