@@ -82,8 +82,14 @@ audiences:
     { allowFail: true },
   );
   await d.xctl(['audiences', 'apply', '-f', file]);
-  const m = (await (await fetch(`${d.sandbox.baseUrl}/_sandbox/audience-members/custom_audiences/${news}`)).json())
-    .data;
+  // The admin endpoints that show data take the sandbox app's key (another local user must not read them).
+  const seed = d.sandbox.seed;
+  const key = { authorization: `Basic ${Buffer.from(`${seed.api_key}:${seed.api_secret}`).toString('base64')}` };
+  const m = (
+    await (
+      await fetch(`${d.sandbox.baseUrl}/_sandbox/audience-members/custom_audiences/${news}`, { headers: key })
+    ).json()
+  ).data;
   d.note(`the sandbox holds ${m.size} members in "Demo newsletter": the file's 1950; the next plan exits 0`);
   await d.xctl(['audiences', 'apply', '-f', file, '--plan']);
 }
