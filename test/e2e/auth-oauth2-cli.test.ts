@@ -332,7 +332,7 @@ describe('scopes', () => {
     expect(list.stderr).toContain('needs the scopes tweet.read like.read');
     const raw = await run(['request', '/2/webhooks', '--auth', 'oauth2'], env);
     expect(raw.code).toBe(3);
-    expect(raw.stderr).toMatch(/does not take OAuth 2\.0 user tokens/);
+    expect(raw.stderr).toMatch(/takes OAuth 2\.0 Application-Only: pass --auth app/);
     expect(
       (
         await run(

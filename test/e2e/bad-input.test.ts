@@ -128,7 +128,11 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
         code: 2,
         re: /unknown option '--file' \(did you mean one of --fields, --profile\?\)$/,
       },
-      { args: ['ads', 'campaigns', 'lst'], code: 2, re: /unknown command 'lst' \(did you mean list\?\)$/ },
+      {
+        args: ['ads', 'campaigns', 'lst'],
+        code: 2,
+        re: /unknown command 'lst' for 'xctl ads campaigns' \(did you mean list\?\)$/,
+      },
     ]);
   });
 
@@ -256,7 +260,7 @@ describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
         re: /--concurrency/,
       },
       { args: ['audiences', 'hash', f.bin!, '--type', 'email'], code: 2, re: /looks binary/ },
-      { args: ['audiences', 'hash', f.missing!, '--type', 'email'], code: 2, re: /no such file/ },
+      { args: ['audiences', 'hash', f.missing!, '--type', 'email'], code: 2, re: /does not exist/ },
       { args: ['audiences', 'hash', f.csv!, '--column', 'fax=Fax'], code: 2, re: /--column must be TYPE=HEADER/ },
       { args: ['audiences', 'list', '--limit', 'many'], code: 2, re: /--limit/ },
     ]);
