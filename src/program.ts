@@ -1,5 +1,6 @@
 // The root command: global options and the command groups, each imported only when it runs.
 import { Command, Help, Option } from 'commander';
+import { runsItself } from './commands/annotations.js';
 import { helpWidth, wrapLongLines } from './commands/help-text.js';
 
 export interface GroupModule {
@@ -183,8 +184,6 @@ export function rewriteHelpWord(args: string[]): string[] {
   return [...args.slice(0, i), ...args.slice(i + 1), '--help'];
 }
 
-type CommandInternals = Command & { _actionHandler?: unknown; _defaultCommandName?: string };
-
 /**
  * True when argv names a command that only groups others (`xctl`, `xctl ads`, `xctl ads
  * campaigns`) and nothing after it: its help then goes to stdout with exit 0, as gh does,
@@ -192,15 +191,13 @@ type CommandInternals = Command & { _actionHandler?: unknown; _defaultCommandNam
  */
 export function namesBareGroup(program: Command, args: string[]): boolean {
   if (args.some((a) => a === '-h' || a === '--help' || a === '-V' || a === '--version')) return false;
-  let cmd = program as CommandInternals;
+  let cmd = program;
   for (const word of operandsOf(args)) {
-    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as
-      | CommandInternals
-      | undefined;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) return false;
     cmd = sub;
   }
-  return cmd.commands.length > 0 && !cmd._actionHandler && !cmd._defaultCommandName;
+  return cmd.commands.length > 0 && !runsItself(cmd);
 }
 
 export function firstOperand(args: string[]): string | undefined {
@@ -271,13 +268,11 @@ export async function unknownCommand(
   program: Command,
   args: string[],
 ): Promise<{ message: string; hint?: string } | undefined> {
-  let cmd = program as CommandInternals;
+  let cmd = program;
   const path: string[] = [];
   for (const word of operandsOf(args)) {
-    if (!cmd.commands.length || cmd._actionHandler || cmd._defaultCommandName) return undefined;
-    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word)) as
-      | CommandInternals
-      | undefined;
+    if (!cmd.commands.length || runsItself(cmd)) return undefined;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) {
       if (cmd === program) return undefined; // commander's own answer (group names are known before loading)
       const { didYouMean } = await import('./core/suggest.js');

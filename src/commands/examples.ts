@@ -4,7 +4,7 @@
 // command line (quotes allowed; no pipes or redirections), optionally followed by `  # note`:
 // test/unit/help.test.ts parses every one with the real program definition.
 import type { Command } from 'commander';
-import { generatedExamples } from './annotations.js';
+import { defaultVerbOf, generatedExamples } from './annotations.js';
 import { helpWidth, termList, wrapWords } from './help-text.js';
 
 export const EXAMPLES: Record<string, string[]> = {
@@ -203,7 +203,7 @@ function continued(line: string, indent: string): string {
 export function attachExamples(root: Command): void {
   const walk = (c: Command) => {
     const subs = c.commands.filter((s) => s.name() !== 'help');
-    const defName = (c as Command & { _defaultCommandName?: string })._defaultCommandName;
+    const defName = defaultVerbOf(c);
     const def = defName ? subs.find((s) => s.name() === defName) : undefined;
     if (def) {
       // `xctl ads ref bidding-rules --currency USD` runs its default verb: its flags belong here too.

@@ -1,12 +1,11 @@
 // Generated verbs: one subcommand per operation of the ads table, one flag per parameter,
 // positionals from the path, validation before sending, and the verb's declared hooks.
-import { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-types.js';
-import { setGeneratedExamples, withCompletionValues } from '../annotations.js';
-import { define } from '../define.js';
-import { addMoneyFlags } from './money-flags.js';
+import { type ArgDecl, type CommandDecl, declare, type OptionDecl } from '../define.js';
+import { moneyOptions } from './money-flags.js';
 import { operationOptions, positionalsOf, runOperation, type OperationHooks } from './run.js';
-import { addWriteFlags } from './write-flags.js';
+import { writeOptions } from './write-flags.js';
 
 function helpFor(d: ParamDef): string {
   const parts = [d.help, d.required ? 'required' : undefined, d.rule];
@@ -18,10 +17,13 @@ function helpFor(d: ParamDef): string {
  * The flags of one parameter. Booleans are `--flag` / `--no-flag` (unset: not sent); an optional
  * value (`--flag [bool]`) would swallow a following positional (`get --with-deleted ID`).
  */
-export function optionsFor(d: ParamDef): Option[] {
+export function optionsFor(d: ParamDef): OptionDecl[] {
   // Enum values ride along for shell completion only: the table's own check gives the errors.
-  if (d.kind !== 'bool') return [withCompletionValues(new Option(`${d.flag} <value>`, helpFor(d)), d.enumValues)];
-  return [new Option(d.flag, helpFor(d)), new Option(d.flag.replace(/^--/, '--no-'), `send ${d.name}=false`)];
+  if (d.kind !== 'bool') return [{ flags: `${d.flag} <value>`, description: helpFor(d), completion: d.enumValues }];
+  return [
+    [d.flag, helpFor(d)],
+    [d.flag.replace(/^--/, '--no-'), `send ${d.name}=false`],
+  ];
 }
 
 /** `<noun>` with a verb per operation; `hooks` by verb. */
@@ -33,29 +35,36 @@ export function addResource(parent: Command, r: ResourceDef, hooks: Record<strin
 
 /** One generated subcommand: positionals from the path, a flag per parameter, --all/--limit on lists. */
 export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, hooks: OperationHooks = {}): Command {
-  const isDefault = r.defaultVerb === op.verb;
-  const sub = noun.command(op.verb, isDefault ? { isDefault: true } : {});
-  sub.description(
-    `${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`,
+  return declare(noun, operationDecl(r, op, hooks));
+}
+
+/** The declaration of one generated verb: the same form as a hand-written one. */
+export function operationDecl(
+  r: ResourceDef,
+  op: OperationDef,
+  hooks: OperationHooks = {},
+): CommandDecl<ArgDecl[], OptionDecl[]> {
+  const args = positionalsOf(r, op).map(
+    (pos): ArgDecl => [pos.optional ? `[${pos.name}]` : `<${pos.name}>`, argumentHelp(pos.key, pos.optional)],
   );
-  for (const pos of positionalsOf(r, op))
-    sub.argument(pos.optional ? `[${pos.name}]` : `<${pos.name}>`, argumentHelp(pos.key, pos.optional));
   // JSON-bodied operations take their parameters from --file only.
-  for (const d of op.body === 'json' ? [] : op.params) for (const o of optionsFor(d)) sub.addOption(o);
-  if (op.body === 'json') sub.addOption(new Option('--file <path>', 'JSON body: a file, or - for stdin (required)'));
-  else addMoneyFlags(sub, op);
-  addWriteFlags(sub, r, op);
+  const options: OptionDecl[] = op.body === 'json' ? [] : op.params.flatMap(optionsFor);
+  if (op.body === 'json') options.push(['--file <path>', 'JSON body: a file, or - for stdin (required)']);
+  else options.push(...moneyOptions(op, options));
+  options.push(...writeOptions(r, op));
   if (op.kind === 'list' && op.method === 'GET') {
-    sub.option('--all', 'follow next_cursor through every page');
-    sub.option('--limit <n>', 'stop after n records (follows pages)');
+    options.push(['--all', 'follow next_cursor through every page']);
+    options.push(['--limit <n>', 'stop after n records (follows pages)']);
   }
-  sub.action(
-    define<Record<string, unknown>>((ctx, opts, args) =>
-      runOperation(ctx, r, op, operationOptions(r, op, opts, args), hooks),
-    ),
-  );
-  setGeneratedExamples(sub, () => examplesFor(sub, r, op));
-  return sub;
+  return {
+    name: op.verb,
+    description: `${op.description}${op.sandboxOnly ? ' [SANDBOX]' : ''} — ${op.method} /${op.version ?? '12'}${op.path}`,
+    isDefault: r.defaultVerb === op.verb,
+    arguments: args,
+    options,
+    examples: (sub) => examplesFor(sub, r, op),
+    run: (ctx, opts, positionals) => runOperation(ctx, r, op, operationOptions(r, op, opts, positionals), hooks),
+  };
 }
 
 /** A path parameter in words: `campaign_id` -> "the campaign's id", account ids default to --account. */

@@ -1,10 +1,10 @@
 // `--daily-budget 30.00`, `--bid 1.50`, `--total-budget`: a twin in the account's currency for
 // every `*_local_micro` flag, converted to micros exactly (decimal strings, BigInt; no floating
 // point), refusing more decimals than the currency has (JPY none, USD two).
-import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { OperationDef, ParamDef } from '../../ads/resource-types.js';
+import type { OptionDecl } from '../define.js';
 
 /** daily_budget_amount_local_micro -> daily_budget; bid_amount_local_micro -> bid. */
 export function moneyTwin(d: ParamDef): string | undefined {
@@ -15,15 +15,16 @@ export function moneyTwin(d: ParamDef): string | undefined {
 const flagOf = (twin: string) => `--${twin.replace(/_/g, '-')}`;
 const attrOf = (twin: string) => twin.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** Adds the currency twins of an operation's micro flags (unless a flag of that name exists). */
-export function addMoneyFlags(sub: Command, op: OperationDef): void {
+/** The currency twins of an operation's micro flags (unless one of `taken` has that name). */
+export function moneyOptions(op: OperationDef, taken: readonly OptionDecl[]): OptionDecl[] {
+  const longs = new Set(taken.map((o) => ('flags' in o ? o.flags : o[0]).split(' ')[0]));
+  const out: OptionDecl[] = [];
   for (const d of op.params) {
     const twin = moneyTwin(d);
-    if (!twin || sub.options.some((o) => o.long === flagOf(twin))) continue;
-    sub.addOption(
-      new Option(`${flagOf(twin)} <amount>`, `${d.flag} in the account's currency, e.g. 30.00 (converted exactly)`),
-    );
+    if (!twin || longs.has(flagOf(twin))) continue;
+    out.push([`${flagOf(twin)} <amount>`, `${d.flag} in the account's currency, e.g. 30.00 (converted exactly)`]);
   }
+  return out;
 }
 
 /** The twins given on the command line, by spec name of their micro parameter. */

@@ -124,7 +124,7 @@ export function operationOptions(
   r: ResourceDef,
   op: OperationDef,
   opts: Record<string, unknown>,
-  args: string[],
+  args: ReadonlyArray<string | undefined>,
 ): OperationOptions {
   const path: Record<string, string | undefined> = {};
   positionalsOf(r, op).forEach((pos, i) => (path[pos.key] = args[i]));

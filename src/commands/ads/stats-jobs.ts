@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, NetworkError, RateLimitError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 import { parseJson } from '../../core/json.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
@@ -137,44 +137,43 @@ async function printFile(ctx: Context, json: Buffer, out: string | undefined, co
   await printStats(ctx, env, columns);
 }
 
+const JOB_ID_ARG = ['<job-id>', "the job's id (`xctl ads stats job list`)"] as const;
+
 export function registerJobVerbs(job: Command, statsColumns: string[]): void {
-  job
-    .command('get')
-    .argument('<job-id>', "the job's id (`xctl ads stats job list`)")
-    .description('one stats job (its status, url and expiry) — GET /12/stats/jobs/accounts/:account_id?job_ids=ID')
-    .action(
-      define(async (ctx, _o, args) =>
-        printOne(ctx.io, await ctx.output(), await fetchJob(ctx, checkId(args[0])), { columns: JOB_COLUMNS }),
-      ),
-    );
-  job
-    .command('wait')
-    .argument('<job-id>', "the job's id (`xctl ads stats job list`)")
-    .description('poll until the job succeeds, fails or is cancelled (1 s, then x1.5 up to 30 s)')
-    .option('--timeout <seconds>', 'give up after this long', '900')
-    .option('--download', 'then print its result rows')
-    .option('--out <file>', 'with --download: write the decompressed JSON here instead')
-    .action(
-      define<{ timeout: string; download?: boolean; out?: string }>(async (ctx, o, args) => {
-        const id = checkId(args[0]);
-        const timeout = Number(o.timeout);
-        if (!Number.isFinite(timeout) || timeout <= 0)
-          throw new UsageError('--timeout must be a positive number of seconds', { flag: '--timeout' });
-        if (o.out && !o.download) throw new UsageError('--out needs --download', { flag: '--out' });
-        const done = await waitJob(ctx, id, timeout);
-        if (done.status !== 'SUCCESS') throw new ApiError(`stats job ${id} ended ${done.status}`);
-        if (o.download) return printFile(ctx, await download(ctx, done), o.out, statsColumns);
-        await printOne(ctx.io, await ctx.output(), done, { columns: JOB_COLUMNS });
-      }),
-    );
-  job
-    .command('download')
-    .argument('<job-id>', "the job's id (`xctl ads stats job list`)")
-    .description("fetch a finished job's gzipped file, decompress it, print one row per entity and time bucket")
-    .option('--out <file>', 'write the decompressed JSON here instead')
-    .action(
-      define<{ out?: string }>(async (ctx, o, args) =>
-        printFile(ctx, await download(ctx, await fetchJob(ctx, checkId(args[0]))), o.out, statsColumns),
-      ),
-    );
+  declare(job, {
+    name: 'get',
+    description: 'one stats job (its status, url and expiry) — GET /12/stats/jobs/accounts/:account_id?job_ids=ID',
+    arguments: [JOB_ID_ARG],
+    run: async (ctx, _o, [id]) =>
+      printOne(ctx.io, await ctx.output(), await fetchJob(ctx, checkId(id)), { columns: JOB_COLUMNS }),
+  });
+  declare(job, {
+    name: 'wait',
+    description: 'poll until the job succeeds, fails or is cancelled (1 s, then x1.5 up to 30 s)',
+    arguments: [JOB_ID_ARG],
+    options: [
+      ['--timeout <seconds>', 'give up after this long', '900'],
+      ['--download', 'then print its result rows'],
+      ['--out <file>', 'with --download: write the decompressed JSON here instead'],
+    ],
+    run: async (ctx, o, [jobId]) => {
+      const id = checkId(jobId);
+      const timeout = Number(o.timeout);
+      if (!Number.isFinite(timeout) || timeout <= 0)
+        throw new UsageError('--timeout must be a positive number of seconds', { flag: '--timeout' });
+      if (o.out && !o.download) throw new UsageError('--out needs --download', { flag: '--out' });
+      const done = await waitJob(ctx, id, timeout);
+      if (done.status !== 'SUCCESS') throw new ApiError(`stats job ${id} ended ${done.status}`);
+      if (o.download) return printFile(ctx, await download(ctx, done), o.out, statsColumns);
+      await printOne(ctx.io, await ctx.output(), done, { columns: JOB_COLUMNS });
+    },
+  });
+  declare(job, {
+    name: 'download',
+    description: "fetch a finished job's gzipped file, decompress it, print one row per entity and time bucket",
+    arguments: [JOB_ID_ARG],
+    options: [['--out <file>', 'write the decompressed JSON here instead']],
+    run: async (ctx, o, [id]) =>
+      printFile(ctx, await download(ctx, await fetchJob(ctx, checkId(id))), o.out, statsColumns),
+  });
 }

@@ -1,28 +1,31 @@
 // Flags of generated writes for pipelines that run twice (issue 33): `--if-exists return|fail`
 // on creates of named things (a campaign launch re-run must not make a second campaign), and
 // `--dry-run` on every create, update and delete (the request it would send; nothing is sent).
-import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, DuplicateError, UsageError } from '../../core/errors.js';
 import type { OperationDef, ResourceDef } from '../../ads/resource-types.js';
 import type { Rec } from '../../core/output.js';
+import type { OptionDecl } from '../define.js';
 
 export { DuplicateError };
 
 const WRITES = new Set(['create', 'update', 'delete']);
 
 /** Writes take --dry-run; creates with a name (and a list to look in) take --if-exists. */
-export function addWriteFlags(sub: Command, r: ResourceDef, op: OperationDef): void {
-  if (op.kind !== 'one' || !op.std || !WRITES.has(op.std)) return;
-  sub.option('--dry-run', 'print the request that would be sent (method, URL, parameters) and send nothing');
+export function writeOptions(r: ResourceDef, op: OperationDef): OptionDecl[] {
+  if (op.kind !== 'one' || !op.std || !WRITES.has(op.std)) return [];
+  const out: OptionDecl[] = [
+    ['--dry-run', 'print the request that would be sent (method, URL, parameters) and send nothing'],
+  ];
   if (nameLookup(r, op)) {
-    sub.addOption(
-      new Option(
-        '--if-exists <action>',
+    out.push({
+      flags: '--if-exists <action>',
+      description:
         'when one of this name exists already: return prints it (exit 0), fail exits 1 with its id; nothing is created',
-      ).choices(['return', 'fail']),
-    );
+      choices: ['return', 'fail'],
+    });
   }
+  return out;
 }
 
 /** The list that finds an existing one by name: same path as the create, GET. */

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { requireOperation, requireResource } from '../../ads/resources.js';
-import { define } from '../define.js';
+import { type ArgDecl, declare, type OptionDecl } from '../define.js';
 import { optionsFor } from '../ads/generate.js';
 import { attributeOf, operationOptions, positionalsOf, runOperation } from '../ads/run.js';
 import { ownerOnlyHooks } from './owner-hint.js';
@@ -22,26 +22,26 @@ function addPermissionVerb(perms: Command, verb: string): void {
   const custom = requireResource('custom_audience_permissions');
   const tailored = requireResource('tailored_audience_permissions');
   const ops = { custom: requireOperation(custom, verb), tailored: requireOperation(tailored, verb) };
-  const sub = perms
-    .command(verb)
-    .description(
-      `${ops.custom.description} — ${ops.custom.method} /12${ops.custom.path} (or /5${ops.tailored.path} with --tailored)`,
-    );
-  sub.argument('<audience-id>', 'custom (or tailored) audience id');
-  if (verb === 'revoke') sub.argument('<permission-id>', 'permission id (from `permissions list`)');
+  const args: ArgDecl[] = [['<audience-id>', 'custom (or tailored) audience id']];
+  if (verb === 'revoke') args.push(['<permission-id>', 'permission id (from `permissions list`)']);
   const seen = new Set<string>();
+  const options: OptionDecl[] = [];
   for (const d of [...ops.custom.params, ...ops.tailored.params]) {
     if (seen.has(d.name)) continue;
     seen.add(d.name);
-    for (const o of optionsFor(d)) sub.addOption(o);
+    options.push(...optionsFor(d));
   }
-  sub.option('--tailored', 'use the /5 tailored audience permissions endpoint');
+  options.push(['--tailored', 'use the /5 tailored audience permissions endpoint']);
   if (verb === 'list') {
-    sub.option('--all', 'follow next_cursor through every page');
-    sub.option('--limit <n>', 'stop after n records (follows pages)');
+    options.push(['--all', 'follow next_cursor through every page']);
+    options.push(['--limit <n>', 'stop after n records (follows pages)']);
   }
-  sub.action(
-    define<Record<string, unknown>>(async (ctx, o, args) => {
+  declare(perms, {
+    name: verb,
+    description: `${ops.custom.description} — ${ops.custom.method} /12${ops.custom.path} (or /5${ops.tailored.path} with --tailored)`,
+    arguments: args,
+    options,
+    run: async (ctx, o, positionals) => {
       const which = o.tailored ? 'tailored' : 'custom';
       const op = ops[which];
       const other = ops[which === 'custom' ? 'tailored' : 'custom'];
@@ -54,12 +54,13 @@ function addPermissionVerb(perms: Command, verb: string): void {
         }
       }
       const r = which === 'custom' ? custom : tailored;
-      if (positionalsOf(r, op).length !== args.length) throw new UsageError('wrong number of arguments');
+      const given = positionals.filter((a) => a !== undefined);
+      if (positionalsOf(r, op).length !== given.length) throw new UsageError('wrong number of arguments');
       const hooks =
         verb === 'list'
           ? {}
           : ownerOnlyHooks(`${verb === 'grant' ? 'share' : 'revoke shares of'}`, `${which}_audience_id`);
-      await runOperation(ctx, r, op, operationOptions(r, op, o, args), hooks);
-    }),
-  );
+      await runOperation(ctx, r, op, operationOptions(r, op, o, positionals), hooks);
+    },
+  });
 }

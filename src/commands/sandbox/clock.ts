@@ -5,18 +5,19 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseDuration } from '../../contract/time.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface SandboxClockOptions {
   advance?: string;
 }
 
 export function register(parent: Command, runF = sandboxClock): void {
-  parent
-    .command('clock')
-    .description("print a running sandbox's clock, or move it forward (due jobs run; line items deliver meanwhile)")
-    .option('--advance <duration>', 'how far: 90s, 30m, 29h, 1d')
-    .action(define<SandboxClockOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'clock',
+    description: "print a running sandbox's clock, or move it forward (due jobs run; line items deliver meanwhile)",
+    options: [['--advance <duration>', 'how far: 90s, 30m, 29h, 1d']],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 export async function sandboxClock(ctx: Context, opts: SandboxClockOptions): Promise<void> {

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { FAULT_NAMES, FAULT_SYNTAX, faultNameRows, parseFaultSpec, type FaultSpec } from '../../sandbox/faults.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { termList } from '../help-text.js';
 
 export interface SandboxFaultsOptions {
@@ -18,20 +18,24 @@ export function register(parent: Command, runF = sandboxFaults): void {
     .command('faults')
     .description("show, set or clear a running sandbox's injected faults (errors, latency, drops, rate limits)")
     .addHelpText('after', () => `\nFaults (${FAULT_SYNTAX}):\n${termList(faultNameRows())}`);
-  faults
-    .command('list', { isDefault: true })
-    .description('the faults in force and how many were injected')
-    .action(define((ctx) => runF(ctx, { action: 'list' })));
-  faults
-    .command('set')
-    .description('replace the faults in force, e.g. `set error_rate=0.2 status=503 match=^/2/webhooks`')
-    .argument('<spec...>', `NAME=VALUE pairs (or one JSON object); names: ${Object.keys(FAULT_NAMES).join(', ')}`)
-    .addHelpText('after', () => `\nFaults:\n${termList(faultNameRows())}`)
-    .action(define((ctx, _o, specs) => runF(ctx, { action: 'set', specs })));
-  faults
-    .command('clear')
-    .description('no faults')
-    .action(define((ctx) => runF(ctx, { action: 'clear' })));
+  declare(faults, {
+    name: 'list',
+    description: 'the faults in force and how many were injected',
+    isDefault: true,
+    run: (ctx) => runF(ctx, { action: 'list' }),
+  });
+  declare(faults, {
+    name: 'set',
+    description: 'replace the faults in force, e.g. `set error_rate=0.2 status=503 match=^/2/webhooks`',
+    arguments: [['<spec...>', `NAME=VALUE pairs (or one JSON object); names: ${Object.keys(FAULT_NAMES).join(', ')}`]],
+    helpAfter: () => `\nFaults:\n${termList(faultNameRows())}`,
+    run: (ctx, _o, [specs]) => runF(ctx, { action: 'set', specs }),
+  });
+  declare(faults, {
+    name: 'clear',
+    description: 'no faults',
+    run: (ctx) => runF(ctx, { action: 'clear' }),
+  });
 }
 
 /** The spec a user typed: NAME=VALUE words (each may hold several, comma-separated) or one JSON object. */

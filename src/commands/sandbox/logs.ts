@@ -7,7 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import type { LogEntry } from '../../sandbox/app.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface SandboxLogsOptions {
   follow?: boolean;
@@ -18,15 +18,17 @@ export interface SandboxLogsOptions {
 const POLL_WAIT_MS = 20_000;
 
 export function register(parent: Command, runF = sandboxLogs): void {
-  parent
-    .command('logs')
-    .description(
+  declare(parent, {
+    name: 'logs',
+    description:
       "print a running sandbox's requests (method, path, status, ms) and webhook deliveries; follows on a terminal",
-    )
-    .option('-f, --follow', 'keep printing new entries until Ctrl-C (the default on a terminal)')
-    .option('--no-follow', 'print what is there and stop (the default when piped)')
-    .option('--limit <n>', 'how many of the latest entries to print first (1-5000)', '50')
-    .action(define<SandboxLogsOptions>((ctx, o) => runF(ctx, o)));
+    options: [
+      ['-f, --follow', 'keep printing new entries until Ctrl-C (the default on a terminal)'],
+      ['--no-follow', 'print what is there and stop (the default when piped)'],
+      ['--limit <n>', 'how many of the latest entries to print first (1-5000)', '50'],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** One line of the log, escaped for the terminal. */

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { termList } from '../help-text.js';
 import { OAUTH2_TOKEN_FIELDS, type Profile } from '../../core/config.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
@@ -49,28 +49,29 @@ export function holdsOtherCredentials(p: Profile | undefined): boolean {
 }
 
 export function register(parent: Command, runF = sandboxStart): void {
-  parent
-    .command('start')
-    .description('serve the emulator until Ctrl-C; prints base URL and credentials (one JSON line with --json)')
-    .option('--port <n>', 'port (0 picks a free one)', '0')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--clock <mode>', 'real, or manual (moved by POST /_sandbox/clock)', 'real')
-    .option(
-      '--faults <spec>',
-      'inject faults: "error_rate=0.1,status=503,latency_ms=20,drop_rate=0.05,rate_limit=100" or JSON (names below)',
-    )
-    .option(
-      '--state <file>',
-      'load the state from this file if it exists, and save it there on exit (0600, atomic write)',
-    )
-    .option(
-      '--configure',
-      `store the sandbox credentials and base URL in profile "${SANDBOX_PROFILE}" (or the one --profile names)`,
-    )
-    .option('--overwrite', 'with --configure: replace a profile that holds other (non-sandbox) credentials')
-    .option('--no-log', 'do not log requests on stderr')
-    .addHelpText('after', () => `\nFaults (--faults ${FAULT_SYNTAX}):\n${termList(faultNameRows())}`)
-    .action(define<SandboxStartOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
+  declare(parent, {
+    name: 'start',
+    description: 'serve the emulator until Ctrl-C; prints base URL and credentials (one JSON line with --json)',
+    options: [
+      ['--port <n>', 'port (0 picks a free one)', '0'],
+      ['--host <host>', 'address to listen on', '127.0.0.1'],
+      ['--clock <mode>', 'real, or manual (moved by POST /_sandbox/clock)', 'real'],
+      [
+        '--faults <spec>',
+        'inject faults: "error_rate=0.1,status=503,latency_ms=20,drop_rate=0.05,rate_limit=100" or JSON (names below)',
+      ],
+      ['--state <file>', 'load the state from this file if it exists, and save it there on exit (0600, atomic write)'],
+      [
+        '--configure',
+        `store the sandbox credentials and base URL in profile "${SANDBOX_PROFILE}" (or the one --profile names)`,
+      ],
+      ['--overwrite', 'with --configure: replace a profile that holds other (non-sandbox) credentials'],
+      ['--no-log', 'do not log requests on stderr'],
+    ],
+    helpAfter: () => `\nFaults (--faults ${FAULT_SYNTAX}):\n${termList(faultNameRows())}`,
+    createsProfile: true,
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Promise<void> {

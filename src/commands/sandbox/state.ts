@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 const STATE_MAX_BYTES = 1024 * 1024 * 1024;
 
@@ -13,16 +13,18 @@ export interface SandboxStateOptions {
 }
 
 export function register(parent: Command, runF = sandboxState): void {
-  parent
-    .command('state')
-    .description(
+  declare(parent, {
+    name: 'state',
+    description:
       "print a running sandbox's entity counts, clock and faults; --out saves its whole state for `sandbox start --state`",
-    )
-    .option(
-      '--out <file>',
-      'write the whole state (credentials included) to this file, mode 0600, atomically; - for stdout',
-    )
-    .action(define<SandboxStateOptions>((ctx, o) => runF(ctx, o)));
+    options: [
+      [
+        '--out <file>',
+        'write the whole state (credentials included) to this file, mode 0600, atomically; - for stdout',
+      ],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 interface StateSummary {

@@ -10,7 +10,7 @@ import {
 } from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { wrapWords } from '../help-text.js';
 
 export interface SandboxTriggerOptions {
@@ -20,22 +20,18 @@ export interface SandboxTriggerOptions {
 }
 
 export function register(parent: Command, runF = sandboxTrigger): void {
-  parent
-    .command('trigger')
-    .argument('<event-type>', 'one of the 29 event types (listed below)')
-    .description('deliver an event to every matching webhook, stream and subscription of a running sandbox')
-    .option('--user-id <id>', 'the user the event is about')
-    .option('--data <json>', 'the event payload (a JSON object)')
-    .addHelpText(
-      'after',
-      () =>
-        `\nEvent types:\n${wrapWords(ACTIVITY_EVENT_TYPES, '  ')}\n${wrapWords(['(also', 'accepted:', ...Object.keys(EVENT_TYPE_ALIASES).map((a, i, l) => a + (i < l.length - 1 ? ',' : ')'))], '  ')}`,
-    )
-    .action(
-      define<Omit<SandboxTriggerOptions, 'eventType'>>((ctx, o, [eventType]) =>
-        runF(ctx, { ...o, eventType: eventType! }),
-      ),
-    );
+  declare(parent, {
+    name: 'trigger',
+    description: 'deliver an event to every matching webhook, stream and subscription of a running sandbox',
+    arguments: [['<event-type>', 'one of the 29 event types (listed below)']],
+    options: [
+      ['--user-id <id>', 'the user the event is about'],
+      ['--data <json>', 'the event payload (a JSON object)'],
+    ],
+    helpAfter: () =>
+      `\nEvent types:\n${wrapWords(ACTIVITY_EVENT_TYPES, '  ')}\n${wrapWords(['(also', 'accepted:', ...Object.keys(EVENT_TYPE_ALIASES).map((a, i, l) => a + (i < l.length - 1 ? ',' : ')'))], '  ')}`,
+    run: (ctx, o, [eventType]) => runF(ctx, { ...o, eventType }),
+  });
 }
 
 export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions): Promise<void> {
