@@ -34,6 +34,8 @@ export interface OptionObject {
   choices?: readonly string[];
   env?: string;
   hidden?: boolean;
+  /** May be given again: every value, in order (none: []). */
+  repeatable?: boolean;
   /** Must be given (commander's requiredOption). */
   required?: boolean;
   /** Values for shell completion only; the checks stay the run function's. */
@@ -66,22 +68,27 @@ export interface CommandDecl<A extends readonly ArgDecl[], O extends readonly Op
 
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 /** `-o, --output <format>` -> `output`; `--no-color` -> `no-color`. */
-type LongName<F extends string> = F extends `${string}--${infer R}` ? (R extends `${infer N} ${string}` ? N : R) : never;
+type LongName<F extends string> = F extends `${string}--${infer R}`
+  ? R extends `${infer N} ${string}`
+    ? N
+    : R
+  : never;
 type FlagsOf<D> = D extends readonly [infer F extends string, ...string[]]
   ? F
   : D extends { flags: infer F extends string }
     ? F
     : never;
+type ValueOfDecl<D> = D extends { repeatable: true } ? string[] : ValueOf<FlagsOf<D>>;
 type KeyOf<D> = LongName<FlagsOf<D>> extends `no-${infer N}` ? Camel<N> : Camel<LongName<FlagsOf<D>>>;
 type ValueOf<F extends string> = string extends F
   ? string | boolean | string[] // flags built at run time (generated verbs): any of them
   : F extends `${string}...${string}`
-  ? string[]
-  : F extends `${string}<${string}>`
-    ? string
-    : F extends `${string}[${string}]`
-      ? string | true
-      : boolean;
+    ? string[]
+    : F extends `${string}<${string}>`
+      ? string
+      : F extends `${string}[${string}]`
+        ? string | true
+        : boolean;
 /** Keys of the declared flags that are not negations. */
 type PositiveKeys<O extends readonly OptionDecl[]> = {
   [D in O[number] as LongName<FlagsOf<D>> extends `no-${string}` ? never : KeyOf<D>]: true;
@@ -90,23 +97,24 @@ type PositiveKeys<O extends readonly OptionDecl[]> = {
  * Always set: a default, a required option, a negated flag with no positive twin (`--no-color`
  * is true unless given; with `--follow` declared too, `--no-follow` sets no default).
  */
-type AlwaysSet<D, O extends readonly OptionDecl[]> = string extends FlagsOf<D>
-  ? false
-  : D extends readonly [string, string, string]
-  ? true
-  : D extends { default: string } | { required: true }
-    ? true
-    : LongName<FlagsOf<D>> extends `no-${string}`
-      ? KeyOf<D> extends keyof PositiveKeys<O>
-        ? false
-        : true
-      : false;
+type AlwaysSet<D, O extends readonly OptionDecl[]> =
+  string extends FlagsOf<D>
+    ? false
+    : D extends readonly [string, string, string]
+      ? true
+      : D extends { default: string } | { required: true } | { repeatable: true }
+        ? true
+        : LongName<FlagsOf<D>> extends `no-${string}`
+          ? KeyOf<D> extends keyof PositiveKeys<O>
+            ? false
+            : true
+          : false;
 type Simplify<T> = { [K in keyof T]: T[K] };
 
 /** The options object commander hands the action, from the declared options. */
 export type OptionsOf<O extends readonly OptionDecl[]> = Simplify<
-  { [D in O[number] as AlwaysSet<D, O> extends true ? KeyOf<D> : never]: ValueOf<FlagsOf<D>> } & {
-    [D in O[number] as AlwaysSet<D, O> extends true ? never : KeyOf<D>]?: ValueOf<FlagsOf<D>>;
+  { [D in O[number] as AlwaysSet<D, O> extends true ? KeyOf<D> : never]: ValueOfDecl<D> } & {
+    [D in O[number] as AlwaysSet<D, O> extends true ? never : KeyOf<D>]?: ValueOfDecl<D>;
   }
 >;
 
@@ -128,6 +136,7 @@ function optionOf(d: OptionDecl): Option {
   const o = new Option(d.flags, d.description);
   if (d.choices) o.choices(d.choices);
   if (d.default !== undefined) o.default(d.default);
+  if (d.repeatable) o.argParser((v: string, prev: string[]) => [...prev, v]).default([]);
   if (d.env) o.env(d.env);
   if (d.hidden) o.hideHelp();
   if (d.required) o.makeOptionMandatory();
@@ -139,7 +148,20 @@ export function declare<const A extends readonly ArgDecl[] = [], const O extends
   parent: Command,
   d: CommandDecl<A, O>,
 ): Command {
-  const cmd = parent.command(d.name, d.isDefault ? { isDefault: true } : {}).description(d.description);
+  const cmd = parent.command(d.name, d.isDefault ? { isDefault: true } : {});
+  if (d.isDefault) markDefaultVerb(parent, d.name);
+  return declareOn(cmd, d);
+}
+
+/**
+ * A declaration made on a command that exists already: a group that is one verb itself
+ * (`request`, `changelog`, `completion`), whose stub the program made with its description.
+ */
+export function declareOn<const A extends readonly ArgDecl[] = [], const O extends readonly OptionDecl[] = []>(
+  cmd: Command,
+  d: Omit<CommandDecl<A, O>, 'name' | 'isDefault' | 'description'> & { description?: string },
+): Command {
+  if (d.description !== undefined) cmd.description(d.description);
   for (const [name, help] of d.arguments ?? []) cmd.argument(name, help);
   for (const o of d.options ?? []) cmd.addOption(optionOf(o));
   const after = d.helpAfter;
@@ -150,13 +172,14 @@ export function declare<const A extends readonly ArgDecl[] = [], const O extends
     setGeneratedExamples(cmd, () => examples(cmd));
   }
   markRunnable(cmd);
-  if (d.isDefault) markDefaultVerb(parent, d.name);
-  cmd.action(actionOf(d));
+  cmd.action(actionOf<A, O>(d));
   return cmd;
 }
 
 /** The commander action: the Context, the checks every verb shares, then the run function. */
-function actionOf<A extends readonly ArgDecl[], O extends readonly OptionDecl[]>(d: CommandDecl<A, O>) {
+function actionOf<A extends readonly ArgDecl[], O extends readonly OptionDecl[]>(
+  d: Pick<CommandDecl<A, O>, 'run' | 'createsProfile' | 'selectsProfile'>,
+) {
   return async function (this: Command): Promise<void> {
     const ctx = contextFor(this);
     if (d.createsProfile) ctx.allowNewProfile();
@@ -179,7 +202,8 @@ export function define<F = Record<string, never>>(
   o: { createsProfile?: boolean; selectsProfile?: boolean } = {},
 ) {
   return async function (this: Command): Promise<void> {
-    const run = (ctx: Context, flags: F) => fn(ctx, flags, this.args);
-    await actionOf({ name: '', description: '', ...o, run: run as never }).call(this);
+    const args = this.args;
+    const run = (ctx: Context, flags: F) => fn(ctx, flags, args);
+    await actionOf<[], []>({ ...o, run: run as never }).call(this);
   };
 }
