@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
 
 export interface CrcOptions {
@@ -10,11 +10,12 @@ export interface CrcOptions {
 }
 
 export function register(parent: Command, runF = webhooksCrc): void {
-  parent
-    .command('crc')
-    .argument('<crc_token>', 'the crc_token of the challenge request')
-    .description('print the challenge answer {"response_token":"sha256=..."} for a token')
-    .action(define((ctx, _o, [token]) => runF(ctx, { token: token! })));
+  declare(parent, {
+    name: 'crc',
+    description: 'print the challenge answer {"response_token":"sha256=..."} for a token',
+    arguments: [['<crc_token>', 'the crc_token of the challenge request']],
+    run: (ctx, _o, [token]) => runF(ctx, { token }),
+  });
 }
 
 /** Prints {"response_token":"sha256=..."}: HMAC-SHA256 of the token with the API secret. */

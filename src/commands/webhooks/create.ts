@@ -1,8 +1,8 @@
 // `xctl webhooks create <url>`: register a webhook; the service runs a challenge check first.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { DuplicateError } from '../../core/errors.js';
 import { checkWebhookUrl } from './checks.js';
 
@@ -17,18 +17,20 @@ export interface CreateOptions {
 export const WEBHOOK_COLUMNS = ['id', 'url', 'valid', 'created_at'];
 
 export function register(parent: Command, runF = webhooksCreate): void {
-  parent
-    .command('create')
-    .argument('<url>', 'https URL of the receiver (a loopback http URL on the sandbox)')
-    .description('register a webhook (https, public host, no port); the service runs a challenge check')
-    .addOption(
-      new Option(
-        '--if-exists <action>',
-        'when the app has a webhook with this URL: return prints it (exit 0), fail exits 1 with its id',
-      ).choices(['return', 'fail']),
-    )
-    .option('--dry-run', 'print the request that would be sent and send nothing')
-    .action(define<Omit<CreateOptions, 'url'>>((ctx, o, [url]) => runF(ctx, { ...o, url: url! })));
+  declare(parent, {
+    name: 'create',
+    description: 'register a webhook (https, public host, no port); the service runs a challenge check',
+    arguments: [['<url>', 'https URL of the receiver (a loopback http URL on the sandbox)']],
+    options: [
+      {
+        flags: '--if-exists <action>',
+        description: 'when the app has a webhook with this URL: return prints it (exit 0), fail exits 1 with its id',
+        choices: ['return', 'fail'],
+      },
+      ['--dry-run', 'print the request that would be sent and send nothing'],
+    ],
+    run: (ctx, o, [url]) => runF(ctx, { ...o, url }),
+  });
 }
 
 /** POST /2/webhooks */

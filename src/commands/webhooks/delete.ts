@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkWebhookId } from './checks.js';
 
 export interface DeleteOptions {
@@ -14,16 +14,19 @@ export interface DeleteOptions {
 }
 
 export function register(parent: Command, runF = webhooksDelete): void {
-  parent
-    .command('delete')
-    .argument('[id]', "the webhook's id (`xctl webhooks list`)")
-    .description('delete a webhook, or every stale one with --all-stale (asks; --yes when not at a terminal)')
-    .option(
-      '--all-stale',
-      'delete every stale webhook: invalid (its last CRC check failed), or a loopback receiver that no longer answers',
-    )
-    .option('--dry-run', 'with --all-stale: list the stale webhooks and why, delete nothing')
-    .action(define<Omit<DeleteOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id })));
+  declare(parent, {
+    name: 'delete',
+    description: 'delete a webhook, or every stale one with --all-stale (asks; --yes when not at a terminal)',
+    arguments: [['[id]', "the webhook's id (`xctl webhooks list`)"]],
+    options: [
+      [
+        '--all-stale',
+        'delete every stale webhook: invalid (its last CRC check failed), or a loopback receiver that no longer answers',
+      ],
+      ['--dry-run', 'with --all-stale: list the stale webhooks and why, delete nothing'],
+    ],
+    run: (ctx, o, [id]) => runF(ctx, { ...o, id }),
+  });
 }
 
 /** DELETE /2/webhooks/:id */

@@ -7,7 +7,7 @@ import { CheckFailed, UsageError } from '../../core/errors.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
 import type { DoctorCause, DoctorReport } from '../../webhooks/doctor.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkWebhookId, consumerSecret } from './checks.js';
 
 export interface DoctorOptions {
@@ -17,25 +17,23 @@ export interface DoctorOptions {
 }
 
 export function register(parent: Command, runF = webhooksDoctor): void {
-  parent
-    .command('doctor')
-    .argument('[url]', 'the receiver URL (or --id of a registered webhook)')
-    .description(
+  declare(parent, {
+    name: 'doctor',
+    description:
       'check a deployed receiver the way the platform does and name the first failure (exit 0 healthy, 1 not)',
-    )
-    .option('--id <webhook_id>', "check a registered webhook's URL (`xctl webhooks list`)")
-    .option('--no-delivery', 'skip the signed test delivery (a POST of a profile.update.bio test event)')
-    .addHelpText(
-      'after',
+    arguments: [['[url]', 'the receiver URL (or --id of a registered webhook)']],
+    options: [
+      ['--id <webhook_id>', "check a registered webhook's URL (`xctl webhooks list`)"],
+      ['--no-delivery', 'skip the signed test delivery (a POST of a profile.update.bio test event)'],
+    ],
+    helpAfter:
       '\nSteps: url (https, public host, no port; loopback http is the local stand-in), dns, tcp, tls ' +
-        '(chain, expiry, host name, SNI), crc (a GET with a fresh crc_token: no redirect, 200 within 3 s, ' +
-        "JSON, a response_token signed with this profile's API secret), delivery (a signed POST, 200 within 10 s).\n" +
-        'Causes (-o json "cause"): url_rules dns unreachable tls redirect http_status slow not_json ' +
-        'bad_response_token wrong_secret content_type delivery_status delivery_slow delivery_failed.',
-    )
-    .action(
-      define<Omit<DoctorOptions, 'url'>>((ctx, o, [url]) => runF(ctx, { ...o, ...(url !== undefined ? { url } : {}) })),
-    );
+      '(chain, expiry, host name, SNI), crc (a GET with a fresh crc_token: no redirect, 200 within 3 s, ' +
+      "JSON, a response_token signed with this profile's API secret), delivery (a signed POST, 200 within 10 s).\n" +
+      'Causes (-o json "cause"): url_rules dns unreachable tls redirect http_status slow not_json ' +
+      'bad_response_token wrong_secret content_type delivery_status delivery_slow delivery_failed.',
+    run: (ctx, o, [url]) => runF(ctx, { ...o, ...(url !== undefined ? { url } : {}) }),
+  });
 }
 
 /** What to do about each cause: the last line of the report. */

@@ -2,15 +2,16 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export type ListOptions = Record<string, never>;
 
 export function register(parent: Command, runF = webhooksList): void {
-  parent
-    .command('list')
-    .description('list the webhooks with their valid/invalid status')
-    .action(define((ctx) => runF(ctx, {})));
+  declare(parent, {
+    name: 'list',
+    description: 'list the webhooks with their valid/invalid status',
+    run: (ctx) => runF(ctx, {}),
+  });
 }
 
 /** GET /2/webhooks */

@@ -12,7 +12,7 @@ import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from
 import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
 import type { ReceivedDelivery } from '../../webhooks/listener.js';
 import { printJqText } from '../../core/output.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkWebhookUrl } from './checks.js';
 import { createWebhook } from './create.js';
 import { deleteWebhook } from './delete.js';
@@ -35,34 +35,35 @@ const FORWARD_TIMEOUT_MS = 10_000;
 const SEEN_MAX = 20_000;
 
 export function register(parent: Command, runF = webhooksListen): void {
-  parent
-    .command('listen')
-    .description('run a local receiver: answers CRC checks, verifies signatures, prints each event')
-    .option('--port <n>', 'port (0 picks a free one)', '0')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--path <path>', 'URL path of the receiver', '/webhooks')
-    .option('--forward-to <url>', 'POST each verified delivery (raw body and headers) to this URL')
-    .option('--public-url <url>', 'the public URL reaching this listener (registered with --register)')
-    .option(
-      '--register',
-      'register the webhook on start (the local URL on a loopback sandbox) and subscribe it to events; both are removed on exit',
-    )
-    .option(
-      '--events <types>',
-      'with --register: the event types to subscribe it to, comma-separated (default on the sandbox: all 29; required against the service)',
-    )
-    .option('--user-id <id>', 'with --register: subscribe to the events about this user only (filter.user_id)')
-    .option('--no-subscribe', 'with --register: register the webhook only, create no activity subscription')
-    .option('--keep', 'with --register: leave the webhook and its subscriptions registered on exit')
-    .addHelpText(
-      'after',
+  declare(parent, {
+    name: 'listen',
+    description: 'run a local receiver: answers CRC checks, verifies signatures, prints each event',
+    options: [
+      ['--port <n>', 'port (0 picks a free one)', '0'],
+      ['--host <host>', 'address to listen on', '127.0.0.1'],
+      ['--path <path>', 'URL path of the receiver', '/webhooks'],
+      ['--forward-to <url>', 'POST each verified delivery (raw body and headers) to this URL'],
+      ['--public-url <url>', 'the public URL reaching this listener (registered with --register)'],
+      [
+        '--register',
+        'register the webhook on start (the local URL on a loopback sandbox) and subscribe it to events; both are removed on exit',
+      ],
+      [
+        '--events <types>',
+        'with --register: the event types to subscribe it to, comma-separated (default on the sandbox: all 29; required against the service)',
+      ],
+      ['--user-id <id>', 'with --register: subscribe to the events about this user only (filter.user_id)'],
+      ['--no-subscribe', 'with --register: register the webhook only, create no activity subscription'],
+      ['--keep', 'with --register: leave the webhook and its subscriptions registered on exit'],
+    ],
+    helpAfter:
       '\nWith --register the webhook gets one activity subscription per event type (--events, or on a ' +
-        'loopback sandbox every type it knows; against the service --events is required, since each ' +
-        "subscription counts against the app's limit and DM events need a DM-permission token). " +
-        'On exit (Ctrl-C, SIGTERM) the subscriptions and the webhook are deleted unless --keep. ' +
-        'Webhooks left by runs that were killed are reported; `xctl webhooks delete --all-stale` removes them.',
-    )
-    .action(define<ListenOptions>((ctx, o) => runF(ctx, o)));
+      'loopback sandbox every type it knows; against the service --events is required, since each ' +
+      "subscription counts against the app's limit and DM events need a DM-permission token). " +
+      'On exit (Ctrl-C, SIGTERM) the subscriptions and the webhook are deleted unless --keep. ' +
+      'Webhooks left by runs that were killed are reported; `xctl webhooks delete --all-stale` removes them.',
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** One printable line per event: time, type, user, summary. */

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate, toReplayDate } from '../../contract/webhooks.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkWebhookId } from './checks.js';
 
 export interface ReplayOptions {
@@ -14,13 +14,16 @@ export interface ReplayOptions {
 }
 
 export function register(parent: Command, runF = webhooksReplay): void {
-  parent
-    .command('replay')
-    .argument('<id>', "the webhook's id (`xctl webhooks list`)")
-    .description('re-deliver the events of a window (at most 24 hours back)')
-    .option('--from <time>', 'window start: ISO time or yyyymmddhhmm (UTC)')
-    .option('--to <time>', 'window end, inclusive (default: now)')
-    .action(define<Omit<ReplayOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id: id! })));
+  declare(parent, {
+    name: 'replay',
+    description: 're-deliver the events of a window (at most 24 hours back)',
+    arguments: [['<id>', "the webhook's id (`xctl webhooks list`)"]],
+    options: [
+      ['--from <time>', 'window start: ISO time or yyyymmddhhmm (UTC)'],
+      ['--to <time>', 'window end, inclusive (default: now)'],
+    ],
+    run: (ctx, o, [id]) => runF(ctx, { ...o, id }),
+  });
 }
 
 /** ISO 8601 or yyyymmddhhmm (UTC) to epoch ms. */

@@ -9,7 +9,7 @@ import { checkBaseUrl } from '../../core/base-url.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import { DELIVERY_TIMEOUT_MS } from '../../contract/webhooks.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
 
 export interface SendOptions {
@@ -22,19 +22,22 @@ export interface SendOptions {
 }
 
 export function register(parent: Command, runF = webhooksSend): void {
-  parent
-    .command('send')
-    .description("POST one signed delivery shaped like the platform's to a URL (exit 0 when it answers 200)")
-    .option('--to <url>', 'the receiver URL (https, or http on loopback)')
-    .option('--event <type>', 'the event type, e.g. profile.update.bio')
-    .option('--user-id <id>', "the user the event is about (the envelope's filter.user_id)")
-    .option('--data <json>', 'the event payload (a JSON object)')
-    .option('--tag <tag>', "the subscription's tag the envelope carries")
-    .option(
-      '--from <file>',
-      'a recorded delivery: a `webhooks listen --json` line or a `sandbox logs --json` delivery entry (- for stdin)',
-    )
-    .action(define<SendOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'send',
+    description: "POST one signed delivery shaped like the platform's to a URL (exit 0 when it answers 200)",
+    options: [
+      ['--to <url>', 'the receiver URL (https, or http on loopback)'],
+      ['--event <type>', 'the event type, e.g. profile.update.bio'],
+      ['--user-id <id>', "the user the event is about (the envelope's filter.user_id)"],
+      ['--data <json>', 'the event payload (a JSON object)'],
+      ['--tag <tag>', "the subscription's tag the envelope carries"],
+      [
+        '--from <file>',
+        'a recorded delivery: a `webhooks listen --json` line or a `sandbox logs --json` delivery entry (- for stdin)',
+      ],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** POSTs the delivery (no redirect followed, 10 s limit) and prints what was sent and the answer. */

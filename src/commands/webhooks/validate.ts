@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { CheckFailed } from '../../core/errors.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkWebhookId } from './checks.js';
 
 export interface ValidateOptions {
@@ -12,11 +12,12 @@ export interface ValidateOptions {
 }
 
 export function register(parent: Command, runF = webhooksValidate): void {
-  parent
-    .command('validate')
-    .argument('<id>', "the webhook's id (`xctl webhooks list`)")
-    .description('run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)')
-    .action(define((ctx, _o, [id]) => runF(ctx, { id: id! })));
+  declare(parent, {
+    name: 'validate',
+    description: 'run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)',
+    arguments: [['<id>', "the webhook's id (`xctl webhooks list`)"]],
+    run: (ctx, _o, [id]) => runF(ctx, { id }),
+  });
 }
 
 /** PUT /2/webhooks/:id — a challenge check that re-enables the webhook when it passes. */

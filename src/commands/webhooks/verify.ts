@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { CheckFailed, UsageError } from '../../core/errors.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
 
 export interface VerifyOptions {
@@ -12,12 +12,15 @@ export interface VerifyOptions {
 }
 
 export function register(parent: Command, runF = webhooksVerify): void {
-  parent
-    .command('verify')
-    .description('check a delivery signature against the raw body: exit 0 valid, 1 invalid')
-    .option('--signature <value>', 'the x-service-webhooks-signature (or x-twitter-webhooks-signature) header value')
-    .option('--body <file>', 'the raw body: @file, file, or - for stdin', '-')
-    .action(define<VerifyOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'verify',
+    description: 'check a delivery signature against the raw body: exit 0 valid, 1 invalid',
+    options: [
+      ['--signature <value>', 'the x-service-webhooks-signature (or x-twitter-webhooks-signature) header value'],
+      ['--body <file>', 'the raw body: @file, file, or - for stdin', '-'],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** Exit 0 when the signature matches the raw body, 1 when not (constant-time compare). */
