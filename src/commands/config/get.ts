@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { SETTING_KEYS, checkKey } from './keys.js';
 
 export interface GetOptions {
@@ -10,11 +10,12 @@ export interface GetOptions {
 }
 
 export function register(parent: Command, runF = configGet): void {
-  parent
-    .command('get')
-    .argument('<key>', 'a setting: base_url, account_id, output, max_wait')
-    .description(`print a setting (${SETTING_KEYS})`)
-    .action(define((ctx, _o, [key]) => runF(ctx, { key: key! })));
+  declare(parent, {
+    name: 'get',
+    description: `print a setting (${SETTING_KEYS})`,
+    arguments: [['<key>', 'a setting: base_url, account_id, output, max_wait']],
+    run: (ctx, _o, [key]) => runF(ctx, { key: key }),
+  });
 }
 
 export async function configGet(ctx: Context, o: GetOptions): Promise<void> {

@@ -4,13 +4,14 @@ import type { Context } from '../../context.js';
 import { SETTINGS, type Profile } from '../../core/config.js';
 import { printList } from '../../core/output.js';
 import { redactUrlCredentials } from '../../core/redact.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export function register(parent: Command, runF = configList): void {
-  parent
-    .command('list')
-    .description('every setting of the profile')
-    .action(define((ctx) => runF(ctx)));
+  declare(parent, {
+    name: 'list',
+    description: 'every setting of the profile',
+    run: (ctx) => runF(ctx),
+  });
 }
 
 export async function configList(ctx: Context): Promise<void> {

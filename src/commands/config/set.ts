@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { SETTINGS } from '../../core/config.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { SETTING_KEYS, checkKey, settingHint } from './keys.js';
 
 export interface SetOptions {
@@ -12,12 +12,15 @@ export interface SetOptions {
 }
 
 export function register(parent: Command, runF = configSet): void {
-  parent
-    .command('set')
-    .argument('<key>', 'a setting: base_url, account_id, output, max_wait')
-    .argument('<value>', 'its new value')
-    .description(`change a setting (${SETTING_KEYS})`)
-    .action(define((ctx, _o, [key, value]) => runF(ctx, { key: key!, value: value! })));
+  declare(parent, {
+    name: 'set',
+    description: `change a setting (${SETTING_KEYS})`,
+    arguments: [
+      ['<key>', 'a setting: base_url, account_id, output, max_wait'],
+      ['<value>', 'its new value'],
+    ],
+    run: (ctx, _o, [key, value]) => runF(ctx, { key: key, value: value }),
+  });
 }
 
 export async function configSet(ctx: Context, o: SetOptions): Promise<void> {

@@ -1,7 +1,7 @@
 // `xctl config unset <key>`
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkKey } from './keys.js';
 import { SETTINGS } from '../../core/config.js';
 import { redactUrlCredentials } from '../../core/redact.js';
@@ -11,11 +11,12 @@ export interface UnsetOptions {
 }
 
 export function register(parent: Command, runF = configUnset): void {
-  parent
-    .command('unset')
-    .argument('<key>', 'a setting: base_url, account_id, output, max_wait')
-    .description('remove a setting')
-    .action(define((ctx, _o, [key]) => runF(ctx, { key: key! })));
+  declare(parent, {
+    name: 'unset',
+    description: 'remove a setting',
+    arguments: [['<key>', 'a setting: base_url, account_id, output, max_wait']],
+    run: (ctx, _o, [key]) => runF(ctx, { key: key }),
+  });
 }
 
 /** Removes a setting from the profile and says what it was, and what still sets it. */
