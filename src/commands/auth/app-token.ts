@@ -5,7 +5,7 @@ import { AuthError, type XctlError } from '../../core/errors.js';
 import { mask } from '../../core/io.js';
 import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateBearer } from './oauth-flow.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface AuthAppTokenOptions {
   invalidate?: boolean;
@@ -25,13 +25,13 @@ function explain99(e: unknown): never {
 }
 
 export function register(parent: Command, runF = authAppToken): void {
-  parent
-    .command('app-token')
-    .description(
+  declare(parent, {
+    name: 'app-token',
+    description:
       'obtain the app-only bearer token once (POST /oauth2/token) and cache it; shown masked (`auth token --type app` prints it)',
-    )
-    .option('--invalidate', 'revoke it at the service (signed as the app owner) and forget it')
-    .action(define<AuthAppTokenOptions>((ctx, o) => runF(ctx, o)));
+    options: [['--invalidate', 'revoke it at the service (signed as the app owner) and forget it']],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** Obtains and caches the bearer (POST /oauth2/token once, then the cache), or revokes it (POST /oauth2/invalidate_token). */

@@ -9,7 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import { secretsOf, type Profile } from '../../core/config.js';
 import { printList, type Rec } from '../../core/output.js';
 import { mask } from '../../core/io.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface AuthImportOptions {
   twurlrc?: string | boolean;
@@ -97,13 +97,17 @@ export async function parseTwurlrc(text: string, file: string): Promise<TwurlEnt
 }
 
 export function register(parent: Command, runF = authImport): void {
-  parent
-    .command('import')
-    .description('import profiles and bearer tokens from a twurl rc file (the file the official ads SDKs read)')
-    .option('--twurlrc [path]', 'the rc file (default ~/.twurlrc)')
-    .option('--overwrite', 'replace existing profiles of the same name that hold other credentials')
-    .option('--insecure', 'import from a file other users can read (its secrets may have leaked: rotate them)')
-    .action(define<AuthImportOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
+  declare(parent, {
+    name: 'import',
+    description: 'import profiles and bearer tokens from a twurl rc file (the file the official ads SDKs read)',
+    options: [
+      ['--twurlrc [path]', 'the rc file (default ~/.twurlrc)'],
+      ['--overwrite', 'replace existing profiles of the same name that hold other credentials'],
+      ['--insecure', 'import from a file other users can read (its secrets may have leaked: rotate them)'],
+    ],
+    createsProfile: true,
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** A path as one shell word: the hint's command must work when pasted. */

@@ -7,7 +7,7 @@ import { parseDuration } from '../../contract/time.js';
 import { printOne } from '../../core/output.js';
 import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import {
   checkAdsAccount,
   firstLine,
@@ -118,40 +118,41 @@ function pinSource(ctx: Context): { early?: UsageError; read: () => Promise<stri
 }
 
 export function register(parent: Command, runF = authLogin): void {
-  parent
-    .command('login')
-    .description(
+  declare(parent, {
+    name: 'login',
+    description:
       'log in as a user: three-legged OAuth 1.0a, or OAuth 2.0 with PKCE (--oauth2); approve in the browser, the token is stored in the profile',
-    )
-    .option('--pin', 'PIN mode (oob): type the PIN shown after approving, or pipe it on stdin')
-    .option('--callback-port <n>', 'port of the loopback callback on 127.0.0.1 (default: a free one)')
-    .option('--access-level <level>', "read or write: ask for less than the app's level (x_auth_access_type)")
-    .option('--force-login', 'make the authorize page ask for the account credentials again')
-    .option('--screen-name <handle>', 'prefill the login box with this account')
-    .option('--no-browser', 'only print the authorize URL (stderr); do not open a browser')
-    .option(
-      '--timeout <duration>',
-      'give up waiting for the approval after this long (90s, 5m, or seconds)',
-      DEFAULT_LOGIN_TIMEOUT,
-    )
-    .option(
-      '--oauth2',
-      'OAuth 2.0 authorization code with PKCE: a user token with scopes, refreshed automatically (with offline.access)',
-    )
-    .option(
-      '--scopes <list>',
-      'with --oauth2: scopes to ask for, space or comma separated (default: tweet.read users.read follows.read like.read mute.read block.read dm.read dm.write offline.access)',
-    )
-    .option('--client-id <id>', "with --oauth2: the OAuth 2.0 Client ID (default: XCTL_CLIENT_ID or the profile's)")
-    .option(
-      '--paste',
-      'with --oauth2: no callback server; paste the URL the browser was sent to (machines without a browser)',
-    )
-    .addHelpText(
-      'after',
+    options: [
+      ['--pin', 'PIN mode (oob): type the PIN shown after approving, or pipe it on stdin'],
+      ['--callback-port <n>', 'port of the loopback callback on 127.0.0.1 (default: a free one)'],
+      ['--access-level <level>', "read or write: ask for less than the app's level (x_auth_access_type)"],
+      ['--force-login', 'make the authorize page ask for the account credentials again'],
+      ['--screen-name <handle>', 'prefill the login box with this account'],
+      ['--no-browser', 'only print the authorize URL (stderr); do not open a browser'],
+      [
+        '--timeout <duration>',
+        'give up waiting for the approval after this long (90s, 5m, or seconds)',
+        DEFAULT_LOGIN_TIMEOUT,
+      ],
+      [
+        '--oauth2',
+        'OAuth 2.0 authorization code with PKCE: a user token with scopes, refreshed automatically (with offline.access)',
+      ],
+      [
+        '--scopes <list>',
+        'with --oauth2: scopes to ask for, space or comma separated (default: tweet.read users.read follows.read like.read mute.read block.read dm.read dm.write offline.access)',
+      ],
+      ['--client-id <id>', "with --oauth2: the OAuth 2.0 Client ID (default: XCTL_CLIENT_ID or the profile's)"],
+      [
+        '--paste',
+        'with --oauth2: no callback server; paste the URL the browser was sent to (machines without a browser)',
+      ],
+    ],
+    helpAfter:
       '\nWith --oauth2 the redirect URI is http://127.0.0.1:8080/callback (register it with the app; --callback-port N changes the port, 0 picks a free one, which the sandbox accepts).',
-    )
-    .action(define<AuthLoginOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
+    createsProfile: true,
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** Logs in: POST /oauth/request_token, the browser on GET /oauth/authorize, POST /oauth/access_token. */

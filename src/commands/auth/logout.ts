@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { XctlError } from '../../core/errors.js';
 import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateUserToken } from './oauth-flow.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface AuthLogoutOptions {
   oauth2?: boolean;
@@ -13,17 +13,16 @@ export interface AuthLogoutOptions {
 }
 
 export function register(parent: Command, runF = authLogout): void {
-  parent
-    .command('logout')
-    .description(
+  declare(parent, {
+    name: 'logout',
+    description:
       'revoke the user token at the service (POST /1.1/oauth/invalidate_token, or POST /2/oauth2/revoke with --oauth2), then remove it from the profile',
-    )
-    .option(
-      '--oauth2',
-      'the OAuth 2.0 user token (both the access and the refresh token) instead of the OAuth 1.0a one',
-    )
-    .option('--local-only', 'only remove it from the profile; do not contact the service')
-    .action(define<AuthLogoutOptions>((ctx, o) => runF(ctx, o)));
+    options: [
+      ['--oauth2', 'the OAuth 2.0 user token (both the access and the refresh token) instead of the OAuth 1.0a one'],
+      ['--local-only', 'only remove it from the profile; do not contact the service'],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** Logs out: POST /1.1/oauth/invalidate_token (unless --local-only), then forgets the token. */

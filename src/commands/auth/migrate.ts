@@ -3,18 +3,19 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface AuthMigrateOptions {
   to?: string;
 }
 
 export function register(parent: Command, runF = authMigrate): void {
-  parent
-    .command('migrate')
-    .description("move the profile's secrets to the OS keychain or to the file, all or nothing")
-    .option('--to <place>', 'keyring (the OS keychain) or file (the 0600 JSON store)')
-    .action(define<AuthMigrateOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'migrate',
+    description: "move the profile's secrets to the OS keychain or to the file, all or nothing",
+    options: [['--to <place>', 'keyring (the OS keychain) or file (the 0600 JSON store)']],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** Writes the secrets to their new place, reads them back, then gives up the old one. */

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { Profile } from '../../core/config.js';
 import { readAll, readSecret } from '../input.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface AuthSetOptions {
   apiKey?: string;
@@ -20,26 +20,28 @@ export interface AuthSetOptions {
 const KEYISH = /^[\x21-\x7e]{1,512}$/;
 
 export function register(parent: Command, runF = authSet): void {
-  parent
-    .command('set')
-    .description('store credentials in the profile (secrets from stdin with "-" or a hidden prompt)')
-    .option('--api-key <key>', 'API key (consumer key)')
-    .option('--api-secret [-]', 'API secret: "-" reads stdin, no value prompts')
-    .option(
-      '--access-token [token]',
-      'user access token: "-" reads stdin, no value prompts (a value on the command line still works, with a warning)',
-    )
-    .option('--access-token-secret [-]', 'user access token secret: "-" reads stdin, no value prompts')
-    .option('--bearer-token [-]', 'app-only bearer token: "-" reads stdin, no value prompts')
-    .option('--user-id <id>', 'the user the access token belongs to')
-    .option('--screen-name <name>', "that user's handle")
-    .option('--client-id <id>', 'OAuth 2.0 Client ID of the app (for `auth login --oauth2`; not the API key)')
-    .option('--client-secret [-]', 'OAuth 2.0 Client Secret (confidential clients): "-" reads stdin, no value prompts')
-    .addHelpText(
-      'after',
+  declare(parent, {
+    name: 'set',
+    description: 'store credentials in the profile (secrets from stdin with "-" or a hidden prompt)',
+    options: [
+      ['--api-key <key>', 'API key (consumer key)'],
+      ['--api-secret [-]', 'API secret: "-" reads stdin, no value prompts'],
+      [
+        '--access-token [token]',
+        'user access token: "-" reads stdin, no value prompts (a value on the command line still works, with a warning)',
+      ],
+      ['--access-token-secret [-]', 'user access token secret: "-" reads stdin, no value prompts'],
+      ['--bearer-token [-]', 'app-only bearer token: "-" reads stdin, no value prompts'],
+      ['--user-id <id>', 'the user the access token belongs to'],
+      ['--screen-name <name>', "that user's handle"],
+      ['--client-id <id>', 'OAuth 2.0 Client ID of the app (for `auth login --oauth2`; not the API key)'],
+      ['--client-secret [-]', 'OAuth 2.0 Client Secret (confidential clients): "-" reads stdin, no value prompts'],
+    ],
+    helpAfter:
       '\nWith several "-" values, stdin holds one per line in the order api secret, access token, access token secret, bearer token, client secret.',
-    )
-    .action(define<AuthSetOptions>((ctx, o) => runF(ctx, o), { createsProfile: true }));
+    createsProfile: true,
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void> {

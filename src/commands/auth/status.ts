@@ -5,21 +5,23 @@ import { ENV_CREDENTIALS, resolveCredentials, type Profile, type Store } from '.
 import { mask } from '../../core/io.js';
 import { redactUrlCredentials } from '../../core/redact.js';
 import { printList, type Rec } from '../../core/output.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { OAUTH_ENDPOINTS } from '../../contract/oauth.js';
 import { OAUTH2_ENDPOINTS } from '../../contract/oauth2.js';
 
 export function register(parent: Command, runF = authStatus): void {
-  parent
-    .command('status')
-    .description(
+  declare(parent, {
+    name: 'status',
+    description:
       'what is set in each profile (masked), and what the environment overrides; exit 1 when nothing usable is set',
-    )
-    .option(
-      '--check',
-      'verify each credential of the selected profile with the service (ok/failed per credential; exit 1 on any failure)',
-    )
-    .action(define<AuthStatusOptions>((ctx, o) => runF(ctx, o)));
+    options: [
+      [
+        '--check',
+        'verify each credential of the selected profile with the service (ok/failed per credential; exit 1 on any failure)',
+      ],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 export interface AuthStatusOptions {

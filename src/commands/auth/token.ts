@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface AuthTokenOptions {
   type?: string;
@@ -9,14 +9,16 @@ export interface AuthTokenOptions {
 }
 
 export function register(parent: Command, runF = authToken): void {
-  parent
-    .command('token')
-    .description(
+  declare(parent, {
+    name: 'token',
+    description:
       'print a credential for scripts (the user access token, the app bearer, or the OAuth 2.0 access token, refreshed first if due)',
-    )
-    .option('--type <type>', 'user, app or oauth2', 'user')
-    .option('--secret', 'with --type user: print the access token secret instead')
-    .action(define<AuthTokenOptions>((ctx, o) => runF(ctx, o)));
+    options: [
+      ['--type <type>', 'user, app or oauth2', 'user'],
+      ['--secret', 'with --type user: print the access token secret instead'],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** Prints one credential on stdout, for `$(xctl auth token)` in scripts. The only command that prints a secret. */

@@ -3,13 +3,15 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { mask } from '../../../core/io.js';
 import { printList } from '../../../core/output.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 
 export function register(parent: Command, runF = profilesList): void {
-  parent
-    .command('list')
-    .description('list profiles')
-    .action(define((ctx) => runF(ctx), { selectsProfile: false }));
+  declare(parent, {
+    name: 'list',
+    description: 'list profiles',
+    selectsProfile: false,
+    run: (ctx) => runF(ctx),
+  });
 }
 
 export async function profilesList(ctx: Context): Promise<void> {

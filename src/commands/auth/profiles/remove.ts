@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { checkProfileName } from '../../../core/config.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { didYouMean } from '../../../core/suggest.js';
 
 export interface RemoveOptions {
@@ -11,11 +11,13 @@ export interface RemoveOptions {
 }
 
 export function register(parent: Command, runF = profilesRemove): void {
-  parent
-    .command('remove')
-    .argument('<name>', 'the profile to remove (`xctl auth profiles list`)')
-    .description('delete a profile and its credentials')
-    .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
+  declare(parent, {
+    name: 'remove',
+    description: 'delete a profile and its credentials',
+    arguments: [['<name>', 'the profile to remove (`xctl auth profiles list`)']],
+    selectsProfile: false,
+    run: (ctx, _o, [name]) => runF(ctx, { name: name }),
+  });
 }
 
 export async function profilesRemove(ctx: Context, o: RemoveOptions): Promise<void> {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';
 import { checkProfileName } from '../../../core/config.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { didYouMean } from '../../../core/suggest.js';
 
 export interface UseOptions {
@@ -11,11 +11,13 @@ export interface UseOptions {
 }
 
 export function register(parent: Command, runF = profilesUse): void {
-  parent
-    .command('use')
-    .argument('<name>', 'the profile that becomes the default')
-    .description('make a profile the default')
-    .action(define((ctx, _o, [name]) => runF(ctx, { name: name! }), { selectsProfile: false }));
+  declare(parent, {
+    name: 'use',
+    description: 'make a profile the default',
+    arguments: [['<name>', 'the profile that becomes the default']],
+    selectsProfile: false,
+    run: (ctx, _o, [name]) => runF(ctx, { name: name }),
+  });
 }
 
 export async function profilesUse(ctx: Context, o: UseOptions): Promise<void> {
