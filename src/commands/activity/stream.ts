@@ -9,7 +9,7 @@ import { checkInput } from '../../core/check-input.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { ACTIVITY_ENDPOINTS, SUBSCRIPTION_LIMITS } from '../../contract/activity.js';
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { printJqText } from '../../core/output.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
 
@@ -97,20 +97,23 @@ export function printableEvent(line: string): string | undefined {
 }
 
 export function register(parent: Command, runF = activityStream): void {
-  parent
-    .command('stream')
-    .description('print activity events as NDJSON; reconnects with backoff and backfill so none is missed')
-    .option(
-      '--backfill-minutes <n>',
-      `replay the last N minutes (0-${BACKFILL_MAX}) on connect; reconnects always backfill the gap`,
-    )
-    .option(
-      '--start-time <time>',
-      'replay events from this ISO 8601 time (at most 24 h back; instead of --backfill-minutes)',
-    )
-    .option('--end-time <time>', 'stop at this ISO 8601 time (a past window replays, then exits 0)')
-    .option('--stall-timeout <seconds>', 'reconnect when nothing (not even a keep-alive) arrives for this long', '60')
-    .action(define<StreamOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'stream',
+    description: 'print activity events as NDJSON; reconnects with backoff and backfill so none is missed',
+    options: [
+      [
+        '--backfill-minutes <n>',
+        `replay the last N minutes (0-${BACKFILL_MAX}) on connect; reconnects always backfill the gap`,
+      ],
+      [
+        '--start-time <time>',
+        'replay events from this ISO 8601 time (at most 24 h back; instead of --backfill-minutes)',
+      ],
+      ['--end-time <time>', 'stop at this ISO 8601 time (a past window replays, then exits 0)'],
+      ['--stall-timeout <seconds>', 'reconnect when nothing (not even a keep-alive) arrives for this long', '60'],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 export function eventKey(line: string): string | undefined {

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, ACTIVITY_EVENT_TYPES, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS, subscriptionOf } from './shape.js';
 import { authHelp, chooseAuth } from '../../v2-auth.js';
 import { scopesForEvent } from '../../../contract/oauth2.js';
@@ -19,23 +19,26 @@ export interface CreateOptions {
 }
 
 export function register(parent: Command, runF = subscriptionsCreate): void {
-  parent
-    .command('create')
-    .description('subscribe to an event type (to a webhook with --webhook, else to the stream)')
-    .option(
-      '--event <type>',
-      'event type, e.g. profile.update.bio, post.create, dm.received (see `xctl sandbox trigger --help`)',
-    )
-    .option('--user-id <id>', 'filter: the user the events are about')
-    .option('--keyword <text>', `filter: a keyword (${L.keyword.min}-${L.keyword.max} characters)`)
-    .option('--direction <dir>', `filter for dm.* and chat.* events: ${L.directions.join(' or ')}`)
-    .option('--tag <text>', `a label echoed in each event (${L.tag.min}-${L.tag.max} characters)`)
-    .option('--webhook <id>', 'deliver to this webhook')
-    .option(
-      '--auth <kind>',
-      `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`,
-    )
-    .action(define<CreateOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'create',
+    description: 'subscribe to an event type (to a webhook with --webhook, else to the stream)',
+    options: [
+      [
+        '--event <type>',
+        'event type, e.g. profile.update.bio, post.create, dm.received (see `xctl sandbox trigger --help`)',
+      ],
+      ['--user-id <id>', 'filter: the user the events are about'],
+      ['--keyword <text>', `filter: a keyword (${L.keyword.min}-${L.keyword.max} characters)`],
+      ['--direction <dir>', `filter for dm.* and chat.* events: ${L.directions.join(' or ')}`],
+      ['--tag <text>', `a label echoed in each event (${L.tag.min}-${L.tag.max} characters)`],
+      ['--webhook <id>', 'deliver to this webhook'],
+      [
+        '--auth <kind>',
+        `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`,
+      ],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** The request body, after every rule of the contract; a violation exits 2 naming the flag. */

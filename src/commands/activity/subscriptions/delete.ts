@@ -6,18 +6,19 @@ import { ApiError } from '../../../core/errors.js';
 import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 
 export interface DeleteOptions {
   ids: string[];
 }
 
 export function register(parent: Command, runF = subscriptionsDelete): void {
-  parent
-    .command('delete')
-    .argument('<ids...>', 'subscription ids (`xctl activity subscriptions list`)')
-    .description('delete subscriptions, one or many (asks; --yes when not at a terminal)')
-    .action(define((ctx, _o, ids) => runF(ctx, { ids })));
+  declare(parent, {
+    name: 'delete',
+    description: 'delete subscriptions, one or many (asks; --yes when not at a terminal)',
+    arguments: [['<ids...>', 'subscription ids (`xctl activity subscriptions list`)']],
+    run: (ctx, _o, [ids]) => runF(ctx, { ids }),
+  });
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS } from './shape.js';
 import { authHelp, chooseAuth } from '../../v2-auth.js';
 
@@ -15,14 +15,17 @@ export interface ListOptions {
 }
 
 export function register(parent: Command, runF = subscriptionsList): void {
-  parent
-    .command('list')
-    .description('list subscriptions')
-    .option('--all', 'every page')
-    .option('--limit <n>', 'stop after N')
-    .option('--cursor <token>', 'start at this page (the next_token of an earlier listing)')
-    .option('--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.list)}; OAuth 2.0 needs tweet.read and like.read`)
-    .action(define<ListOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'list',
+    description: 'list subscriptions',
+    options: [
+      ['--all', 'every page'],
+      ['--limit <n>', 'stop after N'],
+      ['--cursor <token>', 'start at this page (the next_token of an earlier listing)'],
+      ['--auth <kind>', `${authHelp(SUBSCRIPTION_ENDPOINTS.list)}; OAuth 2.0 needs tweet.read and like.read`],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** GET /2/activity/subscriptions (max_results, pagination_token) */

@@ -6,7 +6,7 @@ import { UsageError } from '../../../core/errors.js';
 import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { SUBSCRIPTION_COLUMNS, subscriptionOf } from './shape.js';
 
 export interface UpdateOptions {
@@ -16,13 +16,16 @@ export interface UpdateOptions {
 }
 
 export function register(parent: Command, runF = subscriptionsUpdate): void {
-  parent
-    .command('update')
-    .argument('<id>', "the subscription's id")
-    .description("change a subscription's tag or webhook (event type and filter cannot change)")
-    .option('--tag <text>', `a new label (${L.tag.min}-${L.tag.max} characters)`)
-    .option('--webhook <id>', 'deliver to this webhook instead')
-    .action(define<Omit<UpdateOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id: id! })));
+  declare(parent, {
+    name: 'update',
+    description: "change a subscription's tag or webhook (event type and filter cannot change)",
+    arguments: [['<id>', "the subscription's id"]],
+    options: [
+      ['--tag <text>', `a new label (${L.tag.min}-${L.tag.max} characters)`],
+      ['--webhook <id>', 'deliver to this webhook instead'],
+    ],
+    run: (ctx, o, [id]) => runF(ctx, { ...o, id: id }),
+  });
 }
 
 /** PUT /2/activity/subscriptions/:id {"tag"?,"webhook_id"?} */
