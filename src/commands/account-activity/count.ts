@@ -2,13 +2,14 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export function register(parent: Command, runF = countRun): void {
-  parent
-    .command('count')
-    .description("the app's subscriptions: all, with direct messages, and provisioned (app-only bearer)")
-    .action(define((ctx) => runF(ctx)));
+  declare(parent, {
+    name: 'count',
+    description: "the app's subscriptions: all, with direct messages, and provisioned (app-only bearer)",
+    run: (ctx) => runF(ctx),
+  });
 }
 
 /** GET /2/account_activity/subscriptions/count (app-only bearer) */

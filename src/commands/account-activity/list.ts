@@ -3,15 +3,16 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
 export function register(parent: Command, runF = listRun): void {
-  parent
-    .command('list')
-    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
-    .description('users subscribed to a webhook (app-only bearer)')
-    .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
+  declare(parent, {
+    name: 'list',
+    description: 'users subscribed to a webhook (app-only bearer)',
+    arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
+    run: (ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId }),
+  });
 }
 
 /** GET /2/account_activity/webhooks/:webhook_id/subscriptions/all/list (app-only bearer) */

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { CheckFailed } from '../../core/errors.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { authHelp, chooseAuth, type V2Endpoint } from '../v2-auth.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
@@ -18,15 +18,16 @@ export interface SubscribeOptions {
 const SUBSCRIBE = { ...E.subscribe, kinds: ['user'] } as const satisfies V2Endpoint;
 
 export function register(parent: Command, runF = subscribeRun): void {
-  parent
-    .command('subscribe')
-    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
-    .description("deliver the signed-in user's account events to a webhook (user token)")
-    .option('--check', 'only say whether the user is subscribed (exit 1 when not)')
-    .option('--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`)
-    .action(
-      define<Omit<SubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
-    );
+  declare(parent, {
+    name: 'subscribe',
+    description: "deliver the signed-in user's account events to a webhook (user token)",
+    arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
+    options: [
+      ['--check', 'only say whether the user is subscribed (exit 1 when not)'],
+      ['--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`],
+    ],
+    run: (ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId }),
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { checkInput } from '../../core/check-input.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
 export interface UnsubscribeOptions {
@@ -14,16 +14,13 @@ export interface UnsubscribeOptions {
 }
 
 export function register(parent: Command, runF = unsubscribeRun): void {
-  parent
-    .command('unsubscribe')
-    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
-    .description("stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)")
-    .option('--user-id <id>', "the user (default: the profile's user)")
-    .action(
-      define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) =>
-        runF(ctx, { ...o, webhookId: webhookId! }),
-      ),
-    );
+  declare(parent, {
+    name: 'unsubscribe',
+    description: "stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)",
+    arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
+    options: [['--user-id <id>', "the user (default: the profile's user)"]],
+    run: (ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId }),
+  });
 }
 
 /** The user: --user-id, else the profile's user, else the id a platform access token starts with. */
