@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { readInputArg } from '../../input.js';
 import { checkRules, parseRulesFile, type Rule } from './input.js';
 import { RULE_COLUMNS as COLUMNS, postRules } from './post.js';
@@ -15,14 +15,17 @@ export interface AddOptions {
 }
 
 export function register(parent: Command, runF = rulesAdd): void {
-  parent
-    .command('add')
-    .argument('[values...]', 'rule values (or --file)')
-    .description('add rules: values as arguments and/or --file (JSON array, JSON lines, or one value per line)')
-    .option('--tag <tag>', 'tag for the rules given as arguments')
-    .option('--file <file>', 'rules file (@file, file or - for stdin)')
-    .option('--dry-run', 'validate only; nothing is added')
-    .action(define<Omit<AddOptions, 'values'>>((ctx, o, values) => runF(ctx, { ...o, values })));
+  declare(parent, {
+    name: 'add',
+    description: 'add rules: values as arguments and/or --file (JSON array, JSON lines, or one value per line)',
+    arguments: [['[values...]', 'rule values (or --file)']],
+    options: [
+      ['--tag <tag>', 'tag for the rules given as arguments'],
+      ['--file <file>', 'rules file (@file, file or - for stdin)'],
+      ['--dry-run', 'validate only; nothing is added'],
+    ],
+    run: (ctx, o, [values]) => runF(ctx, { ...o, values }),
+  });
 }
 
 /** Adds rules (POST /2/tweets/search/stream/rules {"add":[...]}). */

@@ -2,13 +2,14 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 
 export function register(parent: Command, runF = rulesCounts): void {
-  parent
-    .command('counts')
-    .description('rule caps, and how many rules this app and its project use')
-    .action(define((ctx) => runF(ctx)));
+  declare(parent, {
+    name: 'counts',
+    description: 'rule caps, and how many rules this app and its project use',
+    run: (ctx) => runF(ctx),
+  });
 }
 
 /** GET /2/tweets/search/stream/rules/counts (XDK's stream.getRuleCounts) */

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { ApiError, UsageError } from '../../../core/errors.js';
 import { NUMERIC_ID, idProblem } from '../../../contract/ids.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { postRules } from './post.js';
 
 export interface DeleteOptions {
@@ -12,12 +12,13 @@ export interface DeleteOptions {
 }
 
 export function register(parent: Command, runF = rulesDelete): void {
-  parent
-    .command('delete')
-    .argument('<ids...>', 'rule ids (`xctl stream rules list`)')
-    .description('delete rules by id')
-    .option('--dry-run', 'validate only; nothing is deleted')
-    .action(define<Omit<DeleteOptions, 'ids'>>((ctx, o, ids) => runF(ctx, { ...o, ids })));
+  declare(parent, {
+    name: 'delete',
+    description: 'delete rules by id',
+    arguments: [['<ids...>', 'rule ids (`xctl stream rules list`)']],
+    options: [['--dry-run', 'validate only; nothing is deleted']],
+    run: (ctx, o, [ids]) => runF(ctx, { ...o, ids }),
+  });
 }
 
 /** Deletes rules (POST /2/tweets/search/stream/rules {"delete":{"ids":[...]}}). */

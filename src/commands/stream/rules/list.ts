@@ -2,14 +2,15 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { RULE_COLUMNS as COLUMNS } from './post.js';
 
 export function register(parent: Command, runF = rulesList): void {
-  parent
-    .command('list')
-    .description('list the rules')
-    .action(define((ctx) => runF(ctx)));
+  declare(parent, {
+    name: 'list',
+    description: 'list the rules',
+    run: (ctx) => runF(ctx),
+  });
 }
 
 /** GET /2/tweets/search/stream/rules */

@@ -6,7 +6,7 @@ import { UsageError } from '../../../core/errors.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { LINK_FIELD_PARAMS, STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
-import { define } from '../../define.js';
+import { declare, type OptionDecl } from '../../define.js';
 
 export interface LinkOptions {
   webhookId: string;
@@ -20,18 +20,26 @@ export interface LinkOptions {
 
 /** `tweet.fields` -> `--tweet-fields` and its options key `tweetFields`. */
 const flagOf = (param: string) => '--' + param.replace('.', '-');
-const keyOf = (param: string) => param.replace(/\.(\w)/, (_, c: string) => c.toUpperCase()) as keyof LinkOptions;
+const keyOf = (param: string) => param.replace(/\.(\w)/, (_, c: string) => c.toUpperCase()) as LinkField;
+type LinkField = Exclude<keyof LinkOptions, 'webhookId'>;
 
 export function register(parent: Command, runF = linkWebhook): void {
-  const cmd = parent
-    .command('link')
-    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
-    .description('deliver matching posts to a webhook (again with another field set: one more link)');
-  for (const p of LINK_FIELD_PARAMS)
-    cmd.option(`${flagOf(p)} <list>`, `${p} of each delivered post (as on the filtered stream)`);
-  cmd.action(
-    define<Omit<LinkOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
-  );
+  declare(parent, {
+    name: 'link',
+    description: 'deliver matching posts to a webhook (again with another field set: one more link)',
+    arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
+    options: LINK_FIELD_PARAMS.map(
+      (p): OptionDecl => [`${flagOf(p)} <list>`, `${p} of each delivered post (as on the filtered stream)`],
+    ),
+    run: (ctx, o, [webhookId]) => {
+      const fields: Omit<LinkOptions, 'webhookId'> = {};
+      for (const p of LINK_FIELD_PARAMS) {
+        const v = o[keyOf(p)];
+        if (typeof v === 'string') fields[keyOf(p)] = v;
+      }
+      return runF(ctx, { ...fields, webhookId });
+    },
+  });
 }
 
 /** POST /2/tweets/search/webhooks/:id — deliver matching posts to this webhook (with a field set). */

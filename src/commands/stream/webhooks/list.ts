@@ -2,13 +2,14 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 
 export function register(parent: Command, runF = listLinks): void {
-  parent
-    .command('list')
-    .description('list linked webhooks, each with its field set')
-    .action(define((ctx) => runF(ctx)));
+  declare(parent, {
+    name: 'list',
+    description: 'list linked webhooks, each with its field set',
+    run: (ctx) => runF(ctx),
+  });
 }
 
 const COLUMNS = ['webhook_id', 'instance_id', 'fields', 'created_at'];

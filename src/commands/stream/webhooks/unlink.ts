@@ -4,16 +4,17 @@ import type { Context } from '../../../context.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 
 import type { LinkOptions } from './link.js';
 
 export function register(parent: Command, runF = unlinkWebhook): void {
-  parent
-    .command('unlink')
-    .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
-    .description('stop delivering to a webhook')
-    .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
+  declare(parent, {
+    name: 'unlink',
+    description: 'stop delivering to a webhook',
+    arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
+    run: (ctx, _o, [webhookId]) => runF(ctx, { webhookId }),
+  });
 }
 
 /** DELETE /2/tweets/search/webhooks/:id */
