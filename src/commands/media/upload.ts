@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ApiError, UsageError, XctlError } from '../../core/errors.js';
 import { printOne, shellWord } from '../../core/output.js';
@@ -24,7 +24,7 @@ import {
   sniff,
   type Category,
 } from '../../contract/media.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 
 export interface UploadOptions {
   file: string;
@@ -66,32 +66,31 @@ const EXT_TYPES: Record<string, string> = {
 };
 
 export function register(media: Command): void {
-  media
-    .command('upload')
-    .argument('<file>', 'an image, GIF or video file')
-    .description(
+  declare(media, {
+    name: 'upload',
+    description:
       'upload an image, GIF or video in chunks, wait for processing, print its media_key — POST /2/media/upload/initialize, /append, /finalize',
-    )
-    .addOption(
-      new Option(
-        '--category <category>',
-        'media_category (default from the file: tweet_image, tweet_gif, tweet_video; amplify_video with --add-to-library)',
-      ).choices([...CLI_CATEGORIES]),
-    )
-    .option('--add-to-library', 'also add it to the ads media library of --account')
-    .option('--name <name>', 'media library name (with --add-to-library; max 100 chars)')
-    .option('--wait-seconds <n>', 'longest wait for processing', '600')
-    .action(
-      define<Record<string, string | boolean | undefined>>((ctx, o, args) =>
-        runUpload(ctx, {
-          file: args[0]!,
-          category: o.category as string | undefined,
-          addToLibrary: !!o.addToLibrary,
-          name: o.name as string | undefined,
-          waitSeconds: Number(o.waitSeconds),
-        }),
-      ),
-    );
+    arguments: [['<file>', 'an image, GIF or video file']],
+    options: [
+      {
+        flags: '--category <category>',
+        description:
+          'media_category (default from the file: tweet_image, tweet_gif, tweet_video; amplify_video with --add-to-library)',
+        choices: [...CLI_CATEGORIES],
+      },
+      ['--add-to-library', 'also add it to the ads media library of --account'],
+      ['--name <name>', 'media library name (with --add-to-library; max 100 chars)'],
+      ['--wait-seconds <n>', 'longest wait for processing', '600'],
+    ],
+    run: (ctx, o, [file]) =>
+      runUpload(ctx, {
+        file,
+        category: o.category,
+        addToLibrary: !!o.addToLibrary,
+        name: o.name,
+        waitSeconds: Number(o.waitSeconds),
+      }),
+  });
 }
 
 /** The media type of a file: its first bytes, else its extension. */
