@@ -12,8 +12,7 @@ import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
 import type { AudiencePlan, ApplyEnv } from '../../audiences/apply/plan.js';
 import type { AudienceResult } from '../../audiences/apply/run.js';
 import type { AudienceSpec } from '../../audiences/apply/schema.js';
-import { define } from '../define.js';
-import { collect } from '../input.js';
+import { declare } from '../define.js';
 import { positiveInt } from './input-flags.js';
 
 export interface ApplyOptions {
@@ -30,30 +29,29 @@ export interface ApplyOptions {
 
 /** `xctl audiences apply -f FILE` */
 export function register(audiences: Command, runF = audiencesApply): void {
-  audiences
-    .command('apply')
-    .description(
+  declare(audiences, {
+    name: 'apply',
+    description:
       'keep the audiences a YAML file lists (several accounts) equal to their sources: create, sync members, share; --plan shows what would change',
-    )
-    .option('-f, --file <path>', 'the audiences file (YAML; `--schema` prints its JSON Schema)')
-    .option(
-      '--plan',
-      'show what would change, per audience, and drift; send nothing (exit 0: nothing, exit 10: changes)',
-    )
-    .option('--schema', 'print the JSON Schema of the audiences file and exit')
-    .option('--only <name>', 'only this audience of the file (repeatable)', collect, [])
-    .option(
-      '--prune',
-      'also delete audiences an earlier apply created that the file no longer lists (on the accounts it names)',
-    )
-    .option('--adopt', 'allow the first sync to audiences that already have members (as `audiences sync --adopt`)')
-    .option(
-      '--state-dir <dir>',
-      'where snapshots and the apply state live (env XCTL_STATE_DIR; default: beside the config)',
-    )
-    .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
-    .option('--concurrency <n>', 'requests in flight per audience', '4')
-    .action(define<ApplyOptions>((ctx, o) => runF(ctx, o)));
+    options: [
+      ['-f, --file <path>', 'the audiences file (YAML; `--schema` prints its JSON Schema)'],
+      ['--plan', 'show what would change, per audience, and drift; send nothing (exit 0: nothing, exit 10: changes)'],
+      ['--schema', 'print the JSON Schema of the audiences file and exit'],
+      { flags: '--only <name>', description: 'only this audience of the file (repeatable)', repeatable: true },
+      [
+        '--prune',
+        'also delete audiences an earlier apply created that the file no longer lists (on the accounts it names)',
+      ],
+      ['--adopt', 'allow the first sync to audiences that already have members (as `audiences sync --adopt`)'],
+      [
+        '--state-dir <dir>',
+        'where snapshots and the apply state live (env XCTL_STATE_DIR; default: beside the config)',
+      ],
+      ['--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default)],
+      ['--concurrency <n>', 'requests in flight per audience', '4'],
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /** GET/POST/PUT/DELETE /12/accounts/:account_id/custom_audiences (+ permissions, do_not_reach_lists, users) */

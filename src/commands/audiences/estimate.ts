@@ -1,10 +1,10 @@
 // `xctl audiences estimate --targeting file.json [--operator EQ|NE]`: POST audience_estimate.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { requireOperation, requireResource } from '../../ads/resources.js';
 import { validateParams } from '../../ads/params.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { parseJsonInput, readInputArg } from '../input.js';
 import { sendJsonBody } from '../ads/run.js';
 
@@ -15,15 +15,20 @@ export interface EstimateOptions {
 
 export function register(parent: Command, runF = audiencesEstimate): void {
   const op = requireOperation(requireResource('audience_estimates'), 'estimate');
-  parent
-    .command('estimate')
-    .description(`estimate the audience size of a targeting (at least one primary criterion) — POST /12${op.path}`)
-    .requiredOption(
-      '--targeting <file>',
-      'targeting criteria: a JSON array of {"targeting_type","targeting_value"[,"operator_type"]}, or {"targeting_criteria":[...]}; - for stdin',
-    )
-    .addOption(new Option('--operator <type>', 'EQ (default) or NE: NE negates the whole targeting'))
-    .action(define<EstimateOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'estimate',
+    description: `estimate the audience size of a targeting (at least one primary criterion) — POST /12${op.path}`,
+    options: [
+      {
+        flags: '--targeting <file>',
+        description:
+          'targeting criteria: a JSON array of {"targeting_type","targeting_value"[,"operator_type"]}, or {"targeting_criteria":[...]}; - for stdin',
+        required: true,
+      },
+      { flags: '--operator <type>', description: 'EQ (default) or NE: NE negates the whole targeting' },
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 export async function audiencesEstimate(ctx: Context, o: EstimateOptions): Promise<void> {

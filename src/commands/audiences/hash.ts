@@ -7,9 +7,8 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { IdType } from '../../contract/audience-users.js';
 import { shellWord } from '../../core/output.js';
-import { define } from '../define.js';
-import { collect } from '../input.js';
-import { addInputFlags, parseInputFlags, refuseBinary, type InputFlags } from './input-flags.js';
+import { declare } from '../define.js';
+import { inputOptions, parseInputFlags, refuseBinary, type InputFlags } from './input-flags.js';
 
 export interface HashFlags extends InputFlags {
   explain?: boolean;
@@ -24,21 +23,23 @@ export interface HashCommandOptions extends HashFlags {
 
 /** `xctl audiences hash [file]` (no network) */
 export function register(audiences: Command, runF = audiencesHash): void {
-  addInputFlags(
-    audiences
-      .command('hash')
-      .argument('[file]', 'csv, tsv, plain lines or jsonl (default: stdin)')
-      .description(
-        'print the SHA-256 digests upload would send, one per line (csv with one column per type for several columns); no network (file "-" or none reads stdin)',
-      ),
-  )
-    .option(
-      '--explain',
-      'one line per value: the input, its normalized form, and the digest or the reason it is rejected',
-    )
-    .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
-    .option('--value <value>', 'hash this value instead of a file (repeatable); --type, or an email', collect, [])
-    .action(define<HashFlags>((ctx, flags, [file]) => runF(ctx, { ...flags, file: file ?? '-' })));
+  declare(audiences, {
+    name: 'hash',
+    description:
+      'print the SHA-256 digests upload would send, one per line (csv with one column per type for several columns); no network (file "-" or none reads stdin)',
+    arguments: [['[file]', 'csv, tsv, plain lines or jsonl (default: stdin)']],
+    options: [
+      ...inputOptions(),
+      ['--explain', 'one line per value: the input, its normalized form, and the digest or the reason it is rejected'],
+      ['--rejects <file>', 'write rejected rows (line, column, reason) as csv'],
+      {
+        flags: '--value <value>',
+        description: 'hash this value instead of a file (repeatable); --type, or an email',
+        repeatable: true,
+      },
+    ],
+    run: (ctx, flags, [file]) => runF(ctx, { ...flags, file: file ?? '-' }),
+  });
 }
 
 export async function audiencesHash(ctx: Context, o: HashCommandOptions): Promise<void> {

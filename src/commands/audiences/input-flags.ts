@@ -1,9 +1,7 @@
 // The input flags upload, sync and hash share: what the values are and how to read them.
-import { Option, type Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import type { ColumnRequest } from '../../audiences/input.js';
 import { ID_TYPES, canonicalType } from '../../contract/audience-users.js';
-import { collect } from '../input.js';
 
 export interface InputFlags {
   type?: string;
@@ -17,25 +15,34 @@ export interface InputFlags {
 
 const TYPE_HELP = `what each value is: ${ID_TYPES.join(', ')} (service_id is twitter_id)`;
 
-export function addInputFlags(cmd: Command, typeHelp = TYPE_HELP): Command {
-  return cmd
-    .option('--type <type>', typeHelp)
-    .option(
-      '--column <TYPE=HEADER>',
-      'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile',
-      collect,
-      [],
-    )
-    .option('--ignore-column <NAME>', 'a header column never to send nor check (repeatable)', collect, [])
-    .option(
+/** The input options (what each value is: `typeHelp`). */
+export function inputOptions(typeHelp = TYPE_HELP) {
+  return [
+    ['--type <type>', typeHelp],
+    {
+      flags: '--column <TYPE=HEADER>',
+      description:
+        'build each user from named columns (repeatable), e.g. --column email=Email --column phone_number=Mobile',
+      repeatable: true,
+    },
+    {
+      flags: '--ignore-column <NAME>',
+      description: 'a header column never to send nor check (repeatable)',
+      repeatable: true,
+    },
+    [
       '--lenient-quotes',
       'csv/tsv: read a quote that is never closed as running on (joined lines are counted) instead of stopping',
-    )
-    .addOption(
-      new Option('--format <format>', 'input format').choices(['auto', 'csv', 'tsv', 'lines', 'jsonl']).default('auto'),
-    )
-    .option('--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again')
-    .option('--default-country <CC>', 'country for national phone numbers (ISO 3166 alpha-2, e.g. US)');
+    ],
+    {
+      flags: '--format <format>',
+      description: 'input format',
+      choices: ['auto', 'csv', 'tsv', 'lines', 'jsonl'],
+      default: 'auto',
+    },
+    ['--hashed', 'values are already SHA-256 digests: check and lowercase them, do not hash again'],
+    ['--default-country <CC>', 'country for national phone numbers (ISO 3166 alpha-2, e.g. US)'],
+  ] as const;
 }
 
 /** Checks --type, --column and --default-country (exit 2 naming the flag). */
@@ -102,9 +109,7 @@ export function positiveInt(v: string, flag: string, max: number): number {
 }
 
 /** `--max-reject-rate RATE` (upload and sync). */
-export function addGateFlag(cmd: Command): Command {
-  return cmd.option(
-    '--max-reject-rate <rate>',
-    'refuse the run when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)',
-  );
-}
+export const GATE_OPTION = [
+  '--max-reject-rate <rate>',
+  'refuse the run when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)',
+] as const;

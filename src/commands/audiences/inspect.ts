@@ -7,9 +7,9 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { escapeForTerminal } from '../../core/io.js';
 import { effectiveFormat } from '../../core/output.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import type { InspectReport } from '../../audiences/inspect.js';
-import { addGateFlag, addInputFlags, parseInputFlags, refuseBinary, type InputFlags } from './input-flags.js';
+import { GATE_OPTION, inputOptions, parseInputFlags, refuseBinary, type InputFlags } from './input-flags.js';
 
 export interface InspectFlags extends InputFlags {
   maxRejectRate?: string;
@@ -21,16 +21,14 @@ export interface InspectCommandOptions extends InspectFlags {
 
 /** `xctl audiences inspect <file>` (no network) */
 export function register(audiences: Command, runF = audiencesInspect): void {
-  addGateFlag(
-    addInputFlags(
-      audiences
-        .command('inspect')
-        .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
-        .description(
-          'a quality report of what an upload of the file would send: columns, coverage, duplicates, rejects, typo domains, phone countries, requests and time; no network',
-        ),
-    ),
-  ).action(define<InspectFlags>((ctx, flags, [file]) => runF(ctx, { ...flags, file: file! })));
+  declare(audiences, {
+    name: 'inspect',
+    description:
+      'a quality report of what an upload of the file would send: columns, coverage, duplicates, rejects, typo domains, phone countries, requests and time; no network',
+    arguments: [['<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin']],
+    options: [...inputOptions(), GATE_OPTION],
+    run: (ctx, flags, [file]) => runF(ctx, { ...flags, file }),
+  });
 }
 
 export async function audiencesInspect(ctx: Context, o: InspectCommandOptions): Promise<void> {

@@ -1,16 +1,14 @@
 // --state-dir / XCTL_STATE_DIR: where sync snapshots and upload journals live, so that a CI
 // runner can restore them from a cache. Never credentials: the profile store stays where it is.
 import path from 'node:path';
-import { Option } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 
-export function stateDirOption(): Option {
-  return new Option(
-    '--state-dir <dir>',
-    'folder for sync snapshots and upload journals (default: the config folder); cache it between CI runs',
-  ).env('XCTL_STATE_DIR');
-}
+export const STATE_DIR_OPTION = {
+  flags: '--state-dir <dir>',
+  description: 'folder for sync snapshots and upload journals (default: the config folder); cache it between CI runs',
+  env: 'XCTL_STATE_DIR',
+} as const;
 
 /** The state folder as an absolute path, or undefined for the config folder. */
 export function resolveStateDir(ctx: Context, v: string | undefined): string | undefined {

@@ -5,11 +5,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
-import { addInputFlags, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
-import { resolveStateDir, stateDirOption } from './state-dir.js';
+import { inputOptions, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
+import { resolveStateDir, STATE_DIR_OPTION } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
 import { readSavedPlan, writeSavedPlan } from './saved-plan.js';
 import type { SavedPlanCheck } from '../../audiences/sync.js';
@@ -37,57 +37,53 @@ export interface SyncCommandOptions extends SyncFlags {
 
 /** `xctl audiences sync <audience-id> <file>` */
 export function register(audiences: Command, runF = audiencesSync): void {
-  addInputFlags(
-    audiences
-      .command('sync')
-      .argument('[audience-id]', "the custom audience's id (`xctl audiences list`)")
-      .argument(
+  declare(audiences, {
+    name: 'sync',
+    description:
+      'make the audience hold exactly the members of a file: sends only Updates for new members and Deletes for departed ones (file "-" reads stdin)',
+    arguments: [
+      ['[audience-id]', "the custom audience's id (`xctl audiences list`)"],
+      [
         '[file]',
         'the full list of users the audience should hold; "-" reads stdin (both come from the plan with --apply)',
-      )
-      .description(
-        'make the audience hold exactly the members of a file: sends only Updates for new members and Deletes for departed ones (file "-" reads stdin)',
-      ),
-  )
-    .option(
-      '--plan',
-      'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)',
-    )
-    .option('--rebuild', 'forget the snapshot and upload every member again (removes nothing)')
-    .option('--refresh', 'send every member again (their 13-month expiry starts over), and remove departed ones')
-    .option(
-      '--from-upload <journal>',
-      'seed the snapshot from a finished upload (its --journal file) instead of sending it all again',
-    )
-    .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
-    .option('--concurrency <n>', 'requests in flight', '4')
-    .option('--rejects <file>', 'write rejected rows (line, column, reason) as csv')
-    .option(
-      '--max-reject-rate <rate>',
-      'refuse the sync when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)',
-    )
-    .addOption(stateDirOption())
-    .option(
-      '--adopt',
-      'first sync only: add the members of the file to an audience that already holds others, and leave those (removals need a snapshot)',
-    )
-    .option(
-      '--max-removes <N|P%>',
-      'refuse (exit 2, nothing sent) to remove more members than this; default without a terminal: 10% of the audience; 100% turns it off',
-    )
-    .option(
-      '--out <plan.json>',
-      'with --plan: save the plan, for `--apply` (review it on a pull request, apply it on merge)',
-    )
-    .option(
-      '--apply <plan.json>',
-      'send exactly a plan saved by --plan --out; refused (exit 2, nothing sent) if the input or the snapshot changed since',
-    )
-    .action(
-      define<SyncFlags>((ctx, flags, [audienceId, file]) =>
-        runF(ctx, { ...flags, audienceId: audienceId!, file: file! }),
-      ),
-    );
+      ],
+    ],
+    options: [
+      ...inputOptions(),
+      ['--plan', 'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)'],
+      ['--rebuild', 'forget the snapshot and upload every member again (removes nothing)'],
+      ['--refresh', 'send every member again (their 13-month expiry starts over), and remove departed ones'],
+      [
+        '--from-upload <journal>',
+        'seed the snapshot from a finished upload (its --journal file) instead of sending it all again',
+      ],
+      ['--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default)],
+      ['--concurrency <n>', 'requests in flight', '4'],
+      ['--rejects <file>', 'write rejected rows (line, column, reason) as csv'],
+      [
+        '--max-reject-rate <rate>',
+        'refuse the sync when more than this share (0-1) of the values is rejected (default 0.2 past 1,000 values; 1 turns it off)',
+      ],
+      STATE_DIR_OPTION,
+      [
+        '--adopt',
+        'first sync only: add the members of the file to an audience that already holds others, and leave those (removals need a snapshot)',
+      ],
+      [
+        '--max-removes <N|P%>',
+        'refuse (exit 2, nothing sent) to remove more members than this; default without a terminal: 10% of the audience; 100% turns it off',
+      ],
+      [
+        '--out <plan.json>',
+        'with --plan: save the plan, for `--apply` (review it on a pull request, apply it on merge)',
+      ],
+      [
+        '--apply <plan.json>',
+        'send exactly a plan saved by --plan --out; refused (exit 2, nothing sent) if the input or the snapshot changed since',
+      ],
+    ],
+    run: (ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! }),
+  });
 }
 
 /** --apply: the options come from the saved plan; positionals, when given, must name the same. */

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
-import { define } from '../define.js';
+import { declare } from '../define.js';
 import {
   DO_NOT_REACH_TYPES,
   EXPIRY_MONTHS,
@@ -16,14 +16,14 @@ import {
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
 import {
-  addGateFlag,
-  addInputFlags,
+  GATE_OPTION,
+  inputOptions,
   parseInputFlags,
   positiveInt,
   refuseBinary,
   type InputFlags,
 } from './input-flags.js';
-import { resolveStateDir, stateDirOption } from './state-dir.js';
+import { resolveStateDir, STATE_DIR_OPTION } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
 
 export interface UploadFlags extends InputFlags {
@@ -71,69 +71,58 @@ const SUMMARY_FIELDS = [
   'records_per_s',
 ];
 
-function addFlags(cmd: Command, target: Target): Command {
-  addInputFlags(
-    cmd,
-    target === 'custom_audience' ? undefined : `what each value is: ${DO_NOT_REACH_TYPES.join(' or ')}`,
-  );
-  cmd.option('--delete', 'remove the users instead of adding them (operation_type Delete)');
-  if (target === 'custom_audience')
-    cmd.option('--effective-at <time>', 'ISO 8601 time the users take effect (default now)');
-  cmd
-    .option(
+/** The flags of both uploads; the do-not-reach list takes no --effective-at. */
+function uploadOptions(target: Target) {
+  const custom = target === 'custom_audience';
+  return [
+    ...inputOptions(custom ? undefined : `what each value is: ${DO_NOT_REACH_TYPES.join(' or ')}`),
+    ['--delete', 'remove the users instead of adding them (operation_type Delete)'],
+    ...(custom ? ([['--effective-at <time>', 'ISO 8601 time the users take effect (default now)']] as const) : []),
+    [
       '--expires-at <time>',
-      `ISO 8601 expiry (default ${EXPIRY_MONTHS} months ahead; ${target === 'custom_audience' ? `after --effective-at, at most ${EXPIRY_MONTHS} months after it` : `less than ${EXPIRY_MONTHS} months ahead`})`,
-    )
-    .option('--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default))
-    .option('--concurrency <n>', 'requests in flight', '4')
-    .option('--dry-run', 'normalize, hash and batch, but send nothing')
-    .option('--out <file>', 'with --dry-run: write each request body as one JSON line')
-    .option(
+      `ISO 8601 expiry (default ${EXPIRY_MONTHS} months ahead; ${custom ? `after --effective-at, at most ${EXPIRY_MONTHS} months after it` : `less than ${EXPIRY_MONTHS} months ahead`})`,
+    ],
+    ['--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default)],
+    ['--concurrency <n>', 'requests in flight', '4'],
+    ['--dry-run', 'normalize, hash and batch, but send nothing'],
+    ['--out <file>', 'with --dry-run: write each request body as one JSON line'],
+    [
       '--journal <file>',
       'journal file (default: in the config folder, keyed by input and options; stdin needs one to resume)',
-    )
-    .option('--restart', 'ignore an existing journal and upload from the top')
-    .option('--rejects <file>', 'write rejected values (line, column, reason) as csv')
-    .option(
+    ],
+    ['--restart', 'ignore an existing journal and upload from the top'],
+    ['--rejects <file>', 'write rejected values (line, column, reason) as csv'],
+    [
       '--strict-rows',
       'reject a whole row when one of its identifiers is bad (default: keep its good ones, reject only the bad value)',
-    )
-    .addOption(stateDirOption());
-  return addGateFlag(cmd);
+    ],
+    STATE_DIR_OPTION,
+    GATE_OPTION,
+  ] as const;
 }
+
+const FILE_ARG = ['<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin'] as const;
 
 /** `xctl audiences upload <audience-id> <file>` */
 export function register(audiences: Command, runF = audiencesUpload): void {
-  addFlags(
-    audiences
-      .command('upload')
-      .argument('<audience-id>', "the custom audience's id (`xctl audiences list`)")
-      .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
-      .description('upload users to a custom audience: normalize, hash, batch, send; resumable (file "-" reads stdin)'),
-    'custom_audience',
-  ).action(
-    define<UploadFlags>((ctx, flags, [listId, input]) =>
-      runF(ctx, { ...flags, target: 'custom_audience', listId: listId!, input: input! }),
-    ),
-  );
+  declare(audiences, {
+    name: 'upload',
+    description: 'upload users to a custom audience: normalize, hash, batch, send; resumable (file "-" reads stdin)',
+    arguments: [['<audience-id>', "the custom audience's id (`xctl audiences list`)"], FILE_ARG],
+    options: uploadOptions('custom_audience'),
+    run: (ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'custom_audience', listId, input }),
+  });
 }
 
 /** `xctl audiences do-not-reach upload <list-id> <file>`: the same verb for the do-not-reach list. */
 export function registerDoNotReach(dnr: Command, runF = audiencesUpload): void {
-  addFlags(
-    dnr
-      .command('upload')
-      .argument('<list-id>', "the do-not-reach list's id")
-      .argument('<file>', 'csv, tsv, plain lines or jsonl; "-" reads stdin')
-      .description(
-        `upload users (${DO_NOT_REACH_TYPES.join(', ')}) to the do-not-reach list; resumable (file "-" reads stdin)`,
-      ),
-    'do_not_reach_list',
-  ).action(
-    define<UploadFlags>((ctx, flags, [listId, input]) =>
-      runF(ctx, { ...flags, target: 'do_not_reach_list', listId: listId!, input: input! }),
-    ),
-  );
+  declare(dnr, {
+    name: 'upload',
+    description: `upload users (${DO_NOT_REACH_TYPES.join(', ')}) to the do-not-reach list; resumable (file "-" reads stdin)`,
+    arguments: [['<list-id>', "the do-not-reach list's id"], FILE_ARG],
+    options: uploadOptions('do_not_reach_list'),
+    run: (ctx, flags, [listId, input]) => runF(ctx, { ...flags, target: 'do_not_reach_list', listId, input }),
+  });
 }
 
 function isoTime(v: string, flag: string): number {

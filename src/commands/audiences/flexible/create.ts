@@ -6,7 +6,7 @@ import { UsageError } from '../../../core/errors.js';
 import { requireOperation, requireResource } from '../../../ads/resources.js';
 import { checkBatch } from '../../../ads/batch.js';
 import { leavesWithoutNegate } from '../../../ads/resources/audience-rules.js';
-import { define } from '../../define.js';
+import { declare } from '../../define.js';
 import { parseJsonInput, readInputArg } from '../../input.js';
 import { sendBatch } from '../../ads/run.js';
 import { IMMUTABLE_HINT, refuseFlexible } from '../flexible-guard.js';
@@ -22,16 +22,19 @@ interface BatchItem {
 
 export function register(parent: Command, runF = flexibleCreate): void {
   const op = requireOperation(requireResource('custom_audiences'), 'batch');
-  parent
-    .command('create')
-    .description(
-      `create flexible audiences from a spec file (up to 10 per request, at most 10 custom audiences each) — POST /12${op.path}`,
-    )
-    .requiredOption(
-      '--file <path>',
-      'the spec: one audience {"name","segments":{...}}, an array of them, or the batch body; - for stdin',
-    )
-    .action(define<FlexibleCreateOptions>((ctx, o) => runF(ctx, o)));
+  declare(parent, {
+    name: 'create',
+    description: `create flexible audiences from a spec file (up to 10 per request, at most 10 custom audiences each) — POST /12${op.path}`,
+    options: [
+      {
+        flags: '--file <path>',
+        description:
+          'the spec: one audience {"name","segments":{...}}, an array of them, or the batch body; - for stdin',
+        required: true,
+      },
+    ],
+    run: (ctx, o) => runF(ctx, o),
+  });
 }
 
 /**
