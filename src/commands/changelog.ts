@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.js';
 import { parseIsoTime } from '../contract/time.js';
 import { printList } from '../core/output.js';
 import { withBounds } from './changelog-data.js';
-import { define } from './define.js';
+import { declareOn } from './define.js';
 
 export interface ChangelogOptions {
   since?: string;
@@ -13,11 +13,14 @@ export interface ChangelogOptions {
 }
 
 export function register(cmd: Command): void {
-  cmd
-    .description('the platform change history, newest first (deprecations, retirements, new endpoints)')
-    .option('--since <date>', 'only changes known to be on or after this date (YYYY-MM-DD)')
-    .option('--grep <word>', 'only changes mentioning this word (case-insensitive)')
-    .action(define<ChangelogOptions>(changelog));
+  declareOn(cmd, {
+    description: 'the platform change history, newest first (deprecations, retirements, new endpoints)',
+    options: [
+      ['--since <date>', 'only changes known to be on or after this date (YYYY-MM-DD)'],
+      ['--grep <word>', 'only changes mentioning this word (case-insensitive)'],
+    ],
+    run: (ctx, o) => changelog(ctx, o),
+  });
 }
 
 export async function changelog(ctx: Context, opts: ChangelogOptions): Promise<void> {

@@ -2,12 +2,12 @@
 // Values are completed too: `-o` and every option with fixed choices, the ads table's enums, the
 // event types, and `--profile` (names read when completing, by `xctl completion --profiles`,
 // which prints profile names only: never a credential).
-import { Option, type Command } from 'commander';
+import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import { acceptedEventTypes } from '../contract/activity.js';
 import { completionValues } from './annotations.js';
-import { define } from './define.js';
+import { declareOn } from './define.js';
 
 /** Values after an option wherever it appears, and positional words under a command path. */
 const OPTION_VALUES: Record<string, () => string[]> = {
@@ -37,17 +37,20 @@ export interface CompletionOptions {
 
 export function register(cmd: Command, _operands?: string[], runF = completion): void {
   rootCommand = cmd.parent ?? undefined;
-  cmd
-    .argument('[shell]', 'bash, zsh or fish')
-    .addOption(
-      new Option('--profiles', 'print the profile names (what the scripts complete --profile with)').hideHelp(),
-    )
-    .addHelpText(
-      'after',
+  declareOn(cmd, {
+    arguments: [['[shell]', 'bash, zsh or fish']],
+    options: [
+      {
+        flags: '--profiles',
+        description: 'print the profile names (what the scripts complete --profile with)',
+        hidden: true,
+      },
+    ],
+    helpAfter:
       "\nInstall:\n  bash: echo 'source <(xctl completion bash)' >> ~/.bashrc\n  zsh:  echo 'source <(xctl completion zsh)' >> ~/.zshrc   (after compinit)\n" +
-        '        or: xctl completion zsh > "${fpath[1]}/_xctl"\n  fish: xctl completion fish > ~/.config/fish/completions/xctl.fish',
-    )
-    .action(define<{ profiles?: boolean }>((ctx, o, [shell]) => runF(ctx, { shell, profiles: o.profiles })));
+      '        or: xctl completion zsh > "${fpath[1]}/_xctl"\n  fish: xctl completion fish > ~/.config/fish/completions/xctl.fish',
+    run: (ctx, o, [shell]) => runF(ctx, { shell, profiles: o.profiles }),
+  });
 }
 
 function optionNames(o: Option): string[] {

@@ -7,8 +7,8 @@ import type { AuthMode, HttpResponse } from '../core/http.js';
 import type { OutputSettings } from '../core/output.js';
 import { checkRelativePath } from '../core/base-url.js';
 import { escapeForTerminal } from '../core/sanitize.js';
-import { define } from './define.js';
-import { collect, parseJsonInput, readInputArg } from './input.js';
+import { declareOn } from './define.js';
+import { parseJsonInput, readInputArg } from './input.js';
 import { authHint, nextPagePath, parseData } from './request-body.js';
 
 export interface RequestOptions {
@@ -29,27 +29,29 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
 const AUTHS: AuthMode[] = ['user', 'app', 'oauth2', 'none', 'basic'];
 
 export function register(cmd: Command): void {
-  cmd
-    .argument('<path>', 'path with optional query, e.g. "/2/webhooks" or "/12/accounts?count=5"')
-    .option('-X, --method <method>', 'HTTP method (default GET, or POST with -d/--body)')
-    .option(
-      '-d, --data <key=value|json|@file>',
-      'form parameter, signed (repeatable); or a JSON body: \'{"text":"hi"}\' or @file',
-      collect,
-      [],
-    )
-    .option('--body <@file|->', 'JSON body from a file or stdin (not signed, per OAuth 1.0a)')
-    .option('-H, --header <"Name: value">', 'extra header (repeatable)', collect, [])
-    .option(
-      '--auth <mode>',
-      'user (OAuth 1.0a user context), app (bearer), oauth2 (OAuth 2.0 user token, refreshed when due), basic or none',
-      'user',
-    )
-    .option('--ads', 'call the ads API host')
-    .option('-i, --include', 'print the status line and response headers on stderr')
-    .option('--raw', 'print the body exactly as received')
-    .option('--paginate', 'GET every page (meta.next_token, next_cursor) and print each; --jq runs on each page')
-    .action(define<Omit<RequestOptions, 'path'>>((ctx, o, [path]) => request(ctx, { ...o, path: path! })));
+  declareOn(cmd, {
+    arguments: [['<path>', 'path with optional query, e.g. "/2/webhooks" or "/12/accounts?count=5"']],
+    options: [
+      ['-X, --method <method>', 'HTTP method (default GET, or POST with -d/--body)'],
+      {
+        flags: '-d, --data <key=value|json|@file>',
+        description: 'form parameter, signed (repeatable); or a JSON body: \'{"text":"hi"}\' or @file',
+        repeatable: true,
+      },
+      ['--body <@file|->', 'JSON body from a file or stdin (not signed, per OAuth 1.0a)'],
+      { flags: '-H, --header <"Name: value">', description: 'extra header (repeatable)', repeatable: true },
+      [
+        '--auth <mode>',
+        'user (OAuth 1.0a user context), app (bearer), oauth2 (OAuth 2.0 user token, refreshed when due), basic or none',
+        'user',
+      ],
+      ['--ads', 'call the ads API host'],
+      ['-i, --include', 'print the status line and response headers on stderr'],
+      ['--raw', 'print the body exactly as received'],
+      ['--paginate', 'GET every page (meta.next_token, next_cursor) and print each; --jq runs on each page'],
+    ],
+    run: (ctx, o, [path]) => request(ctx, { ...o, path }),
+  });
 }
 
 export async function request(ctx: Context, opts: RequestOptions): Promise<void> {
