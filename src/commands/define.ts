@@ -195,15 +195,3 @@ function actionOf<A extends readonly ArgDecl[], O extends readonly OptionDecl[]>
     if (g.jq !== undefined && !ctx.outputAsked) ctx.io.warn('--jq was ignored: this command prints no JSON document');
   };
 }
-
-/** @deprecated transitional: the chain form, until every verb is a declaration. */
-export function define<F = Record<string, never>>(
-  fn: (ctx: Context, flags: F, args: string[]) => Promise<void>,
-  o: { createsProfile?: boolean; selectsProfile?: boolean } = {},
-) {
-  return async function (this: Command): Promise<void> {
-    const args = this.args;
-    const run = (ctx: Context, flags: F) => fn(ctx, flags, args);
-    await actionOf<[], []>({ ...o, run: run as never }).call(this);
-  };
-}
