@@ -100,6 +100,3 @@ export function parseJsonInput(text: string, flag: string, what = 'input'): unkn
   }
 }
 
-export function collect(value: string, prev: string[] = []): string[] {
-  return [...prev, value];
-}
