@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { runCommandEnd, setInterruptSignal } from './core/command-end.js';
 import { bindRuntime } from './commands/runtime.js';
-import { ExitCode, XctlError, InterruptedError, UsageError } from './core/errors.js';
+import { ExitCode, XctlError, InterruptedError, UsageError, errorMessage } from './core/errors.js';
 import { redactSecrets } from './core/redact.js';
 import { escapeForTerminal } from './core/sanitize.js';
 import { fileSystemError } from './core/fs-errors.js';
@@ -190,7 +190,7 @@ main(process.argv).then(
     setTimeout(() => process.exit(code), 50).unref();
   },
   (e) => {
-    write(`error: ${(e as Error).message}`);
+    write(`error: ${errorMessage(e)}`);
     process.exit(ExitCode.FAILURE);
   },
 );

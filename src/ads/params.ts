@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { ParamDef, ParamKind, Rule, RuleEnv, Values, Violation } from './resource-types.js';
 import { isoSeconds, parseInstant, parseIsoParts } from '../contract/time.js';
 import { NUMERIC_ID } from '../contract/ids.js';
+import { isOneOf } from '../contract/one-of.js';
 
 export function kebab(name: string): string {
   return '--' + name.replace(/_/g, '-');
@@ -168,6 +169,7 @@ export const p = {
   ): ParamDef {
     const max = o.max ?? 200;
     const of = o.of ?? 'id';
+    const values = typeof of === 'string' ? undefined : of;
     // JSON bodies (batches) may carry the list as an array of strings.
     const build = () =>
       z
@@ -187,26 +189,21 @@ export const p = {
           for (const e of items) {
             const bad = o.pattern
               ? !o.pattern.test(e)
-              : Array.isArray(of)
-                ? !(of as readonly string[]).includes(e)
+              : values
+                ? !isOneOf(values, e)
                 : of === 'long'
                   ? !NUMERIC_ID.test(e)
                   : !ID.test(e);
             if (bad) {
               const what =
-                o.patternRule ??
-                (Array.isArray(of)
-                  ? `one of ${(of as readonly string[]).join(', ')}`
-                  : of === 'long'
-                    ? 'a whole number'
-                    : 'an id');
+                o.patternRule ?? (values ? `one of ${values.join(', ')}` : of === 'long' ? 'a whole number' : 'an id');
               return void ctx.addIssue({ code: 'custom', message: `entry "${e}" must be ${what}` });
             }
           }
         });
     return def(name, 'list', build, {
       ...o,
-      enumValues: Array.isArray(of) ? (of as readonly string[]) : undefined,
+      enumValues: values,
       rule: `comma list, max ${max}`,
     });
   },

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RetryLaterError, UsageError, XctlError } from '../core/errors.js';
+import { RetryLaterError, UsageError, XctlError, errnoCode, errorMessage } from '../core/errors.js';
 import { processAlive } from '../core/store-guard.js';
 import { writeAllSync } from '../core/write-all.js';
 
@@ -45,8 +45,8 @@ function takeLock(file: string, flag: string): string {
       fs.closeSync(fd);
       return lock;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
-        throw new UsageError(`cannot lock the journal ${file}: ${(e as Error).message}`, { flag });
+      if (errnoCode(e) !== 'EEXIST')
+        throw new UsageError(`cannot lock the journal ${file}: ${errorMessage(e)}`, { flag });
     }
     const pid = Number(fs.readFileSync(lock, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
@@ -93,7 +93,7 @@ export class Journal {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      const code = errnoCode(e) ?? errorMessage(e);
       throw new UsageError(`cannot create the folder of the journal ${file} (${code}): nothing was sent`, {
         flag: opts.flag ?? '--journal',
         hint: 'pass --journal FILE in a folder this user can write to',
@@ -106,7 +106,7 @@ export class Journal {
       return j;
     } catch (e) {
       fs.rmSync(lock, { force: true });
-      const code = (e as NodeJS.ErrnoException).code;
+      const code = errnoCode(e);
       if (code && !(e instanceof XctlError))
         throw new UsageError(`cannot write the journal ${file}: ${code}`, {
           flag: opts.flag ?? '--journal',
@@ -211,7 +211,7 @@ export class Journal {
       writeAllSync(this.fd, this.pending.join(''));
       fs.fdatasyncSync(this.fd);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+      const code = errnoCode(e) ?? errorMessage(e);
       this.failed = new JournalWriteError(
         `cannot write the journal ${this.file} (${code}${code === 'ENOSPC' ? ': the disk is full' : ''})`,
       );

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Context } from '../context.js';
-import { PartialError, UsageError } from '../core/errors.js';
+import { PartialError, UsageError, errnoCode, errorMessage } from '../core/errors.js';
 import { Batcher } from './batcher.js';
 import type { InputFormat } from './chunk-processor.js';
 import { Dispatcher } from './dispatcher.js';
@@ -297,7 +297,7 @@ function checkJournalDir(dir: string, fromStateDir: boolean): void {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const code = errnoCode(e) ?? errorMessage(e);
     throw new UsageError(`cannot create the upload journal in ${dir} (${code}): nothing was sent`, {
       flag: '--journal',
       hint: `pass --journal FILE${fromStateDir ? ', or a writable --state-dir / XCTL_STATE_DIR' : ', or --state-dir DIR (XCTL_STATE_DIR) for every journal'}`,

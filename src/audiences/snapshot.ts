@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { RetryLaterError, UsageError } from '../core/errors.js';
+import { RetryLaterError, UsageError, errnoCode } from '../core/errors.js';
 import { DeltaCursor, DIGEST, DigestWriter, drainTo, EmptyCursor, FileCursor, type DigestCursor } from './digests.js';
 import type { IdType } from '../contract/audience-users.js';
 import { writeAllSync } from '../core/write-all.js';
@@ -68,7 +68,7 @@ export function readSnapshotHeader(file: string): SnapshotHeader | undefined {
   try {
     fd = fs.openSync(file, 'r');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (errnoCode(e) === 'ENOENT') return undefined;
     throw e;
   }
   try {
@@ -266,7 +266,7 @@ export function lockSnapshot(p: SnapshotPaths, pid: number, alive: (pid: number)
       fs.writeFileSync(p.lock, String(pid), { flag: 'wx', mode: 0o600 });
       return () => fs.rmSync(p.lock, { force: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
+      if (errnoCode(e) !== 'EEXIST' || attempt > 0) throw e;
       const holder = Number(fs.readFileSync(p.lock, 'utf8'));
       if (holder && holder !== pid && alive(holder)) {
         throw new RetryLaterError(`another sync of this audience is running (process ${holder})`, {

@@ -1,7 +1,7 @@
 // Input helpers of the verbs: stdin, secrets (never from argv), files given as flags, JSON input.
 import fs from 'node:fs';
 import type { Context } from '../context.js';
-import { UsageError } from '../core/errors.js';
+import { UsageError, errnoCode, errorMessage } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
 
 /** Reads all of stdin (or a stream) as text. */
@@ -80,9 +80,9 @@ export async function readInputArg(ctx: Context, spec: string, flag: string): Pr
   try {
     buf = await fs.promises.readFile(p);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     throw new UsageError(
-      `${flag}: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`,
+      `${flag}: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : errorMessage(e)}`,
       { flag },
     );
   }
@@ -96,7 +96,6 @@ export function parseJsonInput(text: string, flag: string, what = 'input'): unkn
   try {
     return parseJson(text);
   } catch (e) {
-    throw new UsageError(`${flag}: the ${what} is not valid JSON: ${(e as Error).message}`, { flag });
+    throw new UsageError(`${flag}: the ${what} is not valid JSON: ${errorMessage(e)}`, { flag });
   }
 }
-

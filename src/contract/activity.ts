@@ -4,6 +4,7 @@
 import { endpoint } from './endpoint.js';
 import { param, type CrossRule, type ParamSpec } from './params.js';
 import { NUMERIC_ID_RULE, isNumericId } from './ids.js';
+import { isOneOf } from './one-of.js';
 
 /**
  * Activity API event types: the platform's 29 (XDK's `CreateActivitySubscriptionRequest.eventType`
@@ -66,7 +67,7 @@ export const DEPRECATED_EVENT_NAMES: Record<string, ActivityEventType> = {
 
 /** The platform name of an accepted event type (an alias resolved), or undefined if unknown. */
 export function canonicalEventType(name: string): ActivityEventType | undefined {
-  if ((ACTIVITY_EVENT_TYPES as readonly string[]).includes(name)) return name as ActivityEventType;
+  if (isOneOf(ACTIVITY_EVENT_TYPES, name)) return name;
   return EVENT_TYPE_ALIASES[name];
 }
 

@@ -4,6 +4,7 @@
 // Loaded by the hash workers: keep it free of heavy imports.
 import { endpoint } from './endpoint.js';
 import { addMonthsUtc } from './time.js';
+import { isOneOf } from './one-of.js';
 
 /** ads-api.md section 8: at most 2500 operations per request. */
 export const MAX_OPERATIONS = 2500;
@@ -55,7 +56,7 @@ export const UNHASHED_TYPE = 'partner_user_id';
 
 export function canonicalType(name: string): IdType | undefined {
   const n = name.trim().toLowerCase();
-  if ((ID_TYPES as readonly string[]).includes(n)) return n as IdType;
+  if (isOneOf(ID_TYPES, n)) return n;
   return TYPE_ALIASES[n];
 }
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError, XctlError } from './errors.js';
+import { UsageError, XctlError, errnoCode, errorMessage } from './errors.js';
 import { withFileLockSync } from './file-lock.js';
 import { checkStorePlace } from './store-guard.js';
 import { ProfileSecrets } from './profile-secrets.js';
@@ -277,14 +277,14 @@ export class Store {
     try {
       text = fs.readFileSync(this.path, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      if (errnoCode(e) === 'ENOENT') return {};
       throw e;
     }
     let data: unknown;
     try {
       data = JSON.parse(text);
     } catch (e) {
-      throw new XctlError(`the profile store ${this.path} is not valid JSON (${(e as Error).message})`, {
+      throw new XctlError(`the profile store ${this.path} is not valid JSON (${errorMessage(e)})`, {
         hint: 'fix or remove the file; `xctl auth set` recreates it',
       });
     }

@@ -226,3 +226,15 @@ function summarizeText(text: string): string {
   const short = t.length > 160 ? t.slice(0, 157) + '...' : t;
   return /<[a-z!]/i.test(text) ? `unexpected response: ${short}` : short;
 }
+
+/** The message of anything thrown: an error's (from any realm), else its string form. */
+export function errorMessage(e: unknown): string {
+  if (typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string') return e.message;
+  return String(e);
+}
+
+/** The system error code of anything thrown (ENOENT, EEXIST...), when it has one. */
+export function errnoCode(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null || !('code' in e)) return undefined;
+  return typeof e.code === 'string' ? e.code : undefined;
+}

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { XctlError } from './errors.js';
+import { XctlError, errnoCode } from './errors.js';
 import { processAlive } from './store-guard.js';
 
 export { processAlive };
@@ -104,7 +104,7 @@ function create(file: string, mine: Holder): boolean {
     fs.linkSync(tmp, file);
     return true;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw e;
     // No hard links here (some network or FUSE file systems): rename is atomic but replaces, so
@@ -113,7 +113,7 @@ function create(file: string, mine: Holder): boolean {
       fs.writeFileSync(file, JSON.stringify(mine), { mode: 0o600, flag: 'wx' });
       return true;
     } catch (e2) {
-      if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      if (errnoCode(e2) === 'EEXIST') return false;
       throw e2;
     }
   } finally {
@@ -135,7 +135,7 @@ function takeOver(file: string, key: string, now: number): void {
   try {
     fs.writeFileSync(marker, JSON.stringify(me(now)), { mode: 0o600, flag: 'wx' });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    if (errnoCode(e) !== 'EEXIST') throw e;
     const m = readHolder(marker);
     if (m?.holder && !holderAlive(m.holder) && now - (m.mtimeMs ?? now) > MARKER_STALE_MS)
       fs.rmSync(marker, { force: true });
@@ -250,7 +250,7 @@ export async function obtainOnce<T>(
   } catch (e) {
     // No lock file can be made here (a read-only or absent HOME on a CI runner): ask without one,
     // as the cache it guards is best effort there too.
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (!inside && typeof code === 'string' && NO_LOCK_HERE.has(code)) return obtain();
     throw e;
   }

@@ -5,6 +5,7 @@ import crypto from 'node:crypto';
 import { OAUTH2_ENDPOINTS, OAUTH2_SCOPES, PKCE } from '../contract/oauth2.js';
 import { ApiError, AuthError, UsageError } from './errors.js';
 import type { HttpClient } from './http.js';
+import { isOneOf } from '../contract/one-of.js';
 
 export function base64url(buf: Buffer): string {
   return buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -53,7 +54,7 @@ export function authorizeUrl(webBase: string, p: AuthorizeParams): string {
 export function parseScopes(raw: string, flag = '--scopes'): string[] {
   const list = raw.split(/[\s,]+/).filter(Boolean);
   if (list.length === 0) throw new UsageError(`${flag} is empty`, { flag });
-  const unknown = list.filter((s) => !(OAUTH2_SCOPES as readonly string[]).includes(s));
+  const unknown = list.filter((s) => !isOneOf(OAUTH2_SCOPES, s));
   if (unknown.length)
     throw new UsageError(
       `${flag}: unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s.slice(0, 40)}"`).join(', ')}; known: ${OAUTH2_SCOPES.join(' ')}`,

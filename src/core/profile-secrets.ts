@@ -3,7 +3,7 @@
 // them (`auth migrate`). A profile's secrets are all in one place: the file, or the keychain when
 // the profile is marked `secrets_in: "keyring"` (non-secret fields always stay in the file).
 import type { Profile } from './profile.js';
-import { XctlError } from './errors.js';
+import { XctlError, errorMessage } from './errors.js';
 import {
   KEYRING_FIELDS,
   preference,
@@ -55,7 +55,7 @@ export class ProfileSecrets {
       s = this.keyring(name).read(this.account(name));
     } catch (e) {
       if (e instanceof XctlError) throw e;
-      throw unreachable(name, (e as Error).message);
+      throw unreachable(name, errorMessage(e));
     }
     return { ...p, ...(s ?? {}) };
   }
@@ -78,7 +78,7 @@ export class ProfileSecrets {
       else this.keyring(name).remove(account);
     } catch (e) {
       if (e instanceof XctlError) throw e;
-      throw unreachable(name, (e as Error).message);
+      throw unreachable(name, errorMessage(e));
     }
     return { ...stripSecrets(next), secrets_in: 'keyring' };
   }

@@ -8,7 +8,7 @@
 // The native module is loaded only here, on first need: never by --version, --help, or by a
 // command whose profiles keep their secrets in the file.
 import { createRequire } from 'node:module';
-import { UsageError, XctlError } from './errors.js';
+import { UsageError, XctlError, errorMessage } from './errors.js';
 
 /** The profile fields that are secrets (the rest stay in the file). */
 export const KEYRING_FIELDS = [
@@ -83,7 +83,7 @@ function loadModule(): KeyringModule | string {
     // Required at run time (an external of the bundle): a native module cannot be bundled.
     return createRequire(import.meta.url)('@napi-rs/keyring') as KeyringModule;
   } catch (e) {
-    return `the keychain module cannot load (${(e as Error).message.split('\n')[0]})`;
+    return `the keychain module cannot load (${errorMessage(e).split('\n')[0]})`;
   }
 }
 
@@ -151,7 +151,7 @@ export function probeSync(
   try {
     modPath = createRequire(import.meta.url).resolve('@napi-rs/keyring');
   } catch (e) {
-    return { why: `the keychain module cannot load (${(e as Error).message.split('\n')[0]})` };
+    return { why: `the keychain module cannot load (${errorMessage(e).split('\n')[0]})` };
   }
   const script =
     `const m=require(${JSON.stringify(modPath)});` +

@@ -3,7 +3,7 @@
 // written there, or plant a base URL).
 import fs from 'node:fs';
 import path from 'node:path';
-import { XctlError } from './errors.js';
+import { XctlError, errnoCode } from './errors.js';
 
 const FIX = (dir: string) =>
   `the folder must be yours and writable only by you: \`chmod 700 ${dir}\` (or choose another with XCTL_CONFIG_DIR)`;
@@ -116,6 +116,6 @@ export function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(e) === 'EPERM';
   }
 }

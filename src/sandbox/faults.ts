@@ -1,3 +1,4 @@
+import { errorMessage } from '../core/errors.js';
 // Fault injection: errors, latency, dropped connections and rate limits, for every non-admin request.
 
 export interface FaultSpec {
@@ -145,7 +146,7 @@ export function checkFaultSpec(s: FaultSpec): void {
     try {
       new RegExp(s.match);
     } catch (e) {
-      throw new Error(`match is not a valid regular expression: ${(e as Error).message}`);
+      throw new Error(`match is not a valid regular expression: ${errorMessage(e)}`);
     }
   }
 }
@@ -158,7 +159,7 @@ export function parseFaultSpec(text: string): FaultSpec {
     try {
       v = JSON.parse(t);
     } catch (e) {
-      throw new Error(`not valid JSON: ${(e as Error).message}`);
+      throw new Error(`not valid JSON: ${errorMessage(e)}`);
     }
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('the JSON must be an object');
     checkFaultSpec(v as FaultSpec);

@@ -9,6 +9,7 @@ import { CRC_TIMEOUT_MS, DELIVERY_TIMEOUT_MS } from '../contract/webhooks.js';
 import { deliveryHeaders, hmacToken } from './crypto.js';
 import { connectFirst, fmtAddr, lookupAll, request, tlsHandshake, type Address, type HttpAnswer } from './probe.js';
 import { isNonPublicHost, webhookUrlProblem } from './url-rules.js';
+import { errnoCode, errorMessage } from '../core/errors.js';
 
 /** One identifier per failure kind: scripts match on these, so they never change meaning. */
 export const DOCTOR_CAUSES = [
@@ -135,13 +136,13 @@ async function dnsStep(t: Target): Promise<string> {
   try {
     addrs = await lookupAll(host, CONNECT_MS);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     const why =
       code === 'ENOTFOUND'
         ? 'no such host'
         : code === 'ETIMEOUT'
           ? `no answer within ${CONNECT_MS} ms`
-          : (code ?? (e as Error).message);
+          : (code ?? errorMessage(e));
     throw new StepFailed('dns', `${host}: ${why}`);
   }
   const list = addrs.map((a) => a.address).join(', ');
@@ -162,7 +163,7 @@ async function tcpStep(t: Target): Promise<string> {
     t.addr = addr;
     return `connected to ${fmtAddr(addr)}:${t.port}`;
   } catch (e) {
-    throw new StepFailed('unreachable', `no connection to port ${t.port}: ${(e as Error).message}`);
+    throw new StepFailed('unreachable', `no connection to port ${t.port}: ${errorMessage(e)}`);
   }
 }
 
@@ -182,10 +183,7 @@ async function tlsStep(t: Target): Promise<string> {
   try {
     r = await tlsHandshake(t.addr!, t.port, host, CONNECT_MS);
   } catch (e) {
-    throw new StepFailed(
-      'tls',
-      `no TLS handshake with ${host}:${t.port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
+    throw new StepFailed('tls', `no TLS handshake with ${host}:${t.port}: ${errnoCode(e) ?? errorMessage(e)}`);
   }
   const names = `${r.subject ? `CN=${r.subject}` : '(no CN)'}${r.altNames ? ` (${r.altNames})` : ''}`;
   const cert = `certificate ${names}, issued by ${r.issuer ?? '?'}, valid ${r.validFrom ?? '?'} to ${r.validTo ?? '?'}`;
@@ -298,10 +296,10 @@ function transportFailure(
   limit: string,
   other: DoctorCause = 'unreachable',
 ): StepFailed {
-  const code = (e as NodeJS.ErrnoException).code;
+  const code = errnoCode(e);
   if (code === 'ETIMEDOUT') return new StepFailed(slow, `no answer to ${what} within ${ms} ms: ${limit}`);
   const tls = /CERT|SSL|TLS/i.test(code ?? '');
-  return new StepFailed(tls ? 'tls' : other, `${what} failed: ${code ?? (e as Error).message}`);
+  return new StepFailed(tls ? 'tls' : other, `${what} failed: ${code ?? errorMessage(e)}`);
 }
 
 /** The start of an answer, on one line, for a detail. */

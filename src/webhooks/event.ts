@@ -3,6 +3,7 @@
 // `webhooks send --from` replays: an event line of `webhooks listen --json` (sent as it is) or
 // a delivery entry of `sandbox logs --json` (its event type and id, rebuilt as an envelope).
 import crypto from 'node:crypto';
+import { errorMessage } from '../core/errors.js';
 
 export interface EventSpec {
   eventType: string;
@@ -41,7 +42,7 @@ export function parseRecorded(text: string): Recorded | string {
   try {
     v = JSON.parse(lines[0]!);
   } catch (e) {
-    return `not JSON: ${(e as Error).message}`;
+    return `not JSON: ${errorMessage(e)}`;
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) return 'a recorded delivery is a JSON object';
   const rec = v as Record<string, unknown>;

@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
+import { errnoCode, errorMessage } from '../core/errors.js';
 
 export interface Address {
   address: string;
@@ -35,7 +36,7 @@ export async function connectFirst(
       await tcpOnce(addr, port, left);
       return { addr, errors };
     } catch (e) {
-      errors.push(`${fmtAddr(addr)}:${port} ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      errors.push(`${fmtAddr(addr)}:${port} ${errnoCode(e) ?? errorMessage(e)}`);
     }
   }
   throw Object.assign(new Error(errors.join('; ') || `no connection within ${ms} ms`), { errors });

@@ -4,6 +4,7 @@
 // sandbox rather than silently mismatched.
 
 import { RULE_MAX_CHARS } from '../contract/stream.js';
+import { errorMessage } from '../core/errors.js';
 
 type Node = { t: 'term'; v: string; neg: boolean; from?: boolean } | { t: 'and' | 'or'; kids: Node[]; neg: boolean };
 
@@ -66,7 +67,7 @@ export function ruleProblem(value: string): string | undefined {
   try {
     parse(value);
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 // The rules of flexible audiences and of audience estimates (ads-api.md 4.4, 4.3, 8), as plain
 // functions over JSON values: the CLI runs them before sending and the sandbox runs them again.
 import type { Rule, Violation } from '../resource-types.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 /** Spec 8: "10 leaf custom audiences per flexible audience". */
 export const MAX_FLEXIBLE_LEAVES = 10;
@@ -234,7 +235,7 @@ export function checkTargetingCriteria(v: unknown): string | undefined {
     if (op !== undefined && !(OPERATOR_TYPES as readonly unknown[]).includes(op))
       return `[${i}].operator_type must be EQ or NE`;
   }
-  if (!v.some((c) => (PRIMARY_TARGETING_TYPES as readonly string[]).includes((c as Criterion).targeting_type))) {
+  if (!v.some((c) => isOneOf(PRIMARY_TARGETING_TYPES, (c as Criterion).targeting_type))) {
     return `needs at least one primary criterion (${PRIMARY_TARGETING_TYPES.join(', ')})`;
   }
   return undefined;

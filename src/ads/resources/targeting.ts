@@ -5,6 +5,7 @@ import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { commonList, count, cursor, p } from '../params.js';
 import { batchOp, createOp, customOp, deleteOp, getOp, listOp } from '../ops.js';
 import { isNumericId } from '../../contract/ids.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 const A = '/accounts/:account_id';
 const TCS = `${A}/targeting_criteria`;
@@ -93,12 +94,12 @@ export const KEYWORDS_MAX = 1000;
 /** What a value of each type must look like, judged without the lookup data. */
 const VALUE_SHAPES: Record<string, { test: (s: string) => boolean; rule: string }> = {
   AGE: {
-    test: (s) => (AGE_BUCKETS as readonly string[]).includes(s),
+    test: (s) => isOneOf(AGE_BUCKETS, s),
     rule: `an age bucket such as AGE_21_TO_34 (${AGE_BUCKETS.length} buckets)`,
   },
   GENDER: { test: (s) => s === '1' || s === '2', rule: '1 (male) or 2 (female)' },
   ENGAGEMENT_TYPE: {
-    test: (s) => (ENGAGEMENT_TYPES as readonly string[]).includes(s),
+    test: (s) => isOneOf(ENGAGEMENT_TYPES, s),
     rule: `one of ${ENGAGEMENT_TYPES.join(', ')}`,
   },
   LANGUAGE: { test: (s) => /^[a-z]{2}$/.test(s), rule: 'an ISO 639-1 code such as en' },
@@ -110,7 +111,7 @@ const VALUE_SHAPES: Record<string, { test: (s: string) => boolean; rule: string 
 };
 
 const typeIsKnown: Rule = (v) =>
-  typeof v.targeting_type === 'string' && !(TARGETING_TYPES as readonly string[]).includes(v.targeting_type)
+  typeof v.targeting_type === 'string' && !isOneOf(TARGETING_TYPES, v.targeting_type)
     ? {
         param: 'targeting_type',
         code: 'INVALID_TARGETING_TYPE',

@@ -4,9 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { DO_NOT_REACH_TYPES, ID_TYPES, UNHASHED_TYPE, type IdType } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 const SYNC_TYPES = ID_TYPES.filter((t) => t !== UNHASHED_TYPE) as [IdType, ...IdType[]];
 const accountId = z.string().regex(ADS_ID, { error: 'must be an ads account id (letters and digits)' });
@@ -126,10 +127,9 @@ export async function loadApplyFile(file: string, fallbackAccount: () => Promise
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(
-      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-      { flag: '-f' },
-    );
+    throw new UsageError(`cannot read ${file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`, {
+      flag: '-f',
+    });
   }
   // yaml is CommonJS: in the bundle its dynamic import exposes only the default export.
   const yaml = (await import('yaml')) as typeof import('yaml') & {
@@ -225,10 +225,7 @@ function checkUnique(specs: AudienceSpec[], file: string): void {
       throw new UsageError(`${file}:${s.line}: audience "${s.name}": give type or columns (here or in defaults)`, {
         flag: '-f',
       });
-    if (
-      s.kind === 'do_not_reach' &&
-      !(DO_NOT_REACH_TYPES as readonly string[]).includes(s.type ?? s.columns[0]!.type)
-    ) {
+    if (s.kind === 'do_not_reach' && !isOneOf(DO_NOT_REACH_TYPES, s.type ?? s.columns[0]!.type)) {
       throw new UsageError(
         `${file}:${s.line}: do-not-reach "${s.name}": a do-not-reach list takes ${DO_NOT_REACH_TYPES.join(' or ')}`,
         { flag: '-f' },

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ApiError, NetworkError, RateLimitError, UsageError } from '../../core/errors.js';
+import { ApiError, NetworkError, RateLimitError, UsageError, errorMessage } from '../../core/errors.js';
 import { printOne } from '../../core/output.js';
 import { declare } from '../define.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
@@ -75,9 +75,7 @@ export async function waitJob(
       // A poll that failed its own retries (5xx, dropped connections, a rate limit) is only one
       // poll: the job goes on, so poll again while --timeout lasts.
       if (!transientPollError(e) || ctx.clock.now() + wait > deadline) throw e;
-      ctx.io.warn(
-        `job ${id}: checking failed (${(e as Error).message}); checking again in ${(wait / 1000).toFixed(1)} s`,
-      );
+      ctx.io.warn(`job ${id}: checking failed (${errorMessage(e)}); checking again in ${(wait / 1000).toFixed(1)} s`);
       await sleep(wait);
       wait = Math.min(POLL_MAX_MS, Math.round(wait * 1.5));
       continue;
@@ -118,7 +116,7 @@ async function download(ctx: Context, job: Job): Promise<Buffer> {
   try {
     return gunzipSync(Buffer.concat(chunks), { maxOutputLength: 2 * 1024 * 1024 * 1024 });
   } catch (e) {
-    throw new ApiError(`the stats file of job ${job.id_str} is not gzip data: ${(e as Error).message}`);
+    throw new ApiError(`the stats file of job ${job.id_str} is not gzip data: ${errorMessage(e)}`);
   }
 }
 

@@ -4,7 +4,7 @@
 // phone numbers, the reject-rate gate), after the report.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { escapeForTerminal } from '../../core/io.js';
 import { effectiveFormat } from '../../core/output.js';
 import { declare } from '../define.js';
@@ -47,10 +47,9 @@ export async function audiencesInspect(ctx: Context, o: InspectCommandOptions): 
         (stream as import('node:fs').ReadStream).once('open', () => ok()).once('error', fail),
       );
   } catch (e) {
-    throw new UsageError(
-      `cannot read ${o.file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-      { flag: '<file>' },
-    );
+    throw new UsageError(`cannot read ${o.file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`, {
+      flag: '<file>',
+    });
   }
   const r = await inspectInput(stream, o.file, {
     input: o.file,

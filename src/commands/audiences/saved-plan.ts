@@ -3,7 +3,7 @@
 // the input's members or the audience's snapshot are no longer what the plan was made from.
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { writeAtomic } from '../../core/config.js';
 import type { SavedPlanCheck, SyncSummary } from '../../audiences/sync.js';
 
@@ -46,10 +46,7 @@ export function writeSavedPlan(file: string, p: PlannedSync, s: SyncSummary, now
   try {
     writeAtomic(path.resolve(file), JSON.stringify(plan, undefined, 2) + '\n');
   } catch (e) {
-    throw new UsageError(
-      `cannot write the plan ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-      { flag: '--out' },
-    );
+    throw new UsageError(`cannot write the plan ${file}: ${errnoCode(e) ?? errorMessage(e)}`, { flag: '--out' });
   }
 }
 
@@ -58,7 +55,7 @@ export function readSavedPlan(file: string): { sync: PlannedSync; check: SavedPl
   try {
     plan = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SavedPlan>;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     throw new UsageError(`cannot read the plan ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? 'not JSON')}`, {
       flag: '--apply',
     });

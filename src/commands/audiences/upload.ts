@@ -25,6 +25,7 @@ import {
 } from './input-flags.js';
 import { resolveStateDir, STATE_DIR_OPTION } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 export interface UploadFlags extends InputFlags {
   delete?: boolean;
@@ -145,7 +146,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   // ads-api.md section 4.4: a do-not-reach list takes only email and phone_number arrays.
   const allowed = target === 'do_not_reach_list' ? DO_NOT_REACH_TYPES : undefined;
   for (const t of [type, ...columns.map((c) => c.type)]) {
-    if (t && allowed && !(allowed as readonly string[]).includes(t)) {
+    if (t && allowed && !isOneOf(allowed, t)) {
       throw new UsageError(`do-not-reach lists take only ${allowed.join(' and ')} (got ${t})`, {
         flag: type ? '--type' : '--column',
       });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errorMessage } from '../../core/errors.js';
 import { secretsOf, type Profile } from '../../core/config.js';
 import { printList, type Rec } from '../../core/output.js';
 import { mask } from '../../core/io.js';
@@ -46,7 +46,7 @@ export async function parseTwurlrc(text: string, file: string): Promise<TwurlEnt
   try {
     doc = parse(text);
   } catch (e) {
-    throw new UsageError(`--twurlrc: ${file} is not valid YAML: ${(e as Error).message.split('\n')[0]}`, {
+    throw new UsageError(`--twurlrc: ${file} is not valid YAML: ${errorMessage(e).split('\n')[0]}`, {
       flag: '--twurlrc',
     });
   }

@@ -2,7 +2,7 @@
 // instead of POSTing to /_sandbox/faults by hand. Names and values are checked here first.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errorMessage } from '../../core/errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { FAULT_NAMES, FAULT_SYNTAX, faultNameRows, parseFaultSpec, type FaultSpec } from '../../sandbox/faults.js';
 import { declare } from '../define.js';
@@ -44,7 +44,7 @@ export function faultSpecOf(words: string[]): FaultSpec {
   try {
     return parseFaultSpec(text);
   } catch (e) {
-    throw new UsageError(`faults: ${(e as Error).message}`, {
+    throw new UsageError(`faults: ${errorMessage(e)}`, {
       hint: `${FAULT_SYNTAX}; see \`xctl sandbox faults set --help\``,
     });
   }

@@ -2,7 +2,7 @@
 // its whole state (keys and tokens included) as `sandbox start --state FILE` loads it.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errorMessage } from '../../core/errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { declare } from '../define.js';
 
@@ -58,7 +58,7 @@ export async function sandboxState(ctx: Context, o: SandboxStateOptions): Promis
     try {
       writeAtomic(file, text);
     } catch (err) {
-      throw new UsageError(`cannot write ${o.out}: ${(err as Error).message}`, { flag: '--out' });
+      throw new UsageError(`cannot write ${o.out}: ${errorMessage(err)}`, { flag: '--out' });
     }
     const counts = res.data.collections as Record<string, unknown[]> | undefined;
     const n = Object.values(counts ?? {}).reduce((s, l) => s + (Array.isArray(l) ? l.length : 0), 0);

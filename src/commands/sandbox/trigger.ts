@@ -1,7 +1,7 @@
 // `xctl sandbox trigger <event-type>`: deliver an event through a running sandbox.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errorMessage } from '../../core/errors.js';
 import {
   ACTIVITY_EVENT_TYPES,
   DEPRECATED_EVENT_NAMES,
@@ -59,7 +59,7 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
     try {
       payload = JSON.parse(opts.data);
     } catch (e) {
-      throw new UsageError(`--data is not valid JSON: ${(e as Error).message}`, { flag: '--data' });
+      throw new UsageError(`--data is not valid JSON: ${errorMessage(e)}`, { flag: '--data' });
     }
     if (!payload || typeof payload !== 'object' || Array.isArray(payload))
       throw new UsageError('--data must be a JSON object', { flag: '--data' });

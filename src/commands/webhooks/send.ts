@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CheckFailed, UsageError } from '../../core/errors.js';
+import { CheckFailed, UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { checkBaseUrl } from '../../core/base-url.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
@@ -129,7 +129,7 @@ function payloadOf(data: string | undefined): Record<string, unknown> {
   try {
     v = JSON.parse(data);
   } catch (e) {
-    throw new UsageError(`--data is not valid JSON: ${(e as Error).message}`, { flag: '--data' });
+    throw new UsageError(`--data is not valid JSON: ${errorMessage(e)}`, { flag: '--data' });
   }
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw new UsageError('--data must be a JSON object', { flag: '--data' });
@@ -146,7 +146,7 @@ async function readInput(ctx: Context, spec: string): Promise<string> {
   try {
     return await fs.promises.readFile(p, 'utf8');
   } catch (e) {
-    throw new UsageError(`--from: cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, {
+    throw new UsageError(`--from: cannot read ${p}: ${errnoCode(e) ?? errorMessage(e)}`, {
       flag: '--from',
     });
   }

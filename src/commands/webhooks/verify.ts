@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CheckFailed, UsageError } from '../../core/errors.js';
+import { CheckFailed, UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
 
@@ -40,9 +40,9 @@ export async function webhooksVerify(ctx: Context, o: VerifyOptions): Promise<vo
     try {
       raw = await fs.promises.readFile(p);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
+      const code = errnoCode(e);
       throw new UsageError(
-        `--body: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? (e as Error).message)}`,
+        `--body: cannot read ${p}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (code ?? errorMessage(e))}`,
         { flag: '--body' },
       );
     }

@@ -11,6 +11,7 @@ import {
   type Criterion,
 } from '../../ads/resources/audience-rules.js';
 import type { Behaviour } from './behaviour.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -380,7 +381,7 @@ function estimate(ops: SandboxOps): Record<string, unknown> {
         );
       if (!ne) reach += Number(aud!.audience_size ?? 0) * (c.targeting_type === 'CUSTOM_AUDIENCE_EXPANDED' ? 3 : 1);
       else share *= 0.95;
-    } else if ((PRIMARY_TARGETING_TYPES as readonly string[]).includes(c.targeting_type)) {
+    } else if (isOneOf(PRIMARY_TARGETING_TYPES, c.targeting_type)) {
       if (!ne) reach += pseudo(`${c.targeting_type}:${c.targeting_value}`, 50_000, 5_000_000);
       else share *= 0.9;
     } else {

@@ -15,6 +15,7 @@ import {
 import { KEYWORD_TYPES } from '../../ads/resources/targeting.js';
 import type { Behaviour } from './behaviour.js';
 import { trackDelivery } from './delivery.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 type Rec = Record<string, unknown>;
 
@@ -123,7 +124,7 @@ function checkAgainstState(ops: SandboxOps, li: Rec, campaign: Rec): void {
       (t) =>
         t.line_item_id === li.id &&
         !t.deleted &&
-        (KEYWORD_TYPES as readonly string[]).includes(String(t.targeting_type)) &&
+        isOneOf(KEYWORD_TYPES, String(t.targeting_type)) &&
         t.operator_type !== 'NE',
     );
     if (!hasKeyword)

@@ -6,6 +6,7 @@ import type { SandboxOps } from '../../ads/resource-types.js';
 import { KEYWORDS_MAX, KEYWORD_TYPES, TARGETING_LIMITS } from '../../ads/resources/targeting.js';
 import type { Behaviour } from './behaviour.js';
 import * as D from './targeting-data.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 type Rec = Record<string, unknown>;
 const GENDERS: Record<string, string> = { '1': 'Male', '2': 'Female' };
@@ -52,7 +53,7 @@ function resolve(ops: SandboxOps, tc: Rec, existing: Rec[]): void {
     if (type === 'LOCATION') tc.location_type = D.SINGULAR_LOCATION[String(item.location_type)];
   } else if (type === 'GENDER') tc.name = GENDERS[value];
   else if (
-    (KEYWORD_TYPES as readonly string[]).includes(type) ||
+    isOneOf(KEYWORD_TYPES, type) ||
     type === 'AGE' ||
     type === 'ENGAGEMENT_TYPE' ||
     type === 'WIFI_ONLY' ||
@@ -121,9 +122,8 @@ function resolve(ops: SandboxOps, tc: Rec, existing: Rec[]): void {
   if (limit && same.length >= limit)
     ops.fail(400, 'INVALID_PARAMETER', `a line item takes at most ${limit} ${type} criteria`, 'targeting_type');
   if (
-    (KEYWORD_TYPES as readonly string[]).includes(type) &&
-    existing.filter((t) => (KEYWORD_TYPES as readonly string[]).includes(String(t.targeting_type))).length >=
-      KEYWORDS_MAX
+    isOneOf(KEYWORD_TYPES, type) &&
+    existing.filter((t) => isOneOf(KEYWORD_TYPES, String(t.targeting_type))).length >= KEYWORDS_MAX
   ) {
     ops.fail(400, 'INVALID_PARAMETER', `a line item takes at most ${KEYWORDS_MAX} keywords`, 'targeting_type');
   }

@@ -25,6 +25,7 @@ import {
 } from '../../contract/activity.js';
 import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 interface Filter {
   user_id?: string;
@@ -112,7 +113,7 @@ function checkFilter(v: unknown): Filter {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
   const f = v as Record<string, unknown>;
   for (const k of Object.keys(f))
-    if (!(L.filterFields as readonly string[]).includes(k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
+    if (!isOneOf(L.filterFields, k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
   return f as Filter;
 }
 

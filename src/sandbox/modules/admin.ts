@@ -8,6 +8,7 @@ import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from
 import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { saveSnapshot } from '../snapshot.js';
+import { errorMessage } from '../../core/errors.js';
 
 /** Longest a `GET /_sandbox/logs?wait_ms=` holds the request open. */
 const LOG_WAIT_MAX_MS = 25_000;
@@ -44,7 +45,7 @@ export function install(app: SandboxApp): void {
       app.rates.reset();
       return ok({ faults: spec });
     } catch (e) {
-      throw problem(400, 'Invalid Request', (e as Error).message);
+      throw problem(400, 'Invalid Request', errorMessage(e));
     }
   });
   r.serve(E.clearFaults, () => {

@@ -25,6 +25,7 @@ import {
   sniff,
   type Category,
 } from '../../contract/media.js';
+import { isOneOf } from '../../contract/one-of.js';
 
 export interface Upload {
   id: string;
@@ -89,7 +90,7 @@ export function initUpload(
   expiresSecs = INIT_EXPIRES_SECS,
 ): Upload {
   const type = b.media_type;
-  if (typeof type !== 'string' || !(MEDIA_TYPES as readonly string[]).includes(type))
+  if (typeof type !== 'string' || !isOneOf(MEDIA_TYPES, type))
     throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
   if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category))
     throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');

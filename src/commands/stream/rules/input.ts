@@ -1,5 +1,5 @@
 // The rules a user gives `stream rules add` (arguments and a rules file), and the checks before sending.
-import { UsageError } from '../../../core/errors.js';
+import { UsageError, errorMessage } from '../../../core/errors.js';
 import { RULE_MAX_CHARS, RULE_TAG_MAX } from '../../../contract/stream.js';
 
 export interface Rule {
@@ -28,7 +28,7 @@ export function parseRulesFile(text: string, flag = '--file'): Rule[] {
     try {
       arr = JSON.parse(t);
     } catch (e) {
-      throw new UsageError(`${flag}: not valid JSON: ${(e as Error).message}`, { flag });
+      throw new UsageError(`${flag}: not valid JSON: ${errorMessage(e)}`, { flag });
     }
     return (arr as unknown[]).map((x, i) => fromObj(x, `item ${i + 1}`));
   }
@@ -41,7 +41,7 @@ export function parseRulesFile(text: string, flag = '--file'): Rule[] {
       try {
         o = JSON.parse(l);
       } catch (e) {
-        throw new UsageError(`${flag}: line ${i + 1}: not valid JSON: ${(e as Error).message}`, { flag });
+        throw new UsageError(`${flag}: line ${i + 1}: not valid JSON: ${errorMessage(e)}`, { flag });
       }
       out.push(fromObj(o, `line ${i + 1}`));
     } else out.push({ value: l });
