@@ -179,6 +179,8 @@ describe('rejection reasons, word for word', () => {
     expect(normalizePhone('123', 'US')).toEqual({ reason: 'not a valid phone number' });
     expect(normalizePhone('020 7946 0958', 'FR')).toEqual({ reason: 'not a valid phone number' });
     expect(normalize('phone_number', '123', 'US')).toEqual({ reason: 'not a valid phone number' });
+    // spaces before the + are trimmed first: still international, so "not valid", not "national"
+    expect(normalizePhone(' +1 555 ')).toEqual({ reason: 'not a valid phone number' });
   });
 
   it('normalize() routes device_id and partner_user_id to their own rules', () => {
