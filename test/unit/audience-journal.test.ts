@@ -1,10 +1,12 @@
 // The upload journal: acknowledged batches survive a reopen (and a torn last line), and a
 // journal for other options or other input is refused instead of misapplied.
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal, fileFingerprint } from '../../src/audiences/journal.js';
-import { UsageError } from '../../src/core/errors.js';
+import { Journal, JournalWriteError, batchDigest, fileFingerprint } from '../../src/audiences/journal.js';
+import { RetryLaterError, UsageError, XctlError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
 const dirs: string[] = [];
@@ -81,5 +83,212 @@ describe('Journal', () => {
     const r = Journal.open(file, header);
     expect(r.completed).toBe(true);
     r.close();
+  });
+});
+
+// Mutation testing (TESTING.md): the lock, every refusal word for word, the exact lines written,
+// group commit, failed writes, and what decides that a journal matches.
+const lineOf = (file: string, n: number) => fs.readFileSync(file, 'utf8').split('\n')[n];
+const thrown = (f: () => unknown): XctlError => {
+  try {
+    f();
+  } catch (e) {
+    return e as XctlError;
+  }
+  throw new Error('did not throw');
+};
+const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
+
+describe('Journal: lock', () => {
+  it('a journal open in a live process is refused, naming its pid and the lock; closing frees it', () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    const j = Journal.open(file, header);
+    expect(fs.readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid));
+    const err = thrown(() => Journal.open(file, header));
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err.message).toBe(`another upload (pid ${process.pid}) is using the journal ${file}`);
+    expect(err.hint).toBe(`wait for it to finish; if no upload is running, remove ${file}.lock`);
+    j.close();
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+    j.close(); // twice: nothing more to do
+    Journal.open(file, header).close();
+  });
+
+  it("a lock whose process is gone, or that holds no pid, is stale and taken over", () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    for (const stale of [String(deadPid()), 'garbage', '0', '-1', '']) {
+      fs.writeFileSync(file + '.lock', stale);
+      const j = Journal.open(file, header);
+      expect(fs.readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid));
+      j.close();
+    }
+  });
+});
+
+describe('Journal: refusals, word for word', () => {
+  it('a folder that cannot be made: nothing was sent, --journal named', () => {
+    const { file, input } = setup();
+    fs.writeFileSync(path.dirname(file), 'a file, not a folder');
+    const err = thrown(() => Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(`cannot create the folder of the journal ${file} (EEXIST): nothing was sent`);
+    expect((err as UsageError).flag).toBe('--journal');
+    expect(err.hint).toBe('pass --journal FILE in a folder this user can write to');
+    const sub = path.join(path.dirname(file), 'deeper', 'j.jsonl');
+    const err2 = thrown(() => Journal.open(sub, { fingerprint: {}, options: {} }, { flag: '--from-upload' }));
+    expect(err2.message).toBe(`cannot create the folder of the journal ${sub} (ENOTDIR): nothing was sent`);
+    expect((err2 as UsageError).flag).toBe('--from-upload');
+  });
+
+  it('a file that is not a journal (not JSON, another version, empty) is refused, the lock released', () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    for (const text of ['a@example.com\n', '{"xctl_upload_journal":2}\n', '', '[1]\n']) {
+      fs.writeFileSync(file, text);
+      const err = thrown(() => Journal.open(file, header, { flag: '--journal' }));
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err.message).toBe(`${file} is not an upload journal`);
+      expect((err as UsageError).flag).toBe('--journal');
+      expect(err.hint).toBe('pass --restart to overwrite it, or another --journal');
+      expect(fs.existsSync(file + '.lock')).toBe(false);
+    }
+    const err = thrown(() => Journal.open(file, header));
+    expect((err as UsageError).flag).toBe('--journal');
+  });
+
+  it('other options name every key that differs, whatever the key order; undefined keys do not count', () => {
+    const { file, input } = setup();
+    const fp = fileFingerprint(input);
+    const options = { list: 'abc', batch_size: 2500, effective_at: undefined, ops: [1, { a: 2 }] };
+    Journal.open(file, { fingerprint: fp, options }).close();
+    Journal.open(file, { fingerprint: fp, options: { ops: [1, { a: 2 }], batch_size: 2500, list: 'abc' } }).close();
+    const err = thrown(() =>
+      Journal.open(file, { fingerprint: fp, options: { list: 'abd', batch_size: 2500, ops: [1, { a: 3 }], x: 1 } }),
+    );
+    expect(err.message).toBe(`the journal ${file} was written with other options (list, ops, x)`);
+    expect((err as UsageError).flag).toBe('--restart');
+    expect(err.hint).toBe('run the original command to resume, or pass --restart to start this upload from the top');
+    const err2 = thrown(() => Journal.open(file, { fingerprint: { ...fp, size: 1 }, options }));
+    expect(err2.message).toBe(`the input changed since the journal ${file} was written`);
+    expect((err2 as UsageError).flag).toBe('--restart');
+    expect(err2.hint).toBe('pass --restart to upload the new input from the top');
+    expect(() => Journal.open(file, { fingerprint: fp, options: { ...options, ops: [1, { a: 2 }, null] } })).toThrow(
+      /other options \(ops\)/,
+    );
+  });
+
+  it('a journal that cannot be written (a full disk) is a usage error, and leaves no lock', () => {
+    const { file } = setup();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.symlinkSync('/dev/full', file);
+    const err = thrown(() => Journal.open(file, { fingerprint: {}, options: {} }, { restart: true }));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe(`cannot write the journal ${file}: ENOSPC`);
+    expect((err as UsageError).flag).toBe('--journal');
+    expect(err.hint).toBe('free some space or pass --journal elsewhere');
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+  });
+});
+
+describe('Journal: what is written', () => {
+  it('the header line, then one line per ack (with its digest), written together after the turn', async () => {
+    const { file, input } = setup();
+    const fingerprint = fileFingerprint(input);
+    const j = Journal.open(file, { fingerprint, options: { b: 1 }, input });
+    const head = JSON.parse(lineOf(file, 0)!);
+    expect(Object.keys(head)).toEqual(['xctl_upload_journal', 'fingerprint', 'options', 'input', 'created_at']);
+    expect(head).toMatchObject({ xctl_upload_journal: 1, fingerprint, options: { b: 1 }, input });
+    expect(head.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    j.ack(3, 7, 'abcdef012345', 'D'.repeat(22));
+    j.ack(4, 1, 'bbbbbbbbbbbb');
+    expect(j.acked.get(3)).toEqual({ users: 7, head: 'abcdef012345', digest: 'D'.repeat(22) });
+    expect(j.acked.get(4)).toEqual({ users: 1, head: 'bbbbbbbbbbbb' });
+    expect(fs.readFileSync(file, 'utf8').split('\n')).toHaveLength(2); // not yet: group commit
+    await new Promise((r) => setImmediate(r));
+    expect(fs.readFileSync(file, 'utf8').split('\n').slice(1)).toEqual([
+      `{"b":3,"n":7,"h":"abcdef012345","d":"${'D'.repeat(22)}"}`,
+      '{"b":4,"n":1,"h":"bbbbbbbbbbbb"}',
+      '',
+    ]);
+    j.ack(5, 2, 'cccccccccccc'); // a later turn is scheduled again
+    await new Promise((r) => setImmediate(r));
+    expect(lineOf(file, 3)).toBe('{"b":5,"n":2,"h":"cccccccccccc"}');
+    j.markDone();
+    expect(lineOf(file, 4)).toMatch(/^\{"done":true,"at":"\d{4}-\d{2}-\d{2}T[\d:.]+Z"\}$/);
+    j.close();
+    const r = Journal.open(file, { fingerprint, options: { b: 1 }, input: '/elsewhere' }); // input not compared
+    expect(r.completed).toBe(true);
+    expect(r.acked.get(3)).toEqual({ users: 7, head: 'abcdef012345', digest: 'D'.repeat(22) });
+    expect([...r.acked.keys()]).toEqual([3, 4, 5]);
+    r.remove();
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+  });
+
+  it('on resume: blank lines and lines without a batch are skipped; a torn line ends the reading', () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    Journal.open(file, header).close();
+    fs.appendFileSync(file, '\n{"b":0}\n{"x":1}\n{"b":"1","n":3}\n{"b":2,"n":3,"h":"h2"}\n{"b":3,\n{"b":4,"n":1,"h":"h4"}\n');
+    const r = Journal.open(file, header);
+    expect(r.resumed).toBe(true);
+    expect(r.completed).toBe(false);
+    expect([...r.acked.entries()]).toEqual([
+      [0, { users: 0, head: '' }],
+      [2, { users: 3, head: 'h2' }],
+    ]);
+    r.close();
+  });
+
+  it('a write that fails sets `failed` (the disk is full), sends nothing more, and does not throw', async () => {
+    const { file, input } = setup();
+    const j = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    const before = fs.readFileSync(file, 'utf8');
+    const real = Reflect.get(j, 'fd') as number;
+    Reflect.set(j, 'fd', fs.openSync('/dev/full', 'w'));
+    j.ack(0, 1, 'h');
+    await new Promise((r) => setImmediate(r));
+    expect(j.failed).toBeInstanceOf(JournalWriteError);
+    expect(j.failed!.message).toBe(`cannot write the journal ${file} (ENOSPC: the disk is full)`);
+    Reflect.set(j, 'fd', real);
+    j.ack(1, 1, 'h');
+    j.flush();
+    expect(fs.readFileSync(file, 'utf8')).toBe(before); // once failed, nothing more is written
+    j.close();
+    const k = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    fs.closeSync(Reflect.get(k, 'fd') as number);
+    k.ack(0, 1, 'h');
+    k.flush();
+    expect(k.failed!.message).toBe(`cannot write the journal ${file} (EBADF)`);
+  });
+});
+
+describe('fileFingerprint and batchDigest', () => {
+  it('size, and the first and last 64 KiB: a change in either end shows, the middle of a big file does not', () => {
+    const { input } = setup();
+    const big = Buffer.alloc(200_000, 'a');
+    fs.writeFileSync(input, big);
+    const fp = fileFingerprint(input);
+    const h = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex').slice(0, 32);
+    expect(fp).toEqual({ size: 200_000, head: h(big.subarray(0, 65536)), tail: h(big.subarray(200_000 - 65536)) });
+    big[100_000] = 98;
+    fs.writeFileSync(input, big);
+    expect(fileFingerprint(input)).toEqual(fp);
+    big[200_000 - 65536] = 98;
+    fs.writeFileSync(input, big);
+    expect(fileFingerprint(input)).toMatchObject({ head: fp.head, size: fp.size });
+    expect(fileFingerprint(input).tail).not.toBe(fp.tail);
+    fs.writeFileSync(input, 'ab');
+    expect(fileFingerprint(input)).toEqual({ size: 2, head: h(Buffer.from('ab')), tail: h(Buffer.from('ab')) });
+  });
+
+  it('batchDigest: the first 22 base64url characters of SHA-256 (128 bits)', () => {
+    const body = Buffer.from('[{"operation_type":"Update"}]');
+    expect(batchDigest(body)).toBe(crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22));
+    expect(batchDigest(body)).toHaveLength(22);
   });
 });

@@ -142,6 +142,10 @@ describe('normalization boundaries', () => {
     // valid both as a US number and as +86...: the default country is read first
     ['860 200 4111', 'US', '18602004111'],
     ['8602004111', undefined, '862004111'], // without it, digits that start with a country code
+    // every non-digit goes before the country code is tried, not only the first
+    ['33 6 12 34 56 78', undefined, '33612345678'],
+    ['44_20_7946_0958', undefined, '442079460958'],
+    ['44_20_7946_0958', 'US', '442079460958'],
     ['0044 20 7946 095', undefined, 'REJECT'], // 00 + too short is not re-read as national
     ['+44 20 7946', 'GB', 'REJECT'],
     ['()-.', 'US', 'REJECT'],
@@ -169,6 +173,14 @@ describe('rejection reasons, word for word', () => {
   ];
   it.each(rows)('%s %j: %s', (type, raw, reason) => {
     expect(normalize(type, raw)).toEqual({ reason });
+  });
+
+  it('with --default-country, a number valid nowhere is "not valid", not "national"', () => {
+    expect(normalizePhone('123', 'US')).toEqual({ reason: 'not a valid phone number' });
+    expect(normalizePhone('020 7946 0958', 'FR')).toEqual({ reason: 'not a valid phone number' });
+    expect(normalize('phone_number', '123', 'US')).toEqual({ reason: 'not a valid phone number' });
+    // spaces before the + are trimmed first: still international, so "not valid", not "national"
+    expect(normalizePhone(' +1 555 ')).toEqual({ reason: 'not a valid phone number' });
   });
 
   it('normalize() routes device_id and partner_user_id to their own rules', () => {

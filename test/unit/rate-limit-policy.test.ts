@@ -1,8 +1,8 @@
 // One 429 policy for every command (issue 25 item 11): a window that is not spent is backed off
 // from within bounds; only a spent window is waited out until its reset (within --max-wait).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitError } from '../../src/core/errors.js';
-import { rateLimitWait } from '../../src/core/http.js';
+import { backoff, rateLimitWait } from '../../src/core/http.js';
 import { HttpRegistry, json, route } from '../helpers/http-registry.js';
 import { FakeClock, TEST_NOW, testContext } from '../helpers/test-context.js';
 
@@ -76,5 +76,69 @@ describe('rateLimitWait', () => {
     expect(rateLimitWait({ ...base, headers: {} })).toMatchObject({ why: 'backoff' });
     expect(rateLimitWait({ ...base, headers: h(0, sec + 3600), maxWaitMs: 60_000 })).toBeUndefined();
     expect(rateLimitWait({ ...base, headers: h(4, sec + 3600), waits: 20 })).toBeUndefined();
+  });
+});
+
+// Mutation testing (TESTING.md): the boundaries of the 429 policy and of the backoff, exactly.
+describe('rateLimitWait and backoff: boundaries', () => {
+  const now = TEST_NOW; // a whole second
+  const sec = now / 1000;
+  const base = { now, waits: 0, backedOffMs: 0, maxWaitMs: 900_000 };
+  afterEach(() => vi.restoreAllMocks());
+
+  it('waits until the reset plus 250 ms, at least 1 s, and takes a wait exactly at --max-wait', () => {
+    const spent = { 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(sec + 10) };
+    expect(rateLimitWait({ ...base, headers: spent })).toEqual({
+      waitMs: 10_250,
+      why: 'x-rate-limit-reset',
+      reset: sec + 10,
+    });
+    expect(rateLimitWait({ ...base, headers: spent, maxWaitMs: 10_250 })).toMatchObject({ waitMs: 10_250 });
+    expect(rateLimitWait({ ...base, headers: spent, maxWaitMs: 10_249 })).toBeUndefined();
+    // a reset 100 ms ahead still waits a whole second
+    expect(
+      rateLimitWait({ ...base, now: now - 100, headers: { 'x-rate-limit-reset': String(sec) } }),
+    ).toEqual({ waitMs: 1000, why: 'x-rate-limit-reset', reset: sec });
+    // a reset exactly now is not ahead: back off instead
+    expect(rateLimitWait({ ...base, headers: { 'x-rate-limit-reset': String(sec) } })).toMatchObject({
+      why: 'backoff',
+    });
+  });
+
+  it('reads the parsed limits before the bare headers, and a remaining of 1 as not spent', () => {
+    const rl = { limit: 15, remaining: 0, reset: sec + 30, scope: 'app' as const };
+    const headers = { 'x-rate-limit-remaining': '7', 'x-rate-limit-reset': String(sec + 5) };
+    expect(rateLimitWait({ ...base, headers, rateLimit: rl })).toEqual({
+      waitMs: 30_250,
+      why: 'x-rate-limit-reset',
+      reset: sec + 30,
+    });
+    const one = { 'x-rate-limit-remaining': '1', 'x-rate-limit-reset': String(sec + 5) };
+    expect(rateLimitWait({ ...base, headers: one })).toMatchObject({ why: 'backoff' });
+    const junk = { 'x-rate-limit-remaining': 'n/a', 'x-rate-limit-reset': 'soon' };
+    expect(rateLimitWait({ ...base, headers: junk })).toMatchObject({ why: 'backoff' });
+  });
+
+  it('backs off from 1 s doubling, at most 20 waits, and within --max-wait counting earlier backoffs', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
+    const h = { 'x-rate-limit-remaining': '3' };
+    expect(rateLimitWait({ ...base, headers: h })).toEqual({ waitMs: 1000, why: 'backoff' });
+    expect(rateLimitWait({ ...base, headers: h, waits: 3 })).toEqual({ waitMs: 8000, why: 'backoff' });
+    expect(rateLimitWait({ ...base, headers: h, waits: 19 })).toEqual({ waitMs: 30_000, why: 'backoff' });
+    expect(rateLimitWait({ ...base, headers: h, waits: 20 })).toBeUndefined();
+    expect(rateLimitWait({ ...base, headers: h, backedOffMs: 9000, maxWaitMs: 10_000 })).toEqual({
+      waitMs: 1000,
+      why: 'backoff',
+    });
+    expect(rateLimitWait({ ...base, headers: h, backedOffMs: 9001, maxWaitMs: 10_000 })).toBeUndefined();
+  });
+
+  it('backoff: equal jitter between half the step and the step, capped at 30 s', () => {
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0);
+    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([250, 500, 2000, 15_000]);
+    random.mockReturnValue(0.999_999);
+    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([500, 1000, 4000, 30_000]);
+    random.mockReturnValue(0.5);
+    expect(backoff(1000, 2)).toBe(3000);
   });
 });

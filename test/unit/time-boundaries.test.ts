@@ -27,6 +27,8 @@ describe('parseIsoTime (strict)', () => {
     ['2026-13-01T00:00:00Z', undefined],
     ['2026-01-31T10:00:00Zjunk', undefined],
     ['x2026-01-31T10:00:00Z', undefined],
+    // the start anchor: Date.parse alone takes an expanded year
+    ['+002026-01-31T10:00:00Z', undefined],
   ];
   it.each(rows)('%s -> %s', (s, want) => expect(parseIsoTime(s)).toBe(want));
 
@@ -35,6 +37,9 @@ describe('parseIsoTime (strict)', () => {
     expect(parseIsoTime('2026-01-31 10:00:00Z', { loose: true })).toBe(utc('2026-01-31T10:00:00Z'));
     expect(parseIsoTime('2026-01-31T10:00:00.123456Z', { loose: true })).toBe(utc('2026-01-31T10:00:00.123Z'));
     expect(parseIsoTime('2026-01-31T24:00:00Z', { loose: true })).toBeUndefined();
+    // Date.parse alone reads these as local midnight: the start anchor refuses them
+    expect(parseIsoTime('x 2026-01-31', { loose: true })).toBeUndefined();
+    expect(parseIsoTime('Jan 2026-01-31', { loose: true })).toBeUndefined();
   });
 
   it('keeps the parts the service echoes', () => {
@@ -47,6 +52,13 @@ describe('parseIsoTime (strict)', () => {
     expect(parseIsoParts('2026-01-31T10:07Z')).toEqual({
       ms: utc('2026-01-31T10:07:00Z'),
       minute: '07',
+      second: undefined,
+      fraction: undefined,
+    });
+    // a date alone (loose) is on the hour: minute "00", as the hour-granular ads checks expect
+    expect(parseIsoParts('2026-01-31', { loose: true })).toEqual({
+      ms: utc('2026-01-31T00:00:00Z'),
+      minute: '00',
       second: undefined,
       fraction: undefined,
     });
@@ -66,6 +78,10 @@ describe('parseInstant (ads time parameters)', () => {
     ['2026-05-19T10:00:00', undefined],
     ['2026-05-19x', undefined],
     ['2026-05-32', undefined],
+    // the start anchor: the date is rebuilt from the match, so text before it must refuse
+    ['x2026-05-19', undefined],
+    ['12026-05-19', undefined],
+    ['+002026-05-19T10:00:00Z', undefined],
   ];
   it.each(rows)('%s -> %s', (s, want) => expect(parseInstant(s)).toBe(want));
 });

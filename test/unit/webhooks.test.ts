@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import {
   crcResponse,
+  deliveryHeaders,
   hmacToken,
+  SIGNATURE_HEADERS,
   isServiceShapedCrcToken,
   signBody,
   verifySignature,
@@ -54,6 +56,14 @@ describe('delivery signatures', () => {
     expect(verifySignature(secret, body, independent.slice(0, -2))).toBe(false);
     expect(verifySignature(secret, body, undefined)).toBe(false);
     expect(verifySignature(secret, body, 'sha256=')).toBe(false);
+  });
+  it('delivery headers: JSON, and the same signature under the spec\'s and the platform\'s names', () => {
+    expect(SIGNATURE_HEADERS).toEqual(['x-service-webhooks-signature', 'x-twitter-webhooks-signature']);
+    expect(deliveryHeaders(secret, body)).toEqual({
+      'content-type': 'application/json',
+      'x-service-webhooks-signature': independent,
+      'x-twitter-webhooks-signature': independent,
+    });
   });
 });
 
