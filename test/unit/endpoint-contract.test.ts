@@ -19,6 +19,11 @@ import { subscriptionsDelete } from '../../src/commands/activity/subscriptions/d
 import { subscriptionsUpdate } from '../../src/commands/activity/subscriptions/update.js';
 import { activityStream } from '../../src/commands/activity/stream.js';
 import { unsubscribeRun } from '../../src/commands/account-activity/unsubscribe.js';
+import { webhooksCreate } from '../../src/commands/webhooks/create.js';
+import { webhooksDelete } from '../../src/commands/webhooks/delete.js';
+import { webhooksValidate } from '../../src/commands/webhooks/validate.js';
+import { webhooksReplay } from '../../src/commands/webhooks/replay.js';
+import { toReplayDate } from '../../src/contract/webhooks.js';
 import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
@@ -114,8 +119,18 @@ async function cliSays(run: (t: ReturnType<typeof testContext>) => Promise<unkno
 interface Case {
   what: string;
   cli: [subject: string, run: (t: ReturnType<typeof testContext>) => Promise<unknown>];
+  /** The body, or a function making it when it reads the sandbox's clock. */
   sandbox: [subject: string, method: string, path: string, body?: unknown];
 }
+
+const HOUR = 3_600_000;
+/** The replay form of `hours` before `now` (negative: ahead). */
+const ago = (now: number, hours: number) => toReplayDate(now - hours * HOUR);
+/** A replay body whose window is given in hours before the sandbox's now. */
+const window = (id: string, from: number, to: number) => {
+  const now = sb.app.clock.now();
+  return { webhook_id: id, from_date: ago(now, from), to_date: ago(now, to) };
+};
 
 const sub = (o: Record<string, string>) => async () => buildSubscription(o);
 const body = (o: Record<string, unknown>) => ({ event_type: 'dm.received', filter: {}, ...o });
@@ -187,6 +202,61 @@ const CASES: Case[] = [
     sandbox: ['user_id', 'DELETE', `/2/account_activity/webhooks/${HOOK}/subscriptions/u1/all`],
   },
   {
+    what: 'webhook URL not https',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'http://hooks.example.org/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'http://hooks.example.org/x' }],
+  },
+  {
+    what: 'webhook URL with a port',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://hooks.example.org:8443/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://hooks.example.org:8443/x' }],
+  },
+  {
+    what: 'webhook URL on a private host',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://10.1.2.3/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://10.1.2.3/x' }],
+  },
+  {
+    what: 'webhook URL too long',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: `https://hooks.example.org/${'x'.repeat(190)}` })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: `https://hooks.example.org/${'x'.repeat(190)}` }],
+  },
+  {
+    what: 'webhook URL not a URL',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'notaurl' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'notaurl' }],
+  },
+  {
+    what: 'webhook id not digits (delete)',
+    cli: ['webhook id', (t) => webhooksDelete(t.ctx, { id: 'abc' })],
+    sandbox: ['webhook_id', 'DELETE', '/2/webhooks/abc'],
+  },
+  {
+    what: 'webhook id not digits (validate)',
+    cli: ['webhook id', (t) => webhooksValidate(t.ctx, { id: 'abc' })],
+    sandbox: ['webhook_id', 'PUT', '/2/webhooks/abc'],
+  },
+  {
+    what: 'webhook id not digits (replay)',
+    cli: ['webhook id', (t) => webhooksReplay(t.ctx, { id: 'w1', from: ago(t.ctx.clock.now(), 1) })],
+    sandbox: ['webhook_id', 'POST', '/2/webhooks/replay', () => window('w1', 1, 0)],
+  },
+  {
+    what: 'replay window older than 24 hours',
+    cli: ['--from', (t) => webhooksReplay(t.ctx, { id: HOOK, from: ago(t.ctx.clock.now(), 25) })],
+    sandbox: ['from_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 25, 0)],
+  },
+  {
+    what: 'replay window reversed',
+    cli: ['--to', (t) => webhooksReplay(t.ctx, { id: HOOK, from: ago(t.ctx.clock.now(), 1), to: ago(t.ctx.clock.now(), 2) })],
+    sandbox: ['to_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 1, 2)],
+  },
+  {
+    what: 'replay window ending in the future',
+    cli: ['--to', (t) => webhooksReplay(t.ctx, { id: HOOK, from: ago(t.ctx.clock.now(), 1), to: ago(t.ctx.clock.now(), -2) })],
+    sandbox: ['to_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 1, -2)],
+  },
+  {
     what: 'backfill out of range',
     cli: ['--backfill-minutes', (t) => activityStream(t.ctx, { backfillMinutes: '9' })],
     sandbox: ['backfill_minutes', 'GET', '/2/activity/stream?backfill_minutes=9'],
@@ -198,7 +268,7 @@ describe('the CLI and the sandbox refuse the same inputs in the same words', () 
     it(c.what, async () => {
       const cli = await cliSays(c.cli[1]);
       const [subject, method, path, b] = c.sandbox;
-      const sandbox = await sandboxSays(method, path, b);
+      const sandbox = await sandboxSays(method, path, typeof b === 'function' ? b() : b);
       expect(sandbox.status).toBe(400);
       expect(cli.startsWith(`${c.cli[0]} `), cli).toBe(true);
       expect(sandbox.detail.startsWith(`${subject} `), sandbox.detail).toBe(true);
