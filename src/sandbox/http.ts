@@ -4,13 +4,7 @@ import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
 import { stringifyJson } from '../core/json.js';
 import { V1Code } from '../contract/service-errors.js';
 import type { ErrorStyle } from '../contract/endpoint.js';
-import {
-  messageOf,
-  validate,
-  type Described,
-  type EndpointInput,
-  type ValidateEnv,
-} from '../contract/params.js';
+import { messageOf, validate, type Described, type EndpointInput, type ValidateEnv } from '../contract/params.js';
 
 export type { ErrorStyle };
 

@@ -24,6 +24,10 @@ import { webhooksDelete } from '../../src/commands/webhooks/delete.js';
 import { webhooksValidate } from '../../src/commands/webhooks/validate.js';
 import { webhooksReplay } from '../../src/commands/webhooks/replay.js';
 import { toReplayDate } from '../../src/contract/webhooks.js';
+import { rulesAdd } from '../../src/commands/stream/rules/add.js';
+import { rulesDelete } from '../../src/commands/stream/rules/delete.js';
+import { linkWebhook } from '../../src/commands/stream/webhooks/link.js';
+import { unlinkWebhook } from '../../src/commands/stream/webhooks/unlink.js';
 import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
@@ -97,8 +101,9 @@ async function sandboxSays(method: string, path: string, body?: unknown): Promis
     headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const j = (await res.json()) as { detail?: string };
-  return { status: res.status, detail: j.detail ?? JSON.stringify(j) };
+  // A refused stream rule is an item of `errors` (InvalidRule), not the problem itself.
+  const j = (await res.json()) as { detail?: string; errors?: Array<{ detail?: string }> };
+  return { status: res.status, detail: j.detail ?? j.errors?.[0]?.detail ?? JSON.stringify(j) };
 }
 
 /** What the CLI says (in-process, nothing sent: the registry has no stub). */
@@ -126,6 +131,11 @@ interface Case {
 const HOUR = 3_600_000;
 /** The replay form of `hours` before `now` (negative: ahead). */
 const ago = (now: number, hours: number) => toReplayDate(now - hours * HOUR);
+/** `webhooks replay` of a window given in hours before the CLI's now. */
+const replayFrom = (id: string, from: number, to?: number) => (t: ReturnType<typeof testContext>) => {
+  const now = t.ctx.clock.now();
+  return webhooksReplay(t.ctx, { id, from: ago(now, from), ...(to === undefined ? {} : { to: ago(now, to) }) });
+};
 /** A replay body whose window is given in hours before the sandbox's now. */
 const window = (id: string, from: number, to: number) => {
   const now = sb.app.clock.now();
@@ -238,23 +248,63 @@ const CASES: Case[] = [
   },
   {
     what: 'webhook id not digits (replay)',
-    cli: ['webhook id', (t) => webhooksReplay(t.ctx, { id: 'w1', from: ago(t.ctx.clock.now(), 1) })],
+    cli: ['webhook id', replayFrom('w1', 1)],
     sandbox: ['webhook_id', 'POST', '/2/webhooks/replay', () => window('w1', 1, 0)],
   },
   {
     what: 'replay window older than 24 hours',
-    cli: ['--from', (t) => webhooksReplay(t.ctx, { id: HOOK, from: ago(t.ctx.clock.now(), 25) })],
+    cli: ['--from', replayFrom(HOOK, 25)],
     sandbox: ['from_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 25, 0)],
   },
   {
     what: 'replay window reversed',
-    cli: ['--to', (t) => webhooksReplay(t.ctx, { id: HOOK, from: ago(t.ctx.clock.now(), 1), to: ago(t.ctx.clock.now(), 2) })],
+    cli: ['--to', replayFrom(HOOK, 1, 2)],
     sandbox: ['to_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 1, 2)],
   },
   {
     what: 'replay window ending in the future',
-    cli: ['--to', (t) => webhooksReplay(t.ctx, { id: HOOK, from: ago(t.ctx.clock.now(), 1), to: ago(t.ctx.clock.now(), -2) })],
+    cli: ['--to', replayFrom(HOOK, 1, -2)],
     sandbox: ['to_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 1, -2)],
+  },
+  {
+    what: 'stream rule value too long',
+    cli: ['rule 1: value', (t) => rulesAdd(t.ctx, { values: ['a'.repeat(2049)] })],
+    sandbox: ['value', 'POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2049) }] }],
+  },
+  {
+    what: 'stream rule value blank',
+    cli: ['rule 1: value', (t) => rulesAdd(t.ctx, { values: ['   '] })],
+    sandbox: ['value', 'POST', '/2/tweets/search/stream/rules', { add: [{ value: '   ' }] }],
+  },
+  {
+    what: 'stream rule tag too long',
+    cli: ['rule 1: tag', (t) => rulesAdd(t.ctx, { values: ['cats'], tag: 't'.repeat(201) })],
+    sandbox: ['tag', 'POST', '/2/tweets/search/stream/rules', { add: [{ value: 'cats', tag: 't'.repeat(201) }] }],
+  },
+  {
+    what: 'no stream rules to add',
+    cli: ['rules', (t) => rulesAdd(t.ctx, { values: [] })],
+    sandbox: ['add', 'POST', '/2/tweets/search/stream/rules', { add: [] }],
+  },
+  {
+    what: 'stream rule id not digits',
+    cli: ['rule ids', (t) => rulesDelete(t.ctx, { ids: ['12', 'abc'] })],
+    sandbox: ['delete.ids', 'POST', '/2/tweets/search/stream/rules', { delete: { ids: ['12', 'abc'] } }],
+  },
+  {
+    what: 'stream link field list malformed',
+    cli: ['--tweet-fields', (t) => linkWebhook(t.ctx, { webhookId: HOOK, tweetFields: 'created_at, text' })],
+    sandbox: ['tweet.fields', 'POST', `/2/tweets/search/webhooks/${HOOK}?tweet.fields=created_at,%20text`],
+  },
+  {
+    what: 'stream link webhook id not digits',
+    cli: ['webhook id', (t) => linkWebhook(t.ctx, { webhookId: 'w1' })],
+    sandbox: ['webhook_id', 'POST', '/2/tweets/search/webhooks/w1'],
+  },
+  {
+    what: 'stream unlink webhook id not digits',
+    cli: ['webhook id', (t) => unlinkWebhook(t.ctx, { webhookId: 'w1' })],
+    sandbox: ['webhook_id', 'DELETE', '/2/tweets/search/webhooks/w1'],
   },
   {
     what: 'backfill out of range',
