@@ -24,6 +24,7 @@ import { webhooksDelete } from '../../src/commands/webhooks/delete.js';
 import { webhooksValidate } from '../../src/commands/webhooks/validate.js';
 import { webhooksReplay } from '../../src/commands/webhooks/replay.js';
 import { toReplayDate } from '../../src/contract/webhooks.js';
+import { parseScopes } from '../../src/core/oauth2.js';
 import { rulesAdd } from '../../src/commands/stream/rules/add.js';
 import { rulesDelete } from '../../src/commands/stream/rules/delete.js';
 import { linkWebhook } from '../../src/commands/stream/webhooks/link.js';
@@ -335,4 +336,39 @@ describe('the CLI and the sandbox refuse the same inputs in the same words', () 
       }),
     ).toBeUndefined();
   });
+});
+
+/** The error_description the consent page redirects back with, for a scope. */
+async function authorizeSays(scope: string): Promise<string> {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: sb.app.seed.client_id,
+    redirect_uri: 'http://127.0.0.1:9/callback',
+    scope,
+    state: 'st-1',
+    code_challenge: 'challenge',
+  });
+  const res = await fetch(`${sb.app.baseUrl}/i/oauth2/authorize?${q}`, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location')!).searchParams.get('error_description') ?? '';
+}
+
+describe('OAuth 2.0: --scopes and the consent page refuse the same scopes in the same words', () => {
+  for (const [what, scope] of [
+    ['an unknown scope', 'tweet.read follow.read'],
+    ['two unknown scopes', 'tweets.read follow.read users.read'],
+  ]) {
+    it(what, async () => {
+      const cli = (() => {
+        try {
+          parseScopes(scope!);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        throw new Error('the CLI accepted it');
+      })();
+      expect(cli.startsWith('--scopes ')).toBe(true);
+      expect(await authorizeSays(scope!)).toBe(`scope ${cli.slice('--scopes '.length)}`);
+    });
+  }
 });
