@@ -76,7 +76,11 @@ function neededFor(grant: string, name: string): CrossRule {
  */
 export function oauth2ErrorOf(v: Invalid): { status: 400; error: string; error_description: string } {
   if (v.words.startsWith('is required') || v.value === '') return missingParameter(v.name);
-  return { status: 400, error: v.code ?? 'invalid_request', error_description: `${v.label ?? v.name} ${v.words}` };
+  return {
+    status: 400,
+    error: String(v.code ?? 'invalid_request'),
+    error_description: `${v.label ?? v.name} ${v.words}`,
+  };
 }
 
 export const OAUTH2_ENDPOINTS = {

@@ -21,8 +21,8 @@ export interface ParamSpec {
   ok(v: unknown, env: ValidateEnv): boolean;
   /** Refuses a value with words of its own before `ok` is asked (a renamed value, say). */
   refuse?(v: unknown, env: ValidateEnv): string | undefined;
-  /** The platform's name for the failure (`WebhookIdInvalid`), where it has one. */
-  code?: string;
+  /** The platform's name or number for the failure (`WebhookIdInvalid`, 215), where it has one. */
+  code?: string | number;
   /** How the refused value is shown: its JSON text by default (a length rule shows the length). */
   shown?(v: unknown): string;
 }
@@ -33,7 +33,7 @@ export interface CrossRule {
   in: ParamPlace;
   flag?: string;
   label?: string;
-  code?: string;
+  code?: string | number;
   refuse(input: EndpointInput, env: ValidateEnv): string | undefined;
 }
 
@@ -68,7 +68,7 @@ export interface Invalid {
   flag?: string;
   label?: string;
   value: unknown;
-  code?: string;
+  code?: string | number;
   /** The words after the subject: `must be 1-19 digits (got "x")`. */
   words: string;
 }
@@ -109,7 +109,7 @@ function who(p: {
   in: ParamPlace;
   flag?: string;
   label?: string;
-  code?: string;
+  code?: string | number;
 }): Pick<Invalid, 'name' | 'in' | 'flag' | 'label' | 'code'> {
   return { name: p.name, in: p.in, flag: p.flag, label: p.label, ...(p.code ? { code: p.code } : {}) };
 }
@@ -123,7 +123,7 @@ function json(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-type Place = { in: ParamPlace; flag?: string; label?: string; required?: boolean; code?: string };
+type Place = { in: ParamPlace; flag?: string; label?: string; required?: boolean; code?: string | number };
 
 /** Builders of the usual rules. */
 export const param = {

@@ -164,7 +164,7 @@ export function checkV2Input(e: Described, input: EndpointInput, env: ValidateEn
   const v = validate(e, input, { loopback: true, ...env });
   if (!v) return;
   const extra = { parameter: v.label ?? v.name, ...(v.value !== undefined ? { value: v.value } : {}) };
-  if (v.code) throw failure(400, v.code, messageOf(v, 'service'), extra);
+  if (v.code !== undefined) throw failure(400, String(v.code), messageOf(v, 'service'), extra);
   throw problem(400, 'Invalid Request', messageOf(v, 'service'), extra);
 }
 

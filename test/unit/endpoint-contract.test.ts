@@ -47,6 +47,49 @@ const CONTRACT: Record<string, Record<string, Endpoint>> = {
   WEBHOOK_ENDPOINTS,
 };
 
+/** Endpoints the sandbox serves that take no parameter (beyond credentials). */
+const TAKE_NONE = [
+  'GET /2/webhooks', // the app's webhooks, all of them
+  'POST /2/account_activity/replay/webhooks/:id/subscriptions/all', // 410 Gone, whatever it is sent
+  'GET /2/tweets/search/webhooks', // the app's stream links
+  'GET /2/tweets/search/stream/webhooks',
+  'GET /2/account_activity/subscriptions/count',
+  'POST /1.1/oauth/invalidate_token', // the signing token is the parameter
+  'POST /1.1/oauth/invalidate_token.json',
+  'GET /_sandbox/state',
+  'GET /_sandbox/faults',
+  'DELETE /_sandbox/faults',
+  'GET /_sandbox/state/export',
+  'GET /_sandbox/replay-jobs',
+];
+
+/**
+ * Endpoints that take parameters the contract does not describe yet (issue 27 item 1): the
+ * sandbox and the CLI still check these by hand. Media and the audience uploads are other
+ * helpers' areas this round; the rest is left for the next.
+ */
+const NOT_YET_DESCRIBED = [
+  'POST /2/media/upload/initialize',
+  'POST /2/media/upload/:id/append',
+  'POST /2/media/upload/:id/finalize',
+  'GET /2/media/upload',
+  'POST /2/media/upload',
+  'POST /1.1/media/upload.json',
+  'GET /1.1/media/upload.json',
+  'POST /12/accounts/:account_id/custom_audiences/:custom_audience_id/users',
+  'POST /12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users',
+  'GET /1.1/account/verify_credentials.json', // include_entities, skip_status, include_email
+  'GET /1.1/application/rate_limit_status.json', // resources
+  'GET /2/users/me', // user.fields
+  'POST /_sandbox/clock', // advance, mode
+  'POST /_sandbox/faults',
+  'POST /_sandbox/events',
+  'GET /_sandbox/deliveries',
+  'GET /_sandbox/logs',
+  'GET /_sandbox/audience-members/:kind/:id',
+  'GET /_sandbox/files/:name',
+];
+
 const HOOK = '1500000000000000001';
 let sb: Sandbox;
 let bearer: string;
@@ -82,6 +125,18 @@ describe('every endpoint the sandbox serves is described once', () => {
       .filter((r) => !(r.style === 'ads' && /^\/(12|5)\//.test(r.pattern)))
       .map((r) => `${r.method} ${r.pattern}`);
     expect(missing).toEqual([]);
+  });
+
+  it('every route the sandbox serves has its parameters described, or is listed here as taking none', () => {
+    const described = Object.values(CONTRACT).flatMap((g) => Object.values(g));
+    const key = (e: { method: string; path: string }) => `${e.method} ${e.path}`;
+    const bare = sb.app.router.routes
+      .map((r) => described.find((e) => e.method === r.method && e.path === r.pattern))
+      .filter((e): e is Endpoint => e !== undefined && !e.params?.length)
+      .map(key);
+    expect(bare.filter((k) => !TAKE_NONE.includes(k) && !NOT_YET_DESCRIBED.includes(k))).toEqual([]);
+    // The lists hold only what is still bare: describing an endpoint takes it off them.
+    expect([...TAKE_NONE, ...NOT_YET_DESCRIBED].filter((k) => !bare.includes(k))).toEqual([]);
   });
 
   it('the activity endpoints (and account activity unsubscribe) carry their parameters, rules and answer', () => {
