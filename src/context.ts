@@ -14,7 +14,7 @@ import { Profiles } from './core/profiles.js';
 import { ADS_ID } from './contract/ids.js';
 import { RetryLaterError, UsageError } from './core/errors.js';
 import type { OutputSettings } from './core/output.js';
-import { parseDuration, withEnvGlobals } from './core/env-globals.js';
+import { parseDeadline, withEnvGlobals } from './core/env-globals.js';
 
 /**
  * The command's signal, aborted also when --deadline passes (its reason a RetryLaterError, exit
@@ -22,7 +22,7 @@ import { parseDuration, withEnvGlobals } from './core/env-globals.js';
  */
 function withDeadline(signal: AbortSignal, deadline: string | undefined): AbortSignal {
   if (deadline === undefined) return signal;
-  const ms = parseDuration(deadline);
+  const ms = parseDeadline(deadline);
   const c = new AbortController();
   const t = setTimeout(
     () =>

@@ -3,6 +3,7 @@
 // user context; the app lists, counts and removes subscriptions with its bearer.
 import { endpoint } from './endpoint.js';
 import { param } from './params.js';
+import { webhookIdParam } from './webhooks.js';
 
 const opts = { rate: 'webhooks', style: 'v2' } as const;
 
@@ -11,11 +12,15 @@ export const ACCOUNT_ACTIVITY_ENDPOINTS = {
     ...opts,
     auth: 'user',
     doc: 'is the user subscribed? {"data":{"subscribed"}}',
+    params: [webhookIdParam('webhook_id', 'path')],
+    answer: '{"data":{"subscribed"}}',
   }),
   subscribe: endpoint('POST', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', {
     ...opts,
     auth: 'user',
     doc: "deliver the user's events to the webhook",
+    params: [webhookIdParam('webhook_id', 'path')],
+    answer: '{"data":{"subscribed":true}}',
   }),
   unsubscribe: endpoint('DELETE', '/2/account_activity/webhooks/:webhook_id/subscriptions/:user_id/all', {
     ...opts,
@@ -36,6 +41,8 @@ export const ACCOUNT_ACTIVITY_ENDPOINTS = {
     ...opts,
     auth: 'app',
     doc: 'users subscribed to a webhook',
+    params: [webhookIdParam('webhook_id', 'path')],
+    answer: '{"data":{application_id,webhook_id,webhook_url,subscriptions:[{user_id}]}}',
   }),
 } as const;
 

@@ -2,27 +2,132 @@
 // endpoints take a user token with which scopes, and the scope each activity event type needs.
 // The CLI reads it for its requests, flags and hints; the sandbox for what it serves and enforces.
 import { endpoint } from './endpoint.js';
+import { param, type CrossRule, type Invalid, type ParamPlace, type ParamSpec } from './params.js';
 
 const page = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
 // The token endpoints authenticate the client themselves (Basic or client_id), not as the app.
 const token = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
 
+/** The form parameters of the token endpoints (required). */
+const form = { in: 'body', required: true } as const;
+
+/** --scopes and `scope`: the platform's scopes, joined by spaces (an unknown one: invalid_scope). */
+export const OAUTH2_SCOPE_PARAM: ParamSpec = {
+  name: 'scope',
+  in: 'query',
+  flag: '--scopes',
+  required: true,
+  code: 'invalid_scope',
+  rule: "space-separated scopes of the platform's list",
+  ok: (v) => typeof v === 'string',
+  refuse: (v) => {
+    if (typeof v !== 'string') return undefined;
+    const list = v.split(' ').filter(Boolean);
+    if (list.length === 0) return 'is empty';
+    const unknown = list.filter((s) => !(OAUTH2_SCOPES as readonly string[]).includes(s));
+    if (unknown.length === 0) return undefined;
+    return `has unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => JSON.stringify(s.slice(0, 40))).join(', ')}`;
+  },
+};
+
+/**
+ * The authorize parameters (section 1 "Authorize URL"), in the order the sandbox reports them;
+ * client_id and redirect_uri are checked against the app first (no redirect when they are wrong).
+ * The PKCE rules: a challenge is required; its method S256 or plain, compared without case (older
+ * SDKs send s256), absent meaning plain; a plain challenge may be shorter than RFC 7636's 43
+ * characters (the docs' own example is `challenge`).
+ */
+function authorizeParams(place: ParamPlace): ParamSpec[] {
+  const any = (v: unknown) => typeof v === 'string';
+  return [
+    { name: 'client_id', in: place, required: true, rule: "the app's OAuth 2.0 Client ID", ok: any },
+    { name: 'redirect_uri', in: place, required: true, rule: "one of the app's callback URLs", ok: any },
+    { ...param.oneOf('response_type', ['code'], { in: place, required: true }), code: 'unsupported_response_type' },
+    { ...param.text('state', { min: 1, max: 500 }, { in: place, required: true }) },
+    { ...OAUTH2_SCOPE_PARAM, in: place },
+    { name: 'code_challenge', in: place, required: true, rule: 'a PKCE challenge', ok: any },
+    {
+      name: 'code_challenge_method',
+      in: place,
+      rule: 'S256 or plain',
+      ok: (v) => typeof v === 'string' && /^(s256|plain)$/i.test(v),
+    },
+  ];
+}
+
+/** A token-endpoint parameter required with one grant type. */
+function neededFor(grant: string, name: string): CrossRule {
+  return {
+    name,
+    in: 'body',
+    refuse: ({ body }) => {
+      const b = body as Record<string, unknown> | undefined;
+      return b?.grant_type === grant && (b[name] === undefined || b[name] === '')
+        ? `is required (with grant_type=${grant})`
+        : undefined;
+    },
+  };
+}
+
+/**
+ * An OAuth 2.0 endpoint's refusal as the platform words it (RFC 6749 section 5.2 shape): a missing
+ * (or empty) parameter in its pattern `Missing required parameter [name].`, any other in
+ * validate()'s words.
+ */
+export function oauth2ErrorOf(v: Invalid): { status: 400; error: string; error_description: string } {
+  if (v.words.startsWith('is required') || v.value === '') return missingParameter(v.name);
+  return {
+    status: 400,
+    error: String(v.code ?? 'invalid_request'),
+    error_description: `${v.label ?? v.name} ${v.words}`,
+  };
+}
+
 export const OAUTH2_ENDPOINTS = {
   authorize: endpoint('GET', '/i/oauth2/authorize', {
     ...page,
     doc: 'the consent page (response_type, client_id, redirect_uri, scope, state, code_challenge[_method])',
+    params: authorizeParams('query'),
+    answer: 'the consent page (HTML); errors: 302 to redirect_uri?error=...&state=...',
   }),
   authorizeDecision: endpoint('POST', '/i/oauth2/authorize', {
     ...page,
     doc: 'sandbox only: the consent form; 302 to redirect_uri with code and state, or error',
+    params: [
+      ...authorizeParams('body'),
+      param.oneOf('decision', ['allow', 'deny'], { in: 'body', required: true }),
+      { name: 'screen_name', in: 'body', rule: 'a sandbox user', ok: (v) => typeof v === 'string' },
+    ],
+    answer: '302 to redirect_uri?state=...&code=... (or error=access_denied)',
   }),
   token: endpoint('POST', '/2/oauth2/token', {
     ...token,
     doc: 'grant_type=authorization_code (code, redirect_uri, code_verifier) or refresh_token',
+    params: [
+      { ...param.oneOf('grant_type', ['authorization_code', 'refresh_token'], form), code: 'unsupported_grant_type' },
+    ],
+    rules: [
+      neededFor('authorization_code', 'code'),
+      neededFor('authorization_code', 'redirect_uri'),
+      neededFor('authorization_code', 'code_verifier'),
+      neededFor('refresh_token', 'refresh_token'),
+    ],
+    answer: '{token_type,expires_in,access_token,scope,refresh_token?}',
   }),
   revoke: endpoint('POST', '/2/oauth2/revoke', {
     ...token,
     doc: 'token, token_type_hint (access_token | refresh_token)',
+    params: [
+      {
+        name: 'token',
+        in: 'body',
+        required: true,
+        rule: 'a token of this client',
+        ok: (v) => typeof v === 'string' && v !== '',
+      },
+      param.oneOf('token_type_hint', ['access_token', 'refresh_token'], form),
+    ],
+    answer: '{"revoked":true}',
   }),
   me: endpoint('GET', '/2/users/me', {
     auth: 'user',
@@ -189,7 +294,6 @@ export const OAUTH2_ERRORS = {
     error: 'invalid_request',
     error_description: 'Value passed for the redirect uri did not match the uri of the authorization code.',
   },
-  unsupportedGrant: { status: 400, error: 'unsupported_grant_type', error_description: 'Grant type is not supported.' },
 } as const;
 
 /** `Missing required parameter [name].`: the platform's pattern for any missing token-endpoint parameter. */

@@ -18,9 +18,11 @@ export interface ParamSpec {
   required?: boolean;
   /** Completes "<subject> must be ...": `1-19 digits`, `1-150 characters`. */
   rule: string;
-  ok(v: unknown): boolean;
+  ok(v: unknown, env: ValidateEnv): boolean;
   /** Refuses a value with words of its own before `ok` is asked (a renamed value, say). */
-  refuse?(v: unknown): string | undefined;
+  refuse?(v: unknown, env: ValidateEnv): string | undefined;
+  /** The platform's name or number for the failure (`WebhookIdInvalid`, 215), where it has one. */
+  code?: string | number;
   /** How the refused value is shown: its JSON text by default (a length rule shows the length). */
   shown?(v: unknown): string;
 }
@@ -31,7 +33,18 @@ export interface CrossRule {
   in: ParamPlace;
   flag?: string;
   label?: string;
-  refuse(input: EndpointInput): string | undefined;
+  code?: string | number;
+  refuse(input: EndpointInput, env: ValidateEnv): string | undefined;
+}
+
+/**
+ * What a rule may depend on beyond the input: whether the service is on loopback (the sandbox,
+ * where http://127.0.0.1 receivers stand in for public URLs) and the service's time now.
+ * A rule that needs `now` is skipped without it.
+ */
+export interface ValidateEnv {
+  loopback?: boolean;
+  now?: number;
 }
 
 /** What an endpoint accepts and answers, beside its method, path and auth (endpoint.ts). */
@@ -55,6 +68,7 @@ export interface Invalid {
   flag?: string;
   label?: string;
   value: unknown;
+  code?: string | number;
   /** The words after the subject: `must be 1-19 digits (got "x")`. */
   words: string;
 }
@@ -72,19 +86,19 @@ export function valueOf(input: EndpointInput, place: ParamPlace, name: string): 
 }
 
 /** The first parameter of `e` that `input` breaks (in declaration order), else undefined. */
-export function validate(e: Described, input: EndpointInput): Invalid | undefined {
+export function validate(e: Described, input: EndpointInput, env: ValidateEnv = {}): Invalid | undefined {
   for (const p of e.params ?? []) {
     const v = valueOf(input, p.in, p.name);
     if (v === undefined) {
       if (p.required) return { ...who(p), value: v, words: `is required (${p.rule})` };
       continue;
     }
-    const own = p.refuse?.(v);
+    const own = p.refuse?.(v, env);
     if (own !== undefined) return { ...who(p), value: v, words: own };
-    if (!p.ok(v)) return { ...who(p), value: v, words: `must be ${p.rule} (got ${(p.shown ?? json)(v)})` };
+    if (!p.ok(v, env)) return { ...who(p), value: v, words: `must be ${p.rule} (got ${(p.shown ?? json)(v)})` };
   }
   for (const r of e.rules ?? []) {
-    const why = r.refuse(input);
+    const why = r.refuse(input, env);
     if (why !== undefined) return { ...who(r), value: valueOf(input, r.in, r.name), words: why };
   }
   return undefined;
@@ -95,8 +109,9 @@ function who(p: {
   in: ParamPlace;
   flag?: string;
   label?: string;
-}): Pick<Invalid, 'name' | 'in' | 'flag' | 'label'> {
-  return { name: p.name, in: p.in, flag: p.flag, label: p.label };
+  code?: string | number;
+}): Pick<Invalid, 'name' | 'in' | 'flag' | 'label' | 'code'> {
+  return { name: p.name, in: p.in, flag: p.flag, label: p.label, ...(p.code ? { code: p.code } : {}) };
 }
 
 /** The message as the CLI says it (the flag) or the service says it (the wire name). */
@@ -108,7 +123,7 @@ function json(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
 }
 
-type Place = { in: ParamPlace; flag?: string; label?: string; required?: boolean };
+type Place = { in: ParamPlace; flag?: string; label?: string; required?: boolean; code?: string | number };
 
 /** Builders of the usual rules. */
 export const param = {

@@ -63,13 +63,26 @@ export function addMonthsUtc(ms: number, n: number): number {
   return d.getTime();
 }
 
-/** A duration: "29h", "30m", "90s", "1d", "1500ms" or a number of milliseconds (POST /_sandbox/clock, auth login --timeout). */
-export function parseDuration(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v;
+export type DurationUnit = 'ms' | 's' | 'm' | 'h' | 'd';
+
+const UNIT_MS: Record<DurationUnit, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * The one duration parser: "29h", "30m", "90s", "1d", "1500ms" or a bare number, in milliseconds
+ * (rounded), or undefined. `bare` is the unit of a bare number: milliseconds for the sandbox clock
+ * (POST /_sandbox/clock), seconds for --deadline and `auth login --timeout`; `units` the suffixes
+ * taken (all by default).
+ */
+export function parseDuration(
+  v: unknown,
+  o: { bare?: DurationUnit; units?: readonly DurationUnit[] } = {},
+): number | undefined {
+  const bare = o.bare ?? 'ms';
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? v * UNIT_MS[bare] : undefined;
   if (typeof v !== 'string') return undefined;
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(v.trim());
   if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = m[2] ?? 'ms';
-  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!);
+  const unit = (m[2] as DurationUnit | undefined) ?? bare;
+  if (o.units && !o.units.includes(unit)) return undefined;
+  return Math.round(Number(m[1]) * UNIT_MS[unit]);
 }

@@ -1,8 +1,63 @@
 // v2 webhook management (credentials-webhooks.md 4.3, 5; platform-notes.md "v2 webhook
-// management bodies"): the endpoints, the id shape and the replay window and date form.
+// management bodies"): the endpoints with their parameters, the replay window and date form.
 import { endpoint } from './endpoint.js';
+import { param, type CrossRule, type EndpointInput, type ParamPlace, type ParamSpec } from './params.js';
+import { WEBHOOK_URL_MAX, webhookUrlProblem } from './webhook-url.js';
 
 const opts = { auth: 'app', rate: 'webhooks', style: 'v2' } as const;
+
+/** A webhook id: 1-19 digits; the platform names the failure WebhookIdInvalid. */
+export function webhookIdParam(name: string, place: ParamPlace, o: { label?: string } = {}): ParamSpec {
+  return param.id(name, { in: place, flag: 'webhook id', required: true, code: 'WebhookIdInvalid', ...o });
+}
+
+/** The URL of a new webhook; `env.loopback` (the sandbox) admits http://127.0.0.1 receivers. */
+export const WEBHOOK_URL_PARAM: ParamSpec = {
+  name: 'url',
+  in: 'body',
+  flag: 'webhook URL',
+  required: true,
+  code: 'UrlValidationFailed',
+  rule: `an https URL of 1-${WEBHOOK_URL_MAX} characters on a public host, without a port`,
+  ok: (v) => typeof v === 'string',
+  refuse: (v, env) => (typeof v === 'string' ? webhookUrlProblem(v, env.loopback === true) : undefined),
+};
+
+const replayDate = (name: string, flag: string): ParamSpec => ({
+  name,
+  in: 'body',
+  flag,
+  required: true,
+  rule: 'yyyymmddhhmm in UTC',
+  ok: (v) => parseReplayDate(v) !== undefined,
+});
+
+/** The replay window against the service's clock (to the minute): 24 hours back, not ahead. */
+function windowRule(name: 'from_date' | 'to_date', flag: string, why: (w: Window) => string | undefined): CrossRule {
+  return {
+    name,
+    in: 'body',
+    flag,
+    refuse: (input, env) => {
+      const w = windowOf(input, env.now);
+      return w ? why(w) : undefined;
+    },
+  };
+}
+
+interface Window {
+  from: number;
+  to: number;
+  now: number;
+}
+
+function windowOf(input: EndpointInput, now: number | undefined): Window | undefined {
+  const b = input.body as { from_date?: unknown; to_date?: unknown } | undefined;
+  const from = parseReplayDate(b?.from_date);
+  const to = parseReplayDate(b?.to_date);
+  if (now === undefined || from === undefined || to === undefined) return undefined;
+  return { from, to, now: now - (now % 60_000) };
+}
 
 // Spec section 5 asks for an app-only bearer; XDK signs create, validate and delete with OAuth 1.0a
 // user context when it has one (OpenAPI: UserToken or BearerToken). Both are accepted there.
@@ -12,19 +67,38 @@ export const WEBHOOK_ENDPOINTS = {
   create: endpoint('POST', '/2/webhooks', {
     ...write,
     doc: 'register a webhook {"url"}; the service runs a challenge check first',
+    params: [WEBHOOK_URL_PARAM],
+    answer: '{"data":{id,url,valid,created_at}}',
   }),
-  list: endpoint('GET', '/2/webhooks', { ...opts, doc: "the app's webhooks with their validity" }),
+  list: endpoint('GET', '/2/webhooks', {
+    ...opts,
+    doc: "the app's webhooks with their validity",
+    answer: '{"data":[{id,url,valid,created_at}],"meta":{result_count}}',
+  }),
   delete: endpoint('DELETE', '/2/webhooks/:id', {
     ...write,
     doc: 'delete a webhook; its subscriptions and stream links end with it',
+    params: [webhookIdParam('id', 'path', { label: 'webhook_id' })],
+    answer: '{"data":{"deleted":true}}',
   }),
   validate: endpoint('PUT', '/2/webhooks/:id', {
     ...write,
     doc: 'run a challenge check now; re-enables the webhook when it passes',
+    params: [webhookIdParam('id', 'path', { label: 'webhook_id' })],
+    answer: '{"data":{valid}}',
   }),
   replay: endpoint('POST', '/2/webhooks/replay', {
     ...opts,
     doc: 'replay a window {"webhook_id","from_date","to_date"} (yyyymmddhhmm, UTC)',
+    params: [webhookIdParam('webhook_id', 'body'), replayDate('from_date', '--from'), replayDate('to_date', '--to')],
+    rules: [
+      windowRule('to_date', '--to', (w) => (w.to < w.from ? "must not be before the window's start" : undefined)),
+      windowRule('from_date', '--from', (w) =>
+        w.from < w.now - REPLAY_WINDOW_MS ? 'must be within the past 24 hours (the replay window)' : undefined,
+      ),
+      windowRule('to_date', '--to', (w) => (w.to > w.now ? 'must not be in the future' : undefined)),
+    ],
+    answer: '{"data":{job_id,created_at}}',
   }),
   /** Deprecated 2026-03-25 (section 9): the sandbox answers 410 Gone pointing at `replay`. */
   legacyReplay: endpoint('POST', '/2/account_activity/replay/webhooks/:id/subscriptions/all', {
@@ -42,9 +116,6 @@ export const REPLAY_WINDOW_MS = 24 * 3_600_000;
 export const CRC_TIMEOUT_MS = 3_000;
 /** Receivers acknowledge a delivery with 200 within 10 seconds (credentials-webhooks.md 6, 8). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-
-/** Webhook URLs are 1-200 characters (platform-notes.md). */
-export const WEBHOOK_URL_MAX = 200;
 
 /** A replay window bound: yyyymmddhhmm in UTC. Epoch ms, or undefined when malformed. */
 export function parseReplayDate(v: unknown): number | undefined {

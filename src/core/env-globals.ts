@@ -2,6 +2,7 @@
 // steps (issue 33). A flag on the command line wins over its variable. Boolean variables take
 // 1/true/yes (and 0/false/no to say no), never "any value": XCTL_YES=0 must not confirm.
 import { UsageError } from './errors.js';
+import { parseDuration } from '../contract/time.js';
 
 /** The globals that have a variable (a subset of context.ts GlobalOptions, which extends it). */
 export interface EnvGlobals {
@@ -54,11 +55,10 @@ export function withEnvGlobals<G extends EnvGlobals>(g: G, env: Env): G {
   return out;
 }
 
-/** --deadline / XCTL_DEADLINE: 90, 90s, 15m, 2h (whole or decimal), as milliseconds. */
-export function parseDuration(v: string, flagName = '--deadline'): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
-  const n = m ? Number(m[1]) : NaN;
-  if (!m || !(n > 0))
+/** --deadline / XCTL_DEADLINE: 90, 90s, 15m, 2h (whole or decimal; a bare number is seconds), as milliseconds. */
+export function parseDeadline(v: string, flagName = '--deadline'): number {
+  const ms = parseDuration(v, { bare: 's', units: ['ms', 's', 'm', 'h'] });
+  if (ms === undefined || !(ms > 0))
     throw new UsageError(`${flagName} must be a duration such as 90s, 15m or 2h (got "${v}")`, { flag: '--deadline' });
-  return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
+  return ms;
 }

@@ -2,10 +2,10 @@
 // state, the authorize URL, the redirect coming back, and the token endpoint's answers
 // (platform-notes-2.md section 1). No I/O here: commands and the HTTP client call these.
 import crypto from 'node:crypto';
-import { OAUTH2_ENDPOINTS, OAUTH2_SCOPES, PKCE } from '../contract/oauth2.js';
+import { OAUTH2_ENDPOINTS, OAUTH2_SCOPE_PARAM, OAUTH2_SCOPES, PKCE } from '../contract/oauth2.js';
+import { checkInput } from './check-input.js';
 import { ApiError, AuthError, UsageError } from './errors.js';
 import type { HttpClient } from './http.js';
-import { isOneOf } from '../contract/one-of.js';
 
 export function base64url(buf: Buffer): string {
   return buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -50,16 +50,11 @@ export function authorizeUrl(webBase: string, p: AuthorizeParams): string {
   return `${webBase.replace(/\/+$/, '')}${OAUTH2_ENDPOINTS.authorize.path}?${qs}`;
 }
 
-/** Parses and checks a --scopes value: known scopes, space or comma separated, duplicates dropped. */
+/** Parses and checks a --scopes value (the contract's scope rule): space or comma separated, duplicates dropped. */
 export function parseScopes(raw: string, flag = '--scopes'): string[] {
   const list = raw.split(/[\s,]+/).filter(Boolean);
-  if (list.length === 0) throw new UsageError(`${flag} is empty`, { flag });
-  const unknown = list.filter((s) => !isOneOf(OAUTH2_SCOPES, s));
-  if (unknown.length)
-    throw new UsageError(
-      `${flag}: unknown scope${unknown.length > 1 ? 's' : ''} ${unknown.map((s) => `"${s.slice(0, 40)}"`).join(', ')}; known: ${OAUTH2_SCOPES.join(' ')}`,
-      { flag },
-    );
+  const scope = { params: [{ ...OAUTH2_SCOPE_PARAM, flag }] };
+  checkInput(scope, { query: { scope: list.join(' ') } }, { scope: `known: ${OAUTH2_SCOPES.join(' ')}` });
   return [...new Set(list)];
 }
 

@@ -4,7 +4,7 @@ import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
 import { stringifyJson } from '../core/json.js';
 import { V1Code } from '../contract/service-errors.js';
 import type { ErrorStyle } from '../contract/endpoint.js';
-import { messageOf, validate, type Described, type EndpointInput } from '../contract/params.js';
+import { messageOf, validate, type Described, type EndpointInput, type ValidateEnv } from '../contract/params.js';
 
 export type { ErrorStyle };
 
@@ -137,17 +137,35 @@ export const SIGNATURE_ERROR = () => v1Error(401, V1Code.AuthFailed, 'Could not 
 export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'Invalid or expired token.');
 
 /**
+ * A failure with one of the platform's names (CrcValidationFailed...), as a v2 problem object
+ * (platform-notes.md, XDK's InvalidRequestProblem / ResourceNotFoundProblem): the body is the
+ * problem, and `errors` repeats it with the failure name in `code` for clients that read items.
+ */
+export function failure(
+  status: number,
+  name: string,
+  detail: string,
+  extra: Record<string, unknown> = {},
+): SandboxError {
+  const title = status === 404 ? 'Not Found Error' : 'Invalid Request';
+  const slug = status === 404 ? 'resource-not-found' : 'invalid-request';
+  const p = { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra };
+  return new SandboxError({ status, body: { ...p, errors: [{ ...p, code: name }] } });
+}
+
+/**
  * The sandbox's side of the one validate() (contract/params.ts): the first parameter the
  * endpoint refuses, as the v2 problem the service answers (400 Invalid Request, the parameter
- * and the value), in the words the CLI uses.
+ * and the value; a failure named by the platform, WebhookIdInvalid say, carries its name), in
+ * the words the CLI uses. `env`: the sandbox's clock for the rules that read it; loopback http
+ * receivers always stand in for public ones here (DESIGN.md "Sandbox").
  */
-export function checkV2Input(e: Described, input: EndpointInput): void {
-  const v = validate(e, input);
+export function checkV2Input(e: Described, input: EndpointInput, env: ValidateEnv = {}): void {
+  const v = validate(e, input, { loopback: true, ...env });
   if (!v) return;
-  throw problem(400, 'Invalid Request', messageOf(v, 'service'), {
-    parameter: v.label ?? v.name,
-    ...(v.value !== undefined ? { value: v.value } : {}),
-  });
+  const extra = { parameter: v.label ?? v.name, ...(v.value !== undefined ? { value: v.value } : {}) };
+  if (v.code !== undefined) throw failure(400, String(v.code), messageOf(v, 'service'), extra);
+  throw problem(400, 'Invalid Request', messageOf(v, 'service'), extra);
 }
 
 /** A query string as validate() reads it (the first value of each name). */

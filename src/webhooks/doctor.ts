@@ -8,7 +8,7 @@ import { isLoopbackHost } from '../contract/hosts.js';
 import { CRC_TIMEOUT_MS, DELIVERY_TIMEOUT_MS } from '../contract/webhooks.js';
 import { deliveryHeaders, hmacToken } from './crypto.js';
 import { connectFirst, fmtAddr, lookupAll, request, tlsHandshake, type Address, type HttpAnswer } from './probe.js';
-import { isNonPublicHost, webhookUrlProblem } from './url-rules.js';
+import { isNonPublicHost, webhookUrlProblem } from '../contract/webhook-url.js';
 import { errnoCode, errorMessage } from '../core/errors.js';
 
 /** One identifier per failure kind: scripts match on these, so they never change meaning. */
@@ -121,7 +121,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 function urlStep(raw: string, t: Target): string {
   // The platform's rules, with the sandbox's loopback stand-in (DESIGN.md "Sandbox").
   const why = webhookUrlProblem(raw, true);
-  if (why) throw new StepFailed('url_rules', why);
+  if (why) throw new StepFailed('url_rules', `the URL ${why}`);
   t.url = new URL(raw);
   t.port = Number(t.url.port || (t.url.protocol === 'https:' ? 443 : 80));
   t.loopback = isLoopbackHost(t.url.hostname);

@@ -3,7 +3,8 @@
 // phrases", -negation, OR, parentheses, from:handle_or_id. Other operators are refused by the
 // sandbox rather than silently mismatched.
 
-import { RULE_MAX_CHARS } from '../contract/stream.js';
+import { messageOf, validate } from '../contract/params.js';
+import { STREAM_RULE } from '../contract/stream.js';
 import { errorMessage } from '../core/errors.js';
 
 type Node = { t: 'term'; v: string; neg: boolean; from?: boolean } | { t: 'and' | 'or'; kids: Node[]; neg: boolean };
@@ -62,8 +63,8 @@ function parse(src: string): Node {
 
 /** Why a rule value is refused, or undefined. */
 export function ruleProblem(value: string): string | undefined {
-  if (value.trim().length === 0) return 'the rule value is empty';
-  if (value.length > RULE_MAX_CHARS) return `the rule value is ${value.length} characters; at most ${RULE_MAX_CHARS}`;
+  const invalid = validate(STREAM_RULE, { body: { value } });
+  if (invalid) return messageOf(invalid, 'service');
   try {
     parse(value);
   } catch (e) {

@@ -27,6 +27,8 @@ describe('checkLoginOptions', () => {
       timeoutMs: 300_000,
     });
     expect(checkLoginOptions({ timeout: '90' }).timeoutMs).toBe(90_000);
+    // A bare number is seconds, whole or decimal (it was milliseconds when decimal: 1.5 -> 2 ms).
+    expect(checkLoginOptions({ timeout: '1.5' }).timeoutMs).toBe(1500);
     expect(
       checkLoginOptions({ timeout: '2m', accessLevel: 'read', screenName: '@bob', callbackPort: '8123' }),
     ).toMatchObject({

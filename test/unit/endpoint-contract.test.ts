@@ -19,6 +19,16 @@ import { subscriptionsDelete } from '../../src/commands/activity/subscriptions/d
 import { subscriptionsUpdate } from '../../src/commands/activity/subscriptions/update.js';
 import { activityStream } from '../../src/commands/activity/stream.js';
 import { unsubscribeRun } from '../../src/commands/account-activity/unsubscribe.js';
+import { webhooksCreate } from '../../src/commands/webhooks/create.js';
+import { webhooksDelete } from '../../src/commands/webhooks/delete.js';
+import { webhooksValidate } from '../../src/commands/webhooks/validate.js';
+import { webhooksReplay } from '../../src/commands/webhooks/replay.js';
+import { toReplayDate } from '../../src/contract/webhooks.js';
+import { parseScopes } from '../../src/core/oauth2.js';
+import { rulesAdd } from '../../src/commands/stream/rules/add.js';
+import { rulesDelete } from '../../src/commands/stream/rules/delete.js';
+import { linkWebhook } from '../../src/commands/stream/webhooks/link.js';
+import { unlinkWebhook } from '../../src/commands/stream/webhooks/unlink.js';
 import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
@@ -36,6 +46,49 @@ const CONTRACT: Record<string, Record<string, Endpoint>> = {
   STREAM_ENDPOINTS,
   WEBHOOK_ENDPOINTS,
 };
+
+/** Endpoints the sandbox serves that take no parameter (beyond credentials). */
+const TAKE_NONE = [
+  'GET /2/webhooks', // the app's webhooks, all of them
+  'POST /2/account_activity/replay/webhooks/:id/subscriptions/all', // 410 Gone, whatever it is sent
+  'GET /2/tweets/search/webhooks', // the app's stream links
+  'GET /2/tweets/search/stream/webhooks',
+  'GET /2/account_activity/subscriptions/count',
+  'POST /1.1/oauth/invalidate_token', // the signing token is the parameter
+  'POST /1.1/oauth/invalidate_token.json',
+  'GET /_sandbox/state',
+  'GET /_sandbox/faults',
+  'DELETE /_sandbox/faults',
+  'GET /_sandbox/state/export',
+  'GET /_sandbox/replay-jobs',
+];
+
+/**
+ * Endpoints that take parameters the contract does not describe yet (issue 27 item 1): the
+ * sandbox and the CLI still check these by hand. Media and the audience uploads are other
+ * helpers' areas this round; the rest is left for the next.
+ */
+const NOT_YET_DESCRIBED = [
+  'POST /2/media/upload/initialize',
+  'POST /2/media/upload/:id/append',
+  'POST /2/media/upload/:id/finalize',
+  'GET /2/media/upload',
+  'POST /2/media/upload',
+  'POST /1.1/media/upload.json',
+  'GET /1.1/media/upload.json',
+  'POST /12/accounts/:account_id/custom_audiences/:custom_audience_id/users',
+  'POST /12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users',
+  'GET /1.1/account/verify_credentials.json', // include_entities, skip_status, include_email
+  'GET /1.1/application/rate_limit_status.json', // resources
+  'GET /2/users/me', // user.fields
+  'POST /_sandbox/clock', // advance, mode
+  'POST /_sandbox/faults',
+  'POST /_sandbox/events',
+  'GET /_sandbox/deliveries',
+  'GET /_sandbox/logs',
+  'GET /_sandbox/audience-members/:kind/:id',
+  'GET /_sandbox/files/:name',
+];
 
 const HOOK = '1500000000000000001';
 let sb: Sandbox;
@@ -74,6 +127,18 @@ describe('every endpoint the sandbox serves is described once', () => {
     expect(missing).toEqual([]);
   });
 
+  it('every route the sandbox serves has its parameters described, or is listed here as taking none', () => {
+    const described = Object.values(CONTRACT).flatMap((g) => Object.values(g));
+    const key = (e: { method: string; path: string }) => `${e.method} ${e.path}`;
+    const bare = sb.app.router.routes
+      .map((r) => described.find((e) => e.method === r.method && e.path === r.pattern))
+      .filter((e): e is Endpoint => e !== undefined && !e.params?.length)
+      .map(key);
+    expect(bare.filter((k) => !TAKE_NONE.includes(k) && !NOT_YET_DESCRIBED.includes(k))).toEqual([]);
+    // The lists hold only what is still bare: describing an endpoint takes it off them.
+    expect([...TAKE_NONE, ...NOT_YET_DESCRIBED].filter((k) => !bare.includes(k))).toEqual([]);
+  });
+
   it('the activity endpoints (and account activity unsubscribe) carry their parameters, rules and answer', () => {
     for (const [name, e] of Object.entries({
       ...ACTIVITY_ENDPOINTS,
@@ -92,8 +157,9 @@ async function sandboxSays(method: string, path: string, body?: unknown): Promis
     headers: { authorization: `Bearer ${bearer}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const j = (await res.json()) as { detail?: string };
-  return { status: res.status, detail: j.detail ?? JSON.stringify(j) };
+  // A refused stream rule is an item of `errors` (InvalidRule), not the problem itself.
+  const j = (await res.json()) as { detail?: string; errors?: Array<{ detail?: string }> };
+  return { status: res.status, detail: j.detail ?? j.errors?.[0]?.detail ?? JSON.stringify(j) };
 }
 
 /** What the CLI says (in-process, nothing sent: the registry has no stub). */
@@ -114,8 +180,23 @@ async function cliSays(run: (t: ReturnType<typeof testContext>) => Promise<unkno
 interface Case {
   what: string;
   cli: [subject: string, run: (t: ReturnType<typeof testContext>) => Promise<unknown>];
+  /** The body, or a function making it when it reads the sandbox's clock. */
   sandbox: [subject: string, method: string, path: string, body?: unknown];
 }
+
+const HOUR = 3_600_000;
+/** The replay form of `hours` before `now` (negative: ahead). */
+const ago = (now: number, hours: number) => toReplayDate(now - hours * HOUR);
+/** `webhooks replay` of a window given in hours before the CLI's now. */
+const replayFrom = (id: string, from: number, to?: number) => (t: ReturnType<typeof testContext>) => {
+  const now = t.ctx.clock.now();
+  return webhooksReplay(t.ctx, { id, from: ago(now, from), ...(to === undefined ? {} : { to: ago(now, to) }) });
+};
+/** A replay body whose window is given in hours before the sandbox's now. */
+const window = (id: string, from: number, to: number) => {
+  const now = sb.app.clock.now();
+  return { webhook_id: id, from_date: ago(now, from), to_date: ago(now, to) };
+};
 
 const sub = (o: Record<string, string>) => async () => buildSubscription(o);
 const body = (o: Record<string, unknown>) => ({ event_type: 'dm.received', filter: {}, ...o });
@@ -187,6 +268,101 @@ const CASES: Case[] = [
     sandbox: ['user_id', 'DELETE', `/2/account_activity/webhooks/${HOOK}/subscriptions/u1/all`],
   },
   {
+    what: 'webhook URL not https',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'http://hooks.example.org/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'http://hooks.example.org/x' }],
+  },
+  {
+    what: 'webhook URL with a port',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://hooks.example.org:8443/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://hooks.example.org:8443/x' }],
+  },
+  {
+    what: 'webhook URL on a private host',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://10.1.2.3/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://10.1.2.3/x' }],
+  },
+  {
+    what: 'webhook URL too long',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: `https://hooks.example.org/${'x'.repeat(190)}` })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: `https://hooks.example.org/${'x'.repeat(190)}` }],
+  },
+  {
+    what: 'webhook URL not a URL',
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'notaurl' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'notaurl' }],
+  },
+  {
+    what: 'webhook id not digits (delete)',
+    cli: ['webhook id', (t) => webhooksDelete(t.ctx, { id: 'abc' })],
+    sandbox: ['webhook_id', 'DELETE', '/2/webhooks/abc'],
+  },
+  {
+    what: 'webhook id not digits (validate)',
+    cli: ['webhook id', (t) => webhooksValidate(t.ctx, { id: 'abc' })],
+    sandbox: ['webhook_id', 'PUT', '/2/webhooks/abc'],
+  },
+  {
+    what: 'webhook id not digits (replay)',
+    cli: ['webhook id', replayFrom('w1', 1)],
+    sandbox: ['webhook_id', 'POST', '/2/webhooks/replay', () => window('w1', 1, 0)],
+  },
+  {
+    what: 'replay window older than 24 hours',
+    cli: ['--from', replayFrom(HOOK, 25)],
+    sandbox: ['from_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 25, 0)],
+  },
+  {
+    what: 'replay window reversed',
+    cli: ['--to', replayFrom(HOOK, 1, 2)],
+    sandbox: ['to_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 1, 2)],
+  },
+  {
+    what: 'replay window ending in the future',
+    cli: ['--to', replayFrom(HOOK, 1, -2)],
+    sandbox: ['to_date', 'POST', '/2/webhooks/replay', () => window(HOOK, 1, -2)],
+  },
+  {
+    what: 'stream rule value too long',
+    cli: ['rule 1: value', (t) => rulesAdd(t.ctx, { values: ['a'.repeat(2049)] })],
+    sandbox: ['value', 'POST', '/2/tweets/search/stream/rules', { add: [{ value: 'a'.repeat(2049) }] }],
+  },
+  {
+    what: 'stream rule value blank',
+    cli: ['rule 1: value', (t) => rulesAdd(t.ctx, { values: ['   '] })],
+    sandbox: ['value', 'POST', '/2/tweets/search/stream/rules', { add: [{ value: '   ' }] }],
+  },
+  {
+    what: 'stream rule tag too long',
+    cli: ['rule 1: tag', (t) => rulesAdd(t.ctx, { values: ['cats'], tag: 't'.repeat(201) })],
+    sandbox: ['tag', 'POST', '/2/tweets/search/stream/rules', { add: [{ value: 'cats', tag: 't'.repeat(201) }] }],
+  },
+  {
+    what: 'no stream rules to add',
+    cli: ['rules', (t) => rulesAdd(t.ctx, { values: [] })],
+    sandbox: ['add', 'POST', '/2/tweets/search/stream/rules', { add: [] }],
+  },
+  {
+    what: 'stream rule id not digits',
+    cli: ['rule ids', (t) => rulesDelete(t.ctx, { ids: ['12', 'abc'] })],
+    sandbox: ['delete.ids', 'POST', '/2/tweets/search/stream/rules', { delete: { ids: ['12', 'abc'] } }],
+  },
+  {
+    what: 'stream link field list malformed',
+    cli: ['--tweet-fields', (t) => linkWebhook(t.ctx, { webhookId: HOOK, tweetFields: 'created_at, text' })],
+    sandbox: ['tweet.fields', 'POST', `/2/tweets/search/webhooks/${HOOK}?tweet.fields=created_at,%20text`],
+  },
+  {
+    what: 'stream link webhook id not digits',
+    cli: ['webhook id', (t) => linkWebhook(t.ctx, { webhookId: 'w1' })],
+    sandbox: ['webhook_id', 'POST', '/2/tweets/search/webhooks/w1'],
+  },
+  {
+    what: 'stream unlink webhook id not digits',
+    cli: ['webhook id', (t) => unlinkWebhook(t.ctx, { webhookId: 'w1' })],
+    sandbox: ['webhook_id', 'DELETE', '/2/tweets/search/webhooks/w1'],
+  },
+  {
     what: 'backfill out of range',
     cli: ['--backfill-minutes', (t) => activityStream(t.ctx, { backfillMinutes: '9' })],
     sandbox: ['backfill_minutes', 'GET', '/2/activity/stream?backfill_minutes=9'],
@@ -198,7 +374,7 @@ describe('the CLI and the sandbox refuse the same inputs in the same words', () 
     it(c.what, async () => {
       const cli = await cliSays(c.cli[1]);
       const [subject, method, path, b] = c.sandbox;
-      const sandbox = await sandboxSays(method, path, b);
+      const sandbox = await sandboxSays(method, path, typeof b === 'function' ? b() : b);
       expect(sandbox.status).toBe(400);
       expect(cli.startsWith(`${c.cli[0]} `), cli).toBe(true);
       expect(sandbox.detail.startsWith(`${subject} `), sandbox.detail).toBe(true);
@@ -215,4 +391,39 @@ describe('the CLI and the sandbox refuse the same inputs in the same words', () 
       }),
     ).toBeUndefined();
   });
+});
+
+/** The error_description the consent page redirects back with, for a scope. */
+async function authorizeSays(scope: string): Promise<string> {
+  const q = new URLSearchParams({
+    response_type: 'code',
+    client_id: sb.app.seed.client_id,
+    redirect_uri: 'http://127.0.0.1:9/callback',
+    scope,
+    state: 'st-1',
+    code_challenge: 'challenge',
+  });
+  const res = await fetch(`${sb.app.baseUrl}/i/oauth2/authorize?${q}`, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  return new URL(res.headers.get('location')!).searchParams.get('error_description') ?? '';
+}
+
+describe('OAuth 2.0: --scopes and the consent page refuse the same scopes in the same words', () => {
+  for (const [what, scope] of [
+    ['an unknown scope', 'tweet.read follow.read'],
+    ['two unknown scopes', 'tweets.read follow.read users.read'],
+  ]) {
+    it(what, async () => {
+      const cli = (() => {
+        try {
+          parseScopes(scope!);
+        } catch (e) {
+          return (e as Error).message;
+        }
+        throw new Error('the CLI accepted it');
+      })();
+      expect(cli.startsWith('--scopes ')).toBe(true);
+      expect(await authorizeSays(scope!)).toBe(`scope ${cli.slice('--scopes '.length)}`);
+    });
+  }
 });

@@ -1,7 +1,7 @@
 // Every global flag has an environment variable (issue 33), and --deadline bounds a whole
 // command: its attempts and its waits together, ending with exit 75 ("retry later").
 import { describe, expect, it } from 'vitest';
-import { parseDuration, withEnvGlobals } from '../../src/core/env-globals.js';
+import { parseDeadline, withEnvGlobals } from '../../src/core/env-globals.js';
 import { RetryLaterError, UsageError } from '../../src/core/errors.js';
 import { HttpRegistry, route } from '../helpers/http-registry.js';
 import { testContext } from '../helpers/test-context.js';
@@ -55,13 +55,13 @@ describe('environment variables for the global flags', () => {
 describe('--deadline', () => {
   it('takes 90, 90s, 1.5m, 2h, 500ms; refuses the rest', () => {
     expect([
-      parseDuration('90'),
-      parseDuration('90s'),
-      parseDuration('1.5m'),
-      parseDuration('2h'),
-      parseDuration('500ms'),
+      parseDeadline('90'),
+      parseDeadline('90s'),
+      parseDeadline('1.5m'),
+      parseDeadline('2h'),
+      parseDeadline('500ms'),
     ]).toEqual([90_000, 90_000, 90_000, 7_200_000, 500]);
-    for (const bad of ['', '0', '-1s', '5d', 'soon']) expect(() => parseDuration(bad), bad).toThrow(UsageError);
+    for (const bad of ['', '0', '-1s', '5d', 'soon']) expect(() => parseDeadline(bad), bad).toThrow(UsageError);
   });
 
   it('aborts every request and wait of the command with a RetryLaterError (exit 75)', async () => {

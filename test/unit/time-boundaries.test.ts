@@ -111,3 +111,22 @@ describe('parseDuration', () => {
   ];
   it.each(rows)('%j -> %s', (v, want) => expect(parseDuration(v)).toBe(want));
 });
+
+describe('parseDuration: the unit of a bare number and the suffixes taken', () => {
+  const seconds = { bare: 's', units: ['ms', 's', 'm', 'h'] } as const;
+  const rows: Array<[unknown, number | undefined]> = [
+    ['90', 90_000],
+    ['1.5', 1500],
+    ['500ms', 500],
+    ['1.5m', 90_000],
+    ['2h', 7_200_000],
+    ['5d', undefined],
+    ['0', 0],
+    [2, 2000],
+  ];
+  it.each(rows)('%j -> %s', (v, want) => expect(parseDuration(v, seconds)).toBe(want));
+  it('a day is taken unless the suffixes leave it out', () => {
+    expect(parseDuration('1d', { bare: 's' })).toBe(86_400_000);
+    expect(parseDuration('1500', { bare: 's' })).toBe(1_500_000);
+  });
+});

@@ -43,7 +43,7 @@ describe('webhooks replay', () => {
       '--from must be within the past 24 hours',
     );
     await expect(webhooksReplay(t.ctx, { id: '123', from: '202601151100', to: '202601151000' })).rejects.toThrow(
-      '--to must not be before --from',
+      "--to must not be before the window's start",
     );
     await expect(webhooksReplay(t.ctx, { id: 'abc', from: '202601151100' })).rejects.toThrow(
       'webhook id must be 1-19 digits',

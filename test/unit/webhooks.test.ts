@@ -11,7 +11,7 @@ import {
   signBody,
   verifySignature,
 } from '../../src/webhooks/crypto.js';
-import { webhookUrlProblem } from '../../src/webhooks/url-rules.js';
+import { webhookUrlProblem } from '../../src/contract/webhook-url.js';
 import { matchRule, ruleProblem } from '../../src/webhooks/rule-match.js';
 import { parseReplayTime } from '../../src/commands/webhooks/replay.js';
 import { toReplayDate } from '../../src/contract/webhooks.js';
@@ -87,7 +87,7 @@ describe('webhook URL rules', () => {
       expect(webhookUrlProblem(`https://${h}/x`, false), h).toMatch(/public|https/);
     }
     expect(webhookUrlProblem('https://a.org/' + 'x'.repeat(190), false)).toMatch(/200/);
-    expect(webhookUrlProblem('not a url', false)).toMatch(/not a URL/);
+    expect(webhookUrlProblem('not a url', false)).toMatch(/must be a URL/);
   });
   it('admits loopback http receivers only when allowed (the sandbox)', () => {
     expect(webhookUrlProblem('http://127.0.0.1:8080/webhooks', true)).toBeUndefined();

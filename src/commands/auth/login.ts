@@ -64,7 +64,7 @@ export function checkLoginOptions(opts: AuthLoginOptions): Checked {
       );
   }
   const raw = opts.timeout ?? DEFAULT_LOGIN_TIMEOUT;
-  const timeoutMs = /^\d+$/.test(raw) ? Number(raw) * 1000 : parseDuration(raw);
+  const timeoutMs = parseDuration(raw, { bare: 's' });
   if (timeoutMs === undefined || timeoutMs < 1000 || timeoutMs > 3_600_000) {
     throw new UsageError(`--timeout must be a duration from 1s to 1h such as 90s, 5m or 300 (seconds) (got "${raw}")`, {
       flag: '--timeout',

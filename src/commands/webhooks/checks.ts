@@ -2,24 +2,28 @@
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
-import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
-import { webhookUrlProblem } from '../../webhooks/url-rules.js';
+import { WEBHOOK_URL_PARAM, webhookIdParam } from '../../contract/webhooks.js';
+import { checkInput } from '../../core/check-input.js';
 
+const WEBHOOK_ID = { params: [webhookIdParam('id', 'path')] };
+
+/** A webhook id as the contract's rule wants it (1-19 digits). */
 export function checkWebhookId(id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new UsageError(idProblem('webhook id', id), { flag: '<id>' });
+  checkInput(WEBHOOK_ID, { path: { id } });
   return id;
 }
 
-/** Client-side URL rules; loopback http only when the API itself is on loopback (the sandbox). */
-export async function checkWebhookUrl(ctx: Context, url: string, flag = '<url>'): Promise<string> {
+const URL_HINT =
+  'webhook URLs are https, public and without a port; http://127.0.0.1:PORT/... is accepted only with a loopback --base-url (the sandbox)';
+
+/**
+ * The contract's URL rules (POST /2/webhooks); loopback http only when the API itself is on
+ * loopback (the sandbox). `flag`: the subject of the message when not the webhook's URL.
+ */
+export async function checkWebhookUrl(ctx: Context, url: string, flag = 'webhook URL'): Promise<string> {
   const base = new URL(await ctx.apiBase());
-  const why = webhookUrlProblem(url, isLoopbackHost(base.hostname));
-  if (why) {
-    throw new UsageError(`webhook URL refused: ${why}`, {
-      flag,
-      hint: 'webhook URLs are https, public and without a port; http://127.0.0.1:PORT/... is accepted only with a loopback --base-url (the sandbox)',
-    });
-  }
+  const loopback = isLoopbackHost(base.hostname);
+  checkInput({ params: [{ ...WEBHOOK_URL_PARAM, flag }] }, { body: { url } }, { url: URL_HINT }, { loopback });
   return url;
 }
 

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { CheckFailed, UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { checkBaseUrl } from '../../core/base-url.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
-import { NUMERIC_ID } from '../../contract/ids.js';
+import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
 import { DELIVERY_TIMEOUT_MS } from '../../contract/webhooks.js';
 import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
@@ -119,7 +119,7 @@ function checkEvent(raw: string): string {
 }
 
 function checkUser(id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new UsageError(`--user-id must be 1-19 digits (got "${id}")`, { flag: '--user-id' });
+  if (!NUMERIC_ID.test(id)) throw new UsageError(idProblem('--user-id', id), { flag: '--user-id' });
   return id;
 }
 

@@ -2,7 +2,8 @@
 // (credentials-webhooks.md sections 3.1, 4.1, 4.2; platform-notes.md "Token endpoints").
 import type { SandboxApp } from '../app.js';
 import { userV1 } from '../user-profile.js';
-import { ok, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
+import { ok, queryOf, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
+import { messageOf, validate, type Described, type EndpointInput } from '../../contract/params.js';
 import { randomDigits, randomToken, type RequestToken, type SandboxAppRecord } from '../state.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
 import { OAUTH_ENDPOINTS as E } from '../../contract/oauth.js';
@@ -54,7 +55,8 @@ ul{color:#536471}
 function authorizePage(app: SandboxApp, req: SReq, mode: 'authorize' | 'authenticate'): Reply {
   const token = req.query.get('oauth_token') ?? '';
   const rt = app.state.requestTokens.get(token);
-  if (!rt || rt.used || rt.verifier || expired(app, rt)) {
+  const e = mode === 'authorize' ? E.authorizePage : E.authenticatePage;
+  if (validate(e, { query: queryOf(req) }) || !rt || rt.used || rt.verifier || expired(app, rt)) {
     return page(
       'Invalid request',
       '<h1>This page is no longer valid</h1><p>The request token is missing, used or expired. Start the sign-in again from your application.</p>',
@@ -175,12 +177,8 @@ function issueRequestToken(app: SandboxApp, req: SReq): Reply {
   // Section 5 puts oauth_callback in the Authorization header; a signed query/body copy is accepted too.
   const callback = oauth.oauth_callback ?? req.param('oauth_callback');
   const a = appOf(app, req);
-  if (!callback)
-    throw v1Error(
-      400,
-      V1Code.BadAuthenticationData,
-      'oauth_callback is required (a registered callback URL, or "oob" for PIN mode)',
-    );
+  const access = req.param('x_auth_access_type');
+  checkV1Input(E.requestToken, { query: { oauth_callback: callback, x_auth_access_type: access } });
   if (callback !== 'oob' && !isLoopbackCallback(callback) && !a.callbacks.includes(callback)) {
     throw v1Error(
       403,
@@ -188,14 +186,11 @@ function issueRequestToken(app: SandboxApp, req: SReq): Reply {
       'Callback URL not approved for this client application. Approved callback URLs can be adjusted in your application settings',
     );
   }
-  const access = req.param('x_auth_access_type');
-  if (access !== undefined && access !== 'read' && access !== 'write')
-    throw v1Error(400, V1Code.InvalidParameter, 'x_auth_access_type must be read or write');
   const rt: RequestToken = {
     token: randomToken(27),
     secret: randomToken(32),
     appKey: a.key,
-    callback,
+    callback: callback!,
     accessType: access as RequestToken['accessType'],
     used: false,
     createdAt: app.clock.now(),
@@ -213,7 +208,7 @@ function decideAuthorization(app: SandboxApp, req: SReq): Reply {
   if (!rt || rt.used || rt.verifier || expired(app, rt))
     return page('Invalid request', '<h1>This authorization request is no longer valid</h1>', 400);
   const decision = req.param('decision');
-  if (decision !== 'allow' && decision !== 'deny')
+  if (validate(E.authorizeDecision, { query: { oauth_token: rt.token, decision } }))
     return page('Invalid request', '<h1>Choose Authorize or Cancel</h1>', 400);
   if (decision === 'allow' && req.param('force_login') === 'true' && !req.param('password')) {
     return page('Sign in', '<h1>Enter your password</h1><p>Go back and sign in to continue.</p>', 400);
@@ -227,7 +222,7 @@ function decideAuthorization(app: SandboxApp, req: SReq): Reply {
       '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>',
       400,
     );
-  return decide(app, rt, user.id, decision);
+  return decide(app, rt, user.id, decision as 'allow' | 'deny');
 }
 
 /** POST /oauth/access_token: the verifier (required, single-use) for a user token. */
@@ -241,7 +236,9 @@ function issueAccessToken(app: SandboxApp, req: SReq): Reply {
   const fail = (text: string) => new SandboxError({ status: 401, text });
   if (!rt || rt.used || expired(app, rt)) throw fail('Invalid request token.');
   if (rt.denied) throw fail('This request token was denied by the user.');
-  if (!verifier) throw fail('Required oauth_verifier parameter not provided');
+  // A missing verifier is the contract's; the platform words it in plain text (section 7).
+  if (validate(E.accessToken, { query: { oauth_token: oauth.oauth_token, oauth_verifier: verifier } }))
+    throw fail('Required oauth_verifier parameter not provided');
   if (!rt.verifier || !rt.userId || !timingSafeEqualStr(verifier, rt.verifier)) {
     rt.used = true; // a wrong guess burns the request token: verifiers cannot be brute-forced
     throw fail('Error processing your OAuth request: Invalid oauth_verifier parameter');
@@ -280,11 +277,12 @@ function issueBearer(app: SandboxApp, req: SReq): Reply {
   const a = appOf(app, req);
   // grant_type travels in the form body only (section 4.2), never the query.
   const grant = req.form.find(([k]) => k === 'grant_type')?.[1];
-  if (!grant) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: grant_type');
-  if (grant !== 'client_credentials')
+  // Any grant but client_credentials is answered as bad credentials are: 403 code 99.
+  if (grant !== undefined && validate(E.bearerToken, { body: { grant_type: grant } }))
     throw v1Error(403, V1Code.TokenRequestedTooOften, 'Unable to verify your credentials', {
       label: 'authenticity_token_error',
     });
+  checkV1Input(E.bearerToken, { body: { grant_type: grant } });
   const now = app.clock.now();
   a.tokenRequests = a.tokenRequests.filter((t) => now - t < 60_000);
   a.tokenRequests.push(now);
@@ -307,8 +305,8 @@ function invalidateBearer(app: SandboxApp, req: SReq): Reply {
       V1Code.InvalidateNotPermitted,
       'Client application is not permitted to invalidate this token: sign as the application owner',
     );
-  const token = req.param('access_token');
-  if (!token) throw v1Error(400, V1Code.MissingParameter, 'Missing required parameter: access_token');
+  checkV1Input(E.invalidateBearer, { query: { access_token: req.param('access_token') } });
+  const token = req.param('access_token')!;
   let decoded = token;
   try {
     decoded = decodeURIComponent(token);
@@ -325,6 +323,19 @@ function invalidateBearer(app: SandboxApp, req: SReq): Reply {
   const old = a.bearer;
   a.bearer = undefined;
   return ok({ access_token: old });
+}
+
+/**
+ * The contract's check (validate()) in the v1.1 error shape: a missing parameter in the platform's
+ * `Missing required parameter: name` unless the parameter names its own code, any other refusal
+ * in validate()'s words with the parameter's code (44, invalid parameter, by default).
+ */
+function checkV1Input(e: Described, input: EndpointInput): void {
+  const v = validate(e, input);
+  if (!v) return;
+  if (v.code === undefined && v.words.startsWith('is required'))
+    throw v1Error(400, V1Code.MissingParameter, `Missing required parameter: ${v.name}`);
+  throw v1Error(400, Number(v.code ?? V1Code.InvalidParameter) as V1Code, messageOf(v, 'service'));
 }
 
 /** The OAuth 1.0a and app-only (bearer) endpoints, each a named function of (app, req). */

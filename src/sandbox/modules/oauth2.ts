@@ -4,17 +4,18 @@
 // server.ts (they read the contract's table), per-event ones in the activity module.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { SandboxError, ok, problem, type Reply, type SReq } from '../http.js';
+import { SandboxError, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
 import { USER_FIELDS, userV2 } from '../user-profile.js';
 import { randomToken, type OAuth2AccessToken, type OAuth2Client, type OAuth2Code } from '../state.js';
 import {
   OAUTH2_ENDPOINTS as E,
   OAUTH2_ERRORS,
   OAUTH2_LIFETIMES as L,
-  OAUTH2_SCOPES,
   OFFLINE_SCOPE,
-  missingParameter,
+  oauth2ErrorOf,
 } from '../../contract/oauth2.js';
+import type { Endpoint } from '../../contract/endpoint.js';
+import { validate } from '../../contract/params.js';
 import { timingSafeEqualStr } from '../verify.js';
 import { esc, isLoopbackCallback, page } from './oauth.js';
 
@@ -47,38 +48,39 @@ interface AuthorizeRequest {
 
 /**
  * The authorize parameters, from the query (GET) or the form (POST). Client and redirect URI
- * first, since every later error is reported by redirecting there (RFC 6749 section 4.1.2.1).
+ * first, since every later error is reported by redirecting there (RFC 6749 section 4.1.2.1);
+ * then the contract's rules (validate()).
  */
-function readAuthorize(app: SandboxApp, get: (k: string) => string | undefined): AuthorizeRequest | Reply {
-  const client = app.state.oauth2Clients.get(get('client_id') ?? '');
+function readAuthorize(app: SandboxApp, e: Endpoint, given: Record<string, string>): AuthorizeRequest | Reply {
+  const client = app.state.oauth2Clients.get(given.client_id ?? '');
   if (!client) throw refuse('Something went wrong: this client_id is not a known application.');
-  const redirectUri = get('redirect_uri') ?? '';
+  const redirectUri = given.redirect_uri ?? '';
   if (!isLoopbackCallback(redirectUri) && !app.state.apps.get(client.appKey)!.callbacks.includes(redirectUri)) {
     throw refuse('Something went wrong: redirect_uri is not one of the callback URLs registered for this app.');
   }
-  const state = get('state');
-  const back = (error: string, description: string) =>
-    redirect(redirectUri, { error, error_description: description, state });
-  if (get('response_type') !== 'code') return back('unsupported_response_type', 'response_type must be code');
-  if (state === undefined || state === '') return back('invalid_request', 'Missing required parameter [state].');
-  if (state.length > 500) return back('invalid_request', 'state is longer than 500 characters');
-  const scopes = (get('scope') ?? '').split(' ').filter(Boolean);
-  if (scopes.length === 0) return back('invalid_request', 'Missing required parameter [scope].');
-  if (scopes.some((s) => !(OAUTH2_SCOPES as readonly string[]).includes(s)))
-    return back('invalid_scope', 'One or more scopes are not valid.');
-  const challenge = get('code_challenge');
-  if (!challenge) return back('invalid_request', 'Missing required parameter [code_challenge].');
-  // Absent means plain (RFC 7636); older SDKs send "s256", so the method is compared without case.
-  const m = (get('code_challenge_method') ?? 'plain').toLowerCase();
-  if (m !== 's256' && m !== 'plain') return back('invalid_request', 'code_challenge_method must be S256 or plain');
+  const state = given.state;
+  const invalid = validate(e, { query: given, body: given });
+  if (invalid) {
+    const { error, error_description } = oauth2ErrorOf(invalid);
+    return redirect(redirectUri, { error, error_description, state });
+  }
+  // Absent means plain (RFC 7636); older SDKs send "s256".
+  const m = (given.code_challenge_method ?? 'plain').toLowerCase();
   return {
     client,
     redirectUri,
-    scopes: [...new Set(scopes)],
+    scopes: [...new Set(given.scope!.split(' ').filter(Boolean))],
     state,
-    challenge,
+    challenge: given.code_challenge!,
     method: m === 's256' ? 'S256' : 'plain',
   };
+}
+
+/** The first value of each form field, as validate() reads a body. */
+function formOf(req: SReq): Record<string, string> {
+  const o: Record<string, string> = {};
+  for (const [k, v] of req.form) if (!(k in o)) o[k] = v;
+  return o;
 }
 
 const SCOPE_TEXT: Record<string, string> = {
@@ -192,7 +194,6 @@ function tokenReply(app: SandboxApp, client: OAuth2Client, userId: string, scope
 }
 
 function exchangeCode(app: SandboxApp, client: OAuth2Client, get: (k: string) => string | undefined): Reply {
-  for (const k of ['code', 'redirect_uri', 'code_verifier']) if (!get(k)) throw fail(missingParameter(k));
   const code: OAuth2Code | undefined = app.state.oauth2Codes.get(get('code')!);
   if (!code || code.used || code.clientId !== client.clientId || app.clock.now() - code.createdAt > L.codeS * 1000)
     throw fail(OAUTH2_ERRORS.badCode);
@@ -207,9 +208,7 @@ function exchangeCode(app: SandboxApp, client: OAuth2Client, get: (k: string) =>
 }
 
 function refresh(app: SandboxApp, client: OAuth2Client, get: (k: string) => string | undefined): Reply {
-  const token = get('refresh_token');
-  if (!token) throw fail(missingParameter('refresh_token'));
-  const rt = app.state.oauth2Refresh.get(token);
+  const rt = app.state.oauth2Refresh.get(get('refresh_token')!);
   if (!rt || rt.dead || rt.clientId !== client.clientId || rt.expiresAt <= app.clock.now())
     throw fail(OAUTH2_ERRORS.badToken);
   // Rotation: the refresh token is spent, and the access token it was issued with retires too.
@@ -237,17 +236,23 @@ function userFields(req: SReq): string[] {
   return asked;
 }
 
+/** The contract's check of a token-endpoint form, answered in the platform's OAuth 2.0 shape. */
+function checkOAuth2Input(e: Endpoint, req: SReq): void {
+  const invalid = validate(e, { body: formOf(req) });
+  if (invalid) throw fail(oauth2ErrorOf(invalid));
+}
+
 export function install(app: SandboxApp): void {
   const r = app.router;
   const { state } = app;
 
   r.serve(E.authorize, (req) => {
-    const a = readAuthorize(app, (k) => req.query.get(k) ?? undefined);
+    const a = readAuthorize(app, E.authorize, queryOf(req));
     return 'status' in a ? a : consentPage(app, a);
   });
 
   r.serve(E.authorizeDecision, (req) => {
-    const a = readAuthorize(app, (k) => req.form.find(([n]) => n === k)?.[1]);
+    const a = readAuthorize(app, E.authorizeDecision, formOf(req));
     if ('status' in a) return a;
     const decision = req.param('decision');
     if (decision === 'deny') return redirect(a.redirectUri, { error: 'access_denied', state: a.state });
@@ -279,19 +284,16 @@ export function install(app: SandboxApp): void {
   r.serve(E.token, (req) => {
     const get = (k: string) => req.form.find(([n]) => n === k)?.[1];
     const client = authenticateClient(app, req);
-    const grant = get('grant_type');
-    if (!grant) throw fail(missingParameter('grant_type'));
-    if (grant === 'authorization_code') return exchangeCode(app, client, get);
-    if (grant === 'refresh_token') return refresh(app, client, get);
-    throw fail(OAUTH2_ERRORS.unsupportedGrant);
+    checkOAuth2Input(E.token, req);
+    if (get('grant_type') === 'authorization_code') return exchangeCode(app, client, get);
+    return refresh(app, client, get);
   });
 
   r.serve(E.revoke, (req) => {
     const get = (k: string) => req.form.find(([n]) => n === k)?.[1];
     const client = authenticateClient(app, req);
-    const token = get('token');
-    if (!token) throw fail(missingParameter('token'));
-    if (!get('token_type_hint')) throw fail(missingParameter('token_type_hint'));
+    checkOAuth2Input(E.revoke, req);
+    const token = get('token')!;
     // Only the named token dies; unknown, foreign or dead tokens still answer revoked (RFC 7009 2.2).
     const at = state.oauth2Access.get(token);
     if (at && at.clientId === client.clientId) at.revoked = true;

@@ -3,11 +3,12 @@
 // and `post.create` events matched against the rules and delivered (with edit history) to every
 // linked webhook, signed like every delivery.
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { notFound, ok, problem, type Reply, type SReq } from '../http.js';
+import { checkV2Input, notFound, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
 import { collectionKey, digitsFor, randomDigits, type Entity } from '../state.js';
 import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
-import { LINK_FIELD_PARAMS, RULES_PER_APP, RULE_TAG_MAX, STREAM_ENDPOINTS as E } from '../../contract/stream.js';
+import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E, STREAM_RULE } from '../../contract/stream.js';
+import { messageOf, validate } from '../../contract/params.js';
 import { isNumericId } from '../../contract/ids.js';
 
 interface RuleRec extends Entity {
@@ -65,6 +66,7 @@ const view = (r: RuleRec) => ({ id: r.id, value: r.value, ...(r.tag !== undefine
 
 /** GET /2/tweets/search/stream/rules: the app's rules (ids= picks some). */
 function listRules(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.listRules, { query: queryOf(req) });
   const ids = req.query.get('ids')?.split(',').filter(Boolean);
   const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey && (!ids || ids.includes(x.id)));
   return ok({
@@ -75,80 +77,79 @@ function listRules(app: SandboxApp, req: SReq): Reply {
 
 /** POST /2/tweets/search/stream/rules: add (all or nothing) or delete; dry_run checks only. */
 function changeRules(app: SandboxApp, req: SReq): Reply {
+  const body = req.json();
+  checkV2Input(E.changeRules, { query: queryOf(req), body });
   const dry = /^(true|1)$/i.test(req.query.get('dry_run') ?? '');
-  const body = req.json() as Record<string, unknown> | null;
-  if (
-    !body ||
-    typeof body !== 'object' ||
-    Array.isArray(body) ||
-    (body.add === undefined) === (body.delete === undefined)
-  ) {
-    throw problem(
-      400,
-      'Invalid Request',
-      'the body must hold exactly one of "add" (an array of {value, tag}) or "delete" ({ids} or {values})',
-    );
-  }
-  const appKey = req.auth.appKey!;
-  const mine = [...rules(app).values()].filter((x) => x.app_key === appKey);
+  const change = body as { add?: unknown[]; delete?: { ids?: unknown[]; values?: unknown[] } };
+  const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey);
   const sent = app.clock.iso();
-  if (body.add !== undefined) {
-    if (!Array.isArray(body.add) || body.add.length === 0)
-      throw problem(400, 'Invalid Request', 'add must be a non-empty array of {value, tag}', { parameter: 'add' });
-    const created: ReturnType<typeof view>[] = [];
-    const errors: Array<Record<string, unknown>> = [];
-    const seen = new Set(mine.map((x) => x.value));
-    for (const item of body.add as Array<Record<string, unknown>>) {
-      const value = item?.value;
-      const tag = item?.tag;
-      const why = typeof value !== 'string' ? 'value must be a string' : ruleProblem(value);
-      if (why || (tag !== undefined && (typeof tag !== 'string' || tag.length > RULE_TAG_MAX))) {
-        errors.push({
-          value,
-          title: 'InvalidRule',
-          detail: why ?? `tag must be a string of at most ${RULE_TAG_MAX} characters`,
-          type: 'https://api.x.com/2/problems/invalid-rules',
-        });
-        continue;
-      }
-      if (seen.has(value as string)) {
-        const dup = mine.find((x) => x.value === value);
-        errors.push({
-          value,
-          ...(dup ? { id: dup.id } : {}),
-          title: 'DuplicateRule',
-          type: 'https://api.x.com/2/problems/duplicate-rules',
-        });
-        continue;
-      }
-      seen.add(value as string);
-      created.push({ id: randomDigits(19), value: value as string, ...(typeof tag === 'string' ? { tag } : {}) });
+  if (change.add !== undefined) return addRules(app, req.auth.appKey!, mine, change.add, { dry, sent });
+  return deleteRules(app, mine, change.delete!, { dry, sent });
+}
+
+/** The add half: every rule checked (the contract, then the sandbox's grammar); one refused, none added. */
+function addRules(
+  app: SandboxApp,
+  appKey: string,
+  mine: RuleRec[],
+  add: unknown[],
+  o: { dry: boolean; sent: string },
+): Reply {
+  const created: ReturnType<typeof view>[] = [];
+  const errors: Array<Record<string, unknown>> = [];
+  const seen = new Set(mine.map((x) => x.value));
+  for (const item of add) {
+    const invalid = validate(STREAM_RULE, { body: item });
+    const value = (item as { value?: unknown } | null)?.value;
+    const tag = (item as { tag?: unknown } | null)?.tag;
+    const why = invalid ? messageOf(invalid, 'service') : ruleProblem(value as string);
+    if (why) {
+      errors.push({ value, title: 'InvalidRule', detail: why, type: 'https://api.x.com/2/problems/invalid-rules' });
+      continue;
     }
-    if (mine.length + created.length > RULES_PER_APP)
-      throw problem(400, 'Invalid Request', `at most ${RULES_PER_APP} rules per app`, { parameter: 'add' });
-    // All or nothing, as the platform does: one invalid rule means none is added.
-    const commit = !dry && errors.length === 0;
-    if (commit) for (const c of created) rules(app).set(c.id, { ...c, app_key: appKey });
-    const summary = {
-      created: commit ? created.length : 0,
-      not_created: commit ? 0 : created.length + errors.length,
-      valid: created.length,
-      invalid: errors.length,
-    };
-    return ok(
-      { ...(created.length ? { data: created } : {}), meta: { sent, summary }, ...(errors.length ? { errors } : {}) },
-      errors.length ? 400 : 201,
-    );
+    if (seen.has(value as string)) {
+      const dup = mine.find((x) => x.value === value);
+      errors.push({
+        value,
+        ...(dup ? { id: dup.id } : {}),
+        title: 'DuplicateRule',
+        type: 'https://api.x.com/2/problems/duplicate-rules',
+      });
+      continue;
+    }
+    seen.add(value as string);
+    created.push({ id: randomDigits(19), value: value as string, ...(typeof tag === 'string' ? { tag } : {}) });
   }
-  const del = body.delete as Record<string, unknown>;
-  const wanted = Array.isArray(del?.ids)
-    ? (del.ids as unknown[])
-    : Array.isArray(del?.values)
-      ? (del.values as unknown[])
-      : undefined;
-  if (!wanted || wanted.length === 0)
-    throw problem(400, 'Invalid Request', 'delete must hold a non-empty ids or values array', { parameter: 'delete' });
+  if (mine.length + created.length > RULES_PER_APP)
+    throw problem(400, 'Invalid Request', `at most ${RULES_PER_APP} rules per app`, { parameter: 'add' });
+  // All or nothing, as the platform does: one invalid rule means none is added.
+  const commit = !o.dry && errors.length === 0;
+  if (commit) for (const c of created) rules(app).set(c.id, { ...c, app_key: appKey });
+  const summary = {
+    created: commit ? created.length : 0,
+    not_created: commit ? 0 : created.length + errors.length,
+    valid: created.length,
+    invalid: errors.length,
+  };
+  return ok(
+    {
+      ...(created.length ? { data: created } : {}),
+      meta: { sent: o.sent, summary },
+      ...(errors.length ? { errors } : {}),
+    },
+    errors.length ? 400 : 201,
+  );
+}
+
+/** The delete half, by ids or by values; a rule not found is an item of `errors`. */
+function deleteRules(
+  app: SandboxApp,
+  mine: RuleRec[],
+  del: { ids?: unknown[]; values?: unknown[] },
+  o: { dry: boolean; sent: string },
+): Reply {
   const byIds = Array.isArray(del.ids);
+  const wanted = (byIds ? del.ids : del.values) ?? [];
   const errors: Array<Record<string, unknown>> = [];
   const hit: RuleRec[] = [];
   for (const w of wanted) {
@@ -162,32 +163,18 @@ function changeRules(app: SandboxApp, req: SReq): Reply {
         type: 'https://api.x.com/2/problems/resource-not-found',
       });
   }
-  if (!dry) for (const h of hit) rules(app).delete(h.id);
+  if (!o.dry) for (const h of hit) rules(app).delete(h.id);
   // A dry run answers what would happen (the platform's summary), without doing it.
   return ok({
-    meta: { sent, summary: { deleted: hit.length, not_deleted: errors.length } },
+    meta: { sent: o.sent, summary: { deleted: hit.length, not_deleted: errors.length } },
     ...(errors.length ? { errors } : {}),
   });
 }
 
 /** Rule counts (XDK's stream.getRuleCounts): the caps of section 8 and this app's use of them. */
 function ruleCounts(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.ruleCounts, { query: queryOf(req) });
   const fields = (req.query.get('rules_count.fields') ?? '').split(',').filter(Boolean);
-  const known = [
-    'all_project_client_apps',
-    'cap_per_client_app',
-    'cap_per_project',
-    'client_app_rules_count',
-    'project_rules_count',
-  ];
-  const bad = fields.find((f) => !known.includes(f));
-  if (bad)
-    throw problem(
-      400,
-      'Invalid Request',
-      `The \`rules_count.fields\` query parameter value [${bad}] is not one of [${known.join(',')}]`,
-      { parameter: 'rules_count.fields', value: bad },
-    );
   const perApp = new Map<string, number>();
   for (const x of rules(app).values()) perApp.set(x.app_key, (perApp.get(x.app_key) ?? 0) + 1);
   const mine = perApp.get(req.auth.appKey!) ?? 0;
@@ -209,6 +196,7 @@ function ruleCounts(app: SandboxApp, req: SReq): Reply {
 
 /** POST /2/tweets/search/webhooks/:id: link a valid webhook to the filtered stream (idempotent per field set). */
 function linkWebhook(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.link, { path: req.params, query: queryOf(req) });
   const w = ownedWebhook(app, req, req.params.id);
   if (!w.valid)
     throw problem(
@@ -233,6 +221,7 @@ function linkWebhook(app: SandboxApp, req: SReq): Reply {
 
 /** DELETE /2/tweets/search/webhooks/:id: unlink a webhook from the filtered stream. */
 function unlinkWebhook(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.unlink, { path: req.params });
   const w = ownedWebhook(app, req, req.params.id);
   const linked = [...links(app).values()].filter((l) => l.webhook_id === w.id);
   if (linked.length === 0)

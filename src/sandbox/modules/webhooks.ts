@@ -4,20 +4,18 @@
 // replay jobs. Activity subscriptions and filtered-stream links deliver through `deliver()`.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { ok, problem, SandboxError, type SReq } from '../http.js';
+import { checkV2Input, failure, ok, problem, type Reply, type SReq } from '../http.js';
 import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
-import { webhookUrlProblem } from '../../webhooks/url-rules.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import {
   CRC_TIMEOUT_MS,
   DELIVERY_TIMEOUT_MS,
-  REPLAY_WINDOW_MS,
   WEBHOOK_ENDPOINTS as E,
   parseReplayDate,
+  webhookIdParam,
 } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
-import { idProblem, isNumericId } from '../../contract/ids.js';
 
 export interface WebhookRec extends Entity {
   url: string;
@@ -72,23 +70,6 @@ function eventLog(app: SandboxApp): LoggedEvent[] {
   return app.state.slot(EVENT_LOG);
 }
 
-/**
- * A failure with one of the platform's names (CrcValidationFailed...), as a v2 problem object
- * (platform-notes.md, XDK's InvalidRequestProblem / ResourceNotFoundProblem): the body is the
- * problem, and `errors` repeats it with the failure name in `code` for clients that read items.
- */
-export function failure(
-  status: number,
-  name: string,
-  detail: string,
-  extra: Record<string, unknown> = {},
-): SandboxError {
-  const title = status === 404 ? 'Not Found Error' : 'Invalid Request';
-  const slug = status === 404 ? 'resource-not-found' : 'invalid-request';
-  const p = { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra };
-  return new SandboxError({ status, body: { ...p, errors: [{ ...p, code: name }] } });
-}
-
 const deletionHooks = new WeakMap<SandboxApp, Array<(webhookId: string) => void>>();
 
 /** Runs when a webhook is deleted: what points at it (subscriptions, stream links) ends too. */
@@ -106,11 +87,12 @@ function publicView(w: WebhookRec): Record<string, unknown> {
   return { id: w.id, url: w.url, valid: w.valid, created_at: w.created_at };
 }
 
+const WEBHOOK_ID = { params: [webhookIdParam('webhook_id', 'body')] };
+
 /** The webhook with this id owned by the caller's app, or WebhookIdInvalid. */
 export function ownedWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRec {
-  if (!isNumericId(id))
-    throw failure(400, 'WebhookIdInvalid', idProblem('webhook id', id), { parameter: 'webhook_id' });
-  const w = webhooks(app).get(id);
+  checkV2Input(WEBHOOK_ID, { body: { webhook_id: id } });
+  const w = webhooks(app).get(id as string);
   if (!w || w.app_key !== req.auth.appKey) {
     throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, {
       resource_type: 'webhook',
@@ -260,18 +242,6 @@ async function post(
   });
 }
 
-/** yyyymmddhhmm (UTC) to epoch ms. */
-function replayDate(v: unknown, name: string): number {
-  const t = parseReplayDate(v);
-  if (t === undefined) {
-    throw problem(400, 'Invalid Request', `${name} must be yyyymmddhhmm (UTC), got ${JSON.stringify(v)}`, {
-      parameter: name,
-      value: v,
-    });
-  }
-  return t;
-}
-
 function obj(v: unknown): Record<string, unknown> {
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw problem(400, 'Invalid Request', 'the body must be a JSON object');
@@ -285,127 +255,115 @@ export function restored(app: SandboxApp): void {
   for (const w of webhooks(app).values()) schedule(app, w);
 }
 
+/** POST /2/webhooks: a webhook is created only when its first challenge check passes (section 3.2). */
+async function createWebhook(app: SandboxApp, req: SReq): Promise<Reply> {
+  const body = obj(req.json());
+  checkV2Input(E.create, { body });
+  const url = body.url as string;
+  const appKey = req.auth.appKey!;
+  const mine = [...webhooks(app).values()].filter((w) => w.app_key === appKey);
+  if (mine.some((w) => w.url === url))
+    throw failure(400, 'DuplicateUrlFailed', `a webhook with this URL is already registered`, {
+      parameter: 'url',
+      value: url,
+    });
+  if (mine.length >= WEBHOOKS_PER_APP)
+    throw failure(
+      400,
+      'WebhookLimitExceeded',
+      `this app already has ${mine.length} webhooks (the limit is ${WEBHOOKS_PER_APP})`,
+    );
+  let id = randomDigits(19);
+  while (webhooks(app).has(id)) id = randomDigits(19);
+  const c = await challenge(app, url, appKey, id);
+  if (!c.passed)
+    throw failure(400, 'CrcValidationFailed', `the challenge check of ${url} failed: ${c.outcome}`, {
+      parameter: 'url',
+      value: url,
+    });
+  const now = app.clock.now();
+  const w: WebhookRec = {
+    id,
+    url,
+    valid: true,
+    created_at: app.clock.iso(now),
+    app_key: appKey,
+    last_success: now,
+    last_check: { at: app.clock.iso(now), outcome: 'ok' },
+  };
+  webhooks(app).set(id, w);
+  schedule(app, w);
+  return ok({ data: publicView(w) });
+}
+
+/** DELETE /2/webhooks/:id: the webhook, its checks, and what points at it. */
+function deleteWebhook(app: SandboxApp, req: SReq): Reply {
+  checkV2Input(E.delete, { path: req.params });
+  const w = ownedWebhook(app, req, req.params.id);
+  webhooks(app).delete(w.id);
+  cancels.get(app)!.get(w.id)?.();
+  cancels.get(app)!.delete(w.id);
+  for (const fn of deletionHooks.get(app) ?? []) fn(w.id);
+  return ok({ data: { deleted: true } });
+}
+
+/** PUT /2/webhooks/:id: a challenge check now (the validity table's only way back). */
+async function validateWebhook(app: SandboxApp, req: SReq): Promise<Reply> {
+  checkV2Input(E.validate, { path: req.params });
+  const w = ownedWebhook(app, req, req.params.id);
+  const valid = await check(app, w);
+  if (valid) schedule(app, w);
+  return ok({ data: { valid } });
+}
+
+/** POST /2/webhooks/replay: a job re-delivering the logged events of a window of whole minutes. */
+function replay(app: SandboxApp, req: SReq): Reply {
+  const body = obj(req.json());
+  const now = app.clock.now();
+  checkV2Input(E.replay, { body }, { now });
+  const w = ownedWebhook(app, req, body.webhook_id);
+  const from = parseReplayDate(body.from_date)!;
+  const to = parseReplayDate(body.to_date)!;
+  const jobId = randomDigits(19);
+  const created = app.clock.iso(now);
+  // Inclusive minutes: an event at 12:05:59 is inside to_date 202601151205.
+  const events = eventLog(app).filter((e) => e.webhook_id === w.id && e.at >= from && e.at < to + MIN);
+  const job: ReplayJob = {
+    id: jobId,
+    webhook_id: w.id,
+    from_date: body.from_date,
+    to_date: body.to_date,
+    created_at: created,
+    status: 'running',
+    events: events.length,
+    delivered: 0,
+  };
+  app.state.collection(REPLAY_JOBS).set(jobId, job);
+  void (async () => {
+    for (const e of events) {
+      if (webhooks(app).get(w.id) !== w) break;
+      await post(app, w, e.body, e, ` (replay ${jobId})`);
+      job.delivered++;
+    }
+    job.status = 'complete';
+  })();
+  return ok({ data: { job_id: jobId, created_at: created } });
+}
+
 export function install(app: SandboxApp): void {
   cancels.set(app, new Map());
   app.onClose(() => {
     for (const c of cancels.get(app)!.values()) c();
   });
   const r = app.router;
-  const allowLoopback = true; // DESIGN.md: loopback http receivers stand in for public URLs
-
-  r.serve(E.create, async (req) => {
-    const body = obj(req.json());
-    const url = body.url;
-    if (typeof url !== 'string')
-      throw failure(400, 'UrlValidationFailed', 'url is required (a string of 1-200 characters)', { parameter: 'url' });
-    const why = webhookUrlProblem(url, allowLoopback);
-    if (why) throw failure(400, 'UrlValidationFailed', why, { parameter: 'url', value: url });
-    const appKey = req.auth.appKey!;
-    const mine = [...webhooks(app).values()].filter((w) => w.app_key === appKey);
-    if (mine.some((w) => w.url === url))
-      throw failure(400, 'DuplicateUrlFailed', `a webhook with this URL is already registered`, {
-        parameter: 'url',
-        value: url,
-      });
-    if (mine.length >= WEBHOOKS_PER_APP)
-      throw failure(
-        400,
-        'WebhookLimitExceeded',
-        `this app already has ${mine.length} webhooks (the limit is ${WEBHOOKS_PER_APP})`,
-      );
-    let id = randomDigits(19);
-    while (webhooks(app).has(id)) id = randomDigits(19);
-    // A check is sent immediately on creation (section 3.2); a webhook that fails it is not created.
-    const c = await challenge(app, url, appKey, id);
-    if (!c.passed)
-      throw failure(400, 'CrcValidationFailed', `the challenge check of ${url} failed: ${c.outcome}`, {
-        parameter: 'url',
-        value: url,
-      });
-    const now = app.clock.now();
-    const w: WebhookRec = {
-      id,
-      url,
-      valid: true,
-      created_at: app.clock.iso(now),
-      app_key: appKey,
-      last_success: now,
-      last_check: { at: app.clock.iso(now), outcome: 'ok' },
-    };
-    webhooks(app).set(id, w);
-    schedule(app, w);
-    return ok({ data: publicView(w) });
-  });
-
+  r.serve(E.create, (req) => createWebhook(app, req));
   r.serve(E.list, (req) => {
     const mine = [...webhooks(app).values()].filter((w) => w.app_key === req.auth.appKey);
     return ok({ data: mine.map(publicView), meta: { result_count: mine.length } });
   });
-
-  r.serve(E.delete, (req) => {
-    const w = ownedWebhook(app, req, req.params.id);
-    webhooks(app).delete(w.id);
-    cancels.get(app)!.get(w.id)?.();
-    cancels.get(app)!.delete(w.id);
-    for (const fn of deletionHooks.get(app) ?? []) fn(w.id);
-    return ok({ data: { deleted: true } });
-  });
-
-  r.serve(E.validate, async (req) => {
-    const w = ownedWebhook(app, req, req.params.id);
-    const valid = await check(app, w);
-    if (valid) schedule(app, w);
-    return ok({ data: { valid } });
-  });
-
-  r.serve(E.replay, (req) => {
-    const body = obj(req.json());
-    const w = ownedWebhook(app, req, body.webhook_id);
-    const from = replayDate(body.from_date, 'from_date');
-    const to = replayDate(body.to_date, 'to_date');
-    const now = app.clock.now();
-    const floorNow = now - (now % MIN);
-    if (to < from)
-      throw problem(400, 'Invalid Request', 'to_date must not be before from_date', {
-        parameter: 'to_date',
-        value: body.to_date,
-      });
-    if (from < floorNow - REPLAY_WINDOW_MS)
-      throw problem(400, 'Invalid Request', 'from_date must be within the past 24 hours', {
-        parameter: 'from_date',
-        value: body.from_date,
-      });
-    if (to > floorNow)
-      throw problem(400, 'Invalid Request', 'to_date must not be in the future', {
-        parameter: 'to_date',
-        value: body.to_date,
-      });
-    const jobId = randomDigits(19);
-    const created = app.clock.iso(now);
-    // Inclusive minutes: an event at 12:05:59 is inside to_date 202601151205.
-    const events = eventLog(app).filter((e) => e.webhook_id === w.id && e.at >= from && e.at < to + MIN);
-    const job: ReplayJob = {
-      id: jobId,
-      webhook_id: w.id,
-      from_date: body.from_date,
-      to_date: body.to_date,
-      created_at: created,
-      status: 'running',
-      events: events.length,
-      delivered: 0,
-    };
-    app.state.collection(REPLAY_JOBS).set(jobId, job);
-    void (async () => {
-      for (const e of events) {
-        if (webhooks(app).get(w.id) !== w) break;
-        await post(app, w, e.body, e, ` (replay ${jobId})`);
-        job.delivered++;
-      }
-      job.status = 'complete';
-    })();
-    return ok({ data: { job_id: jobId, created_at: created } });
-  });
-
+  r.serve(E.delete, (req) => deleteWebhook(app, req));
+  r.serve(E.validate, (req) => validateWebhook(app, req));
+  r.serve(E.replay, (req) => replay(app, req));
   // Deprecated 2026-03-25 (section 9): the same function lives at POST /2/webhooks/replay.
   r.serve(E.legacyReplay, () => {
     throw problem(
@@ -414,6 +372,5 @@ export function install(app: SandboxApp): void {
       'This endpoint was deprecated on 2026-03-25. Use POST /2/webhooks/replay with {"webhook_id","from_date","to_date"} instead.',
     );
   });
-
   r.serve(SANDBOX_ADMIN_ENDPOINTS.replayJobs, () => ok({ data: [...app.state.collection(REPLAY_JOBS).values()] }));
 }

@@ -1,8 +1,9 @@
 // `xctl stream rules delete <ids...> [--dry-run]`
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { ApiError, UsageError } from '../../../core/errors.js';
-import { NUMERIC_ID, idProblem } from '../../../contract/ids.js';
+import { ApiError } from '../../../core/errors.js';
+import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
+import { checkInput } from '../../../core/check-input.js';
 import { declare } from '../../define.js';
 import { postRules } from './post.js';
 
@@ -23,7 +24,7 @@ export function register(parent: Command, runF = rulesDelete): void {
 
 /** Deletes rules (POST /2/tweets/search/stream/rules {"delete":{"ids":[...]}}). */
 export async function rulesDelete(ctx: Context, o: DeleteOptions): Promise<void> {
-  for (const id of o.ids) if (!NUMERIC_ID.test(id)) throw new UsageError(idProblem('rule id', id), { flag: '<id>' });
+  checkInput(E.changeRules, { body: { delete: { ids: o.ids } } });
   const res = await postRules(ctx, { delete: { ids: o.ids } }, o.dryRun);
   if (res.status >= 400)
     throw new ApiError(`deleting rules failed (HTTP ${res.status})`, { status: res.status, body: res.data });

@@ -1,6 +1,8 @@
 // The rules a user gives `stream rules add` (arguments and a rules file), and the checks before sending.
 import { UsageError, errorMessage } from '../../../core/errors.js';
-import { RULE_MAX_CHARS, RULE_TAG_MAX } from '../../../contract/stream.js';
+import { messageOf, validate } from '../../../contract/params.js';
+import { STREAM_ENDPOINTS as E, STREAM_RULE } from '../../../contract/stream.js';
+import { checkInput } from '../../../core/check-input.js';
 
 export interface Rule {
   value: string;
@@ -49,15 +51,14 @@ export function parseRulesFile(text: string, flag = '--file'): Rule[] {
   return out;
 }
 
+/** The contract's checks of an add (POST .../stream/rules), each rule named by its place. */
 export function checkRules(rules: Rule[]): void {
-  if (rules.length === 0) throw new UsageError('no rules given: pass rule values or --file', { flag: '--file' });
+  checkInput(E.changeRules, { body: { add: rules } }, { add: 'pass rule values or --file' });
   rules.forEach((r, i) => {
-    if (!r.value.trim()) throw new UsageError(`rule ${i + 1} is empty`, { flag: '<value>' });
-    if (r.value.length > RULE_MAX_CHARS)
-      throw new UsageError(`rule ${i + 1} is ${r.value.length} characters; at most ${RULE_MAX_CHARS}`, {
-        flag: '<value>',
+    const invalid = validate(STREAM_RULE, { body: r });
+    if (invalid)
+      throw new UsageError(`rule ${i + 1}: ${messageOf(invalid, 'service')}`, {
+        flag: invalid.name === 'tag' ? '--tag' : '<value>',
       });
-    if (r.tag !== undefined && r.tag.length > RULE_TAG_MAX)
-      throw new UsageError(`rule ${i + 1}: tag is longer than ${RULE_TAG_MAX} characters`, { flag: '--tag' });
   });
 }

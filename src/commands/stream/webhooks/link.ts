@@ -2,7 +2,7 @@
 // set adds another link (platform-notes-2.md section 7).
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { UsageError } from '../../../core/errors.js';
+import { checkInput } from '../../../core/check-input.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { LINK_FIELD_PARAMS, STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
@@ -48,11 +48,9 @@ export async function linkWebhook(ctx: Context, o: LinkOptions): Promise<void> {
   const query: Record<string, string> = {};
   for (const p of LINK_FIELD_PARAMS) {
     const v = o[keyOf(p)];
-    if (v === undefined) continue;
-    if (!/^[a-z_.]+(,[a-z_.]+)*$/.test(v))
-      throw new UsageError(`${flagOf(p)} must be a comma list of field names (got "${v}")`, { flag: flagOf(p) });
-    query[p] = v;
+    if (v !== undefined) query[p] = v;
   }
+  checkInput(E.link, { path: { id }, query });
   const http = await ctx.http();
   await http.request({ method: E.link.method, path: pathOf(E.link, { id }), auth: 'app', query });
   ctx.io.info(`webhook ${id} now receives posts matching the filtered stream rules`);

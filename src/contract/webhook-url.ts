@@ -1,8 +1,12 @@
 // Webhook URL rules (credentials-webhooks.md 2.2 and 6: HTTPS, publicly reachable, no port; 1-200
 // characters per platform-notes.md), with the sandbox's loopback stand-in (DESIGN.md "Sandbox").
+// The words complete "<subject> ...": the CLI says `webhook URL must use https`, the service `url
+// must use https`, `webhooks doctor` `the URL must use https`.
 import net from 'node:net';
-import { isLoopbackHost } from '../contract/hosts.js';
-import { WEBHOOK_URL_MAX } from '../contract/webhooks.js';
+import { isLoopbackHost } from './hosts.js';
+
+/** Webhook URLs are 1-200 characters (platform-notes.md). */
+export const WEBHOOK_URL_MAX = 200;
 
 /** Private, link-local, unspecified, or otherwise not publicly routable. */
 export function isNonPublicHost(hostname: string): boolean {
@@ -28,23 +32,24 @@ export function isNonPublicHost(hostname: string): boolean {
 }
 
 /**
- * Why a webhook URL is refused, or undefined when it is acceptable. `allowLoopbackHttp` admits
- * `http://127.0.0.1:PORT/...` (and localhost) receivers, the local stand-in for a public URL.
+ * Why a webhook URL is refused (the words after its subject), or undefined when it is acceptable.
+ * `allowLoopbackHttp` admits `http://127.0.0.1:PORT/...` (and localhost) receivers, the local
+ * stand-in for a public URL.
  */
 export function webhookUrlProblem(raw: string, allowLoopbackHttp: boolean): string | undefined {
   if (raw.length < 1 || raw.length > WEBHOOK_URL_MAX)
-    return `the URL must be 1-${WEBHOOK_URL_MAX} characters (got ${raw.length})`;
+    return `must be 1-${WEBHOOK_URL_MAX} characters (got ${raw.length})`;
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    return `"${raw}" is not a URL`;
+    return `must be a URL (got ${JSON.stringify(raw)})`;
   }
-  if (u.username || u.password) return 'the URL must not carry credentials';
+  if (u.username || u.password) return 'must not carry credentials';
   if (allowLoopbackHttp && isLoopbackHost(u.hostname) && (u.protocol === 'http:' || u.protocol === 'https:'))
     return undefined;
-  if (u.protocol !== 'https:') return 'the URL must use https';
-  if (u.port) return 'the URL must not contain a port';
-  if (isNonPublicHost(u.hostname)) return `${u.hostname} is not a publicly reachable host`;
+  if (u.protocol !== 'https:') return 'must use https';
+  if (u.port) return 'must not contain a port';
+  if (isNonPublicHost(u.hostname)) return `must be on a publicly reachable host (got ${u.hostname})`;
   return undefined;
 }
