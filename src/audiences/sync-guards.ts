@@ -41,14 +41,31 @@ export function allowedRemoves(limit: MaxRemoves, before: number): number {
   return limit.count ?? Math.floor((before * limit.percent!) / 100);
 }
 
+/** What a removal beyond the limit is worded with; undefined when the limit allows it. */
+export interface ExcessRemoves {
+  /** Members the limit allows. */
+  allowed: number;
+  /** " (79.2%)": the share of the audience, when it has members. */
+  pct: string;
+  /** "10% (48)" or "500": the limit as given, with what a percentage comes to. */
+  limit: string;
+}
+
+/** Whether `removes` of `before` members exceed the limit (none, 100% and no removal never do). */
+export function excessRemoves(limit: MaxRemoves | undefined, removes: number, before: number): ExcessRemoves | undefined {
+  if (!limit || limit.percent === 100 || removes === 0) return undefined;
+  const allowed = allowedRemoves(limit, before);
+  if (removes <= allowed) return undefined;
+  const pct = before > 0 ? ` (${Math.round((removes / before) * 1000) / 10}%)` : '';
+  return { allowed, pct, limit: `${limit.text}${limit.percent !== undefined ? ` (${allowed})` : ''}` };
+}
+
 /** Refuses a plan removing more members than the limit allows (exit 2, nothing sent). */
 export function checkRemoves(limit: MaxRemoves | undefined, removes: number, before: number, given: boolean): void {
-  if (!limit || limit.percent === 100 || removes === 0) return;
-  const allowed = allowedRemoves(limit, before);
-  if (removes <= allowed) return;
-  const pct = before > 0 ? ` (${Math.round((removes / before) * 1000) / 10}%)` : '';
+  const x = excessRemoves(limit, removes, before);
+  if (!x) return;
   throw new UsageError(
-    `this sync would remove ${removes} of the audience's ${before} members${pct}, more than --max-removes ${limit.text}${limit.percent !== undefined ? ` (${allowed})` : ''} allows${given ? '' : ' by default when no terminal is attached'}; nothing was sent`,
+    `this sync would remove ${removes} of the audience's ${before} members${x.pct}, more than --max-removes ${x.limit} allows${given ? '' : ' by default when no terminal is attached'}; nothing was sent`,
     {
       flag: '--max-removes',
       hint: `check the input (a truncated export looks like this); if the removals are meant, pass --max-removes ${removes} (or 100% to turn the guard off)`,

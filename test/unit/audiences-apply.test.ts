@@ -15,7 +15,7 @@ import { MemoryCursor } from '../../src/audiences/digests.js';
 import { snapshotPaths, writeSnapshot } from '../../src/audiences/snapshot.js';
 import { UsageError } from '../../src/core/errors.js';
 import { HttpRegistry, json, route } from '../helpers/http-registry.js';
-import { testContext, type TestContext } from '../helpers/test-context.js';
+import { testContext, type TestContext, type TestContextOptions } from '../helpers/test-context.js';
 
 // The plan hashes sources in worker threads, which load the built hash-worker.js: the built module.
 const { audiencesApply } = (await import(
@@ -34,8 +34,9 @@ function setup(
   yamlText: string,
   files: Record<string, string> = {},
   transport?: HttpRegistry,
+  more: Partial<TestContextOptions> = {},
 ): { t: TestContext; file: string; dir: string } {
-  const t = testContext({ transport });
+  const t = testContext({ transport, ...more });
   cleanups.push(() => t.cleanup());
   const dir = path.join(t.configDir, 'repo');
   fs.mkdirSync(dir);
@@ -100,7 +101,7 @@ audiences:
         defaultCountry: undefined,
         shareWith: [{ account: 'acct9', level: 'READ_ONLY' }],
         adopt: false,
-        maxRemoves: 100,
+        maxRemoves: '100',
         maxRejectRate: undefined,
       },
       {
@@ -116,7 +117,7 @@ audiences:
         defaultCountry: 'US',
         shareWith: [{ account: 'acct1', level: 'READ_WRITE' }],
         adopt: false,
-        maxRemoves: 100,
+        maxRemoves: '100',
         maxRejectRate: undefined,
       },
       {
@@ -132,7 +133,7 @@ audiences:
         defaultCountry: undefined,
         shareWith: [],
         adopt: false,
-        maxRemoves: 100,
+        maxRemoves: '100',
         maxRejectRate: undefined,
       },
     ]);
@@ -191,6 +192,10 @@ audiences:
     [
       'audiences:\n  - {name: A, source: a}\n',
       'audiences.yaml:2: audience "A": give type or columns (here or in defaults)',
+    ],
+    [
+      "audiences:\n  - {name: A, source: a, type: email, max_removes: '150%'}\n",
+      'audiences.yaml:2: audiences[0].max_removes: must be a number of members or a percentage up to 100%',
     ],
     ['audiences:\n  - name: A\n    source: [a\n', 'audiences.yaml:4: '],
     ['audiences: []\n', 'audiences.yaml:1: audiences: Too small: expected array to have >=1 items'],
@@ -312,7 +317,8 @@ describe('apply --plan', () => {
         grants: { acct2: { permission_id: 'p1', level: 'READ_ONLY' } },
       }),
     );
-    const e = await audiencesApply(t.ctx, opts(file, { plan: true })).catch((x: unknown) => x);
+    // 1 of 6 members leaves: more than the 10% allowed without a terminal, which is not the point here.
+    const e = await audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: '100%' })).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(PlanHasChanges);
     expect(t.stdout()).toBe(
       'Newsletter\tacct1\taud1\tupdate\t5\t1\tacct2\tacct3\tgrant to acct2 revoked by hand; grant to acct3 made by hand; snapshot older than 13 months: every member is sent again\n',
@@ -460,9 +466,99 @@ describe('apply --plan', () => {
     const { t, file } = setup(yaml + '    max_removes: 2\n', { 'news.txt': emails(2).join('\n') + '\n' }, reg);
     await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
     await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
+    expect(t.stdout()).toBe('Newsletter\tacct1\taud1\trefused\t0\t3\t\t\t\n');
     expect(t.stderr()).toContain(
-      'warning: audience "Newsletter" (account acct1): apply would refuse it: 3 removes, more than its max_removes (2)',
+      'warning: audience "Newsletter" (account acct1): apply would refuse it: 3 of its 5 members would be removed (60%), more than max_removes 2 allows; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes 3 (100% turns the guard off) or raise its max_removes\n',
     );
+  });
+
+  // Issue 33: without a terminal, apply guards removals as sync does (10% of the audience), with
+  // or without max_removes in the file; a truncated source no longer removes members with exit 0.
+  describe('removals without max_removes in the file', () => {
+    const refusedRow = {
+      name: 'Newsletter',
+      account: 'acct1',
+      id: 'aud1',
+      action: 'refused',
+      adds: 0,
+      removes: 30,
+      grants: [],
+      revokes: [],
+      drift: [],
+      refused:
+        "30 of its 50 members would be removed (60%), more than 10% (5) allows by default when no terminal is attached; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes 30 (100% turns the guard off) or raise its max_removes",
+    };
+    const json = { globals: { output: 'json' as const } };
+    async function truncated(more: Partial<TestContextOptions> = json, extra = '') {
+      const reg = new HttpRegistry();
+      stubs(
+        reg,
+        [{ id: 'aud1', name: 'Newsletter', deleted: false }],
+        [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+      );
+      const s = setup(yaml + extra, { 'news.txt': emails(20).join('\n') + '\n' }, reg, more);
+      await snapshot(s.t, 'aud1', emails(50), '2025-11-01T00:00:00.000Z');
+      return { ...s, reg };
+    }
+
+    it('no terminal: 30 of 50 is refused in the plan row (-o json), with the numbers and the way out', async () => {
+      const { t, file, reg } = await truncated();
+      await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
+      expect(JSON.parse(t.stdout())).toEqual({ audiences: [refusedRow] });
+      reg.verify();
+    });
+
+    it('apply: refused, nothing sent (only reads), exit 2 naming it; the row says refused', async () => {
+      const { t, file, reg } = await truncated();
+      const e = (await audiencesApply(t.ctx, opts(file)).catch((x: unknown) => x)) as XctlError;
+      expect(e.constructor.name).toBe('UsageError');
+      expect(e.exitCode).toBe(2);
+      expect(e.message).toBe('1 of 1 audiences refused, nothing was sent for them: "Newsletter"');
+      expect(reg.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+      const out = JSON.parse(t.stdout()) as { audiences: Array<Record<string, unknown>> };
+      expect(out.audiences[0]).toMatchObject({ status: 'refused', error: `refused: ${refusedRow.refused}` });
+      expect(t.stderr()).toContain(`Newsletter (acct1): refused: ${refusedRow.refused}\n`);
+    });
+
+    it('--max-removes 100% (or a count or share large enough) lets it through; a smaller one refuses', async () => {
+      for (const [flag, action] of [
+        ['100%', 'update'],
+        ['30', 'update'],
+        ['60%', 'update'],
+        ['29', 'refused'],
+        ['59%', 'refused'],
+      ]) {
+        const { t, file } = await truncated(json, '    max_removes: 0\n');
+          await audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: flag })).catch(() => undefined);
+        const row = (JSON.parse(t.stdout()) as { audiences: Array<{ action: string; refused?: string }> })
+          .audiences[0]!;
+        expect(row.action, flag).toBe(action);
+        if (action === 'refused') expect(row.refused).toContain(`more than --max-removes ${flag}`);
+      }
+    });
+
+    it("the file's max_removes takes a share; a bad --max-removes exits 2 before anything is read", async () => {
+      let s = await truncated(json, "    max_removes: '60%'\n");
+      await audiencesApply(s.t.ctx, opts(s.file, { plan: true })).catch(() => undefined);
+      expect(JSON.parse(s.t.stdout()).audiences[0].action).toBe('update');
+      s = await truncated(json, "    max_removes: '59%'\n");
+      await audiencesApply(s.t.ctx, opts(s.file, { plan: true })).catch(() => undefined);
+      expect(JSON.parse(s.t.stdout()).audiences[0].refused).toContain('more than max_removes 59% (29) allows');
+      const bad = setup(yaml, source, new HttpRegistry());
+      const e = (await audiencesApply(bad.t.ctx, opts(bad.file, { plan: true, maxRemoves: '101%' })).catch(
+        (x: unknown) => x,
+      )) as XctlError;
+      expect([e.exitCode, e.message]).toEqual([
+        2,
+        '--max-removes must be a number of members or a percentage up to 100% (got "101%")',
+      ]);
+    });
+
+    it('at a terminal (stdin and stderr): no default limit, as sync', async () => {
+      const { t, file } = await truncated({ tty: { stdin: true, stderr: true } });
+      await audiencesApply(t.ctx, opts(file, { plan: true })).catch(() => undefined);
+      expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t0\t30\t\t\t\n');
+    });
   });
 });
 

@@ -7,6 +7,7 @@ import { parseRejectGate } from '../gate.js';
 import type { Context } from '../../context.js';
 import { EXPIRY_MONTHS, type IdType } from '../../contract/audience-users.js';
 import { readSnapshotHeader, snapshotPaths } from '../snapshot.js';
+import { excessRemoves, maxRemovesFor, parseMaxRemoves, type MaxRemoves } from '../sync-guards.js';
 import type { SyncOptions, SyncSummary } from '../sync.js';
 import { listAudiences, listDoNotReach, listGrants, type RemoteAudience, type RemoteGrant } from './remote.js';
 import type { AudienceSpec } from './schema.js';
@@ -38,6 +39,8 @@ export interface AudiencePlan {
   refresh: boolean;
   /** Handed to sync as --adopt (see adoptFor). */
   adopt: boolean;
+  /** The removal limit in force (see removesLimit), handed to sync when applying: "100%" for none. */
+  maxRemoves: string;
   input?: string;
   grantOps: Array<{ account: string; level: string }>;
   revokeOps: RemoteGrant[];
@@ -53,6 +56,10 @@ export interface ApplyEnv {
   batchSize: number;
   concurrency: number;
   adopt: boolean;
+  /** --max-removes N|P%: the limit for every audience, over the file's max_removes. */
+  maxRemoves?: string;
+  /** Nobody at a terminal (no TTY, CI=true, XCTL_NO_PROMPT=1): sync's 10% default applies. */
+  unattended: boolean;
   workers?: number;
 }
 
@@ -71,7 +78,7 @@ export function idType(spec: AudienceSpec): IdType {
 export function syncOptions(
   env: ApplyEnv,
   spec: AudienceSpec,
-  p: { id: string; input: string; plan: boolean; refresh: boolean; adopt: boolean },
+  p: { id: string; input: string; plan: boolean; refresh: boolean; adopt: boolean; maxRemoves: string },
 ): PassThroughSyncOptions {
   return {
     audienceId: p.id,
@@ -92,11 +99,31 @@ export function syncOptions(
     workers: env.workers,
     target: spec.kind === 'do_not_reach' ? 'do_not_reach_list' : 'custom_audience',
     adopt: p.adopt,
-    // apply checks max_removes itself and reports a refused audience in its plan; sync's own
-    // guard would stop the whole plan instead.
-    maxRemoves: '100%',
+    // The plan passes 100%: apply judges the removals itself (removesRefusal) and reports a
+    // refused audience in its row, where sync's guard would stop the whole plan. Applying passes
+    // the limit in force, never nothing: sync would take its labelled stderr for no terminal.
+    maxRemoves: p.maxRemoves,
     gate: spec.maxRejectRate === undefined ? undefined : parseRejectGate(String(spec.maxRejectRate)),
   };
+}
+
+/**
+ * The removal limit of an audience, as sync's: --max-removes (every audience), else the file's
+ * max_removes, else 10% of the audience when nobody is at a terminal, else none.
+ */
+export function removesLimit(env: ApplyEnv, spec: AudienceSpec): { limit?: MaxRemoves; given?: string } {
+  if (env.maxRemoves !== undefined) return { limit: parseMaxRemoves(env.maxRemoves), given: '--max-removes' };
+  if (spec.maxRemoves !== undefined) return { limit: parseMaxRemoves(spec.maxRemoves), given: 'max_removes' };
+  return { limit: maxRemovesFor(undefined, env.unattended) };
+}
+
+/** Why apply refuses the removals of a plan (the numbers and the way out), or undefined. */
+export function removesRefusal(env: ApplyEnv, spec: AudienceSpec, s: SyncSummary): string | undefined {
+  const { limit, given } = removesLimit(env, spec);
+  const x = excessRemoves(limit, s.removes, s.members_before);
+  if (!x) return undefined;
+  const allows = given ? `${given} ${x.limit} allows` : `${x.limit} allows by default when no terminal is attached`;
+  return `${s.removes} of its ${s.members_before} members would be removed${x.pct}, more than ${allows}; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes ${s.removes} (100% turns the guard off) or raise its max_removes`;
 }
 
 /** The live audience for a spec, and the drift of its identity. */
@@ -175,6 +202,7 @@ async function planMembers(
   }
   row.input = await sourceFile(ctx, spec, env.tmpDir);
   row.adopt = adoptFor(env, spec, row, known);
+  row.maxRemoves = removesLimit(env, spec).limit?.text ?? '100%';
   const s: SyncSummary = await runSync(
     labelledContext(ctx, label(spec), { quiet: !row.id }),
     syncOptions(env, spec, {
@@ -183,13 +211,13 @@ async function planMembers(
       plan: true,
       refresh: row.refresh,
       adopt: row.adopt,
+      maxRemoves: '100%',
     }),
   );
   row.adds = s.adds;
   row.removes = s.removes;
   row.resumed_batches = s.resumed_batches;
-  if (spec.maxRemoves !== undefined && s.removes > spec.maxRemoves)
-    row.refused = `${s.removes} removes, more than its max_removes (${spec.maxRemoves})`;
+  row.refused = removesRefusal(env, spec, s);
   if (spec.maxRejectRate !== undefined && s.read > 0 && s.rejected / s.read > spec.maxRejectRate) {
     row.refused = `${s.rejected} of ${s.read} rows rejected, more than its max_reject_rate (${spec.maxRejectRate})`;
   }
@@ -220,6 +248,7 @@ function newRow(spec: AudienceSpec): AudiencePlan {
     rename: false,
     refresh: false,
     adopt: false,
+    maxRemoves: '100%',
     grantOps: [],
     revokeOps: [],
   };
@@ -299,6 +328,7 @@ export async function planPrune(
       rename: false,
       refresh: false,
       adopt: false,
+      maxRemoves: '100%',
       grantOps: [],
       revokeOps: [],
     });
@@ -312,7 +342,8 @@ export function publicRow(r: AudiencePlan): Record<string, unknown> {
     name: r.name,
     account: r.account,
     id: r.id,
-    action: r.error ? 'error' : r.action,
+    // Refused: apply will not touch it (not even create it); `refused` says why.
+    action: r.error ? 'error' : r.refused ? 'refused' : r.action,
     adds: r.adds,
     removes: r.removes,
     grants: r.grants,

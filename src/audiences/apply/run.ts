@@ -3,7 +3,7 @@
 // then revoke and grant. Accounts run in parallel (each account's rate limits are its own);
 // one account's audiences run one after another. A failure stops that audience only.
 import type { Context } from '../../context.js';
-import { ApiError, UsageError } from '../../core/errors.js';
+import { ApiError } from '../../core/errors.js';
 import type { AudiencePlan, ApplyEnv } from './plan.js';
 import { label, syncOptions } from './plan.js';
 import { labelledContext } from './labelled.js';
@@ -15,7 +15,8 @@ export interface AudienceResult {
   account: string;
   id: string | null;
   action: string;
-  status: 'ok' | 'failed' | 'skipped';
+  /** refused: a guard of the plan (max_removes, max_reject_rate) stopped it; nothing was sent. */
+  status: 'ok' | 'failed' | 'refused' | 'skipped';
   adds: number;
   removes: number;
   grants: number;
@@ -149,7 +150,6 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
   if (p.action === 'delete') return prune(ctx, env, p, r);
   const spec = p.spec!;
   if (p.error) throw p.error;
-  if (p.refused) throw new UsageError(`refused: ${p.refused}`, { flag: '-f' });
   const id = await ensureAudience(ctx, env, p);
   r.id = id;
   if (p.action !== 'none') {
@@ -162,6 +162,7 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
         plan: false,
         refresh: p.refresh,
         adopt: p.adopt,
+        maxRemoves: p.maxRemoves,
       }),
     );
     Object.assign(r, { adds: s.adds, removes: s.removes, acknowledged: s.acknowledged });
@@ -192,6 +193,11 @@ export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[
       for (const p of list) {
         if (ctx.signal.aborted) {
           results.set(p, { ...resultOf(p), status: 'skipped', error: 'interrupted' });
+          continue;
+        }
+        if (p.refused) {
+          ctx.io.warn(`${label(p)}: refused: ${p.refused}`);
+          results.set(p, { ...resultOf(p), status: 'refused', error: `refused: ${p.refused}` });
           continue;
         }
         try {

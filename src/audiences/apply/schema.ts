@@ -42,10 +42,13 @@ const shared = {
     .describe('allow the first sync to an audience that already has members (as sync --adopt)')
     .optional(),
   max_removes: z
-    .number()
-    .int()
-    .min(0)
-    .describe('refuse a sync that would remove more members (as sync --max-removes)')
+    .union([
+      z.number().int().min(0),
+      z.string().regex(/^(100|[1-9]?\d)%$/, { error: 'must be a number of members or a percentage up to 100%' }),
+    ])
+    .describe(
+      'refuse a sync that would remove more members: a count, or a percentage of the audience ("10%"; "100%" turns the guard off); as sync --max-removes (default without a terminal: 10%)',
+    )
     .optional(),
   max_reject_rate: z
     .number()
@@ -106,7 +109,8 @@ export interface AudienceSpec {
   defaultCountry?: string;
   shareWith: Array<{ account: string; level: 'READ_ONLY' | 'READ_WRITE' }>;
   adopt: boolean;
-  maxRemoves?: number;
+  /** max_removes as sync's --max-removes takes it: "500" or "10%". */
+  maxRemoves?: string;
   maxRejectRate?: number;
   /** The line of the file that names it (for messages). */
   line: number;
@@ -191,6 +195,7 @@ function resolve(
 ): AudienceSpec {
   const pick = <K extends keyof typeof d>(k: K) => (a[k as keyof RawAudience] ?? d[k]) as (typeof d)[K];
   const columns = pick('columns');
+  const maxRemoves = pick('max_removes');
   // An audience's own columns or type wins over both defaults.
   const type = a.columns ? undefined : (a.type ?? (columns ? undefined : d.type));
   const grants = (a.share_with ?? (a.kind === 'do_not_reach' ? [] : d.share_with) ?? []).map((g) =>
@@ -211,7 +216,7 @@ function resolve(
     defaultCountry: pick('default_country')?.toUpperCase(),
     shareWith: grants,
     adopt: pick('adopt') ?? false,
-    maxRemoves: pick('max_removes'),
+    maxRemoves: maxRemoves === undefined ? undefined : String(maxRemoves),
     maxRejectRate: pick('max_reject_rate'),
     line: o.line,
   };

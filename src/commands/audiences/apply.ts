@@ -22,6 +22,7 @@ export interface ApplyOptions {
   only?: string[];
   prune?: boolean;
   adopt?: boolean;
+  maxRemoves?: string;
   stateDir?: string;
   batchSize: string;
   concurrency: string;
@@ -43,6 +44,10 @@ export function register(audiences: Command, runF = audiencesApply): void {
         'also delete audiences an earlier apply created that the file no longer lists (on the accounts it names)',
       ],
       ['--adopt', 'allow the first sync to audiences that already have members (as `audiences sync --adopt`)'],
+      [
+        '--max-removes <n|p%>',
+        "refuse an audience whose sync would remove more members (every audience, over the file's max_removes; default without a terminal: 10%; 100% turns it off)",
+      ],
       [
         '--state-dir <dir>',
         'where snapshots and the apply state live (env XCTL_STATE_DIR; default: beside the config)',
@@ -69,6 +74,10 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
     );
   const batchSize = positiveInt(o.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
+  if (o.maxRemoves !== undefined) {
+    const { parseMaxRemoves } = await import('../../audiences/sync-guards.js');
+    parseMaxRemoves(o.maxRemoves);
+  }
   const { loadApplyFile } = await import('../../audiences/apply/schema.js');
   const file = path.resolve(ctx.cwd, o.file);
   const specs = only(await loadApplyFile(file, () => ctx.accountId()), o.only ?? [], o.file);
@@ -94,6 +103,8 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
     batchSize,
     concurrency,
     adopt: !!o.adopt,
+    maxRemoves: o.maxRemoves,
+    unattended: ctx.io.unattended,
   };
   sweepTmp(tmpParent);
   try {
@@ -205,13 +216,33 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
       `interrupted: ${failed.length} audiences unfinished; run the same apply again to finish them`,
     );
   const causes = failed.map((r) => r.cause).filter((e): e is Error => !!e);
-  if (causes.length && causes.every((e) => e instanceof AuthError)) throw causes[0]!;
+  if (causes.length && causes.length === failed.length && causes.every((e) => e instanceof AuthError))
+    throw causes[0]!;
+  const refused = failed.filter((r) => r.status === 'refused');
+  // A refusal is exit 2 as sync's guards are, whatever else was applied: running the same apply
+  // again would refuse it again (a retry on 4 must not loop), the source or the limit must change.
+  if (refused.length) throw refusedError(results, failed, refused);
   // Nothing changed anywhere: the first failure says what is wrong, with its own exit code.
   const changed = results.some((r) => r.status === 'ok' && r.action !== 'none');
   if (!changed && causes.length === failed.length && causes.length) throw causes[0]!;
   const names = failed.map((r) => `"${r.name}"`).join(', ');
-  const err = new PartialError(`${failed.length} of ${results.length} audiences do not equal their sources: ${names}`, {
+  throw new PartialError(`${failed.length} of ${results.length} audiences do not equal their sources: ${names}`, {
     hint: 'fix what is reported above and run the same apply again: interrupted syncs resume where they stopped',
   });
-  throw err;
+}
+
+/** Audiences a guard refused (nothing sent for them), with what else did not finish. */
+function refusedError(results: AudienceResult[], failed: AudienceResult[], refused: AudienceResult[]): UsageError {
+  const names = (l: AudienceResult[]) => l.map((r) => `"${r.name}"`).join(', ');
+  const others = failed.filter((r) => r.status !== 'refused');
+  const applied = results.length - failed.length;
+  return new UsageError(
+    `${refused.length} of ${results.length} audiences refused, nothing was sent for them: ${names(refused)}` +
+      (others.length ? `; ${others.length} failed: ${names(others)}` : '') +
+      (applied ? `; ${applied} applied` : ''),
+    {
+      flag: refused.some((r) => r.error?.includes('max_reject_rate')) ? '-f' : '--max-removes',
+      hint: 'check their sources (the reasons are above); if the removals are meant, pass --max-removes or raise max_removes in the file, then run the same apply again',
+    },
+  );
 }
