@@ -6,7 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, runCli, tempDir, useTestSandbox } from '../helpers/cli.js';
 
 const hasZsh = spawnSync('zsh', ['-fc', 'true']).status === 0;
 let dir: string;
@@ -130,3 +130,83 @@ describe.skipIf(!hasZsh)('zsh', () => {
     expect(candidates(['xctl', 'audiences', 'upload', 'X', '--rejects', ''])).toEqual(['kind=files']);
   });
 });
+
+// Issue 29 item 9: ids from the service (`xctl __complete`), through the scripts, in real shells.
+describe('ids from the sandbox', () => {
+  const t = useTestSandbox();
+  let idEnv: Record<string, string>;
+  let campaignIds: string[];
+  beforeAll(async () => {
+    const cacheDir = path.join(dir, 'cache');
+    idEnv = { ...env, ...t.env, XCTL_CACHE_DIR: cacheDir };
+    const r = await t.run(['ads', 'campaigns', 'list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    campaignIds = (JSON.parse(r.stdout) as Array<{ id: string }>).map((c) => c.id);
+    expect(campaignIds.length).toBeGreaterThan(0);
+  });
+
+  it('`xctl __complete campaign` lists the sandbox campaign ids with their names, cached 0600', async () => {
+    const r = await runCli(['__complete', 'campaign'], { env: idEnv });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.map((l) => l.split('\t')[0])).toEqual(campaignIds);
+    expect(lines[0]).toMatch(/^\w+\t\S/);
+    const files = fs.readdirSync(path.join(idEnv.XCTL_CACHE_DIR!, 'completion'));
+    expect(files.some((f) => f.startsWith('campaign-'))).toBe(true);
+    for (const f of files)
+      expect(fs.statSync(path.join(idEnv.XCTL_CACHE_DIR!, 'completion', f)).mode & 0o777).toBe(0o600);
+  });
+
+  it('bash completes a campaign id after `ads campaigns get`, and after --campaign-id', () => {
+    const b = (words: string[]) => bashIn(idEnv, words);
+    expect(b(['xctl', 'ads', 'campaigns', 'get', ''])).toEqual(campaignIds);
+    expect(b(['xctl', 'ads', 'line-items', 'create', '--campaign-id', campaignIds[0]!.slice(0, 3)])).toContain(
+      campaignIds[0],
+    );
+    // the id is given: the second positional is no id
+    expect(b(['xctl', 'ads', 'campaigns', 'get', campaignIds[0]!, ''])).not.toContain(campaignIds[0]);
+  });
+
+  it.skipIf(!hasZsh)('zsh completes a campaign id with its name as the description', () => {
+    const out = execFileSync(
+      'zsh',
+      [
+        '-f',
+        '-c',
+        `autoload -U compinit && compinit -u -D; source ${dir}/c.zsh; __xctl_candidates xctl ads campaigns get ''; print -r -- "kind=$_xctl_kind"; print -rl -- "\${reply[@]}"`,
+      ],
+      { encoding: 'utf8', env: idEnv },
+    );
+    const lines = out.split('\n').filter(Boolean);
+    expect(lines[0]).toBe('kind=ids');
+    expect(lines.slice(1).map((l) => l.split(':')[0])).toEqual(campaignIds);
+    expect(lines[1]).toMatch(/^\w+:\S/);
+  });
+
+  it('a slow service: the Tab comes back within the bound, with nothing', async () => {
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 5000 });
+    try {
+      const started = Date.now();
+      const r = await runCli(['__complete', 'line-item'], { env: { ...idEnv, XCTL_CACHE_DIR: path.join(dir, 'c2') } });
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(r.code).toBe(0);
+      expect(r.stdout + r.stderr).toBe('');
+    } finally {
+      await t.admin('DELETE', '/_sandbox/faults');
+    }
+  });
+});
+
+function bashIn(e: Record<string, string>, words: string[]): string[] {
+  const arr = words.map((w) => `'${w}'`).join(' ');
+  const out = execFileSync(
+    'bash',
+    [
+      '-c',
+      `source ${dir}/c.bash; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _xctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { encoding: 'utf8', env: e },
+  );
+  return out.split('\n').filter(Boolean);
+}
