@@ -14,6 +14,8 @@ export interface GroupModule {
 interface GroupEntry {
   description: string;
   load: () => Promise<GroupModule>;
+  /** Not listed in help or completion (`__complete`, which the completion scripts call). */
+  hidden?: boolean;
 }
 
 // One line per group. A group's module is imported only when its name is on the command line,
@@ -64,6 +66,11 @@ export const GROUPS: Record<string, GroupEntry> = {
   completion: {
     description: 'print a shell completion script: bash, zsh or fish',
     load: () => import('./commands/completion.js'),
+  },
+  __complete: {
+    description: 'ids for shell completion, from a short cache or the service (called by the scripts)',
+    load: () => import('./commands/complete-ids.js'),
+    hidden: true,
   },
 };
 
@@ -125,7 +132,8 @@ export function buildProgram(version: string): Command {
       writeOut: (str) => process.stdout.write(wrapLongLines(str, helpWidth(process.stdout))),
     })
     .exitOverride(); // set before the groups are added: subcommands inherit it
-  for (const [name, g] of Object.entries(GROUPS)) program.command(name).description(g.description);
+  for (const [name, g] of Object.entries(GROUPS))
+    program.command(name, { hidden: g.hidden }).description(g.description);
   return program;
 }
 

@@ -36,6 +36,10 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type AGE --targeting-value AGE_21_TO_34',
     'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type LANGUAGE --targeting-value en',
   ],
+  __complete: [
+    'xctl __complete campaign  # what Tab offers after `ads campaigns get`: ID<TAB>name lines',
+    'xctl __complete webhook 1146  # the webhook ids that start with 1146',
+  ],
   'config get': ['xctl config get account_id'],
   'config set': ['xctl config set output json', 'xctl config set base_url http://127.0.0.1:8080'],
   'config unset': ['xctl config unset account_id'],

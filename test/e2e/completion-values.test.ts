@@ -2,12 +2,14 @@
 // secret), the ads table's enums, event types; the zsh script registers with compdef without
 // running compinit, and offers descriptions. Scripts are sourced in real shells; the zsh part
 // runs where zsh is installed (.ci/run installs it).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir } from '../helpers/cli.js';
+import { BIN, runCli, tempDir, useTestSandbox } from '../helpers/cli.js';
 
+const execFileAsync = promisify(execFile);
 const hasZsh = spawnSync('zsh', ['-fc', 'true']).status === 0;
 let dir: string;
 let env: Record<string, string>;
@@ -130,3 +132,127 @@ describe.skipIf(!hasZsh)('zsh', () => {
     expect(candidates(['xctl', 'audiences', 'upload', 'X', '--rejects', ''])).toEqual(['kind=files']);
   });
 });
+
+// Issue 29 item 9: ids from the service (`xctl __complete`), through the scripts, in real shells.
+describe('ids from the sandbox', () => {
+  const t = useTestSandbox();
+  let idEnv: Record<string, string>;
+  let campaignIds: string[];
+  beforeAll(async () => {
+    const cacheDir = path.join(dir, 'cache');
+    idEnv = { ...env, ...t.env, XCTL_CACHE_DIR: cacheDir };
+    const r = await t.run(['ads', 'campaigns', 'list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    campaignIds = (JSON.parse(r.stdout) as Array<{ id: string }>).map((c) => c.id);
+    expect(campaignIds.length).toBeGreaterThan(0);
+  });
+
+  it('`xctl __complete campaign` lists the sandbox campaign ids with their names, cached 0600', async () => {
+    const r = await runCli(['__complete', 'campaign'], { env: idEnv });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.map((l) => l.split('\t')[0])).toEqual(campaignIds);
+    expect(lines[0]).toMatch(/^\w+\t\S/);
+    const files = fs.readdirSync(path.join(idEnv.XCTL_CACHE_DIR!, 'completion'));
+    expect(files.some((f) => f.startsWith('campaign-'))).toBe(true);
+    for (const f of files)
+      expect(fs.statSync(path.join(idEnv.XCTL_CACHE_DIR!, 'completion', f)).mode & 0o777).toBe(0o600);
+  });
+
+  it('bash completes a campaign id after `ads campaigns get`, and after --campaign-id', async () => {
+    const b = (words: string[]) => bashIn({ ...idEnv, XCTL_CACHE_DIR: path.join(dir, 'cache-bash') }, words);
+    expect(await b(['xctl', 'ads', 'campaigns', 'get', ''])).toEqual(campaignIds);
+    expect(await b(['xctl', 'ads', 'line-items', 'create', '--campaign-id', campaignIds[0]!.slice(0, 3)])).toContain(
+      campaignIds[0],
+    );
+    // the id is given: the second positional is no id
+    expect(await b(['xctl', 'ads', 'campaigns', 'get', campaignIds[0]!, ''])).not.toContain(campaignIds[0]);
+  });
+
+  it.skipIf(!hasZsh)('zsh completes a campaign id with its name as the description', async () => {
+    const { stdout: out } = await execFileAsync(
+      'zsh',
+      [
+        '-f',
+        '-c',
+        `autoload -U compinit && compinit -u -D; source ${dir}/c.zsh; __xctl_candidates xctl ads campaigns get ''; print -r -- "kind=$_xctl_kind"; print -rl -- "\${reply[@]}"`,
+      ],
+      { env: { ...idEnv, XCTL_CACHE_DIR: path.join(dir, 'cache-zsh') } },
+    );
+    const lines = out.split('\n').filter(Boolean);
+    expect(lines[0]).toBe('kind=ids');
+    expect(lines.slice(1).map((l) => l.split(':')[0])).toEqual(campaignIds);
+    expect(lines[1]).toMatch(/^\w+:\S/);
+  });
+
+  // The real completion system: an interactive zsh on a pseudo-terminal (zsh/zpty), compinit,
+  // the script registered with compdef, a Tab typed on the line; compadd is wrapped to print
+  // every match the system adds.
+  it.skipIf(!hasZsh)('zsh: a Tab typed after `xctl ads campaigns get ` offers the campaign ids', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'init.zsh'),
+      [
+        "PS1='' PROMPT='' RPROMPT=''",
+        'autoload -U compinit && compinit -u -D',
+        `source ${dir}/c.zsh`,
+        'compadd() {',
+        '  if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd "$@"; return $?; fi',
+        '  local -a __hits; builtin compadd -A __hits "$@"',
+        '  local h; for h in $__hits; do print -r -- "HIT:$h"; done',
+        '  builtin compadd "$@"',
+        '}',
+        "bindkey '^I' complete-word",
+        'print INIT-DONE',
+      ].join('\n'),
+    );
+    const drive = [
+      'zmodload zsh/zpty',
+      "zpty z 'zsh -f -i'",
+      `zpty -w z 'source ${dir}/init.zsh'`,
+      "zpty -r z line '*INIT-DONE*'",
+      // the line editor is reading keys once it turns bracketed paste on
+      "zpty -r z line $'*\\e[?2004h*'",
+      "zpty -n -w z $'xctl ads campaigns get \\t'",
+      // ^A^K, not ^U: keys typed ahead reach a terminal that may still be in cooked mode,
+      // where ^U is the terminal's own line kill
+      "zpty -n -w z $'\\C-a\\C-k print END-OF-HITS\\n'",
+      "out=''",
+      'for i in {1..200}; do',
+      '  if zpty -r -t z line; then out+=$line; else sleep 0.05; fi',
+      '  [[ $out == *END-OF-HITS*END-OF-HITS* ]] && break',
+      'done',
+      "print -r -- \"$out\" | tr '\\r' '\\n' | grep -ao 'HIT:[^[:space:]]*'",
+      'zpty -d z',
+    ].join('\n');
+    // asynchronous: the sandbox answers from this process
+    const { stdout: out } = await execFileAsync('zsh', ['-f', '-c', drive], { env: idEnv, timeout: 20_000 });
+    expect(out.split('\n').filter(Boolean)).toEqual(campaignIds.map((id) => `HIT:${id}`));
+  });
+
+  it('a slow service: the Tab comes back within the bound, with nothing', async () => {
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 5000 });
+    try {
+      const started = Date.now();
+      const r = await runCli(['__complete', 'line-item'], { env: { ...idEnv, XCTL_CACHE_DIR: path.join(dir, 'c2') } });
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(r.code).toBe(0);
+      expect(r.stdout + r.stderr).toBe('');
+    } finally {
+      await t.admin('DELETE', '/_sandbox/faults');
+    }
+  });
+});
+
+async function bashIn(e: Record<string, string>, words: string[]): Promise<string[]> {
+  const arr = words.map((w) => `'${w}'`).join(' ');
+  const { stdout: out } = await execFileAsync(
+    'bash',
+    [
+      '-c',
+      `source ${dir}/c.bash; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _xctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { env: e },
+  );
+  return out.split('\n').filter(Boolean);
+}

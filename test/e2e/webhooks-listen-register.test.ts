@@ -59,7 +59,9 @@ describe('webhooks listen --register', () => {
       ]);
       expect(JSON.parse(trig.stdout).deliveries).toBe(1);
       expect(trig.stderr).not.toMatch(/no subscription matches/);
-      await l.waitStdout(/follow\.follow/);
+      // issue 29 item 8: the subscription has no user filter; the event's matched filter names
+      // the user, and the line says whose event it is (it said user=-)
+      await l.waitStdout(/follow\.follow {2}user=783214 {2}/);
     } finally {
       code = await l.stop('SIGINT');
     }

@@ -165,6 +165,13 @@ describe('CLI input parsing', () => {
         data: { event_type: 'profile.update.bio', filter: { user_id: '7' }, payload: { before: 'a', after: 'b' } },
       }),
     ).toEqual({ type: 'profile.update.bio', user: '7', summary: '"a" -> "b"' });
+    // issue 29 item 8: whose event it is, from the filter as the SDKs spell it, else the payload
+    const userOf = (data: Record<string, unknown>) => summarize({ data: { event_type: 'x.y', ...data } }).user;
+    expect(userOf({ filter: { userId: '8' }, payload: {} })).toBe('8');
+    expect(userOf({ filter: {}, payload: { author_id: '9', id: '1' } })).toBe('9');
+    expect(userOf({ filter: {}, payload: { source: { id: '10' }, target: { id: '11' } } })).toBe('10');
+    expect(userOf({ filter: { keyword: 'k' }, payload: { source: 'not an object' } })).toBe('-');
+    expect(userOf({ filter: { user_id: '7' }, payload: { author_id: '9' } })).toBe('7');
     expect(
       summarize({
         data: { id: '9', text: 'hi', author_id: '3', edit_history_tweet_ids: ['8', '9'] },

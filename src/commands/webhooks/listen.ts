@@ -66,6 +66,19 @@ export function register(parent: Command, runF = webhooksListen): void {
   });
 }
 
+const idText = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+
+/**
+ * Whose event it is: the matched filter's user (`user_id`; `userId` as the SDKs spell it), else
+ * the user the payload names (post.delete's author, a follow's source), else "-".
+ */
+function eventUser(filter: Record<string, unknown>, payload: Record<string, unknown>): string {
+  const source = payload.source && typeof payload.source === 'object' ? (payload.source as { id?: unknown }) : {};
+  return (
+    [filter.user_id, filter.userId, payload.user_id, payload.author_id, source.id].map(idText).find(Boolean) ?? '-'
+  );
+}
+
 /** One printable line per event: time, type, user, summary. */
 export function summarize(json: unknown): { type: string; user: string; summary: string } {
   const d = ((json as { data?: unknown })?.data ?? json) as Record<string, unknown> | undefined;
@@ -74,7 +87,7 @@ export function summarize(json: unknown): { type: string; user: string; summary:
   if (typeof d.event_type === 'string') {
     const payload = (d.payload ?? {}) as Record<string, unknown>;
     const filter = (d.filter ?? {}) as Record<string, unknown>;
-    const user = String(filter.user_id ?? payload.user_id ?? '-');
+    const user = eventUser(filter, payload);
     const summary =
       'before' in payload || 'after' in payload
         ? `${JSON.stringify(payload.before ?? null)} -> ${JSON.stringify(payload.after ?? null)}`

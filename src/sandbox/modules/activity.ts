@@ -320,6 +320,15 @@ function openStream(app: SandboxApp, req: SReq): Reply {
   };
 }
 
+/**
+ * The envelope's `filter` is the filter the event matched (the platform's event payload docs:
+ * "the matched filter, e.g. user_id or keyword"): a subscription without a user filter that an
+ * event about a user matched names that user, so receivers can tell whose event it is.
+ */
+function matchedFilter(f: Filter, ev: SandboxEvent): Filter {
+  return f.user_id === undefined && ev.user_id !== undefined ? { ...f, user_id: ev.user_id } : f;
+}
+
 /** An event to every matching subscription: its webhook, else the open streams (and the backlog). */
 async function fanOut(app: SandboxApp, ev: SandboxEvent, unreached: string[]): Promise<number> {
   let n = 0;
@@ -329,7 +338,7 @@ async function fanOut(app: SandboxApp, ev: SandboxEvent, unreached: string[]): P
       data: {
         event_uuid: ev.event_uuid,
         event_type: ev.event_type,
-        filter: s.filter,
+        filter: matchedFilter(s.filter, ev),
         ...(s.tag !== undefined ? { tag: s.tag } : {}),
         payload: ev.payload,
       },
