@@ -5,6 +5,7 @@ import { CheckFailed } from '../../core/errors.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { define } from '../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../dry-run.js';
 import { authHelp, chooseAuth, type V2Endpoint } from '../v2-auth.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
@@ -12,19 +13,20 @@ export interface SubscribeOptions {
   webhookId: string;
   check?: boolean;
   auth?: string;
+  dryRun?: boolean;
 }
 
 /** The user's own subscription: OAuth 1.0a user context, or an OAuth 2.0 user token (dm.read dm.write tweet.read users.read). */
 const SUBSCRIBE = { ...E.subscribe, kinds: ['user'] } as const satisfies V2Endpoint;
 
 export function register(parent: Command, runF = subscribeRun): void {
-  parent
+  const cmd = parent
     .command('subscribe')
     .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description("deliver the signed-in user's account events to a webhook (user token)")
     .option('--check', 'only say whether the user is subscribed (exit 1 when not)')
-    .option('--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`)
-    .action(
+    .option('--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`);
+  addDryRun(cmd).action(
       define<Omit<SubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
     );
 }
@@ -36,6 +38,10 @@ export function register(parent: Command, runF = subscribeRun): void {
 export async function subscribeRun(ctx: Context, o: SubscribeOptions): Promise<void> {
   const e = o.check ? E.check : E.subscribe;
   const path = pathOf(e, { webhook_id: checkWebhookId(o.webhookId) });
+  if (o.dryRun && !o.check) {
+    await printRequest(ctx, { method: e.method, path, json: {} });
+    return dryRunDone(ctx);
+  }
   const auth = await chooseAuth(ctx, o.auth, { ...e, kinds: ['user'] });
   const http = await ctx.http();
   const res = await http.request<{ data?: { subscribed?: boolean } }>({

@@ -6,20 +6,22 @@ import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity
 import { pathOf } from '../../contract/endpoint.js';
 import { checkInput } from '../../core/check-input.js';
 import { define } from '../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../dry-run.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
 export interface UnsubscribeOptions {
   webhookId: string;
   userId?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = unsubscribeRun): void {
-  parent
+  const cmd = parent
     .command('unsubscribe')
     .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
     .description("stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)")
-    .option('--user-id <id>', "the user (default: the profile's user)")
-    .action(
+    .option('--user-id <id>', "the user (default: the profile's user)");
+  addDryRun(cmd).action(
       define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) =>
         runF(ctx, { ...o, webhookId: webhookId! }),
       ),
@@ -42,12 +44,17 @@ async function userIdFor(ctx: Context, webhookId: string, given: string | undefi
 export async function unsubscribeRun(ctx: Context, o: UnsubscribeOptions): Promise<void> {
   const webhookId = checkWebhookId(o.webhookId);
   const userId = await userIdFor(ctx, webhookId, o.userId);
+  const path = pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId });
+  if (o.dryRun) {
+    await printRequest(ctx, { method: E.unsubscribe.method, path });
+    return dryRunDone(ctx);
+  }
   if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`)))
     return ctx.io.info('nothing changed: still subscribed');
   const http = await ctx.http();
   await http.request({
     method: E.unsubscribe.method,
-    path: pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId }),
+    path,
     auth: 'app',
   });
   ctx.io.info(`user ${userId} unsubscribed from webhook ${webhookId}`);

@@ -6,15 +6,14 @@ import type { Context } from '../../context.js';
 import { ApiError, DuplicateError, UsageError } from '../../core/errors.js';
 import type { OperationDef, ResourceDef } from '../../ads/resource-types.js';
 import type { Rec } from '../../core/output.js';
+import { DRY_RUN_HELP, dryRunDone, printDryRun as printRequestLine } from '../dry-run.js';
 
 export { DuplicateError };
 
-const WRITES = new Set(['create', 'update', 'delete']);
-
-/** Writes take --dry-run; creates with a name (and a list to look in) take --if-exists. */
+/** Writes (every method but GET) take --dry-run; creates with a name (and a list to look in) take --if-exists. */
 export function addWriteFlags(sub: Command, r: ResourceDef, op: OperationDef): void {
-  if (op.kind !== 'one' || !op.std || !WRITES.has(op.std)) return;
-  sub.option('--dry-run', 'print the request that would be sent (method, URL, parameters) and send nothing');
+  if (op.method === 'GET') return;
+  sub.option('--dry-run', DRY_RUN_HELP);
   if (nameLookup(r, op)) {
     sub.addOption(
       new Option(
@@ -33,8 +32,8 @@ function nameLookup(r: ResourceDef, op: OperationDef): OperationDef | undefined 
 
 /** --dry-run: the request as it would go, on stdout as one JSON object. */
 export function printDryRun(ctx: Context, method: string, url: string, params: Record<string, string>): void {
-  ctx.io.out(JSON.stringify({ dry_run: true, method, url, params }));
-  ctx.io.info('dry run: nothing was sent');
+  printRequestLine(ctx, { method, url, params });
+  dryRunDone(ctx);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { requireOperation, requireResource } from '../../ads/resources.js';
 import { define } from '../define.js';
+import { addDryRun } from '../dry-run.js';
 import { optionsFor } from '../ads/generate.js';
 import { attributeOf, operationOptions, positionalsOf, runOperation } from '../ads/run.js';
 import { ownerOnlyHooks } from './owner-hint.js';
@@ -36,6 +37,7 @@ function addPermissionVerb(perms: Command, verb: string): void {
     for (const o of optionsFor(d)) sub.addOption(o);
   }
   sub.option('--tailored', 'use the /5 tailored audience permissions endpoint');
+  if (verb !== 'list') addDryRun(sub);
   if (verb === 'list') {
     sub.option('--all', 'follow next_cursor through every page');
     sub.option('--limit <n>', 'stop after n records (follows pages)');

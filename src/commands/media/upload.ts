@@ -33,6 +33,8 @@ export interface UploadOptions {
   name?: string;
   /** Longest wait for processing, in seconds. */
   waitSeconds: number;
+  /** Print the first request (INIT) and what would follow; send nothing. */
+  dryRun?: boolean;
 }
 
 interface Processing {
@@ -81,6 +83,7 @@ export function register(media: Command): void {
     .option('--add-to-library', 'also add it to the ads media library of --account')
     .option('--name <name>', 'media library name (with --add-to-library; max 100 chars)')
     .option('--wait-seconds <n>', 'longest wait for processing', '600')
+    .option('--dry-run', 'print the first request (INIT) and the segments that would follow; send nothing')
     .action(
       define<Record<string, string | boolean | undefined>>((ctx, o, args) =>
         runUpload(ctx, {
@@ -89,6 +92,7 @@ export function register(media: Command): void {
           addToLibrary: !!o.addToLibrary,
           name: o.name as string | undefined,
           waitSeconds: Number(o.waitSeconds),
+          dryRun: !!o.dryRun,
         }),
       ),
     );
@@ -186,14 +190,22 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     if (bad) throw new UsageError(`<file>: ${bad}`, { flag: o.category ? '--category' : '<file>' });
     const accountId = o.addToLibrary ? await ctx.accountId() : undefined;
 
-    const http = await ctx.http();
-    const init = await http.request<{ data: MediaData }>({
+    const initReq = {
       method: 'POST',
-      host: 'api',
+      host: 'api' as const,
       path: INIT_PATH,
-      auth: 'user',
       json: { media_type: mediaType, total_bytes: stat.size, media_category: category },
-    });
+    };
+    if (o.dryRun) {
+      const { printRequest } = await import('../dry-run.js');
+      await printRequest(ctx, initReq);
+      const segments = Math.max(1, Math.ceil(stat.size / CHUNK_BYTES));
+      return ctx.io.info(
+        `dry run: nothing was sent (then ${segments} APPEND of up to ${CHUNK_BYTES / 1048576} MiB, FINALIZE${o.addToLibrary ? ', the media library entry' : ''})`,
+      );
+    }
+    const http = await ctx.http();
+    const init = await http.request<{ data: MediaData }>({ ...initReq, auth: 'user' });
     const id = init.data.data.id;
     const bar = progressBar(ctx, stat.size);
     const buf = Buffer.alloc(Math.min(CHUNK_BYTES, stat.size));

@@ -5,6 +5,7 @@ import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
 import { define } from '../define.js';
 import { DuplicateError } from '../../core/errors.js';
 import { checkWebhookUrl } from './checks.js';
+import { addDryRun, dryRunDone, printRequest } from '../dry-run.js';
 
 export interface CreateOptions {
   url: string;
@@ -17,7 +18,7 @@ export interface CreateOptions {
 export const WEBHOOK_COLUMNS = ['id', 'url', 'valid', 'created_at'];
 
 export function register(parent: Command, runF = webhooksCreate): void {
-  parent
+  const cmd = parent
     .command('create')
     .argument('<url>', 'https URL of the receiver (a loopback http URL on the sandbox)')
     .description('register a webhook (https, public host, no port); the service runs a challenge check')
@@ -26,9 +27,8 @@ export function register(parent: Command, runF = webhooksCreate): void {
         '--if-exists <action>',
         'when the app has a webhook with this URL: return prints it (exit 0), fail exits 1 with its id',
       ).choices(['return', 'fail']),
-    )
-    .option('--dry-run', 'print the request that would be sent and send nothing')
-    .action(define<Omit<CreateOptions, 'url'>>((ctx, o, [url]) => runF(ctx, { ...o, url: url! })));
+    );
+  addDryRun(cmd).action(define<Omit<CreateOptions, 'url'>>((ctx, o, [url]) => runF(ctx, { ...o, url: url! })));
 }
 
 /** POST /2/webhooks */
@@ -48,15 +48,8 @@ export async function webhooksCreate(ctx: Context, o: CreateOptions): Promise<vo
   const url = await checkWebhookUrl(ctx, o.url);
   const { printOne } = await import('../../core/output.js');
   if (o.dryRun) {
-    ctx.io.out(
-      JSON.stringify({
-        dry_run: true,
-        method: E.create.method,
-        url: (await ctx.http()).url({ path: E.create.path }).toString(),
-        json: { url },
-      }),
-    );
-    return ctx.io.info('dry run: nothing was sent');
+    await printRequest(ctx, { method: E.create.method, path: E.create.path, json: { url } });
+    return dryRunDone(ctx);
   }
   if (o.ifExists) {
     const found = await existingWebhook(ctx, url, o.ifExists);

@@ -5,22 +5,24 @@ import { UsageError } from '../../core/errors.js';
 import { parseIsoTime } from '../../contract/time.js';
 import { REPLAY_WINDOW_MS, WEBHOOK_ENDPOINTS as E, parseReplayDate, toReplayDate } from '../../contract/webhooks.js';
 import { define } from '../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../dry-run.js';
 import { checkWebhookId } from './checks.js';
 
 export interface ReplayOptions {
   id: string;
   from?: string;
   to?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = webhooksReplay): void {
-  parent
+  const cmd = parent
     .command('replay')
     .argument('<id>', "the webhook's id (`xctl webhooks list`)")
     .description('re-deliver the events of a window (at most 24 hours back)')
     .option('--from <time>', 'window start: ISO time or yyyymmddhhmm (UTC)')
-    .option('--to <time>', 'window end, inclusive (default: now)')
-    .action(define<Omit<ReplayOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id: id! })));
+    .option('--to <time>', 'window end, inclusive (default: now)');
+  addDryRun(cmd).action(define<Omit<ReplayOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id: id! })));
 }
 
 /** ISO 8601 or yyyymmddhhmm (UTC) to epoch ms. */
@@ -45,8 +47,12 @@ export async function webhooksReplay(ctx: Context, o: ReplayOptions): Promise<vo
   if (from < floorNow - REPLAY_WINDOW_MS)
     throw new UsageError('--from must be within the past 24 hours (replay window)', { flag: '--from' });
   if (to > now + 60_000) throw new UsageError('--to must not be in the future', { flag: '--to' });
-  const http = await ctx.http();
   const body = { webhook_id: id, from_date: toReplayDate(from), to_date: toReplayDate(Math.min(to, floorNow)) };
+  if (o.dryRun) {
+    await printRequest(ctx, { method: E.replay.method, path: E.replay.path, json: body });
+    return dryRunDone(ctx);
+  }
+  const http = await ctx.http();
   const res = await http.request<{ data: Record<string, unknown> }>({
     method: E.replay.method,
     path: E.replay.path,

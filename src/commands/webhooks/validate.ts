@@ -5,29 +5,32 @@ import { CheckFailed } from '../../core/errors.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
 import { define } from '../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../dry-run.js';
 import { checkWebhookId } from './checks.js';
 
 export interface ValidateOptions {
   id: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = webhooksValidate): void {
-  parent
+  const cmd = parent
     .command('validate')
     .argument('<id>', "the webhook's id (`xctl webhooks list`)")
-    .description('run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)')
-    .action(define((ctx, _o, [id]) => runF(ctx, { id: id! })));
+    .description('run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)');
+  addDryRun(cmd).action(define<{ dryRun?: boolean }>((ctx, o, [id]) => runF(ctx, { id: id!, dryRun: o.dryRun })));
 }
 
 /** PUT /2/webhooks/:id — a challenge check that re-enables the webhook when it passes. */
 export async function webhooksValidate(ctx: Context, o: ValidateOptions): Promise<void> {
   const id = checkWebhookId(o.id);
+  const req = { method: E.validate.method, path: pathOf(E.validate, { id }) };
+  if (o.dryRun) {
+    await printRequest(ctx, req);
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
-  const res = await http.request<{ data: { valid: boolean } }>({
-    method: E.validate.method,
-    path: pathOf(E.validate, { id }),
-    auth: 'app',
-  });
+  const res = await http.request<{ data: { valid: boolean } }>({ ...req, auth: 'app' });
   const valid = !!res.data.data?.valid;
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), { id, valid, status: valid ? 'valid' : 'invalid' });

@@ -7,6 +7,7 @@ import { define } from '../../define.js';
 import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS, subscriptionOf } from './shape.js';
 import { authHelp, chooseAuth } from '../../v2-auth.js';
 import { scopesForEvent } from '../../../contract/oauth2.js';
+import { addDryRun, dryRunDone, printRequest } from '../../dry-run.js';
 
 export interface CreateOptions {
   event?: string;
@@ -16,10 +17,11 @@ export interface CreateOptions {
   tag?: string;
   webhook?: string;
   auth?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = subscriptionsCreate): void {
-  parent
+  const cmd = parent
     .command('create')
     .description('subscribe to an event type (to a webhook with --webhook, else to the stream)')
     .option(
@@ -34,8 +36,8 @@ export function register(parent: Command, runF = subscriptionsCreate): void {
     .option(
       '--auth <kind>',
       `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`,
-    )
-    .action(define<CreateOptions>((ctx, o) => runF(ctx, o)));
+    );
+  addDryRun(cmd).action(define<CreateOptions>((ctx, o) => runF(ctx, o)));
 }
 
 /** The request body, after every rule of the contract; a violation exits 2 naming the flag. */
@@ -57,6 +59,10 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
 /** POST /2/activity/subscriptions */
 export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promise<void> {
   const body = buildSubscription(o);
+  if (o.dryRun) {
+    await printRequest(ctx, { method: E.createSubscription.method, path: E.createSubscription.path, json: body });
+    return dryRunDone(ctx);
+  }
   const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.create);
   const http = await ctx.http();
   // A user token's scope depends on the event type: the hint of a 403 names it.

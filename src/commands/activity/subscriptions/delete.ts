@@ -7,17 +7,19 @@ import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { define } from '../../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../../dry-run.js';
 
 export interface DeleteOptions {
   ids: string[];
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = subscriptionsDelete): void {
-  parent
+  const cmd = parent
     .command('delete')
     .argument('<ids...>', 'subscription ids (`xctl activity subscriptions list`)')
-    .description('delete subscriptions, one or many (asks; --yes when not at a terminal)')
-    .action(define((ctx, _o, ids) => runF(ctx, { ids })));
+    .description('delete subscriptions, one or many (asks; --yes when not at a terminal)');
+  addDryRun(cmd).action(define<{ dryRun?: boolean }>((ctx, o, ids) => runF(ctx, { ids, dryRun: o.dryRun })));
 }
 
 /**
@@ -27,6 +29,7 @@ export function register(parent: Command, runF = subscriptionsDelete): void {
 export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promise<void> {
   for (const id of o.ids) checkInput(E.deleteSubscription, { path: { id } });
   const ids = [...new Set(o.ids)];
+  if (o.dryRun) return dryRunDeletes(ctx, ids);
   if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`)))
     return ctx.io.info('nothing deleted');
   const http = await ctx.http();
@@ -63,4 +66,25 @@ export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promi
   ctx.io.info(`${ids.length - failed.length} of ${ids.length} deleted (${left ?? '?'} left)`);
   if (failed.length)
     throw new ApiError(`${failed.length} of ${ids.length} subscriptions were not deleted: ${failed.join(', ')}`, {});
+}
+
+/** --dry-run: the delete requests, one id by path or up to 100 by query; nothing asked, nothing sent. */
+async function dryRunDeletes(ctx: Context, ids: string[]): Promise<void> {
+  if (ids.length === 1) {
+    await printRequest(ctx, {
+      method: E.deleteSubscription.method,
+      path: pathOf(E.deleteSubscription, { id: ids[0]! }),
+    });
+    return dryRunDone(ctx);
+  }
+  let n = 0;
+  for (let i = 0; i < ids.length; i += L.deleteManyIds.max, n++) {
+    const chunk = ids.slice(i, i + L.deleteManyIds.max);
+    await printRequest(ctx, {
+      method: E.deleteSubscriptions.method,
+      path: E.deleteSubscriptions.path,
+      query: { ids: chunk.join(',') },
+    });
+  }
+  dryRunDone(ctx, n);
 }

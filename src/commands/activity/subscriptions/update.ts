@@ -7,22 +7,24 @@ import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { define } from '../../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../../dry-run.js';
 import { SUBSCRIPTION_COLUMNS, subscriptionOf } from './shape.js';
 
 export interface UpdateOptions {
   id: string;
   tag?: string;
   webhook?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = subscriptionsUpdate): void {
-  parent
+  const cmd = parent
     .command('update')
     .argument('<id>', "the subscription's id")
     .description("change a subscription's tag or webhook (event type and filter cannot change)")
     .option('--tag <text>', `a new label (${L.tag.min}-${L.tag.max} characters)`)
-    .option('--webhook <id>', 'deliver to this webhook instead')
-    .action(define<Omit<UpdateOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id: id! })));
+    .option('--webhook <id>', 'deliver to this webhook instead');
+  addDryRun(cmd).action(define<Omit<UpdateOptions, 'id'>>((ctx, o, [id]) => runF(ctx, { ...o, id: id! })));
 }
 
 /** PUT /2/activity/subscriptions/:id {"tag"?,"webhook_id"?} */
@@ -38,13 +40,13 @@ export async function subscriptionsUpdate(ctx: Context, o: UpdateOptions): Promi
       { flag: '--tag' },
     );
   checkInput(E.updateSubscription, { path: { id: o.id }, body });
+  const req = { method: E.updateSubscription.method, path: pathOf(E.updateSubscription, { id: o.id }), json: body };
+  if (o.dryRun) {
+    await printRequest(ctx, req);
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
-  const res = await http.request<{ data?: unknown }>({
-    method: E.updateSubscription.method,
-    path: pathOf(E.updateSubscription, { id: o.id }),
-    auth: 'app',
-    json: body,
-  });
+  const res = await http.request<{ data?: unknown }>({ ...req, auth: 'app' });
   const { printOne } = await import('../../../core/output.js');
   await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), {
     columns: [...SUBSCRIPTION_COLUMNS, 'updated_at'],

@@ -7,12 +7,14 @@ import { requireOperation, requireResource } from '../../../ads/resources.js';
 import { checkBatch } from '../../../ads/batch.js';
 import { leavesWithoutNegate } from '../../../ads/resources/audience-rules.js';
 import { define } from '../../define.js';
+import { addDryRun } from '../../dry-run.js';
 import { parseJsonInput, readInputArg } from '../../input.js';
 import { sendBatch } from '../../ads/run.js';
 import { IMMUTABLE_HINT, refuseFlexible } from '../flexible-guard.js';
 
 export interface FlexibleCreateOptions {
   file: string;
+  dryRun?: boolean;
 }
 
 interface BatchItem {
@@ -22,7 +24,7 @@ interface BatchItem {
 
 export function register(parent: Command, runF = flexibleCreate): void {
   const op = requireOperation(requireResource('custom_audiences'), 'batch');
-  parent
+  const cmd = parent
     .command('create')
     .description(
       `create flexible audiences from a spec file (up to 10 per request, at most 10 custom audiences each) — POST /12${op.path}`,
@@ -30,8 +32,8 @@ export function register(parent: Command, runF = flexibleCreate): void {
     .requiredOption(
       '--file <path>',
       'the spec: one audience {"name","segments":{...}}, an array of them, or the batch body; - for stdin',
-    )
-    .action(define<FlexibleCreateOptions>((ctx, o) => runF(ctx, o)));
+    );
+  addDryRun(cmd).action(define<FlexibleCreateOptions>((ctx, o) => runF(ctx, o)));
 }
 
 /**
@@ -74,5 +76,5 @@ export async function flexibleCreate(ctx: Context, o: FlexibleCreateOptions): Pr
       }
     }
   }
-  await sendBatch(ctx, ca, op, items, {}, op.columns ?? ca.columns);
+  await sendBatch(ctx, ca, op, items, {}, op.columns ?? ca.columns, o.dryRun);
 }

@@ -7,6 +7,7 @@ import { pathOf } from '../../../contract/endpoint.js';
 import { LINK_FIELD_PARAMS, STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
 import { define } from '../../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../../dry-run.js';
 
 export interface LinkOptions {
   webhookId: string;
@@ -16,11 +17,13 @@ export interface LinkOptions {
   pollFields?: string;
   userFields?: string;
   placeFields?: string;
+  dryRun?: boolean;
 }
 
 /** `tweet.fields` -> `--tweet-fields` and its options key `tweetFields`. */
 const flagOf = (param: string) => '--' + param.replace('.', '-');
-const keyOf = (param: string) => param.replace(/\.(\w)/, (_, c: string) => c.toUpperCase()) as keyof LinkOptions;
+type FieldKey = Exclude<keyof LinkOptions, 'webhookId' | 'dryRun'>;
+const keyOf = (param: string) => param.replace(/\.(\w)/, (_, c: string) => c.toUpperCase()) as FieldKey;
 
 export function register(parent: Command, runF = linkWebhook): void {
   const cmd = parent
@@ -29,7 +32,7 @@ export function register(parent: Command, runF = linkWebhook): void {
     .description('deliver matching posts to a webhook (again with another field set: one more link)');
   for (const p of LINK_FIELD_PARAMS)
     cmd.option(`${flagOf(p)} <list>`, `${p} of each delivered post (as on the filtered stream)`);
-  cmd.action(
+  addDryRun(cmd).action(
     define<Omit<LinkOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
   );
 }
@@ -45,7 +48,12 @@ export async function linkWebhook(ctx: Context, o: LinkOptions): Promise<void> {
       throw new UsageError(`${flagOf(p)} must be a comma list of field names (got "${v}")`, { flag: flagOf(p) });
     query[p] = v;
   }
+  const req = { method: E.link.method, path: pathOf(E.link, { id }), query };
+  if (o.dryRun) {
+    await printRequest(ctx, req);
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
-  await http.request({ method: E.link.method, path: pathOf(E.link, { id }), auth: 'app', query });
+  await http.request({ ...req, auth: 'app' });
   ctx.io.info(`webhook ${id} now receives posts matching the filtered stream rules`);
 }

@@ -5,26 +5,30 @@ import { pathOf } from '../../../contract/endpoint.js';
 import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
 import { define } from '../../define.js';
+import { addDryRun, dryRunDone, printRequest } from '../../dry-run.js';
 
 import type { LinkOptions } from './link.js';
 
 export function register(parent: Command, runF = unlinkWebhook): void {
-  parent
+  const cmd = parent
     .command('unlink')
     .argument('<webhook-id>', "the webhook's id (`xctl webhooks list`)")
-    .description('stop delivering to a webhook')
-    .action(define((ctx, _o, [webhookId]) => runF(ctx, { webhookId: webhookId! })));
+    .description('stop delivering to a webhook');
+  addDryRun(cmd).action(
+    define<{ dryRun?: boolean }>((ctx, o, [webhookId]) => runF(ctx, { webhookId: webhookId!, dryRun: o.dryRun })),
+  );
 }
 
 /** DELETE /2/tweets/search/webhooks/:id */
 export async function unlinkWebhook(ctx: Context, o: LinkOptions): Promise<void> {
   const id = checkWebhookId(o.webhookId);
+  const req = { method: E.unlink.method, path: pathOf(E.unlink, { id }) };
+  if (o.dryRun) {
+    await printRequest(ctx, req);
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
-  const res = await http.request<{ data?: { deleted?: boolean } }>({
-    method: E.unlink.method,
-    path: pathOf(E.unlink, { id }),
-    auth: 'app',
-  });
+  const res = await http.request<{ data?: { deleted?: boolean } }>({ ...req, auth: 'app' });
   ctx.io.info(
     res.data.data?.deleted ? `webhook ${id} unlinked from the filtered stream` : `webhook ${id} was not linked`,
   );
