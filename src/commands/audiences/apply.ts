@@ -95,7 +95,7 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
   const profile = await ctx.profileName();
   const stateRoot = path.resolve(
     ctx.cwd,
-    o.stateDir ?? ctx.env.XCTL_STATE_DIR ?? path.dirname((await ctx.store()).path),
+    o.stateDir ?? ctx.env.XCTL_STATE_DIR ?? (await ctx.store()).folder('the snapshots and the apply state'),
   );
   const tmpParent = path.join(stateRoot, 'audiences');
   const env: ApplyEnv = {
