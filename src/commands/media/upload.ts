@@ -156,6 +156,21 @@ function changedDuringUpload(file: string, id: string): XctlError {
   });
 }
 
+/** --dry-run: the first request (INIT) as it would go, and what would follow; nothing is sent. */
+async function dryRunUpload(
+  ctx: Context,
+  init: { method: string; host: 'api'; path: string; json: unknown },
+  size: number,
+  library: boolean,
+): Promise<void> {
+  const { printRequest } = await import('../dry-run.js');
+  await printRequest(ctx, init);
+  const segments = Math.max(1, Math.ceil(size / CHUNK_BYTES));
+  ctx.io.info(
+    `dry run: nothing was sent (then ${segments} APPEND of up to ${CHUNK_BYTES / 1048576} MiB, FINALIZE${library ? ', the media library entry' : ''})`,
+  );
+}
+
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
   if (o.name !== undefined && !o.addToLibrary)
     throw new UsageError('--name is for the media library: add --add-to-library', { flag: '--name' });
@@ -196,14 +211,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
       path: INIT_PATH,
       json: { media_type: mediaType, total_bytes: stat.size, media_category: category },
     };
-    if (o.dryRun) {
-      const { printRequest } = await import('../dry-run.js');
-      await printRequest(ctx, initReq);
-      const segments = Math.max(1, Math.ceil(stat.size / CHUNK_BYTES));
-      return ctx.io.info(
-        `dry run: nothing was sent (then ${segments} APPEND of up to ${CHUNK_BYTES / 1048576} MiB, FINALIZE${o.addToLibrary ? ', the media library entry' : ''})`,
-      );
-    }
+    if (o.dryRun) return await dryRunUpload(ctx, initReq, stat.size, !!o.addToLibrary);
     const http = await ctx.http();
     const init = await http.request<{ data: MediaData }>({ ...initReq, auth: 'user' });
     const id = init.data.data.id;
