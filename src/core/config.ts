@@ -300,7 +300,9 @@ export class Store {
     if (!this.unnamed) return path.dirname(this.path);
     throw new UsageError(`HOME is not set and no folder was named for ${what}: nothing was sent`, {
       flag: '--state-dir',
-      hint: `pass --state-dir DIR${or ? ` or ${or}` : ''} (or set XCTL_STATE_DIR or XCTL_CONFIG_DIR); xctl does not write to the passwd entry's home folder`,
+      hint:
+        `pass --state-dir DIR${or ? ` or ${or}` : ''} (or set XCTL_STATE_DIR or XCTL_CONFIG_DIR); ` +
+        "xctl does not write to the passwd entry's home folder",
     });
   }
 
@@ -338,7 +340,9 @@ export class Store {
   private update(fn: (d: StoreData) => void | false): void {
     if (this.unnamed)
       throw new UsageError(`HOME is not set and no folder was named for the profile store: nothing was written`, {
-        hint: 'set XCTL_CONFIG_DIR (or HOME) to the folder to keep it in; credentials can also come from the XCTL_* variables',
+        hint:
+          'set XCTL_CONFIG_DIR (or HOME) to the folder to keep it in; ' +
+          'credentials can also come from the XCTL_* variables',
       });
     try {
       fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });

@@ -24,7 +24,10 @@ describe('--dry-run sends nothing', () => {
         ['activity', 'subscriptions', 'delete', '1900000000000000001', '--dry-run'],
         { method: 'DELETE', url: `${base}/2/activity/subscriptions/1900000000000000001` },
       ],
-      [['webhooks', 'validate', '1500000000000000001', '--dry-run'], { method: 'PUT', url: `${base}/2/webhooks/1500000000000000001` }],
+      [
+        ['webhooks', 'validate', '1500000000000000001', '--dry-run'],
+        { method: 'PUT', url: `${base}/2/webhooks/1500000000000000001` },
+      ],
       [
         ['audiences', 'permissions', 'revoke', 'ca1', 'p1', '--dry-run'],
         { method: 'DELETE', url: `${base}/12/accounts/${account}/custom_audiences/ca1/permissions/p1`, params: {} },

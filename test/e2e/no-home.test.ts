@@ -70,7 +70,9 @@ describe.skipIf(!canBind)('HOME unset', () => {
     let r = await runWithoutHome(home, passwd, ['webhooks', 'list', '-o', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([]);
-    expect(r.stderr).toContain('note: the bearer token is not cached: HOME is not set (set XCTL_CONFIG_DIR to cache it)');
+    expect(r.stderr).toContain(
+      'note: the bearer token is not cached: HOME is not set (set XCTL_CONFIG_DIR to cache it)',
+    );
     r = await runWithoutHome(home, passwd, ['ads', 'accounts', 'list', '-o', 'json'], env);
     expect(r.code, r.stderr).toBe(0);
     // A command that needs no credentials at all.
@@ -79,7 +81,12 @@ describe.skipIf(!canBind)('HOME unset', () => {
     expect(r.stdout).toMatch(/^[0-9a-f]{64}\n$/);
     // A journal needs a folder: the error names the flags instead of writing to the passwd home.
     fs.writeFileSync(path.join(dir, 'a.txt'), 'a@example.com\n');
-    r = await runWithoutHome(home, passwd, ['audiences', 'upload', 'ca1', path.join(dir, 'a.txt'), '--type', 'email'], env);
+    r = await runWithoutHome(
+      home,
+      passwd,
+      ['audiences', 'upload', 'ca1', path.join(dir, 'a.txt'), '--type', 'email'],
+      env,
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('HOME is not set and no folder was named for the upload journal: nothing was sent');
     expect(r.stderr).toContain('pass --state-dir DIR or --journal FILE');

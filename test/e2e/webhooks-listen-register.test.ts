@@ -197,6 +197,10 @@ describe('stale webhooks', () => {
     expect((await t.run(['webhooks', 'delete', '123', '--all-stale'])).code).toBe(2);
     const dry = await t.run(['webhooks', 'delete', '123', '--dry-run']);
     expect([dry.code, dry.stderr]).toEqual([0, 'dry run: nothing was sent\n']);
-    expect(JSON.parse(dry.stdout)).toEqual({ dry_run: true, method: 'DELETE', url: `${t.env.XCTL_BASE_URL}/2/webhooks/123` });
+    expect(JSON.parse(dry.stdout)).toEqual({
+      dry_run: true,
+      method: 'DELETE',
+      url: `${t.env.XCTL_BASE_URL}/2/webhooks/123`,
+    });
   });
 });

@@ -138,7 +138,10 @@ describe('--dry-run on every write', () => {
     // The lists name only commands that exist, and the allow-list only writes without the flag.
     for (const name of [...Object.keys(CALLS), ...Object.keys(ALLOWED)]) expect(all.has(name), name).toBe(true);
     for (const name of Object.keys(ALLOWED))
-      expect(all.get(name)!.options.some((o) => o.long === '--dry-run'), name).toBe(false);
+      expect(
+        all.get(name)!.options.some((o) => o.long === '--dry-run'),
+        name,
+      ).toBe(false);
   });
 });
 
@@ -170,7 +173,10 @@ describe('--dry-run prints the request and sends nothing', () => {
   it('activity subscriptions delete of many ids: one line per request (up to 100 ids each), nothing asked', async () => {
     const ids = Array.from({ length: 101 }, (_, i) => String(1000 + i));
     const out = await run(['activity', 'subscriptions', 'delete', ...ids, '--dry-run']);
-    const lines = out.stdout.trim().split('\n').map((l) => JSON.parse(l) as { method: string; url: string });
+    const lines = out.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method: string; url: string });
     expect(lines.map((l) => [l.method, new URL(l.url).searchParams.get('ids')!.split(',').length])).toEqual([
       ['DELETE', 100],
       ['DELETE', 1],
@@ -192,8 +198,19 @@ describe('--dry-run prints the request and sends nothing', () => {
 
   it('audiences permissions grant and an ads batch (generated): the form parameters, the JSON body', async () => {
     expect(
-      (await run(['audiences', 'permissions', 'grant', 'ca1', '--granted-account-id', 'acct2', '--permission-level', 'READ_ONLY', '--dry-run']))
-        .stdout,
+      (
+        await run([
+          'audiences',
+          'permissions',
+          'grant',
+          'ca1',
+          '--granted-account-id',
+          'acct2',
+          '--permission-level',
+          'READ_ONLY',
+          '--dry-run',
+        ])
+      ).stdout,
     ).toBe(
       '{"dry_run":true,"method":"POST","url":"https://ads-api.x.com/12/accounts/acct1/custom_audiences/ca1/permissions","params":{"granted_account_id":"acct2","permission_level":"READ_ONLY"}}\n',
     );

@@ -48,9 +48,7 @@ describe('webhooks delete: the run function', () => {
     const http = new HttpRegistry();
     t = testContext({ transport: http });
     await webhooksDelete(t.ctx, { id: '1234567890', dryRun: true });
-    expect(t.stdout()).toBe(
-      '{"dry_run":true,"method":"DELETE","url":"https://api.x.com/2/webhooks/1234567890"}\n',
-    );
+    expect(t.stdout()).toBe('{"dry_run":true,"method":"DELETE","url":"https://api.x.com/2/webhooks/1234567890"}\n');
     expect(t.stderr()).toBe('dry run: nothing was sent\n');
     expect(http.requests).toEqual([]);
   });

@@ -27,8 +27,8 @@ export function register(parent: Command, runF = subscribeRun): void {
     .option('--check', 'only say whether the user is subscribed (exit 1 when not)')
     .option('--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`);
   addDryRun(cmd).action(
-      define<Omit<SubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
-    );
+    define<Omit<SubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
+  );
 }
 
 /**

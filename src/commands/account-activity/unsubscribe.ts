@@ -22,10 +22,8 @@ export function register(parent: Command, runF = unsubscribeRun): void {
     .description("stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)")
     .option('--user-id <id>', "the user (default: the profile's user)");
   addDryRun(cmd).action(
-      define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) =>
-        runF(ctx, { ...o, webhookId: webhookId! }),
-      ),
-    );
+    define<Omit<UnsubscribeOptions, 'webhookId'>>((ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId! })),
+  );
 }
 
 /** The user: --user-id, else the profile's user, else the id a platform access token starts with. */

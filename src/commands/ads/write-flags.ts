@@ -10,7 +10,7 @@ import { DRY_RUN_HELP, dryRunDone, printDryRun as printRequestLine } from '../dr
 
 export { DuplicateError };
 
-/** Writes (every method but GET) take --dry-run; creates with a name (and a list to look in) take --if-exists. */
+/** Writes (any method but GET) take --dry-run; creates of named things take --if-exists. */
 export function addWriteFlags(sub: Command, r: ResourceDef, op: OperationDef): void {
   if (op.method === 'GET') return;
   sub.option('--dry-run', DRY_RUN_HELP);

@@ -50,7 +50,8 @@ export function register(audiences: Command, runF = audiencesApply): void {
     .option('--adopt', 'allow the first sync to audiences that already have members (as `audiences sync --adopt`)')
     .option(
       '--max-removes <n|p%>',
-      "refuse an audience whose sync would remove more members (every audience, over the file's max_removes; default without a terminal: 10%; 100% turns it off)",
+      'refuse an audience whose sync would remove more members (every audience, over the ' +
+        "file's max_removes; default without a terminal: 10%; 100% turns it off)",
     )
     .option(
       '--state-dir <dir>',
@@ -218,8 +219,7 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
       `interrupted: ${failed.length} audiences unfinished; run the same apply again to finish them`,
     );
   const causes = failed.map((r) => r.cause).filter((e): e is Error => !!e);
-  if (causes.length && causes.length === failed.length && causes.every((e) => e instanceof AuthError))
-    throw causes[0]!;
+  if (causes.length && causes.length === failed.length && causes.every((e) => e instanceof AuthError)) throw causes[0]!;
   const refused = failed.filter((r) => r.status === 'refused');
   // A refusal is exit 2 as sync's guards are, whatever else was applied: running the same apply
   // again would refuse it again (a retry on 4 must not loop), the source or the limit must change.
@@ -244,7 +244,9 @@ function refusedError(results: AudienceResult[], failed: AudienceResult[], refus
       (applied ? `; ${applied} applied` : ''),
     {
       flag: refused.some((r) => r.error?.includes('max_reject_rate')) ? '-f' : '--max-removes',
-      hint: 'check their sources (the reasons are above); if the removals are meant, pass --max-removes or raise max_removes in the file, then run the same apply again',
+      hint:
+        'check their sources (the reasons are above); if the removals are meant, pass ' +
+        '--max-removes or raise max_removes in the file, then run the same apply again',
     },
   );
 }

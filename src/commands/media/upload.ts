@@ -167,7 +167,8 @@ async function dryRunUpload(
   await printRequest(ctx, init);
   const segments = Math.max(1, Math.ceil(size / CHUNK_BYTES));
   ctx.io.info(
-    `dry run: nothing was sent (then ${segments} APPEND of up to ${CHUNK_BYTES / 1048576} MiB, FINALIZE${library ? ', the media library entry' : ''})`,
+    `dry run: nothing was sent (then ${segments} APPEND of up to ${CHUNK_BYTES / 1048576} MiB, ` +
+      `FINALIZE${library ? ', the media library entry' : ''})`,
   );
 }
 

@@ -68,7 +68,7 @@ export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promi
     throw new ApiError(`${failed.length} of ${ids.length} subscriptions were not deleted: ${failed.join(', ')}`, {});
 }
 
-/** --dry-run: the delete requests, one id by path or up to 100 by query; nothing asked, nothing sent. */
+/** --dry-run: the delete requests (one id by path, else 100 by query); nothing asked or sent. */
 async function dryRunDeletes(ctx: Context, ids: string[]): Promise<void> {
   if (ids.length === 1) {
     await printRequest(ctx, {
