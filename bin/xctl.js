@@ -83,6 +83,9 @@ function cacheFile(args) {
     const setting = process.env.XCTL_COMPILE_CACHE;
     if (setting !== undefined && /^(0|off|false|no)?$/i.test(setting)) return undefined;
     if (!/^[0-9a-f]{16}$/.test(build.id)) return undefined;
+    // HOME unset, no folder named: homedir() would be the passwd entry's, never chosen (issue 33).
+    const env = process.env;
+    if (!setting && !env.XDG_CACHE_HOME && !env.HOME && process.platform !== 'win32') return undefined;
     const base = process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
     const wanted = setting || path.join(base, 'xctl', 'compile-cache');
     // A symbolic link given as the cache folder is not followed.

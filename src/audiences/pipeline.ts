@@ -261,7 +261,8 @@ async function openUploadJournal(
       .update(JSON.stringify({ input: path.resolve(ctx.cwd, o.input), ...batchOptions }))
       .digest('hex')
       .slice(0, 24);
-    file = path.join(o.stateDir ?? path.dirname((await ctx.store()).path), 'journals', `upload-${key}.jsonl`);
+    const root = o.stateDir ?? (await ctx.store()).folder('the upload journal', '--journal FILE');
+    file = path.join(root, 'journals', `upload-${key}.jsonl`);
     isDefault = true;
     checkJournalDir(path.dirname(file), !!o.stateDir);
   }

@@ -52,7 +52,11 @@ export interface ExcessRemoves {
 }
 
 /** Whether `removes` of `before` members exceed the limit (none, 100% and no removal never do). */
-export function excessRemoves(limit: MaxRemoves | undefined, removes: number, before: number): ExcessRemoves | undefined {
+export function excessRemoves(
+  limit: MaxRemoves | undefined,
+  removes: number,
+  before: number,
+): ExcessRemoves | undefined {
   if (!limit || limit.percent === 100 || removes === 0) return undefined;
   const allowed = allowedRemoves(limit, before);
   if (removes <= allowed) return undefined;

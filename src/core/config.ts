@@ -155,6 +155,21 @@ export function storeDir(
 }
 
 /**
+ * No folder for xctl's files was named: HOME is unset and neither XCTL_CONFIG_DIR nor (outside
+ * macOS) XDG_CONFIG_HOME says where. os.homedir() would fall back to the passwd entry's home
+ * (`/root` for a CI job run as root), a folder the user never chose: the store then neither
+ * reads nor writes anything there (issue 33); credentials come from the environment. Windows
+ * keeps its APPDATA folder (HOME is rarely set there).
+ */
+export function configDirUnnamed(
+  env: Record<string, string | undefined>,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
+  if (platform === 'win32' || env.XCTL_CONFIG_DIR || env.HOME) return false;
+  return platform === 'darwin' || !env.XDG_CONFIG_HOME;
+}
+
+/**
  * The profile store: one JSON file (tab-indented, as conf wrote it), read afresh on every access
  * and replaced atomically on every write (temporary file in the same folder, fsync, rename), mode
  * 0600. A plain file store instead of conf: conf compiles JSON schemas (ajv) on load, which cost
@@ -164,14 +179,18 @@ export class Store {
   readonly path: string;
   /** The OS keychain side of the profiles whose secrets live there (profile-secrets.ts). */
   readonly secrets: ProfileSecrets;
+  /** No folder was named (configDirUnnamed): the store is empty and nothing is written. */
+  readonly unnamed: boolean;
 
   private constructor(dir: string, env: Record<string, string | undefined>) {
     this.path = path.join(dir, 'config.json');
     this.secrets = new ProfileSecrets(this.path, env);
+    this.unnamed = configDirUnnamed(env);
   }
 
   static async open(env: Record<string, string | undefined>): Promise<Store> {
     const store = new Store(storeDir(env), env);
+    if (store.unnamed) return store;
     // Ownership, modes and symbolic links of the folder and file (store-guard.ts).
     checkStorePlace(store.path);
     try {
@@ -272,7 +291,23 @@ export class Store {
     return out;
   }
 
+  /**
+   * The folder of the store, where sync snapshots and upload journals go by default; when no
+   * folder was named (HOME unset), an error naming --state-dir (nothing is written to the passwd
+   * home); `or`: another flag that names the file itself (upload's --journal FILE).
+   */
+  folder(what: string, or = ''): string {
+    if (!this.unnamed) return path.dirname(this.path);
+    throw new UsageError(`HOME is not set and no folder was named for ${what}: nothing was sent`, {
+      flag: '--state-dir',
+      hint:
+        `pass --state-dir DIR${or ? ` or ${or}` : ''} (or set XCTL_STATE_DIR or XCTL_CONFIG_DIR); ` +
+        "xctl does not write to the passwd entry's home folder",
+    });
+  }
+
   private read(): StoreData {
+    if (this.unnamed) return {};
     let text: string;
     try {
       text = fs.readFileSync(this.path, 'utf8');
@@ -303,6 +338,12 @@ export class Store {
    * whatever the umask or an earlier chmod did.
    */
   private update(fn: (d: StoreData) => void | false): void {
+    if (this.unnamed)
+      throw new UsageError(`HOME is not set and no folder was named for the profile store: nothing was written`, {
+        hint:
+          'set XCTL_CONFIG_DIR (or HOME) to the folder to keep it in; ' +
+          'credentials can also come from the XCTL_* variables',
+      });
     try {
       fs.mkdirSync(path.dirname(this.path), { recursive: true, mode: 0o700 });
       withFileLockSync(`${this.path}.lock`, () => {

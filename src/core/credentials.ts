@@ -94,11 +94,14 @@ export class CredentialCache {
     const { cachedBearer } = await import('./bearer-cache.js');
     const store = await this.o.profiles.store();
     const name = await this.o.profiles.name();
-    const got = await obtainOnce(
-      `${store.path}.bearer.lock`,
-      () => cachedBearer(store.profile(name), c.api_key),
-      () => this.newBearer(c),
-    );
+    // No folder named for the store (HOME unset): asked for, used, never cached nor locked.
+    const got = store.unnamed
+      ? await this.newBearer(c)
+      : await obtainOnce(
+          `${store.path}.bearer.lock`,
+          () => cachedBearer(store.profile(name), c.api_key),
+          () => this.newBearer(c),
+        );
     this.o.io.addSecret(got);
     this.creds = { ...c, bearer_token: got, source: { ...c.source, bearer_token: 'profile' } };
     return got;
@@ -120,6 +123,10 @@ export class CredentialCache {
     // Cached even when the key comes from the environment: CI jobs run many processes, and the
     // service punishes asking again (403 code 99). bearer_key ties it to the key it belongs to.
     // Best effort: a read-only or absent HOME (a CI runner) must not fail a command that only reads.
+    if ((await this.o.profiles.store()).unnamed) {
+      this.o.io.info('note: the bearer token is not cached: HOME is not set (set XCTL_CONFIG_DIR to cache it)');
+      return token;
+    }
     await this.updateProfile({ bearer_token: token, bearer_key: c.api_key }).catch((e: NodeJS.ErrnoException) => {
       if (e instanceof XctlError || !e.code) throw e;
       this.o.io.info(

@@ -60,7 +60,9 @@ describe('audiences apply, unattended: removals are guarded as sync guards them'
     yaml('cat all.txt');
     let r = await apply();
     expect(r.code, r.stderr).toBe(0);
-    const ids = Object.fromEntries((JSON.parse(r.stdout) as { audiences: Result[] }).audiences.map((a) => [a.name, a.id]));
+    const ids = Object.fromEntries(
+      (JSON.parse(r.stdout) as { audiences: Result[] }).audiences.map((a) => [a.name, a.id]),
+    );
     const full = await members(ids.Members!);
     expect(full.members).toEqual({ email: digests(emails(0, 50)) });
 

@@ -197,6 +197,12 @@ describe('stale webhooks', () => {
   it('delete needs an id or --all-stale, not both', async () => {
     expect((await t.run(['webhooks', 'delete', '--yes'])).stderr).toMatch(/which webhook\?/);
     expect((await t.run(['webhooks', 'delete', '123', '--all-stale'])).code).toBe(2);
-    expect((await t.run(['webhooks', 'delete', '123', '--dry-run'])).stderr).toMatch(/--dry-run goes with --all-stale/);
+    const dry = await t.run(['webhooks', 'delete', '123', '--dry-run']);
+    expect([dry.code, dry.stderr]).toEqual([0, 'dry run: nothing was sent\n']);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      dry_run: true,
+      method: 'DELETE',
+      url: `${t.env.XCTL_BASE_URL}/2/webhooks/123`,
+    });
   });
 });

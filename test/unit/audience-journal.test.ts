@@ -115,7 +115,7 @@ describe('Journal: lock', () => {
     Journal.open(file, header).close();
   });
 
-  it("a lock whose process is gone, or that holds no pid, is stale and taken over", () => {
+  it('a lock whose process is gone, or that holds no pid, is stale and taken over', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -233,7 +233,10 @@ describe('Journal: what is written', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     Journal.open(file, header).close();
-    fs.appendFileSync(file, '\n{"b":0}\n{"x":1}\n{"b":"1","n":3}\n{"b":2,"n":3,"h":"h2"}\n{"b":3,\n{"b":4,"n":1,"h":"h4"}\n');
+    fs.appendFileSync(
+      file,
+      '\n{"b":0}\n{"x":1}\n{"b":"1","n":3}\n{"b":2,"n":3,"h":"h2"}\n{"b":3,\n{"b":4,"n":1,"h":"h4"}\n',
+    );
     const r = Journal.open(file, header);
     expect(r.resumed).toBe(true);
     expect(r.completed).toBe(false);

@@ -486,7 +486,7 @@ describe('apply --plan', () => {
       revokes: [],
       drift: [],
       refused:
-        "30 of its 50 members would be removed (60%), more than 10% (5) allows by default when no terminal is attached; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes 30 (100% turns the guard off) or raise its max_removes",
+        '30 of its 50 members would be removed (60%), more than 10% (5) allows by default when no terminal is attached; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes 30 (100% turns the guard off) or raise its max_removes',
     };
     const json = { globals: { output: 'json' as const } };
     async function truncated(more: Partial<TestContextOptions> = json, extra = '') {
@@ -529,7 +529,7 @@ describe('apply --plan', () => {
         ['59%', 'refused'],
       ]) {
         const { t, file } = await truncated(json, '    max_removes: 0\n');
-          await audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: flag })).catch(() => undefined);
+        await audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: flag })).catch(() => undefined);
         const row = (JSON.parse(t.stdout()) as { audiences: Array<{ action: string; refused?: string }> })
           .audiences[0]!;
         expect(row.action, flag).toBe(action);

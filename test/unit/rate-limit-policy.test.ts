@@ -96,9 +96,11 @@ describe('rateLimitWait and backoff: boundaries', () => {
     expect(rateLimitWait({ ...base, headers: spent, maxWaitMs: 10_250 })).toMatchObject({ waitMs: 10_250 });
     expect(rateLimitWait({ ...base, headers: spent, maxWaitMs: 10_249 })).toBeUndefined();
     // a reset 100 ms ahead still waits a whole second
-    expect(
-      rateLimitWait({ ...base, now: now - 100, headers: { 'x-rate-limit-reset': String(sec) } }),
-    ).toEqual({ waitMs: 1000, why: 'x-rate-limit-reset', reset: sec });
+    expect(rateLimitWait({ ...base, now: now - 100, headers: { 'x-rate-limit-reset': String(sec) } })).toEqual({
+      waitMs: 1000,
+      why: 'x-rate-limit-reset',
+      reset: sec,
+    });
     // a reset exactly now is not ahead: back off instead
     expect(rateLimitWait({ ...base, headers: { 'x-rate-limit-reset': String(sec) } })).toMatchObject({
       why: 'backoff',

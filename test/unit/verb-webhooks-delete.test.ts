@@ -39,9 +39,17 @@ describe('webhooks delete: the run function', () => {
     expect(http.requests).toEqual([]);
   });
 
-  it('refuses an id that is not 1-19 digits, and --dry-run without --all-stale', async () => {
+  it('refuses an id that is not 1-19 digits', async () => {
     t = testContext({ transport: new HttpRegistry(), globals: { yes: true } });
     await expect(webhooksDelete(t.ctx, { id: 'abc' })).rejects.toThrow('webhook id must be 1-19 digits (got "abc")');
-    await expect(webhooksDelete(t.ctx, { id: '1', dryRun: true })).rejects.toThrow('--dry-run goes with --all-stale');
+  });
+
+  it('--dry-run with an id: prints the DELETE it would send, asks nothing, sends nothing (issue 33)', async () => {
+    const http = new HttpRegistry();
+    t = testContext({ transport: http });
+    await webhooksDelete(t.ctx, { id: '1234567890', dryRun: true });
+    expect(t.stdout()).toBe('{"dry_run":true,"method":"DELETE","url":"https://api.x.com/2/webhooks/1234567890"}\n');
+    expect(t.stderr()).toBe('dry run: nothing was sent\n');
+    expect(http.requests).toEqual([]);
   });
 });

@@ -57,7 +57,7 @@ describe('delivery signatures', () => {
     expect(verifySignature(secret, body, undefined)).toBe(false);
     expect(verifySignature(secret, body, 'sha256=')).toBe(false);
   });
-  it('delivery headers: JSON, and the same signature under the spec\'s and the platform\'s names', () => {
+  it("delivery headers: JSON, and the same signature under the spec's and the platform's names", () => {
     expect(SIGNATURE_HEADERS).toEqual(['x-service-webhooks-signature', 'x-twitter-webhooks-signature']);
     expect(deliveryHeaders(secret, body)).toEqual({
       'content-type': 'application/json',

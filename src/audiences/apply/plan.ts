@@ -39,7 +39,7 @@ export interface AudiencePlan {
   refresh: boolean;
   /** Handed to sync as --adopt (see adoptFor). */
   adopt: boolean;
-  /** The removal limit in force (see removesLimit), handed to sync when applying: "100%" for none. */
+  /** The removal limit in force (removesLimit), handed to sync when applying: "100%" for none. */
   maxRemoves: string;
   input?: string;
   grantOps: Array<{ account: string; level: string }>;
@@ -123,7 +123,11 @@ export function removesRefusal(env: ApplyEnv, spec: AudienceSpec, s: SyncSummary
   const x = excessRemoves(limit, s.removes, s.members_before);
   if (!x) return undefined;
   const allows = given ? `${given} ${x.limit} allows` : `${x.limit} allows by default when no terminal is attached`;
-  return `${s.removes} of its ${s.members_before} members would be removed${x.pct}, more than ${allows}; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes ${s.removes} (100% turns the guard off) or raise its max_removes`;
+  return (
+    `${s.removes} of its ${s.members_before} members would be removed${x.pct}, more than ${allows}; ` +
+    'nothing is sent for it: check its source (a truncated export looks like this), or if the ' +
+    `removals are meant pass --max-removes ${s.removes} (100% turns the guard off) or raise its max_removes`
+  );
 }
 
 /** The live audience for a spec, and the drift of its identity. */

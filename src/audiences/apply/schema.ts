@@ -47,7 +47,8 @@ const shared = {
       z.string().regex(/^(100|[1-9]?\d)%$/, { error: 'must be a number of members or a percentage up to 100%' }),
     ])
     .describe(
-      'refuse a sync that would remove more members: a count, or a percentage of the audience ("10%"; "100%" turns the guard off); as sync --max-removes (default without a terminal: 10%)',
+      'refuse a sync that would remove more members: a count, or a percentage of the audience ' +
+        '("10%"; "100%" turns the guard off); as sync --max-removes (default without a terminal: 10%)',
     )
     .optional(),
   max_reject_rate: z

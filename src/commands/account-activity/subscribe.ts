@@ -5,6 +5,7 @@ import { CheckFailed } from '../../core/errors.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity.js';
 import { pathOf } from '../../contract/endpoint.js';
 import { declare } from '../define.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../dry-run.js';
 import { authHelp, chooseAuth, type V2Endpoint } from '../v2-auth.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
@@ -12,6 +13,7 @@ export interface SubscribeOptions {
   webhookId: string;
   check?: boolean;
   auth?: string;
+  dryRun?: boolean;
 }
 
 /** The user's own subscription: OAuth 1.0a user context, or an OAuth 2.0 user token (dm.read dm.write tweet.read users.read). */
@@ -25,6 +27,7 @@ export function register(parent: Command, runF = subscribeRun): void {
     options: [
       ['--check', 'only say whether the user is subscribed (exit 1 when not)'],
       ['--auth <kind>', `${authHelp(SUBSCRIBE)}; OAuth 2.0 needs dm.read dm.write tweet.read users.read`],
+      DRY_RUN_OPTION,
     ],
     run: (ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId }),
   });
@@ -37,6 +40,10 @@ export function register(parent: Command, runF = subscribeRun): void {
 export async function subscribeRun(ctx: Context, o: SubscribeOptions): Promise<void> {
   const e = o.check ? E.check : E.subscribe;
   const path = pathOf(e, { webhook_id: checkWebhookId(o.webhookId) });
+  if (o.dryRun && !o.check) {
+    await printRequest(ctx, { method: e.method, path, json: {} });
+    return dryRunDone(ctx);
+  }
   const auth = await chooseAuth(ctx, o.auth, { ...e, kinds: ['user'] });
   const http = await ctx.http();
   const res = await http.request<{ data?: { subscribed?: boolean } }>({

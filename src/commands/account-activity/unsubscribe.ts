@@ -6,11 +6,13 @@ import { ACCOUNT_ACTIVITY_ENDPOINTS as E } from '../../contract/account-activity
 import { pathOf } from '../../contract/endpoint.js';
 import { checkInput } from '../../core/check-input.js';
 import { declare } from '../define.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../dry-run.js';
 import { checkWebhookId } from '../webhooks/checks.js';
 
 export interface UnsubscribeOptions {
   webhookId: string;
   userId?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = unsubscribeRun): void {
@@ -18,7 +20,7 @@ export function register(parent: Command, runF = unsubscribeRun): void {
     name: 'unsubscribe',
     description: "stop delivering a user's events to a webhook (app-only bearer; asks, --yes when not at a terminal)",
     arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
-    options: [['--user-id <id>', "the user (default: the profile's user)"]],
+    options: [['--user-id <id>', "the user (default: the profile's user)"], DRY_RUN_OPTION],
     run: (ctx, o, [webhookId]) => runF(ctx, { ...o, webhookId: webhookId }),
   });
 }
@@ -39,12 +41,17 @@ async function userIdFor(ctx: Context, webhookId: string, given: string | undefi
 export async function unsubscribeRun(ctx: Context, o: UnsubscribeOptions): Promise<void> {
   const webhookId = checkWebhookId(o.webhookId);
   const userId = await userIdFor(ctx, webhookId, o.userId);
+  const path = pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId });
+  if (o.dryRun) {
+    await printRequest(ctx, { method: E.unsubscribe.method, path });
+    return dryRunDone(ctx);
+  }
   if (!(await ctx.confirm(`stop delivering user ${userId}'s events to webhook ${webhookId}?`)))
     return ctx.io.info('nothing changed: still subscribed');
   const http = await ctx.http();
   await http.request({
     method: E.unsubscribe.method,
-    path: pathOf(E.unsubscribe, { webhook_id: webhookId, user_id: userId }),
+    path,
     auth: 'app',
   });
   ctx.io.info(`user ${userId} unsubscribed from webhook ${webhookId}`);

@@ -246,8 +246,10 @@ export async function runOperation(
       await readFileBody(ctx, o, 'a JSON array of {"operation_type","params"} items'),
       o.path,
       columns,
+      o.dryRun,
     );
-  if (op.body === 'json') return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns);
+  if (op.body === 'json')
+    return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns, '--file', o.dryRun);
   const raw = { ...o.params };
   if (o.money && Object.keys(o.money).length) await applyMoney(ctx, op, o.money, raw);
   for (const d of op.params)
@@ -329,6 +331,7 @@ export async function sendJsonBody(
   pathArgs: OperationOptions['path'],
   columns: string[],
   flag = '--file',
+  dryRun = false,
 ): Promise<void> {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
@@ -341,6 +344,7 @@ export async function sendJsonBody(
   }
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, pathArgs);
+  if (dryRun) return dryRunJson(ctx, op.method, path, body);
   const res = await (await ctx.http()).request<Envelope>({
     method: op.method,
     host: 'ads',
@@ -361,6 +365,7 @@ export async function sendBatch(
   body: unknown,
   pathArgs: OperationOptions['path'],
   columns: string[],
+  dryRun = false,
 ): Promise<void> {
   const check = checkBatch(op, body);
   if (check.requestErrors.length)
@@ -378,6 +383,7 @@ export async function sendBatch(
   }
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, pathArgs);
+  if (dryRun) return dryRunJson(ctx, 'POST', path, body);
   const http = await ctx.http();
   let res;
   try {
@@ -397,4 +403,11 @@ export async function sendBatch(
     throw e;
   }
   await printList(ctx.io, await ctx.output(), asRecords(res.data?.data), { columns });
+}
+
+/** --dry-run of a JSON-bodied or batch write: the request it would send (nothing is sent). */
+async function dryRunJson(ctx: Context, method: string, path: string, json: unknown): Promise<void> {
+  const { dryRunDone, printRequest } = await import('../dry-run.js');
+  await printRequest(ctx, { method, host: 'ads', path, json });
+  dryRunDone(ctx);
 }

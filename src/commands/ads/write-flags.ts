@@ -6,17 +6,14 @@ import { ApiError, DuplicateError, UsageError } from '../../core/errors.js';
 import type { OperationDef, ResourceDef } from '../../ads/resource-types.js';
 import type { Rec } from '../../core/output.js';
 import type { OptionDecl } from '../define.js';
+import { DRY_RUN_OPTION, dryRunDone, printDryRun as printRequestLine } from '../dry-run.js';
 
 export { DuplicateError };
 
-const WRITES = new Set(['create', 'update', 'delete']);
-
-/** Writes take --dry-run; creates with a name (and a list to look in) take --if-exists. */
+/** Writes (any method but GET) take --dry-run; creates with a name (and a list to look in) take --if-exists. */
 export function writeOptions(r: ResourceDef, op: OperationDef): OptionDecl[] {
-  if (op.kind !== 'one' || !op.std || !WRITES.has(op.std)) return [];
-  const out: OptionDecl[] = [
-    ['--dry-run', 'print the request that would be sent (method, URL, parameters) and send nothing'],
-  ];
+  if (op.method === 'GET') return [];
+  const out: OptionDecl[] = [DRY_RUN_OPTION];
   if (nameLookup(r, op)) {
     out.push({
       flags: '--if-exists <action>',
@@ -36,8 +33,8 @@ function nameLookup(r: ResourceDef, op: OperationDef): OperationDef | undefined 
 
 /** --dry-run: the request as it would go, on stdout as one JSON object. */
 export function printDryRun(ctx: Context, method: string, url: string, params: Record<string, string>): void {
-  ctx.io.out(JSON.stringify({ dry_run: true, method, url, params }));
-  ctx.io.info('dry run: nothing was sent');
+  printRequestLine(ctx, { method, url, params });
+  dryRunDone(ctx);
 }
 
 /**

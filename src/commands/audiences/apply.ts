@@ -93,7 +93,7 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
   const profile = await ctx.profileName();
   const stateRoot = path.resolve(
     ctx.cwd,
-    o.stateDir ?? ctx.env.XCTL_STATE_DIR ?? path.dirname((await ctx.store()).path),
+    o.stateDir ?? ctx.env.XCTL_STATE_DIR ?? (await ctx.store()).folder('the snapshots and the apply state'),
   );
   const tmpParent = path.join(stateRoot, 'audiences');
   const env: ApplyEnv = {
@@ -216,8 +216,7 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
       `interrupted: ${failed.length} audiences unfinished; run the same apply again to finish them`,
     );
   const causes = failed.map((r) => r.cause).filter((e): e is Error => !!e);
-  if (causes.length && causes.length === failed.length && causes.every((e) => e instanceof AuthError))
-    throw causes[0]!;
+  if (causes.length && causes.length === failed.length && causes.every((e) => e instanceof AuthError)) throw causes[0]!;
   const refused = failed.filter((r) => r.status === 'refused');
   // A refusal is exit 2 as sync's guards are, whatever else was applied: running the same apply
   // again would refuse it again (a retry on 4 must not loop), the source or the limit must change.
@@ -242,7 +241,9 @@ function refusedError(results: AudienceResult[], failed: AudienceResult[], refus
       (applied ? `; ${applied} applied` : ''),
     {
       flag: refused.some((r) => r.error?.includes('max_reject_rate')) ? '-f' : '--max-removes',
-      hint: 'check their sources (the reasons are above); if the removals are meant, pass --max-removes or raise max_removes in the file, then run the same apply again',
+      hint:
+        'check their sources (the reasons are above); if the removals are meant, pass ' +
+        '--max-removes or raise max_removes in the file, then run the same apply again',
     },
   );
 }

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors.js';
 import { requireOperation, requireResource } from '../../ads/resources.js';
 import { type ArgDecl, declare, type OptionDecl } from '../define.js';
+import { DRY_RUN_OPTION } from '../dry-run.js';
 import { optionsFor } from '../ads/generate.js';
 import { attributeOf, operationOptions, positionalsOf, runOperation } from '../ads/run.js';
 import { ownerOnlyHooks } from './owner-hint.js';
@@ -32,6 +33,7 @@ function addPermissionVerb(perms: Command, verb: string): void {
     options.push(...optionsFor(d));
   }
   options.push(['--tailored', 'use the /5 tailored audience permissions endpoint']);
+  if (verb !== 'list') options.push(DRY_RUN_OPTION);
   if (verb === 'list') {
     options.push(['--all', 'follow next_cursor through every page']);
     options.push(['--limit <n>', 'stop after n records (follows pages)']);

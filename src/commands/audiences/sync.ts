@@ -176,7 +176,7 @@ export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Pr
   }
   await refuseBinary(o.file);
   const { runSync, planExit, SYNC_FIELDS } = await import('../../audiences/sync.js');
-  const configDir = path.dirname((await ctx.store()).path);
+  const configDir = stateDir ?? (await ctx.store()).folder('the sync snapshot');
   const summary = await withPartialSummary(ctx, SYNC_FIELDS, () =>
     runSync(ctx, {
       audienceId: o.audienceId,

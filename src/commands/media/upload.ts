@@ -33,6 +33,8 @@ export interface UploadOptions {
   name?: string;
   /** Longest wait for processing, in seconds. */
   waitSeconds: number;
+  /** Print the first request (INIT) and what would follow; send nothing. */
+  dryRun?: boolean;
 }
 
 interface Processing {
@@ -81,6 +83,7 @@ export function register(media: Command): void {
       ['--add-to-library', 'also add it to the ads media library of --account'],
       ['--name <name>', 'media library name (with --add-to-library; max 100 chars)'],
       ['--wait-seconds <n>', 'longest wait for processing', '600'],
+      ['--dry-run', 'print the first request (INIT) and the segments that would follow; send nothing'],
     ],
     run: (ctx, o, [file]) =>
       runUpload(ctx, {
@@ -89,6 +92,7 @@ export function register(media: Command): void {
         addToLibrary: !!o.addToLibrary,
         name: o.name,
         waitSeconds: Number(o.waitSeconds),
+        dryRun: !!o.dryRun,
       }),
   });
 }
@@ -151,6 +155,22 @@ function changedDuringUpload(file: string, id: string): XctlError {
   });
 }
 
+/** --dry-run: the first request (INIT) as it would go, and what would follow; nothing is sent. */
+async function dryRunUpload(
+  ctx: Context,
+  init: { method: string; host: 'api'; path: string; json: unknown },
+  size: number,
+  library: boolean,
+): Promise<void> {
+  const { printRequest } = await import('../dry-run.js');
+  await printRequest(ctx, init);
+  const segments = Math.max(1, Math.ceil(size / CHUNK_BYTES));
+  ctx.io.info(
+    `dry run: nothing was sent (then ${segments} APPEND of up to ${CHUNK_BYTES / 1048576} MiB, ` +
+      `FINALIZE${library ? ', the media library entry' : ''})`,
+  );
+}
+
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
   if (o.name !== undefined && !o.addToLibrary)
     throw new UsageError('--name is for the media library: add --add-to-library', { flag: '--name' });
@@ -185,14 +205,15 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     if (bad) throw new UsageError(`<file>: ${bad}`, { flag: o.category ? '--category' : '<file>' });
     const accountId = o.addToLibrary ? await ctx.accountId() : undefined;
 
-    const http = await ctx.http();
-    const init = await http.request<{ data: MediaData }>({
+    const initReq = {
       method: 'POST',
-      host: 'api',
+      host: 'api' as const,
       path: INIT_PATH,
-      auth: 'user',
       json: { media_type: mediaType, total_bytes: stat.size, media_category: category },
-    });
+    };
+    if (o.dryRun) return await dryRunUpload(ctx, initReq, stat.size, !!o.addToLibrary);
+    const http = await ctx.http();
+    const init = await http.request<{ data: MediaData }>({ ...initReq, auth: 'user' });
     const id = init.data.data.id;
     const bar = progressBar(ctx, stat.size);
     const buf = Buffer.alloc(Math.min(CHUNK_BYTES, stat.size));

@@ -5,6 +5,7 @@ import { WEBHOOK_ENDPOINTS as E } from '../../contract/webhooks.js';
 import { declare } from '../define.js';
 import { DuplicateError } from '../../core/errors.js';
 import { checkWebhookUrl } from './checks.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../dry-run.js';
 
 export interface CreateOptions {
   url: string;
@@ -27,7 +28,7 @@ export function register(parent: Command, runF = webhooksCreate): void {
         description: 'when the app has a webhook with this URL: return prints it (exit 0), fail exits 1 with its id',
         choices: ['return', 'fail'],
       },
-      ['--dry-run', 'print the request that would be sent and send nothing'],
+      DRY_RUN_OPTION,
     ],
     run: (ctx, o, [url]) => runF(ctx, { ...o, url }),
   });
@@ -50,15 +51,8 @@ export async function webhooksCreate(ctx: Context, o: CreateOptions): Promise<vo
   const url = await checkWebhookUrl(ctx, o.url);
   const { printOne } = await import('../../core/output.js');
   if (o.dryRun) {
-    ctx.io.out(
-      JSON.stringify({
-        dry_run: true,
-        method: E.create.method,
-        url: (await ctx.http()).url({ path: E.create.path }).toString(),
-        json: { url },
-      }),
-    );
-    return ctx.io.info('dry run: nothing was sent');
+    await printRequest(ctx, { method: E.create.method, path: E.create.path, json: { url } });
+    return dryRunDone(ctx);
   }
   if (o.ifExists) {
     const found = await existingWebhook(ctx, url, o.ifExists);

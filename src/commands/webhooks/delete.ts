@@ -23,7 +23,10 @@ export function register(parent: Command, runF = webhooksDelete): void {
         '--all-stale',
         'delete every stale webhook: invalid (its last CRC check failed), or a loopback receiver that no longer answers',
       ],
-      ['--dry-run', 'with --all-stale: list the stale webhooks and why, delete nothing'],
+      [
+        '--dry-run',
+        'print the DELETE request that would be sent (with --all-stale: list the stale webhooks and why); delete nothing',
+      ],
     ],
     run: (ctx, o, [id]) => runF(ctx, { ...o, id }),
   });
@@ -41,10 +44,14 @@ export async function webhooksDelete(ctx: Context, o: DeleteOptions): Promise<vo
     if (o.id !== undefined) throw new UsageError('give a webhook id or --all-stale, not both', { flag: '--all-stale' });
     return deleteStale(ctx, !!o.dryRun);
   }
-  if (o.dryRun) throw new UsageError('--dry-run goes with --all-stale', { flag: '--dry-run' });
   if (o.id === undefined)
     throw new UsageError('which webhook? give its id (`xctl webhooks list`), or --all-stale', { flag: '<id>' });
   const id = checkWebhookId(o.id);
+  if (o.dryRun) {
+    const { dryRunDone, printRequest } = await import('../dry-run.js');
+    await printRequest(ctx, { method: E.delete.method, path: pathOf(E.delete, { id }) });
+    return dryRunDone(ctx);
+  }
   if (!(await ctx.confirm(`delete webhook ${id}?`))) return ctx.io.info('nothing deleted');
   await deleteWebhook(ctx, id);
   ctx.io.info(`deleted webhook ${id}`);

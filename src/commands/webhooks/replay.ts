@@ -6,12 +6,14 @@ import { parseIsoTime } from '../../contract/time.js';
 import { WEBHOOK_ENDPOINTS as E, parseReplayDate, toReplayDate } from '../../contract/webhooks.js';
 import { checkInput } from '../../core/check-input.js';
 import { declare } from '../define.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../dry-run.js';
 import { checkWebhookId } from './checks.js';
 
 export interface ReplayOptions {
   id: string;
   from?: string;
   to?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = webhooksReplay): void {
@@ -22,6 +24,7 @@ export function register(parent: Command, runF = webhooksReplay): void {
     options: [
       ['--from <time>', 'window start: ISO time or yyyymmddhhmm (UTC)'],
       ['--to <time>', 'window end, inclusive (default: now)'],
+      DRY_RUN_OPTION,
     ],
     run: (ctx, o, [id]) => runF(ctx, { ...o, id }),
   });
@@ -51,6 +54,10 @@ export async function webhooksReplay(ctx: Context, o: ReplayOptions): Promise<vo
     to_date: toReplayDate(to <= now + 60_000 ? Math.min(to, floorNow) : to),
   };
   checkInput(E.replay, { body }, {}, { now });
+  if (o.dryRun) {
+    await printRequest(ctx, { method: E.replay.method, path: E.replay.path, json: body });
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
   const res = await http.request<{ data: Record<string, unknown> }>({
     method: E.replay.method,

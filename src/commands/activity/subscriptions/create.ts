@@ -7,6 +7,7 @@ import { declare } from '../../define.js';
 import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS, subscriptionOf } from './shape.js';
 import { authHelp, chooseAuth } from '../../v2-auth.js';
 import { scopesForEvent } from '../../../contract/oauth2.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../../dry-run.js';
 
 export interface CreateOptions {
   event?: string;
@@ -16,6 +17,7 @@ export interface CreateOptions {
   tag?: string;
   webhook?: string;
   auth?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = subscriptionsCreate): void {
@@ -36,6 +38,7 @@ export function register(parent: Command, runF = subscriptionsCreate): void {
         '--auth <kind>',
         `${authHelp(SUBSCRIPTION_ENDPOINTS.create)}; an OAuth 2.0 token needs the event type's scope (dm.read for dm.*/chat.*, like.read, mute.read, block.read, else tweet.read)`,
       ],
+      DRY_RUN_OPTION,
     ],
     run: (ctx, o) => runF(ctx, o),
   });
@@ -60,6 +63,10 @@ export function buildSubscription(o: CreateOptions): Record<string, unknown> {
 /** POST /2/activity/subscriptions */
 export async function subscriptionsCreate(ctx: Context, o: CreateOptions): Promise<void> {
   const body = buildSubscription(o);
+  if (o.dryRun) {
+    await printRequest(ctx, { method: E.createSubscription.method, path: E.createSubscription.path, json: body });
+    return dryRunDone(ctx);
+  }
   const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.create);
   const http = await ctx.http();
   // A user token's scope depends on the event type: the hint of a 403 names it.

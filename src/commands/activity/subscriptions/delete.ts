@@ -7,9 +7,11 @@ import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { declare } from '../../define.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../../dry-run.js';
 
 export interface DeleteOptions {
   ids: string[];
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = subscriptionsDelete): void {
@@ -17,6 +19,7 @@ export function register(parent: Command, runF = subscriptionsDelete): void {
     name: 'delete',
     description: 'delete subscriptions, one or many (asks; --yes when not at a terminal)',
     arguments: [['<ids...>', 'subscription ids (`xctl activity subscriptions list`)']],
+    options: [DRY_RUN_OPTION],
     run: (ctx, _o, [ids]) => runF(ctx, { ids }),
   });
 }
@@ -28,6 +31,7 @@ export function register(parent: Command, runF = subscriptionsDelete): void {
 export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promise<void> {
   for (const id of o.ids) checkInput(E.deleteSubscription, { path: { id } });
   const ids = [...new Set(o.ids)];
+  if (o.dryRun) return dryRunDeletes(ctx, ids);
   if (!(await ctx.confirm(ids.length === 1 ? `delete subscription ${ids[0]}?` : `delete ${ids.length} subscriptions?`)))
     return ctx.io.info('nothing deleted');
   const http = await ctx.http();
@@ -64,4 +68,25 @@ export async function subscriptionsDelete(ctx: Context, o: DeleteOptions): Promi
   ctx.io.info(`${ids.length - failed.length} of ${ids.length} deleted (${left ?? '?'} left)`);
   if (failed.length)
     throw new ApiError(`${failed.length} of ${ids.length} subscriptions were not deleted: ${failed.join(', ')}`, {});
+}
+
+/** --dry-run: the delete requests (one id by path, else 100 by query); nothing asked or sent. */
+async function dryRunDeletes(ctx: Context, ids: string[]): Promise<void> {
+  if (ids.length === 1) {
+    await printRequest(ctx, {
+      method: E.deleteSubscription.method,
+      path: pathOf(E.deleteSubscription, { id: ids[0]! }),
+    });
+    return dryRunDone(ctx);
+  }
+  let n = 0;
+  for (let i = 0; i < ids.length; i += L.deleteManyIds.max, n++) {
+    const chunk = ids.slice(i, i + L.deleteManyIds.max);
+    await printRequest(ctx, {
+      method: E.deleteSubscriptions.method,
+      path: E.deleteSubscriptions.path,
+      query: { ids: chunk.join(',') },
+    });
+  }
+  dryRunDone(ctx, n);
 }

@@ -7,12 +7,14 @@ import { checkInput } from '../../../core/check-input.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
 import { pathOf } from '../../../contract/endpoint.js';
 import { declare } from '../../define.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../../dry-run.js';
 import { SUBSCRIPTION_COLUMNS, subscriptionOf } from './shape.js';
 
 export interface UpdateOptions {
   id: string;
   tag?: string;
   webhook?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = subscriptionsUpdate): void {
@@ -23,6 +25,7 @@ export function register(parent: Command, runF = subscriptionsUpdate): void {
     options: [
       ['--tag <text>', `a new label (${L.tag.min}-${L.tag.max} characters)`],
       ['--webhook <id>', 'deliver to this webhook instead'],
+      DRY_RUN_OPTION,
     ],
     run: (ctx, o, [id]) => runF(ctx, { ...o, id: id }),
   });
@@ -41,13 +44,13 @@ export async function subscriptionsUpdate(ctx: Context, o: UpdateOptions): Promi
       { flag: '--tag' },
     );
   checkInput(E.updateSubscription, { path: { id: o.id }, body });
+  const req = { method: E.updateSubscription.method, path: pathOf(E.updateSubscription, { id: o.id }), json: body };
+  if (o.dryRun) {
+    await printRequest(ctx, req);
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
-  const res = await http.request<{ data?: unknown }>({
-    method: E.updateSubscription.method,
-    path: pathOf(E.updateSubscription, { id: o.id }),
-    auth: 'app',
-    json: body,
-  });
+  const res = await http.request<{ data?: unknown }>({ ...req, auth: 'app' });
   const { printOne } = await import('../../../core/output.js');
   await printOne(ctx.io, await ctx.output(), subscriptionOf(res.data.data), {
     columns: [...SUBSCRIPTION_COLUMNS, 'updated_at'],

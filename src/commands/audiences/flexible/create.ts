@@ -7,12 +7,14 @@ import { requireOperation, requireResource } from '../../../ads/resources.js';
 import { checkBatch } from '../../../ads/batch.js';
 import { leavesWithoutNegate } from '../../../ads/resources/audience-rules.js';
 import { declare } from '../../define.js';
+import { DRY_RUN_OPTION } from '../../dry-run.js';
 import { parseJsonInput, readInputArg } from '../../input.js';
 import { sendBatch } from '../../ads/run.js';
 import { IMMUTABLE_HINT, refuseFlexible } from '../flexible-guard.js';
 
 export interface FlexibleCreateOptions {
   file: string;
+  dryRun?: boolean;
 }
 
 interface BatchItem {
@@ -32,6 +34,7 @@ export function register(parent: Command, runF = flexibleCreate): void {
           'the spec: one audience {"name","segments":{...}}, an array of them, or the batch body; - for stdin',
         required: true,
       },
+      DRY_RUN_OPTION,
     ],
     run: (ctx, o) => runF(ctx, o),
   });
@@ -77,5 +80,5 @@ export async function flexibleCreate(ctx: Context, o: FlexibleCreateOptions): Pr
       }
     }
   }
-  await sendBatch(ctx, ca, op, items, {}, op.columns ?? ca.columns);
+  await sendBatch(ctx, ca, op, items, {}, op.columns ?? ca.columns, o.dryRun);
 }

@@ -5,6 +5,7 @@ import { pathOf } from '../../../contract/endpoint.js';
 import { STREAM_ENDPOINTS as E } from '../../../contract/stream.js';
 import { checkWebhookId } from '../../webhooks/checks.js';
 import { declare } from '../../define.js';
+import { DRY_RUN_OPTION, dryRunDone, printRequest } from '../../dry-run.js';
 
 import type { LinkOptions } from './link.js';
 
@@ -13,6 +14,7 @@ export function register(parent: Command, runF = unlinkWebhook): void {
     name: 'unlink',
     description: 'stop delivering to a webhook',
     arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
+    options: [DRY_RUN_OPTION],
     run: (ctx, _o, [webhookId]) => runF(ctx, { webhookId }),
   });
 }
@@ -20,12 +22,13 @@ export function register(parent: Command, runF = unlinkWebhook): void {
 /** DELETE /2/tweets/search/webhooks/:id */
 export async function unlinkWebhook(ctx: Context, o: LinkOptions): Promise<void> {
   const id = checkWebhookId(o.webhookId);
+  const req = { method: E.unlink.method, path: pathOf(E.unlink, { id }) };
+  if (o.dryRun) {
+    await printRequest(ctx, req);
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
-  const res = await http.request<{ data?: { deleted?: boolean } }>({
-    method: E.unlink.method,
-    path: pathOf(E.unlink, { id }),
-    auth: 'app',
-  });
+  const res = await http.request<{ data?: { deleted?: boolean } }>({ ...req, auth: 'app' });
   ctx.io.info(
     res.data.data?.deleted ? `webhook ${id} unlinked from the filtered stream` : `webhook ${id} was not linked`,
   );
