@@ -2,7 +2,6 @@
 // would send, printed instead of sent, in one format for the generated ads writes and the
 // hand-written ones alike: one JSON line per request on stdout
 // ({"dry_run":true,"method","url","params"|"json"}), then "dry run: nothing was sent" on stderr.
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { HttpRequest } from '../core/http.js';
 
