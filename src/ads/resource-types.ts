@@ -247,6 +247,8 @@ export type AdsCollection =
   | 'media_uploads'
   | 'placements'
   | 'poll_cards'
+  /** The sandbox's posts (seeded, and post.create events'): what promoted_tweets may promote. */
+  | 'posts'
   | 'preroll_call_to_actions'
   | 'promotable_users'
   | 'promoted_accounts'

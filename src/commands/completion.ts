@@ -112,6 +112,55 @@ function valueTables(nodes: Node[]): { byPath: Array<[string, string[]]>; global
   return { byPath, global: [...global] };
 }
 
+/** bash: ids from the service (`xctl __complete`), ids only; kind, comma prefix, word, flags. */
+const BASH_IDS = `# Ids from the service (\`xctl __complete KIND PREFIX\`: cached, bounded in time): ids only.
+_xctl_ids() {
+  local kind="$1" pre="$2" cur="$3" line
+  shift 3
+  local -a ids=()
+  while IFS= read -r line; do
+    ids+=("\${line%%$'\\t'*}")
+  done < <("\${COMP_WORDS[0]}" "$@" __complete "$kind" "$cur" 2>/dev/null)
+  COMPREPLY=( $(compgen -P "$pre" -W "\${ids[*]}" -- "$cur") )
+}
+`;
+
+/** zsh: ids from the service as "id:name" entries for _describe. */
+const ZSH_IDS = `# Ids from the service (\`xctl __complete KIND PREFIX\`: cached, bounded in time) as
+# "id:name" entries; $1 the command, $2 the kind, $3 the prefix, the rest --profile/--account.
+__xctl_ids() {
+  local cmd="$1" kind="$2" cur="$3" line
+  shift 3
+  reply=()
+  for line in "\${(@f)$($cmd "$@" __complete "$kind" "$cur" 2>/dev/null)}"; do
+    [[ -n "$line" ]] && reply+=("\${line%%$'\\t'*}:\${line#*$'\\t'}")
+  done
+  _xctl_kind=ids
+}
+
+`;
+
+/** zsh: the completion function and how it registers (fpath, or compdef after compinit). */
+const ZSH_TAIL = `_xctl() {
+  local -a reply
+  __xctl_candidates "\${(@)words[1,CURRENT]}"
+  case $_xctl_kind in
+    files) _files ;;
+    values) compadd -P "$_xctl_prefix" -- "\${reply[@]}" ;;
+    ids) _describe -t ids id reply -P "$_xctl_prefix" ;;
+    *) _describe -t commands xctl reply ;;
+  esac
+}
+
+if [[ "\${funcstack[1]}" == _xctl ]]; then
+  _xctl "$@"
+elif (( \${+functions[compdef]} )); then
+  compdef _xctl xctl
+else
+  print -u2 "xctl completion: compinit has not run; add 'autoload -U compinit && compinit' before sourcing this"
+fi
+`;
+
 /**
  * Arguments that take an id the service can list (issue 29 item 9), by "path index" ("ads
  * campaigns get 0"), or "path *" for a list of ids (`<ids...>`): the scripts then call
@@ -173,17 +222,7 @@ declare -gA _xctl_idopts=(
 ${idOpts}
 )
 _xctl_value_opts=" ${vals} "
-# Ids from the service (\`xctl __complete KIND PREFIX\`: cached, bounded in time): ids only.
-_xctl_ids() {
-  local kind="$1" pre="$2" cur="$3" line
-  shift 3
-  local -a ids=()
-  while IFS= read -r line; do
-    ids+=("\${line%%$'\\t'*}")
-  done < <("\${COMP_WORDS[0]}" "$@" __complete "$kind" "$cur" 2>/dev/null)
-  COMPREPLY=( $(compgen -P "$pre" -W "\${ids[*]}" -- "$cur") )
-}
-_xctl_complete() {
+${BASH_IDS}_xctl_complete() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" prev="\${COMP_WORDS[COMP_CWORD-1]}" path="_" w i skip=0 npos=0
   local -a given=()
   for ((i=1; i<COMP_CWORD; i++)); do
@@ -282,19 +321,7 @@ ${idOpts}
 )
 typeset -g _xctl_value_opts=' ${valueOpts} '
 
-# Ids from the service (\`xctl __complete KIND PREFIX\`: cached, bounded in time) as
-# "id:name" entries; $1 the command, $2 the kind, $3 the prefix, the rest --profile/--account.
-__xctl_ids() {
-  local cmd="$1" kind="$2" cur="$3" line
-  shift 3
-  reply=()
-  for line in "\${(@f)$($cmd "$@" __complete "$kind" "$cur" 2>/dev/null)}"; do
-    [[ -n "$line" ]] && reply+=("\${line%%$'\\t'*}:\${line#*$'\\t'}")
-  done
-  _xctl_kind=ids
-}
-
-# What completes the last of the words given (the command line up to the cursor): sets
+${ZSH_IDS}# What completes the last of the words given (the command line up to the cursor): sets
 # reply to "name:description" entries, or to plain values (_xctl_kind=values), or asks for
 # files (_xctl_kind=files). (Not "path": zsh ties it to PATH.)
 __xctl_candidates() {
@@ -350,25 +377,7 @@ __xctl_candidates() {
   fi
 }
 
-_xctl() {
-  local -a reply
-  __xctl_candidates "\${(@)words[1,CURRENT]}"
-  case $_xctl_kind in
-    files) _files ;;
-    values) compadd -P "$_xctl_prefix" -- "\${reply[@]}" ;;
-    ids) _describe -t ids id reply -P "$_xctl_prefix" ;;
-    *) _describe -t commands xctl reply ;;
-  esac
-}
-
-if [[ "\${funcstack[1]}" == _xctl ]]; then
-  _xctl "$@"
-elif (( \${+functions[compdef]} )); then
-  compdef _xctl xctl
-else
-  print -u2 "xctl completion: compinit has not run; add 'autoload -U compinit && compinit' before sourcing this"
-fi
-`;
+${ZSH_TAIL}`;
 }
 
 export function fishScript(nodes: Node[], ids: Array<[string, string]> = []): string {

@@ -1,6 +1,7 @@
 // Examples shown at the end of each leaf command's help (gh's "EXAMPLES"), keyed by command path.
-// Loaded only when help is asked for. Generated ads verbs carry their own (placeholders in
-// capitals, built from the ads table); an entry here replaces them. Each example is a plain
+// Loaded only when help is asked for. Generated ads verbs carry their own (real-looking values
+// from ads/example-values.ts, built from the ads table); an entry here replaces them. No
+// placeholders (ID, KEY, ...): test/unit/help.test.ts refuses them. Each example is a plain
 // command line (quotes allowed; no pipes or redirections), optionally followed by `  # note`:
 // test/unit/help.test.ts parses every one with the real program definition.
 import type { Command } from 'commander';
@@ -9,8 +10,8 @@ import { helpWidth, termList, wrapWords } from './help-text.js';
 
 export const EXAMPLES: Record<string, string[]> = {
   'auth set': [
-    'xctl auth set --api-key KEY --api-secret -  # the secret on stdin, or at a hidden prompt',
-    'xctl auth set --client-id ID --client-secret -  # OAuth 2.0 app credentials',
+    'xctl auth set --api-key xvz1evFS4wEEPTGEFPHBog --api-secret -  # the secret on stdin, or at a hidden prompt',
+    'xctl auth set --client-id M1M5R3BMVy13QmpScXkzTUt5OE46MTpjaQ --client-secret -  # OAuth 2.0 app credentials',
   ],
   'auth login': [
     'xctl auth login',
@@ -32,12 +33,12 @@ export const EXAMPLES: Record<string, string[]> = {
     "xctl request --ads '/12/accounts?count=5' --paginate --jq '.data[].id'  # every page",
   ],
   'ads targeting add': [
-    'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type LOCATION --targeting-value 96683cc9126741d1  # the US',
-    'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type AGE --targeting-value AGE_21_TO_34',
-    'xctl ads targeting add --line-item-id LINE_ITEM_ID --targeting-type LANGUAGE --targeting-value en',
+    'xctl ads targeting add --line-item-id 8v7jo --targeting-type LOCATION --targeting-value 96683cc9126741d1  # the US',
+    'xctl ads targeting add --line-item-id 8v7jo --targeting-type AGE --targeting-value AGE_21_TO_34',
+    'xctl ads targeting add --line-item-id 8v7jo --targeting-type LANGUAGE --targeting-value en',
   ],
   __complete: [
-    'xctl __complete campaign  # what Tab offers after `ads campaigns get`: ID<TAB>name lines',
+    'xctl __complete campaign  # what Tab offers after `ads campaigns get`: one id and name a line',
     'xctl __complete webhook 1146  # the webhook ids that start with 1146',
   ],
   'config get': ['xctl config get account_id'],
@@ -57,7 +58,9 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl webhooks replay 1146654567674912769 --from 202601151000 --to 202601151200',
   ],
   'webhooks crc': ['xctl webhooks crc 9b4507b3-9040-4669-9ca3-6b94edb50553'],
-  'webhooks verify': ['xctl webhooks verify --signature sha256=BASE64 --body event.json'],
+  'webhooks verify': [
+    'xctl webhooks verify --signature sha256=xjq2VbNDt4dBtb1kG6wDHnIAnk0ViR0Hy/HnsO9FZXw= --body event.json',
+  ],
   'webhooks doctor': [
     'xctl webhooks doctor https://hooks.example.com/x',
     'xctl webhooks doctor --id 1146654567674912769 -o json --jq .cause',
@@ -94,11 +97,11 @@ export const EXAMPLES: Record<string, string[]> = {
   'stream webhooks unlink': ['xctl stream webhooks unlink 1146654567674912769 --yes'],
   'stream webhooks list': ['xctl stream webhooks list'],
   'audiences upload': [
-    'xctl audiences upload AUDIENCE_ID users.csv  # header detected; normalized, hashed, batched',
-    'xctl audiences upload AUDIENCE_ID phones.txt --type phone_number --default-country US',
-    'xctl audiences upload AUDIENCE_ID users.csv --dry-run --out bodies.jsonl',
+    'xctl audiences upload 1nmth users.csv  # header detected; normalized, hashed, batched',
+    'xctl audiences upload 1nmth phones.txt --type phone_number --default-country US',
+    'xctl audiences upload 1nmth users.csv --dry-run --out bodies.jsonl',
   ],
-  'audiences sync': ['xctl audiences sync AUDIENCE_ID users.csv --plan', 'xctl audiences sync AUDIENCE_ID users.csv'],
+  'audiences sync': ['xctl audiences sync 1nmth users.csv --plan', 'xctl audiences sync 1nmth users.csv'],
   'audiences apply': [
     'xctl audiences apply -f audiences.yaml --plan -o json  # CI: exit 10 when anything would change',
     'xctl audiences apply -f audiences.yaml --prune',
@@ -108,33 +111,33 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl audiences inspect crm-export.csv --default-country US',
     'xctl audiences inspect users.csv -o json',
   ],
-  'audiences do-not-reach upload': ['xctl audiences do-not-reach upload LIST_ID users.csv'],
+  'audiences do-not-reach upload': ['xctl audiences do-not-reach upload 1ne3h users.csv'],
   'audiences do-not-reach list': ['xctl audiences do-not-reach list'],
   'audiences do-not-reach create': ['xctl audiences do-not-reach create --description "Opted out"'],
-  'audiences do-not-reach delete': ['xctl audiences do-not-reach delete LIST_ID --yes'],
+  'audiences do-not-reach delete': ['xctl audiences do-not-reach delete 1ne3h --yes'],
   'audiences list': ['xctl audiences list', 'xctl audiences list --all --fields id,name,audience_size -o tsv'],
-  'audiences get': ['xctl audiences get AUDIENCE_ID --fields name,audience_size'],
+  'audiences get': ['xctl audiences get 1nmth --fields name,audience_size'],
   'audiences create': [
     'xctl audiences create --name Newsletter',
     'xctl audiences create --name Newsletter --fields id -o tsv  # the id, for scripts',
   ],
-  'audiences update': ['xctl audiences update AUDIENCE_ID --description "from the CRM"'],
-  'audiences delete': ['xctl audiences delete AUDIENCE_ID --yes'],
-  'audiences targeted': ['xctl audiences targeted AUDIENCE_ID'],
-  'audiences permissions list': ['xctl audiences permissions list AUDIENCE_ID'],
+  'audiences update': ['xctl audiences update 1nmth --description "from the CRM"'],
+  'audiences delete': ['xctl audiences delete 1nmth --yes'],
+  'audiences targeted': ['xctl audiences targeted 1nmth'],
+  'audiences permissions list': ['xctl audiences permissions list 1nmth'],
   'audiences permissions grant': [
-    'xctl audiences permissions grant AUDIENCE_ID --granted-account-id 18ce54d4x5t --permission-level READ_ONLY',
+    'xctl audiences permissions grant 1nmth --granted-account-id 18ce54d4x5t --permission-level READ_ONLY',
   ],
-  'audiences permissions revoke': ['xctl audiences permissions revoke AUDIENCE_ID PERMISSION_ID --yes'],
+  'audiences permissions revoke': ['xctl audiences permissions revoke 1nmth 1x2a3 --yes'],
   'audiences flexible create': ['xctl audiences flexible create --file flexible.json'],
   'audiences estimate': ['xctl audiences estimate --targeting targeting.json'],
   'media upload': [
     'xctl media upload banner.png',
     'xctl media upload clip.mp4 --category amplify_video --add-to-library --name "Spring clip"',
   ],
-  'ads stats job get': ['xctl ads stats job get JOB_ID'],
-  'ads stats job wait': ['xctl ads stats job wait JOB_ID'],
-  'ads stats job download': ['xctl ads stats job download JOB_ID'],
+  'ads stats job get': ['xctl ads stats job get 1381302245934485504'],
+  'ads stats job wait': ['xctl ads stats job wait 1381302245934485504'],
+  'ads stats job download': ['xctl ads stats job download 1381302245934485504'],
   'sandbox start': [
     'xctl sandbox start --configure  # credentials stored in the selected profile',
     'xctl sandbox start --json --state fixtures.json  # load fixtures; save them on exit',
@@ -159,10 +162,10 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl ads campaigns list --all --fields id,name,entity_status -o tsv',
   ],
   'ads campaigns create': [
-    'xctl ads campaigns create --name Spring --funding-instrument-id FUNDING_INSTRUMENT_ID --daily-budget-amount-local-micro 5000000',
-    'xctl ads campaigns create --name Spring --funding-instrument-id FUNDING_INSTRUMENT_ID --daily-budget-amount-local-micro 5000000 --standard-delivery',
+    'xctl ads campaigns create --name Spring --funding-instrument-id lygyi --daily-budget-amount-local-micro 5000000',
+    'xctl ads campaigns create --name Spring --funding-instrument-id lygyi --daily-budget-amount-local-micro 5000000 --standard-delivery',
   ],
-  'ads campaigns update': ['xctl ads campaigns update CAMPAIGN_ID --entity-status PAUSED'],
+  'ads campaigns update': ['xctl ads campaigns update 8wku2 --entity-status PAUSED'],
   'ads accounts list': ['xctl ads accounts list', 'xctl ads accounts list --fields id,name -o tsv'],
 };
 

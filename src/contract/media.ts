@@ -162,7 +162,9 @@ export function sniff(head: Uint8Array): string | undefined {
   if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP')
     return 'image/webp';
   if (b.subarray(0, 2).toString('latin1') === 'BM') return 'image/bmp';
-  if (b.subarray(4, 8).toString('latin1') === 'ftyp')
+  // ISO base media (mp4, mov): a first box `ftyp` whose 32-bit size covers at least its header
+  // and a major brand (random bytes with "ftyp" at offset 4 are not a container).
+  if (b.subarray(4, 8).toString('latin1') === 'ftyp' && b.length >= 12 && b.readUInt32BE(0) >= 12)
     return b.subarray(8, 10).toString('latin1') === 'qt' ? 'video/quicktime' : 'video/mp4';
   if (b[0] === 0x1a && b[1] === 0x45 && b[2] === 0xdf && b[3] === 0xa3) return 'video/webm';
   if (b[0] === 0x47) return 'video/mp2t';

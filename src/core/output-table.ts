@@ -2,9 +2,9 @@
 // layout cost start-up time that json and tsv do not need).
 //
 // Lists: one line per record, no rule between rows. Ids (id, *_id, *_ids, *_key, media_key,
-// profile) are never cut, since they are what users copy into the next command; free-text
-// columns shrink first (cut with …), then the rightmost of them are dropped, and stderr says how
-// many were hidden. A single record is a key/value view whose values wrap within the width.
+// profile, and the columns a command names `whole`) are never cut, since they are what users
+// copy into the next command; free-text columns shrink first (cut with …), then the rightmost
+// are dropped (timestamps first, names last), and stderr says how many were hidden. A single record is a key/value view whose values wrap within the width.
 // cli-table3 draws the box from widths computed here (colWidths, compact style); its own
 // wrapping and cutting are not used for lists, so an id can never be cut by it.
 import Table from 'cli-table3';
@@ -17,6 +17,11 @@ import { stringifyJson } from './json.js';
 export function isIdColumn(name: string): boolean {
   const last = name.split('.').pop()!;
   return /^(id|ids|key|profile|media_key|screen_name|cursor|next_cursor)$/.test(last) || /_(id|ids|key)$/.test(last);
+}
+
+/** name, business_name...: what people read a row by; shortened only after the rest is dropped. */
+export function isNameColumn(name: string): boolean {
+  return /(^|_)name$/.test(name.split('.').pop()!);
 }
 
 /** created_at, start_time, end_date...: the first columns a narrow table gives up. */
@@ -134,6 +139,8 @@ const PER_COLUMN = 3;
 const MIN_TEXT = 8;
 /** Free text is first shrunk down to this, before headers are cut. */
 const ROOMY_TEXT = 20;
+/** A name is cut below this (or its natural width when smaller) only once nothing else can go. */
+const NAME_ROOM = 24;
 /** A header wider than its values may be cut down to this. */
 const _MIN_HEAD = 6;
 /** Values without spaces up to this width (times, numbers, enums) are kept whole or dropped, never cut. */
@@ -145,6 +152,8 @@ export interface Column {
   cells: string[];
   /** Never cut, never dropped. */
   id: boolean;
+  /** A name: kept whole while other columns can be dropped instead, then cut, then dropped. */
+  named?: boolean;
   natural: number;
   /** The width down to which only the header is cut. */
   headFloor: number;
@@ -170,37 +179,50 @@ function shrink(widths: number[], mins: number[], over: number): number {
  * columns shrink (widest first) to a roomy width; else headers wider than their values are cut;
  * else free text shrinks to its minimum; else the
  * rightmost column that is not an id is dropped and the layout starts again. Ids keep their
- * width even when that overflows the terminal.
+ * width even when that overflows the terminal. Names keep theirs, up to NAME_ROOM, as long as
+ * another column (not an id, not a name) can be dropped instead (issue 29: three accounts read
+ * "Sandbox …").
  */
 export function layout(columns: Column[], width: number): { shown: Column[]; widths: number[]; hidden: string[] } {
   let shown = columns.slice();
   const hidden: string[] = [];
   for (;;) {
+    const namesWhole = shown.some((c) => !c.id && !c.named);
     const widths = shown.map((c) => c.natural);
     let over = widths.reduce((a, b) => a + b, 0) + PER_COLUMN * shown.length + 1 - width;
+    const floor = (c: Column, w: number) => (namesWhole && c.named ? Math.max(w, Math.min(c.natural, NAME_ROOM)) : w);
     over = shrink(
       widths,
-      shown.map((c) => (c.min < c.headFloor ? Math.max(c.min, Math.min(c.natural, ROOMY_TEXT)) : c.natural)),
+      shown.map((c) => floor(c, c.min < c.headFloor ? Math.max(c.min, Math.min(c.natural, ROOMY_TEXT)) : c.natural)),
       over,
     );
     over = shrink(
       widths,
-      shown.map((c) => Math.min(widths[shown.indexOf(c)]!, c.headFloor)),
+      shown.map((c, i) => floor(c, Math.min(widths[i]!, c.headFloor))),
       over,
     );
     over = shrink(
       widths,
-      shown.map((c) => c.min),
+      shown.map((c) => floor(c, c.min)),
       over,
     );
     if (over <= 0) return { shown, widths, hidden };
-    // Timestamps go before what people read (metrics, names, states); ids never go.
-    const stamp = shown.map((c) => !c.id && isTimeColumn(c.name)).lastIndexOf(true);
-    const drop = stamp >= 0 ? stamp : shown.map((c) => c.id).lastIndexOf(false);
+    const drop = columnToDrop(shown);
     if (drop < 0) return { shown, widths, hidden };
     hidden.unshift(shown[drop]!.name);
     shown = shown.filter((_, i) => i !== drop);
   }
+}
+
+/**
+ * Timestamps go before what people read (metrics, states), those before names; ids never go.
+ * The rightmost of a kind goes first; -1 when only ids are left.
+ */
+function columnToDrop(shown: Column[]): number {
+  const stamp = shown.map((c) => !c.id && isTimeColumn(c.name)).lastIndexOf(true);
+  if (stamp >= 0) return stamp;
+  const other = shown.map((c) => !c.id && !c.named).lastIndexOf(true);
+  return other >= 0 ? other : shown.map((c) => c.id).lastIndexOf(false);
 }
 
 /**
@@ -223,10 +245,13 @@ export function headers(heads: string[], widths: number[]): string[] {
   });
 }
 
-/** A list of records as a table that fits the terminal (see the top of this file). */
-export function printTable(io: IO, names: string[], recs: Rec[]): void {
+/**
+ * A list of records as a table that fits the terminal (see the top of this file). `whole`:
+ * columns kept whole as ids are (a cell that carries an id among other words).
+ */
+export function printTable(io: IO, names: string[], recs: Rec[], o: { whole?: string[] } = {}): void {
   const columns: Column[] = names.map((name) => {
-    const id = isIdColumn(name);
+    const id = isIdColumn(name) || !!o.whole?.includes(name);
     // One line per record: a newline in a value shows as ⏎.
     const cells = recs.map((r) => cellText(name, r).replace(/\r?\n/g, '⏎'));
     const head = safe(headerName(name));
@@ -235,7 +260,8 @@ export function printTable(io: IO, names: string[], recs: Rec[]): void {
     // Headers stay whole: what a table shows, --fields accepts (no "a_size" for audience_size).
     const headFloor = Math.max(longest, displayWidth(head));
     const text = !id && cells.some((c) => c.includes(' ') || displayWidth(c) > WORD);
-    return { name, head, cells, id, natural, headFloor, min: text ? Math.min(headFloor, MIN_TEXT) : headFloor };
+    const min = text ? Math.min(headFloor, MIN_TEXT) : headFloor;
+    return { name, head, cells, id, named: isNameColumn(name), natural, headFloor, min };
   });
   const { shown, widths, hidden } = layout(columns, terminalWidth(io));
   const t = new Table({

@@ -32,6 +32,8 @@ export interface ShapeOptions {
   knownFields?: string[];
   /** A paginated list: where it stopped, filled in while the records are read. */
   pages?: PageState;
+  /** Table columns kept whole, as ids are (their cells carry an id among other words). */
+  whole?: string[];
 }
 
 export function parseFormat(value: string | undefined, json?: boolean): Format | undefined {
@@ -208,7 +210,7 @@ export class RecordWriter {
           this.io.info('(no records)');
         } else {
           const { printTable } = await import('./output-table.js');
-          printTable(this.io, this.columnsFor(this.rows[0]!), this.rows);
+          printTable(this.io, this.columnsFor(this.rows[0]!), this.rows, { whole: this.shape.whole });
         }
         break;
     }

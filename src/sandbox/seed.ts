@@ -6,6 +6,7 @@ import { adsId, randomToken } from './state.js';
 import { sandboxAccountFields } from './ads/accounts.js';
 import { sandboxFundingInstrument } from './ads/campaigns.js';
 import { seedCreatives } from './seed-creatives.js';
+import { seedPosts } from './seed-posts.js';
 import { isoSeconds } from '../contract/time.js';
 
 export const SEED_USERS = [
@@ -51,6 +52,7 @@ export function seedState(app: SandboxApp): SandboxSeed {
   state.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, accountId, now));
   seedAds(app, accountId, fiId, owner.id);
   seedAudiences(app, accountId, owner.id);
+  seedPosts(app, owner.id, new Date(app.clock.now()).toISOString());
   return {
     base_url: '',
     api_key: a.key,

@@ -58,10 +58,15 @@ describe('promoted accounts', () => {
 
 describe('promoted tweets', () => {
   it('up to 50 posts per request; list, get, delete by record id; hidden with a deleted line item', async () => {
-    const ids = Array.from({ length: 50 }, (_, i) => String(1000 + i)).join(',');
+    // the sandbox's seeded posts: 1440000000000000001 to ...060
+    const ids = Array.from({ length: 50 }, (_, i) => String(1440000000000000001n + BigInt(i))).join(',');
     const made = await t.list(['ads', 'promoted-tweets', 'create', '--line-item-id', web, '--tweet-ids', ids]);
     expect(made).toHaveLength(50);
-    expect(made[0]).toMatchObject({ line_item_id: web, tweet_id: '1000', entity_status: 'ACTIVE' });
+    expect(made[0]).toMatchObject({
+      line_item_id: web,
+      tweet_id: '1440000000000000001',
+      entity_status: 'ACTIVE',
+    });
     const r = await t.refused([
       'ads',
       'promoted-tweets',
@@ -75,7 +80,7 @@ describe('promoted tweets', () => {
     const all = await t.json(['ads', 'promoted-tweets', 'list', '--count', '20', '--all']);
     expect(all).toHaveLength(50);
     const got = await t.json(['ads', 'promoted-tweets', 'get', made[1].id]);
-    expect(got.tweet_id).toBe('1001');
+    expect(got.tweet_id).toBe('1440000000000000002');
     expect(await t.json(['ads', 'promoted-tweets', 'delete', made[1].id, '--yes'])).toMatchObject({
       deleted: true,
       entity_status: 'PAUSED',
@@ -94,6 +99,39 @@ describe('promoted tweets', () => {
     ]);
     expect(shown.map((x) => [x.id, x.deleted])).toEqual([[made[0].id, false]]);
     t.collection('line_items').get(web)!.deleted = false;
+  });
+});
+
+describe('promoted tweets of posts that do not exist (issue 29 item 8)', () => {
+  it('an id that is no post of the sandbox is refused; nothing is promoted', async () => {
+    const before = t.collection('promoted_tweets').size;
+    const r = await t.run([
+      'ads',
+      'promoted-tweets',
+      'create',
+      '--line-item-id',
+      web,
+      '--tweet-ids',
+      '1440000000000000003,9999',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/tweet_ids 9999 was not found: no such post/);
+    expect(r.stderr).toMatch(/NOT_FOUND/);
+    expect(t.collection('promoted_tweets').size).toBe(before);
+  });
+  it('a post made with `ads tweets create` can be promoted', async () => {
+    const owner = t.sb.seed.user_id;
+    const post = await t.json(['ads', 'tweets', 'create', '--as-user-id', owner, '--text', 'hi']);
+    const made = await t.list([
+      'ads',
+      'promoted-tweets',
+      'create',
+      '--line-item-id',
+      web,
+      '--tweet-ids',
+      String(post.id_str),
+    ]);
+    expect(made[0]).toMatchObject({ tweet_id: post.id_str });
   });
 });
 

@@ -421,8 +421,16 @@ describe('line items', () => {
 
   it('promoted posts, accounts, media creatives and tracking tags attach to user-made line items', async () => {
     const li = await t.json([...engage(), '--name', 'Attach']);
-    const pt = await t.json(['ads', 'promoted-tweets', 'create', '--line-item-id', li.id, '--tweet-ids', '1234567890']);
-    expect(pt[0]).toMatchObject({ line_item_id: li.id, tweet_id: '1234567890' });
+    const pt = await t.json([
+      'ads',
+      'promoted-tweets',
+      'create',
+      '--line-item-id',
+      li.id,
+      '--tweet-ids',
+      '1440000000000000003', // a seeded post
+    ]);
+    expect(pt[0]).toMatchObject({ line_item_id: li.id, tweet_id: '1440000000000000003' });
     const media = [...t.collection('account_media').values()][0]!.id;
     expect(
       await t.json(['ads', 'media-creatives', 'create', '--line-item-id', li.id, '--account-media-id', media]),

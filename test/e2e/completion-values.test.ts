@@ -168,6 +168,8 @@ describe('ids from the sandbox', () => {
     );
     // the id is given: the second positional is no id
     expect(await b(['xctl', 'ads', 'campaigns', 'get', campaignIds[0]!, ''])).not.toContain(campaignIds[0]);
+    // --account on the line is passed on: an account the user cannot reach offers nothing
+    expect(await b(['xctl', '--account', 'zzzz9999', 'ads', 'campaigns', 'get', ''])).toEqual([]);
   });
 
   it.skipIf(!hasZsh)('zsh completes a campaign id with its name as the description', async () => {

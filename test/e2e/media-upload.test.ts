@@ -156,7 +156,7 @@ describe('media upload', () => {
 
   it('bytes that are not what the file claims fail processing (exit 1)', async () => {
     const r = await t.fails(1, ['media', 'upload', write('fake.mp4', Buffer.alloc(500, 1))]);
-    expect(r.stderr).toMatch(/failed processing: InvalidMedia/);
+    expect(r.stderr).toMatch(/failed processing: InvalidMedia: Unsupported video format/);
   });
 
   it('limits and types are refused before sending', async () => {

@@ -200,11 +200,12 @@ describe('item 3: POST accounts/:account_id/tweet and `xctl ads tweets create`',
     expect(typeof attach.body.request.params.tweet_ids[0]).toBe('number'); // as recorded
     const pv = await t.list(['ads', 'previews', 'list', '--tweet-ids', m![2]!, '--tweet-type', 'PUBLISHED']);
     expect(pv.map((p) => p.tweet_id)).toEqual([m![2]]);
-    // A post promoted by id only (made elsewhere) has a PUBLISHED preview too.
-    await t.json(['ads', 'promoted-tweets', 'create', '--line-item-id', li, '--tweet-ids', '1166476031668015104']);
-    expect(
-      await t.list(['ads', 'previews', 'list', '--tweet-ids', '1166476031668015104', '--tweet-type', 'PUBLISHED']),
-    ).toHaveLength(1);
+    // A post promoted by id only (a seeded post, not made here): a PUBLISHED preview too.
+    const seeded = '1440000000000000007';
+    await t.json(['ads', 'promoted-tweets', 'create', '--line-item-id', li, '--tweet-ids', seeded]);
+    expect(await t.list(['ads', 'previews', 'list', '--tweet-ids', seeded, '--tweet-type', 'PUBLISHED'])).toHaveLength(
+      1,
+    );
   });
 
   it('extended mode, trim_user, organic; refused without text or media, and for a user who did not grant access', async () => {
@@ -511,7 +512,7 @@ describe('items 9, 11, 12: shapes recorded from the real platform (the Ads SDK f
     if (spec.path === 'promoted_tweets') {
       await call('POST', `/12/accounts/${acct}/promoted_tweets`, [
         ['line_item_id', t.lineItem('FOLLOWERS')],
-        ['tweet_ids', '1166476031668015104'],
+        ['tweet_ids', '1440000000000000007'],
       ]);
     }
     const list = await call<{ data: Array<Record<string, unknown>> }>('GET', `/12/accounts/${acct}/${spec.path}`);

@@ -235,11 +235,11 @@ describe('auth status', () => {
     expect(requests).toEqual([]);
     expect(tty.stdout()).toBe(
       table(
-        '┌─────────┬──────────┬───────────┬────────────┬──────────┬────────┬───────────┬──────────┬─────────┐',
-        '│ profile │ selected │ api_key   │ api_secret │ user_to… │ bearer │ from_env  │ base_url │ secrets │',
-        '├─────────┼──────────┼───────────┼────────────┼──────────┼────────┼───────────┼──────────┼─────────┤',
-        '│ default │ true     │ test…(12) │ set        │ from env │ env    │ XCTL_API… │          │ file    │',
-        '└─────────┴──────────┴───────────┴────────────┴──────────┴────────┴───────────┴──────────┴─────────┘',
+        '┌─────────┬──────────┬───────────┬────────────┬────────────┬────────┬───────────────────┬──────────┐',
+        '│ profile │ selected │ api_key   │ api_secret │ user_token │ bearer │ from_env          │ base_url │',
+        '├─────────┼──────────┼───────────┼────────────┼────────────┼────────┼───────────────────┼──────────┤',
+        '│ default │ true     │ test…(12) │ set        │ from env   │ env    │ XCTL_API_KEY XCT… │          │',
+        '└─────────┴──────────┴───────────┴────────────┴────────────┴────────┴───────────────────┴──────────┘',
       ),
     );
     expect(piped.stdout()).toBe(
@@ -253,5 +253,106 @@ describe('auth status', () => {
     );
     for (const secret of ['test-api-secret', '1001-test-access-token', 'test-access-token-secret', 'AAAA-test-bearer'])
       expect(tty.stdout() + tty.stderr()).not.toContain(secret);
+  });
+});
+
+// Issue 29: at 80 columns `auth status` cut the user (its id inside), and three account names
+// read "Sandbox …". Ids are never cut; names go short only after the other columns have gone.
+describe('80 and 160 columns: ids whole, names shortened last', () => {
+  const noEnv = {
+    XCTL_API_KEY: undefined,
+    XCTL_API_SECRET: undefined,
+    XCTL_ACCESS_TOKEN: undefined,
+    XCTL_ACCESS_TOKEN_SECRET: undefined,
+    XCTL_BEARER_TOKEN: undefined,
+    XCTL_ACCOUNT_ID: undefined,
+  };
+  const store = {
+    default_profile: 'sandbox',
+    profiles: {
+      sandbox: {
+        api_key: 'dXIuWxUEQnM4VeOoWIYxlFzHS',
+        api_secret: 'sandbox-secret',
+        access_token: '2244994945-qmYxOlgIDhh5dYSzTnXxPuZ8u7a93yFW',
+        access_token_secret: 'sandbox-token-secret',
+        user_id: '2244994945',
+        screen_name: 'xctl_dev',
+        base_url: 'http://127.0.0.1:41234',
+        account_id: 'tod61m5h',
+      },
+      work: {
+        api_key: 'abcdefghijklmnopqrstu',
+        api_secret: 'work-secret',
+        access_token: '783214-aaaa',
+        access_token_secret: 'work-token-secret',
+        user_id: '783214',
+        screen_name: 'sandbox_alice',
+      },
+    },
+  };
+  const status = async (columns: number) => {
+    const t = testContext({ tty: true, columns, env: noEnv });
+    made.push(t);
+    const fs = await import('node:fs');
+    fs.writeFileSync(`${t.configDir}/config.json`, JSON.stringify(store), { mode: 0o600 });
+    await t.run(['auth', 'status']);
+    return t;
+  };
+
+  it('auth status at 80: the user with its id whole; the columns that do not fit are named', async () => {
+    const t = await status(80);
+    expect(t.stdout()).toBe(
+      table(
+        '┌─────────┬──────────┬───────────┬────────────┬─────────────────────────┐',
+        '│ profile │ selected │ api_key   │ api_secret │ user_token              │',
+        '├─────────┼──────────┼───────────┼────────────┼─────────────────────────┤',
+        '│ sandbox │ true     │ dXIu…(25) │ set        │ @xctl_dev (2244994945)  │',
+        '│ work    │ false    │ abcd…(21) │ set        │ @sandbox_alice (783214) │',
+        '└─────────┴──────────┴───────────┴────────────┴─────────────────────────┘',
+      ),
+    );
+    expect(t.stderr()).toMatch(/^\(4 columns hidden: bearer, from_env, base_url, secrets; use -o json or --fields\)\n/);
+  });
+
+  it('auth status at 160: every column', async () => {
+    const t = await status(160);
+    expect(t.stdout()).toBe(
+      table(
+        '┌─────────┬──────────┬───────────┬────────────┬─────────────────────────┬────────┬──────────┬────────────────────────┬─────────┐',
+        '│ profile │ selected │ api_key   │ api_secret │ user_token              │ bearer │ from_env │ base_url               │ secrets │',
+        '├─────────┼──────────┼───────────┼────────────┼─────────────────────────┼────────┼──────────┼────────────────────────┼─────────┤',
+        '│ sandbox │ true     │ dXIu…(25) │ set        │ @xctl_dev (2244994945)  │        │          │ http://127.0.0.1:41234 │ file    │',
+        '│ work    │ false    │ abcd…(21) │ set        │ @sandbox_alice (783214) │        │          │                        │ file    │',
+        '└─────────┴──────────┴───────────┴────────────┴─────────────────────────┴────────┴──────────┴────────────────────────┴─────────┘',
+      ),
+    );
+    expect(t.stderr()).not.toMatch(/hidden/);
+  });
+
+  const accounts = [
+    ['18ce54d4x5t', 'Sandbox Ads Account', 'Sandbox Business', 'TECHNOLOGY'],
+    ['1gwd6tjb', 'Sandbox Sister Account', 'Sandbox Business', 'OTHER'],
+    ['5gvk9h', 'Sandbox Partner Account', 'Partner Business', 'OTHER'],
+  ].map(([id, name, business_name, industry_type]) => ({
+    id,
+    name,
+    business_name,
+    industry_type,
+    timezone: 'America/New_York',
+    approval_status: 'ACCEPTED',
+    deleted: false,
+  }));
+
+  it.each([80, 160])('ads accounts list at %i: the account names whole', async (columns) => {
+    const reg = new HttpRegistry().register(route('GET', '/12/accounts'), json({ data: accounts }));
+    const t = testContext({ tty: true, columns, transport: reg });
+    made.push(t);
+    await t.run(['ads', 'accounts', 'list']);
+    for (const a of accounts) expect(t.stdout()).toContain(`│ ${a.id} `), expect(t.stdout()).toContain(` ${a.name} `);
+    for (const l of t.stdout().trimEnd().split('\n')) expect(l.length).toBeLessThanOrEqual(columns);
+    if (columns === 80)
+      expect(t.stdout().split('\n')[1]).toBe(
+        '│ id          │ name                    │ business_name    │ industry_type │',
+      );
   });
 });

@@ -115,6 +115,66 @@ describe('examples', () => {
   }, 120_000);
 });
 
+// Issue 29 item 7: `--targeting-type TARGETING_TYPE ...` taught nothing; every example shows
+// values a user could have typed.
+describe('examples use real values', () => {
+  const PLACEHOLDER_WORDS = new Set(
+    ['ID', 'IDS', 'KEY', 'SECRET', 'TOKEN', 'BASE64', 'FILE', 'URL', 'NAME', 'TYPE', 'VALUE', 'TEXT'].concat([
+      'PATH',
+      'JOB',
+      'USER',
+      'QUERY',
+      'T',
+      'N',
+      'X',
+      'CC',
+      'FOO',
+      'BAR',
+    ]),
+  );
+  /** Why a command line of an example holds a placeholder, or undefined. */
+  function placeholder(words: string[]): string | undefined {
+    for (let i = 1; i < words.length; i++) {
+      const w = words[i]!;
+      if (/\.\.\.|…/.test(w)) return `"${w}" (an ellipsis)`;
+      if (/<[^>]*>/.test(w)) return `"${w}" (an <angle> placeholder)`;
+      for (const part of w.split(/[=,:]/)) {
+        if (PLACEHOLDER_WORDS.has(part)) return `"${w}" (a placeholder word)`;
+        if (/^[A-Z][A-Z0-9_]*_IDS?$/.test(part)) return `"${w}" (an id placeholder)`;
+      }
+      const flag = words[i - 1]!;
+      if (flag.startsWith('--') && w === flag.slice(2).replace(/-/g, '_').toUpperCase())
+        return `"${flag} ${w}" (the flag's name as its value)`;
+    }
+    return undefined;
+  }
+
+  it('no example has a placeholder (ID, *_ID, KEY, ..., <x>, --flag-name FLAG_NAME)', () => {
+    const bad: string[] = [];
+    let seen = 0;
+    walk(program, (c) => {
+      if (!c.parent || !isLeaf(c)) return;
+      for (const ex of examplesOf(c)) {
+        seen++;
+        const why = placeholder(shellWords(exampleCommand(ex)));
+        if (why) bad.push(`${commandPath(c)}: ${why} in ${ex}`);
+      }
+    });
+    expect(seen).toBeGreaterThan(250);
+    expect(bad).toEqual([]);
+  });
+
+  it('the check finds what it is for', () => {
+    const found = (line: string) => placeholder(shellWords(line));
+    expect(found('xctl ads campaigns get CAMPAIGN_ID')).toMatch(/an id placeholder/);
+    expect(found('xctl ads targeting add --targeting-type TARGETING_TYPE')).toMatch(/flag's name/);
+    expect(found('xctl auth set --api-key KEY')).toMatch(/placeholder word/);
+    expect(found('xctl webhooks verify --signature sha256=BASE64')).toMatch(/placeholder word/);
+    expect(found('xctl ads stats --ids a,...')).toMatch(/ellipsis/);
+    expect(found('xctl ads targeting add --targeting-type AGE --targeting-value AGE_21_TO_34')).toBeUndefined();
+  });
+});
+
 describe('flag names', () => {
   // issue 29 item 2: `request -o csv --header` took the global --header for request's -H/--header
   it('no global flag shares a name (long or short) with any command’s own flag', async () => {

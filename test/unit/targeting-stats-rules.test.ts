@@ -189,6 +189,12 @@ describe('media upload contract', () => {
     expect(bytesMatchType(jpeg, 'image/pjpeg')).toBe(true);
     expect(bytesMatchType(jpeg, 'image/png')).toBe(false);
     expect(sniff(Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypqt  ')]))).toBe('video/quicktime');
+    // issue 29 item 8: "ftyp" at offset 4 of random bytes is no box (its size must cover a
+    // header and a brand)
+    const box = (size: number, rest: string) => Buffer.concat([Buffer.from([0, 0, 0, size]), Buffer.from(rest)]);
+    expect(sniff(box(4, 'ftypisom'))).toBeUndefined();
+    expect(sniff(box(0x20, 'ftyp'))).toBeUndefined();
+    expect(bytesMatchType(box(0x20, 'ftypisom'), 'video/mp4')).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-types.js';
 import { type ArgDecl, type CommandDecl, declare, type OptionDecl } from '../define.js';
+import { sampleValue } from './example-values.js';
 import { moneyOptions } from './money-flags.js';
 import { operationOptions, positionalsOf, runOperation, type OperationHooks } from './run.js';
 import { writeOptions } from './write-flags.js';
@@ -76,18 +77,18 @@ function argumentHelp(key: string, optional: boolean): string {
 
 /**
  * Help examples for a generated verb (commands/examples.ts prefers its own table): the verb with
- * its positionals and required flags, placeholders in capitals, enums with their first value.
+ * its positionals and required flags with real-looking values (example-values.ts).
  */
 function examplesFor(sub: Command, r: ResourceDef, op: OperationDef): string[] {
   const path: string[] = [];
   for (let c: Command | null = sub; c && c.parent; c = c.parent) path.unshift(c.name());
   const words = ['xctl', ...path];
-  for (const pos of positionalsOf(r, op)) if (!pos.optional) words.push(pos.key.toUpperCase());
+  for (const pos of positionalsOf(r, op)) if (!pos.optional) words.push(sampleValue(pos.key));
   if (op.body === 'json') words.push('--file', op.batch ? 'batch.json' : 'body.json');
   else {
     for (const d of op.params.filter((p) => p.required)) {
       if (d.kind === 'bool') words.push(d.flag);
-      else words.push(d.flag, d.enumValues?.[0] ?? d.name.toUpperCase());
+      else words.push(d.flag, sampleValue(d.name, d));
     }
   }
   const out = [words.join(' ')];

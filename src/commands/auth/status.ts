@@ -101,6 +101,8 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
       'base_url',
       'secrets',
     ],
+    // "@handle (user id)": the id is copied whole, as any id is (issue 29: cut at 80 columns)
+    whole: ['user_token'],
   });
   ctx.io.info(`store: ${store.path}${ctx.env.XCTL_CONFIG_DIR ? ' (folder from XCTL_CONFIG_DIR)' : ''}`);
   ctx.io.info(secretsNote(store, rows, ctx.env));

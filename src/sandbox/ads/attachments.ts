@@ -51,6 +51,24 @@ export const PROMOTED_ACCOUNTS: Behaviour = {
   },
 };
 
+/**
+ * A post the sandbox knows: seeded or from a post.create event (the post store), made with
+ * `ads tweets create`, or a scheduled post that went out.
+ */
+function postExists(ops: SandboxOps, tweetId: string): boolean {
+  if (ops.collection('posts').has(tweetId) || ops.collection('tweets').has(tweetId)) return true;
+  for (const s of ops.collection('scheduled_tweets').values()) {
+    if (s.tweet_id === tweetId) return true;
+  }
+  return false;
+}
+
+/** The ads API's answer for a reference to nothing (as for scheduled_tweet_id): 404 NOT_FOUND. */
+function unknownPost(ops: SandboxOps, tweetId: string): never {
+  const message = `tweet_ids ${tweetId} was not found: no such post`;
+  return ops.fail(404, 'NOT_FOUND', message, 'tweet_ids');
+}
+
 export const PROMOTED_TWEETS: Behaviour = {
   hooks: {
     // Spec 3: after the parent line item is deleted a promoted post stays deleted=false but
@@ -71,6 +89,7 @@ export const PROMOTED_TWEETS: Behaviour = {
         (e) => e.line_item_id === li.id && !e.deleted,
       );
       const ids = ops.values.tweet_ids as string[];
+      for (const tweetId of ids) if (!postExists(ops, tweetId)) unknownPost(ops, tweetId);
       // As recorded (the Ads SDK's promoted_tweets_attach.json): total_count, tweet_ids as numbers.
       ops.envelope({
         total_count: ids.length,

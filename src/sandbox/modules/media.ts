@@ -157,7 +157,12 @@ export function finalizeUpload(app: SandboxApp, u: Upload, fail: Fail): void {
   const good = bytesMatchType(file.subarray(0, 32), u.media_type);
   const size = imageSize(file);
   if (size) Object.assign(u, { width: size.w, height: size.h });
-  const error = { code: 1, name: 'InvalidMedia', message: `the file's bytes are not ${u.media_type}` };
+  // The platform's failure for a video it cannot read (platform-notes-2 section 3, v1.1 STATUS).
+  const message =
+    kindOfCategory(u.media_category) === 'video'
+      ? 'Unsupported video format'
+      : `the file's bytes are not ${u.media_type}`;
+  const error = { code: 1, name: 'InvalidMedia', message };
   if (kindOfCategory(u.media_category) === 'image') {
     u.state = good ? 'succeeded' : 'failed';
     if (!good) u.error = error;
