@@ -17,6 +17,7 @@ import { testContext, type TestContext } from '../helpers/test-context.js';
  */
 const CALLS: Record<string, string[]> = {
   'auth set': [],
+  __complete: ['GET'],
   'auth login': ['POST'],
   'auth logout': ['POST'],
   'auth app-token': ['POST'],

@@ -19,7 +19,7 @@ export function register(parent: Command, runF = webhooksValidate): void {
     description: 'run a challenge check now and re-enable the webhook when it passes (exit 1 when invalid)',
     arguments: [['<id>', "the webhook's id (`xctl webhooks list`)"]],
     options: [DRY_RUN_OPTION],
-    run: (ctx, _o, [id]) => runF(ctx, { id }),
+    run: (ctx, o, [id]) => runF(ctx, { id, dryRun: o.dryRun }),
   });
 }
 

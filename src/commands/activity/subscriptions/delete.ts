@@ -20,7 +20,7 @@ export function register(parent: Command, runF = subscriptionsDelete): void {
     description: 'delete subscriptions, one or many (asks; --yes when not at a terminal)',
     arguments: [['<ids...>', 'subscription ids (`xctl activity subscriptions list`)']],
     options: [DRY_RUN_OPTION],
-    run: (ctx, _o, [ids]) => runF(ctx, { ids }),
+    run: (ctx, o, [ids]) => runF(ctx, { ids, dryRun: o.dryRun }),
   });
 }
 

@@ -15,7 +15,7 @@ export function register(parent: Command, runF = unlinkWebhook): void {
     description: 'stop delivering to a webhook',
     arguments: [['<webhook-id>', "the webhook's id (`xctl webhooks list`)"]],
     options: [DRY_RUN_OPTION],
-    run: (ctx, _o, [webhookId]) => runF(ctx, { webhookId }),
+    run: (ctx, o, [webhookId]) => runF(ctx, { webhookId, dryRun: o.dryRun }),
   });
 }
 
