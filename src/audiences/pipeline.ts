@@ -160,6 +160,20 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     io.warn(
       `${stats.changed_batches} batch${stats.changed_batches === 1 ? '' : 'es'} acknowledged before had changed in the input and ${stats.changed_batches === 1 ? 'was' : 'were'} sent again`,
     );
+  endUpload(ctx, o, { stats, journal, journalIsDefault, dispatcher, isStdin: src.isStdin });
+  return stats;
+}
+
+/**
+ * How the upload ends: a failed journal stops it (resumable), else the outcome (exit code, the
+ * journal kept or removed, a notice) of what was acknowledged.
+ */
+function endUpload(
+  ctx: Context,
+  o: UploadOptions,
+  r: { stats: UploadSummary; journal?: Journal; journalIsDefault: boolean; dispatcher: Dispatcher; isStdin: boolean },
+): void {
+  const { stats, journal, dispatcher } = r;
   if (journal?.failed) {
     // The disk filled (or failed) under the journal: stop, resumable, with the reason.
     const err = journal.failed;
@@ -177,20 +191,19 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     interrupted: ctx.signal.aborted,
     failure: dispatcher.failure,
     inputError: dispatcher.inputError,
-    journal: journal && { file: journal.file, ackedBatches: journal.acked.size, isDefault: journalIsDefault },
-    isStdin: src.isStdin,
+    journal: journal && { file: journal.file, ackedBatches: journal.acked.size, isDefault: r.journalIsDefault },
+    isStdin: r.isStdin,
     read: stats.read,
     valid: stats.valid,
     acknowledged: stats.acknowledged,
   });
   applyJournalAction(journal, end.journal);
-  if (end.notice) io.err(end.notice);
+  if (end.notice) ctx.io.err(end.notice);
   const error = deadlineOutcome(end.error, ctx.signal);
   if (error) {
     error.summary = { ...stats };
     throw error;
   }
-  return stats;
 }
 
 function emptyUploadSummary(): UploadSummary {

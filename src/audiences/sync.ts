@@ -826,18 +826,11 @@ function fragments(type: IdType, c: DigestCursor): FragmentRun {
   return { frags, ends };
 }
 
-/**
- * --from-upload: the snapshot becomes the members a finished upload sent, read again from the
- * input its journal names (checked against the journal's fingerprint) and hashed the same way.
- */
-async function seedFromUpload(
-  ctx: Context,
-  o: SyncOptions,
-  type: IdType,
-  paths: SnapshotPaths,
-  who: { profile: string; account: string; audience: string },
-): Promise<SnapshotHeader> {
-  const file = o.fromUpload!;
+/** A finished upload journal's lines and its first line (what the upload sent, from which file). */
+function readUploadJournal(file: string): {
+  lines: string[];
+  head: UploadJournalHead & { options: Record<string, unknown>; fingerprint: Record<string, unknown> };
+} {
   const flag = { flag: '--from-upload' };
   let lines: string[];
   try {
@@ -848,12 +841,7 @@ async function seedFromUpload(
       flag,
     );
   }
-  let head: {
-    xctl_upload_journal?: number;
-    input?: string;
-    fingerprint?: Record<string, unknown>;
-    options?: Record<string, unknown>;
-  };
+  let head: UploadJournalHead;
   try {
     head = JSON.parse(lines[0] ?? '');
   } catch {
@@ -867,6 +855,30 @@ async function seedFromUpload(
       hint: 'a finished upload journal stays when the upload ran with --journal FILE',
     });
   }
+  return { lines, head: { ...head, options: head.options, fingerprint: head.fingerprint } };
+}
+
+interface UploadJournalHead {
+  xctl_upload_journal?: number;
+  input?: string;
+  fingerprint?: Record<string, unknown>;
+  options?: Record<string, unknown>;
+}
+
+/**
+ * --from-upload: the snapshot becomes the members a finished upload sent, read again from the
+ * input its journal names (checked against the journal's fingerprint) and hashed the same way.
+ */
+async function seedFromUpload(
+  ctx: Context,
+  o: SyncOptions,
+  type: IdType,
+  paths: SnapshotPaths,
+  who: { profile: string; account: string; audience: string },
+): Promise<SnapshotHeader> {
+  const file = o.fromUpload!;
+  const flag = { flag: '--from-upload' };
+  const { lines, head } = readUploadJournal(file);
   const opt = head.options as {
     target?: string;
     account?: string;
