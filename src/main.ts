@@ -106,19 +106,24 @@ async function main(argv: string[]): Promise<number> {
     await program.parseAsync([...argv.slice(0, 2), ...parsed]);
     return ExitCode.OK;
   } catch (e) {
-    const err = e as Error & { code?: string; exitCode?: number };
-    if (typeof err.code === 'string' && err.code.startsWith('commander.')) {
-      if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code)) return ExitCode.OK;
-      if (err.code === 'commander.executeSubCommandAsync') return err.exitCode ?? 1;
-      return ExitCode.USAGE; // commander already printed the message
-    }
-    if (controller.signal.aborted && !(err instanceof XctlError && err.exitCode === ExitCode.PARTIAL)) {
-      if (!(err instanceof InterruptedError)) write('interrupted');
-      else write(err.message);
-      return ExitCode.INTERRUPTED;
-    }
-    return report(err, wantJson, verbose);
+    return exitCodeOf(e, controller.signal, wantJson, verbose);
   }
+}
+
+/** A command's failure as its exit code: commander's own, an interruption, or reported (report()). */
+async function exitCodeOf(e: unknown, signal: AbortSignal, json: boolean, verbose: boolean): Promise<number> {
+  const err = e as Error & { code?: string; exitCode?: number };
+  if (typeof err.code === 'string' && err.code.startsWith('commander.')) {
+    if (['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(err.code)) return ExitCode.OK;
+    if (err.code === 'commander.executeSubCommandAsync') return err.exitCode ?? 1;
+    return ExitCode.USAGE; // commander already printed the message
+  }
+  if (signal.aborted && !(err instanceof XctlError && err.exitCode === ExitCode.PARTIAL)) {
+    if (!(err instanceof InterruptedError)) write('interrupted');
+    else write(err.message);
+    return ExitCode.INTERRUPTED;
+  }
+  return report(err, json, verbose);
 }
 
 /**

@@ -62,20 +62,7 @@ export interface HashedInput {
 /** The input, read up to its first chunk (undefined when it is empty). Workers start on `results()`. */
 export async function openHashedInput(ctx: Context, o: HashedInputOptions): Promise<HashedInput | undefined> {
   const isStdin = o.input === '-';
-  let totalBytes: number | undefined;
-  if (!isStdin) {
-    try {
-      const st = fs.statSync(o.input);
-      if (st.isDirectory()) throw new UsageError(`${o.input} is a directory`, { flag: '<file>' });
-      totalBytes = st.size;
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      throw new UsageError(
-        `cannot read ${o.input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
-        { flag: '<file>' },
-      );
-    }
-  }
+  const totalBytes = isStdin ? undefined : sizeOf(o.input);
 
   // The format decides whether chunks must respect quotes; known before the first chunk is cut.
   let format: InputFormat | undefined = o.format !== 'auto' ? o.format : isStdin ? undefined : formatFromName(o.input);
@@ -85,7 +72,7 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
     quoteAware.delimiter = f === 'tsv' ? 9 : 44;
   };
   cutBy(format);
-  let bytesDone = 0;
+  const done = { bytes: 0 };
   const sniff = (d: Uint8Array) => {
     if (format === undefined) {
       const s = Buffer.from(d.buffer, d.byteOffset, Math.min(d.length, 65536)).toString('utf8');
@@ -151,32 +138,11 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       columns: plan.columns,
       cfg,
       lineBase,
-      bytesDone: () => bytesDone,
+      bytesDone: () => done.bytes,
       giveFrags: (f) => poolRef.pool?.giveFrags(f),
       async *results() {
         const pool = (poolRef.pool = new WorkerPool(nWorkers, cfg));
-        const pending = new Map<number, Promise<ChunkResult>>();
-        let seq = 0;
-        let nextOut = 0;
-        // Results are handed on in input order: two chunks per worker (and one spare) keep a
-        // worker busy while the main thread waits for a slower one's older chunk.
-        const maxOutstanding = nWorkers * 2 + 1;
-        const take = async () => {
-          const r = await pending.get(nextOut)!;
-          pending.delete(nextOut++);
-          bytesDone += r.bytes;
-          return r;
-        };
-        pending.set(seq, pool.run(seq, firstChunk));
-        seq++;
-        for (;;) {
-          while (pending.size >= maxOutstanding) yield await take();
-          const n = await chunks.next();
-          if (n.done) break;
-          pending.set(seq, pool.run(seq, n.value));
-          seq++;
-        }
-        while (pending.size > 0) yield await take();
+        yield* inOrder(pool, firstChunk, chunks, nWorkers, done);
       },
       async close() {
         await poolRef.pool?.close();
@@ -186,6 +152,54 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
   } finally {
     if (!ok) await chunks.return(undefined);
   }
+}
+
+/** The size of an input file, or the usage error of one that cannot be read. */
+function sizeOf(input: string): number {
+  try {
+    const st = fs.statSync(input);
+    if (st.isDirectory()) throw new UsageError(`${input} is a directory`, { flag: '<file>' });
+    return st.size;
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(
+      `cannot read ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      { flag: '<file>' },
+    );
+  }
+}
+
+/**
+ * The chunks hashed by the pool, handed on in input order: two chunks per worker (and one spare)
+ * keep a worker busy while the main thread waits for a slower one's older chunk.
+ */
+async function* inOrder(
+  pool: WorkerPool,
+  firstChunk: Uint8Array,
+  chunks: AsyncGenerator<Uint8Array>,
+  nWorkers: number,
+  done: { bytes: number },
+): AsyncGenerator<ChunkResult> {
+  const pending = new Map<number, Promise<ChunkResult>>();
+  let seq = 0;
+  let nextOut = 0;
+  const maxOutstanding = nWorkers * 2 + 1;
+  const take = async () => {
+    const r = await pending.get(nextOut)!;
+    pending.delete(nextOut++);
+    done.bytes += r.bytes;
+    return r;
+  };
+  pending.set(seq, pool.run(seq, firstChunk));
+  seq++;
+  for (;;) {
+    while (pending.size >= maxOutstanding) yield await take();
+    const n = await chunks.next();
+    if (n.done) break;
+    pending.set(seq, pool.run(seq, n.value));
+    seq++;
+  }
+  while (pending.size > 0) yield await take();
 }
 
 /**

@@ -10,7 +10,7 @@ import { PartialError, UsageError, errnoCode, errorMessage } from '../core/error
 import { Batcher } from './batcher.js';
 import type { InputFormat } from './chunk-processor.js';
 import { Dispatcher } from './dispatcher.js';
-import { gatedResults, openHashedInput, RecordTally } from './hashed-input.js';
+import { gatedResults, openHashedInput, RecordTally, type HashedInput } from './hashed-input.js';
 import { parseRejectGate, rejectRate, type RejectGate } from './gate.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
@@ -84,42 +84,13 @@ export function usersPath(o: Pick<UploadOptions, 'target' | 'accountId' | 'listI
 export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadSummary> {
   const started = performance.now();
   const io = ctx.io;
-  const stats: UploadSummary = {
-    lines: 0,
-    read: 0,
-    blank: 0,
-    joined_lines: 0,
-    valid: 0,
-    rejected: 0,
-    reject_rate: 0,
-    sent: 0,
-    acknowledged: 0,
-    batches: 0,
-    retries: 0,
-    resumed_batches: 0,
-    changed_batches: 0,
-    seconds: 0,
-    records_per_s: 0,
-  };
+  const stats = emptyUploadSummary();
   const src = await openHashedInput(ctx, { ...o, allowedFor: 'do-not-reach lists', prescan: true });
   if (!src) {
     io.warn('the input is empty: nothing to upload');
     return stats;
   }
-  const batchOptions = {
-    target: o.target,
-    account: o.accountId,
-    list: o.listId,
-    format: src.format,
-    columns: src.columns.map((c) => `${c.type}=${c.name}`),
-    hashed: o.hashed,
-    default_country: o.defaultCountry,
-    operation: o.operation,
-    effective_at: o.effectiveAt,
-    expires_at: o.expiresAt,
-    batch_size: o.batchSize,
-    strict_rows: o.strictRows || undefined,
-  };
+  const batchOptions = batchOptionsOf(o, src);
   let journal: Journal | undefined;
   let journalIsDefault = false;
   let sender: Sender | undefined;
@@ -164,30 +135,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     o.dryRun ? 'packed' : 'acknowledged',
   );
   try {
-    const gate = o.gate ?? parseRejectGate(undefined);
-    const results = gatedResults(
-      src,
-      tally,
-      gate,
-      () => t.sent > 0 || t.resumed_batches > 0,
-      (e) => dispatcher.stop(e),
-    );
-    read: for await (const r of results) {
-      if (dispatcher.stopped()) break;
-      if (r.valid === 0) {
-        src.giveFrags(r.frags);
-        continue;
-      }
-      for (const b of batcher.push(r)) {
-        await dispatcher.dispatch(b);
-        if (dispatcher.stopped()) break read;
-      }
-    }
-    if (!dispatcher.stopped()) {
-      const last = batcher.flush();
-      if (last) await dispatcher.dispatch(last);
-    }
-    await dispatcher.settle();
+    await pumpBatches(src, tally, batcher, dispatcher, o.gate ?? parseRejectGate(undefined));
   } finally {
     progress.stop();
     await src.close();
@@ -212,6 +160,20 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     io.warn(
       `${stats.changed_batches} batch${stats.changed_batches === 1 ? '' : 'es'} acknowledged before had changed in the input and ${stats.changed_batches === 1 ? 'was' : 'were'} sent again`,
     );
+  endUpload(ctx, o, { stats, journal, journalIsDefault, dispatcher, isStdin: src.isStdin });
+  return stats;
+}
+
+/**
+ * How the upload ends: a failed journal stops it (resumable), else the outcome (exit code, the
+ * journal kept or removed, a notice) of what was acknowledged.
+ */
+function endUpload(
+  ctx: Context,
+  o: UploadOptions,
+  r: { stats: UploadSummary; journal?: Journal; journalIsDefault: boolean; dispatcher: Dispatcher; isStdin: boolean },
+): void {
+  const { stats, journal, dispatcher } = r;
   if (journal?.failed) {
     // The disk filled (or failed) under the journal: stop, resumable, with the reason.
     const err = journal.failed;
@@ -229,20 +191,94 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
     interrupted: ctx.signal.aborted,
     failure: dispatcher.failure,
     inputError: dispatcher.inputError,
-    journal: journal && { file: journal.file, ackedBatches: journal.acked.size, isDefault: journalIsDefault },
-    isStdin: src.isStdin,
+    journal: journal && { file: journal.file, ackedBatches: journal.acked.size, isDefault: r.journalIsDefault },
+    isStdin: r.isStdin,
     read: stats.read,
     valid: stats.valid,
     acknowledged: stats.acknowledged,
   });
   applyJournalAction(journal, end.journal);
-  if (end.notice) io.err(end.notice);
+  if (end.notice) ctx.io.err(end.notice);
   const error = deadlineOutcome(end.error, ctx.signal);
   if (error) {
     error.summary = { ...stats };
     throw error;
   }
-  return stats;
+}
+
+function emptyUploadSummary(): UploadSummary {
+  return {
+    lines: 0,
+    read: 0,
+    blank: 0,
+    joined_lines: 0,
+    valid: 0,
+    rejected: 0,
+    reject_rate: 0,
+    sent: 0,
+    acknowledged: 0,
+    batches: 0,
+    retries: 0,
+    resumed_batches: 0,
+    changed_batches: 0,
+    seconds: 0,
+    records_per_s: 0,
+  };
+}
+
+/** The options a journal is keyed by: resuming with other options would send other batches. */
+function batchOptionsOf(o: UploadOptions, src: HashedInput): Record<string, unknown> {
+  return {
+    target: o.target,
+    account: o.accountId,
+    list: o.listId,
+    format: src.format,
+    columns: src.columns.map((c) => `${c.type}=${c.name}`),
+    hashed: o.hashed,
+    default_country: o.defaultCountry,
+    operation: o.operation,
+    effective_at: o.effectiveAt,
+    expires_at: o.expiresAt,
+    batch_size: o.batchSize,
+    strict_rows: o.strictRows || undefined,
+  };
+}
+
+/**
+ * The upload proper: hashed records through the reject gate into batches, each dispatched (sent,
+ * or written with --dry-run --out) until the input ends or the dispatcher stops.
+ */
+async function pumpBatches(
+  src: HashedInput,
+  tally: RecordTally,
+  batcher: Batcher,
+  dispatcher: Dispatcher,
+  gate: RejectGate,
+): Promise<void> {
+  const t = dispatcher.tally;
+  const results = gatedResults(
+    src,
+    tally,
+    gate,
+    () => t.sent > 0 || t.resumed_batches > 0,
+    (e) => dispatcher.stop(e),
+  );
+  read: for await (const r of results) {
+    if (dispatcher.stopped()) break;
+    if (r.valid === 0) {
+      src.giveFrags(r.frags);
+      continue;
+    }
+    for (const b of batcher.push(r)) {
+      await dispatcher.dispatch(b);
+      if (dispatcher.stopped()) break read;
+    }
+  }
+  if (!dispatcher.stopped()) {
+    const last = batcher.flush();
+    if (last) await dispatcher.dispatch(last);
+  }
+  await dispatcher.settle();
 }
 
 /** The journal: the default lives in the config folder, keyed by the input path and the options. */

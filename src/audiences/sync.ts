@@ -149,9 +149,26 @@ function nearExpiry(oldestSentAt: string, nowMs: number): boolean {
   return nowMs > d.getTime();
 }
 
+type Who = { profile: string; account: string; audience: string };
+/** What the progress line counts: read records and acknowledged members, of whichever stage runs. */
+type Tally = { read: () => number; acknowledged: () => number };
+/** The one sync's fixed facts, handed to its steps. */
+interface SyncRun {
+  type: IdType;
+  paths: SnapshotPaths;
+  who: Who;
+  summary: SyncSummary;
+  /** The progress line's source, moved from stage to stage. */
+  progress: { tally: Tally };
+  started: number;
+}
+
+/**
+ * One sync: the input hashed and sorted, diffed against the snapshot of what was sent before,
+ * the difference sent (an interrupted sync's plan finished first), the snapshot written.
+ */
 export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
-  const io = ctx.io;
   const src = await openHashedInput(ctx, {
     input: o.input,
     format: o.format,
@@ -167,83 +184,27 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       hint: 'to remove members on purpose, use `xctl audiences upload --delete`',
     });
   let unlock: (() => void) | undefined;
-  let sorted: DigestCursor | undefined;
-  const tmp: string[] = [];
+  const held: { sorted?: DigestCursor; tmp: string[] } = { tmp: [] };
   try {
     const type = syncType(src);
     const paths = snapshotPaths(o.stateDir ?? o.configDir, o.profile, o.accountId, o.audienceId, type);
-    const who = { profile: o.profile, account: o.accountId, audience: o.audienceId };
     if (!o.plan) {
       ensureStateDir(paths.dir, o.stateDir);
       unlock = lockSnapshot(paths, process.pid, processAlive);
       sweep(paths);
     }
-    const summary: SyncSummary = {
-      snapshot: paths.snapshot,
+    const run: SyncRun = {
       type,
-      first_sync: false,
-      members_before: 0,
-      read: 0,
-      rejected: 0,
-      reject_rate: 0,
-      members: 0,
-      removes: 0,
-      adds: 0,
-      kept_for_rejects: 0,
-      resumed_batches: 0,
-      requests: 0,
-      acknowledged: 0,
-      retries: 0,
-      seconds: 0,
+      paths,
+      who: { profile: o.profile, account: o.accountId, audience: o.audienceId },
+      summary: emptySummary(paths.snapshot, type),
+      progress: { tally: { read: () => 0, acknowledged: () => 0 } },
+      started,
     };
-
-    const dropPending = (flag: string) => {
-      const old = readPending(paths);
-      if (old)
-        io.warn(
-          `${flag}: dropping an interrupted sync (${old.header.removes} removes, ${old.header.adds} adds); what it sent stays in the audience`,
-        );
-      fs.rmSync(paths.pending, { recursive: true, force: true });
-    };
-    if (o.rebuild && !o.plan) {
-      dropPending('--rebuild');
-      fs.rmSync(paths.snapshot, { force: true });
-    }
-    if (o.fromUpload) {
-      if (o.plan)
-        throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
-      dropPending('--from-upload');
-      const seeded = await seedFromUpload(ctx, o, type, paths, who);
-      io.info(`snapshot seeded from the upload journal ${o.fromUpload}: ${seeded.count} members`);
-    }
-
-    let base = o.rebuild ? undefined : readSnapshotHeader(paths.snapshot);
-    if (base && (base.type !== type || base.account !== o.accountId || base.audience !== o.audienceId)) {
-      throw new UsageError(
-        `the snapshot ${paths.snapshot} belongs to ${base.audience} (${base.type}) of account ${base.account}`,
-        { flag: '--rebuild' },
-      );
-    }
-    let pending = o.rebuild ? undefined : readPending(paths);
-    if (pending && pending.header.base !== (base?.id ?? null)) {
-      // Its snapshot was written already (killed before the plan was dropped): it is done.
-      if (!o.plan) fs.rmSync(paths.pending, { recursive: true, force: true });
-      pending = undefined;
-    }
-    let state: DigestCursor | undefined;
-    const stateId = `${base?.id ?? 'none'}+${pending?.header.id ?? 'none'}`;
-    if (o.expect && o.expect.state_id !== stateId) {
-      throw new UsageError(
-        `the snapshot of this audience changed since the plan was saved (another sync ran, or the state folder is not the same): nothing was sent`,
-        {
-          flag: '--apply',
-          hint: 'make the plan again (`sync --plan --out FILE`) against the current state, review it, then apply it',
-        },
-      );
-    }
+    const prior = await priorState(ctx, o, run);
     // Before the input is read: a first sync that could never remove anyone is refused.
     const adoptedSize =
-      !base && !pending && !o.rebuild
+      !prior.base && !prior.pending && !o.rebuild
         ? await checkFirstSync(ctx, {
             ...o,
             adopt: !!o.adopt,
@@ -252,12 +213,11 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
             target: o.target,
           })
         : undefined;
-    let progressTally = { read: () => 0, acknowledged: () => 0 };
     const progress = new Progress(
-      io,
+      ctx.io,
       () => ({
-        read: progressTally.read(),
-        acknowledged: progressTally.acknowledged(),
+        read: run.progress.tally.read(),
+        acknowledged: run.progress.tally.acknowledged(),
         bytesRead: src.bytesDone(),
         totalBytes: src.totalBytes,
         elapsedMs: performance.now() - started,
@@ -267,121 +227,240 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       !o.plan,
     );
     try {
-      if (pending && o.plan) {
-        const left = pending.header.removes + pending.header.adds;
-        io.info(
-          `an interrupted sync is pending (${pending.header.removes} removes, ${pending.header.adds} adds): the next sync finishes it first`,
-        );
-        summary.resumed_batches = pendingBatches(pending) - ackedIn(pending);
-        summary.requests += summary.resumed_batches;
-        if (left > 0) state = await appliedCursor(paths.snapshot, base, pending);
-      } else if (pending) {
-        io.info(
-          `finishing an interrupted sync first (${pending.header.removes} removes, ${pending.header.adds} adds): ${paths.pending}`,
-        );
-        const sent = await sendPlan(ctx, o, pending, (t) => (progressTally = t));
-        summary.resumed_batches = sent.requests;
-        summary.requests += sent.requests;
-        summary.acknowledged += sent.acknowledged;
-        summary.retries += sent.retries;
-        base = await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch(
-          (e: unknown) => {
-            throw snapshotNotWritten(e, paths);
-          },
-        );
-        pending = undefined;
-      }
-      state ??= await snapshotCursor(paths.snapshot, base);
-      summary.members_before = base?.count ?? 0;
-      const stale = base && nearExpiry(base.oldest_sent_at, ctx.clock.now());
-      if (stale && !o.refresh)
-        io.warn(
-          `members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire ${EXPIRY_MONTHS} months after: pass --refresh to send every member again`,
-        );
-      const full = !base || o.refresh;
-      summary.first_sync = !base;
-
-      // Hash and sort the input.
-      const tally = new RecordTally(src, o.hashed, o.rejects);
-      progressTally = { read: () => tally.read, acknowledged: () => summary.acknowledged };
-      fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
-      const sortDir = sortDirFor(paths);
-      tmp.push(sortDir);
-      const sorter = new DigestSorter(sortDir);
-      try {
-        for await (const r of countedResults(src, tally, ctx.signal)) {
-          const f = r.frags;
-          // Each fragment is {"<type>":["<64 hex>"]}, (one hashed identifier per member).
-          for (let i = 0; i < r.valid; i++)
-            if (!sorter.addHex(f, hexStart(r.ends[i]!))) throw new Error('unexpected fragment shape');
-          src.giveFrags(f);
-        }
-      } finally {
-        await tally.close();
-      }
-      summary.read = tally.read;
-      summary.rejected = tally.rejected;
-      summary.reject_rate = rejectRate(tally.values, tally.rejected);
-      tally.report(io);
-      if (ctx.signal.aborted)
-        throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
-      // The whole input is read before anything is sent: the gate sees all of it.
-      const gate = o.gate ?? parseRejectGate(undefined);
-      if (!withinGate(gate, tally.values, tally.rejected)) throw gateError(gate, tally.values, tally.rejected, false);
-      if (tally.read > 0 && tally.valid === 0) {
-        throw new UsageError(
-          `none of the ${tally.read} records could be used: a sync to it would remove every member`,
-          {
-            hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,
-          },
-        );
-      }
-      sorted = await sorter.finish();
-
-      const stage = o.plan ? undefined : stagePlan(paths);
-      const [input, snap] = [sorted, state];
-      sorted = state = undefined; // diff() closes both
-      const counts = await guardedDiff(ctx, o, { input, snap, full, stage, summary, stateId, adoptedSize });
-      const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
-      if (full && base)
-        io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
-      else if (full)
-        io.warn(
-          `no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`,
-        );
-      if (o.plan) {
-        summary.requests += batchesFor(counts.adds) + batchesFor(counts.removes);
-        summary.seconds = secs(started);
-        return summary;
-      }
-      if (counts.adds + counts.removes === 0) {
-        stage!.abort();
-        io.info(`in sync: ${counts.members} members, nothing to send`);
-        summary.seconds = secs(started);
-        return summary;
-      }
-      pending = stage!.commit({ base: base?.id ?? null, type, full, batch_size: o.batchSize });
-      const sent = await sendPlan(ctx, o, pending, (t) => (progressTally = t));
-      summary.requests += sent.requests;
-      summary.acknowledged += sent.acknowledged;
-      summary.retries += sent.retries;
-      await commitPlan(paths, base, pending, who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
-        throw snapshotNotWritten(e, paths);
-      });
-      summary.seconds = secs(started);
-      return summary;
+      return await diffAndSend(ctx, o, run, { src, held, adoptedSize, ...prior });
     } catch (e) {
-      if (e instanceof XctlError && !o.plan) e.summary = partialSummary(summary, e.summary, started);
+      if (e instanceof XctlError && !o.plan) e.summary = partialSummary(run.summary, e.summary, started);
       throw e;
     } finally {
       progress.stop();
     }
   } finally {
-    await sorted?.close();
+    await held.sorted?.close();
     await src.close();
-    for (const d of tmp) fs.rmSync(d, { recursive: true, force: true });
+    for (const d of held.tmp) fs.rmSync(d, { recursive: true, force: true });
     unlock?.();
   }
+}
+
+function emptySummary(snapshot: string, type: IdType): SyncSummary {
+  return {
+    snapshot,
+    type,
+    first_sync: false,
+    members_before: 0,
+    read: 0,
+    rejected: 0,
+    reject_rate: 0,
+    members: 0,
+    removes: 0,
+    adds: 0,
+    kept_for_rejects: 0,
+    resumed_batches: 0,
+    requests: 0,
+    acknowledged: 0,
+    retries: 0,
+    seconds: 0,
+  };
+}
+
+/**
+ * What this sync starts from: the snapshot (dropped by --rebuild, seeded by --from-upload) and an
+ * interrupted sync's plan, and the state id a saved plan (--apply) must still match.
+ */
+async function priorState(
+  ctx: Context,
+  o: SyncOptions,
+  run: SyncRun,
+): Promise<{ base?: SnapshotHeader; pending?: PendingPlan; stateId: string }> {
+  const { paths, type } = run;
+  const dropPending = (flag: string) => {
+    const old = readPending(paths);
+    if (old)
+      ctx.io.warn(
+        `${flag}: dropping an interrupted sync (${old.header.removes} removes, ${old.header.adds} adds); what it sent stays in the audience`,
+      );
+    fs.rmSync(paths.pending, { recursive: true, force: true });
+  };
+  if (o.rebuild && !o.plan) {
+    dropPending('--rebuild');
+    fs.rmSync(paths.snapshot, { force: true });
+  }
+  if (o.fromUpload) {
+    if (o.plan)
+      throw new UsageError('--from-upload writes the snapshot: run it without --plan', { flag: '--from-upload' });
+    dropPending('--from-upload');
+    const seeded = await seedFromUpload(ctx, o, type, paths, run.who);
+    ctx.io.info(`snapshot seeded from the upload journal ${o.fromUpload}: ${seeded.count} members`);
+  }
+  const base = o.rebuild ? undefined : readSnapshotHeader(paths.snapshot);
+  if (base && (base.type !== type || base.account !== o.accountId || base.audience !== o.audienceId)) {
+    throw new UsageError(
+      `the snapshot ${paths.snapshot} belongs to ${base.audience} (${base.type}) of account ${base.account}`,
+      { flag: '--rebuild' },
+    );
+  }
+  let pending = o.rebuild ? undefined : readPending(paths);
+  if (pending && pending.header.base !== (base?.id ?? null)) {
+    // Its snapshot was written already (killed before the plan was dropped): it is done.
+    if (!o.plan) fs.rmSync(paths.pending, { recursive: true, force: true });
+    pending = undefined;
+  }
+  const stateId = `${base?.id ?? 'none'}+${pending?.header.id ?? 'none'}`;
+  if (o.expect && o.expect.state_id !== stateId) {
+    throw new UsageError(
+      `the snapshot of this audience changed since the plan was saved (another sync ran, or the state folder is not the same): nothing was sent`,
+      {
+        flag: '--apply',
+        hint: 'make the plan again (`sync --plan --out FILE`) against the current state, review it, then apply it',
+      },
+    );
+  }
+  return { base, pending, stateId };
+}
+
+/**
+ * An interrupted sync's plan: finished first (its snapshot written), or with --plan counted as
+ * still to send, the state then being what it would leave.
+ */
+async function finishPending(
+  ctx: Context,
+  o: SyncOptions,
+  run: SyncRun,
+  base: SnapshotHeader | undefined,
+  pending: PendingPlan,
+): Promise<{ base?: SnapshotHeader; state?: DigestCursor }> {
+  const { summary, paths } = run;
+  if (o.plan) {
+    const left = pending.header.removes + pending.header.adds;
+    ctx.io.info(
+      `an interrupted sync is pending (${pending.header.removes} removes, ${pending.header.adds} adds): the next sync finishes it first`,
+    );
+    summary.resumed_batches = pendingBatches(pending) - ackedIn(pending);
+    summary.requests += summary.resumed_batches;
+    return { base, state: left > 0 ? await appliedCursor(paths.snapshot, base, pending) : undefined };
+  }
+  ctx.io.info(
+    `finishing an interrupted sync first (${pending.header.removes} removes, ${pending.header.adds} adds): ${paths.pending}`,
+  );
+  const sent = await sendPlan(ctx, o, pending, (t) => (run.progress.tally = t));
+  summary.resumed_batches = sent.requests;
+  summary.requests += sent.requests;
+  summary.acknowledged += sent.acknowledged;
+  summary.retries += sent.retries;
+  const after = await commitPlan(paths, base, pending, run.who, new Date(ctx.clock.now()).toISOString()).catch(
+    (e: unknown) => {
+      throw snapshotNotWritten(e, paths);
+    },
+  );
+  return { base: after };
+}
+
+/** The sync proper: the pending plan finished, the input read, the difference planned and sent. */
+async function diffAndSend(
+  ctx: Context,
+  o: SyncOptions,
+  run: SyncRun,
+  r: {
+    src: HashedInput;
+    held: { sorted?: DigestCursor; tmp: string[] };
+    adoptedSize?: number;
+    base?: SnapshotHeader;
+    pending?: PendingPlan;
+    stateId: string;
+  },
+): Promise<SyncSummary> {
+  const { io } = ctx;
+  const { summary, paths, type, started } = run;
+  let { base } = r;
+  let state: DigestCursor | undefined;
+  if (r.pending) ({ base, state } = await finishPending(ctx, o, run, base, r.pending));
+  state ??= await snapshotCursor(paths.snapshot, base);
+  summary.members_before = base?.count ?? 0;
+  const stale = base && nearExpiry(base.oldest_sent_at, ctx.clock.now());
+  if (stale && !o.refresh)
+    io.warn(
+      `members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire ${EXPIRY_MONTHS} months after: pass --refresh to send every member again`,
+    );
+  const full = !base || o.refresh;
+  summary.first_sync = !base;
+  r.held.sorted = await hashAndSort(ctx, o, run, r.src, r.held.tmp);
+  const stage = o.plan ? undefined : stagePlan(paths);
+  const [input, snap] = [r.held.sorted, state];
+  r.held.sorted = undefined; // diff() closes both
+  const diffRun = { input, snap, full, stage, summary, stateId: r.stateId, adoptedSize: r.adoptedSize };
+  const counts = await guardedDiff(ctx, o, diffRun);
+  const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
+  if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
+  else if (full)
+    io.warn(
+      `no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`,
+    );
+  if (o.plan) {
+    summary.requests += batchesFor(counts.adds) + batchesFor(counts.removes);
+    summary.seconds = secs(started);
+    return summary;
+  }
+  if (counts.adds + counts.removes === 0) {
+    stage!.abort();
+    io.info(`in sync: ${counts.members} members, nothing to send`);
+    summary.seconds = secs(started);
+    return summary;
+  }
+  const pending = stage!.commit({ base: base?.id ?? null, type, full, batch_size: o.batchSize });
+  const sent = await sendPlan(ctx, o, pending, (t) => (run.progress.tally = t));
+  summary.requests += sent.requests;
+  summary.acknowledged += sent.acknowledged;
+  summary.retries += sent.retries;
+  await commitPlan(paths, base, pending, run.who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
+    throw snapshotNotWritten(e, paths);
+  });
+  summary.seconds = secs(started);
+  return summary;
+}
+
+/**
+ * Reads the whole input, hashing and sorting its members, before anything is sent: the reject
+ * gate sees all of it, and an input none of whose records could be used is refused.
+ */
+async function hashAndSort(
+  ctx: Context,
+  o: SyncOptions,
+  run: SyncRun,
+  src: HashedInput,
+  tmp: string[],
+): Promise<DigestCursor> {
+  const { summary, paths } = run;
+  const tally = new RecordTally(src, o.hashed, o.rejects);
+  run.progress.tally = { read: () => tally.read, acknowledged: () => summary.acknowledged };
+  fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+  const sortDir = sortDirFor(paths);
+  tmp.push(sortDir);
+  const sorter = new DigestSorter(sortDir);
+  try {
+    for await (const r of countedResults(src, tally, ctx.signal)) {
+      const f = r.frags;
+      // Each fragment is {"<type>":["<64 hex>"]}, (one hashed identifier per member).
+      for (let i = 0; i < r.valid; i++)
+        if (!sorter.addHex(f, hexStart(r.ends[i]!))) throw new Error('unexpected fragment shape');
+      src.giveFrags(f);
+    }
+  } finally {
+    await tally.close();
+  }
+  summary.read = tally.read;
+  summary.rejected = tally.rejected;
+  summary.reject_rate = rejectRate(tally.values, tally.rejected);
+  tally.report(ctx.io);
+  if (ctx.signal.aborted)
+    throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
+  const gate = o.gate ?? parseRejectGate(undefined);
+  if (!withinGate(gate, tally.values, tally.rejected)) throw gateError(gate, tally.values, tally.rejected, false);
+  if (tally.read > 0 && tally.valid === 0) {
+    throw new UsageError(`none of the ${tally.read} records could be used: a sync to it would remove every member`, {
+      hint: `${o.rejects ? `reasons are in ${o.rejects}; ` : 'pass --rejects FILE for every reason; '}check --type / --column${o.hashed ? '' : ', --hashed'} and --default-country`,
+    });
+  }
+  return sorter.finish();
 }
 
 /** The summary of a sync that stopped part-way, with what its last plan got acknowledged. */
@@ -747,18 +826,11 @@ function fragments(type: IdType, c: DigestCursor): FragmentRun {
   return { frags, ends };
 }
 
-/**
- * --from-upload: the snapshot becomes the members a finished upload sent, read again from the
- * input its journal names (checked against the journal's fingerprint) and hashed the same way.
- */
-async function seedFromUpload(
-  ctx: Context,
-  o: SyncOptions,
-  type: IdType,
-  paths: SnapshotPaths,
-  who: { profile: string; account: string; audience: string },
-): Promise<SnapshotHeader> {
-  const file = o.fromUpload!;
+/** A finished upload journal's lines and its first line (what the upload sent, from which file). */
+function readUploadJournal(file: string): {
+  lines: string[];
+  head: UploadJournalHead & { options: Record<string, unknown>; fingerprint: Record<string, unknown> };
+} {
   const flag = { flag: '--from-upload' };
   let lines: string[];
   try {
@@ -769,12 +841,7 @@ async function seedFromUpload(
       flag,
     );
   }
-  let head: {
-    xctl_upload_journal?: number;
-    input?: string;
-    fingerprint?: Record<string, unknown>;
-    options?: Record<string, unknown>;
-  };
+  let head: UploadJournalHead;
   try {
     head = JSON.parse(lines[0] ?? '');
   } catch {
@@ -788,6 +855,30 @@ async function seedFromUpload(
       hint: 'a finished upload journal stays when the upload ran with --journal FILE',
     });
   }
+  return { lines, head: { ...head, options: head.options, fingerprint: head.fingerprint } };
+}
+
+interface UploadJournalHead {
+  xctl_upload_journal?: number;
+  input?: string;
+  fingerprint?: Record<string, unknown>;
+  options?: Record<string, unknown>;
+}
+
+/**
+ * --from-upload: the snapshot becomes the members a finished upload sent, read again from the
+ * input its journal names (checked against the journal's fingerprint) and hashed the same way.
+ */
+async function seedFromUpload(
+  ctx: Context,
+  o: SyncOptions,
+  type: IdType,
+  paths: SnapshotPaths,
+  who: { profile: string; account: string; audience: string },
+): Promise<SnapshotHeader> {
+  const file = o.fromUpload!;
+  const flag = { flag: '--from-upload' };
+  const { lines, head } = readUploadJournal(file);
   const opt = head.options as {
     target?: string;
     account?: string;

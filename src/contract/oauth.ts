@@ -4,6 +4,12 @@ import { endpoint } from './endpoint.js';
 import { param, type ParamSpec } from './params.js';
 import { V1Code } from './service-errors.js';
 
+/** x_auth_access_type: lowers the requested access level (credentials-webhooks.md 4). */
+export const ACCESS_TYPE_PARAM = param.oneOf('x_auth_access_type', ['read', 'write'], {
+  in: 'query',
+  code: V1Code.InvalidParameter,
+});
+
 const text = (name: string, rule: string, o: Partial<ParamSpec> = {}): ParamSpec => ({
   name,
   in: 'query',
@@ -40,7 +46,7 @@ export const OAUTH_ENDPOINTS = {
       text('oauth_callback', 'a registered callback URL, or "oob" for PIN mode', {
         code: V1Code.BadAuthenticationData,
       }),
-      param.oneOf('x_auth_access_type', ['read', 'write'], { in: 'query', code: V1Code.InvalidParameter }),
+      ACCESS_TYPE_PARAM,
     ],
     answer: 'form: oauth_token, oauth_token_secret, oauth_callback_confirmed',
   }),

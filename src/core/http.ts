@@ -197,132 +197,150 @@ export class HttpClient {
   async request<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
     const method = req.method.toUpperCase();
     const url = this.url(req);
-    // gh ties a token to its host: a signed header for another host would hand it the credentials.
-    if ((req.auth ?? 'user') !== 'none' && !this.isConfiguredHost(url)) {
-      const hosts = [...new Set([this.cfg.apiBase, this.cfg.adsBase].map((b) => new URL(b).host))].join(', ');
-      throw new UsageError(
-        `refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${hosts})`,
-        {
-          flag: '--auth',
-          hint: 'pass --auth none to call another host without credentials, or point --base-url at it',
-        },
-      );
-    }
-    const idempotent = req.idempotent ?? IDEMPOTENT.has(method);
-    const maxRetries = req.retry === false ? 0 : (this.cfg.retries ?? 4);
-    const base = this.cfg.retryBaseMs ?? 500;
-    let attempt = 0;
-    let rateWaits = 0;
-    let backedOffMs = 0;
-    // Set when a retry follows an attempt that may have been applied (a 5xx, or a connection lost
-    // mid-flight): a later 404 or 409 may be that earlier attempt's doing, and the user must know.
-    let uncertain = '';
-    // OAuth 2.0: the token is fetched (and refreshed if due) once; a 401 refreshes once more.
-    let oauth2Token = req.auth === 'oauth2' ? await this.oauth2Token({}) : undefined;
-    let oauth2Retried = false;
+    this.checkCredentialHost(url, req);
+    const s: Attempts = {
+      method,
+      url,
+      idempotent: req.idempotent ?? IDEMPOTENT.has(method),
+      maxRetries: req.retry === false ? 0 : (this.cfg.retries ?? 4),
+      attempt: 0,
+      rateWaits: 0,
+      backedOffMs: 0,
+      uncertain: '',
+      // OAuth 2.0: the token is fetched (and refreshed if due) once; a 401 refreshes once more.
+      oauth2Token: req.auth === 'oauth2' ? await this.oauth2Token({}) : undefined,
+      oauth2Retried: false,
+    };
     for (;;) {
       let res: HttpResponse<T>;
       try {
-        res = await this.once<T>(method, url, (oauth2Token ? { ...req, oauth2Token } : req) as HttpRequest);
+        res = await this.once<T>(
+          method,
+          url,
+          (s.oauth2Token ? { ...req, oauth2Token: s.oauth2Token } : req) as HttpRequest,
+        );
       } catch (e) {
-        const err = e as NetworkError & { notSent?: boolean; final?: boolean };
-        if (err instanceof NetworkError && !err.final && attempt < maxRetries && (idempotent || err.notSent)) {
-          if (!err.notSent) uncertain ||= err.message;
-          const wait = backoff(base, attempt++);
-          this.cfg.io.info(`${err.message}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`);
-          await this.sleep(wait, req.signal);
-          continue;
-        }
-        if (err instanceof NetworkError && !idempotent && !err.notSent) {
-          err.hint = `${err.hint ? err.hint + '; ' : ''}the ${method} may have been applied before the connection failed: check before repeating it`;
-        }
-        throw err;
+        await this.retryAfterNetworkError(e, s, req);
+        continue;
       }
       if (res.status === 429 && req.retry !== false) {
-        const maxWaitMs = (this.cfg.maxWaitSec ?? 900) * 1000;
-        const p = rateLimitWait({
-          headers: res.headers,
-          rateLimit: res.rateLimit,
-          now: this.now(),
-          waits: rateWaits,
-          backedOffMs,
-          maxWaitMs,
-        });
-        if (p) {
-          rateWaits++;
-          if (p.why === 'backoff') backedOffMs += p.waitMs;
-          if (this.cfg.io.canRedraw)
-            await this.countdown(p.waitMs, `rate limited on ${method} ${url.pathname}`, p.why, req.signal);
-          else {
-            this.cfg.io.info(
-              `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(p.waitMs)}${p.why === 'x-rate-limit-reset' ? ` until ${new Date(p.reset! * 1000).toISOString()}` : ' (backoff: the window is not spent)'}`,
-            );
-            await this.sleep(p.waitMs, req.signal);
-          }
-          continue;
-        }
-        const reset = resetOf(res.headers, res.rateLimit);
-        throw errorFromResponse(429, safeJson(res.text), {
-          resetAt: reset !== undefined && reset * 1000 > this.now() ? reset : undefined,
-        }) as RateLimitError;
+        await this.waitForRateLimit(res, s, req);
+        continue;
       }
-      if (res.status >= 500 && idempotent && attempt < maxRetries) {
-        uncertain ||= `HTTP ${res.status}`;
-        const wait = backoff(base, attempt++);
+      if (res.status >= 500 && s.idempotent && s.attempt < s.maxRetries) {
+        s.uncertain ||= `HTTP ${res.status}`;
+        const wait = backoff(this.cfg.retryBaseMs ?? 500, s.attempt++);
         this.cfg.io.info(
-          `HTTP ${res.status} from ${method} ${url.pathname}; retrying in ${fmtMs(wait)} (attempt ${attempt + 1} of ${maxRetries + 1})`,
+          `HTTP ${res.status} from ${method} ${url.pathname}; retrying in ${fmtMs(wait)} (attempt ${s.attempt + 1} of ${s.maxRetries + 1})`,
         );
         await this.sleep(wait, req.signal);
         continue;
       }
-      if (res.status === 401 && oauth2Token && !oauth2Retried) {
+      if (res.status === 401 && s.oauth2Token && !s.oauth2Retried) {
         // The service's clock decides expiry, not ours: a token it refuses is refreshed once.
         if (res.stream) res.stream.destroy();
-        oauth2Retried = true;
-        oauth2Token = await this.oauth2Token({ rejected: oauth2Token });
+        s.oauth2Retried = true;
+        s.oauth2Token = await this.oauth2Token({ rejected: s.oauth2Token });
         continue;
       }
-      if (res.status >= 300 && res.status < 400) {
-        // Not followed (credentials stay with the configured host) and never taken for success.
-        if (res.stream) res.stream.destroy();
-        const location = res.headers.location;
-        throw new ApiError(
-          `${method} ${url.pathname} answered HTTP ${res.status}, a redirect${location ? ` to ${location}` : ' without a Location'}; redirects are not followed`,
-          {
-            status: res.status,
-            hint: 'check --base-url: the API never redirects',
-          },
-        );
-      }
-      if (res.status >= 400 && req.throwOnError !== false) {
-        if (res.stream) res.stream.destroy();
-        const err = errorFromResponse(res.status, safeJson(res.text), {
-          resetAt: res.rateLimit?.reset,
-          fallbackText: res.text,
-        });
-        if (oauth2Token) oauth2Hint(err, method, url.pathname, req.scopes);
-        // v1.1 says code 89, v2 a bare 401 problem: either way the cached bearer was refused.
-        if (
-          req.auth === 'app' &&
-          res.status === 401 &&
-          (hasCode(err, V1Code.InvalidOrExpiredToken) || !hasV1Codes(res.text)) &&
-          this.cfg.onBearerRejected
-        ) {
-          err.hint = (await this.cfg.onBearerRejected()) ?? err.hint;
-        }
-        if (res.status >= 500 && !idempotent) {
-          err.hint = `${err.hint ? err.hint + '; ' : ''}not retried: the ${method} may have been applied`;
-        }
-        if (uncertain && res.status < 500 && method !== 'GET' && method !== 'HEAD') {
-          err.hint =
-            method === 'DELETE' && res.status === 404
-              ? `the DELETE was retried after "${uncertain}": the first attempt most likely deleted it`
-              : `the ${method} was retried after "${uncertain}": the first attempt may have been applied`;
-        }
-        throw err;
-      }
+      if (res.status >= 300 && res.status < 400) throw redirectRefused(res, method, url);
+      if (res.status >= 400 && req.throwOnError !== false) throw await this.failureOf(res, s, req);
       return res;
     }
+  }
+
+  /** gh ties a token to its host: a signed header for another host would hand it the credentials. */
+  private checkCredentialHost(url: URL, req: HttpRequest): void {
+    if ((req.auth ?? 'user') === 'none' || this.isConfiguredHost(url)) return;
+    const hosts = [...new Set([this.cfg.apiBase, this.cfg.adsBase].map((b) => new URL(b).host))].join(', ');
+    throw new UsageError(
+      `refusing to send credentials to ${url.host}: they go only to the configured API and ads hosts (${hosts})`,
+      {
+        flag: '--auth',
+        hint: 'pass --auth none to call another host without credentials, or point --base-url at it',
+      },
+    );
+  }
+
+  /**
+   * A request that failed on the wire is retried when it cannot have been applied twice
+   * (idempotent, or never sent); otherwise the error is thrown, saying the write may have landed.
+   */
+  private async retryAfterNetworkError(e: unknown, s: Attempts, req: HttpRequest): Promise<void> {
+    const err = e as NetworkError & { notSent?: boolean; final?: boolean };
+    if (err instanceof NetworkError && !err.final && s.attempt < s.maxRetries && (s.idempotent || err.notSent)) {
+      // Set when a retry follows an attempt that may have been applied (a 5xx, or a connection
+      // lost mid-flight): a later 404 or 409 may be that earlier attempt's doing.
+      if (!err.notSent) s.uncertain ||= err.message;
+      const wait = backoff(this.cfg.retryBaseMs ?? 500, s.attempt++);
+      this.cfg.io.info(`${err.message}; retrying in ${fmtMs(wait)} (attempt ${s.attempt + 1} of ${s.maxRetries + 1})`);
+      await this.sleep(wait, req.signal);
+      return;
+    }
+    if (err instanceof NetworkError && !s.idempotent && !err.notSent) {
+      err.hint = `${err.hint ? err.hint + '; ' : ''}the ${s.method} may have been applied before the connection failed: check before repeating it`;
+    }
+    throw err;
+  }
+
+  /** A 429: waits as the headers (or the back-off) say and returns, or throws when over --max-wait. */
+  private async waitForRateLimit(res: HttpResponse<unknown>, s: Attempts, req: HttpRequest): Promise<void> {
+    const { method, url } = s;
+    const maxWaitMs = (this.cfg.maxWaitSec ?? 900) * 1000;
+    const p = rateLimitWait({
+      headers: res.headers,
+      rateLimit: res.rateLimit,
+      now: this.now(),
+      waits: s.rateWaits,
+      backedOffMs: s.backedOffMs,
+      maxWaitMs,
+    });
+    if (!p) {
+      const reset = resetOf(res.headers, res.rateLimit);
+      throw errorFromResponse(429, safeJson(res.text), {
+        resetAt: reset !== undefined && reset * 1000 > this.now() ? reset : undefined,
+      }) as RateLimitError;
+    }
+    s.rateWaits++;
+    if (p.why === 'backoff') s.backedOffMs += p.waitMs;
+    if (this.cfg.io.canRedraw) {
+      await this.countdown(p.waitMs, `rate limited on ${method} ${url.pathname}`, p.why, req.signal);
+      return;
+    }
+    this.cfg.io.info(
+      `rate limited on ${method} ${url.pathname}; waiting ${fmtMs(p.waitMs)}${p.why === 'x-rate-limit-reset' ? ` until ${new Date(p.reset! * 1000).toISOString()}` : ' (backoff: the window is not spent)'}`,
+    );
+    await this.sleep(p.waitMs, req.signal);
+  }
+
+  /** The error of a refused request, with the hints its history calls for. */
+  private async failureOf(res: HttpResponse<unknown>, s: Attempts, req: HttpRequest): Promise<ApiError> {
+    const { method, url, uncertain } = s;
+    if (res.stream) res.stream.destroy();
+    const err = errorFromResponse(res.status, safeJson(res.text), {
+      resetAt: res.rateLimit?.reset,
+      fallbackText: res.text,
+    });
+    if (s.oauth2Token) oauth2Hint(err, method, url.pathname, req.scopes);
+    // v1.1 says code 89, v2 a bare 401 problem: either way the cached bearer was refused.
+    if (
+      req.auth === 'app' &&
+      res.status === 401 &&
+      (hasCode(err, V1Code.InvalidOrExpiredToken) || !hasV1Codes(res.text)) &&
+      this.cfg.onBearerRejected
+    ) {
+      err.hint = (await this.cfg.onBearerRejected()) ?? err.hint;
+    }
+    if (res.status >= 500 && !s.idempotent) {
+      err.hint = `${err.hint ? err.hint + '; ' : ''}not retried: the ${method} may have been applied`;
+    }
+    if (uncertain && res.status < 500 && method !== 'GET' && method !== 'HEAD') {
+      err.hint =
+        method === 'DELETE' && res.status === 404
+          ? `the DELETE was retried after "${uncertain}": the first attempt most likely deleted it`
+          : `the ${method} was retried after "${uncertain}": the first attempt may have been applied`;
+    }
+    return err;
   }
 
   private async oauth2Token(o: { rejected?: string }): Promise<string> {
@@ -398,39 +416,10 @@ export class HttpClient {
   }
 
   private async once<T>(method: string, url: URL, req: HttpRequest): Promise<HttpResponse<T>> {
-    const io = this.cfg.io;
-    const headers: Record<string, string> = {
-      'user-agent': this.cfg.userAgent ?? 'xctl',
-      accept: 'application/json',
-      ...(req.headers ?? {}),
-    };
-    const form = toPairs(req.form);
-    let body: string | Buffer | undefined;
-    if (req.json !== undefined) {
-      body = stringifyJson(req.json);
-      headers['content-type'] = 'application/json';
-    } else if (form.length > 0) {
-      body = encodeForm(form);
-      headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
-    } else if (req.body !== undefined) {
-      body = req.body;
-      headers['content-type'] ??= 'application/octet-stream';
-    }
+    const { headers, body, form } = encodeBody(req, this.cfg.userAgent);
     const authz = await this.authHeader(method, url, req, req.json !== undefined || req.body !== undefined ? [] : form);
     if (authz) headers.authorization = authz;
-
-    const verbose = this.cfg.verbose;
-    if (verbose) {
-      io.err(`> ${method} ${redactUrl(url)}`);
-      for (const [k, v] of Object.entries(headers))
-        io.err(`> ${k}: ${k === 'authorization' ? v.split(' ')[0] + ' [redacted]' : v}`);
-      if (form.length && req.json === undefined)
-        io.err(
-          `> body (form): ${form.map(([k, v]) => `${k}=${SENSITIVE_PARAM.test(k) ? '[redacted]' : v}`).join('&')}`,
-        );
-      else if (body !== undefined)
-        io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
-    }
+    if (this.cfg.verbose) traceRequest(this.cfg.io, method, url, headers, form, body, req);
     const started = performance.now();
     // A stream is endless by design (its watchdog handles stalls); any other answer has a deadline.
     const deadlineMs = req.stream ? undefined : (this.cfg.deadlineMs ?? DEFAULT_DEADLINE_MS);
@@ -467,75 +456,150 @@ export class HttpClient {
     const rateLimit = parseRateLimit(resHeaders);
     // The version segment (/2, /12) is kept: only ids after it become :id.
     if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/(?<!^)\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
-    if (verbose) {
-      io.err(`< ${r.status} (${Math.round(performance.now() - started)} ms)`);
-      for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') io.err(`< ${k}: ${v}`);
+    if (this.cfg.verbose) {
+      this.cfg.io.err(`< ${r.status} (${Math.round(performance.now() - started)} ms)`);
+      for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') this.cfg.io.err(`< ${k}: ${v}`);
     }
-    if (req.stream && r.status < 400) {
-      return {
-        status: r.status,
-        headers: resHeaders,
-        data: undefined as T,
-        text: '',
-        url: url.toString(),
-        rateLimit,
-        stream: r.body,
-      };
-    }
-    const maxBytes = req.maxBytes ?? MAX_RESPONSE_BYTES;
-    const tooLarge = () =>
-      new ApiError(`the answer to ${method} ${url.pathname} is larger than ${fmtBytes(maxBytes)}; stopped reading it`, {
-        status: r.status,
-        hint: 'no API answer is this large: check --base-url',
-      });
-    if (Number(resHeaders['content-length']) > maxBytes) {
-      r.body.destroy();
-      throw tooLarge();
-    }
-    let text: string;
-    try {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const c of r.body) {
-        size += (c as Buffer).length;
-        if (size > maxBytes) {
-          r.body.destroy();
-          throw tooLarge();
-        }
-        chunks.push(c as Buffer);
-      }
-      text = Buffer.concat(chunks).toString('utf8');
-    } catch (e) {
-      if (e instanceof ApiError) throw e;
-      throw late(e);
-    }
+    const answer = { status: r.status, headers: resHeaders, url: url.toString(), rateLimit };
+    if (req.stream && r.status < 400) return { ...answer, data: undefined as T, text: '', stream: r.body };
+    const text = await readAnswer(r, resHeaders, req.maxBytes ?? MAX_RESPONSE_BYTES, `${method} ${url.pathname}`, late);
     // The answer to a failure, as the service sent it: the one line of the error names one
     // problem, the body may hold more (every item of `errors`, a `request` echo). Redacted and
     // escaped by io.err, and cut short: an HTML error page can be long.
-    if (verbose && r.status >= 400)
-      io.err(
+    if (this.cfg.verbose && r.status >= 400)
+      this.cfg.io.err(
         `< body: ${text.length > VERBOSE_BODY_CHARS ? `${text.slice(0, VERBOSE_BODY_CHARS)}... (${text.length} characters)` : text || '(empty)'}`,
       );
-    let data: unknown = text;
-    const ct = resHeaders['content-type'] ?? '';
-    if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {
-      try {
-        data = parseJson(text);
-      } catch {
-        if (r.status < 400)
-          throw new ApiError(`the server answered ${r.status} with malformed JSON`, {
-            status: r.status,
-            hint: 'is --base-url pointing at the API?',
-          });
-      }
-    } else if (r.status < 400 && text && ct.includes('text/html')) {
-      throw new ApiError(`expected JSON from ${method} ${url.pathname} but the server answered with an HTML page`, {
-        status: r.status,
-        hint: 'is --base-url pointing at the API?',
-      });
-    }
-    return { status: r.status, headers: resHeaders, data: data as T, text, url: url.toString(), rateLimit };
+    return { ...answer, data: decodeAnswer(r.status, resHeaders, text, `${method} ${url.pathname}`) as T, text };
   }
+}
+
+/** The request's headers and body: JSON, a form, or bytes as given. */
+function encodeBody(
+  req: HttpRequest,
+  userAgent: string | undefined,
+): { headers: Record<string, string>; body: string | Buffer | undefined; form: Array<[string, string]> } {
+  const headers: Record<string, string> = {
+    'user-agent': userAgent ?? 'xctl',
+    accept: 'application/json',
+    ...(req.headers ?? {}),
+  };
+  const form = toPairs(req.form);
+  let body: string | Buffer | undefined;
+  if (req.json !== undefined) {
+    body = stringifyJson(req.json);
+    headers['content-type'] = 'application/json';
+  } else if (form.length > 0) {
+    body = encodeForm(form);
+    headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+  } else if (req.body !== undefined) {
+    body = req.body;
+    headers['content-type'] ??= 'application/octet-stream';
+  }
+  return { headers, body, form };
+}
+
+/** --verbose: the request as sent, credentials and secret form values redacted. */
+function traceRequest(
+  io: IO,
+  method: string,
+  url: URL,
+  headers: Record<string, string>,
+  form: Array<[string, string]>,
+  body: string | Buffer | undefined,
+  req: HttpRequest,
+): void {
+  io.err(`> ${method} ${redactUrl(url)}`);
+  for (const [k, v] of Object.entries(headers))
+    io.err(`> ${k}: ${k === 'authorization' ? v.split(' ')[0] + ' [redacted]' : v}`);
+  if (form.length && req.json === undefined)
+    io.err(`> body (form): ${form.map(([k, v]) => `${k}=${SENSITIVE_PARAM.test(k) ? '[redacted]' : v}`).join('&')}`);
+  else if (body !== undefined)
+    io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
+}
+
+/** The answer's text, read up to `maxBytes` (an answer over it is an error, never cut silently). */
+async function readAnswer(
+  r: TransportResponse,
+  headers: Record<string, string>,
+  maxBytes: number,
+  what: string,
+  late: (e: unknown) => Error,
+): Promise<string> {
+  const tooLarge = () =>
+    new ApiError(`the answer to ${what} is larger than ${fmtBytes(maxBytes)}; stopped reading it`, {
+      status: r.status,
+      hint: 'no API answer is this large: check --base-url',
+    });
+  if (Number(headers['content-length']) > maxBytes) {
+    r.body.destroy();
+    throw tooLarge();
+  }
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const c of r.body) {
+      size += (c as Buffer).length;
+      if (size > maxBytes) {
+        r.body.destroy();
+        throw tooLarge();
+      }
+      chunks.push(c as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    throw late(e);
+  }
+}
+
+/** The answer's data: JSON when it says or looks so; a success in HTML or broken JSON is an error. */
+function decodeAnswer(status: number, headers: Record<string, string>, text: string, what: string): unknown {
+  const ct = headers['content-type'] ?? '';
+  if (text && (ct.includes('json') || /^\s*[[{]/.test(text))) {
+    try {
+      return parseJson(text);
+    } catch {
+      if (status < 400)
+        throw new ApiError(`the server answered ${status} with malformed JSON`, {
+          status,
+          hint: 'is --base-url pointing at the API?',
+        });
+      return text;
+    }
+  }
+  if (status < 400 && text && ct.includes('text/html')) {
+    throw new ApiError(`expected JSON from ${what} but the server answered with an HTML page`, {
+      status,
+      hint: 'is --base-url pointing at the API?',
+    });
+  }
+  return text;
+}
+
+/** What one request() has been through: its retries, waits and the OAuth 2.0 token it used. */
+interface Attempts {
+  method: string;
+  url: URL;
+  idempotent: boolean;
+  maxRetries: number;
+  attempt: number;
+  rateWaits: number;
+  backedOffMs: number;
+  /** The failure after which a possibly applied attempt was retried ('' when none was). */
+  uncertain: string;
+  oauth2Token?: string;
+  oauth2Retried: boolean;
+}
+
+/** Redirects are not followed (credentials stay with the configured host) and never taken for success. */
+function redirectRefused(res: HttpResponse<unknown>, method: string, url: URL): ApiError {
+  if (res.stream) res.stream.destroy();
+  const location = res.headers.location;
+  return new ApiError(
+    `${method} ${url.pathname} answered HTTP ${res.status}, a redirect${location ? ` to ${location}` : ' without a Location'}; redirects are not followed`,
+    { status: res.status, hint: 'check --base-url: the API never redirects' },
+  );
 }
 
 /**

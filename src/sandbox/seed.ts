@@ -68,33 +68,15 @@ export function seedState(app: SandboxApp): SandboxSeed {
   };
 }
 
-/**
- * Ads entities whose CRUD the spec does not show (line items, promotable users, account apps,
- * recommendations, targeting criteria), plus one account media object and one scheduled post
- * for the line-item attachments to point at. Line items, one per product type:
- *   "Website clicks" (WEBSITE_CLICKS, PROMOTED_TWEETS): media creatives need landing_url;
- *   "Followers" (FOLLOWERS, PROMOTED_ACCOUNT): the only one promoted accounts may join;
- *   "Preroll views" (PREROLL_VIEWS, MEDIA): for preroll calls to action.
- */
-function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: string): void {
+/** One line item of each product type (with a targeting criterion each), under the seeded campaign. */
+function seedLineItems(
+  app: SandboxApp,
+  base: Record<string, unknown>,
+  o: { campaignId: string; fiId: string; t: number },
+): void {
   const { state } = app;
-  const t = app.clock.now();
+  const { campaignId, fiId, t } = o;
   const now = isoSeconds(t);
-  const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
-  const campaignId = adsId();
-  state.collection('campaigns').set(campaignId, {
-    id: campaignId,
-    ...base,
-    name: 'Seeded campaign',
-    funding_instrument_id: fiId,
-    budget_optimization: 'CAMPAIGN',
-    daily_budget_amount_local_micro: 50_000_000,
-    entity_status: 'ACTIVE',
-    standard_delivery: true,
-    currency: 'USD',
-    servable: true,
-    reasons_not_servable: [],
-  });
   // Seeded before the line-item endpoints existed; they stay, each a full record, so that older
   // scripts and the attachments have one line item of each product type to point at.
   const lineItems = [
@@ -152,6 +134,36 @@ function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: stri
       operator_type: 'EQ',
     });
   }
+}
+
+/**
+ * Ads entities whose CRUD the spec does not show (line items, promotable users, account apps,
+ * recommendations, targeting criteria), plus one account media object and one scheduled post
+ * for the line-item attachments to point at. Line items, one per product type:
+ *   "Website clicks" (WEBSITE_CLICKS, PROMOTED_TWEETS): media creatives need landing_url;
+ *   "Followers" (FOLLOWERS, PROMOTED_ACCOUNT): the only one promoted accounts may join;
+ *   "Preroll views" (PREROLL_VIEWS, MEDIA): for preroll calls to action.
+ */
+function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: string): void {
+  const { state } = app;
+  const t = app.clock.now();
+  const now = isoSeconds(t);
+  const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
+  const campaignId = adsId();
+  state.collection('campaigns').set(campaignId, {
+    id: campaignId,
+    ...base,
+    name: 'Seeded campaign',
+    funding_instrument_id: fiId,
+    budget_optimization: 'CAMPAIGN',
+    daily_budget_amount_local_micro: 50_000_000,
+    entity_status: 'ACTIVE',
+    standard_delivery: true,
+    currency: 'USD',
+    servable: true,
+    reasons_not_servable: [],
+  });
+  seedLineItems(app, base, { campaignId, fiId, t });
   const users = [
     { user_id: ownerId, promotable_user_type: 'FULL' },
     { user_id: '783214', promotable_user_type: 'RETWEETS_ONLY' },

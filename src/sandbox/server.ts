@@ -51,14 +51,37 @@ const LOG_MAX = 5000;
 // above the 5,000,000-byte upload limit, so that limit answers in its own words
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const state = new SandboxState();
-  const clock = new SandboxClock(opts.clock ?? 'real');
-  const router = new Router<SandboxApp>();
+  const closers: Array<() => void | Promise<void>> = [];
+  const app = createApp(opts, closers);
+  app.seed = seedState(app);
+  for (const m of MODULES) m.install(app);
+  if (opts.state !== undefined) {
+    loadSnapshot(app, opts.state);
+    for (const m of MODULES) m.restored?.(app);
+  }
+  const { server, sockets, port } = await listen(app, opts);
+  return {
+    baseUrl: app.baseUrl,
+    port,
+    seed: app.seed,
+    app,
+    async close() {
+      app.clock.close();
+      for (const fn of closers) await fn();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
+
+/** The emulator's parts (state, clock, router, faults, limits, logs), before any module is installed. */
+function createApp(opts: SandboxOptions, closers: Array<() => void | Promise<void>>): SandboxApp {
   const faults = new Faults();
   const rates = new RateLimiter();
   if (opts.faults) faults.set(opts.faults);
   if (faults.spec.rate_limit !== undefined) rates.override = faults.spec.rate_limit;
-  const closers: Array<() => void | Promise<void>> = [];
   const deliveries: DeliveryRecord[] = [];
   const logs: LogEntry[] = [];
   let logSeq = 0;
@@ -68,10 +91,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (logs.length > LOG_MAX) logs.splice(0, logs.length - LOG_MAX);
     for (const w of logWaiters) w();
   };
-  const app: SandboxApp = {
-    state,
-    clock,
-    router,
+  return {
+    state: new SandboxState(),
+    clock: new SandboxClock(opts.clock ?? 'real'),
+    router: new Router<SandboxApp>(),
     faults,
     rates,
     events: new EventBus(),
@@ -107,13 +130,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       opts.log?.(line);
     },
   };
-  app.seed = seedState(app);
-  for (const m of MODULES) m.install(app);
-  if (opts.state !== undefined) {
-    loadSnapshot(app, opts.state);
-    for (const m of MODULES) m.restored?.(app);
-  }
+}
 
+/** The HTTP server on the asked port (0: any), its sockets tracked so close() ends them. */
+async function listen(
+  app: SandboxApp,
+  opts: SandboxOptions,
+): Promise<{ server: http.Server; sockets: Set<Socket>; port: number }> {
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     handle(app, req, res).catch((e) => {
@@ -137,21 +160,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   app.baseUrl = `http://${host}:${addr.port}`;
   app.seed.base_url = app.baseUrl;
-
-  return {
-    baseUrl: app.baseUrl,
-    port: addr.port,
-    seed: app.seed,
-    app,
-    async close() {
-      clock.close();
-      for (const fn of closers) await fn();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      });
-    },
-  };
+  return { server, sockets, port: addr.port };
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
@@ -342,6 +351,21 @@ function checkWriteAccess(method: string, path: string, level: string, style: Er
   throw new SandboxError({ status: 401, body: { request: path, error: `Read-only application cannot ${method}.` } });
 }
 
+/** One request being answered: what every step of the answer reads. */
+interface Incoming {
+  app: SandboxApp;
+  req: IncomingMessage;
+  url: URL;
+  path: string;
+  method: string;
+  style: ErrorStyle;
+  admin: boolean;
+  /** The rate-limit (and access-level) headers of the answer, filled as they are known. */
+  rateHeaders: Record<string, string>;
+  /** True once the client went away before its answer was written. */
+  gone(): boolean;
+}
+
 async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = Date.now();
   // A client routed here by a proxy or its own agent signed the https URL it addressed: the
@@ -355,9 +379,40 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
   const method = (req.method ?? 'GET').toUpperCase();
   const style = styleForPath(path);
   const admin = path.startsWith('/_sandbox/');
-  const rateHeaders: Record<string, string> = {};
-  // The client went away before its answer was written (killed, timed out): see drop_if_gone.
-  // node's HTTP server keeps a half-closed socket open to answer on it, so its end is the sign.
+  const gone = watchClient(app, req, res, { started, method, path });
+  const inc: Incoming = { app, req, url, path, method, style, admin, rateHeaders: {}, gone };
+  let r: Reply | 'dropped';
+  try {
+    r = await reply(inc);
+  } catch (e) {
+    if (e instanceof SandboxError) r = e.reply;
+    else throw e;
+  }
+  if (!admin && !inc.rateHeaders['x-rate-limit-limit']) {
+    // Failed before the caller was known (bad signature, unknown route): count it by address.
+    const rl = app.rates.take('default', req.socket.remoteAddress ?? '', Date.now());
+    inc.rateHeaders['x-rate-limit-limit'] = String(rl.limit);
+    inc.rateHeaders['x-rate-limit-remaining'] = String(rl.remaining);
+    inc.rateHeaders['x-rate-limit-reset'] = String(rl.reset);
+  }
+  if (r === 'dropped') {
+    req.socket.destroy();
+    return;
+  }
+  send(res, r, inc.rateHeaders);
+}
+
+/**
+ * Logs the request when its answer is written, and tells whether the client went away before
+ * (killed, timed out: see drop_if_gone). node's HTTP server keeps a half-closed socket open to
+ * answer on it, so its end is the sign.
+ */
+function watchClient(
+  app: SandboxApp,
+  req: IncomingMessage,
+  res: ServerResponse,
+  o: { started: number; method: string; path: string },
+): () => boolean {
   let gone = false;
   const onGone = () => {
     gone = true;
@@ -368,154 +423,160 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
     if (!res.writableFinished) gone = true;
   });
   res.on('finish', () => {
-    const ms = Date.now() - started;
-    app.log(`${method} ${path} ${res.statusCode} ${ms}ms`);
+    const ms = Date.now() - o.started;
+    app.log(`${o.method} ${o.path} ${res.statusCode} ${ms}ms`);
     // `sandbox logs --follow` polls this endpoint: its own requests would drown what it shows.
-    if (path !== SANDBOX_ADMIN_ENDPOINTS.logs.path)
-      app.addLog({ at: new Date(started).toISOString(), kind: 'request', method, path, status: res.statusCode, ms });
+    if (o.path !== SANDBOX_ADMIN_ENDPOINTS.logs.path)
+      app.addLog({
+        at: new Date(o.started).toISOString(),
+        kind: 'request',
+        method: o.method,
+        path: o.path,
+        status: res.statusCode,
+        ms,
+      });
   });
+  return () => gone;
+}
 
-  const reply = async (): Promise<Reply | 'dropped'> => {
-    if (!hostAllowed(req.headers.host))
-      throw errorFor(
-        style,
-        403,
-        'unauth',
-        'the sandbox answers requests addressed to its own address (Host: 127.0.0.1:PORT), not to other names',
-      );
-    const body = await readBody(req);
-    if (body === undefined)
-      throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
-    const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);
-    if (decision.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
-    if (!decision.after) {
-      if (decision.drop) return 'dropped';
-      if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
-    }
-    const { route, params, methodMismatch } = app.router.match(method, path);
-    // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
-    if (!route) {
-      const version = style === 'ads' ? /^\/(\d+)\//.exec(path)?.[1] : undefined;
-      const detail =
-        version && version !== '12' && version !== '5'
-          ? `ads API version ${version} is not served: this is version 12 (/12/...)`
-          : undefined;
-      throw errorFor(
-        style,
-        methodMismatch && style !== 'ads' ? 405 : 404,
-        methodMismatch ? 'method' : 'not_found',
-        detail,
-      );
-    }
-    const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
-    if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress))
-      throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
-    if (route.auth === 'admin-key') checkAdminKey(app, req);
+/** The answer: host, body size, faults, route, credentials, rate limit, then the route's handler. */
+async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
+  const { app, req, method, path, style, admin } = inc;
+  if (!hostAllowed(req.headers.host))
+    throw errorFor(
+      style,
+      403,
+      'unauth',
+      'the sandbox answers requests addressed to its own address (Host: 127.0.0.1:PORT), not to other names',
+    );
+  const body = await readBody(req);
+  if (body === undefined)
+    throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
+  const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);
+  if (decision.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
+  if (!decision.after) {
+    if (decision.drop) return 'dropped';
+    if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
+  }
+  const { route, params } = routeOf(app, method, path, style);
+  const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
+  if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress))
+    throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
+  if (route.auth === 'admin-key') checkAdminKey(app, req);
+  const ctype = String(req.headers['content-type'] ?? '');
+  const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded')
+    ? [...new URLSearchParams(body.toString('utf8')).entries()]
+    : [];
+  const cred: Credential =
+    route.auth === 'none' || adminRoute
+      ? { kind: 'none' }
+      : verifyRequest(app.state, {
+          method,
+          url: inc.url,
+          form,
+          headers: req.headers,
+          now: app.clock.now(),
+          style: route.style ?? style,
+        });
+  checkRouteAuth(route, cred, route.style ?? style);
+  if (cred.kind === 'oauth1' && cred.userToken) {
+    inc.rateHeaders['x-access-level'] = cred.userToken.accessLevel;
+    checkWriteAccess(method, path, cred.userToken.accessLevel, route.style ?? style);
+  }
+  if (!adminRoute) takeRate(inc, route, cred);
+  const sreq = serverRequest(inc, route, { body, form, params, cred });
+  if (decision.dropIfGone && inc.gone()) return 'dropped';
+  const out = await route.handler(sreq, app);
+  if (decision.after) {
+    if (decision.drop) return 'dropped';
+    if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
+  }
+  return out;
+}
 
-    const ctype = String(req.headers['content-type'] ?? '');
-    const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded')
-      ? [...new URLSearchParams(body.toString('utf8')).entries()]
-      : [];
-    const cred: Credential =
-      route.auth === 'none' || adminRoute
-        ? { kind: 'none' }
-        : verifyRequest(app.state, {
-            method,
-            url,
-            form,
-            headers: req.headers,
-            now: app.clock.now(),
-            style: route.style ?? style,
-          });
-    checkRouteAuth(route, cred, route.style ?? style);
-    if (cred.kind === 'oauth1' && cred.userToken) {
-      rateHeaders['x-access-level'] = cred.userToken.accessLevel;
-      checkWriteAccess(method, path, cred.userToken.accessLevel, route.style ?? style);
-    }
+/** The route of a request, or the error the service answers an unknown one with. */
+function routeOf(
+  app: SandboxApp,
+  method: string,
+  path: string,
+  style: ErrorStyle,
+): { route: Route<SandboxApp>; params: Record<string, string> } {
+  const { route, params, methodMismatch } = app.router.match(method, path);
+  if (route) return { route, params };
+  // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
+  const version = style === 'ads' ? /^\/(\d+)\//.exec(path)?.[1] : undefined;
+  const detail =
+    version && version !== '12' && version !== '5'
+      ? `ads API version ${version} is not served: this is version 12 (/12/...)`
+      : undefined;
+  throw errorFor(style, methodMismatch && style !== 'ads' ? 405 : 404, methodMismatch ? 'method' : 'not_found', detail);
+}
 
-    if (!adminRoute) {
-      const caller =
-        cred.kind === 'oauth1'
-          ? `${cred.app.key}:${cred.userToken?.userId ?? ''}`
-          : cred.kind === 'oauth2'
-            ? `${cred.app.key}:${cred.token.userId}`
-            : cred.kind !== 'none'
-              ? cred.app.key
-              : (req.socket.remoteAddress ?? '');
-      const category = route.rate ?? 'default';
-      const r = app.rates.take(category, caller, Date.now());
-      const prefix = style === 'ads' && method === 'GET' ? 'x-account-rate-limit-' : '';
-      rateHeaders['x-rate-limit-limit'] = String(r.limit);
-      rateHeaders['x-rate-limit-remaining'] = String(r.remaining);
-      rateHeaders['x-rate-limit-reset'] = String(r.reset);
-      if (prefix) {
-        rateHeaders[prefix + 'limit'] = String(r.limit);
-        rateHeaders[prefix + 'remaining'] = String(r.remaining);
-        rateHeaders[prefix + 'reset'] = String(r.reset);
+/** Spends one request of the caller's window in the route's category; the headers say what is left. */
+function takeRate(inc: Incoming, route: Route<SandboxApp>, cred: Credential): void {
+  const { app, req, method, style, rateHeaders } = inc;
+  const caller =
+    cred.kind === 'oauth1'
+      ? `${cred.app.key}:${cred.userToken?.userId ?? ''}`
+      : cred.kind === 'oauth2'
+        ? `${cred.app.key}:${cred.token.userId}`
+        : cred.kind !== 'none'
+          ? cred.app.key
+          : (req.socket.remoteAddress ?? '');
+  const r = app.rates.take(route.rate ?? 'default', caller, Date.now());
+  const prefix = style === 'ads' && method === 'GET' ? 'x-account-rate-limit-' : '';
+  rateHeaders['x-rate-limit-limit'] = String(r.limit);
+  rateHeaders['x-rate-limit-remaining'] = String(r.remaining);
+  rateHeaders['x-rate-limit-reset'] = String(r.reset);
+  if (prefix) {
+    rateHeaders[prefix + 'limit'] = String(r.limit);
+    rateHeaders[prefix + 'remaining'] = String(r.remaining);
+    rateHeaders[prefix + 'reset'] = String(r.reset);
+  }
+  if (r.exceeded) throw errorFor(route.style ?? style, 429, 'rate');
+}
+
+/** The request as a route's handler reads it (its JSON body parsed once, in the route's error style). */
+function serverRequest(
+  inc: Incoming,
+  route: Route<SandboxApp>,
+  o: { body: Buffer; form: Array<[string, string]>; params: Record<string, string>; cred: Credential },
+): SReq {
+  const { url, method, path, req } = inc;
+  const { body, form } = o;
+  let jsonCache: { v: unknown } | undefined;
+  const sreq: SReq = {
+    method,
+    url,
+    path,
+    query: url.searchParams,
+    headers: req.headers,
+    rawBody: body,
+    form,
+    params: o.params,
+    auth: authInfo(o.cred),
+    raw: req,
+    param(name) {
+      for (let i = form.length - 1; i >= 0; i--) if (form[i]![0] === name) return form[i]![1];
+      return url.searchParams.get(name) ?? undefined;
+    },
+    paramAll(name) {
+      return [...form.filter(([k]) => k === name).map(([, v]) => v), ...url.searchParams.getAll(name)];
+    },
+    json() {
+      if (jsonCache) return jsonCache.v;
+      const text = body.toString('utf8');
+      try {
+        jsonCache = { v: JSON.parse(text) };
+      } catch {
+        const s = route.style ?? inc.style;
+        if (s === 'ads') throw adsError(400, 'INVALID_PARAMETER', 'The request body is not valid JSON');
+        if (s === 'v2') throw problem(400, 'Invalid Request', 'The request body is not valid JSON');
+        throw v1Error(400, V1Code.InvalidParameter, 'The request body is not valid JSON');
       }
-      if (r.exceeded) throw errorFor(route.style ?? style, 429, 'rate');
-    }
-
-    let jsonCache: { v: unknown } | undefined;
-    const sreq: SReq = {
-      method,
-      url,
-      path,
-      query: url.searchParams,
-      headers: req.headers,
-      rawBody: body,
-      form,
-      params,
-      auth: authInfo(cred),
-      raw: req,
-      param(name) {
-        for (let i = form.length - 1; i >= 0; i--) if (form[i]![0] === name) return form[i]![1];
-        return url.searchParams.get(name) ?? undefined;
-      },
-      paramAll(name) {
-        return [...form.filter(([k]) => k === name).map(([, v]) => v), ...url.searchParams.getAll(name)];
-      },
-      json() {
-        if (jsonCache) return jsonCache.v;
-        const text = body.toString('utf8');
-        try {
-          jsonCache = { v: JSON.parse(text) };
-        } catch {
-          const s = route.style ?? style;
-          if (s === 'ads') throw adsError(400, 'INVALID_PARAMETER', 'The request body is not valid JSON');
-          if (s === 'v2') throw problem(400, 'Invalid Request', 'The request body is not valid JSON');
-          throw v1Error(400, V1Code.InvalidParameter, 'The request body is not valid JSON');
-        }
-        return jsonCache.v;
-      },
-    };
-    if (cred.kind === 'oauth1') (sreq as SReq & { oauth?: Record<string, string> }).oauth = cred.oauth;
-    if (decision.dropIfGone && gone) return 'dropped';
-    const out = await route.handler(sreq, app);
-    if (decision.after) {
-      if (decision.drop) return 'dropped';
-      if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
-    }
-    return out;
+      return jsonCache.v;
+    },
   };
-
-  let r: Reply | 'dropped';
-  try {
-    r = await reply();
-  } catch (e) {
-    if (e instanceof SandboxError) r = e.reply;
-    else throw e;
-  }
-  if (!admin && !rateHeaders['x-rate-limit-limit']) {
-    // Failed before the caller was known (bad signature, unknown route): count it by address.
-    const rl = app.rates.take('default', req.socket.remoteAddress ?? '', Date.now());
-    rateHeaders['x-rate-limit-limit'] = String(rl.limit);
-    rateHeaders['x-rate-limit-remaining'] = String(rl.remaining);
-    rateHeaders['x-rate-limit-reset'] = String(rl.reset);
-  }
-  if (r === 'dropped') {
-    req.socket.destroy();
-    return;
-  }
-  send(res, r, rateHeaders);
+  if (o.cred.kind === 'oauth1') (sreq as SReq & { oauth?: Record<string, string> }).oauth = o.cred.oauth;
+  return sreq;
 }

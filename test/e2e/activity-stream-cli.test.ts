@@ -178,7 +178,7 @@ describe('stream rules', () => {
     expect(add.code).toBe(0);
     expect((JSON.parse(add.stdout) as Row[]).map((r) => r.value)).toEqual(['birds', 'cats OR dogs', '"sandbox news"']);
     const tooLong = await t.run(['stream', 'rules', 'add', 'x'.repeat(2049)]);
-    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining('at most 2048')]);
+    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining('value must be 1-2048 characters')]);
     const dup = await t.run(['stream', 'rules', 'add', 'birds']);
     expect([dup.code, dup.stderr]).toEqual([1, expect.stringContaining('DuplicateRule')]);
     const list = JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout);

@@ -170,6 +170,40 @@ function windowQuery(
   };
 }
 
+/**
+ * Prints the events of one connection as they arrive (keep-alive lines skipped, an event seen
+ * before a reconnect not printed twice), until the connection ends.
+ */
+async function printEvents(
+  ctx: Context,
+  body: AsyncIterable<unknown>,
+  o: { seen: Set<string>; jq: Awaited<ReturnType<Context['output']>>['jq']; heard: () => void },
+): Promise<void> {
+  const { seen, jq } = o;
+  const lines = new LineSplitter(() => ctx.io.warn(`dropped a stream line longer than ${MAX_LINE_CHARS} characters`));
+  let skipped = 0;
+  for await (const chunk of body) {
+    o.heard();
+    for (const raw of lines.push(chunk as Buffer)) {
+      const line = raw.trim();
+      if (!line) continue; // keep-alive
+      const out = printableEvent(line);
+      if (out === undefined) {
+        if (skipped++ === 0) ctx.io.warn(`skipped a stream line that is not JSON: ${line.slice(0, 80)}`);
+        continue;
+      }
+      const key = eventKey(line);
+      if (key) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
+      }
+      if (jq !== undefined) await printJqText(ctx.io, jq, line);
+      else ctx.io.out(out);
+    }
+  }
+}
+
 /** Follows GET /2/activity/stream until ctx.signal aborts. */
 export async function activityStream(ctx: Context, o: StreamOptions): Promise<void> {
   // --jq runs over each event (compiled before connecting).
@@ -227,30 +261,7 @@ export async function activityStream(ctx: Context, o: StreamOptions): Promise<vo
         },
         Math.min(1000, stallSec * 250),
       );
-      const lines = new LineSplitter(() =>
-        ctx.io.warn(`dropped a stream line longer than ${MAX_LINE_CHARS} characters`),
-      );
-      let skipped = 0;
-      for await (const chunk of body) {
-        lastHeard = ctx.clock.now();
-        for (const raw of lines.push(chunk as Buffer)) {
-          const line = raw.trim();
-          if (!line) continue; // keep-alive
-          const out = printableEvent(line);
-          if (out === undefined) {
-            if (skipped++ === 0) ctx.io.warn(`skipped a stream line that is not JSON: ${line.slice(0, 80)}`);
-            continue;
-          }
-          const key = eventKey(line);
-          if (key) {
-            if (seen.has(key)) continue;
-            seen.add(key);
-            if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
-          }
-          if (jq !== undefined) await printJqText(ctx.io, jq, line);
-          else ctx.io.out(out);
-        }
-      }
+      await printEvents(ctx, body, { seen, jq, heard: () => (lastHeard = ctx.clock.now()) });
       // The server ends a windowed stream cleanly once its end_time has passed: the window is
       // complete (its clock decides, which may be the sandbox's manual one).
       if (end !== undefined) return;

@@ -124,6 +124,47 @@ function applySavedPlan(o: SyncCommandOptions): {
   return { o: { ...o, ...flags, audienceId: sync.audienceId, file: sync.file }, check, account, profile };
 }
 
+/** Where the snapshot starts: --rebuild (empty), --from-upload (an upload), --adopt (the audience): one only. */
+function checkSnapshotFlags(o: SyncCommandOptions): void {
+  if (o.rebuild && o.fromUpload)
+    throw new UsageError(
+      '--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload',
+      { flag: '--from-upload' },
+    );
+  if (o.adopt && (o.rebuild || o.fromUpload))
+    throw new UsageError(
+      '--adopt is for a first sync without a snapshot: --rebuild and --from-upload already say where the snapshot starts',
+      { flag: '--adopt' },
+    );
+}
+
+/** --plan --out FILE: the plan and the flags it was made with, for --apply. */
+function savePlan(
+  ctx: Context,
+  out: string,
+  o: SyncCommandOptions,
+  r: { accountId: string; profile: string; stateDir?: string; summary: Parameters<typeof writeSavedPlan>[2] },
+): void {
+  const { accountId, profile, stateDir, summary } = r;
+  const planned = {
+    audienceId: o.audienceId,
+    account: accountId,
+    profile,
+    file: o.file,
+    type: o.type,
+    column: o.column,
+    format: o.format,
+    hashed: o.hashed,
+    defaultCountry: o.defaultCountry,
+    batchSize: o.batchSize,
+    adopt: o.adopt,
+    maxRemoves: o.maxRemoves,
+    stateDir,
+  };
+  writeSavedPlan(out, planned, summary, ctx.clock.now());
+  ctx.io.info(`plan saved to ${out}: apply it with \`xctl audiences sync --apply ${out}\``);
+}
+
 /** POST /12/accounts/:account_id/custom_audiences/:id/users (only the difference). */
 export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Promise<void> {
   const saved = applySavedPlan(given);
@@ -137,16 +178,7 @@ export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Pr
   const concurrency = positiveInt(o.concurrency, '--concurrency', 64);
   const { parseRejectGate } = await import('../../audiences/gate.js');
   const gate = parseRejectGate(o.maxRejectRate);
-  if (o.rebuild && o.fromUpload)
-    throw new UsageError(
-      '--rebuild and --from-upload are exclusive: one starts the snapshot empty, the other from an upload',
-      { flag: '--from-upload' },
-    );
-  if (o.adopt && (o.rebuild || o.fromUpload))
-    throw new UsageError(
-      '--adopt is for a first sync without a snapshot: --rebuild and --from-upload already say where the snapshot starts',
-      { flag: '--adopt' },
-    );
+  checkSnapshotFlags(o);
   if (o.maxRemoves !== undefined) {
     const { parseMaxRemoves } = await import('../../audiences/sync-guards.js');
     parseMaxRemoves(o.maxRemoves);
@@ -203,25 +235,7 @@ export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Pr
       expect: saved.check,
     }),
   );
-  if (o.plan && o.out !== undefined) {
-    const planned = {
-      audienceId: o.audienceId,
-      account: accountId,
-      profile,
-      file: o.file,
-      type: o.type,
-      column: o.column,
-      format: o.format,
-      hashed: o.hashed,
-      defaultCountry: o.defaultCountry,
-      batchSize: o.batchSize,
-      adopt: o.adopt,
-      maxRemoves: o.maxRemoves,
-      stateDir,
-    };
-    writeSavedPlan(o.out, planned, summary, ctx.clock.now());
-    ctx.io.info(`plan saved to ${o.out}: apply it with \`xctl audiences sync --apply ${o.out}\``);
-  }
+  if (o.plan && o.out !== undefined) savePlan(ctx, o.out, o, { accountId, profile, stateDir, summary });
   await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, {
     columns: SYNC_FIELDS,
     knownFields: SYNC_FIELDS,

@@ -134,24 +134,12 @@ function isoTime(v: string, flag: string): number {
   return t;
 }
 
-/** Checks every flag, then runs the pipeline and prints the summary. */
-export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<void> {
-  const { listId, input, target } = f;
-  const idName = target === 'custom_audience' ? '<audience-id>' : '<list-id>';
-  if (!ADS_ID.test(listId))
-    throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
-  const { columns: colReq, defaultCountry } = await parseInputFlags(f);
-  const type = colReq.type;
-  const columns = colReq.columns;
-  // ads-api.md section 4.4: a do-not-reach list takes only email and phone_number arrays.
-  const allowed = target === 'do_not_reach_list' ? DO_NOT_REACH_TYPES : undefined;
-  for (const t of [type, ...columns.map((c) => c.type)]) {
-    if (t && allowed && !isOneOf(allowed, t)) {
-      throw new UsageError(`do-not-reach lists take only ${allowed.join(' and ')} (got ${t})`, {
-        flag: type ? '--type' : '--column',
-      });
-    }
-  }
+/**
+ * --effective-at and --expires-at (ISO 8601): the expiry after the start and within the service's
+ * window (a custom audience's and a do-not-reach list's differ); the start's epoch ms, if given.
+ */
+function checkTimes(ctx: Context, f: UploadOptions): number | undefined {
+  const { target } = f;
   const eff = f.effectiveAt !== undefined ? isoTime(f.effectiveAt, '--effective-at') : undefined;
   if (f.expiresAt !== undefined) {
     const fault = expiryFault(target, isoTime(f.expiresAt, '--expires-at'), {
@@ -171,6 +159,28 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
       throw new UsageError(message, { flag: '--expires-at' });
     }
   }
+  return eff;
+}
+
+/** Checks every flag, then runs the pipeline and prints the summary. */
+export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<void> {
+  const { listId, input, target } = f;
+  const idName = target === 'custom_audience' ? '<audience-id>' : '<list-id>';
+  if (!ADS_ID.test(listId))
+    throw new UsageError(`${idName} must be an id of letters and digits (got "${listId}")`, { flag: idName });
+  const { columns: colReq, defaultCountry } = await parseInputFlags(f);
+  const type = colReq.type;
+  const columns = colReq.columns;
+  // ads-api.md section 4.4: a do-not-reach list takes only email and phone_number arrays.
+  const allowed = target === 'do_not_reach_list' ? DO_NOT_REACH_TYPES : undefined;
+  for (const t of [type, ...columns.map((c) => c.type)]) {
+    if (t && allowed && !isOneOf(allowed, t)) {
+      throw new UsageError(`do-not-reach lists take only ${allowed.join(' and ')} (got ${t})`, {
+        flag: type ? '--type' : '--column',
+      });
+    }
+  }
+  const eff = checkTimes(ctx, f);
   const batchSize = positiveInt(f.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(f.concurrency, '--concurrency', 64);
   const { parseRejectGate } = await import('../../audiences/gate.js');
@@ -233,11 +243,16 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
       stateDir: resolveStateDir(ctx, f.stateDir),
     }),
   );
-  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, {
-    columns: SUMMARY_FIELDS,
-    knownFields: SUMMARY_FIELDS,
-  });
-  const s = summary as unknown as { read: number; valid: number };
+  await printOne(
+    ctx.io,
+    await ctx.output(),
+    { ...summary },
+    {
+      columns: SUMMARY_FIELDS,
+      knownFields: SUMMARY_FIELDS,
+    },
+  );
+  const s = summary;
   if (s.read > 0 && s.valid === 0) {
     // Nothing was sent: an input where no record can be used is bad input, not a success.
     throw new UsageError(`none of the ${s.read} records could be used: every one was rejected`, {

@@ -17,6 +17,7 @@ import {
   parseScopes,
   type OAuth2ClientCreds,
   type RedirectOutcome,
+  type OAuth2Token,
 } from '../../core/oauth2.js';
 import type { AuthLoginOptions, LoginDeps } from './login-common.js';
 import { firstLine, promptLine, replacedUserToken } from './login-common.js';
@@ -72,18 +73,7 @@ export async function authLoginOAuth2(
   checked: { port?: number; timeoutMs: number },
   deps: LoginDeps = {},
 ): Promise<void> {
-  for (const [flag, set] of [
-    ['--pin', opts.pin],
-    ['--access-level', opts.accessLevel],
-    ['--force-login', opts.forceLogin],
-    ['--screen-name', opts.screenName],
-  ] as const) {
-    if (set) throw new UsageError(`${flag} belongs to the OAuth 1.0a login, not --oauth2`, { flag });
-  }
-  if (!opts.oauth2 && (opts.paste || opts.scopes !== undefined || opts.clientId !== undefined)) {
-    const flag = opts.paste ? '--paste' : opts.scopes !== undefined ? '--scopes' : '--client-id';
-    throw new UsageError(`${flag} goes with --oauth2`, { flag });
-  }
+  checkOAuth2Flags(opts);
   const scopes = opts.scopes !== undefined ? parseScopes(opts.scopes) : [...DEFAULT_LOGIN_SCOPES];
   const client = await loginClient(ctx, opts.clientId);
   const port = checked.port ?? DEFAULT_OAUTH2_CALLBACK_PORT;
@@ -127,87 +117,120 @@ export async function authLoginOAuth2(
         ? `After approving, the browser goes to ${redirectUri}?... (the page may fail to load: that is expected). ${io.isStdinTTY ? 'Paste' : 'Pipe'} that whole URL here (times out in ${fmtDuration(checked.timeoutMs)}).`
         : `Waiting for the browser to come back to ${redirectUri} (times out in ${fmtDuration(checked.timeoutMs)}; Ctrl-C to cancel)...`,
     );
-    const timedOut = ctx.clock.sleep(checked.timeoutMs, signal).then(() => 'timeout' as const);
-    timedOut.catch(() => undefined);
     const arrived: Promise<RedirectOutcome> = opts.paste
       ? readPasted(ctx).then((u) => parseRedirect(u, state, redirectUri))
       : server!.outcome;
-    const waited = await Promise.race([arrived, timedOut]);
-    if (waited === 'timeout') {
-      throw new XctlError(`no authorization arrived within ${fmtDuration(checked.timeoutMs)}: login cancelled`, {
-        hint: 'run `xctl auth login --oauth2` again and approve within the time, or raise --timeout',
-      });
-    }
-    if (waited.kind === 'denied') {
-      const why =
-        waited.error === 'access_denied'
-          ? 'authorization was denied on the consent page'
-          : `the consent page answered ${waited.error}${waited.description ? ` (${waited.description})` : ''}`;
-      throw new AuthError(`${why}: nothing was stored`, {
-        code: waited.error,
-        hint:
-          waited.error === 'access_denied'
-            ? 'run `xctl auth login --oauth2` again and choose Authorize'
-            : 'check --scopes and the client id',
-      });
-    }
+    const code = await authorizationCode(ctx, arrived, checked.timeoutMs, signal);
     const http = await ctx.http();
-    const tok = await exchangeCode(http, client, waited.code, redirectUri, verifier, ctx.clock.now());
+    const tok = await exchangeCode(http, client, code, redirectUri, verifier, ctx.clock.now());
     io.addSecret(tok.access_token);
     io.addSecret(tok.refresh_token);
-    // Who the token belongs to, when the granted scopes allow asking (GET /2/users/me needs tweet.read users.read).
-    let user: { id?: string; username?: string } = {};
-    if (tok.scopes.includes('tweet.read') && tok.scopes.includes('users.read')) {
-      const me = await http.request<{ data?: { id?: string; username?: string } }>({
-        method: OAUTH2_ENDPOINTS.me.method,
-        path: OAUTH2_ENDPOINTS.me.path,
-        auth: 'none',
-        headers: { authorization: `Bearer ${tok.access_token}` },
-      });
-      user = me.data?.data ?? {};
-    }
-    const patch: Partial<Profile> = {};
-    for (const k of OAUTH2_TOKEN_FIELDS) patch[k] = undefined;
-    Object.assign(patch, {
-      oauth2_access_token: tok.access_token,
-      oauth2_refresh_token: tok.refresh_token,
-      oauth2_expires_at: new Date(tok.expires_at).toISOString(),
-      oauth2_scopes: tok.scopes.join(' '),
-      oauth2_client_id: client.clientId,
-      oauth2_user_id: user.id,
-      oauth2_screen_name: user.username,
-    });
-    const before = await ctx.profile();
-    const replaced =
-      before &&
-      replacedUserToken(
-        {
-          access_token: before.oauth2_access_token,
-          user_id: before.oauth2_user_id,
-          screen_name: before.oauth2_screen_name,
-        },
-        tok.access_token,
-        user.id,
-      );
-    if (replaced) io.info(`replacing the OAuth 2.0 token of ${replaced} in profile "${await ctx.profileName()}"`);
-    await ctx.updateProfile(patch);
-    const profile = await ctx.profileName();
-    io.info(
-      `Logged in with OAuth 2.0${user.username ? ` as @${user.username} (${user.id})` : ''}; the token is stored in profile "${profile}".`,
-    );
-    const missing = scopes.filter((s) => !tok.scopes.includes(s));
-    if (missing.length && tok.scopes.length)
-      io.warn(`the service granted fewer scopes than asked: not ${missing.join(' ')}`);
-    await printOne(io, await ctx.output(), {
-      profile,
-      user_id: user.id ?? '',
-      screen_name: user.username ?? '',
-      scopes: tok.scopes.join(' '),
-      expires_at: new Date(tok.expires_at).toISOString(),
-      refresh: tok.refresh_token ? 'automatic' : 'none (no offline.access)',
-    });
+    await storeToken(ctx, client.clientId, tok, scopes);
   } finally {
     aborter.abort();
     await server?.close();
   }
+}
+
+function checkOAuth2Flags(opts: AuthLoginOptions): void {
+  for (const [flag, set] of [
+    ['--pin', opts.pin],
+    ['--access-level', opts.accessLevel],
+    ['--force-login', opts.forceLogin],
+    ['--screen-name', opts.screenName],
+  ] as const) {
+    if (set) throw new UsageError(`${flag} belongs to the OAuth 1.0a login, not --oauth2`, { flag });
+  }
+  if (!opts.oauth2 && (opts.paste || opts.scopes !== undefined || opts.clientId !== undefined)) {
+    const flag = opts.paste ? '--paste' : opts.scopes !== undefined ? '--scopes' : '--client-id';
+    throw new UsageError(`${flag} goes with --oauth2`, { flag });
+  }
+}
+
+/** The code the consent page redirected back with, or the error of a denial or a timeout. */
+async function authorizationCode(
+  ctx: Context,
+  arrived: Promise<RedirectOutcome>,
+  timeoutMs: number,
+  signal: AbortSignal,
+): Promise<string> {
+  const timedOut = ctx.clock.sleep(timeoutMs, signal).then(() => 'timeout' as const);
+  timedOut.catch(() => undefined);
+  const waited = await Promise.race([arrived, timedOut]);
+  if (waited === 'timeout') {
+    throw new XctlError(`no authorization arrived within ${fmtDuration(timeoutMs)}: login cancelled`, {
+      hint: 'run `xctl auth login --oauth2` again and approve within the time, or raise --timeout',
+    });
+  }
+  if (waited.kind === 'denied') {
+    const why =
+      waited.error === 'access_denied'
+        ? 'authorization was denied on the consent page'
+        : `the consent page answered ${waited.error}${waited.description ? ` (${waited.description})` : ''}`;
+    throw new AuthError(`${why}: nothing was stored`, {
+      code: waited.error,
+      hint:
+        waited.error === 'access_denied'
+          ? 'run `xctl auth login --oauth2` again and choose Authorize'
+          : 'check --scopes and the client id',
+    });
+  }
+  return waited.code;
+}
+
+/** The token stored in the profile (with its user, when the scopes let GET /2/users/me answer), and shown. */
+async function storeToken(ctx: Context, clientId: string, tok: OAuth2Token, scopes: readonly string[]): Promise<void> {
+  const io = ctx.io;
+  const http = await ctx.http();
+  // Who the token belongs to, when the granted scopes allow asking (GET /2/users/me needs tweet.read users.read).
+  let user: { id?: string; username?: string } = {};
+  if (tok.scopes.includes('tweet.read') && tok.scopes.includes('users.read')) {
+    const me = await http.request<{ data?: { id?: string; username?: string } }>({
+      method: OAUTH2_ENDPOINTS.me.method,
+      path: OAUTH2_ENDPOINTS.me.path,
+      auth: 'none',
+      headers: { authorization: `Bearer ${tok.access_token}` },
+    });
+    user = me.data?.data ?? {};
+  }
+  const patch: Partial<Profile> = {};
+  for (const k of OAUTH2_TOKEN_FIELDS) patch[k] = undefined;
+  Object.assign(patch, {
+    oauth2_access_token: tok.access_token,
+    oauth2_refresh_token: tok.refresh_token,
+    oauth2_expires_at: new Date(tok.expires_at).toISOString(),
+    oauth2_scopes: tok.scopes.join(' '),
+    oauth2_client_id: clientId,
+    oauth2_user_id: user.id,
+    oauth2_screen_name: user.username,
+  });
+  const before = await ctx.profile();
+  const replaced =
+    before &&
+    replacedUserToken(
+      {
+        access_token: before.oauth2_access_token,
+        user_id: before.oauth2_user_id,
+        screen_name: before.oauth2_screen_name,
+      },
+      tok.access_token,
+      user.id,
+    );
+  if (replaced) io.info(`replacing the OAuth 2.0 token of ${replaced} in profile "${await ctx.profileName()}"`);
+  await ctx.updateProfile(patch);
+  const profile = await ctx.profileName();
+  io.info(
+    `Logged in with OAuth 2.0${user.username ? ` as @${user.username} (${user.id})` : ''}; the token is stored in profile "${profile}".`,
+  );
+  const missing = scopes.filter((s) => !tok.scopes.includes(s));
+  if (missing.length && tok.scopes.length)
+    io.warn(`the service granted fewer scopes than asked: not ${missing.join(' ')}`);
+  await printOne(io, await ctx.output(), {
+    profile,
+    user_id: user.id ?? '',
+    screen_name: user.username ?? '',
+    scopes: tok.scopes.join(' '),
+    expires_at: new Date(tok.expires_at).toISOString(),
+    refresh: tok.refresh_token ? 'automatic' : 'none (no offline.access)',
+  });
 }

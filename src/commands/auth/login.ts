@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import type { Context } from '../../context.js';
 import { AuthError, UsageError, XctlError } from '../../core/errors.js';
 import { parseDuration } from '../../contract/time.js';
+import { ACCESS_TYPE_PARAM } from '../../contract/oauth.js';
+import { checkInput } from '../../core/check-input.js';
 import { printOne } from '../../core/output.js';
-import { accessToken, authorizeUrl, requestToken } from './oauth-flow.js';
+import { accessToken, authorizeUrl, requestToken, type UserToken } from './oauth-flow.js';
 import { startCallbackServer, type CallbackServer } from './callback-server.js';
 import { declare } from '../define.js';
 import {
@@ -51,9 +53,8 @@ export function checkLoginOptions(opts: AuthLoginOptions): Checked {
     port = Number(opts.callbackPort);
   }
   const level = opts.accessLevel;
-  if (level !== undefined && level !== 'read' && level !== 'write') {
-    throw new UsageError(`--access-level must be read or write (got "${level}")`, { flag: '--access-level' });
-  }
+  // POST /oauth/request_token's x_auth_access_type, as the contract has it.
+  checkInput({ params: [{ ...ACCESS_TYPE_PARAM, flag: '--access-level' }] }, { query: { x_auth_access_type: level } });
   let screenName: string | undefined;
   if (opts.screenName !== undefined) {
     screenName = opts.screenName.replace(/^@/, '');
@@ -237,39 +238,49 @@ export async function authLogin(ctx: Context, opts: AuthLoginOptions, deps: Logi
       }
       throw e;
     }
-    io.addSecret(tok.token);
-    io.addSecret(tok.secret);
-    const before = await ctx.profile();
-    const replaced = replacedUserToken(before, tok.token, tok.user_id);
-    if (replaced) io.info(`replacing the user token of ${replaced} in profile "${await ctx.profileName()}"`);
-    await ctx.updateProfile({
-      access_token: tok.token,
-      access_token_secret: tok.secret,
-      user_id: tok.user_id,
-      screen_name: tok.screen_name,
-    });
-    const profile = await ctx.profileName();
-    io.info(`Logged in as @${tok.screen_name} (${tok.user_id}); the token is stored in profile "${profile}".`);
-    const shadowing = ['XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET'].filter((k) => ctx.env[k]);
-    if (shadowing.length)
-      io.warn(
-        `${shadowing.join(' and ')} ${shadowing.length > 1 ? 'are' : 'is'} set and override${shadowing.length > 1 ? '' : 's'} the stored token; unset ${shadowing.length > 1 ? 'them' : 'it'} to use it`,
-      );
-    if (c.source.api_key === 'env')
-      io.warn(
-        'the API key came from XCTL_API_KEY: keep XCTL_API_KEY and XCTL_API_SECRET set when using this token (it belongs to that app)',
-      );
-    await checkAdsAccount(ctx, before, tok);
-    await printOne(io, await ctx.output(), {
-      profile,
-      user_id: tok.user_id,
-      screen_name: tok.screen_name,
-      access_level: checked.accessLevel ?? 'app default',
-    });
+    await storeUserToken(ctx, { tok, c, accessLevel: checked.accessLevel });
   } finally {
     aborter.abort();
     await server?.close();
   }
+}
+
+/** The user token stored in the profile, with the warnings about what may shadow it, and shown. */
+async function storeUserToken(
+  ctx: Context,
+  o: { tok: UserToken; c: Awaited<ReturnType<Context['credentials']>>; accessLevel?: string },
+): Promise<void> {
+  const { tok, c } = o;
+  const io = ctx.io;
+  io.addSecret(tok.token);
+  io.addSecret(tok.secret);
+  const before = await ctx.profile();
+  const replaced = replacedUserToken(before, tok.token, tok.user_id);
+  if (replaced) io.info(`replacing the user token of ${replaced} in profile "${await ctx.profileName()}"`);
+  await ctx.updateProfile({
+    access_token: tok.token,
+    access_token_secret: tok.secret,
+    user_id: tok.user_id,
+    screen_name: tok.screen_name,
+  });
+  const profile = await ctx.profileName();
+  io.info(`Logged in as @${tok.screen_name} (${tok.user_id}); the token is stored in profile "${profile}".`);
+  const shadowing = ['XCTL_ACCESS_TOKEN', 'XCTL_ACCESS_TOKEN_SECRET'].filter((k) => ctx.env[k]);
+  if (shadowing.length)
+    io.warn(
+      `${shadowing.join(' and ')} ${shadowing.length > 1 ? 'are' : 'is'} set and override${shadowing.length > 1 ? '' : 's'} the stored token; unset ${shadowing.length > 1 ? 'them' : 'it'} to use it`,
+    );
+  if (c.source.api_key === 'env')
+    io.warn(
+      'the API key came from XCTL_API_KEY: keep XCTL_API_KEY and XCTL_API_SECRET set when using this token (it belongs to that app)',
+    );
+  await checkAdsAccount(ctx, before, tok);
+  await printOne(io, await ctx.output(), {
+    profile,
+    user_id: tok.user_id,
+    screen_name: tok.screen_name,
+    access_level: o.accessLevel ?? 'app default',
+  });
 }
 
 /**

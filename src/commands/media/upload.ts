@@ -216,30 +216,9 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     const init = await http.request<{ data: MediaData }>({ ...initReq, auth: 'user' });
     const id = init.data.data.id;
     const bar = progressBar(ctx, stat.size);
-    const buf = Buffer.alloc(Math.min(CHUNK_BYTES, stat.size));
     let sent = 0;
     try {
-      for (let index = 0; sent < stat.size; index++) {
-        const want = Math.min(CHUNK_BYTES, stat.size - sent);
-        const n = fs.readSync(fd, buf, 0, want, sent);
-        if (n !== want) throw changedDuringUpload(o.file, id);
-        const { body, contentType } = multipart([
-          ['segment_index', String(index)],
-          ['media', buf.subarray(0, n)],
-        ]);
-        // Repeating an APPEND replaces its segment: safe to retry after a dropped connection.
-        await http.request({
-          method: 'POST',
-          host: 'api',
-          path: appendPath(id),
-          auth: 'user',
-          body,
-          headers: { 'content-type': contentType },
-          idempotent: true,
-        });
-        sent += n;
-        bar.update(sent);
-      }
+      sent = await appendChunks(http, { fd, id, size: stat.size, file: o.file, bar });
       if (fileChanged(stat, fs.fstatSync(fd))) throw changedDuringUpload(o.file, id);
       let data = (
         await http.request<{ data: MediaData }>({
@@ -250,29 +229,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
           idempotent: true,
         })
       ).data.data;
-      const deadline = ctx.clock.now() + o.waitSeconds * 1000;
-      while (
-        data.processing_info &&
-        (data.processing_info.state === 'pending' || data.processing_info.state === 'in_progress')
-      ) {
-        const wait = checkAfterMs(data.processing_info.check_after_secs);
-        if (ctx.clock.now() + wait > deadline) {
-          throw new ApiError(`media ${id} is still ${data.processing_info.state} after ${o.waitSeconds} s`, {
-            hint: `its media_key is ${data.media_key}; check later with \`xctl request '/2/media/upload?command=STATUS&media_id=${id}'\``,
-          });
-        }
-        bar.update(sent, `processing ${data.processing_info.progress_percent ?? 0}%`);
-        await ctx.clock.sleep(wait, ctx.signal);
-        data = (
-          await http.request<{ data: MediaData }>({
-            method: 'GET',
-            host: 'api',
-            path: STATUS_PATH,
-            query: { command: 'STATUS', media_id: id },
-            auth: 'user',
-          })
-        ).data.data;
-      }
+      data = await awaitProcessing(ctx, http, { id, data, waitSeconds: o.waitSeconds, bar, sent });
       // The last word of the bar is the outcome, not the last "processing N%" polled.
       if (data.processing_info)
         bar.update(sent, data.processing_info.state === 'failed' ? 'processing failed' : 'processed');
@@ -301,25 +258,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
         ...(accountId !== undefined ? ['library'] : []),
       ];
       if (accountId !== undefined) {
-        const form: Record<string, string> = {
-          media_key: data.media_key,
-          file_name: path.basename(o.file).slice(0, 255),
-        };
-        if (o.name !== undefined) form.name = o.name;
-        try {
-          const lib = await http.request<{ data: Record<string, unknown> }>({
-            method: 'POST',
-            host: 'ads',
-            path: `/12/accounts/${encodeURIComponent(accountId)}/media_library`,
-            auth: 'user',
-            form,
-          });
-          out.library = lib.data.data.media_status ?? 'added';
-        } catch (e) {
-          // Uploaded but not added: print the media_key (nothing is lost), then fail.
-          await printOne(ctx.io, await ctx.output(), { ...out, library: 'failed' }, { columns });
-          throw libraryFailed(e, data.media_key, o.name);
-        }
+        out.library = await addToLibrary(ctx, http, { accountId, mediaKey: data.media_key, o, out, columns });
       }
       await printOne(ctx.io, await ctx.output(), out, { columns });
     } finally {
@@ -327,6 +266,103 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     }
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+type MediaHttp = Awaited<ReturnType<Context['http']>>;
+type Bar = ReturnType<typeof progressBar>;
+
+/** APPEND: the file in chunks, read from the opened descriptor; the bytes sent. */
+async function appendChunks(
+  http: MediaHttp,
+  o: { fd: number; id: string; size: number; file: string; bar: Bar },
+): Promise<number> {
+  const { fd, id, bar } = o;
+  const buf = Buffer.alloc(Math.min(CHUNK_BYTES, o.size));
+  let sent = 0;
+  for (let index = 0; sent < o.size; index++) {
+    const want = Math.min(CHUNK_BYTES, o.size - sent);
+    const n = fs.readSync(fd, buf, 0, want, sent);
+    if (n !== want) throw changedDuringUpload(o.file, id);
+    const { body, contentType } = multipart([
+      ['segment_index', String(index)],
+      ['media', buf.subarray(0, n)],
+    ]);
+    // Repeating an APPEND replaces its segment: safe to retry after a dropped connection.
+    await http.request({
+      method: 'POST',
+      host: 'api',
+      path: appendPath(id),
+      auth: 'user',
+      body,
+      headers: { 'content-type': contentType },
+      idempotent: true,
+    });
+    sent += n;
+    bar.update(sent);
+  }
+  return sent;
+}
+
+/** STATUS polled as check_after_secs says until processing ends, or --wait-seconds is spent. */
+async function awaitProcessing(
+  ctx: Context,
+  http: MediaHttp,
+  o: { id: string; data: MediaData; waitSeconds: number; bar: Bar; sent: number },
+): Promise<MediaData> {
+  const { id, bar, sent } = o;
+  let data = o.data;
+  const deadline = ctx.clock.now() + o.waitSeconds * 1000;
+  while (
+    data.processing_info &&
+    (data.processing_info.state === 'pending' || data.processing_info.state === 'in_progress')
+  ) {
+    const wait = checkAfterMs(data.processing_info.check_after_secs);
+    if (ctx.clock.now() + wait > deadline) {
+      throw new ApiError(`media ${id} is still ${data.processing_info.state} after ${o.waitSeconds} s`, {
+        hint: `its media_key is ${data.media_key}; check later with \`xctl request '/2/media/upload?command=STATUS&media_id=${id}'\``,
+      });
+    }
+    bar.update(sent, `processing ${data.processing_info.progress_percent ?? 0}%`);
+    await ctx.clock.sleep(wait, ctx.signal);
+    data = (
+      await http.request<{ data: MediaData }>({
+        method: 'GET',
+        host: 'api',
+        path: STATUS_PATH,
+        query: { command: 'STATUS', media_id: id },
+        auth: 'user',
+      })
+    ).data.data;
+  }
+  return data;
+}
+
+/** The media added to the ads account's media library; on failure the media_key is printed first. */
+async function addToLibrary(
+  ctx: Context,
+  http: MediaHttp,
+  r: { accountId: string; mediaKey: string; o: UploadOptions; out: Record<string, unknown>; columns: string[] },
+): Promise<unknown> {
+  const { accountId, o, out, columns } = r;
+  const form: Record<string, string> = {
+    media_key: r.mediaKey,
+    file_name: path.basename(o.file).slice(0, 255),
+  };
+  if (o.name !== undefined) form.name = o.name;
+  try {
+    const lib = await http.request<{ data: Record<string, unknown> }>({
+      method: 'POST',
+      host: 'ads',
+      path: `/12/accounts/${encodeURIComponent(accountId)}/media_library`,
+      auth: 'user',
+      form,
+    });
+    return lib.data.data.media_status ?? 'added';
+  } catch (e) {
+    // Uploaded but not added: print the media_key (nothing is lost), then fail.
+    await printOne(ctx.io, await ctx.output(), { ...out, library: 'failed' }, { columns });
+    throw libraryFailed(e, r.mediaKey, o.name);
   }
 }
 

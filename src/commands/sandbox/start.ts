@@ -6,7 +6,8 @@ import { declare } from '../define.js';
 import { termList } from '../help-text.js';
 import { OAUTH2_TOKEN_FIELDS, type Profile } from '../../core/config.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
-import { FAULT_SYNTAX, faultNameRows } from '../../sandbox/faults.js';
+import { FAULT_SYNTAX, faultNameRows, type FaultSpec } from '../../sandbox/faults.js';
+import type { SandboxApp, SandboxSeed } from '../../sandbox/app.js';
 
 export interface SandboxStartOptions {
   port?: string;
@@ -75,44 +76,8 @@ export function register(parent: Command, runF = sandboxStart): void {
 }
 
 export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Promise<void> {
-  // Digits only: Number() would take "1e3", "0x50" or " 80 " as ports.
-  const port = /^\d{1,5}$/.test(opts.port ?? '0') ? Number(opts.port ?? 0) : NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new UsageError(`--port must be 0-65535 (got "${opts.port}")`, { flag: '--port' });
-  if (opts.clock !== 'real' && opts.clock !== 'manual')
-    throw new UsageError(`--clock must be real or manual (got "${opts.clock}")`, { flag: '--clock' });
-  const { parseFaultSpec } = await import('../../sandbox/faults.js');
-  let faults;
-  if (opts.faults) {
-    try {
-      faults = parseFaultSpec(opts.faults);
-    } catch (e) {
-      throw new UsageError(`--faults: ${(e as Error).message}`, {
-        flag: '--faults',
-        hint: `--faults ${FAULT_SYNTAX}; names: see \`xctl sandbox start --help\``,
-      });
-    }
-  }
-  if (opts.overwrite && !opts.configure)
-    throw new UsageError('--overwrite goes with --configure', { flag: '--overwrite' });
-  // --configure writes profile "sandbox" unless one is named: the default profile may hold real
-  // credentials (imported from twurl, say) that a loopback base URL and sandbox keys would replace.
-  let profileName: string | undefined;
-  if (opts.configure) {
-    ctx.allowNewProfile();
-    profileName = ctx.explicitProfile ? await ctx.profileName() : SANDBOX_PROFILE;
-    const current = (await ctx.store()).profile(profileName);
-    if (holdsOtherCredentials(current) && !opts.overwrite) {
-      const where = current!.base_url ? `base URL ${current!.base_url}` : 'the platform';
-      throw new UsageError(
-        `profile "${profileName}" holds other credentials (for ${where}): refusing to replace them with the sandbox's`,
-        {
-          flag: '--profile',
-          hint: `use another profile (\`xctl --profile NAME sandbox start --configure\`), or pass --overwrite to replace them`,
-        },
-      );
-    }
-  }
+  const { port, clock, faults } = await checkStartOptions(opts);
+  const profileName = opts.configure ? await sandboxProfile(ctx, opts) : undefined;
   const state = opts.state !== undefined ? await readStateFile(ctx, opts.state) : undefined;
   const { startSandbox } = await import('../../sandbox/server.js');
   const host = opts.host ?? '127.0.0.1';
@@ -126,7 +91,7 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
     sb = await startSandbox({
       port,
       host,
-      clock: opts.clock,
+      clock,
       faults,
       ...(state?.snapshot !== undefined ? { state: state.snapshot } : {}),
       log: opts.log === false || ctx.io.quiet ? undefined : (line) => ctx.io.err(`sandbox: ${line}`),
@@ -142,25 +107,93 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       throw new UsageError(`--state: ${opts.state}: ${(e as Error).message}`, { flag: '--state' });
     throw e;
   }
-  if (profileName) {
-    const s = sb.seed;
-    (await ctx.store()).updateProfile(profileName, {
-      base_url: s.base_url,
-      api_key: s.api_key,
-      api_secret: s.api_secret,
-      access_token: s.access_token,
-      access_token_secret: s.access_token_secret,
-      user_id: s.user_id,
-      screen_name: s.screen_name,
-      account_id: s.account_id,
-      bearer_token: undefined,
-      bearer_key: undefined,
-      client_id: s.client_id,
-      client_secret: s.client_secret,
-      // An OAuth 2.0 token of an earlier sandbox means nothing to this one.
-      ...Object.fromEntries(OAUTH2_TOKEN_FIELDS.map((k) => [k, undefined])),
-    });
+  if (profileName) await storeSeed(ctx, profileName, sb.seed);
+  await announce(ctx, sb.seed, { clock: opts.clock, faults, profileName });
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sb.close();
+  if (state) await saveState(sb.app, state.file, opts.state!, ctx);
+  ctx.io.info('sandbox stopped');
+}
+
+/** --port, --clock and --faults, checked before anything starts. */
+async function checkStartOptions(
+  opts: SandboxStartOptions,
+): Promise<{ port: number; clock: 'real' | 'manual'; faults: FaultSpec | undefined }> {
+  // Digits only: Number() would take "1e3", "0x50" or " 80 " as ports.
+  const port = /^\d{1,5}$/.test(opts.port ?? '0') ? Number(opts.port ?? 0) : NaN;
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port must be 0-65535 (got "${opts.port}")`, { flag: '--port' });
+  if (opts.clock !== 'real' && opts.clock !== 'manual')
+    throw new UsageError(`--clock must be real or manual (got "${opts.clock}")`, { flag: '--clock' });
+  const { parseFaultSpec } = await import('../../sandbox/faults.js');
+  let faults: FaultSpec | undefined;
+  if (opts.faults) {
+    try {
+      faults = parseFaultSpec(opts.faults);
+    } catch (e) {
+      throw new UsageError(`--faults: ${(e as Error).message}`, {
+        flag: '--faults',
+        hint: `--faults ${FAULT_SYNTAX}; names: see \`xctl sandbox start --help\``,
+      });
+    }
   }
+  if (opts.overwrite && !opts.configure)
+    throw new UsageError('--overwrite goes with --configure', { flag: '--overwrite' });
+  return { port, clock: opts.clock, faults };
+}
+
+/**
+ * The profile --configure writes: "sandbox" unless one is named, since the default profile may
+ * hold real credentials (imported from twurl, say) that a loopback base URL and sandbox keys would
+ * replace; one holding other credentials only with --overwrite.
+ */
+async function sandboxProfile(ctx: Context, opts: SandboxStartOptions): Promise<string> {
+  ctx.allowNewProfile();
+  const profileName = ctx.explicitProfile ? await ctx.profileName() : SANDBOX_PROFILE;
+  const current = (await ctx.store()).profile(profileName);
+  if (holdsOtherCredentials(current) && !opts.overwrite) {
+    const where = current!.base_url ? `base URL ${current!.base_url}` : 'the platform';
+    throw new UsageError(
+      `profile "${profileName}" holds other credentials (for ${where}): refusing to replace them with the sandbox's`,
+      {
+        flag: '--profile',
+        hint: `use another profile (\`xctl --profile NAME sandbox start --configure\`), or pass --overwrite to replace them`,
+      },
+    );
+  }
+  return profileName;
+}
+
+/** The sandbox's seeded credentials and base URL, stored in the profile. */
+async function storeSeed(ctx: Context, profileName: string, s: SandboxSeed): Promise<void> {
+  (await ctx.store()).updateProfile(profileName, {
+    base_url: s.base_url,
+    api_key: s.api_key,
+    api_secret: s.api_secret,
+    access_token: s.access_token,
+    access_token_secret: s.access_token_secret,
+    user_id: s.user_id,
+    screen_name: s.screen_name,
+    account_id: s.account_id,
+    bearer_token: undefined,
+    bearer_key: undefined,
+    client_id: s.client_id,
+    client_secret: s.client_secret,
+    // An OAuth 2.0 token of an earlier sandbox means nothing to this one.
+    ...Object.fromEntries(OAUTH2_TOKEN_FIELDS.map((k) => [k, undefined])),
+  });
+}
+
+/** Where the sandbox listens and how to use it: its seed as JSON, or the lines a shell needs. */
+async function announce(
+  ctx: Context,
+  seed: SandboxSeed,
+  o: { clock?: string; faults?: FaultSpec; profileName?: string },
+): Promise<void> {
+  const { clock, faults, profileName } = o;
   // Which profile was written, and how to use it from another shell.
   const stored = profileName
     ? (await isDefault(ctx, profileName))
@@ -171,13 +204,13 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
         ]
     : [];
   if (ctx.wantsJson) {
-    ctx.io.out(JSON.stringify(sb.seed));
+    ctx.io.out(JSON.stringify(seed));
     for (const line of stored) ctx.io.info(line);
   } else {
-    const s = sb.seed;
+    const s = seed;
     ctx.io.out(
       [
-        `xctl sandbox listening on ${s.base_url} (clock: ${opts.clock}${faults ? `, faults: ${JSON.stringify(faults)}` : ''})`,
+        `xctl sandbox listening on ${s.base_url} (clock: ${clock}${faults ? `, faults: ${JSON.stringify(faults)}` : ''})`,
         ...(profileName ? stored : ['point xctl at it from another shell:']),
         ...(profileName
           ? []
@@ -195,22 +228,18 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       ].join('\n'),
     );
   }
-  await new Promise<void>((resolve) => {
-    if (ctx.signal.aborted) return resolve();
-    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-  });
-  await sb.close();
-  if (state) {
-    const { saveSnapshot } = await import('../../sandbox/snapshot.js');
-    const { writeAtomic } = await import('../../core/config.js');
-    try {
-      writeAtomic(state.file, JSON.stringify(saveSnapshot(sb.app), undefined, 1) + '\n');
-      ctx.io.info(`sandbox state saved to ${opts.state}`);
-    } catch (e) {
-      ctx.io.warn(`could not save the sandbox state to ${opts.state}: ${(e as Error).message}`);
-    }
+}
+
+/** --state: the sandbox's state written back on exit (atomically, 0600). */
+async function saveState(app: SandboxApp, file: string, given: string, ctx: Context): Promise<void> {
+  const { saveSnapshot } = await import('../../sandbox/snapshot.js');
+  const { writeAtomic } = await import('../../core/config.js');
+  try {
+    writeAtomic(file, JSON.stringify(saveSnapshot(app), undefined, 1) + '\n');
+    ctx.io.info(`sandbox state saved to ${given}`);
+  } catch (e) {
+    ctx.io.warn(`could not save the sandbox state to ${given}: ${(e as Error).message}`);
   }
-  ctx.io.info('sandbox stopped');
 }
 
 async function isDefault(ctx: Context, name: string): Promise<boolean> {

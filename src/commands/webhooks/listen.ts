@@ -117,27 +117,7 @@ export function summarize(json: unknown): { type: string; user: string; summary:
 
 /** Serves the receiver; with --register it calls POST /2/webhooks on start and DELETE /2/webhooks/:id on exit. */
 export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<void> {
-  const port = Number(o.port ?? '0');
-  if (!/^\d+$/.test(o.port ?? '0') || port > 65535)
-    throw new UsageError(`--port must be 0-65535 (got "${o.port}")`, { flag: '--port' });
-  const host = o.host ?? '127.0.0.1';
-  const path = o.path ?? '/webhooks';
-  if (!path.startsWith('/')) throw new UsageError(`--path must start with / (got "${path}")`, { flag: '--path' });
-  const forward = o.forwardTo ? checkBaseUrl(o.forwardTo, '--forward-to').toString() : undefined;
-  if (o.publicUrl && !o.register)
-    throw new UsageError('--public-url is the URL to register: pass --register with it', { flag: '--public-url' });
-  for (const [flag, given] of [
-    ['--events', o.events !== undefined],
-    ['--user-id', o.userId !== undefined],
-    ['--keep', !!o.keep],
-    ['--no-subscribe', o.subscribe === false],
-  ] as const) {
-    if (given && !o.register) throw new UsageError(`${flag} goes with --register`, { flag });
-  }
-  if (o.userId !== undefined && !NUMERIC_ID.test(o.userId))
-    throw new UsageError(idProblem('--user-id', o.userId), { flag: '--user-id' });
-  if (o.events !== undefined && o.subscribe === false)
-    throw new UsageError('--events and --no-subscribe contradict each other', { flag: '--events' });
+  const { port, host, path, forward } = checkListenFlags(o);
   const events = o.register && o.subscribe !== false ? await eventsToSubscribe(ctx, o.events) : [];
   if (o.publicUrl) await checkWebhookUrl(ctx, o.publicUrl, '--public-url');
   const creds = await ctx.credentials();
@@ -149,57 +129,7 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
   const wantJson = ctx.wantsJson;
   // --jq runs over each event's JSON (checked before the receiver starts).
   const { jq } = await ctx.output();
-  const warned = new Set<string>();
-  const seen = new Set<string>();
-
-  const onDelivery = async (d: ReceivedDelivery) => {
-    const data = (d.json as { data?: Record<string, unknown> } | undefined)?.data;
-    const uuid = data && typeof data.event_uuid === 'string' ? data.event_uuid : undefined;
-    if (uuid) {
-      if (seen.has(uuid)) return ctx.io.info(`dropped a repeated delivery of event ${uuid}`);
-      seen.add(uuid);
-      if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
-    }
-    const name = data && typeof data.event_type === 'string' ? data.event_type : undefined;
-    if (name && DEPRECATED_EVENT_NAMES[name]) {
-      if (!warned.has(name)) {
-        warned.add(name);
-        ctx.io.warn(`event type ${name} is deprecated (renamed 2026-03-18); shown as ${DEPRECATED_EVENT_NAMES[name]}`);
-      }
-      data!.event_type = DEPRECATED_EVENT_NAMES[name];
-    }
-    // Event data is the sender's text: escaped in the line and in the JSON (as JSON escapes, so
-    // the JSON still parses to the same value).
-    if (jq !== undefined)
-      await printJqText(
-        ctx.io,
-        jq,
-        d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json),
-      );
-    else if (wantJson)
-      ctx.io.out(
-        escapeForTerminal(
-          d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json),
-        ),
-      );
-    else {
-      const s = summarize(d.json);
-      ctx.io.out(
-        escapeForTerminal(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`),
-      );
-    }
-    if (forward) {
-      const { exchange } = await import('../../webhooks/outbound.js');
-      const { SIGNATURE_HEADERS } = await import('../../webhooks/crypto.js');
-      const headers: Record<string, string> = {};
-      for (const h of ['content-type', ...SIGNATURE_HEADERS])
-        if (typeof d.headers[h] === 'string') headers[h] = d.headers[h] as string;
-      const r = await exchange('POST', forward, { headers, body: d.raw, timeoutMs: FORWARD_TIMEOUT_MS });
-      ctx.io.info(
-        `forwarded to ${forward}: ${r.status !== undefined ? `HTTP ${r.status}` : r.kind + (r.error ? ` (${r.error})` : '')} in ${r.ms} ms`,
-      );
-    }
-  };
+  const onDelivery = deliveryHandler(ctx, { jq, wantJson, forward });
 
   const { createReceiver } = await import('../../webhooks/listener.js');
   const server = createReceiver({
@@ -262,6 +192,95 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     await stop();
     if (registered) await cleanUp(ctx, registered, subscriptions, !!o.keep);
   }
+}
+
+/** --port, --host, --path, --forward-to and the flags that go with --register, checked before anything starts. */
+function checkListenFlags(o: ListenOptions): { port: number; host: string; path: string; forward?: string } {
+  const port = Number(o.port ?? '0');
+  if (!/^\d+$/.test(o.port ?? '0') || port > 65535)
+    throw new UsageError(`--port must be 0-65535 (got "${o.port}")`, { flag: '--port' });
+  const host = o.host ?? '127.0.0.1';
+  const path = o.path ?? '/webhooks';
+  if (!path.startsWith('/')) throw new UsageError(`--path must start with / (got "${path}")`, { flag: '--path' });
+  const forward = o.forwardTo ? checkBaseUrl(o.forwardTo, '--forward-to').toString() : undefined;
+  if (o.publicUrl && !o.register)
+    throw new UsageError('--public-url is the URL to register: pass --register with it', { flag: '--public-url' });
+  for (const [flag, given] of [
+    ['--events', o.events !== undefined],
+    ['--user-id', o.userId !== undefined],
+    ['--keep', !!o.keep],
+    ['--no-subscribe', o.subscribe === false],
+  ] as const) {
+    if (given && !o.register) throw new UsageError(`${flag} goes with --register`, { flag });
+  }
+  if (o.userId !== undefined && !NUMERIC_ID.test(o.userId))
+    throw new UsageError(idProblem('--user-id', o.userId), { flag: '--user-id' });
+  if (o.events !== undefined && o.subscribe === false)
+    throw new UsageError('--events and --no-subscribe contradict each other', { flag: '--events' });
+  return { port, host, path, forward };
+}
+
+/**
+ * What the receiver does with a verified delivery: drops a repeated event, renames a deprecated
+ * type (warning once), prints it (a line, its JSON, or --jq's output; the sender's text escaped),
+ * and forwards the raw body and signature headers with --forward-to.
+ */
+function deliveryHandler(
+  ctx: Context,
+  o: { jq: Awaited<ReturnType<Context['output']>>['jq']; wantJson: boolean; forward?: string },
+): (d: ReceivedDelivery) => Promise<void> {
+  const { jq, wantJson, forward } = o;
+  const warned = new Set<string>();
+  const seen = new Set<string>();
+
+  return async (d: ReceivedDelivery) => {
+    const data = (d.json as { data?: Record<string, unknown> } | undefined)?.data;
+    const uuid = data && typeof data.event_uuid === 'string' ? data.event_uuid : undefined;
+    if (uuid) {
+      if (seen.has(uuid)) return ctx.io.info(`dropped a repeated delivery of event ${uuid}`);
+      seen.add(uuid);
+      if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value!);
+    }
+    const name = data && typeof data.event_type === 'string' ? data.event_type : undefined;
+    if (name && DEPRECATED_EVENT_NAMES[name]) {
+      if (!warned.has(name)) {
+        warned.add(name);
+        ctx.io.warn(`event type ${name} is deprecated (renamed 2026-03-18); shown as ${DEPRECATED_EVENT_NAMES[name]}`);
+      }
+      data!.event_type = DEPRECATED_EVENT_NAMES[name];
+    }
+    // Event data is the sender's text: escaped in the line and in the JSON (as JSON escapes, so
+    // the JSON still parses to the same value).
+    if (jq !== undefined)
+      await printJqText(
+        ctx.io,
+        jq,
+        d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json),
+      );
+    else if (wantJson)
+      ctx.io.out(
+        escapeForTerminal(
+          d.json === undefined ? JSON.stringify({ raw: d.raw.toString('utf8') }) : JSON.stringify(d.json),
+        ),
+      );
+    else {
+      const s = summarize(d.json);
+      ctx.io.out(
+        escapeForTerminal(`${new Date(ctx.clock.now()).toISOString()}  ${s.type}  user=${s.user}  ${s.summary}`),
+      );
+    }
+    if (forward) {
+      const { exchange } = await import('../../webhooks/outbound.js');
+      const { SIGNATURE_HEADERS } = await import('../../webhooks/crypto.js');
+      const headers: Record<string, string> = {};
+      for (const h of ['content-type', ...SIGNATURE_HEADERS])
+        if (typeof d.headers[h] === 'string') headers[h] = d.headers[h] as string;
+      const r = await exchange('POST', forward, { headers, body: d.raw, timeoutMs: FORWARD_TIMEOUT_MS });
+      ctx.io.info(
+        `forwarded to ${forward}: ${r.status !== undefined ? `HTTP ${r.status}` : r.kind + (r.error ? ` (${r.error})` : '')} in ${r.ms} ms`,
+      );
+    }
+  };
 }
 
 /** The event types `--register` subscribes to: --events, else (on a loopback sandbox) all of them. */

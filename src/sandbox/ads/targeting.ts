@@ -48,6 +48,13 @@ function resolve(ops: SandboxOps, tc: Rec, existing: Rec[]): void {
   const type = String(tc.targeting_type);
   const value = String(tc.targeting_value);
   const item = lookupItem(ops, type, value);
+  nameCriterion(ops, tc, { type, value, item });
+  checkAgainstLineItem(ops, tc, existing, { type, value, item });
+}
+
+/** The criterion's display name, from the lookup table or what its value points at (which must exist). */
+function nameCriterion(ops: SandboxOps, tc: Rec, c: { type: string; value: string; item: Rec | undefined }): void {
+  const { type, value, item } = c;
   if (item) {
     tc.name = item.name;
     if (type === 'LOCATION') tc.location_type = D.SINGULAR_LOCATION[String(item.location_type)];
@@ -109,7 +116,16 @@ function resolve(ops: SandboxOps, tc: Rec, existing: Rec[]): void {
       );
     tc.name = value;
   }
+}
 
+/** The line item's other criteria: per-type caps, keyword cap, prerequisites, overlaps. */
+function checkAgainstLineItem(
+  ops: SandboxOps,
+  tc: Rec,
+  existing: Rec[],
+  c: { type: string; value: string; item: Rec | undefined },
+): void {
+  const { type, value, item } = c;
   const same = existing.filter((t) => t.targeting_type === type);
   const limit = TARGETING_LIMITS[type];
   if (limit === 1 && same.length)

@@ -5,7 +5,7 @@
 // webhook as `{"for_user_id": ..., "<kind>_events": [...]}`, signed like every other delivery and
 // logged so POST /2/webhooks/replay can send it again.
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { checkV2Input, ok, problem, type SReq } from '../http.js';
+import { checkV2Input, ok, problem, type Reply, type SReq } from '../http.js';
 import { collectionKey, digitsFor, type Entity } from '../state.js';
 import {
   ACCOUNT_ACTIVITY_ENDPOINTS as E,
@@ -44,6 +44,59 @@ function canReadDirectMessages(app: SandboxApp, req: SReq): boolean {
   return t?.accessLevel === 'read-write-directmessages';
 }
 
+/** POST .../subscriptions/all: the signing user's events go to a valid webhook (a provisioned slot each). */
+function subscribe(app: SandboxApp, req: SReq): Reply {
+  const w = ownedWebhook(app, req, req.params.webhook_id);
+  if (!w.valid)
+    throw problem(
+      400,
+      'Invalid Request',
+      `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`,
+      { parameter: 'webhook_id', value: w.id },
+    );
+  const key = `${w.id}:${req.auth.userId}`;
+  const existing = subs(app).get(key);
+  const dm = canReadDirectMessages(app, req);
+  if (existing) {
+    existing.direct_messages = dm;
+    return ok({ data: { subscribed: true } });
+  }
+  if (mine(app, req.auth.appKey).length >= PROVISIONED_SUBSCRIPTIONS) {
+    throw problem(
+      403,
+      'Forbidden',
+      `this app has used all ${PROVISIONED_SUBSCRIPTIONS} of its provisioned account activity subscriptions`,
+    );
+  }
+  subs(app).set(key, {
+    id: key,
+    webhook_id: w.id,
+    user_id: req.auth.userId!,
+    app_key: req.auth.appKey!,
+    direct_messages: dm,
+    created_at: app.clock.iso(),
+  });
+  return ok({ data: { subscribed: true } });
+}
+
+/** DELETE .../subscriptions/:user_id/all: the app stops a user's deliveries. */
+function unsubscribe(app: SandboxApp, req: SReq): Reply {
+  const w = ownedWebhook(app, req, req.params.webhook_id);
+  checkV2Input(E.unsubscribe, { path: req.params });
+  const userId = req.params.user_id!;
+  const key = `${w.id}:${userId}`;
+  if (!subs(app).has(key)) {
+    throw problem(404, 'Not Found Error', `user ${userId} is not subscribed to webhook ${w.id}`, {
+      resource_type: 'subscription',
+      resource_id: userId,
+      parameter: 'user_id',
+      value: userId,
+    });
+  }
+  subs(app).delete(key);
+  return ok({ data: { subscribed: false } });
+}
+
 export function install(app: SandboxApp): void {
   const r = app.router;
 
@@ -53,56 +106,9 @@ export function install(app: SandboxApp): void {
     return ok({ data: { subscribed: subs(app).has(`${w.id}:${req.auth.userId}`) } });
   });
 
-  r.serve(E.subscribe, (req) => {
-    const w = ownedWebhook(app, req, req.params.webhook_id);
-    if (!w.valid)
-      throw problem(
-        400,
-        'Invalid Request',
-        `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`,
-        { parameter: 'webhook_id', value: w.id },
-      );
-    const key = `${w.id}:${req.auth.userId}`;
-    const existing = subs(app).get(key);
-    const dm = canReadDirectMessages(app, req);
-    if (existing) {
-      existing.direct_messages = dm;
-      return ok({ data: { subscribed: true } });
-    }
-    if (mine(app, req.auth.appKey).length >= PROVISIONED_SUBSCRIPTIONS) {
-      throw problem(
-        403,
-        'Forbidden',
-        `this app has used all ${PROVISIONED_SUBSCRIPTIONS} of its provisioned account activity subscriptions`,
-      );
-    }
-    subs(app).set(key, {
-      id: key,
-      webhook_id: w.id,
-      user_id: req.auth.userId!,
-      app_key: req.auth.appKey!,
-      direct_messages: dm,
-      created_at: app.clock.iso(),
-    });
-    return ok({ data: { subscribed: true } });
-  });
+  r.serve(E.subscribe, (req) => subscribe(app, req));
 
-  r.serve(E.unsubscribe, (req) => {
-    const w = ownedWebhook(app, req, req.params.webhook_id);
-    checkV2Input(E.unsubscribe, { path: req.params });
-    const userId = req.params.user_id!;
-    const key = `${w.id}:${userId}`;
-    if (!subs(app).has(key)) {
-      throw problem(404, 'Not Found Error', `user ${userId} is not subscribed to webhook ${w.id}`, {
-        resource_type: 'subscription',
-        resource_id: userId,
-        parameter: 'user_id',
-        value: userId,
-      });
-    }
-    subs(app).delete(key);
-    return ok({ data: { subscribed: false } });
-  });
+  r.serve(E.unsubscribe, (req) => unsubscribe(app, req));
 
   r.serve(E.count, (req) => {
     const all = mine(app, req.auth.appKey);
