@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { OAUTH2_ENDPOINTS, OAUTH2_SCOPES, PKCE } from '../contract/oauth2.js';
 import { ApiError, AuthError, UsageError } from './errors.js';
 import type { HttpClient } from './http.js';
-import { isOneOf } from '../contract/one-of.js';
+import { isOneOf } from '../contract/guards.js';
 
 export function base64url(buf: Buffer): string {
   return buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');

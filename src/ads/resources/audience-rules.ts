@@ -1,7 +1,7 @@
 // The rules of flexible audiences and of audience estimates (ads-api.md 4.4, 4.3, 8), as plain
 // functions over JSON values: the CLI runs them before sending and the sandbox runs them again.
 import type { Rule, Violation } from '../resource-types.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, isRecord } from '../../contract/guards.js';
 
 /** Spec 8: "10 leaf custom audiences per flexible audience". */
 export const MAX_FLEXIBLE_LEAVES = 10;
@@ -46,8 +46,8 @@ function wholeNumber(v: unknown): number | undefined {
 export function checkSegments(root: unknown): SegmentProblem | undefined {
   let leaves = 0;
   const walk = (s: unknown, path: string, isRoot: boolean): SegmentProblem | undefined => {
-    if (!s || typeof s !== 'object' || Array.isArray(s)) return { path, message: 'must be an object' };
-    const seg = s as Record<string, unknown>;
+    if (!isRecord(s)) return { path, message: 'must be an object' };
+    const seg = s;
     for (const k of Object.keys(seg))
       if (!SEGMENT_KEYS.has(k))
         return { path: `${path}.${k}`, message: `is not a segment field (fields: ${[...SEGMENT_KEYS].join(', ')})` };

@@ -5,7 +5,7 @@ import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { commonList, count, cursor, p } from '../params.js';
 import { batchOp, createOp, customOp, deleteOp, getOp, listOp } from '../ops.js';
 import { isNumericId } from '../../contract/ids.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf } from '../../contract/guards.js';
 
 const A = '/accounts/:account_id';
 const TCS = `${A}/targeting_criteria`;

@@ -11,7 +11,7 @@ import {
   type Criterion,
 } from '../../ads/resources/audience-rules.js';
 import type { Behaviour } from './behaviour.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, listOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -160,7 +160,7 @@ function targeted(ops: SandboxOps): Rec[] {
 function listAudiences(ops: SandboxOps): Rec[] {
   const v = ops.values;
   const shared = v.permission_scope === 'SHARED';
-  const ids = v.custom_audience_ids as string[] | undefined;
+  const ids = listOrUndefined(v.custom_audience_ids);
   const q = typeof v.q === 'string' ? v.q.toLowerCase() : undefined;
   const out: Rec[] = [];
   for (const aud of ops.collection('custom_audiences').values()) {
@@ -253,8 +253,8 @@ function permissionBehaviour(kind: 'custom' | 'tailored'): Behaviour {
     ops: {
       list: (ops) => {
         const a = access(ops, audienceIdOf(ops), { parameter: `${kind}_audience_id` });
-        const granted = ops.values.granted_account_ids as string[] | undefined;
-        const ids = ops.values[idsParam] as string[] | undefined;
+        const granted = listOrUndefined(ops.values.granted_account_ids);
+        const ids = listOrUndefined(ops.values[idsParam]);
         return [...ops.collection(PERMISSIONS).values()].filter(
           (g) =>
             g.custom_audience_id === a.aud.id &&

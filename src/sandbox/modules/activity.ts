@@ -25,7 +25,7 @@ import {
 } from '../../contract/activity.js';
 import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf } from '../../contract/guards.js';
 
 interface Filter {
   user_id?: string;

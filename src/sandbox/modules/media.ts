@@ -25,7 +25,7 @@ import {
   sniff,
   type Category,
 } from '../../contract/media.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, listOf } from '../../contract/guards.js';
 
 export interface Upload {
   id: string;
@@ -113,7 +113,7 @@ export function initUpload(
     id,
     media_key: `${keyPrefix(category)}_${id}`,
     owner: userId,
-    additional_owners: owners as string[],
+    additional_owners: listOf(owners),
     media_type: type,
     media_category: category,
     total_bytes: total as number,
