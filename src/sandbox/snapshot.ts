@@ -71,6 +71,7 @@ export function loadSnapshot(app: SandboxApp, raw: unknown): void {
       `not a sandbox state file (expected "xctl_sandbox_state": ${SNAPSHOT_VERSION}, as \`xctl sandbox state --out FILE\` writes)`,
     );
   }
+  // Each part is checked below before it is used (seed, apps, collections, slots).
   const j = raw as unknown as SandboxSnapshot;
   if (!isObj(j.seed) || typeof j.seed.api_key !== 'string') throw new Error('seed is missing');
   const apps = records<SandboxSnapshot['apps'][number]>(j.apps, 'apps', 'key');

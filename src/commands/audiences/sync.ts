@@ -222,10 +222,15 @@ export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Pr
     writeSavedPlan(o.out, planned, summary, ctx.clock.now());
     ctx.io.info(`plan saved to ${o.out}: apply it with \`xctl audiences sync --apply ${o.out}\``);
   }
-  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, {
-    columns: SYNC_FIELDS,
-    knownFields: SYNC_FIELDS,
-  });
+  await printOne(
+    ctx.io,
+    await ctx.output(),
+    { ...summary },
+    {
+      columns: SYNC_FIELDS,
+      knownFields: SYNC_FIELDS,
+    },
+  );
   if (o.plan) {
     const changes = planExit(summary);
     if (changes) throw changes;

@@ -233,11 +233,16 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
       stateDir: resolveStateDir(ctx, f.stateDir),
     }),
   );
-  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, {
-    columns: SUMMARY_FIELDS,
-    knownFields: SUMMARY_FIELDS,
-  });
-  const s = summary as unknown as { read: number; valid: number };
+  await printOne(
+    ctx.io,
+    await ctx.output(),
+    { ...summary },
+    {
+      columns: SUMMARY_FIELDS,
+      knownFields: SUMMARY_FIELDS,
+    },
+  );
+  const s = summary;
   if (s.read > 0 && s.valid === 0) {
     // Nothing was sent: an input where no record can be used is bad input, not a success.
     throw new UsageError(`none of the ${s.read} records could be used: every one was rejected`, {

@@ -137,10 +137,10 @@ function servable(ops: SandboxOps, li: Rec): boolean {
 }
 
 /** Spec 4.4 targeted: campaigns (with their line items) of the account that target the audience. */
-function targeted(ops: SandboxOps): Rec[] {
+function targeted(ops: SandboxOps): Array<Record<string, unknown>> {
   const a = access(ops, ops.id!);
   const withActive = ops.values.with_active !== false; // default true: servable line items only
-  const byCampaign = new Map<string, Rec>();
+  const byCampaign = new Map<string, { campaign_id: string; campaign_name: unknown; line_items: Rec[] }>();
   for (const tc of ops.collection('targeting_criteria').values()) {
     if (tc.deleted || tc.account_id !== ops.accountId || tc.targeting_value !== a.aud.id) continue;
     if (tc.targeting_type !== 'CUSTOM_AUDIENCE' && tc.targeting_type !== 'CUSTOM_AUDIENCE_EXPANDED') continue;
@@ -150,9 +150,8 @@ function targeted(ops: SandboxOps): Rec[] {
     if (withActive && !ok) continue;
     const c = ops.collection('campaigns').get(String(li.campaign_id));
     const cid = String(li.campaign_id);
-    if (!byCampaign.has(cid))
-      byCampaign.set(cid, { campaign_id: cid, campaign_name: c?.name ?? null, line_items: [] } as unknown as Rec);
-    (byCampaign.get(cid)!.line_items as unknown[]).push({ id: li.id, name: li.name, servable: ok });
+    if (!byCampaign.has(cid)) byCampaign.set(cid, { campaign_id: cid, campaign_name: c?.name ?? null, line_items: [] });
+    byCampaign.get(cid)!.line_items.push({ id: li.id, name: li.name, servable: ok });
   }
   return [...byCampaign.values()];
 }

@@ -25,10 +25,10 @@ import {
   sniff,
   type Category,
 } from '../../contract/media.js';
-import { isOneOf, listOf } from '../../contract/guards.js';
+import { isOneOf, isRecord, listOf } from '../../contract/guards.js';
+import { collectionKey, type Entity } from '../state.js';
 
-export interface Upload {
-  id: string;
+export interface Upload extends Entity {
   media_key: string;
   owner: string;
   additional_owners: string[];
@@ -52,8 +52,10 @@ const invalid = (detail: string, parameter?: string) =>
 
 /** The uploads of the sandbox, by media id (also read by the ads media library). */
 export function uploads(app: SandboxApp): Map<string, Upload> {
-  return app.state.collection('media_uploads') as unknown as Map<string, Upload>;
+  return app.state.collection(UPLOADS);
 }
+
+const UPLOADS = collectionKey<Upload>('media_uploads');
 
 function mediaId(): string {
   // 19 digits, like the service's snowflake ids.
@@ -79,6 +81,16 @@ export interface InitFields {
   total_bytes: unknown;
   media_category?: unknown;
   additional_owners?: unknown;
+}
+
+/** The INIT fields of a JSON body (each checked by initUpload). */
+function initFieldsOf(b: Record<string, unknown>): InitFields {
+  return {
+    media_type: b.media_type,
+    total_bytes: b.total_bytes,
+    media_category: b.media_category,
+    additional_owners: b.additional_owners,
+  };
 }
 
 /** INIT (v2 JSON, v1.1 form, and the one-shot forms): checks the fields, stores the upload. */
@@ -243,9 +255,9 @@ export function install(app: SandboxApp): void {
   const r = app.router;
 
   r.serve(MEDIA_ENDPOINTS.initialize, (req) => {
-    const b = req.json() as Record<string, unknown> | null;
-    if (!b || typeof b !== 'object' || Array.isArray(b)) throw invalid('the body must be a JSON object');
-    const u = initUpload(app, req.auth.userId ?? '', b as unknown as InitFields, invalid);
+    const b = req.json();
+    if (!isRecord(b)) throw invalid('the body must be a JSON object');
+    const u = initUpload(app, req.auth.userId ?? '', initFieldsOf(b), invalid);
     return ok({ data: { id: u.id, media_key: u.media_key, expires_after_secs: INIT_EXPIRES_SECS } });
   });
 
