@@ -25,3 +25,8 @@ export function listOf(v: unknown): string[] {
 export function listOrUndefined(v: unknown): string[] | undefined {
   return isStringArray(v) ? v : undefined;
 }
+
+/** A value the contract has validated as a string, or undefined when it was not given. */
+export function stringOrUndefined(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,5 +1,6 @@
 // Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
 import { AdsCode, ReadOnlyCode, V1Code, WebhookCode } from '../contract/service-errors.js';
+import { stringOrUndefined } from '../contract/guards.js';
 
 export const ExitCode = {
   OK: 0,
@@ -185,7 +186,7 @@ export function errorFromResponse(
   if (first) {
     code = (first.code as string | number | undefined) ?? undefined;
     message = String(first.message ?? first.detail ?? first.title ?? '');
-    parameter = (first.parameter as string | undefined) ?? undefined;
+    parameter = stringOrUndefined(first.parameter) ?? undefined;
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {

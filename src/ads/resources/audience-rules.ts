@@ -72,17 +72,14 @@ export function checkSegments(root: unknown): SegmentProblem | undefined {
       return { path, message: 'needs custom_audience_id or a non-empty child_segments' };
     }
     // Spec 4.4: boolean_operator (AND, OR) is required when child_segments is non-empty.
-    if (
-      seg.boolean_operator !== undefined &&
-      !(BOOLEAN_OPERATORS as readonly unknown[]).includes(seg.boolean_operator)
-    ) {
+    if (seg.boolean_operator !== undefined && !isOneOf(BOOLEAN_OPERATORS, seg.boolean_operator)) {
       return { path: `${path}.boolean_operator`, message: `must be one of ${BOOLEAN_OPERATORS.join(', ')}` };
     }
     if (hasKids && seg.boolean_operator === undefined)
       return { path: `${path}.boolean_operator`, message: 'is required when child_segments is non-empty (AND or OR)' };
     if (seg.lookback_window !== undefined) {
       const n = wholeNumber(seg.lookback_window);
-      if (n === undefined || !(LOOKBACK_WINDOWS as readonly number[]).includes(n))
+      if (n === undefined || !isOneOf(LOOKBACK_WINDOWS, n))
         return { path: `${path}.lookback_window`, message: `must be one of ${LOOKBACK_WINDOWS.join(', ')} (days)` };
     }
     if (seg.frequency !== undefined) {
@@ -90,10 +87,7 @@ export function checkSegments(root: unknown): SegmentProblem | undefined {
       if (n === undefined || n < 1)
         return { path: `${path}.frequency`, message: 'must be a whole number of at least 1' };
     }
-    if (
-      seg.frequency_comparator !== undefined &&
-      !(FREQUENCY_COMPARATORS as readonly unknown[]).includes(seg.frequency_comparator)
-    ) {
+    if (seg.frequency_comparator !== undefined && !isOneOf(FREQUENCY_COMPARATORS, seg.frequency_comparator)) {
       return { path: `${path}.frequency_comparator`, message: `must be one of ${FREQUENCY_COMPARATORS.join(', ')}` };
     }
     if (seg.negate !== undefined && typeof seg.negate !== 'boolean')
@@ -232,8 +226,7 @@ export function checkTargetingCriteria(v: unknown): string | undefined {
     if (typeof t !== 'string' || !ALL_TYPES.includes(t))
       return `[${i}].targeting_type must be a targeting type such as ${PRIMARY_TARGETING_TYPES.slice(0, 4).join(', ')}, LOCATION (got ${JSON.stringify(t)})`;
     if (typeof val !== 'string' || val.length === 0) return `[${i}].targeting_value is required (a non-empty string)`;
-    if (op !== undefined && !(OPERATOR_TYPES as readonly unknown[]).includes(op))
-      return `[${i}].operator_type must be EQ or NE`;
+    if (op !== undefined && !isOneOf(OPERATOR_TYPES, op)) return `[${i}].operator_type must be EQ or NE`;
   }
   if (!v.some((c) => isOneOf(PRIMARY_TARGETING_TYPES, (c as Criterion).targeting_type))) {
     return `needs at least one primary criterion (${PRIMARY_TARGETING_TYPES.join(', ')})`;

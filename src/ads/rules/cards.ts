@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { ParamDef, Rule, Violation } from '../resource-types.js';
 import { wrapSchema } from '../params.js';
 import { categoryOfKey, kindOfCategory } from '../../contract/media.js';
+import { isOneOf } from '../../contract/guards.js';
 
 /** ISO 3166-1 alpha-2 codes (spec 2.3 rule 5: country_code of an APP destination). */
 export const ISO_COUNTRIES = new Set(
@@ -118,7 +119,7 @@ function componentProblem(c: unknown, where: string): string | undefined {
       return destinationProblem(c.destination, where, 'DETAILS');
     case 'BUTTON': {
       const l = c.label;
-      if (!isObj(l) || l.type !== 'ENUM' || !(BUTTON_LABELS as readonly unknown[]).includes(l.value)) {
+      if (!isObj(l) || l.type !== 'ENUM' || !isOneOf(BUTTON_LABELS, l.value)) {
         return `${where} (BUTTON) label must be {"type":"ENUM","value":<one of ${BUTTON_LABELS.join(', ')}>}`;
       }
       return destinationProblem(c.destination, where, 'BUTTON');

@@ -15,7 +15,7 @@ import {
 } from '../../ads/rules/cards.js';
 import type { Behaviour } from './behaviour.js';
 import { libraryItem } from './media-library.js';
-import { listOf } from '../../contract/guards.js';
+import { listOf, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -456,7 +456,7 @@ export const POLL_CARDS: Behaviour = {
       const start = ops.nowMs();
       entity.card_uri = `card://${entity.id}`;
       entity.card_type = 'TEXT_POLLS';
-      const key = ops.values.media_key as string | undefined;
+      const key = stringOrUndefined(ops.values.media_key);
       if (key) {
         const m = libraryItem(ops, key, 'media_key');
         if (m.media_type === 'IMAGE') {

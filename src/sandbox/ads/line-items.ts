@@ -15,7 +15,7 @@ import {
 import { KEYWORD_TYPES } from '../../ads/resources/targeting.js';
 import type { Behaviour } from './behaviour.js';
 import { trackDelivery } from './delivery.js';
-import { isOneOf, listOf } from '../../contract/guards.js';
+import { isOneOf, listOf, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown>;
 
@@ -150,7 +150,7 @@ function derive(li: Rec, values: Values): void {
   if (values.bid_strategy === undefined && (li.bid_strategy === undefined || li.bid_strategy === null))
     li.bid_strategy = defaultBidStrategy(String(li.objective), li.bid_amount_local_micro);
   if (values.pay_by !== undefined) li._pay_by_set = li.pay_by !== null;
-  if (!li._pay_by_set) li.pay_by = defaultPayBy(String(li.objective), li.goal as string | undefined);
+  if (!li._pay_by_set) li.pay_by = defaultPayBy(String(li.objective), stringOrUndefined(li.goal));
 }
 
 /** An app line item targets the platforms of its apps (notes 4: added automatically). */

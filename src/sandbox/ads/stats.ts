@@ -15,7 +15,7 @@ import { deliveringMs, deliverySpans } from './delivery.js';
 import { LOCATIONS } from './targeting-data.js';
 import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
-import { listOf, listOrUndefined } from '../../contract/guards.js';
+import { listOf, listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 const HOUR = 3600_000;
@@ -359,8 +359,8 @@ function queryOf(ops: SandboxOps): Query {
     ids: listOf(v.entity_ids),
     groups: listOf(v.metric_groups),
     window: windowOf(ops),
-    segmentation: v.segmentation_type as string | undefined,
-    country: v.country as string | undefined,
+    segmentation: stringOrUndefined(v.segmentation_type),
+    country: stringOrUndefined(v.country),
   };
 }
 

@@ -25,7 +25,7 @@ import {
 } from '../../contract/activity.js';
 import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
-import { isOneOf } from '../../contract/guards.js';
+import { isOneOf, stringOrUndefined } from '../../contract/guards.js';
 
 interface Filter {
   user_id?: string;
@@ -177,8 +177,8 @@ function createSubscription(app: SandboxApp, req: SReq): Reply {
     id,
     event_type: eventType,
     filter,
-    tag: b.tag as string | undefined,
-    webhook_id: b.webhook_id as string | undefined,
+    tag: stringOrUndefined(b.tag),
+    webhook_id: stringOrUndefined(b.webhook_id),
     created_at: now,
     updated_at: now,
     app_key: req.auth.appKey!,

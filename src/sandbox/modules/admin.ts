@@ -9,6 +9,7 @@ import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { saveSnapshot } from '../snapshot.js';
 import { errorMessage } from '../../core/errors.js';
+import { stringOrUndefined } from '../../contract/guards.js';
 
 /** Longest a `GET /_sandbox/logs?wait_ms=` holds the request open. */
 const LOG_WAIT_MAX_MS = 25_000;
@@ -86,7 +87,7 @@ export function install(app: SandboxApp): void {
     const ev = {
       event_uuid: crypto.randomUUID(),
       event_type: canonicalEventType(body.event_type)!,
-      user_id: body.user_id as string | undefined,
+      user_id: stringOrUndefined(body.user_id),
       payload: (body.payload as Record<string, unknown>) ?? {},
       created_at: app.clock.iso(),
     };

@@ -12,7 +12,7 @@ import { validateParams } from '../../ads/params.js';
 import { isoSeconds } from '../../contract/time.js';
 import { checkBatch } from '../../ads/batch.js';
 import { installFiles } from '../ads/stats.js';
-import { listOf, listOrUndefined } from '../../contract/guards.js';
+import { listOf, listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -455,7 +455,7 @@ function runBatch(
   const itemErrors: Array<Array<Record<string, unknown>>> = [];
   let failed = false;
   check.items.forEach((item) => {
-    const id = r.idParam ? (item.values[r.idParam] as string | undefined) : undefined;
+    const id = r.idParam ? stringOrUndefined(item.values[r.idParam]) : undefined;
     const ops = makeOps(
       app,
       r,

@@ -104,7 +104,7 @@ export function initUpload(
   const type = b.media_type;
   if (typeof type !== 'string' || !isOneOf(MEDIA_TYPES, type))
     throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
-  if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category))
+  if (b.media_category !== undefined && !isOneOf(CATEGORIES, b.media_category))
     throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
   const category = (b.media_category as Category | undefined) ?? defaultCategory(type);
   const total = b.total_bytes;
