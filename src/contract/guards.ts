@@ -30,3 +30,10 @@ export function listOrUndefined(v: unknown): string[] | undefined {
 export function stringOrUndefined(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
+
+/** A stream chunk as bytes: streams without an encoding give Buffers; a string is its UTF-8. */
+export function bufferOf(c: unknown): Buffer {
+  if (Buffer.isBuffer(c)) return c;
+  if (c instanceof Uint8Array) return Buffer.from(c.buffer, c.byteOffset, c.byteLength);
+  return Buffer.from(String(c));
+}

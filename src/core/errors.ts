@@ -1,6 +1,5 @@
 // Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
 import { AdsCode, ReadOnlyCode, V1Code, WebhookCode } from '../contract/service-errors.js';
-import { stringOrUndefined } from '../contract/guards.js';
 
 export const ExitCode = {
   OK: 0,
@@ -186,7 +185,7 @@ export function errorFromResponse(
   if (first) {
     code = (first.code as string | number | undefined) ?? undefined;
     message = String(first.message ?? first.detail ?? first.title ?? '');
-    parameter = stringOrUndefined(first.parameter) ?? undefined;
+    parameter = typeof first.parameter === 'string' ? first.parameter : undefined;
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {

@@ -11,6 +11,7 @@ import { NUMERIC_ID } from '../../contract/ids.js';
 import { DELIVERY_TIMEOUT_MS } from '../../contract/webhooks.js';
 import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
+import { bufferOf } from '../../contract/guards.js';
 
 export interface SendOptions {
   to?: string;
@@ -139,7 +140,7 @@ function payloadOf(data: string | undefined): Record<string, unknown> {
 async function readInput(ctx: Context, spec: string): Promise<string> {
   if (spec === '-' || spec === '@-') {
     const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    for await (const c of ctx.io.stdin) chunks.push(bufferOf(c));
     return Buffer.concat(chunks).toString('utf8');
   }
   const p = spec.startsWith('@') ? spec.slice(1) : spec;
