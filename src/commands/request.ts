@@ -10,6 +10,7 @@ import { escapeForTerminal } from '../core/sanitize.js';
 import { declareOn } from './define.js';
 import { parseJsonInput, readInputArg } from './input.js';
 import { authHint, nextPagePath, parseData } from './request-body.js';
+import { isRecord } from '../contract/guards.js';
 
 export interface RequestOptions {
   /** Path with optional query, or an absolute URL on the configured hosts. */
@@ -153,8 +154,7 @@ function recordsOf(body: unknown): Array<Record<string, unknown>> {
     body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
       ? (body as { data: unknown }).data
       : body;
-  const rec = (x: unknown): Record<string, unknown> =>
-    x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : { value: x };
+  const rec = (x: unknown): Record<string, unknown> => (isRecord(x) ? x : { value: x });
   return Array.isArray(data) ? data.map(rec) : [rec(data)];
 }
 

@@ -218,10 +218,10 @@ export function checkTargetingCriteria(v: unknown): string | undefined {
   if (!Array.isArray(v) || v.length === 0)
     return 'must be a non-empty array of {"targeting_type","targeting_value"} objects';
   for (const [i, c] of v.entries()) {
-    if (!c || typeof c !== 'object' || Array.isArray(c)) return `[${i}] must be an object`;
-    const t = (c as Record<string, unknown>).targeting_type;
-    const val = (c as Record<string, unknown>).targeting_value;
-    const op = (c as Record<string, unknown>).operator_type;
+    if (!isRecord(c)) return `[${i}] must be an object`;
+    const t = c.targeting_type;
+    const val = c.targeting_value;
+    const op = c.operator_type;
     if (t === undefined) return `[${i}].targeting_type is required`;
     if (typeof t !== 'string' || !ALL_TYPES.includes(t))
       return `[${i}].targeting_type must be a targeting type such as ${PRIMARY_TARGETING_TYPES.slice(0, 4).join(', ')}, LOCATION (got ${JSON.stringify(t)})`;

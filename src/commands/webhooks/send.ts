@@ -11,7 +11,7 @@ import { NUMERIC_ID } from '../../contract/ids.js';
 import { DELIVERY_TIMEOUT_MS } from '../../contract/webhooks.js';
 import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
-import { bufferOf } from '../../contract/guards.js';
+import { bufferOf, isRecord } from '../../contract/guards.js';
 
 export interface SendOptions {
   to?: string;
@@ -132,9 +132,8 @@ function payloadOf(data: string | undefined): Record<string, unknown> {
   } catch (e) {
     throw new UsageError(`--data is not valid JSON: ${errorMessage(e)}`, { flag: '--data' });
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw new UsageError('--data must be a JSON object', { flag: '--data' });
-  return v as Record<string, unknown>;
+  if (!isRecord(v)) throw new UsageError('--data must be a JSON object', { flag: '--data' });
+  return v;
 }
 
 async function readInput(ctx: Context, spec: string): Promise<string> {

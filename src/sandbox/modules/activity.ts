@@ -25,7 +25,7 @@ import {
 } from '../../contract/activity.js';
 import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
-import { isOneOf, stringOrUndefined } from '../../contract/guards.js';
+import { isOneOf, stringOrUndefined, isRecord } from '../../contract/guards.js';
 
 interface Filter {
   user_id?: string;
@@ -110,8 +110,8 @@ function checkEventAuth(req: SReq, eventType: string): void {
 
 /** The filter's shape (an object of known fields); its values are validate()'s to check. */
 function checkFilter(v: unknown): Filter {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
-  const f = v as Record<string, unknown>;
+  if (!isRecord(v)) throw invalid('filter is required (an object)', 'filter');
+  const f = v;
   for (const k of Object.keys(f))
     if (!isOneOf(L.filterFields, k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
   return f as Filter;

@@ -9,15 +9,14 @@ import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { saveSnapshot } from '../snapshot.js';
 import { errorMessage } from '../../core/errors.js';
-import { stringOrUndefined } from '../../contract/guards.js';
+import { stringOrUndefined, isRecord } from '../../contract/guards.js';
 
 /** Longest a `GET /_sandbox/logs?wait_ms=` holds the request open. */
 const LOG_WAIT_MAX_MS = 25_000;
 
 function obj(v: unknown): Record<string, unknown> {
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  return v as Record<string, unknown>;
+  if (!isRecord(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  return v;
 }
 
 export function install(app: SandboxApp): void {

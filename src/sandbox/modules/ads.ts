@@ -12,7 +12,7 @@ import { validateParams } from '../../ads/params.js';
 import { isoSeconds } from '../../contract/time.js';
 import { checkBatch } from '../../ads/batch.js';
 import { installFiles } from '../ads/stats.js';
-import { listOf, listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
+import { isRecord, listOf, listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -86,9 +86,9 @@ export function installResources(app: SandboxApp, resources: ResourceDef[]): voi
 function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
   if (op.body === 'json') {
     const b = req.json();
-    if (!b || typeof b !== 'object' || Array.isArray(b))
+    if (!isRecord(b))
       fail(400, 'INVALID_PARAMETER', 'the request body must be a JSON object', undefined, { ...req.params });
-    return b as Record<string, unknown>;
+    return b;
   }
   const raw: Record<string, unknown> = {};
   for (const d of op.params) {
