@@ -160,15 +160,12 @@ function owned(app: SandboxApp, req: SReq, id: string | undefined): Subscription
 
 /** POST /2/activity/subscriptions: checked by the contract, then stored. */
 function createSubscription(app: SandboxApp, req: SReq): Reply {
-  const body = req.json();
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  const b = body as Record<string, unknown>;
-  checkFilter(b.filter);
+  const b = req.json();
+  if (!isRecord(b)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  const filter = checkFilter(b.filter);
   checkV2Input(E.createSubscription, { body: b });
-  const eventType = canonicalEventType(b.event_type as string)!;
+  const eventType = canonicalEventType(String(b.event_type))!;
   checkEventAuth(req, eventType);
-  const filter = b.filter as Filter;
   if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
   const now = app.clock.iso();
   let id = randomDigits(19);
@@ -214,10 +211,8 @@ function listSubscriptions(app: SandboxApp, req: SReq): Reply {
 /** PUT /2/activity/subscriptions/:id: only tag and webhook_id change. */
 function updateSubscription(app: SandboxApp, req: SReq): Reply {
   const s = owned(app, req, req.params.id);
-  const body = req.json();
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  const b = body as Record<string, unknown>;
+  const b = req.json();
+  if (!isRecord(b)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
   const keys = Object.keys(b);
   // additionalProperties: false: event_type and filter cannot change (delete and re-create).
   for (const k of keys)
@@ -234,9 +229,9 @@ function updateSubscription(app: SandboxApp, req: SReq): Reply {
     } catch {
       throw invalid(`webhook ${b.webhook_id} is not registered for this app`, 'webhook_id', b.webhook_id);
     }
-    s.webhook_id = b.webhook_id as string;
+    s.webhook_id = String(b.webhook_id);
   }
-  if (b.tag !== undefined) s.tag = b.tag as string;
+  if (b.tag !== undefined) s.tag = String(b.tag);
   s.updated_at = app.clock.iso();
   return ok({ data: { subscription: view(s), total_subscriptions: totals(app, s.app_key) } });
 }
