@@ -150,10 +150,7 @@ async function* readPages(
 
 /** The records of an answer (its data, else the body itself), for --fields and -o table/tsv/csv. */
 function recordsOf(body: unknown): Array<Record<string, unknown>> {
-  const data =
-    body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
-      ? (body as { data: unknown }).data
-      : body;
+  const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? body.data : body;
   const rec = (x: unknown): Record<string, unknown> => (isRecord(x) ? x : { value: x });
   return Array.isArray(data) ? data.map(rec) : [rec(data)];
 }
@@ -174,10 +171,8 @@ async function printPage(
   }
   const { printJson, printList, printOne } = await import('../core/output.js');
   if (!asRecords) return printJson(ctx.io, settings, res.data);
-  const body = res.data as unknown;
-  const isList = Array.isArray(
-    body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body,
-  );
+  const body: unknown = res.data;
+  const isList = Array.isArray(body && typeof body === 'object' && 'data' in body ? body.data : body);
   if (isList) await printList(ctx.io, settings, recordsOf(body));
   else await printOne(ctx.io, settings, recordsOf(body)[0]!);
 }
