@@ -2,6 +2,7 @@
 // the sandbox (request-level `errors`, item-level `operation_errors` by position).
 import type { OperationDef, Values, Violation } from './resource-types.js';
 import { validateParams } from './params.js';
+import { isRecord } from '../contract/guards.js';
 
 export interface BatchItem {
   operation_type: string;
@@ -43,14 +44,14 @@ export function checkBatch(op: OperationDef, body: unknown): BatchCheck {
     const errs: Violation[] = [];
     let values: Values = {};
     let type = '';
-    if (!item || typeof item !== 'object' || Array.isArray(item)) {
+    if (!isRecord(item)) {
       errs.push({
         param: 'operation_type',
         code: 'INVALID_PARAMETER',
         message: 'each item must be an object with operation_type and params',
       });
     } else {
-      const it = item as Record<string, unknown>;
+      const it = item;
       type = String(it.operation_type ?? '');
       const opSpec = spec.operations[type];
       if (it.operation_type === undefined)

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { ParamDef, ParamKind, Rule, RuleEnv, Values, Violation } from './resource-types.js';
 import { isoSeconds, parseInstant, parseIsoParts } from '../contract/time.js';
 import { NUMERIC_ID } from '../contract/ids.js';
-import { isOneOf } from '../contract/one-of.js';
+import { isOneOf } from '../contract/guards.js';
 
 export function kebab(name: string): string {
   return '--' + name.replace(/_/g, '-');

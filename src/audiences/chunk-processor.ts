@@ -7,6 +7,7 @@ import type { IdType } from '../contract/audience-users.js';
 import { MAX_LEN, sha256x4, slotOffset } from './sha256x4.js';
 import { scanDelimited, type QuoteFault } from './csv.js';
 import { rowLikeTest } from './columns.js';
+import { isRecord } from '../contract/guards.js';
 
 export type InputFormat = 'lines' | 'csv' | 'tsv' | 'jsonl';
 
@@ -405,8 +406,8 @@ function jsonlCells(line: string, cfg: ProcessorConfig): string[] | string {
     return 'not valid JSON';
   }
   if (typeof v === 'string' && cfg.columns.length === 1) return [v];
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
-  const o = v as Record<string, unknown>;
+  if (!isRecord(v)) return 'not a JSON object';
+  const o = v;
   return cfg.columns.map((c) => {
     for (const k of c.keys ?? [c.name]) {
       const x = o[k];

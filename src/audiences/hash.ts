@@ -9,6 +9,7 @@ import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 import { countedResults, csvCell, hexStart, openHashedInput, RecordTally } from './hashed-input.js';
 import { formatFromName, planColumns, sniffFormat, type ColumnRequest } from './input.js';
 import { normalize, prepare } from './normalize.js';
+import { isRecord } from '../contract/guards.js';
 
 export interface HashOptions {
   input: string;
@@ -177,8 +178,8 @@ function cellsOf(rec: string, format: InputFormat, columns: ColumnSpec[]): strin
       return 'not valid JSON';
     }
     if (typeof v === 'string' && columns.length === 1) return [v];
-    if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
-    const obj = v as Record<string, unknown>;
+    if (!isRecord(v)) return 'not a JSON object';
+    const obj = v;
     return columns.map((c) => {
       for (const k of c.keys ?? [c.name]) {
         const x = obj[k];

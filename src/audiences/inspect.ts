@@ -13,6 +13,7 @@ import { quoteFaultMessage, scanDelimited, type QuoteFault } from './csv.js';
 import { DEFAULT_GATE_MIN_VALUES, DEFAULT_MAX_REJECT_RATE, rejectRate, withinGate, type RejectGate } from './gate.js';
 import { formatFromName, planColumns, readChunks, sniffFormat, type ColumnPlan, type ColumnRequest } from './input.js';
 import { looksHashed, normalize, normalizePartnerUserId, type Normalized } from './normalize.js';
+import { isRecord } from '../contract/guards.js';
 
 /** ads-api.md section 8: 1500 upload requests per minute. */
 export const UPLOAD_RATE = { requests: 1500, windowSeconds: 60 };
@@ -254,8 +255,8 @@ function jsonCells(line: string, columns: ColumnSpec[]): string[] | string {
     return 'not valid JSON';
   }
   if (typeof v === 'string' && columns.length === 1) return [v];
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'not a JSON object';
-  const o = v as Record<string, unknown>;
+  if (!isRecord(v)) return 'not a JSON object';
+  const o = v;
   return columns.map((c) => {
     const x = (c.keys ?? [c.name]).map((k) => o[k]).find((y) => y !== undefined && y !== null);
     return x === undefined ? '' : typeof x === 'string' ? x : JSON.stringify(x);

@@ -110,7 +110,7 @@ export function normalize(type: IdType, raw: string, defaultCountry?: string): N
 
 // crypto.hash (Node >= 20.12) skips the Hash object: about 2.5x faster per short value.
 // It takes bytes as well as strings (a string is hashed as its UTF-8).
-const oneShot = (crypto as unknown as { hash?: (alg: string, data: string | Uint8Array, enc: 'hex') => string }).hash;
+const oneShot: ((alg: string, data: string | Uint8Array, enc: 'hex') => string) | undefined = crypto.hash;
 
 /** SHA-256 as lowercase hex. Vector: sha256("adsapi") = 49e0be2a...b9b1470d (platform-notes.md). */
 export const sha256Hex: (s: string | Uint8Array) => string = oneShot

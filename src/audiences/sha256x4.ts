@@ -31,6 +31,7 @@ let made: Sha256x4 | null | undefined;
 export function sha256x4(): Sha256x4 | null {
   if (made !== undefined) return made;
   try {
+    // Node's types (no DOM lib here) do not declare the WebAssembly global: `Wasm` is the part used.
     const wasm = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
     const instance = new wasm.Instance(new wasm.Module(Buffer.from(WASM_BASE64, 'base64')));
     const { memory, hash: raw } = instance.exports;

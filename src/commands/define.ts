@@ -78,7 +78,11 @@ type FlagsOf<D> = D extends readonly [infer F extends string, ...string[]]
   : D extends { flags: infer F extends string }
     ? F
     : never;
-type ValueOfDecl<D> = D extends { repeatable: true } ? string[] : ValueOf<FlagsOf<D>>;
+type ValueOfDecl<D> = D extends { repeatable: true }
+  ? string[]
+  : D extends { choices: readonly (infer C extends string)[] }
+    ? C // commander refuses any other value
+    : ValueOf<FlagsOf<D>>;
 type KeyOf<D> = LongName<FlagsOf<D>> extends `no-${infer N}` ? Camel<N> : Camel<LongName<FlagsOf<D>>>;
 type ValueOf<F extends string> = string extends F
   ? string | boolean | string[] // flags built at run time (generated verbs): any of them

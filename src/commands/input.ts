@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import type { Context } from '../context.js';
 import { UsageError, errnoCode, errorMessage } from '../core/errors.js';
 import { parseJson } from '../core/json.js';
+import { bufferOf } from '../contract/guards.js';
 
 /** Reads all of stdin (or a stream) as text. */
 export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  for await (const c of stream) chunks.push(bufferOf(c));
   return Buffer.concat(chunks).toString('utf8');
 }
 

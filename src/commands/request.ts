@@ -10,6 +10,7 @@ import { escapeForTerminal } from '../core/sanitize.js';
 import { declareOn } from './define.js';
 import { parseJsonInput, readInputArg } from './input.js';
 import { authHint, nextPagePath, parseData } from './request-body.js';
+import { isRecord } from '../contract/guards.js';
 
 export interface RequestOptions {
   /** Path with optional query, or an absolute URL on the configured hosts. */
@@ -149,12 +150,8 @@ async function* readPages(
 
 /** The records of an answer (its data, else the body itself), for --fields and -o table/tsv/csv. */
 function recordsOf(body: unknown): Array<Record<string, unknown>> {
-  const data =
-    body && typeof body === 'object' && !Array.isArray(body) && 'data' in body
-      ? (body as { data: unknown }).data
-      : body;
-  const rec = (x: unknown): Record<string, unknown> =>
-    x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : { value: x };
+  const data = body && typeof body === 'object' && !Array.isArray(body) && 'data' in body ? body.data : body;
+  const rec = (x: unknown): Record<string, unknown> => (isRecord(x) ? x : { value: x });
   return Array.isArray(data) ? data.map(rec) : [rec(data)];
 }
 
@@ -174,10 +171,8 @@ async function printPage(
   }
   const { printJson, printList, printOne } = await import('../core/output.js');
   if (!asRecords) return printJson(ctx.io, settings, res.data);
-  const body = res.data as unknown;
-  const isList = Array.isArray(
-    body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body,
-  );
+  const body: unknown = res.data;
+  const isList = Array.isArray(body && typeof body === 'object' && 'data' in body ? body.data : body);
   if (isList) await printList(ctx.io, settings, recordsOf(body));
   else await printOne(ctx.io, settings, recordsOf(body)[0]!);
 }

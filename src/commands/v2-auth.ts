@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
 import type { AuthMode } from '../core/http.js';
 import { oauth2Requirement } from '../contract/oauth2.js';
+import { isOneOf } from '../contract/guards.js';
 
 export type V2Auth = 'user' | 'app' | 'oauth2';
 
@@ -39,18 +40,18 @@ export async function chooseAuth(ctx: Context, flag: string | undefined, e: V2En
   const oauth2 = !!oauth2Requirement(e.method, e.path);
   const kinds: V2Auth[] = [...e.kinds, ...(oauth2 ? (['oauth2'] as const) : [])];
   if (flag !== undefined) {
-    if (!(['user', 'app', 'oauth2'] as string[]).includes(flag))
+    if (!isOneOf(['user', 'app', 'oauth2'] as const, flag))
       throw new UsageError(`--auth must be ${kinds.join(', ')} (got "${flag}")`, { flag: '--auth' });
-    if (!kinds.includes(flag as V2Auth)) {
+    if (!kinds.includes(flag)) {
       const what = { user: 'OAuth 1.0a user tokens', app: 'app-only bearer tokens', oauth2: 'OAuth 2.0 user tokens' }[
-        flag as V2Auth
+        flag
       ];
       throw new UsageError(`--auth ${flag}: the platform does not accept ${what} on ${e.method} ${e.path}`, {
         flag: '--auth',
         hint: `use --auth ${kinds.join(' or ')}`,
       });
     }
-    return flag as AuthMode;
+    return flag;
   }
   const c = await ctx.credentials();
   const p = await ctx.profile();

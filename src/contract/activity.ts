@@ -4,7 +4,7 @@
 import { endpoint } from './endpoint.js';
 import { param, type CrossRule, type ParamSpec } from './params.js';
 import { NUMERIC_ID_RULE, isNumericId } from './ids.js';
-import { isOneOf } from './one-of.js';
+import { isOneOf } from './guards.js';
 
 /**
  * Activity API event types: the platform's 29 (XDK's `CreateActivitySubscriptionRequest.eventType`

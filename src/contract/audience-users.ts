@@ -4,7 +4,7 @@
 // Loaded by the hash workers: keep it free of heavy imports.
 import { endpoint } from './endpoint.js';
 import { addMonthsUtc } from './time.js';
-import { isOneOf } from './one-of.js';
+import { isOneOf } from './guards.js';
 
 /** ads-api.md section 8: at most 2500 operations per request. */
 export const MAX_OPERATIONS = 2500;

@@ -97,7 +97,7 @@ export const SETTINGS: Record<
   },
 };
 
-export const ENV_CREDENTIALS: Record<string, keyof Profile> = {
+export const ENV_CREDENTIALS: Record<string, (typeof CREDENTIAL_FIELDS)[number]> = {
   XCTL_API_KEY: 'api_key',
   XCTL_API_SECRET: 'api_secret',
   XCTL_ACCESS_TOKEN: 'access_token',
@@ -414,14 +414,14 @@ export function resolveCredentials(
   for (const f of CREDENTIAL_FIELDS) {
     const v = profile?.[f];
     if (v) {
-      (c as unknown as Record<string, string>)[f] = v;
+      c[f] = v;
       c.source[f] = 'profile';
     }
   }
   for (const [name, f] of Object.entries(ENV_CREDENTIALS)) {
     const v = env[name];
     if (v) {
-      (c as unknown as Record<string, string>)[f] = v;
+      c[f] = v;
       c.source[f] = 'env';
     }
   }

@@ -185,7 +185,7 @@ export function errorFromResponse(
   if (first) {
     code = (first.code as string | number | undefined) ?? undefined;
     message = String(first.message ?? first.detail ?? first.title ?? '');
-    parameter = (first.parameter as string | undefined) ?? undefined;
+    parameter = typeof first.parameter === 'string' ? first.parameter : undefined;
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {

@@ -6,6 +6,7 @@
 import type http from 'node:http';
 import { atCommandEnd } from './command-end.js';
 import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { bufferOf } from '../contract/guards.js';
 
 interface Wire {
   lib: typeof import('node:http') | typeof import('node:https');
@@ -81,7 +82,7 @@ export async function sendNode(req: TransportRequest): Promise<TransportResponse
         body: res,
         text: async () => {
           const chunks: Buffer[] = [];
-          for await (const c of res) chunks.push(c as Buffer);
+          for await (const c of res) chunks.push(bufferOf(c));
           return Buffer.concat(chunks).toString('utf8');
         },
       });

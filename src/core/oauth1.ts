@@ -57,10 +57,7 @@ export function signOAuth1(keys: OAuth1Keys, input: SignInput): Record<string, s
     ...Object.entries(input.extra ?? {}),
   ];
   const token = keys.token !== undefined ? { key: keys.token, secret: keys.tokenSecret ?? '' } : undefined;
-  const signed = oauth.authorize(
-    { url: baseUrl, method: input.method.toUpperCase(), data: collect(params) },
-    token,
-  ) as unknown as Record<string, string>;
+  const signed = oauth.authorize({ url: baseUrl, method: input.method.toUpperCase(), data: collect(params) }, token);
   // The library merges the request parameters into the object it returns: keep only protocol ones.
   const out: Record<string, string> = { ...(input.extra ?? {}) };
   for (const [k, v] of Object.entries(signed)) if (k.startsWith('oauth_')) out[k] = String(v);

@@ -6,6 +6,7 @@ import { OAUTH2_ENDPOINTS, OAUTH2_SCOPE_PARAM, OAUTH2_SCOPES, PKCE } from '../co
 import { checkInput } from './check-input.js';
 import { ApiError, AuthError, UsageError } from './errors.js';
 import type { HttpClient } from './http.js';
+import { isOneOf, isRecord } from '../contract/guards.js';
 
 export function base64url(buf: Buffer): string {
   return buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -118,7 +119,7 @@ export interface OAuth2Token {
  * a refresh token only with offline.access.
  */
 export function parseTokenResponse(body: unknown, now: number): OAuth2Token {
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const b = isRecord(body) ? body : {};
   if (typeof b.token_type !== 'string' || b.token_type.toLowerCase() !== 'bearer') {
     throw new ApiError(
       `the token endpoint answered token_type ${JSON.stringify(b.token_type ?? null).slice(0, 40)}, not bearer`,
@@ -152,7 +153,7 @@ export function parseTokenResponse(body: unknown, now: number): OAuth2Token {
  * its description, and "log in again".
  */
 export function tokenEndpointError(status: number, body: unknown, step: string): AuthError | ApiError {
-  const b = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+  const b: Record<string, unknown> = isRecord(body) ? body : {};
   const code = typeof b.error === 'string' ? b.error : undefined;
   const desc = typeof b.error_description === 'string' ? b.error_description : undefined;
   if (status >= 500 || (!code && status !== 401 && status !== 403 && status !== 400)) {

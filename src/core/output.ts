@@ -8,6 +8,7 @@ import { escapeForTerminal } from './sanitize.js';
 import type { PageState } from './paginate.js';
 import { cellValue, getPath, type Rec } from './records.js';
 import { stringifyJson } from './json.js';
+import { isOneOf } from '../contract/guards.js';
 
 export { cellValue, getPath, type Rec };
 
@@ -39,10 +40,10 @@ export interface ShapeOptions {
 export function parseFormat(value: string | undefined, json?: boolean): Format | undefined {
   if (json) return 'json';
   if (value === undefined) return undefined;
-  if (!(FORMATS as string[]).includes(value)) {
+  if (!isOneOf(FORMATS, value)) {
     throw new UsageError(`--output must be one of ${FORMATS.join(', ')} (got "${value}")`, { flag: '--output' });
   }
-  return value as Format;
+  return value;
 }
 
 export function parseFields(value: string | undefined, flag = '--fields'): string[] | undefined {

@@ -41,9 +41,7 @@ export function saveSnapshot(app: SandboxApp): SandboxSnapshot {
     oauth2_codes: [...s.oauth2Codes.values()],
     oauth2_access: [...s.oauth2Access.values()],
     oauth2_refresh: [...s.oauth2Refresh.values()],
-    collections: Object.fromEntries(
-      s.savedCollectionNames().map((n) => [n, [...s.collection(n as never).values()] as Entity[]]),
-    ),
+    collections: Object.fromEntries(s.savedCollectionNames().map((n) => [n, [...s.collectionNamed(n).values()]])),
     slots: s.savedSlots(),
   };
 }
@@ -71,6 +69,7 @@ export function loadSnapshot(app: SandboxApp, raw: unknown): void {
       `not a sandbox state file (expected "xctl_sandbox_state": ${SNAPSHOT_VERSION}, as \`xctl sandbox state --out FILE\` writes)`,
     );
   }
+  // Each part is checked below before it is used (seed, apps, collections, slots).
   const j = raw as unknown as SandboxSnapshot;
   if (!isObj(j.seed) || typeof j.seed.api_key !== 'string') throw new Error('seed is missing');
   const apps = records<SandboxSnapshot['apps'][number]>(j.apps, 'apps', 'key');
@@ -107,8 +106,8 @@ export function loadSnapshot(app: SandboxApp, raw: unknown): void {
   refill(s.oauth2Codes, codes);
   refill(s.oauth2Access, access);
   refill(s.oauth2Refresh, refresh);
-  for (const name of s.savedCollectionNames()) if (!(name in collections)) s.collection(name as never).clear();
-  for (const [name, entries] of parsed) refill(s.collection(name as never) as Map<string, Entity>, entries);
+  for (const name of s.savedCollectionNames()) if (!(name in collections)) s.collectionNamed(name).clear();
+  for (const [name, entries] of parsed) refill(s.collectionNamed(name), entries);
   if (isObj(j.slots)) for (const [name, v] of Object.entries(j.slots)) s.loadSlot(name, v);
   app.seed = { ...app.seed, ...j.seed };
   const t = Date.parse(j.clock?.now ?? '');

@@ -170,6 +170,11 @@ export class SandboxState {
   /** Slots of a loaded state not yet asked for by their module: decoded on first use. */
   private readonly pendingSlots = new Map<string, unknown>();
 
+  /** A collection by its name alone: a saved state holds every collection by name (snapshot.ts). */
+  collectionNamed(name: string): Map<string, Entity> {
+    return this.collection({ name });
+  }
+
   /** A collection of entities: a module's (by its key), or the ads store's (by resource name). */
   collection<T extends Entity>(key: CollectionKey<T>): Map<string, T>;
   collection(name: AdsCollection): Map<string, Entity>;

@@ -4,6 +4,7 @@
 // a delivery entry of `sandbox logs --json` (its event type and id, rebuilt as an envelope).
 import crypto from 'node:crypto';
 import { errorMessage } from '../core/errors.js';
+import { isRecord } from '../contract/guards.js';
 
 export interface EventSpec {
   eventType: string;
@@ -44,8 +45,8 @@ export function parseRecorded(text: string): Recorded | string {
   } catch (e) {
     return `not JSON: ${errorMessage(e)}`;
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'a recorded delivery is a JSON object';
-  const rec = v as Record<string, unknown>;
+  if (!isRecord(v)) return 'a recorded delivery is a JSON object';
+  const rec = v;
   if (typeof rec.kind === 'string' && 'webhook_id' in rec) {
     if (rec.kind !== 'delivery') return `this sandbox log entry is a ${rec.kind}, not a delivery`;
     if (typeof rec.event_type !== 'string') return 'this sandbox log entry names no event_type';

@@ -152,7 +152,7 @@ export function request(
     const lookup = ((_h: string, opts: { all?: boolean }, cb: (...a: unknown[]) => void) => {
       if (opts?.all) cb(null, [addr]);
       else cb(null, addr.address, addr.family);
-    }) as unknown as net.LookupFunction;
+    }) as unknown as net.LookupFunction; // an overload set no single arrow function can be typed as
     const req = lib.request(url, { method: o.method, headers, agent: false, lookup }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

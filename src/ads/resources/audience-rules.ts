@@ -1,7 +1,7 @@
 // The rules of flexible audiences and of audience estimates (ads-api.md 4.4, 4.3, 8), as plain
 // functions over JSON values: the CLI runs them before sending and the sandbox runs them again.
 import type { Rule, Violation } from '../resource-types.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, isRecord } from '../../contract/guards.js';
 
 /** Spec 8: "10 leaf custom audiences per flexible audience". */
 export const MAX_FLEXIBLE_LEAVES = 10;
@@ -46,8 +46,8 @@ function wholeNumber(v: unknown): number | undefined {
 export function checkSegments(root: unknown): SegmentProblem | undefined {
   let leaves = 0;
   const walk = (s: unknown, path: string, isRoot: boolean): SegmentProblem | undefined => {
-    if (!s || typeof s !== 'object' || Array.isArray(s)) return { path, message: 'must be an object' };
-    const seg = s as Record<string, unknown>;
+    if (!isRecord(s)) return { path, message: 'must be an object' };
+    const seg = s;
     for (const k of Object.keys(seg))
       if (!SEGMENT_KEYS.has(k))
         return { path: `${path}.${k}`, message: `is not a segment field (fields: ${[...SEGMENT_KEYS].join(', ')})` };
@@ -72,17 +72,14 @@ export function checkSegments(root: unknown): SegmentProblem | undefined {
       return { path, message: 'needs custom_audience_id or a non-empty child_segments' };
     }
     // Spec 4.4: boolean_operator (AND, OR) is required when child_segments is non-empty.
-    if (
-      seg.boolean_operator !== undefined &&
-      !(BOOLEAN_OPERATORS as readonly unknown[]).includes(seg.boolean_operator)
-    ) {
+    if (seg.boolean_operator !== undefined && !isOneOf(BOOLEAN_OPERATORS, seg.boolean_operator)) {
       return { path: `${path}.boolean_operator`, message: `must be one of ${BOOLEAN_OPERATORS.join(', ')}` };
     }
     if (hasKids && seg.boolean_operator === undefined)
       return { path: `${path}.boolean_operator`, message: 'is required when child_segments is non-empty (AND or OR)' };
     if (seg.lookback_window !== undefined) {
       const n = wholeNumber(seg.lookback_window);
-      if (n === undefined || !(LOOKBACK_WINDOWS as readonly number[]).includes(n))
+      if (n === undefined || !isOneOf(LOOKBACK_WINDOWS, n))
         return { path: `${path}.lookback_window`, message: `must be one of ${LOOKBACK_WINDOWS.join(', ')} (days)` };
     }
     if (seg.frequency !== undefined) {
@@ -90,10 +87,7 @@ export function checkSegments(root: unknown): SegmentProblem | undefined {
       if (n === undefined || n < 1)
         return { path: `${path}.frequency`, message: 'must be a whole number of at least 1' };
     }
-    if (
-      seg.frequency_comparator !== undefined &&
-      !(FREQUENCY_COMPARATORS as readonly unknown[]).includes(seg.frequency_comparator)
-    ) {
+    if (seg.frequency_comparator !== undefined && !isOneOf(FREQUENCY_COMPARATORS, seg.frequency_comparator)) {
       return { path: `${path}.frequency_comparator`, message: `must be one of ${FREQUENCY_COMPARATORS.join(', ')}` };
     }
     if (seg.negate !== undefined && typeof seg.negate !== 'boolean')
@@ -224,16 +218,15 @@ export function checkTargetingCriteria(v: unknown): string | undefined {
   if (!Array.isArray(v) || v.length === 0)
     return 'must be a non-empty array of {"targeting_type","targeting_value"} objects';
   for (const [i, c] of v.entries()) {
-    if (!c || typeof c !== 'object' || Array.isArray(c)) return `[${i}] must be an object`;
-    const t = (c as Record<string, unknown>).targeting_type;
-    const val = (c as Record<string, unknown>).targeting_value;
-    const op = (c as Record<string, unknown>).operator_type;
+    if (!isRecord(c)) return `[${i}] must be an object`;
+    const t = c.targeting_type;
+    const val = c.targeting_value;
+    const op = c.operator_type;
     if (t === undefined) return `[${i}].targeting_type is required`;
     if (typeof t !== 'string' || !ALL_TYPES.includes(t))
       return `[${i}].targeting_type must be a targeting type such as ${PRIMARY_TARGETING_TYPES.slice(0, 4).join(', ')}, LOCATION (got ${JSON.stringify(t)})`;
     if (typeof val !== 'string' || val.length === 0) return `[${i}].targeting_value is required (a non-empty string)`;
-    if (op !== undefined && !(OPERATOR_TYPES as readonly unknown[]).includes(op))
-      return `[${i}].operator_type must be EQ or NE`;
+    if (op !== undefined && !isOneOf(OPERATOR_TYPES, op)) return `[${i}].operator_type must be EQ or NE`;
   }
   if (!v.some((c) => isOneOf(PRIMARY_TARGETING_TYPES, (c as Criterion).targeting_type))) {
     return `needs at least one primary criterion (${PRIMARY_TARGETING_TYPES.join(', ')})`;

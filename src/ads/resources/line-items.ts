@@ -5,6 +5,7 @@ import type { ParamDef, ResourceDef, Rule, Values } from '../resource-types.js';
 import { commonList, p } from '../params.js';
 import { batchOp, createOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
 import { clearable } from '../rules/cards.js';
+import { listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
 const LIS = '/accounts/:account_id/line_items';
 const LI = `${LIS}/:line_item_id`;
@@ -124,7 +125,7 @@ export const FREQUENCY_DAYS = [1, 7, 30];
 const APP_OBJECTIVES = ['APP_INSTALLS', 'APP_ENGAGEMENTS'];
 
 export const effectiveGoal = (v: Values): string | undefined =>
-  (v.goal as string | undefined) ?? DEFAULT_GOAL[String(v.objective)];
+  stringOrUndefined(v.goal) ?? DEFAULT_GOAL[String(v.objective)];
 
 /** The bid strategy a line item gets when none is sent (Proposal of the notes). */
 export function defaultBidStrategy(objective: string, bid: unknown): string {
@@ -157,7 +158,7 @@ const given = (x: unknown) => x !== undefined && x !== null;
  */
 export const LINE_ITEM_RULES: Rule[] = [
   (v) => {
-    const pl = v.placements as string[] | undefined;
+    const pl = listOrUndefined(v.placements);
     if (!pl) return undefined;
     if (new Set(pl).size !== pl.length)
       return bad('placements', 'must not repeat a placement', 'INVALID_PLACEMENT_TYPE');
@@ -182,7 +183,7 @@ export const LINE_ITEM_RULES: Rule[] = [
     return undefined;
   },
   (v) => {
-    const s = v.bid_strategy as string | undefined;
+    const s = stringOrUndefined(v.bid_strategy);
     if ((s === 'MAX' || s === 'TARGET') && !given(v.bid_amount_local_micro))
       return bad('bid_amount_local_micro', `is required when bid_strategy is ${s}`, 'MISSING_PARAMETER');
     if (v.bid_amount_local_micro === 0) return bad('bid_amount_local_micro', 'must be greater than 0');
@@ -193,7 +194,7 @@ export const LINE_ITEM_RULES: Rule[] = [
     return undefined;
   },
   (v) => {
-    const g = v.goal as string | undefined;
+    const g = stringOrUndefined(v.goal);
     const only = g ? GOAL_OBJECTIVES[g] : undefined;
     if (only && v.objective !== undefined && !only.includes(String(v.objective)))
       return bad('goal', `${g} is only for objective ${only.join(' or ')}`);
@@ -253,7 +254,7 @@ export const LINE_ITEM_RULES: Rule[] = [
     return undefined;
   },
   (v) => {
-    const pl = v.placements as string[] | undefined;
+    const pl = listOrUndefined(v.placements);
     if (pl?.includes('PUBLISHER_NETWORK')) {
       if (!given(v.categories))
         return bad('categories', 'are required with placement PUBLISHER_NETWORK (IAB categories)', 'MISSING_PARAMETER');

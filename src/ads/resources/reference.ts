@@ -6,6 +6,7 @@ import { parseIsoTime } from '../../contract/time.js';
 import { customOp, getOp, listOp } from '../ops.js';
 import { RESOURCES as ACCOUNT_RESOURCES } from './accounts.js';
 import { PRODUCT_TYPES } from './line-items.js';
+import { listOrUndefined } from '../../contract/guards.js';
 
 /** Spec section 8: keyword insights take 10 keywords combined and a range of at most 7 days. */
 export const KEYWORDS_MAX = 10;
@@ -119,8 +120,7 @@ const features: ResourceDef = {
 };
 
 const keywordsTotal: Rule = (v) => {
-  const n =
-    ((v.keywords as string[] | undefined)?.length ?? 0) + ((v.negative_keywords as string[] | undefined)?.length ?? 0);
+  const n = (listOrUndefined(v.keywords)?.length ?? 0) + (listOrUndefined(v.negative_keywords)?.length ?? 0);
   return n > KEYWORDS_MAX
     ? {
         param: 'keywords',

@@ -6,6 +6,7 @@ import type { ParamDef, ResourceDef, Rule, Values } from '../resource-types.js';
 import { count, cursor, exclusive, p } from '../params.js';
 import { parseInstant } from '../../contract/time.js';
 import { customOp, deleteOp, listOp } from '../ops.js';
+import { listOrUndefined } from '../../contract/guards.js';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -219,7 +220,7 @@ function rangeRule(days: number, segmentedDays?: number): Rule {
 
 const groupsFitEntity: Rule = (v) => {
   const allowed = GROUPS_OF[String(v.entity)];
-  const off = allowed ? (v.metric_groups as string[] | undefined)?.find((g) => !allowed.includes(g)) : undefined;
+  const off = allowed ? listOrUndefined(v.metric_groups)?.find((g) => !allowed.includes(g)) : undefined;
   return off
     ? {
         param: 'metric_groups',
@@ -232,7 +233,7 @@ const groupsFitEntity: Rule = (v) => {
 const segmentationFits: Rule = (v: Values) => {
   if (
     v.segmentation_type === 'CONVERSION_TAGS' &&
-    !(v.metric_groups as string[] | undefined)?.every((g) => g === 'WEB_CONVERSION')
+    !listOrUndefined(v.metric_groups)?.every((g) => g === 'WEB_CONVERSION')
   ) {
     return {
       param: 'segmentation_type',

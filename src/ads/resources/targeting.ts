@@ -5,7 +5,7 @@ import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { commonList, count, cursor, p } from '../params.js';
 import { batchOp, createOp, customOp, deleteOp, getOp, listOp } from '../ops.js';
 import { isNumericId } from '../../contract/ids.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, stringOrUndefined } from '../../contract/guards.js';
 
 const A = '/accounts/:account_id';
 const TCS = `${A}/targeting_criteria`;
@@ -129,7 +129,7 @@ const valueShape: Rule = (v) => {
   };
 };
 const operatorFits: Rule = (v) => {
-  const op = (v.operator_type as string | undefined) ?? 'EQ';
+  const op = stringOrUndefined(v.operator_type) ?? 'EQ';
   const t = String(v.targeting_type);
   const range = op === 'GTE' || op === 'LT';
   if (t === 'NETWORK_ACTIVATION_DURATION' && !range)

@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { ParamDef, Rule, Violation } from '../resource-types.js';
 import { wrapSchema } from '../params.js';
 import { categoryOfKey, kindOfCategory } from '../../contract/media.js';
+import { isOneOf, listOf } from '../../contract/guards.js';
 
 /** ISO 3166-1 alpha-2 codes (spec 2.3 rule 5: country_code of an APP destination). */
 export const ISO_COUNTRIES = new Set(
@@ -73,6 +74,8 @@ export function clearable(d: ParamDef): ParamDef {
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => !!x && typeof x === 'object' && !Array.isArray(x);
+/** The objects of a list (the components and slides are checked before they are read). */
+const objs = (x: unknown): Obj[] => (Array.isArray(x) ? x.filter(isObj) : []);
 const isStr = (x: unknown): x is string => typeof x === 'string' && x.length > 0;
 const MEDIA_TYPES = new Set(['MEDIA', 'SWIPEABLE_MEDIA']);
 
@@ -118,7 +121,7 @@ function componentProblem(c: unknown, where: string): string | undefined {
       return destinationProblem(c.destination, where, 'DETAILS');
     case 'BUTTON': {
       const l = c.label;
-      if (!isObj(l) || l.type !== 'ENUM' || !(BUTTON_LABELS as readonly unknown[]).includes(l.value)) {
+      if (!isObj(l) || l.type !== 'ENUM' || !isOneOf(BUTTON_LABELS, l.value)) {
         return `${where} (BUTTON) label must be {"type":"ENUM","value":<one of ${BUTTON_LABELS.join(', ')}>}`;
       }
       return destinationProblem(c.destination, where, 'BUTTON');
@@ -136,7 +139,7 @@ export function componentsProblem(components: unknown, where = 'components'): st
     if (p) return p;
   }
   // Rule 1: one media component plus a DETAILS or BUTTON component.
-  const types = components.map((c) => (c as Obj).type as string);
+  const types = objs(components).map((c) => String(c.type));
   const media = types.filter((t) => MEDIA_TYPES.has(t)).length;
   const actions = types.filter((t) => t === 'DETAILS' || t === 'BUTTON').length;
   if (media !== 1) return `${where} must hold exactly one media component (MEDIA or SWIPEABLE_MEDIA; got ${media})`;
@@ -152,7 +155,7 @@ export function slidesProblem(slides: unknown): string | undefined {
   for (const [i, s] of slides.entries()) {
     const p = componentsProblem(s, `slides[${i}]`);
     if (p) return p;
-    if ((s as Obj[]).some((c) => c.type === 'SWIPEABLE_MEDIA'))
+    if (objs(s).some((c) => c.type === 'SWIPEABLE_MEDIA'))
       return `slides[${i}] must use a MEDIA component (a slide is one card of the carousel)`;
   }
   return undefined;
@@ -174,22 +177,17 @@ export const slidesSchema = schemaOf((x) => slidesProblem(x));
 
 /** Every media key a card's components or slides name, in order. */
 export function cardMediaKeys(components: unknown, slides: unknown): string[] {
-  const all = [
-    ...(Array.isArray(components) ? components : []),
-    ...(Array.isArray(slides) ? slides.flat() : []),
-  ] as Obj[];
+  const all = [...objs(components), ...(Array.isArray(slides) ? objs(slides.flat()) : [])];
   return all.flatMap((c) =>
-    c.type === 'MEDIA' ? [String(c.media_key)] : c.type === 'SWIPEABLE_MEDIA' ? (c.media_keys as string[]) : [],
+    c.type === 'MEDIA' ? [String(c.media_key)] : c.type === 'SWIPEABLE_MEDIA' ? listOf(c.media_keys) : [],
   );
 }
 
 /** The destination type of a card (WEBSITE or APP). */
 export function cardDestination(components: unknown, slides: unknown): 'WEBSITE' | 'APP' {
-  const first = (
-    Array.isArray(components) ? components : Array.isArray(slides) ? (slides[0] as unknown[]) : []
-  ) as Obj[];
-  const action = first.find((c) => c.type === 'DETAILS' || c.type === 'BUTTON');
-  return (action?.destination as Obj | undefined)?.type === 'APP' ? 'APP' : 'WEBSITE';
+  const first = objs(Array.isArray(components) ? components : Array.isArray(slides) ? slides[0] : []);
+  const destination = first.find((c) => c.type === 'DETAILS' || c.type === 'BUTTON')?.destination;
+  return isObj(destination) && destination.type === 'APP' ? 'APP' : 'WEBSITE';
 }
 
 /** The component-based card_type (spec 2.2) from the shape of the card and the media kinds. */
@@ -199,7 +197,7 @@ export function cardTypeOf(components: unknown, slides: unknown, kinds: MediaKin
   const allVideos = kinds.every((k) => k === 'VIDEO');
   const mix = allImages ? 'IMAGE' : allVideos ? 'VIDEO' : 'MIXED_MEDIA';
   if (Array.isArray(slides)) return `${mix}_MULTI_DEST_CAROUSEL_WEBSITE`;
-  const swipe = (components as Obj[]).some((c) => c.type === 'SWIPEABLE_MEDIA');
+  const swipe = objs(components).some((c) => c.type === 'SWIPEABLE_MEDIA');
   if (!swipe) return `${allVideos ? 'VIDEO' : 'IMAGE'}_${dest}`;
   return mix === 'MIXED_MEDIA' ? `MIXED_MEDIA_SINGLE_DEST_CAROUSEL_${dest}` : `${mix}_CAROUSEL_${dest}`;
 }

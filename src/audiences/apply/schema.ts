@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { DO_NOT_REACH_TYPES, ID_TYPES, UNHASHED_TYPE, type IdType } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf } from '../../contract/guards.js';
 
 const SYNC_TYPES = ID_TYPES.filter((t) => t !== UNHASHED_TYPE) as [IdType, ...IdType[]];
 const accountId = z.string().regex(ADS_ID, { error: 'must be an ads account id (letters and digits)' });

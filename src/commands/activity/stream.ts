@@ -12,6 +12,7 @@ import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import { declare } from '../define.js';
 import { printJqText } from '../../core/output.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
+import { bufferOf } from '../../contract/guards.js';
 
 export interface StreamOptions {
   backfillMinutes?: string;
@@ -184,7 +185,7 @@ async function printEvents(
   let skipped = 0;
   for await (const chunk of body) {
     o.heard();
-    for (const raw of lines.push(chunk as Buffer)) {
+    for (const raw of lines.push(bufferOf(chunk))) {
       const line = raw.trim();
       if (!line) continue; // keep-alive
       const out = printableEvent(line);

@@ -389,7 +389,7 @@ export async function sendBatch(
   try {
     res = await http.request<Envelope>({ method: 'POST', host: 'ads', path, auth: 'user', json: body });
   } catch (e) {
-    const env = (e as ApiError).body as Envelope | undefined;
+    const env = e instanceof ApiError ? (e.body as Envelope | undefined) : undefined;
     if (e instanceof ApiError && Array.isArray(env?.operation_errors)) {
       const lines = env.operation_errors.flatMap((errs, i) =>
         (errs ?? []).map((x) => `item ${i + 1}: ${x.code ?? ''} ${x.message ?? ''}`.trim()),

@@ -12,6 +12,7 @@ import { declare } from '../define.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 import { parseJson } from '../../core/json.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
+import { bufferOf } from '../../contract/guards.js';
 
 interface Job {
   id_str: string;
@@ -109,9 +110,10 @@ async function download(ctx: Context, job: Job): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of res.stream!) {
-    size += (c as Buffer).length;
+    const b = bufferOf(c);
+    size += b.length;
     if (size > 512 * 1024 * 1024) throw new ApiError('the stats file is larger than 512 MB');
-    chunks.push(c as Buffer);
+    chunks.push(b);
   }
   try {
     return gunzipSync(Buffer.concat(chunks), { maxOutputLength: 2 * 1024 * 1024 * 1024 });

@@ -14,6 +14,7 @@ import type { AudienceResult } from '../../audiences/apply/run.js';
 import type { AudienceSpec } from '../../audiences/apply/schema.js';
 import { declare } from '../define.js';
 import { positiveInt } from './input-flags.js';
+import { listOf } from '../../contract/guards.js';
 
 export interface ApplyOptions {
   file?: string;
@@ -169,9 +170,9 @@ async function reportPlan(ctx: Context, rows: AudiencePlan[]): Promise<void> {
   else {
     const flat = pub.map((r) => ({
       ...r,
-      grants: (r.grants as string[]).join(','),
-      revokes: (r.revokes as string[]).join(','),
-      drift: (r.drift as string[]).join('; '),
+      grants: listOf(r.grants).join(','),
+      revokes: listOf(r.revokes).join(','),
+      drift: listOf(r.drift).join('; '),
     }));
     await printList(ctx.io, out, flat, { columns: PLAN_FIELDS, knownFields: PLAN_FIELDS });
   }

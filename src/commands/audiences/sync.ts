@@ -236,10 +236,7 @@ export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Pr
     }),
   );
   if (o.plan && o.out !== undefined) savePlan(ctx, o.out, o, { accountId, profile, stateDir, summary });
-  await printOne(ctx.io, await ctx.output(), summary as unknown as Record<string, unknown>, {
-    columns: SYNC_FIELDS,
-    knownFields: SYNC_FIELDS,
-  });
+  await printOne(ctx.io, await ctx.output(), { ...summary }, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });
   if (o.plan) {
     const changes = planExit(summary);
     if (changes) throw changes;

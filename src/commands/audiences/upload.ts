@@ -25,7 +25,7 @@ import {
 } from './input-flags.js';
 import { resolveStateDir, STATE_DIR_OPTION } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf } from '../../contract/guards.js';
 
 export interface UploadFlags extends InputFlags {
   delete?: boolean;

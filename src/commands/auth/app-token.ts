@@ -1,7 +1,7 @@
 // `xctl auth app-token`: the OAuth 2.0 app-only bearer — obtain once, cache (shown masked); or revoke.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { AuthError, type XctlError } from '../../core/errors.js';
+import { AuthError, XctlError } from '../../core/errors.js';
 import { mask } from '../../core/io.js';
 import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateBearer } from './oauth-flow.js';
@@ -13,8 +13,7 @@ export interface AuthAppTokenOptions {
 
 /** 403 code 99 from /oauth2/token means wrong key/secret or asking too often; say both. */
 function explain99(e: unknown): never {
-  const err = e as XctlError;
-  if (hasCode(err, V1Code.TokenRequestedTooOften)) {
+  if (e instanceof XctlError && hasCode(e, V1Code.TokenRequestedTooOften)) {
     throw new AuthError(`the token endpoint refused to issue a bearer token (HTTP 403, code 99)`, {
       status: 403,
       code: V1Code.TokenRequestedTooOften,
@@ -54,12 +53,11 @@ export async function authAppToken(ctx: Context, opts: AuthAppTokenOptions): Pro
   try {
     await invalidateBearer(await ctx.http(), token);
   } catch (e) {
-    const err = e as XctlError;
-    if (err.status === 403 || err.status === 401) {
-      err.hint =
+    if (e instanceof XctlError && (e.status === 403 || e.status === 401)) {
+      e.hint =
         "the bearer is revoked with OAuth 1.0a signed as the application owner: the profile's user token must belong to the app's owner (`xctl auth login` as the owner)";
     }
-    throw err;
+    throw e;
   }
   const stored = await ctx.profile();
   const forgot = stored?.bearer_token === token;

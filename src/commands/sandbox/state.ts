@@ -73,7 +73,7 @@ export async function sandboxState(ctx: Context, o: SandboxStateOptions): Promis
   const { printList, printOne } = await import('../../core/output.js');
   const fmt = await ctx.output();
   if (ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl')
-    return printOne(ctx.io, fmt, s as never);
+    return printOne(ctx.io, fmt, { ...s });
   const faults = Object.entries(s.faults ?? {})
     .map(([k, v]) => `${k}=${String(v)}`)
     .join(',');
@@ -82,5 +82,5 @@ export async function sandboxState(ctx: Context, o: SandboxStateOptions): Promis
     { name: 'faults', value: faults ? `${faults} (injected ${s.faults_injected})` : 'none' },
     ...Object.entries(s.counts).map(([name, n]) => ({ name, value: String(n) })),
   ];
-  await printList(ctx.io, fmt, rows, { columns: ['name', 'value'] } as never);
+  await printList(ctx.io, fmt, rows, { columns: ['name', 'value'] });
 }

@@ -11,6 +11,7 @@ import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
 import { DELIVERY_TIMEOUT_MS } from '../../contract/webhooks.js';
 import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
+import { bufferOf, isRecord } from '../../contract/guards.js';
 
 export interface SendOptions {
   to?: string;
@@ -131,15 +132,14 @@ function payloadOf(data: string | undefined): Record<string, unknown> {
   } catch (e) {
     throw new UsageError(`--data is not valid JSON: ${errorMessage(e)}`, { flag: '--data' });
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw new UsageError('--data must be a JSON object', { flag: '--data' });
-  return v as Record<string, unknown>;
+  if (!isRecord(v)) throw new UsageError('--data must be a JSON object', { flag: '--data' });
+  return v;
 }
 
 async function readInput(ctx: Context, spec: string): Promise<string> {
   if (spec === '-' || spec === '@-') {
     const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    for await (const c of ctx.io.stdin) chunks.push(bufferOf(c));
     return Buffer.concat(chunks).toString('utf8');
   }
   const p = spec.startsWith('@') ? spec.slice(1) : spec;

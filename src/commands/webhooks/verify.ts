@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { CheckFailed, UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { declare } from '../define.js';
 import { consumerSecret } from './checks.js';
+import { bufferOf } from '../../contract/guards.js';
 
 export interface VerifyOptions {
   signature?: string;
@@ -33,7 +34,7 @@ export async function webhooksVerify(ctx: Context, o: VerifyOptions): Promise<vo
   let raw: Buffer;
   if (spec === '-' || spec === '@-') {
     const chunks: Buffer[] = [];
-    for await (const c of ctx.io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    for await (const c of ctx.io.stdin) chunks.push(bufferOf(c));
     raw = Buffer.concat(chunks); // the raw bytes: a re-encoded body would not match its signature
   } else {
     const p = spec.startsWith('@') ? spec.slice(1) : spec;

@@ -5,6 +5,7 @@ import type { SandboxOps } from '../../ads/resource-types.js';
 import { parseIsoTime } from '../../contract/time.js';
 import type { Behaviour } from './behaviour.js';
 import { sandboxFundingInstrument } from './campaigns.js';
+import { listOf, listOrUndefined } from '../../contract/guards.js';
 
 /** The fields of a sandbox account (the seeded one and those of `accounts create`). */
 export function sandboxAccountFields(name: string, now: string, userId: string): Record<string, unknown> {
@@ -22,7 +23,7 @@ export function sandboxAccountFields(name: string, now: string, userId: string):
 
 /** The account's granted features (kept on the account record as `_features`). */
 export function accountFeatures(account: Record<string, unknown> | undefined): string[] {
-  return [...((account?._features as string[] | undefined) ?? [])];
+  return [...(listOrUndefined(account?._features) ?? [])];
 }
 
 export const ACCOUNTS: Behaviour = {
@@ -40,7 +41,7 @@ export const ACCOUNTS: Behaviour = {
       const fiId = ops.newId();
       ops
         .collection('funding_instruments')
-        .set(fiId, sandboxFundingInstrument(fiId, entity.id as string, String(entity.created_at)));
+        .set(fiId, sandboxFundingInstrument(fiId, String(entity.id), String(entity.created_at)));
     },
     present: (e) => {
       const { user_ids: _u, ...rest } = e;
@@ -49,17 +50,17 @@ export const ACCOUNTS: Behaviour = {
   },
   ops: {
     features: (ops) => {
-      const asked = ops.values.feature_keys as string[] | undefined;
+      const asked = listOrUndefined(ops.values.feature_keys);
       return accountFeatures(ops.account).filter((f) => !asked || asked.includes(f));
     },
     'add-features': (ops) => {
       const set = new Set(accountFeatures(ops.account));
-      for (const f of ops.values.feature_keys as string[]) set.add(f);
+      for (const f of listOf(ops.values.feature_keys)) set.add(f);
       ops.account!._features = [...set];
       return [...set];
     },
     'remove-features': (ops) => {
-      const drop = new Set(ops.values.feature_keys as string[]);
+      const drop = new Set(listOf(ops.values.feature_keys));
       ops.account!._features = accountFeatures(ops.account).filter((f) => !drop.has(f));
       return ops.account!._features;
     },
@@ -76,8 +77,8 @@ export const ACCOUNTS: Behaviour = {
       ),
     history: (ops: SandboxOps) => {
       const v = ops.values;
-      const from = parseIsoTime(v.start_time as string)!;
-      const to = parseIsoTime(v.end_time as string)!;
+      const from = parseIsoTime(String(v.start_time))!;
+      const to = parseIsoTime(String(v.end_time))!;
       return [...ops.collection('account_history').values()].filter(
         (h) =>
           h.account_id === ops.accountId &&

@@ -5,6 +5,7 @@
 import type { SandboxOps } from '../../ads/resource-types.js';
 import { parseIsoTime } from '../../contract/time.js';
 import type { Behaviour } from './behaviour.js';
+import { listOf, listOrUndefined } from '../../contract/guards.js';
 
 function lineItem(ops: SandboxOps, id: unknown): Record<string, unknown> {
   return ops.find('line_items', String(id), { parameter: 'line_item_id' });
@@ -14,7 +15,7 @@ export const PROMOTED_ACCOUNTS: Behaviour = {
   hooks: {
     // Spec 7: listing with line items none of which support promoted accounts is a 400.
     beforeList(ops) {
-      const ids = ops.values.line_item_ids as string[] | undefined;
+      const ids = listOrUndefined(ops.values.line_item_ids);
       if (!ids) return;
       const lis = ops.collection('line_items');
       if (!ids.some((id) => lis.get(id)?.product_type === 'PROMOTED_ACCOUNT')) {
@@ -88,7 +89,7 @@ export const PROMOTED_TWEETS: Behaviour = {
       const existing = [...ops.collection('promoted_tweets').values()].filter(
         (e) => e.line_item_id === li.id && !e.deleted,
       );
-      const ids = ops.values.tweet_ids as string[];
+      const ids = listOf(ops.values.tweet_ids);
       for (const tweetId of ids) if (!postExists(ops, tweetId)) unknownPost(ops, tweetId);
       // As recorded (the Ads SDK's promoted_tweets_attach.json): total_count, tweet_ids as numbers.
       ops.envelope({

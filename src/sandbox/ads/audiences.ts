@@ -11,7 +11,7 @@ import {
   type Criterion,
 } from '../../ads/resources/audience-rules.js';
 import type { Behaviour } from './behaviour.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, listOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -137,10 +137,10 @@ function servable(ops: SandboxOps, li: Rec): boolean {
 }
 
 /** Spec 4.4 targeted: campaigns (with their line items) of the account that target the audience. */
-function targeted(ops: SandboxOps): Rec[] {
+function targeted(ops: SandboxOps): Array<Record<string, unknown>> {
   const a = access(ops, ops.id!);
   const withActive = ops.values.with_active !== false; // default true: servable line items only
-  const byCampaign = new Map<string, Rec>();
+  const byCampaign = new Map<string, { campaign_id: string; campaign_name: unknown; line_items: Rec[] }>();
   for (const tc of ops.collection('targeting_criteria').values()) {
     if (tc.deleted || tc.account_id !== ops.accountId || tc.targeting_value !== a.aud.id) continue;
     if (tc.targeting_type !== 'CUSTOM_AUDIENCE' && tc.targeting_type !== 'CUSTOM_AUDIENCE_EXPANDED') continue;
@@ -150,9 +150,8 @@ function targeted(ops: SandboxOps): Rec[] {
     if (withActive && !ok) continue;
     const c = ops.collection('campaigns').get(String(li.campaign_id));
     const cid = String(li.campaign_id);
-    if (!byCampaign.has(cid))
-      byCampaign.set(cid, { campaign_id: cid, campaign_name: c?.name ?? null, line_items: [] } as unknown as Rec);
-    (byCampaign.get(cid)!.line_items as unknown[]).push({ id: li.id, name: li.name, servable: ok });
+    if (!byCampaign.has(cid)) byCampaign.set(cid, { campaign_id: cid, campaign_name: c?.name ?? null, line_items: [] });
+    byCampaign.get(cid)!.line_items.push({ id: li.id, name: li.name, servable: ok });
   }
   return [...byCampaign.values()];
 }
@@ -160,7 +159,7 @@ function targeted(ops: SandboxOps): Rec[] {
 function listAudiences(ops: SandboxOps): Rec[] {
   const v = ops.values;
   const shared = v.permission_scope === 'SHARED';
-  const ids = v.custom_audience_ids as string[] | undefined;
+  const ids = listOrUndefined(v.custom_audience_ids);
   const q = typeof v.q === 'string' ? v.q.toLowerCase() : undefined;
   const out: Rec[] = [];
   for (const aud of ops.collection('custom_audiences').values()) {
@@ -253,8 +252,8 @@ function permissionBehaviour(kind: 'custom' | 'tailored'): Behaviour {
     ops: {
       list: (ops) => {
         const a = access(ops, audienceIdOf(ops), { parameter: `${kind}_audience_id` });
-        const granted = ops.values.granted_account_ids as string[] | undefined;
-        const ids = ops.values[idsParam] as string[] | undefined;
+        const granted = listOrUndefined(ops.values.granted_account_ids);
+        const ids = listOrUndefined(ops.values[idsParam]);
         return [...ops.collection(PERMISSIONS).values()].filter(
           (g) =>
             g.custom_audience_id === a.aud.id &&

@@ -24,7 +24,7 @@ function activeCount(ops: SandboxOps, exceptId?: string): number {
 function checkActiveLimit(ops: SandboxOps, entity: Rec): void {
   if (entity.entity_status !== 'ACTIVE') return;
   const max = Number(ops.account?.max_active_campaigns ?? DEFAULT_MAX_ACTIVE_CAMPAIGNS);
-  if (activeCount(ops, entity.id as string) >= max) {
+  if (activeCount(ops, String(entity.id)) >= max) {
     ops.fail(
       400,
       'INVALID_PARAMETER',
@@ -107,7 +107,7 @@ export const FUNDING_INSTRUMENTS: Behaviour = {
       const given = { ...entity };
       Object.assign(
         entity,
-        sandboxFundingInstrument(entity.id as string, ops.accountId!, String(entity.created_at)),
+        sandboxFundingInstrument(String(entity.id), ops.accountId!, String(entity.created_at)),
         given,
       );
       if (given.description === undefined)

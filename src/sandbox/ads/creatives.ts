@@ -15,6 +15,7 @@ import {
 } from '../../ads/rules/cards.js';
 import type { Behaviour } from './behaviour.js';
 import { libraryItem } from './media-library.js';
+import { listOf, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -231,7 +232,7 @@ export const CARDS: Behaviour = {
     },
     all: (ops) => {
       const out: Array<Record<string, unknown>> = [];
-      for (const uri of ops.values.card_uris as string[]) {
+      for (const uri of listOf(ops.values.card_uris)) {
         const c = findAnyCard(ops, uri.slice('card://'.length), ops.values.with_deleted === true);
         if (c) out.push(legacyCard(c, ops));
       }
@@ -316,7 +317,7 @@ export const SCHEDULED_TWEETS: Behaviour = {
       // The entity is stored after this hook returns; the job looks it up when it runs.
       scheduleCompletion(
         ops.collection('scheduled_tweets'),
-        entity.id as string,
+        String(entity.id),
         parseIsoTime(String(entity.scheduled_at))!,
         ops.at,
         ops.nowMs,
@@ -335,7 +336,7 @@ export const SCHEDULED_TWEETS: Behaviour = {
         setScheduledAt(entity, ops);
         scheduleCompletion(
           ops.collection('scheduled_tweets'),
-          entity.id as string,
+          String(entity.id),
           parseIsoTime(String(entity.scheduled_at))!,
           ops.at,
           ops.nowMs,
@@ -455,7 +456,7 @@ export const POLL_CARDS: Behaviour = {
       const start = ops.nowMs();
       entity.card_uri = `card://${entity.id}`;
       entity.card_type = 'TEXT_POLLS';
-      const key = ops.values.media_key as string | undefined;
+      const key = stringOrUndefined(ops.values.media_key);
       if (key) {
         const m = libraryItem(ops, key, 'media_key');
         if (m.media_type === 'IMAGE') {
@@ -486,7 +487,7 @@ export const POLL_CARDS: Behaviour = {
       const end = start + minutes * 60_000;
       Object.assign(entity, { start_time: isoSeconds(start), end_time: isoSeconds(end), closed: false });
       const coll = ops.collection('poll_cards');
-      const id = entity.id as string;
+      const id = String(entity.id);
       ops.at(end, () => {
         const cur = coll.get(id);
         if (cur) cur.closed = true;
@@ -539,9 +540,9 @@ export const TWEET_PREVIEWS: Behaviour = {
   hooks: { present: ({ id: _id, ...rest }) => rest },
   ops: {
     list: (ops) => {
-      const type = ops.values.tweet_type as string;
+      const type = String(ops.values.tweet_type);
       const out: Array<Record<string, unknown>> = [];
-      for (const tid of ops.values.tweet_ids as string[]) {
+      for (const tid of listOf(ops.values.tweet_ids)) {
         const post = findPost(ops, type, tid);
         if (!post) continue;
         const text = escapeHtml(String(post.text ?? ''));

@@ -15,7 +15,7 @@ import {
 import { KEYWORD_TYPES } from '../../ads/resources/targeting.js';
 import type { Behaviour } from './behaviour.js';
 import { trackDelivery } from './delivery.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, listOf, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown>;
 
@@ -106,9 +106,7 @@ function checkAgainstState(ops: SandboxOps, li: Rec, campaign: Rec): void {
           'categories',
         );
     } else {
-      const iab = new Set(
-        [...ops.collection('content_categories').values()].flatMap((c) => c.iab_categories as string[]),
-      );
+      const iab = new Set([...ops.collection('content_categories').values()].flatMap((c) => listOf(c.iab_categories)));
       const off = cats.find((c) => !iab.has(c.split('-')[0]!));
       if (off)
         ops.fail(
@@ -119,7 +117,7 @@ function checkAgainstState(ops: SandboxOps, li: Rec, campaign: Rec): void {
         );
     }
   }
-  if (li.entity_status === 'ACTIVE' && (li.placements as string[]).includes('TWITTER_SEARCH')) {
+  if (li.entity_status === 'ACTIVE' && listOf(li.placements).includes('TWITTER_SEARCH')) {
     const hasKeyword = [...ops.collection('targeting_criteria').values()].some(
       (t) =>
         t.line_item_id === li.id &&
@@ -152,7 +150,7 @@ function derive(li: Rec, values: Values): void {
   if (values.bid_strategy === undefined && (li.bid_strategy === undefined || li.bid_strategy === null))
     li.bid_strategy = defaultBidStrategy(String(li.objective), li.bid_amount_local_micro);
   if (values.pay_by !== undefined) li._pay_by_set = li.pay_by !== null;
-  if (!li._pay_by_set) li.pay_by = defaultPayBy(String(li.objective), li.goal as string | undefined);
+  if (!li._pay_by_set) li.pay_by = defaultPayBy(String(li.objective), stringOrUndefined(li.goal));
 }
 
 /** An app line item targets the platforms of its apps (notes 4: added automatically). */

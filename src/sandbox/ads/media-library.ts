@@ -134,7 +134,9 @@ function gcd(a: number, b: number): number {
 
 function uploadOf(ops: SandboxOps, key: string): UploadView | undefined {
   const id = key.split('_')[1] ?? '';
-  const u = ops.collection('media_uploads').get(id) as unknown as UploadView | undefined;
+  // The media module's uploads (sandbox/modules/media.ts `Upload`, of which this is the part the
+  // library reads): the ads store holds them under the same name, typed only as entities.
+  const u = ops.collection('media_uploads').get(id) as UploadView | undefined;
   return u && u.media_key === key ? u : undefined;
 }
 

@@ -6,6 +6,7 @@ import { INSIGHTS_RANGE_MS } from '../../ads/resources/reference.js';
 import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from '../../ads/resources/line-items.js';
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import type { Behaviour } from './behaviour.js';
+import { listOf } from '../../contract/guards.js';
 
 type Row = Record<string, unknown> & { id: string };
 const fixed = (rows: Row[]) => (now: string) =>
@@ -90,8 +91,7 @@ export const CURATED_CATEGORIES: Behaviour = {
     { id: 'cc-food', name: 'Foodies', description: 'People who love food', country_codes: ['FR', 'US'] },
   ]),
   hooks: {
-    listFilter: (e, ops) =>
-      (e.country_codes as string[]).some((c) => (ops.values.country_codes as string[]).includes(c)),
+    listFilter: (e, ops) => listOf(e.country_codes).some((c) => listOf(ops.values.country_codes).includes(c)),
   },
 };
 
@@ -119,8 +119,8 @@ const RELATED = [
 
 function insights(ops: SandboxOps): Row[] {
   const v = ops.values;
-  const from = parseIsoTime(v.start_time as string)!;
-  const to = v.end_time ? parseIsoTime(v.end_time as string)! : ops.nowMs();
+  const from = parseIsoTime(String(v.start_time))!;
+  const to = v.end_time ? parseIsoTime(String(v.end_time))! : ops.nowMs();
   if (to - from > INSIGHTS_RANGE_MS)
     ops.fail(
       400,
@@ -139,13 +139,13 @@ function insights(ops: SandboxOps): Row[] {
     }));
     return { id: keyword, keyword, related, total_volume: series.reduce((a, b) => a + b.volume, 0), volumes: series };
   };
-  const input = (v.keywords as string[]).map((k) => row(k, false));
+  const input = listOf(v.keywords).map((k) => row(k, false));
   // Spec 4.2: the input keywords plus 30 related ones, for one country.
   const related: Row[] = [];
   for (let i = 0; related.length < 30; i++)
     related.push(
       row(
-        `${(v.keywords as string[])[i % (v.keywords as string[]).length]} ${RELATED[i % RELATED.length]}${i >= RELATED.length ? ` ${Math.floor(i / RELATED.length) + 1}` : ''}`,
+        `${listOf(v.keywords)[i % listOf(v.keywords).length]} ${RELATED[i % RELATED.length]}${i >= RELATED.length ? ` ${Math.floor(i / RELATED.length) + 1}` : ''}`,
         true,
       ),
     );

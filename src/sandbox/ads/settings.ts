@@ -3,6 +3,7 @@
 import type { SandboxOps } from '../../ads/resource-types.js';
 import { NUMERIC_ID } from '../../contract/ids.js';
 import type { Behaviour } from './behaviour.js';
+import { listOrUndefined } from '../../contract/guards.js';
 
 function taxRecord(ops: SandboxOps): Record<string, unknown> & { id: string } {
   const c = ops.collection('tax_settings');
@@ -35,7 +36,7 @@ function userRecord(ops: SandboxOps): Record<string, unknown> & { id: string } {
   const key = `${ops.accountId}:${uid}`;
   let rec = c.get(key);
   if (!rec) {
-    if (!ops.user(uid) || !(ops.account?.user_ids as string[] | undefined)?.includes(uid))
+    if (!ops.user(uid) || !listOrUndefined(ops.account?.user_ids)?.includes(uid))
       ops.fail(404, 'NOT_FOUND', `user ${uid} has no settings on this account`, 'user_id');
     const now = ops.now();
     rec = {

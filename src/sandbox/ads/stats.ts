@@ -15,6 +15,7 @@ import { deliveringMs, deliverySpans } from './delivery.js';
 import { LOCATIONS } from './targeting-data.js';
 import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
+import { listOf, listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 const HOUR = 3600_000;
@@ -355,11 +356,11 @@ function queryOf(ops: SandboxOps): Query {
   const v = ops.values;
   return {
     entity: String(v.entity),
-    ids: v.entity_ids as string[],
-    groups: v.metric_groups as string[],
+    ids: listOf(v.entity_ids),
+    groups: listOf(v.metric_groups),
     window: windowOf(ops),
-    segmentation: v.segmentation_type as string | undefined,
-    country: v.country as string | undefined,
+    segmentation: stringOrUndefined(v.segmentation_type),
+    country: stringOrUndefined(v.country),
   };
 }
 
@@ -444,7 +445,7 @@ function createJob(ops: SandboxOps): Rec {
 }
 
 function listJobs(ops: SandboxOps): Rec[] {
-  const ids = ops.values.job_ids as string[] | undefined;
+  const ids = listOrUndefined(ops.values.job_ids);
   // The service echoes job_ids as JSON numbers (the Ads SDK's analytics_async_get.json).
   if (ids) ops.envelope({ request: { params: { ...ops.path, ...ops.values, job_ids: ids.map((x) => BigInt(x)) } } });
   const jobs = [...ops.collection('stats_jobs').values()].filter(
@@ -483,10 +484,10 @@ function activeEntities(ops: SandboxOps): Array<Record<string, unknown>> {
   const now = ops.nowMs();
   const lis = [...ops.collection('line_items').values()].filter((l) => {
     if (l.account_id !== ops.accountId) return false;
-    if (v.campaign_ids && !(v.campaign_ids as string[]).includes(String(l.campaign_id))) return false;
-    if (v.funding_instrument_ids && !(v.funding_instrument_ids as string[]).includes(String(l.funding_instrument_id)))
+    if (v.campaign_ids && !listOf(v.campaign_ids).includes(String(l.campaign_id))) return false;
+    if (v.funding_instrument_ids && !listOf(v.funding_instrument_ids).includes(String(l.funding_instrument_id)))
       return false;
-    if (v.line_item_ids && !(v.line_item_ids as string[]).includes(l.id)) return false;
+    if (v.line_item_ids && !listOf(v.line_item_ids).includes(l.id)) return false;
     return true;
   });
   // One activity span per entity: the first and last moment one of its line items delivered in the window.
@@ -499,7 +500,7 @@ function activeEntities(ops: SandboxOps): Array<Record<string, unknown>> {
     );
   };
   for (const li of lis) {
-    const placements = (li.placements as string[]).includes('PUBLISHER_NETWORK')
+    const placements = listOf(li.placements).includes('PUBLISHER_NETWORK')
       ? ['ALL_ON_TWITTER', 'PUBLISHER_NETWORK']
       : ['ALL_ON_TWITTER'];
     for (const [a0, b0] of deliverySpans(li, now)) {

@@ -159,11 +159,11 @@ export const TV_SHOWS: Item[] = [
   ['10027243422', 'The Great Bake', 'en-GB', 2_100_000],
   ['10027243423', 'Anime Hour', 'ja-JP', 800_000],
 ].map(([targeting_value, name, locale, estimated_users]) => ({
-  name: name as string,
+  name: String(name),
   locale,
   estimated_users,
   targeting_type: 'TV_SHOW',
-  targeting_value: targeting_value as string,
+  targeting_value: String(targeting_value),
 }));
 
 /** The lookup data by targeting_type, for validating criteria. */

@@ -6,7 +6,7 @@ import type { SandboxOps } from '../../ads/resource-types.js';
 import { KEYWORDS_MAX, KEYWORD_TYPES, TARGETING_LIMITS } from '../../ads/resources/targeting.js';
 import type { Behaviour } from './behaviour.js';
 import * as D from './targeting-data.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, listOf, listOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown>;
 const GENDERS: Record<string, string> = { '1': 'Male', '2': 'Female' };
@@ -104,9 +104,7 @@ function nameCriterion(ops: SandboxOps, tc: Rec, c: { type: string; value: strin
       );
     tc.name = String(c.name);
   } else if (type === 'IAB_CATEGORY') {
-    const iab = new Set(
-      [...ops.collection('content_categories').values()].flatMap((c) => c.iab_categories as string[]),
-    );
+    const iab = new Set([...ops.collection('content_categories').values()].flatMap((c) => listOf(c.iab_categories)));
     if (!iab.has(value.split('-')[0]!))
       ops.fail(
         404,
@@ -249,8 +247,8 @@ export const TARGETING_OPTIONS: Behaviour = {
       withIds(byQ(D.NETWORK_OPERATORS, ops).filter((i) => i.country_code === (ops.values.country_code ?? 'US'))),
     events: (ops) => {
       const v = ops.values;
-      const types = v.event_types as string[];
-      const countries = v.country_codes as string[] | undefined;
+      const types = listOf(v.event_types);
+      const countries = listOrUndefined(v.country_codes);
       const from = typeof v.start_time === 'string' ? Date.parse(v.start_time) : ops.nowMs();
       const to = typeof v.end_time === 'string' ? Date.parse(v.end_time) : Infinity;
       return withIds(

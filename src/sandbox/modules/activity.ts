@@ -25,7 +25,7 @@ import {
 } from '../../contract/activity.js';
 import { parseIsoParts } from '../../contract/time.js';
 import { deliver, onWebhookDeleted, ownedWebhook } from './webhooks.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, stringOrUndefined, isRecord } from '../../contract/guards.js';
 
 interface Filter {
   user_id?: string;
@@ -110,8 +110,8 @@ function checkEventAuth(req: SReq, eventType: string): void {
 
 /** The filter's shape (an object of known fields); its values are validate()'s to check. */
 function checkFilter(v: unknown): Filter {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw invalid('filter is required (an object)', 'filter');
-  const f = v as Record<string, unknown>;
+  if (!isRecord(v)) throw invalid('filter is required (an object)', 'filter');
+  const f = v;
   for (const k of Object.keys(f))
     if (!isOneOf(L.filterFields, k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
   return f as Filter;
@@ -160,15 +160,12 @@ function owned(app: SandboxApp, req: SReq, id: string | undefined): Subscription
 
 /** POST /2/activity/subscriptions: checked by the contract, then stored. */
 function createSubscription(app: SandboxApp, req: SReq): Reply {
-  const body = req.json();
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  const b = body as Record<string, unknown>;
-  checkFilter(b.filter);
+  const b = req.json();
+  if (!isRecord(b)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  const filter = checkFilter(b.filter);
   checkV2Input(E.createSubscription, { body: b });
-  const eventType = canonicalEventType(b.event_type as string)!;
+  const eventType = canonicalEventType(String(b.event_type))!;
   checkEventAuth(req, eventType);
-  const filter = b.filter as Filter;
   if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
   const now = app.clock.iso();
   let id = randomDigits(19);
@@ -177,8 +174,8 @@ function createSubscription(app: SandboxApp, req: SReq): Reply {
     id,
     event_type: eventType,
     filter,
-    tag: b.tag as string | undefined,
-    webhook_id: b.webhook_id as string | undefined,
+    tag: stringOrUndefined(b.tag),
+    webhook_id: stringOrUndefined(b.webhook_id),
     created_at: now,
     updated_at: now,
     app_key: req.auth.appKey!,
@@ -214,10 +211,8 @@ function listSubscriptions(app: SandboxApp, req: SReq): Reply {
 /** PUT /2/activity/subscriptions/:id: only tag and webhook_id change. */
 function updateSubscription(app: SandboxApp, req: SReq): Reply {
   const s = owned(app, req, req.params.id);
-  const body = req.json();
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  const b = body as Record<string, unknown>;
+  const b = req.json();
+  if (!isRecord(b)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
   const keys = Object.keys(b);
   // additionalProperties: false: event_type and filter cannot change (delete and re-create).
   for (const k of keys)
@@ -234,9 +229,9 @@ function updateSubscription(app: SandboxApp, req: SReq): Reply {
     } catch {
       throw invalid(`webhook ${b.webhook_id} is not registered for this app`, 'webhook_id', b.webhook_id);
     }
-    s.webhook_id = b.webhook_id as string;
+    s.webhook_id = String(b.webhook_id);
   }
-  if (b.tag !== undefined) s.tag = b.tag as string;
+  if (b.tag !== undefined) s.tag = String(b.tag);
   s.updated_at = app.clock.iso();
   return ok({ data: { subscription: view(s), total_subscriptions: totals(app, s.app_key) } });
 }

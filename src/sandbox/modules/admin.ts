@@ -9,14 +9,14 @@ import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { saveSnapshot } from '../snapshot.js';
 import { errorMessage } from '../../core/errors.js';
+import { stringOrUndefined, isRecord } from '../../contract/guards.js';
 
 /** Longest a `GET /_sandbox/logs?wait_ms=` holds the request open. */
 const LOG_WAIT_MAX_MS = 25_000;
 
 function obj(v: unknown): Record<string, unknown> {
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  return v as Record<string, unknown>;
+  if (!isRecord(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  return v;
 }
 
 export function install(app: SandboxApp): void {
@@ -96,7 +96,7 @@ async function triggerEvent(app: SandboxApp, req: SReq): Promise<Reply> {
   const ev = {
     event_uuid: crypto.randomUUID(),
     event_type: canonicalEventType(body.event_type)!,
-    user_id: body.user_id as string | undefined,
+    user_id: stringOrUndefined(body.user_id),
     payload: (body.payload as Record<string, unknown>) ?? {},
     created_at: app.clock.iso(),
   };

@@ -12,6 +12,7 @@ import { validateParams } from '../../ads/params.js';
 import { isoSeconds } from '../../contract/time.js';
 import { checkBatch } from '../../ads/batch.js';
 import { installFiles } from '../ads/stats.js';
+import { isRecord, listOf, listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -85,9 +86,9 @@ export function installResources(app: SandboxApp, resources: ResourceDef[]): voi
 function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
   if (op.body === 'json') {
     const b = req.json();
-    if (!b || typeof b !== 'object' || Array.isArray(b))
+    if (!isRecord(b))
       fail(400, 'INVALID_PARAMETER', 'the request body must be a JSON object', undefined, { ...req.params });
-    return b as Record<string, unknown>;
+    return b;
   }
   const raw: Record<string, unknown> = {};
   for (const d of op.params) {
@@ -123,7 +124,7 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
   let account: Rec | undefined;
   if (accountId !== undefined) {
     account = app.state.collection('accounts').get(accountId);
-    const visible = account && (account.user_ids as string[] | undefined)?.includes(userId);
+    const visible = account && listOrUndefined(account.user_ids)?.includes(userId);
     if (!account || !visible)
       fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was not found for this user`, 'account_id', echo);
     const deletedOk = r.name === 'accounts' && req.param('with_deleted') === 'true';
@@ -280,7 +281,7 @@ function collectionList(r: ResourceDef, ops: SandboxOps): Rec[] {
   const out: Rec[] = [];
   for (const e of ops.collection(r.name).values()) {
     if (r.name === 'accounts') {
-      if (!(e.user_ids as string[] | undefined)?.includes(ops.userId)) continue;
+      if (!listOrUndefined(e.user_ids)?.includes(ops.userId)) continue;
     } else if (ops.accountId !== undefined && e.account_id !== undefined && e.account_id !== ops.accountId) continue;
     if (e.deleted === true && v.with_deleted !== true) continue;
     if (parentKeys(r, ops.path).some((k) => k in e && e[k] !== ops.path[k])) continue;
@@ -311,7 +312,7 @@ function matchesIdLists(r: ResourceDef, e: Rec, v: Values): boolean {
     if (!k.endsWith('_ids') || !Array.isArray(val)) continue;
     const field = k === `${r.dataType}_ids` ? 'id' : k.slice(0, -1);
     if (field !== 'id' && !(field in e)) continue;
-    if (!(val as string[]).includes(String(e[field]))) return false;
+    if (!listOf(val).includes(String(e[field]))) return false;
   }
   return true;
 }
@@ -454,7 +455,7 @@ function runBatch(
   const itemErrors: Array<Array<Record<string, unknown>>> = [];
   let failed = false;
   check.items.forEach((item) => {
-    const id = r.idParam ? (item.values[r.idParam] as string | undefined) : undefined;
+    const id = r.idParam ? stringOrUndefined(item.values[r.idParam]) : undefined;
     const ops = makeOps(
       app,
       r,

@@ -20,6 +20,7 @@ import {
 import { parseIsoTime } from '../../contract/time.js';
 import { AdsCode } from '../../contract/service-errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
+import { listOf, listOrUndefined } from '../../contract/guards.js';
 
 const HASHED = /^[0-9a-f]{64}$/;
 const AUDIENCE_KEYS = new Set(WIRE_KEYS.custom_audience);
@@ -123,7 +124,7 @@ function isoTime(v: unknown, name: string): number {
 /** Checks the caller may act on the account: it must list the user (ads-api.md section 5). */
 function accountFor(req: SReq, app: SandboxApp): Entity {
   const acct = app.state.collection('accounts').get(req.params.account_id!);
-  const users = (acct?.user_ids as string[] | undefined) ?? [];
+  const users = listOrUndefined(acct?.user_ids) ?? [];
   if (!acct || acct.deleted || !req.auth.userId || !users.includes(req.auth.userId)) {
     throw adsError(403, AdsCode.AccountNotFound, `Account ${req.params.account_id} was not found for this user`);
   }
@@ -308,7 +309,7 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
             );
           }
         }
-        parts.push(`${k === 'service_id' ? 'twitter_id' : k}:${[...new Set(vals as string[])].sort().join(',')}`);
+        parts.push(`${k === 'service_id' ? 'twitter_id' : k}:${[...new Set(listOf(vals))].sort().join(',')}`);
       }
       other.push(parts.sort().join('|'));
     }

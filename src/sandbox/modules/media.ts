@@ -25,10 +25,10 @@ import {
   sniff,
   type Category,
 } from '../../contract/media.js';
-import { isOneOf } from '../../contract/one-of.js';
+import { isOneOf, isRecord, listOf } from '../../contract/guards.js';
+import { collectionKey, type Entity } from '../state.js';
 
-export interface Upload {
-  id: string;
+export interface Upload extends Entity {
   media_key: string;
   owner: string;
   additional_owners: string[];
@@ -52,8 +52,10 @@ const invalid = (detail: string, parameter?: string) =>
 
 /** The uploads of the sandbox, by media id (also read by the ads media library). */
 export function uploads(app: SandboxApp): Map<string, Upload> {
-  return app.state.collection('media_uploads') as unknown as Map<string, Upload>;
+  return app.state.collection(UPLOADS);
 }
+
+const UPLOADS = collectionKey<Upload>('media_uploads');
 
 function mediaId(): string {
   // 19 digits, like the service's snowflake ids.
@@ -81,6 +83,16 @@ export interface InitFields {
   additional_owners?: unknown;
 }
 
+/** The INIT fields of a JSON body (each checked by initUpload). */
+function initFieldsOf(b: Record<string, unknown>): InitFields {
+  return {
+    media_type: b.media_type,
+    total_bytes: b.total_bytes,
+    media_category: b.media_category,
+    additional_owners: b.additional_owners,
+  };
+}
+
 /** INIT (v2 JSON, v1.1 form, and the one-shot forms): checks the fields, stores the upload. */
 export function initUpload(
   app: SandboxApp,
@@ -92,7 +104,7 @@ export function initUpload(
   const type = b.media_type;
   if (typeof type !== 'string' || !isOneOf(MEDIA_TYPES, type))
     throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
-  if (b.media_category !== undefined && !(CATEGORIES as readonly unknown[]).includes(b.media_category))
+  if (b.media_category !== undefined && !isOneOf(CATEGORIES, b.media_category))
     throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
   const category = (b.media_category as Category | undefined) ?? defaultCategory(type);
   const total = b.total_bytes;
@@ -113,7 +125,7 @@ export function initUpload(
     id,
     media_key: `${keyPrefix(category)}_${id}`,
     owner: userId,
-    additional_owners: owners as string[],
+    additional_owners: listOf(owners),
     media_type: type,
     media_category: category,
     total_bytes: total as number,
@@ -248,9 +260,9 @@ export function install(app: SandboxApp): void {
   const r = app.router;
 
   r.serve(MEDIA_ENDPOINTS.initialize, (req) => {
-    const b = req.json() as Record<string, unknown> | null;
-    if (!b || typeof b !== 'object' || Array.isArray(b)) throw invalid('the body must be a JSON object');
-    const u = initUpload(app, req.auth.userId ?? '', b as unknown as InitFields, invalid);
+    const b = req.json();
+    if (!isRecord(b)) throw invalid('the body must be a JSON object');
+    const u = initUpload(app, req.auth.userId ?? '', initFieldsOf(b), invalid);
     return ok({ data: { id: u.id, media_key: u.media_key, expires_after_secs: INIT_EXPIRES_SECS } });
   });
 

@@ -2,6 +2,7 @@
 import { ACTIVITY_ENDPOINTS as E } from '../../../contract/activity.js';
 import { ApiError } from '../../../core/errors.js';
 import type { V2Endpoint } from '../../v2-auth.js';
+import { isRecord } from '../../../contract/guards.js';
 
 export const SUBSCRIPTION_COLUMNS = ['subscription_id', 'event_type', 'filter', 'tag', 'webhook_id', 'created_at'];
 
@@ -20,10 +21,9 @@ export const SUBSCRIPTION_ENDPOINTS = {
  */
 export function subscriptionOf(data: unknown): Record<string, unknown> {
   const d = Array.isArray(data) ? data[0] : data;
-  if (!d || typeof d !== 'object') throw new ApiError('the service answered without the subscription', { body: data });
-  const rec = d as Record<string, unknown>;
-  const sub =
-    rec.subscription && typeof rec.subscription === 'object' ? (rec.subscription as Record<string, unknown>) : rec;
+  if (!isRecord(d)) throw new ApiError('the service answered without the subscription', { body: data });
+  const rec = d;
+  const sub = isRecord(rec.subscription) ? rec.subscription : rec;
   if (typeof sub.subscription_id !== 'string')
     throw new ApiError('the service answered without a subscription_id', { body: data });
   return sub;

@@ -11,6 +11,7 @@ import { DRY_RUN_OPTION } from '../../dry-run.js';
 import { parseJsonInput, readInputArg } from '../../input.js';
 import { sendBatch } from '../../ads/run.js';
 import { IMMUTABLE_HINT, refuseFlexible } from '../flexible-guard.js';
+import { isRecord } from '../../../contract/guards.js';
 
 export interface FlexibleCreateOptions {
   file: string;
@@ -48,8 +49,8 @@ export function register(parent: Command, runF = flexibleCreate): void {
 export function flexibleItems(spec: unknown): unknown[] {
   const list = Array.isArray(spec) ? spec : [spec];
   return list.map((x) => {
-    if (!x || typeof x !== 'object' || Array.isArray(x) || 'operation_type' in x) return x;
-    return { operation_type: 'Create', params: { audience_type: 'FLEXIBLE', ...(x as Record<string, unknown>) } };
+    if (!isRecord(x) || 'operation_type' in x) return x;
+    return { operation_type: 'Create', params: { audience_type: 'FLEXIBLE', ...x } };
   });
 }
 
