@@ -6,7 +6,7 @@ import { OAUTH2_ENDPOINTS, OAUTH2_SCOPE_PARAM, OAUTH2_SCOPES, PKCE } from '../co
 import { checkInput } from './check-input.js';
 import { ApiError, AuthError, UsageError } from './errors.js';
 import type { HttpClient } from './http.js';
-import { isOneOf, isRecord } from '../contract/guards.js';
+import { isRecord } from '../contract/guards.js';
 
 export function base64url(buf: Buffer): string {
   return buf.toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
