@@ -431,7 +431,8 @@ export class HttpClient {
       else if (body !== undefined)
         io.err(`> body: ${Buffer.byteLength(body)} bytes${req.json !== undefined ? ' (json)' : ''}`);
     }
-    const started = performance.now();
+    // Date.now, not performance.now: the `performance` global loads perf_hooks (eight modules).
+    const started = Date.now();
     // A stream is endless by design (its watchdog handles stalls); any other answer has a deadline.
     const deadlineMs = req.stream ? undefined : (this.cfg.deadlineMs ?? DEFAULT_DEADLINE_MS);
     const deadline = deadlineMs ? AbortSignal.timeout(deadlineMs) : undefined;
@@ -468,7 +469,7 @@ export class HttpClient {
     // The version segment (/2, /12) is kept: only ids after it become :id.
     if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/(?<!^)\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
     if (verbose) {
-      io.err(`< ${r.status} (${Math.round(performance.now() - started)} ms)`);
+      io.err(`< ${r.status} (${Date.now() - started} ms)`);
       for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') io.err(`< ${k}: ${v}`);
     }
     if (req.stream && r.status < 400) {
