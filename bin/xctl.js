@@ -49,7 +49,8 @@ function start() {
     process.once('exit', () => writeCache(cache, script));
   }
   const mod = { exports: {} };
-  const req = require('node:module').createRequire(file);
+  // Module.createRequire without loading node:module (which loads the ES module loader with it).
+  const req = module.constructor.createRequire(file);
   script.runInThisContext()(mod.exports, req, mod, file, dir);
 }
 
@@ -86,8 +87,7 @@ function cacheFile(args) {
     // HOME unset, no folder named: homedir() would be the passwd entry's, never chosen (issue 33).
     const env = process.env;
     if (!setting && !env.XDG_CACHE_HOME && !env.HOME && process.platform !== 'win32') return undefined;
-    const base = process.env.XDG_CACHE_HOME || path.join(require('node:os').homedir(), '.cache');
-    const wanted = setting || path.join(base, 'xctl', 'compile-cache');
+    const wanted = setting || path.join(cacheHome(), 'xctl', 'compile-cache');
     // A symbolic link given as the cache folder is not followed.
     let st = lstatOrUndefined(wanted);
     if (!st) {
@@ -110,6 +110,15 @@ function cacheFile(args) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * $XDG_CACHE_HOME, else ~/.cache. HOME is what os.homedir() answers first; node:os itself (2% of
+ * a start) is loaded only when HOME is unset.
+ */
+function cacheHome() {
+  if (process.env.XDG_CACHE_HOME) return process.env.XDG_CACHE_HOME;
+  return path.join(process.env.HOME || require('node:os').homedir(), '.cache');
 }
 
 function lstatOrUndefined(p) {

@@ -53,8 +53,11 @@ const deferChildProcess = {
  * node:crypto costs about 4 ms to load (a dozen internal modules: ciphers, keys, X.509...) and
  * most commands never call it, though modules import it at their top. Imported from our sources,
  * it becomes a module of the same shape whose every export loads node:crypto on first use.
+ * node:os (2% of `node -e 0` in instructions) is imported by the config store for a home folder
+ * that HOME or XCTL_CONFIG_DIR already gives; node:module (for createRequire, rarely called) loads
+ * the ES module loader with it; node:zlib is for one ads verb's gzipped reports.
  */
-const LAZY_BUILTINS = ['crypto'];
+const LAZY_BUILTINS = ['crypto', 'os', 'module', 'zlib'];
 const lazyBuiltins = {
   name: 'lazy-builtins',
   setup(b) {

@@ -148,7 +148,8 @@ export function storeDir(
   platform: NodeJS.Platform = process.platform,
 ): string {
   if (env.XCTL_CONFIG_DIR) return path.resolve(env.XCTL_CONFIG_DIR);
-  const home = os.homedir();
+  // os.homedir() answers HOME first on POSIX; reading it here spares loading node:os.
+  const home = (process.platform !== 'win32' && env.HOME) || os.homedir();
   if (platform === 'darwin') return path.join(home, 'Library', 'Preferences', 'xctl');
   if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), 'xctl', 'Config');
   return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'xctl');

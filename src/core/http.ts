@@ -420,7 +420,8 @@ export class HttpClient {
     const authz = await this.authHeader(method, url, req, req.json !== undefined || req.body !== undefined ? [] : form);
     if (authz) headers.authorization = authz;
     if (this.cfg.verbose) traceRequest(this.cfg.io, method, url, headers, form, body, req);
-    const started = performance.now();
+    // Date.now, not performance.now: the `performance` global loads perf_hooks (eight modules).
+    const started = Date.now();
     // A stream is endless by design (its watchdog handles stalls); any other answer has a deadline.
     const deadlineMs = req.stream ? undefined : (this.cfg.deadlineMs ?? DEFAULT_DEADLINE_MS);
     const deadline = deadlineMs ? AbortSignal.timeout(deadlineMs) : undefined;
@@ -457,7 +458,7 @@ export class HttpClient {
     // The version segment (/2, /12) is kept: only ids after it become :id.
     if (rateLimit) this.rateLimits.set(`${method} ${url.pathname.replace(/(?<!^)\/\d+(?=\/|$)/g, '/:id')}`, rateLimit);
     if (this.cfg.verbose) {
-      this.cfg.io.err(`< ${r.status} (${Math.round(performance.now() - started)} ms)`);
+      this.cfg.io.err(`< ${r.status} (${Date.now() - started} ms)`);
       for (const [k, v] of Object.entries(resHeaders)) if (k !== 'set-cookie') this.cfg.io.err(`< ${k}: ${v}`);
     }
     const answer = { status: r.status, headers: resHeaders, url: url.toString(), rateLimit };

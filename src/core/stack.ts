@@ -3,7 +3,8 @@
 // frame naming a main.cjs of another checkout (V8's code cache keeps the name of the script
 // that wrote it) is mapped all the same: the build is the same one, by the cache's key.
 import fs from 'node:fs';
-import { SourceMap } from 'node:module';
+// The default export: scripts/bundle.js loads node:module on first use, and a class cannot be.
+import nodeModule, { type SourceMap } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +13,8 @@ export function mapStack(stack: string, mapFile: URL | string): string {
   let map: SourceMap;
   const file = typeof mapFile === 'string' ? mapFile : fileURLToPath(mapFile);
   try {
-    map = new SourceMap(JSON.parse(fs.readFileSync(file, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]);
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as ConstructorParameters<typeof SourceMap>[0];
+    map = new nodeModule.SourceMap(raw);
   } catch {
     return stack;
   }
