@@ -124,7 +124,7 @@ export const p = {
         .pipe(n);
       if (o.allowed) {
         const allowed = o.allowed;
-        s = s.refine((x) => allowed.includes(x as number), { error: `must be one of ${allowed.join(', ')}` });
+        s = s.refine((x) => isOneOf(allowed, x), { error: `must be one of ${allowed.join(', ')}` });
       }
       return s;
     };
@@ -312,7 +312,9 @@ export function needs(a: string, b: string, value?: unknown, why?: string): Rule
 /** The numeric value of `a` must not exceed that of `b` when both are given. */
 export function atMost(a: string, b: string): Rule {
   return (v) => {
-    if (typeof v[a] === 'number' && typeof v[b] === 'number' && (v[a] as number) > (v[b] as number)) {
+    const x = v[a];
+    const y = v[b];
+    if (typeof x === 'number' && typeof y === 'number' && x > y) {
       return { param: a, code: 'INVALID_PARAMETER', message: `must be at most ${b}` };
     }
     return undefined;

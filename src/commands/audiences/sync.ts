@@ -31,9 +31,13 @@ export interface SyncFlags extends InputFlags {
 }
 
 export interface SyncCommandOptions extends SyncFlags {
-  audienceId: string;
-  file: string;
+  /** Both may be left out with --apply (the saved plan names them). */
+  audienceId?: string;
+  file?: string;
 }
+
+/** The options once the positionals are known (given, or from the saved plan). */
+type ResolvedSync = SyncFlags & { audienceId: string; file: string };
 
 /** `xctl audiences sync <audience-id> <file>` */
 export function register(audiences: Command, runF = audiencesSync): void {
@@ -82,13 +86,13 @@ export function register(audiences: Command, runF = audiencesSync): void {
         'send exactly a plan saved by --plan --out; refused (exit 2, nothing sent) if the input or the snapshot changed since',
       ],
     ],
-    run: (ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId: audienceId!, file: file! }),
+    run: (ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId, file }),
   });
 }
 
 /** --apply: the options come from the saved plan; positionals, when given, must name the same. */
 function applySavedPlan(o: SyncCommandOptions): {
-  o: SyncCommandOptions;
+  o: ResolvedSync;
   check?: SavedPlanCheck;
   account?: string;
   profile?: string;
@@ -105,7 +109,7 @@ function applySavedPlan(o: SyncCommandOptions): {
       throw new UsageError('a saved plan must read its input again when applied: stdin cannot be; give a file', {
         flag: '--out',
       });
-    return { o };
+    return { o: { ...o, audienceId: o.audienceId, file: o.file } };
   }
   if (o.plan || o.rebuild || o.fromUpload || o.refresh)
     throw new UsageError(

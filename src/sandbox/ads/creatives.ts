@@ -452,7 +452,7 @@ export const POLL_CARDS: Behaviour = {
   hooks: {
     deleteMode: 'hard',
     create(entity, ops) {
-      const minutes = entity.duration_in_minutes as number;
+      const minutes = Number(entity.duration_in_minutes);
       const start = ops.nowMs();
       entity.card_uri = `card://${entity.id}`;
       entity.card_type = 'TEXT_POLLS';
