@@ -18,6 +18,7 @@ import {
   readIdCache,
   writeIdCache,
 } from '../core/id-cache.js';
+import { isRecord } from '../contract/guards.js';
 import { declareOn } from './define.js';
 import { ID_KINDS, type IdKind, isIdKind } from './id-kinds.js';
 
@@ -106,7 +107,7 @@ const KINDS: Record<IdKind, KindDef> = {
     },
     id: 'subscription_id',
     describe: (r) => {
-      const f = r.filter && typeof r.filter === 'object' ? (r.filter as Record<string, unknown>) : {};
+      const f = isRecord(r.filter) ? r.filter : {};
       return [str(r.event_type), f.user_id ? `user ${str(f.user_id)}` : '', r.tag ? `tag ${str(r.tag)}` : '']
         .filter(Boolean)
         .join(' ');
@@ -206,8 +207,8 @@ async function fetchEntries(ctx: Context, def: KindDef, account: string): Promis
   const rows = Array.isArray(res.data.data) ? res.data.data : [];
   const out: IdEntry[] = [];
   for (const row of rows.slice(0, ID_CACHE_MAX)) {
-    if (!row || typeof row !== 'object') continue;
-    const r = row as Record<string, unknown>;
+    if (!isRecord(row)) continue;
+    const r = row;
     const id = str(r[def.id]);
     if (ID.test(id)) out.push({ id, name: safeDescription(def.describe(r)) });
   }

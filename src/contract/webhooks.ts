@@ -1,6 +1,7 @@
 // v2 webhook management (credentials-webhooks.md 4.3, 5; platform-notes.md "v2 webhook
 // management bodies"): the endpoints with their parameters, the replay window and date form.
 import { endpoint } from './endpoint.js';
+import { isRecord } from './guards.js';
 import { param, type CrossRule, type EndpointInput, type ParamPlace, type ParamSpec } from './params.js';
 import { WEBHOOK_URL_MAX, webhookUrlProblem } from './webhook-url.js';
 
@@ -52,7 +53,7 @@ interface Window {
 }
 
 function windowOf(input: EndpointInput, now: number | undefined): Window | undefined {
-  const b = input.body as { from_date?: unknown; to_date?: unknown } | undefined;
+  const b = isRecord(input.body) ? input.body : undefined;
   const from = parseReplayDate(b?.from_date);
   const to = parseReplayDate(b?.to_date);
   if (now === undefined || from === undefined || to === undefined) return undefined;

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeAtomic } from './config.js';
+import { isRecord } from '../contract/guards.js';
 
 export interface IdEntry {
   id: string;
@@ -69,8 +70,8 @@ function validEntries(v: unknown): IdEntry[] | undefined {
   if (!Array.isArray(v)) return undefined;
   const out: IdEntry[] = [];
   for (const e of v.slice(0, ID_CACHE_MAX)) {
-    if (!e || typeof e !== 'object') return undefined;
-    const { id, name } = e as Record<string, unknown>;
+    if (!isRecord(e)) return undefined;
+    const { id, name } = e;
     if (typeof id !== 'string' || typeof name !== 'string') return undefined;
     out.push({ id, name });
   }

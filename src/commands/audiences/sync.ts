@@ -146,7 +146,7 @@ function checkSnapshotFlags(o: SyncCommandOptions): void {
 function savePlan(
   ctx: Context,
   out: string,
-  o: SyncCommandOptions,
+  o: ResolvedSync,
   r: { accountId: string; profile: string; stateDir?: string; summary: Parameters<typeof writeSavedPlan>[2] },
 ): void {
   const { accountId, profile, stateDir, summary } = r;

@@ -222,7 +222,7 @@ function decideAuthorization(app: SandboxApp, req: SReq): Reply {
       '<h1>No such account</h1><p>Go back and choose one of the sandbox accounts.</p>',
       400,
     );
-  return decide(app, rt, user.id, decision as 'allow' | 'deny');
+  return decide(app, rt, user.id, decision === 'allow' ? 'allow' : 'deny');
 }
 
 /** POST /oauth/access_token: the verifier (required, single-use) for a user token. */

@@ -10,6 +10,7 @@ import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
 import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E, STREAM_RULE } from '../../contract/stream.js';
 import { messageOf, validate } from '../../contract/params.js';
 import { isNumericId } from '../../contract/ids.js';
+import { isRecord } from '../../contract/guards.js';
 
 interface RuleRec extends Entity {
   value: string;
@@ -100,14 +101,15 @@ function addRules(
   const seen = new Set(mine.map((x) => x.value));
   for (const item of add) {
     const invalid = validate(STREAM_RULE, { body: item });
-    const value = (item as { value?: unknown } | null)?.value;
-    const tag = (item as { tag?: unknown } | null)?.tag;
-    const why = invalid ? messageOf(invalid, 'service') : ruleProblem(value as string);
-    if (why) {
+    const value = isRecord(item) ? item.value : undefined;
+    const tag = isRecord(item) ? item.tag : undefined;
+    const why = invalid ? messageOf(invalid, 'service') : ruleProblem(String(value));
+    // The contract's rule checked the value is a string; `typeof` tells the compiler so.
+    if (why || typeof value !== 'string') {
       errors.push({ value, title: 'InvalidRule', detail: why, type: 'https://api.x.com/2/problems/invalid-rules' });
       continue;
     }
-    if (seen.has(value as string)) {
+    if (seen.has(value)) {
       const dup = mine.find((x) => x.value === value);
       errors.push({
         value,
@@ -117,8 +119,8 @@ function addRules(
       });
       continue;
     }
-    seen.add(value as string);
-    created.push({ id: randomDigits(19), value: value as string, ...(typeof tag === 'string' ? { tag } : {}) });
+    seen.add(value);
+    created.push({ id: randomDigits(19), value, ...(typeof tag === 'string' ? { tag } : {}) });
   }
   if (mine.length + created.length > RULES_PER_APP)
     throw problem(400, 'Invalid Request', `at most ${RULES_PER_APP} rules per app`, { parameter: 'add' });

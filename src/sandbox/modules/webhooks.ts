@@ -92,7 +92,7 @@ const WEBHOOK_ID = { params: [webhookIdParam('webhook_id', 'body')] };
 /** The webhook with this id owned by the caller's app, or WebhookIdInvalid. */
 export function ownedWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRec {
   checkV2Input(WEBHOOK_ID, { body: { webhook_id: id } });
-  const w = webhooks(app).get(id as string);
+  const w = webhooks(app).get(String(id));
   if (!w || w.app_key !== req.auth.appKey) {
     throw failure(404, 'WebhookIdInvalid', `no webhook with id ${id} for this app`, {
       resource_type: 'webhook',
@@ -259,7 +259,7 @@ export function restored(app: SandboxApp): void {
 async function createWebhook(app: SandboxApp, req: SReq): Promise<Reply> {
   const body = obj(req.json());
   checkV2Input(E.create, { body });
-  const url = body.url as string;
+  const url = String(body.url);
   const appKey = req.auth.appKey!;
   const mine = [...webhooks(app).values()].filter((w) => w.app_key === appKey);
   if (mine.some((w) => w.url === url))
