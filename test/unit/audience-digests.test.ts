@@ -8,10 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  BLOCK,
   compareDigests,
   DeltaCursor,
   DIGEST,
   digestHex,
+  digestToHex,
   DigestSorter,
   DigestWriter,
   drainTo,
@@ -252,5 +254,66 @@ describe('DigestSorter growth, hex input and failed spills', () => {
     );
     expect(r.stdout.trim(), r.stderr).toBe('error EFBIG');
     expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});
+
+// Mutation testing (TESTING.md): the all-zero digest, bytes that are not hex at all (NUL), the
+// bytes after a written digest, and FileCursor's count, short reads, a file that shrinks, close.
+describe('digest codec edges and FileCursor reads', () => {
+  it('takes the all-zero digest, and refuses a NUL byte before or after a hex digit', () => {
+    const b = Buffer.alloc(32, 7);
+    expect(hexToDigest(Buffer.from('0'.repeat(64), 'latin1'), 0, b, 0)).toBe(true);
+    expect(b.equals(Buffer.alloc(32))).toBe(true);
+    expect(hexToDigest(Buffer.from('\u0000a' + 'a'.repeat(62), 'latin1'), 0, b, 0)).toBe(false);
+    expect(hexToDigest(Buffer.from('a\u0000' + 'a'.repeat(62), 'latin1'), 0, b, 0)).toBe(false);
+    expect(hexToDigest(Buffer.from('a'.repeat(62) + '\u00000', 'latin1'), 0, b, 0)).toBe(false);
+  });
+
+  it('digestToHex writes exactly 64 characters where it is told, nothing after them', () => {
+    const d = crypto.randomBytes(32);
+    const dst = Buffer.alloc(70, '.');
+    digestToHex(d, 0, dst, 2);
+    expect(dst.toString('latin1')).toBe('..' + d.toString('hex') + '....');
+  });
+
+  it('reads `count` records from `offset`, however the file goes on', async () => {
+    const h = rnd(BLOCK + 10).sort();
+    const f = path.join(dir, 'count.bin');
+    fs.writeFileSync(f, Buffer.concat([Buffer.from('HEAD'), Buffer.from(h.join(''), 'hex'), Buffer.from('torn')]));
+    expect(await all(await FileCursor.open(f, 4, 3))).toEqual(h.slice(0, 3));
+    expect(await all(await FileCursor.open(f, 4, BLOCK + 2))).toEqual(h.slice(0, BLOCK + 2));
+    expect(await all(await FileCursor.open(f, 4 + 32 * 5, 1_000_000))).toEqual(h.slice(5));
+    expect(await all(await FileCursor.open(f, 4))).toEqual(h); // the torn tail is not a record
+  });
+
+  it('keeps reading after a short read, from where it stopped', async () => {
+    const h = rnd(BLOCK + 50).sort();
+    const f = path.join(dir, 'short.bin');
+    fs.writeFileSync(f, Buffer.from(h.join(''), 'hex'));
+    const c = await FileCursor.open(f);
+    const fh = Reflect.get(c, 'fh') as fs.promises.FileHandle;
+    const read = fh.read.bind(fh) as (b: Buffer, o: number, l: number, p: number) => ReturnType<typeof fh.read>;
+    Reflect.set(fh, 'read', (b: Buffer, o: number, l: number, p: number) => read(b, o, Math.min(l, 1000), p));
+    expect(await all(c)).toEqual(h);
+  });
+
+  it('a file that shrinks while read ends the stream at its last whole record (no endless loop)', async () => {
+    const h = rnd(100).sort();
+    const f = path.join(dir, 'shrink.bin');
+    fs.writeFileSync(f, Buffer.from(h.join(''), 'hex'));
+    const c = await FileCursor.open(f);
+    fs.truncateSync(f, 32 * 40 + 5);
+    expect(await all(c)).toEqual(h.slice(0, 40));
+  });
+
+  it('close() closes the file', async () => {
+    const f = path.join(dir, 'close.bin');
+    fs.writeFileSync(f, Buffer.alloc(64));
+    const c = await FileCursor.open(f);
+    const fh = Reflect.get(c, 'fh') as fs.promises.FileHandle;
+    expect(fh.fd).toBeGreaterThan(0);
+    await c.close();
+    expect(fh.fd).toBe(-1);
+    await c.close(); // twice: harmless
   });
 });
