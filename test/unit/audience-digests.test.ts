@@ -17,6 +17,7 @@ import {
   DigestSorter,
   DigestWriter,
   drainTo,
+  EmptyCursor,
   FileCursor,
   hexToDigest,
   MemoryCursor,
@@ -315,5 +316,60 @@ describe('digest codec edges and FileCursor reads', () => {
     await c.close();
     expect(fh.fd).toBe(-1);
     await c.close(); // twice: harmless
+  });
+});
+
+describe('merges of many streams, and DigestWriter', () => {
+  it('MergeCursor over nine streams (empty ones, repeats across them, one past a block) is the sorted union', async () => {
+    const pool = rnd(3000);
+    const pick = (n: number) => Array.from({ length: n }, () => pool[Math.floor(Math.random() * pool.length)]!);
+    const parts = [pick(0), pick(1), pick(BLOCK + 7), pick(40), pick(0), pick(2), pick(700), pick(3), pick(1)];
+    const inputs = await Promise.all(parts.map((p, i) => (i % 2 ? fileOf(p) : Promise.resolve(mem(p)))));
+    const want = [...new Set(parts.flat())].sort();
+    expect(await all(new MergeCursor(inputs))).toEqual(want);
+    // the smallest digest in the last stream, the largest in the first
+    const lo = '00'.repeat(32);
+    const hi = 'ff'.repeat(32);
+    expect(await all(new MergeCursor([mem([hi]), mem(rnd(5)), mem(rnd(5)), mem([lo])]))).toHaveLength(12);
+    const ends = await all(new MergeCursor([mem([hi, pool[0]!]), mem([pool[1]!]), mem([pool[2]!]), mem([lo])]));
+    expect([ends[0], ends.at(-1)]).toEqual([lo, hi]);
+    expect(ends).toEqual([...ends].sort());
+  });
+
+  it('DeltaCursor: removes before, between and after the members; all of them removed', async () => {
+    const base = rnd(50).sort();
+    const removes = [base[0]!, base[25]!, base[49]!, '00'.repeat(32), 'ff'.repeat(32)];
+    const adds = rnd(5);
+    const want = [...base.filter((h) => !removes.includes(h)), ...adds].sort();
+    expect(await all(new DeltaCursor(mem(base), mem(adds), mem(removes)))).toEqual(want);
+    expect(await all(new DeltaCursor(mem(base), mem([]), mem(base)))).toEqual([]);
+    expect(await all(new DeltaCursor(new EmptyCursor(), mem(adds), mem(adds)))).toEqual([]);
+  });
+
+  it('DigestWriter: the prefix first, blocks of any count, mode 600; abort removes the file', async () => {
+    const h = rnd(2 * BLOCK + 3);
+    const words = Buffer.from(h.join(''), 'hex');
+    const f = path.join(dir, 'writer.bin');
+    const w = DigestWriter.create(f, Buffer.from('PREFIX'));
+    const view = new Uint32Array(words.buffer, words.byteOffset, words.length / 4);
+    for (let i = 0; i < h.length; i++) {
+      if (i % 2) w.add(words, i * DIGEST);
+      else w.addWords(view, i * 8);
+    }
+    expect(w.count).toBe(h.length);
+    w.finish();
+    const bytes = fs.readFileSync(f);
+    expect(bytes.subarray(0, 6).toString()).toBe('PREFIX');
+    expect(bytes.subarray(6).toString('hex')).toBe(h.join(''));
+    expect((fs.statSync(f).mode & 0o777).toString(8)).toBe('600');
+    const g = path.join(dir, 'aborted.bin');
+    const a = DigestWriter.create(g);
+    a.add(words, 0);
+    a.abort();
+    expect(fs.existsSync(g)).toBe(false);
+    a.abort(); // already closed: harmless
+    const e = DigestWriter.create(path.join(dir, 'empty.bin'));
+    e.close();
+    expect(fs.readFileSync(path.join(dir, 'empty.bin')).length).toBe(0);
   });
 });
