@@ -23,6 +23,7 @@ import {
   MemoryCursor,
   MergeCursor,
   ready,
+  sortOrder,
   sortRun,
   type DigestCursor,
 } from '../../src/audiences/digests.js';
@@ -371,5 +372,50 @@ describe('merges of many streams, and DigestWriter', () => {
     const e = DigestWriter.create(path.join(dir, 'empty.bin'));
     e.close();
     expect(fs.readFileSync(path.join(dir, 'empty.bin')).length).toBe(0);
+  });
+});
+
+describe('DigestSorter runs of any size, and the sort order of a run', () => {
+  it('a run size between two growth steps: grows to it, not past it, and spills exactly there', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'odd-'));
+    const s = new DigestSorter(tmp, 40_000);
+    const buf = crypto.randomBytes(100_000 * DIGEST);
+    for (let i = 0; i < 100_000; i++) s.add(buf, i * DIGEST);
+    expect(fs.readdirSync(tmp).sort()).toEqual(['run-0.bin', 'run-1.bin']);
+    expect(fs.statSync(path.join(tmp, 'run-0.bin')).size).toBe(40_000 * DIGEST);
+    const got = await all(await s.finish());
+    expect(fs.readdirSync(tmp).sort()).toEqual(['run-0.bin', 'run-1.bin', 'run-2.bin']);
+    expect(fs.statSync(path.join(tmp, 'run-2.bin')).size).toBe(20_000 * DIGEST);
+    expect(got).toHaveLength(100_000);
+    expect(got).toEqual([...got].sort());
+  });
+
+  it('a spill drops repeats that are next to each other once sorted, and only those', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'rep-'));
+    const s = new DigestSorter(tmp, 8);
+    const a = '11'.repeat(32);
+    const b = '11'.repeat(31) + '12'; // shares its first 31 bytes with a
+    const c = '00'.repeat(32);
+    for (const h of [a, b, a, c, b, a, c, c, c]) s.add(Buffer.from(h, 'hex'), 0); // the 9th spills 8
+    expect(fs.readFileSync(path.join(tmp, 'run-0.bin')).toString('hex')).toBe(c + a + b);
+    expect(await all(await s.finish())).toEqual([c, a, b]);
+  });
+
+  it('addHex into a full run goes through add (the run spills) and counts once', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'hexfull-'));
+    const s = new DigestSorter(tmp, 2);
+    const hs = rnd(5);
+    for (const h of hs) expect(s.addHex(Buffer.from(h, 'latin1'), 0)).toBe(true);
+    expect(s.added).toBe(5);
+    expect(fs.readdirSync(tmp).sort()).toEqual(['run-0.bin', 'run-1.bin']);
+    expect(await all(await s.finish())).toEqual([...hs].sort());
+  });
+
+  it('sortOrder refuses a run of 2^21 digests or more, naming the limit; ties on 4 bytes are ordered', () => {
+    expect(() => sortOrder(Buffer.alloc(0), 1 << 21)).toThrow('a run holds at most 2097151 digests');
+    const tie = ['abcdef01' + 'ff'.repeat(28), 'abcdef01' + '00'.repeat(28), 'abcdef00' + '11'.repeat(28)];
+    const order = sortOrder(Buffer.from(tie.join(''), 'hex'), 3);
+    expect([...order]).toEqual([2, 1, 0]);
+    expect(sortRun(Buffer.alloc(0), 0)).toBe(0);
   });
 });
