@@ -347,6 +347,21 @@ describe('merges of many streams, and DigestWriter', () => {
     expect(await all(new DeltaCursor(new EmptyCursor(), mem(adds), mem(adds)))).toEqual([]);
   });
 
+  it('closing a merge or a delta closes every file under it', async () => {
+    const fds = (cs: FileCursor[]) => cs.map((c) => (Reflect.get(c, 'fh') as fs.promises.FileHandle).fd);
+    const ins = [await fileOf(rnd(3)), await fileOf(rnd(3))];
+    const m = new MergeCursor(ins);
+    await ready(m);
+    expect(fds(ins).every((fd) => fd > 0)).toBe(true);
+    await m.close();
+    expect(fds(ins)).toEqual([-1, -1]);
+    const d3 = [await fileOf(rnd(3)), await fileOf(rnd(3)), await fileOf(rnd(3))];
+    const d = new DeltaCursor(d3[0]!, d3[1]!, d3[2]!);
+    await ready(d);
+    await d.close();
+    expect(fds(d3)).toEqual([-1, -1, -1]);
+  });
+
   it('DigestWriter: the prefix first, blocks of any count, mode 600; abort removes the file', async () => {
     const h = rnd(2 * BLOCK + 3);
     const words = Buffer.from(h.join(''), 'hex');
