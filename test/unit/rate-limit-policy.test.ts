@@ -1,9 +1,9 @@
 // One 429 policy for every command (issue 25 item 11): a window that is not spent is backed off
 // from within bounds; only a spent window is waited out until its reset (within --max-wait).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateLimitError } from '../../src/core/errors.js';
-import { backoff, rateLimitWait } from '../../src/core/http.js';
-import { HttpRegistry, json, route } from '../helpers/http-registry.js';
+import { type NetworkError, RateLimitError } from '../../src/core/errors.js';
+import { backoff, HttpClient, parseRateLimit, rateLimitWait } from '../../src/core/http.js';
+import { HttpRegistry, json, networkError, route } from '../helpers/http-registry.js';
 import { FakeClock, TEST_NOW, testContext } from '../helpers/test-context.js';
 
 const resetIn = (s: number) => String(Math.floor(TEST_NOW / 1000) + s);
@@ -140,5 +140,42 @@ describe('rateLimitWait and backoff: boundaries', () => {
     expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([500, 1000, 4000, 30_000]);
     random.mockReturnValue(0.5);
     expect(backoff(1000, 2)).toBe(3000);
+  });
+});
+
+describe('parseRateLimit and the unresolvable platform host', () => {
+  it('reads a window only when all three headers are there; the account window first', () => {
+    const app = { 'x-rate-limit-limit': '15', 'x-rate-limit-remaining': '3', 'x-rate-limit-reset': '1700000000' };
+    expect(parseRateLimit(app)).toEqual({ limit: 15, remaining: 3, reset: 1_700_000_000, scope: 'app' });
+    for (const drop of Object.keys(app)) {
+      const partial: Record<string, string> = { ...app };
+      delete partial[drop];
+      expect(parseRateLimit(partial), drop).toBeUndefined();
+    }
+    const account = { 'x-account-rate-limit-limit': '5', 'x-account-rate-limit-remaining': '0' };
+    expect(parseRateLimit({ ...app, ...account })).toMatchObject({ scope: 'app', limit: 15 }); // account incomplete
+    expect(
+      parseRateLimit({ ...app, ...account, 'x-account-rate-limit-reset': '1700000100' }),
+    ).toEqual({ limit: 5, remaining: 0, reset: 1_700_000_100, scope: 'account' });
+  });
+
+  it('a platform host that does not resolve: check the network, not --base-url', async () => {
+    const reg = new HttpRegistry().register(route('GET', '/2/webhooks'), networkError('ENOTFOUND'), {
+      times: Infinity,
+    });
+    const t = testContext({ transport: reg });
+    const http = new HttpClient({
+      apiBase: 'https://api.x.com',
+      adsBase: 'https://ads-api.x.com',
+      io: t.ctx.io,
+      credentials: async () => ({ profile: 'p', api_key: 'k', api_secret: 's', source: {} }),
+      transport: reg,
+    });
+    const err = (await http
+      .request({ method: 'GET', path: '/2/webhooks', auth: 'none' })
+      .catch((e: NetworkError) => e)) as NetworkError;
+    expect(err.message).toBe('cannot resolve host api.x.com');
+    expect(err.hint).toBe('check the network connection');
+    t.cleanup();
   });
 });
