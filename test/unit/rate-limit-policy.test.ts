@@ -169,6 +169,7 @@ describe('parseRateLimit and the unresolvable platform host', () => {
       adsBase: 'https://ads-api.x.com',
       io: t.ctx.io,
       credentials: async () => ({ profile: 'p', api_key: 'k', api_secret: 's', source: {} }),
+      bearer: async () => 'B',
       transport: reg,
     });
     const err = (await http
