@@ -128,6 +128,55 @@ describe('Journal: lock', () => {
   });
 });
 
+describe('Journal: the lock that cannot be made, late acks, a second remove', () => {
+  it('a lock file that cannot be created is a usage error naming --journal and the reason', () => {
+    const { input } = setup();
+    const d = tempDir('xctl-journal-');
+    dirs.push(d);
+    const file = path.join(d, 'j'.repeat(251)); // fits NAME_MAX; its ".lock" does not
+    const err = thrown(() => Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(new RegExp(`^cannot lock the journal ${file}: ENAMETOOLONG`));
+    expect((err as UsageError).flag).toBe('--journal');
+    const err2 = thrown(() => Journal.open(file, { fingerprint: {}, options: {} }, { flag: '--state-dir' }));
+    expect((err2 as UsageError).flag).toBe('--state-dir');
+  });
+
+  it('an ack after close is dropped without a write error (it is sent again on resume)', async () => {
+    const { file, input } = setup();
+    const j = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    j.close();
+    j.ack(0, 1, 'h');
+    j.flush();
+    await new Promise((r) => setImmediate(r));
+    expect(j.failed).toBeUndefined();
+    expect(fs.readFileSync(file, 'utf8').split('\n')).toHaveLength(2);
+  });
+
+  it('remove() when the file is already gone does not throw', () => {
+    const { file, input } = setup();
+    const j = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    fs.rmSync(file);
+    j.remove();
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+  });
+
+  it('options in lists are compared element by element ([1, 23] is not [12, 3])', () => {
+    const { file, input } = setup();
+    const fingerprint = fileFingerprint(input);
+    Journal.open(file, { fingerprint, options: { ids: [1, 23] } }).close();
+    expect(() => Journal.open(file, { fingerprint, options: { ids: [12, 3] } })).toThrow(/other options \(ids\)/);
+  });
+
+  it.skipIf(!fs.existsSync('/proc/self/fd'))('fileFingerprint closes the file it reads', () => {
+    const { input } = setup();
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) fileFingerprint(input);
+    expect(open()).toBe(before);
+  });
+});
+
 describe('Journal: refusals, word for word', () => {
   it('a folder that cannot be made: nothing was sent, --journal named', () => {
     const { file, input } = setup();
