@@ -57,8 +57,11 @@ describe('delivery signatures', () => {
     expect(verifySignature(secret, body, undefined)).toBe(false);
     expect(verifySignature(secret, body, 'sha256=')).toBe(false);
   });
-  it('delivery headers: JSON, and the same signature under the spec\'s and the platform\'s names', () => {
-    expect(SIGNATURE_HEADERS).toEqual(['x-service-webhooks-signature', 'x-twitter-webhooks-signature']);
+  it("delivery headers: JSON, the same signature under the spec's and the platform's names", () => {
+    expect(SIGNATURE_HEADERS).toEqual([
+      'x-service-webhooks-signature',
+      'x-twitter-webhooks-signature',
+    ]);
     expect(deliveryHeaders(secret, body)).toEqual({
       'content-type': 'application/json',
       'x-service-webhooks-signature': independent,
