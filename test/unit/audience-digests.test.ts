@@ -469,3 +469,36 @@ describe('DigestSorter runs of any size, and the sort order of a run', () => {
     expect(sortRun(Buffer.alloc(0), 0)).toBe(0);
   });
 });
+
+describe('the all-zero digest first, two ties alone, and closing what was opened', () => {
+  const zero = '00'.repeat(32);
+  const zeroWord = '00000000' + 'ff'.repeat(28); // its first word is zero too
+
+  it('sortRun and a spill keep an all-zero digest that sorts first', async () => {
+    const buf = Buffer.from(zeroWord + zero, 'hex');
+    expect(sortRun(buf, 2)).toBe(2);
+    expect(buf.toString('hex')).toBe(zero + zeroWord);
+    const tmp = fs.mkdtempSync(path.join(dir, 'zero-'));
+    const s = new DigestSorter(tmp, 2);
+    for (const h of [zero, zeroWord, zero]) s.add(Buffer.from(h, 'hex'), 0); // the 3rd spills 2
+    expect(fs.readFileSync(path.join(tmp, 'run-0.bin')).toString('hex')).toBe(zero + zeroWord);
+    expect(await all(await s.finish())).toEqual([zero, zeroWord]);
+  });
+
+  it('two digests tied on their first four bytes, and nothing else, are ordered', () => {
+    const tie = ['abcdef01' + 'ff'.repeat(28), 'abcdef01' + '00'.repeat(28)];
+    expect([...sortOrder(Buffer.from(tie.join(''), 'hex'), 2)]).toEqual([1, 0]);
+  });
+
+  it('drainTo closes the cursor it drained; abort closes the file it removes', async () => {
+    const c = await fileOf(rnd(3));
+    const w = DigestWriter.create(path.join(dir, 'drained.bin'));
+    expect(await drainTo(c, w)).toBe(3);
+    w.close();
+    expect((Reflect.get(c, 'fh') as fs.promises.FileHandle).fd).toBe(-1);
+    const a = DigestWriter.create(path.join(dir, 'abort-fd.bin'));
+    const fd = Reflect.get(a, 'fd') as number;
+    a.abort();
+    expect(() => fs.fstatSync(fd)).toThrow(/EBADF/);
+  });
+});
