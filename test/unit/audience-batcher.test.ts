@@ -227,16 +227,17 @@ describe('Batcher limits across many input chunks', () => {
     );
   });
 
-  it('writes both operation parameters, comma-separated, when --effective-at and --expires-at are given', () => {
+  it('--effective-at and --expires-at together: both parameters, comma-separated', () => {
     const shape = {
       operationType: 'Update' as const,
       effectiveAt: '2026-01-01T00:00:00Z',
       expiresAt: '2027-01-01T00:00:00Z',
     };
     const [b] = all(new Batcher({ maxUsers: 10 }, shape), [run(v.slice(0, 2))]);
+    const users = `[{"email":["${v[0]}"]},{"email":["${v[1]}"]}]`;
     expect(b!.body.toString()).toBe(
       '[{"operation_type":"Update","params":{"effective_at":"2026-01-01T00:00:00Z",' +
-        `"expires_at":"2027-01-01T00:00:00Z","users":[{"email":["${v[0]}"]},{"email":["${v[1]}"]}]}}]`,
+        `"expires_at":"2027-01-01T00:00:00Z","users":${users}}}]`,
     );
     expect(b!.bytes).toBe(b!.body.length);
   });

@@ -8,18 +8,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  BLOCK,
   compareDigests,
   DeltaCursor,
   DIGEST,
   digestHex,
+  digestToHex,
   DigestSorter,
   DigestWriter,
   drainTo,
+  EmptyCursor,
   FileCursor,
   hexToDigest,
   MemoryCursor,
   MergeCursor,
   ready,
+  sortOrder,
   sortRun,
   type DigestCursor,
 } from '../../src/audiences/digests.js';
@@ -252,5 +256,249 @@ describe('DigestSorter growth, hex input and failed spills', () => {
     );
     expect(r.stdout.trim(), r.stderr).toBe('error EFBIG');
     expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});
+
+// Mutation testing (TESTING.md): the all-zero digest, bytes that are not hex at all (NUL), the
+// bytes after a written digest, and FileCursor's count, short reads, a file that shrinks, close.
+describe('digest codec edges and FileCursor reads', () => {
+  it('takes the all-zero digest, and refuses a NUL byte before or after a hex digit', () => {
+    const b = Buffer.alloc(32, 7);
+    expect(hexToDigest(Buffer.from('0'.repeat(64), 'latin1'), 0, b, 0)).toBe(true);
+    expect(b.equals(Buffer.alloc(32))).toBe(true);
+    expect(hexToDigest(Buffer.from('\u0000a' + 'a'.repeat(62), 'latin1'), 0, b, 0)).toBe(false);
+    expect(hexToDigest(Buffer.from('a\u0000' + 'a'.repeat(62), 'latin1'), 0, b, 0)).toBe(false);
+    expect(hexToDigest(Buffer.from('a'.repeat(62) + '\u00000', 'latin1'), 0, b, 0)).toBe(false);
+  });
+
+  it('digestToHex writes exactly 64 characters where it is told, nothing after them', () => {
+    const d = crypto.randomBytes(32);
+    const dst = Buffer.alloc(70, '.');
+    digestToHex(d, 0, dst, 2);
+    expect(dst.toString('latin1')).toBe('..' + d.toString('hex') + '....');
+  });
+
+  it('reads `count` records from `offset`, however the file goes on', async () => {
+    const h = rnd(BLOCK + 10).sort();
+    const f = path.join(dir, 'count.bin');
+    fs.writeFileSync(
+      f,
+      Buffer.concat([Buffer.from('HEAD'), Buffer.from(h.join(''), 'hex'), Buffer.from('torn')]),
+    );
+    expect(await all(await FileCursor.open(f, 4, 3))).toEqual(h.slice(0, 3));
+    expect(await all(await FileCursor.open(f, 4, BLOCK + 2))).toEqual(h.slice(0, BLOCK + 2));
+    expect(await all(await FileCursor.open(f, 4 + 32 * 5, 1_000_000))).toEqual(h.slice(5));
+    expect(await all(await FileCursor.open(f, 4))).toEqual(h); // the torn tail is not a record
+  });
+
+  it('keeps reading after a short read, from where it stopped', async () => {
+    const h = rnd(BLOCK + 50).sort();
+    const f = path.join(dir, 'short.bin');
+    fs.writeFileSync(f, Buffer.from(h.join(''), 'hex'));
+    const c = await FileCursor.open(f);
+    const fh = Reflect.get(c, 'fh') as fs.promises.FileHandle;
+    const read = fh.read.bind(fh) as (
+      b: Buffer,
+      o: number,
+      l: number,
+      p: number,
+    ) => ReturnType<typeof fh.read>;
+    Reflect.set(fh, 'read', (b: Buffer, o: number, l: number, p: number) =>
+      read(b, o, Math.min(l, 1000), p),
+    );
+    expect(await all(c)).toEqual(h);
+  });
+
+  it('a file that shrinks while read ends at its last whole record (no endless loop)', async () => {
+    const h = rnd(100).sort();
+    const f = path.join(dir, 'shrink.bin');
+    fs.writeFileSync(f, Buffer.from(h.join(''), 'hex'));
+    const c = await FileCursor.open(f);
+    fs.truncateSync(f, 32 * 40 + 5);
+    expect(await all(c)).toEqual(h.slice(0, 40));
+  });
+
+  it('close() closes the file', async () => {
+    const f = path.join(dir, 'close.bin');
+    fs.writeFileSync(f, Buffer.alloc(64));
+    const c = await FileCursor.open(f);
+    const fh = Reflect.get(c, 'fh') as fs.promises.FileHandle;
+    expect(fh.fd).toBeGreaterThan(0);
+    await c.close();
+    expect(fh.fd).toBe(-1);
+    await c.close(); // twice: harmless
+  });
+});
+
+describe('merges of many streams, and DigestWriter', () => {
+  it('MergeCursor of nine streams (empty, repeats across, past a block): the union', async () => {
+    const pool = rnd(3000);
+    const pick = (n: number) =>
+      Array.from({ length: n }, () => pool[Math.floor(Math.random() * pool.length)]!);
+    const parts = [
+      pick(0),
+      pick(1),
+      pick(BLOCK + 7),
+      pick(40),
+      pick(0),
+      pick(2),
+      pick(700),
+      pick(3),
+      pick(1),
+    ];
+    const inputs = await Promise.all(
+      parts.map((p, i) => (i % 2 ? fileOf(p) : Promise.resolve(mem(p)))),
+    );
+    const want = [...new Set(parts.flat())].sort();
+    expect(await all(new MergeCursor(inputs))).toEqual(want);
+    // the smallest digest in the last stream, the largest in the first
+    const lo = '00'.repeat(32);
+    const hi = 'ff'.repeat(32);
+    expect(
+      await all(new MergeCursor([mem([hi]), mem(rnd(5)), mem(rnd(5)), mem([lo])])),
+    ).toHaveLength(12);
+    const ends = await all(
+      new MergeCursor([mem([hi, pool[0]!]), mem([pool[1]!]), mem([pool[2]!]), mem([lo])]),
+    );
+    expect([ends[0], ends.at(-1)]).toEqual([lo, hi]);
+    expect(ends).toEqual([...ends].sort());
+  });
+
+  it('DeltaCursor: removes before, between and after the members, or all of them', async () => {
+    const base = rnd(50).sort();
+    const removes = [base[0]!, base[25]!, base[49]!, '00'.repeat(32), 'ff'.repeat(32)];
+    const adds = rnd(5);
+    const want = [...base.filter((h) => !removes.includes(h)), ...adds].sort();
+    expect(await all(new DeltaCursor(mem(base), mem(adds), mem(removes)))).toEqual(want);
+    expect(await all(new DeltaCursor(mem(base), mem([]), mem(base)))).toEqual([]);
+    expect(await all(new DeltaCursor(new EmptyCursor(), mem(adds), mem(adds)))).toEqual([]);
+  });
+
+  it('closing a merge or a delta closes every file under it', async () => {
+    const fds = (cs: FileCursor[]) =>
+      cs.map((c) => (Reflect.get(c, 'fh') as fs.promises.FileHandle).fd);
+    const ins = [await fileOf(rnd(3)), await fileOf(rnd(3))];
+    const m = new MergeCursor(ins);
+    await ready(m);
+    expect(fds(ins).every((fd) => fd > 0)).toBe(true);
+    await m.close();
+    expect(fds(ins)).toEqual([-1, -1]);
+    const d3 = [await fileOf(rnd(3)), await fileOf(rnd(3)), await fileOf(rnd(3))];
+    const d = new DeltaCursor(d3[0]!, d3[1]!, d3[2]!);
+    await ready(d);
+    await d.close();
+    expect(fds(d3)).toEqual([-1, -1, -1]);
+  });
+
+  it('DigestWriter: the prefix, blocks of any count, mode 600; abort removes it', async () => {
+    const h = rnd(2 * BLOCK + 3);
+    const words = Buffer.from(h.join(''), 'hex');
+    const f = path.join(dir, 'writer.bin');
+    const w = DigestWriter.create(f, Buffer.from('PREFIX'));
+    const view = new Uint32Array(words.buffer, words.byteOffset, words.length / 4);
+    for (let i = 0; i < h.length; i++) {
+      if (i % 2) w.add(words, i * DIGEST);
+      else w.addWords(view, i * 8);
+    }
+    expect(w.count).toBe(h.length);
+    w.finish();
+    const bytes = fs.readFileSync(f);
+    expect(bytes.subarray(0, 6).toString()).toBe('PREFIX');
+    expect(bytes.subarray(6).toString('hex')).toBe(h.join(''));
+    expect((fs.statSync(f).mode & 0o777).toString(8)).toBe('600');
+    const g = path.join(dir, 'aborted.bin');
+    const a = DigestWriter.create(g);
+    a.add(words, 0);
+    a.abort();
+    expect(fs.existsSync(g)).toBe(false);
+    a.abort(); // already closed: harmless
+    const e = DigestWriter.create(path.join(dir, 'empty.bin'));
+    e.close();
+    expect(fs.readFileSync(path.join(dir, 'empty.bin')).length).toBe(0);
+  });
+});
+
+describe('DigestSorter runs of any size, and the sort order of a run', () => {
+  it('a run size between two growth steps: grows to it, not past, and spills there', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'odd-'));
+    const s = new DigestSorter(tmp, 40_000);
+    const buf = crypto.randomBytes(100_000 * DIGEST);
+    for (let i = 0; i < 100_000; i++) s.add(buf, i * DIGEST);
+    expect(fs.readdirSync(tmp).sort()).toEqual(['run-0.bin', 'run-1.bin']);
+    expect(fs.statSync(path.join(tmp, 'run-0.bin')).size).toBe(40_000 * DIGEST);
+    const got = await all(await s.finish());
+    expect(fs.readdirSync(tmp).sort()).toEqual(['run-0.bin', 'run-1.bin', 'run-2.bin']);
+    expect(fs.statSync(path.join(tmp, 'run-2.bin')).size).toBe(20_000 * DIGEST);
+    expect(got).toHaveLength(100_000);
+    expect(got).toEqual([...got].sort());
+  });
+
+  it('a spill drops repeats that are next to each other once sorted, and only those', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'rep-'));
+    const s = new DigestSorter(tmp, 8);
+    const a = '11'.repeat(32);
+    const b = '11'.repeat(31) + '12'; // shares its first 31 bytes with a
+    const c = '00'.repeat(32);
+    // the 9th spills the first 8
+    for (const h of [a, b, a, c, b, a, c, c, c]) s.add(Buffer.from(h, 'hex'), 0);
+    expect(fs.readFileSync(path.join(tmp, 'run-0.bin')).toString('hex')).toBe(c + a + b);
+    expect(await all(await s.finish())).toEqual([c, a, b]);
+  });
+
+  it('addHex into a full run goes through add (the run spills) and counts once', async () => {
+    const tmp = fs.mkdtempSync(path.join(dir, 'hexfull-'));
+    const s = new DigestSorter(tmp, 2);
+    const hs = rnd(5);
+    for (const h of hs) expect(s.addHex(Buffer.from(h, 'latin1'), 0)).toBe(true);
+    expect(s.added).toBe(5);
+    expect(fs.readdirSync(tmp).sort()).toEqual(['run-0.bin', 'run-1.bin']);
+    expect(await all(await s.finish())).toEqual([...hs].sort());
+  });
+
+  it('sortOrder refuses 2^21 digests or more, naming the limit; 4-byte ties are ordered', () => {
+    expect(() => sortOrder(Buffer.alloc(0), 1 << 21)).toThrow(
+      'a run holds at most 2097151 digests',
+    );
+    const tie = [
+      'abcdef01' + 'ff'.repeat(28),
+      'abcdef01' + '00'.repeat(28),
+      'abcdef00' + '11'.repeat(28),
+    ];
+    const order = sortOrder(Buffer.from(tie.join(''), 'hex'), 3);
+    expect([...order]).toEqual([2, 1, 0]);
+    expect(sortRun(Buffer.alloc(0), 0)).toBe(0);
+  });
+});
+
+describe('the all-zero digest first, two ties alone, and closing what was opened', () => {
+  const zero = '00'.repeat(32);
+  const zeroWord = '00000000' + 'ff'.repeat(28); // its first word is zero too
+
+  it('sortRun and a spill keep an all-zero digest that sorts first', async () => {
+    const buf = Buffer.from(zeroWord + zero, 'hex');
+    expect(sortRun(buf, 2)).toBe(2);
+    expect(buf.toString('hex')).toBe(zero + zeroWord);
+    const tmp = fs.mkdtempSync(path.join(dir, 'zero-'));
+    const s = new DigestSorter(tmp, 2);
+    for (const h of [zero, zeroWord, zero]) s.add(Buffer.from(h, 'hex'), 0); // the 3rd spills 2
+    expect(fs.readFileSync(path.join(tmp, 'run-0.bin')).toString('hex')).toBe(zero + zeroWord);
+    expect(await all(await s.finish())).toEqual([zero, zeroWord]);
+  });
+
+  it('two digests tied on their first four bytes, and nothing else, are ordered', () => {
+    const tie = ['abcdef01' + 'ff'.repeat(28), 'abcdef01' + '00'.repeat(28)];
+    expect([...sortOrder(Buffer.from(tie.join(''), 'hex'), 2)]).toEqual([1, 0]);
+  });
+
+  it('drainTo closes the cursor it drained; abort closes the file it removes', async () => {
+    const c = await fileOf(rnd(3));
+    const w = DigestWriter.create(path.join(dir, 'drained.bin'));
+    expect(await drainTo(c, w)).toBe(3);
+    w.close();
+    expect((Reflect.get(c, 'fh') as fs.promises.FileHandle).fd).toBe(-1);
+    const a = DigestWriter.create(path.join(dir, 'abort-fd.bin'));
+    const fd = Reflect.get(a, 'fd') as number;
+    a.abort();
+    expect(() => fs.fstatSync(fd)).toThrow(/EBADF/);
   });
 });

@@ -5,7 +5,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Journal, JournalWriteError, batchDigest, fileFingerprint } from '../../src/audiences/journal.js';
+import {
+  batchDigest,
+  fileFingerprint,
+  Journal,
+  JournalWriteError,
+} from '../../src/audiences/journal.js';
 import { RetryLaterError, UsageError, XctlError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -100,7 +105,7 @@ const thrown = (f: () => unknown): XctlError => {
 const deadPid = () => spawnSync(process.execPath, ['-e', '0']).pid!;
 
 describe('Journal: lock', () => {
-  it('a journal open in a live process is refused, naming its pid and the lock; closing frees it', () => {
+  it('open in a live process: refused, naming its pid and the lock; closing frees it', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     const j = Journal.open(file, header);
@@ -128,22 +133,85 @@ describe('Journal: lock', () => {
   });
 });
 
+describe('Journal: the lock that cannot be made, late acks, a second remove', () => {
+  it('a lock file that cannot be created is a usage error naming --journal and the reason', () => {
+    const { input } = setup();
+    const d = tempDir('xctl-journal-');
+    dirs.push(d);
+    const file = path.join(d, 'j'.repeat(251)); // fits NAME_MAX; its ".lock" does not
+    const err = thrown(() =>
+      Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }),
+    );
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(new RegExp(`^cannot lock the journal ${file}: ENAMETOOLONG`));
+    expect((err as UsageError).flag).toBe('--journal');
+    const err2 = thrown(() =>
+      Journal.open(file, { fingerprint: {}, options: {} }, { flag: '--state-dir' }),
+    );
+    expect((err2 as UsageError).flag).toBe('--state-dir');
+  });
+
+  it('an ack after close is dropped, no write error (it is sent again on resume)', async () => {
+    const { file, input } = setup();
+    const j = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    j.close();
+    j.ack(0, 1, 'h');
+    j.flush();
+    await new Promise((r) => setImmediate(r));
+    expect(j.failed).toBeUndefined();
+    expect(fs.readFileSync(file, 'utf8').split('\n')).toHaveLength(2);
+  });
+
+  it('remove() when the file is already gone does not throw', () => {
+    const { file, input } = setup();
+    const j = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    fs.rmSync(file);
+    j.remove();
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+  });
+
+  it('options in lists are compared element by element ([1, 23] is not [12, 3])', () => {
+    const { file, input } = setup();
+    const fingerprint = fileFingerprint(input);
+    Journal.open(file, { fingerprint, options: { ids: [1, 23] } }).close();
+    expect(() => Journal.open(file, { fingerprint, options: { ids: [12, 3] } })).toThrow(
+      /other options \(ids\)/,
+    );
+  });
+
+  it.skipIf(!fs.existsSync('/proc/self/fd'))('fileFingerprint closes the file it reads', () => {
+    const { input } = setup();
+    const open = () => fs.readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) fileFingerprint(input);
+    expect(open()).toBe(before);
+  });
+});
+
 describe('Journal: refusals, word for word', () => {
   it('a folder that cannot be made: nothing was sent, --journal named', () => {
     const { file, input } = setup();
     fs.writeFileSync(path.dirname(file), 'a file, not a folder');
-    const err = thrown(() => Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }));
+    const err = thrown(() =>
+      Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }),
+    );
     expect(err).toBeInstanceOf(UsageError);
-    expect(err.message).toBe(`cannot create the folder of the journal ${file} (EEXIST): nothing was sent`);
+    expect(err.message).toBe(
+      `cannot create the folder of the journal ${file} (EEXIST): nothing was sent`,
+    );
     expect((err as UsageError).flag).toBe('--journal');
     expect(err.hint).toBe('pass --journal FILE in a folder this user can write to');
     const sub = path.join(path.dirname(file), 'deeper', 'j.jsonl');
-    const err2 = thrown(() => Journal.open(sub, { fingerprint: {}, options: {} }, { flag: '--from-upload' }));
-    expect(err2.message).toBe(`cannot create the folder of the journal ${sub} (ENOTDIR): nothing was sent`);
+    const err2 = thrown(() =>
+      Journal.open(sub, { fingerprint: {}, options: {} }, { flag: '--from-upload' }),
+    );
+    expect(err2.message).toBe(
+      `cannot create the folder of the journal ${sub} (ENOTDIR): nothing was sent`,
+    );
     expect((err2 as UsageError).flag).toBe('--from-upload');
   });
 
-  it('a file that is not a journal (not JSON, another version, empty) is refused, the lock released', () => {
+  it('not a journal (not JSON, another version, empty): refused, the lock released', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -160,32 +228,42 @@ describe('Journal: refusals, word for word', () => {
     expect((err as UsageError).flag).toBe('--journal');
   });
 
-  it('other options name every key that differs, whatever the key order; undefined keys do not count', () => {
+  it('other options: every key that differs, in any key order; undefined keys do not count', () => {
     const { file, input } = setup();
     const fp = fileFingerprint(input);
     const options = { list: 'abc', batch_size: 2500, effective_at: undefined, ops: [1, { a: 2 }] };
     Journal.open(file, { fingerprint: fp, options }).close();
-    Journal.open(file, { fingerprint: fp, options: { ops: [1, { a: 2 }], batch_size: 2500, list: 'abc' } }).close();
+    Journal.open(file, {
+      fingerprint: fp,
+      options: { ops: [1, { a: 2 }], batch_size: 2500, list: 'abc' },
+    }).close();
     const err = thrown(() =>
-      Journal.open(file, { fingerprint: fp, options: { list: 'abd', batch_size: 2500, ops: [1, { a: 3 }], x: 1 } }),
+      Journal.open(file, {
+        fingerprint: fp,
+        options: { list: 'abd', batch_size: 2500, ops: [1, { a: 3 }], x: 1 },
+      }),
     );
     expect(err.message).toBe(`the journal ${file} was written with other options (list, ops, x)`);
     expect((err as UsageError).flag).toBe('--restart');
-    expect(err.hint).toBe('run the original command to resume, or pass --restart to start this upload from the top');
+    expect(err.hint).toBe(
+      'run the original command to resume, or pass --restart to start this upload from the top',
+    );
     const err2 = thrown(() => Journal.open(file, { fingerprint: { ...fp, size: 1 }, options }));
     expect(err2.message).toBe(`the input changed since the journal ${file} was written`);
     expect((err2 as UsageError).flag).toBe('--restart');
     expect(err2.hint).toBe('pass --restart to upload the new input from the top');
-    expect(() => Journal.open(file, { fingerprint: fp, options: { ...options, ops: [1, { a: 2 }, null] } })).toThrow(
-      /other options \(ops\)/,
-    );
+    expect(() =>
+      Journal.open(file, { fingerprint: fp, options: { ...options, ops: [1, { a: 2 }, null] } }),
+    ).toThrow(/other options \(ops\)/);
   });
 
   it('a journal that cannot be written (a full disk) is a usage error, and leaves no lock', () => {
     const { file } = setup();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.symlinkSync('/dev/full', file);
-    const err = thrown(() => Journal.open(file, { fingerprint: {}, options: {} }, { restart: true }));
+    const err = thrown(() =>
+      Journal.open(file, { fingerprint: {}, options: {} }, { restart: true }),
+    );
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toBe(`cannot write the journal ${file}: ENOSPC`);
     expect((err as UsageError).flag).toBe('--journal');
@@ -195,12 +273,18 @@ describe('Journal: refusals, word for word', () => {
 });
 
 describe('Journal: what is written', () => {
-  it('the header line, then one line per ack (with its digest), written together after the turn', async () => {
+  it('the header, a line per ack (with its digest), written together after the turn', async () => {
     const { file, input } = setup();
     const fingerprint = fileFingerprint(input);
     const j = Journal.open(file, { fingerprint, options: { b: 1 }, input });
     const head = JSON.parse(lineOf(file, 0)!);
-    expect(Object.keys(head)).toEqual(['xctl_upload_journal', 'fingerprint', 'options', 'input', 'created_at']);
+    expect(Object.keys(head)).toEqual([
+      'xctl_upload_journal',
+      'fingerprint',
+      'options',
+      'input',
+      'created_at',
+    ]);
     expect(head).toMatchObject({ xctl_upload_journal: 1, fingerprint, options: { b: 1 }, input });
     expect(head.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     j.ack(3, 7, 'abcdef012345', 'D'.repeat(22));
@@ -220,7 +304,8 @@ describe('Journal: what is written', () => {
     j.markDone();
     expect(lineOf(file, 4)).toMatch(/^\{"done":true,"at":"\d{4}-\d{2}-\d{2}T[\d:.]+Z"\}$/);
     j.close();
-    const r = Journal.open(file, { fingerprint, options: { b: 1 }, input: '/elsewhere' }); // input not compared
+    // the input's path is not compared
+    const r = Journal.open(file, { fingerprint, options: { b: 1 }, input: '/elsewhere' });
     expect(r.completed).toBe(true);
     expect(r.acked.get(3)).toEqual({ users: 7, head: 'abcdef012345', digest: 'D'.repeat(22) });
     expect([...r.acked.keys()]).toEqual([3, 4, 5]);
@@ -229,7 +314,7 @@ describe('Journal: what is written', () => {
     expect(fs.existsSync(file + '.lock')).toBe(false);
   });
 
-  it('on resume: blank lines and lines without a batch are skipped; a torn line ends the reading', () => {
+  it('on resume: blank lines and lines without a batch skipped; a torn line ends it', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     Journal.open(file, header).close();
@@ -247,7 +332,7 @@ describe('Journal: what is written', () => {
     r.close();
   });
 
-  it('a write that fails sets `failed` (the disk is full), sends nothing more, and does not throw', async () => {
+  it('a failed write sets `failed` (disk full), writes nothing more, does not throw', async () => {
     const { file, input } = setup();
     const j = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
     const before = fs.readFileSync(file, 'utf8');
@@ -271,13 +356,17 @@ describe('Journal: what is written', () => {
 });
 
 describe('fileFingerprint and batchDigest', () => {
-  it('size, and the first and last 64 KiB: a change in either end shows, the middle of a big file does not', () => {
+  it('size, first and last 64 KiB: a change at either end shows, in the middle not', () => {
     const { input } = setup();
     const big = Buffer.alloc(200_000, 'a');
     fs.writeFileSync(input, big);
     const fp = fileFingerprint(input);
     const h = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex').slice(0, 32);
-    expect(fp).toEqual({ size: 200_000, head: h(big.subarray(0, 65536)), tail: h(big.subarray(200_000 - 65536)) });
+    expect(fp).toEqual({
+      size: 200_000,
+      head: h(big.subarray(0, 65536)),
+      tail: h(big.subarray(200_000 - 65536)),
+    });
     big[100_000] = 98;
     fs.writeFileSync(input, big);
     expect(fileFingerprint(input)).toEqual(fp);
@@ -286,12 +375,18 @@ describe('fileFingerprint and batchDigest', () => {
     expect(fileFingerprint(input)).toMatchObject({ head: fp.head, size: fp.size });
     expect(fileFingerprint(input).tail).not.toBe(fp.tail);
     fs.writeFileSync(input, 'ab');
-    expect(fileFingerprint(input)).toEqual({ size: 2, head: h(Buffer.from('ab')), tail: h(Buffer.from('ab')) });
+    expect(fileFingerprint(input)).toEqual({
+      size: 2,
+      head: h(Buffer.from('ab')),
+      tail: h(Buffer.from('ab')),
+    });
   });
 
   it('batchDigest: the first 22 base64url characters of SHA-256 (128 bits)', () => {
     const body = Buffer.from('[{"operation_type":"Update"}]');
-    expect(batchDigest(body)).toBe(crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22));
+    expect(batchDigest(body)).toBe(
+      crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22),
+    );
     expect(batchDigest(body)).toHaveLength(22);
   });
 });

@@ -1,9 +1,9 @@
 // One 429 policy for every command (issue 25 item 11): a window that is not spent is backed off
 // from within bounds; only a spent window is waited out until its reset (within --max-wait).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RateLimitError } from '../../src/core/errors.js';
-import { backoff, rateLimitWait } from '../../src/core/http.js';
-import { HttpRegistry, json, route } from '../helpers/http-registry.js';
+import { type NetworkError, RateLimitError } from '../../src/core/errors.js';
+import { backoff, HttpClient, parseRateLimit, rateLimitWait } from '../../src/core/http.js';
+import { HttpRegistry, json, networkError, route } from '../helpers/http-registry.js';
 import { FakeClock, TEST_NOW, testContext } from '../helpers/test-context.js';
 
 const resetIn = (s: number) => String(Math.floor(TEST_NOW / 1000) + s);
@@ -86,14 +86,16 @@ describe('rateLimitWait and backoff: boundaries', () => {
   const base = { now, waits: 0, backedOffMs: 0, maxWaitMs: 900_000 };
   afterEach(() => vi.restoreAllMocks());
 
-  it('waits until the reset plus 250 ms, at least 1 s, and takes a wait exactly at --max-wait', () => {
+  it('waits until the reset + 250 ms, at least 1 s, and a wait exactly at --max-wait', () => {
     const spent = { 'x-rate-limit-remaining': '0', 'x-rate-limit-reset': String(sec + 10) };
     expect(rateLimitWait({ ...base, headers: spent })).toEqual({
       waitMs: 10_250,
       why: 'x-rate-limit-reset',
       reset: sec + 10,
     });
-    expect(rateLimitWait({ ...base, headers: spent, maxWaitMs: 10_250 })).toMatchObject({ waitMs: 10_250 });
+    expect(rateLimitWait({ ...base, headers: spent, maxWaitMs: 10_250 })).toMatchObject({
+      waitMs: 10_250,
+    });
     expect(rateLimitWait({ ...base, headers: spent, maxWaitMs: 10_249 })).toBeUndefined();
     // a reset 100 ms ahead still waits a whole second
     expect(rateLimitWait({ ...base, now: now - 100, headers: { 'x-rate-limit-reset': String(sec) } })).toEqual({
@@ -102,7 +104,9 @@ describe('rateLimitWait and backoff: boundaries', () => {
       reset: sec,
     });
     // a reset exactly now is not ahead: back off instead
-    expect(rateLimitWait({ ...base, headers: { 'x-rate-limit-reset': String(sec) } })).toMatchObject({
+    expect(
+      rateLimitWait({ ...base, headers: { 'x-rate-limit-reset': String(sec) } }),
+    ).toMatchObject({
       why: 'backoff',
     });
   });
@@ -121,26 +125,90 @@ describe('rateLimitWait and backoff: boundaries', () => {
     expect(rateLimitWait({ ...base, headers: junk })).toMatchObject({ why: 'backoff' });
   });
 
-  it('backs off from 1 s doubling, at most 20 waits, and within --max-wait counting earlier backoffs', () => {
+  it('backs off from 1 s doubling, at most 20 waits, within --max-wait with earlier ones', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0.999_999);
     const h = { 'x-rate-limit-remaining': '3' };
     expect(rateLimitWait({ ...base, headers: h })).toEqual({ waitMs: 1000, why: 'backoff' });
-    expect(rateLimitWait({ ...base, headers: h, waits: 3 })).toEqual({ waitMs: 8000, why: 'backoff' });
-    expect(rateLimitWait({ ...base, headers: h, waits: 19 })).toEqual({ waitMs: 30_000, why: 'backoff' });
+    expect(rateLimitWait({ ...base, headers: h, waits: 3 })).toEqual({
+      waitMs: 8000,
+      why: 'backoff',
+    });
+    expect(rateLimitWait({ ...base, headers: h, waits: 19 })).toEqual({
+      waitMs: 30_000,
+      why: 'backoff',
+    });
     expect(rateLimitWait({ ...base, headers: h, waits: 20 })).toBeUndefined();
     expect(rateLimitWait({ ...base, headers: h, backedOffMs: 9000, maxWaitMs: 10_000 })).toEqual({
       waitMs: 1000,
       why: 'backoff',
     });
-    expect(rateLimitWait({ ...base, headers: h, backedOffMs: 9001, maxWaitMs: 10_000 })).toBeUndefined();
+    expect(
+      rateLimitWait({ ...base, headers: h, backedOffMs: 9001, maxWaitMs: 10_000 }),
+    ).toBeUndefined();
   });
 
   it('backoff: equal jitter between half the step and the step, capped at 30 s', () => {
     const random = vi.spyOn(Math, 'random').mockReturnValue(0);
-    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([250, 500, 2000, 15_000]);
+    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([
+      250, 500, 2000, 15_000,
+    ]);
     random.mockReturnValue(0.999_999);
-    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([500, 1000, 4000, 30_000]);
+    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([
+      500, 1000, 4000, 30_000,
+    ]);
     random.mockReturnValue(0.5);
     expect(backoff(1000, 2)).toBe(3000);
+  });
+});
+
+describe('parseRateLimit and the unresolvable platform host', () => {
+  it('reads a window only when all three headers are there; the account window first', () => {
+    const app = {
+      'x-rate-limit-limit': '15',
+      'x-rate-limit-remaining': '3',
+      'x-rate-limit-reset': '1700000000',
+    };
+    expect(parseRateLimit(app)).toEqual({
+      limit: 15,
+      remaining: 3,
+      reset: 1_700_000_000,
+      scope: 'app',
+    });
+    for (const drop of Object.keys(app)) {
+      const partial: Record<string, string> = { ...app };
+      delete partial[drop];
+      expect(parseRateLimit(partial), drop).toBeUndefined();
+    }
+    const account = { 'x-account-rate-limit-limit': '5', 'x-account-rate-limit-remaining': '0' };
+    // the account window is incomplete
+    expect(parseRateLimit({ ...app, ...account })).toMatchObject({ scope: 'app', limit: 15 });
+    expect(
+      parseRateLimit({ ...app, ...account, 'x-account-rate-limit-reset': '1700000100' }),
+    ).toEqual({ limit: 5, remaining: 0, reset: 1_700_000_100, scope: 'account' });
+  });
+
+  it('a platform host that does not resolve: check the network, not --base-url', async () => {
+    const reg = new HttpRegistry().register(
+      route('GET', '/2/webhooks'),
+      networkError('ENOTFOUND'),
+      {
+        times: Infinity,
+      },
+    );
+    const t = testContext({ transport: reg });
+    const http = new HttpClient({
+      apiBase: 'https://api.x.com',
+      adsBase: 'https://ads-api.x.com',
+      io: t.ctx.io,
+      credentials: async () => ({ profile: 'p', api_key: 'k', api_secret: 's', source: {} }),
+      bearer: async () => 'B',
+      transport: reg,
+    });
+    const err = (await http
+      .request({ method: 'GET', path: '/2/webhooks', auth: 'none' })
+      .catch((e: NetworkError) => e)) as NetworkError;
+    expect(err.message).toBe('cannot resolve host api.x.com');
+    expect(err.hint).toBe('check the network connection');
+    t.cleanup();
   });
 });
