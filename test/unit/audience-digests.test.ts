@@ -281,10 +281,7 @@ describe('digest codec edges and FileCursor reads', () => {
   it('reads `count` records from `offset`, however the file goes on', async () => {
     const h = rnd(BLOCK + 10).sort();
     const f = path.join(dir, 'count.bin');
-    fs.writeFileSync(
-      f,
-      Buffer.concat([Buffer.from('HEAD'), Buffer.from(h.join(''), 'hex'), Buffer.from('torn')]),
-    );
+    fs.writeFileSync(f, Buffer.concat([Buffer.from('HEAD'), Buffer.from(h.join(''), 'hex'), Buffer.from('torn')]));
     expect(await all(await FileCursor.open(f, 4, 3))).toEqual(h.slice(0, 3));
     expect(await all(await FileCursor.open(f, 4, BLOCK + 2))).toEqual(h.slice(0, BLOCK + 2));
     expect(await all(await FileCursor.open(f, 4 + 32 * 5, 1_000_000))).toEqual(h.slice(5));
@@ -297,15 +294,8 @@ describe('digest codec edges and FileCursor reads', () => {
     fs.writeFileSync(f, Buffer.from(h.join(''), 'hex'));
     const c = await FileCursor.open(f);
     const fh = Reflect.get(c, 'fh') as fs.promises.FileHandle;
-    const read = fh.read.bind(fh) as (
-      b: Buffer,
-      o: number,
-      l: number,
-      p: number,
-    ) => ReturnType<typeof fh.read>;
-    Reflect.set(fh, 'read', (b: Buffer, o: number, l: number, p: number) =>
-      read(b, o, Math.min(l, 1000), p),
-    );
+    const read = fh.read.bind(fh) as (b: Buffer, o: number, l: number, p: number) => ReturnType<typeof fh.read>;
+    Reflect.set(fh, 'read', (b: Buffer, o: number, l: number, p: number) => read(b, o, Math.min(l, 1000), p));
     expect(await all(c)).toEqual(h);
   });
 
@@ -333,33 +323,16 @@ describe('digest codec edges and FileCursor reads', () => {
 describe('merges of many streams, and DigestWriter', () => {
   it('MergeCursor of nine streams (empty, repeats across, past a block): the union', async () => {
     const pool = rnd(3000);
-    const pick = (n: number) =>
-      Array.from({ length: n }, () => pool[Math.floor(Math.random() * pool.length)]!);
-    const parts = [
-      pick(0),
-      pick(1),
-      pick(BLOCK + 7),
-      pick(40),
-      pick(0),
-      pick(2),
-      pick(700),
-      pick(3),
-      pick(1),
-    ];
-    const inputs = await Promise.all(
-      parts.map((p, i) => (i % 2 ? fileOf(p) : Promise.resolve(mem(p)))),
-    );
+    const pick = (n: number) => Array.from({ length: n }, () => pool[Math.floor(Math.random() * pool.length)]!);
+    const parts = [pick(0), pick(1), pick(BLOCK + 7), pick(40), pick(0), pick(2), pick(700), pick(3), pick(1)];
+    const inputs = await Promise.all(parts.map((p, i) => (i % 2 ? fileOf(p) : Promise.resolve(mem(p)))));
     const want = [...new Set(parts.flat())].sort();
     expect(await all(new MergeCursor(inputs))).toEqual(want);
     // the smallest digest in the last stream, the largest in the first
     const lo = '00'.repeat(32);
     const hi = 'ff'.repeat(32);
-    expect(
-      await all(new MergeCursor([mem([hi]), mem(rnd(5)), mem(rnd(5)), mem([lo])])),
-    ).toHaveLength(12);
-    const ends = await all(
-      new MergeCursor([mem([hi, pool[0]!]), mem([pool[1]!]), mem([pool[2]!]), mem([lo])]),
-    );
+    expect(await all(new MergeCursor([mem([hi]), mem(rnd(5)), mem(rnd(5)), mem([lo])]))).toHaveLength(12);
+    const ends = await all(new MergeCursor([mem([hi, pool[0]!]), mem([pool[1]!]), mem([pool[2]!]), mem([lo])]));
     expect([ends[0], ends.at(-1)]).toEqual([lo, hi]);
     expect(ends).toEqual([...ends].sort());
   });
@@ -375,8 +348,7 @@ describe('merges of many streams, and DigestWriter', () => {
   });
 
   it('closing a merge or a delta closes every file under it', async () => {
-    const fds = (cs: FileCursor[]) =>
-      cs.map((c) => (Reflect.get(c, 'fh') as fs.promises.FileHandle).fd);
+    const fds = (cs: FileCursor[]) => cs.map((c) => (Reflect.get(c, 'fh') as fs.promises.FileHandle).fd);
     const ins = [await fileOf(rnd(3)), await fileOf(rnd(3))];
     const m = new MergeCursor(ins);
     await ready(m);
@@ -456,14 +428,8 @@ describe('DigestSorter runs of any size, and the sort order of a run', () => {
   });
 
   it('sortOrder refuses 2^21 digests or more, naming the limit; 4-byte ties are ordered', () => {
-    expect(() => sortOrder(Buffer.alloc(0), 1 << 21)).toThrow(
-      'a run holds at most 2097151 digests',
-    );
-    const tie = [
-      'abcdef01' + 'ff'.repeat(28),
-      'abcdef01' + '00'.repeat(28),
-      'abcdef00' + '11'.repeat(28),
-    ];
+    expect(() => sortOrder(Buffer.alloc(0), 1 << 21)).toThrow('a run holds at most 2097151 digests');
+    const tie = ['abcdef01' + 'ff'.repeat(28), 'abcdef01' + '00'.repeat(28), 'abcdef00' + '11'.repeat(28)];
     const order = sortOrder(Buffer.from(tie.join(''), 'hex'), 3);
     expect([...order]).toEqual([2, 1, 0]);
     expect(sortRun(Buffer.alloc(0), 0)).toBe(0);

@@ -5,12 +5,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  batchDigest,
-  fileFingerprint,
-  Journal,
-  JournalWriteError,
-} from '../../src/audiences/journal.js';
+import { batchDigest, fileFingerprint, Journal, JournalWriteError } from '../../src/audiences/journal.js';
 import { RetryLaterError, UsageError, XctlError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -139,15 +134,11 @@ describe('Journal: the lock that cannot be made, late acks, a second remove', ()
     const d = tempDir('xctl-journal-');
     dirs.push(d);
     const file = path.join(d, 'j'.repeat(251)); // fits NAME_MAX; its ".lock" does not
-    const err = thrown(() =>
-      Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }),
-    );
+    const err = thrown(() => Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }));
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toMatch(new RegExp(`^cannot lock the journal ${file}: ENAMETOOLONG`));
     expect((err as UsageError).flag).toBe('--journal');
-    const err2 = thrown(() =>
-      Journal.open(file, { fingerprint: {}, options: {} }, { flag: '--state-dir' }),
-    );
+    const err2 = thrown(() => Journal.open(file, { fingerprint: {}, options: {} }, { flag: '--state-dir' }));
     expect((err2 as UsageError).flag).toBe('--state-dir');
   });
 
@@ -174,9 +165,7 @@ describe('Journal: the lock that cannot be made, late acks, a second remove', ()
     const { file, input } = setup();
     const fingerprint = fileFingerprint(input);
     Journal.open(file, { fingerprint, options: { ids: [1, 23] } }).close();
-    expect(() => Journal.open(file, { fingerprint, options: { ids: [12, 3] } })).toThrow(
-      /other options \(ids\)/,
-    );
+    expect(() => Journal.open(file, { fingerprint, options: { ids: [12, 3] } })).toThrow(/other options \(ids\)/);
   });
 
   it.skipIf(!fs.existsSync('/proc/self/fd'))('fileFingerprint closes the file it reads', () => {
@@ -192,22 +181,14 @@ describe('Journal: refusals, word for word', () => {
   it('a folder that cannot be made: nothing was sent, --journal named', () => {
     const { file, input } = setup();
     fs.writeFileSync(path.dirname(file), 'a file, not a folder');
-    const err = thrown(() =>
-      Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }),
-    );
+    const err = thrown(() => Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }));
     expect(err).toBeInstanceOf(UsageError);
-    expect(err.message).toBe(
-      `cannot create the folder of the journal ${file} (EEXIST): nothing was sent`,
-    );
+    expect(err.message).toBe(`cannot create the folder of the journal ${file} (EEXIST): nothing was sent`);
     expect((err as UsageError).flag).toBe('--journal');
     expect(err.hint).toBe('pass --journal FILE in a folder this user can write to');
     const sub = path.join(path.dirname(file), 'deeper', 'j.jsonl');
-    const err2 = thrown(() =>
-      Journal.open(sub, { fingerprint: {}, options: {} }, { flag: '--from-upload' }),
-    );
-    expect(err2.message).toBe(
-      `cannot create the folder of the journal ${sub} (ENOTDIR): nothing was sent`,
-    );
+    const err2 = thrown(() => Journal.open(sub, { fingerprint: {}, options: {} }, { flag: '--from-upload' }));
+    expect(err2.message).toBe(`cannot create the folder of the journal ${sub} (ENOTDIR): nothing was sent`);
     expect((err2 as UsageError).flag).toBe('--from-upload');
   });
 
@@ -245,25 +226,21 @@ describe('Journal: refusals, word for word', () => {
     );
     expect(err.message).toBe(`the journal ${file} was written with other options (list, ops, x)`);
     expect((err as UsageError).flag).toBe('--restart');
-    expect(err.hint).toBe(
-      'run the original command to resume, or pass --restart to start this upload from the top',
-    );
+    expect(err.hint).toBe('run the original command to resume, or pass --restart to start this upload from the top');
     const err2 = thrown(() => Journal.open(file, { fingerprint: { ...fp, size: 1 }, options }));
     expect(err2.message).toBe(`the input changed since the journal ${file} was written`);
     expect((err2 as UsageError).flag).toBe('--restart');
     expect(err2.hint).toBe('pass --restart to upload the new input from the top');
-    expect(() =>
-      Journal.open(file, { fingerprint: fp, options: { ...options, ops: [1, { a: 2 }, null] } }),
-    ).toThrow(/other options \(ops\)/);
+    expect(() => Journal.open(file, { fingerprint: fp, options: { ...options, ops: [1, { a: 2 }, null] } })).toThrow(
+      /other options \(ops\)/,
+    );
   });
 
   it('a journal that cannot be written (a full disk) is a usage error, and leaves no lock', () => {
     const { file } = setup();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.symlinkSync('/dev/full', file);
-    const err = thrown(() =>
-      Journal.open(file, { fingerprint: {}, options: {} }, { restart: true }),
-    );
+    const err = thrown(() => Journal.open(file, { fingerprint: {}, options: {} }, { restart: true }));
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toBe(`cannot write the journal ${file}: ENOSPC`);
     expect((err as UsageError).flag).toBe('--journal');
@@ -278,13 +255,7 @@ describe('Journal: what is written', () => {
     const fingerprint = fileFingerprint(input);
     const j = Journal.open(file, { fingerprint, options: { b: 1 }, input });
     const head = JSON.parse(lineOf(file, 0)!);
-    expect(Object.keys(head)).toEqual([
-      'xctl_upload_journal',
-      'fingerprint',
-      'options',
-      'input',
-      'created_at',
-    ]);
+    expect(Object.keys(head)).toEqual(['xctl_upload_journal', 'fingerprint', 'options', 'input', 'created_at']);
     expect(head).toMatchObject({ xctl_upload_journal: 1, fingerprint, options: { b: 1 }, input });
     expect(head.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     j.ack(3, 7, 'abcdef012345', 'D'.repeat(22));
@@ -384,9 +355,7 @@ describe('fileFingerprint and batchDigest', () => {
 
   it('batchDigest: the first 22 base64url characters of SHA-256 (128 bits)', () => {
     const body = Buffer.from('[{"operation_type":"Update"}]');
-    expect(batchDigest(body)).toBe(
-      crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22),
-    );
+    expect(batchDigest(body)).toBe(crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22));
     expect(batchDigest(body)).toHaveLength(22);
   });
 });

@@ -104,9 +104,7 @@ describe('rateLimitWait and backoff: boundaries', () => {
       reset: sec,
     });
     // a reset exactly now is not ahead: back off instead
-    expect(
-      rateLimitWait({ ...base, headers: { 'x-rate-limit-reset': String(sec) } }),
-    ).toMatchObject({
+    expect(rateLimitWait({ ...base, headers: { 'x-rate-limit-reset': String(sec) } })).toMatchObject({
       why: 'backoff',
     });
   });
@@ -142,20 +140,14 @@ describe('rateLimitWait and backoff: boundaries', () => {
       waitMs: 1000,
       why: 'backoff',
     });
-    expect(
-      rateLimitWait({ ...base, headers: h, backedOffMs: 9001, maxWaitMs: 10_000 }),
-    ).toBeUndefined();
+    expect(rateLimitWait({ ...base, headers: h, backedOffMs: 9001, maxWaitMs: 10_000 })).toBeUndefined();
   });
 
   it('backoff: equal jitter between half the step and the step, capped at 30 s', () => {
     const random = vi.spyOn(Math, 'random').mockReturnValue(0);
-    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([
-      250, 500, 2000, 15_000,
-    ]);
+    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([250, 500, 2000, 15_000]);
     random.mockReturnValue(0.999_999);
-    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([
-      500, 1000, 4000, 30_000,
-    ]);
+    expect([backoff(500, 0), backoff(500, 1), backoff(500, 3), backoff(500, 10)]).toEqual([500, 1000, 4000, 30_000]);
     random.mockReturnValue(0.5);
     expect(backoff(1000, 2)).toBe(3000);
   });
@@ -182,19 +174,18 @@ describe('parseRateLimit and the unresolvable platform host', () => {
     const account = { 'x-account-rate-limit-limit': '5', 'x-account-rate-limit-remaining': '0' };
     // the account window is incomplete
     expect(parseRateLimit({ ...app, ...account })).toMatchObject({ scope: 'app', limit: 15 });
-    expect(
-      parseRateLimit({ ...app, ...account, 'x-account-rate-limit-reset': '1700000100' }),
-    ).toEqual({ limit: 5, remaining: 0, reset: 1_700_000_100, scope: 'account' });
+    expect(parseRateLimit({ ...app, ...account, 'x-account-rate-limit-reset': '1700000100' })).toEqual({
+      limit: 5,
+      remaining: 0,
+      reset: 1_700_000_100,
+      scope: 'account',
+    });
   });
 
   it('a platform host that does not resolve: check the network, not --base-url', async () => {
-    const reg = new HttpRegistry().register(
-      route('GET', '/2/webhooks'),
-      networkError('ENOTFOUND'),
-      {
-        times: Infinity,
-      },
-    );
+    const reg = new HttpRegistry().register(route('GET', '/2/webhooks'), networkError('ENOTFOUND'), {
+      times: Infinity,
+    });
     const t = testContext({ transport: reg });
     const http = new HttpClient({
       apiBase: 'https://api.x.com',
