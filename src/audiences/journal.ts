@@ -36,6 +36,28 @@ export function batchDigest(body: Uint8Array): string {
  * Taken for as long as a journal is open: two uploads of the same input would otherwise both
  * resume from it and interleave their acknowledgements. A lock whose process is gone is stale.
  */
+/** An empty lock younger than this is being written by the process that made it. */
+const FRESH_LOCK_MS = 10_000;
+
+/** Who holds the lock file (its pid, if written yet), or 'gone' when it vanished meanwhile. */
+function lockHolder(lock: string, file: string, flag: string): { pid?: number; mtimeMs: number } | 'gone' {
+  try {
+    const st = fs.statSync(lock);
+    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
+    return { pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, mtimeMs: st.mtimeMs };
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return 'gone';
+    // A directory or an unreadable file in the lock's place: not ours to remove.
+    throw new UsageError(
+      `cannot lock the journal ${file}: ${lock} is not a lock file xctl can read (${errorMessage(e)})`,
+      {
+        flag,
+        hint: `remove ${lock} if no upload is running, or choose another --journal`,
+      },
+    );
+  }
+}
+
 function takeLock(file: string, flag: string): string {
   const lock = file + '.lock';
   for (let tries = 0; tries < 3; tries++) {
@@ -48,8 +70,16 @@ function takeLock(file: string, flag: string): string {
       if (errnoCode(e) !== 'EEXIST')
         throw new UsageError(`cannot lock the journal ${file}: ${errorMessage(e)}`, { flag });
     }
-    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+    const held = lockHolder(lock, file, flag);
+    if (held === 'gone') continue; // released meanwhile: try again
+    const pid = held.pid;
+    // A lock with no pid yet is one another process has just made (it writes its pid next).
+    if (pid === undefined && Date.now() - held.mtimeMs < FRESH_LOCK_MS) {
+      throw new RetryLaterError(`another upload is taking the journal ${file}`, {
+        hint: `wait for it to finish; if no upload is running, remove ${lock}`,
+      });
+    }
+    if (pid !== undefined && processAlive(pid)) {
       throw new RetryLaterError(`another upload (pid ${pid}) is using the journal ${file}`, {
         hint: `wait for it to finish; if no upload is running, remove ${lock}`,
       });

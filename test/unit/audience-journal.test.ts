@@ -115,16 +115,41 @@ describe('Journal: lock', () => {
     Journal.open(file, header).close();
   });
 
-  it('a lock whose process is gone, or that holds no pid, is stale and taken over', () => {
+  it('a lock whose process is gone, or that held no pid for 10 s, is stale and taken over', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = new Date(Date.now() - 11_000);
     for (const stale of [String(deadPid()), 'garbage', '0', '-1', '']) {
       fs.writeFileSync(file + '.lock', stale);
+      fs.utimesSync(file + '.lock', old, old);
       const j = Journal.open(file, header);
       expect(fs.readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid));
       j.close();
     }
+  });
+});
+
+describe('Journal: a lock being made, a lock that is not a file', () => {
+  it('an empty lock just made (its maker writes its pid next) is held: retry later, not taken', () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file + '.lock', '');
+    const err = thrown(() => Journal.open(file, header));
+    expect(err).toBeInstanceOf(RetryLaterError);
+    expect(err.message).toBe(`another upload is taking the journal ${file}`);
+    expect(fs.readFileSync(file + '.lock', 'utf8')).toBe('');
+  });
+
+  it('a directory where the lock goes: a usage error naming it, left in place', () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    fs.mkdirSync(file + '.lock', { recursive: true });
+    const err = thrown(() => Journal.open(file, header));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toMatch(new RegExp(`^cannot lock the journal ${file}: ${file}.lock is not a lock file`));
+    expect(fs.statSync(file + '.lock').isDirectory()).toBe(true);
   });
 });
 
