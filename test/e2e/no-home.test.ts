@@ -39,11 +39,17 @@ const canBind =
     0;
 
 /** `node bin/xctl.js args` with HOME unset, the passwd home being `home`. */
-function runWithoutHome(home: string, passwd: string, args: string[], env: Record<string, string>): Promise<RunResult> {
+function runWithoutHome(
+  home: string,
+  passwd: string,
+  args: string[],
+  env: Record<string, string>,
+  command: string[] = [process.execPath, BIN],
+): Promise<RunResult> {
   const clean: Record<string, string> = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', ...env };
   const script = 'mount --bind "$1" /etc/passwd && shift && exec "$@"';
   return new Promise((resolve) => {
-    const child = spawn('unshare', ['-m', 'sh', '-c', script, 'sh', passwd, process.execPath, BIN, ...args], {
+    const child = spawn('unshare', ['-m', 'sh', '-c', script, 'sh', passwd, ...command, ...args], {
       env: clean,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -63,8 +69,18 @@ describe.skipIf(!canBind)('HOME unset', () => {
     fs.mkdirSync(home);
     const passwd = passwdWithHome(home, dir);
     const { XCTL_CONFIG_DIR: _named, ...env } = t.env; // no folder named: only the environment
-    const probe = await runWithoutHome(home, passwd, ['config', 'path'], env);
-    expect(probe.stdout.trim(), probe.stderr).toBe(path.join(home, '.config', 'xctl', 'config.json'));
+    // The namespace works: node's idea of the home is the planted one.
+    const probe = await runWithoutHome(home, passwd, ['-e', 'console.log(require("os").homedir())'], env, [
+      process.execPath,
+    ]);
+    expect(probe.stdout.trim(), probe.stderr).toBe(home);
+    // There is no store file to show: `config path` says why instead of printing the passwd home's.
+    const where = await runWithoutHome(home, passwd, ['config', 'path'], env);
+    expect(where.code, where.stderr).toBe(2);
+    expect(where.stdout).toBe('');
+    expect(where.stderr).toContain(
+      'HOME is not set and no folder was named for the profile store: there is no store file',
+    );
 
     // The bearer is obtained from the key and secret in the environment, used, and not cached.
     let r = await runWithoutHome(home, passwd, ['webhooks', 'list', '-o', 'json'], env);

@@ -1,6 +1,7 @@
 // `xctl config path`: the store file (on the last line).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { UsageError } from '../../core/errors.js';
 import { declare } from '../define.js';
 
 export function register(parent: Command, runF = configPath): void {
@@ -13,5 +14,11 @@ export function register(parent: Command, runF = configPath): void {
 }
 
 export async function configPath(ctx: Context): Promise<void> {
-  ctx.io.out((await ctx.store()).path);
+  const store = await ctx.store();
+  // HOME unset and no folder named: the path would be the passwd entry's, which xctl never uses.
+  if (store.unnamed)
+    throw new UsageError('HOME is not set and no folder was named for the profile store: there is no store file', {
+      hint: 'set XCTL_CONFIG_DIR (or HOME) to the folder to keep it in',
+    });
+  ctx.io.out(store.path);
 }
