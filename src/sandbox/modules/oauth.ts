@@ -22,7 +22,7 @@ function formReply(pairs: Record<string, string>): Reply {
 }
 
 function oauthParams(req: SReq): Record<string, string> {
-  return (req as SReq & { oauth?: Record<string, string> }).oauth ?? {};
+  return req.oauth ?? {};
 }
 
 export function esc(s: string): string {
