@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Context } from '../context.js';
-import { PartialError, UsageError, XctlError } from '../core/errors.js';
+import { PartialError, UsageError, XctlError, errnoCode, errorMessage } from '../core/errors.js';
 import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import {
   formatFromName,
@@ -163,7 +163,7 @@ function sizeOf(input: string): number {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(
-      `cannot read ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      `cannot read ${input}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`,
       { flag: '<file>' },
     );
   }

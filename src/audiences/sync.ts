@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { InterruptedError, PartialError, PlanHasChanges, UsageError, XctlError } from '../core/errors.js';
+import { InterruptedError, PartialError, PlanHasChanges, UsageError, XctlError, errnoCode, errorMessage } from '../core/errors.js';
 import { fileSystemError } from '../core/fs-errors.js';
 import { Batcher, type FragmentRun } from './batcher.js';
 import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
@@ -565,7 +565,7 @@ function ensureStateDir(dir: string, stateDir: string | undefined): void {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const code = errnoCode(e) ?? errorMessage(e);
     throw new UsageError(`cannot keep the sync snapshot in ${dir} (${code}): nothing was sent`, {
       flag: '--state-dir',
       hint: stateDir
@@ -837,7 +837,7 @@ function readUploadJournal(file: string): {
     lines = fs.readFileSync(file, 'utf8').split('\n');
   } catch (e) {
     throw new UsageError(
-      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      `cannot read ${file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`,
       flag,
     );
   }
