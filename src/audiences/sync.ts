@@ -22,6 +22,7 @@ import { deadlineOutcome, uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
 import { processAlive } from '../core/store-guard.js';
+import { isRecord } from '../contract/guards.js';
 import { checkFirstSync, checkRemoves, maxRemovesFor } from './sync-guards.js';
 import {
   appliedCursor,
@@ -469,7 +470,10 @@ function partialSummary(
   sent: Record<string, unknown> | undefined,
   started: number,
 ): Record<string, unknown> {
-  const n = (k: string) => (typeof sent?.[k] === 'number' ? (sent[k] as number) : 0);
+  const n = (k: string) => {
+    const v = sent?.[k];
+    return typeof v === 'number' ? v : 0;
+  };
   return {
     ...s,
     requests: s.requests + n('requests'),
@@ -898,7 +902,7 @@ async function seedFromUpload(
   if (opt.operation !== 'Update')
     throw new UsageError(`the journal ${file} is of an upload with --delete: it added no members`, flag);
   const cols = opt.columns ?? [];
-  const [ctype, name] = (cols[0] ?? '').split('=') as [string, string | undefined];
+  const [ctype = '', name] = (cols[0] ?? '').split('=');
   if (cols.length !== 1 || ctype !== type)
     throw new UsageError(
       `the journal ${file} is of an upload of ${cols.map((c) => c.split('=')[0]).join(', ')}, not ${type}`,
@@ -949,7 +953,8 @@ async function seedFromUpload(
 
 function lineTime(lines: string[]): string | undefined {
   try {
-    return (JSON.parse(lines[0]!) as { created_at?: string }).created_at;
+    const head: unknown = JSON.parse(lines[0]!);
+    return isRecord(head) && typeof head.created_at === 'string' ? head.created_at : undefined;
   } catch {
     return undefined;
   }
