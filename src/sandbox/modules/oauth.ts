@@ -191,7 +191,7 @@ function issueRequestToken(app: SandboxApp, req: SReq): Reply {
     secret: randomToken(32),
     appKey: a.key,
     callback: callback!,
-    accessType: access as RequestToken['accessType'],
+    accessType: access === 'read' || access === 'write' ? access : undefined,
     used: false,
     createdAt: app.clock.now(),
   };
