@@ -94,6 +94,8 @@ export class NetworkError extends XctlError {
   declare notSent?: boolean;
   /** A retry within seconds cannot mend it (nothing listens on a loopback port, no such host). */
   declare final?: boolean;
+  /** The request was aborted (Ctrl-C, a deadline): not a failure of the network. */
+  declare aborted?: boolean;
 }
 
 /** Work left undone but resumable (a journal was kept). Exit 4. */
