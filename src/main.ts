@@ -167,7 +167,7 @@ function write(text: string): void {
 async function report(error: Error, json: boolean, verbose: boolean): Promise<number> {
   const err = error instanceof XctlError ? error : (fileSystemError(error) ?? error);
   err.message = clip(err.message);
-  if (err instanceof XctlError && (err as XctlError & { silent?: boolean }).silent) return err.exitCode;
+  if (err instanceof XctlError && 'silent' in err && err.silent) return err.exitCode;
   if (err instanceof XctlError) {
     if (json) write(JSON.stringify({ error: err.toJSON() }));
     else {

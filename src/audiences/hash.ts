@@ -77,9 +77,9 @@ export async function runHash(ctx: Context, o: HashOptions): Promise<HashSummary
 
 /** Writes to stdout, waiting when the reader is slower (a pipe to a slow consumer). */
 function writer(ctx: Context): (b: Buffer) => Promise<void> {
-  const out = ctx.io.stdout as NodeJS.WritableStream;
+  const out = ctx.io.stdout;
   return async (b) => {
-    if (b.length && !out.write(b)) await once(out as NodeJS.EventEmitter, 'drain');
+    if (b.length && !out.write(b)) await once(out, 'drain');
   };
 }
 
@@ -92,7 +92,7 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
   const write = writer(ctx);
   const s: HashSummary = { read: 0, valid: 0, rejected: 0 };
   const show = (v: string) => JSON.stringify(v).slice(1, -1); // control characters never reach the terminal raw
-  const stream = o.input === '-' ? (ctx.io.stdin as NodeJS.ReadableStream) : fs.createReadStream(o.input);
+  const stream = o.input === '-' ? ctx.io.stdin : fs.createReadStream(o.input);
   let format: InputFormat | undefined =
     o.format !== 'auto' ? o.format : o.input === '-' ? undefined : formatFromName(o.input);
   let columns: ColumnSpec[] | undefined;

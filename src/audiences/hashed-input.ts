@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { Context } from '../context.js';
-import { PartialError, UsageError, XctlError } from '../core/errors.js';
+import { PartialError, UsageError, XctlError, errnoCode, errorMessage } from '../core/errors.js';
+import { bufferOf } from '../contract/guards.js';
 import type { ChunkResult, ColumnSpec, InputFormat, ProcessorConfig } from './chunk-processor.js';
 import {
   formatFromName,
@@ -85,11 +86,12 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
   const chunks = isStdin
     ? readChunks(
         (async function* () {
-          for await (const d of ctx.io.stdin as AsyncIterable<Buffer>) {
+          for await (const c of ctx.io.stdin) {
+            const d = bufferOf(c);
             sniff(d);
             yield d;
           }
-        })() as unknown as NodeJS.ReadableStream,
+        })(),
         quoteAware,
       )
     : readFileChunks(o.input, quoteAware, sniff, undefined, (n) => poolRef.pool?.takeInput(n));
@@ -163,7 +165,7 @@ function sizeOf(input: string): number {
   } catch (e) {
     if (e instanceof UsageError) throw e;
     throw new UsageError(
-      `cannot read ${input}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      `cannot read ${input}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`,
       { flag: '<file>' },
     );
   }
@@ -364,7 +366,8 @@ async function hasQuote(file: string): Promise<boolean> {
 async function newlinesBefore(file: string, end: number): Promise<number> {
   if (end <= 0) return 0;
   let n = 0;
-  for await (const d of fs.createReadStream(file, { end: end - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const c of fs.createReadStream(file, { end: end - 1, highWaterMark: 1 << 20 })) {
+    const d = bufferOf(c);
     for (let i = d.indexOf(10); i >= 0; i = d.indexOf(10, i + 1)) n++;
   }
   return n;

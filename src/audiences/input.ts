@@ -2,8 +2,8 @@
 // format sniffing, header detection and the column plan the hash workers follow.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { UsageError, XctlError } from '../core/errors.js';
+import { bufferOf } from '../contract/guards.js';
 import { canonicalType, ID_TYPES, TYPE_ALIASES, type IdType } from '../contract/audience-users.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 import { headerType, sameHeader } from './columns.js';
@@ -36,13 +36,13 @@ export const MAX_RECORD_BYTES = 16 << 20;
 
 /** Whole-record chunks of at least `target` bytes (the last one may be shorter). */
 export async function* readChunks(
-  stream: Readable | NodeJS.ReadableStream,
+  stream: AsyncIterable<unknown>,
   quoteAware: CutRule,
   target = CHUNK_BYTES,
 ): AsyncGenerator<Uint8Array> {
   let carry: Buffer = Buffer.alloc(0);
-  for await (const d of stream as AsyncIterable<Buffer | string>) {
-    const data = typeof d === 'string' ? Buffer.from(d) : d;
+  for await (const d of stream) {
+    const data = bufferOf(d);
     carry = carry.length ? Buffer.concat([carry, data]) : data;
     if (carry.length < target) continue;
     let end = lastRecordEnd(carry, quoteAware.value, quoteAware.delimiter);

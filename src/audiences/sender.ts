@@ -3,7 +3,7 @@
 // x-rate-limit-* headers (audience uploads: 1500 requests per minute, ads-api.md section 8).
 import type { HttpClient } from '../core/http.js';
 import { backoff, fmtMs } from '../core/http.js';
-import { NetworkError, RateLimitError, errorFromResponse, type ApiError } from '../core/errors.js';
+import { NetworkError, errorFromResponse } from '../core/errors.js';
 import type { IO } from '../core/io.js';
 import type { Batch } from './batcher.js';
 
@@ -83,7 +83,7 @@ export class Sender {
           if (wait > c.maxWaitMs)
             throw new BatchFailed(
               batch.index,
-              errorFromResponse(429, res.data, { resetAt: this.resetAt / 1000 }) as RateLimitError,
+              errorFromResponse(429, res.data, { resetAt: this.resetAt / 1000 }),
               false,
             );
           c.io.info(`rate limited (HTTP 429): waiting ${fmtMs(wait)} for the reset before batch ${batch.index + 1}`);
@@ -104,14 +104,14 @@ export class Sender {
           // 4xx other than 429: the request itself is wrong (or the audience is gone); retrying cannot help.
           throw new BatchFailed(
             batch.index,
-            errorFromResponse(res.status, res.data, { fallbackText: res.text }) as ApiError,
+            errorFromResponse(res.status, res.data, { fallbackText: res.text }),
             true,
           );
         }
       } catch (e) {
         if (e instanceof BatchFailed) throw e;
-        if (!(e instanceof NetworkError) || (e as NetworkError & { aborted?: boolean }).aborted)
-          throw new BatchFailed(batch.index, e as Error, true);
+        if (!(e instanceof NetworkError) || e.aborted)
+          throw new BatchFailed(batch.index, e instanceof Error ? e : new Error(String(e)), true);
         failure = e;
       } finally {
         this.inFlight--;

@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { InterruptedError, PartialError, PlanHasChanges, UsageError, XctlError } from '../core/errors.js';
+import { InterruptedError, PartialError, PlanHasChanges, UsageError, XctlError, errnoCode, errorMessage } from '../core/errors.js';
 import { fileSystemError } from '../core/fs-errors.js';
 import { Batcher, type FragmentRun } from './batcher.js';
 import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
@@ -22,6 +22,7 @@ import { deadlineOutcome, uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
 import { processAlive } from '../core/store-guard.js';
+import { isRecord } from '../contract/guards.js';
 import { checkFirstSync, checkRemoves, maxRemovesFor } from './sync-guards.js';
 import {
   appliedCursor,
@@ -469,7 +470,10 @@ function partialSummary(
   sent: Record<string, unknown> | undefined,
   started: number,
 ): Record<string, unknown> {
-  const n = (k: string) => (typeof sent?.[k] === 'number' ? (sent[k] as number) : 0);
+  const n = (k: string) => {
+    const v = sent?.[k];
+    return typeof v === 'number' ? v : 0;
+  };
   return {
     ...s,
     requests: s.requests + n('requests'),
@@ -565,7 +569,7 @@ function ensureStateDir(dir: string, stateDir: string | undefined): void {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    const code = errnoCode(e) ?? errorMessage(e);
     throw new UsageError(`cannot keep the sync snapshot in ${dir} (${code}): nothing was sent`, {
       flag: '--state-dir',
       hint: stateDir
@@ -837,7 +841,7 @@ function readUploadJournal(file: string): {
     lines = fs.readFileSync(file, 'utf8').split('\n');
   } catch (e) {
     throw new UsageError(
-      `cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      `cannot read ${file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`,
       flag,
     );
   }
@@ -898,7 +902,7 @@ async function seedFromUpload(
   if (opt.operation !== 'Update')
     throw new UsageError(`the journal ${file} is of an upload with --delete: it added no members`, flag);
   const cols = opt.columns ?? [];
-  const [ctype, name] = (cols[0] ?? '').split('=') as [string, string | undefined];
+  const [ctype = '', name] = (cols[0] ?? '').split('=');
   if (cols.length !== 1 || ctype !== type)
     throw new UsageError(
       `the journal ${file} is of an upload of ${cols.map((c) => c.split('=')[0]).join(', ')}, not ${type}`,
@@ -949,7 +953,8 @@ async function seedFromUpload(
 
 function lineTime(lines: string[]): string | undefined {
   try {
-    return (JSON.parse(lines[0]!) as { created_at?: string }).created_at;
+    const head: unknown = JSON.parse(lines[0]!);
+    return isRecord(head) && typeof head.created_at === 'string' ? head.created_at : undefined;
   } catch {
     return undefined;
   }

@@ -27,7 +27,8 @@ export class WorkerPool {
         workerData: cfg,
         resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 },
       });
-      const slot = { w, queue: [] as Waiter[] };
+      const queue: Waiter[] = [];
+      const slot = { w, queue };
       w.on('message', (m: (ChunkResult & { input?: ArrayBuffer }) | { unused: ArrayBuffer }) => {
         if ('unused' in m) return; // a spare the worker could not keep: dropped here, where GC runs often
         if (m.input) {

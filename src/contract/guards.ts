@@ -1,6 +1,8 @@
 // Type guards for data that comes from outside (JSON bodies, files, answers) or from lists of
 // literals the contract names: they narrow the value where a cast would only assert it.
 
+import type { AddressInfo } from 'node:net';
+
 /** `v` is one of `list`'s values (a typed `includes`). */
 export function isOneOf<T>(list: readonly T[], v: unknown): v is T {
   return list.some((x) => x === v);
@@ -36,4 +38,11 @@ export function bufferOf(c: unknown): Buffer {
   if (Buffer.isBuffer(c)) return c;
   if (c instanceof Uint8Array) return Buffer.from(c.buffer, c.byteOffset, c.byteLength);
   return Buffer.from(String(c));
+}
+
+/** The address a listening TCP server is bound to (a pipe or a closed server has none). */
+export function boundAddress(server: { address(): AddressInfo | string | null }): AddressInfo {
+  const a = server.address();
+  if (a === null || typeof a === 'string') throw new Error('the server is not listening on a TCP port');
+  return a;
 }

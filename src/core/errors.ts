@@ -89,7 +89,14 @@ export class RateLimitError extends ApiError {
 }
 
 /** Connection refused, reset, DNS, TLS, timeout. Exit 1. */
-export class NetworkError extends XctlError {}
+export class NetworkError extends XctlError {
+  /** The request never left (the connection was not made): sending it again cannot repeat it. */
+  declare notSent?: boolean;
+  /** A retry within seconds cannot mend it (nothing listens on a loopback port, no such host). */
+  declare final?: boolean;
+  /** The request was aborted (Ctrl-C, a deadline): not a failure of the network. */
+  declare aborted?: boolean;
+}
 
 /** Work left undone but resumable (a journal was kept). Exit 4. */
 export class PartialError extends XctlError {

@@ -7,9 +7,9 @@ import {
   ApiError,
   AuthError,
   NetworkError,
-  RateLimitError,
   RetryLaterError,
   UsageError,
+  errnoCode,
   errorFromResponse,
 } from './errors.js';
 import { basicHeader, oauth1Header, percentEncode } from './oauth1.js';
@@ -21,6 +21,7 @@ import { V1Code, hasCode } from '../contract/service-errors.js';
 import type { Transport, TransportResponse } from './transport.js';
 import { oauth2RequirementForPath } from '../contract/oauth2.js';
 import { parseJson, stringifyJson } from './json.js';
+import { bufferOf, isOneOf, isRecord } from '../contract/guards.js';
 
 export type AuthMode = 'user' | 'app' | 'oauth2' | 'basic' | 'consumer' | 'none';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -214,11 +215,7 @@ export class HttpClient {
     for (;;) {
       let res: HttpResponse<T>;
       try {
-        res = await this.once<T>(
-          method,
-          url,
-          (s.oauth2Token ? { ...req, oauth2Token: s.oauth2Token } : req) as HttpRequest,
-        );
+        res = await this.once<T>(method, url, req, s.oauth2Token);
       } catch (e) {
         await this.retryAfterNetworkError(e, s, req);
         continue;
@@ -267,8 +264,9 @@ export class HttpClient {
    * (idempotent, or never sent); otherwise the error is thrown, saying the write may have landed.
    */
   private async retryAfterNetworkError(e: unknown, s: Attempts, req: HttpRequest): Promise<void> {
-    const err = e as NetworkError & { notSent?: boolean; final?: boolean };
-    if (err instanceof NetworkError && !err.final && s.attempt < s.maxRetries && (s.idempotent || err.notSent)) {
+    if (!(e instanceof NetworkError)) throw e;
+    const err = e;
+    if (!err.final && s.attempt < s.maxRetries && (s.idempotent || err.notSent)) {
       // Set when a retry follows an attempt that may have been applied (a 5xx, or a connection
       // lost mid-flight): a later 404 or 409 may be that earlier attempt's doing.
       if (!err.notSent) s.uncertain ||= err.message;
@@ -277,7 +275,7 @@ export class HttpClient {
       await this.sleep(wait, req.signal);
       return;
     }
-    if (err instanceof NetworkError && !s.idempotent && !err.notSent) {
+    if (!s.idempotent && !err.notSent) {
       err.hint = `${err.hint ? err.hint + '; ' : ''}the ${s.method} may have been applied before the connection failed: check before repeating it`;
     }
     throw err;
@@ -299,7 +297,7 @@ export class HttpClient {
       const reset = resetOf(res.headers, res.rateLimit);
       throw errorFromResponse(429, safeJson(res.text), {
         resetAt: reset !== undefined && reset * 1000 > this.now() ? reset : undefined,
-      }) as RateLimitError;
+      });
     }
     s.rateWaits++;
     if (p.why === 'backoff') s.backedOffMs += p.waitMs;
@@ -382,10 +380,11 @@ export class HttpClient {
     url: URL,
     req: HttpRequest,
     form: Array<[string, string]>,
+    oauth2Token?: string,
   ): Promise<string | undefined> {
     const auth = req.auth ?? 'user';
     if (auth === 'none') return undefined;
-    if (auth === 'oauth2') return `Bearer ${(req as HttpRequest & { oauth2Token: string }).oauth2Token}`;
+    if (auth === 'oauth2') return `Bearer ${oauth2Token}`;
     if (auth === 'app') return `Bearer ${await this.cfg.bearer()}`;
     const c = await this.cfg.credentials();
     if (!c.api_key || !c.api_secret) {
@@ -394,11 +393,9 @@ export class HttpClient {
       });
     }
     if (auth === 'basic') return basicHeader(c.api_key, c.api_secret);
-    const keys = { consumerKey: c.api_key, consumerSecret: c.api_secret } as {
-      consumerKey: string;
-      consumerSecret: string;
-      token?: string;
-      tokenSecret?: string;
+    const keys: { consumerKey: string; consumerSecret: string; token?: string; tokenSecret?: string } = {
+      consumerKey: c.api_key,
+      consumerSecret: c.api_secret,
     };
     if (req.token) {
       keys.token = req.token.token;
@@ -415,9 +412,10 @@ export class HttpClient {
     return oauth1Header(keys, { method, url: url.toString(), form, extra: req.oauthExtra });
   }
 
-  private async once<T>(method: string, url: URL, req: HttpRequest): Promise<HttpResponse<T>> {
+  private async once<T>(method: string, url: URL, req: HttpRequest, oauth2Token?: string): Promise<HttpResponse<T>> {
     const { headers, body, form } = encodeBody(req, this.cfg.userAgent);
-    const authz = await this.authHeader(method, url, req, req.json !== undefined || req.body !== undefined ? [] : form);
+    const signed = req.json !== undefined || req.body !== undefined ? [] : form;
+    const authz = await this.authHeader(method, url, req, signed, oauth2Token);
     if (authz) headers.authorization = authz;
     if (this.cfg.verbose) traceRequest(this.cfg.io, method, url, headers, form, body, req);
     // Date.now, not performance.now: the `performance` global loads perf_hooks (eight modules).
@@ -540,12 +538,13 @@ async function readAnswer(
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const c of r.body) {
-      size += (c as Buffer).length;
+      const b = bufferOf(c);
+      size += b.length;
       if (size > maxBytes) {
         r.body.destroy();
         throw tooLarge();
       }
-      chunks.push(c as Buffer);
+      chunks.push(b);
     }
     return Buffer.concat(chunks).toString('utf8');
   } catch (e) {
@@ -633,8 +632,8 @@ function oauth2Hint(err: ApiError, method: string, path: string, scopes: readonl
 
 /** A v1.1 error body (`{"errors":[{"code":N}]}`), as opposed to a v2 problem. */
 function hasV1Codes(text: string): boolean {
-  const b = safeJson(text) as { errors?: Array<{ code?: unknown }> } | undefined;
-  return Array.isArray(b?.errors) && b.errors.some((e) => typeof e?.code === 'number');
+  const b = safeJson(text);
+  return isRecord(b) && Array.isArray(b.errors) && b.errors.some((e) => isRecord(e) && typeof e.code === 'number');
 }
 
 function safeJson(text: string): unknown {
@@ -646,12 +645,13 @@ function safeJson(text: string): unknown {
 }
 
 function toNetworkError(e: unknown, url: URL): NetworkError {
-  const err = e as Error & { code?: string; cause?: { code?: string; message?: string } };
-  if (err.name === 'AbortError' || err.code === 'ABORT_ERR')
+  const err: Record<string, unknown> = isRecord(e) ? e : {};
+  const said = typeof err.message === 'string' ? err.message : '';
+  if (err.name === 'AbortError' || errnoCode(e) === 'ABORT_ERR')
     return Object.assign(new NetworkError('request aborted'), { aborted: true });
-  const code = err.code ?? err.cause?.code ?? '';
+  const code = errnoCode(e) ?? errnoCode(err.cause) ?? '';
   const host = url.host;
-  let message = `cannot reach ${host}: ${err.message || code}`;
+  let message = `cannot reach ${host}: ${said || code}`;
   let hint: string | undefined;
   // Failures that a retry within seconds cannot mend fail at once: nothing listens on a loopback
   // port (a stopped sandbox; each retry only cost the user seconds), or the name does not resolve.
@@ -668,8 +668,8 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
     hint = isPlatformHost(url.hostname)
       ? 'check the network connection'
       : "check --base-url (XCTL_BASE_URL, or the profile's base_url: `xctl config get base_url`) and the network";
-  } else if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|tls|ssl/i.test(err.message)) {
-    message = `TLS failure talking to ${host}: ${err.message || code}`;
+  } else if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|tls|ssl/i.test(said)) {
+    message = `TLS failure talking to ${host}: ${said || code}`;
     hint = 'the server certificate is not trusted; check --base-url (plain http is allowed only on loopback)';
   } else if (
     code === 'UND_ERR_HEADERS_TIMEOUT' ||
@@ -685,7 +685,7 @@ function toNetworkError(e: unknown, url: URL): NetworkError {
 }
 
 function isPlatformHost(hostname: string): boolean {
-  return (PLATFORM_HOST_NAMES as readonly string[]).includes(hostname.toLowerCase());
+  return isOneOf(PLATFORM_HOST_NAMES, hostname.toLowerCase());
 }
 
 /** The reset of a 429's window (unix seconds), from the parsed limits or the bare header. */

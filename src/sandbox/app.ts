@@ -54,6 +54,9 @@ export type LogEntry =
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type NewLogEntry = DistributiveOmit<LogEntry, 'seq'>;
 
+/** What seeding a fresh sandbox uses: it runs before the app is complete (the app holds its seed). */
+export type SeedTarget = Pick<SandboxApp, 'state' | 'clock'>;
+
 /** `unreached`: what a handler matched but could not deliver to, said to `sandbox trigger`. */
 export type EventHandler = (ev: SandboxEvent, unreached: string[]) => Promise<number> | number;
 

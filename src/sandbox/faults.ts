@@ -119,7 +119,7 @@ export function faultNameRows(): Array<[string, string]> {
 }
 
 const isRate = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 1;
-const isWhole = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+const isWhole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 
 /** Throws an Error naming the first unknown fault or bad value. */
 export function checkFaultSpec(s: FaultSpec): void {

@@ -37,6 +37,8 @@ export interface SReq {
   paramAll(name: string): string[];
   /** The JSON body, or a 400 in the right error shape. */
   json(): unknown;
+  /** The OAuth 1.0a parameters of a request signed with them (the oauth_* of its header or body). */
+  oauth?: Record<string, string>;
 }
 
 export interface Reply {

@@ -1,6 +1,6 @@
 // Seed data for audiences (ads-api.md 4.4): accounts to share with, and an audience that a
 // seeded line item targets. Called from seed.ts after the ads seed.
-import type { SandboxApp } from './app.js';
+import type { SeedTarget } from './app.js';
 import { adsId, randomToken } from './state.js';
 import { isoSeconds } from '../contract/time.js';
 
@@ -10,7 +10,7 @@ import { isoSeconds } from '../contract/time.js';
  * third in another business. Plus one custom audience that the "Preroll views" line item
  * targets, so that `audiences targeted` has something to show.
  */
-export function seedAudiences(app: SandboxApp, accountId: string, ownerId: string): void {
+export function seedAudiences(app: SeedTarget, accountId: string, ownerId: string): void {
   const { state } = app;
   const now = isoSeconds(app.clock.now());
   const accounts = [

@@ -1,7 +1,7 @@
 // Seeded creatives so that every creative command has something to act on (README section
 // ads-creatives lists them): media library objects of each kind, a preroll account media, and the
 // completion job of the seeded scheduled post.
-import type { SandboxApp } from './app.js';
+import type { SeedTarget } from './app.js';
 import { adsId } from './state.js';
 import { scheduleCompletion } from './ads/creatives.js';
 import { libraryDefaults } from './ads/media-library.js';
@@ -29,7 +29,7 @@ export const SEED_MEDIA: Array<[string, string, string, Record<string, unknown>]
   ],
 ];
 
-export function seedCreatives(app: SandboxApp, base: Record<string, unknown>): void {
+export function seedCreatives(app: SeedTarget, base: Record<string, unknown>): void {
   const lib = app.state.collection('media_library');
   for (const [key, name, fileName, extra] of SEED_MEDIA) {
     lib.set(key, {

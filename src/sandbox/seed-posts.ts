@@ -2,7 +2,7 @@
 // the demo and scripts can promote them (`ads promoted-tweets create --tweet-ids
 // 1440000000000000042`). They live in the sandbox's post store, beside the posts of post.create
 // events (modules/stream-rules.ts); promoted_tweets refuses an id that is in neither.
-import type { SandboxApp } from './app.js';
+import type { SeedTarget } from './app.js';
 
 /** How many posts are seeded: ids 1440000000000000001 to 1440000000000000060. */
 export const SEEDED_POSTS = 60;
@@ -13,7 +13,7 @@ export function seededPostId(n: number): string {
   return String(FIRST_ID + BigInt(n - 1));
 }
 
-export function seedPosts(app: SandboxApp, ownerId: string, createdAt: string): void {
+export function seedPosts(app: SeedTarget, ownerId: string, createdAt: string): void {
   const posts = app.state.collection('posts');
   for (let n = 1; n <= SEEDED_POSTS; n++) {
     const id = seededPostId(n);

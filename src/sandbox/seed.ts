@@ -1,6 +1,6 @@
 // What a fresh sandbox holds: one app, its owner and two more users, an ads account with a
 // funding instrument, so that every command has something to act on.
-import type { SandboxApp, SandboxSeed } from './app.js';
+import type { SandboxSeed, SeedTarget } from './app.js';
 import { seedAudiences } from './seed-audiences.js';
 import { adsId, randomToken } from './state.js';
 import { sandboxAccountFields } from './ads/accounts.js';
@@ -15,7 +15,7 @@ export const SEED_USERS = [
   { id: '6253282', screen_name: 'sandbox_bob', name: 'Bob Sandbox', bio: 'Just here for the webhooks.' },
 ];
 
-export function seedState(app: SandboxApp): SandboxSeed {
+export function seedState(app: SeedTarget): SandboxSeed {
   const { state } = app;
   for (const u of SEED_USERS) state.users.set(u.id, { ...u });
   const owner = SEED_USERS[0]!;
@@ -70,7 +70,7 @@ export function seedState(app: SandboxApp): SandboxSeed {
 
 /** One line item of each product type (with a targeting criterion each), under the seeded campaign. */
 function seedLineItems(
-  app: SandboxApp,
+  app: SeedTarget,
   base: Record<string, unknown>,
   o: { campaignId: string; fiId: string; t: number },
 ): void {
@@ -144,7 +144,7 @@ function seedLineItems(
  *   "Followers" (FOLLOWERS, PROMOTED_ACCOUNT): the only one promoted accounts may join;
  *   "Preroll views" (PREROLL_VIEWS, MEDIA): for preroll calls to action.
  */
-function seedAds(app: SandboxApp, accountId: string, fiId: string, ownerId: string): void {
+function seedAds(app: SeedTarget, accountId: string, fiId: string, ownerId: string): void {
   const { state } = app;
   const t = app.clock.now();
   const now = isoSeconds(t);

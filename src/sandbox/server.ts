@@ -1,6 +1,6 @@
 // The emulator's HTTP server: body reading, faults, routing, credential checks, rate limits, replies.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { SandboxState } from './state.js';
 import { SandboxClock } from './clock.js';
 import { Router, styleForPath, type Route } from './router.js';
@@ -36,6 +36,7 @@ import { MODULES } from './modules.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../contract/sandbox-admin.js';
 import { stringifyJson } from '../core/json.js';
 import { hostAllowed } from './host-check.js';
+import { boundAddress, bufferOf } from '../contract/guards.js';
 
 export interface Sandbox {
   baseUrl: string;
@@ -53,7 +54,6 @@ const LOG_MAX = 5000;
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const closers: Array<() => void | Promise<void>> = [];
   const app = createApp(opts, closers);
-  app.seed = seedState(app);
   for (const m of MODULES) m.install(app);
   if (opts.state !== undefined) {
     loadSnapshot(app, opts.state);
@@ -91,16 +91,18 @@ function createApp(opts: SandboxOptions, closers: Array<() => void | Promise<voi
     if (logs.length > LOG_MAX) logs.splice(0, logs.length - LOG_MAX);
     for (const w of logWaiters) w();
   };
+  const state = new SandboxState();
+  const clock = new SandboxClock(opts.clock ?? 'real');
   return {
-    state: new SandboxState(),
-    clock: new SandboxClock(opts.clock ?? 'real'),
+    state,
+    clock,
     router: new Router<SandboxApp>(),
     faults,
     rates,
     events: new EventBus(),
     deliveries,
     options: opts,
-    seed: undefined as unknown as SandboxSeed,
+    seed: seedState({ state, clock }),
     baseUrl: '',
     logs,
     addLog,
@@ -140,7 +142,7 @@ async function listen(
   const sockets = new Set<Socket>();
   const server = http.createServer((req, res) => {
     handle(app, req, res).catch((e) => {
-      app.log(`internal error: ${(e as Error).stack ?? e}`);
+      app.log(`internal error: ${(e instanceof Error ? e.stack : undefined) ?? e}`);
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ errors: [{ code: V1Code.InternalError, message: 'Internal error' }] }));
@@ -156,7 +158,7 @@ async function listen(
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
   });
-  const addr = server.address() as AddressInfo;
+  const addr = boundAddress(server);
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   app.baseUrl = `http://${host}:${addr.port}`;
   app.seed.base_url = app.baseUrl;
@@ -167,9 +169,10 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
-    size += (c as Buffer).length;
+    const b = bufferOf(c);
+    size += b.length;
     if (size > MAX_BODY) return undefined;
-    chunks.push(c as Buffer);
+    chunks.push(b);
   }
   return Buffer.concat(chunks);
 }
@@ -577,6 +580,6 @@ function serverRequest(
       return jsonCache.v;
     },
   };
-  if (o.cred.kind === 'oauth1') (sreq as SReq & { oauth?: Record<string, string> }).oauth = o.cred.oauth;
+  if (o.cred.kind === 'oauth1') sreq.oauth = o.cred.oauth;
   return sreq;
 }

@@ -99,7 +99,7 @@ export function tlsHandshake(addr: Address, port: number, hostname: string, ms: 
       let error = s.authorizationError ? String(s.authorizationError) : undefined;
       // The identity check ran against `host` (an address) when there was no servername.
       if (!error && servername === undefined && hostname !== addr.address) {
-        error = (tls.checkServerIdentity(hostname, c) as NodeJS.ErrnoException | undefined)?.code;
+        error = errnoCode(tls.checkServerIdentity(hostname, c));
       }
       resolve({
         authorized: !error,

@@ -228,7 +228,7 @@ export function checkTargetingCriteria(v: unknown): string | undefined {
     if (typeof val !== 'string' || val.length === 0) return `[${i}].targeting_value is required (a non-empty string)`;
     if (op !== undefined && !isOneOf(OPERATOR_TYPES, op)) return `[${i}].operator_type must be EQ or NE`;
   }
-  if (!v.some((c) => isOneOf(PRIMARY_TARGETING_TYPES, (c as Criterion).targeting_type))) {
+  if (!v.some((c) => isRecord(c) && isOneOf(PRIMARY_TARGETING_TYPES, c.targeting_type))) {
     return `needs at least one primary criterion (${PRIMARY_TARGETING_TYPES.join(', ')})`;
   }
   return undefined;

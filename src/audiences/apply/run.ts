@@ -68,7 +68,8 @@ function remember(
 
 /** The HTTP status of a service's answer (ApiError, AuthError), else undefined. */
 function statusOf(e: unknown): number | undefined {
-  return e instanceof ApiError || (e instanceof Error && 'status' in e) ? (e as ApiError).status : undefined;
+  if (e instanceof ApiError) return e.status;
+  return e instanceof Error && 'status' in e && typeof e.status === 'number' ? e.status : undefined;
 }
 
 /** The service answered no (4xx): nothing happened, unlike a lost answer or a 5xx. */

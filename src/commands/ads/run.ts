@@ -15,6 +15,7 @@ import { checkBatch } from '../../ads/batch.js';
 import { parseJsonInput, readInputArg } from '../input.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 import { duplicateFromService, findByName, printDryRun } from './write-flags.js';
+import { isRecord } from '../../contract/guards.js';
 
 interface Envelope {
   data?: unknown;
@@ -333,9 +334,8 @@ export async function sendJsonBody(
   flag = '--file',
   dryRun = false,
 ): Promise<void> {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
-  const { violations } = validateParams(op.params, body as Record<string, unknown>, op.rules, {
+  if (!isRecord(body)) throw new UsageError(`${flag}: the body must be a JSON object`, { flag });
+  const { violations } = validateParams(op.params, body, op.rules, {
     nowMs: ctx.clock.now(),
   });
   if (violations.length) {
@@ -372,9 +372,10 @@ export async function sendBatch(
     throw new UsageError(`--file: the batch ${check.requestErrors[0]!.message}`, { flag: '--file' });
   const bad = check.itemErrors.map((errs, i) => ({ errs, i })).filter((x) => x.errs.length);
   if (bad.length) {
-    const items = body as Array<{ operation_type?: string; params?: Record<string, unknown> }>;
+    const items: unknown[] = Array.isArray(body) ? body : [];
+    const typeOf = (item: unknown) => (isRecord(item) ? String(item.operation_type ?? '?') : '?');
     const lines = bad.flatMap(({ errs, i }) =>
-      errs.map((e) => `item ${i + 1} (${items[i]?.operation_type ?? '?'}): ${e.param} ${e.message}`),
+      errs.map((e) => `item ${i + 1} (${typeOf(items[i])}): ${e.param} ${e.message}`),
     );
     throw new UsageError(
       `--file: ${lines.length} problem${lines.length > 1 ? 's' : ''} in the batch, nothing was sent:\n  ${lines.join('\n  ')}`,

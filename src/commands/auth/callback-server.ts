@@ -1,7 +1,7 @@
 // The loopback receiver of `auth login`: the authorize page redirects the browser here with the
 // verifier (or `denied`), and the browser gets a small page saying what happened.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { boundAddress } from '../../contract/guards.js';
 import { UsageError } from '../../core/errors.js';
 import { parseRedirect, type RedirectOutcome } from '../../core/oauth2.js';
 
@@ -102,7 +102,7 @@ export async function startCallbackServer(port: number): Promise<CallbackServer>
     );
     settle({ kind: 'verifier', verifier });
   });
-  const actual = (server.address() as AddressInfo).port;
+  const actual = boundAddress(server).port;
   return {
     url: `http://127.0.0.1:${actual}/callback`,
     outcome,
@@ -150,6 +150,6 @@ export async function startOAuth2CallbackServer(port: number, state: string): Pr
       );
     settle(o);
   });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  url = `http://127.0.0.1:${boundAddress(server).port}/callback`;
   return { url, outcome, close: closer(server) };
 }

@@ -1,7 +1,7 @@
 // `xctl auth logout`: revoke the user token remotely, then forget it locally (always).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { XctlError } from '../../core/errors.js';
+import { XctlError, errnoCode, errorMessage } from '../../core/errors.js';
 import { V1Code, hasCode } from '../../contract/service-errors.js';
 import { invalidateUserToken } from './oauth-flow.js';
 import { declare } from '../define.js';
@@ -42,7 +42,7 @@ export async function authLogout(ctx: Context, opts: AuthLogoutOptions): Promise
       await invalidateUserToken(await ctx.http());
       io.info(`revoked the token of ${who} at the service`);
     } catch (e) {
-      const err = e as XctlError;
+      const err = asXctlError(e);
       // 401 code 89: the token is already invalid, which is what logging out wants.
       if (hasCode(err, V1Code.InvalidOrExpiredToken)) io.info(`the token of ${who} was already invalid at the service`);
       else failure = err;
@@ -102,7 +102,7 @@ async function logoutOAuth2(ctx: Context, opts: AuthLogoutOptions): Promise<void
       await revokeToken(http, client, p.oauth2_access_token, 'access_token');
       io.info(`revoked the OAuth 2.0 token${p.oauth2_refresh_token ? 's' : ''} of ${who} at the service`);
     } catch (e) {
-      failure = e as XctlError;
+      failure = asXctlError(e);
     }
   }
   const { OAUTH2_TOKEN_FIELDS } = await import('../../core/config.js');
@@ -122,4 +122,9 @@ async function logoutOAuth2(ctx: Context, opts: AuthLogoutOptions): Promise<void
       },
     );
   }
+}
+
+/** A revocation's failure as an XctlError (its status and code kept), whatever was thrown. */
+function asXctlError(e: unknown): XctlError {
+  return e instanceof XctlError ? e : new XctlError(errorMessage(e), { code: errnoCode(e) });
 }

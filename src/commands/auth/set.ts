@@ -89,7 +89,7 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
   }
   if (opts.screenName !== undefined) patch.screen_name = opts.screenName.replace(/^@/, '');
   for (const [k, v] of Object.entries(patch)) {
-    if (k !== 'screen_name' && k !== 'user_id' && !KEYISH.test(v as string)) {
+    if (k !== 'screen_name' && k !== 'user_id' && !KEYISH.test(String(v))) {
       throw new UsageError(`the value for ${k} must be printable ASCII without spaces`, {
         flag: '--' + k.replace(/_/g, '-'),
       });

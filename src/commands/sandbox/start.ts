@@ -1,7 +1,7 @@
 // `xctl sandbox start`: serve the emulator until Ctrl-C; print its base URL and credentials.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errnoCode, errorMessage } from '../../core/errors.js';
 import { declare } from '../define.js';
 import { termList } from '../help-text.js';
 import { OAUTH2_TOKEN_FIELDS, type Profile } from '../../core/config.js';
@@ -97,14 +97,14 @@ export async function sandboxStart(ctx: Context, opts: SandboxStartOptions): Pro
       log: opts.log === false || ctx.io.quiet ? undefined : (line) => ctx.io.err(`sandbox: ${line}`),
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === 'EADDRINUSE')
       throw new UsageError(`port ${port} is in use`, { flag: '--port', hint: 'pass --port 0 for a free one' });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
       throw new UsageError(`cannot listen on ${host}`, { flag: '--host' });
-    if (typeof code === 'string') throw new UsageError(`cannot start the sandbox: ${(e as Error).message}`);
+    if (typeof code === 'string') throw new UsageError(`cannot start the sandbox: ${errorMessage(e)}`);
     if (state?.snapshot !== undefined)
-      throw new UsageError(`--state: ${opts.state}: ${(e as Error).message}`, { flag: '--state' });
+      throw new UsageError(`--state: ${opts.state}: ${errorMessage(e)}`, { flag: '--state' });
     throw e;
   }
   if (profileName) await storeSeed(ctx, profileName, sb.seed);
@@ -134,7 +134,7 @@ async function checkStartOptions(
     try {
       faults = parseFaultSpec(opts.faults);
     } catch (e) {
-      throw new UsageError(`--faults: ${(e as Error).message}`, {
+      throw new UsageError(`--faults: ${errorMessage(e)}`, {
         flag: '--faults',
         hint: `--faults ${FAULT_SYNTAX}; names: see \`xctl sandbox start --help\``,
       });
@@ -238,7 +238,7 @@ async function saveState(app: SandboxApp, file: string, given: string, ctx: Cont
     writeAtomic(file, JSON.stringify(saveSnapshot(app), undefined, 1) + '\n');
     ctx.io.info(`sandbox state saved to ${given}`);
   } catch (e) {
-    ctx.io.warn(`could not save the sandbox state to ${given}: ${(e as Error).message}`);
+    ctx.io.warn(`could not save the sandbox state to ${given}: ${errorMessage(e)}`);
   }
 }
 
@@ -274,18 +274,19 @@ async function readStateFile(ctx: Context, name: string): Promise<{ file: string
     }
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (errnoCode(e) === 'ENOENT') {
       if (!fs.existsSync(path.dirname(file)))
         throw new UsageError(`--state: the folder of ${name} does not exist`, { flag: '--state' });
       ctx.io.info(`${name} does not exist yet: starting fresh; the state is saved there on exit`);
       return { file };
     }
-    throw new UsageError(`--state: cannot read ${name}: ${(e as Error).message}`, { flag: '--state' });
+    throw new UsageError(`--state: cannot read ${name}: ${errorMessage(e)}`, { flag: '--state' });
   }
   // Its shape is checked when the sandbox loads it, before listening (a usage error too).
   try {
-    return { file, snapshot: JSON.parse(text) as unknown };
+    const snapshot: unknown = JSON.parse(text);
+    return { file, snapshot };
   } catch (e) {
-    throw new UsageError(`--state: ${name} is not valid JSON: ${(e as Error).message}`, { flag: '--state' });
+    throw new UsageError(`--state: ${name} is not valid JSON: ${errorMessage(e)}`, { flag: '--state' });
   }
 }

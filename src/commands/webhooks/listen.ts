@@ -1,10 +1,10 @@
 // `xctl webhooks listen`: the local receiver (DESIGN.md "Webhook receiver"), optionally registered
 // with the service on start (`--register`) with activity subscriptions pointing at it (like
 // `stripe listen`), and both removed again on exit unless `--keep`.
-import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError, errnoCode, errorMessage } from '../../core/errors.js';
+import { boundAddress, isRecord } from '../../contract/guards.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
 import { checkBaseUrl } from '../../core/base-url.js';
@@ -73,25 +73,27 @@ const idText = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ?
  * the user the payload names (post.delete's author, a follow's source), else "-".
  */
 function eventUser(filter: Record<string, unknown>, payload: Record<string, unknown>): string {
-  const source = payload.source && typeof payload.source === 'object' ? (payload.source as { id?: unknown }) : {};
+  const source = isRecord(payload.source) ? payload.source.id : undefined;
   return (
-    [filter.user_id, filter.userId, payload.user_id, payload.author_id, source.id].map(idText).find(Boolean) ?? '-'
+    [filter.user_id, filter.userId, payload.user_id, payload.author_id, source].map(idText).find(Boolean) ?? '-'
   );
 }
 
 /** One printable line per event: time, type, user, summary. */
 export function summarize(json: unknown): { type: string; user: string; summary: string } {
-  const d = ((json as { data?: unknown })?.data ?? json) as Record<string, unknown> | undefined;
-  if (!d || typeof d !== 'object') return { type: 'unknown', user: '-', summary: '' };
+  const body: unknown = isRecord(json) ? (json.data ?? json) : json;
+  if (!body || typeof body !== 'object') return { type: 'unknown', user: '-', summary: '' };
+  // A list has no named fields: it is summarized as an unnamed event.
+  const d: Record<string, unknown> = isRecord(body) ? body : {};
   const short = (s: string) => (s.length > 80 ? s.slice(0, 79) + '…' : s);
   if (typeof d.event_type === 'string') {
-    const payload = (d.payload ?? {}) as Record<string, unknown>;
-    const filter = (d.filter ?? {}) as Record<string, unknown>;
+    const payload = isRecord(d.payload) ? d.payload : {};
+    const filter = isRecord(d.filter) ? d.filter : {};
     const user = eventUser(filter, payload);
     const summary =
       'before' in payload || 'after' in payload
         ? `${JSON.stringify(payload.before ?? null)} -> ${JSON.stringify(payload.after ?? null)}`
-        : JSON.stringify(payload);
+        : JSON.stringify(d.payload ?? {});
     return { type: d.event_type, user, summary: short(summary + (d.tag ? ` [tag ${String(d.tag)}]` : '')) };
   }
   if (typeof d.text === 'string') {
@@ -99,9 +101,8 @@ export function summarize(json: unknown): { type: string; user: string; summary:
       Array.isArray(d.edit_history_tweet_ids) && d.edit_history_tweet_ids.length > 1
         ? ` (edit ${d.edit_history_tweet_ids.length - 1})`
         : '';
-    const rules = (json as { matching_rules?: Array<{ tag?: string; id: string }> }).matching_rules
-      ?.map((r) => r.tag ?? r.id)
-      .join(',');
+    const matching = isRecord(json) && Array.isArray(json.matching_rules) ? json.matching_rules : undefined;
+    const rules = matching?.map((r: unknown) => (isRecord(r) ? (r.tag ?? r.id) : undefined)).join(',');
     return {
       type: 'post',
       user: String(d.author_id ?? '-'),
@@ -109,9 +110,9 @@ export function summarize(json: unknown): { type: string; user: string; summary:
     };
   }
   return {
-    type: Object.keys(d).find((k) => k.endsWith('_events')) ?? 'event',
+    type: Object.keys(body).find((k) => k.endsWith('_events')) ?? 'event',
     user: String(d.for_user_id ?? '-'),
-    summary: short(JSON.stringify(d)),
+    summary: short(JSON.stringify(body)),
   };
 }
 
@@ -137,7 +138,7 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     path,
     onCrc: () => ctx.io.info('answered a challenge check (CRC)'),
     onDelivery: (d) =>
-      void onDelivery(d).catch((e) => ctx.io.warn(`handling a delivery failed: ${(e as Error).message}`)),
+      void onDelivery(d).catch((e) => ctx.io.warn(`handling a delivery failed: ${errorMessage(e)}`)),
     onRejected: (reason, req) => ctx.io.warn(`rejected ${req.method} from ${req.socket.remoteAddress}: ${reason}`),
   });
   try {
@@ -146,13 +147,13 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
       server.listen(port, host, () => resolve());
     });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     throw new UsageError(
-      code === 'EADDRINUSE' ? `port ${port} is in use` : `cannot listen on ${host}:${port}: ${(e as Error).message}`,
+      code === 'EADDRINUSE' ? `port ${port} is in use` : `cannot listen on ${host}:${port}: ${errorMessage(e)}`,
       { flag: '--port' },
     );
   }
-  const addr = server.address() as AddressInfo;
+  const addr = boundAddress(server);
   const local = `http://${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}${path}`;
   ctx.io.info(`listening on ${local}${forward ? ` (forwarding to ${forward})` : ''}; Ctrl-C stops`);
 
@@ -234,7 +235,7 @@ function deliveryHandler(
   const seen = new Set<string>();
 
   return async (d: ReceivedDelivery) => {
-    const data = (d.json as { data?: Record<string, unknown> } | undefined)?.data;
+    const data = isRecord(d.json) && isRecord(d.json.data) ? d.json.data : undefined;
     const uuid = data && typeof data.event_uuid === 'string' ? data.event_uuid : undefined;
     if (uuid) {
       if (seen.has(uuid)) return ctx.io.info(`dropped a repeated delivery of event ${uuid}`);
@@ -273,8 +274,10 @@ function deliveryHandler(
       const { exchange } = await import('../../webhooks/outbound.js');
       const { SIGNATURE_HEADERS } = await import('../../webhooks/crypto.js');
       const headers: Record<string, string> = {};
-      for (const h of ['content-type', ...SIGNATURE_HEADERS])
-        if (typeof d.headers[h] === 'string') headers[h] = d.headers[h] as string;
+      for (const h of ['content-type', ...SIGNATURE_HEADERS]) {
+        const v = d.headers[h];
+        if (typeof v === 'string') headers[h] = v;
+      }
       const r = await exchange('POST', forward, { headers, body: d.raw, timeoutMs: FORWARD_TIMEOUT_MS });
       ctx.io.info(
         `forwarded to ${forward}: ${r.status !== undefined ? `HTTP ${r.status}` : r.kind + (r.error ? ` (${r.error})` : '')} in ${r.ms} ms`,
@@ -348,7 +351,7 @@ async function subscribeAll(
     } catch (e) {
       if (ctx.signal.aborted) break;
       failed.push(ev);
-      ctx.io.warn(`could not subscribe to ${ev}: ${(e as Error).message}`);
+      ctx.io.warn(`could not subscribe to ${ev}: ${errorMessage(e)}`);
     }
   }
   const what =
@@ -412,7 +415,7 @@ async function cleanUp(ctx: Context, webhookId: string, subscriptions: string[],
       }
       ctx.io.info(`deleted ${deleted} subscription${deleted === 1 ? '' : 's'}`);
     } catch (e) {
-      ctx.io.warn(`could not delete the subscriptions (${subscriptions.join(' ')}): ${(e as Error).message}`);
+      ctx.io.warn(`could not delete the subscriptions (${subscriptions.join(' ')}): ${errorMessage(e)}`);
     }
   }
   try {
@@ -420,7 +423,7 @@ async function cleanUp(ctx: Context, webhookId: string, subscriptions: string[],
     ctx.io.info(`deleted webhook ${webhookId}`);
   } catch (e) {
     ctx.io.warn(
-      `could not delete webhook ${webhookId}: ${(e as Error).message}; \`xctl webhooks delete --all-stale\` removes it later`,
+      `could not delete webhook ${webhookId}: ${errorMessage(e)}; \`xctl webhooks delete --all-stale\` removes it later`,
     );
   }
 }

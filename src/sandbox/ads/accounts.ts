@@ -85,8 +85,9 @@ export const ACCOUNTS: Behaviour = {
           h.entity_type === v.entity_type &&
           h.entity_id === v.entity_id &&
           (v.user_id === undefined || h.user_id === v.user_id) &&
-          (h._ms as number) >= from &&
-          (h._ms as number) < to,
+          typeof h._ms === 'number' &&
+          h._ms >= from &&
+          h._ms < to,
       );
     },
   },

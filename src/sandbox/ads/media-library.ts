@@ -170,8 +170,8 @@ export const MEDIA_LIBRARY: Behaviour = {
       }
       if (have) ops.collection('media_library').delete(key); // re-adding a deleted object starts it afresh
       createFromKey(entity, ops);
-      const w = u.width ?? (entity._width as number | undefined);
-      const h = u.height ?? (entity._height as number | undefined);
+      const w = u.width ?? (typeof entity._width === 'number' ? entity._width : undefined);
+      const h = u.height ?? (typeof entity._height === 'number' ? entity._height : undefined);
       const g = w && h ? gcd(w, h) : 0;
       Object.assign(entity, {
         media_category: u.media_category.toUpperCase(),

@@ -563,7 +563,7 @@ export const STATS_JOBS: Behaviour = {
 export function installFiles(app: SandboxApp): void {
   app.router.serve(SANDBOX_ADMIN_ENDPOINTS.files, (req) => {
     const f = app.state.collection(FILES).get(req.params.name ?? '');
-    if (!f || app.clock.now() >= (f.expires_ms as number))
+    if (!f || (typeof f.expires_ms === 'number' && app.clock.now() >= f.expires_ms))
       throw problem(404, 'Not Found', 'no such file (or it expired)');
     const body = f.body as Buffer;
     return {

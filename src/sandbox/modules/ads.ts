@@ -32,8 +32,9 @@ function fail(status: number, code: string, message: string, parameter?: string,
 
 /** The ads error objects of a SandboxError thrown by a handler or hook. */
 function errorsOf(e: SandboxError): Array<Record<string, unknown>> {
-  const b = e.reply.body as { errors?: Array<Record<string, unknown>> } | undefined;
-  return b?.errors ?? [{ code: 'INTERNAL_ERROR', message: e.message }];
+  const b = e.reply.body;
+  if (isRecord(b) && Array.isArray(b.errors)) return b.errors.filter(isRecord);
+  return [{ code: 'INTERNAL_ERROR', message: e.message }];
 }
 
 const CURSOR = /^c-([0-9a-z]{1,12})$/;
@@ -192,9 +193,9 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
     extra = page.extra;
   }
   const shaped = Array.isArray(data)
-    ? data.map((d) => (d && typeof d === 'object' ? present(r, d as Rec) : d))
-    : data && typeof data === 'object'
-      ? present(r, data as Rec)
+    ? data.map((d) => (isRecord(d) ? present(r, d) : d))
+    : isRecord(data)
+      ? present(r, data)
       : data;
   return ok(
     { request: { params: echo }, data: shaped, data_type: r.dataType, ...extra, ...pending.envelope },
@@ -214,7 +215,7 @@ function makeOps(
   r: ResourceDef,
   values: Values,
   userId: string,
-  account: Rec | undefined,
+  account: Record<string, unknown> | undefined,
   accountId: string | undefined,
   id: string | undefined,
   path: Record<string, string>,
@@ -322,7 +323,7 @@ function listPage(r: ResourceDef, ops: SandboxOps, all: Rec[]): { data: Rec[]; e
   const v = ops.values;
   let rows = all;
   if (typeof v.sort_by === 'string') {
-    const [attr, dir] = v.sort_by.split('-') as [string, string];
+    const [attr = '', dir] = v.sort_by.split('-');
     if (rows.length && !rows.some((e) => attr in e))
       ops.fail(400, 'INVALID_PARAMETER', `sort_by: ${attr} is not an attribute of ${r.dataType}`, 'sort_by');
     const sign = dir === 'desc' ? -1 : 1;
@@ -335,7 +336,7 @@ function listPage(r: ResourceDef, ops: SandboxOps, all: Rec[]): { data: Rec[]; e
   const countDef = (ops.resource.operations.find((o) => o.std === 'list' || o.kind === 'list')?.params ?? []).find(
     (d) => d.name === 'count',
   );
-  const size = typeof v.count === 'number' ? v.count : ((countDef?.default as number | undefined) ?? 200);
+  const size = typeof v.count === 'number' ? v.count : typeof countDef?.default === 'number' ? countDef.default : 200;
   let start = 0;
   if (typeof v.cursor === 'string') {
     const m = CURSOR.exec(v.cursor);
@@ -356,9 +357,9 @@ function record(
   change: 'CREATE' | 'UPDATE' | 'DELETE',
   changes: Record<string, unknown>,
 ): void {
-  if (!r.sandbox?.history || !(ops as { pending?: Pending }).pending) return;
+  if (!r.sandbox?.history || !ops.pending) return;
   const id = adsId();
-  (ops as { pending: Pending }).pending.history.push({
+  ops.pending.history.push({
     id,
     account_id: ops.accountId,
     entity_type: r.sandbox.history,
@@ -375,7 +376,7 @@ function createOpOf(r: ResourceDef): OperationDef | undefined {
   return r.operations.find((o) => o.std === 'create');
 }
 
-export function stdCreate(r: ResourceDef, ops: SandboxOps): Rec {
+export function stdCreate(r: ResourceDef, ops: SandboxOps): Record<string, unknown> {
   const now = ops.now();
   const e: Rec = { id: ops.newId() };
   const op = createOpOf(r);
@@ -388,7 +389,7 @@ export function stdCreate(r: ResourceDef, ops: SandboxOps): Rec {
   if (ops.accountId !== undefined && r.name !== 'accounts') e.account_id = ops.accountId;
   Object.assign(e, { created_at: now, updated_at: now, deleted: false });
   const res = r.sandbox?.create?.(e, ops);
-  if (res && 'existing' in res) return res.existing as Rec;
+  if (res && 'existing' in res) return res.existing;
   ops.collection(r.name).set(e.id, e);
   record(r, ops, e, 'CREATE', { ...ops.values });
   return e;
@@ -461,7 +462,7 @@ function runBatch(
       r,
       item.values,
       base.userId,
-      base.account as Rec,
+      base.account,
       base.accountId,
       id,
       base.path,

@@ -20,7 +20,7 @@ import {
 import { parseIsoTime } from '../../contract/time.js';
 import { AdsCode } from '../../contract/service-errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
-import { listOf, listOrUndefined } from '../../contract/guards.js';
+import { isRecord, listOf, listOrUndefined } from '../../contract/guards.js';
 
 const HASHED = /^[0-9a-f]{64}$/;
 const AUDIENCE_KEYS = new Set(WIRE_KEYS.custom_audience);
@@ -243,28 +243,33 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
   if (fast) return fast;
   const body = req.json();
   if (!Array.isArray(body) || body.length === 0) bad('The body must be a non-empty JSON array of operations');
+  const ops: unknown[] = body;
   if (body.length > MAX_OPERATIONS) bad(`At most ${MAX_OPERATIONS} operations per request (got ${body.length})`);
   const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
   let total = 0;
-  for (const op of body as Array<{ params?: { users?: unknown } }>)
-    if (op && Array.isArray(op.params?.users)) total += (op.params!.users as unknown[]).length;
+  for (const op of ops) {
+    const users = isRecord(op) && isRecord(op.params) ? op.params.users : undefined;
+    if (Array.isArray(users)) total += users.length;
+  }
   const out: Checked = { ops: [], words: new Uint32Array(total * 8), types: new Uint8Array(total), total: 0 };
   let simple = 0;
-  (body as unknown[]).forEach((op, i) => {
-    const o = op as { operation_type?: unknown; params?: Record<string, unknown> };
-    if (!o || typeof o !== 'object') bad(`operation ${i} must be an object`);
+  ops.forEach((op, i) => {
+    if (!op || typeof op !== 'object') bad(`operation ${i} must be an object`);
+    // A list has no named fields: it fails on operation_type below.
+    const o = isRecord(op) ? op : {};
     if (o.operation_type !== 'Update' && o.operation_type !== 'Delete')
       bad(`operation ${i}: operation_type must be Update or Delete`, 'operation_type');
-    const p = o.params;
-    if (!p || typeof p !== 'object') bad(`operation ${i}: params is required`, 'params');
+    // A list of params has no named fields: it fails on users below.
+    const p = isRecord(o.params) ? o.params : Array.isArray(o.params) ? {} : undefined;
+    if (!p) bad(`operation ${i}: params is required`, 'params');
     checkTimes(p, i);
     const users = p.users;
     if (!Array.isArray(users) || users.length === 0) bad(`operation ${i}: users must be a non-empty array`, 'users');
     const from = simple;
     const other: string[] = [];
     for (let u = 0; u < users.length; u++) {
-      const user = users[u] as Record<string, unknown>;
-      if (!user || typeof user !== 'object' || Array.isArray(user))
+      const user: unknown = users[u];
+      if (!isRecord(user))
         bad(`operation ${i}, user ${u}: must be an object`, 'users');
       let k1 = '';
       let nk = 0;
@@ -373,7 +378,7 @@ export function install(app: SandboxApp): void {
   // Members cannot be read back from the service; the sandbox shows them so that tests and CI
   // can check an audience against the file it should equal. Loopback admin only.
   app.router.serve(SANDBOX_ADMIN_ENDPOINTS.audienceMembers, (req) => {
-    const kind = req.params.kind as Kind;
+    const kind = req.params.kind;
     if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists')
       throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
     const lu = usersOf(app, kind, req.params.id!);

@@ -106,9 +106,10 @@ export function initUpload(
     throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
   if (b.media_category !== undefined && !isOneOf(CATEGORIES, b.media_category))
     throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
-  const category = (b.media_category as Category | undefined) ?? defaultCategory(type);
+  const category: Category = isOneOf(CATEGORIES, b.media_category) ? b.media_category : defaultCategory(type);
   const total = b.total_bytes;
-  const sizeBad = typeof total === 'number' ? sizeProblem(total, category) : 'total_bytes is required (a whole number)';
+  if (typeof total !== 'number') throw fail('total_bytes is required (a whole number)', 'total_bytes');
+  const sizeBad = sizeProblem(total, category);
   if (sizeBad) throw fail(sizeBad, 'total_bytes');
   const typeBad = categoryMismatch(type, category);
   if (typeBad) throw fail(typeBad, 'media_category');
@@ -128,7 +129,7 @@ export function initUpload(
     additional_owners: listOf(owners),
     media_type: type,
     media_category: category,
-    total_bytes: total as number,
+    total_bytes: total,
     segments: new Map(),
     finalized: false,
     expires_ms: now + expiresSecs * 1000,
@@ -273,7 +274,8 @@ export function install(app: SandboxApp): void {
     if (parts) {
       appendSegment(u, parts.get('segment_index')?.toString('utf8'), parts.get('media'), invalid);
     } else {
-      const b = req.json() as Record<string, unknown> | null;
+      const j = req.json();
+      const b = isRecord(j) ? j : null;
       const index = b && b.segment_index !== undefined ? String(b.segment_index) : undefined;
       appendSegment(u, index, b && typeof b.media === 'string' ? Buffer.from(b.media, 'base64') : undefined, invalid);
     }

@@ -22,7 +22,7 @@ function formReply(pairs: Record<string, string>): Reply {
 }
 
 function oauthParams(req: SReq): Record<string, string> {
-  return (req as SReq & { oauth?: Record<string, string> }).oauth ?? {};
+  return req.oauth ?? {};
 }
 
 export function esc(s: string): string {
@@ -191,7 +191,7 @@ function issueRequestToken(app: SandboxApp, req: SReq): Reply {
     secret: randomToken(32),
     appKey: a.key,
     callback: callback!,
-    accessType: access as RequestToken['accessType'],
+    accessType: access === 'read' || access === 'write' ? access : undefined,
     used: false,
     createdAt: app.clock.now(),
   };

@@ -294,7 +294,9 @@ function createPost(app: SandboxApp, ev: SandboxEvent): PostRec {
   const prevId =
     typeof p.previous_post_id === 'string'
       ? p.previous_post_id
-      : (p.edit_options as { previous_post_id?: string } | undefined)?.previous_post_id;
+      : isRecord(p.edit_options) && typeof p.edit_options.previous_post_id === 'string'
+        ? p.edit_options.previous_post_id
+        : undefined;
   const prev = prevId ? posts(app).get(prevId) : undefined;
   const id = isNumericId(p.id) && !posts(app).has(p.id) ? p.id : randomDigits(19);
   const rec: PostRec = {

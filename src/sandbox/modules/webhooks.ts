@@ -16,6 +16,7 @@ import {
   webhookIdParam,
 } from '../../contract/webhooks.js';
 import { exchange, type Outcome } from '../../webhooks/outbound.js';
+import { isRecord } from '../../contract/guards.js';
 
 export interface WebhookRec extends Entity {
   url: string;
@@ -127,7 +128,8 @@ async function challenge(
   if (o.kind === 'ok') {
     let answer: unknown;
     try {
-      answer = (JSON.parse(o.body) as { response_token?: unknown }).response_token;
+      const j: unknown = JSON.parse(o.body);
+      answer = isRecord(j) ? j.response_token : undefined;
     } catch {
       answer = undefined;
     }
@@ -243,9 +245,8 @@ async function post(
 }
 
 function obj(v: unknown): Record<string, unknown> {
-  if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  return v as Record<string, unknown>;
+  if (!isRecord(v)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
+  return v;
 }
 
 /** A loaded state's webhooks get their periodic checks again. */

@@ -3,6 +3,7 @@ import { UsageError, errorMessage } from '../../../core/errors.js';
 import { messageOf, validate } from '../../../contract/params.js';
 import { STREAM_ENDPOINTS as E, STREAM_RULE } from '../../../contract/stream.js';
 import { checkInput } from '../../../core/check-input.js';
+import { isRecord } from '../../../contract/guards.js';
 
 export interface Rule {
   value: string;
@@ -17,11 +18,11 @@ export function parseRulesFile(text: string, flag = '--file'): Rule[] {
   const t = text.trim();
   const fromObj = (x: unknown, where: string): Rule => {
     if (typeof x === 'string') return { value: x };
-    if (x && typeof x === 'object' && typeof (x as Rule).value === 'string') {
-      const r = x as Rule;
-      if (r.tag !== undefined && typeof r.tag !== 'string')
+    if (isRecord(x) && typeof x.value === 'string') {
+      const tag = x.tag;
+      if (tag !== undefined && typeof tag !== 'string')
         throw new UsageError(`${flag}: ${where}: tag must be a string`, { flag });
-      return { value: r.value, ...(r.tag !== undefined ? { tag: r.tag } : {}) };
+      return { value: x.value, ...(tag !== undefined ? { tag } : {}) };
     }
     throw new UsageError(`${flag}: ${where}: expected a rule value or {"value","tag"}`, { flag });
   };
@@ -32,7 +33,9 @@ export function parseRulesFile(text: string, flag = '--file'): Rule[] {
     } catch (e) {
       throw new UsageError(`${flag}: not valid JSON: ${errorMessage(e)}`, { flag });
     }
-    return (arr as unknown[]).map((x, i) => fromObj(x, `item ${i + 1}`));
+    // JSON text that starts with [ is a list.
+    const items: unknown[] = Array.isArray(arr) ? arr : [];
+    return items.map((x, i) => fromObj(x, `item ${i + 1}`));
   }
   const out: Rule[] = [];
   text.split(/\r?\n/).forEach((line, i) => {
