@@ -164,10 +164,9 @@ function sizeOf(input: string): number {
     return st.size;
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(
-      `cannot read ${input}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`,
-      { flag: '<file>' },
-    );
+    throw new UsageError(`cannot read ${input}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`, {
+      flag: '<file>',
+    });
   }
 }
 

@@ -102,11 +102,7 @@ export class Sender {
           failure = errorFromResponse(res.status, res.data, { fallbackText: res.text });
         } else {
           // 4xx other than 429: the request itself is wrong (or the audience is gone); retrying cannot help.
-          throw new BatchFailed(
-            batch.index,
-            errorFromResponse(res.status, res.data, { fallbackText: res.text }),
-            true,
-          );
+          throw new BatchFailed(batch.index, errorFromResponse(res.status, res.data, { fallbackText: res.text }), true);
         }
       } catch (e) {
         if (e instanceof BatchFailed) throw e;

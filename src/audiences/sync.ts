@@ -6,7 +6,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
-import { InterruptedError, PartialError, PlanHasChanges, UsageError, XctlError, errnoCode, errorMessage } from '../core/errors.js';
+import {
+  InterruptedError,
+  PartialError,
+  PlanHasChanges,
+  UsageError,
+  XctlError,
+  errnoCode,
+  errorMessage,
+} from '../core/errors.js';
 import { fileSystemError } from '../core/fs-errors.js';
 import { Batcher, type FragmentRun } from './batcher.js';
 import { EXPIRY_MONTHS, MAX_BYTES, UNHASHED_TYPE } from '../contract/audience-users.js';
@@ -840,10 +848,7 @@ function readUploadJournal(file: string): {
   try {
     lines = fs.readFileSync(file, 'utf8').split('\n');
   } catch (e) {
-    throw new UsageError(
-      `cannot read ${file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`,
-      flag,
-    );
+    throw new UsageError(`cannot read ${file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`, flag);
   }
   let head: UploadJournalHead;
   try {

@@ -74,9 +74,7 @@ const idText = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ?
  */
 function eventUser(filter: Record<string, unknown>, payload: Record<string, unknown>): string {
   const source = isRecord(payload.source) ? payload.source.id : undefined;
-  return (
-    [filter.user_id, filter.userId, payload.user_id, payload.author_id, source].map(idText).find(Boolean) ?? '-'
-  );
+  return [filter.user_id, filter.userId, payload.user_id, payload.author_id, source].map(idText).find(Boolean) ?? '-';
 }
 
 /** One printable line per event: time, type, user, summary. */
@@ -137,8 +135,7 @@ export async function webhooksListen(ctx: Context, o: ListenOptions): Promise<vo
     secret,
     path,
     onCrc: () => ctx.io.info('answered a challenge check (CRC)'),
-    onDelivery: (d) =>
-      void onDelivery(d).catch((e) => ctx.io.warn(`handling a delivery failed: ${errorMessage(e)}`)),
+    onDelivery: (d) => void onDelivery(d).catch((e) => ctx.io.warn(`handling a delivery failed: ${errorMessage(e)}`)),
     onRejected: (reason, req) => ctx.io.warn(`rejected ${req.method} from ${req.socket.remoteAddress}: ${reason}`),
   });
   try {

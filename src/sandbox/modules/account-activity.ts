@@ -12,7 +12,7 @@ import {
   ACCOUNT_ACTIVITY_KEYS,
   PROVISIONED_SUBSCRIPTIONS,
 } from '../../contract/account-activity.js';
-import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
+import { deliver, onWebhookDeleted, ownedWebhook, validWebhook, webhooks } from './webhooks.js';
 
 interface AccountSubscription extends Entity {
   webhook_id: string;
@@ -46,14 +46,7 @@ function canReadDirectMessages(app: SandboxApp, req: SReq): boolean {
 
 /** POST .../subscriptions/all: the signing user's events go to a valid webhook (a provisioned slot each). */
 function subscribe(app: SandboxApp, req: SReq): Reply {
-  const w = ownedWebhook(app, req, req.params.webhook_id);
-  if (!w.valid)
-    throw problem(
-      400,
-      'Invalid Request',
-      `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`,
-      { parameter: 'webhook_id', value: w.id },
-    );
+  const w = validWebhook(app, req, req.params.webhook_id);
   const key = `${w.id}:${req.auth.userId}`;
   const existing = subs(app).get(key);
   const dm = canReadDirectMessages(app, req);

@@ -269,8 +269,7 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
     const other: string[] = [];
     for (let u = 0; u < users.length; u++) {
       const user: unknown = users[u];
-      if (!isRecord(user))
-        bad(`operation ${i}, user ${u}: must be an object`, 'users');
+      if (!isRecord(user)) bad(`operation ${i}, user ${u}: must be an object`, 'users');
       let k1 = '';
       let nk = 0;
       for (const k in user) {

@@ -5,7 +5,7 @@
 import type { SandboxApp, SandboxEvent } from '../app.js';
 import { checkV2Input, notFound, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
 import { collectionKey, digitsFor, randomDigits, type Entity } from '../state.js';
-import { deliver, onWebhookDeleted, ownedWebhook, webhooks } from './webhooks.js';
+import { deliver, onWebhookDeleted, ownedWebhook, validWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
 import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E, STREAM_RULE } from '../../contract/stream.js';
 import { messageOf, validate } from '../../contract/params.js';
@@ -199,14 +199,7 @@ function ruleCounts(app: SandboxApp, req: SReq): Reply {
 /** POST /2/tweets/search/webhooks/:id: link a valid webhook to the filtered stream (idempotent per field set). */
 function linkWebhook(app: SandboxApp, req: SReq): Reply {
   checkV2Input(E.link, { path: req.params, query: queryOf(req) });
-  const w = ownedWebhook(app, req, req.params.id);
-  if (!w.valid)
-    throw problem(
-      400,
-      'Invalid Request',
-      `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`,
-      { parameter: 'webhook_id', value: w.id },
-    );
+  const w = validWebhook(app, req, req.params.id);
   const fields: string[] = [];
   for (const name of LINK_FIELD_PARAMS) {
     const v = req.query.get(name);

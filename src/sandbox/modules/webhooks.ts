@@ -105,6 +105,19 @@ export function ownedWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRe
   return w;
 }
 
+/** The caller's webhook, which must be valid (its last challenge check passed) to receive events. */
+export function validWebhook(app: SandboxApp, req: SReq, id: unknown): WebhookRec {
+  const w = ownedWebhook(app, req, id);
+  if (!w.valid)
+    throw problem(
+      400,
+      'Invalid Request',
+      `webhook ${w.id} is not valid (its last challenge check failed): re-validate it with PUT /2/webhooks/${w.id} first`,
+      { parameter: 'webhook_id', value: w.id },
+    );
+  return w;
+}
+
 function describe(o: Outcome): string {
   return o.status !== undefined ? `${o.kind} (HTTP ${o.status})` : `${o.kind}${o.error ? ` (${o.error})` : ''}`;
 }
