@@ -156,7 +156,9 @@ describe('bundle', () => {
     expect(main.includes('parsePhoneNumberWithError=')).toBe(false); // libphonenumber's own code
     // node:crypto is required in one place: the loader that its imports go through (bundle.js).
     expect(main.split('require("node:crypto")').length - 1).toBe(1);
-    expect(main.length).toBeLessThan(900_000); // 0.69 MB when split; the round's features since add ~0.15 MB
+    // 0.69 MB when split; two rounds of features since (id completion, endpoints described as data,
+    // the declarations) brought it to 0.90 MB. Next way down: one script per command group (issue 28).
+    expect(main.length).toBeLessThan(925_000);
     for (const f of ['sandbox.cjs', 'vendor/libphonenumber-js.cjs'])
       expect(fs.existsSync(path.join(ROOT, 'dist/cli', f)), f).toBe(true);
   });

@@ -217,15 +217,10 @@ function sameBytes(b: Buffer, at: number, what: Buffer): boolean {
   return true;
 }
 
-/** Validates the whole batch; returns each operation's canonical user keys. */
-function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
-  if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
-    bad('The request body must be JSON (Content-Type: application/json)');
-  if (req.rawBody.length > MAX_BYTES)
-    throw adsError(413, AdsCode.InvalidParameter, `The request body exceeds ${MAX_BYTES} bytes`);
-  const now = app.clock.now();
-  const checkTimes = (p: Record<string, unknown>, i: number) => {
-    const target: UploadTarget = kind === 'do_not_reach_lists' ? 'do_not_reach_list' : 'custom_audience';
+/** The check of an operation's effective_at and expires_at against the service's window. */
+function timesChecker(kind: Kind, now: number) {
+  const target: UploadTarget = kind === 'do_not_reach_lists' ? 'do_not_reach_list' : 'custom_audience';
+  return (p: Record<string, unknown>, _i: number) => {
     // Do-not-reach: no effective_at (the current time is used).
     if (target === 'do_not_reach_list' && p.effective_at !== undefined)
       bad('effective_at is not accepted for do-not-reach lists', 'effective_at');
@@ -239,6 +234,15 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
         bad(`expires_at must be at most ${EXPIRY_MONTHS} months after effective_at`, 'expires_at');
     }
   };
+}
+
+/** Validates the whole batch; returns each operation's canonical user keys. */
+function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
+  if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+    bad('The request body must be JSON (Content-Type: application/json)');
+  if (req.rawBody.length > MAX_BYTES)
+    throw adsError(413, AdsCode.InvalidParameter, `The request body exceeds ${MAX_BYTES} bytes`);
+  const checkTimes = timesChecker(kind, app.clock.now());
   const fast = fastScan(req.rawBody, kind, checkTimes);
   if (fast) return fast;
   const body = req.json();
