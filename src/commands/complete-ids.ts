@@ -156,10 +156,19 @@ async function entriesOf(ctx: Context, kind: IdKind, timeoutMs: number): Promise
   const cached = readIdCache(file, now);
   if (cached && cached.ageMs >= 0 && cached.ageMs < ID_CACHE_TTL_MS) return cached.entries;
   const fresh = await withinBound(ctx, timeoutMs, (quiet) => fetchEntries(quiet, def, account));
-  if (!fresh) return cached?.entries ?? []; // stale beats nothing when the service is slow or down
+  if (!fresh) {
+    // Stale beats nothing when the service is slow or down, and the failure is remembered for a
+    // while: the next Tabs answer at once instead of each waiting out the bound again.
+    const keep = cached?.entries ?? [];
+    writeIdCache(file, keep, now - ID_CACHE_TTL_MS + FAILURE_MEMORY_MS);
+    return keep;
+  }
   writeIdCache(file, fresh, now);
   return fresh;
 }
+
+/** After a failed or slow fetch, how long Tabs answer from what is cached without asking again. */
+export const FAILURE_MEMORY_MS = 30_000;
 
 /**
  * Runs `fn` on a context that writes nothing to stderr and whose requests end when the bound

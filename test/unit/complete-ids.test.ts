@@ -143,6 +143,24 @@ describe('__complete: never blocks, never talks on stderr', () => {
     expect(t.stderr()).toBe('');
   });
 
+  it('a failure is remembered for 30 s: the next Tabs answer at once, then the service is asked again', async () => {
+    const http = new HttpRegistry()
+      .register(route('GET', CAMPAIGNS), json({ errors: [{ code: 'SERVICE_UNAVAILABLE' }] }, 503))
+      .register(route('GET', CAMPAIGNS), campaigns);
+    const clock = new FakeClock();
+    ctxWith(http, {}, clock);
+    await completeIds(t.ctx, { kind: 'campaign' });
+    clock.t += 29_000;
+    await completeIds(t.ctx, { kind: 'campaign' });
+    expect(http.requests).toHaveLength(1); // remembered: the second Tab did not wait on the service
+    clock.t += 2_000;
+    await completeIds(t.ctx, { kind: 'campaign' });
+    http.verify();
+    expect(http.requests).toHaveLength(2);
+    expect(t.stdout()).toBe('c1abc\tSpring sale\nc2def\tBrand\n');
+    expect(t.stderr()).toBe('');
+  });
+
   it('no ads account, or no credentials: nothing, quietly', async () => {
     ctxWith(new HttpRegistry(), { XCTL_ACCOUNT_ID: undefined });
     await completeIds(t.ctx, { kind: 'campaign' });
