@@ -1,5 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+// This machine (and some CI images) set NODE_EXTRA_CA_CERTS to the whole system bundle, which
+// node parses at every start: 40-60 ms of CPU in each CLI process the tests start and in every
+// test worker. Nothing here talks to a public host; the tests that need a CA pass their own.
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 export default defineConfig({
   test: {
     include: [
@@ -13,6 +18,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: one worker on a 2-core machine. Most
+    // e2e time is spent waiting on CLI processes and the sandbox, so two workers overlap it.
+    maxWorkers: 2,
     reporters: ['default'],
   },
 });
