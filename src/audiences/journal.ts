@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { RetryLaterError, UsageError, XctlError, errnoCode, errorMessage } from '../core/errors.js';
-import { processAlive } from '../core/store-guard.js';
+import { type LockAttempt, tryLock } from '../core/file-lock.js';
 import { writeAllSync } from '../core/write-all.js';
 
 export interface JournalHeader {
@@ -34,59 +34,29 @@ export function batchDigest(body: Uint8Array): string {
 
 /**
  * Taken for as long as a journal is open: two uploads of the same input would otherwise both
- * resume from it and interleave their acknowledgements. A lock whose process is gone is stale.
+ * resume from it and interleave their acknowledgements. core/file-lock.ts's lock (created with
+ * its holder's pid and start time in it, so it is never seen half-written and a reused pid is not
+ * mistaken for the holder); a lock whose process is gone is stale and taken over.
  */
-/** An empty lock younger than this is being written by the process that made it. */
-const FRESH_LOCK_MS = 10_000;
-
-/** Who holds the lock file (its pid, if written yet), or 'gone' when it vanished meanwhile. */
-function lockHolder(lock: string, file: string, flag: string): { pid?: number; mtimeMs: number } | 'gone' {
-  try {
-    const st = fs.statSync(lock);
-    const pid = Number(fs.readFileSync(lock, 'utf8').trim());
-    return { pid: Number.isInteger(pid) && pid > 0 ? pid : undefined, mtimeMs: st.mtimeMs };
-  } catch (e) {
-    if (errnoCode(e) === 'ENOENT') return 'gone';
-    // A directory or an unreadable file in the lock's place: not ours to remove.
-    throw new UsageError(
-      `cannot lock the journal ${file}: ${lock} is not a lock file xctl can read (${errorMessage(e)})`,
-      {
-        flag,
-        hint: `remove ${lock} if no upload is running, or choose another --journal`,
-      },
-    );
-  }
-}
-
-function takeLock(file: string, flag: string): string {
+function takeLock(file: string, flag: string): () => void {
   const lock = file + '.lock';
-  for (let tries = 0; tries < 3; tries++) {
-    try {
-      const fd = fs.openSync(lock, 'wx', 0o600);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return lock;
-    } catch (e) {
-      if (errnoCode(e) !== 'EEXIST')
-        throw new UsageError(`cannot lock the journal ${file}: ${errorMessage(e)}`, { flag });
-    }
-    const held = lockHolder(lock, file, flag);
-    if (held === 'gone') continue; // released meanwhile: try again
-    const pid = held.pid;
-    // A lock with no pid yet is one another process has just made (it writes its pid next).
-    if (pid === undefined && Date.now() - held.mtimeMs < FRESH_LOCK_MS) {
-      throw new RetryLaterError(`another upload is taking the journal ${file}`, {
-        hint: `wait for it to finish; if no upload is running, remove ${lock}`,
-      });
-    }
-    if (pid !== undefined && processAlive(pid)) {
-      throw new RetryLaterError(`another upload (pid ${pid}) is using the journal ${file}`, {
-        hint: `wait for it to finish; if no upload is running, remove ${lock}`,
-      });
-    }
-    fs.rmSync(lock, { force: true }); // stale: its process is gone (killed, crashed)
+  let got: LockAttempt;
+  try {
+    got = tryLock(lock);
+  } catch (e) {
+    throw new UsageError(`cannot lock the journal ${file}: ${errorMessage(e)}`, {
+      flag,
+      hint: `remove ${lock} if no upload is running, or choose another --journal`,
+    });
   }
-  throw new UsageError(`cannot lock the journal ${file}`, { flag });
+  if ('release' in got) return got.release;
+  const pid = got.held?.pid;
+  throw new RetryLaterError(
+    pid === undefined
+      ? `another upload is taking the journal ${file}`
+      : `another upload (pid ${pid}) is using the journal ${file}`,
+    { hint: `wait for it to finish; if no upload is running, remove ${lock}` },
+  );
 }
 
 /** The journal could not be written (disk full, I/O error): the run stops, resumable. */
@@ -129,13 +99,13 @@ export class Journal {
         hint: 'pass --journal FILE in a folder this user can write to',
       });
     }
-    const lock = takeLock(file, opts.flag ?? '--journal');
+    const unlock = takeLock(file, opts.flag ?? '--journal');
     try {
       const j = Journal.openLocked(file, header, opts);
-      j.lock = lock;
+      j.unlock = unlock;
       return j;
     } catch (e) {
-      fs.rmSync(lock, { force: true });
+      unlock();
       const code = errnoCode(e);
       if (code && !(e instanceof XctlError))
         throw new UsageError(`cannot write the journal ${file}: ${code}`, {
@@ -227,7 +197,7 @@ export class Journal {
 
   /** Set when a write failed (ENOSPC, EIO): the run stops and says how to resume. */
   failed?: JournalWriteError;
-  private lock?: string;
+  private unlock?: () => void;
 
   /**
    * Writes and syncs every pending acknowledgement now. A failed write does not throw (it runs
@@ -259,7 +229,8 @@ export class Journal {
     this.flush();
     fs.closeSync(this.fd);
     this.fd = -1;
-    if (this.lock) fs.rmSync(this.lock, { force: true });
+    this.unlock?.();
+    this.unlock = undefined;
   }
 
   remove(): void {

@@ -10,6 +10,7 @@ import { RetryLaterError, UsageError, errnoCode } from '../core/errors.js';
 import { DeltaCursor, DIGEST, DigestWriter, drainTo, EmptyCursor, FileCursor, type DigestCursor } from './digests.js';
 import type { IdType } from '../contract/audience-users.js';
 import { writeAllSync } from '../core/write-all.js';
+import { tryLock } from '../core/file-lock.js';
 
 export const HEADER_BYTES = 512;
 const MAGIC = 'xctl-audience-snapshot 1\n';
@@ -259,21 +260,12 @@ export async function commitPlan(
 }
 
 /** One sync of an audience's type at a time: a lock file naming the process that holds it. */
-export function lockSnapshot(p: SnapshotPaths, pid: number, alive: (pid: number) => boolean): () => void {
+export function lockSnapshot(p: SnapshotPaths): () => void {
   fs.mkdirSync(p.dir, { recursive: true, mode: 0o700 });
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.writeFileSync(p.lock, String(pid), { flag: 'wx', mode: 0o600 });
-      return () => fs.rmSync(p.lock, { force: true });
-    } catch (e) {
-      if (errnoCode(e) !== 'EEXIST' || attempt > 0) throw e;
-      const holder = Number(fs.readFileSync(p.lock, 'utf8'));
-      if (holder && holder !== pid && alive(holder)) {
-        throw new RetryLaterError(`another sync of this audience is running (process ${holder})`, {
-          hint: `wait for it to finish; if it is gone, remove ${p.lock}`,
-        });
-      }
-      fs.rmSync(p.lock, { force: true }); // left by a process that was killed
-    }
-  }
+  const got = tryLock(p.lock);
+  if ('release' in got) return got.release;
+  const who = got.held ? `process ${got.held.pid}` : 'starting';
+  throw new RetryLaterError(`another sync of this audience is running (${who})`, {
+    hint: `wait for it to finish; if it is gone, remove ${p.lock}`,
+  });
 }

@@ -199,7 +199,7 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
     const paths = snapshotPaths(o.stateDir ?? o.configDir, o.profile, o.accountId, o.audienceId, type);
     if (!o.plan) {
       ensureStateDir(paths.dir, o.stateDir);
-      unlock = lockSnapshot(paths, process.pid, processAlive);
+      unlock = lockSnapshot(paths);
       sweep(paths);
     }
     const run: SyncRun = {

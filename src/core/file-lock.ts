@@ -34,7 +34,17 @@ export interface Holder {
   nonce: string;
 }
 
-/** A record without a nonce or with an unreadable body is still a holder; an old format too. */
+/** Something in the lock's place that is not a lock file (a folder, a file this user cannot read). */
+function notALock(file: string, why: string): XctlError {
+  return new XctlError(`${file} is not a lock file xctl can read (${why})`, {
+    hint: `remove ${file} if no xctl is running`,
+  });
+}
+
+/**
+ * A record without a nonce or with an unreadable body is still a holder; an old format too (a
+ * bare pid: what the journal and snapshot locks of earlier versions held).
+ */
 function readHolder(file: string): { holder?: Holder; ino?: number; mtimeMs?: number } | undefined {
   let text: string;
   let st: fs.Stats;
@@ -42,13 +52,18 @@ function readHolder(file: string): { holder?: Holder; ino?: number; mtimeMs?: nu
     const fd = fs.openSync(file, 'r');
     try {
       st = fs.fstatSync(fd);
+      if (!st.isFile()) throw notALock(file, st.isDirectory() ? 'a folder' : 'not a regular file');
       text = fs.readFileSync(fd, 'utf8');
     } finally {
       fs.closeSync(fd);
     }
-  } catch {
-    return undefined; // gone meanwhile
+  } catch (e) {
+    if (e instanceof XctlError) throw e;
+    if (errnoCode(e) === 'ENOENT') return undefined; // gone meanwhile
+    throw notALock(file, errnoCode(e) ?? String(e));
   }
+  if (/^\s*[1-9]\d{0,9}\s*$/.test(text))
+    return { holder: { pid: Number(text), at: 0, nonce: `ino${st.ino}` }, ino: st.ino, mtimeMs: st.mtimeMs };
   try {
     const h = JSON.parse(text) as Partial<Holder>;
     if (typeof h.pid === 'number' && Number.isInteger(h.pid) && h.pid > 0) {
@@ -198,6 +213,26 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>, o: Loc
   } finally {
     release(file, mine);
   }
+}
+
+/** The lock taken (release it when done), or who holds it (undefined: its record is not written yet). */
+export type LockAttempt = { release: () => void } | { held: Holder | undefined };
+
+/**
+ * Takes the lock now or says who holds it, without waiting: for a lock held as long as a command
+ * runs (an upload's journal, a sync's snapshot), where a second process stops at once (exit 75)
+ * instead of waiting out the first. A dead holder's lock is taken over, as withFileLock does.
+ */
+export function tryLock(file: string, now: () => number = Date.now): LockAttempt {
+  for (let spins = 0; spins < 100; spins++) {
+    const a = tryAcquire(file, now());
+    if ('mine' in a) {
+      const mine = a.mine;
+      return { release: () => release(file, mine) };
+    }
+    if (!a.retryNow) return { held: a.holder };
+  }
+  return { held: undefined }; // changing under us 100 times in a row: someone is taking it
 }
 
 /**

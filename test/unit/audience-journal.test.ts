@@ -104,7 +104,7 @@ describe('Journal: lock', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     const j = Journal.open(file, header);
-    expect(fs.readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid));
+    expect(JSON.parse(fs.readFileSync(file + '.lock', 'utf8'))).toMatchObject({ pid: process.pid });
     const err = thrown(() => Journal.open(file, header));
     expect(err).toBeInstanceOf(RetryLaterError);
     expect(err.message).toBe(`another upload (pid ${process.pid}) is using the journal ${file}`);
@@ -115,18 +115,38 @@ describe('Journal: lock', () => {
     Journal.open(file, header).close();
   });
 
-  it('a lock whose process is gone, or that held no pid for 10 s, is stale and taken over', () => {
+  it('a lock whose process is gone, or that held no pid for 30 s, is stale and taken over', () => {
     const { file, input } = setup();
     const header = { fingerprint: fileFingerprint(input), options: {} };
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const old = new Date(Date.now() - 11_000);
-    for (const stale of [String(deadPid()), 'garbage', '0', '-1', '']) {
+    const old = new Date(Date.now() - 31_000);
+    const dead = deadPid();
+    // a bare pid (what earlier versions wrote), a record, and what is no record at all
+    for (const stale of [String(dead), JSON.stringify({ pid: dead, at: 0 }), 'garbage', '0', '-1', '']) {
       fs.writeFileSync(file + '.lock', stale);
       fs.utimesSync(file + '.lock', old, old);
       const j = Journal.open(file, header);
-      expect(fs.readFileSync(file + '.lock', 'utf8')).toBe(String(process.pid));
+      expect(JSON.parse(fs.readFileSync(file + '.lock', 'utf8'))).toMatchObject({ pid: process.pid });
       j.close();
     }
+  });
+
+  it('a live pid whose process started after the lock was written (pid reused) is not the holder', () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file + '.lock', JSON.stringify({ pid: process.pid, start: '1', at: 0, nonce: 'x' }));
+    Journal.open(file, header).close();
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+  });
+
+  it('a bare pid of a live process (an earlier version running) is held', () => {
+    const { file, input } = setup();
+    const header = { fingerprint: fileFingerprint(input), options: {} };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file + '.lock', String(process.pid));
+    const err = thrown(() => Journal.open(file, header));
+    expect(err.message).toBe(`another upload (pid ${process.pid}) is using the journal ${file}`);
   });
 });
 

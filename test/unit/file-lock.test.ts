@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { processStart, withFileLock } from '../../src/core/file-lock.js';
+import { processStart, tryLock, withFileLock } from '../../src/core/file-lock.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-lock-'));
 const lock = path.join(dir, 'config.json.oauth2-refresh.lock');
@@ -108,5 +108,32 @@ describe('store write lock (synchronous)', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(75);
     fs.writeFileSync(lock, JSON.stringify({ pid: 4_194_999, at: Date.now() }));
     expect(withFileLockSync(lock, () => 'dead holder')).toBe('dead holder');
+  });
+});
+
+describe('tryLock (held as long as a command runs: journal, snapshot)', () => {
+  it('takes a free lock, reports a live holder at once, takes over a dead one, releases only its own', () => {
+    const got = tryLock(lock);
+    if (!('release' in got)) throw new Error('not taken');
+    expect(tryLock(lock)).toEqual({ held: expect.objectContaining({ pid: process.pid }) });
+    got.release();
+    expect(fs.existsSync(lock)).toBe(false);
+    fs.writeFileSync(lock, JSON.stringify({ pid: 2 ** 22 + 1, at: 0, nonce: 'dead' })); // above pid_max's default
+    const again = tryLock(lock);
+    expect('release' in again).toBe(true);
+    expect(JSON.parse(fs.readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, at: 0, nonce: 'someone-else' }));
+    if ('release' in again) again.release(); // not ours any more: left alone
+    expect(fs.existsSync(lock)).toBe(true);
+  });
+
+  it('a folder in the lock place is an error naming it at once, for the waiting lock too', async () => {
+    fs.mkdirSync(lock);
+    try {
+      expect(() => tryLock(lock)).toThrow(`${lock} is not a lock file xctl can read (a folder)`);
+      await expect(withFileLock(lock, async () => 1, { timeoutMs: 60_000 })).rejects.toThrow('is not a lock file');
+    } finally {
+      fs.rmSync(lock, { recursive: true });
+    }
   });
 });
