@@ -17,23 +17,13 @@ import { register as registerListen, webhooksListen } from '../../../src/command
 import { webhooksSend } from '../../../src/commands/webhooks/send.js';
 import { webhooksDoctor } from '../../../src/commands/webhooks/doctor.js';
 import type { CheckFailed } from '../../../src/core/errors.js';
+import { exitOf } from '../../helpers/exit-of.js';
 import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
 import { startEndpoint, type Endpoint, type EndpointMode } from '../../helpers/endpoints.js';
 import { TEST_NOW, testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
 
 let t: TestContext;
 afterEach(() => t.cleanup());
-
-/** The exit code main.ts would give: 0, or the error's own (UsageError 2, CheckFailed 1, ...). */
-async function exitOf(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-    return { code: 0, message: '' };
-  } catch (e) {
-    const err = e as Error & { exitCode?: number };
-    return { code: err.exitCode ?? 1, message: err.message };
-  }
-}
 
 /** A context on an empty registry: a test that expects nothing sent reads `http.requests`. */
 function quiet(o: TestContextOptions = {}): HttpRegistry {
