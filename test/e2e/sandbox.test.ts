@@ -1,10 +1,22 @@
+// The sandbox end to end, on one ads sandbox where the clock allows: conformance as the official
+// clients send (issue 26), `xctl sandbox trigger|faults|logs|state` and `sandbox start --state`
+// through the real CLI, and fault injection for every command family (issue 10). The credential
+// rules run on a sandbox of their own: a manual clock and 4 token requests a minute. Flags,
+// refusals and output of the sandbox verbs are tested in-process in test/unit/verbs/sandbox.test.ts.
+//
 // Conformance, third round (issue 26): what the official Python Ads SDK, tweepy and the Python
 // XDK found, sent the way those clients send it (query parameters built by `requests`: a list is
 // repeated keys; "load, change, save" sends back every property it read), straight to a sandbox.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 import { png } from '../../scripts/demo/lib/png.js';
+import { adminKey, runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/live-cli.js';
+import { startReceiver } from '../helpers/receiver.js';
+import { basicFetch, bearerFetch, decideOnPage, signedFetch, type Keys } from '../helpers/oauth-client.js';
 
 let t: AdsSandbox;
 let acct: string;
@@ -714,5 +726,761 @@ describe('items 8 and 13: users as the platform describes them; rate_limit_statu
     expect(vc.remaining).toBeLessThan(900);
     expect(vc.reset).toBeGreaterThan(Date.now() / 1000);
     expect(r.body.resources.media!['/media/upload']).toMatchObject({ limit: 900 });
+  });
+});
+
+// `xctl sandbox trigger|faults|logs|state` and `sandbox start --state FILE` through the real CLI
+// against a real sandbox (issue 20 items 9 and 20).
+describe('the sandbox verbs through the real CLI', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = tempDir('xctl-sbstate-');
+  });
+  afterAll(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('sandbox trigger', () => {
+    it('says when nobody receives the event', async () => {
+      const r = await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '42']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/deliveries 0: no subscription matches; run `xctl webhooks listen --register`/);
+    });
+    it('says what is missing when a subscription matches but has no webhook and no stream (issue 29 item 3)', async () => {
+      const sub = await t.run([
+        'activity',
+        'subscriptions',
+        'create',
+        '--event',
+        'profile.update.bio',
+        '--user-id',
+        '4242',
+        '--json',
+      ]);
+      expect(sub.code, sub.stderr).toBe(0);
+      const r = await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '4242']);
+      expect(r.code, r.stderr).toBe(0);
+      const id = String(
+        Object.values(JSON.parse(sub.stdout) as Record<string, unknown>).find((v) => /^\d{10,}$/.test(String(v))),
+      );
+      expect(r.stderr).toBe(
+        `deliveries 0: subscription ${id} matches but has no webhook and no activity stream is connected; connect \`xctl activity stream\` (the event is kept for its backfill), or give the subscription a webhook (\`xctl webhooks listen --register\`)\n`,
+      );
+    });
+  });
+
+  describe('sandbox faults', () => {
+    it('sets, lists and clears the faults of a running sandbox', async () => {
+      const s = await t.run([
+        'sandbox',
+        'faults',
+        'set',
+        'error_rate=1',
+        'status=502',
+        'match=^/2/webhooks$',
+        'count=1',
+      ]);
+      expect(s.code, s.stderr).toBe(0);
+      expect(s.stdout).toMatch(/faults: error_rate=1,status=502,match=\^\/2\/webhooks\$,count=1/);
+      expect(t.sb.app.faults.spec).toMatchObject({ error_rate: 1, status: 502, count: 1 });
+      const l = await t.run(['sandbox', 'faults']);
+      expect(l.stdout).toMatch(/faults: error_rate=1,.* \(injected 0\)/);
+      const c = await t.run(['sandbox', 'faults', 'clear']);
+      expect(c.stdout).toMatch(/faults: none/);
+      expect(t.sb.app.faults.spec).toEqual({});
+    });
+    it('the endpoint refuses unknown faults too', async () => {
+      const res = await fetch(t.sb.baseUrl + '/_sandbox/faults', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...adminKey(t.sb.seed) },
+        body: '{"bogus":1}',
+      });
+      expect(res.status).toBe(400);
+    });
+  });
+
+  describe('sandbox logs', () => {
+    it('prints requests and deliveries with method, path, status and ms, and never a credential', async () => {
+      await t.run(['webhooks', 'list']);
+      const r = await t.run(['sandbox', 'logs', '--limit', '500']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {2}GET {4}\/2\/webhooks {2}200 {2}\d+ms$/m);
+      const s = t.sb.seed;
+      for (const secret of [s.api_secret, s.access_token, s.access_token_secret, s.client_secret])
+        expect(r.stdout).not.toContain(secret);
+      expect(r.stdout).not.toMatch(/authorization|oauth_signature/i);
+    });
+    it('--follow prints new entries as they come; Ctrl-C ends it with exit 0', async () => {
+      const live = spawnCli(['sandbox', 'logs', '--follow', '--limit', '1'], t.env);
+      await live.waitStderr(/following the sandbox log/);
+      await t.run(['sandbox', 'trigger', 'news.new', '--data', '{"headline":"x"}']);
+      await new Promise((r) => setTimeout(r, 300));
+      live.child.kill('SIGINT');
+      const done = await live.done;
+      expect(done.code).toBe(0);
+      expect(done.stdout).toMatch(/POST {3}\/_sandbox\/events {2}200/);
+    });
+    it('the log endpoint takes the sandbox app key', async () => {
+      expect((await fetch(t.sb.baseUrl + '/_sandbox/logs')).status).toBe(401);
+      const wrong = Buffer.from(`${t.sb.seed.api_key}:nope`).toString('base64');
+      expect(
+        (await fetch(t.sb.baseUrl + '/_sandbox/logs', { headers: { authorization: `Basic ${wrong}` } })).status,
+      ).toBe(401);
+      const okAuth = Buffer.from(`${t.sb.seed.api_key}:${t.sb.seed.api_secret}`).toString('base64');
+      expect(
+        (await fetch(t.sb.baseUrl + '/_sandbox/logs', { headers: { authorization: `Basic ${okAuth}` } })).status,
+      ).toBe(200);
+    });
+  });
+
+  describe('sandbox state', () => {
+    it('--out writes the whole state 0600; the export endpoint refuses callers without the app key', async () => {
+      const file = path.join(dir, 'dump.json');
+      const r = await t.run(['sandbox', 'state', '--out', file]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { xctl_sandbox_state: number; seed: { api_key: string } };
+      expect(j.xctl_sandbox_state).toBe(1);
+      expect(j.seed.api_key).toBe(t.sb.seed.api_key);
+      expect(r.stdout).toBe('');
+      expect((await fetch(t.sb.baseUrl + '/_sandbox/state/export')).status).toBe(401);
+      const asUser = await fetch(t.sb.baseUrl + '/_sandbox/state/export', {
+        headers: { authorization: 'Bearer nope' },
+      });
+      expect(asUser.status).toBe(401);
+    });
+  });
+
+  describe('sandbox start --state FILE', () => {
+    const start = (file: string) =>
+      spawnCli(['sandbox', 'start', '--json', '--state', file], { XCTL_CONFIG_DIR: tempDir() });
+    const envOf = (line: string) => {
+      const s = JSON.parse(line) as Record<string, string>;
+      return {
+        XCTL_CONFIG_DIR: tempDir(),
+        XCTL_BASE_URL: s.base_url!,
+        XCTL_API_KEY: s.api_key!,
+        XCTL_API_SECRET: s.api_secret!,
+        XCTL_ACCESS_TOKEN: s.access_token!,
+        XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret!,
+        XCTL_ACCOUNT_ID: s.account_id!,
+      };
+    };
+    // Called right after spawning, before any output can have gone by.
+    const firstLine = (live: ReturnType<typeof spawnCli>) =>
+      new Promise<string>((resolve) => {
+        let buf = '';
+        const on = (d: Buffer) => {
+          buf += d;
+          if (buf.includes('\n')) {
+            live.child.stdout.off('data', on);
+            resolve(buf.split('\n')[0]!);
+          }
+        };
+        live.child.stdout.on('data', on);
+      });
+
+    it('starts fresh, saves on exit (0600), and a restart has the same keys and data', async () => {
+      const file = path.join(dir, 'fixtures.json');
+      const a = start(file);
+      const lineA = firstLine(a);
+      await a.waitStderr(/does not exist yet: starting fresh/);
+      const envA = envOf(await lineA);
+      const created = await runCli(
+        ['audiences', 'create', '--name', 'Fixture audience', '--fields', 'id', '-o', 'tsv'],
+        {
+          env: envA,
+        },
+      );
+      expect(created.code, created.stderr).toBe(0);
+      const audId = created.stdout.trim();
+      a.child.kill('SIGTERM');
+      const doneA = await a.done;
+      expect(doneA.code).toBe(0);
+      expect(doneA.stderr).toMatch(/sandbox state saved to/);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+
+      const b = start(file);
+      const envB = envOf(await firstLine(b));
+      expect(envB.XCTL_API_KEY).toBe(envA.XCTL_API_KEY);
+      expect(envB.XCTL_ACCESS_TOKEN).toBe(envA.XCTL_ACCESS_TOKEN);
+      const got = await runCli(['audiences', 'get', audId, '--fields', 'name', '-o', 'tsv'], { env: envB });
+      expect(got.code, got.stderr).toBe(0);
+      expect(got.stdout.trim()).toBe('Fixture audience');
+      b.child.kill('SIGINT');
+      expect((await b.done).code).toBe(0);
+    });
+  });
+});
+
+// Fault injection for every command family (issue 10): reads (idempotent) are retried through
+// 5xx and dropped connections and succeed; creates (POST) that failed after the write happened
+// are not repeated, and the message says the write may have happened; a DELETE retried after a
+// lost answer says its 404 is most likely the first attempt's doing.
+describe('fault injection for every command family', () => {
+  let rx: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    rx = await startReceiver(t.sb.seed.api_secret);
+  });
+  afterAll(async () => {
+    await rx.close();
+  });
+  afterEach(async () => {
+    await t.admin('DELETE', '/_sandbox/faults');
+  });
+
+  const fault = (spec: Record<string, unknown>) => t.admin('POST', '/_sandbox/faults', spec);
+  const count = (method: string, re: RegExp) =>
+    t.requests.filter((l) => l.startsWith(method + ' ') && re.test(l)).length;
+  const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at /);
+
+  describe('reads are retried through 5xx and dropped connections', () => {
+    const reads: Array<[string, string[], string]> = [
+      ['webhooks', ['webhooks', 'list'], '^/2/webhooks'],
+      ['activity', ['activity', 'subscriptions', 'list'], '^/2/activity/subscriptions'],
+      ['stream', ['stream', 'rules', 'list'], '^/2/tweets/search/stream/rules'],
+      ['ads', ['ads', 'campaigns', 'list'], '/campaigns'],
+      ['audiences', ['audiences', 'list'], '/custom_audiences'],
+    ];
+    for (const [family, args, match] of reads) {
+      it(`${family}: two 503s then success; two drops then success`, async () => {
+        await fault({ error_rate: 1, status: 503, count: 2, match, method: 'GET' });
+        const r = await t.run(args);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr.match(/HTTP 503 from GET .*; retrying/g)).toHaveLength(2);
+        await fault({ drop_rate: 1, count: 2, match, method: 'GET' });
+        const d = await t.run(args);
+        expect(d.code, d.stderr).toBe(0);
+        expect(d.stderr.match(/closed unexpectedly; retrying/g)).toHaveLength(2);
+      });
+    }
+  });
+
+  describe('creates are not repeated when the write may have happened', () => {
+    const creates: Array<[string, (n: number) => string[], string, string]> = [
+      ['webhooks', (n) => ['webhooks', 'create', `${rx.url.replace(/\/$/, '')}/hook${n}`], '^/2/webhooks$', 'webhooks'],
+      [
+        'activity',
+        (n) => ['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', String(100 + n)],
+        '^/2/activity/subscriptions$',
+        'activity_subscriptions',
+      ],
+      [
+        'stream',
+        (n) => ['stream', 'rules', 'add', `faulty rule ${n}`],
+        '^/2/tweets/search/stream/rules$',
+        'stream_rules',
+      ],
+      [
+        'ads',
+        () => [
+          'ads',
+          'campaigns',
+          'create',
+          '--name',
+          `faulty ${Math.random()}`,
+          '--funding-instrument-id',
+          [...t.collection('funding_instruments').keys()][0]!,
+          '--daily-budget-amount-local-micro',
+          '5000000',
+        ],
+        '/campaigns$',
+        'campaigns',
+      ],
+      [
+        'audiences',
+        () => ['audiences', 'create', '--name', `faulty ${Math.random()}`],
+        '/custom_audiences$',
+        'custom_audiences',
+      ],
+    ];
+    const state = async (name: string) =>
+      (await t.admin<{ counts: Record<string, number> }>('GET', '/_sandbox/state')).counts[name] ?? 0;
+
+    for (const [family, args, match, entity] of creates) {
+      it(`${family}: a 500 after the write, then a connection dropped after the write: one POST each, "may have been applied"`, async () => {
+        const re = new RegExp(match.replace(/^\^/, '').replace(/\$$/, ''));
+        const before = await state(entity);
+        const posts = count('POST', re);
+        await fault({ error_rate: 1, status: 500, count: 1, after: true, match, method: 'POST' });
+        const r = await t.run(args(1));
+        expect(r.code, r.stderr).toBe(1);
+        expect(r.stderr).toMatch(/HTTP 500/);
+        expect(r.stderr).toMatch(/hint: .*not retried: the POST may have been applied/);
+        noStack(r.stderr);
+        expect(count('POST', re) - posts).toBe(1);
+        expect(await state(entity)).toBe(before + 1); // the write did happen: the message was right
+
+        await fault({ drop_rate: 1, count: 1, after: true, match, method: 'POST' });
+        const d = await t.run(args(2));
+        expect(d.code, d.stderr).toBe(1);
+        expect(d.stderr).toMatch(/error: connection to .* closed unexpectedly/);
+        expect(d.stderr).toMatch(/hint: .*the POST may have been applied before the connection failed/);
+        noStack(d.stderr);
+        // a dropped answer leaves no line in the request log: the state shows one write, not two
+        expect(await state(entity)).toBe(before + 2);
+      });
+    }
+
+    it('a 503 before the handler is not retried either (the client cannot tell), and says so', async () => {
+      await fault({ error_rate: 1, status: 503, count: 1, match: '/custom_audiences$', method: 'POST' });
+      const r = await t.run(['audiences', 'create', '--name', 'never written']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/hint: .*may have been applied/);
+    });
+  });
+
+  describe('idempotent writes', () => {
+    it('a PUT is retried after a lost answer and succeeds', async () => {
+      const c = JSON.parse((await t.run(['audiences', 'create', '--name', 'put target', '--json'])).stdout);
+      await fault({
+        error_rate: 1,
+        status: 500,
+        count: 1,
+        after: true,
+        match: `/custom_audiences/${c.id}$`,
+        method: 'PUT',
+      });
+      const r = await t.run(['audiences', 'update', c.id, '--name', 'put target 2', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).name).toBe('put target 2');
+      expect(r.stderr).toMatch(/HTTP 500 from PUT .*retrying/);
+    });
+
+    it('a DELETE retried after a lost answer gets 404, and is told the first attempt most likely deleted it', async () => {
+      const fi = [...t.collection('funding_instruments').keys()][0]!;
+      const c = JSON.parse(
+        (
+          await t.run([
+            'ads',
+            'campaigns',
+            'create',
+            '--name',
+            'to delete',
+            '--funding-instrument-id',
+            fi,
+            '--daily-budget-amount-local-micro',
+            '5000000',
+            '--json',
+          ])
+        ).stdout,
+      );
+      await fault({
+        error_rate: 1,
+        status: 500,
+        count: 1,
+        after: true,
+        match: `/campaigns/${c.id}$`,
+        method: 'DELETE',
+      });
+      const r = await t.run(['ads', 'campaigns', 'delete', c.id, '--yes']);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/error: .*HTTP 404/);
+      expect(r.stderr).toMatch(
+        /hint: the DELETE was retried after "HTTP 500": the first attempt most likely deleted it/,
+      );
+      expect(t.collection('campaigns').get(c.id)?.deleted).toBe(true);
+    });
+  });
+});
+
+// The sandbox's credential rules (credentials-webhooks.md 3.1, 4.1, 4.2, 5, 7; platform-notes.md
+// "Token endpoints") checked with plain HTTP clients: every transition of both credential tables
+// and every error code.
+describe('credential rules (a manual-clock sandbox, 4 token requests a minute)', () => {
+  let cr: TestSandbox;
+  let base: string;
+  let app: Keys;
+  let owner: Keys;
+
+  beforeAll(async () => {
+    cr = await startTestSandbox({ clock: 'manual', tokenRequestsPerMinute: 4 });
+    const s = cr.sb.seed;
+    base = s.base_url;
+    app = { consumerKey: s.api_key, consumerSecret: s.api_secret };
+    owner = { ...app, token: s.access_token, tokenSecret: s.access_token_secret };
+  });
+  afterAll(() => cr.close());
+
+  const verifyCreds = (keys: Keys) => signedFetch(keys, 'GET', `${base}/1.1/account/verify_credentials.json`);
+  const code = (a: { data: Record<string, unknown> }) =>
+    (a.data.errors as Array<{ code: number }> | undefined)?.[0]?.code;
+
+  async function requestToken(callback: string, query = ''): Promise<{ token: string; secret: string }> {
+    const r = await signedFetch(app, 'POST', `${base}/oauth/request_token${query}`, {
+      extra: { oauth_callback: callback },
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.data.oauth_callback_confirmed).toBe('true');
+    return { token: r.data.oauth_token as string, secret: r.data.oauth_token_secret as string };
+  }
+
+  /** The whole three-legged flow with a loopback callback; returns the access token pairs. */
+  async function login(screenName = 'sandbox_alice', query = ''): Promise<Record<string, string>> {
+    const rt = await requestToken('http://127.0.0.1:9/callback', query);
+    const page = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', { screenName });
+    const verifier = new URL(page.location!).searchParams.get('oauth_verifier')!;
+    const r = await signedFetch(
+      { ...app, token: rt.token, tokenSecret: rt.secret },
+      'POST',
+      `${base}/oauth/access_token`,
+      { extra: { oauth_verifier: verifier } },
+    );
+    expect(r.status, r.text).toBe(200);
+    return r.data as Record<string, string>;
+  }
+
+  describe('OAuth 1.0a signatures (401 code 32)', () => {
+    it('accepts a good signature and rejects a wrong secret, a stale timestamp, a reused nonce and an unknown key', async () => {
+      const good = await verifyCreds(owner);
+      expect(good.status).toBe(200);
+      expect(good.data.screen_name).toBe('xctl_dev');
+      expect(good.headers.get('x-rate-limit-limit')).toMatch(/^\d+$/);
+
+      const wrong = await verifyCreds({ ...owner, consumerSecret: 'not-the-secret' });
+      expect([wrong.status, code(wrong)]).toEqual([401, 32]);
+      const wrongTokenSecret = await verifyCreds({ ...owner, tokenSecret: 'not-the-token-secret' });
+      expect([wrongTokenSecret.status, code(wrongTokenSecret)]).toEqual([401, 32]);
+
+      const stale = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, {
+        timestamp: Math.floor(Date.now() / 1000) - 3600,
+      });
+      expect([stale.status, code(stale)]).toEqual([401, 32]);
+
+      const first = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, {
+        nonce: 'fixed-nonce-1',
+      });
+      expect(first.status).toBe(200);
+      const replay = await signedFetch(owner, 'GET', `${base}/1.1/account/verify_credentials.json`, {
+        authorization: first.authorization,
+      });
+      expect([replay.status, code(replay)]).toEqual([401, 32]);
+
+      const unknown = await verifyCreds({ ...owner, consumerKey: 'no-such-app-key' });
+      expect([unknown.status, code(unknown)]).toEqual([401, 32]);
+
+      // A tampered query (signed one thing, sent another) fails the signature.
+      const signedForA1 = oauth1Header(owner, {
+        method: 'GET',
+        url: `${base}/1.1/account/verify_credentials.json?a=1`,
+      });
+      const res = await fetch(`${base}/1.1/account/verify_credentials.json?a=2`, {
+        headers: { authorization: signedForA1 },
+      });
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { errors: Array<{ code: number }> }).errors[0]!.code).toBe(32);
+      const sameQuery = await fetch(`${base}/1.1/account/verify_credentials.json?a=1`, {
+        headers: {
+          authorization: oauth1Header(owner, { method: 'GET', url: `${base}/1.1/account/verify_credentials.json?a=1` }),
+        },
+      });
+      expect(sameQuery.status).toBe(200); // the control: the same header on the signed query passes
+
+      const none = await fetch(`${base}/1.1/account/verify_credentials.json`);
+      expect(none.status).toBe(401);
+    });
+  });
+
+  describe('request token', () => {
+    it('requires oauth_callback; accepts oob and loopback; refuses an unregistered callback; checks x_auth_access_type', async () => {
+      const missing = await signedFetch(app, 'POST', `${base}/oauth/request_token`);
+      expect(missing.status).toBe(400);
+      expect(JSON.stringify(missing.data)).toMatch(/oauth_callback is required/);
+
+      const evil = await signedFetch(app, 'POST', `${base}/oauth/request_token`, {
+        extra: { oauth_callback: 'https://evil.example/cb' },
+      });
+      expect([evil.status, code(evil)]).toEqual([403, 415]);
+
+      await requestToken('oob');
+      await requestToken('http://localhost:8123/cb');
+      const rt = await requestToken('http://127.0.0.1:8123/callback', '?x_auth_access_type=read');
+      expect(rt.token).toMatch(/^\w+$/);
+
+      const bad = await signedFetch(app, 'POST', `${base}/oauth/request_token?x_auth_access_type=admin`, {
+        extra: { oauth_callback: 'oob' },
+      });
+      expect(bad.status).toBe(400);
+    });
+  });
+
+  describe('authorize and authenticate pages', () => {
+    it('serve HTML with Allow and Deny; screen_name preselects; force_login asks for credentials', async () => {
+      const rt = await requestToken('oob');
+      const page = await fetch(`${base}/oauth/authorize?oauth_token=${rt.token}&screen_name=sandbox_bob`);
+      expect(page.headers.get('content-type')).toMatch(/text\/html/);
+      const html = await page.text();
+      expect(html).toContain('id="allow"');
+      expect(html).toContain('id="deny"');
+      expect(html).toMatch(/value="sandbox_bob" checked/);
+      expect(html).not.toContain('id="password"');
+
+      const forced = await (
+        await fetch(`${base}/oauth/authenticate?oauth_token=${rt.token}&force_login=true&screen_name=sandbox_alice`)
+      ).text();
+      expect(forced).toMatch(/id="username" name="screen_name" value="sandbox_alice"/);
+      expect(forced).toContain('id="password"');
+      // Without a password the forced login does not go through.
+      const noPw = await fetch(`${base}/oauth/authorize`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          oauth_token: rt.token,
+          decision: 'allow',
+          screen_name: 'sandbox_alice',
+          force_login: 'true',
+        }),
+      });
+      expect(noPw.status).toBe(400);
+
+      const gone = await fetch(`${base}/oauth/authorize?oauth_token=nope`);
+      expect(gone.status).toBe(400);
+    });
+
+    it('oob: Allow shows the PIN in id="pin", and the PIN is the verifier', async () => {
+      const rt = await requestToken('oob');
+      const res = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', {
+        screenName: 'sandbox_bob',
+      });
+      expect(res.status).toBe(200);
+      expect(res.pin).toMatch(/^\d{7}$/);
+      const at = await signedFetch(
+        { ...app, token: rt.token, tokenSecret: rt.secret },
+        'POST',
+        `${base}/oauth/access_token`,
+        { extra: { oauth_verifier: res.pin! } },
+      );
+      expect(at.status).toBe(200);
+      expect(at.data).toMatchObject({ user_id: '6253282', screen_name: 'sandbox_bob' });
+    });
+
+    it('authenticate skips the page for a user who already approved, unless force_login', async () => {
+      const first = await requestToken('http://127.0.0.1:9/cb');
+      const allowed = await decideOnPage(`${base}/oauth/authenticate?oauth_token=${first.token}`, 'allow', {
+        screenName: 'sandbox_alice',
+      });
+      expect(allowed.cookie).toMatch(/^sandbox_user=783214$/);
+      const second = await requestToken('http://127.0.0.1:9/cb');
+      const again = await fetch(`${base}/oauth/authenticate?oauth_token=${second.token}`, {
+        redirect: 'manual',
+        headers: { cookie: allowed.cookie! },
+      });
+      expect(again.status).toBe(302);
+      expect(new URL(again.headers.get('location')!).searchParams.get('oauth_verifier')).toBeTruthy();
+      const third = await requestToken('http://127.0.0.1:9/cb');
+      const forced = await fetch(`${base}/oauth/authenticate?oauth_token=${third.token}&force_login=true`, {
+        redirect: 'manual',
+        headers: { cookie: allowed.cookie! },
+      });
+      expect(forced.status).toBe(200);
+      // authorize always asks (desktop applications).
+      const viaAuthorize = await fetch(`${base}/oauth/authorize?oauth_token=${third.token}`, {
+        redirect: 'manual',
+        headers: { cookie: allowed.cookie! },
+      });
+      expect(viaAuthorize.status).toBe(200);
+    });
+
+    it('Deny redirects with denied=<token> and the request token can no longer be exchanged', async () => {
+      const rt = await requestToken('http://127.0.0.1:9/callback');
+      const res = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'deny');
+      expect(res.status).toBe(302);
+      const loc = new URL(res.location!);
+      expect(loc.searchParams.get('denied')).toBe(rt.token);
+      expect(loc.searchParams.get('oauth_verifier')).toBeNull();
+      const at = await signedFetch(
+        { ...app, token: rt.token, tokenSecret: rt.secret },
+        'POST',
+        `${base}/oauth/access_token`,
+        { extra: { oauth_verifier: 'x' } },
+      );
+      expect(at.status).toBe(401);
+    });
+
+    it('a request token expires after 15 minutes of sandbox time', async () => {
+      const rt = await requestToken('oob');
+      await cr.admin('POST', '/_sandbox/clock', { advance: '16m' });
+      expect((await fetch(`${base}/oauth/authorize?oauth_token=${rt.token}`)).status).toBe(400);
+    });
+  });
+
+  describe('access token: the verifier is strictly required and single-use', () => {
+    it('missing verifier fails; wrong verifier burns the request token; the right one works once', async () => {
+      const rt = await requestToken('http://127.0.0.1:9/callback');
+      const page = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt.token}`, 'allow', {
+        screenName: 'sandbox_alice',
+      });
+      const verifier = new URL(page.location!).searchParams.get('oauth_verifier')!;
+      const rtKeys = { ...app, token: rt.token, tokenSecret: rt.secret };
+      const missing = await signedFetch(rtKeys, 'POST', `${base}/oauth/access_token`);
+      expect(missing.status).toBe(401);
+      expect(missing.text).toMatch(/oauth_verifier/);
+
+      const ok = await signedFetch(rtKeys, 'POST', `${base}/oauth/access_token`, {
+        extra: { oauth_verifier: verifier },
+      });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('content-type')).toMatch(/x-www-form-urlencoded/);
+      expect(Object.keys(ok.data).sort()).toEqual(['oauth_token', 'oauth_token_secret', 'screen_name', 'user_id']);
+      expect(ok.data).toMatchObject({ user_id: '783214', screen_name: 'sandbox_alice' });
+
+      const reuse = await signedFetch(rtKeys, 'POST', `${base}/oauth/access_token`, {
+        extra: { oauth_verifier: verifier },
+      });
+      expect(reuse.status).toBe(401);
+      expect(reuse.text).toMatch(/Invalid request token/);
+
+      const rt2 = await requestToken('http://127.0.0.1:9/callback');
+      const page2 = await decideOnPage(`${base}/oauth/authorize?oauth_token=${rt2.token}`, 'allow');
+      const good2 = new URL(page2.location!).searchParams.get('oauth_verifier')!;
+      const rt2Keys = { ...app, token: rt2.token, tokenSecret: rt2.secret };
+      const wrong = await signedFetch(rt2Keys, 'POST', `${base}/oauth/access_token`, {
+        extra: { oauth_verifier: 'guess' },
+      });
+      expect(wrong.status).toBe(401);
+      const late = await signedFetch(rt2Keys, 'POST', `${base}/oauth/access_token`, {
+        extra: { oauth_verifier: good2 },
+      });
+      expect(late.status).toBe(401);
+    });
+
+    it('x_auth_access_type=read yields a read-only token (x-access-level)', async () => {
+      const tok = await login('sandbox_bob', '?x_auth_access_type=read');
+      const me = await verifyCreds({ ...app, token: tok.oauth_token, tokenSecret: tok.oauth_token_secret });
+      expect(me.headers.get('x-access-level')).toBe('read');
+      const full = await login('sandbox_bob');
+      const me2 = await verifyCreds({ ...app, token: full.oauth_token, tokenSecret: full.oauth_token_secret });
+      expect(me2.headers.get('x-access-level')).toBe('read-write-directmessages');
+    });
+  });
+
+  describe('user token invalidation', () => {
+    it('issued -> invalidated: later use is 401 code 89; a new login yields a different token', async () => {
+      const tok = await login('sandbox_alice');
+      const keys = { ...app, token: tok.oauth_token, tokenSecret: tok.oauth_token_secret };
+      expect((await verifyCreds(keys)).status).toBe(200);
+      const inv = await signedFetch(keys, 'POST', `${base}/1.1/oauth/invalidate_token`);
+      expect(inv.status).toBe(200);
+      expect(inv.data).toEqual({ access_token: tok.oauth_token });
+      const after = await verifyCreds(keys);
+      expect([after.status, code(after)]).toEqual([401, 89]);
+      expect(JSON.stringify(after.data)).toMatch(/Invalid or expired token/);
+      const again = await signedFetch(keys, 'POST', `${base}/1.1/oauth/invalidate_token.json`);
+      expect([again.status, code(again)]).toEqual([401, 89]);
+      const next = await login('sandbox_alice');
+      expect(next.oauth_token).not.toBe(tok.oauth_token);
+      expect(
+        (await verifyCreds({ ...app, token: next.oauth_token, tokenSecret: next.oauth_token_secret })).status,
+      ).toBe(200);
+      // The .json suffix is the same endpoint.
+      const viaJson = await signedFetch(
+        { ...app, token: next.oauth_token, tokenSecret: next.oauth_token_secret },
+        'POST',
+        `${base}/1.1/oauth/invalidate_token.json`,
+      );
+      expect(viaJson.status).toBe(200);
+    });
+
+    it('invalidate_token needs a user token (consumer-only signing is refused)', async () => {
+      const r = await signedFetch(app, 'POST', `${base}/1.1/oauth/invalidate_token`);
+      expect([r.status, code(r)]).toEqual([401, 32]);
+    });
+  });
+
+  describe('OAuth 2.0 app-only bearer', () => {
+    const rls = `/1.1/application/rate_limit_status.json`;
+    it('none -> issued -> same on repeat -> invalidated by the owner -> a different one; 403 code 99 when asked too often', async () => {
+      await cr.admin('POST', '/_sandbox/clock', { advance: '2m' }); // a fresh token-request window
+      const url = `${base}/oauth2/token`;
+      const s = cr.sb.seed;
+      const badBasic = await basicFetch(s.api_key, 'wrong', url, 'grant_type=client_credentials');
+      expect([badBasic.status, code(badBasic)]).toEqual([403, 99]);
+      const noGrant = await basicFetch(s.api_key, s.api_secret, url, '');
+      expect([noGrant.status, code(noGrant)]).toEqual([400, 170]);
+      const queryGrant = await basicFetch(s.api_key, s.api_secret, `${url}?grant_type=client_credentials`, '');
+      expect(queryGrant.status).toBe(400);
+      const wrongGrant = await basicFetch(s.api_key, s.api_secret, url, 'grant_type=password');
+      expect([wrongGrant.status, code(wrongGrant)]).toEqual([403, 99]);
+
+      await cr.admin('POST', '/_sandbox/clock', { advance: '2m' });
+      const one = await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials');
+      expect(one.status).toBe(200);
+      expect(one.data.token_type).toBe('bearer');
+      const bearer = one.data.access_token as string;
+      expect(bearer).toMatch(/^AAAA/);
+      expect(bearer).toMatch(/%2F|%3D/); // the URL-encoded form of platform-notes.md
+      const two = await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials');
+      expect(two.data.access_token).toBe(bearer);
+
+      const used = await bearerFetch(bearer, base + rls);
+      expect(used.status).toBe(200);
+      expect(used.data.rate_limit_context).toEqual({ application: `app-only:${s.api_key}` });
+      // An app-only bearer on a user endpoint: 403 code 220.
+      const onUser = await bearerFetch(bearer, `${base}/1.1/account/verify_credentials.json`);
+      expect([onUser.status, code(onUser)]).toEqual([403, 220]);
+
+      // Too often: the limit is 4 per minute here; the 5th in the window is refused.
+      await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials');
+      await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials');
+      const tooOften = await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials');
+      expect([tooOften.status, code(tooOften)]).toEqual([403, 99]);
+      expect(JSON.stringify(tooOften.data)).toMatch(/authenticity_token_error/);
+      await cr.admin('POST', '/_sandbox/clock', { advance: '61s' });
+      expect((await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials')).data.access_token).toBe(
+        bearer,
+      );
+
+      // Invalidation: signed as the application owner, access_token names the bearer.
+      const inv = `${base}/oauth2/invalidate_token`;
+      const alice = await login('sandbox_alice');
+      const notOwner = await signedFetch(
+        { ...app, token: alice.oauth_token, tokenSecret: alice.oauth_token_secret },
+        'POST',
+        inv,
+        { form: { access_token: bearer } },
+      );
+      expect(notOwner.status).toBe(403);
+      const withBearer = await bearerFetch(bearer, `${inv}?access_token=${encodeURIComponent(bearer)}`, 'POST');
+      expect([withBearer.status, code(withBearer)]).toEqual([403, 220]); // must be OAuth 1.0a as the owner
+      const missing = await signedFetch(owner, 'POST', inv);
+      expect([missing.status, code(missing)]).toEqual([400, 170]);
+      const other = await signedFetch(owner, 'POST', inv, { form: { access_token: 'AAAAnot-this-one' } });
+      expect(other.status).toBe(400);
+      const done = await signedFetch(owner, 'POST', `${inv}?access_token=${encodeURIComponent(bearer)}`);
+      expect(done.status).toBe(200);
+      expect(done.data).toEqual({ access_token: bearer });
+
+      const stale = await bearerFetch(bearer, base + rls);
+      expect([stale.status, code(stale)]).toEqual([401, 89]);
+      const twice = await signedFetch(owner, 'POST', inv, { form: { access_token: bearer } });
+      expect(twice.status).toBe(400);
+
+      await cr.admin('POST', '/_sandbox/clock', { advance: '61s' });
+      const fresh = await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials');
+      expect(fresh.status).toBe(200);
+      expect(fresh.data.access_token).not.toBe(bearer);
+      expect((await bearerFetch(fresh.data.access_token as string, base + rls)).status).toBe(200);
+    });
+  });
+
+  // The platform refuses an OAuth header that is not comma-separated pairs (RFC 5849 3.5.1); a
+  // lenient sandbox let a client that drops the separators pass every test here (TESTING.md).
+  describe('OAuth 1.0a header parsing is as strict as the platform', () => {
+    const url = () => `${base}/1.1/account/verify_credentials.json?include_entities=true&include_entities=false`;
+
+    it('signs and accepts repeated query keys', async () => {
+      const r = await signedFetch(owner, 'GET', url());
+      expect(r.status, r.text).toBe(200);
+    });
+
+    it('answers 401 code 32 to the same header without its separators, or with a name twice', async () => {
+      const good = oauth1Header(owner, { method: 'GET', url: url() });
+      for (const authorization of [good.replace(/", /g, '"'), good.replace(/", /g, '" '), `${good}, oauth_nonce="x"`]) {
+        const r = await signedFetch(owner, 'GET', url(), { authorization });
+        expect(r.status, authorization).toBe(401);
+        expect(code(r)).toBe(32);
+      }
+      const ok = await signedFetch(owner, 'GET', url(), { authorization: good });
+      expect(ok.status, ok.text).toBe(200);
+    });
   });
 });
