@@ -30,6 +30,11 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'];
 const AUTHS: AuthMode[] = ['user', 'app', 'oauth2', 'none', 'basic'];
 
 export function register(cmd: Command): void {
+  registerRequest(cmd);
+}
+
+/** The verb on its command, with `runF` in place of its run function for tests (gh's runF). */
+export function registerRequest(cmd: Command, runF = request): void {
   declareOn(cmd, {
     arguments: [['<path>', 'path with optional query, e.g. "/2/webhooks" or "/12/accounts?count=5"']],
     options: [
@@ -51,7 +56,7 @@ export function register(cmd: Command): void {
       ['--raw', 'print the body exactly as received'],
       ['--paginate', 'GET every page (meta.next_token, next_cursor) and print each; --jq runs on each page'],
     ],
-    run: (ctx, o, [path]) => request(ctx, { ...o, path }),
+    run: (ctx, o, [path]) => runF(ctx, { ...o, path }),
   });
 }
 

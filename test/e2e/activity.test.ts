@@ -1,5 +1,7 @@
 // `xctl activity ...` and `xctl stream ...` against a real sandbox: subscriptions, a stream that
-// survives a dropped connection without losing an event, and filtered-stream rules.
+// survives a dropped connection without losing an event, and filtered-stream rules. Flags,
+// refusals and output of these verbs (and of account-activity) are tested in-process in
+// test/unit/verbs/activity.test.ts and test/unit/verbs/stream.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,16 +20,7 @@ afterAll(async () => {
 });
 
 describe('activity subscriptions', () => {
-  it('creates, lists and deletes; refuses deprecated names and bad filters before sending', async () => {
-    const dep = await t.run(['activity', 'subscriptions', 'create', '--event', 'ProfileBioUpdate']);
-    expect([dep.code, dep.stderr]).toEqual([2, expect.stringContaining('use profile.update.bio')]);
-    expect(
-      (await t.run(['activity', 'subscriptions', 'create', '--event', 'spaces.start', '--direction', 'inbound'])).code,
-    ).toBe(2);
-    expect(
-      (await t.run(['activity', 'subscriptions', 'create', '--event', 'dm.sent', '--keyword', 'k'.repeat(151)])).code,
-    ).toBe(2);
-    expect((await t.admin<SandboxStateBody>('GET', '/_sandbox/state')).counts.activity_subscriptions ?? 0).toBe(0);
+  it('creates, lists and deletes (the sandbox accepts what the CLI signs and sends)', async () => {
     const a = await t.run([
       'activity',
       'subscriptions',
@@ -52,7 +45,6 @@ describe('activity subscriptions', () => {
     });
     const list = await t.run(['activity', 'subscriptions', 'list', '-o', 'json']);
     expect((JSON.parse(list.stdout) as Row[]).map((s) => s.subscription_id)).toContain(sub.subscription_id);
-    expect((await t.run(['activity', 'subscriptions', 'delete', sub.subscription_id])).code).toBe(2); // needs --yes off a TTY
     const del = await t.run(['activity', 'subscriptions', 'delete', sub.subscription_id, '--yes']);
     expect([del.code, del.stderr]).toEqual([0, expect.stringContaining(`deleted subscription ${sub.subscription_id}`)]);
   });
@@ -158,15 +150,10 @@ describe('activity stream', () => {
       expect.stringMatching(/^\{"error":\{"type":"UsageError","message":"--jq: syntax error/),
     ]);
   });
-
-  it('refuses --backfill-minutes outside 0-5', async () => {
-    const r = await t.run(['activity', 'stream', '--backfill-minutes', '6']);
-    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('--backfill-minutes')]);
-  });
 });
 
 describe('stream rules', () => {
-  it('adds from arguments and a rules file, dry-runs, lists, deletes, refuses rules over 2,048 characters', async () => {
+  it('adds from arguments and a rules file, dry-runs, lists, deletes; the sandbox refuses a duplicate', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'rules.txt');
     fs.writeFileSync(file, '# pets\ncats OR dogs\n{"value":"\\"sandbox news\\"","tag":"news"}\n');
@@ -177,8 +164,6 @@ describe('stream rules', () => {
     const add = await t.run(['stream', 'rules', 'add', 'birds', '--tag', 'b', '--file', file, '-o', 'json']);
     expect(add.code).toBe(0);
     expect((JSON.parse(add.stdout) as Row[]).map((r) => r.value)).toEqual(['birds', 'cats OR dogs', '"sandbox news"']);
-    const tooLong = await t.run(['stream', 'rules', 'add', 'x'.repeat(2049)]);
-    expect([tooLong.code, tooLong.stderr]).toEqual([2, expect.stringContaining('value must be 1-2048 characters')]);
     const dup = await t.run(['stream', 'rules', 'add', 'birds']);
     expect([dup.code, dup.stderr]).toEqual([1, expect.stringContaining('DuplicateRule')]);
     const list = JSON.parse((await t.run(['stream', 'rules', 'list', '-o', 'json'])).stdout);
