@@ -50,7 +50,8 @@ beforeAll(async () => {
     outfile: path.join(root, 'dist/cli/group-boom.cjs'),
     logLevel: 'silent',
   });
-  groupStack = execFileSync(process.execPath, [path.join(root, 'dist/cli/group-boom.cjs')], { encoding: 'utf8' });
+  const group = path.join(root, 'dist/cli/group-boom.cjs');
+  groupStack = execFileSync(process.execPath, [group], { encoding: 'utf8' });
 });
 let groupStack: string;
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
