@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 'use strict';
-// Starts dist/cli/main.cjs (scripts/bundle.js) from V8's code cache when there is one.
+// Starts dist/cli/main.cjs (scripts/bundle.js) from V8's code cache when there is one, and the
+// script of the command group that main.cjs asks for (group-webhooks.cjs...) the same way.
 //
 // This file is CommonJS (bin/package.json): an ES module entry point makes node load and run its
 // ES module loader first (fs/promises, readline, the resolver...), about 5 ms on every call.
 //
 // Half of what a short command cost beyond starting node was parsing and compiling JavaScript.
 // V8 can instead rebuild the compiled functions from cached data. After a command, the functions
-// it compiled are written to a per-user cache, one file per command (`webhooks list`,
-// `ads campaigns ...`), so the next call of that command skips that work. Node's own compile cache
-// (module.enableCompileCache) does not exist on Node 20 and does not cover a script run this way.
+// it compiled are written to a per-user cache, one file per command and script (`webhooks list`
+// writes webhooks.list.v8 for main.cjs and webhooks.list@group-webhooks.v8), so the next call of
+// that command skips that work; every file goes through the same checks (below). Node's own
+// compile cache (module.enableCompileCache) does not exist on Node 20 and does not cover a script
+// run this way.
 //
 // Cached data is code: V8 checks only that it was made for a source of the same length, so a file
 // planted in the cache runs as xctl. It is read only when nobody but the user (or root) can have
@@ -26,6 +29,10 @@ const path = require('node:path');
 
 const dir = path.join(__dirname, '../dist/cli');
 const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+/** What main.cjs requires to run a command group: a script of the build (scripts/bundle.js). */
+const GROUP_SCRIPT = /^\.\/(group-[a-z-]+)\.cjs$/;
+/** Cache files kept (see writeCache). */
+const MAX_FILES = 64;
 const build = JSON.parse(fs.readFileSync(path.join(dir, 'build.json'), 'latin1'));
 // Scripts ask for the version often; it needs nothing else.
 const argv = process.argv;
@@ -36,22 +43,44 @@ if (argv.length === 3 && (argv[2] === '--version' || argv[2] === '-V')) {
 }
 
 function start() {
-  const file = path.join(dir, 'main.cjs');
+  const cache = cacheFile(argv.slice(2));
+  // Module.createRequire without loading node:module (which loads the ES module loader with it).
+  const real = module.constructor.createRequire(path.join(dir, 'main.cjs'));
+  // main.cjs requires a group's script when the group runs: from its own code cache, like main's.
+  const loaded = new Map();
+  const req = Object.assign((id) => {
+    const group = GROUP_SCRIPT.exec(id);
+    if (!group) return real(id);
+    if (!loaded.has(group[1])) loaded.set(group[1], run(group[1], cache, req));
+    return loaded.get(group[1]);
+  }, real);
+  run('main', cache, req);
+}
+
+/**
+ * Compiles and runs dist/cli/NAME.cjs as CommonJS, from this command's cached data for it when
+ * there is one; returns its module.exports. The data is written at exit when there was none or
+ * V8 rejected it: `<command>.v8` for main.cjs, `<command>@<script>.v8` for a group's script.
+ */
+function run(name, cache, req) {
+  const file = path.join(dir, `${name}.cjs`);
   // The bundle is ASCII (esbuild escapes the rest), so latin1 gives the same string, without the
   // UTF-8 decoding pass over 1 MB.
   const source = fs.readFileSync(file, 'latin1');
-  const cache = cacheFile(argv.slice(2));
-  const cachedData = cache ? readCache(cache.path) : undefined;
+  const own = cache && {
+    ...cache,
+    path: path.join(cache.root, `${cache.prefix}${cache.key}${name === 'main' ? '' : `@${name}`}.v8`),
+  };
+  const cachedData = own ? readCache(own.path) : undefined;
   const vm = require('node:vm');
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
-  if (cache && (!cachedData || script.cachedDataRejected)) {
-    process.once('exit', () => writeCache(cache, script));
+  if (own && (!cachedData || script.cachedDataRejected)) {
+    process.once('exit', () => writeCache(own, script));
   }
   const mod = { exports: {} };
-  // Module.createRequire without loading node:module (which loads the ES module loader with it).
-  const req = module.constructor.createRequire(file);
   script.runInThisContext()(mod.exports, req, mod, file, dir);
+  return mod.exports;
 }
 
 /** A folder nobody but the user and root can change: theirs, and not group/other-writable. */
@@ -78,7 +107,10 @@ function safeRoot(root) {
   }
 }
 
-/** Where this command's cached code lives, or undefined when caching is off or unsafe. */
+/**
+ * The folder of this command's cached code (root), the build's and node's prefix of its file
+ * names and the command's key, or undefined when caching is off or unsafe.
+ */
 function cacheFile(args) {
   try {
     const setting = process.env.XCTL_COMPILE_CACHE;
@@ -106,7 +138,7 @@ function cacheFile(args) {
     }
     const key = words.length ? words.join('.') : 'xctl';
     const prefix = `${build.id}-${process.version}-${process.arch}-`;
-    return { root, prefix, path: path.join(root, `${prefix}${key}.v8`) };
+    return { root, prefix, key };
   } catch {
     return undefined;
   }
@@ -151,7 +183,8 @@ function readCache(file) {
 
 /**
  * Writes the functions this run compiled, atomically (a new file that did not exist, renamed
- * over the old); drops caches of other builds; keeps at most 32 (about 0.5 MB each).
+ * over the old); drops caches of other builds; keeps at most 64 (about 32 commands: main.cjs's
+ * and a group script's each, 0.2-0.4 MB in all).
  */
 function writeCache(cache, compiled) {
   try {
@@ -162,11 +195,11 @@ function writeCache(cache, compiled) {
     const names = fs.readdirSync(cache.root).filter((n) => n.endsWith('.v8'));
     const stale = names.filter((n) => !n.startsWith(cache.prefix));
     const current = names.filter((n) => n.startsWith(cache.prefix));
-    if (current.length > 32) {
+    if (current.length > MAX_FILES) {
       const byAge = current
         .map((n) => ({ n, t: fs.statSync(path.join(cache.root, n)).mtimeMs }))
         .sort((a, b) => a.t - b.t);
-      stale.push(...byAge.slice(0, current.length - 32).map((x) => x.n));
+      stale.push(...byAge.slice(0, current.length - MAX_FILES).map((x) => x.n));
     }
     for (const n of stale) fs.rmSync(path.join(cache.root, n), { force: true });
   } catch {

@@ -153,6 +153,220 @@ const commit = (() => {
     return 'unknown';
   }
 })();
+/**
+ * One script per command group (issue 28). `--help` needs none of the groups, `webhooks list` only
+ * its own; each script beside main.cjs is read, and its code cache deserialised, only when its
+ * group runs. The groups share modules with state (error classes checked with instanceof by
+ * main's error mapping, the runtime, the profile store): each module is in exactly one script.
+ * What main.ts reaches outside the groups, and what two scripts would both need, is in main.cjs
+ * (the core), which hands it to a group script through a table (sharedTable): in a group's
+ * script, an import of a core module is a stub that reads the table. A module of one group only
+ * is in that group's script. ads and audiences share the ads client and zod (1 MB of sources):
+ * one script for both.
+ */
+const GROUP_SCRIPTS = {
+  'src/commands/auth/index.ts': 'auth',
+  'src/commands/request.ts': 'request',
+  'src/commands/config/index.ts': 'config',
+  'src/commands/webhooks/index.ts': 'webhooks',
+  'src/commands/activity/index.ts': 'activity',
+  'src/commands/account-activity/index.ts': 'account-activity',
+  'src/commands/stream/index.ts': 'stream',
+  'src/commands/ads/index.ts': 'ads',
+  'src/commands/audiences/index.ts': 'ads',
+  'src/commands/media/index.ts': 'media',
+  'src/commands/sandbox/index.ts': 'sandbox-cmd',
+  'src/commands/changelog.ts': 'changelog',
+  'src/commands/completion.ts': 'completion',
+  'src/commands/complete-ids.ts': 'completion',
+};
+const groupFile = (script) => `./group-${script}.cjs`;
+const defines = {
+  XCTL_BUILD_VERSION: JSON.stringify(version),
+  XCTL_BUILD_COMMIT: JSON.stringify(commit),
+  XCTL_HASH_WORKER: JSON.stringify('./hash-worker.cjs'),
+  'import.meta.url': '__xctlModuleUrl',
+};
+const banner = { js: "const __xctlModuleUrl = require('node:url').pathToFileURL(__filename).href;" };
+
+/** Which script each module (a path relative to root) is in: 'core' or a group script's name. */
+function ownersOf(meta) {
+  const inputs = meta.inputs;
+  const reach = (entry, stop) => {
+    const seen = new Set();
+    const todo = [entry];
+    while (todo.length) {
+      const f = todo.pop();
+      if (seen.has(f) || !inputs[f] || (f !== entry && stop(f))) continue;
+      seen.add(f);
+      for (const i of inputs[f].imports) if (!i.external) todo.push(i.path);
+    }
+    return seen;
+  };
+  const isGroup = (f) => Object.hasOwn(GROUP_SCRIPTS, f);
+  const owner = new Map();
+  for (const f of reach('src/main.ts', isGroup)) owner.set(f, 'core');
+  // Modules of plugins' namespaces (the lazy builtins) are stateless wrappers: one per script.
+  for (const f of owner.keys()) if (/^[a-z-]+:/.test(f)) owner.delete(f);
+  for (const [entry, script] of Object.entries(GROUP_SCRIPTS)) {
+    if (!inputs[entry]) throw new Error(`bundle: no module ${entry} (GROUP_SCRIPTS)`);
+    for (const f of reach(entry, isGroup)) {
+      if (/^[a-z-]+:/.test(f)) continue;
+      const o = owner.get(f);
+      owner.set(f, o === undefined || o === script ? script : 'core');
+    }
+  }
+  return owner;
+}
+
+const graph = await build({
+  ...common,
+  entryPoints: ['src/main.ts'],
+  outdir,
+  write: false,
+  metafile: true,
+  define: defines,
+  plugins: [deferChildProcess, lazyBuiltins, vendorOut],
+});
+const owner = ownersOf(graph.metafile);
+const rel = (p) => path.relative(root, p).split(path.sep).join('/');
+
+/**
+ * Resolves every import the way the build would, and names the module in root-relative terms
+ * (undefined for what is not a file of the bundle: builtins, externals, other namespaces).
+ */
+async function resolved(b, args) {
+  if (args.pluginData?.shared || args.namespace !== 'file') return undefined;
+  if (args.path.startsWith('node:') || args.kind === 'entry-point') return undefined;
+  const r = await b.resolve(args.path, {
+    kind: args.kind,
+    importer: args.importer,
+    resolveDir: args.resolveDir,
+    pluginData: { shared: true },
+  });
+  if (r.errors.length || r.external || r.namespace !== 'file') return undefined;
+  return rel(r.path);
+}
+
+/** The core's side: each group import of program.ts loads its script with the shared table. */
+const coreSide = (imported) => ({
+  name: 'core-side',
+  setup(b) {
+    b.onResolve({ filter: /^xctl-(table|group:.*)$/ }, (args) => ({ path: args.path, namespace: 'xctl' }));
+    b.onResolve({ filter: /^\.\/group-[a-z-]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (!args.importer.endsWith(`${path.sep}program.ts`)) return undefined;
+      const f = await resolved(b, args);
+      return f && Object.hasOwn(GROUP_SCRIPTS, f) ? { path: `xctl-group:${f}`, namespace: 'xctl' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'xctl' }, (args) => {
+      if (args.path === 'xctl-table') {
+        const rows = [...imported].sort().map((f) => `  ${JSON.stringify(f)}: () => require(${JSON.stringify(path.join(root, f))}),`);
+        return { contents: `module.exports = {\n${rows.join('\n')}\n};\n`, loader: 'js', resolveDir: root };
+      }
+      const f = args.path.slice('xctl-group:'.length);
+      const load = `require(${JSON.stringify(groupFile(GROUP_SCRIPTS[f]))})`;
+      return {
+        contents: `module.exports = ${load}(require('xctl-table'), ${JSON.stringify(f)});\n`,
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+});
+/** Core modules a group's own module imports: the table's rows. */
+const imported = new Set();
+for (const [f, input] of Object.entries(graph.metafile.inputs)) {
+  const o = owner.get(f);
+  if (o === undefined || o === 'core') continue;
+  for (const i of input.imports) if (!i.external && owner.get(i.path) === 'core') imported.add(i.path);
+}
+/** The export names of each of them (an ES module's stub lists them; see groupSide). */
+const names = await build({
+  ...common,
+  entryPoints: [...imported].map((f) => path.join(root, f)),
+  format: 'esm',
+  splitting: true,
+  outdir,
+  write: false,
+  metafile: true,
+  define: defines,
+  plugins: [deferChildProcess, lazyBuiltins, vendorOut],
+});
+const exportsOf = new Map(
+  Object.values(names.metafile.outputs)
+    .filter((o) => o.entryPoint)
+    .map((o) => [o.entryPoint, o.exports]),
+);
+const isIdentifier = (n) => /^[A-Za-z_$][\w$]*$/.test(n);
+
+/**
+ * A group script's side. Its module is a function of the core's table: the core calls it with
+ * the table and the group wanted (ads and audiences share a script). An import of a core module
+ * is a stub that reads the table: for an ES module, its exports (none of ours is a `let` that
+ * changes after loading, so the values read once are the module's); for a CommonJS one, its
+ * module.exports, to which the importer applies the usual interop.
+ */
+const groupSide = {
+  name: 'group-side',
+  setup(b) {
+    b.onResolve({ filter: /^xctl-(holder|entry:.*)$/ }, (args) => ({ path: args.path, namespace: 'xctl' }));
+    b.onResolve({ filter: /.*/ }, async (args) => {
+      const f = await resolved(b, args);
+      if (f === undefined) return undefined;
+      const o = owner.get(f);
+      if (o === 'core') return { path: f, namespace: 'xctl-shared' };
+      return undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'xctl' }, (args) => {
+      if (args.path === 'xctl-holder')
+        return { contents: 'let t;\nexports.set = (x) => { t = x; };\nexports.get = (k) => t[k]();\n', loader: 'js' };
+      const script = args.path.slice('xctl-entry:'.length);
+      const cases = Object.entries(GROUP_SCRIPTS)
+        .filter(([, s]) => s === script)
+        .map(([f]) => `    case ${JSON.stringify(f)}: return require(${JSON.stringify(path.join(root, f))});`);
+      const contents = [
+        "const holder = require('xctl-holder');",
+        'module.exports = (table, entry) => {',
+        '  holder.set(table);',
+        '  switch (entry) {',
+        ...cases,
+        '  }',
+        '  throw new Error(`no command group ${entry} in this script`);',
+        '};',
+      ].join('\n');
+      return { contents, loader: 'js', resolveDir: root };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'xctl-shared' }, (args) => {
+      const f = args.path;
+      const get = `require('xctl-holder').get(${JSON.stringify(f)})`;
+      if (graph.metafile.inputs[f]?.format !== 'esm') return { contents: `module.exports = ${get};\n`, loader: 'js' };
+      const all = exportsOf.get(f);
+      if (!all) throw new Error(`bundle: no export list for ${f}`);
+      const named = all.filter((n) => n !== 'default' && isIdentifier(n));
+      const lines = [`import { get } from 'xctl-holder';`, `const m = get(${JSON.stringify(f)});`];
+      if (named.length) lines.push(`export const { ${named.join(', ')} } = m;`);
+      if (all.includes('default')) lines.push('const d = m.default;', 'export { d as default };');
+      return { contents: lines.join('\n'), loader: 'js', resolveDir: root };
+    });
+  },
+};
+const groupScripts = [...new Set(Object.values(GROUP_SCRIPTS))];
+const groupsBuild = await build({
+  ...common,
+  entryPoints: Object.fromEntries(groupScripts.map((s) => [`group-${s}`, `xctl-entry:${s}`])),
+  outdir,
+  define: defines,
+  banner,
+  plugins: [groupSide, deferChildProcess, lazyBuiltins, vendorOut],
+  metafile: true,
+});
+for (const [f, o] of Object.entries(groupsBuild.metafile.inputs)) {
+  // A module in two scripts would have two copies of its state: never.
+  if (!o || f.startsWith('xctl')) continue;
+  if (owner.get(f) === 'core') throw new Error(`bundle: core module ${f} copied into a group script`);
+}
+
 const result = await build({
   ...common,
   // The hash worker is an entry of its own: the worker pool starts it beside main.cjs.
@@ -162,14 +376,9 @@ const result = await build({
     ...Object.fromEntries(Object.entries(OWN_SCRIPTS).map(([src, name]) => [name, src])),
   },
   outdir,
-  define: {
-    XCTL_BUILD_VERSION: JSON.stringify(version),
-    XCTL_BUILD_COMMIT: JSON.stringify(commit),
-    XCTL_HASH_WORKER: JSON.stringify('./hash-worker.cjs'),
-    'import.meta.url': '__xctlModuleUrl',
-  },
-  banner: { js: "const __xctlModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [deferChildProcess, lazyBuiltins, vendorOut],
+  define: defines,
+  banner,
+  plugins: [coreSide(imported), deferChildProcess, lazyBuiltins, vendorOut],
   metafile: true,
 });
 /**
@@ -208,15 +417,16 @@ if (process.env.XCTL_BUNDLE_META) {
   fs.writeFileSync(
     process.env.XCTL_BUNDLE_META,
     JSON.stringify({
-      inputs: { ...result.metafile.inputs, ...vendor.metafile.inputs },
-      outputs: { ...result.metafile.outputs, ...vendor.metafile.outputs },
+      inputs: { ...result.metafile.inputs, ...groupsBuild.metafile.inputs, ...vendor.metafile.inputs },
+      outputs: { ...result.metafile.outputs, ...groupsBuild.metafile.outputs, ...vendor.metafile.outputs },
     }),
   );
 }
 // The build's id names its code cache (bin/xctl.js), so a new build never reads an older build's
 // cache; the version lets bin/xctl.js answer --version without loading the script.
 const hash = crypto.createHash('sha256');
-for (const f of ['main.cjs', 'hash-worker.cjs', ...Object.values(OWN_SCRIPTS).map((n) => `${n}.cjs`)])
+const scripts = ['main', 'hash-worker', ...Object.values(OWN_SCRIPTS), ...groupScripts.map((s) => `group-${s}`)];
+for (const f of scripts.map((n) => `${n}.cjs`))
   hash.update(fs.readFileSync(path.join(outdir, f)));
 fs.writeFileSync(
   path.join(outdir, 'build.json'),

@@ -180,8 +180,8 @@ async function report(error: Error, json: boolean, verbose: boolean): Promise<nu
   else {
     write(`error: ${err.message}`);
     if (verbose && err.stack) {
-      const { mapStack } = await import('./core/stack.js');
-      write(mapStack(err.stack, new URL('main.cjs.map', import.meta.url)));
+      const { mapBuildStack } = await import('./core/stack.js');
+      write(mapBuildStack(err.stack, new URL('./', import.meta.url)));
     } else write('hint: this looks like a bug in xctl; run again with --verbose for details');
   }
   return ExitCode.FAILURE;

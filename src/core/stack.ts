@@ -34,3 +34,15 @@ export function mapStack(stack: string, mapFile: URL | string): string {
     return `${path.relative(path.resolve(path.dirname(file), '../..'), src)}:${e.originalLine + 1}:${(e.originalColumn ?? 0) + 1}`;
   });
 }
+
+/**
+ * `stack` with the frames of every script of the build mapped: main.cjs, and each command group's
+ * script (group-NAME.cjs, scripts/bundle.js) that a frame names, each through its own map in
+ * `dir` (dist/cli/).
+ */
+export function mapBuildStack(stack: string, dir: URL): string {
+  let out = mapStack(stack, new URL('main.cjs.map', dir));
+  for (const g of new Set(out.match(/group-[a-z-]+\.cjs(?=:\d)/g)))
+    out = mapStack(out, new URL(`${g}.map`, dir));
+  return out;
+}

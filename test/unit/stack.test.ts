@@ -6,9 +6,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mapStack } from '../../src/core/stack.js';
+import { mapBuildStack, mapStack } from '../../src/core/stack.js';
 
 let root: string;
 let stack: string;
@@ -36,7 +37,23 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   stack = execFileSync(process.execPath, [path.join(root, 'dist/cli/main.cjs')], { encoding: 'utf8' });
+  // The same program as a command group's script of its own (scripts/bundle.js).
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/main.ts'],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+    outfile: path.join(root, 'dist/cli/group-boom.cjs'),
+    logLevel: 'silent',
+  });
+  const group = path.join(root, 'dist/cli/group-boom.cjs');
+  groupStack = execFileSync(process.execPath, [group], { encoding: 'utf8' });
 });
+let groupStack: string;
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('mapStack', () => {
@@ -52,6 +69,15 @@ describe('mapStack', () => {
     const elsewhere = stack.replaceAll(path.join(root, 'dist/cli/main.cjs'), '/other/checkout/dist/cli/main.cjs');
     expect(elsewhere).toContain('/other/checkout/');
     expect(mapStack(elsewhere, path.join(root, 'dist/cli/main.cjs.map'))).toMatch(/src\/boom\.ts:3:\d+/);
+  });
+
+  it("maps the frames of main.cjs and of a group's script, each through its own map", () => {
+    const dir = pathToFileURL(path.join(root, 'dist/cli/'));
+    expect(groupStack).toContain('group-boom.cjs:');
+    const mapped = mapBuildStack(`${stack}\n${groupStack}`, dir);
+    expect(mapped).not.toContain('main.cjs:');
+    expect(mapped).not.toContain('group-boom.cjs:');
+    expect(mapped.match(/src\/boom\.ts:3:\d+/g)).toHaveLength(2);
   });
 
   it('leaves the stack as it is without a readable map', () => {
