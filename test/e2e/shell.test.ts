@@ -316,23 +316,6 @@ describe('help-cli', () => {
       expect(leaf.indexOf('Options:')).toBeLessThan(leaf.indexOf('Global Options:'));
     });
 
-    it('did-you-mean for enum values and event types, before anything is sent', async () => {
-      const env = { XCTL_ACCOUNT_ID: 'a1', XCTL_BASE_URL: 'http://127.0.0.1:1' };
-      const tt = await runCli(
-        ['ads', 'targeting', 'add', '--line-item-id', 'l1', '--targeting-type', 'INTERESTS', '--targeting-value', '1'],
-        { env },
-      );
-      expect([tt.code, tt.stderr]).toEqual([
-        2,
-        expect.stringContaining('hint: did you mean --targeting-type INTEREST?'),
-      ]);
-      const ev = await runCli(['sandbox', 'trigger', 'profile.update.bo'], { env });
-      expect([ev.code, ev.stderr]).toEqual([
-        2,
-        expect.stringContaining('(did you mean profile.update.bio, profile.update.geo or profile.update.url?)'),
-      ]);
-    });
-
     it('wraps to 80 columns when piped', async () => {
       const r = await runCli(['ads', 'scheduled-promoted-tweets', 'get', '--help']);
       for (const line of r.stdout.split('\n'))
@@ -342,132 +325,6 @@ describe('help-cli', () => {
     it("a command with a default verb lists that verb's flags", async () => {
       const r = await runCli(['ads', 'ref', 'bidding-rules', '--help']);
       expect(r.stdout).toMatch(/Without a command, runs `list`, which takes:\n(.*\n)* {2}--currency/);
-    });
-  });
-});
-
-// ---- completion-changelog ----
-describe('completion-changelog', () => {
-  function bashComplete(script: string, words: string[]): string[] {
-    const dir = tempDir('xctl-compl-');
-    const file = path.join(dir, 'c.bash');
-    fs.writeFileSync(file, script);
-    const arr = words.map((w) => `'${w}'`).join(' ');
-    const out = execFileSync(
-      'bash',
-      [
-        '-c',
-        `source ${file}; COMP_WORDS=(${arr}); COMP_CWORD=${words.length - 1}; _xctl_complete; printf '%s\\n' "\${COMPREPLY[@]}"`,
-      ],
-      {
-        encoding: 'utf8',
-      },
-    );
-    fs.rmSync(dir, { recursive: true, force: true });
-    return out.split('\n').filter(Boolean);
-  }
-
-  describe('xctl completion', () => {
-    it('bash: completes groups, nested verbs and options from the real command tree', async () => {
-      const r = await runCli(['completion', 'bash']);
-      expect(r.code).toBe(0);
-      expect(bashComplete(r.stdout, ['xctl', 'aut'])).toEqual(['auth']);
-      expect(bashComplete(r.stdout, ['xctl', 'au'])).toEqual(['auth', 'audiences']);
-      expect(bashComplete(r.stdout, ['xctl', '--json', 'auth', 'profiles', ''])).toEqual(['list', 'use', 'remove']);
-      expect(bashComplete(r.stdout, ['xctl', 'auth', 'set', '--api'])).toEqual(['--api-key', '--api-secret']);
-      expect(bashComplete(r.stdout, ['xctl', 'config', ''])).toEqual(['get', 'set', 'unset', 'list', 'path']);
-      // every group registered in the program appears at the top level
-      const top = bashComplete(r.stdout, ['xctl', '']);
-      for (const g of [
-        'auth',
-        'request',
-        'config',
-        'sandbox',
-        'changelog',
-        'completion',
-        'webhooks',
-        'activity',
-        'stream',
-        'ads',
-        'audiences',
-      ])
-        expect(top).toContain(g);
-    });
-
-    it('zsh and fish scripts carry the same tree', async () => {
-      const z = await runCli(['completion', 'zsh']);
-      expect(z.code).toBe(0);
-      expect(z.stdout.startsWith('#compdef xctl')).toBe(true);
-      expect(z.stdout).toMatch(/^ {2}'auth' '(.*\n)*profiles:list, select and remove profiles/m);
-      const f = await runCli(['completion', 'fish']);
-      expect(f.code).toBe(0);
-      expect(f.stdout).toContain(
-        "complete -c xctl -n 'test (__xctl_path) = '\\''auth profiles'\\''' -a 'list use remove'",
-      );
-    });
-
-    it('an unknown shell is a usage error', async () => {
-      const r = await runCli(['completion', 'tcsh']);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/bash, zsh or fish/);
-    });
-  });
-
-  describe('xctl changelog', () => {
-    it('--grep filters, -o json gives records', async () => {
-      const r = await runCli(['changelog', '--grep', 'replay', '-o', 'json']);
-      expect(r.code).toBe(0);
-      const rows = JSON.parse(r.stdout);
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ date: '2026-03-25', change: 'Replay consolidation' });
-    });
-
-    it('--since keeps only entries known to be on or after the date', async () => {
-      const r = await runCli(['changelog', '--since', '2026-03-20', '-o', 'json']);
-      const rows = JSON.parse(r.stdout) as Array<{ change: string; date: string }>;
-      expect(rows.map((x) => x.change)).toEqual([
-        'Search index migration',
-        'Owned-reads pricing',
-        'Replay consolidation',
-      ]);
-      const all = JSON.parse((await runCli(['changelog', '-o', 'json'])).stdout);
-      expect(all.length).toBe(18);
-    });
-
-    it('bad --since exits 2', async () => {
-      const r = await runCli(['changelog', '--since', 'March']);
-      expect(r.code).toBe(2);
-    });
-  });
-
-  describe('request warns about deprecated and retired paths', () => {
-    it('names the replacement, and still sends', async () => {
-      const env = {
-        XCTL_CONFIG_DIR: tempDir(),
-        XCTL_BASE_URL: 'http://127.0.0.1:1',
-        XCTL_API_KEY: 'k',
-        XCTL_API_SECRET: 's',
-        XCTL_ACCESS_TOKEN: 't',
-        XCTL_ACCESS_TOKEN_SECRET: 'ts',
-        XCTL_RETRY_BASE_MS: '1',
-      };
-      const cases: Array<[string[], RegExp]> = [
-        [
-          ['request', '-X', 'POST', '/2/account_activity/replay/webhooks/123/subscriptions/all'],
-          /deprecated effective March 25, 2026; use POST \/2\/webhooks\/replay/,
-        ],
-        [['request', '/1.1/statuses/filter.json'], /statuses\/filter is deprecated/],
-        [['request', '/1.1/help/configuration.json'], /help\/configuration is retired/],
-        [['request', '/1.1/statuses/oembed.json?id=1'], /oEmbed was retired/],
-        [['request', '-X', 'POST', '/1.1/statuses/update.json?enable_dm_commands=true'], /DM commands/],
-      ];
-      for (const [args, re] of cases) {
-        const r = await runCli(args, { env });
-        expect(r.stderr, args.join(' ')).toMatch(re);
-        expect(r.stderr).toMatch(/connection refused/); // the call was still attempted
-      }
-      const ok = await runCli(['request', '/2/webhooks'], { env });
-      expect(ok.stderr).not.toMatch(/warning/);
     });
   });
 });
@@ -518,46 +375,6 @@ describe('hints', () => {
       } finally {
         await rx.close();
       }
-    });
-  });
-
-  describe('config set and unset', () => {
-    it('a wrong key suggests the closest and lists every setting; a wrong value shows an example', async () => {
-      const typo = await t.run(['config', 'set', 'acount_id', 'abc']);
-      expect(typo.code).toBe(2);
-      expect(typo.stderr).toMatch(
-        /error: unknown setting "acount_id" \(did you mean account_id\?\); settings: base_url, account_id, output, max_wait/,
-      );
-      expect(typo.stderr).toMatch(
-        /hint: the settings: base_url \(API base URL .*\); account_id \(default ads account id/,
-      );
-      const cred = await t.run(['config', 'set', 'api_secret', 'x']);
-      expect(cred.stderr).toMatch(/hint: credentials are set with `xctl auth set`/);
-      const output = await t.run(['config', 'set', 'output', 'xml']);
-      expect(output.code).toBe(2);
-      expect(output.stderr).toMatch(/error: output must be table, json, jsonl, tsv or csv \(got "xml"\)/);
-      expect(output.stderr).toMatch(
-        /hint: output: default output format: table, json, jsonl, tsv or csv, e\.g\. `xctl config set output json`/,
-      );
-      const wait = await t.run(['config', 'set', 'max_wait', '15m']);
-      expect(wait.stderr).toMatch(/hint: max_wait: .*e\.g\. `xctl config set max_wait 900`/);
-      const http = await t.run(['config', 'set', 'base_url', 'http://example.com']);
-      expect(http.code).toBe(2);
-      expect(http.stderr).toMatch(/plain http is refused for example\.com/);
-      expect(http.stderr).toMatch(/hint: base_url: .*https for any host but loopback/);
-    });
-
-    it('unset says what it removed, or that nothing was set, and what still applies', async () => {
-      const env = { XCTL_CONFIG_DIR: fresh() };
-      expect((await t.run(['config', 'set', 'account_id', 'abc123'], { env })).code).toBe(0);
-      const first = await t.run(['config', 'unset', 'account_id'], { env });
-      expect(first.code).toBe(0);
-      expect(first.stderr).toBe(
-        'removed account_id from profile "default" (it was abc123)\nXCTL_ACCOUNT_ID is set in the environment and still applies\n',
-      );
-      const again = await t.run(['config', 'unset', 'account_id'], { env: { ...env, XCTL_ACCOUNT_ID: undefined } });
-      expect(again.code).toBe(0);
-      expect(again.stderr).toBe('account_id was not set in profile "default": nothing to remove\n');
     });
   });
 

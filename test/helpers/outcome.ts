@@ -18,7 +18,13 @@ export async function outcome(p: Promise<unknown>): Promise<Outcome> {
     if (e instanceof XctlError) return { code: e.exitCode, error: e.message, hint: e.hint };
     const c = e as { code?: unknown; message?: string };
     if (typeof c.code === 'string' && c.code.startsWith('commander.'))
-      return { code: 2, error: String(c.message).replace(/^error: /, '') };
+      return {
+        code: 2,
+        // program.ts's outputError puts commander's "Did you mean" on the error's line
+        error: String(c.message)
+          .replace(/^error: /, '')
+          .replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)'),
+      };
     throw e;
   }
 }

@@ -115,11 +115,25 @@ describe('auth set', () => {
     expect(reg.requests).toEqual([]);
   });
 
-  it('--access-token - takes the token from stdin like the other secrets (hostile-server)', async () => {
-    const t = ctxOf({ env: NO_ENV, stdin: '1-from-stdin\n' });
-    await authSet(t.ctx, { accessToken: '-' });
-    expect(storeOf(t).profiles!.default!.access_token).toBe('1-from-stdin');
+  it('--access-token - takes the token from stdin like the other secrets; auth token prints it (hostile-server)', async () => {
+    const t = ctxOf({ env: NO_ENV, stdin: 'the-api-secret\n123-the-access-token\nthe-token-secret\n' });
+    await t.run([
+      'auth',
+      'set',
+      '--api-key',
+      'k',
+      '--api-secret',
+      '-',
+      '--access-token',
+      '-',
+      '--access-token-secret',
+      '-',
+    ]);
+    expect(storeOf(t).profiles!.default!.access_token).toBe('123-the-access-token');
     expect(t.stderr()).not.toMatch(/shell history/);
+    const tok = ctxOf({ env: { ...NO_ENV, XCTL_CONFIG_DIR: t.configDir, XCTL_ACCESS_TOKEN: '' } });
+    await tok.run(['auth', 'token']);
+    expect(tok.stdout()).toBe('123-the-access-token\n');
   });
 
   it('a token on the command line is taken, with a warning about shell history and ps', async () => {
