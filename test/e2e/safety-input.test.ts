@@ -676,19 +676,6 @@ describe('bad-input', () => {
       ['request', '/1.1/x'],
     ];
 
-    it('a base URL that is not a loopback http or an https URL is refused before sending (exit 2)', async () => {
-      await corpus([
-        ...families.map((args) => ({
-          args,
-          code: 2,
-          re: /base.url|http is refused|not a URL/i,
-          env: { XCTL_BASE_URL: 'http://example.com' },
-        })),
-        { args: ['ads', 'accounts', 'list', '--base-url', 'ftp://x'], code: 2, re: /--base-url/ },
-        { args: ['audiences', 'list', '--base-url', 'not a url'], code: 2, re: /--base-url/ },
-      ]);
-    });
-
     it('an unreachable loopback port: connection refused at once, one line with a hint (exit 1)', async () => {
       await corpus(
         families.map((args) => ({

@@ -35,13 +35,14 @@ interface Case {
   code: number;
   /** What the error line must say. */
   re: RegExp;
+  env?: Record<string, string>;
 }
 
 /** Runs each case in a fresh context; none may send a request (the registry has no stub). */
 async function corpus(cases: Case[]): Promise<void> {
   for (const c of cases) {
     const reg = new HttpRegistry();
-    const t = testContext({ transport: reg });
+    const t = testContext({ transport: reg, env: c.env });
     try {
       const o = await outcome(t.run(c.args));
       const label = `xctl ${c.args.join(' ')}: ${JSON.stringify(o)}`;
@@ -286,5 +287,31 @@ describe('--dry-run on the hand-written writes prints the request and sends noth
         t.cleanup();
       }
     }
+  });
+});
+
+describe('a base URL that is not a loopback http or an https URL (bad-input)', () => {
+  it('is refused before sending (exit 2), in every family', async () => {
+    const families = [
+      ['webhooks', 'list'],
+      ['activity', 'subscriptions', 'list'],
+      ['activity', 'stream'],
+      ['stream', 'rules', 'list'],
+      ['ads', 'accounts', 'list'],
+      ['audiences', 'list'],
+      ['auth', 'login', '--no-browser'],
+      ['sandbox', 'trigger', 'profile.update.bio'],
+      ['request', '/1.1/x'],
+    ];
+    await corpus([
+      ...families.map((args) => ({
+        args,
+        code: 2,
+        re: /base.url|http is refused|not a URL/i,
+        env: { XCTL_BASE_URL: 'http://example.com' },
+      })),
+      { args: ['ads', 'accounts', 'list', '--base-url', 'ftp://x'], code: 2, re: /--base-url/ },
+      { args: ['audiences', 'list', '--base-url', 'not a url'], code: 2, re: /--base-url/ },
+    ]);
   });
 });
