@@ -330,10 +330,10 @@ describe('help-cli', () => {
 });
 
 // ---- hints ----
-// Issue 20 items 15 and 16 against the sandbox: the errors that came without a hint
-// (webhook create's CrcValidationFailed, DuplicateUrlFailed and WebhookLimitExceeded, `config
-// set`, audience column detection), `config unset` saying what it removed, and `-v` showing the
-// body of a failing answer.
+// Issue 20 items 15 and 16 against the sandbox: the service's failures that came without a hint
+// (webhook create's CrcValidationFailed, DuplicateUrlFailed and WebhookLimitExceeded) and `-v`
+// showing the body of a failing answer. `config set/unset` hints: test/unit/verbs/config.test.ts;
+// audience column detection: test/unit/refusals.test.ts.
 describe('hints', () => {
   let t: TestSandbox;
   const dirs: string[] = [];
@@ -375,55 +375,6 @@ describe('hints', () => {
       } finally {
         await rx.close();
       }
-    });
-  });
-
-  function fresh(): string {
-    const d = tempDir();
-    dirs.push(d);
-    return d;
-  }
-
-  describe('audiences upload: column detection shows the header it found', () => {
-    it('a header naming no type, several unnamed columns, an unnamed plain line', async () => {
-      const aud = JSON.parse((await t.run(['audiences', 'create', '--name', 'Hints', '-o', 'json'])).stdout)
-        .id as string;
-      const dir = fresh();
-      const file = (name: string, text: string) => {
-        const f = path.join(dir, name);
-        fs.writeFileSync(f, text);
-        return f;
-      };
-      // ("E-Mail Address" is read as email since issue 24: a header in another language is not)
-      const named = await t.run([
-        'audiences',
-        'upload',
-        aud,
-        file('a.csv', 'Name,Kontakt Mail\nAda,ada@example.com\n'),
-      ]);
-      expect(named.code).toBe(2);
-      expect(named.stderr).toMatch(
-        /error: cannot tell which column holds what: the first row \("Name", "Kontakt Mail"\) names no identifier type/,
-      );
-      expect(named.stderr).toMatch(/hint: pass --column TYPE=HEADER .*e\.g\. --column email="Kontakt Mail"/);
-      expect(named.stderr).toMatch(/email, phone_number, handle, twitter_id, device_id, partner_user_id/);
-      const unnamed = await t.run([
-        'audiences',
-        'upload',
-        aud,
-        file('b.csv', 'ada@example.com,Ada\ngrace@example.com,Grace\n'),
-        '--type',
-        'email',
-      ]);
-      expect(unnamed.code).toBe(2);
-      expect(unnamed.stderr).toMatch(
-        /the input has 2 columns and its first row \("ada@example\.com", "Ada"\) names none of them/,
-      );
-      expect(unnamed.stderr).toMatch(/hint: --column needs a header row/);
-      const lines = await t.run(['audiences', 'upload', aud, '-'], { input: 'Kunden\nada@example.com\n' });
-      expect(lines.code).toBe(2);
-      expect(lines.stderr).toMatch(/plain-line input needs --type .*: its first line is "Kunden", which names no type/);
-      expect(lines.stderr).toMatch(/hint: say what each line holds, e\.g\. --type email/);
     });
   });
 

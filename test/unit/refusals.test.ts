@@ -315,3 +315,55 @@ describe('a base URL that is not a loopback http or an https URL (bad-input)', (
     ]);
   });
 });
+
+describe('audiences upload: column detection shows the header it found, before sending (hints)', () => {
+  it('a header naming no type, several unnamed columns, an unnamed plain line', async () => {
+    const file = (name: string, text: string) => {
+      fs.writeFileSync(path.join(dir, name), text);
+      return path.join(dir, name);
+    };
+    // ("E-Mail Address" is read as email since issue 24: a header in another language is not)
+    const cases: Array<[string[], string | undefined, RegExp, RegExp]> = [
+      [
+        ['audiences', 'upload', 'aud1', file('a.csv', 'Name,Kontakt Mail\nAda,ada@example.com\n')],
+        undefined,
+        /^cannot tell which column holds what: the first row \("Name", "Kontakt Mail"\) names no identifier type/,
+        /^pass --column TYPE=HEADER .*e\.g\. --column email="Kontakt Mail".*email, phone_number, handle, twitter_id, device_id, partner_user_id/,
+      ],
+      [
+        [
+          'audiences',
+          'upload',
+          'aud1',
+          file('b.csv', 'ada@example.com,Ada\ngrace@example.com,Grace\n'),
+          '--type',
+          'email',
+        ],
+        undefined,
+        /the input has 2 columns and its first row \("ada@example\.com", "Ada"\) names none of them/,
+        /^--column needs a header row/,
+      ],
+      [
+        ['audiences', 'upload', 'aud1', '-'],
+        'Kunden\nada@example.com\n',
+        /plain-line input needs --type .*: its first line is "Kunden", which names no type/,
+        /^say what each line holds, e\.g\. --type email/,
+      ],
+    ];
+    for (const [argv, stdin, error, hint] of cases) {
+      const reg = new HttpRegistry();
+      const t = testContext({ transport: reg, stdin });
+      try {
+        const o = await outcome(t.run(argv));
+        expect(o, argv.join(' ')).toEqual({
+          code: 2,
+          error: expect.stringMatching(error),
+          hint: expect.stringMatching(hint),
+        });
+        expect(reg.requests).toEqual([]);
+      } finally {
+        t.cleanup();
+      }
+    }
+  });
+});
