@@ -109,23 +109,6 @@ describe('output files that are the input', () => {
     expect(size(id)).toBe(0);
   });
 
-  it('--out and --rejects in a folder that does not exist: exit 2 before anything is sent', async () => {
-    const id = audience();
-    const input = emails(20, 'nofolder.txt');
-    for (const c of [
-      ['--rejects', p('missing/r.csv')],
-      ['--dry-run', '--out', p('missing/o.jsonl')],
-    ]) {
-      const r = await t.run(['audiences', 'upload', id, input, '--type', 'email', ...c]);
-      expect([r.code, r.stderr], c.join(' ')).toEqual([
-        2,
-        expect.stringMatching(/the folder .*missing does not exist/),
-      ]);
-      expect(r.stderr).not.toMatch(/Unhandled|\n\s+at /);
-    }
-    expect(size(id)).toBe(0);
-  });
-
   it('an input cut short while it is read fails the run instead of reporting success', async () => {
     const id = audience();
     // far larger than what the reader holds ahead of the senders, so it is mid-file when cut

@@ -310,6 +310,12 @@ describe('a base URL that is not a loopback http or an https URL (bad-input)', (
         re: /base.url|http is refused|not a URL/i,
         env: { XCTL_BASE_URL: 'http://example.com' },
       })),
+      ...['not a url', 'ftp://x'].map((bad) => ({
+        args: ['request', '/x'],
+        code: 2,
+        re: /XCTL_BASE_URL|base.url/i,
+        env: { XCTL_BASE_URL: bad },
+      })),
       { args: ['ads', 'accounts', 'list', '--base-url', 'ftp://x'], code: 2, re: /--base-url/ },
       { args: ['audiences', 'list', '--base-url', 'not a url'], code: 2, re: /--base-url/ },
     ]);
@@ -365,5 +371,42 @@ describe('audiences upload: column detection shows the header it found, before s
         t.cleanup();
       }
     }
+  });
+});
+
+describe('where requests go (hostile-server)', () => {
+  it('"//host" and "/\\host" paths, and credentials for another host, are refused: nothing is sent', async () => {
+    const other = '127.0.0.1:9';
+    await corpus([
+      ...[`//${other}/x`, `/\\${other}/x`, `/\\/${other}/x`, `/\t/${other}/x`].map((p) => ({
+        args: ['request', p],
+        code: 2,
+        re: /another host|control character/,
+      })),
+      ...['user', 'app', 'basic'].map((auth) => ({
+        args: ['request', `http://${other}/x`, '--auth', auth],
+        code: 2,
+        re: /refusing to send credentials/,
+      })),
+    ]);
+  });
+});
+
+describe('upload files in a folder that does not exist (hostile-input)', () => {
+  it('--out and --rejects: exit 2 before anything is sent', async () => {
+    fs.writeFileSync(path.join(dir, 'nofolder.txt'), 'a@example.com\nb@example.com\n');
+    const upload = ['audiences', 'upload', 'aud1', path.join(dir, 'nofolder.txt'), '--type', 'email'];
+    await corpus([
+      {
+        args: [...upload, '--rejects', path.join(dir, 'missing/r.csv')],
+        code: 2,
+        re: /the folder .*missing does not exist/,
+      },
+      {
+        args: [...upload, '--dry-run', '--out', path.join(dir, 'missing/o.jsonl')],
+        code: 2,
+        re: /the folder .*missing does not exist/,
+      },
+    ]);
   });
 });
