@@ -33,29 +33,27 @@ const NO_ENV_CREDS = {
   XCTL_ACCESS_TOKEN_SECRET: undefined,
 };
 
+/**
+ * A profile store written as `auth set` leaves it (one JSON file, 0600): a test's setup, not what
+ * it proves, so no CLI process (auth set itself is tested in-process and in the sections below).
+ */
+function writeProfiles(dir: string, profiles: Record<string, Record<string, string>>): void {
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ profiles }, undefined, '\t'), { mode: 0o600 });
+}
+
 /** A fresh config dir with the app key and secret stored in its default profile (no env credentials). */
 async function freshProfile(withOwnerToken = false): Promise<Record<string, string | undefined>> {
   const dir = tempDir();
   t.dirs.push(dir);
   const env = { ...t.env, ...NO_ENV_CREDS, XCTL_CONFIG_DIR: dir };
   const s = t.sb.seed;
-  const args = ['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'];
-  if (withOwnerToken)
-    args.push(
-      '--access-token',
-      s.access_token,
-      '--access-token-secret',
-      '-',
-      '--user-id',
-      s.user_id,
-      '--screen-name',
-      s.screen_name,
-    );
-  const r = await runCli(args, {
-    env,
-    input: withOwnerToken ? `${s.api_secret}\n${s.access_token_secret}\n` : s.api_secret,
-  });
-  expect(r.code, r.stderr).toBe(0);
+  const owner = {
+    access_token: s.access_token,
+    access_token_secret: s.access_token_secret,
+    user_id: s.user_id,
+    screen_name: s.screen_name,
+  };
+  writeProfiles(dir, { default: { api_key: s.api_key, api_secret: s.api_secret, ...(withOwnerToken ? owner : {}) } });
   return env;
 }
 
@@ -445,33 +443,17 @@ describe('auth-check', () => {
     t.dirs.push(dir);
     const s = t.sb.seed;
     const env = { XCTL_CONFIG_DIR: dir, XCTL_BASE_URL: s.base_url, XCTL_RETRY_BASE_MS: '20' };
-    const set = await runCli(
-      [
-        'auth',
-        'set',
-        '--api-key',
-        s.api_key,
-        '--api-secret',
-        '-',
-        '--access-token',
-        '-',
-        '--access-token-secret',
-        '-',
-        '--client-id',
-        s.client_id,
-        '--client-secret',
-        '-',
-        '--user-id',
-        s.user_id,
-        '--screen-name',
-        s.screen_name,
-      ],
-      {
-        env,
-        input: `${s.api_secret}\n${s.access_token}\n${s.access_token_secret}\n${s.client_secret}\n`,
-      },
-    );
-    expect(set.code, set.stderr).toBe(0);
+    const keys = [
+      'api_key',
+      'api_secret',
+      'access_token',
+      'access_token_secret',
+      'client_id',
+      'client_secret',
+    ] as const;
+    const profile: Record<string, string> = { user_id: s.user_id, screen_name: s.screen_name };
+    for (const k of keys) profile[k] = s[k];
+    writeProfiles(dir, { default: profile });
     return env;
   }
 
@@ -1474,25 +1456,8 @@ describe('profile-safety', () => {
 
   /** A store whose default profile holds "real" credentials (as `auth import --twurlrc` leaves it). */
   async function realDefault(dir: string): Promise<void> {
-    const r = await runCli(
-      [
-        'auth',
-        'set',
-        '--api-key',
-        'REALKEY123',
-        '--api-secret',
-        '-',
-        '--access-token',
-        '-',
-        '--access-token-secret',
-        '-',
-      ],
-      {
-        env: { XCTL_CONFIG_DIR: dir },
-        input: 'real-secret\n1-real-token\nreal-token-secret\n',
-      },
-    );
-    expect(r.code, r.stderr).toBe(0);
+    const real = { access_token: '1-real-token', access_token_secret: 'real-token-secret' };
+    writeProfiles(dir, { default: { api_key: 'REALKEY123', api_secret: 'real-secret', ...real } });
   }
 
   describe('sandbox start --configure (issue 20 item 1)', () => {
