@@ -12,14 +12,14 @@ export interface ChangelogOptions {
   grep?: string;
 }
 
-export function register(cmd: Command): void {
+export function register(cmd: Command, _operands?: string[], runF = changelog): void {
   declareOn(cmd, {
     description: 'the platform change history, newest first (deprecations, retirements, new endpoints)',
     options: [
       ['--since <date>', 'only changes known to be on or after this date (YYYY-MM-DD)'],
       ['--grep <word>', 'only changes mentioning this word (case-insensitive)'],
     ],
-    run: (ctx, o) => changelog(ctx, o),
+    run: (ctx, o) => runF(ctx, o),
   });
 }
 

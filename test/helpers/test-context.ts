@@ -124,7 +124,7 @@ export function testContext(o: TestContextOptions = {}): TestContext {
     stdout: () => stdout.text(),
     stderr: () => stderr.text(),
     async run(argv) {
-      const { buildProgram, firstOperand, loadGroups, normalizeArgs } = await import('../../src/program.js');
+      const { buildProgram, firstOperand, GROUPS, loadGroups, normalizeArgs } = await import('../../src/program.js');
       const { bindRuntime } = await import('../../src/commands/runtime.js');
       const program = buildProgram('0.0.0-test');
       bindRuntime(program, {
@@ -137,7 +137,9 @@ export function testContext(o: TestContextOptions = {}): TestContext {
         clock,
       });
       const group = firstOperand(argv);
-      if (group) await loadGroups(program, [group]);
+      // As main.ts: a completion script needs the whole tree.
+      if (group === 'completion' && !argv.includes('--profiles')) await loadGroups(program, Object.keys(GROUPS));
+      else if (group) await loadGroups(program, [group]);
       await program.parseAsync(['node', 'xctl', ...normalizeArgs(program, argv)]);
     },
     async optionsOf<O>(

@@ -1,13 +1,29 @@
+// The CLI as a process: CI pipelines (exit codes, no TTY, PTY logs, deadlines), signals and
+// closed pipes, failing fast on a dead host, no HOME. Merged from ci-pipelines, signals,
+// fail-fast and no-home; dry-run-cli's dry runs are in-process (test/unit/refusals.test.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, afterAll, beforeAll } from 'vitest';
+import {
+  BIN,
+  runCli,
+  tempDir,
+  useTestSandbox,
+  type RunResult,
+  startTestSandbox,
+  type TestSandbox,
+  sandboxEnv,
+  tempDir as makeDir,
+} from '../helpers/cli.js';
+import { appBearer, spawnCli, type LongRun } from '../helpers/receiver.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+
 // Issue 33's four CI pipelines, run as a CI runner runs them: no TTY (or a PTY nobody reads, via
 // `script`), CI=true, secrets from the environment, a read-only HOME, a fresh state folder.
 // 1. nightly audience refresh, 2. campaign launch with pause-on-failure, 3. webhook deploy
 // check, 4. analytics export. Each step names what today's main did instead.
-import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDir, useTestSandbox, type RunResult } from '../helpers/cli.js';
-
 const t = useTestSandbox();
 let n = 0;
 
@@ -428,5 +444,265 @@ describe('pipeline 4: analytics export with a whole-command deadline', () => {
     });
     expect(verbose.stderr).toContain('> GET ');
     expect(verbose.stderr).not.toContain('AAAA-bearer-token');
+  });
+});
+
+// ---- signals ----
+// Ctrl-C (issue 10): every long-running command stops cleanly on SIGINT with its documented exit
+// code and no stack trace: `sandbox start` and `webhooks listen` and `activity stream` end
+// normally (0), `auth login` waiting for the browser is interrupted (130), an upload saves its
+// journal and exits 130 (covered with its journal in audience-upload.test.ts; here: no stack).
+describe('signals', () => {
+  let t: TestSandbox;
+  let env: Record<string, string>;
+  let dir: string;
+  beforeAll(async () => {
+    t = await startTestSandbox();
+    const s = t.sb.seed;
+    env = { ...t.env, XCTL_BEARER_TOKEN: await appBearer(s.base_url, s.api_key, s.api_secret) };
+    dir = tempDir('xctl-sig-');
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function clean(l: LongRun): void {
+    const all = l.stdout() + l.stderr();
+    expect(all).not.toMatch(/\n\s+at |node:internal|Unhandled|Error:/);
+    expect(l.stderr()).not.toMatch(/^error: /m);
+  }
+
+  describe('SIGINT', () => {
+    it('sandbox start, webhooks listen, activity stream: exit 0; auth login: 130; all without a stack trace', async () => {
+      const runs: Array<[LongRun, RegExp, number]> = [
+        [spawnCli(['sandbox', 'start', '--port', '0'], { XCTL_CONFIG_DIR: tempDir() }), /Ctrl-C stops it/, 0],
+        [spawnCli(['webhooks', 'listen', '--register', '--yes'], env), /registered webhook \d+/, 0],
+        [spawnCli(['activity', 'stream'], env), /connected to the activity stream/, 0],
+        [
+          spawnCli(['auth', 'login', '--no-browser'], { ...env, XCTL_CONFIG_DIR: tempDir() }),
+          /Waiting for the browser/,
+          130,
+        ],
+      ];
+      // sandbox start prints its banner (base URL, credentials) on stdout, the others on stderr
+      await Promise.all(runs.map(([l, ready], i) => (i === 0 ? l.waitStdout(ready) : l.waitStderr(ready))));
+      const codes = await Promise.all(runs.map(([l]) => l.stop('SIGINT')));
+      expect(codes).toEqual(runs.map(([, , code]) => code));
+      for (const [l] of runs) clean(l);
+      // the receiver deleted its webhook on the way out; the sandbox said it stopped
+      expect(runs[1]![0].stderr()).toMatch(/deleted webhook \d+/);
+      expect(runs[0]![0].stdout() + runs[0]![0].stderr()).toMatch(/sandbox stopped/);
+    });
+
+    it('an upload interrupted mid-way exits 130 without a stack trace', async () => {
+      const aud = JSON.parse((await t.run(['audiences', 'create', '--name', 'sigint', '--json'])).stdout);
+      const file = path.join(dir, 'users.txt');
+      fs.writeFileSync(file, Array.from({ length: 60_000 }, (_, i) => `user${i}@example.com`).join('\n'));
+      await t.admin('POST', '/_sandbox/faults', { latency_ms: 300, match: '/users$' });
+      try {
+        const up = spawnCli(
+          [
+            'audiences',
+            'upload',
+            aud.id,
+            file,
+            '--type',
+            'email',
+            '--batch-size',
+            '500',
+            '--concurrency',
+            '1',
+            '--journal',
+            path.join(dir, 'j'),
+          ],
+          env,
+        );
+        // 120 batches at 300 ms each: the upload is surely mid-way after a second and a half
+        await new Promise((r) => setTimeout(r, 1500));
+        expect(await up.stop('SIGINT')).toBe(130);
+        clean(up);
+      } finally {
+        await t.admin('DELETE', '/_sandbox/faults');
+      }
+    });
+  });
+
+  describe('a closed pipe (`xctl ... | head`)', () => {
+    it('stops quietly with exit 0, no EPIPE stack trace', async () => {
+      const results = await Promise.all(
+        [['completion', 'zsh'], ['changelog'], ['ads', 'ref', 'placements']].map(
+          (args) =>
+            new Promise<{ code: number | null; stderr: string }>((resolve) => {
+              const child = spawn(process.execPath, [BIN, ...args], {
+                env: { ...process.env, ...t.env },
+                stdio: ['ignore', 'pipe', 'pipe'],
+              });
+              child.stdout.destroy(); // the reader is gone before the first write
+              let stderr = '';
+              child.stderr.on('data', (d) => (stderr += d));
+              child.on('close', (code) => resolve({ code, stderr }));
+            }),
+        ),
+      );
+      for (const r of results) {
+        expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
+        expect(r.code).toBe(0);
+      }
+    });
+  });
+});
+
+// ---- fail-fast ----
+// Issue 20 item 12: a stopped sandbox (nothing listens on its loopback port) and an unknown host
+// fail at once with a hint, instead of seconds of retries per command.
+describe('fail-fast', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    const d = makeDir();
+    dirs.push(d);
+    return d;
+  };
+  afterAll(() => {
+    for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  it('a stopped sandbox: exit 1 at once, no retries, and the hint says how to start it again', async () => {
+    const sb = await startSandbox({ port: 0 });
+    const s = sb.seed;
+    await sb.close();
+    // Real back-off (no XCTL_RETRY_BASE_MS): a retry would show in the time taken.
+    const env = sandboxEnv(s, tempDir());
+    const started = Date.now();
+    const r = await runCli(['ads', 'campaigns', 'list'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`error: connection refused by ${new URL(s.base_url).host}`);
+    expect(r.stderr).toMatch(/hint: nothing listens on .*is the sandbox running\? .*`xctl sandbox start --configure`/);
+    expect(r.stderr).not.toMatch(/retrying/);
+    // the default retries waited 0.25-0.5 + 0.5-1 + 1-2 + 2-4 s; a run without them takes well under that
+    expect(Date.now() - started).toBeLessThan(3_750);
+  });
+
+  it('an unknown host: exit 1 at once, no retries, a hint about --base-url', async () => {
+    const r = await runCli(['request', '/2/users/me', '--auth', 'none'], {
+      env: { XCTL_CONFIG_DIR: tempDir(), XCTL_BASE_URL: 'https://no-such-host.invalid' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/error: cannot resolve host no-such-host\.invalid/);
+    expect(r.stderr).toMatch(/hint: check --base-url/);
+    expect(r.stderr).not.toMatch(/retrying/);
+  });
+});
+
+// ---- no-home ----
+// HOME unset (`env -u HOME`, issue 33): os.homedir() then falls back to the passwd entry's home,
+// a folder nobody named. With credentials from the environment, xctl writes nothing there - no
+// cached bearer, no lock file, no compile cache - and commands still work. The passwd entry is
+// made to point at an empty temporary folder (a private mount namespace binds a copy of
+// /etc/passwd over it), so the test sees exactly what lands there. (On the main of before this
+// change: .config/xctl/config.json with the bearer, and .cache/xctl/compile-cache.)
+describe('no-home', () => {
+  const t = useTestSandbox();
+
+  /** Files under `dir`, relative. */
+  function filesUnder(dir: string): string[] {
+    return (fs.readdirSync(dir, { recursive: true }) as string[]).sort();
+  }
+
+  /** The uid's passwd line with its home replaced, bound over /etc/passwd in a private namespace. */
+  function passwdWithHome(home: string, dir: string): string {
+    const uid = os.userInfo().uid;
+    const lines = fs.readFileSync('/etc/passwd', 'utf8').split('\n');
+    const out = lines.map((l) => {
+      const f = l.split(':');
+      if (f.length < 7 || Number(f[2]) !== uid) return l;
+      f[5] = home;
+      return f.join(':');
+    });
+    const file = path.join(dir, 'passwd');
+    fs.writeFileSync(file, out.join('\n'));
+    return file;
+  }
+
+  const canBind =
+    process.platform === 'linux' &&
+    spawnSync('unshare', ['-m', 'sh', '-c', 'mount --bind /etc/hostname /etc/hostname'], { stdio: 'ignore' }).status ===
+      0;
+
+  /** `node bin/xctl.js args` with HOME unset, the passwd home being `home`. */
+  function runWithoutHome(
+    home: string,
+    passwd: string,
+    args: string[],
+    env: Record<string, string>,
+    command: string[] = [process.execPath, BIN],
+  ): Promise<RunResult> {
+    const clean: Record<string, string> = { NO_COLOR: '1', PATH: process.env.PATH ?? '/usr/bin:/bin', ...env };
+    const script = 'mount --bind "$1" /etc/passwd && shift && exec "$@"';
+    return new Promise((resolve) => {
+      const child = spawn('unshare', ['-m', 'sh', '-c', script, 'sh', passwd, ...command, ...args], {
+        env: clean,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+
+  describe.skipIf(!canBind)('HOME unset', () => {
+    it('credentials from the environment: commands work, nothing is written to the passwd home', async () => {
+      const dir = tempDir('xctl-nohome-');
+      t.dirs.push(dir);
+      const home = path.join(dir, 'passwd-home');
+      fs.mkdirSync(home);
+      const passwd = passwdWithHome(home, dir);
+      const { XCTL_CONFIG_DIR: _named, ...env } = t.env; // no folder named: only the environment
+      // The namespace works: node's idea of the home is the planted one.
+      const probe = await runWithoutHome(home, passwd, ['-e', 'console.log(require("os").homedir())'], env, [
+        process.execPath,
+      ]);
+      expect(probe.stdout.trim(), probe.stderr).toBe(home);
+      // There is no store file to show: `config path` says why instead of printing the passwd home's.
+      const where = await runWithoutHome(home, passwd, ['config', 'path'], env);
+      expect(where.code, where.stderr).toBe(2);
+      expect(where.stdout).toBe('');
+      expect(where.stderr).toContain(
+        'HOME is not set and no folder was named for the profile store: there is no store file',
+      );
+
+      // The bearer is obtained from the key and secret in the environment, used, and not cached.
+      let r = await runWithoutHome(home, passwd, ['webhooks', 'list', '-o', 'json'], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([]);
+      expect(r.stderr).toContain(
+        'note: the bearer token is not cached: HOME is not set (set XCTL_CONFIG_DIR to cache it)',
+      );
+      r = await runWithoutHome(home, passwd, ['ads', 'accounts', 'list', '-o', 'json'], env);
+      expect(r.code, r.stderr).toBe(0);
+      // A command that needs no credentials at all.
+      r = await runWithoutHome(home, passwd, ['audiences', 'hash', '--value', 'Ada@example.com'], {});
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+      // A journal needs a folder: the error names the flags instead of writing to the passwd home.
+      fs.writeFileSync(path.join(dir, 'a.txt'), 'a@example.com\n');
+      r = await runWithoutHome(
+        home,
+        passwd,
+        ['audiences', 'upload', 'ca1', path.join(dir, 'a.txt'), '--type', 'email'],
+        env,
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('HOME is not set and no folder was named for the upload journal: nothing was sent');
+      expect(r.stderr).toContain('pass --state-dir DIR or --journal FILE');
+      // Writing a profile says where the folder must be named.
+      r = await runWithoutHome(home, passwd, ['config', 'set', 'account_id', 'abc'], env);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('HOME is not set and no folder was named for the profile store: nothing was written');
+
+      expect(filesUnder(home)).toEqual([]);
+    }, 60_000);
   });
 });
