@@ -7,6 +7,8 @@ import type { AdsCollection } from '../../src/ads/resource-types.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import type { Entity } from '../../src/sandbox/state.js';
 import type { AdsReply, Row } from './json.js';
+import { HttpRegistry } from './http-registry.js';
+import type { TestContext, TestContextOptions } from './test-context.js';
 
 export type { AdsReply, Row, V2Reply } from './json.js';
 
@@ -93,4 +95,76 @@ export async function startAdsSandbox(opts: SandboxOptions = {}): Promise<AdsSan
       throw new Error(`no seeded ${objective} line item`);
     },
   };
+}
+
+// --- In-process (test/unit/verbs/ads.test.ts, media.test.ts): refusals through the test context. ---
+
+/** The exit code main.ts gives an error: commander's usage errors are 2, an XctlError its own. */
+export function exitCodeOf(e: unknown): number {
+  const err = e as { code?: unknown; exitCode?: unknown };
+  if (typeof err.code === 'string' && err.code.startsWith('commander.')) return 2;
+  return typeof err.exitCode === 'number' ? err.exitCode : 1;
+}
+
+/**
+ * Runs `xctl ...argv` in-process (a local sandbox's base URL unless `env` says otherwise),
+ * expects exit 2 with nothing sent, and returns the error's words (message, then stderr).
+ */
+export async function refusal(
+  make: (o: TestContextOptions) => TestContext,
+  argv: string[],
+  o: { env?: Record<string, string | undefined>; stdin?: string } = {},
+): Promise<string> {
+  const http = new HttpRegistry();
+  const t = make({ transport: http, env: o.env ?? { XCTL_BASE_URL: 'http://127.0.0.1:9' }, stdin: o.stdin });
+  const err = await t.run(argv).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err, `xctl ${argv.join(' ')} was refused`).toBeDefined();
+  expect(exitCodeOf(err), `xctl ${argv.join(' ')}: ${String(err)}`).toBe(2);
+  expect(http.requests.map((r) => `${r.method} ${r.path}`)).toEqual([]);
+  return `${err instanceof Error ? err.message : String(err)}\n${t.stderr()}`;
+}
+
+// --- The campaign + line item setup the ads e2e tests share (one definition, not a copy per file). ---
+
+/** The first funding instrument of the seeded account (a credit card: campaigns need a daily budget). */
+export function fundingInstrument(t: AdsSandbox): string {
+  const acct = t.sb.seed.account_id;
+  return [...t.collection('funding_instruments').values()].find((f) => f.account_id === acct)!.id;
+}
+
+/** `xctl ads campaigns create` on the seeded funding instrument: $1/day unless `more` says otherwise. */
+export async function createCampaign(t: AdsSandbox, name: string, ...more: string[]): Promise<string> {
+  const budget = more.includes('--daily-budget-amount-local-micro')
+    ? []
+    : ['--daily-budget-amount-local-micro', '1000000'];
+  const args = ['ads', 'campaigns', 'create', '--name', name, '--funding-instrument-id', fundingInstrument(t)];
+  return (await t.json([...args, ...budget, ...more])).id as string;
+}
+
+/** `xctl ads line-items create` of an ENGAGEMENTS line item on promoted posts (placements, then more flags). */
+export function lineItemArgs(campaign: string, placements = 'ALL_ON_TWITTER', ...more: string[]): string[] {
+  return [
+    ...['ads', 'line-items', 'create', '--campaign-id', campaign, '--objective', 'ENGAGEMENTS'],
+    ...['--product-type', 'PROMOTED_TWEETS', '--placements', placements, ...more],
+  ];
+}
+
+/** A campaign and its line items (each given as the flags after its placements), made through the CLI. */
+export async function campaignWithLineItems(
+  t: AdsSandbox,
+  o: { name: string; dailyBudgetMicro?: string; placements?: string; lineItems: string[][] },
+): Promise<{ campaign: string; lineItems: string[] }> {
+  const campaign = await createCampaign(
+    t,
+    o.name,
+    '--daily-budget-amount-local-micro',
+    o.dailyBudgetMicro ?? '1000000',
+  );
+  const lineItems: string[] = [];
+  for (const more of o.lineItems)
+    lineItems.push((await t.json(lineItemArgs(campaign, o.placements, ...more))).id as string);
+  return { campaign, lineItems };
 }

@@ -5,7 +5,8 @@ import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-typ
 import { type ArgDecl, type CommandDecl, declare, type OptionDecl } from '../define.js';
 import { sampleValue } from './example-values.js';
 import { moneyOptions } from './money-flags.js';
-import { operationOptions, positionalsOf, runOperation, type OperationHooks } from './run.js';
+import type { Context } from '../../context.js';
+import { operationOptions, positionalsOf, runOperation, type OperationHooks, type OperationOptions } from './run.js';
 import { writeOptions } from './write-flags.js';
 
 function helpFor(d: ParamDef): string {
@@ -34,9 +35,18 @@ export function addResource(parent: Command, r: ResourceDef, hooks: Record<strin
   return noun;
 }
 
+/** The run function of a generated verb: its typed options (tests pass their own, gh's runF). */
+export type OperationRun = (ctx: Context, o: OperationOptions) => Promise<void>;
+
 /** One generated subcommand: positionals from the path, a flag per parameter, --all/--limit on lists. */
-export function addOperation(noun: Command, r: ResourceDef, op: OperationDef, hooks: OperationHooks = {}): Command {
-  return declare(noun, operationDecl(r, op, hooks));
+export function addOperation(
+  noun: Command,
+  r: ResourceDef,
+  op: OperationDef,
+  hooks: OperationHooks = {},
+  runF?: OperationRun,
+): Command {
+  return declare(noun, operationDecl(r, op, hooks, runF));
 }
 
 /** The declaration of one generated verb: the same form as a hand-written one. */
@@ -44,6 +54,7 @@ export function operationDecl(
   r: ResourceDef,
   op: OperationDef,
   hooks: OperationHooks = {},
+  runF: OperationRun = (ctx, o) => runOperation(ctx, r, op, o, hooks),
 ): CommandDecl<ArgDecl[], OptionDecl[]> {
   const args = positionalsOf(r, op).map(
     (pos): ArgDecl => [pos.optional ? `[${pos.name}]` : `<${pos.name}>`, argumentHelp(pos.key, pos.optional)],
@@ -64,7 +75,7 @@ export function operationDecl(
     arguments: args,
     options,
     examples: (sub) => examplesFor(sub, r, op),
-    run: (ctx, opts, positionals) => runOperation(ctx, r, op, operationOptions(r, op, opts, positionals), hooks),
+    run: (ctx, opts, positionals) => runF(ctx, operationOptions(r, op, opts, positionals)),
   };
 }
 

@@ -67,7 +67,7 @@ const EXT_TYPES: Record<string, string> = {
   '.vtt': 'text/vtt',
 };
 
-export function register(media: Command): void {
+export function register(media: Command, runF = runUpload): void {
   declare(media, {
     name: 'upload',
     description:
@@ -86,7 +86,7 @@ export function register(media: Command): void {
       ['--dry-run', 'print the first request (INIT) and the segments that would follow; send nothing'],
     ],
     run: (ctx, o, [file]) =>
-      runUpload(ctx, {
+      runF(ctx, {
         file,
         category: o.category,
         addToLibrary: !!o.addToLibrary,
