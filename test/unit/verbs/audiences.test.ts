@@ -112,7 +112,10 @@ describe('audiences create|get|list|update|delete (generated)', () => {
   it('refuses bad flags before sending (exit 2)', async () => {
     await refused(['audiences', 'create'], '--name is required');
     await refused(['audiences', 'create', '--name', ''], '--name must not be empty');
-    await refused(['audiences', 'list', '--permission-scope', 'ALL'], '--permission-scope must be one of OWNER, SHARED');
+    await refused(
+      ['audiences', 'list', '--permission-scope', 'ALL'],
+      '--permission-scope must be one of OWNER, SHARED',
+    );
     await refused(['audiences', 'list', '--q', 'x'.repeat(256)], '--q must be at most 255 characters');
     await refused(
       ['audiences', 'list', '--with-total-count', '--cursor', 'c-1'],
@@ -123,7 +126,12 @@ describe('audiences create|get|list|update|delete (generated)', () => {
   it('a duplicate name is the service error with its code and parameter (exit 1)', async () => {
     const http = new HttpRegistry().register(
       route('POST', CA),
-      adsError(400, 'INVALID_PARAMETER', 'a custom audience named "x" already exists (ca1); names must be unique', 'name'),
+      adsError(
+        400,
+        'INVALID_PARAMETER',
+        'a custom audience named "x" already exists (ca1); names must be unique',
+        'name',
+      ),
     );
     ctx({ transport: http });
     const e = await failure(t.run(['audiences', 'create', '--name', 'x']));
@@ -178,7 +186,9 @@ describe('audiences create|get|list|update|delete (generated)', () => {
     ctx({ transport: http });
     const e = await failure(t.run(['audiences', 'update', 'ca1', '--account', 'sis1', '--description', 'mine']));
     expect(e.exitCode).toBe(1);
-    expect(e.hint).toMatch(/^custom audience ca1 is shared with account sis1 as READ_ONLY: changing it needs READ_WRITE/);
+    expect(e.hint).toMatch(
+      /^custom audience ca1 is shared with account sis1 as READ_ONLY: changing it needs READ_WRITE/,
+    );
     expect(e.hint).toContain('from the owning account (acct1)');
   });
 });
@@ -221,11 +231,11 @@ describe('audiences permissions', () => {
         json({ data: { id: 'ca1', is_owner: false, account_id: 'acct1' } }),
       );
     ctx({ transport: http });
-    const e = await failure(
-      t.run(['audiences', 'permissions', 'revoke', 'ca1', 'p1', '--account', 'sis1', '--yes']),
-    );
+    const e = await failure(t.run(['audiences', 'permissions', 'revoke', 'ca1', 'p1', '--account', 'sis1', '--yes']));
     expect(e.exitCode).toBe(1);
-    expect(e.hint).toContain('only the owning account (acct1) may revoke shares of it; run this with `--account acct1`');
+    expect(e.hint).toContain(
+      'only the owning account (acct1) may revoke shares of it; run this with `--account acct1`',
+    );
   });
 
   it('each variant refuses the flags of the other, and bad grants, before sending (exit 2)', async () => {
@@ -250,7 +260,10 @@ describe('audiences flexible create', () => {
     name,
     segments: {
       boolean_operator: 'AND',
-      child_segments: [{ custom_audience_id: 'ca1', negate: false, lookback_window: 30 }, { custom_audience_id: 'ca2' }],
+      child_segments: [
+        { custom_audience_id: 'ca1', negate: false, lookback_window: 30 },
+        { custom_audience_id: 'ca2' },
+      ],
     },
     ...extra,
   });
@@ -288,7 +301,10 @@ describe('audiences flexible create', () => {
       stdin: JSON.stringify([{ operation_type: 'Update', params: { custom_audience_id: 'fx1', name: 'R' } }]),
     });
     const e = await failure(flexibleCreate(t.ctx, { file: '-' }));
-    expect([e.exitCode, e.message]).toEqual([2, expect.stringMatching(/^--file: item 1 \(Update\): custom audience fx1/)]);
+    expect([e.exitCode, e.message]).toEqual([
+      2,
+      expect.stringMatching(/^--file: item 1 \(Update\): custom audience fx1/),
+    ]);
     expect(http.requests.map((r) => r.method)).toEqual(['GET']);
   });
 
@@ -327,7 +343,9 @@ describe('audiences flexible create', () => {
         /item 1 \(Create\): segments must hold at most 10 custom audiences \(leaf segments\), got 11/,
       ],
       [
-        spec('Lb', { segments: { boolean_operator: 'AND', child_segments: [{ custom_audience_id: 'ca1', lookback_window: 3 }] } }),
+        spec('Lb', {
+          segments: { boolean_operator: 'AND', child_segments: [{ custom_audience_id: 'ca1', lookback_window: 3 }] },
+        }),
         /segments at child_segments\[0\]\.lookback_window: must be one of 1, 7, 14, 30/,
       ],
       [
@@ -407,7 +425,11 @@ describe('audiences do-not-reach create|list|delete (generated)', () => {
       .register(route('POST', DNR), json({ data: { id: 'd1', description: 'opted out' } }))
       .register(
         route('POST', DNR),
-        adsError(400, 'INVALID_PARAMETER', 'account acct1 already has do-not-reach list d1; an account has at most one'),
+        adsError(
+          400,
+          'INVALID_PARAMETER',
+          'account acct1 already has do-not-reach list d1; an account has at most one',
+        ),
       );
     ctx({ transport: http });
     await t.run(['audiences', 'do-not-reach', 'create', '--description', 'opted out', '--json']);
@@ -454,7 +476,10 @@ describe('audiences apply: flags and what is refused before reading', () => {
     const fs = await import('node:fs');
     const path = await import('node:path');
     const file = path.join(c.configDir, 'audiences.yaml');
-    fs.writeFileSync(file, 'defaults:\n  account: acct1\n  type: email\naudiences:\n  - name: Newsletter\n    source: n.csv\n');
+    fs.writeFileSync(
+      file,
+      'defaults:\n  account: acct1\n  type: email\naudiences:\n  - name: Newsletter\n    source: n.csv\n',
+    );
     const e = await failure(c.run(['audiences', 'apply', '-f', file, '--only', 'Newsleter']));
     expect([e.exitCode, e.message]).toEqual([2, `--only: ${file} lists no audience named "Newsleter"`]);
     expect(http.requests).toEqual([]);
