@@ -357,6 +357,8 @@ export async function uploadSender(ctx: Context, usersPath: string): Promise<Sen
     clock: ctx.clock,
     cwd: ctx.cwd,
     version: ctx.version,
+    // The same transport (a test's HTTP registry; undefined in a real run: the network).
+    transport: ctx.transport,
   });
   return new Sender({
     http: await sendCtx.http(),
