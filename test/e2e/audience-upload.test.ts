@@ -359,7 +359,7 @@ describe('audiences upload', () => {
           '--expires-at',
           '2030-01-01T00:00:00Z',
         ],
-        /after --effective-at/,
+        /--expires-at must be after effective_at/,
       ],
       [['audiences', 'upload', id, hashed, '--type', 'phone_number', '--default-country', 'XX'], /--default-country/],
       [['audiences', 'upload', id, path.join(dir, 'missing.txt'), '--type', 'email'], /no such file/],

@@ -31,6 +31,8 @@ import { linkWebhook } from '../../src/commands/stream/webhooks/link.js';
 import { unlinkWebhook } from '../../src/commands/stream/webhooks/unlink.js';
 import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { audiencesUpload, type UploadOptions } from '../../src/commands/audiences/upload.js';
+import { oauth1Header } from '../../src/core/oauth1.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
 import { testContext } from '../helpers/test-context.js';
 
@@ -76,8 +78,6 @@ const NOT_YET_DESCRIBED = [
   'POST /2/media/upload',
   'POST /1.1/media/upload.json',
   'GET /1.1/media/upload.json',
-  'POST /12/accounts/:account_id/custom_audiences/:custom_audience_id/users',
-  'POST /12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users',
   'GET /1.1/account/verify_credentials.json', // include_entities, skip_status, include_email
   'GET /1.1/application/rate_limit_status.json', // resources
   'GET /2/users/me', // user.fields
@@ -426,4 +426,106 @@ describe('OAuth 2.0: --scopes and the consent page refuse the same scopes in the
       expect(await authorizeSays(scope!)).toBe(`scope ${cli.slice('--scopes '.length)}`);
     });
   }
+});
+
+/** The seeded user's OAuth 1.0a signature on a request straight to the sandbox. */
+async function signedFetch(method: string, path: string, body?: unknown): Promise<Response> {
+  const s = sb.app.seed;
+  const url = `${sb.app.baseUrl}${path}`;
+  const keys = {
+    consumerKey: s.api_key,
+    consumerSecret: s.api_secret,
+    token: s.access_token,
+    tokenSecret: s.access_token_secret,
+  };
+  return fetch(url, {
+    method,
+    headers: {
+      authorization: oauth1Header(keys, { method, url }),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** What the sandbox answers an ads request with: the first error's message. */
+async function adsSays(method: string, path: string, body?: unknown): Promise<{ status: number; detail: string }> {
+  const res = await signedFetch(method, path, body);
+  const j = (await res.json()) as { errors?: Array<{ message?: string }> };
+  return { status: res.status, detail: j.errors?.[0]?.message ?? JSON.stringify(j) };
+}
+
+/** Both sides' words after their subjects: the CLI names the flag, the service the wire field. */
+function sameWords(c: { cli: [string, string]; sandbox: [string, { status: number; detail: string }] }): void {
+  const [flag, cli] = c.cli;
+  const [field, sandbox] = c.sandbox;
+  expect(sandbox.status).toBe(400);
+  expect(cli.startsWith(`${flag} `), cli).toBe(true);
+  expect(sandbox.detail.startsWith(`${field} `), sandbox.detail).toBe(true);
+  const words = cli.slice(flag.length + 1);
+  expect(words.length).toBeGreaterThan(5);
+  expect(sandbox.detail.slice(field.length + 1)).toBe(words);
+}
+
+describe('audience uploads: the upload verbs and the endpoints refuse the same operations in the same words', () => {
+  const DAY = 86_400_000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const HASH = 'a'.repeat(64);
+  let custom = '';
+  const DNR = 'dnr1contract';
+  beforeAll(() => {
+    const acct = sb.app.seed.account_id;
+    custom = [...sb.app.state.collection('custom_audiences').values()].find((a) => a.account_id === acct)!.id;
+    sb.app.state.collection('do_not_reach_lists').set(DNR, { id: DNR, account_id: acct, deleted: false });
+  });
+  const upload = (target: UploadOptions['target'], o: Pick<UploadOptions, 'effectiveAt' | 'expiresAt'>) => (t: ReturnType<typeof testContext>) =>
+    audiencesUpload(t.ctx, {
+      target,
+      listId: 'abc1',
+      input: '-',
+      type: 'email',
+      format: 'auto',
+      batchSize: '2500',
+      concurrency: '4',
+      ...o,
+    });
+  const path = (target: UploadOptions['target']) =>
+    target === 'custom_audience'
+      ? `/12/accounts/${sb.app.seed.account_id}/custom_audiences/${custom}/users`
+      : `/12/batch/accounts/${sb.app.seed.account_id}/do_not_reach_lists/${DNR}/users`;
+  const op = (params: Record<string, string>) => [
+    { operation_type: 'Update', params: { ...params, users: [{ email: [HASH] }] } },
+  ];
+  // [what, target, flag, field, the CLI's flags, the operation's params (times in days from now)]
+  const cases: Array<[string, UploadOptions['target'], string, string, Record<string, number | string>]> = [
+    ['expiry not an ISO time', 'custom_audience', '--expires-at', 'expires_at', { expiresAt: 'never' }],
+    ['start not an ISO time', 'custom_audience', '--effective-at', 'effective_at', { effectiveAt: '2026-02-30' }],
+    ['expiry before the start', 'custom_audience', '--expires-at', 'expires_at', { effectiveAt: 2, expiresAt: 1 }],
+    ['expiry in the past', 'custom_audience', '--expires-at', 'expires_at', { expiresAt: -1 }],
+    ['expiry past 13 months', 'custom_audience', '--expires-at', 'expires_at', { expiresAt: 400 }],
+    ['do-not-reach expiry in the past', 'do_not_reach_list', '--expires-at', 'expires_at', { expiresAt: -1 }],
+    ['do-not-reach expiry 13 months out', 'do_not_reach_list', '--expires-at', 'expires_at', { expiresAt: 396 }],
+  ];
+  /** The times of a case, days counted from `now` (the CLI's clock on one side, the sandbox's on the other). */
+  const timesAt = (given: Record<string, number | string>, now: number) => {
+    const at = (v: number | string | undefined) => (typeof v === 'number' ? iso(now + v * DAY) : v);
+    return { effectiveAt: at(given.effectiveAt), expiresAt: at(given.expiresAt) };
+  };
+  for (const [what, target, flag, field, given] of cases) {
+    it(what, async () => {
+      const cli = await cliSays((t) => upload(target, timesAt(given, t.ctx.clock.now()))(t));
+      const times = timesAt(given, sb.app.clock.now());
+      const wire: Record<string, string> = {};
+      if (times.effectiveAt !== undefined) wire.effective_at = times.effectiveAt;
+      if (times.expiresAt !== undefined) wire.expires_at = times.expiresAt;
+      sameWords({ cli: [flag, cli], sandbox: [field, await adsSays('POST', path(target), op(wire))] });
+    });
+  }
+
+  it('an operation that is neither Update nor Delete, and effective_at on a do-not-reach list', async () => {
+    const a = await adsSays('POST', path('custom_audience'), [{ operation_type: 'Create', params: { users: [] } }]);
+    expect(a.detail).toBe('operation_type must be Update or Delete (got "Create")');
+    const b = await adsSays('POST', path('do_not_reach_list'), op({ effective_at: iso(Date.now()) }));
+    expect(b.detail).toBe('effective_at is not accepted for do-not-reach lists (the current time is used)');
+  });
 });
