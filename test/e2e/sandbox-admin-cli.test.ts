@@ -22,8 +22,8 @@ describe('sandbox trigger', () => {
     const before = t.sb.app.logs.length;
     const r = await t.run(['sandbox', 'trigger', 'nope.event']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/"nope\.event" is not one of the platform's event types/);
-    expect(r.stderr).toMatch(/hint: event types: profile\.update\.bio .*block\.unblock/);
+    expect(r.stderr).toMatch(/<event-type> must be one of the platform's event types \(got "nope\.event"\)/);
+    expect(r.stderr).toMatch(/hint: .*event types: profile\.update\.bio .*block\.unblock/);
     expect(t.sb.app.logs.length).toBe(before);
   });
   it('lists the event types in its help', async () => {
@@ -66,7 +66,7 @@ describe('sandbox start --faults', () => {
     const r = await runCli(['sandbox', 'start', '--faults', 'bogus=1']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /unknown fault "bogus"; known: error_rate, status, latency_ms, drop_rate, rate_limit, match/,
+      /fault "bogus" is unknown; known: error_rate, status, latency_ms, drop_rate, rate_limit, match/,
     );
     expect(r.stderr).toMatch(/hint: --faults NAME=VALUE\[,NAME=VALUE\.\.\.\] or a JSON object/);
     expect(r.stdout).not.toMatch(/listening/);
@@ -104,7 +104,7 @@ describe('sandbox faults', () => {
   it('refuses an unknown fault before sending anything', async () => {
     const r = await t.run(['sandbox', 'faults', 'set', 'bogus=1']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown fault "bogus"/);
+    expect(r.stderr).toMatch(/fault "bogus" is unknown/);
     expect(t.sb.app.faults.spec).toEqual({});
   });
   it('the endpoint refuses unknown faults too', async () => {

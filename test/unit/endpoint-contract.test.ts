@@ -33,6 +33,11 @@ import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { audiencesUpload, type UploadOptions } from '../../src/commands/audiences/upload.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
+import { sandboxClock } from '../../src/commands/sandbox/clock.js';
+import { sandboxFaults } from '../../src/commands/sandbox/faults.js';
+import { sandboxLogs } from '../../src/commands/sandbox/logs.js';
+import { sandboxTrigger } from '../../src/commands/sandbox/trigger.js';
+import { adminKey } from '../helpers/cli.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
 import { testContext } from '../helpers/test-context.js';
 
@@ -81,13 +86,6 @@ const NOT_YET_DESCRIBED = [
   'GET /1.1/account/verify_credentials.json', // include_entities, skip_status, include_email
   'GET /1.1/application/rate_limit_status.json', // resources
   'GET /2/users/me', // user.fields
-  'POST /_sandbox/clock', // advance, mode
-  'POST /_sandbox/faults',
-  'POST /_sandbox/events',
-  'GET /_sandbox/deliveries',
-  'GET /_sandbox/logs',
-  'GET /_sandbox/audience-members/:kind/:id',
-  'GET /_sandbox/files/:name',
 ];
 
 const HOOK = '1500000000000000001';
@@ -527,5 +525,97 @@ describe('audience uploads: the upload verbs and the endpoints refuse the same o
     expect(a.detail).toBe('operation_type must be Update or Delete (got "Create")');
     const b = await adsSays('POST', path('do_not_reach_list'), op({ effective_at: iso(Date.now()) }));
     expect(b.detail).toBe('effective_at is not accepted for do-not-reach lists (the current time is used)');
+  });
+});
+
+/** What the sandbox's admin endpoints answer (Basic key:secret of the sandbox app): the problem's detail. */
+async function adminSays(method: string, path: string, body?: unknown): Promise<{ status: number; detail: string }> {
+  const res = await fetch(`${sb.app.baseUrl}${path}`, {
+    method,
+    headers: { ...adminKey(sb.app.seed), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = (await res.json()) as { detail?: string };
+  return { status: res.status, detail: j.detail ?? JSON.stringify(j) };
+}
+
+describe('the sandbox verbs and the admin endpoints refuse the same inputs in the same words', () => {
+  const trigger = (o: { eventType: string; userId?: string; data?: string }) => (t: ReturnType<typeof testContext>) =>
+    sandboxTrigger(t.ctx, o);
+  const faults = (spec: string) => (t: ReturnType<typeof testContext>) =>
+    sandboxFaults(t.ctx, { action: 'set', specs: [spec] });
+  const cases: Array<{ what: string; cli: Case['cli']; sandbox: Case['sandbox'] }> = [
+    {
+      what: 'clock advance without a unit',
+      cli: ['--advance', (t) => sandboxClock(t.ctx, { advance: '5000' })],
+      sandbox: ['advance', 'POST', '/_sandbox/clock', { advance: '5000' }],
+    },
+    {
+      what: 'clock advance not a duration',
+      cli: ['--advance', (t) => sandboxClock(t.ctx, { advance: 'soon' })],
+      sandbox: ['advance', 'POST', '/_sandbox/clock', { advance: 'soon' }],
+    },
+    {
+      what: 'unknown event type',
+      cli: ['<event-type>', trigger({ eventType: 'nope.event' })],
+      sandbox: ['event_type', 'POST', '/_sandbox/events', { event_type: 'nope.event' }],
+    },
+    {
+      what: 'renamed event type',
+      cli: ['<event-type>', trigger({ eventType: 'ProfileBioUpdate' })],
+      sandbox: ['event_type', 'POST', '/_sandbox/events', { event_type: 'ProfileBioUpdate' }],
+    },
+    {
+      what: 'event user id not digits',
+      cli: ['--user-id', trigger({ eventType: 'dm.received', userId: 'u1' })],
+      sandbox: ['user_id', 'POST', '/_sandbox/events', { event_type: 'dm.received', user_id: 'u1' }],
+    },
+    {
+      what: 'event payload not an object',
+      cli: ['--data', trigger({ eventType: 'dm.received', data: '[1]' })],
+      sandbox: ['payload', 'POST', '/_sandbox/events', { event_type: 'dm.received', payload: [1] }],
+    },
+    {
+      what: 'log limit out of range',
+      cli: ['--limit', (t) => sandboxLogs(t.ctx, { limit: '0', follow: false })],
+      sandbox: ['limit', 'GET', '/_sandbox/logs?limit=0'],
+    },
+    {
+      what: 'fault value out of range',
+      cli: ['faults: status', faults('status=600')],
+      sandbox: ['status', 'POST', '/_sandbox/faults', { status: 600 }],
+    },
+    {
+      what: 'fault rate out of range',
+      cli: ['faults: error_rate', faults('error_rate=2')],
+      sandbox: ['error_rate', 'POST', '/_sandbox/faults', { error_rate: 2 }],
+    },
+    {
+      what: 'unknown fault',
+      cli: ['faults: fault', faults('bogus=1')],
+      sandbox: ['fault', 'POST', '/_sandbox/faults', { bogus: 1 }],
+    },
+  ];
+  for (const c of cases) {
+    it(c.what, async () => {
+      const [field, method, path, b] = c.sandbox;
+      const sandbox = await adminSays(method, path, typeof b === 'function' ? b() : b);
+      sameWords({ cli: [c.cli[0], await cliSays(c.cli[1])], sandbox: [field, sandbox] });
+    });
+  }
+
+  it('the endpoints no verb sends to refuse in the contract\'s words', async () => {
+    expect((await adminSays('GET', '/_sandbox/deliveries?limit=all')).detail).toBe(
+      'limit must be a whole number 1-1000 (got "all")',
+    );
+    expect((await adminSays('GET', '/_sandbox/logs?wait_ms=-1')).detail).toBe(
+      'wait_ms must be a whole number 0-25000 (got "-1")',
+    );
+    expect(await adminSays('GET', '/_sandbox/audience-members/lists/abc')).toEqual({
+      status: 400,
+      detail: 'kind must be custom_audiences or do_not_reach_lists (got "lists")',
+    });
+    // The file host has one answer for a name that is not a file's.
+    expect((await fetch(`${sb.app.baseUrl}/_sandbox/files/a%20b`)).status).toBe(404);
   });
 });

@@ -3,7 +3,7 @@
 // Keeps the exact set of distinct hashed users per list and reports it as `audience_size`.
 // The batch is all-or-nothing: every operation is checked before any is applied.
 import type { SandboxApp } from '../app.js';
-import { adsError, ok, type SReq } from '../http.js';
+import { adsError, checkV2Input, ok, type SReq } from '../http.js';
 import { slotKey, type Entity } from '../state.js';
 import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
 import { messageOf, validate } from '../../contract/params.js';
@@ -362,9 +362,8 @@ export function install(app: SandboxApp): void {
   // Members cannot be read back from the service; the sandbox shows them so that tests and CI
   // can check an audience against the file it should equal. Loopback admin only.
   app.router.serve(SANDBOX_ADMIN_ENDPOINTS.audienceMembers, (req) => {
-    const kind = req.params.kind;
-    if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists')
-      throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
+    checkV2Input(SANDBOX_ADMIN_ENDPOINTS.audienceMembers, { path: req.params });
+    const kind: Kind = req.params.kind === 'custom_audiences' ? 'custom_audiences' : 'do_not_reach_lists';
     const lu = usersOf(app, kind, req.params.id!);
     const members: Record<string, string[]> = {};
     lu.digests.forEach((d, t) => {
