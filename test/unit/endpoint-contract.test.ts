@@ -10,7 +10,7 @@ import { UPLOAD_ENDPOINTS } from '../../src/contract/audience-users.js';
 import { MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../src/contract/media.js';
 import { OAUTH_ENDPOINTS } from '../../src/contract/oauth.js';
 import { OAUTH2_ENDPOINTS } from '../../src/contract/oauth2.js';
-import { validate } from '../../src/contract/params.js';
+import { messageOf, validate } from '../../src/contract/params.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../src/contract/sandbox-admin.js';
 import { STREAM_ENDPOINTS } from '../../src/contract/stream.js';
 import { WEBHOOK_ENDPOINTS } from '../../src/contract/webhooks.js';
@@ -83,9 +83,6 @@ const NOT_YET_DESCRIBED = [
   'POST /2/media/upload',
   'POST /1.1/media/upload.json',
   'GET /1.1/media/upload.json',
-  'GET /1.1/account/verify_credentials.json', // include_entities, skip_status, include_email
-  'GET /1.1/application/rate_limit_status.json', // resources
-  'GET /2/users/me', // user.fields
 ];
 
 const HOOK = '1500000000000000001';
@@ -617,5 +614,32 @@ describe('the sandbox verbs and the admin endpoints refuse the same inputs in th
     });
     // The file host has one answer for a name that is not a file's.
     expect((await fetch(`${sb.app.baseUrl}/_sandbox/files/a%20b`)).status).toBe(404);
+  });
+});
+
+describe("the signed-in user's reads: /2/users/me and the v1.1 account reads", () => {
+  it('an unknown user field is refused in the words validate() gives', async () => {
+    const res = await signedFetch('GET', '/2/users/me?user.fields=created_at,nope');
+    const j = (await res.json()) as { detail?: string };
+    expect(res.status).toBe(400);
+    const v = validate(OAUTH2_ENDPOINTS.me, { query: { 'user.fields': 'created_at,nope' } });
+    expect(j.detail).toBe(messageOf(v!, 'service'));
+    expect(j.detail).toMatch(/^user\.fields value \[nope\] is not one of \[affiliation,/);
+    expect((await signedFetch('GET', '/2/users/me?user.fields=created_at&user.fields=url')).status).toBe(200);
+  });
+
+  it('what the CLI sends them passes the contract (auth status, auth login)', () => {
+    expect(validate(OAUTH_ENDPOINTS.verifyCredentials, {})).toBeUndefined();
+    expect(validate(OAUTH_ENDPOINTS.rateLimitStatus, { query: { resources: 'application' } })).toBeUndefined();
+    expect(validate(OAUTH2_ENDPOINTS.me, {})).toBeUndefined();
+  });
+
+  it('verify_credentials reads include_entities as the platform does (true, t, 1; else false)', async () => {
+    const read = async (q: string) =>
+      (await (await signedFetch('GET', `/1.1/account/verify_credentials.json${q}`)).json()) as Record<string, unknown>;
+    expect(await read('')).toHaveProperty('entities');
+    expect(await read('?include_entities=t')).toHaveProperty('entities');
+    expect(await read('?include_entities=false')).not.toHaveProperty('entities');
+    expect(await read('?include_entities=no')).not.toHaveProperty('entities');
   });
 });
