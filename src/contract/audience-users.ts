@@ -94,11 +94,7 @@ export const UPLOAD_ENDPOINTS = {
 } as const;
 
 /** One operation of a batch as validate() reads it. */
-export function operationInput(o: {
-  delete?: boolean;
-  effective_at?: string;
-  expires_at?: string;
-}): EndpointInput {
+export function operationInput(o: { delete?: boolean; effective_at?: string; expires_at?: string }): EndpointInput {
   const params: Record<string, unknown> = {};
   if (o.effective_at !== undefined) params.effective_at = o.effective_at;
   if (o.expires_at !== undefined) params.expires_at = o.expires_at;

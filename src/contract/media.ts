@@ -212,7 +212,10 @@ const ownersParam: ParamSpec = {
 /** INIT: what the upload will be (v2 JSON; the v1.1 form and the one-shot forms read into it). */
 export const INIT: Described = {
   params: [
-    { ...param.oneOf('media_type', MEDIA_TYPES, { in: 'body', flag: '<file>', required: true }), rule: 'a supported media type (image/png, image/jpeg, image/gif, image/webp, video/mp4, video/quicktime, text/srt...)' },
+    {
+      ...param.oneOf('media_type', MEDIA_TYPES, { in: 'body', flag: '<file>', required: true }),
+      rule: 'a supported media type (image/png, image/jpeg, image/gif, image/webp, video/mp4, video/quicktime, text/srt...)',
+    },
     {
       name: 'total_bytes',
       in: 'body',
@@ -323,4 +326,3 @@ export const MEDIA_V1_ENDPOINTS = {
     answer: '{media_id,media_id_string,media_key,size,processing_info?}',
   }),
 } as const;
-

@@ -47,7 +47,12 @@ const num = (name: FaultName, rule: string, ok: (v: number) => boolean): ParamSp
 });
 const whole = (v: number) => Number.isInteger(v) && v >= 0;
 const rate = (v: number) => v >= 0 && v <= 1;
-const bool = (name: FaultName): ParamSpec => ({ name, ...body, rule: 'true or false', ok: (v) => typeof v === 'boolean' });
+const bool = (name: FaultName): ParamSpec => ({
+  name,
+  ...body,
+  rule: 'true or false',
+  ok: (v) => typeof v === 'boolean',
+});
 
 /** A fault spec's values (the names' rules as FAULT_NAMES shows them). */
 const FAULT_PARAMS: ParamSpec[] = [
@@ -105,7 +110,9 @@ const ADVANCE: ParamSpec = {
   required: true,
   rule: 'a duration such as 90s, 30m, 29h or 1d',
   ok: (v) =>
-    typeof v === 'number' ? parseDuration(v) !== undefined : typeof v === 'string' && /[a-z]$/.test(v) && parseDuration(v) !== undefined,
+    typeof v === 'number'
+      ? parseDuration(v) !== undefined
+      : typeof v === 'string' && /[a-z]$/.test(v) && parseDuration(v) !== undefined,
 };
 
 /** A whole number in a query string, from `min` (at most 16 digits). */
@@ -168,7 +175,13 @@ export const SANDBOX_ADMIN_ENDPOINTS = {
     doc: 'the members of a custom audience or do-not-reach list (kind custom_audiences|do_not_reach_lists), which the service never shows',
     params: [
       param.oneOf('kind', ['custom_audiences', 'do_not_reach_lists'], { in: 'path', required: true }),
-      { name: 'id', in: 'path', required: true, rule: 'letters and digits', ok: (v) => typeof v === 'string' && ADS_ID.test(v) },
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        rule: 'letters and digits',
+        ok: (v) => typeof v === 'string' && ADS_ID.test(v),
+      },
     ],
     answer: '{"data":{size,requests,updated,deleted,members,other}}',
   }),
@@ -176,7 +189,13 @@ export const SANDBOX_ADMIN_ENDPOINTS = {
     ...admin,
     doc: "a finished stats job's file (gzipped), 404 once expired: the service's file host",
     params: [
-      { name: 'name', in: 'path', required: true, rule: 'a file name', ok: (v) => typeof v === 'string' && /^[\w.-]{1,200}$/.test(v) },
+      {
+        name: 'name',
+        in: 'path',
+        required: true,
+        rule: 'a file name',
+        ok: (v) => typeof v === 'string' && /^[\w.-]{1,200}$/.test(v),
+      },
     ],
     answer: 'the file (application/gzip)',
   }),

@@ -170,7 +170,9 @@ describe('media upload', () => {
     ]);
     expect(errs[0]).toMatch(/<file> must be at most 5 MB for tweet_image/);
     expect(errs[1]).toMatch(/cannot tell what notes.txt is/);
-    expect(errs[2]).toMatch(/--category must suit the media type: category tweet_video takes a video \(got image\/png\)/);
+    expect(errs[2]).toMatch(
+      /--category must suit the media type: category tweet_video takes a video \(got image\/png\)/,
+    );
     expect(errs[3]).toMatch(/--name is for the media library: add --add-to-library/);
     expect(errs[4]).toMatch(/cannot read/);
     expect(errs[5]).toMatch(/cannot tell what empty.png is|the file is empty/);

@@ -463,17 +463,19 @@ describe('audience uploads: the upload verbs and the endpoints refuse the same o
     custom = [...sb.app.state.collection('custom_audiences').values()].find((a) => a.account_id === acct)!.id;
     sb.app.state.collection('do_not_reach_lists').set(DNR, { id: DNR, account_id: acct, deleted: false });
   });
-  const upload = (target: UploadOptions['target'], o: Pick<UploadOptions, 'effectiveAt' | 'expiresAt'>) => (t: ReturnType<typeof testContext>) =>
-    audiencesUpload(t.ctx, {
-      target,
-      listId: 'abc1',
-      input: '-',
-      type: 'email',
-      format: 'auto',
-      batchSize: '2500',
-      concurrency: '4',
-      ...o,
-    });
+  const upload =
+    (target: UploadOptions['target'], o: Pick<UploadOptions, 'effectiveAt' | 'expiresAt'>) =>
+    (t: ReturnType<typeof testContext>) =>
+      audiencesUpload(t.ctx, {
+        target,
+        listId: 'abc1',
+        input: '-',
+        type: 'email',
+        format: 'auto',
+        batchSize: '2500',
+        concurrency: '4',
+        ...o,
+      });
   const listPath = (target: UploadOptions['target']) =>
     target === 'custom_audience'
       ? `/12/accounts/${sb.app.seed.account_id}/custom_audiences/${custom}/users`
@@ -591,7 +593,7 @@ describe('the sandbox verbs and the admin endpoints refuse the same inputs in th
     });
   }
 
-  it('the endpoints no verb sends to refuse in the contract\'s words', async () => {
+  it("the endpoints no verb sends to refuse in the contract's words", async () => {
     expect((await adminSays('GET', '/_sandbox/deliveries?limit=all')).detail).toBe(
       'limit must be a whole number 1-1000 (got "all")',
     );
@@ -655,7 +657,11 @@ describe('media upload: `media upload` and the upload endpoints refuse the same 
     return { status: res.status, detail: j.detail ?? JSON.stringify(j) };
   }
   const cases: Array<[string, [string, (t: ReturnType<typeof testContext>) => Promise<unknown>], [string, unknown]]> = [
-    ['an image over 5 MB', ['<file>', upload(png('big.png', 5 * MB + 1))], ['total_bytes', init({ total_bytes: 5 * MB + 1 })]],
+    [
+      'an image over 5 MB',
+      ['<file>', upload(png('big.png', 5 * MB + 1))],
+      ['total_bytes', init({ total_bytes: 5 * MB + 1 })],
+    ],
     [
       'a GIF category past its 15 MB',
       ['<file>', upload(png('big2.png', 15 * MB + 1), 'tweet_gif')],
@@ -675,7 +681,7 @@ describe('media upload: `media upload` and the upload endpoints refuse the same 
     });
   }
 
-  it('the steps the CLI builds itself (APPEND, FINALIZE, STATUS; v1.1 and one-shot forms) refuse in validate()\'s words', async () => {
+  it("the steps the CLI builds itself (APPEND, FINALIZE, STATUS; v1.1 and one-shot forms) refuse in validate()'s words", async () => {
     const said = async (method: string, p: string, body?: unknown) => (await v2Says(method, p, body)).detail;
     expect(await said('POST', '/2/media/upload/abc/append')).toBe('media_id must be 1-19 digits (got "abc")');
     expect(await said('POST', '/2/media/upload/abc/finalize')).toBe('media_id must be 1-19 digits (got "abc")');
@@ -688,9 +694,11 @@ describe('media upload: `media upload` and the upload endpoints refuse the same 
     expect(await said('POST', '/2/media/upload/initialize', owners)).toBe(
       'additional_owners must be at most 100 user ids of 1-19 digits (got ["x"])',
     );
-    const id = ((await (await signedFetch('POST', '/2/media/upload/initialize', init({ total_bytes: 10 }))).json()) as {
-      data: { id: string };
-    }).data.id;
+    const id = (
+      (await (await signedFetch('POST', '/2/media/upload/initialize', init({ total_bytes: 10 }))).json()) as {
+        data: { id: string };
+      }
+    ).data.id;
     expect(await said('POST', `/2/media/upload/${id}/append`, { segment_index: 1000, media: 'AAAA' })).toBe(
       'segment_index must be a whole number from 0 to 999 (got "1000")',
     );

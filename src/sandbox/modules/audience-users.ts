@@ -141,11 +141,7 @@ const USER_HEAD = /\{"(email|device_id|handle|twitter_id|service_id|phone_number
  * text). Anything else, including every invalid body, returns undefined and goes through the
  * full JSON path, which gives the precise error.
  */
-function fastScan(
-  raw: Buffer,
-  kind: Kind,
-  checkOperation: (op: unknown) => void,
-): Checked | undefined {
+function fastScan(raw: Buffer, kind: Kind, checkOperation: (op: unknown) => void): Checked | undefined {
   const len = raw.length;
   const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
   // Upper bound on users (each is at least 77 bytes), so the buffers are sized once.

@@ -4,7 +4,7 @@
 // server.ts (they read the contract's table), per-event ones in the activity module.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { SandboxError, checkV2Input, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
+import { SandboxError, checkV2Input, ok, queryOf, type Reply, type SReq } from '../http.js';
 import { userV2 } from '../user-profile.js';
 import { randomToken, type OAuth2AccessToken, type OAuth2Client, type OAuth2Code } from '../state.js';
 import {
