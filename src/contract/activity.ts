@@ -117,7 +117,7 @@ const tag = param.text('tag', L.tag, { in: 'body', flag: '--tag' });
 const webhookId = param.id('webhook_id', { in: 'body', flag: 'webhook id' });
 
 /** event_type: the platform's names and their aliases; a renamed one is refused with its new name. */
-const eventType: ParamSpec = {
+export const EVENT_TYPE_PARAM: ParamSpec = {
   name: 'event_type',
   in: 'body',
   flag: '--event',
@@ -149,7 +149,7 @@ export const ACTIVITY_ENDPOINTS = {
     ...opts,
     doc: 'subscribe {"event_type","filter","tag"?,"webhook_id"?} -> {"data":{"subscription"}}',
     params: [
-      eventType,
+      EVENT_TYPE_PARAM,
       param.id('filter.user_id', { in: 'body', flag: '--user-id' }),
       param.text('filter.keyword', L.keyword, { in: 'body', flag: '--keyword' }),
       param.oneOf('filter.direction', L.directions, { in: 'body', flag: '--direction' }),

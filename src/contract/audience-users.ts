@@ -3,8 +3,9 @@
 // (src/audiences/) and the sandbox (src/sandbox/modules/audience-users.ts) both obey these.
 // Loaded by the hash workers: keep it free of heavy imports.
 import { endpoint } from './endpoint.js';
-import { addMonthsUtc } from './time.js';
+import { addMonthsUtc, parseIsoTime } from './time.js';
 import { isOneOf } from './guards.js';
+import { param, valueOf, type CrossRule, type EndpointInput, type ParamSpec } from './params.js';
 
 /** ads-api.md section 8: at most 2500 operations per request. */
 export const MAX_OPERATIONS = 2500;
@@ -13,20 +14,92 @@ export const MAX_BYTES = 5_000_000;
 /** Users per request: the uploader's default (--batch-size) and the most it lets one ask for. */
 export const USERS_PER_REQUEST = { default: 2500, max: 2_000_000 } as const;
 
+/**
+ * The parameters of one operation of a batch (the body is a JSON array of them, each checked
+ * on its own: validate(e, { body: operation })). The users of an operation are the hot path:
+ * the sandbox reads them record by record as behaviour (their shape, hashing and types), so
+ * they are not described here.
+ */
+function operationParams(target: 'custom_audience' | 'do_not_reach_list'): ParamSpec[] {
+  const time = (name: 'effective_at' | 'expires_at', flag: string): ParamSpec => ({
+    name: `params.${name}`,
+    in: 'body',
+    label: name,
+    flag,
+    rule: 'an ISO 8601 time such as 2026-05-01T00:00:00Z',
+    ok: (v) => isoMs(v) !== undefined,
+  });
+  const effective = time('effective_at', '--effective-at');
+  return [
+    param.oneOf('operation_type', ['Update', 'Delete'], { in: 'body', flag: '--delete', required: true }),
+    {
+      name: 'params',
+      in: 'body',
+      required: true,
+      rule: 'an object with the users',
+      ok: (v) => typeof v === 'object' && v !== null,
+    },
+    target === 'custom_audience'
+      ? effective
+      : { ...effective, refuse: () => 'is not accepted for do-not-reach lists (the current time is used)' },
+    time('expires_at', '--expires-at'),
+  ];
+}
+
+/** An ISO time as the upload endpoints take it (a date alone too): epoch ms. */
+function isoMs(v: unknown): number | undefined {
+  return typeof v === 'string' ? parseIsoTime(v, { loose: true }) : undefined;
+}
+
+/** The expiry window against the service's clock (expiryFault), in the words both sides use. */
+function expiryRule(target: 'custom_audience' | 'do_not_reach_list'): CrossRule {
+  return {
+    name: 'params.expires_at',
+    in: 'body',
+    label: 'expires_at',
+    flag: '--expires-at',
+    refuse: (input: EndpointInput, env) => {
+      const expires = isoMs(valueOf(input, 'body', 'params.expires_at'));
+      if (expires === undefined || env.now === undefined) return undefined;
+      const effectiveMs = isoMs(valueOf(input, 'body', 'params.effective_at'));
+      const fault = expiryFault(target, expires, { nowMs: env.now, effectiveMs });
+      if (target === 'do_not_reach_list') {
+        if (fault === 'not-after-start') return 'must be in the future (do-not-reach list)';
+        return fault ? `must be less than ${EXPIRY_MONTHS} months ahead (do-not-reach list)` : undefined;
+      }
+      if (fault === 'not-after-start') return 'must be after effective_at (or now, without one)';
+      return fault ? `must be at most ${EXPIRY_MONTHS} months after effective_at (or now, without one)` : undefined;
+    },
+  };
+}
+
+const upload = { auth: 'user', rate: 'audience-upload', style: 'ads' } as const;
+const ANSWER = '{"request":{"params":{account_id,<list>_id}},"data":{success_count,total_count}}';
+
 export const UPLOAD_ENDPOINTS = {
   custom_audience: endpoint('POST', '/12/accounts/:account_id/custom_audiences/:custom_audience_id/users', {
-    auth: 'user',
-    rate: 'audience-upload',
-    style: 'ads',
+    ...upload,
     doc: 'add (Update) or remove (Delete) hashed users of a custom audience (ads-api.md 4.4)',
+    params: operationParams('custom_audience'),
+    rules: [expiryRule('custom_audience')],
+    answer: ANSWER,
   }),
   do_not_reach_list: endpoint('POST', '/12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users', {
-    auth: 'user',
-    rate: 'audience-upload',
-    style: 'ads',
+    ...upload,
     doc: 'add or remove hashed users of the do-not-reach list (ads-api.md 4.4)',
+    params: operationParams('do_not_reach_list'),
+    rules: [expiryRule('do_not_reach_list')],
+    answer: ANSWER,
   }),
 } as const;
+
+/** One operation of a batch as validate() reads it. */
+export function operationInput(o: { delete?: boolean; effective_at?: string; expires_at?: string }): EndpointInput {
+  const params: Record<string, unknown> = {};
+  if (o.effective_at !== undefined) params.effective_at = o.effective_at;
+  if (o.expires_at !== undefined) params.expires_at = o.expires_at;
+  return { body: { operation_type: o.delete ? 'Delete' : 'Update', params } };
+}
 
 export type UploadTarget = keyof typeof UPLOAD_ENDPOINTS;
 

@@ -2,49 +2,14 @@
 // limits and key prefixes that `xctl media upload` checks before sending and the sandbox enforces;
 // the ads rules (src/ads/rules/cards.ts) read a media key's kind from the same prefixes.
 import { endpoint } from './endpoint.js';
+import { isOneOf } from './guards.js';
+import { isNumericId } from './ids.js';
+import { param, valueOf, type CrossRule, type Described, type EndpointInput, type ParamSpec } from './params.js';
 
 export const INIT_PATH = '/2/media/upload/initialize';
 export const appendPath = (id: string) => `/2/media/upload/${id}/append`;
 export const finalizePath = (id: string) => `/2/media/upload/${id}/finalize`;
 export const STATUS_PATH = '/2/media/upload';
-
-const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
-
-/** The chunked upload (platform-notes.md "Media upload"), as the CLI calls it and the sandbox serves it. */
-export const MEDIA_ENDPOINTS = {
-  initialize: endpoint('POST', INIT_PATH, {
-    ...media,
-    doc: 'start an upload {media_type,total_bytes,media_category,additional_owners?} -> {"data":{id,media_key,expires_after_secs}}',
-  }),
-  append: endpoint('POST', '/2/media/upload/:id/append', {
-    ...media,
-    doc: 'one chunk (multipart: media, segment_index)',
-  }),
-  finalize: endpoint('POST', '/2/media/upload/:id/finalize', {
-    ...media,
-    doc: 'end the upload -> {"data":{id,media_key,size,processing_info?}}',
-  }),
-  status: endpoint('GET', STATUS_PATH, {
-    ...media,
-    doc: 'processing state ?command=STATUS&media_id= -> {"data":{processing_info}}',
-  }),
-  /** The v2 one-shot upload (multipart: media, media_category; platform-notes-2 section 3). */
-  oneShot: endpoint('POST', STATUS_PATH, {
-    ...media,
-    doc: 'the whole file in one request (multipart: media, media_category) -> {"data":{id,media_key,...}}',
-  }),
-} as const;
-
-const mediaV1 = { auth: 'user', style: 'v1', rate: 'media' } as const;
-
-/** The v1.1 upload the older clients use (tweepy, the Ads SDK): command=INIT|APPEND|FINALIZE, or the whole file. */
-export const MEDIA_V1_ENDPOINTS = {
-  upload: endpoint('POST', '/1.1/media/upload.json', {
-    ...mediaV1,
-    doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file',
-  }),
-  status: endpoint('GET', '/1.1/media/upload.json', { ...mediaV1, doc: 'processing state ?command=STATUS&media_id=' }),
-} as const;
 
 export const MEDIA_TYPES = [
   'video/mp4',
@@ -144,13 +109,11 @@ export function categoryMismatch(mediaType: string, c: Category): string | undef
   return `category ${c} takes ${want === 'video' ? 'a video' : want === 'gif' ? 'an image/gif' : 'an image'} (got ${mediaType})`;
 }
 
-/** The size limit of a category, or why the size is refused. */
+/** Why a size is refused for a category (the words after `total_bytes`), or undefined. */
 export function sizeProblem(bytes: number, c: Category): string | undefined {
-  if (!Number.isInteger(bytes) || bytes < 0 || bytes > TOTAL_BYTES_MAX)
-    return `total_bytes must be a whole number from 0 to ${TOTAL_BYTES_MAX}`;
-  if (bytes === 0) return 'the file is empty';
+  if (bytes === 0) return 'must be more than 0 (the file is empty)';
   const max = SIZE_LIMITS[kindOfCategory(c)];
-  return bytes > max ? `${c} media may be at most ${max / MB} MB (got ${(bytes / MB).toFixed(1)} MB)` : undefined;
+  return bytes > max ? `must be at most ${max / MB} MB for ${c} (got ${(bytes / MB).toFixed(1)} MB)` : undefined;
 }
 
 /** The media type a file's first bytes say it is, when they say. */
@@ -202,3 +165,164 @@ export function imageSize(b: Buffer): { w: number; h: number } | undefined {
   }
   return undefined;
 }
+
+// The parameters of each step, described once: the CLI checks INIT before sending (its flags
+// and the file it reads), the sandbox every form on receipt (v2 JSON, v1.1 form and multipart).
+
+/** The category an upload gets: the one named, else the service's pick by content type. */
+function categoryOf(input: EndpointInput): Category | undefined {
+  const c = valueOf(input, 'body', 'media_category');
+  const t = valueOf(input, 'body', 'media_type');
+  if (isOneOf(CATEGORIES, c)) return c;
+  return typeof t === 'string' && isOneOf(MEDIA_TYPES, t) ? defaultCategory(t) : undefined;
+}
+
+/** total_bytes within its category's limit (notes 3 "Sizes"); the CLI's subject is the file. */
+const sizeRule: CrossRule = {
+  name: 'total_bytes',
+  in: 'body',
+  flag: '<file>',
+  refuse: (input) => {
+    const bytes = valueOf(input, 'body', 'total_bytes');
+    const c = categoryOf(input);
+    return typeof bytes === 'number' && c ? sizeProblem(bytes, c) : undefined;
+  },
+};
+
+/** The media type suits the category (a GIF may go as an image; subtitles are text). */
+const categoryRule: CrossRule = {
+  name: 'media_category',
+  in: 'body',
+  flag: '--category',
+  refuse: (input) => {
+    const t = valueOf(input, 'body', 'media_type');
+    const c = categoryOf(input);
+    const why = typeof t === 'string' && c ? categoryMismatch(t, c) : undefined;
+    return why === undefined ? undefined : `must suit the media type: ${why}`;
+  },
+};
+
+const ownersParam: ParamSpec = {
+  name: 'additional_owners',
+  in: 'body',
+  rule: 'at most 100 user ids of 1-19 digits',
+  ok: (v) => Array.isArray(v) && v.length <= 100 && v.every(isNumericId),
+};
+
+/** INIT: what the upload will be (v2 JSON; the v1.1 form and the one-shot forms read into it). */
+export const INIT: Described = {
+  params: [
+    {
+      ...param.oneOf('media_type', MEDIA_TYPES, { in: 'body', flag: '<file>', required: true }),
+      rule: 'a supported media type (image/png, image/jpeg, image/gif, image/webp, video/mp4, video/quicktime, text/srt...)',
+    },
+    {
+      name: 'total_bytes',
+      in: 'body',
+      flag: '<file>',
+      required: true,
+      rule: `a whole number of bytes from 0 to ${TOTAL_BYTES_MAX}`,
+      ok: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= TOTAL_BYTES_MAX,
+    },
+    param.oneOf('media_category', CATEGORIES, { in: 'body', flag: '--category' }),
+    ownersParam,
+  ],
+  rules: [sizeRule, categoryRule],
+};
+
+/** APPEND: one segment, its index and bytes (multipart `media`, or base64 `media_data`). */
+export const APPEND: Described = {
+  params: [
+    {
+      name: 'segment_index',
+      in: 'body',
+      required: true,
+      rule: `a whole number from 0 to ${SEGMENT_INDEX_MAX}`,
+      ok: (v) => typeof v === 'string' && /^\d{1,3}$/.test(v) && Number(v) <= SEGMENT_INDEX_MAX,
+    },
+    {
+      name: 'media',
+      in: 'body',
+      required: true,
+      rule: `the bytes of the segment, at most ${CHUNK_MAX}`,
+      ok: (v) => Buffer.isBuffer(v) && v.length <= CHUNK_MAX,
+      shown: (v) => (Buffer.isBuffer(v) ? `${v.length} bytes` : JSON.stringify(v)),
+    },
+  ],
+};
+
+const mediaIdPath = param.id('id', { in: 'path', label: 'media_id', required: true });
+/** The upload a v2 APPEND or FINALIZE names in its path. */
+export const MEDIA_ID_PATH: Described = { params: [mediaIdPath] };
+const mediaIdQuery = param.id('media_id', { in: 'query', required: true });
+const statusCommand = param.oneOf('command', ['STATUS'], { in: 'query' });
+const command = (o: { required?: boolean } = {}) =>
+  param.oneOf('command', ['INIT', 'APPEND', 'FINALIZE'], { in: 'body', ...o });
+
+/** Without a command, the request is the whole file: `media` (or v1.1's `media_data`) is required. */
+const wholeFile = (names: string): CrossRule => ({
+  name: 'media',
+  in: 'body',
+  refuse: (input) => {
+    const has = (k: string) => valueOf(input, 'body', k) !== undefined;
+    if (has('command') || has('media') || has('media_data')) return undefined;
+    return `is required (${names}), or a command: INIT, APPEND or FINALIZE`;
+  },
+});
+
+const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
+
+/** The chunked upload (platform-notes.md "Media upload"), as the CLI calls it and the sandbox serves it. */
+export const MEDIA_ENDPOINTS = {
+  initialize: endpoint('POST', INIT_PATH, {
+    ...media,
+    doc: 'start an upload {media_type,total_bytes,media_category,additional_owners?}',
+    ...INIT,
+    answer: '{"data":{id,media_key,expires_after_secs}}',
+  }),
+  append: endpoint('POST', '/2/media/upload/:id/append', {
+    ...media,
+    doc: 'one chunk (multipart: media, segment_index)',
+    params: [mediaIdPath, ...(APPEND.params ?? [])],
+    answer: '{"data":{expires_at}}',
+  }),
+  finalize: endpoint('POST', '/2/media/upload/:id/finalize', {
+    ...media,
+    doc: 'end the upload',
+    params: [mediaIdPath],
+    answer: '{"data":{id,media_key,size,expires_after_secs,processing_info?}}',
+  }),
+  status: endpoint('GET', STATUS_PATH, {
+    ...media,
+    doc: 'processing state ?command=STATUS&media_id=',
+    params: [statusCommand, mediaIdQuery],
+    answer: '{"data":{id,media_key,size,processing_info?}}',
+  }),
+  /** The v2 one-shot upload (multipart: media, media_category; platform-notes-2 section 3). */
+  oneShot: endpoint('POST', STATUS_PATH, {
+    ...media,
+    doc: 'the whole file in one request (multipart: media, media_category), or command=INIT|APPEND|FINALIZE',
+    params: [command()],
+    rules: [wholeFile('the file')],
+    answer: '{"data":{id,media_key,size,...}}',
+  }),
+} as const;
+
+const mediaV1 = { auth: 'user', style: 'v1', rate: 'media' } as const;
+
+/** The v1.1 upload the older clients use (tweepy, the Ads SDK): command=INIT|APPEND|FINALIZE, or the whole file. */
+export const MEDIA_V1_ENDPOINTS = {
+  upload: endpoint('POST', '/1.1/media/upload.json', {
+    ...mediaV1,
+    doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file',
+    params: [command()],
+    rules: [wholeFile('media or media_data')],
+    answer: '{media_id,media_id_string,media_key,size,...}',
+  }),
+  status: endpoint('GET', '/1.1/media/upload.json', {
+    ...mediaV1,
+    doc: 'processing state ?command=STATUS&media_id=',
+    params: [{ ...statusCommand, required: true }, mediaIdQuery],
+    answer: '{media_id,media_id_string,media_key,size,processing_info?}',
+  }),
+} as const;

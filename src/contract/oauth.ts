@@ -3,6 +3,7 @@
 import { endpoint } from './endpoint.js';
 import { param, type ParamSpec } from './params.js';
 import { V1Code } from './service-errors.js';
+import { v1Flag } from './users.js';
 
 /** x_auth_access_type: lowers the requested access level (credentials-webhooks.md 4). */
 export const ACCESS_TYPE_PARAM = param.oneOf('x_auth_access_type', ['read', 'write'], {
@@ -119,12 +120,27 @@ export const OAUTH_ENDPOINTS = {
     auth: 'user',
     rate: 'default',
     style: 'v1',
-    doc: 'the signing user',
+    doc: 'the signing user (the x-access-level header: its access level)',
+    params: [
+      v1Flag('include_entities', 'keep the entities node'),
+      v1Flag('skip_status', 'leave out the latest post'),
+      v1Flag('include_email', 'add the email address, where the app may read it'),
+    ],
+    answer: 'the v1.1 user object {id,id_str,name,screen_name,...}',
   }),
   rateLimitStatus: endpoint('GET', '/1.1/application/rate_limit_status.json', {
     auth: 'user-or-bearer',
     rate: 'default',
     style: 'v1',
     doc: 'rate-limit readings per endpoint',
+    params: [
+      {
+        name: 'resources',
+        in: 'query',
+        rule: 'a comma list of families (account, application, media...); an unknown one is left out',
+        ok: (v) => typeof v === 'string',
+      },
+    ],
+    answer: '{"rate_limit_context":{access_token|application},"resources":{family:{endpoint:{limit,remaining,reset}}}}',
   }),
 } as const;

@@ -2,6 +2,7 @@
 // endpoints take a user token with which scopes, and the scope each activity event type needs.
 // The CLI reads it for its requests, flags and hints; the sandbox for what it serves and enforces.
 import { endpoint } from './endpoint.js';
+import { USER_FIELDS_PARAM } from './users.js';
 import { param, type CrossRule, type Invalid, type ParamPlace, type ParamSpec } from './params.js';
 
 const page = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
@@ -134,6 +135,8 @@ export const OAUTH2_ENDPOINTS = {
     rate: 'default',
     style: 'v2',
     doc: 'the user a token belongs to; OAuth 2.0 user tokens per the scope table below',
+    params: [USER_FIELDS_PARAM],
+    answer: '{"data":{id,name,username,...user.fields}}',
   }),
 } as const;
 

@@ -1,4 +1,6 @@
 import { errorMessage } from '../core/errors.js';
+import { FAULT_NAMES, SANDBOX_ADMIN_ENDPOINTS } from '../contract/sandbox-admin.js';
+import { messageOf, validate } from '../contract/params.js';
 // Fault injection: errors, latency, dropped connections and rate limits, for every non-admin request.
 
 export interface FaultSpec {
@@ -85,30 +87,8 @@ export class Faults {
   }
 }
 
-/**
- * Every fault the sandbox knows, with the value it takes: the one list `--faults`, `sandbox faults
- * set`, POST /_sandbox/faults and their help read. A name not here would be stored and ignored,
- * so it is refused.
- */
-export const FAULT_NAMES = {
-  error_rate: { value: '0-1', doc: 'probability of answering with `status` instead of handling the request' },
-  status: { value: '400-599', doc: 'the status of injected errors (default 503)' },
-  latency_ms: { value: 'ms >= 0', doc: 'delay before each matching request is handled' },
-  drop_rate: { value: '0-1', doc: 'probability of closing the connection without an answer' },
-  rate_limit: { value: 'whole number', doc: "every rate-limit category's limit per window" },
-  match: { value: 'regexp', doc: 'only requests whose path matches' },
-  method: { value: 'GET|POST|PUT|DELETE', doc: 'only requests with this method' },
-  count: { value: 'whole number', doc: 'at most this many faults, then they stop' },
-  after: { value: 'true|false', doc: 'inject after the handler ran (the write happened, the answer is lost)' },
-  drop_if_gone: {
-    value: 'true|false',
-    doc: 'a request whose client disconnected before it was handled is not applied',
-  },
-  short_count_rate: { value: '0-1', doc: 'audience uploads: probability of acknowledging fewer users than sent' },
-  stream_drop_rate: { value: '0-1', doc: 'activity stream: probability of dropping the stream after an event' },
-} as const satisfies Record<string, { value: string; doc: string }>;
-
-export type FaultName = keyof typeof FAULT_NAMES;
+// Every fault the sandbox knows, and the check of a spec: the contract's (POST /_sandbox/faults).
+export { FAULT_NAMES, type FaultName } from '../contract/sandbox-admin.js';
 
 /** `name=value, ...`: the syntax, for errors and help. */
 export const FAULT_SYNTAX = 'NAME=VALUE[,NAME=VALUE...] or a JSON object, e.g. error_rate=0.1,status=503,latency_ms=20';
@@ -118,37 +98,10 @@ export function faultNameRows(): Array<[string, string]> {
   return Object.entries(FAULT_NAMES).map(([k, v]) => [k, `${v.value}: ${v.doc}`]);
 }
 
-const isRate = (v: unknown) => typeof v === 'number' && v >= 0 && v <= 1;
-const isWhole = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-
-/** Throws an Error naming the first unknown fault or bad value. */
+/** Throws an Error naming the first unknown fault or bad value: validate() of POST /_sandbox/faults. */
 export function checkFaultSpec(s: FaultSpec): void {
-  for (const k of Object.keys(s)) {
-    if (!(k in FAULT_NAMES))
-      throw new Error(`unknown fault "${k.slice(0, 40)}"; known: ${Object.keys(FAULT_NAMES).join(', ')}`);
-  }
-  for (const k of ['error_rate', 'drop_rate', 'short_count_rate', 'stream_drop_rate'] as const) {
-    if (s[k] !== undefined && !isRate(s[k])) throw new Error(`${k} must be a number from 0 to 1`);
-  }
-  if (s.status !== undefined && (!Number.isInteger(s.status) || s.status < 400 || s.status > 599))
-    throw new Error('status must be 400-599');
-  if (s.latency_ms !== undefined && (typeof s.latency_ms !== 'number' || !(s.latency_ms >= 0)))
-    throw new Error('latency_ms must be >= 0');
-  if (s.rate_limit !== undefined && !isWhole(s.rate_limit)) throw new Error('rate_limit must be a whole number');
-  if (s.count !== undefined && !isWhole(s.count)) throw new Error('count must be a whole number');
-  if (s.after !== undefined && typeof s.after !== 'boolean') throw new Error('after must be true or false');
-  if (s.drop_if_gone !== undefined && typeof s.drop_if_gone !== 'boolean')
-    throw new Error('drop_if_gone must be true or false');
-  if (s.method !== undefined && (typeof s.method !== 'string' || !/^[A-Za-z]{1,10}$/.test(s.method)))
-    throw new Error('method must be an HTTP method such as GET');
-  if (s.match !== undefined) {
-    if (typeof s.match !== 'string') throw new Error('match must be a regular expression (a string)');
-    try {
-      new RegExp(s.match);
-    } catch (e) {
-      throw new Error(`match is not a valid regular expression: ${errorMessage(e)}`);
-    }
-  }
+  const v = validate(SANDBOX_ADMIN_ENDPOINTS.setFaults, { body: s });
+  if (v) throw new Error(messageOf(v, 'service'));
 }
 
 /** `error_rate=0.1,status=503,latency_ms=20` or a JSON object; names and values checked. */

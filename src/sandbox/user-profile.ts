@@ -3,37 +3,7 @@
 // recorded answers carry about 45 fields). Values are fixed per user, derived from its id.
 import type { SandboxUser } from './state.js';
 
-/** v2 user.fields the OpenAPI knows (the XDKs send any of them); the sandbox gives those it has. */
-export const USER_FIELDS = [
-  'affiliation',
-  'confirmed_email',
-  'connection_status',
-  'created_at',
-  'description',
-  'entities',
-  'id',
-  'is_identity_verified',
-  'location',
-  'most_recent_post_id',
-  'most_recent_tweet_id',
-  'name',
-  'parody',
-  'pinned_post_id',
-  'pinned_tweet_id',
-  'profile_banner_url',
-  'profile_image_url',
-  'protected',
-  'public_metrics',
-  'receives_your_dm',
-  'subscription',
-  'subscription_type',
-  'url',
-  'username',
-  'verified',
-  'verified_followers_count',
-  'verified_type',
-  'withheld',
-] as const;
+export { USER_FIELDS } from '../contract/users.js';
 
 /** Numbers that differ per user but never change (counts, the account's creation time). */
 function facts(u: SandboxUser): {

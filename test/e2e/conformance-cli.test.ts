@@ -272,7 +272,7 @@ describe('event types: one list for trigger, --event and completion', () => {
     expect([unknown.code, unknown.stderr]).toEqual([
       2,
       expect.stringMatching(
-        /^error: "profile.update.picture" is not one of the platform's event types\nhint: event types: profile.update.bio /,
+        /^error: <event-type> must be one of the platform's event types \(got "profile.update.picture"\)\nhint: (did you mean [^;]*; )?event types: profile.update.bio /,
       ),
     ]);
     const dep = await t.run(['sandbox', 'trigger', 'ProfileBannerUpdate']);

@@ -799,6 +799,30 @@ describe('the sandbox verbs through the real CLI', () => {
     });
   });
 
+  describe('sandbox clock and logs: the verbs and the endpoints check one description', () => {
+    it('a duration without a unit or a limit out of range: exit 2, nothing sent, the endpoint says the same', async () => {
+      const before = t.sb.app.logs.length;
+      const clock = await t.run(['sandbox', 'clock', '--advance', '5000']);
+      const logs = await t.run(['sandbox', 'logs', '--no-follow', '--limit', '0']);
+      expect([clock.code, logs.code]).toEqual([2, 2]);
+      expect(t.sb.app.logs.length).toBe(before);
+      const said = async (method: string, p: string, body?: unknown) => {
+        const res = await fetch(t.sb.baseUrl + p, {
+          method,
+          headers: { 'content-type': 'application/json', ...adminKey(t.sb.seed) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        expect(res.status).toBe(400);
+        return ((await res.json()) as { detail: string }).detail;
+      };
+      const words = 'must be a duration such as 90s, 30m, 29h or 1d (got "5000")';
+      expect(clock.stderr).toContain(`error: --advance ${words}`);
+      expect(await said('POST', '/_sandbox/clock', { advance: '5000' })).toBe(`advance ${words}`);
+      expect(logs.stderr).toContain('error: --limit must be a whole number 1-5000 (got "0")');
+      expect(await said('GET', '/_sandbox/logs?limit=0')).toBe('limit must be a whole number 1-5000 (got "0")');
+    });
+  });
+
   describe('sandbox logs', () => {
     it('prints requests and deliveries with method, path, status and ms, and never a credential', async () => {
       await t.run(['webhooks', 'list']);

@@ -2,6 +2,9 @@
 // is described by the contract (v2 and admin endpoints in src/contract/, the ads API by its table),
 // and the CLI (before sending) and the sandbox (on receipt) refuse the same invalid inputs in the
 // same words, the CLI naming the flag and the sandbox the wire field.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../src/contract/endpoint.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS } from '../../src/contract/account-activity.js';
@@ -10,7 +13,7 @@ import { UPLOAD_ENDPOINTS } from '../../src/contract/audience-users.js';
 import { MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../src/contract/media.js';
 import { OAUTH_ENDPOINTS } from '../../src/contract/oauth.js';
 import { OAUTH2_ENDPOINTS } from '../../src/contract/oauth2.js';
-import { validate } from '../../src/contract/params.js';
+import { messageOf, validate } from '../../src/contract/params.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../src/contract/sandbox-admin.js';
 import { STREAM_ENDPOINTS } from '../../src/contract/stream.js';
 import { WEBHOOK_ENDPOINTS } from '../../src/contract/webhooks.js';
@@ -31,6 +34,14 @@ import { linkWebhook } from '../../src/commands/stream/webhooks/link.js';
 import { unlinkWebhook } from '../../src/commands/stream/webhooks/unlink.js';
 import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { audiencesUpload, type UploadOptions } from '../../src/commands/audiences/upload.js';
+import { oauth1Header } from '../../src/core/oauth1.js';
+import { sandboxClock } from '../../src/commands/sandbox/clock.js';
+import { sandboxFaults } from '../../src/commands/sandbox/faults.js';
+import { sandboxLogs } from '../../src/commands/sandbox/logs.js';
+import { sandboxTrigger } from '../../src/commands/sandbox/trigger.js';
+import { adminKey } from '../helpers/cli.js';
+import { runUpload } from '../../src/commands/media/upload.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
 import { testContext } from '../helpers/test-context.js';
 
@@ -61,33 +72,6 @@ const TAKE_NONE = [
   'DELETE /_sandbox/faults',
   'GET /_sandbox/state/export',
   'GET /_sandbox/replay-jobs',
-];
-
-/**
- * Endpoints that take parameters the contract does not describe yet (issue 27 item 1): the
- * sandbox and the CLI still check these by hand. Media and the audience uploads are other
- * helpers' areas this round; the rest is left for the next.
- */
-const NOT_YET_DESCRIBED = [
-  'POST /2/media/upload/initialize',
-  'POST /2/media/upload/:id/append',
-  'POST /2/media/upload/:id/finalize',
-  'GET /2/media/upload',
-  'POST /2/media/upload',
-  'POST /1.1/media/upload.json',
-  'GET /1.1/media/upload.json',
-  'POST /12/accounts/:account_id/custom_audiences/:custom_audience_id/users',
-  'POST /12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users',
-  'GET /1.1/account/verify_credentials.json', // include_entities, skip_status, include_email
-  'GET /1.1/application/rate_limit_status.json', // resources
-  'GET /2/users/me', // user.fields
-  'POST /_sandbox/clock', // advance, mode
-  'POST /_sandbox/faults',
-  'POST /_sandbox/events',
-  'GET /_sandbox/deliveries',
-  'GET /_sandbox/logs',
-  'GET /_sandbox/audience-members/:kind/:id',
-  'GET /_sandbox/files/:name',
 ];
 
 const HOOK = '1500000000000000001';
@@ -134,9 +118,10 @@ describe('every endpoint the sandbox serves is described once', () => {
       .map((r) => described.find((e) => e.method === r.method && e.path === r.pattern))
       .filter((e): e is Endpoint => e !== undefined && !e.params?.length)
       .map(key);
-    expect(bare.filter((k) => !TAKE_NONE.includes(k) && !NOT_YET_DESCRIBED.includes(k))).toEqual([]);
-    // The lists hold only what is still bare: describing an endpoint takes it off them.
-    expect([...TAKE_NONE, ...NOT_YET_DESCRIBED].filter((k) => !bare.includes(k))).toEqual([]);
+    // Nothing is checked by hand any more: every endpoint with parameters describes them.
+    expect(bare.filter((k) => !TAKE_NONE.includes(k))).toEqual([]);
+    // The list holds only what is bare: describing a parameter of one takes it off.
+    expect(TAKE_NONE.filter((k) => !bare.includes(k))).toEqual([]);
   });
 
   it('the activity endpoints (and account activity unsubscribe) carry their parameters, rules and answer', () => {
@@ -426,4 +411,306 @@ describe('OAuth 2.0: --scopes and the consent page refuse the same scopes in the
       expect(await authorizeSays(scope!)).toBe(`scope ${cli.slice('--scopes '.length)}`);
     });
   }
+});
+
+/** The seeded user's OAuth 1.0a signature on a request straight to the sandbox. */
+async function signedFetch(method: string, path: string, body?: unknown): Promise<Response> {
+  const s = sb.app.seed;
+  const url = `${sb.app.baseUrl}${path}`;
+  const keys = {
+    consumerKey: s.api_key,
+    consumerSecret: s.api_secret,
+    token: s.access_token,
+    tokenSecret: s.access_token_secret,
+  };
+  return fetch(url, {
+    method,
+    headers: {
+      authorization: oauth1Header(keys, { method, url }),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** What the sandbox answers an ads request with: the first error's message. */
+async function adsSays(method: string, path: string, body?: unknown): Promise<{ status: number; detail: string }> {
+  const res = await signedFetch(method, path, body);
+  const j = (await res.json()) as { errors?: Array<{ message?: string }> };
+  return { status: res.status, detail: j.errors?.[0]?.message ?? JSON.stringify(j) };
+}
+
+/** Both sides' words after their subjects: the CLI names the flag, the service the wire field. */
+function sameWords(c: { cli: [string, string]; sandbox: [string, { status: number; detail: string }] }): void {
+  const [flag, cli] = c.cli;
+  const [field, sandbox] = c.sandbox;
+  expect(sandbox.status).toBe(400);
+  expect(cli.startsWith(`${flag} `), cli).toBe(true);
+  expect(sandbox.detail.startsWith(`${field} `), sandbox.detail).toBe(true);
+  const words = cli.slice(flag.length + 1);
+  expect(words.length).toBeGreaterThan(5);
+  expect(sandbox.detail.slice(field.length + 1)).toBe(words);
+}
+
+describe('audience uploads: the upload verbs and the endpoints refuse the same operations in the same words', () => {
+  const DAY = 86_400_000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const HASH = 'a'.repeat(64);
+  let custom = '';
+  const DNR = 'dnr1contract';
+  beforeAll(() => {
+    const acct = sb.app.seed.account_id;
+    custom = [...sb.app.state.collection('custom_audiences').values()].find((a) => a.account_id === acct)!.id;
+    sb.app.state.collection('do_not_reach_lists').set(DNR, { id: DNR, account_id: acct, deleted: false });
+  });
+  const upload =
+    (target: UploadOptions['target'], o: Pick<UploadOptions, 'effectiveAt' | 'expiresAt'>) =>
+    (t: ReturnType<typeof testContext>) =>
+      audiencesUpload(t.ctx, {
+        target,
+        listId: 'abc1',
+        input: '-',
+        type: 'email',
+        format: 'auto',
+        batchSize: '2500',
+        concurrency: '4',
+        ...o,
+      });
+  const listPath = (target: UploadOptions['target']) =>
+    target === 'custom_audience'
+      ? `/12/accounts/${sb.app.seed.account_id}/custom_audiences/${custom}/users`
+      : `/12/batch/accounts/${sb.app.seed.account_id}/do_not_reach_lists/${DNR}/users`;
+  const op = (params: Record<string, string>) => [
+    { operation_type: 'Update', params: { ...params, users: [{ email: [HASH] }] } },
+  ];
+  // [what, target, flag, field, the CLI's flags, the operation's params (times in days from now)]
+  const cases: Array<[string, UploadOptions['target'], string, string, Record<string, number | string>]> = [
+    ['expiry not an ISO time', 'custom_audience', '--expires-at', 'expires_at', { expiresAt: 'never' }],
+    ['start not an ISO time', 'custom_audience', '--effective-at', 'effective_at', { effectiveAt: '2026-02-30' }],
+    ['expiry before the start', 'custom_audience', '--expires-at', 'expires_at', { effectiveAt: 2, expiresAt: 1 }],
+    ['expiry in the past', 'custom_audience', '--expires-at', 'expires_at', { expiresAt: -1 }],
+    ['expiry past 13 months', 'custom_audience', '--expires-at', 'expires_at', { expiresAt: 400 }],
+    ['do-not-reach expiry in the past', 'do_not_reach_list', '--expires-at', 'expires_at', { expiresAt: -1 }],
+    ['do-not-reach expiry 13 months out', 'do_not_reach_list', '--expires-at', 'expires_at', { expiresAt: 396 }],
+  ];
+  /** The times of a case, days counted from `now` (the CLI's clock on one side, the sandbox's on the other). */
+  const timesAt = (given: Record<string, number | string>, now: number) => {
+    const at = (v: number | string | undefined) => (typeof v === 'number' ? iso(now + v * DAY) : v);
+    return { effectiveAt: at(given.effectiveAt), expiresAt: at(given.expiresAt) };
+  };
+  for (const [what, target, flag, field, given] of cases) {
+    it(what, async () => {
+      const cli = await cliSays((t) => upload(target, timesAt(given, t.ctx.clock.now()))(t));
+      const times = timesAt(given, sb.app.clock.now());
+      const wire: Record<string, string> = {};
+      if (times.effectiveAt !== undefined) wire.effective_at = times.effectiveAt;
+      if (times.expiresAt !== undefined) wire.expires_at = times.expiresAt;
+      sameWords({ cli: [flag, cli], sandbox: [field, await adsSays('POST', listPath(target), op(wire))] });
+    });
+  }
+
+  it('an operation that is neither Update nor Delete, and effective_at on a do-not-reach list', async () => {
+    const a = await adsSays('POST', listPath('custom_audience'), [{ operation_type: 'Create', params: { users: [] } }]);
+    expect(a.detail).toBe('operation_type must be Update or Delete (got "Create")');
+    const b = await adsSays('POST', listPath('do_not_reach_list'), op({ effective_at: iso(Date.now()) }));
+    expect(b.detail).toBe('effective_at is not accepted for do-not-reach lists (the current time is used)');
+  });
+});
+
+/** What the sandbox's admin endpoints answer (Basic key:secret of the sandbox app): the problem's detail. */
+async function adminSays(method: string, path: string, body?: unknown): Promise<{ status: number; detail: string }> {
+  const res = await fetch(`${sb.app.baseUrl}${path}`, {
+    method,
+    headers: { ...adminKey(sb.app.seed), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = (await res.json()) as { detail?: string };
+  return { status: res.status, detail: j.detail ?? JSON.stringify(j) };
+}
+
+describe('the sandbox verbs and the admin endpoints refuse the same inputs in the same words', () => {
+  const trigger = (o: { eventType: string; userId?: string; data?: string }) => (t: ReturnType<typeof testContext>) =>
+    sandboxTrigger(t.ctx, o);
+  const faults = (spec: string) => (t: ReturnType<typeof testContext>) =>
+    sandboxFaults(t.ctx, { action: 'set', specs: [spec] });
+  const cases: Array<{ what: string; cli: Case['cli']; sandbox: Case['sandbox'] }> = [
+    {
+      what: 'clock advance without a unit',
+      cli: ['--advance', (t) => sandboxClock(t.ctx, { advance: '5000' })],
+      sandbox: ['advance', 'POST', '/_sandbox/clock', { advance: '5000' }],
+    },
+    {
+      what: 'clock advance not a duration',
+      cli: ['--advance', (t) => sandboxClock(t.ctx, { advance: 'soon' })],
+      sandbox: ['advance', 'POST', '/_sandbox/clock', { advance: 'soon' }],
+    },
+    {
+      what: 'unknown event type',
+      cli: ['<event-type>', trigger({ eventType: 'nope.event' })],
+      sandbox: ['event_type', 'POST', '/_sandbox/events', { event_type: 'nope.event' }],
+    },
+    {
+      what: 'renamed event type',
+      cli: ['<event-type>', trigger({ eventType: 'ProfileBioUpdate' })],
+      sandbox: ['event_type', 'POST', '/_sandbox/events', { event_type: 'ProfileBioUpdate' }],
+    },
+    {
+      what: 'event user id not digits',
+      cli: ['--user-id', trigger({ eventType: 'dm.received', userId: 'u1' })],
+      sandbox: ['user_id', 'POST', '/_sandbox/events', { event_type: 'dm.received', user_id: 'u1' }],
+    },
+    {
+      what: 'event payload not an object',
+      cli: ['--data', trigger({ eventType: 'dm.received', data: '[1]' })],
+      sandbox: ['payload', 'POST', '/_sandbox/events', { event_type: 'dm.received', payload: [1] }],
+    },
+    {
+      what: 'log limit out of range',
+      cli: ['--limit', (t) => sandboxLogs(t.ctx, { limit: '0', follow: false })],
+      sandbox: ['limit', 'GET', '/_sandbox/logs?limit=0'],
+    },
+    {
+      what: 'fault value out of range',
+      cli: ['faults: status', faults('status=600')],
+      sandbox: ['status', 'POST', '/_sandbox/faults', { status: 600 }],
+    },
+    {
+      what: 'fault rate out of range',
+      cli: ['faults: error_rate', faults('error_rate=2')],
+      sandbox: ['error_rate', 'POST', '/_sandbox/faults', { error_rate: 2 }],
+    },
+    {
+      what: 'unknown fault',
+      cli: ['faults: fault', faults('bogus=1')],
+      sandbox: ['fault', 'POST', '/_sandbox/faults', { bogus: 1 }],
+    },
+  ];
+  for (const c of cases) {
+    it(c.what, async () => {
+      const [field, method, path, b] = c.sandbox;
+      const sandbox = await adminSays(method, path, typeof b === 'function' ? b() : b);
+      sameWords({ cli: [c.cli[0], await cliSays(c.cli[1])], sandbox: [field, sandbox] });
+    });
+  }
+
+  it("the endpoints no verb sends to refuse in the contract's words", async () => {
+    expect((await adminSays('GET', '/_sandbox/deliveries?limit=all')).detail).toBe(
+      'limit must be a whole number 1-1000 (got "all")',
+    );
+    expect((await adminSays('GET', '/_sandbox/logs?wait_ms=-1')).detail).toBe(
+      'wait_ms must be a whole number 0-25000 (got "-1")',
+    );
+    expect(await adminSays('GET', '/_sandbox/audience-members/lists/abc')).toEqual({
+      status: 400,
+      detail: 'kind must be custom_audiences or do_not_reach_lists (got "lists")',
+    });
+    // The file host has one answer for a name that is not a file's.
+    expect((await fetch(`${sb.app.baseUrl}/_sandbox/files/a%20b`)).status).toBe(404);
+  });
+});
+
+describe("the signed-in user's reads: /2/users/me and the v1.1 account reads", () => {
+  it('an unknown user field is refused in the words validate() gives', async () => {
+    const res = await signedFetch('GET', '/2/users/me?user.fields=created_at,nope');
+    const j = (await res.json()) as { detail?: string };
+    expect(res.status).toBe(400);
+    const v = validate(OAUTH2_ENDPOINTS.me, { query: { 'user.fields': 'created_at,nope' } });
+    expect(j.detail).toBe(messageOf(v!, 'service'));
+    expect(j.detail).toMatch(/^user\.fields value \[nope\] is not one of \[affiliation,/);
+    expect((await signedFetch('GET', '/2/users/me?user.fields=created_at&user.fields=url')).status).toBe(200);
+  });
+
+  it('what the CLI sends them passes the contract (auth status, auth login)', () => {
+    expect(validate(OAUTH_ENDPOINTS.verifyCredentials, {})).toBeUndefined();
+    expect(validate(OAUTH_ENDPOINTS.rateLimitStatus, { query: { resources: 'application' } })).toBeUndefined();
+    expect(validate(OAUTH2_ENDPOINTS.me, {})).toBeUndefined();
+  });
+
+  it('verify_credentials reads include_entities as the platform does (true, t, 1; else false)', async () => {
+    const read = async (q: string) =>
+      (await (await signedFetch('GET', `/1.1/account/verify_credentials.json${q}`)).json()) as Record<string, unknown>;
+    expect(await read('')).toHaveProperty('entities');
+    expect(await read('?include_entities=t')).toHaveProperty('entities');
+    expect(await read('?include_entities=false')).not.toHaveProperty('entities');
+    expect(await read('?include_entities=no')).not.toHaveProperty('entities');
+  });
+});
+
+describe('media upload: `media upload` and the upload endpoints refuse the same INIT in the same words', () => {
+  const MB = 1024 * 1024;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-contract-media-'));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  /** A PNG of `bytes` bytes (the signature, then zeros). */
+  const png = (name: string, bytes: number) => {
+    const b = Buffer.alloc(bytes);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b);
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, b);
+    return file;
+  };
+  const upload = (file: string, category?: string) => (t: ReturnType<typeof testContext>) =>
+    runUpload(t.ctx, { file, category, waitSeconds: 1 });
+  const init = (o: Record<string, unknown>) => ({ media_type: 'image/png', media_category: 'tweet_image', ...o });
+  async function v2Says(method: string, p: string, body?: unknown) {
+    const res = await signedFetch(method, p, body);
+    const j = (await res.json()) as { detail?: string };
+    return { status: res.status, detail: j.detail ?? JSON.stringify(j) };
+  }
+  const cases: Array<[string, [string, (t: ReturnType<typeof testContext>) => Promise<unknown>], [string, unknown]]> = [
+    [
+      'an image over 5 MB',
+      ['<file>', upload(png('big.png', 5 * MB + 1))],
+      ['total_bytes', init({ total_bytes: 5 * MB + 1 })],
+    ],
+    [
+      'a GIF category past its 15 MB',
+      ['<file>', upload(png('big2.png', 15 * MB + 1), 'tweet_gif')],
+      ['total_bytes', init({ total_bytes: 15 * MB + 1, media_category: 'tweet_gif' })],
+    ],
+    ['an empty file', ['<file>', upload(png('empty.png', 0))], ['total_bytes', init({ total_bytes: 0 })]],
+    [
+      'an image in a video category',
+      ['--category', upload(png('pic.png', 100), 'tweet_video')],
+      ['media_category', init({ total_bytes: 100, media_category: 'tweet_video' })],
+    ],
+  ];
+  for (const [what, [flag, run], [field, body]] of cases) {
+    it(what, async () => {
+      const sandbox = await v2Says('POST', '/2/media/upload/initialize', body);
+      sameWords({ cli: [flag, await cliSays(run)], sandbox: [field, sandbox] });
+    });
+  }
+
+  it("the steps the CLI builds itself (APPEND, FINALIZE, STATUS; v1.1 and one-shot forms) refuse in validate()'s words", async () => {
+    const said = async (method: string, p: string, body?: unknown) => (await v2Says(method, p, body)).detail;
+    expect(await said('POST', '/2/media/upload/abc/append')).toBe('media_id must be 1-19 digits (got "abc")');
+    expect(await said('POST', '/2/media/upload/abc/finalize')).toBe('media_id must be 1-19 digits (got "abc")');
+    expect(await said('GET', '/2/media/upload?command=INIT&media_id=1')).toBe('command must be STATUS (got "INIT")');
+    expect(await said('GET', '/2/media/upload?command=STATUS')).toBe('media_id is required (1-19 digits)');
+    expect(await said('POST', '/2/media/upload/initialize', { media_type: 'image/svg', total_bytes: 1 })).toMatch(
+      /^media_type must be a supported media type \(.*\) \(got "image\/svg"\)$/,
+    );
+    const owners = init({ total_bytes: 10, additional_owners: ['x'] });
+    expect(await said('POST', '/2/media/upload/initialize', owners)).toBe(
+      'additional_owners must be at most 100 user ids of 1-19 digits (got ["x"])',
+    );
+    const id = (
+      (await (await signedFetch('POST', '/2/media/upload/initialize', init({ total_bytes: 10 }))).json()) as {
+        data: { id: string };
+      }
+    ).data.id;
+    expect(await said('POST', `/2/media/upload/${id}/append`, { segment_index: 1000, media: 'AAAA' })).toBe(
+      'segment_index must be a whole number from 0 to 999 (got "1000")',
+    );
+    expect(await said('POST', '/2/media/upload', { command: 'STATUS' })).toBe(
+      'command must be INIT or APPEND or FINALIZE (got "STATUS")',
+    );
+    expect(await said('POST', '/2/media/upload', { media_category: 'tweet_image' })).toBe(
+      'media is required (the file), or a command: INIT, APPEND or FINALIZE',
+    );
+    const v1 = await signedFetch('GET', '/1.1/media/upload.json?command=STATUS&media_id=x');
+    expect(((await v1.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toBe(
+      'media_id must be 1-19 digits (got "x")',
+    );
+  });
 });

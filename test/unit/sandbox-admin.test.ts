@@ -38,9 +38,9 @@ describe('fault specs', () => {
       stream_drop_rate: 1,
     });
     expect(() => parseFaultSpec('bogus=1')).toThrow(
-      `unknown fault "bogus"; known: ${Object.keys(FAULT_NAMES).join(', ')}`,
+      `fault "bogus" is unknown; known: ${Object.keys(FAULT_NAMES).join(', ')}`,
     );
-    expect(() => parseFaultSpec('{"error_rte":0.1}')).toThrow(/unknown fault "error_rte"/);
+    expect(() => parseFaultSpec('{"error_rte":0.1}')).toThrow(/fault "error_rte" is unknown/);
     expect(() => parseFaultSpec('short_count_rate=1.5')).toThrow(/short_count_rate must be a number from 0 to 1/);
     expect(() => parseFaultSpec('count=-1')).toThrow(/count must be a whole number/);
     expect(() => parseFaultSpec('after=yes')).toThrow(/after must be true or false/);

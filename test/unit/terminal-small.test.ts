@@ -211,7 +211,10 @@ describe('did-you-mean for values (issue 29 item 7)', () => {
     });
     await expect(t.run(['sandbox', 'trigger', 'profile.update.bo'])).rejects.toMatchObject({
       exitCode: 2,
-      message: `"profile.update.bo" is not one of the platform's event types (did you mean profile.update.bio, profile.update.geo or profile.update.url?)`,
+      message: `<event-type> must be one of the platform's event types (got "profile.update.bo")`,
+      hint: expect.stringMatching(
+        /^did you mean profile.update.bio, profile.update.geo or profile.update.url\?; event types: /,
+      ),
     });
     expect(reg.requests).toEqual([]);
   });

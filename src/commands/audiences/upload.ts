@@ -9,10 +9,12 @@ import { declare } from '../define.js';
 import {
   DO_NOT_REACH_TYPES,
   EXPIRY_MONTHS,
+  UPLOAD_ENDPOINTS,
   USERS_PER_REQUEST,
-  expiryFault,
+  operationInput,
   type UploadTarget,
 } from '../../contract/audience-users.js';
+import { checkInput } from '../../core/check-input.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { parseIsoTime } from '../../contract/time.js';
 import {
@@ -126,40 +128,15 @@ export function registerDoNotReach(dnr: Command, runF = audiencesUpload): void {
   });
 }
 
-function isoTime(v: string, flag: string): number {
-  // ISO 8601 with a date and a time zone (or a plain date), as the endpoint takes it.
-  const t = parseIsoTime(v, { loose: true });
-  if (t === undefined)
-    throw new UsageError(`${flag} must be an ISO 8601 time such as 2026-05-01T00:00:00Z (got "${v}")`, { flag });
-  return t;
-}
-
 /**
- * --effective-at and --expires-at (ISO 8601): the expiry after the start and within the service's
- * window (a custom audience's and a do-not-reach list's differ); the start's epoch ms, if given.
+ * --effective-at and --expires-at (ISO 8601) as the endpoint checks each operation (the
+ * contract's validate(): the expiry after the start and within the service's window, a custom
+ * audience's and a do-not-reach list's differ); the start's epoch ms, if given.
  */
 function checkTimes(ctx: Context, f: UploadOptions): number | undefined {
-  const { target } = f;
-  const eff = f.effectiveAt !== undefined ? isoTime(f.effectiveAt, '--effective-at') : undefined;
-  if (f.expiresAt !== undefined) {
-    const fault = expiryFault(target, isoTime(f.expiresAt, '--expires-at'), {
-      nowMs: ctx.clock.now(),
-      effectiveMs: eff,
-    });
-    const since = eff !== undefined ? '--effective-at' : 'now';
-    if (fault) {
-      const message =
-        target === 'custom_audience'
-          ? fault === 'not-after-start'
-            ? `--expires-at must be after ${since}`
-            : `--expires-at must be at most ${EXPIRY_MONTHS} months after ${since}`
-          : fault === 'not-after-start'
-            ? '--expires-at must be in the future'
-            : `--expires-at must lie less than ${EXPIRY_MONTHS} months ahead for a do-not-reach list`;
-      throw new UsageError(message, { flag: '--expires-at' });
-    }
-  }
-  return eff;
+  const input = operationInput({ delete: f.delete, effective_at: f.effectiveAt, expires_at: f.expiresAt });
+  checkInput(UPLOAD_ENDPOINTS[f.target], input, {}, { now: ctx.clock.now() });
+  return f.effectiveAt !== undefined ? parseIsoTime(f.effectiveAt, { loose: true }) : undefined;
 }
 
 /** Checks every flag, then runs the pipeline and prints the summary. */

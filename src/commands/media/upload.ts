@@ -15,15 +15,15 @@ import {
   CLI_CATEGORIES,
   INIT_PATH,
   STATUS_PATH,
+  MEDIA_ENDPOINTS,
   appendPath,
-  categoryMismatch,
   defaultCategory,
   finalizePath,
   kindOfType,
-  sizeProblem,
   sniff,
   type Category,
 } from '../../contract/media.js';
+import { checkInput } from '../../core/check-input.js';
 import { declare } from '../define.js';
 
 export interface UploadOptions {
@@ -201,16 +201,12 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
       (o.addToLibrary && kindOfType(mediaType) === 'video' ? 'amplify_video' : defaultCategory(mediaType));
     if (!(CLI_CATEGORIES as readonly string[]).includes(category))
       throw new UsageError(`<file>: ${mediaType} is not media for posts or ads`, { flag: '<file>' });
-    const bad = categoryMismatch(mediaType, category) ?? sizeProblem(stat.size, category);
-    if (bad) throw new UsageError(`<file>: ${bad}`, { flag: o.category ? '--category' : '<file>' });
+    const initBody = { media_type: mediaType, total_bytes: stat.size, media_category: category };
+    // INIT as the service checks it: the type, the size and the category's limits.
+    checkInput(MEDIA_ENDPOINTS.initialize, { body: initBody });
     const accountId = o.addToLibrary ? await ctx.accountId() : undefined;
 
-    const initReq = {
-      method: 'POST',
-      host: 'api' as const,
-      path: INIT_PATH,
-      json: { media_type: mediaType, total_bytes: stat.size, media_category: category },
-    };
+    const initReq = { method: 'POST', host: 'api' as const, path: INIT_PATH, json: initBody };
     if (o.dryRun) return await dryRunUpload(ctx, initReq, stat.size, !!o.addToLibrary);
     const http = await ctx.http();
     const init = await http.request<{ data: MediaData }>({ ...initReq, auth: 'user' });

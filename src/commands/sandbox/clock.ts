@@ -2,8 +2,7 @@
 // jobs run in order: media processing, stats jobs, polls; line items deliver over the time).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
-import { parseDuration } from '../../contract/time.js';
+import { checkInput } from '../../core/check-input.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { declare } from '../define.js';
 
@@ -21,11 +20,7 @@ export function register(parent: Command, runF = sandboxClock): void {
 }
 
 export async function sandboxClock(ctx: Context, opts: SandboxClockOptions): Promise<void> {
-  if (opts.advance !== undefined && (!/[a-z]$/.test(opts.advance) || parseDuration(opts.advance) === undefined)) {
-    throw new UsageError(`--advance must be a duration such as 90s, 30m, 29h or 1d (got "${opts.advance}")`, {
-      flag: '--advance',
-    });
-  }
+  if (opts.advance !== undefined) checkInput(SANDBOX_ADMIN_ENDPOINTS.clock, { body: { advance: opts.advance } });
   const http = await ctx.http();
   const { printOne } = await import('../../core/output.js');
   if (opts.advance === undefined) {

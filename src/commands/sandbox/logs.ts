@@ -3,7 +3,7 @@
 // with their outcome. Paths only: the sandbox never records headers or query strings.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../core/errors.js';
+import { checkInput } from '../../core/check-input.js';
 import { escapeForTerminal } from '../../core/sanitize.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import type { LogEntry } from '../../sandbox/app.js';
@@ -45,9 +45,8 @@ export function formatLogEntry(e: LogEntry): string {
 
 /** GET /_sandbox/logs (the sandbox app's key, Basic) */
 export async function sandboxLogs(ctx: Context, o: SandboxLogsOptions): Promise<void> {
-  const limit = /^\d{1,4}$/.test(o.limit ?? '50') ? Number(o.limit ?? 50) : NaN;
-  if (!(limit >= 1 && limit <= 5000))
-    throw new UsageError(`--limit must be 1-5000 (got "${o.limit}")`, { flag: '--limit' });
+  checkInput(SANDBOX_ADMIN_ENDPOINTS.logs, { query: { limit: o.limit ?? '50' } });
+  const limit = Number(o.limit ?? 50);
   const follow = o.follow ?? ctx.io.isStdoutTTY;
   const json = ctx.globals.json || ctx.globals.output === 'json' || ctx.globals.output === 'jsonl';
   const http = await ctx.http();

@@ -2,13 +2,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError, errorMessage } from '../../core/errors.js';
-import {
-  ACTIVITY_EVENT_TYPES,
-  DEPRECATED_EVENT_NAMES,
-  EVENT_TYPE_ALIASES,
-  canonicalEventType,
-} from '../../contract/activity.js';
-import { NUMERIC_ID } from '../../contract/ids.js';
+import { ACTIVITY_EVENT_TYPES, EVENT_TYPE_ALIASES, canonicalEventType } from '../../contract/activity.js';
+import { checkInput } from '../../core/check-input.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { declare } from '../define.js';
 import { wrapWords } from '../help-text.js';
@@ -36,24 +31,6 @@ export function register(parent: Command, runF = sandboxTrigger): void {
 
 export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions): Promise<void> {
   const eventType = opts.eventType;
-  const hint = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
-  const renamed = DEPRECATED_EVENT_NAMES[eventType];
-  if (renamed)
-    throw new UsageError(`${eventType} is a deprecated name (renamed 2026-03-18): use ${renamed}`, {
-      flag: '<event-type>',
-      hint,
-    });
-  // The platform's names only (aliases resolved): an unknown type would match nothing, silently.
-  if (!canonicalEventType(eventType)) {
-    const { didYouMean } = await import('../../core/suggest.js');
-    const near = didYouMean(eventType.slice(0, 80), ACTIVITY_EVENT_TYPES);
-    throw new UsageError(`"${eventType.slice(0, 80)}" is not one of the platform's event types${near}`, {
-      flag: '<event-type>',
-      hint,
-    });
-  }
-  if (opts.userId !== undefined && !NUMERIC_ID.test(opts.userId))
-    throw new UsageError(`--user-id must be digits (got "${opts.userId}")`, { flag: '--user-id' });
   let payload: unknown = {};
   if (opts.data !== undefined) {
     try {
@@ -61,15 +38,19 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
     } catch (e) {
       throw new UsageError(`--data is not valid JSON: ${errorMessage(e)}`, { flag: '--data' });
     }
-    if (!payload || typeof payload !== 'object' || Array.isArray(payload))
-      throw new UsageError('--data must be a JSON object', { flag: '--data' });
   }
+  // The platform's names only (aliases resolved): an unknown type would match nothing, silently.
+  const body = { event_type: eventType, user_id: opts.userId, payload };
+  const types = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
+  const { didYouMean } = await import('../../core/suggest.js');
+  const near = canonicalEventType(eventType) ? '' : didYouMean(eventType.slice(0, 80), ACTIVITY_EVENT_TYPES);
+  checkInput(SANDBOX_ADMIN_ENDPOINTS.events, { body }, { event_type: near ? `${near.slice(2, -1)}; ${types}` : types });
   const http = await ctx.http();
   const res = await http.request<{ data: Record<string, unknown> }>({
     method: SANDBOX_ADMIN_ENDPOINTS.events.method,
     path: SANDBOX_ADMIN_ENDPOINTS.events.path,
     auth: 'basic',
-    json: { event_type: eventType, user_id: opts.userId, payload },
+    json: body,
   });
   const { printOne } = await import('../../core/output.js');
   await printOne(ctx.io, await ctx.output(), res.data.data);

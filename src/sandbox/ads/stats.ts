@@ -15,6 +15,7 @@ import { deliveringMs, deliverySpans } from './delivery.js';
 import { LOCATIONS } from './targeting-data.js';
 import { isNumericId } from '../../contract/ids.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
+import { validate } from '../../contract/params.js';
 import { listOf, listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
@@ -562,7 +563,9 @@ export const STATS_JOBS: Behaviour = {
 /** `GET /_sandbox/files/:name`: finished jobs' files, 404 once expired (the service's file host). */
 export function installFiles(app: SandboxApp): void {
   app.router.serve(SANDBOX_ADMIN_ENDPOINTS.files, (req) => {
-    const f = app.state.collection(FILES).get(req.params.name ?? '');
+    // A name that cannot be a file's is not found either (the file host has no other answer).
+    const bad = validate(SANDBOX_ADMIN_ENDPOINTS.files, { path: req.params }) !== undefined;
+    const f = bad ? undefined : app.state.collection(FILES).get(req.params.name ?? '');
     if (!f || (typeof f.expires_ms === 'number' && app.clock.now() >= f.expires_ms))
       throw problem(404, 'Not Found', 'no such file (or it expired)');
     const body = f.body as Buffer;

@@ -3,9 +3,8 @@
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { parseDuration } from '../../contract/time.js';
-import { ok, problem, type Reply, type SReq } from '../http.js';
-import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
-import { isNumericId } from '../../contract/ids.js';
+import { checkV2Input, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
+import { canonicalEventType } from '../../contract/activity.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { saveSnapshot } from '../snapshot.js';
 import { errorMessage } from '../../core/errors.js';
@@ -31,14 +30,13 @@ export function install(app: SandboxApp): void {
   );
   r.serve(E.clock, async (req) => {
     const body = obj(req.json());
-    const ms = parseDuration(body.advance);
-    if (ms === undefined)
-      throw problem(400, 'Invalid Request', 'advance must be a duration such as "29h", "30m", "90s" or milliseconds');
-    return ok(await app.clock.advance(ms));
+    checkV2Input(E.clock, { body });
+    return ok(await app.clock.advance(parseDuration(body.advance) ?? 0));
   });
   r.serve(E.faults, () => ok({ faults: app.faults.spec, injected: app.faults.injected }));
   r.serve(E.setFaults, (req) => {
     const body = obj(req.json());
+    checkV2Input(E.setFaults, { body });
     try {
       const spec = app.faults.set(body);
       app.rates.override = spec.rate_limit;
@@ -58,7 +56,8 @@ export function install(app: SandboxApp): void {
   r.serve(E.stateExport, () => ok(saveSnapshot(app)));
   r.serve(E.logs, (req) => readLogs(app, req));
   r.serve(E.deliveries, (req) => {
-    const limit = Math.min(1000, Number(req.query.get('limit') ?? 100) || 100);
+    checkV2Input(E.deliveries, { query: queryOf(req) });
+    const limit = Number(req.query.get('limit') ?? 100);
     return ok({ data: app.deliveries.slice(-limit) });
   });
 }
@@ -66,38 +65,12 @@ export function install(app: SandboxApp): void {
 /** POST /_sandbox/events: an event published to every module as the platform would see it happen. */
 async function triggerEvent(app: SandboxApp, req: SReq): Promise<Reply> {
   const body = obj(req.json());
-  if (typeof body.event_type !== 'string' || !body.event_type)
-    throw problem(400, 'Invalid Request', 'event_type is required');
-  const renamed = DEPRECATED_EVENT_NAMES[body.event_type];
-  if (renamed)
-    throw problem(
-      400,
-      'Invalid Request',
-      `event_type ${body.event_type} is deprecated (renamed 2026-03-18): use ${renamed}`,
-      { parameter: 'event_type', value: body.event_type },
-    );
-  if (!canonicalEventType(body.event_type)) {
-    throw problem(
-      400,
-      'Invalid Request',
-      `unknown event_type ${body.event_type.slice(0, 80)}; one of: ${ACTIVITY_EVENT_TYPES.join(', ')}`,
-      { parameter: 'event_type', value: body.event_type.slice(0, 80) },
-    );
-  }
-  if (body.user_id !== undefined && !isNumericId(body.user_id)) {
-    throw problem(400, 'Invalid Request', 'user_id must be a string of digits');
-  }
-  if (
-    body.payload !== undefined &&
-    (typeof body.payload !== 'object' || body.payload === null || Array.isArray(body.payload))
-  ) {
-    throw problem(400, 'Invalid Request', 'payload must be an object');
-  }
+  checkV2Input(E.events, { body });
   const ev = {
     event_uuid: crypto.randomUUID(),
-    event_type: canonicalEventType(body.event_type)!,
+    event_type: canonicalEventType(String(body.event_type))!,
     user_id: stringOrUndefined(body.user_id),
-    payload: (body.payload as Record<string, unknown>) ?? {},
+    payload: isRecord(body.payload) ? body.payload : {},
     created_at: app.clock.iso(),
   };
   const unreached: string[] = [];
@@ -107,17 +80,10 @@ async function triggerEvent(app: SandboxApp, req: SReq): Promise<Reply> {
 
 /** GET /_sandbox/logs: the entries after `after`, waiting up to wait_ms for one (long poll). */
 async function readLogs(app: SandboxApp, req: SReq): Promise<Reply> {
+  checkV2Input(E.logs, { query: queryOf(req) });
   const after = Number(req.query.get('after') ?? 0);
   const limit = Number(req.query.get('limit') ?? 1000);
   const wait = Number(req.query.get('wait_ms') ?? 0);
-  for (const [name, v] of [
-    ['after', after],
-    ['limit', limit],
-    ['wait_ms', wait],
-  ] as const) {
-    if (!Number.isInteger(v) || v < 0)
-      throw problem(400, 'Invalid Request', `${name} must be a whole number`, { parameter: name });
-  }
   // Long poll: `sandbox logs --follow` waits here for the next entry instead of polling.
   // (The socket, not the request: a request "closes" once its body is read.)
   const aborted = new AbortController();

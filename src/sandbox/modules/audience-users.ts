@@ -3,21 +3,18 @@
 // Keeps the exact set of distinct hashed users per list and reports it as `audience_size`.
 // The batch is all-or-nothing: every operation is checked before any is applied.
 import type { SandboxApp } from '../app.js';
-import { adsError, ok, type SReq } from '../http.js';
+import { adsError, checkV2Input, ok, type SReq } from '../http.js';
 import { slotKey, type Entity } from '../state.js';
 import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
+import { messageOf, validate } from '../../contract/params.js';
 import {
-  EXPIRY_MONTHS,
   MAX_BYTES,
   MAX_OPERATIONS,
   UNHASHED_TYPE,
   UPLOAD_ENDPOINTS,
   WIRE_KEYS,
-  expiryFault,
   type IdType,
-  type UploadTarget,
 } from '../../contract/audience-users.js';
-import { parseIsoTime } from '../../contract/time.js';
 import { AdsCode } from '../../contract/service-errors.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { isRecord, listOf, listOrUndefined } from '../../contract/guards.js';
@@ -115,12 +112,6 @@ function bad(message: string, parameter?: string): never {
   throw adsError(400, AdsCode.InvalidParameter, message, parameter);
 }
 
-function isoTime(v: unknown, name: string): number {
-  const t = typeof v === 'string' ? parseIsoTime(v, { loose: true }) : undefined;
-  if (t === undefined) bad(`${name} must be an ISO 8601 time`, name);
-  return t;
-}
-
 /** Checks the caller may act on the account: it must list the user (ads-api.md section 5). */
 function accountFor(req: SReq, app: SandboxApp): Entity {
   const acct = app.state.collection('accounts').get(req.params.account_id!);
@@ -150,11 +141,7 @@ const USER_HEAD = /\{"(email|device_id|handle|twitter_id|service_id|phone_number
  * text). Anything else, including every invalid body, returns undefined and goes through the
  * full JSON path, which gives the precise error.
  */
-function fastScan(
-  raw: Buffer,
-  kind: Kind,
-  checkTimes: (p: Record<string, unknown>, i: number) => void,
-): Checked | undefined {
+function fastScan(raw: Buffer, kind: Kind, checkOperation: (op: unknown) => void): Checked | undefined {
   const len = raw.length;
   const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
   // Upper bound on users (each is at least 77 bytes), so the buffers are sized once.
@@ -172,7 +159,7 @@ function fastScan(
     const params: Record<string, unknown> = {};
     if (m[2] !== undefined) params.effective_at = JSON.parse(m[2]);
     if (m[3] !== undefined) params.expires_at = JSON.parse(m[3]);
-    checkTimes(params, out.ops.length);
+    checkOperation({ operation_type: m[1], params });
     pos += OP_HEAD.lastIndex;
     const from = n;
     let head: Buffer | undefined;
@@ -217,22 +204,15 @@ function sameBytes(b: Buffer, at: number, what: Buffer): boolean {
   return true;
 }
 
-/** The check of an operation's effective_at and expires_at against the service's window. */
-function timesChecker(kind: Kind, now: number) {
-  const target: UploadTarget = kind === 'do_not_reach_lists' ? 'do_not_reach_list' : 'custom_audience';
-  return (p: Record<string, unknown>, _i: number) => {
-    // Do-not-reach: no effective_at (the current time is used).
-    if (target === 'do_not_reach_list' && p.effective_at !== undefined)
-      bad('effective_at is not accepted for do-not-reach lists', 'effective_at');
-    const eff = p.effective_at !== undefined ? isoTime(p.effective_at, 'effective_at') : undefined;
-    if (p.expires_at !== undefined) {
-      const fault = expiryFault(target, isoTime(p.expires_at, 'expires_at'), { nowMs: now, effectiveMs: eff });
-      if (fault && target === 'do_not_reach_list')
-        bad(`expires_at must lie in the future and less than ${EXPIRY_MONTHS} months ahead`, 'expires_at');
-      if (fault === 'not-after-start') bad('expires_at must be after effective_at', 'expires_at');
-      if (fault === 'too-far')
-        bad(`expires_at must be at most ${EXPIRY_MONTHS} months after effective_at`, 'expires_at');
-    }
+/**
+ * The contract's check of one operation (its type, params, effective_at and expires_at against
+ * the service's clock), the one validate() the CLI runs on its flags. Per operation, not per user.
+ */
+function operationChecker(kind: Kind, now: number) {
+  const e = UPLOAD_ENDPOINTS[kind === 'do_not_reach_lists' ? 'do_not_reach_list' : 'custom_audience'];
+  return (op: unknown) => {
+    const v = validate(e, { body: op }, { now });
+    if (v) bad(messageOf(v, 'service'), v.label ?? v.name);
   };
 }
 
@@ -242,8 +222,8 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
     bad('The request body must be JSON (Content-Type: application/json)');
   if (req.rawBody.length > MAX_BYTES)
     throw adsError(413, AdsCode.InvalidParameter, `The request body exceeds ${MAX_BYTES} bytes`);
-  const checkTimes = timesChecker(kind, app.clock.now());
-  const fast = fastScan(req.rawBody, kind, checkTimes);
+  const checkOperation = operationChecker(kind, app.clock.now());
+  const fast = fastScan(req.rawBody, kind, checkOperation);
   if (fast) return fast;
   const body = req.json();
   if (!Array.isArray(body) || body.length === 0) bad('The body must be a non-empty JSON array of operations');
@@ -259,14 +239,11 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
   let simple = 0;
   ops.forEach((op, i) => {
     if (!op || typeof op !== 'object') bad(`operation ${i} must be an object`);
-    // A list has no named fields: it fails on operation_type below.
+    // A list has no named fields: it fails on operation_type (validate()).
+    checkOperation(op);
     const o = isRecord(op) ? op : {};
-    if (o.operation_type !== 'Update' && o.operation_type !== 'Delete')
-      bad(`operation ${i}: operation_type must be Update or Delete`, 'operation_type');
     // A list of params has no named fields: it fails on users below.
-    const p = isRecord(o.params) ? o.params : Array.isArray(o.params) ? {} : undefined;
-    if (!p) bad(`operation ${i}: params is required`, 'params');
-    checkTimes(p, i);
+    const p = isRecord(o.params) ? o.params : {};
     const users = p.users;
     if (!Array.isArray(users) || users.length === 0) bad(`operation ${i}: users must be a non-empty array`, 'users');
     const from = simple;
@@ -381,9 +358,8 @@ export function install(app: SandboxApp): void {
   // Members cannot be read back from the service; the sandbox shows them so that tests and CI
   // can check an audience against the file it should equal. Loopback admin only.
   app.router.serve(SANDBOX_ADMIN_ENDPOINTS.audienceMembers, (req) => {
-    const kind = req.params.kind;
-    if (kind !== 'custom_audiences' && kind !== 'do_not_reach_lists')
-      throw adsError(404, AdsCode.NotFound, 'kind must be custom_audiences or do_not_reach_lists');
+    checkV2Input(SANDBOX_ADMIN_ENDPOINTS.audienceMembers, { path: req.params });
+    const kind: Kind = req.params.kind === 'custom_audiences' ? 'custom_audiences' : 'do_not_reach_lists';
     const lu = usersOf(app, kind, req.params.id!);
     const members: Record<string, string[]> = {};
     lu.digests.forEach((d, t) => {

@@ -4,11 +4,12 @@
 // simple_upload, the Ads SDK's media example), and the v2 one-shot `POST /2/media/upload`
 // (multipart or JSON base64; also the quickstart's `command=` form, answered in the v2 envelope).
 import type { SandboxApp } from '../app.js';
-import { ok, problem, v1Error, type Reply, type SReq } from '../http.js';
+import { ok, problem, queryOf, v1Error, type Reply, type SReq } from '../http.js';
 import { V1Code } from '../../contract/service-errors.js';
 import { FINALIZE_EXPIRES_SECS, MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../contract/media.js';
 import {
   appendSegment,
+  checkMedia,
   dataOf,
   finalizeUpload,
   initUpload,
@@ -111,12 +112,21 @@ function byCommand(app: SandboxApp, req: SReq, f: Map<string, Buffer>, d: Dialec
     finalizeUpload(app, u, d.fail);
     return ok(d.shape(app, u));
   }
+  // validate() (checkFields) has refused any other command.
   throw d.fail(`command must be INIT, APPEND or FINALIZE (got ${JSON.stringify(command ?? '')})`, 'command');
+}
+
+/** The fields as validate() reads a body: text values, and `media` as its bytes. */
+function bodyOf(f: Map<string, Buffer>): Record<string, unknown> {
+  const b: Record<string, unknown> = {};
+  for (const [k, v] of f) b[k] = k === 'media' ? v : v.toString('utf8');
+  return b;
 }
 
 /** POST /1.1/media/upload.json: chunked by `command`, or the simple upload of a whole file. */
 function v1Upload(app: SandboxApp, req: SReq): Reply {
   const f = fieldsOf(req);
+  checkMedia(MEDIA_V1_ENDPOINTS.upload, { body: bodyOf(f) }, v1Fail);
   if (f.has('command')) return byCommand(app, req, f, V1);
   const bytes = bytesOf(f, v1Fail);
   if (!bytes) throw v1Error(400, V1Code.MissingParameter, 'media or media_data is required');
@@ -132,7 +142,7 @@ function v1Upload(app: SandboxApp, req: SReq): Reply {
 
 /** GET /1.1/media/upload.json?command=STATUS&media_id=... */
 function v1Status(app: SandboxApp, req: SReq): Reply {
-  if (req.query.get('command') !== 'STATUS') throw v1Fail('command must be STATUS on GET', 'command');
+  checkMedia(MEDIA_V1_ENDPOINTS.status, { query: queryOf(req) }, v1Fail);
   const u = live(app, req.query.get('media_id') ?? undefined, req.auth.userId ?? '', v1Fail);
   if (!u.finalized) throw v1Fail(`media ${u.id} is not finalized yet`, 'media_id');
   return ok(v1Shape(app, u));
@@ -151,6 +161,7 @@ function v2OneShot(app: SandboxApp, req: SReq): Reply {
       if (v !== undefined && v !== null) f.set(k, Buffer.from(Array.isArray(v) ? v.join(',') : String(v)));
     if (typeof b.media === 'string') f.set('media', Buffer.from(b.media, 'base64'));
   }
+  checkMedia(MEDIA_ENDPOINTS.oneShot, { body: bodyOf(f) }, v2Fail);
   if (f.has('command')) return byCommand(app, req, f, V2);
   const bytes = f.get('media');
   if (!bytes) throw v2Fail('media (the file) is required', 'media');

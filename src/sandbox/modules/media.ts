@@ -5,23 +5,22 @@
 // to the uploader (and additional_owners), for the ads media library.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { ok, problem, type SandboxError, type SReq } from '../http.js';
+import { checkV2Input, ok, problem, queryOf, type SandboxError, type SReq } from '../http.js';
+import { messageOf, validate, type Described, type EndpointInput } from '../../contract/params.js';
 import { syncLibraryStatus } from '../ads/media-library.js';
 import {
+  APPEND,
   CATEGORIES,
+  INIT,
   MEDIA_ENDPOINTS,
-  CHUNK_MAX,
+  MEDIA_ID_PATH,
   FINALIZE_EXPIRES_SECS,
   INIT_EXPIRES_SECS,
-  MEDIA_TYPES,
-  SEGMENT_INDEX_MAX,
   bytesMatchType,
-  categoryMismatch,
   defaultCategory,
   imageSize,
   keyPrefix,
   kindOfCategory,
-  sizeProblem,
   sniff,
   type Category,
 } from '../../contract/media.js';
@@ -67,6 +66,12 @@ function mediaId(): string {
 /** An error in the caller's API style: v2 problem (with `parameter`) or v1.1 `errors`. */
 export type Fail = (detail: string, parameter?: string) => SandboxError;
 
+/** The contract's check (validate()) of a step, refused in the caller's API style. */
+export function checkMedia(e: Described, input: EndpointInput, fail: Fail): void {
+  const v = validate(e, input);
+  if (v) throw fail(messageOf(v, 'service'), v.label ?? v.name);
+}
+
 export function live(app: SandboxApp, id: string | undefined, userId: string, fail: Fail = invalid): Upload {
   const u = id ? uploads(app).get(id) : undefined;
   if (!u || (u.owner !== userId && !u.additional_owners.includes(userId)))
@@ -101,32 +106,19 @@ export function initUpload(
   fail: Fail,
   expiresSecs = INIT_EXPIRES_SECS,
 ): Upload {
-  const type = b.media_type;
-  if (typeof type !== 'string' || !isOneOf(MEDIA_TYPES, type))
-    throw fail(`media_type must be one of ${MEDIA_TYPES.join(', ')}`, 'media_type');
-  if (b.media_category !== undefined && !isOneOf(CATEGORIES, b.media_category))
-    throw fail(`media_category must be one of ${CATEGORIES.join(', ')}`, 'media_category');
+  checkMedia(INIT, { body: b }, fail);
+  // validate() has checked every field: these narrow what it passed.
+  const type = String(b.media_type);
   const category: Category = isOneOf(CATEGORIES, b.media_category) ? b.media_category : defaultCategory(type);
-  const total = b.total_bytes;
-  if (typeof total !== 'number') throw fail('total_bytes is required (a whole number)', 'total_bytes');
-  const sizeBad = sizeProblem(total, category);
-  if (sizeBad) throw fail(sizeBad, 'total_bytes');
-  const typeBad = categoryMismatch(type, category);
-  if (typeBad) throw fail(typeBad, 'media_category');
-  const owners = b.additional_owners ?? [];
-  if (
-    !Array.isArray(owners) ||
-    owners.length > 100 ||
-    owners.some((o) => typeof o !== 'string' || !/^[0-9]{1,19}$/.test(o))
-  )
-    throw fail('additional_owners must be at most 100 user ids', 'additional_owners');
+  const total = Number(b.total_bytes);
+  const owners = listOf(b.additional_owners);
   const id = mediaId();
   const now = app.clock.now();
   const u: Upload = {
     id,
     media_key: `${keyPrefix(category)}_${id}`,
     owner: userId,
-    additional_owners: listOf(owners),
+    additional_owners: owners,
     media_type: type,
     media_category: category,
     total_bytes: total,
@@ -142,12 +134,8 @@ export function initUpload(
 /** APPEND: one segment (re-sending a segment replaces it: a client whose connection dropped repeats it). */
 export function appendSegment(u: Upload, index: string | undefined, bytes: Buffer | undefined, fail: Fail): void {
   if (u.finalized) throw fail(`media ${u.id} is finalized: no more segments`, 'media_id');
-  if (index === undefined || !/^\d{1,3}$/.test(index) || Number(index) > SEGMENT_INDEX_MAX)
-    throw fail(`segment_index must be a whole number from 0 to ${SEGMENT_INDEX_MAX}`, 'segment_index');
-  if (!bytes) throw fail('media (the bytes of the segment) is required', 'media');
-  if (bytes.length > CHUNK_MAX)
-    throw fail(`a segment may be at most ${CHUNK_MAX} bytes (got ${bytes.length})`, 'media');
-  u.segments.set(Number(index), bytes);
+  checkMedia(APPEND, { body: { segment_index: index, media: bytes } }, fail);
+  if (bytes) u.segments.set(Number(index), bytes);
 }
 
 /** FINALIZE: the segments make the file; images are done, GIFs and videos process on the clock. */
@@ -268,6 +256,7 @@ export function install(app: SandboxApp): void {
   });
 
   r.serve(MEDIA_ENDPOINTS.append, (req) => {
+    checkV2Input(MEDIA_ID_PATH, { path: req.params });
     const u = live(app, req.params.id, req.auth.userId ?? '');
     if (u.finalized) throw invalid(`media ${u.id} is finalized: no more segments`, 'media_id');
     const parts = parseMultipart(req);
@@ -283,14 +272,14 @@ export function install(app: SandboxApp): void {
   });
 
   r.serve(MEDIA_ENDPOINTS.finalize, (req) => {
+    checkV2Input(MEDIA_ENDPOINTS.finalize, { path: req.params });
     const u = live(app, req.params.id, req.auth.userId ?? '');
     finalizeUpload(app, u, invalid);
     return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });
   });
 
   r.serve(MEDIA_ENDPOINTS.status, (req) => {
-    const command = req.query.get('command');
-    if (command !== null && command !== 'STATUS') throw invalid('command must be STATUS on GET', 'command');
+    checkV2Input(MEDIA_ENDPOINTS.status, { query: queryOf(req) });
     const u = live(app, req.query.get('media_id') ?? undefined, req.auth.userId ?? '');
     if (!u.finalized) throw invalid(`media ${u.id} is not finalized yet`, 'media_id');
     return ok({ data: dataOf(app, u, FINALIZE_EXPIRES_SECS) });

@@ -8,6 +8,7 @@ import { randomDigits, randomToken, type RequestToken, type SandboxAppRecord } f
 import { isLoopbackHost } from '../../contract/hosts.js';
 import { OAUTH_ENDPOINTS as E } from '../../contract/oauth.js';
 import { V1Code } from '../../contract/service-errors.js';
+import { v1True } from '../../contract/users.js';
 import { timingSafeEqualStr } from '../verify.js';
 
 const REQUEST_TOKEN_TTL_MS = 15 * 60_000;
@@ -257,9 +258,13 @@ function issueAccessToken(app: SandboxApp, req: SReq): Reply {
  */
 function verifyCredentials(app: SandboxApp, req: SReq): Reply {
   const { state } = app;
+  const query = queryOf(req);
+  checkV1Input(E.verifyCredentials, { query });
   const t = state.userTokens.get(req.auth.token!)!;
-  const u = state.users.get(t.userId)!;
-  return ok(userV1(u), 200, { 'x-access-level': t.accessLevel });
+  const user = userV1(state.users.get(t.userId)!);
+  // include_entities: on unless given and not true (the platform's reading of v1.1 booleans).
+  if (query.include_entities !== undefined && !v1True(query.include_entities)) delete user.entities;
+  return ok(user, 200, { 'x-access-level': t.accessLevel });
 }
 
 /**
@@ -267,6 +272,7 @@ function verifyCredentials(app: SandboxApp, req: SReq): Reply {
  * so a bearer's life can be checked end to end: usable while issued, 401 code 89 once revoked.
  */
 function rateLimitStatus(app: SandboxApp, req: SReq): Reply {
+  checkV1Input(E.rateLimitStatus, { query: queryOf(req) });
   const ctx =
     req.auth.kind === 'bearer' ? { application: `app-only:${req.auth.appKey}` } : { access_token: req.auth.token };
   return ok({ rate_limit_context: ctx, resources: rateLimitResources(app, req) });

@@ -4,8 +4,8 @@
 // server.ts (they read the contract's table), per-event ones in the activity module.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { SandboxError, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
-import { USER_FIELDS, userV2 } from '../user-profile.js';
+import { SandboxError, checkV2Input, ok, queryOf, type Reply, type SReq } from '../http.js';
+import { userV2 } from '../user-profile.js';
 import { randomToken, type OAuth2AccessToken, type OAuth2Client, type OAuth2Code } from '../state.js';
 import {
   OAUTH2_ENDPOINTS as E,
@@ -218,21 +218,13 @@ function refresh(app: SandboxApp, client: OAuth2Client, get: (k: string) => stri
   return tokenReply(app, client, rt.userId, rt.scopes);
 }
 
-/** `user.fields` (a comma list, repeated keys too); an unknown field is the platform's 400. */
+/** `user.fields` (a comma list, repeated keys too), checked by the contract (validate()). */
 function userFields(req: SReq): string[] {
   const asked = req.query
     .getAll('user.fields')
     .flatMap((v) => v.split(','))
     .filter(Boolean);
-  const bad = asked.filter((f) => !(USER_FIELDS as readonly string[]).includes(f));
-  if (bad.length) {
-    throw problem(
-      400,
-      'Invalid Request',
-      `The \`user.fields\` query parameter value [${bad[0]}] is not one of [${USER_FIELDS.join(',')}]`,
-      { parameter: 'user.fields' },
-    );
-  }
+  if (req.query.has('user.fields')) checkV2Input(E.me, { query: { 'user.fields': asked.join(',') } });
   return asked;
 }
 
