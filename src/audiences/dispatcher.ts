@@ -18,7 +18,8 @@ export interface DispatcherConfig {
   out?: Writable;
   journal?: {
     acked: Map<number, AckEntry>;
-    ack(index: number, users: number, head: string, digest?: string): void;
+    /** Resolves once the acknowledgement is on disk (or `failed` is set). */
+    ack(index: number, users: number, head: string, digest?: string): Promise<void> | void;
     failed?: XctlError;
   };
   /** Gives a body back to the batcher once nothing reads it. */
@@ -106,28 +107,36 @@ export class Dispatcher {
     const p = c
       .send(b)
       .then(
-        () => {
-          // Acknowledged: the service read the whole body, so nothing still writes from it.
+        async () => {
+          // Acknowledged: the service read the whole body, so nothing still writes from it. The
+          // slot is free at once; the batch counts once the journal has it on disk.
           c.recycle(b.body);
-          c.journal?.ack(b.index, b.users, b.head, digest);
+          this.release();
+          if (c.journal) {
+            await c.journal.ack(b.index, b.users, b.head, digest);
+            if (c.journal.failed) return; // not journaled: sent again on resume
+          }
           t.acknowledged += b.users;
           t.batches++;
           c.onAck?.(b);
         },
         (e: BatchFailed) => {
+          this.release();
           // A batch stopped by Ctrl-C is not a failure: it is left for the next run.
           if (!this.failure && (e.message !== 'stopped' || !c.signal.aborted)) this.failure = e;
         },
       )
-      .finally(() => {
-        this.inflight--;
-        this.active.delete(p);
-        this.waiters.shift()?.();
-      });
+      .finally(() => this.active.delete(p));
     this.active.add(p);
   }
 
-  /** Waits for every batch in flight to be acknowledged or to fail. */
+  /** Frees the slot of a batch whose answer came. */
+  private release(): void {
+    this.inflight--;
+    this.waiters.shift()?.();
+  }
+
+  /** Waits for every batch in flight to be acknowledged (and journaled) or to fail. */
   async settle(): Promise<void> {
     await Promise.all([...this.active]);
   }

@@ -178,45 +178,102 @@ export class Journal {
   }
 
   private pending: string[] = [];
+  /** Resolves the ack() of each pending line once it is written (or the journal failed). */
+  private waiting: Array<() => void> = [];
   private scheduled = false;
+  /** A write and fdatasync on the thread pool: the next one waits for it (lines stay in order). */
+  private writing = false;
+  /** close() came while a write was on the thread pool: done when that write ends. */
+  private closeWhenIdle = false;
 
   /**
-   * Records an acknowledged batch: appended and fdatasynced. Acks that arrive in the same turn
-   * of the event loop share one write and one fdatasync (group commit), so a slow disk does not
-   * cap the upload at one batch per sync. A batch lost from an unsynced tail is simply sent
-   * again on resume: the service keeps a set of users, so repeating a batch changes nothing.
+   * Records an acknowledged batch: appended and fdatasynced, off the main thread (a sync takes
+   * milliseconds, during which the upload would neither read, hash nor send). Resolves once the
+   * line is on disk, or the journal has failed (`failed`): only then may the batch count. Acks
+   * that arrive in the same turn of the event loop, or while a sync is under way, share one
+   * write and one fdatasync (group commit), so a slow disk does not cap the upload at one batch
+   * per sync. A batch lost from an unsynced tail is simply sent again on resume: the service
+   * keeps a set of users, so repeating a batch changes nothing.
    */
-  ack(index: number, users: number, head: string, digest?: string): void {
+  ack(index: number, users: number, head: string, digest?: string): Promise<void> {
     this.acked.set(index, { users, head, ...(digest ? { digest } : {}) });
     this.pending.push(`{"b":${index},"n":${users},"h":"${head}"${digest ? `,"d":"${digest}"` : ''}}\n`);
-    if (!this.scheduled) {
+    const written = new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (!this.scheduled && !this.writing) {
       this.scheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => this.flushAsync());
     }
+    return written;
   }
 
   /** Set when a write failed (ENOSPC, EIO): the run stops and says how to resume. */
   failed?: JournalWriteError;
   private unlock?: () => void;
 
+  private fail(e: unknown): void {
+    const code = errnoCode(e) ?? errorMessage(e);
+    this.failed = new JournalWriteError(
+      `cannot write the journal ${this.file} (${code}${code === 'ENOSPC' ? ': the disk is full' : ''})`,
+    );
+  }
+
+  private wake(): void {
+    const w = this.waiting;
+    this.waiting = [];
+    for (const resolve of w) resolve();
+  }
+
   /**
-   * Writes and syncs every pending acknowledgement now. A failed write does not throw (it runs
-   * from setImmediate, where a throw would crash the process): it sets `failed`, and the
-   * batches it held are sent again on resume, which changes nothing at the service.
+   * Writes and syncs every pending acknowledgement on the thread pool. A failed write does not
+   * throw: it sets `failed`, and the batches it held are sent again on resume, which changes
+   * nothing at the service.
+   */
+  private flushAsync(): void {
+    this.scheduled = false;
+    if (this.writing) return; // the write under way takes the rest when it ends
+    if (this.pending.length === 0 || this.fd < 0 || this.failed) {
+      this.pending = [];
+      return this.wake();
+    }
+    const data = Buffer.from(this.pending.join(''));
+    const done = this.waiting;
+    this.pending = [];
+    this.waiting = [];
+    this.writing = true;
+    const fd = this.fd;
+    const end = (e: unknown) => {
+      this.writing = false;
+      if (e) this.fail(e);
+      for (const resolve of done) resolve();
+      if (this.closeWhenIdle) this.close();
+      else if (this.pending.length > 0 || this.waiting.length > 0) this.flushAsync();
+    };
+    const write = (from: number) =>
+      fs.write(fd, data, from, data.length - from, null, (e, n) => {
+        if (e) return end(e);
+        if (from + n < data.length) return write(from + n);
+        fs.fdatasync(fd, (e2) => end(e2));
+      });
+    write(0);
+  }
+
+  /**
+   * Writes and syncs every pending acknowledgement now (or, while a write is on the thread
+   * pool, leaves them to it). Does not throw: a failure sets `failed`.
    */
   flush(): void {
     this.scheduled = false;
-    if (this.pending.length === 0 || this.fd < 0 || this.failed) return;
-    try {
-      writeAllSync(this.fd, this.pending.join(''));
-      fs.fdatasyncSync(this.fd);
-    } catch (e) {
-      const code = errnoCode(e) ?? errorMessage(e);
-      this.failed = new JournalWriteError(
-        `cannot write the journal ${this.file} (${code}${code === 'ENOSPC' ? ': the disk is full' : ''})`,
-      );
+    if (this.writing) return;
+    if (this.pending.length > 0 && this.fd >= 0 && !this.failed) {
+      try {
+        writeAllSync(this.fd, this.pending.join(''));
+        fs.fdatasyncSync(this.fd);
+      } catch (e) {
+        this.fail(e);
+      }
     }
     this.pending = [];
+    this.wake();
   }
 
   markDone(): void {
@@ -224,8 +281,13 @@ export class Journal {
     this.flush();
   }
 
+  /** Flushes and closes; with a write still on the thread pool, once it has ended. */
   close(): void {
     if (this.fd < 0) return;
+    if (this.writing) {
+      this.closeWhenIdle = true;
+      return;
+    }
     this.flush();
     fs.closeSync(this.fd);
     this.fd = -1;

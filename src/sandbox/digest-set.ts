@@ -1,6 +1,6 @@
 // An exact set of SHA-256 digests (given as 64 lowercase hex characters). The probe table holds
-// only each digest's first 64 bits and an index (12 bytes a slot, together); the full 32 bytes sit in a
-// dense side array, written in order and read only when those 64 bits match. A JS Set of hex strings costs
+// only a 32-bit hash of each digest and its index (8 bytes a slot); the full 32 bytes sit in a
+// dense store, written in order and read only when the hash matches. A JS Set of hex strings costs
 // several times the memory and the time per insert; audience uploads put millions through here.
 
 const HEX = new Int8Array(128).fill(-1);
@@ -52,101 +52,113 @@ export function parseDigestBytes(b: Uint8Array, from: number, out: Uint32Array, 
   return bad >= 0;
 }
 
-// Slot markers in the probe table: (0,0) empty, (0,1) deleted. Digests whose first 64 bits are
-// one of these (odds of 2^-63 each) are kept in a plain Set instead, so the set stays exact.
-const EMPTY_HI = 0;
+/** Digests per block of the dense store: 2 MB each, added as needed and never copied. */
+const BLOCK_BITS = 16;
+const BLOCK_MASK = (1 << BLOCK_BITS) - 1;
+/** A slot's index word: 0 is an empty slot, TOMB a deleted one; else the digest's index + 1. */
+const TOMB = 0xffffffff;
+const MIN_BITS = 12;
+/** Inserts whose home slots addMany reads together. */
+const GROUP = 16;
+
+/** A 32-bit hash of the digest's first 128 bits whose top bits are the home slot. */
+function hashAt(src: Uint32Array, at: number): number {
+  let h = Math.imul(src[at]! ^ 0x7f4a7c15, 0x9e3779b1);
+  h = Math.imul(h ^ src[at + 1]!, 0x85ebca6b);
+  h = Math.imul(h ^ src[at + 2]!, 0xc2b2ae35);
+  h = Math.imul(h ^ src[at + 3]!, 0x27d4eb2f);
+  return (h ^ (h >>> 15)) >>> 0;
+}
 
 export class DigestSet {
-  private cap = 1 << 12;
+  private bits = MIN_BITS;
+  private cap = 1 << MIN_BITS;
   /**
-   * Probe table, three words a slot: the first 64 bits of each digest, and where its 32 bytes are
-   * in `full`. One slot is one memory access: an insert into a table of millions is a cache miss,
-   * and the index beside the key costs no second one.
+   * Probe table, two words a slot: the digest's 32-bit hash, and its index in the store + 1. A
+   * slot's home is the hash's top bits, so doubling the table sends slot i's entries to 2i or
+   * 2i+1: growth reads the old table and writes the new one in order (no cache miss per entry,
+   * as a rehash by low bits has). A slot is 8 bytes, so a probe rarely leaves its cache line.
    */
-  private keys = new Uint32Array(this.cap * 3);
-  /** Digests in insertion order, dense: written sequentially, read only on a 64-bit match. */
-  private full = new Uint32Array(1 << 15);
+  private keys = new Uint32Array(this.cap * 2);
+  /** Digests in insertion order, in blocks: written sequentially, read only on a hash match. */
+  private blocks: Uint32Array[] = [];
   private stored = 0;
   private used = 0; // full + deleted slots
   private live = 0;
-  private odd = new Set<string>();
+  /** Home slots of the group addMany is inserting (their reads are issued together). */
+  private readonly groupHash = new Uint32Array(GROUP);
 
   get size(): number {
-    return this.live + this.odd.size;
-  }
-
-  private static oddKey(src: Uint32Array, at: number): string | undefined {
-    return src[at] === EMPTY_HI && src[at + 1]! <= 1 ? Array.from(src.subarray(at, at + 8)).join(',') : undefined;
+    return this.live;
   }
 
   /** Slot index holding the digest, or -(insertion slot) - 1. */
-  private find(src: Uint32Array, at: number): number {
+  private find(src: Uint32Array, at: number, h: number): number {
     const mask = this.cap - 1;
-    const a = src[at]!;
-    const b = src[at + 1]!;
-    let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
-    let free = -1;
     const k = this.keys;
+    let i = h >>> (32 - this.bits);
+    let free = -1;
     for (;;) {
-      const x = k[i * 3]!;
-      const y = k[i * 3 + 1]!;
-      if (x === EMPTY_HI && y <= 1) {
-        if (y === 0) return -(free >= 0 ? free : i) - 1;
+      const e = k[i * 2 + 1]!;
+      if (e === 0) return -(free >= 0 ? free : i) - 1;
+      if (e === TOMB) {
         if (free < 0) free = i;
-      } else if (x === a && y === b && this.sameTail(k[i * 3 + 2]!, src, at)) return i;
+      } else if (k[i * 2] === h && this.same(e - 1, src, at)) return i;
       i = (i + 1) & mask;
     }
   }
 
-  private sameTail(entry: number, src: Uint32Array, at: number): boolean {
-    const f = this.full;
-    const o = entry * 8;
-    for (let j = 2; j < 8; j++) if (f[o + j] !== src[at + j]) return false;
+  private same(index: number, src: Uint32Array, at: number): boolean {
+    const f = this.blocks[index >>> BLOCK_BITS]!;
+    const o = (index & BLOCK_MASK) * 8;
+    for (let j = 0; j < 8; j++) if (f[o + j] !== src[at + j]) return false;
     return true;
   }
 
   /** Adds the digest at src[at..at+8). */
   add(src: Uint32Array, at: number): void {
-    const odd = DigestSet.oddKey(src, at);
-    if (odd !== undefined) {
-      this.odd.add(odd);
-      return;
-    }
-    if ((this.used + 1) * 10 > this.cap * 7) this.rehash();
-    const f = this.find(src, at);
+    this.reserve(1);
+    this.insert(src, at, hashAt(src, at));
+  }
+
+  private insert(src: Uint32Array, at: number, h: number): void {
+    const f = this.find(src, at, h);
     if (f >= 0) return;
     const i = -f - 1;
     const k = this.keys;
-    if (k[i * 3 + 1] === 0) this.used++;
-    k[i * 3] = src[at]!;
-    k[i * 3 + 1] = src[at + 1]!;
-    k[i * 3 + 2] = this.stored;
-    if ((this.stored + 1) * 8 > this.full.length) {
-      const n = new Uint32Array(this.full.length * 2);
-      n.set(this.full);
-      this.full = n;
-    }
-    const o = this.stored++ * 8;
-    for (let j = 0; j < 8; j++) this.full[o + j] = src[at + j]!;
+    if (k[i * 2 + 1] === 0) this.used++;
+    const index = this.stored++;
+    k[i * 2] = h;
+    k[i * 2 + 1] = index + 1;
+    const b = index >>> BLOCK_BITS;
+    if (b === this.blocks.length) this.blocks.push(new Uint32Array(8 << BLOCK_BITS));
+    const block = this.blocks[b]!;
+    const o = (index & BLOCK_MASK) * 8;
+    for (let j = 0; j < 8; j++) block[o + j] = src[at + j]!;
     this.live++;
   }
 
   /**
-   * Adds the digests at src[from*8..to*8). In a table of millions every insert misses the cache;
-   * reading the home slots of a group first lets the processor wait for those misses together
-   * instead of one after another (about half the time on 2,000,000 digests).
+   * Adds the digests at src[from*8..to*8). The table is sized for all of them first (one growth
+   * at most, not one per doubling). In a table of millions every insert misses the cache; reading
+   * the home slots of a group first lets the processor wait for those misses together instead of
+   * one after another.
    */
   addMany(src: Uint32Array, from: number, to: number): void {
-    const GROUP = 16;
+    this.reserve(to - from);
+    const gh = this.groupHash;
     for (let g = from; g < to; g += GROUP) {
       const end = Math.min(to, g + GROUP);
-      if ((this.used + GROUP) * 10 > this.cap * 7) this.rehash();
       const k = this.keys;
-      const mask = this.cap - 1;
+      const shift = 32 - this.bits;
       let touch = 0;
-      for (let j = g; j < end; j++) touch |= k[((src[j * 8]! ^ Math.imul(src[j * 8 + 1]!, 0x9e3779b1)) & mask) * 3]!;
+      for (let j = g; j < end; j++) {
+        const h = hashAt(src, j * 8);
+        gh[j - g] = h;
+        touch |= k[(h >>> shift) * 2 + 1]!;
+      }
       this.touched = touch;
-      for (let j = g; j < end; j++) this.add(src, j * 8);
+      for (let j = g; j < end; j++) this.insert(src, j * 8, gh[j - g]!);
     }
   }
   /** Keeps the reads of addMany from being optimised away. */
@@ -154,15 +166,9 @@ export class DigestSet {
   private touched = 0;
 
   delete(src: Uint32Array, at: number): void {
-    const odd = DigestSet.oddKey(src, at);
-    if (odd !== undefined) {
-      this.odd.delete(odd);
-      return;
-    }
-    const f = this.find(src, at);
+    const f = this.find(src, at, hashAt(src, at));
     if (f < 0) return;
-    this.keys[f * 3] = EMPTY_HI;
-    this.keys[f * 3 + 1] = 1;
+    this.keys[f * 2 + 1] = TOMB;
     this.live--;
   }
 
@@ -170,37 +176,51 @@ export class DigestSet {
   *hex(): Generator<string> {
     const k = this.keys;
     for (let s = 0; s < this.cap; s++) {
-      if (k[s * 3] === EMPTY_HI && k[s * 3 + 1]! <= 1) continue;
-      const o = k[s * 3 + 2]! * 8;
+      const e = k[s * 2 + 1]!;
+      if (e === 0 || e === TOMB) continue;
+      const f = this.blocks[(e - 1) >>> BLOCK_BITS]!;
+      const o = ((e - 1) & BLOCK_MASK) * 8;
       let h = '';
-      for (let j = 0; j < 8; j++) h += this.full[o + j]!.toString(16).padStart(8, '0');
+      for (let j = 0; j < 8; j++) h += f[o + j]!.toString(16).padStart(8, '0');
       yield h;
     }
-    for (const odd of this.odd)
-      yield odd
-        .split(',')
-        .map((w) => Number(w).toString(16).padStart(8, '0'))
-        .join('');
   }
 
-  /** Grows the probe table (or clears tombstones); digests stay where they are in `full`. */
-  private rehash(): void {
+  /** Makes room for n more entries under a load of 0.7: grows (or clears tombstones) once. */
+  private reserve(n: number): void {
+    if ((this.used + n) * 10 <= this.cap * 7) return;
+    let bits = this.bits;
+    while ((this.live + n) * 10 > (1 << bits) * 5 && bits < 31) bits++;
+    this.rehash(bits);
+  }
+
+  /**
+   * Moves every entry to a table of 2^bits slots (tombstones dropped). The old table is read in
+   * slot order and, its homes being top bits of the hash, written nearly in order too.
+   */
+  private rehash(bits: number): void {
     const old = this.keys;
     const oldCap = this.cap;
-    if (this.live * 10 > oldCap * 3) this.cap *= 2;
-    const k = new Uint32Array(this.cap * 3);
+    this.bits = bits;
+    this.cap = 1 << bits;
+    const k = new Uint32Array(this.cap * 2);
     this.keys = k;
     this.used = 0;
     const mask = this.cap - 1;
-    for (let s = 0; s < oldCap; s++) {
-      const a = old[s * 3]!;
-      const b = old[s * 3 + 1]!;
-      if (a === EMPTY_HI && b <= 1) continue;
-      let i = (a ^ Math.imul(b, 0x9e3779b1)) & mask;
-      while (k[i * 3] !== EMPTY_HI || k[i * 3 + 1] !== 0) i = (i + 1) & mask;
-      k[i * 3] = a;
-      k[i * 3 + 1] = b;
-      k[i * 3 + 2] = old[s * 3 + 2]!;
+    const shift = 32 - bits;
+    // An entry that wrapped past the old table's end is met first but belongs near the end:
+    // start at the first slot that is empty (or a tombstone), so entries are met in home order.
+    let start = 0;
+    while (start < oldCap && old[start * 2 + 1] !== 0 && old[start * 2 + 1] !== TOMB) start++;
+    for (let n = 0; n < oldCap; n++) {
+      const s = (start + n) & (oldCap - 1);
+      const e = old[s * 2 + 1]!;
+      if (e === 0 || e === TOMB) continue;
+      const h = old[s * 2]!;
+      let i = h >>> shift;
+      while (k[i * 2 + 1] !== 0) i = (i + 1) & mask;
+      k[i * 2] = h;
+      k[i * 2 + 1] = e;
       this.used++;
     }
   }

@@ -26,6 +26,8 @@ export interface SReq {
   query: URLSearchParams;
   headers: IncomingMessage['headers'];
   rawBody: Buffer;
+  /** What the route's body scanner made of the body as it arrived (router.ts `scan`). */
+  scanned?: unknown;
   /** Decoded form body pairs (application/x-www-form-urlencoded), else []. */
   form: Array<[string, string]>;
   params: Record<string, string>;

@@ -1,4 +1,5 @@
 // Routes as data: method, path pattern, auth requirement, rate-limit category and error style.
+import type { IncomingMessage } from 'node:http';
 import type { Reply, SReq } from './http.js';
 import type { Endpoint, EndpointAuth, ErrorStyle } from '../contract/endpoint.js';
 
@@ -10,6 +11,17 @@ export interface RouteOptions {
   /** Rate-limit category (see ratelimit.ts); default 'default'. */
   rate?: string;
   style?: ErrorStyle;
+  /**
+   * Reads the body as it arrives (uploads of megabytes), instead of after it is whole; what
+   * `end()` returns is the handler's `req.scanned`. Undefined for a request it does not read.
+   */
+  scan?: (req: IncomingMessage) => BodyScanner | undefined;
+}
+
+/** Takes a request body chunk by chunk; `end()` says what it held. */
+export interface BodyScanner {
+  push(chunk: Buffer): void;
+  end(): unknown;
 }
 
 /** A route's handler; `A` is what the server hands it (the SandboxApp of app.ts). */
@@ -50,8 +62,8 @@ export class Router<A> {
   }
 
   /** Serves an endpoint of the contract (src/contract/): its method, path, auth, rate and style. */
-  serve(e: Endpoint, handler: Handler<A>): this {
-    return this.add(e.method, e.path, { auth: e.auth, rate: e.rate, style: e.style }, handler);
+  serve(e: Endpoint, handler: Handler<A>, extra: Pick<RouteOptions, 'scan'> = {}): this {
+    return this.add(e.method, e.path, { auth: e.auth, rate: e.rate, style: e.style, ...extra }, handler);
   }
 
   /** The route for a method and path; `methodMismatch` when only the path matched. */

@@ -3,7 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { SandboxState } from './state.js';
 import { SandboxClock } from './clock.js';
-import { Router, styleForPath, type Route } from './router.js';
+import { Router, styleForPath, type BodyScanner, type Route } from './router.js';
 import { Faults } from './faults.js';
 import { RateLimiter } from './ratelimit.js';
 import {
@@ -165,7 +165,11 @@ async function listen(
   return { server, sockets, port: addr.port };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/**
+ * The body's chunks, each also given to the route's scanner as it arrives; concatenated only
+ * when a handler reads the body whole (`() => Buffer`).
+ */
+async function readBody(req: IncomingMessage, scanner?: BodyScanner): Promise<(() => Buffer) | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
@@ -173,8 +177,10 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     size += b.length;
     if (size > MAX_BODY) return undefined;
     chunks.push(b);
+    scanner?.push(b);
   }
-  return Buffer.concat(chunks);
+  let whole: Buffer | undefined;
+  return () => (whole ??= chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
 }
 
 export function errorFor(
@@ -452,7 +458,9 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
       'unauth',
       'the sandbox answers requests addressed to its own address (Host: 127.0.0.1:PORT), not to other names',
     );
-  const body = await readBody(req);
+  const matched = app.router.match(method, path);
+  const scanner = matched.route?.scan?.(req);
+  const body = await readBody(req, scanner);
   if (body === undefined)
     throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
   const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);
@@ -461,14 +469,14 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
     if (decision.drop) return 'dropped';
     if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
   }
-  const { route, params } = routeOf(app, method, path, style);
+  const { route, params } = routeOf(matched, path, style);
   const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
   if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress))
     throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
   if (route.auth === 'admin-key') checkAdminKey(app, req);
   const ctype = String(req.headers['content-type'] ?? '');
   const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded')
-    ? [...new URLSearchParams(body.toString('utf8')).entries()]
+    ? [...new URLSearchParams(body().toString('utf8')).entries()]
     : [];
   const cred: Credential =
     route.auth === 'none' || adminRoute
@@ -487,7 +495,8 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
     checkWriteAccess(method, path, cred.userToken.accessLevel, route.style ?? style);
   }
   if (!adminRoute) takeRate(inc, route, cred);
-  const sreq = serverRequest(inc, route, { body, form, params, cred });
+  const scanned = scanner?.end();
+  const sreq = serverRequest(inc, route, { body, scanned, form, params, cred });
   if (decision.dropIfGone && inc.gone()) return 'dropped';
   const out = await route.handler(sreq, app);
   if (decision.after) {
@@ -499,12 +508,11 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
 
 /** The route of a request, or the error the service answers an unknown one with. */
 function routeOf(
-  app: SandboxApp,
-  method: string,
+  matched: ReturnType<Router<SandboxApp>['match']>,
   path: string,
   style: ErrorStyle,
 ): { route: Route<SandboxApp>; params: Record<string, string> } {
-  const { route, params, methodMismatch } = app.router.match(method, path);
+  const { route, params, methodMismatch } = matched;
   if (route) return { route, params };
   // The ads API answers a method it does not serve on a path as an unknown route (404 ROUTE_NOT_FOUND).
   const version = style === 'ads' ? /^\/(\d+)\//.exec(path)?.[1] : undefined;
@@ -543,7 +551,13 @@ function takeRate(inc: Incoming, route: Route<SandboxApp>, cred: Credential): vo
 function serverRequest(
   inc: Incoming,
   route: Route<SandboxApp>,
-  o: { body: Buffer; form: Array<[string, string]>; params: Record<string, string>; cred: Credential },
+  o: {
+    body: () => Buffer;
+    scanned: unknown;
+    form: Array<[string, string]>;
+    params: Record<string, string>;
+    cred: Credential;
+  },
 ): SReq {
   const { url, method, path, req } = inc;
   const { body, form } = o;
@@ -554,7 +568,10 @@ function serverRequest(
     path,
     query: url.searchParams,
     headers: req.headers,
-    rawBody: body,
+    get rawBody() {
+      return body();
+    },
+    scanned: o.scanned,
     form,
     params: o.params,
     auth: authInfo(o.cred),
@@ -568,7 +585,7 @@ function serverRequest(
     },
     json() {
       if (jsonCache) return jsonCache.v;
-      const text = body.toString('utf8');
+      const text = body().toString('utf8');
       try {
         jsonCache = { v: JSON.parse(text) };
       } catch {

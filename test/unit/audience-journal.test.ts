@@ -303,19 +303,17 @@ describe('Journal: what is written', () => {
     expect(Object.keys(head)).toEqual(['xctl_upload_journal', 'fingerprint', 'options', 'input', 'created_at']);
     expect(head).toMatchObject({ xctl_upload_journal: 1, fingerprint, options: { b: 1 }, input });
     expect(head.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-    j.ack(3, 7, 'abcdef012345', 'D'.repeat(22));
-    j.ack(4, 1, 'bbbbbbbbbbbb');
+    const written = [j.ack(3, 7, 'abcdef012345', 'D'.repeat(22)), j.ack(4, 1, 'bbbbbbbbbbbb')];
     expect(j.acked.get(3)).toEqual({ users: 7, head: 'abcdef012345', digest: 'D'.repeat(22) });
     expect(j.acked.get(4)).toEqual({ users: 1, head: 'bbbbbbbbbbbb' });
     expect(fs.readFileSync(file, 'utf8').split('\n')).toHaveLength(2); // not yet: group commit
-    await new Promise((r) => setImmediate(r));
+    await Promise.all(written);
     expect(fs.readFileSync(file, 'utf8').split('\n').slice(1)).toEqual([
       `{"b":3,"n":7,"h":"abcdef012345","d":"${'D'.repeat(22)}"}`,
       '{"b":4,"n":1,"h":"bbbbbbbbbbbb"}',
       '',
     ]);
-    j.ack(5, 2, 'cccccccccccc'); // a later turn is scheduled again
-    await new Promise((r) => setImmediate(r));
+    await j.ack(5, 2, 'cccccccccccc'); // a later turn is scheduled again
     expect(lineOf(file, 3)).toBe('{"b":5,"n":2,"h":"cccccccccccc"}');
     j.markDone();
     expect(lineOf(file, 4)).toMatch(/^\{"done":true,"at":"\d{4}-\d{2}-\d{2}T[\d:.]+Z"\}$/);
@@ -328,6 +326,38 @@ describe('Journal: what is written', () => {
     r.remove();
     expect(fs.existsSync(file)).toBe(false);
     expect(fs.existsSync(file + '.lock')).toBe(false);
+  });
+
+  it('an ack resolves once its line is on disk, off the main thread; acks during a write go in the next', async () => {
+    const { file, input } = setup();
+    const j = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    const lines = () => fs.readFileSync(file, 'utf8').split('\n').length - 2;
+    const order: string[] = [];
+    const a = j.ack(0, 1, 'a').then(() => {
+      order.push('a');
+      expect(lines()).toBeGreaterThanOrEqual(1);
+    });
+    await new Promise((r) => setImmediate(r));
+    // The write is on the thread pool: the main thread goes on, and these wait for the next one.
+    expect(Reflect.get(j, 'writing')).toBe(true);
+    const later = [j.ack(1, 1, 'b'), j.ack(2, 1, 'c')].map((x, i) => x.then(() => order.push(`bc${i}`)));
+    await a;
+    expect(order).toEqual(['a']);
+    await Promise.all(later);
+    expect(order).toEqual(['a', 'bc0', 'bc1']);
+    expect(lines()).toBe(3);
+    // close() while a write is under way waits for it, then writes the rest and closes.
+    void j.ack(3, 1, 'd');
+    await new Promise((r) => setImmediate(r));
+    j.markDone();
+    j.close();
+    expect(fs.existsSync(file + '.lock')).toBe(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fs.existsSync(file + '.lock')).toBe(false);
+    const r = Journal.open(file, { fingerprint: fileFingerprint(input), options: {} });
+    expect([...r.acked.keys()]).toEqual([0, 1, 2, 3]);
+    expect(r.completed).toBe(true);
+    r.close();
   });
 
   it('on resume: blank lines and lines without a batch skipped; a torn line ends it', () => {
@@ -354,8 +384,7 @@ describe('Journal: what is written', () => {
     const before = fs.readFileSync(file, 'utf8');
     const real = Reflect.get(j, 'fd') as number;
     Reflect.set(j, 'fd', fs.openSync('/dev/full', 'w'));
-    j.ack(0, 1, 'h');
-    await new Promise((r) => setImmediate(r));
+    await j.ack(0, 1, 'h');
     expect(j.failed).toBeInstanceOf(JournalWriteError);
     expect(j.failed!.message).toBe(`cannot write the journal ${file} (ENOSPC: the disk is full)`);
     Reflect.set(j, 'fd', real);

@@ -51,6 +51,39 @@ describe('DigestSet', () => {
     expect([...many.hex()].sort()).toEqual([...one.hex()].sort());
   });
 
+  it('stays exact against a plain Set through growth, tombstones and digests of one hash', () => {
+    // Digests that share their first 128 bits share a hash, hence a home slot: long clusters,
+    // some wrapping past the table's end, moved by every growth.
+    const hexes: string[] = [];
+    for (let g = 0; g < 6; g++)
+      for (let i = 0; i < 700; i++) hexes.push(sha256Hex(`p${g}`).slice(0, 32) + sha256Hex(`s${i}`).slice(0, 32));
+    for (let i = 0; i < 20_000; i++) hexes.push(sha256Hex(`r${i}`));
+    const words = new Uint32Array(hexes.length * 8);
+    hexes.forEach((h, i) => expect(parseDigest(h, words, i * 8)).toBe(true));
+    const s = new DigestSet();
+    const model = new Set<string>();
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    for (let round = 0; round < 30; round++) {
+      const from = rnd(hexes.length);
+      const to = Math.min(hexes.length, from + 1 + rnd(3000));
+      if (round % 3 === 2)
+        for (let i = from; i < to; i++) {
+          s.delete(words, i * 8);
+          model.delete(hexes[i]!);
+        }
+      else {
+        s.addMany(words, from, to);
+        for (let i = from; i < to; i++) model.add(hexes[i]!);
+      }
+      expect(s.size).toBe(model.size);
+    }
+    expect([...s.hex()].sort()).toEqual([...model].sort());
+  });
+
   it('parses only lowercase hex of the right length', () => {
     const w = new Uint32Array(8);
     expect(parseDigest(sha256Hex('x').toUpperCase(), w, 0)).toBe(false);

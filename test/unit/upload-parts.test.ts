@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { Batch } from '../../src/audiences/batcher.js';
 import { Dispatcher, type DispatcherConfig } from '../../src/audiences/dispatcher.js';
-import type { AckEntry } from '../../src/audiences/journal.js';
+import { JournalWriteError, type AckEntry } from '../../src/audiences/journal.js';
 import { uploadOutcome, type EndState } from '../../src/audiences/outcome.js';
 import { BatchFailed } from '../../src/audiences/sender.js';
 import { ApiError, AuthError, ExitCode, InterruptedError, PartialError, UsageError } from '../../src/core/errors.js';
@@ -83,6 +83,34 @@ describe('Dispatcher', () => {
     expect(d.tally).toEqual({ sent: 50, acknowledged: 50, batches: 5, resumed_batches: 0 });
     expect(recycled.sort()).toEqual(['[0]', '[1]', '[2]', '[3]', '[4]']);
     expect(d.failure).toBeUndefined();
+  });
+
+  it('frees the slot when the answer comes, and counts a batch only once the journal has it on disk', async () => {
+    const m = manualSend();
+    const syncs: Array<() => void> = [];
+    const j = {
+      acked: new Map<number, AckEntry>(),
+      failed: undefined as JournalWriteError | undefined,
+      ack: () => new Promise<void>((r) => syncs.push(r)),
+    };
+    const { d } = dispatcher({ send: m.send, journal: j, concurrency: 1 });
+    await d.dispatch(batch(0));
+    m.calls[0]!.ok();
+    await tick();
+    expect(syncs).toHaveLength(1); // on its way to disk
+    expect(d.tally.acknowledged).toBe(0);
+    await d.dispatch(batch(1)); // the slot is free already
+    expect(m.calls).toHaveLength(2);
+    syncs[0]!();
+    await tick();
+    expect(d.tally).toEqual({ sent: 20, acknowledged: 10, batches: 1, resumed_batches: 0 });
+    // A journal that failed: the batch is not counted (it is sent again on resume).
+    m.calls[1]!.ok();
+    await tick();
+    j.failed = new JournalWriteError('disk full');
+    syncs[1]!();
+    await d.settle();
+    expect(d.tally).toEqual({ sent: 20, acknowledged: 10, batches: 1, resumed_batches: 0 });
   });
 
   it('skips a batch the journal acknowledged, and refuses one that differs from it (the input changed)', async () => {

@@ -2,10 +2,12 @@
 // POST /12/batch/accounts/:account_id/do_not_reach_lists/:id/users (ads-api.md 4.4, 8).
 // Keeps the exact set of distinct hashed users per list and reports it as `audience_size`.
 // The batch is all-or-nothing: every operation is checked before any is applied.
+import type { IncomingMessage } from 'node:http';
 import type { SandboxApp } from '../app.js';
 import { adsError, checkV2Input, ok, type SReq } from '../http.js';
 import { slotKey, type Entity } from '../state.js';
-import { DigestSet, parseDigest, parseDigestBytes } from '../digest-set.js';
+import { DigestSet, parseDigest } from '../digest-set.js';
+import { ScannedBatch, UploadScanner } from '../upload-scan.js';
 import { messageOf, validate } from '../../contract/params.js';
 import {
   MAX_BYTES,
@@ -128,80 +130,39 @@ interface Checked {
   words: Uint32Array;
   types: Uint8Array;
   total: number;
+  /** The scanned body's buffers, given back once applied. */
+  scanned?: ScannedBatch;
 }
 
-const OP_HEAD =
-  /\{"operation_type":"(Update|Delete)","params":\{(?:"effective_at":("[^"\\]*"),)?(?:"expires_at":("[^"\\]*"),)?"users":\[/y;
-const USER_HEAD = /\{"(email|device_id|handle|twitter_id|service_id|phone_number)":\["/y;
+/** The identifier types each kind of list takes, by wire name, with their digest type numbers. */
+const SCAN_TYPES: Record<Kind, ReadonlyMap<string, number>> = {
+  custom_audiences: new Map([...AUDIENCE_KEYS].flatMap((k) => (k in DIGEST_TYPES ? [[k, DIGEST_TYPES[k]!]] : []))),
+  do_not_reach_lists: new Map([...DNR_KEYS].flatMap((k) => (k in DIGEST_TYPES ? [[k, DIGEST_TYPES[k]!]] : []))),
+};
 
 /**
- * The fast path for bodies in the compact shape clients like xctl send (one hashed value per
- * user, no whitespace): a scan of the raw bytes that parses digests straight into the batch's
- * buffer, with no JSON objects and no string per user (only each operation's head is read as
- * text). Anything else, including every invalid body, returns undefined and goes through the
- * full JSON path, which gives the precise error.
+ * Reads an upload body as it arrives (upload-scan.ts): JSON bodies only, and none larger than
+ * the service takes (they are refused whole, without a scan).
  */
-function fastScan(raw: Buffer, kind: Kind, checkOperation: (op: unknown) => void): Checked | undefined {
-  const len = raw.length;
-  const allowed = kind === 'custom_audiences' ? AUDIENCE_KEYS : DNR_KEYS;
-  // Upper bound on users (each is at least 77 bytes), so the buffers are sized once.
-  const cap = Math.ceil(len / 70) + 1;
-  const out: Checked = { ops: [], words: new Uint32Array(cap * 8), types: new Uint8Array(cap), total: 0 };
-  let pos = 1;
-  let n = 0;
-  if (raw[0] !== 91) return undefined; // [
-  for (;;) {
-    // An operation head is short: matched on a window of text (a longer one takes the JSON path).
-    const w = raw.toString('latin1', pos, Math.min(len, pos + OP_WINDOW));
-    OP_HEAD.lastIndex = 0;
-    const m = OP_HEAD.exec(w);
-    if (!m) return undefined;
-    const params: Record<string, unknown> = {};
-    if (m[2] !== undefined) params.effective_at = JSON.parse(m[2]);
-    if (m[3] !== undefined) params.expires_at = JSON.parse(m[3]);
-    checkOperation({ operation_type: m[1], params });
-    pos += OP_HEAD.lastIndex;
-    const from = n;
-    let head: Buffer | undefined;
-    let type = 0;
-    for (;;) {
-      if (head && sameBytes(raw, pos, head)) pos += head.length;
-      else {
-        USER_HEAD.lastIndex = 0;
-        const u = USER_HEAD.exec(raw.toString('latin1', pos, Math.min(len, pos + 24)));
-        if (!u || !allowed.has(u[1]!)) return undefined;
-        head = Buffer.from(u[0], 'latin1');
-        type = DIGEST_TYPES[u[1]!]!;
-        pos += USER_HEAD.lastIndex;
-      }
-      if (n >= cap || !parseDigestBytes(raw, pos, out.words, n * 8)) return undefined;
-      if (raw[pos + 64] !== 34 || raw[pos + 65] !== 93 || raw[pos + 66] !== 125) return undefined; // "]}
-      out.types[n++] = type;
-      pos += 67;
-      const c = raw[pos++];
-      if (c === 44) continue; // ,
-      if (c === 93) break; // ]
-      return undefined;
-    }
-    if (raw[pos] !== 125 || raw[pos + 1] !== 125) return undefined; // }}
-    pos += 2;
-    out.ops.push({ del: m[1] === 'Delete', from, to: n, other: [] });
-    out.total += n - from;
-    const c = raw[pos++];
-    if (c === 44) continue;
-    if (c === 93 && pos === len) break;
-    return undefined;
-  }
-  if (out.ops.length > MAX_OPERATIONS) return undefined;
-  return out;
+function scanFor(kind: Kind) {
+  return (req: IncomingMessage): UploadScanner | undefined => {
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return undefined;
+    const bytes = Number(req.headers['content-length'] ?? NaN);
+    if (bytes > MAX_BYTES) return undefined;
+    return new UploadScanner(SCAN_TYPES[kind], Number.isFinite(bytes) ? bytes : undefined);
+  };
 }
 
-const OP_WINDOW = 512;
-
-function sameBytes(b: Buffer, at: number, what: Buffer): boolean {
-  if (at + what.length > b.length) return false;
-  for (let i = 0; i < what.length; i++) if (b[at + i] !== what[i]) return false;
-  return true;
+/** A scanned body as checked: each operation (type, times), in order, as the JSON path checks them. */
+function checkedScan(b: ScannedBatch, checkOperation: (op: unknown) => void): Checked {
+  for (const op of b.ops) {
+    const params: Record<string, unknown> = {};
+    if (op.effectiveAt !== undefined) params.effective_at = JSON.parse(op.effectiveAt);
+    if (op.expiresAt !== undefined) params.expires_at = JSON.parse(op.expiresAt);
+    checkOperation({ operation_type: op.del ? 'Delete' : 'Update', params });
+  }
+  const ops = b.ops.map((op) => ({ del: op.del, from: op.from, to: op.to, other: [] }));
+  return { ops, words: b.words, types: b.types, total: b.total, scanned: b };
 }
 
 /**
@@ -220,11 +181,11 @@ function operationChecker(kind: Kind, now: number) {
 function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
   if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
     bad('The request body must be JSON (Content-Type: application/json)');
-  if (req.rawBody.length > MAX_BYTES)
+  const scanned = req.scanned instanceof ScannedBatch ? req.scanned : undefined;
+  if ((scanned?.bytes ?? req.rawBody.length) > MAX_BYTES)
     throw adsError(413, AdsCode.InvalidParameter, `The request body exceeds ${MAX_BYTES} bytes`);
   const checkOperation = operationChecker(kind, app.clock.now());
-  const fast = fastScan(req.rawBody, kind, checkOperation);
-  if (fast) return fast;
+  if (scanned) return checkedScan(scanned, checkOperation);
   const body = req.json();
   if (!Array.isArray(body) || body.length === 0) bad('The body must be a non-empty JSON array of operations');
   const ops: unknown[] = body;
@@ -304,6 +265,30 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
   return out;
 }
 
+/** Applies a checked batch to a list's users, operation by operation. */
+function applyChecked(lu: ListUsers, checked: Checked): void {
+  const { words, types } = checked;
+  lu.requests++;
+  for (const op of checked.ops) {
+    const n = op.to - op.from + op.other.length;
+    if (op.del) lu.deleted += n;
+    else lu.updated += n;
+    for (let j = op.from; j < op.to; ) {
+      // A run of users of one type (usually the whole operation) goes in as a group.
+      let end = j + 1;
+      while (end < op.to && types[end] === types[j]) end++;
+      const set = lu.digests[types[j]!]!;
+      if (op.del) for (let x = j; x < end; x++) set.delete(words, x * 8);
+      else set.addMany(words, j, end);
+      j = end;
+    }
+    for (const k of op.other) {
+      if (op.del) lu.other.delete(k);
+      else lu.other.add(k);
+    }
+  }
+}
+
 function handler(kind: Kind) {
   return (req: SReq, app: SandboxApp) => {
     accountFor(req, app);
@@ -319,30 +304,14 @@ function handler(kind: Kind) {
       );
     const checked = checkBatch(req, app, kind);
     const request = { params: { account_id: req.params.account_id, [idParam]: id } };
-    // Fault knob: answer with a short count and apply nothing, as a failed batch would.
-    if (app.faults.roll('short_count_rate', req.method, req.path)) {
-      return ok({ request, data: { success_count: Math.max(0, checked.total - 1), total_count: checked.total } });
-    }
-    const lu = usersOf(app, kind, id);
-    const { words, types } = checked;
-    lu.requests++;
-    for (const op of checked.ops) {
-      const n = op.to - op.from + op.other.length;
-      if (op.del) lu.deleted += n;
-      else lu.updated += n;
-      for (let j = op.from; j < op.to; ) {
-        // A run of users of one type (usually the whole operation) goes in as a group.
-        let end = j + 1;
-        while (end < op.to && types[end] === types[j]) end++;
-        const set = lu.digests[types[j]!]!;
-        if (op.del) for (let x = j; x < end; x++) set.delete(words, x * 8);
-        else set.addMany(words, j, end);
-        j = end;
+    try {
+      // Fault knob: answer with a short count and apply nothing, as a failed batch would.
+      if (app.faults.roll('short_count_rate', req.method, req.path)) {
+        return ok({ request, data: { success_count: Math.max(0, checked.total - 1), total_count: checked.total } });
       }
-      for (const k of op.other) {
-        if (op.del) lu.other.delete(k);
-        else lu.other.add(k);
-      }
+      applyChecked(usersOf(app, kind, id), checked);
+    } finally {
+      checked.scanned?.release();
     }
     list.audience_size = distinctUsers(app, kind, id);
     list.updated_at = app.clock.iso();
@@ -376,6 +345,10 @@ export function install(app: SandboxApp): void {
       },
     });
   });
-  app.router.serve(UPLOAD_ENDPOINTS.custom_audience, handler('custom_audiences'));
-  app.router.serve(UPLOAD_ENDPOINTS.do_not_reach_list, handler('do_not_reach_lists'));
+  app.router.serve(UPLOAD_ENDPOINTS.custom_audience, handler('custom_audiences'), {
+    scan: scanFor('custom_audiences'),
+  });
+  app.router.serve(UPLOAD_ENDPOINTS.do_not_reach_list, handler('do_not_reach_lists'), {
+    scan: scanFor('do_not_reach_lists'),
+  });
 }
