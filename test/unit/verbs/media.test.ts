@@ -143,7 +143,7 @@ describe('media upload: refused before sending (exit 2, nothing sent)', () => {
     [
       'an image over 5 MB',
       (t) => [write(t, 'huge.png', png(10, 10, 5 * 1024 * 1024 + 200))],
-      /tweet_image media may be at most 5 MB/,
+      /<file> must be at most 5 MB for tweet_image \(got 5\.0 MB\)/,
     ],
     ['text', (t) => [write(t, 'notes.txt', Buffer.from('hello'))], /cannot tell what notes.txt is/],
     [
@@ -157,7 +157,7 @@ describe('media upload: refused before sending (exit 2, nothing sent)', () => {
       /--name is for the media library: add --add-to-library/,
     ],
     ['a file that is not there', (t) => [path.join(t.configDir, 'missing.png')], /cannot read/],
-    ['an empty file', (t) => [write(t, 'empty.png', Buffer.alloc(0))], /<file>: the file is empty/],
+    ['an empty file', (t) => [write(t, 'empty.png', Buffer.alloc(0))], /<file> must be more than 0 \(the file is empty\)/],
   ];
   it.each(cases)('%s', async (_n, args, words) => {
     const files = tc(); // the files are made in a folder of their own

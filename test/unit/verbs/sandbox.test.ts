@@ -53,7 +53,7 @@ describe('sandbox trigger', () => {
     const err: unknown = await sandboxTrigger(t.ctx, { eventType: 'nope.event' }).catch((e: unknown) => e);
     const e = err as { exitCode: number; message: string; hint?: string };
     expect(e.exitCode).toBe(2);
-    expect(e.message).toMatch(/"nope\.event" is not one of the platform's event types/);
+    expect(e.message).toBe(`<event-type> must be one of the platform's event types (got "nope.event")`);
     expect(e.hint).toMatch(/^event types: profile\.update\.bio .*block\.unblock/);
     for (const o of [{ userId: 'me' }, { data: '[1]' }, { data: '{' }])
       expect((await exitOf(sandboxTrigger(t.ctx, { eventType: 'news.new', ...o }))).code).toBe(2);
@@ -108,7 +108,7 @@ describe('sandbox start: refusals before anything starts', () => {
     const e = err as { exitCode: number; message: string; hint?: string };
     expect(e.exitCode).toBe(2);
     expect(e.message).toMatch(
-      /unknown fault "bogus"; known: error_rate, status, latency_ms, drop_rate, rate_limit, match/,
+      /fault "bogus" is unknown; known: error_rate, status, latency_ms, drop_rate, rate_limit, match/,
     );
     expect(e.hint).toMatch(/^--faults NAME=VALUE\[,NAME=VALUE\.\.\.\] or a JSON object/);
     expect(t.stdout()).toBe('');
@@ -158,7 +158,7 @@ describe('sandbox faults', () => {
     const http = new HttpRegistry();
     t = testContext({ transport: http, env: SANDBOX });
     const r = await exitOf(sandboxFaults(t.ctx, { action: 'set', specs: ['bogus=1'] }));
-    expect([r.code, r.message]).toEqual([2, expect.stringMatching(/unknown fault "bogus"/)]);
+    expect([r.code, r.message]).toEqual([2, expect.stringMatching(/fault "bogus" is unknown/)]);
     expect(http.requests).toEqual([]);
   });
 
