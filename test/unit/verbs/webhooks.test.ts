@@ -453,3 +453,42 @@ describe('webhooks doctor against local receivers each broken one way (exit 1 na
     expect(e.posts).toHaveLength(1);
   });
 });
+
+describe('webhooks replay: the window', () => {
+  it('sends the window in yyyymmddhhmm, the end floored to the current minute', async () => {
+    const reg = new HttpRegistry();
+    reg.register(
+      route('POST', '/2/webhooks/replay'),
+      json({ data: { job_id: '77', created_at: '2026-01-15T12:00:00.000Z' } }),
+    );
+    t = testContext({ transport: reg, globals: { output: 'jsonl' } });
+    await webhooksReplay(t.ctx, { id: '123', from: new Date(TEST_NOW - 2 * 3_600_000).toISOString() });
+    expect(reg.requests[0]!.json()).toEqual({ webhook_id: '123', from_date: '202601151000', to_date: '202601151200' });
+    expect(JSON.parse(t.stdout())).toEqual({
+      job_id: '77',
+      created_at: '2026-01-15T12:00:00.000Z',
+      webhook_id: '123',
+      from_date: '202601151000',
+      to_date: '202601151200',
+    });
+    reg.verify();
+  });
+
+  it('refuses a window older than 24 hours, a reversed one and a bad id, sending nothing', async () => {
+    const reg = new HttpRegistry();
+    t = testContext({ transport: reg });
+    await expect(webhooksReplay(t.ctx, { id: '123', from: '202601141159' })).rejects.toThrow(
+      '--from must be within the past 24 hours',
+    );
+    await expect(webhooksReplay(t.ctx, { id: '123', from: '202601151100', to: '202601151000' })).rejects.toThrow(
+      "--to must not be before the window's start",
+    );
+    await expect(webhooksReplay(t.ctx, { id: 'abc', from: '202601151100' })).rejects.toThrow(
+      'webhook id must be 1-19 digits',
+    );
+    // the window edge itself is allowed
+    reg.register(route('POST', '/2/webhooks/replay'), json({ data: {} }));
+    await webhooksReplay(t.ctx, { id: '123', from: '202601141200' });
+    expect(reg.requests).toHaveLength(1);
+  });
+});
