@@ -390,6 +390,7 @@ describe('webhooks doctor against local receivers each broken one way (exit 1 na
   interface Report {
     ok: boolean;
     cause: string | null;
+    url: string;
     steps: Array<{ name: string; ok: boolean; detail: string }>;
   }
   async function doctor(url: string): Promise<{ code: number; report: Report }> {
@@ -417,6 +418,26 @@ describe('webhooks doctor against local receivers each broken one way (exit 1 na
     expect([code, report.ok, report.cause]).toEqual([1, false, cause]);
     expect(report.steps.at(-1)).toMatchObject({ ok: false, detail: expect.stringMatching(detail) });
     expect(report.steps.slice(0, -1).every((s) => s.ok)).toBe(true);
+  });
+
+  it('passes a healthy receiver: every step ok, a signed delivery it can verify, exit 0', async () => {
+    const e = await endpoint('ok');
+    const { code, report } = await doctor(e.url);
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ ok: true, cause: null, url: e.url });
+    expect(report.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['url', true],
+      ['dns', true],
+      ['tcp', true],
+      ['crc', true],
+      ['delivery', true],
+    ]);
+    for (const s of report.steps) expect(Object.keys(s)).toEqual(['name', 'ok', 'ms', 'detail']);
+    expect(e.posts).toHaveLength(1);
+    const sig = e.posts[0]!.headers['x-service-webhooks-signature'] as string;
+    expect(e.posts[0]!.headers['x-twitter-webhooks-signature']).toBe(sig);
+    expect(JSON.parse(e.posts[0]!.raw.toString('utf8')).data.event_type).toBe('profile.update.bio');
+    expect(sig).toBe(sign(e.posts[0]!.raw.toString('utf8'), secret));
   });
 
   it('piped without -o: the readable report; the error names the cause with a hint', async () => {
