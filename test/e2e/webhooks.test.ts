@@ -23,13 +23,7 @@ import {
   type TestReceiver,
 } from '../helpers/receiver.js';
 import { adminKey, tempDir, useTestSandbox } from '../helpers/cli.js';
-import {
-  makeThrowawayCa,
-  startEndpoint,
-  type Endpoint,
-  type EndpointMode,
-  type ThrowawayCa,
-} from '../helpers/endpoints.js';
+import { makeThrowawayCa, useEndpoints, type ThrowawayCa } from '../helpers/endpoints.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import type { Row, SandboxStateBody, V2Reply } from '../helpers/json.js';
 
@@ -424,21 +418,14 @@ describe('listen --register and stale webhooks (real clock)', () => {
 
 describe('doctor and send against local receivers and the real-clock sandbox', () => {
   let secret: string;
-  const open: Endpoint[] = [];
   const ca = makeThrowawayCa();
   beforeAll(() => {
     secret = rt.sb.seed.api_secret;
   });
-  afterAll(async () => {
-    for (const e of open) await e.close();
+  afterAll(() => {
     if (ca) fs.rmSync(ca.dir, { recursive: true, force: true });
   });
-
-  async function endpoint(mode: EndpointMode, cert?: { key: string; cert: string }): Promise<Endpoint> {
-    const e = await startEndpoint(secret, mode, cert);
-    open.push(e);
-    return e;
-  }
+  const endpoint = useEndpoints(() => secret);
 
   interface Report {
     ok: boolean;

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { register as registerCreate, webhooksCreate } from '../../../src/commands/webhooks/create.js';
 import { register, webhooksDelete } from '../../../src/commands/webhooks/delete.js';
 import { register as registerList, webhooksList } from '../../../src/commands/webhooks/list.js';
@@ -19,7 +19,7 @@ import { webhooksDoctor } from '../../../src/commands/webhooks/doctor.js';
 import type { CheckFailed } from '../../../src/core/errors.js';
 import { exitOf } from '../../helpers/exit-of.js';
 import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
-import { startEndpoint, type Endpoint, type EndpointMode } from '../../helpers/endpoints.js';
+import { useEndpoints, type EndpointMode } from '../../helpers/endpoints.js';
 import { TEST_NOW, testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
 
 let t: TestContext;
@@ -378,15 +378,7 @@ describe('webhooks send and doctor: refusals', () => {
 
 describe('webhooks doctor against local receivers each broken one way (exit 1 names the cause)', () => {
   const secret = 'test-api-secret';
-  const open: Endpoint[] = [];
-  afterAll(async () => {
-    for (const e of open) await e.close();
-  });
-  async function endpoint(mode: EndpointMode): Promise<Endpoint> {
-    const e = await startEndpoint(secret, mode);
-    open.push(e);
-    return e;
-  }
+  const endpoint = useEndpoints(secret);
   interface Report {
     ok: boolean;
     cause: string | null;
