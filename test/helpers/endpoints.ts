@@ -7,6 +7,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { tempDir } from './cli.js';
 
 export type EndpointMode =
@@ -93,6 +94,24 @@ export async function startEndpoint(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For the tests of a file or a describe: a function that starts a receiver answering as `mode`
+ * says (keyed with `secret`, or what it returns once the sandbox is up), all closed after them.
+ */
+export function useEndpoints(
+  secret: string | (() => string),
+): (mode: EndpointMode, cert?: { key: string; cert: string }) => Promise<Endpoint> {
+  const open: Endpoint[] = [];
+  afterAll(async () => {
+    for (const e of open.splice(0)) await e.close();
+  });
+  return async (mode, cert) => {
+    const e = await startEndpoint(typeof secret === 'string' ? secret : secret(), mode, cert);
+    open.push(e);
+    return e;
   };
 }
 

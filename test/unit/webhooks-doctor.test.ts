@@ -1,10 +1,10 @@
 // `webhooks doctor` and `webhooks send` in-process: the exact report a user sees on a terminal
 // (the fake clock makes every step 0 ms), the JSON shape, --id through the HTTP registry, the
 // input rules, and the delivery envelope and recorded forms `send --from` accepts.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testContext, TEST_CREDENTIALS } from '../helpers/test-context.js';
 import { HttpRegistry, json, route } from '../helpers/http-registry.js';
-import { startEndpoint, type Endpoint, type EndpointMode } from '../helpers/endpoints.js';
+import { useEndpoints } from '../helpers/endpoints.js';
 import { webhooksDoctor } from '../../src/commands/webhooks/doctor.js';
 import { webhooksSend } from '../../src/commands/webhooks/send.js';
 import { activityDelivery, parseRecorded } from '../../src/webhooks/event.js';
@@ -12,15 +12,7 @@ import { DOCTOR_CAUSES } from '../../src/webhooks/doctor.js';
 import { CheckFailed, UsageError } from '../../src/core/errors.js';
 
 const secret = TEST_CREDENTIALS.XCTL_API_SECRET;
-const open: Endpoint[] = [];
-afterAll(async () => {
-  for (const e of open) await e.close();
-});
-async function endpoint(mode: EndpointMode): Promise<Endpoint> {
-  const e = await startEndpoint(secret, mode);
-  open.push(e);
-  return e;
-}
+const endpoint = useEndpoints(secret);
 const portOf = (url: string) => new URL(url).port;
 
 describe('webhooks doctor (in-process)', () => {

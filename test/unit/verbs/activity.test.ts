@@ -56,7 +56,7 @@ describe('activity subscriptions create', () => {
     });
   });
 
-  it('refuses a deprecated name (naming the new one), a direction off dm/chat, a long keyword: exit 2, nothing sent', async () => {
+  it('refuses a deprecated name (naming the new one), a direction off dm/chat, a long keyword', async () => {
     const http = quiet();
     const dep = await exitOf(subscriptionsCreate(t.ctx, { event: 'ProfileBioUpdate' }));
     expect([dep.code, dep.message]).toEqual([2, expect.stringContaining('use profile.update.bio')]);
@@ -248,13 +248,68 @@ describe('account-activity', () => {
     expect(t.stdout()).toBe('{"webhook_id":"12","subscribed":true}\n{"webhook_id":"12","subscribed":false}\n');
   });
 
-  it("unsubscribe: the token's user by default; asks (exit 2 off a terminal); --dry-run prints the DELETE", async () => {
+  it("unsubscribe: the token's user by default; asks (exit 2 off a terminal); --dry-run", async () => {
     const http = quiet();
     expect((await exitOf(unsubscribeRun(t.ctx, { webhookId: '12' }))).code).toBe(2);
     await unsubscribeRun(t.ctx, { webhookId: '12', dryRun: true });
     expect(t.stdout()).toBe(
-      '{"dry_run":true,"method":"DELETE","url":"https://api.x.com/2/account_activity/webhooks/12/subscriptions/1001/all"}\n',
+      '{"dry_run":true,"method":"DELETE",' +
+        '"url":"https://api.x.com/2/account_activity/webhooks/12/subscriptions/1001/all"}\n',
     );
     expect(http.requests).toEqual([]);
+  });
+});
+
+describe('activity subscriptions create: the contract', () => {
+  it('sends the body the contract allows, signed as the user', async () => {
+    const reg = new HttpRegistry();
+    reg.register(
+      route('POST', '/2/activity/subscriptions'),
+      json({ data: { subscription_id: '1', event_type: 'dm.received' } }),
+    );
+    t = testContext({ transport: reg });
+    await subscriptionsCreate(t.ctx, {
+      event: 'dm.received',
+      userId: '783214',
+      keyword: 'k'.repeat(150),
+      direction: 'inbound',
+      tag: 't'.repeat(200),
+      webhook: '99',
+    });
+    expect(reg.requests[0]!.json()).toEqual({
+      event_type: 'dm.received',
+      filter: { user_id: '783214', keyword: 'k'.repeat(150), direction: 'inbound' },
+      tag: 't'.repeat(200),
+      webhook_id: '99',
+    });
+    expect(reg.requests[0]!.headers.authorization).toMatch(/^OAuth /);
+    reg.verify();
+  });
+
+  it('refuses one character past each limit, before sending', async () => {
+    const reg = new HttpRegistry();
+    t = testContext({ transport: reg });
+    await expect(subscriptionsCreate(t.ctx, { event: 'dm.received', keyword: 'k'.repeat(151) })).rejects.toThrow(
+      '--keyword must be 1-150 characters (got 151)',
+    );
+    await expect(subscriptionsCreate(t.ctx, { event: 'dm.received', tag: 't'.repeat(201) })).rejects.toThrow(
+      '--tag must be 1-200 characters (got 201)',
+    );
+    await expect(subscriptionsCreate(t.ctx, { event: 'spaces.start', direction: 'inbound' })).rejects.toThrow(
+      '--direction applies to direct-message and chat events',
+    );
+    await expect(subscriptionsCreate(t.ctx, { event: 'ProfileBioUpdate' })).rejects.toThrow('use profile.update.bio');
+    expect(reg.requests).toEqual([]);
+  });
+
+  it('signs with the app bearer when no user token is set', async () => {
+    const reg = new HttpRegistry();
+    reg.register(
+      route('POST', '/2/activity/subscriptions'),
+      json({ data: { subscription: { subscription_id: '2', event_type: 'spaces.start' } } }),
+    );
+    t = testContext({ transport: reg, env: { XCTL_ACCESS_TOKEN: undefined, XCTL_ACCESS_TOKEN_SECRET: undefined } });
+    await subscriptionsCreate(t.ctx, { event: 'spaces.start' });
+    expect(reg.requests[0]!.headers.authorization).toBe('Bearer AAAA-test-bearer');
   });
 });

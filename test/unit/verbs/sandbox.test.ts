@@ -90,8 +90,11 @@ describe('sandbox trigger', () => {
         '{"event_uuid":"u2","deliveries":0,"unreached":["subscription 5 matches but has no webhook"]}\n',
     );
     expect(t.stderr()).toBe(
-      'deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events\n' +
-        'deliveries 0: subscription 5 matches but has no webhook; connect `xctl activity stream` (the event is kept for its backfill), or give the subscription a webhook (`xctl webhooks listen --register`)\n',
+      'deliveries 0: no subscription matches; run `xctl webhooks listen --register` ' +
+        '(or `xctl activity stream`) to receive events\n' +
+        'deliveries 0: subscription 5 matches but has no webhook; connect `xctl activity stream` ' +
+        '(the event is kept for its backfill), or give the subscription a webhook ' +
+        '(`xctl webhooks listen --register`)\n',
     );
   });
 });
@@ -207,7 +210,8 @@ describe('sandbox logs', () => {
     t = testContext({ transport: http, env: SANDBOX });
     await sandboxLogs(t.ctx, { limit: '5', follow: false });
     expect(t.stdout()).toBe(
-      '2026-01-15 12:00:00.000  GET    /2/webhooks  200  3ms\n2026-01-15 12:00:00.000  GET    /x\\u001b[2Jy  404  1ms\n',
+      '2026-01-15 12:00:00.000  GET    /2/webhooks  200  3ms\n' +
+        '2026-01-15 12:00:00.000  GET    /x\\u001b[2Jy  404  1ms\n',
     );
     expect((await exitOf(sandboxLogs(t.ctx, { limit: '0' }))).code).toBe(2);
     expect((await exitOf(sandboxLogs(t.ctx, { limit: '5001' }))).code).toBe(2);

@@ -41,7 +41,7 @@ describe('stream rules add', () => {
     expect(http.requests).toEqual([]);
   });
 
-  it('--dry-run with a rules file: dry_run=true, prints what would be added (no ids), says nothing was added', async () => {
+  it('--dry-run with a rules file: dry_run=true, prints what would be added (no ids)', async () => {
     const http = new HttpRegistry().register(
       route('POST', RULES, { query: { dry_run: 'true' } }),
       json({
@@ -180,5 +180,39 @@ describe('stream webhooks link, unlink, list', () => {
     await listLinks(t.ctx);
     await listLinks(t.ctx);
     expect(t.stdout()).toBe('12\ttweet.fields=created_at&expansions=author_id\n'.repeat(2));
+  });
+});
+
+describe('stream rules through the command tree (t.run)', () => {
+  it('arguments and a rules file on stdin become one add request; dry_run is a query flag', async () => {
+    const reg = new HttpRegistry();
+    reg.register(
+      route('POST', '/2/tweets/search/stream/rules', { query: { dry_run: 'true' } }),
+      json({
+        data: [{ id: '1', value: 'cats', tag: 'pets' }],
+        meta: { summary: { valid: 2, invalid: 0, created: 0, not_created: 2 } },
+      }),
+    );
+    t = testContext({ transport: reg, stdin: '# comment\ndogs\n{"value":"birds","tag":"b"}\n' });
+    await t.run(['stream', 'rules', 'add', 'cats', '--tag', 'pets', '--file', '-', '--dry-run', '-o', 'tsv']);
+    expect(reg.requests[0]!.json()).toEqual({
+      add: [{ value: 'cats', tag: 'pets' }, { value: 'dogs' }, { value: 'birds', tag: 'b' }],
+    });
+    // No made-up ids: the rules as they would be added.
+    expect(t.stdout()).toBe('cats\tpets\n');
+    expect(t.stderr()).toBe('dry run: would add 2, invalid 0; nothing was added\n');
+  });
+
+  it('delete --dry-run says what would be deleted', async () => {
+    const reg = new HttpRegistry();
+    reg.register(
+      route('POST', '/2/tweets/search/stream/rules', { query: { dry_run: 'true' } }),
+      json({ meta: { summary: { deleted: 2, not_deleted: 0 } } }),
+    );
+    t = testContext({ transport: reg });
+    await t.run(['stream', 'rules', 'delete', '11', '12', '--dry-run']);
+    expect(reg.requests[0]!.json()).toEqual({ delete: { ids: ['11', '12'] } });
+    expect(t.stdout()).toBe('');
+    expect(t.stderr()).toBe('dry run: would delete 2, would not delete 0; nothing was deleted\n');
   });
 });

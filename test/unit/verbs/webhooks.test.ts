@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { register as registerCreate, webhooksCreate } from '../../../src/commands/webhooks/create.js';
 import { register, webhooksDelete } from '../../../src/commands/webhooks/delete.js';
 import { register as registerList, webhooksList } from '../../../src/commands/webhooks/list.js';
@@ -19,7 +19,7 @@ import { webhooksDoctor } from '../../../src/commands/webhooks/doctor.js';
 import type { CheckFailed } from '../../../src/core/errors.js';
 import { exitOf } from '../../helpers/exit-of.js';
 import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
-import { startEndpoint, type Endpoint, type EndpointMode } from '../../helpers/endpoints.js';
+import { useEndpoints, type EndpointMode } from '../../helpers/endpoints.js';
 import { TEST_NOW, testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
 
 let t: TestContext;
@@ -378,18 +378,11 @@ describe('webhooks send and doctor: refusals', () => {
 
 describe('webhooks doctor against local receivers each broken one way (exit 1 names the cause)', () => {
   const secret = 'test-api-secret';
-  const open: Endpoint[] = [];
-  afterAll(async () => {
-    for (const e of open) await e.close();
-  });
-  async function endpoint(mode: EndpointMode): Promise<Endpoint> {
-    const e = await startEndpoint(secret, mode);
-    open.push(e);
-    return e;
-  }
+  const endpoint = useEndpoints(secret);
   interface Report {
     ok: boolean;
     cause: string | null;
+    url: string;
     steps: Array<{ name: string; ok: boolean; detail: string }>;
   }
   async function doctor(url: string): Promise<{ code: number; report: Report }> {
@@ -417,6 +410,26 @@ describe('webhooks doctor against local receivers each broken one way (exit 1 na
     expect([code, report.ok, report.cause]).toEqual([1, false, cause]);
     expect(report.steps.at(-1)).toMatchObject({ ok: false, detail: expect.stringMatching(detail) });
     expect(report.steps.slice(0, -1).every((s) => s.ok)).toBe(true);
+  });
+
+  it('passes a healthy receiver: every step ok, a signed delivery it can verify, exit 0', async () => {
+    const e = await endpoint('ok');
+    const { code, report } = await doctor(e.url);
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ ok: true, cause: null, url: e.url });
+    expect(report.steps.map((s) => [s.name, s.ok])).toEqual([
+      ['url', true],
+      ['dns', true],
+      ['tcp', true],
+      ['crc', true],
+      ['delivery', true],
+    ]);
+    for (const s of report.steps) expect(Object.keys(s)).toEqual(['name', 'ok', 'ms', 'detail']);
+    expect(e.posts).toHaveLength(1);
+    const sig = e.posts[0]!.headers['x-service-webhooks-signature'] as string;
+    expect(e.posts[0]!.headers['x-twitter-webhooks-signature']).toBe(sig);
+    expect(JSON.parse(e.posts[0]!.raw.toString('utf8')).data.event_type).toBe('profile.update.bio');
+    expect(sig).toBe(sign(e.posts[0]!.raw.toString('utf8'), secret));
   });
 
   it('piped without -o: the readable report; the error names the cause with a hint', async () => {
@@ -451,5 +464,44 @@ describe('webhooks doctor against local receivers each broken one way (exit 1 na
     const r = await exitOf(webhooksSend(t.ctx, { to: e.url, event: 'profile.update.bio' }));
     expect([r.code, r.message]).toEqual([1, expect.stringMatching(/did not acknowledge the delivery: HTTP 500/)]);
     expect(e.posts).toHaveLength(1);
+  });
+});
+
+describe('webhooks replay: the window', () => {
+  it('sends the window in yyyymmddhhmm, the end floored to the current minute', async () => {
+    const reg = new HttpRegistry();
+    reg.register(
+      route('POST', '/2/webhooks/replay'),
+      json({ data: { job_id: '77', created_at: '2026-01-15T12:00:00.000Z' } }),
+    );
+    t = testContext({ transport: reg, globals: { output: 'jsonl' } });
+    await webhooksReplay(t.ctx, { id: '123', from: new Date(TEST_NOW - 2 * 3_600_000).toISOString() });
+    expect(reg.requests[0]!.json()).toEqual({ webhook_id: '123', from_date: '202601151000', to_date: '202601151200' });
+    expect(JSON.parse(t.stdout())).toEqual({
+      job_id: '77',
+      created_at: '2026-01-15T12:00:00.000Z',
+      webhook_id: '123',
+      from_date: '202601151000',
+      to_date: '202601151200',
+    });
+    reg.verify();
+  });
+
+  it('refuses a window older than 24 hours, a reversed one and a bad id, sending nothing', async () => {
+    const reg = new HttpRegistry();
+    t = testContext({ transport: reg });
+    await expect(webhooksReplay(t.ctx, { id: '123', from: '202601141159' })).rejects.toThrow(
+      '--from must be within the past 24 hours',
+    );
+    await expect(webhooksReplay(t.ctx, { id: '123', from: '202601151100', to: '202601151000' })).rejects.toThrow(
+      "--to must not be before the window's start",
+    );
+    await expect(webhooksReplay(t.ctx, { id: 'abc', from: '202601151100' })).rejects.toThrow(
+      'webhook id must be 1-19 digits',
+    );
+    // the window edge itself is allowed
+    reg.register(route('POST', '/2/webhooks/replay'), json({ data: {} }));
+    await webhooksReplay(t.ctx, { id: '123', from: '202601141200' });
+    expect(reg.requests).toHaveLength(1);
   });
 });
