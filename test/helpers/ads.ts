@@ -126,3 +126,45 @@ export async function refusal(
   expect(http.requests.map((r) => `${r.method} ${r.path}`)).toEqual([]);
   return `${err instanceof Error ? err.message : String(err)}\n${t.stderr()}`;
 }
+
+// --- The campaign + line item setup the ads e2e tests share (one definition, not a copy per file). ---
+
+/** The first funding instrument of the seeded account (a credit card: campaigns need a daily budget). */
+export function fundingInstrument(t: AdsSandbox): string {
+  const acct = t.sb.seed.account_id;
+  return [...t.collection('funding_instruments').values()].find((f) => f.account_id === acct)!.id;
+}
+
+/** `xctl ads campaigns create` on the seeded funding instrument: $1/day unless `more` says otherwise. */
+export async function createCampaign(t: AdsSandbox, name: string, ...more: string[]): Promise<string> {
+  const budget = more.includes('--daily-budget-amount-local-micro')
+    ? []
+    : ['--daily-budget-amount-local-micro', '1000000'];
+  const args = ['ads', 'campaigns', 'create', '--name', name, '--funding-instrument-id', fundingInstrument(t)];
+  return (await t.json([...args, ...budget, ...more])).id as string;
+}
+
+/** `xctl ads line-items create` of an ENGAGEMENTS line item on promoted posts (placements, then more flags). */
+export function lineItemArgs(campaign: string, placements = 'ALL_ON_TWITTER', ...more: string[]): string[] {
+  return [
+    ...['ads', 'line-items', 'create', '--campaign-id', campaign, '--objective', 'ENGAGEMENTS'],
+    ...['--product-type', 'PROMOTED_TWEETS', '--placements', placements, ...more],
+  ];
+}
+
+/** A campaign and its line items (each given as the flags after its placements), made through the CLI. */
+export async function campaignWithLineItems(
+  t: AdsSandbox,
+  o: { name: string; dailyBudgetMicro?: string; placements?: string; lineItems: string[][] },
+): Promise<{ campaign: string; lineItems: string[] }> {
+  const campaign = await createCampaign(
+    t,
+    o.name,
+    '--daily-budget-amount-local-micro',
+    o.dailyBudgetMicro ?? '1000000',
+  );
+  const lineItems: string[] = [];
+  for (const more of o.lineItems)
+    lineItems.push((await t.json(lineItemArgs(campaign, o.placements, ...more))).id as string);
+  return { campaign, lineItems };
+}

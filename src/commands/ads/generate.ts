@@ -6,13 +6,7 @@ import { type ArgDecl, type CommandDecl, declare, type OptionDecl } from '../def
 import { sampleValue } from './example-values.js';
 import { moneyOptions } from './money-flags.js';
 import type { Context } from '../../context.js';
-import {
-  operationOptions,
-  positionalsOf,
-  runOperation,
-  type OperationHooks,
-  type OperationOptions,
-} from './run.js';
+import { operationOptions, positionalsOf, runOperation, type OperationHooks, type OperationOptions } from './run.js';
 import { writeOptions } from './write-flags.js';
 
 function helpFor(d: ParamDef): string {
