@@ -950,13 +950,16 @@ describe('ads stats and stats jobs', () => {
     );
   });
 
-  it('job get keeps every digit of the 64-bit id (TSV and jq)', async () => {
+  it('job get keeps every digit of the 64-bit id (TSV, jq, jsonl)', async () => {
     const t = tc({ transport: new HttpRegistry().register(jobRoute(), jobBody('QUEUED', null)) });
     await t.run(['ads', 'stats', 'job', 'get', JOB_ID, '--fields', 'id,id_str,status', '-o', 'tsv']);
     expect(t.stdout()).toBe(`${JOB_ID}\t${JOB_ID}\tQUEUED\n`);
     const j = tc({ transport: new HttpRegistry().register(jobRoute(), jobBody('QUEUED', null)) });
     await j.run(['ads', 'stats', 'job', 'get', JOB_ID, '--jq', '[.id, .id_str] | map(tostring) | .[0] == .[1]']);
     expect(j.stdout()).toBe('true\n');
+    const l = tc({ transport: new HttpRegistry().register(jobRoute(), jobBody('QUEUED', null)) });
+    await l.run(['ads', 'stats', 'job', 'get', JOB_ID, '-o', 'jsonl']);
+    expect(l.stdout()).toMatch(new RegExp(`^\\{"id":${JOB_ID},"id_str":"${JOB_ID}",`));
   });
 
   it('job wait --download: polls (1 s) until SUCCESS, fetches the file without credentials, prints its rows', async () => {
