@@ -845,10 +845,10 @@ describe('audiences apply', () => {
     const [g] = [...t.sb.app.state.collection('custom_audience_permissions').values()].filter(
       (x) => x.custom_audience_id === ids.Newsletter && !x.deleted,
     );
-    expect((await t.run(['audiences', 'permissions', 'revoke', ids.Newsletter!, g!.id, '--yes'])).code).toBe(0);
-    expect(
-      (await t.run(['audiences', 'update', ids['Lapsed buyers']!, '--name', 'Lapsed (old)', '--account', sister])).code,
-    ).toBe(0);
+    // By hand: straight to the service (the verbs themselves are proven above).
+    const aud = (a: string, id: string) => `/12/accounts/${a}/custom_audiences/${id}`;
+    expect((await t.signed('DELETE', `${aud(owner, ids.Newsletter!)}/permissions/${g!.id}`)).status).toBe(200);
+    expect((await t.signed('PUT', `${aud(sister, ids['Lapsed buyers']!)}?name=Lapsed%20(old)`)).status).toBe(200);
     const p = await plan();
     expect(p.code).toBe(10);
     expect(p.rows.map((x) => [x.name, x.action, x.grants, x.drift])).toEqual([
@@ -964,9 +964,9 @@ describe('audiences apply', () => {
   }, 240_000);
 
   it('--prune deletes only audiences an earlier apply created and the file no longer lists', async () => {
-    const manual = JSON.parse(
-      (await t.run(['audiences', 'create', '--name', 'Made by hand', '-o', 'json'])).stdout,
-    ) as { id: string };
+    const manual = (
+      await t.signed<{ data: { id: string } }>('POST', `/12/accounts/${owner}/custom_audiences?name=Made%20by%20hand`)
+    ).body.data;
     yaml(NEWSLETTER.replaceAll('SISTER', sister) + DNR); // Lapsed buyers (on the sister account) is gone
     // The sister account is no longer named by the file: nothing of it is pruned.
     let p = await plan(['--prune']);
@@ -1000,9 +1000,9 @@ describe('audiences apply', () => {
     };
     s.creating.push({ kind: 'custom_audience', name: 'Orphan' });
     fs.writeFileSync(state, JSON.stringify(s));
-    const made = JSON.parse((await t.run(['audiences', 'create', '--name', 'Orphan', '-o', 'json'])).stdout) as {
-      id: string;
-    };
+    const made = (
+      await t.signed<{ data: { id: string } }>('POST', `/12/accounts/${owner}/custom_audiences?name=Orphan`)
+    ).body.data;
     yaml(NEWSLETTER.replaceAll('SISTER', sister) + '  - {name: Orphan, source: dnr.txt}\n');
     expect((await plan()).rows[1]).toMatchObject({
       name: 'Orphan',
