@@ -270,6 +270,26 @@ const wholeFile = (names: string): CrossRule => ({
   },
 });
 
+/** A whole file goes with its category (the v2 one-shot form). */
+const wholeFileCategory: CrossRule = {
+  name: 'media_category',
+  in: 'body',
+  refuse: (input) =>
+    valueOf(input, 'body', 'command') === undefined && valueOf(input, 'body', 'media_category') === undefined
+      ? 'is required with the file (tweet_image, tweet_gif, tweet_video, amplify_video...)'
+      : undefined,
+};
+
+/** v1.1 takes the file as `media` (bytes) or `media_data` (base64), not both. */
+const oneFile: CrossRule = {
+  name: 'media',
+  in: 'body',
+  refuse: (input) =>
+    valueOf(input, 'body', 'media') !== undefined && valueOf(input, 'body', 'media_data') !== undefined
+      ? 'or media_data: send one of them, not both'
+      : undefined,
+};
+
 const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
 
 /** The chunked upload (platform-notes.md "Media upload"), as the CLI calls it and the sandbox serves it. */
@@ -303,7 +323,7 @@ export const MEDIA_ENDPOINTS = {
     ...media,
     doc: 'the whole file in one request (multipart: media, media_category), or command=INIT|APPEND|FINALIZE',
     params: [command()],
-    rules: [wholeFile('the file')],
+    rules: [wholeFile('the file'), wholeFileCategory],
     answer: '{"data":{id,media_key,size,...}}',
   }),
 } as const;
@@ -316,7 +336,7 @@ export const MEDIA_V1_ENDPOINTS = {
     ...mediaV1,
     doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file',
     params: [command()],
-    rules: [wholeFile('media or media_data')],
+    rules: [wholeFile('media or media_data'), oneFile],
     answer: '{media_id,media_id_string,media_key,size,...}',
   }),
   status: endpoint('GET', '/1.1/media/upload.json', {

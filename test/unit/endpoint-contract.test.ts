@@ -708,6 +708,19 @@ describe('media upload: `media upload` and the upload endpoints refuse the same 
     expect(await said('POST', '/2/media/upload', { media_category: 'tweet_image' })).toBe(
       'media is required (the file), or a command: INIT, APPEND or FINALIZE',
     );
+    expect(await said('POST', '/2/media/upload', { media: 'AAAA' })).toBe(
+      'media_category is required with the file (tweet_image, tweet_gif, tweet_video, amplify_video...)',
+    );
+    const v1Says = async (method: string, p: string) =>
+      ((await (await signedFetch(method, p)).json()) as { errors: Array<{ code: number; message: string }> }).errors[0];
+    expect(await v1Says('POST', '/1.1/media/upload.json?media_category=tweet_image')).toEqual({
+      code: 170,
+      message: 'media is required (media or media_data), or a command: INIT, APPEND or FINALIZE',
+    });
+    expect(await v1Says('POST', '/1.1/media/upload.json?media=x&media_data=AAAA')).toEqual({
+      code: 44,
+      message: 'media or media_data: send one of them, not both',
+    });
     const v1 = await signedFetch('GET', '/1.1/media/upload.json?command=STATUS&media_id=x');
     expect(((await v1.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toBe(
       'media_id must be 1-19 digits (got "x")',
