@@ -244,7 +244,7 @@ export const APPEND: Described = {
       name: 'media',
       in: 'body',
       required: true,
-      rule: `the bytes of the segment, at most ${CHUNK_MAX}`,
+      rule: `the bytes of the segment, at most ${CHUNK_MAX} bytes`,
       ok: (v) => Buffer.isBuffer(v) && v.length <= CHUNK_MAX,
       shown: (v) => (Buffer.isBuffer(v) ? `${v.length} bytes` : JSON.stringify(v)),
     },
@@ -256,8 +256,7 @@ const mediaIdPath = param.id('id', { in: 'path', label: 'media_id', required: tr
 export const MEDIA_ID_PATH: Described = { params: [mediaIdPath] };
 const mediaIdQuery = param.id('media_id', { in: 'query', required: true });
 const statusCommand = param.oneOf('command', ['STATUS'], { in: 'query' });
-const command = (o: { required?: boolean } = {}) =>
-  param.oneOf('command', ['INIT', 'APPEND', 'FINALIZE'], { in: 'body', ...o });
+const command = param.oneOf('command', ['INIT', 'APPEND', 'FINALIZE'], { in: 'body' });
 
 /** Without a command, the request is the whole file: `media` (or v1.1's `media_data`) is required. */
 const wholeFile = (names: string): CrossRule => ({
@@ -322,7 +321,7 @@ export const MEDIA_ENDPOINTS = {
   oneShot: endpoint('POST', STATUS_PATH, {
     ...media,
     doc: 'the whole file in one request (multipart: media, media_category), or command=INIT|APPEND|FINALIZE',
-    params: [command()],
+    params: [command],
     rules: [wholeFile('the file'), wholeFileCategory],
     answer: '{"data":{id,media_key,size,...}}',
   }),
@@ -335,7 +334,7 @@ export const MEDIA_V1_ENDPOINTS = {
   upload: endpoint('POST', '/1.1/media/upload.json', {
     ...mediaV1,
     doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file',
-    params: [command()],
+    params: [command],
     rules: [wholeFile('media or media_data'), oneFile],
     answer: '{media_id,media_id_string,media_key,size,...}',
   }),
