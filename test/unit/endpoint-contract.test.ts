@@ -42,7 +42,8 @@ import { sandboxLogs } from '../../src/commands/sandbox/logs.js';
 import { sandboxTrigger } from '../../src/commands/sandbox/trigger.js';
 import { adminKey } from '../helpers/cli.js';
 import { runUpload } from '../../src/commands/media/upload.js';
-import { HttpRegistry } from '../helpers/http-registry.js';
+import { HttpRegistry, json, route } from '../helpers/http-registry.js';
+import { authCheck } from '../../src/commands/auth/status.js';
 import { testContext } from '../helpers/test-context.js';
 
 const CONTRACT: Record<string, Record<string, Endpoint>> = {
@@ -620,10 +621,22 @@ describe("the signed-in user's reads: /2/users/me and the v1.1 account reads", (
     expect((await signedFetch('GET', '/2/users/me?user.fields=created_at&user.fields=url')).status).toBe(200);
   });
 
-  it('what the CLI sends them passes the contract (auth status, auth login)', () => {
-    expect(validate(OAUTH_ENDPOINTS.verifyCredentials, {})).toBeUndefined();
-    expect(validate(OAUTH_ENDPOINTS.rateLimitStatus, { query: { resources: 'application' } })).toBeUndefined();
-    expect(validate(OAUTH2_ENDPOINTS.me, {})).toBeUndefined();
+  it('what `auth check` sends them passes the contract', async () => {
+    const http = new HttpRegistry()
+      .register(route('GET', OAUTH_ENDPOINTS.verifyCredentials.path), json({ id_str: '1', screen_name: 'a' }))
+      .register(route('GET', OAUTH_ENDPOINTS.rateLimitStatus.path), json({ resources: {} }));
+    const t = testContext({ transport: http });
+    try {
+      await authCheck(t.ctx);
+    } finally {
+      t.cleanup();
+    }
+    const sent = http.requests.map((r) => {
+      const e = [OAUTH_ENDPOINTS.verifyCredentials, OAUTH_ENDPOINTS.rateLimitStatus].find((x) => x.path === r.path)!;
+      return validate(e, { query: Object.fromEntries(r.query) });
+    });
+    expect(sent).toEqual([undefined, undefined]);
+    expect(validate(OAUTH2_ENDPOINTS.me, {})).toBeUndefined(); // auth login and auth check send no user.fields
   });
 
   it('verify_credentials reads include_entities as the platform does (true, t, 1; else false)', async () => {
