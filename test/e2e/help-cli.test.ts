@@ -59,7 +59,7 @@ describe('help', () => {
     const ev = await runCli(['sandbox', 'trigger', 'profile.update.bo'], { env });
     expect([ev.code, ev.stderr]).toEqual([
       2,
-      expect.stringContaining('(did you mean profile.update.bio, profile.update.geo or profile.update.url?)'),
+      expect.stringContaining('hint: did you mean profile.update.bio, profile.update.geo or profile.update.url?'),
     ]);
   });
 
