@@ -244,7 +244,7 @@ export const APPEND: Described = {
       name: 'media',
       in: 'body',
       required: true,
-      rule: `the bytes of the segment, at most ${CHUNK_MAX}`,
+      rule: `the bytes of the segment, at most ${CHUNK_MAX} bytes`,
       ok: (v) => Buffer.isBuffer(v) && v.length <= CHUNK_MAX,
       shown: (v) => (Buffer.isBuffer(v) ? `${v.length} bytes` : JSON.stringify(v)),
     },
@@ -256,8 +256,7 @@ const mediaIdPath = param.id('id', { in: 'path', label: 'media_id', required: tr
 export const MEDIA_ID_PATH: Described = { params: [mediaIdPath] };
 const mediaIdQuery = param.id('media_id', { in: 'query', required: true });
 const statusCommand = param.oneOf('command', ['STATUS'], { in: 'query' });
-const command = (o: { required?: boolean } = {}) =>
-  param.oneOf('command', ['INIT', 'APPEND', 'FINALIZE'], { in: 'body', ...o });
+const command = param.oneOf('command', ['INIT', 'APPEND', 'FINALIZE'], { in: 'body' });
 
 /** Without a command, the request is the whole file: `media` (or v1.1's `media_data`) is required. */
 const wholeFile = (names: string): CrossRule => ({
@@ -269,6 +268,26 @@ const wholeFile = (names: string): CrossRule => ({
     return `is required (${names}), or a command: INIT, APPEND or FINALIZE`;
   },
 });
+
+/** A whole file goes with its category (the v2 one-shot form). */
+const wholeFileCategory: CrossRule = {
+  name: 'media_category',
+  in: 'body',
+  refuse: (input) =>
+    valueOf(input, 'body', 'command') === undefined && valueOf(input, 'body', 'media_category') === undefined
+      ? 'is required with the file (tweet_image, tweet_gif, tweet_video, amplify_video...)'
+      : undefined,
+};
+
+/** v1.1 takes the file as `media` (bytes) or `media_data` (base64), not both. */
+const oneFile: CrossRule = {
+  name: 'media',
+  in: 'body',
+  refuse: (input) =>
+    valueOf(input, 'body', 'media') !== undefined && valueOf(input, 'body', 'media_data') !== undefined
+      ? 'or media_data: send one of them, not both'
+      : undefined,
+};
 
 const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
 
@@ -302,8 +321,8 @@ export const MEDIA_ENDPOINTS = {
   oneShot: endpoint('POST', STATUS_PATH, {
     ...media,
     doc: 'the whole file in one request (multipart: media, media_category), or command=INIT|APPEND|FINALIZE',
-    params: [command()],
-    rules: [wholeFile('the file')],
+    params: [command],
+    rules: [wholeFile('the file'), wholeFileCategory],
     answer: '{"data":{id,media_key,size,...}}',
   }),
 } as const;
@@ -315,8 +334,8 @@ export const MEDIA_V1_ENDPOINTS = {
   upload: endpoint('POST', '/1.1/media/upload.json', {
     ...mediaV1,
     doc: 'INIT/APPEND/FINALIZE (command=...), or a simple upload of the whole file',
-    params: [command()],
-    rules: [wholeFile('media or media_data')],
+    params: [command],
+    rules: [wholeFile('media or media_data'), oneFile],
     answer: '{media_id,media_id_string,media_key,size,...}',
   }),
   status: endpoint('GET', '/1.1/media/upload.json', {

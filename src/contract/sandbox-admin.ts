@@ -115,7 +115,7 @@ const ADVANCE: ParamSpec = {
       : typeof v === 'string' && /[a-z]$/.test(v) && parseDuration(v) !== undefined,
 };
 
-/** A whole number in a query string, from `min` (at most 16 digits). */
+/** A whole number in a query string, within `range`. */
 const count = (name: string, range: { min: number; max: number }, flag?: string): ParamSpec =>
   param.int(name, range, { in: 'query', ...(flag ? { flag } : {}) });
 

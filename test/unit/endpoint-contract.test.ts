@@ -42,7 +42,8 @@ import { sandboxLogs } from '../../src/commands/sandbox/logs.js';
 import { sandboxTrigger } from '../../src/commands/sandbox/trigger.js';
 import { adminKey } from '../helpers/cli.js';
 import { runUpload } from '../../src/commands/media/upload.js';
-import { HttpRegistry } from '../helpers/http-registry.js';
+import { HttpRegistry, json, route } from '../helpers/http-registry.js';
+import { authCheck } from '../../src/commands/auth/status.js';
 import { testContext } from '../helpers/test-context.js';
 
 const CONTRACT: Record<string, Record<string, Endpoint>> = {
@@ -620,10 +621,22 @@ describe("the signed-in user's reads: /2/users/me and the v1.1 account reads", (
     expect((await signedFetch('GET', '/2/users/me?user.fields=created_at&user.fields=url')).status).toBe(200);
   });
 
-  it('what the CLI sends them passes the contract (auth status, auth login)', () => {
-    expect(validate(OAUTH_ENDPOINTS.verifyCredentials, {})).toBeUndefined();
-    expect(validate(OAUTH_ENDPOINTS.rateLimitStatus, { query: { resources: 'application' } })).toBeUndefined();
-    expect(validate(OAUTH2_ENDPOINTS.me, {})).toBeUndefined();
+  it('what `auth check` sends them passes the contract', async () => {
+    const http = new HttpRegistry()
+      .register(route('GET', OAUTH_ENDPOINTS.verifyCredentials.path), json({ id_str: '1', screen_name: 'a' }))
+      .register(route('GET', OAUTH_ENDPOINTS.rateLimitStatus.path), json({ resources: {} }));
+    const t = testContext({ transport: http });
+    try {
+      await authCheck(t.ctx);
+    } finally {
+      t.cleanup();
+    }
+    const sent = http.requests.map((r) => {
+      const e = [OAUTH_ENDPOINTS.verifyCredentials, OAUTH_ENDPOINTS.rateLimitStatus].find((x) => x.path === r.path)!;
+      return validate(e, { query: Object.fromEntries(r.query) });
+    });
+    expect(sent).toEqual([undefined, undefined]);
+    expect(validate(OAUTH2_ENDPOINTS.me, {})).toBeUndefined(); // auth login and auth check send no user.fields
   });
 
   it('verify_credentials reads include_entities as the platform does (true, t, 1; else false)', async () => {
@@ -708,6 +721,19 @@ describe('media upload: `media upload` and the upload endpoints refuse the same 
     expect(await said('POST', '/2/media/upload', { media_category: 'tweet_image' })).toBe(
       'media is required (the file), or a command: INIT, APPEND or FINALIZE',
     );
+    expect(await said('POST', '/2/media/upload', { media: 'AAAA' })).toBe(
+      'media_category is required with the file (tweet_image, tweet_gif, tweet_video, amplify_video...)',
+    );
+    const v1Says = async (method: string, p: string) =>
+      ((await (await signedFetch(method, p)).json()) as { errors: Array<{ code: number; message: string }> }).errors[0];
+    expect(await v1Says('POST', '/1.1/media/upload.json?media_category=tweet_image')).toEqual({
+      code: 170,
+      message: 'media is required (media or media_data), or a command: INIT, APPEND or FINALIZE',
+    });
+    expect(await v1Says('POST', '/1.1/media/upload.json?media=x&media_data=AAAA')).toEqual({
+      code: 44,
+      message: 'media or media_data: send one of them, not both',
+    });
     const v1 = await signedFetch('GET', '/1.1/media/upload.json?command=STATUS&media_id=x');
     expect(((await v1.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toBe(
       'media_id must be 1-19 digits (got "x")',

@@ -5,6 +5,7 @@
 // (multipart or JSON base64; also the quickstart's `command=` form, answered in the v2 envelope).
 import type { SandboxApp } from '../app.js';
 import { ok, problem, queryOf, v1Error, type Reply, type SReq } from '../http.js';
+import { messageOf, validate, type Described, type EndpointInput } from '../../contract/params.js';
 import { V1Code } from '../../contract/service-errors.js';
 import { FINALIZE_EXPIRES_SECS, MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../contract/media.js';
 import {
@@ -24,6 +25,14 @@ import {
 const V1_EXPIRES_SECS = 86_400;
 
 const v1Fail: Fail = (detail) => v1Error(400, V1Code.InvalidParameter, detail);
+
+/** The contract's check in v1.1's shape: a missing parameter is code 170, any other refusal 44. */
+function checkV1(e: Described, input: EndpointInput): void {
+  const v = validate(e, input);
+  if (!v) return;
+  const missing = v.words.startsWith('is required');
+  throw v1Error(400, missing ? V1Code.MissingParameter : V1Code.InvalidParameter, messageOf(v, 'service'));
+}
 const v2Fail: Fail = (detail, parameter) => problem(400, 'Invalid Request', detail, parameter ? { parameter } : {});
 
 /** The request's fields, as v1.1 clients send them: multipart, form-urlencoded or the query. */
@@ -40,12 +49,10 @@ const owners = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim())
 /** The Ads SDK sends its MEDIA_CATEGORY enum in capitals (TWEET_IMAGE); the platform takes either. */
 const category = (f: Map<string, Buffer>) => str(f, 'media_category')?.toLowerCase();
 
-/** The file of a simple upload or of an APPEND: `media` (raw bytes) or `media_data` (base64), one of them. */
-function bytesOf(f: Map<string, Buffer>, fail: Fail): Buffer | undefined {
-  const raw = f.get('media');
+/** The file of a simple upload or of an APPEND: `media` (raw bytes) or `media_data` (base64; one, checked). */
+function bytesOf(f: Map<string, Buffer>): Buffer | undefined {
   const b64 = str(f, 'media_data');
-  if (raw && b64 !== undefined) throw fail('send media or media_data, not both', 'media');
-  return raw ?? (b64 !== undefined ? Buffer.from(b64, 'base64') : undefined);
+  return f.get('media') ?? (b64 !== undefined ? Buffer.from(b64, 'base64') : undefined);
 }
 
 /** v1.1's answer: the id as a 64-bit number and as a string. */
@@ -104,7 +111,7 @@ function byCommand(app: SandboxApp, req: SReq, f: Map<string, Buffer>, d: Dialec
   }
   if (command === 'APPEND') {
     const u = live(app, str(f, 'media_id'), user, d.fail);
-    appendSegment(u, str(f, 'segment_index'), bytesOf(f, d.fail), d.fail);
+    appendSegment(u, str(f, 'segment_index'), bytesOf(f), d.fail);
     return d.append(u);
   }
   if (command === 'FINALIZE') {
@@ -126,10 +133,10 @@ function bodyOf(f: Map<string, Buffer>): Record<string, unknown> {
 /** POST /1.1/media/upload.json: chunked by `command`, or the simple upload of a whole file. */
 function v1Upload(app: SandboxApp, req: SReq): Reply {
   const f = fieldsOf(req);
-  checkMedia(MEDIA_V1_ENDPOINTS.upload, { body: bodyOf(f) }, v1Fail);
+  checkV1(MEDIA_V1_ENDPOINTS.upload, { body: bodyOf(f) });
   if (f.has('command')) return byCommand(app, req, f, V1);
-  const bytes = bytesOf(f, v1Fail);
-  if (!bytes) throw v1Error(400, V1Code.MissingParameter, 'media or media_data is required');
+  // validate() has required the file (media or media_data, one of them).
+  const bytes = bytesOf(f) ?? Buffer.alloc(0);
   const u = uploadWhole(
     app,
     req.auth.userId ?? '',
@@ -142,7 +149,7 @@ function v1Upload(app: SandboxApp, req: SReq): Reply {
 
 /** GET /1.1/media/upload.json?command=STATUS&media_id=... */
 function v1Status(app: SandboxApp, req: SReq): Reply {
-  checkMedia(MEDIA_V1_ENDPOINTS.status, { query: queryOf(req) }, v1Fail);
+  checkV1(MEDIA_V1_ENDPOINTS.status, { query: queryOf(req) });
   const u = live(app, req.query.get('media_id') ?? undefined, req.auth.userId ?? '', v1Fail);
   if (!u.finalized) throw v1Fail(`media ${u.id} is not finalized yet`, 'media_id');
   return ok(v1Shape(app, u));
@@ -163,10 +170,9 @@ function v2OneShot(app: SandboxApp, req: SReq): Reply {
   }
   checkMedia(MEDIA_ENDPOINTS.oneShot, { body: bodyOf(f) }, v2Fail);
   if (f.has('command')) return byCommand(app, req, f, V2);
-  const bytes = f.get('media');
-  if (!bytes) throw v2Fail('media (the file) is required', 'media');
+  // validate() has required the file and its category.
+  const bytes = f.get('media') ?? Buffer.alloc(0);
   const cat = category(f);
-  if (cat === undefined) throw v2Fail('media_category is required', 'media_category');
   const u = uploadWhole(
     app,
     req.auth.userId ?? '',
