@@ -68,13 +68,17 @@ async function main(argv: string[]): Promise<number> {
 
   const program = buildProgram(pkg.version);
   bindRuntime(program, {
-    // stdin on first use: node builds a stream for it when asked (a file stream: ~2 ms).
+    // stdin and stderr on first use: node builds a stream for each when asked (a file stream:
+    // ~2 ms; a pipe, as in CI logs, loads node's pipe and socket code), and `--help` or a command
+    // that writes no message never needs them.
     streams: {
       get stdin() {
         return process.stdin;
       },
       stdout: process.stdout,
-      stderr: process.stderr,
+      get stderr() {
+        return process.stderr;
+      },
     },
     env: process.env,
     signal: controller.signal,

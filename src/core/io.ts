@@ -38,8 +38,8 @@ const ANSI: Record<string, [number, number]> = {
 export class IO {
   private readonly streams: IOStreams;
   readonly stdout: IOStreams['stdout'];
-  readonly stderr: IOStreams['stderr'];
-  readonly color: boolean;
+  private readonly colorWanted: boolean | undefined;
+  private colorChosen: boolean | undefined;
   readonly quiet: boolean;
   readonly progressEnabled: boolean;
   /** COLUMNS from the environment: the width for tables when stdout does not know its own. */
@@ -54,17 +54,28 @@ export class IO {
   constructor(streams: IOStreams, opts: IOOptions = {}) {
     this.streams = streams;
     this.stdout = streams.stdout;
-    this.stderr = streams.stderr;
     const env = opts.env ?? {};
     const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
     this.automation = automationMode(env);
-    this.color = opts.color ?? (!noColor && !this.automation && !!this.stderr.isTTY && env.TERM !== 'dumb');
+    this.colorWanted = opts.color ?? (noColor || this.automation || env.TERM === 'dumb' ? false : undefined);
     this.quiet = !!opts.quiet;
     this.progressEnabled = opts.progress ?? true;
     const cols = Number(env.COLUMNS);
     if (Number.isInteger(cols) && cols > 0) this.envColumns = cols;
   }
 
+  /**
+   * Read on use, like stdin: node builds its stderr stream when first asked (for a pipe, with
+   * node's pipe and socket code), and a command that prints no message never needs it.
+   */
+  get stderr(): IOStreams['stderr'] {
+    return this.streams.stderr;
+  }
+  /** Colour on stderr's terminal unless NO_COLOR, TERM=dumb or automation; decided on first use. */
+  get color(): boolean {
+    this.colorChosen ??= this.colorWanted ?? !!this.stderr.isTTY;
+    return this.colorChosen;
+  }
   /** Read on use: node opens its stdin stream when first asked, and most commands never read it. */
   get stdin(): IOStreams['stdin'] {
     return this.streams.stdin;

@@ -50,3 +50,39 @@ describe('a short command loads only what it uses', () => {
     expect(config.filter((m) => NOT_NEEDED.test(m))).toEqual([]);
   });
 });
+
+/**
+ * Whether `xctl ...args` asked node for process.stderr (which builds its stream: for a pipe, with
+ * node's pipe and socket code).
+ */
+async function touchesStderr(args: string[], code = 0): Promise<boolean> {
+  const home = tempDir('xctl-stderr-');
+  t.dirs.push(home);
+  const flag = path.join(home, 'touched');
+  const preload = path.join(home, 'preload.cjs');
+  fs.writeFileSync(
+    preload,
+    [
+      "const d = Object.getOwnPropertyDescriptor(process, 'stderr');",
+      'Object.defineProperty(process, "stderr", { configurable: true, get() {',
+      `  require('node:fs').writeFileSync(${JSON.stringify(flag)}, 'yes');`,
+      '  return d.get.call(this);',
+      '} });',
+    ].join('\n'),
+  );
+  const env = { NODE_OPTIONS: `--require ${preload}`, HOME: home, XDG_CACHE_HOME: undefined };
+  const r = await t.run(args, { env });
+  expect(r.code, r.stderr).toBe(code);
+  return fs.existsSync(flag);
+}
+
+describe('stderr is opened only to write to it', () => {
+  // (A command that made a request asks for it too: node's socket teardown compares each socket
+  // it destroys with process.stderr.)
+  it('--help and config path print no message and never build the stream', async () => {
+    expect(await touchesStderr(['--help'])).toBe(false);
+    expect(await touchesStderr(['config', 'path'])).toBe(false);
+    // The premise: an error message does build it.
+    expect(await touchesStderr(['config', 'get', 'no-such-setting'], 2)).toBe(true);
+  });
+});
