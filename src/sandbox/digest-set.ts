@@ -190,7 +190,7 @@ export class DigestSet {
   private reserve(n: number): void {
     if ((this.used + n) * 10 <= this.cap * 7) return;
     let bits = this.bits;
-    while ((this.live + n) * 10 > (1 << bits) * 5 && bits < 31) bits++;
+    while ((this.live + n) * 10 > (1 << bits) * 5 && bits < 30) bits++;
     this.rehash(bits);
   }
 
