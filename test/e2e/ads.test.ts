@@ -2021,6 +2021,12 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
   const advance = (by: string) => t.admin('POST', '/_sandbox/clock', { advance: by });
   const sandboxNow = () => t.sb.app.clock.now();
   const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  /** `xctl ads polls create` with its name, duration and choices (more flags after). */
+  const pollArgs = (name: string, minutes: string, choices: string[], ...more: string[]) => [
+    ...['ads', 'polls', 'create', '--name', name, '--duration-in-minutes', minutes],
+    ...choices.flatMap((c, i) => [['--first-choice', '--second-choice', '--third-choice'][i]!, c]),
+    ...more,
+  ];
 
   describe('scheduled posts (manual clock)', () => {
     it('SCHEDULED -> SUCCESS at scheduled_at with completed_at and tweet_id; seconds ignored; PUBLISHED preview', async () => {
@@ -2120,21 +2126,7 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
   describe('poll cards (manual clock)', () => {
     it('create (text, image, video), list, get; closes after duration; delete is hard; no update', async () => {
       const created = sandboxNow();
-      const poll = await t.json<Card>([
-        'ads',
-        'polls',
-        'create',
-        '--name',
-        'Best color',
-        '--duration-in-minutes',
-        '30',
-        '--first-choice',
-        'Red',
-        '--second-choice',
-        'Blue',
-        '--third-choice',
-        'Green',
-      ]);
+      const poll = await t.json<Card>(pollArgs('Best color', '30', ['Red', 'Blue'], '--third-choice', 'Green'));
       expect(poll).toMatchObject({
         card_type: 'TEXT_POLLS',
         duration_in_minutes: '30',
@@ -2143,70 +2135,14 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
         end_time: iso(created + 30 * 60_000),
         card_uri: `card://${poll.id}`,
       });
-      const img = await t.json([
-        'ads',
-        'polls',
-        'create',
-        '--name',
-        'Image poll',
-        '--duration-in-minutes',
-        '5',
-        '--first-choice',
-        'a',
-        '--second-choice',
-        'b',
-        '--media-key',
-        WIDE,
-      ]);
+      const img = await t.json(pollArgs('Image poll', '5', ['a', 'b'], '--media-key', WIDE));
       expect(img).toMatchObject({ card_type: 'IMAGE_POLLS', media_url: expect.stringMatching(/^https:/) });
       expect(img.media_key).toBeUndefined(); // write-only
-      const vid = await t.json([
-        'ads',
-        'polls',
-        'create',
-        '--name',
-        'Video poll',
-        '--duration-in-minutes',
-        '10080',
-        '--first-choice',
-        'a',
-        '--second-choice',
-        'b',
-        '--media-key',
-        VIDEO,
-      ]);
+      const vid = await t.json(pollArgs('Video poll', '10080', ['a', 'b'], '--media-key', VIDEO));
       expect(vid).toMatchObject({ card_type: 'VIDEO_POLLS', video_width: '1280' });
-      const small = await t.fails(1, [
-        'ads',
-        'polls',
-        'create',
-        '--name',
-        'x',
-        '--duration-in-minutes',
-        '5',
-        '--first-choice',
-        'a',
-        '--second-choice',
-        'b',
-        '--media-key',
-        SMALL,
-      ]);
+      const small = await t.fails(1, pollArgs('x', '5', ['a', 'b'], '--media-key', SMALL));
       expect(small.stderr).toMatch(/at least 800 px wide with width:height 1.91:1 \(got 600x314\)/);
-      await t.fails(1, [
-        'ads',
-        'polls',
-        'create',
-        '--name',
-        'x',
-        '--duration-in-minutes',
-        '5',
-        '--first-choice',
-        'a',
-        '--second-choice',
-        'b',
-        '--media-key',
-        SQUARE,
-      ]);
+      await t.fails(1, pollArgs('x', '5', ['a', 'b'], '--media-key', SQUARE));
 
       expect((await t.list(['ads', 'polls', 'list', '--q', 'best'])).map((x) => x.id)).toEqual([poll.id]);
       // Poll cards are legacy-style: cards list shows them only with --include-legacy-cards.
@@ -2319,19 +2255,20 @@ describe('analytics', () => {
   });
 
   const sum = (rows: StatRow[], k: string) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
-  const q = (...more: string[]) => [
-    'ads',
-    'stats',
-    '--entity',
-    'LINE_ITEM',
-    '--ids',
-    `${li},${li2}`,
-    '--start',
-    day0,
-    '--end',
-    day2,
+  /** `xctl ads stats` of line items over day0..day2 (more flags after). */
+  const statsArgs = (ids: string, ...more: string[]) => [
+    ...['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', ids, '--start', day0, '--end', day2],
     ...more,
   ];
+  /** `xctl ads stats job create` of line items over day0..day2 (more flags after). */
+  const jobArgs = (ids: string, ...more: string[]) => [
+    'ads',
+    'stats',
+    'job',
+    'create',
+    ...statsArgs(ids, ...more).slice(2),
+  ];
+  const q = (...more: string[]) => statsArgs(`${li},${li2}`, ...more);
 
   describe('synchronous stats', () => {
     it('one row per entity and day; the same query gives the same numbers; TOTAL equals the sum of DAY', async () => {
@@ -2534,22 +2471,7 @@ describe('analytics', () => {
 
   describe('stats jobs', () => {
     it('create, wait (polling while the clock moves), download the gzipped file: the same numbers as the sync TOTAL', async () => {
-      const job = await t.json<Job>([
-        'ads',
-        'stats',
-        'job',
-        'create',
-        '--entity',
-        'LINE_ITEM',
-        '--ids',
-        `${li},${li2}`,
-        '--start',
-        day0,
-        '--end',
-        day2,
-        '--granularity',
-        'TOTAL',
-      ]);
+      const job = await t.json<Job>(jobArgs(`${li},${li2}`, '--granularity', 'TOTAL'));
       expect(job).toMatchObject({ status: 'QUEUED', url: null, entity: 'LINE_ITEM', granularity: 'TOTAL' });
       expect(job.id_str).toMatch(/^\d{19}$/);
       expect(String(job.id)).not.toBe(job.id_str); // JSON.parse (this test's) rounds the number...
@@ -2592,22 +2514,7 @@ describe('analytics', () => {
     });
 
     it('64-bit ids keep every digit: `create --fields id -o tsv` then `wait` with what it printed', async () => {
-      const args = [
-        'ads',
-        'stats',
-        'job',
-        'create',
-        '--entity',
-        'LINE_ITEM',
-        '--ids',
-        li,
-        '--start',
-        day0,
-        '--end',
-        day2,
-        '--granularity',
-        'TOTAL',
-      ];
+      const args = jobArgs(li, '--granularity', 'TOTAL');
       const tsv = await t.run([...args, '--fields', 'id', '-o', 'tsv']);
       expect(tsv.code, tsv.stderr).toBe(0);
       const id = tsv.stdout.trim();
@@ -2624,38 +2531,8 @@ describe('analytics', () => {
     });
 
     it('segmented by GENDER: the segments add up to the total; cancel a queued job once', async () => {
-      const seg = await t.json<Job>([
-        'ads',
-        'stats',
-        'job',
-        'create',
-        '--entity',
-        'LINE_ITEM',
-        '--ids',
-        li,
-        '--start',
-        day0,
-        '--end',
-        day2,
-        '--granularity',
-        'TOTAL',
-        '--segmentation-type',
-        'GENDER',
-      ]);
-      const other = await t.json<Job>([
-        'ads',
-        'stats',
-        'job',
-        'create',
-        '--entity',
-        'LINE_ITEM',
-        '--ids',
-        li,
-        '--start',
-        day0,
-        '--end',
-        day2,
-      ]);
+      const seg = await t.json<Job>(jobArgs(li, '--granularity', 'TOTAL', '--segmentation-type', 'GENDER'));
+      const other = await t.json<Job>(jobArgs(li));
       expect((await t.json(['ads', 'stats', 'job', 'cancel', other.id_str])).status).toBe('CANCELLED');
       expect((await t.fails(1, ['ads', 'stats', 'job', 'cancel', other.id_str])).stderr).toMatch(
         /only QUEUED or PROCESSING jobs can be cancelled/,
@@ -2663,20 +2540,7 @@ describe('analytics', () => {
       await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
       const [rows, total] = await Promise.all([
         t.list<StatRow>(['ads', 'stats', 'job', 'wait', seg.id_str, '--download']),
-        t.list<StatRow>([
-          'ads',
-          'stats',
-          '--entity',
-          'LINE_ITEM',
-          '--ids',
-          li,
-          '--start',
-          day0,
-          '--end',
-          day2,
-          '--granularity',
-          'TOTAL',
-        ]),
+        t.list<StatRow>(statsArgs(li, '--granularity', 'TOTAL')),
       ]);
       expect(rows.map((r) => r.segment)).toEqual(['Female', 'Male']);
       expect(sum(rows, 'impressions')).toBe(total[0]!.impressions);
