@@ -261,7 +261,9 @@ const coreSide = (imported) => ({
     });
     b.onLoad({ filter: /.*/, namespace: 'xctl' }, (args) => {
       if (args.path === 'xctl-table') {
-        const rows = [...imported].sort().map((f) => `  ${JSON.stringify(f)}: () => require(${JSON.stringify(path.join(root, f))}),`);
+        const rows = [...imported]
+          .sort()
+          .map((f) => `  ${JSON.stringify(f)}: () => require(${JSON.stringify(path.join(root, f))}),`);
         return { contents: `module.exports = {\n${rows.join('\n')}\n};\n`, loader: 'js', resolveDir: root };
       }
       const f = args.path.slice('xctl-group:'.length);
@@ -426,8 +428,7 @@ if (process.env.XCTL_BUNDLE_META) {
 // cache; the version lets bin/xctl.js answer --version without loading the script.
 const hash = crypto.createHash('sha256');
 const scripts = ['main', 'hash-worker', ...Object.values(OWN_SCRIPTS), ...groupScripts.map((s) => `group-${s}`)];
-for (const f of scripts.map((n) => `${n}.cjs`))
-  hash.update(fs.readFileSync(path.join(outdir, f)));
+for (const f of scripts.map((n) => `${n}.cjs`)) hash.update(fs.readFileSync(path.join(outdir, f)));
 fs.writeFileSync(
   path.join(outdir, 'build.json'),
   JSON.stringify({ id: hash.digest('hex').slice(0, 16), version }) + '\n',

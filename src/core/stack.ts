@@ -42,7 +42,6 @@ export function mapStack(stack: string, mapFile: URL | string): string {
  */
 export function mapBuildStack(stack: string, dir: URL): string {
   let out = mapStack(stack, new URL('main.cjs.map', dir));
-  for (const g of new Set(out.match(/group-[a-z-]+\.cjs(?=:\d)/g)))
-    out = mapStack(out, new URL(`${g}.map`, dir));
+  for (const g of new Set(out.match(/group-[a-z-]+\.cjs(?=:\d)/g))) out = mapStack(out, new URL(`${g}.map`, dir));
   return out;
 }

@@ -229,7 +229,9 @@ describe('did-you-mean for enum values and event types, before anything is sent 
         ['sandbox', 'trigger', 'profile.update.bo'],
         {
           error: `<event-type> must be one of the platform's event types (got "profile.update.bo")`,
-          hint: expect.stringMatching(/^did you mean profile\.update\.bio, profile\.update\.geo or profile\.update\.url\?; /),
+          hint: expect.stringMatching(
+            /^did you mean profile\.update\.bio, profile\.update\.geo or profile\.update\.url\?; /,
+          ),
         },
       ],
     ] as const) {

@@ -201,7 +201,10 @@ describe('audiences upload: the run function', () => {
       [{ type: 'email', column: ['email=E'] }, /--type and --column are exclusive/],
       [{ type: 'email', out: 'x.jsonl' }, /--out writes request bodies instead of sending them: use it with --dry-run/],
       [{ type: 'email', batchSize: '0' }, /--batch-size must be a whole number from 1 to 2000000 \(got "0"\)/],
-      [{ type: 'email', expiresAt: later(400) }, /--expires-at must be at most 13 months after effective_at \(or now, without one\)/],
+      [
+        { type: 'email', expiresAt: later(400) },
+        /--expires-at must be at most 13 months after effective_at \(or now, without one\)/,
+      ],
       [
         { type: 'email', effectiveAt: '2030-01-02T00:00:00Z', expiresAt: '2030-01-01T00:00:00Z' },
         /--expires-at must be after effective_at/,

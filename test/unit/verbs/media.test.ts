@@ -157,7 +157,11 @@ describe('media upload: refused before sending (exit 2, nothing sent)', () => {
       /--name is for the media library: add --add-to-library/,
     ],
     ['a file that is not there', (t) => [path.join(t.configDir, 'missing.png')], /cannot read/],
-    ['an empty file', (t) => [write(t, 'empty.png', Buffer.alloc(0))], /<file> must be more than 0 \(the file is empty\)/],
+    [
+      'an empty file',
+      (t) => [write(t, 'empty.png', Buffer.alloc(0))],
+      /<file> must be more than 0 \(the file is empty\)/,
+    ],
   ];
   it.each(cases)('%s', async (_n, args, words) => {
     const files = tc(); // the files are made in a folder of their own
