@@ -77,10 +77,8 @@ function run(name, cache, req) {
   // The bundle is ASCII (esbuild escapes the rest), so latin1 gives the same string, without the
   // UTF-8 decoding pass over 1 MB.
   const source = fs.readFileSync(file, 'latin1');
-  const own = cache && {
-    ...cache,
-    path: path.join(cache.root, `${cache.prefix}${cache.key}${name === 'main' ? '' : `@${name}`}.v8`),
-  };
+  const suffix = name === 'main' ? '' : `@${name}`;
+  const own = cache && { ...cache, path: path.join(cache.root, `${cache.prefix}${cache.key}${suffix}.v8`) };
   const cachedData = own ? readCache(own.path) : undefined;
   const vm = require('node:vm');
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
