@@ -78,7 +78,8 @@ function run(name, cache, req) {
   // UTF-8 decoding pass over 1 MB.
   const source = fs.readFileSync(file, 'latin1');
   const suffix = name === 'main' ? '' : `@${name}`;
-  const own = cache && { ...cache, path: path.join(cache.root, `${cache.prefix}${cache.key}${suffix}.v8`) };
+  const data = cache && path.join(cache.root, `${cache.prefix}${cache.key}${suffix}.v8`);
+  const own = cache && { ...cache, path: data };
   const cachedData = own ? readCache(own.path) : undefined;
   const vm = require('node:vm');
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
