@@ -33,6 +33,11 @@ const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
 const GROUP_SCRIPT = /^\.\/(group-[a-z-]+)\.cjs$/;
 /** Cache files kept (see writeCache). */
 const MAX_FILES = 64;
+/**
+ * Scripts whose compiled code is written at exit, by one listener (`completion bash` runs every
+ * group's script: a listener each would pass node's limit of 10 and print a warning).
+ */
+const toWrite = [];
 const build = JSON.parse(fs.readFileSync(path.join(dir, 'build.json'), 'latin1'));
 // Scripts ask for the version often; it needs nothing else.
 const argv = process.argv;
@@ -54,6 +59,11 @@ function start() {
     if (!loaded.has(group[1])) loaded.set(group[1], run(group[1], cache, req));
     return loaded.get(group[1]);
   }, real);
+  if (cache) {
+    process.once('exit', () => {
+      for (const [own, script] of toWrite) writeCache(own, script);
+    });
+  }
   run('main', cache, req);
 }
 
@@ -67,17 +77,14 @@ function run(name, cache, req) {
   // The bundle is ASCII (esbuild escapes the rest), so latin1 gives the same string, without the
   // UTF-8 decoding pass over 1 MB.
   const source = fs.readFileSync(file, 'latin1');
-  const own = cache && {
-    ...cache,
-    path: path.join(cache.root, `${cache.prefix}${cache.key}${name === 'main' ? '' : `@${name}`}.v8`),
-  };
+  const suffix = name === 'main' ? '' : `@${name}`;
+  const data = cache && path.join(cache.root, `${cache.prefix}${cache.key}${suffix}.v8`);
+  const own = cache && { ...cache, path: data };
   const cachedData = own ? readCache(own.path) : undefined;
   const vm = require('node:vm');
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
-  if (own && (!cachedData || script.cachedDataRejected)) {
-    process.once('exit', () => writeCache(own, script));
-  }
+  if (own && (!cachedData || script.cachedDataRejected)) toWrite.push([own, script]);
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, req, mod, file, dir);
   return mod.exports;

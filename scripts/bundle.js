@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The runtime the `xctl` command runs: src/ bundled by esbuild into one CommonJS script,
-// dist/cli/main.cjs, that bin/xctl.js compiles with V8's code cache (see bin/xctl.js), plus the
-// hash worker and a file per heavy third-party library that only some commands need (YAML, the
-// spinner, the table renderer, the browser opener), required on first use.
+// The runtime the `xctl` command runs: src/ bundled by esbuild into CommonJS scripts, the core
+// dist/cli/main.cjs and one per command group (group-NAME.cjs, see GROUP_SCRIPTS), that
+// bin/xctl.js compiles with V8's code cache (see bin/xctl.js), plus the hash worker, the emulator
+// and a file per heavy third-party library that only some commands need (YAML, the spinner, the
+// table renderer, the browser opener), required on first use.
 //
 // Why one script and not ES module chunks: parsing and compiling JavaScript was half of what a
 // short command costs beyond starting node, and Node 20 has no compile cache for ES modules

@@ -203,6 +203,20 @@ describe('bundle', () => {
     ]);
   });
 
+  it('`completion bash` runs every group script: a cache file for each, and no warning', async () => {
+    const home = fresh();
+    const cache = path.join(home, 'cc');
+    const env = { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') };
+    const r = await runCli(['completion', 'bash'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const groups = fs.readdirSync(path.join(ROOT, 'dist/cli')).filter((n) => /^group-[a-z-]+\.cjs$/.test(n));
+    expect(groups.length).toBeGreaterThan(10);
+    expect(cacheFiles(cache)).toEqual(
+      [`${prefix}completion.bash.v8`, ...groups.map((g) => `${prefix}completion.bash@${g.slice(0, -4)}.v8`)].sort(),
+    );
+  });
+
   it('keeps the script small: no zod locales (290 KB that every ads command would compile)', () => {
     const main = fs.readFileSync(path.join(ROOT, 'dist/cli/main.cjs'), 'latin1');
     expect(main).not.toContain('ltige Eingabe'); // zod's German locale
