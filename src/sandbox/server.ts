@@ -165,11 +165,14 @@ async function listen(
   return { server, sockets, port: addr.port };
 }
 
+/** The request body, made whole when first asked for. */
+type BodyOf = () => Buffer;
+
 /**
  * The body's chunks, each also given to the route's scanner as it arrives; concatenated only
  * when a handler reads the body whole (`() => Buffer`).
  */
-async function readBody(req: IncomingMessage, scanner?: BodyScanner): Promise<(() => Buffer) | undefined> {
+async function readBody(req: IncomingMessage, scanner?: BodyScanner): Promise<BodyOf | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
@@ -458,8 +461,15 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
       'unauth',
       'the sandbox answers requests addressed to its own address (Host: 127.0.0.1:PORT), not to other names',
     );
-  const matched = app.router.match(method, path);
-  const scanner = matched.route?.scan?.(req);
+  // The route is known before the body, so that its scanner can read the body as it arrives. A
+  // path the router cannot decode (a stray %) throws where it always did, after the body.
+  let matched: ReturnType<Router<SandboxApp>['match']> | undefined;
+  try {
+    matched = app.router.match(method, path);
+  } catch {
+    matched = undefined;
+  }
+  const scanner = matched?.route?.scan?.(req);
   const body = await readBody(req, scanner);
   if (body === undefined)
     throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
@@ -469,7 +479,7 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
     if (decision.drop) return 'dropped';
     if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
   }
-  const { route, params } = routeOf(matched, path, style);
+  const { route, params } = routeOf(matched ?? app.router.match(method, path), path, style);
   const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
   if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress))
     throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');

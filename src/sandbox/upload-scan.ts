@@ -102,7 +102,8 @@ export class UploadScanner {
       from = p - carry.length;
     }
     const p = this.scan(chunk, from, false);
-    if (p < chunk.length && this.state !== State.Failed) this.carry = Buffer.from(chunk.subarray(p));
+    if (this.state === State.Failed || p >= chunk.length) return;
+    this.carry = Buffer.from(chunk.subarray(p)); // a copy: the chunk is not kept
   }
 
   /** The batch, or undefined when the body is not in the compact shape (or is invalid). */

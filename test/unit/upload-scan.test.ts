@@ -120,7 +120,9 @@ describe('UploadScanner', () => {
     for (const text of bad) {
       const b = Buffer.from(text);
       expect(scan(b, []), text).toBeUndefined();
-      for (let c = 1; c < b.length; c++) expect(scan(b, [c]), `${text} cut at ${c}`).toBeUndefined();
+      for (let c = 1; c < b.length; c++) {
+        expect(scan(b, [c]), `${text} cut at ${c}`).toBeUndefined();
+      }
     }
     // A type the list does not take (do-not-reach lists: email and phone_number).
     const dnr = new Map([

@@ -135,9 +135,14 @@ interface Checked {
 }
 
 /** The identifier types each kind of list takes, by wire name, with their digest type numbers. */
+function digestTypesOf(keys: Set<string>): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const k of keys) if (DIGEST_TYPES[k] !== undefined) m.set(k, DIGEST_TYPES[k]);
+  return m;
+}
 const SCAN_TYPES: Record<Kind, ReadonlyMap<string, number>> = {
-  custom_audiences: new Map([...AUDIENCE_KEYS].flatMap((k) => (k in DIGEST_TYPES ? [[k, DIGEST_TYPES[k]!]] : []))),
-  do_not_reach_lists: new Map([...DNR_KEYS].flatMap((k) => (k in DIGEST_TYPES ? [[k, DIGEST_TYPES[k]!]] : []))),
+  custom_audiences: digestTypesOf(AUDIENCE_KEYS),
+  do_not_reach_lists: digestTypesOf(DNR_KEYS),
 };
 
 /**
