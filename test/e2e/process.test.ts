@@ -451,7 +451,7 @@ describe('pipeline 4: analytics export with a whole-command deadline', () => {
 // Ctrl-C (issue 10): every long-running command stops cleanly on SIGINT with its documented exit
 // code and no stack trace: `sandbox start` and `webhooks listen` and `activity stream` end
 // normally (0), `auth login` waiting for the browser is interrupted (130), an upload saves its
-// journal and exits 130 (covered with its journal in audience-upload.test.ts; here: no stack).
+// journal and exits 130 (covered with its journal in audience-members.test.ts; here: no stack).
 describe('signals', () => {
   let t: TestSandbox;
   let env: Record<string, string>;
