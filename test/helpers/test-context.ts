@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
+import { afterEach } from 'vitest';
 import { Context, type Clock, type GlobalOptions } from '../../src/context.js';
 import type { Transport } from '../../src/core/transport.js';
 
@@ -165,5 +166,21 @@ export function testContext(o: TestContextOptions = {}): TestContext {
       return got[0]!;
     },
     cleanup: () => fs.rmSync(configDir, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A test file's maker of test contexts: each one made during a test is cleaned up after it
+ * (`const tc = useTestContexts();` at the top of the file, then `tc({...})` in the tests).
+ */
+export function useTestContexts(): (o?: TestContextOptions) => TestContext {
+  const made: TestContext[] = [];
+  afterEach(() => {
+    for (const t of made.splice(0)) t.cleanup();
+  });
+  return (o = {}) => {
+    const t = testContext(o);
+    made.push(t);
+    return t;
   };
 }

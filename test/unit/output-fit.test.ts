@@ -1,20 +1,12 @@
 // Tables that fit the terminal (issue 20, item 3), the "more results" hint and --include-cursor
 // (item 5): exact output through the test context, on a terminal and piped.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { printList, printOne } from '../../src/core/output.js';
 import { displayWidth, headers, layout, wrap } from '../../src/core/output-table.js';
 import { HttpRegistry, json, route } from '../helpers/http-registry.js';
-import { testContext, type TestContext } from '../helpers/test-context.js';
+import { useTestContexts } from '../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function tc(o: Parameters<typeof testContext>[0]): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const tc = useTestContexts();
 const lines = (...l: string[]) => l.join('\n') + '\n';
 
 const cards = [

@@ -1,21 +1,13 @@
 // -o csv and --header (issue 20, item 16), --jq and `--json FIELDS` as global options (item 18),
 // and `xctl request` honouring -o, --fields and --jq (item 6): exact output, in-process.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { printList, printOne } from '../../src/core/output.js';
 import { buildProgram, loadGroups, normalizeArgs } from '../../src/program.js';
 import { HttpRegistry, json, route, text } from '../helpers/http-registry.js';
-import { testContext, type TestContext } from '../helpers/test-context.js';
+import { useTestContexts } from '../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function tc(o: Parameters<typeof testContext>[0] = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const tc = useTestContexts();
 
 const recs = [
   { id: '1', name: 'Plain', note: null },

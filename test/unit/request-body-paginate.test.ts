@@ -3,19 +3,11 @@
 // "Unsupported Authentication" that names the --auth to pass.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpRegistry, json, route, type Matcher, type RecordedRequest } from '../helpers/http-registry.js';
-import { testContext, type TestContext } from '../helpers/test-context.js';
+import { useTestContexts } from '../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function tc(o: Parameters<typeof testContext>[0] = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const tc = useTestContexts();
 
 /** The first page: the path without the cursor parameter. */
 function firstPage(p: string, param: string): Matcher {

@@ -3,19 +3,11 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpRegistry, json, route } from '../helpers/http-registry.js';
-import { testContext, type TestContext } from '../helpers/test-context.js';
+import { useTestContexts } from '../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function tc(o: Parameters<typeof testContext>[0] = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const tc = useTestContexts();
 
 describe('webhooks crc', () => {
   it('a number-like token is refused on purpose, and says so', async () => {

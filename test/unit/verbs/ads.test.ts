@@ -3,31 +3,17 @@
 // every write; then exact piped and TTY output of a few lists and gets, the stats job verbs, and
 // every refusal that used to spawn the CLI against a sandbox (exit 2, nothing sent).
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../../src/ads/resources.js';
 import type { OperationDef, ParamDef, ResourceDef } from '../../../src/ads/resource-types.js';
 import { sampleValue } from '../../../src/commands/ads/example-values.js';
 import { addOperation } from '../../../src/commands/ads/generate.js';
 import { positionalsOf, type OperationOptions } from '../../../src/commands/ads/run.js';
 import { HttpRegistry, json, route, text } from '../../helpers/http-registry.js';
-import {
-  FakeClock,
-  TEST_NOW,
-  testContext,
-  type TestContext,
-  type TestContextOptions,
-} from '../../helpers/test-context.js';
+import { FakeClock, TEST_NOW, useTestContexts } from '../../helpers/test-context.js';
 import { exitCodeOf, refusal } from '../../helpers/ads.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function tc(o: TestContextOptions = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const tc = useTestContexts();
 /** A local sandbox's base URL: SANDBOX-only verbs are not refused (the registry answers anyway). */
 const SANDBOX_ENV = { XCTL_BASE_URL: 'http://127.0.0.1:9' };
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authAppToken, register as registerAppToken } from '../../../src/commands/auth/app-token.js';
 import { register as registerImport } from '../../../src/commands/auth/import.js';
 import { register as registerLogin } from '../../../src/commands/auth/login.js';
@@ -19,22 +19,9 @@ import { authStatus, register as registerStatus } from '../../../src/commands/au
 import { authToken, register as registerToken } from '../../../src/commands/auth/token.js';
 import { HttpRegistry, json, route, text } from '../../helpers/http-registry.js';
 import { outcome } from '../../helpers/outcome.js';
-import {
-  TEST_CREDENTIALS,
-  testContext,
-  type TestContext,
-  type TestContextOptions,
-} from '../../helpers/test-context.js';
+import { TEST_CREDENTIALS, useTestContexts, type TestContext } from '../../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function ctxOf(o: TestContextOptions = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const ctxOf = useTestContexts();
 /** No credential from the environment: only what the profile store holds. */
 const NO_ENV: Record<string, undefined> = Object.fromEntries(Object.keys(TEST_CREDENTIALS).map((k) => [k, undefined]));
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Context } from '../../../src/context.js';
 import { changelog, register as registerChangelog, type ChangelogOptions } from '../../../src/commands/changelog.js';
 import {
@@ -15,17 +15,9 @@ import {
 } from '../../../src/commands/completion.js';
 import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
 import { outcome } from '../../helpers/outcome.js';
-import { testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
+import { useTestContexts } from '../../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function ctxOf(o: TestContextOptions = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const ctxOf = useTestContexts();
 
 /** The group's register on a stub named like the group, as program.ts's loader calls it. */
 const asVerb =

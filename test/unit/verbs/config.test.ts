@@ -2,7 +2,7 @@
 // the run functions' exact stdout and stderr, and every refusal (exit 2, the store untouched).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configGet, register as registerGet } from '../../../src/commands/config/get.js';
 import { configList } from '../../../src/commands/config/list.js';
 import { configPath } from '../../../src/commands/config/path.js';
@@ -10,17 +10,9 @@ import { configSet, register as registerSet } from '../../../src/commands/config
 import { configUnset, register as registerUnset } from '../../../src/commands/config/unset.js';
 import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
 import { outcome } from '../../helpers/outcome.js';
-import { testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
+import { useTestContexts, type TestContext } from '../../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function ctxOf(o: TestContextOptions = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const ctxOf = useTestContexts();
 const storeFile = (t: TestContext) => path.join(t.configDir, 'config.json');
 const NOT_FROM_ENV = { XCTL_ACCOUNT_ID: undefined };
 

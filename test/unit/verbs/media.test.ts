@@ -3,22 +3,14 @@
 // output, and the refusals before anything is sent (they spawned the CLI against a sandbox).
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { register, type UploadOptions } from '../../../src/commands/media/upload.js';
 import { png } from '../../../scripts/demo/lib/png.js';
 import { refusal } from '../../helpers/ads.js';
 import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
-import { testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
+import { useTestContexts, type TestContext } from '../../helpers/test-context.js';
 
-const made: TestContext[] = [];
-afterEach(() => {
-  for (const t of made.splice(0)) t.cleanup();
-});
-function tc(o: TestContextOptions = {}): TestContext {
-  const t = testContext(o);
-  made.push(t);
-  return t;
-}
+const tc = useTestContexts();
 function write(t: TestContext, name: string, data: Buffer): string {
   const p = path.join(t.configDir, name);
   fs.writeFileSync(p, data);
