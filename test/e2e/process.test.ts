@@ -19,6 +19,7 @@ import {
 } from '../helpers/cli.js';
 import { appBearer, spawnCli, type LongRun } from '../helpers/receiver.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { seedAudience } from '../helpers/audiences.js';
 
 // Issue 33's four CI pipelines, run as a CI runner runs them: no TTY (or a PTY nobody reads, via
 // `script`), CI=true, secrets from the environment, a read-only HOME, a fresh state folder.
@@ -27,21 +28,8 @@ import { startSandbox } from '../../src/sandbox/server.js';
 const t = useTestSandbox();
 let n = 0;
 
-function audience(): string {
-  const id = `ci${++n}${Date.now().toString(36)}`;
-  const now = new Date().toISOString();
-  t.sb.app.state.collection('custom_audiences').set(id, {
-    id,
-    account_id: t.sb.seed.account_id,
-    name: id,
-    description: '',
-    audience_size: 0,
-    deleted: false,
-    created_at: now,
-    updated_at: now,
-  });
-  return id;
-}
+/** A fresh custom audience in sandbox state. */
+const audience = (): string => seedAudience(t, `ci${++n}${Date.now().toString(36)}`);
 const members = async (id: string) =>
   (
     await t.admin<{ data: { size: number; requests: number } }>(

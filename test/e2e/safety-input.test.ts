@@ -21,6 +21,7 @@ import {
 import { spawnCli, waitFor, appBearer } from '../helpers/receiver.js';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 import { otherUser } from '../helpers/other-user.js';
+import { seedAudience } from '../helpers/audiences.js';
 
 // Hostile local inputs (issue 14): files that point at each other, inputs that change under a
 // resumed upload, bytes that are not UTF-8, a full disk, a browser that would inherit secrets.
@@ -41,21 +42,7 @@ const p = (n: string) => path.join(dir, n);
 let n = 0;
 
 /** A fresh custom audience in sandbox state. */
-function audience(): string {
-  const id = `hi${++n}${Date.now().toString(36)}`;
-  const now = new Date().toISOString();
-  t.sb.app.state.collection('custom_audiences').set(id, {
-    id,
-    account_id: t.sb.seed.account_id,
-    name: id,
-    description: '',
-    audience_size: 0,
-    deleted: false,
-    created_at: now,
-    updated_at: now,
-  });
-  return id;
-}
+const audience = (): string => seedAudience(t, `hi${++n}${Date.now().toString(36)}`);
 const size = (id: string) => t.sb.app.state.collection('custom_audiences').get(id)!.audience_size as number;
 const _requests = async () =>
   (await t.admin<{ counts: Record<string, number> }>('GET', '/_sandbox/state')).counts.audience_users ?? 0;
