@@ -1,5 +1,5 @@
 // Builders of operation definitions (see resource-types.ts for how to add a resource).
-import type { OperationDef, ParamDef, Rule } from './resource-types.js';
+import type { OperationDef, ParamDef, ResourceDef, Rule } from './resource-types.js';
 import { exclusive } from './params.js';
 
 interface OpOptions {
@@ -11,6 +11,25 @@ interface OpOptions {
   columns?: string[];
   rate?: string;
   output?: OperationDef['output'];
+}
+
+/**
+ * A resource whose operations are built on first use. What names and lists it (name, noun,
+ * description, columns...) is plain data; its operations hold every parameter with its rules,
+ * which a command builds only for the resource it runs (`ads campaigns list` builds campaigns
+ * and funding instruments, the other 40-odd resources stay unbuilt until something reads them).
+ */
+export function resource(def: Omit<ResourceDef, 'operations'> & { operations: () => OperationDef[] }): ResourceDef {
+  const { operations, ...head } = def;
+  let built: OperationDef[] | undefined;
+  return Object.defineProperty(head, 'operations', {
+    enumerable: true,
+    configurable: true,
+    get: () => (built ??= operations()),
+    set: (v: OperationDef[]) => {
+      built = v;
+    },
+  }) as ResourceDef;
 }
 
 function withCommonRules(params: ParamDef[], rules: Rule[] = []): Rule[] {

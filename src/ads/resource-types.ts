@@ -10,6 +10,9 @@
  * 1. Create (or extend) a domain file `src/ads/resources/<domain>.ts` exporting
  *    `export const RESOURCES: ResourceDef[] = [...]`, and add ONE import line for it to
  *    `src/ads/resources.ts`. Nothing else needs registering: the CLI and the sandbox pick it up.
+ *    Write each resource as `resource({ name, noun, ..., operations: () => [...] })` (ops.ts):
+ *    its operations are built on first read, so a command builds only the resource it runs;
+ *    keep parameters and schemas out of the file's top level (build them in functions).
  * 2. Describe each endpoint as an operation with the builders of `src/ads/ops.ts`
  *    (`listOp`, `getOp`, `createOp`, `updateOp`, `deleteOp`, `batchOp`, `customOp`) and its
  *    parameters with the builders of `src/ads/params.ts` (`p.str('name', {max: 80, required:

@@ -4,7 +4,7 @@
 import type { ResourceDef, Rule } from '../resource-types.js';
 import { commonList, p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
-import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { createOp, customOp, deleteOp, getOp, listOp, resource, updateOp } from '../ops.js';
 
 export const INDUSTRY_TYPES = [
   'AGENCY',
@@ -83,14 +83,14 @@ const endAfterStart: Rule = (v) => {
     : undefined;
 };
 
-const accounts: ResourceDef = {
+const accounts = resource({
   name: 'accounts',
   dataType: 'account',
   noun: 'accounts',
   idParam: 'account_id',
   description: 'ads accounts the user can use, their features, access, apps and history',
   columns: ['id', 'name', 'business_name', 'industry_type', 'timezone', 'approval_status', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(
       '/accounts',
       [p.list('account_ids'), ...commonList(), p.str('q', { min: 1, max: 255, help: 'name prefix, case-insensitive' })],
@@ -159,23 +159,23 @@ const accounts: ResourceDef = {
       },
     ),
   ],
-};
+});
 
 // Closed beta, /5: at most one recommendation per funding instrument (seeded in the sandbox).
-const recommendations: ResourceDef = {
+const recommendations = resource({
   name: 'recommendations',
   dataType: 'recommendation',
   noun: 'recommendations',
   idParam: 'recommendation_id',
   description: 'campaign recommendations (closed beta, /5)',
   columns: ['id', 'funding_instrument_id', 'message', 'created_at'],
-  operations: [
+  operations: () => [
     listOp('/accounts/:account_id/recommendations', [], { description: 'list recommendations', version: '5' }),
     getOp('/accounts/:account_id/recommendations/:recommendation_id', [], {
       description: 'one recommendation: a tree of suggested changes for the batch endpoints',
       version: '5',
     }),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [accounts, recommendations];

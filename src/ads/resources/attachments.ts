@@ -3,7 +3,7 @@
 // are in targeting.ts). The sandbox's behaviour is in src/sandbox/ads/attachments.ts.
 import type { ResourceDef } from '../resource-types.js';
 import { commonList, p } from '../params.js';
-import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { createOp, customOp, deleteOp, getOp, listOp, resource, updateOp } from '../ops.js';
 
 const A = '/accounts/:account_id';
 /** Spec section 8: up to 50 tweet_ids per promoted-post association. */
@@ -13,14 +13,14 @@ const withDeletedOnly = () => [p.bool('with_deleted', { default: false })];
 const url = (name: string, o: { required?: boolean; help?: string } = {}) =>
   p.str(name, { ...o, max: 2048, pattern: /^https?:\/\/\S+$/, patternRule: 'an http(s) URL' });
 
-const promotedAccounts: ResourceDef = {
+const promotedAccounts = resource({
   name: 'promoted_accounts',
   dataType: 'promoted_account',
   noun: 'promoted-accounts',
   idParam: 'promoted_account_id',
   description: 'accounts promoted by PROMOTED_ACCOUNT line items',
   columns: ['id', 'line_item_id', 'user_id', 'entity_status', 'created_at', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(`${A}/promoted_accounts`, [...commonList(), p.list('line_item_ids'), p.list('promoted_account_ids')], {
       description: 'list promoted accounts',
     }),
@@ -32,16 +32,16 @@ const promotedAccounts: ResourceDef = {
     ),
     deleteOp(`${A}/promoted_accounts/:promoted_account_id`, [], { description: 'disassociate a promoted account' }),
   ],
-};
+});
 
-const promotedTweets: ResourceDef = {
+const promotedTweets = resource({
   name: 'promoted_tweets',
   dataType: 'promoted_tweet',
   noun: 'promoted-tweets',
   idParam: 'promoted_tweet_id',
   description: 'posts promoted by line items',
   columns: ['id', 'line_item_id', 'tweet_id', 'entity_status', 'approval_status', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(`${A}/promoted_tweets`, [...commonList(), p.list('line_item_ids'), p.list('promoted_tweet_ids')], {
       description: 'list promoted posts',
     }),
@@ -61,16 +61,16 @@ const promotedTweets: ResourceDef = {
       description: 'disassociate a promoted post (the id of the promoted_tweets record, not the post id)',
     }),
   ],
-};
+});
 
-const scheduledPromotedTweets: ResourceDef = {
+const scheduledPromotedTweets = resource({
   name: 'scheduled_promoted_tweets',
   dataType: 'scheduled_promoted_tweet',
   noun: 'scheduled-promoted-tweets',
   idParam: 'scheduled_promoted_tweet_id',
   description: 'scheduled posts attached to line items',
   columns: ['id', 'line_item_id', 'scheduled_tweet_id', 'created_at', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(
       `${A}/scheduled_promoted_tweets`,
       [...commonList(), p.list('line_item_ids'), p.list('scheduled_promoted_tweet_ids')],
@@ -90,16 +90,16 @@ const scheduledPromotedTweets: ResourceDef = {
       description: "detach it (only before the post's scheduled_at)",
     }),
   ],
-};
+});
 
-const mediaCreatives: ResourceDef = {
+const mediaCreatives = resource({
   name: 'media_creatives',
   dataType: 'media_creative',
   noun: 'media-creatives',
   idParam: 'media_creative_id',
   description: 'account media attached to line items',
   columns: ['id', 'line_item_id', 'account_media_id', 'campaign_id', 'landing_url', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(
       `${A}/media_creatives`,
       [p.id('campaign_id'), ...commonList(), p.list('line_item_ids'), p.list('media_creative_ids')],
@@ -117,16 +117,16 @@ const mediaCreatives: ResourceDef = {
     ),
     deleteOp(`${A}/media_creatives/:media_creative_id`, [], { description: 'detach a media creative' }),
   ],
-};
+});
 
-const trackingTags: ResourceDef = {
+const trackingTags = resource({
   name: 'tracking_tags',
   dataType: 'tracking_tag',
   noun: 'tracking-tags',
   idParam: 'tracking_tag_id',
   description: 'third-party impression and click trackers of line items',
   columns: ['id', 'line_item_id', 'tracking_tag_type', 'tracking_tag_url', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(`${A}/tracking_tags`, [...commonList(), p.list('line_item_ids'), p.list('tracking_tag_ids')], {
       description: 'list tracking tags',
     }),
@@ -145,16 +145,16 @@ const trackingTags: ResourceDef = {
     }),
     deleteOp(`${A}/tracking_tags/:tracking_tag_id`, [], { description: 'delete a tracking tag' }),
   ],
-};
+});
 
-const lineItemCategories: ResourceDef = {
+const lineItemCategories = resource({
   name: 'line_item_curated_categories',
   dataType: 'line_item_curated_category',
   noun: 'line-item-categories',
   idParam: 'line_item_curated_category_id',
   description: 'curated categories of line items (listing is not in the spec)',
   columns: ['id', 'line_item_id', 'curated_category_id', 'deleted'],
-  operations: [
+  operations: () => [
     createOp(
       `${A}/line_item_curated_categories`,
       [p.id('line_item_id', { required: true }), p.id('curated_category_id', { required: true })],
@@ -173,22 +173,22 @@ const lineItemCategories: ResourceDef = {
       description: 'remove the curated category of a line item',
     }),
   ],
-};
+});
 
-const promotableUsers: ResourceDef = {
+const promotableUsers = resource({
   name: 'promotable_users',
   dataType: 'promotable_user',
   noun: 'promotable-users',
   idParam: 'promotable_user_id',
   description: 'users whose posts the account may promote (FULL or RETWEETS_ONLY)',
   columns: ['id', 'user_id', 'promotable_user_type', 'created_at'],
-  operations: [
+  operations: () => [
     listOp(`${A}/promotable_users`, [...commonList(), p.list('promotable_user_ids')], {
       description: 'list promotable users',
     }),
     getOp(`${A}/promotable_users/:promotable_user_id`, withDeletedOnly(), { description: 'one promotable user' }),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [
   promotedAccounts,

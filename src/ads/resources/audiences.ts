@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import type { OperationDef, ResourceDef } from '../resource-types.js';
 import { commonList, p, withDeleted } from '../params.js';
-import { batchOp, createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { batchOp, createOp, customOp, deleteOp, getOp, listOp, resource, updateOp } from '../ops.js';
 import { AUDIENCE_BATCH_MAX, AUDIENCE_TYPES, OPERATOR_TYPES, segmentsRule, targetingRule } from './audience-rules.js';
 
 const CAS = '/accounts/:account_id/custom_audiences';
@@ -37,7 +37,7 @@ const segmentsParam = (required: boolean) =>
     },
   );
 
-const customAudiences: ResourceDef = {
+const customAudiences = resource({
   name: 'custom_audiences',
   dataType: 'custom_audience',
   noun: 'audiences',
@@ -45,7 +45,7 @@ const customAudiences: ResourceDef = {
   idParam: 'custom_audience_id',
   description: 'custom audiences: lists of users to target, their sharing and flexible combinations',
   columns: AUDIENCE_COLUMNS,
-  operations: [
+  operations: () => [
     listOp(
       CAS,
       [
@@ -114,7 +114,7 @@ const customAudiences: ResourceDef = {
       },
     ),
   ],
-};
+});
 
 // ---- permissions: /12 custom audiences and /5 tailored audiences (the same audiences) ----
 
@@ -151,7 +151,7 @@ function permissionOps(version: '12' | '5', kind: 'custom' | 'tailored'): Operat
 
 const PERMISSION_COLUMNS = ['id', 'granted_account_id', 'permission_level', 'created_at', 'deleted'];
 
-const customAudiencePermissions: ResourceDef = {
+const customAudiencePermissions = resource({
   name: PERMISSIONS,
   dataType: 'custom_audience_permission',
   noun: 'permissions',
@@ -159,11 +159,11 @@ const customAudiencePermissions: ResourceDef = {
   idParam: 'custom_audience_permission_id',
   description: 'who a custom audience is shared with',
   columns: PERMISSION_COLUMNS,
-  operations: permissionOps('12', 'custom'),
-};
+  operations: () => permissionOps('12', 'custom'),
+});
 
 // Tailored audiences are the /5 name of custom audiences: the same ids and the same grants.
-const tailoredAudiencePermissions: ResourceDef = {
+const tailoredAudiencePermissions = resource({
   name: 'tailored_audience_permissions',
   dataType: 'tailored_audience_permission',
   noun: 'permissions',
@@ -171,12 +171,12 @@ const tailoredAudiencePermissions: ResourceDef = {
   idParam: 'tailored_audience_permission_id',
   description: 'who a tailored audience is shared with (/5)',
   columns: PERMISSION_COLUMNS,
-  operations: permissionOps('5', 'tailored'),
-};
+  operations: () => permissionOps('5', 'tailored'),
+});
 
 // ---- do-not-reach lists ----
 
-const doNotReachLists: ResourceDef = {
+const doNotReachLists = resource({
   name: 'do_not_reach_lists',
   dataType: 'do_not_reach_list',
   noun: 'do-not-reach',
@@ -184,7 +184,7 @@ const doNotReachLists: ResourceDef = {
   idParam: 'do_not_reach_list_id',
   description: "the account's do-not-reach list: excluded from every campaign of the account",
   columns: ['id', 'description', 'audience_size', 'created_at', 'deleted'],
-  operations: [
+  operations: () => [
     listOp('/accounts/:account_id/do_not_reach_lists', [withDeleted()], {
       description: 'the do-not-reach list of the account (at most one)',
     }),
@@ -195,39 +195,42 @@ const doNotReachLists: ResourceDef = {
       description: 'delete the do-not-reach list',
     }),
   ],
-};
+});
 
 // ---- audience estimate (spec 4.3) ----
 
-const estimateOp = customOp(
-  'estimate',
-  'POST',
-  'one',
-  '/accounts/:account_id/audience_estimate',
-  [
-    p.json('targeting_criteria', z.array(z.unknown(), { error: 'must be an array of targeting criteria' }), {
-      required: true,
-      help: 'as for POST targeting_criteria; at least one primary criterion',
-    }),
-    p.enumOf('operator_type', OPERATOR_TYPES, { default: 'EQ', help: 'NE negates the targeting' }),
-  ],
-  {
-    description: 'estimate the audience size of a targeting',
-    rules: [targetingRule],
-    columns: ['audience_size.min', 'audience_size.max'],
-  },
-);
-estimateOp.body = 'json';
+function estimateOp(): OperationDef {
+  const op = customOp(
+    'estimate',
+    'POST',
+    'one',
+    '/accounts/:account_id/audience_estimate',
+    [
+      p.json('targeting_criteria', z.array(z.unknown(), { error: 'must be an array of targeting criteria' }), {
+        required: true,
+        help: 'as for POST targeting_criteria; at least one primary criterion',
+      }),
+      p.enumOf('operator_type', OPERATOR_TYPES, { default: 'EQ', help: 'NE negates the targeting' }),
+    ],
+    {
+      description: 'estimate the audience size of a targeting',
+      rules: [targetingRule],
+      columns: ['audience_size.min', 'audience_size.max'],
+    },
+  );
+  op.body = 'json';
+  return op;
+}
 
-const audienceEstimates: ResourceDef = {
+const audienceEstimates = resource({
   name: 'audience_estimates',
   dataType: 'audience_estimate',
   noun: 'estimate',
   home: 'audiences',
   description: 'audience size estimates',
   columns: ['audience_size.min', 'audience_size.max'],
-  operations: [estimateOp],
-};
+  operations: () => [estimateOp()],
+});
 
 export const RESOURCES: ResourceDef[] = [
   customAudiences,

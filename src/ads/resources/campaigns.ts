@@ -3,7 +3,7 @@
 // src/sandbox/ads/campaigns.ts.
 import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { atMost, commonList, p } from '../params.js';
-import { batchOp, createOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { batchOp, createOp, deleteOp, getOp, listOp, resource, updateOp } from '../ops.js';
 
 const CAMPAIGNS = '/accounts/:account_id/campaigns';
 const CAMPAIGN = `${CAMPAIGNS}/:campaign_id`;
@@ -46,7 +46,7 @@ function campaignWriteParams(create: boolean): ParamDef[] {
   ];
 }
 
-const campaigns: ResourceDef = {
+const campaigns = resource({
   name: 'campaigns',
   dataType: 'campaign',
   noun: 'campaigns',
@@ -61,7 +61,7 @@ const campaigns: ResourceDef = {
     'total_budget_amount_local_micro',
     'created_at',
   ],
-  operations: [
+  operations: () => [
     listOp(
       CAMPAIGNS,
       [
@@ -93,16 +93,16 @@ const campaigns: ResourceDef = {
       },
     ),
   ],
-};
+});
 
-const fundingInstruments: ResourceDef = {
+const fundingInstruments = resource({
   name: 'funding_instruments',
   dataType: 'funding_instrument',
   noun: 'funding-instruments',
   idParam: 'funding_instrument_id',
   description: 'funding instruments: what pays for campaigns',
   columns: ['id', 'description', 'type', 'currency', 'entity_status', 'start_time', 'end_time'],
-  operations: [
+  operations: () => [
     listOp('/accounts/:account_id/funding_instruments', [...commonList(), p.list('funding_instrument_ids')], {
       description: 'list funding instruments',
     }),
@@ -125,6 +125,6 @@ const fundingInstruments: ResourceDef = {
       { description: 'create a funding instrument (sandbox only)', sandboxOnly: true },
     ),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [campaigns, fundingInstruments];

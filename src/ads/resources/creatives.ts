@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { commonList, lazySchema, p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
-import { createOp, customOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { createOp, customOp, deleteOp, getOp, listOp, resource, updateOp } from '../ops.js';
 import {
   CTA_MAX,
   CTA_ORDINALS,
@@ -86,14 +86,14 @@ const mediaKeys = () =>
 
 // ---- account media ----
 
-const accountMedia: ResourceDef = {
+const accountMedia = resource({
   name: 'account_media',
   dataType: 'account_media',
   noun: 'account-media',
   idParam: 'account_media_id',
   description: 'account media: images and videos of the account, by creative type',
   columns: ['id', 'creative_type', 'media_url', 'video_id', 'created_at', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(
       `${A}/account_media`,
       [p.list('account_media_ids'), ...commonList(), p.list('creative_types', { of: CREATIVE_TYPES })],
@@ -104,7 +104,7 @@ const accountMedia: ResourceDef = {
       description: 'delete an account media object (deleted: true)',
     }),
   ],
-};
+});
 
 // ---- cards (component based) ----
 
@@ -125,14 +125,14 @@ function cardBody(create: boolean): ParamDef[] {
   ];
 }
 
-const cards: ResourceDef = {
+const cards = resource({
   name: 'cards',
   dataType: 'card',
   noun: 'cards',
   idParam: 'card_id',
   description: 'cards (component based): media plus a website DETAILS or an app BUTTON; carousels',
   columns: ['id', 'name', 'card_type', 'card_uri', 'created_at', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(
       CARDS,
       [
@@ -179,7 +179,7 @@ const cards: ResourceDef = {
     ),
     deleteOp(`${CARDS}/:card_id`, [], { description: 'delete a card (deleted: true)' }),
   ],
-};
+});
 
 // ---- draft and scheduled posts ----
 
@@ -226,14 +226,14 @@ export const withinAYear: Rule = (v, env) => {
 
 const postRules = (create: boolean): Rule[] => [...(create ? [textOrMedia] : []), mediaKeysRule()];
 
-const drafts: ResourceDef = {
+const drafts = resource({
   name: 'draft_tweets',
   dataType: 'draft_tweet',
   noun: 'drafts',
   idParam: 'draft_tweet_id',
   description: 'draft posts: prepared posts of an advertiser, not yet posted',
   columns: ['id', 'name', 'text', 'user_id', 'card_uri', 'media_keys', 'updated_at'],
-  operations: [
+  operations: () => [
     listOp(
       `${A}/draft_tweets`,
       [
@@ -253,16 +253,16 @@ const drafts: ResourceDef = {
       rules: postRules(false),
     }),
   ],
-};
+});
 
-const scheduled: ResourceDef = {
+const scheduled = resource({
   name: 'scheduled_tweets',
   dataType: 'scheduled_tweet',
   noun: 'scheduled',
   idParam: 'scheduled_tweet_id',
   description: 'scheduled posts: SCHEDULED until scheduled_at, then SUCCESS with tweet_id',
   columns: ['id', 'name', 'text', 'scheduled_at', 'scheduled_status', 'tweet_id', 'completed_at'],
-  operations: [
+  operations: () => [
     listOp(
       `${A}/scheduled_tweets`,
       [
@@ -285,19 +285,19 @@ const scheduled: ResourceDef = {
       description: 'delete a scheduled post for good (answers scheduled_status DELETED)',
     }),
   ],
-};
+});
 
 // ---- posts made through the ads API (POST accounts/:account_id/tweet, spec 2.2) ----
 
 /** `xctl ads tweets create`: a post as a promotable user, promoted-only (nullcast) unless told. */
-const tweets: ResourceDef = {
+const tweets = resource({
   name: 'tweets',
   dataType: 'tweet',
   noun: 'tweets',
   description:
     'posts created through the ads API: promoted-only (nullcast) by default, ready for promoted-tweets create',
   columns: ['id', 'tweet_type', 'nullcast', 'text', 'card_uri', 'created_at'],
-  operations: [
+  operations: () => [
     customOp(
       'create',
       'POST',
@@ -324,7 +324,7 @@ const tweets: ResourceDef = {
       },
     ),
   ],
-};
+});
 
 // ---- poll cards ----
 
@@ -341,14 +341,14 @@ const pollMediaKind: Rule = (v) =>
       }
     : undefined;
 
-const polls: ResourceDef = {
+const polls = resource({
   name: 'poll_cards',
   dataType: 'card',
   noun: 'polls',
   idParam: 'card_id',
   description: 'poll cards: 2-4 choices, open for duration_in_minutes from creation (no update)',
   columns: ['id', 'name', 'card_type', 'first_choice', 'second_choice', 'duration_in_minutes', 'end_time', 'closed'],
-  operations: [
+  operations: () => [
     listOp(POLLS, [p.list('card_ids'), ...commonList(), cardQ()], { description: 'list poll cards' }),
     getOp(`${POLLS}/:card_id`, withDeletedOnly(), { description: 'one poll card' }),
     createOp(
@@ -371,19 +371,19 @@ const polls: ResourceDef = {
     ),
     deleteOp(`${POLLS}/:card_id`, [], { description: 'delete a poll card for good' }),
   ],
-};
+});
 
 // ---- preroll calls to action ----
 
 const PREROLL = `${A}/preroll_call_to_actions`;
-const prerollCtas: ResourceDef = {
+const prerollCtas = resource({
   name: 'preroll_call_to_actions',
   dataType: 'preroll_call_to_action',
   noun: 'preroll-ctas',
   idParam: 'preroll_call_to_action_id',
   description: 'preroll calls to action of PREROLL_VIEWS line items',
   columns: ['id', 'line_item_id', 'call_to_action', 'call_to_action_url', 'deleted'],
-  operations: [
+  operations: () => [
     listOp(PREROLL, [p.list('line_item_ids'), ...commonList(), p.list('preroll_call_to_action_ids')], {
       description: 'list preroll calls to action',
     }),
@@ -408,7 +408,7 @@ const prerollCtas: ResourceDef = {
       description: 'delete a preroll call to action (deleted: true)',
     }),
   ],
-};
+});
 
 // ---- media library ----
 
@@ -441,14 +441,14 @@ function libraryParams(): ParamDef[] {
   ];
 }
 
-const mediaLibrary: ResourceDef = {
+const mediaLibrary = resource({
   name: 'media_library',
   dataType: 'media_library',
   noun: 'media-library',
   idParam: 'media_key',
   description: 'media library: images, GIFs and videos usable in cards and posts (by media_key)',
   columns: ['media_key', 'media_type', 'name', 'file_name', 'aspect_ratio', 'media_status', 'deleted'],
-  operations: [
+  operations: () => [
     // Listing, retrieval and adding are "not shown" in the spec; the platform's are used.
     listOp(
       LIB,
@@ -475,17 +475,17 @@ const mediaLibrary: ResourceDef = {
     }),
     deleteOp(`${LIB}/:media_key`, [], { description: 'delete a media library object (deleted: true)' }),
   ],
-};
+});
 
 // ---- post previews ----
 
-const previews: ResourceDef = {
+const previews = resource({
   name: 'tweet_previews',
   dataType: 'tweet_preview',
   noun: 'previews',
   description: 'post previews (iframe markup) of draft, scheduled or published posts',
   columns: ['tweet_id', 'preview'],
-  operations: [
+  operations: () => [
     customOp(
       'list',
       'GET',
@@ -497,7 +497,7 @@ const previews: ResourceDef = {
       },
     ),
   ],
-};
+});
 
 // ---- video conversation cards ----
 
@@ -546,14 +546,14 @@ const conversationVideo: Rule = (v) =>
     ? { param: 'media_key', code: 'INVALID_PARAMETER', message: 'must be the media key of a video (7_ or 13_)' }
     : undefined;
 
-const conversationCards: ResourceDef = {
+const conversationCards = resource({
   name: 'conversation_cards',
   dataType: 'card',
   noun: 'conversation-cards',
   idParam: 'card_id',
   description: 'video conversation cards: a video with up to four hashtag calls to action',
   columns: ['id', 'name', 'card_uri', 'title', 'first_cta', 'second_cta', 'thank_you_text'],
-  operations: [
+  operations: () => [
     // List and retrieval are "not shown" in the spec; the platform has both.
     listOp(CONV, [p.list('card_ids'), ...commonList(), cardQ()], { description: 'list video conversation cards' }),
     getOp(`${CONV}/:card_id`, [], { description: 'one video conversation card' }),
@@ -567,7 +567,7 @@ const conversationCards: ResourceDef = {
     }),
     deleteOp(`${CONV}/:card_id`, [], { description: 'delete a video conversation card for good' }),
   ],
-};
+});
 
 // Order matters for the sandbox routes: cards/poll, cards/video_conversation and cards/all come
 // before cards/:card_id.

@@ -3,7 +3,7 @@
 // parent campaign, the limits, targeting) are the sandbox's: src/sandbox/ads/line-items.ts.
 import type { ParamDef, ResourceDef, Rule, Values } from '../resource-types.js';
 import { commonList, p } from '../params.js';
-import { batchOp, createOp, deleteOp, getOp, listOp, updateOp } from '../ops.js';
+import { batchOp, createOp, deleteOp, getOp, listOp, resource, updateOp } from '../ops.js';
 import { clearable } from '../rules/cards.js';
 import { listOrUndefined, stringOrUndefined } from '../../contract/guards.js';
 
@@ -367,7 +367,7 @@ export function lineItemParams(create: boolean): ParamDef[] {
   ];
 }
 
-const lineItems: ResourceDef = {
+const lineItems = resource({
   name: 'line_items',
   dataType: 'line_item',
   noun: 'line-items',
@@ -384,7 +384,7 @@ const lineItems: ResourceDef = {
     'entity_status',
     'start_time',
   ],
-  operations: [
+  operations: () => [
     listOp(
       LIS,
       [
@@ -423,6 +423,6 @@ const lineItems: ResourceDef = {
       },
     ),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [lineItems];

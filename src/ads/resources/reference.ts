@@ -3,7 +3,7 @@
 import type { ResourceDef, Rule } from '../resource-types.js';
 import { p } from '../params.js';
 import { parseIsoTime } from '../../contract/time.js';
-import { customOp, getOp, listOp } from '../ops.js';
+import { customOp, getOp, listOp, resource } from '../ops.js';
 import { RESOURCES as ACCOUNT_RESOURCES } from './accounts.js';
 import { PRODUCT_TYPES } from './line-items.js';
 import { listOrUndefined } from '../../contract/guards.js';
@@ -12,7 +12,7 @@ import { listOrUndefined } from '../../contract/guards.js';
 export const KEYWORDS_MAX = 10;
 export const INSIGHTS_RANGE_MS = 7 * 24 * 3600_000;
 
-const biddingRules: ResourceDef = {
+const biddingRules = resource({
   name: 'bidding_rules',
   dataType: 'bidding_rule',
   noun: 'bidding-rules',
@@ -20,16 +20,16 @@ const biddingRules: ResourceDef = {
   defaultVerb: 'list',
   description: 'minimum and maximum CPE bids per currency (refresh at least monthly)',
   columns: ['currency', 'minimum_cpe_bid_local_micro', 'maximum_cpe_bid_local_micro'],
-  operations: [
+  operations: () => [
     listOp(
       '/bidding_rules',
       [p.str('currency', { pattern: /^[A-Z]{3}$/, patternRule: 'an ISO 4217 code such as USD' })],
       { description: 'bidding rules' },
     ),
   ],
-};
+});
 
-const contentCategories: ResourceDef = {
+const contentCategories = resource({
   name: 'content_categories',
   dataType: 'content_category',
   noun: 'content-categories',
@@ -37,10 +37,10 @@ const contentCategories: ResourceDef = {
   defaultVerb: 'list',
   description: 'content categories and the IAB categories each maps to (for IAB_CATEGORY targeting)',
   columns: ['id', 'name', 'iab_categories'],
-  operations: [listOp('/content_categories', [], { description: 'content categories' })],
-};
+  operations: () => [listOp('/content_categories', [], { description: 'content categories' })],
+});
 
-const businessCategories: ResourceDef = {
+const businessCategories = resource({
   name: 'advertiser_business_categories',
   dataType: 'advertiser_business_category',
   noun: 'business-categories',
@@ -48,10 +48,10 @@ const businessCategories: ResourceDef = {
   defaultVerb: 'list',
   description: 'advertiser business categories (one or two per PREROLL_VIEWS line item)',
   columns: ['id', 'name', 'iab_categories'],
-  operations: [listOp('/advertiser_business_categories', [], { description: 'advertiser business categories' })],
-};
+  operations: () => [listOp('/advertiser_business_categories', [], { description: 'advertiser business categories' })],
+});
 
-const publishers: ResourceDef = {
+const publishers = resource({
   name: 'publishers',
   dataType: 'publisher',
   noun: 'publishers',
@@ -59,10 +59,10 @@ const publishers: ResourceDef = {
   defaultVerb: 'list',
   description: 'publishers of the content that preroll ads run with',
   columns: ['id', 'name', 'screen_name'],
-  operations: [listOp('/publishers', [], { description: 'publishers' })],
-};
+  operations: () => [listOp('/publishers', [], { description: 'publishers' })],
+});
 
-const placements: ResourceDef = {
+const placements = resource({
   name: 'placements',
   dataType: 'placement',
   noun: 'placements',
@@ -70,15 +70,15 @@ const placements: ResourceDef = {
   defaultVerb: 'list',
   description: 'placements valid for each product type',
   columns: ['product_type', 'placements'],
-  operations: [
+  operations: () => [
     listOp('/line_items/placements', [p.enumOf('product_type', PRODUCT_TYPES)], {
       description: 'placements by product type',
     }),
   ],
-};
+});
 
 const COUNTRY = /^[A-Z]{2}$/;
-const curatedCategories: ResourceDef = {
+const curatedCategories = resource({
   name: 'curated_categories',
   dataType: 'curated_category',
   noun: 'curated-categories',
@@ -87,7 +87,7 @@ const curatedCategories: ResourceDef = {
   idParam: 'curated_category_id',
   description: 'curated categories available in countries (for line-item-categories)',
   columns: ['id', 'name', 'country_codes', 'description'],
-  operations: [
+  operations: () => [
     listOp(
       '/accounts/:account_id/curated_categories',
       [
@@ -102,13 +102,12 @@ const curatedCategories: ResourceDef = {
     ),
     getOp('/accounts/:account_id/curated_categories/:curated_category_id', [], { description: 'one curated category' }),
   ],
-};
+});
 
 // `ads ref features` is the account's features endpoint, shown where reference data is looked up.
-const accountFeaturesOp = ACCOUNT_RESOURCES.find((r) => r.name === 'accounts')!.operations.find(
-  (o) => o.verb === 'features',
-)!;
-const features: ResourceDef = {
+const accountFeaturesOp = () =>
+  ACCOUNT_RESOURCES.find((r) => r.name === 'accounts')!.operations.find((o) => o.verb === 'features')!;
+const features = resource({
   name: 'accounts',
   dataType: 'account',
   noun: 'features',
@@ -116,8 +115,8 @@ const features: ResourceDef = {
   defaultVerb: 'list',
   description: 'features granted to the account (same as `ads accounts features`)',
   columns: ['value'],
-  operations: [{ ...accountFeaturesOp, verb: 'list' }],
-};
+  operations: () => [{ ...accountFeaturesOp(), verb: 'list' }],
+});
 
 const keywordsTotal: Rule = (v) => {
   const n = (listOrUndefined(v.keywords)?.length ?? 0) + (listOrUndefined(v.negative_keywords)?.length ?? 0);
@@ -138,7 +137,7 @@ const insightsRange: Rule = (v) => {
   return undefined;
 };
 
-const keywordInsights: ResourceDef = {
+const keywordInsights = resource({
   name: 'keyword_insights',
   dataType: 'keyword_insight',
   noun: 'keyword-insights',
@@ -146,7 +145,7 @@ const keywordInsights: ResourceDef = {
   defaultVerb: 'search',
   description: 'search volume of keywords and 30 related keywords, in one country',
   columns: ['keyword', 'related', 'total_volume'],
-  operations: [
+  operations: () => [
     customOp(
       'search',
       'GET',
@@ -172,7 +171,7 @@ const keywordInsights: ResourceDef = {
       { description: 'keyword insights', rules: [keywordsTotal, insightsRange] },
     ),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [
   biddingRules,

@@ -2,12 +2,12 @@
 // account and user (user settings). The sandbox's behaviour is in src/sandbox/ads/settings.ts.
 import type { ResourceDef } from '../resource-types.js';
 import { p } from '../params.js';
-import { customOp } from '../ops.js';
+import { customOp, resource } from '../ops.js';
 
 const TAX = '/accounts/:account_id/tax_settings';
 const USER = '/accounts/:account_id/user_settings/:user_id';
 
-const tax: ResourceDef = {
+const tax = resource({
   name: 'tax_settings',
   dataType: 'tax_settings',
   noun: 'tax',
@@ -15,7 +15,7 @@ const tax: ResourceDef = {
   defaultVerb: 'get',
   description: 'tax settings of the account',
   columns: ['account_id', 'tax_category', 'invoice_jurisdiction', 'tax_id', 'address_name'],
-  operations: [
+  operations: () => [
     customOp('get', 'GET', 'one', TAX, [], { description: 'the tax settings' }),
     customOp(
       'update',
@@ -35,9 +35,9 @@ const tax: ResourceDef = {
       { description: 'change the tax settings' },
     ),
   ],
-};
+});
 
-const user: ResourceDef = {
+const user = resource({
   name: 'user_settings',
   dataType: 'user_settings',
   noun: 'user',
@@ -46,7 +46,7 @@ const user: ResourceDef = {
   idParam: 'user_id',
   description: "a user's settings on the account",
   columns: ['user_id', 'notification_email', 'contact_phone', 'contact_phone_extension', 'subscribe_email_types'],
-  operations: [
+  operations: () => [
     customOp('get', 'GET', 'one', USER, [], { description: "a user's settings" }),
     customOp(
       'update',
@@ -70,6 +70,6 @@ const user: ResourceDef = {
       { description: 'change your own settings (user context)' },
     ),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [tax, user];

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import type { ParamDef, ResourceDef, Rule, Values } from '../resource-types.js';
 import { count, cursor, exclusive, p } from '../params.js';
 import { parseInstant } from '../../contract/time.js';
-import { customOp, deleteOp, listOp } from '../ops.js';
+import { customOp, deleteOp, listOp, resource } from '../ops.js';
 import { listOrUndefined } from '../../contract/guards.js';
 
 const HOUR_MS = 3600_000;
@@ -274,14 +274,14 @@ function queryParams(): ParamDef[] {
 
 const ACCT = '/stats/accounts/:account_id';
 
-const stats: ResourceDef = {
+const stats = resource({
   name: 'stats',
   dataType: 'stats',
   noun: 'stats',
   defaultVerb: 'query',
   description: 'analytics: metrics of entities over a time range (sync), stats jobs (async), active entities',
   columns: ['id', 'start', 'impressions', 'engagements', 'clicks', 'billed_engagements', 'billed_charge_local_micro'],
-  operations: [
+  operations: () => [
     customOp('query', 'GET', 'one', ACCT, queryParams(), {
       description: `metrics of up to ${STATS_IDS_MAX} entities over at most ${SYNC_RANGE_DAYS} days, one row per entity and time bucket`,
       rules: [rangeRule(SYNC_RANGE_DAYS), groupsFitEntity],
@@ -314,11 +314,11 @@ const stats: ResourceDef = {
       },
     ),
   ],
-};
+});
 
 const JOBS = '/stats/jobs/accounts/:account_id';
 
-const statsJobs: ResourceDef = {
+const statsJobs = resource({
   name: 'stats_jobs',
   dataType: 'job',
   noun: 'job',
@@ -326,7 +326,7 @@ const statsJobs: ResourceDef = {
   idParam: 'job_id',
   description: `asynchronous stats jobs: ranges up to ${JOB_RANGE_DAYS} days, segmentation, a gzipped result file`,
   columns: ['id_str', 'status', 'entity', 'granularity', 'start_time', 'end_time', 'segmentation_type', 'expires_at'],
-  operations: [
+  operations: () => [
     customOp(
       'create',
       'POST',
@@ -352,6 +352,6 @@ const statsJobs: ResourceDef = {
     }),
     deleteOp(`${JOBS}/:job_id`, [], { verb: 'cancel', description: 'cancel a QUEUED or PROCESSING job' }),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [stats, statsJobs];

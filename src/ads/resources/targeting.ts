@@ -3,7 +3,7 @@
 // src/sandbox/ads/targeting.ts.
 import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';
 import { commonList, count, cursor, p } from '../params.js';
-import { batchOp, createOp, customOp, deleteOp, getOp, listOp } from '../ops.js';
+import { batchOp, createOp, customOp, deleteOp, getOp, listOp, resource } from '../ops.js';
 import { isNumericId } from '../../contract/ids.js';
 import { isOneOf, stringOrUndefined } from '../../contract/guards.js';
 
@@ -179,14 +179,14 @@ function createParams(): ParamDef[] {
 const lang = () =>
   p.str('lang', { pattern: /^[a-z]{2}$/, patternRule: 'an ISO 639-1 code such as en', help: 'adds localized_name' });
 
-const targeting: ResourceDef = {
+const targeting = resource({
   name: 'targeting_criteria',
   dataType: 'targeting_criterion',
   noun: 'targeting',
   idParam: 'targeting_criterion_id',
   description: 'targeting criteria of line items (who sees them); change = delete + add',
   columns: ['id', 'line_item_id', 'targeting_type', 'targeting_value', 'name', 'operator_type'],
-  operations: [
+  operations: () => [
     listOp(
       TCS,
       [p.list('line_item_ids', { required: true }), p.list('targeting_criterion_ids'), ...commonList(), lang()],
@@ -213,7 +213,7 @@ const targeting: ResourceDef = {
       },
     ),
   ],
-};
+});
 
 // ---- the lookups: `xctl ads targeting-options <kind>` ----
 
@@ -276,13 +276,13 @@ const lookup = (verb: string, path: string, params: ParamDef[], description: str
     ...(rules ? { rules } : {}),
   });
 
-const options: ResourceDef = {
+const options = resource({
   name: 'targeting_options',
   dataType: 'targeting_option',
   noun: 'targeting-options',
   description: 'the values targeting criteria take: locations, languages, interests, platforms, devices, ...',
   columns: ['targeting_value', 'name', 'targeting_type'],
-  operations: [
+  operations: () => [
     lookup(
       'locations',
       'locations',
@@ -355,6 +355,6 @@ const options: ResourceDef = {
       'TV shows of a market',
     ),
   ],
-};
+});
 
 export const RESOURCES: ResourceDef[] = [targeting, options];

@@ -20,9 +20,12 @@ export function register(ads: Command, operands?: string[]): void {
   );
   const own = RESOURCES.filter((r) => r.home !== 'audiences'); // the rest: `xctl audiences` (src/commands/audiences/)
   // `xctl ads campaigns list` builds the verbs of campaigns only: the others are named (for help
-  // and suggestions) but get their flags only when asked for. An unknown noun builds everything.
+  // and suggestions) but get their verbs only when asked for. `xctl ads` and `xctl ads --help`
+  // (no operand) show the nouns only: no verbs. An unknown noun, or no command line (the
+  // completion script walks the tree), builds everything.
   const asked = operands?.[0];
-  const only = asked !== undefined && own.some((r) => (r.group ?? r.noun) === asked) ? asked : undefined;
+  const known = asked !== undefined && own.some((r) => (r.group ?? r.noun) === asked);
+  const only = known ? asked : operands?.length === 0 ? '' : undefined;
   const parents = new Map<string, Command>();
   const nouns = new Map<string, Command>();
   for (const r of own) {
