@@ -34,6 +34,63 @@ const GROUP_SCRIPT = /^\.\/(group-[a-z-]+)\.cjs$/;
 /** Cache files kept (see writeCache). */
 const MAX_FILES = 64;
 /**
+ * The commands' third words (`ads campaigns list`, `stream rules add`, `ads ref languages`): a
+ * command's cache is named after its whole path, so `ads campaigns get` does not run on the cache
+ * `ads campaigns list` wrote; any other third word (an id) is not part of the name.
+ * test/unit/launcher-keys.test.ts keeps this list equal to the command tree's.
+ */
+const THIRD_WORDS = new Set([
+  'access',
+  'active-entities',
+  'add',
+  'add-features',
+  'all',
+  'all-get',
+  'app-store-categories',
+  'apps',
+  'batch',
+  'bidding-rules',
+  'business-categories',
+  'clear',
+  'content-categories',
+  'conversations',
+  'counts',
+  'create',
+  'curated-categories',
+  'delete',
+  'devices',
+  'events',
+  'features',
+  'get',
+  'grant',
+  'history',
+  'interests',
+  'job',
+  'keyword-insights',
+  'languages',
+  'link',
+  'list',
+  'locations',
+  'network-operators',
+  'placements',
+  'platform-versions',
+  'platforms',
+  'publishers',
+  'query',
+  'remove',
+  'remove-features',
+  'revoke',
+  'set',
+  'tax',
+  'tv-markets',
+  'tv-shows',
+  'unlink',
+  'update',
+  'upload',
+  'use',
+  'user',
+]);
+/**
  * Scripts whose compiled code is written at exit, by one listener (`completion bash` runs every
  * group's script: a listener each would pass node's limit of 10 and print a warning).
  */
@@ -136,14 +193,17 @@ function cacheFile(args) {
     if (!st.isDirectory()) return undefined;
     const root = safeRoot(wanted);
     if (!root) return undefined;
-    // The command's words up to the first that is not one (an option, a path, an id).
+    // The command's words up to the first that is not one (an option, a path, an id). Help has
+    // caches of its own: it runs none of the command's code, so its cache would lack it.
     const words = [];
     for (const a of args) {
       if (a.startsWith('-')) continue;
-      if (words.length === 2 || !/^[a-z][a-z0-9-]{0,30}$/.test(a)) break;
+      if (words.length === 3 || !/^[a-z][a-z0-9-]{0,30}$/.test(a)) break;
+      if (words.length === 2 && !THIRD_WORDS.has(a)) break;
       words.push(a);
     }
-    const key = words.length ? words.join('.') : 'xctl';
+    const help = args.includes('--help') || args.includes('-h') ? '.help' : '';
+    const key = (words.length ? words.join('.') : 'xctl') + help;
     const prefix = `${build.id}-${process.version}-${process.arch}-`;
     return { root, prefix, key };
   } catch {

@@ -51,6 +51,26 @@ describe('code cache', () => {
     expect(after.map((a) => [a.ino, a.mtimeMs])).toEqual(before.map((b) => [b.ino, b.mtimeMs]));
   });
 
+  it("a cache per whole command: help, another verb of the noun and an id each stay out of a verb's cache", async () => {
+    const home = fresh();
+    const cache = path.join(home, 'cc');
+    const env = { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') };
+    for (const argv of [
+      ['config', 'path', '--help'],
+      ['config', 'path'],
+      ['auth', 'profiles', 'list', '--help'],
+      ['auth', 'profiles', 'list'],
+      ['auth', 'profiles', 'use', 'someprofile'],
+    ])
+      await runCli(argv, { env });
+    const main = cacheFiles(cache).filter((n) => !n.includes('@'));
+    expect(main).toEqual(
+      ['auth.profiles.list', 'auth.profiles.list.help', 'auth.profiles.use', 'config.path', 'config.path.help']
+        .map((k) => `${prefix}${k}.v8`)
+        .sort(),
+    );
+  });
+
   it('runs from source when the cached data is garbage, and replaces it', async () => {
     const home = fresh();
     const cache = path.join(home, 'cc');
