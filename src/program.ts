@@ -2,6 +2,8 @@
 import { Command, Help, Option } from 'commander';
 import { runsItself } from './commands/annotations.js';
 import { helpWidth, wrapLongLines } from './commands/help-text.js';
+import { runtimeOf } from './commands/runtime.js';
+import type { IOStreams } from './core/io.js';
 
 export interface GroupModule {
   /**
@@ -74,6 +76,18 @@ export const GROUPS: Record<string, GroupEntry> = {
   },
 };
 
+/**
+ * The streams commander writes help and its own errors to: the program's bound runtime's (main.ts
+ * binds the process's; a test context binds captured ones), the process's before one is bound.
+ */
+function streamsOf(program: Command): Pick<IOStreams, 'stdout' | 'stderr'> {
+  try {
+    return runtimeOf(program).streams;
+  } catch {
+    return process;
+  }
+}
+
 export function buildProgram(version: string): Command {
   const program = new Command('xctl');
   program
@@ -129,7 +143,11 @@ export function buildProgram(version: string): Command {
       outputError: (str, write) => write(str.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')),
       // Help (commander writes nothing else but --version here) fits the terminal, 80 columns when
       // unknown. Errors (writeErr) stay one line each.
-      writeOut: (str) => process.stdout.write(wrapLongLines(str, helpWidth(process.stdout))),
+      writeOut: (str) => {
+        const out = streamsOf(program).stdout;
+        out.write(wrapLongLines(str, helpWidth(out)));
+      },
+      writeErr: (str) => streamsOf(program).stderr.write(str),
     })
     .exitOverride(); // set before the groups are added: subcommands inherit it
   for (const [name, g] of Object.entries(GROUPS))

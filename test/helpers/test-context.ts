@@ -149,7 +149,10 @@ export function testContext(o: TestContextOptions = {}): TestContext {
     ): Promise<O> {
       const { Command: Cmd } = await import('commander');
       const { bindRuntime } = await import('../../src/commands/runtime.js');
-      const parent = new Cmd('xctl').exitOverride();
+      const parent = new Cmd('xctl').exitOverride().configureOutput({
+        writeOut: (str) => streams.stdout.write(str),
+        writeErr: (str) => streams.stderr.write(str),
+      });
       bindRuntime(parent, {
         streams,
         env,

@@ -323,3 +323,26 @@ describe('README and help agree', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('help and commander errors go to the bound streams (in-process tests capture them)', () => {
+  it('--help is written to the context stdout, wrapped to its width; a usage error to its stderr', async () => {
+    const { testContext } = await import('../helpers/test-context.js');
+    const t = testContext({ tty: true, columns: 60 });
+    try {
+      await expect(t.run(['webhooks', 'list', '--help'])).rejects.toMatchObject({ code: 'commander.helpDisplayed' });
+      expect(t.stdout()).toMatch(/^Usage: xctl webhooks list \[options\]\n/);
+      expect(
+        Math.max(
+          ...t
+            .stdout()
+            .split('\n')
+            .map((l) => l.length),
+        ),
+      ).toBeLessThanOrEqual(60);
+      await expect(t.run(['webhooks', 'list', '--bogus'])).rejects.toMatchObject({ code: 'commander.unknownOption' });
+      expect(t.stderr()).toMatch(/^error: unknown option '--bogus'/m);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
