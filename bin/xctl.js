@@ -119,6 +119,7 @@ function start() {
   if (cache) {
     process.once('exit', () => {
       for (const [own, script] of toWrite) writeCache(own, script);
+      if (toWrite.length) pruneCache(cache);
     });
   }
   run('main', cache, req);
@@ -250,8 +251,8 @@ function readCache(file) {
 
 /**
  * Writes the functions this run compiled, atomically (a new file that did not exist, renamed
- * over the old); drops caches of other builds; keeps at most 64 (about 32 commands: main.cjs's
- * and a group script's each, 0.2-0.4 MB in all).
+ * over the old). pruneCache keeps at most 64 (about 32 commands: main.cjs's and a group
+ * script's each, 0.2-0.4 MB in all).
  */
 function writeCache(cache, compiled) {
   try {
@@ -259,6 +260,14 @@ function writeCache(cache, compiled) {
     const tmp = `${cache.path}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, cache.path);
+  } catch {
+    // A cache that cannot be written only costs the next run its compile time.
+  }
+}
+
+/** Once after the writes of a run: drops caches of other builds and all but the newest 64. */
+function pruneCache(cache) {
+  try {
     const names = fs.readdirSync(cache.root).filter((n) => n.endsWith('.v8'));
     const stale = names.filter((n) => !n.startsWith(cache.prefix));
     const current = names.filter((n) => n.startsWith(cache.prefix));
@@ -270,6 +279,6 @@ function writeCache(cache, compiled) {
     }
     for (const n of stale) fs.rmSync(path.join(cache.root, n), { force: true });
   } catch {
-    // A cache that cannot be written only costs the next run its compile time.
+    // Pruning is housekeeping: the next write tries again.
   }
 }
