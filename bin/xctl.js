@@ -10,9 +10,12 @@
 // V8 can instead rebuild the compiled functions from cached data. After a command, the functions
 // it compiled are written to a per-user cache, one file per command and script (`webhooks list`
 // writes webhooks.list.v8 for main.cjs and webhooks.list@group-webhooks.v8), so the next call of
-// that command skips that work; every file goes through the same checks (below). Node's own
-// compile cache (module.enableCompileCache) does not exist on Node 20 and does not cover a script
-// run this way.
+// that command skips that work; every file goes through the same checks (below). A command's
+// first call, with no file of its own, borrows another command's file for the same script, build
+// and node (borrowCache: the nearest command in words): V8 takes data made for the same source
+// and compiles what the other command did not run as usual; the command's own file is written at
+// exit. Node's own compile cache (module.enableCompileCache) does not exist on Node 20 and does
+// not cover a script run this way.
 //
 // Cached data is code: V8 checks only that it was made for a source of the same length, so a file
 // planted in the cache runs as xctl. It is read only when nobody but the user (or root) can have
@@ -138,11 +141,14 @@ function run(name, cache, req) {
   const suffix = name === 'main' ? '' : `@${name}`;
   const data = cache && path.join(cache.root, `${cache.prefix}${cache.key}${suffix}.v8`);
   const own = cache && { ...cache, path: data };
-  const cachedData = own ? readCache(own.path) : undefined;
+  let cachedData = own ? readCache(own.path) : undefined;
+  // None of its own yet: another command's data for the same script, build and node.
+  const borrowed = own && !cachedData ? borrowCache(cache, suffix) : undefined;
+  if (borrowed) cachedData = borrowed;
   const vm = require('node:vm');
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
-  if (own && (!cachedData || script.cachedDataRejected)) toWrite.push([own, script]);
+  if (own && (!cachedData || borrowed || script.cachedDataRejected)) toWrite.push([own, script]);
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, req, mod, file, dir);
   return mod.exports;
@@ -247,6 +253,50 @@ function readCache(file) {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * A command's first call (no file of its own): the data another command wrote for the same
+ * script (`<prefix><key><suffix>.v8`: same build, node and arch), read under readCache's checks.
+ * V8 takes data made for the same source; the functions the other command did not run compile
+ * lazily as usual, and the command's own file is written at exit. The choice: the most leading
+ * words in common (`webhooks get` for `webhooks list`), then help or not as this call, then the
+ * smallest file (data grows with each borrow: the union of the functions run), then the name.
+ */
+function borrowCache(cache, suffix) {
+  try {
+    cache.names ??= fs.readdirSync(cache.root);
+    const words = cache.key.split('.');
+    const help = words[words.length - 1] === 'help';
+    const tail = `${suffix}.v8`;
+    const candidates = [];
+    for (const n of cache.names) {
+      if (!n.startsWith(cache.prefix) || !n.endsWith(tail)) continue;
+      const key = n.slice(cache.prefix.length, -tail.length);
+      if (!/^[a-z0-9.-]+$/.test(key) || key === cache.key) continue;
+      const other = key.split('.');
+      let shared = 0;
+      while (shared < 3 && other[shared] === words[shared] && other[shared] !== 'help') shared++;
+      const sameHelp = (other[other.length - 1] === 'help') === help ? 1 : 0;
+      candidates.push({ n, rank: shared * 2 + sameHelp });
+    }
+    const best = Math.max(...candidates.map((c) => c.rank));
+    const ties = candidates.filter((c) => c.rank === best).map((c) => c.n);
+    ties.sort();
+    for (const n of ties.length > 1 ? bySize(cache.root, ties) : ties) {
+      const data = readCache(path.join(cache.root, n));
+      if (data) return data;
+    }
+  } catch {
+    // Nothing to borrow: compiled from source.
+  }
+  return undefined;
+}
+
+/** The names, smallest file first (lstat: a link is looked at, never followed). */
+function bySize(root, names) {
+  const size = (n) => lstatOrUndefined(path.join(root, n))?.size ?? Infinity;
+  return names.map((n) => ({ n, s: size(n) })).sort((a, b) => a.s - b.s).map((x) => x.n);
 }
 
 /**

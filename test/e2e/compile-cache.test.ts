@@ -110,6 +110,57 @@ describe('code cache', () => {
     expect(cacheFiles(real)).toEqual([]);
   });
 
+  it("a first call borrows another command's data, then writes and uses its own", async () => {
+    const home = fresh();
+    const cache = path.join(home, 'cc');
+    const env = { XCTL_COMPILE_CACHE: cache, XCTL_CONFIG_DIR: path.join(home, 'cfg') };
+    expect((await runCli(['config', 'get', 'base_url'], { env })).code).toBe(2);
+    const lent = [`${prefix}config.get.v8`, `${prefix}config.get@group-config.v8`];
+    expect(cacheFiles(cache)).toEqual(lent);
+    // What V8 was given for each script, and whether it took it (a preload wraps vm.Script).
+    const log = path.join(home, 'scripts.log');
+    const preload = path.join(home, 'preload.cjs');
+    fs.writeFileSync(
+      preload,
+      [
+        "const vm = require('node:vm');",
+        `const LOG = ${JSON.stringify(log)};`,
+        'const Real = vm.Script;',
+        'vm.Script = class extends Real {',
+        '  constructor(src, o) {',
+        '    super(src, o);',
+        "    const script = require('node:path').basename(o.filename);",
+        '    const seen = { script, data: !!o.cachedData, rejected: this.cachedDataRejected };',
+        "    require('node:fs').appendFileSync(LOG, JSON.stringify(seen) + '\\n');",
+        '  }',
+        '};',
+      ].join('\n'),
+    );
+    const traced = { ...env, NODE_OPTIONS: `--require ${preload}` };
+    const scripts = () => {
+      const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
+      fs.rmSync(log);
+      return lines.map((l) => JSON.parse(l) as unknown);
+    };
+    const fromCache = ['main.cjs', 'group-config.cjs'].map((script) => ({
+      script,
+      data: true,
+      rejected: false,
+    }));
+    const first = await runCli(['config', 'path'], { env: traced });
+    const out = `${path.join(home, 'cfg', 'config.json')}\n`;
+    expect(first).toEqual({ code: 0, stdout: out, stderr: '' });
+    expect(scripts()).toEqual(fromCache);
+    expect(cacheFiles(cache)).toEqual([...CONFIG_PATH, ...lent].sort());
+    const files = CONFIG_PATH.map((n) => path.join(cache, n));
+    const before = files.map((f) => fs.statSync(f));
+    expect(await runCli(['config', 'path'], { env: traced })).toEqual(first);
+    expect(scripts()).toEqual(fromCache);
+    // Its own data was accepted: not written again.
+    const after = files.map((f) => fs.statSync(f));
+    expect(after.map((a) => [a.ino, a.mtimeMs])).toEqual(before.map((b) => [b.ino, b.mtimeMs]));
+  });
+
   it('XCTL_COMPILE_CACHE=0 writes nothing; the default folder is under XDG_CACHE_HOME', async () => {
     const home = fresh();
     const env = { HOME: home, XDG_CACHE_HOME: path.join(home, 'xdg'), XCTL_CONFIG_DIR: path.join(home, 'cfg') };
@@ -340,6 +391,65 @@ describe.each([
     const cache = privateCache(home, theirs);
     plant(path.join(cache, name));
     fs.chownSync(theirs, 65534, 65534);
+    expect(await run(cache, home)).toEqual(ok(home));
+  });
+
+  // A command's first call, with no file of its own, borrows another command's data for the
+  // same script (the lender): under the same checks as its own file.
+  const lender = name.replace('config.path', 'config.get');
+
+  it("a first call runs from another command's data for the same script", async () => {
+    const home = fresh();
+    const cache = privateCache(home);
+    plant(path.join(cache, lender));
+    expect((await run(cache, home)).stdout).toBe('PWNED\n');
+  });
+
+  it('the command nearest in words is borrowed: `config get` for `config path`', async () => {
+    const home = fresh();
+    const cache = privateCache(home);
+    await run(cache, home);
+    fs.renameSync(path.join(cache, name), path.join(cache, lender));
+    // Sorted first, but no word in common: not chosen while `config get`'s data is there.
+    const stranger = name.replace('config.path', 'auth.whoami');
+    plant(path.join(cache, stranger));
+    expect(await run(cache, home)).toEqual(ok(home));
+    fs.rmSync(path.join(cache, name));
+    fs.rmSync(path.join(cache, lender));
+    expect((await run(cache, home)).stdout).toBe('PWNED\n');
+  });
+
+  it("another command's file that group or others can write is not borrowed", async () => {
+    const home = fresh();
+    const cache = privateCache(home);
+    plant(path.join(cache, lender), 0o620);
+    expect(await run(cache, home)).toEqual(ok(home));
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("another user's file is not borrowed", async () => {
+    const home = fresh();
+    const cache = privateCache(home);
+    plant(path.join(cache, lender));
+    fs.chownSync(path.join(cache, lender), 65534, 65534);
+    expect(await run(cache, home)).toEqual(ok(home));
+  });
+
+  it('a symbolic link under another command\'s name is not followed', async () => {
+    const home = fresh();
+    const cache = privateCache(home);
+    const elsewhere = path.join(home, 'payload.v8');
+    plant(elsewhere);
+    fs.symlinkSync(elsewhere, path.join(cache, lender));
+    expect(await run(cache, home)).toEqual(ok(home));
+  });
+
+  it("another build's or node version's file of another command is not borrowed", async () => {
+    const home = fresh();
+    const cache = privateCache(home);
+    const other = lender.slice(prefix.length);
+    plant(path.join(cache, `0123456789abcdef-${process.version}-${process.arch}-${other}`));
+    plant(path.join(cache, `${build.id}-v99.0.0-${process.arch}-${other}`));
+    plant(path.join(cache, `${build.id}-${process.version}-arm0-${other}`));
     expect(await run(cache, home)).toEqual(ok(home));
   });
 
