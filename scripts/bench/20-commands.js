@@ -168,7 +168,8 @@ function firstCalls(bin, env, e, log, c, t) {
     const d = `${base}-first`;
     fs.rmSync(d, { recursive: true, force: true });
     fs.mkdirSync(d, { mode: 0o700 });
-    if (fill) for (const n of fs.readdirSync(lender)) fs.copyFileSync(path.join(lender, n), path.join(d, n));
+    if (fill)
+      for (const n of fs.readdirSync(lender)) fs.copyFileSync(path.join(lender, n), path.join(d, n));
     return { ...env, XCTL_COMPILE_CACHE: d };
   };
   const ways = [
@@ -184,7 +185,7 @@ function firstCalls(bin, env, e, log, c, t) {
       prepare: folder(false),
     },
     {
-      what: 'first call after `webhooks crc` was cached (borrows its data; includes writing its own)',
+      what: 'first call after `webhooks crc` was cached (borrows its data; writes its own)',
       short: 'first call, borrowing webhooks crc',
       prepare: folder(true),
     },
@@ -201,10 +202,11 @@ function firstCalls(bin, env, e, log, c, t) {
       diffs.push(a - b);
     }
     const r = median(ratios);
-    log(`${e.short}: ${c.args.join(' ')} ${w.short}: ${r.toFixed(2)}x, ${median(diffs).toFixed(1)} ms added`);
+    const added = `${median(diffs).toFixed(1)} ms added`;
+    log(`${e.short}: ${c.args.join(' ')} ${w.short}: ${r.toFixed(2)}x, ${added}`);
     rows.push({
       name: `${e.label}: ${c.name} ${w.what}, / \`node -e 0\` (median of ${PAIRS / 2} pairwise ratios)`,
-      value: `${r.toFixed(2)}x; ${median(diffs).toFixed(1)} ms added`,
+      value: `${r.toFixed(2)}x; ${added}`,
       ...(w.target ? t(`≤ ${w.target}x`, r <= w.target) : {}),
     });
   }
