@@ -259,9 +259,10 @@ function readCache(file) {
  * A command's first call (no file of its own): the data another command wrote for the same
  * script (`<prefix><key><suffix>.v8`: same build, node and arch), read under readCache's checks.
  * V8 takes data made for the same source; the functions the other command did not run compile
- * lazily as usual, and the command's own file is written at exit. The choice: the most leading
- * words in common (`webhooks get` for `webhooks list`), then help or not as this call, then the
- * smallest file (data grows with each borrow: the union of the functions run), then the name.
+ * lazily as usual, and the command's own file is written at exit. The order tried: the most
+ * leading words in common (`webhooks get` for `webhooks list`), then help or not as this call,
+ * then the smallest file (data grows with each borrow: the union of the functions run), then the
+ * name; the first that passes readCache's checks is used.
  */
 function borrowCache(cache, suffix) {
   try {
@@ -278,25 +279,19 @@ function borrowCache(cache, suffix) {
       let shared = 0;
       while (shared < 3 && other[shared] === words[shared] && other[shared] !== 'help') shared++;
       const sameHelp = (other[other.length - 1] === 'help') === help ? 1 : 0;
-      candidates.push({ n, rank: shared * 2 + sameHelp });
+      // lstat: a link is looked at, never followed (readCache refuses it anyway).
+      const size = lstatOrUndefined(path.join(cache.root, n))?.size ?? Infinity;
+      candidates.push({ n, rank: shared * 2 + sameHelp, size });
     }
-    const best = Math.max(...candidates.map((c) => c.rank));
-    const ties = candidates.filter((c) => c.rank === best).map((c) => c.n);
-    ties.sort();
-    for (const n of ties.length > 1 ? bySize(cache.root, ties) : ties) {
-      const data = readCache(path.join(cache.root, n));
+    candidates.sort((a, b) => b.rank - a.rank || a.size - b.size || (a.n < b.n ? -1 : 1));
+    for (const c of candidates) {
+      const data = readCache(path.join(cache.root, c.n));
       if (data) return data;
     }
   } catch {
     // Nothing to borrow: compiled from source.
   }
   return undefined;
-}
-
-/** The names, smallest file first (lstat: a link is looked at, never followed). */
-function bySize(root, names) {
-  const size = (n) => lstatOrUndefined(path.join(root, n))?.size ?? Infinity;
-  return names.map((n) => ({ n, s: size(n) })).sort((a, b) => a.s - b.s).map((x) => x.n);
 }
 
 /**
