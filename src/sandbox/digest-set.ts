@@ -70,6 +70,21 @@ function hashAt(src: Uint32Array, at: number): number {
   return (h ^ (h >>> 15)) >>> 0;
 }
 
+/** Words per 4 KB memory page. */
+const PAGE_WORDS = 1024;
+
+/**
+ * A zeroed table of n words whose pages are already the process's own. A large typed array
+ * comes from the kernel untouched, and the rehash reads a slot before it writes it: the read
+ * maps the shared zero page and the write then faults a second time to replace it. Writing one
+ * word per page first takes the one fault each page needs (half the faults of a growth).
+ */
+export function freshTable(n: number) {
+  const k = new Uint32Array(n);
+  for (let i = 0; i < n; i += PAGE_WORDS) k[i] = 0;
+  return k;
+}
+
 export class DigestSet {
   private bits = MIN_BITS;
   private cap = 1 << MIN_BITS;
@@ -203,7 +218,7 @@ export class DigestSet {
     const oldCap = this.cap;
     this.bits = bits;
     this.cap = 1 << bits;
-    const k = new Uint32Array(this.cap * 2);
+    const k = freshTable(this.cap * 2);
     this.keys = k;
     this.used = 0;
     const mask = this.cap - 1;

@@ -1,6 +1,12 @@
 // The sandbox's exact digest set: adds, duplicates, deletes, growth, and the reserved prefixes.
 import { describe, expect, it } from 'vitest';
-import { DigestSet, parseDigest, parseDigestAt, parseDigestBytes } from '../../src/sandbox/digest-set.js';
+import {
+  DigestSet,
+  freshTable,
+  parseDigest,
+  parseDigestAt,
+  parseDigestBytes,
+} from '../../src/sandbox/digest-set.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 
 function digest(hex: string): Uint32Array {
@@ -115,5 +121,24 @@ describe('parseDigestBytes', () => {
       if (okA) expect(b).toEqual(a);
     }
     expect(parseDigestBytes(Buffer.from(hex, 'latin1'), 1, new Uint32Array(8), 0)).toBe(false);
+  });
+});
+
+describe('freshTable (the table a growth moves the entries into)', () => {
+  // 36 MB: more than glibc ever serves from its heap (its mmap threshold stops at 32 MB), so the
+  // array is always fresh pages from the kernel, whatever the test process allocated before.
+  const words = 9 * 1024 * 1024;
+
+  it('is zeroed, and its pages are written before anything reads them (one fault a page)', () => {
+    const faults = () => process.resourceUsage().minorPageFault;
+    const k = freshTable(words);
+    expect(k.length).toBe(words);
+    const before = faults();
+    let sum = 0;
+    // What the rehash does first on every page: read a slot. On a page nothing has written yet
+    // that maps the shared zero page, and the rehash's write then faults a second time.
+    for (let i = 0; i < words; i += 1024) sum += k[i]!;
+    expect(faults() - before).toBeLessThan(64);
+    expect(sum).toBe(0);
   });
 });
