@@ -102,6 +102,7 @@ export class DigestSet {
    * Tables a growth left behind, whose memory becomes blocks: their pages are already the
    * process's own (a fresh block is 512 page faults to fill), and nothing is allocated for them.
    * Growth to 2M digests leaves 30 MB of such tables, 15 of the 32 blocks those digests need.
+   * A set that stops growing keeps what is left of them (at most about half its table).
    */
   private spare: Array<{ buffer: ArrayBufferLike; at: number }> = [];
   /** Blocks made from old tables (for the tests). */
@@ -265,6 +266,7 @@ export class DigestSet {
       k[i * 2 + 1] = e;
       this.used++;
     }
-    if (old.byteLength >= BLOCK_WORDS * 4) this.spare.push({ buffer: old.buffer, at: old.byteOffset });
+    if (old.byteLength >= BLOCK_WORDS * 4)
+      this.spare.push({ buffer: old.buffer, at: old.byteOffset });
   }
 }

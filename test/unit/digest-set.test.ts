@@ -125,7 +125,7 @@ describe('parseDigestBytes', () => {
 });
 
 describe('DigestSet blocks made from the tables a growth leaves', () => {
-  it('holds every digest exactly when its blocks are old tables (and the old tables are used)', () => {
+  it('holds every digest exactly when its blocks are old tables (and uses them)', () => {
     // 600,000 digests: the table grows to 2^20 slots, leaving tables of 2 and 4 MB behind: 3 of
     // the 10 blocks the digests need.
     const n = 600_000;

@@ -97,7 +97,7 @@ describe('UploadScanner', () => {
     expect([...b!.words.subarray(49_999 * 8, 50_000 * 8)]).toEqual([...w]);
   });
 
-  it('checks every user of a run of one head: a bad one in the middle leaves the body to the JSON path', () => {
+  it('checks every user of a run of one head: a bad one in the middle means the JSON path', () => {
     const h = sha256Hex('x');
     const run = (middle: string) => {
       const users = Array.from({ length: 7 }, (_, i) => user('email', i));
@@ -123,10 +123,12 @@ describe('UploadScanner', () => {
     for (const middle of bad) {
       const b = run(middle);
       expect(scan(b, []), middle).toBeUndefined();
-      for (let c = 1; c < b.length; c++) expect(scan(b, [c]), `${middle} cut at ${c}`).toBeUndefined();
+      for (let c = 1; c < b.length; c++)
+        expect(scan(b, [c]), `${middle} cut at ${c}`).toBeUndefined();
     }
     // The separator after a run's user: a comma, or the operation's end; anything else fails.
-    const semi = Buffer.from(`[${op('Update', [user('email', 1), user('email', 2)]).replace('},{', '};{')}]`);
+    const two = op('Update', [user('email', 1), user('email', 2)]);
+    const semi = Buffer.from(`[${two.replace('},{', '};{')}]`);
     expect(scan(semi, [])).toBeUndefined();
   });
 
