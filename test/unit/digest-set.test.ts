@@ -1,6 +1,12 @@
 // The sandbox's exact digest set: adds, duplicates, deletes, growth, and the reserved prefixes.
 import { describe, expect, it } from 'vitest';
-import { DigestSet, parseDigest, parseDigestAt, parseDigestBytes } from '../../src/sandbox/digest-set.js';
+import {
+  DigestSet,
+  freshTable,
+  parseDigest,
+  parseDigestAt,
+  parseDigestBytes,
+} from '../../src/sandbox/digest-set.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 
 function digest(hex: string): Uint32Array {
@@ -115,5 +121,52 @@ describe('parseDigestBytes', () => {
       if (okA) expect(b).toEqual(a);
     }
     expect(parseDigestBytes(Buffer.from(hex, 'latin1'), 1, new Uint32Array(8), 0)).toBe(false);
+  });
+});
+
+describe('DigestSet blocks made from the tables a growth leaves', () => {
+  it('holds every digest exactly when its blocks are old tables (and uses them)', () => {
+    // 600,000 digests: the table grows to 2^20 slots, leaving tables of 2 and 4 MB behind: 3 of
+    // the 10 blocks the digests need.
+    const n = 600_000;
+    const words = new Uint32Array(n * 8);
+    let seed = 11;
+    for (let i = 0; i < words.length; i++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      words[i] = Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) >>> 0;
+    }
+    const s = new DigestSet();
+    for (let at = 0; at < n; at += 50_000) s.addMany(words, at, at + 50_000);
+    expect(s.reusedBlocks).toBe(3);
+    expect(s.size).toBe(n);
+    // Every digest reads back as written (a block laid over a live table would have lost some)
+    const hex = (i: number) =>
+      Array.from(words.subarray(i * 8, i * 8 + 8), (w) => w.toString(16).padStart(8, '0')).join('');
+    const want = Array.from({ length: n }, (_, i) => hex(i)).sort();
+    expect([...s.hex()].sort()).toEqual(want);
+    // and each is found again: no size change on a second pass, all gone after deletes.
+    s.addMany(words, 0, n);
+    expect(s.size).toBe(n);
+    for (let i = 0; i < n; i += 2) s.delete(words, i * 8);
+    expect(s.size).toBe(n / 2);
+  });
+});
+
+describe('freshTable (the table a growth moves the entries into)', () => {
+  // 36 MB: more than glibc ever serves from its heap (its mmap threshold stops at 32 MB), so the
+  // array is always fresh pages from the kernel, whatever the test process allocated before.
+  const words = 9 * 1024 * 1024;
+
+  it('is zeroed, and its pages are written before anything reads them (one fault a page)', () => {
+    const faults = () => process.resourceUsage().minorPageFault;
+    const k = freshTable(words);
+    expect(k.length).toBe(words);
+    const before = faults();
+    let sum = 0;
+    // What the rehash does first on every page: read a slot. On a page nothing has written yet
+    // that maps the shared zero page, and the rehash's write then faults a second time.
+    for (let i = 0; i < words; i += 1024) sum += k[i]!;
+    expect(faults() - before).toBeLessThan(64);
+    expect(sum).toBe(0);
   });
 });

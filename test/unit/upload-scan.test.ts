@@ -97,6 +97,41 @@ describe('UploadScanner', () => {
     expect([...b!.words.subarray(49_999 * 8, 50_000 * 8)]).toEqual([...w]);
   });
 
+  it('checks every user of a run of one head: a bad one in the middle means the JSON path', () => {
+    const h = sha256Hex('x');
+    const run = (middle: string) => {
+      const users = Array.from({ length: 7 }, (_, i) => user('email', i));
+      users[3] = middle;
+      return Buffer.from(`[${op('Update', users)}]`);
+    };
+    // A different head in the middle ends the run and starts another: still the compact shape.
+    const mixed = scan(run(user('handle', 3)), []);
+    expect([...mixed!.types.subarray(0, 7)]).toEqual([0, 0, 0, 2, 0, 0, 0]);
+    mixed!.release();
+    const bad = [
+      `{"email":["${h.toUpperCase()}"]}`,
+      `{"email":["${h.slice(0, 40)}g${h.slice(41)}"]}`,
+      `{"email":["${h.slice(1)}"]}`,
+      `{"email":["${h}0"]}`,
+      `{"email":["${h}","${h}"]}`,
+      `{"email":["${h}"],"handle":["${h}"]}`,
+      `{"email":["${h}"}`,
+      `{"email":["${h}"]]`,
+      `{"email":["${h}"]} `,
+      `{"emaul":["${h}"]}`,
+    ];
+    for (const middle of bad) {
+      const b = run(middle);
+      expect(scan(b, []), middle).toBeUndefined();
+      for (let c = 1; c < b.length; c++)
+        expect(scan(b, [c]), `${middle} cut at ${c}`).toBeUndefined();
+    }
+    // The separator after a run's user: a comma, or the operation's end; anything else fails.
+    const two = op('Update', [user('email', 1), user('email', 2)]);
+    const semi = Buffer.from(`[${two.replace('},{', '};{')}]`);
+    expect(scan(semi, [])).toBeUndefined();
+  });
+
   it('leaves everything else to the JSON path, at every cut', () => {
     const h = sha256Hex('x');
     const bad = [
