@@ -73,8 +73,18 @@ const lazyBuiltins = {
       const fns = keys.filter((k) => typeof real[k] === 'function' && /^[a-z][\w$]*$/.test(k));
       const lines = [
         `let m;\nconst load = () => (m ??= require(${JSON.stringify(`node:${args.path}`)}));`,
-        'const lazy = {};',
-        `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k] });`,
+        // The default export forwards every read to the module, loaded on the first: a proxy costs
+        // nothing to make, where a getter per export (zlib's 120-odd, crypto's 80) ran at every
+        // start of a script that imports one.
+        'const lazy = new Proxy({}, {',
+        '  get: (_t, k) => load()[k],',
+        '  has: (_t, k) => k in load(),',
+        '  ownKeys: () => Reflect.ownKeys(load()),',
+        '  getOwnPropertyDescriptor: (_t, k) => {',
+        '    const d = Reflect.getOwnPropertyDescriptor(load(), k);',
+        '    return d && { ...d, configurable: true };',
+        '  },',
+        '});',
         'export default lazy;',
         ...fns.map((k) => `export function ${k}(...a) {\n  return load().${k}(...a);\n}`),
       ];
