@@ -34,6 +34,8 @@ const dir = path.join(__dirname, '../dist/cli');
 const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
 /** What main.cjs requires to run a command group: a script of the build (scripts/bundle.js). */
 const GROUP_SCRIPT = /^\.\/(group-[a-z-]+)\.cjs$/;
+/** What a CommonJS module's body runs in (see run). */
+const WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
 /** Cache files kept (see writeCache). */
 const MAX_FILES = 64;
 /**
@@ -146,7 +148,8 @@ function run(name, cache, req) {
   const borrowed = own && !cachedData ? borrowCache(cache, suffix) : undefined;
   if (borrowed) cachedData = borrowed;
   const vm = require('node:vm');
-  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  // The build writes the wrapper into the file (scripts/bundle.js): no second copy to flatten.
+  const wrapped = source.startsWith(WRAPPER) ? source : `${WRAPPER}${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
   if (own && (!cachedData || borrowed || script.cachedDataRejected)) toWrite.push([own, script]);
   const mod = { exports: {} };

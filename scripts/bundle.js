@@ -73,13 +73,57 @@ const lazyBuiltins = {
       const fns = keys.filter((k) => typeof real[k] === 'function' && /^[a-z][\w$]*$/.test(k));
       const lines = [
         `let m;\nconst load = () => (m ??= require(${JSON.stringify(`node:${args.path}`)}));`,
-        'const lazy = {};',
-        `for (const k of ${JSON.stringify(keys)}) Object.defineProperty(lazy, k, { enumerable: true, get: () => load()[k] });`,
+        // The default export forwards every read to the module, loaded on the first: a proxy costs
+        // nothing to make, where a getter per export (zlib's 120-odd, crypto's 80) ran at every
+        // start of a script that imports one.
+        'const lazy = new Proxy({}, {',
+        '  get: (_t, k) => load()[k],',
+        '  has: (_t, k) => k in load(),',
+        '  ownKeys: () => Reflect.ownKeys(load()),',
+        '  getOwnPropertyDescriptor: (_t, k) => {',
+        '    const d = Reflect.getOwnPropertyDescriptor(load(), k);',
+        '    return d && { ...d, configurable: true };',
+        '  },',
+        '});',
         'export default lazy;',
         ...fns.map((k) => `export function ${k}(...a) {\n  return load().${k}(...a);\n}`),
       ];
       return { contents: lines.join('\n'), loader: 'js' };
     });
+  },
+};
+
+/**
+ * `import fs from 'node:fs'` becomes, in a CommonJS bundle, `__toESM(require('node:fs'), 1)` in
+ * every module that says it: a new object with a getter (and a closure) for each of the builtin's
+ * exports, fs's hundred-odd, per importing module (7 in main.cjs, 31 in the ads script): 2% of a
+ * short command's instructions and half its young-generation garbage. A module whose only use of
+ * a builtin is a default import gets it instead from a module of the script's own whose default
+ * export is node's module object itself, as `__toESM(..., 1)` makes it: one require, no copy.
+ * Named, namespace and dynamic imports (and anything this test cannot read) keep esbuild's way.
+ */
+const plainBuiltins = {
+  name: 'plain-builtins',
+  setup(b) {
+    const texts = new Map();
+    const defaultOnly = (importer, spec) => {
+      if (!texts.has(importer)) texts.set(importer, fs.readFileSync(importer, 'utf8'));
+      const text = texts.get(importer);
+      const q = spec.replace(/[/]/g, '\\/');
+      const all = text.match(new RegExp(`['"]${q}['"]`, 'g')) ?? [];
+      const stmt = new RegExp(`\\bimport\\s+(type\\s+[^;'"]*?|[A-Za-z_$][\\w$]*)\\s+from\\s+['"]${q}['"]`, 'g');
+      const forms = [...text.matchAll(stmt)].map((m) => m[1]);
+      return forms.length === all.length && forms.some((f) => !f.startsWith('type'));
+    };
+    b.onResolve({ filter: /^node:[a-z_/]+$/ }, (args) => {
+      if (args.namespace !== 'file' || args.importer.includes('node_modules')) return undefined;
+      if (args.kind !== 'import-statement' || !defaultOnly(args.importer, args.path)) return undefined;
+      return { path: args.path, namespace: 'plain-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'plain-builtin' }, (args) => ({
+      contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\n`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -227,7 +271,7 @@ const graph = await build({
   write: false,
   metafile: true,
   define: defines,
-  plugins: [deferChildProcess, lazyBuiltins, vendorOut],
+  plugins: [deferChildProcess, lazyBuiltins, plainBuiltins, vendorOut],
 });
 const owner = ownersOf(graph.metafile);
 const rel = (p) => path.relative(root, p).split(path.sep).join('/');
@@ -294,7 +338,7 @@ const names = await build({
   write: false,
   metafile: true,
   define: defines,
-  plugins: [deferChildProcess, lazyBuiltins, vendorOut],
+  plugins: [deferChildProcess, lazyBuiltins, plainBuiltins, vendorOut],
 });
 const exportsOf = new Map(
   Object.values(names.metafile.outputs)
@@ -322,8 +366,10 @@ const groupSide = {
       return undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'xctl' }, (args) => {
+      // An ES module: the stubs import `get` as a binding (a CommonJS holder would be copied into
+      // each stub by esbuild's interop, __toESM).
       if (args.path === 'xctl-holder')
-        return { contents: 'let t;\nexports.set = (x) => { t = x; };\nexports.get = (k) => t[k]();\n', loader: 'js' };
+        return { contents: 'let t;\nexport const set = (x) => { t = x; };\nexport const get = (k) => t[k]();\n', loader: 'js' };
       const script = args.path.slice('xctl-entry:'.length);
       const cases = Object.entries(GROUP_SCRIPTS)
         .filter(([, s]) => s === script)
@@ -361,7 +407,7 @@ const groupsBuild = await build({
   outdir,
   define: defines,
   banner,
-  plugins: [groupSide, deferChildProcess, lazyBuiltins, vendorOut],
+  plugins: [groupSide, deferChildProcess, lazyBuiltins, plainBuiltins, vendorOut],
   metafile: true,
 });
 for (const [f, o] of Object.entries(groupsBuild.metafile.inputs)) {
@@ -381,9 +427,52 @@ const result = await build({
   outdir,
   define: defines,
   banner,
-  plugins: [coreSide(imported), deferChildProcess, lazyBuiltins, vendorOut],
+  plugins: [coreSide(imported), deferChildProcess, lazyBuiltins, plainBuiltins, vendorOut],
   metafile: true,
 });
+/**
+ * The table's rows hand an ES module over as esbuild's namespace object itself. `require(esm)`
+ * compiles to `(init_x(), __toCommonJS(x_exports))`: a copy of the namespace, a new getter and
+ * closure per export, made for every core module a group imports, at every group load (the
+ * group's stub reads each export once; the copy only adds garbage). Dropping the call keeps the
+ * text's length (spaces instead of the name), so the source map stays exact; a module between
+ * the table's rows (an ES module with a wrapper of its own, as in a table of esbuild's making)
+ * would make a count differ: the build fails then instead of shipping half of it.
+ */
+function tableWithoutCopies() {
+  const file = path.join(outdir, 'main.cjs');
+  const text = fs.readFileSync(file, 'latin1');
+  const esm = [...imported].filter((f) => graph.metafile.inputs[f]?.format === 'esm');
+  const row = /("src\/[^"]+\.ts":\(\)=>\(init_[\w$]+\(\),)__toCommonJS\(([\w$]+_exports\d*)\)\)/g;
+  let n = 0;
+  const patched = text.replace(row, (_all, head, ns) => {
+    n++;
+    return `${head}(${' '.repeat('__toCommonJS'.length)}${ns}))`;
+  });
+  if (n !== esm.length || patched.length !== text.length)
+    throw new Error(`bundle: ${n} table rows without a copy, for ${esm.length} ES modules in the table`);
+  fs.writeFileSync(file, patched, 'latin1');
+}
+tableWithoutCopies();
+
+/**
+ * bin/xctl.js runs main.cjs and the group scripts as the body of a CommonJS function, which it
+ * used to build as `WRAPPER + source + '\n})'`: a second copy of the script that V8 flattens, in
+ * the young generation (main.cjs's 250 KB and the group's, twice: a third of what fills it before
+ * the first scavenge). The wrapper is in the file instead, on a line of its own (the source map
+ * gets an empty first line), so the launcher compiles the text it read. Nothing but the launcher
+ * runs these files; required directly, they would define the function and not call it.
+ */
+const LAUNCHER_WRAPPER = '(function (exports, require, module, __filename, __dirname) {';
+function wrapForLauncher(name) {
+  const file = path.join(outdir, `${name}.cjs`);
+  fs.writeFileSync(file, `${LAUNCHER_WRAPPER}\n${fs.readFileSync(file, 'latin1')}\n})\n`, 'latin1');
+  const map = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8'));
+  map.mappings = `;${map.mappings}`;
+  fs.writeFileSync(`${file}.map`, JSON.stringify(map));
+}
+for (const name of ['main', ...groupScripts.map((s) => `group-${s}`)]) wrapForLauncher(name);
+
 /**
  * Each vendor file's module.exports is what `import(lib)` of a CommonJS file gives in Node: the
  * default export itself, with the named ones on it (`const { default: open } = await import('open')`

@@ -55,6 +55,7 @@ export default async function ({ root, log }) {
   const sb = await startSandbox(bin);
   try {
     const s = sb.seed;
+    const floor = { FLOOR_URL: `${s.base_url}/2/webhooks`, FLOOR_BEARER: await appBearer(s) };
     const rows = [];
     for (const e of latencyEnvs()) {
       // The code cache (bin/xctl.js) in a folder of this run's own, filled by the warm-up calls
@@ -86,12 +87,58 @@ export default async function ({ root, log }) {
         )
           delete env[k];
       rows.push(...measure(bin, env, e, log));
+      rows.push(...measureFloor(root, env, e, log, floor));
     }
     return rows;
   } finally {
     sb.stop();
     fs.rmSync(cfgDir, { recursive: true, force: true });
   }
+}
+
+/** The app's bearer (POST /oauth2/token), the one `webhooks list` obtains and sends. */
+async function appBearer(s) {
+  const basic = Buffer.from(
+    `${encodeURIComponent(s.api_key)}:${encodeURIComponent(s.api_secret)}`,
+  ).toString('base64');
+  const res = await fetch(`${s.base_url}/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${basic}`,
+      'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  if (!res.ok) throw new Error(`POST /oauth2/token: ${res.status} ${await res.text()}`);
+  return (await res.json()).access_token;
+}
+
+/**
+ * The floor under the commands: floor-http-get.cjs, one `http.get` of the URL `webhooks list`
+ * calls, with the same bearer, the body printed. What node's HTTP stack alone costs, timed like
+ * the commands (pairwise against `node -e 0`), so the targets can be read against it.
+ */
+function measureFloor(root, env, e, log, floor) {
+  const node = process.execPath;
+  const script = path.join(root, 'scripts/bench/floor-http-get.cjs');
+  const fenv = { ...env, ...floor };
+  for (let i = 0; i < 3; i++) time(node, [script], fenv);
+  const ratios = [];
+  const diffs = [];
+  for (let i = 0; i < PAIRS; i++) {
+    const b = time(node, ['-e', '0'], env);
+    const a = time(node, [script], fenv);
+    ratios.push(a / b);
+    diffs.push(a - b);
+  }
+  const r = median(ratios);
+  log(`${e.short}: floor (node:http alone, one GET): ${r.toFixed(2)}x, ${median(diffs).toFixed(1)} ms added`);
+  return [
+    {
+      name: `${e.label}: floor: a bare \`http.get\` of /2/webhooks with the bearer, body printed (scripts/bench/floor-http-get.cjs) / \`node -e 0\` (median of ${PAIRS} pairwise ratios; ${median(diffs).toFixed(1)} ms added)`,
+      value: `${r.toFixed(2)}x`,
+    },
+  ];
 }
 
 function measure(bin, env, e, log) {

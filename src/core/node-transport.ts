@@ -35,6 +35,33 @@ export function closeTransports(): void {
   }
 }
 
+/** What node's own abort handling destroys a request with: the client maps it by name and code. */
+class AbortError extends Error {
+  override name = 'AbortError';
+  code = 'ABORT_ERR';
+  constructor(cause: unknown) {
+    super('The operation was aborted', { cause });
+  }
+}
+
+/**
+ * The request's signal, watched here instead of handed to http.request: node's own handling
+ * (addAbortSignal, and end-of-stream to drop its listener) cost every request about 6M
+ * instructions, 3% of a short command, for an abort that hardly ever comes. The effect is node's:
+ * the request is destroyed with an AbortError (a response being read ends with it), at once when
+ * the signal has fired already; the listener goes when the request closes.
+ */
+function watchAbort(cr: http.ClientRequest, signal: AbortSignal | undefined): void {
+  if (!signal) return;
+  const abort = () => cr.destroy(new AbortError(signal.reason));
+  if (signal.aborted) {
+    process.nextTick(abort);
+    return;
+  }
+  signal.addEventListener('abort', abort, { once: true });
+  cr.once('close', () => signal.removeEventListener('abort', abort));
+}
+
 /** A failure with the code the HTTP client maps to its message (timeouts named as undici names them). */
 function wireError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
@@ -45,7 +72,8 @@ export async function sendNode(req: TransportRequest): Promise<TransportResponse
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { ...req.headers };
     if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-    const cr = lib.request(req.url, { method: req.method, headers, agent, signal: req.signal });
+    const cr = lib.request(req.url, { method: req.method, headers, agent });
+    watchAbort(cr, req.signal);
     let settled = false;
     const headersTimer = setTimeout(
       () => cr.destroy(wireError(`no response headers within ${req.headersTimeoutMs} ms`, 'UND_ERR_HEADERS_TIMEOUT')),
