@@ -111,13 +111,15 @@ const plainBuiltins = {
       const text = texts.get(importer);
       const q = spec.replace(/[/]/g, '\\/');
       const all = text.match(new RegExp(`['"]${q}['"]`, 'g')) ?? [];
-      const stmt = new RegExp(`\\bimport\\s+(type\\s+[^;'"]*?|[A-Za-z_$][\\w$]*)\\s+from\\s+['"]${q}['"]`, 'g');
+      const clause = `(type\\s+[^;'"]*?|[A-Za-z_$][\\w$]*)`;
+      const stmt = new RegExp(`\\bimport\\s+${clause}\\s+from\\s+['"]${q}['"]`, 'g');
       const forms = [...text.matchAll(stmt)].map((m) => m[1]);
       return forms.length === all.length && forms.some((f) => !f.startsWith('type'));
     };
     b.onResolve({ filter: /^node:[a-z_/]+$/ }, (args) => {
       if (args.namespace !== 'file' || args.importer.includes('node_modules')) return undefined;
-      if (args.kind !== 'import-statement' || !defaultOnly(args.importer, args.path)) return undefined;
+      if (args.kind !== 'import-statement') return undefined;
+      if (!defaultOnly(args.importer, args.path)) return undefined;
       return { path: args.path, namespace: 'plain-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'plain-builtin' }, (args) => ({
@@ -369,7 +371,14 @@ const groupSide = {
       // An ES module: the stubs import `get` as a binding (a CommonJS holder would be copied into
       // each stub by esbuild's interop, __toESM).
       if (args.path === 'xctl-holder')
-        return { contents: 'let t;\nexport const set = (x) => { t = x; };\nexport const get = (k) => t[k]();\n', loader: 'js' };
+        return {
+          contents: [
+            'let t;',
+            'export const set = (x) => { t = x; };',
+            'export const get = (k) => t[k]();',
+          ].join('\n'),
+          loader: 'js',
+        };
       const script = args.path.slice('xctl-entry:'.length);
       const cases = Object.entries(GROUP_SCRIPTS)
         .filter(([, s]) => s === script)
@@ -450,7 +459,7 @@ function tableWithoutCopies() {
     return `${head}(${' '.repeat('__toCommonJS'.length)}${ns}))`;
   });
   if (n !== esm.length || patched.length !== text.length)
-    throw new Error(`bundle: ${n} table rows without a copy, for ${esm.length} ES modules in the table`);
+    throw new Error(`bundle: ${n} table rows without a copy, for ${esm.length} ES modules in it`);
   fs.writeFileSync(file, patched, 'latin1');
 }
 tableWithoutCopies();

@@ -132,10 +132,14 @@ function measureFloor(root, env, e, log, floor) {
     diffs.push(a - b);
   }
   const r = median(ratios);
-  log(`${e.short}: floor (node:http alone, one GET): ${r.toFixed(2)}x, ${median(diffs).toFixed(1)} ms added`);
+  const added = median(diffs).toFixed(1);
+  log(`${e.short}: floor (node:http alone, one GET): ${r.toFixed(2)}x, ${added} ms added`);
   return [
     {
-      name: `${e.label}: floor: a bare \`http.get\` of /2/webhooks with the bearer, body printed (scripts/bench/floor-http-get.cjs) / \`node -e 0\` (median of ${PAIRS} pairwise ratios; ${median(diffs).toFixed(1)} ms added)`,
+      name:
+        `${e.label}: floor: a bare \`http.get\` of /2/webhooks with the bearer, body printed ` +
+        `(scripts/bench/floor-http-get.cjs) / \`node -e 0\` (median of ${PAIRS} pairwise ratios; ` +
+        `${added} ms added)`,
       value: `${r.toFixed(2)}x`,
     },
   ];

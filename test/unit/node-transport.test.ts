@@ -140,7 +140,7 @@ describe('node transport', () => {
 
   // The transport watches the signal itself (node's handling in http.request cost every request
   // about 3% of a short command): the same errors as node's, and no listener left behind.
-  it('a signal that has fired already: an AbortError carrying its reason, nothing answered', async () => {
+  it('a signal that has fired already: an AbortError with its reason, nothing sent', async () => {
     let asked = 0;
     const s = await serve((_q, r) => {
       asked++;
@@ -153,11 +153,15 @@ describe('node transport', () => {
       () => undefined,
       (x: unknown) => x as Error & { code?: string },
     );
-    expect({ name: e?.name, code: e?.code, cause: e?.cause }).toEqual({ name: 'AbortError', code: 'ABORT_ERR', cause: why });
+    expect({ name: e?.name, code: e?.code, cause: e?.cause }).toEqual({
+      name: 'AbortError',
+      code: 'ABORT_ERR',
+      cause: why,
+    });
     expect(asked).toBe(0);
   });
 
-  it('an abort while the body is read ends the read; a request done leaves no listener on the signal', async () => {
+  it('an abort mid-body ends the read; a request done leaves no listener behind', async () => {
     const s = await serve((q, r) => {
       if (q.url === '/slow') {
         r.writeHead(200, { 'content-length': '100' });
