@@ -372,11 +372,7 @@ const groupSide = {
       // each stub by esbuild's interop, __toESM).
       if (args.path === 'xctl-holder')
         return {
-          contents: [
-            'let t;',
-            'export const set = (x) => { t = x; };',
-            'export const get = (k) => t[k]();',
-          ].join('\n'),
+          contents: ['let t;', 'export const set = (x) => { t = x; };', 'export const get = (k) => t[k]();'].join('\n'),
           loader: 'js',
         };
       const script = args.path.slice('xctl-entry:'.length);

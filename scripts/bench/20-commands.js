@@ -98,9 +98,7 @@ export default async function ({ root, log }) {
 
 /** The app's bearer (POST /oauth2/token), the one `webhooks list` obtains and sends. */
 async function appBearer(s) {
-  const basic = Buffer.from(
-    `${encodeURIComponent(s.api_key)}:${encodeURIComponent(s.api_secret)}`,
-  ).toString('base64');
+  const basic = Buffer.from(`${encodeURIComponent(s.api_key)}:${encodeURIComponent(s.api_secret)}`).toString('base64');
   const res = await fetch(`${s.base_url}/oauth2/token`, {
     method: 'POST',
     headers: {
@@ -219,8 +217,7 @@ function firstCalls(bin, env, e, log, c, t) {
     const d = `${base}-first`;
     fs.rmSync(d, { recursive: true, force: true });
     fs.mkdirSync(d, { mode: 0o700 });
-    if (fill)
-      for (const n of fs.readdirSync(lender)) fs.copyFileSync(path.join(lender, n), path.join(d, n));
+    if (fill) for (const n of fs.readdirSync(lender)) fs.copyFileSync(path.join(lender, n), path.join(d, n));
     return { ...env, XCTL_COMPILE_CACHE: d };
   };
   const ways = [

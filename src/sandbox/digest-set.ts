@@ -266,7 +266,6 @@ export class DigestSet {
       k[i * 2 + 1] = e;
       this.used++;
     }
-    if (old.byteLength >= BLOCK_WORDS * 4)
-      this.spare.push({ buffer: old.buffer, at: old.byteOffset });
+    if (old.byteLength >= BLOCK_WORDS * 4) this.spare.push({ buffer: old.buffer, at: old.byteOffset });
   }
 }

@@ -454,7 +454,7 @@ describe.each([
     expect(await run(cache, home)).toEqual(ok(home));
   });
 
-  it('a symbolic link under another command\'s name is not followed', async () => {
+  it("a symbolic link under another command's name is not followed", async () => {
     const home = fresh();
     const cache = privateCache(home);
     const elsewhere = path.join(home, 'payload.v8');

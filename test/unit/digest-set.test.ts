@@ -1,12 +1,6 @@
 // The sandbox's exact digest set: adds, duplicates, deletes, growth, and the reserved prefixes.
 import { describe, expect, it } from 'vitest';
-import {
-  DigestSet,
-  freshTable,
-  parseDigest,
-  parseDigestAt,
-  parseDigestBytes,
-} from '../../src/sandbox/digest-set.js';
+import { DigestSet, freshTable, parseDigest, parseDigestAt, parseDigestBytes } from '../../src/sandbox/digest-set.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 
 function digest(hex: string): Uint32Array {

@@ -123,8 +123,7 @@ describe('UploadScanner', () => {
     for (const middle of bad) {
       const b = run(middle);
       expect(scan(b, []), middle).toBeUndefined();
-      for (let c = 1; c < b.length; c++)
-        expect(scan(b, [c]), `${middle} cut at ${c}`).toBeUndefined();
+      for (let c = 1; c < b.length; c++) expect(scan(b, [c]), `${middle} cut at ${c}`).toBeUndefined();
     }
     // The separator after a run's user: a comma, or the operation's end; anything else fails.
     const two = op('Update', [user('email', 1), user('email', 2)]);
