@@ -42,8 +42,8 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   // The platform's names only (aliases resolved): an unknown type would match nothing, silently.
   const body = { event_type: eventType, user_id: opts.userId, payload };
   const types = `event types: ${ACTIVITY_EVENT_TYPES.join(' ')}`;
-  const { didYouMean } = await import('../../core/suggest.js');
-  const near = canonicalEventType(eventType) ? '' : didYouMean(eventType.slice(0, 80), ACTIVITY_EVENT_TYPES);
+  // The suggestions only for a name that is not the platform's (the check below then refuses it).
+  const near = canonicalEventType(eventType) ? '' : await nearEventTypes(eventType);
   checkInput(SANDBOX_ADMIN_ENDPOINTS.events, { body }, { event_type: near ? `${near.slice(2, -1)}; ${types}` : types });
   const http = await ctx.http();
   const res = await http.request<{ data: Record<string, unknown> }>({
@@ -66,4 +66,10 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
     ctx.io.info(
       'deliveries 0: no subscription matches; run `xctl webhooks listen --register` (or `xctl activity stream`) to receive events',
     );
+}
+
+/** " (did you mean ...?)" for an unknown event type, or "". */
+async function nearEventTypes(eventType: string): Promise<string> {
+  const { didYouMean } = await import('../../core/suggest.js');
+  return didYouMean(eventType.slice(0, 80), ACTIVITY_EVENT_TYPES);
 }
