@@ -4,7 +4,14 @@ import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
 import { stringifyJson } from '../core/json.js';
 import { V1Code } from '../contract/service-errors.js';
 import type { ErrorStyle } from '../contract/endpoint.js';
-import { messageOf, validate, type Described, type EndpointInput, type ValidateEnv } from '../contract/params.js';
+import {
+  messageOf,
+  validate,
+  type Described,
+  type EndpointInput,
+  type Invalid,
+  type ValidateEnv,
+} from '../contract/params.js';
 
 export type { ErrorStyle };
 
@@ -170,6 +177,24 @@ export function checkV2Input(e: Described, input: EndpointInput, env: ValidateEn
   const extra = { parameter: v.label ?? v.name, ...(v.value !== undefined ? { value: v.value } : {}) };
   if (v.code !== undefined) throw failure(400, String(v.code), messageOf(v, 'service'), extra);
   throw problem(400, 'Invalid Request', messageOf(v, 'service'), extra);
+}
+
+/**
+ * The same in v1.1's error shape: a missing parameter is code 170 (MissingParameter), worded by
+ * `missing` (validate()'s words unless the endpoint's family has the platform's own), unless the
+ * parameter names its own code; any other refusal in validate()'s words with the parameter's
+ * code (44, invalid parameter, by default).
+ */
+export function checkV1Input(
+  e: Described,
+  input: EndpointInput,
+  missing: (v: Invalid) => string = (v) => messageOf(v, 'service'),
+): void {
+  const v = validate(e, input);
+  if (!v) return;
+  if (v.code === undefined && v.words.startsWith('is required'))
+    throw v1Error(400, V1Code.MissingParameter, missing(v));
+  throw v1Error(400, Number(v.code ?? V1Code.InvalidParameter) as V1Code, messageOf(v, 'service'));
 }
 
 /** A query string as validate() reads it (the first value of each name). */

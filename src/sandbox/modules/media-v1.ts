@@ -4,8 +4,7 @@
 // simple_upload, the Ads SDK's media example), and the v2 one-shot `POST /2/media/upload`
 // (multipart or JSON base64; also the quickstart's `command=` form, answered in the v2 envelope).
 import type { SandboxApp } from '../app.js';
-import { ok, problem, queryOf, v1Error, type Reply, type SReq } from '../http.js';
-import { messageOf, validate, type Described, type EndpointInput } from '../../contract/params.js';
+import { checkV1Input, ok, problem, queryOf, v1Error, type Reply, type SReq } from '../http.js';
 import { V1Code } from '../../contract/service-errors.js';
 import { FINALIZE_EXPIRES_SECS, MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../contract/media.js';
 import {
@@ -26,13 +25,6 @@ const V1_EXPIRES_SECS = 86_400;
 
 const v1Fail: Fail = (detail) => v1Error(400, V1Code.InvalidParameter, detail);
 
-/** The contract's check in v1.1's shape: a missing parameter is code 170, any other refusal 44. */
-function checkV1(e: Described, input: EndpointInput): void {
-  const v = validate(e, input);
-  if (!v) return;
-  const missing = v.words.startsWith('is required');
-  throw v1Error(400, missing ? V1Code.MissingParameter : V1Code.InvalidParameter, messageOf(v, 'service'));
-}
 const v2Fail: Fail = (detail, parameter) => problem(400, 'Invalid Request', detail, parameter ? { parameter } : {});
 
 /** The request's fields, as v1.1 clients send them: multipart, form-urlencoded or the query. */
@@ -133,7 +125,7 @@ function bodyOf(f: Map<string, Buffer>): Record<string, unknown> {
 /** POST /1.1/media/upload.json: chunked by `command`, or the simple upload of a whole file. */
 function v1Upload(app: SandboxApp, req: SReq): Reply {
   const f = fieldsOf(req);
-  checkV1(MEDIA_V1_ENDPOINTS.upload, { body: bodyOf(f) });
+  checkV1Input(MEDIA_V1_ENDPOINTS.upload, { body: bodyOf(f) });
   if (f.has('command')) return byCommand(app, req, f, V1);
   // validate() has required the file (media or media_data, one of them).
   const bytes = bytesOf(f) ?? Buffer.alloc(0);
@@ -149,7 +141,7 @@ function v1Upload(app: SandboxApp, req: SReq): Reply {
 
 /** GET /1.1/media/upload.json?command=STATUS&media_id=... */
 function v1Status(app: SandboxApp, req: SReq): Reply {
-  checkV1(MEDIA_V1_ENDPOINTS.status, { query: queryOf(req) });
+  checkV1Input(MEDIA_V1_ENDPOINTS.status, { query: queryOf(req) });
   const u = live(app, req.query.get('media_id') ?? undefined, req.auth.userId ?? '', v1Fail);
   if (!u.finalized) throw v1Fail(`media ${u.id} is not finalized yet`, 'media_id');
   return ok(v1Shape(app, u));

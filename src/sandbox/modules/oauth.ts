@@ -2,8 +2,8 @@
 // (credentials-webhooks.md sections 3.1, 4.1, 4.2; platform-notes.md "Token endpoints").
 import type { SandboxApp } from '../app.js';
 import { userV1 } from '../user-profile.js';
-import { ok, queryOf, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
-import { messageOf, validate, type Described, type EndpointInput } from '../../contract/params.js';
+import { checkV1Input as checkV1, ok, queryOf, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
+import { validate, type Described, type EndpointInput } from '../../contract/params.js';
 import { randomDigits, randomToken, type RequestToken, type SandboxAppRecord } from '../state.js';
 import { isLoopbackHost } from '../../contract/hosts.js';
 import { OAUTH_ENDPOINTS as E } from '../../contract/oauth.js';
@@ -331,17 +331,9 @@ function invalidateBearer(app: SandboxApp, req: SReq): Reply {
   return ok({ access_token: old });
 }
 
-/**
- * The contract's check (validate()) in the v1.1 error shape: a missing parameter in the platform's
- * `Missing required parameter: name` unless the parameter names its own code, any other refusal
- * in validate()'s words with the parameter's code (44, invalid parameter, by default).
- */
+/** The contract's check in v1.1's shape, a missing parameter in the platform's words. */
 function checkV1Input(e: Described, input: EndpointInput): void {
-  const v = validate(e, input);
-  if (!v) return;
-  if (v.code === undefined && v.words.startsWith('is required'))
-    throw v1Error(400, V1Code.MissingParameter, `Missing required parameter: ${v.name}`);
-  throw v1Error(400, Number(v.code ?? V1Code.InvalidParameter) as V1Code, messageOf(v, 'service'));
+  checkV1(e, input, (v) => `Missing required parameter: ${v.name}`);
 }
 
 /** The OAuth 1.0a and app-only (bearer) endpoints, each a named function of (app, req). */
