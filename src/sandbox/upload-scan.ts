@@ -45,8 +45,10 @@ function buffersFor(users: number): { words: Uint32Array; types: Uint8Array } {
   return { words: new Uint32Array(users * 8), types: new Uint8Array(users) };
 }
 
+// An operation's times are taken as printable ASCII without escapes: a raw control character is
+// not JSON, and JSON.parse of the raw text would throw where the JSON path answers 400.
 const OP_HEAD =
-  /\{"operation_type":"(Update|Delete)","params":\{(?:"effective_at":("[^"\\]*"),)?(?:"expires_at":("[^"\\]*"),)?"users":\[/y;
+  /\{"operation_type":"(Update|Delete)","params":\{(?:"effective_at":("[ !#-[\]-~]*"),)?(?:"expires_at":("[ !#-[\]-~]*"),)?"users":\[/y;
 const USER_HEAD = /\{"(email|device_id|handle|twitter_id|service_id|phone_number)":\["/y;
 /** An operation's head is matched on this much text (a longer one takes the JSON path). */
 const OP_WINDOW = 512;

@@ -430,7 +430,7 @@ async function signedFetch(method: string, path: string, body?: unknown): Promis
       authorization: oauth1Header(keys, { method, url }),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    body: body === undefined ? undefined : Buffer.isBuffer(body) ? body : JSON.stringify(body),
   });
 }
 
@@ -515,6 +515,15 @@ describe('audience uploads: the upload verbs and the endpoints refuse the same o
     expect(a.detail).toBe('operation_type must be Update or Delete (got "Create")');
     const b = await adsSays('POST', listPath('do_not_reach_list'), op({ effective_at: iso(Date.now()) }));
     expect(b.detail).toBe('effective_at is not accepted for do-not-reach lists (the current time is used)');
+  });
+
+  it('a time holding a raw control character: not JSON, in the compact shape or not', async () => {
+    // The compact shape the scan reads as the body arrives, but not JSON (a tab inside a string).
+    const text = JSON.stringify(op({ expires_at: 'X' })).replace('"X"', '"2026-01-01\tT00:00:00Z"');
+    const compact = await adsSays('POST', listPath('custom_audience'), Buffer.from(text));
+    const spaced = await adsSays('POST', listPath('custom_audience'), Buffer.from(text.replace('[{', '[ {')));
+    expect(compact.status).toBe(400);
+    expect(compact).toEqual(spaced);
   });
 });
 

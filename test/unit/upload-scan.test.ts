@@ -149,6 +149,10 @@ describe('UploadScanner', () => {
       `[${op('Update', [])}]`,
       `[${op('Upsert', [user('email', 1)])}]`,
       `[${op('Update', [user('email', 1)], '"effective_at":"a\\"b",')}]`,
+      // Not a JSON string (a raw control character), or not ASCII: the JSON path's error.
+      `[${op('Update', [user('email', 1)], '"effective_at":"2026-01-01\tT00:00:00Z",')}]`,
+      `[${op('Update', [user('email', 1)], '"expires_at":"2026-01-01\nT00:00:00Z",')}]`,
+      `[${op('Update', [user('email', 1)], '"effective_at":"2026-01-01T00:00:00Z\u00e9",')}]`,
       `[{"params":{"users":[${user('email', 1)}]},"operation_type":"Update"}]`,
     ];
     for (const text of bad) {
