@@ -7,7 +7,6 @@ import { checkV2Input, ok, problem, queryOf, type Reply, type SReq } from '../ht
 import { canonicalEventType } from '../../contract/activity.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { saveSnapshot } from '../snapshot.js';
-import { errorMessage } from '../../core/errors.js';
 import { stringOrUndefined, isRecord } from '../../contract/guards.js';
 
 /** Longest a `GET /_sandbox/logs?wait_ms=` holds the request open. */
@@ -36,15 +35,13 @@ export function install(app: SandboxApp): void {
   r.serve(E.faults, () => ok({ faults: app.faults.spec, injected: app.faults.injected }));
   r.serve(E.setFaults, (req) => {
     const body = obj(req.json());
+    // The spec's check, as a v2 problem naming the parameter; Faults.set's own (the same
+    // validate()) then has nothing left to refuse.
     checkV2Input(E.setFaults, { body });
-    try {
-      const spec = app.faults.set(body);
-      app.rates.override = spec.rate_limit;
-      app.rates.reset();
-      return ok({ faults: spec });
-    } catch (e) {
-      throw problem(400, 'Invalid Request', errorMessage(e));
-    }
+    const spec = app.faults.set(body);
+    app.rates.override = spec.rate_limit;
+    app.rates.reset();
+    return ok({ faults: spec });
   });
   r.serve(E.clearFaults, () => {
     app.faults.set({});
