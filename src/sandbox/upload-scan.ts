@@ -39,6 +39,11 @@ export class ScannedBatch {
 const POOL: Array<{ words: Uint32Array; types: Uint8Array }> = [];
 const POOL_MAX = 4;
 
+/** Buffers in the pool (for the tests). */
+export function pooledBuffers(): number {
+  return POOL.length;
+}
+
 function buffersFor(users: number): { words: Uint32Array; types: Uint8Array } {
   const i = POOL.findIndex((b) => b.types.length >= users);
   if (i >= 0) return POOL.splice(i, 1)[0]!;

@@ -10,6 +10,7 @@ import type { Endpoint } from '../../src/contract/endpoint.js';
 import { ACCOUNT_ACTIVITY_ENDPOINTS } from '../../src/contract/account-activity.js';
 import { ACTIVITY_ENDPOINTS } from '../../src/contract/activity.js';
 import { UPLOAD_ENDPOINTS } from '../../src/contract/audience-users.js';
+import { pooledBuffers } from '../../src/sandbox/upload-scan.js';
 import { MEDIA_ENDPOINTS, MEDIA_V1_ENDPOINTS } from '../../src/contract/media.js';
 import { OAUTH_ENDPOINTS } from '../../src/contract/oauth.js';
 import { OAUTH2_ENDPOINTS } from '../../src/contract/oauth2.js';
@@ -515,6 +516,19 @@ describe('audience uploads: the upload verbs and the endpoints refuse the same o
     expect(a.detail).toBe('operation_type must be Update or Delete (got "Create")');
     const b = await adsSays('POST', listPath('do_not_reach_list'), op({ effective_at: iso(Date.now()) }));
     expect(b.detail).toBe('effective_at is not accepted for do-not-reach lists (the current time is used)');
+  });
+
+  it('a refused batch read by the scan gives its buffers back, as an applied one does', async () => {
+    const path = listPath('custom_audience');
+    // Compact bodies (JSON.stringify's) of one size: the scan reads them. The first, applied,
+    // leaves a buffer in the pool that the second, refused, takes.
+    const now = sb.app.clock.now();
+    expect((await signedFetch('POST', path, op({ expires_at: iso(now + DAY) }))).status).toBe(200);
+    const pooled = pooledBuffers();
+    expect(pooled).toBeGreaterThan(0);
+    const refused = await adsSays('POST', path, op({ expires_at: iso(now - DAY) }));
+    expect(refused.status).toBe(400);
+    expect(pooledBuffers()).toBe(pooled);
   });
 
   it('a time holding a raw control character: not JSON, in the compact shape or not', async () => {

@@ -130,8 +130,6 @@ interface Checked {
   words: Uint32Array;
   types: Uint8Array;
   total: number;
-  /** The scanned body's buffers, given back once applied. */
-  scanned?: ScannedBatch;
 }
 
 /** The identifier types each kind of list takes, by wire name, with their digest type numbers. */
@@ -167,7 +165,7 @@ function checkedScan(b: ScannedBatch, checkOperation: (op: unknown) => void): Ch
     checkOperation({ operation_type: op.del ? 'Delete' : 'Update', params });
   }
   const ops = b.ops.map((op) => ({ del: op.del, from: op.from, to: op.to, other: [] }));
-  return { ops, words: b.words, types: b.types, total: b.total, scanned: b };
+  return { ops, words: b.words, types: b.types, total: b.total };
 }
 
 /**
@@ -295,6 +293,19 @@ function applyChecked(lu: ListUsers, checked: Checked): void {
 }
 
 function handler(kind: Kind) {
+  const serve = batchHandler(kind);
+  return (req: SReq, app: SandboxApp) => {
+    try {
+      return serve(req, app);
+    } finally {
+      // The scanned body's buffers go back to the pool however the request ends (applied,
+      // refused, or a list not found): nothing reads them afterwards.
+      if (req.scanned instanceof ScannedBatch) req.scanned.release();
+    }
+  };
+}
+
+function batchHandler(kind: Kind) {
   return (req: SReq, app: SandboxApp) => {
     accountFor(req, app);
     const idParam = kind === 'custom_audiences' ? 'custom_audience_id' : 'do_not_reach_list_id';
@@ -309,15 +320,11 @@ function handler(kind: Kind) {
       );
     const checked = checkBatch(req, app, kind);
     const request = { params: { account_id: req.params.account_id, [idParam]: id } };
-    try {
-      // Fault knob: answer with a short count and apply nothing, as a failed batch would.
-      if (app.faults.roll('short_count_rate', req.method, req.path)) {
-        return ok({ request, data: { success_count: Math.max(0, checked.total - 1), total_count: checked.total } });
-      }
-      applyChecked(usersOf(app, kind, id), checked);
-    } finally {
-      checked.scanned?.release();
+    // Fault knob: answer with a short count and apply nothing, as a failed batch would.
+    if (app.faults.roll('short_count_rate', req.method, req.path)) {
+      return ok({ request, data: { success_count: Math.max(0, checked.total - 1), total_count: checked.total } });
     }
+    applyChecked(usersOf(app, kind, id), checked);
     list.audience_size = distinctUsers(app, kind, id);
     list.updated_at = app.clock.iso();
     return ok({ request, data: { success_count: checked.total, total_count: checked.total } });
