@@ -3,8 +3,6 @@
 // recorded answers carry about 45 fields). Values are fixed per user, derived from its id.
 import type { SandboxUser } from './state.js';
 
-export { USER_FIELDS } from '../contract/users.js';
-
 /** Numbers that differ per user but never change (counts, the account's creation time). */
 function facts(u: SandboxUser): {
   created: number;
