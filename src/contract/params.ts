@@ -95,7 +95,7 @@ export function validate(e: Described, input: EndpointInput, env: ValidateEnv = 
     }
     const own = p.refuse?.(v, env);
     if (own !== undefined) return { ...who(p), value: v, words: own };
-    if (!p.ok(v, env)) return { ...who(p), value: v, words: `must be ${p.rule} (got ${(p.shown ?? json)(v)})` };
+    if (!p.ok(v, env)) return { ...who(p), value: v, words: `must be ${p.rule} (got ${cut((p.shown ?? json)(v))})` };
   }
   for (const r of e.rules ?? []) {
     const why = r.refuse(input, env);
@@ -121,6 +121,13 @@ export function messageOf(v: Invalid, side: 'cli' | 'service'): string {
 
 function json(v: unknown): string {
   return JSON.stringify(v) ?? String(v);
+}
+
+/** Most of a refused value a message shows: a payload of megabytes is not echoed whole. */
+const SHOWN_MAX = 200;
+
+function cut(shown: string): string {
+  return shown.length > SHOWN_MAX ? `${shown.slice(0, SHOWN_MAX)}... (${shown.length} characters)` : shown;
 }
 
 type Place = { in: ParamPlace; flag?: string; label?: string; required?: boolean; code?: string | number };

@@ -617,6 +617,16 @@ describe('the sandbox verbs and the admin endpoints refuse the same inputs in th
     });
   }
 
+  it('a long refused value is shown cut short, on both sides', async () => {
+    const data = `[${Array.from({ length: 2000 }, (_, i) => i).join(',')}]`;
+    const shown = `${data.slice(0, 200)}... (${data.length} characters)`;
+    const cli = await cliSays(trigger({ eventType: 'dm.received', data }));
+    expect(cli).toBe(`--data must be a JSON object (got ${shown})`);
+    const payload: unknown = JSON.parse(data);
+    const sandbox = await adminSays('POST', '/_sandbox/events', { event_type: 'dm.received', payload });
+    expect(sandbox).toEqual({ status: 400, detail: `payload must be a JSON object (got ${shown})` });
+  });
+
   it("the endpoints no verb sends to refuse in the contract's words", async () => {
     expect((await adminSays('GET', '/_sandbox/deliveries?limit=all')).detail).toBe(
       'limit must be a whole number 1-1000 (got "all")',
