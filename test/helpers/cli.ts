@@ -155,3 +155,24 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
     },
   };
 }
+
+/**
+ * A command line as argv: xctl`ads campaigns get ${id} --with-deleted`. The literal text splits on
+ * white space; each `${value}` is one argument whatever it holds (a list, one argument per item).
+ * A value glued to literal text (`--x=${v}`) throws: write it as its own argument.
+ */
+export function xctl(parts: TemplateStringsArray, ...values: Array<string | number | readonly string[]>): string[] {
+  const out: string[] = [];
+  parts.raw.forEach((raw, i) => {
+    const text = parts[i]!;
+    const glued = (i > 0 && /^\S/.test(text)) || (i < values.length && /\S$/.test(text));
+    if (glued) throw new Error(`xctl\`${parts.raw.join('${…}')}\`: a value glued to text near "${raw}"`);
+    out.push(...text.split(/\s+/).filter(Boolean));
+    if (i < values.length) {
+      const v = values[i]!;
+      if (typeof v === 'string' || typeof v === 'number') out.push(String(v));
+      else out.push(...v);
+    }
+  });
+  return out;
+}
