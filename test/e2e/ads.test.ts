@@ -1487,16 +1487,9 @@ describe('creatives', () => {
 
     it('a first CTA of 20 characters after the # is accepted by the sandbox', async () => {
       // 20 characters without the # pass.
-      const ok = await t.json([
-        'ads',
-        'conversation-cards',
-        'create',
-        ...base,
-        '--title',
-        't'.repeat(23),
-        '--first-cta',
-        '#' + 'a'.repeat(20),
-      ]);
+      const ok = await t.json(
+        xctl`ads conversation-cards create ${base} --title ${'t'.repeat(23)} --first-cta ${'#' + 'a'.repeat(20)}`,
+      );
       expect(ok.first_cta).toHaveLength(21);
     });
   });
