@@ -243,16 +243,7 @@ describe('pipeline 2a: an upload in a PTY log (script), CI=true', () => {
       const cmd = [
         process.execPath,
         BIN,
-        'audiences',
-        'upload',
-        id,
-        input,
-        '--type',
-        'email',
-        '--batch-size',
-        '500',
-        '--concurrency',
-        '1',
+        ...xctl`audiences upload ${id} ${input} --type email --batch-size 500 --concurrency 1`,
       ]
         .map((a) => `'${a}'`)
         .join(' ');
