@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
-import { digests, emails, range, sandboxMembers } from '../helpers/audiences.js';
+import { digests, emails, journalPast, pendingJournal, range, sandboxMembers } from '../helpers/audiences.js';
 import { BIN, tempDir, xctl } from '../helpers/cli.js';
 
 let t: AdsSandbox;
@@ -749,24 +749,14 @@ describe('audiences apply', () => {
   it('kill -9 in the middle of apply, then apply again: converges, no record lost', async () => {
     const next = [...range(1000, 3000), ...range(10_000, 22_000)]; // 124 requests of 100
     write('news.csv', ['E-mail Address', ...emails(next)]);
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      owner,
-      `${ids.Newsletter}.email.pending`,
-      'journal.jsonl',
-    );
+    const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
     const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 100 --concurrency 2`;
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, ...t.env },
       stdio: 'ignore',
     });
-    for (let i = 0; i < 2400; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 30) break;
-    }
+    await journalPast(journal, 30);
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     await t.admin('DELETE', '/_sandbox/faults');
@@ -790,14 +780,7 @@ describe('audiences apply', () => {
   it('Ctrl-C drains, exits 130 and names what is unfinished; the next apply finishes it', async () => {
     const next = range(5000, 30_000);
     write('news.csv', ['E-mail Address', ...emails(next)]);
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      owner,
-      `${ids.Newsletter}.email.pending`,
-      'journal.jsonl',
-    );
+    const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
     const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 250 --concurrency 2`;
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -808,12 +791,7 @@ describe('audiences apply', () => {
     let stdout = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.stdout.on('data', (d) => (stdout += d));
-    for (
-      let i = 0;
-      i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 10);
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 25));
+    await journalPast(journal, 10);
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', r));
     await t.admin('DELETE', '/_sandbox/faults');
