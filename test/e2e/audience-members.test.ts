@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 import { startAdsSandbox, type AdsReply, type AdsSandbox } from '../helpers/ads.js';
-import { range, sandboxMembers, seedAudience, sha } from '../helpers/audiences.js';
+import { journalPast, pendingJournal, range, sandboxMembers, seedAudience, sha } from '../helpers/audiences.js';
 import { BIN, tempDir, xctl } from '../helpers/cli.js';
 
 let t: AdsSandbox;
@@ -117,21 +117,11 @@ describe('audiences sync', () => {
     const next = emailFile([...range(4_000, 8_000), ...range(50_000, 62_000)]);
     const args = xctl`audiences sync ${id} ${next.file} --type email --batch-size 100 --concurrency 2 --max-removes
       100% -o json`;
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      t.sb.seed.account_id,
-      `${id}.email.pending`,
-      'journal.jsonl',
-    );
+    const journal = pendingJournal(t.configDir, t.sb.seed.account_id, id);
     // drop_if_gone: requests in flight at the kill are not applied, as a real server may do.
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 120, match: '/users$', drop_if_gone: true });
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
-    for (let i = 0; i < 2400; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 60) break; // into the adds
-    }
+    await journalPast(journal, 60); // into the adds
     child.kill('SIGKILL');
     await new Promise((r) => child.on('close', r));
     await t.admin('DELETE', '/_sandbox/faults');
@@ -189,14 +179,7 @@ describe('audiences sync', () => {
     const id = audience();
     const f = emailFile(range(0, 20_000));
     const args = xctl`audiences sync ${id} ${f.file} --type email --batch-size 250 --concurrency 2`;
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      t.sb.seed.account_id,
-      `${id}.email.pending`,
-      'journal.jsonl',
-    );
+    const journal = pendingJournal(t.configDir, t.sb.seed.account_id, id);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 20, match: '/users$' });
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { ...process.env, ...t.env, NO_COLOR: '1' },
@@ -204,12 +187,7 @@ describe('audiences sync', () => {
     });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
-    for (
-      let i = 0;
-      i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 5);
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 25));
+    await journalPast(journal, 5);
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('close', r));
     await t.admin('DELETE', '/_sandbox/faults');
@@ -390,40 +368,16 @@ describe('audiences upload', () => {
     const id = audience();
     const { file, distinct } = dupedEmails(3000);
     await t.admin('POST', '/_sandbox/faults', { rate_limit: 3 });
-    const r = await t.run([
-      '--max-wait',
-      '0',
-      'audiences',
-      'upload',
-      id,
-      file,
-      '--type',
-      'email',
-      '--batch-size',
-      '500',
-      '--concurrency',
-      '1',
-    ]);
+    const r = await t.run(
+      xctl`--max-wait 0 audiences upload ${id} ${file} --type email --batch-size 500 --concurrency 1`,
+    );
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/gave up on batch 4: .*Rate limit exceeded.*1500 of \d+ valid records acknowledged/);
     expect(r.stderr).toMatch(/hint: re-run the same command to resume from the journal .*upload-[0-9a-f]+\.jsonl/);
     await t.admin('DELETE', '/_sandbox/faults');
-    const again = await t.run([
-      '--max-wait',
-      '0',
-      'audiences',
-      'upload',
-      id,
-      file,
-      '--type',
-      'email',
-      '--batch-size',
-      '500',
-      '--concurrency',
-      '1',
-      '-o',
-      'json',
-    ]);
+    const again = await t.run(
+      xctl`--max-wait 0 audiences upload ${id} ${file} --type email --batch-size 500 --concurrency 1 -o json`,
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/resuming from journal .*: 3 batches \(1500 records\) already acknowledged/);
     expect(summary(again.stdout)).toMatchObject({ resumed_batches: 3, batches: 3, acknowledged: 3000 });
