@@ -5,7 +5,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,6 +22,7 @@ import { spawnCli, waitFor, appBearer } from '../helpers/receiver.js';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 import { otherUser } from '../helpers/other-user.js';
 import { seedAudience } from '../helpers/audiences.js';
+import { startHtmlServer, writeBadInputs } from '../helpers/bad-input.js';
 
 // Hostile local inputs (issue 14): files that point at each other, inputs that change under a
 // resumed upload, bytes that are not UTF-8, a full disk, a browser that would inherit secrets.
@@ -381,30 +381,9 @@ describe('bad-input', () => {
   beforeAll(async () => {
     t = await startAdsSandbox();
     dir = tempDir('xctl-bad-');
-    const write = (name: string, content: string | Buffer) => {
-      f[name] = path.join(dir, name + (name === 'csv' ? '.csv' : '.json'));
-      fs.writeFileSync(f[name]!, content);
-    };
-    write('empty', '');
-    write('bad', '{"name": "x",');
-    write('bin', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from([0, 0, 255, 254, 0, 1])]));
-    write('csv', 'email\na@example.com\n');
-    write(
-      'targeting',
-      JSON.stringify({ targeting_criteria: [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }] }),
-    );
-    f.missing = path.join(dir, 'no-such-file.json');
+    Object.assign(f, writeBadInputs(dir));
     // A server that answers every path with an HTML page, or (under /garbage) truncated JSON.
-    html = http.createServer((req, res) => {
-      if (req.url?.includes('garbage')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end('{"data": [1, 2,');
-      }
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>');
-    });
-    await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
-    htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+    ({ server: html, url: htmlUrl } = await startHtmlServer());
   });
 
   afterAll(async () => {
