@@ -11,22 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpRegistry } from '../helpers/http-registry.js';
 import { outcome } from '../helpers/outcome.js';
 import { testContext } from '../helpers/test-context.js';
+import { writeBadInputs } from '../helpers/bad-input.js';
 
 let dir: string;
 const f: Record<string, string> = {};
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-refusals-'));
-  const write = (name: string, content: string | Buffer) => {
-    f[name] = path.join(dir, name + (name === 'csv' ? '.csv' : '.json'));
-    fs.writeFileSync(f[name]!, content);
-  };
-  write('empty', '');
-  write('bad', '{"name": "x",');
-  write('bin', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from([0, 0, 255, 254, 0, 1])]));
-  write('csv', 'email\na@example.com\n');
-  const criteria = [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }];
-  write('targeting', JSON.stringify({ targeting_criteria: criteria }));
-  f.missing = path.join(dir, 'no-such-file.json');
+  Object.assign(f, writeBadInputs(dir));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
