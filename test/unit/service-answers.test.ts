@@ -4,11 +4,11 @@
 // The real process's printing of such errors (one line, a hint, no stack) and `audiences upload`
 // (its hashing workers run from the bundle) are in test/e2e/safety-input.test.ts.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { outcome } from '../helpers/outcome.js';
 import { testContext } from '../helpers/test-context.js';
+import { startHtmlServer } from '../helpers/bad-input.js';
 
 let sb: Sandbox;
 let html: http.Server;
@@ -16,16 +16,7 @@ let htmlUrl: string;
 beforeAll(async () => {
   sb = await startSandbox();
   // Every path answers an HTML page, or (under /garbage) truncated JSON.
-  html = http.createServer((req, res) => {
-    if (req.url?.includes('garbage')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end('{"data": [1, 2,');
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>');
-  });
-  await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
-  htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+  ({ server: html, url: htmlUrl } = await startHtmlServer());
 });
 afterAll(async () => {
   html.close();
