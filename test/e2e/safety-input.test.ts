@@ -156,12 +156,10 @@ describe('a resumed upload and a changed input', () => {
     const id = audience();
     const input = emails(20_000, 'locked.txt');
     const journal = p('locked.journal');
+    const args = xctl`audiences upload ${id} ${input} --type email --concurrency 1 --batch-size 1000 --journal ${journal}`;
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 300 });
     try {
-      const a = spawnCli(
-        xctl`audiences upload ${id} ${input} --type email --concurrency 1 --batch-size 1000 --journal ${journal}`,
-        t.env,
-      );
+      const a = spawnCli(args, t.env);
       await waitFor(() => fs.existsSync(journal + '.lock'), 'the lock', 400);
       const b = await t.run(xctl`audiences upload ${id} ${input} --type email --journal ${journal}`);
       expect([b.code, b.stderr]).toEqual([
@@ -175,9 +173,7 @@ describe('a resumed upload and a changed input', () => {
     expect(fs.existsSync(journal + '.lock')).toBe(false);
     // a lock left by a killed run (its process is gone) is taken over
     fs.writeFileSync(journal + '.lock', '999999999');
-    const c = await t.run(
-      xctl`audiences upload ${id} ${input} --type email --concurrency 1 --batch-size 1000 --journal ${journal}`,
-    );
+    const c = await t.run(args);
     expect(c.code, c.stderr).toBe(0);
     expect(size(id)).toBe(20_000);
   });
@@ -186,18 +182,14 @@ describe('a resumed upload and a changed input', () => {
     const id = audience();
     const input = emails(400, 'full.txt');
     const journal = p('full.journal');
+    const args = xctl`audiences upload ${id} ${input} --type email --batch-size 2 --concurrency 1 --journal ${journal}`;
     // a file size limit of 2 KiB: the journal header and a few acknowledgements fit, then writes
     // fail (EFBIG; SIGXFSZ is ignored, and an ignored signal stays ignored across exec)
     const env = { ...process.env, ...t.env, NO_COLOR: '1' } as Record<string, string>;
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const c = spawn(
         'sh',
-        [
-          '-c',
-          `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" "${BIN}" "$@"`,
-          'sh',
-          ...xctl`audiences upload ${id} ${input} --type email --batch-size 2 --concurrency 1 --journal ${journal}`,
-        ],
+        ['-c', `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" "${BIN}" "$@"`, 'sh', ...args],
         { env },
       );
       let stderr = '';
@@ -210,9 +202,7 @@ describe('a resumed upload and a changed input', () => {
     ]);
     expect(r.stderr).toMatch(/re-run the same command to resume from the journal/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const resumed = await t.run(
-      xctl`audiences upload ${id} ${input} --type email --batch-size 2 --concurrency 1 --journal ${journal}`,
-    );
+    const resumed = await t.run(args);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(size(id)).toBe(400);
   });
