@@ -3,13 +3,13 @@
 // ads-api.md section 7), sharing between accounts, and audiences as code (`audiences apply`,
 // its kills and its guards). Flags, refusals before sending and exact output:
 // test/unit/verbs/audiences.test.ts; the apply file and plan: test/unit/audiences-apply.test.ts.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 import { digests, emails, journalPast, pendingJournal, range, sandboxMembers } from '../helpers/audiences.js';
-import { BIN, tempDir, xctl } from '../helpers/cli.js';
+import { tempDir, xctl } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/receiver.js';
 
 let t: AdsSandbox;
 let dir: string;
@@ -752,13 +752,9 @@ describe('audiences apply', () => {
     const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
     const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 100 --concurrency 2`;
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env },
-      stdio: 'ignore',
-    });
+    const child = spawnCli(args, t.env);
     await journalPast(journal, 30);
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    await child.stop('SIGKILL');
     await t.admin('DELETE', '/_sandbox/faults');
     const mid = await members('custom_audiences', ids.Newsletter!);
     expect(mid.members.email).not.toEqual(digests(emails(next))); // really stopped half-way
@@ -783,17 +779,10 @@ describe('audiences apply', () => {
     const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
     const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 250 --concurrency 2`;
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => (stdout += d));
+    const child = spawnCli(args, t.env);
     await journalPast(journal, 10);
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', r));
+    const code = await child.stop('SIGINT');
+    const [stdout, stderr] = [child.stdout(), child.stderr()];
     await t.admin('DELETE', '/_sandbox/faults');
     expect(code, stderr).toBe(130);
     expect(stdout).toMatch(/^Newsletter\t[^\n]*\tupdate\tfailed\t/m);
