@@ -6,14 +6,14 @@
 // resume from their journal after SIGKILL or Ctrl-C; the files people really have (a CRM export
 // with BOM, CRLF and quoted notes) upload whole; and the sandbox's users endpoints keep the
 // service's rules. Flags, refusals before sending and output words: test/unit/verbs/audience-members.test.ts.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 import { startAdsSandbox, type AdsReply, type AdsSandbox } from '../helpers/ads.js';
 import { journalPast, pendingJournal, range, sandboxMembers, seedAudience, sha } from '../helpers/audiences.js';
-import { BIN, tempDir, xctl } from '../helpers/cli.js';
+import { tempDir, xctl } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/receiver.js';
 
 let t: AdsSandbox;
 let dir: string;
@@ -120,10 +120,9 @@ describe('audiences sync', () => {
     const journal = pendingJournal(t.configDir, t.sb.seed.account_id, id);
     // drop_if_gone: requests in flight at the kill are not applied, as a real server may do.
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 120, match: '/users$', drop_if_gone: true });
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
+    const child = spawnCli(args, t.env);
     await journalPast(journal, 60); // into the adds
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    await child.stop('SIGKILL');
     await t.admin('DELETE', '/_sandbox/faults');
     // Acknowledged = whole journal records after the header. A record the kill tore in half is
     // not one: the resume drops it and sends that batch again, as it must.
@@ -181,15 +180,10 @@ describe('audiences sync', () => {
     const args = xctl`audiences sync ${id} ${f.file} --type email --batch-size 250 --concurrency 2`;
     const journal = pendingJournal(t.configDir, t.sb.seed.account_id, id);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 20, match: '/users$' });
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
+    const child = spawnCli(args, t.env);
     await journalPast(journal, 5);
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', r));
+    const code = await child.stop('SIGINT');
+    const stderr = child.stderr();
     await t.admin('DELETE', '/_sandbox/faults');
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(
@@ -395,14 +389,9 @@ describe('audiences upload', () => {
     // drop_if_gone: the requests in flight when the client dies are not applied (as a real server
     // may), so a batch journaled before its acknowledgement would be lost and this test fail.
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 60, match: '/users$', drop_if_gone: true });
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
-    // kill it once a few batches are journaled
-    for (let i = 0; i < 400; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 8) break;
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    const child = spawnCli(args, t.env);
+    await journalPast(journal, 8, 10_000); // kill it once a few batches are journaled
+    await child.stop('SIGKILL');
     await t.admin('DELETE', '/_sandbox/faults');
     const acked = fs.readFileSync(journal, 'utf8').trim().split('\n').length - 1;
     expect(acked).toBeGreaterThan(0);
@@ -438,15 +427,10 @@ describe('audiences upload', () => {
     const { file, distinct } = dupedEmails(20_000);
     const args = xctl`audiences upload ${id} ${file} --type email --batch-size 250`;
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 30, match: '/users$' });
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env, XCTL_PROGRESS_INTERVAL_MS: '50' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    for (let i = 0; i < 400 && !/"acknowledged":[1-9]/.test(stderr); i++) await new Promise((r) => setTimeout(r, 25));
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', r));
+    const child = spawnCli(args, { ...t.env, XCTL_PROGRESS_INTERVAL_MS: '50' });
+    await child.waitStderr(/"acknowledged":[1-9]/);
+    const code = await child.stop('SIGINT');
+    const stderr = child.stderr();
     await t.admin('DELETE', '/_sandbox/faults');
     expect(code).toBe(130);
     expect(stderr).toMatch(
