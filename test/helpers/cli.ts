@@ -119,8 +119,12 @@ export function adminKey(s: Pick<Sandbox['seed'], 'api_key' | 'api_secret'>): { 
 
 /** The environment that points the CLI at a sandbox with its seeded owner credentials. */
 export function sandboxEnv(s: Sandbox['seed'], configDir: string): Record<string, string> {
+  return { XCTL_CONFIG_DIR: configDir, ...sandboxCredentials(s) };
+}
+
+/** The sandbox's base URL and seeded owner credentials as XCTL_* variables (no config folder). */
+export function sandboxCredentials(s: Sandbox['seed']): Record<string, string> {
   return {
-    XCTL_CONFIG_DIR: configDir,
     XCTL_BASE_URL: s.base_url,
     XCTL_API_KEY: s.api_key,
     XCTL_API_SECRET: s.api_secret,
