@@ -9,6 +9,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { outcome } from '../helpers/outcome.js';
 import { testContext } from '../helpers/test-context.js';
 import { startHtmlServer } from '../helpers/bad-input.js';
+import { sandboxCredentials } from '../helpers/cli.js';
 
 let sb: Sandbox;
 let html: http.Server;
@@ -35,16 +36,7 @@ async function corpus(cases: Case[]): Promise<void> {
   const s = sb.seed;
   for (const c of cases) {
     const t = testContext({
-      env: {
-        XCTL_BASE_URL: s.base_url,
-        XCTL_API_KEY: s.api_key,
-        XCTL_API_SECRET: s.api_secret,
-        XCTL_ACCESS_TOKEN: s.access_token,
-        XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
-        XCTL_ACCOUNT_ID: s.account_id,
-        XCTL_BEARER_TOKEN: undefined,
-        ...c.env,
-      },
+      env: { ...sandboxCredentials(s), XCTL_BEARER_TOKEN: undefined, ...c.env },
     });
     try {
       const o = await outcome(t.run(c.args));
