@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpRegistry } from '../helpers/http-registry.js';
-import { outcome } from '../helpers/outcome.js';
+import { type CorpusCase, expectCorpus, outcome } from '../helpers/outcome.js';
 import { testContext } from '../helpers/test-context.js';
 import { writeBadInputs } from '../helpers/bad-input.js';
 
@@ -21,32 +21,20 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-interface Case {
-  args: string[];
-  code: number;
-  /** What the error line must say. */
-  re: RegExp;
-  env?: Record<string, string>;
-}
+type Case = CorpusCase;
 
 /** Runs each case in a fresh context; none may send a request (the registry has no stub). */
 async function corpus(cases: Case[]): Promise<void> {
-  for (const c of cases) {
-    const reg = new HttpRegistry();
-    const t = testContext({ transport: reg, env: c.env });
-    try {
-      const o = await outcome(t.run(c.args));
-      const label = `xctl ${c.args.join(' ')}: ${JSON.stringify(o)}`;
-      expect(o.code, label).toBe(c.code);
-      expect(o.error, label).toMatch(c.re);
-      expect(o.error, label).not.toContain('\n');
+  let reg = new HttpRegistry();
+  await expectCorpus(
+    cases,
+    (c) => testContext({ transport: (reg = new HttpRegistry()), env: c.env }),
+    (t, label, o) => {
       expect(o.hint ?? '', label).not.toContain('\n');
       expect(reg.requests, label).toEqual([]);
       expect(t.stdout(), label).toBe('');
-    } finally {
-      t.cleanup();
-    }
-  }
+    },
+  );
 }
 
 const long = 'x'.repeat(5000);
