@@ -4,9 +4,9 @@
 // The real process's printing of such errors (one line, a hint, no stack) and `audiences upload`
 // (its hashing workers run from the bundle) are in test/e2e/safety-input.test.ts.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { outcome } from '../helpers/outcome.js';
+import { type CorpusCase, expectCorpus } from '../helpers/outcome.js';
 import { testContext } from '../helpers/test-context.js';
 import { startHtmlServer } from '../helpers/bad-input.js';
 import { sandboxCredentials } from '../helpers/cli.js';
@@ -24,30 +24,11 @@ afterAll(async () => {
   await sb.close();
 });
 
-interface Case {
-  args: string[];
-  code: number;
-  re: RegExp;
-  env?: Record<string, string>;
-}
-
 /** Each case in-process with the sandbox's owner credentials (a fresh store each: no cached bearer). */
-async function corpus(cases: Case[]): Promise<void> {
-  const s = sb.seed;
-  for (const c of cases) {
-    const t = testContext({
-      env: { ...sandboxCredentials(s), XCTL_BEARER_TOKEN: undefined, ...c.env },
-    });
-    try {
-      const o = await outcome(t.run(c.args));
-      const label = `xctl ${c.args.join(' ')}: ${JSON.stringify(o)}`;
-      expect(o.code, label).toBe(c.code);
-      expect(o.error, label).toMatch(c.re);
-      expect(o.error, label).not.toContain('\n');
-    } finally {
-      t.cleanup();
-    }
-  }
+async function corpus(cases: CorpusCase[]): Promise<void> {
+  await expectCorpus(cases, (c) =>
+    testContext({ env: { ...sandboxCredentials(sb.seed), XCTL_BEARER_TOKEN: undefined, ...c.env } }),
+  );
 }
 
 describe('unknown ids: the 404 (or 403) becomes one line, exit 1 (3 for an account)', () => {
