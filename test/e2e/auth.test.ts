@@ -998,31 +998,19 @@ describe('sandbox-oauth2', () => {
     return { status: r.status, body: {}, text: r.html, type: '', location: r.location };
   }
 
-  async function token(
-    form: Record<string, string>,
-    auth: string | null = clientBasic(clientId, secret),
-  ): Promise<Ans> {
-    return ans(
-      await fetch(`${base}/2/oauth2/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
-        body: new URLSearchParams(form),
-      }),
-    );
-  }
-
-  async function revoke(
-    form: Record<string, string>,
-    auth: string | null = clientBasic(clientId, secret),
-  ): Promise<Ans> {
-    return ans(
-      await fetch(`${base}/2/oauth2/revoke`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
-        body: new URLSearchParams(form),
-      }),
-    );
-  }
+  /** A form POSTed to /2/oauth2/{token,revoke}, as the confidential client unless `auth` says otherwise. */
+  const oauth2Form =
+    (endpoint: 'token' | 'revoke') =>
+    async (form: Record<string, string>, auth: string | null = clientBasic(clientId, secret)): Promise<Ans> =>
+      ans(
+        await fetch(`${base}/2/oauth2/${endpoint}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
+          body: new URLSearchParams(form),
+        }),
+      );
+  const token = oauth2Form('token');
+  const revoke = oauth2Form('revoke');
 
   const bearer = (tok: string, path: string, init: RequestInit = {}) =>
     fetch(base + path, {
