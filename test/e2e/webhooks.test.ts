@@ -6,11 +6,9 @@
 // Two sandboxes: the validity state machine runs on the manual clock; `listen`, `doctor` and a
 // replay run on the real one (the CLI checks replay windows on its own clock).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ACTIVITY_EVENT_TYPES } from '../../src/contract/activity.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -23,7 +21,7 @@ import {
   type TestReceiver,
 } from '../helpers/receiver.js';
 import { adminKey, tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
-import { makeThrowawayCa, useEndpoints, type ThrowawayCa } from '../helpers/endpoints.js';
+import { makeThrowawayCa, selfSigned, useEndpoints, type ThrowawayCa } from '../helpers/endpoints.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import type { Row, SandboxStateBody, V2Reply } from '../helpers/json.js';
 
@@ -694,27 +692,7 @@ describe("the sandbox's webhook, activity and stream endpoints over plain HTTP (
       // An https receiver whose self-signed certificate is trusted while the webhook is created, then
       // no longer: the same URL now fails the TLS handshake.
       const dir = tempDir('xctl-tls-');
-      const key = path.join(dir, 'k.pem');
-      const cert = path.join(dir, 'c.pem');
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          key,
-          '-out',
-          cert,
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-        ],
-        { stdio: 'ignore' },
-      );
+      const { key, cert } = selfSigned(dir, '127.0.0.1');
       const tls = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
         const token = new URL(req.url ?? '/', 'https://x').searchParams.get('crc_token') ?? '';
         res.writeHead(200, { 'content-type': 'application/json' });
