@@ -145,8 +145,12 @@ describe('flexible audiences', () => {
   it('the batch is all or nothing: an item-level failure names its position and nothing is applied', async () => {
     const r = await t.fails(
       1,
-      xctl`audiences flexible create --file
-        ${file('two.json', [spec('Flex ok'), spec('Flex bad', { segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: 'nosuch1', negate: false }] } })])}`,
+      xctl`audiences flexible create --file ${file('two.json', [
+        spec('Flex ok'),
+        spec('Flex bad', {
+          segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: 'nosuch1', negate: false }] },
+        }),
+      ])}`,
     );
     expect(r.stderr).toMatch(
       /the batch was refused as a whole \(nothing was applied\):\n\s+item 2: INVALID_PARAMETER segments: custom audience nosuch1 does not exist/,
@@ -188,8 +192,9 @@ describe('flexible audiences', () => {
     );
     expect(m.audience_type).toBe('MOBILE_AUDIENCE');
     const [u] = await t.list(
-      xctl`audiences flexible create --file
-        ${file('mobu.json', [{ operation_type: 'Update', params: { custom_audience_id: m.id, name: 'Mobile mix 2' } }])}`,
+      xctl`audiences flexible create --file ${file('mobu.json', [
+        { operation_type: 'Update', params: { custom_audience_id: m.id, name: 'Mobile mix 2' } },
+      ])}`,
     );
     expect(u.name).toBe('Mobile mix 2');
     const [d] = await t.list(
