@@ -156,7 +156,8 @@ describe('a resumed upload and a changed input', () => {
     const id = audience();
     const input = emails(20_000, 'locked.txt');
     const journal = p('locked.journal');
-    const args = xctl`audiences upload ${id} ${input} --type email --concurrency 1 --batch-size 1000 --journal ${journal}`;
+    const args = xctl`audiences upload ${id} ${input} --type email --concurrency 1 --batch-size 1000
+      --journal ${journal}`;
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 300 });
     try {
       const a = spawnCli(args, t.env);
