@@ -16,7 +16,7 @@ import {
   type AdsSandbox,
   type Row,
 } from '../helpers/ads.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, tempDir, xctl } from '../helpers/cli.js';
 
 let t: AdsSandbox;
 beforeAll(async () => {
@@ -63,56 +63,24 @@ describe('line item attachments', () => {
 
   describe('promoted accounts', () => {
     it('only on a PROMOTED_ACCOUNT line item; already promoted is ignored; delete disassociates', async () => {
-      const bad = await t.fails(1, [
-        'ads',
-        'promoted-accounts',
-        'create',
-        '--line-item-id',
-        web,
-        '--user-id',
-        '783214',
-      ]);
+      const bad = await t.fails(1, xctl`ads promoted-accounts create --line-item-id ${web} --user-id 783214`);
       expect(bad.stderr).toMatch(/HTTP 400, code INCOMPATIBLE_LINE_ITEM, parameter line_item_id/);
-      const pa = await t.json([
-        'ads',
-        'promoted-accounts',
-        'create',
-        '--line-item-id',
-        followers,
-        '--user-id',
-        '783214',
-      ]);
+      const pa = await t.json(xctl`ads promoted-accounts create --line-item-id ${followers} --user-id 783214`);
       expect(pa).toMatchObject({ line_item_id: followers, user_id: '783214', deleted: false });
-      const again = await t.json([
-        'ads',
-        'promoted-accounts',
-        'create',
-        '--line-item-id',
-        followers,
-        '--user-id',
-        '783214',
-      ]);
+      const again = await t.json(xctl`ads promoted-accounts create --line-item-id ${followers} --user-id 783214`);
       expect(again.id).toBe(pa.id);
-      expect(await t.json(['ads', 'promoted-accounts', 'list'])).toHaveLength(1);
-      const inel = await t.fails(1, [
-        'ads',
-        'promoted-accounts',
-        'create',
-        '--line-item-id',
-        followers,
-        '--user-id',
-        '999',
-      ]);
+      expect(await t.json(xctl`ads promoted-accounts list`)).toHaveLength(1);
+      const inel = await t.fails(1, xctl`ads promoted-accounts create --line-item-id ${followers} --user-id 999`);
       expect(inel.stderr).toMatch(/not eligible/);
-      expect(await t.json(['ads', 'promoted-accounts', 'list'])).toHaveLength(1);
+      expect(await t.json(xctl`ads promoted-accounts list`)).toHaveLength(1);
       expect(
-        (await t.list(['ads', 'promoted-accounts', 'list', '--line-item-ids', `${followers},${web}`])).map((x) => x.id),
+        (await t.list(xctl`ads promoted-accounts list --line-item-ids ${[followers, web].join(',')}`)).map((x) => x.id),
       ).toEqual([pa.id]);
-      const none = await t.fails(1, ['ads', 'promoted-accounts', 'list', '--line-item-ids', web]);
+      const none = await t.fails(1, xctl`ads promoted-accounts list --line-item-ids ${web}`);
       expect(none.stderr).toMatch(/INCOMPATIBLE_LINE_ITEM/);
-      expect((await t.json(['ads', 'promoted-accounts', 'get', pa.id])).user_id).toBe('783214');
-      expect((await t.json(['ads', 'promoted-accounts', 'delete', pa.id, '--yes'])).deleted).toBe(true);
-      expect(await t.json(['ads', 'promoted-accounts', 'list'])).toHaveLength(0);
+      expect((await t.json(xctl`ads promoted-accounts get ${pa.id}`)).user_id).toBe('783214');
+      expect((await t.json(xctl`ads promoted-accounts delete ${pa.id} --yes`)).deleted).toBe(true);
+      expect(await t.json(xctl`ads promoted-accounts list`)).toHaveLength(0);
     });
   });
 
@@ -120,33 +88,26 @@ describe('line item attachments', () => {
     it('up to 50 posts per request; list, get, delete by record id; hidden with a deleted line item', async () => {
       // the sandbox's seeded posts: 1440000000000000001 to ...060
       const ids = Array.from({ length: 50 }, (_, i) => String(1440000000000000001n + BigInt(i))).join(',');
-      const made = await t.list(['ads', 'promoted-tweets', 'create', '--line-item-id', web, '--tweet-ids', ids]);
+      const made = await t.list(xctl`ads promoted-tweets create --line-item-id ${web} --tweet-ids ${ids}`);
       expect(made).toHaveLength(50);
       expect(made[0]).toMatchObject({
         line_item_id: web,
         tweet_id: '1440000000000000001',
         entity_status: 'ACTIVE',
       });
-      const all = await t.json(['ads', 'promoted-tweets', 'list', '--count', '20', '--all']);
+      const all = await t.json(xctl`ads promoted-tweets list --count 20 --all`);
       expect(all).toHaveLength(50);
-      const got = await t.json(['ads', 'promoted-tweets', 'get', made[1].id]);
+      const got = await t.json(xctl`ads promoted-tweets get ${made[1].id}`);
       expect(got.tweet_id).toBe('1440000000000000002');
-      expect(await t.json(['ads', 'promoted-tweets', 'delete', made[1].id, '--yes'])).toMatchObject({
+      expect(await t.json(xctl`ads promoted-tweets delete ${made[1].id} --yes`)).toMatchObject({
         deleted: true,
         entity_status: 'PAUSED',
       });
-      expect(await t.json(['ads', 'promoted-tweets', 'list', '--promoted-tweet-ids', made[1].id])).toEqual([]);
+      expect(await t.json(xctl`ads promoted-tweets list --promoted-tweet-ids ${made[1].id}`)).toEqual([]);
       // Spec 3: when the parent line item is deleted the post stays deleted=false, shown only with with_deleted.
       t.collection('line_items').get(web)!.deleted = true;
-      expect(await t.json(['ads', 'promoted-tweets', 'list', '--promoted-tweet-ids', made[0].id])).toEqual([]);
-      const shown = await t.list([
-        'ads',
-        'promoted-tweets',
-        'list',
-        '--promoted-tweet-ids',
-        made[0].id,
-        '--with-deleted',
-      ]);
+      expect(await t.json(xctl`ads promoted-tweets list --promoted-tweet-ids ${made[0].id}`)).toEqual([]);
+      const shown = await t.list(xctl`ads promoted-tweets list --promoted-tweet-ids ${made[0].id} --with-deleted`);
       expect(shown.map((x) => [x.id, x.deleted])).toEqual([[made[0].id, false]]);
       t.collection('line_items').get(web)!.deleted = false;
     });
@@ -155,15 +116,9 @@ describe('line item attachments', () => {
   describe('promoted tweets of posts that do not exist (issue 29 item 8)', () => {
     it('an id that is no post of the sandbox is refused; nothing is promoted', async () => {
       const before = t.collection('promoted_tweets').size;
-      const r = await t.run([
-        'ads',
-        'promoted-tweets',
-        'create',
-        '--line-item-id',
-        web,
-        '--tweet-ids',
-        '1440000000000000003,9999',
-      ]);
+      const r = await t.run(
+        xctl`ads promoted-tweets create --line-item-id ${web} --tweet-ids 1440000000000000003,9999`,
+      );
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/tweet_ids 9999 was not found: no such post/);
       expect(r.stderr).toMatch(/NOT_FOUND/);
@@ -171,16 +126,10 @@ describe('line item attachments', () => {
     });
     it('a post made with `ads tweets create` can be promoted', async () => {
       const owner = t.sb.seed.user_id;
-      const post = await t.json(['ads', 'tweets', 'create', '--as-user-id', owner, '--text', 'hi']);
-      const made = await t.list([
-        'ads',
-        'promoted-tweets',
-        'create',
-        '--line-item-id',
-        web,
-        '--tweet-ids',
-        String(post.id_str),
-      ]);
+      const post = await t.json(xctl`ads tweets create --as-user-id ${owner} --text hi`);
+      const made = await t.list(
+        xctl`ads promoted-tweets create --line-item-id ${web} --tweet-ids ${String(post.id_str)}`,
+      );
       expect(made[0]).toMatchObject({ tweet_id: post.id_str });
     });
   });
@@ -189,48 +138,31 @@ describe('line item attachments', () => {
     it('deletable only before the scheduled post goes out; the seeded post goes out a day after the start', async () => {
       const st = t.collection('scheduled_tweets').get('1000000000000000001')!;
       expect(st.scheduled_status).toBe('SCHEDULED');
-      const a = await t.json([
-        'ads',
-        'scheduled-promoted-tweets',
-        'create',
-        '--line-item-id',
-        web,
-        '--scheduled-tweet-id',
-        st.id,
+      const a = await t.json(
+        xctl`ads scheduled-promoted-tweets create --line-item-id ${web} --scheduled-tweet-id ${st.id}`,
+      );
+      const b = await t.json(
+        xctl`ads scheduled-promoted-tweets create --line-item-id ${followers} --scheduled-tweet-id ${st.id}`,
+      );
+      expect((await t.list(xctl`ads scheduled-promoted-tweets list --line-item-ids ${web}`)).map((x) => x.id)).toEqual([
+        a.id,
       ]);
-      const b = await t.json([
-        'ads',
-        'scheduled-promoted-tweets',
-        'create',
-        '--line-item-id',
-        followers,
-        '--scheduled-tweet-id',
-        st.id,
-      ]);
-      expect(
-        (await t.list(['ads', 'scheduled-promoted-tweets', 'list', '--line-item-ids', web])).map((x) => x.id),
-      ).toEqual([a.id]);
-      expect((await t.json(['ads', 'scheduled-promoted-tweets', 'get', b.id])).scheduled_tweet_id).toBe(st.id);
-      await t.json(['ads', 'scheduled-promoted-tweets', 'delete', a.id, '--yes']);
-      await t.fails(1, ['ads', 'scheduled-promoted-tweets', 'get', a.id, '--with-deleted']);
+      expect((await t.json(xctl`ads scheduled-promoted-tweets get ${b.id}`)).scheduled_tweet_id).toBe(st.id);
+      await t.json(xctl`ads scheduled-promoted-tweets delete ${a.id} --yes`);
+      await t.fails(1, xctl`ads scheduled-promoted-tweets get ${a.id} --with-deleted`);
       await t.admin('POST', '/_sandbox/clock', { advance: '24h' });
-      expect(await t.json(['ads', 'scheduled', 'get', st.id])).toMatchObject({
+      expect(await t.json(xctl`ads scheduled get ${st.id}`)).toMatchObject({
         scheduled_status: 'SUCCESS',
         tweet_id: expect.stringMatching(/^\d+$/),
       });
       await t.admin('POST', '/_sandbox/clock', { advance: '1h' });
-      const late = await t.fails(1, ['ads', 'scheduled-promoted-tweets', 'delete', b.id, '--yes']);
+      const late = await t.fails(1, xctl`ads scheduled-promoted-tweets delete ${b.id} --yes`);
       expect(late.stderr).toMatch(/can only be deleted before/);
-      expect((await t.json(['ads', 'scheduled-promoted-tweets', 'get', b.id])).id).toBe(b.id);
-      const missing = await t.fails(1, [
-        'ads',
-        'scheduled-promoted-tweets',
-        'create',
-        '--line-item-id',
-        web,
-        '--scheduled-tweet-id',
-        '42',
-      ]);
+      expect((await t.json(xctl`ads scheduled-promoted-tweets get ${b.id}`)).id).toBe(b.id);
+      const missing = await t.fails(
+        1,
+        xctl`ads scheduled-promoted-tweets create --line-item-id ${web} --scheduled-tweet-id 42`,
+      );
       expect(missing.stderr).toMatch(/NOT_FOUND, parameter scheduled_tweet_id/);
     });
   });
@@ -238,101 +170,66 @@ describe('line item attachments', () => {
   describe('media creatives', () => {
     it('landing_url is required for WEBSITE_CLICKS line items; list by campaign; delete', async () => {
       const media = [...t.collection('account_media').values()][0]!.id;
-      const need = await t.fails(1, [
-        'ads',
-        'media-creatives',
-        'create',
-        '--account-media-id',
-        media,
-        '--line-item-id',
-        web,
-      ]);
+      const need = await t.fails(1, xctl`ads media-creatives create --account-media-id ${media} --line-item-id ${web}`);
       expect(need.stderr).toMatch(/MISSING_PARAMETER, parameter landing_url/);
-      const mc = await t.json<Row & { campaign_id: string }>([
-        'ads',
-        'media-creatives',
-        'create',
-        '--account-media-id',
-        media,
-        '--line-item-id',
-        web,
-        '--landing-url',
-        'https://shop.example/spring',
-      ]);
-      const other = await t.json([
-        'ads',
-        'media-creatives',
-        'create',
-        '--account-media-id',
-        media,
-        '--line-item-id',
-        followers,
-      ]);
-      expect(mc.campaign_id).toBe(t.collection('line_items').get(web)!.campaign_id);
-      expect((await t.json(['ads', 'media-creatives', 'list', '--campaign-id', mc.campaign_id])).length).toBe(2);
-      expect((await t.list(['ads', 'media-creatives', 'list', '--line-item-ids', followers])).map((x) => x.id)).toEqual(
-        [other.id],
+      const mc = await t.json<Row & { campaign_id: string }>(
+        xctl`ads media-creatives create --account-media-id ${media} --line-item-id ${web} --landing-url
+          https://shop.example/spring`,
       );
-      expect((await t.json(['ads', 'media-creatives', 'get', mc.id])).landing_url).toBe('https://shop.example/spring');
-      expect((await t.json(['ads', 'media-creatives', 'delete', mc.id, '--yes'])).deleted).toBe(true);
+      const other = await t.json(
+        xctl`ads media-creatives create --account-media-id ${media} --line-item-id ${followers}`,
+      );
+      expect(mc.campaign_id).toBe(t.collection('line_items').get(web)!.campaign_id);
+      expect((await t.json(xctl`ads media-creatives list --campaign-id ${mc.campaign_id}`)).length).toBe(2);
+      expect((await t.list(xctl`ads media-creatives list --line-item-ids ${followers}`)).map((x) => x.id)).toEqual([
+        other.id,
+      ]);
+      expect((await t.json(xctl`ads media-creatives get ${mc.id}`)).landing_url).toBe('https://shop.example/spring');
+      expect((await t.json(xctl`ads media-creatives delete ${mc.id} --yes`)).deleted).toBe(true);
     });
   });
 
   describe('tracking tags', () => {
     it('create, list, get, update, delete', async () => {
-      const tag = await t.json([
-        'ads',
-        'tracking-tags',
-        'create',
-        '--line-item-id',
-        preroll,
-        '--tracking-tag-type',
-        'IMPRESSION_TAG',
-        '--tracking-tag-url',
-        'https://track.example/i',
-      ]);
+      const tag = await t.json(
+        xctl`ads tracking-tags create --line-item-id ${preroll} --tracking-tag-type IMPRESSION_TAG --tracking-tag-url
+          https://track.example/i`,
+      );
       expect(tag).toMatchObject({ tracking_tag_type: 'IMPRESSION_TAG', line_item_id: preroll });
-      expect((await t.list(['ads', 'tracking-tags', 'list', '--line-item-ids', preroll])).map((x) => x.id)).toEqual([
+      expect((await t.list(xctl`ads tracking-tags list --line-item-ids ${preroll}`)).map((x) => x.id)).toEqual([
         tag.id,
       ]);
       expect(
-        (await t.json(['ads', 'tracking-tags', 'update', tag.id, '--tracking-tag-url', 'https://track.example/v2']))
+        (await t.json(xctl`ads tracking-tags update ${tag.id} --tracking-tag-url https://track.example/v2`))
           .tracking_tag_url,
       ).toBe('https://track.example/v2');
-      expect((await t.json(['ads', 'tracking-tags', 'get', tag.id])).tracking_tag_url).toBe('https://track.example/v2');
-      expect((await t.json(['ads', 'tracking-tags', 'delete', tag.id, '--yes'])).deleted).toBe(true);
+      expect((await t.json(xctl`ads tracking-tags get ${tag.id}`)).tracking_tag_url).toBe('https://track.example/v2');
+      expect((await t.json(xctl`ads tracking-tags delete ${tag.id} --yes`)).deleted).toBe(true);
     });
   });
 
   describe('line item curated categories', () => {
     it('create, update, delete; unknown categories are 404', async () => {
-      const c = await t.json([
-        'ads',
-        'line-item-categories',
-        'create',
-        '--line-item-id',
-        web,
-        '--curated-category-id',
-        'cc-sports',
-      ]);
+      const c = await t.json(
+        xctl`ads line-item-categories create --line-item-id ${web} --curated-category-id cc-sports`,
+      );
       expect(c).toMatchObject({ line_item_id: web, curated_category_id: 'cc-sports' });
       expect(
-        (await t.json(['ads', 'line-item-categories', 'update', c.id, '--curated-category-id', 'cc-tech']))
-          .curated_category_id,
+        (await t.json(xctl`ads line-item-categories update ${c.id} --curated-category-id cc-tech`)).curated_category_id,
       ).toBe('cc-tech');
-      const bad = await t.fails(1, ['ads', 'line-item-categories', 'update', c.id, '--curated-category-id', 'cc-none']);
+      const bad = await t.fails(1, xctl`ads line-item-categories update ${c.id} --curated-category-id cc-none`);
       expect(bad.stderr).toMatch(/NOT_FOUND, parameter curated_category_id/);
       expect(t.collection('line_item_curated_categories').get(c.id)!.curated_category_id).toBe('cc-tech');
-      expect((await t.json(['ads', 'line-item-categories', 'delete', c.id, '--yes'])).deleted).toBe(true);
+      expect((await t.json(xctl`ads line-item-categories delete ${c.id} --yes`)).deleted).toBe(true);
     });
   });
 
   describe('promotable users and targeting criteria', () => {
     it('lists and gets promotable users; targeting criteria need line item ids', async () => {
-      const users = await t.list(['ads', 'promotable-users', 'list']);
+      const users = await t.list(xctl`ads promotable-users list`);
       expect(users.map((u) => u.promotable_user_type).sort()).toEqual(['FULL', 'RETWEETS_ONLY']);
-      expect((await t.json(['ads', 'promotable-users', 'get', users[0].id])).user_id).toBe(users[0].user_id);
-      const tc = await t.list(['ads', 'targeting', 'list', '--line-item-ids', `${web},${followers}`]);
+      expect((await t.json(xctl`ads promotable-users get ${users[0].id}`)).user_id).toBe(users[0].user_id);
+      const tc = await t.list(xctl`ads targeting list --line-item-ids ${[web, followers].join(',')}`);
       expect(tc.map((x) => x.line_item_id).sort()).toEqual([web, followers].sort());
     });
   });
@@ -348,7 +245,7 @@ describe('accounts, reference data and settings', () => {
 
   describe('accounts', () => {
     it('list, get (default --account), update', async () => {
-      const list = await t.list(['ads', 'accounts', 'list']);
+      const list = await t.list(xctl`ads accounts list`);
       expect(list.map((a) => a.name)).toEqual([
         'Sandbox Ads Account',
         'Sandbox Sister Account',
@@ -356,41 +253,32 @@ describe('accounts, reference data and settings', () => {
       ]);
       expect(list[0].id).toBe(acct);
       expect(list[0].user_ids).toBeUndefined();
-      expect((await t.json(['ads', 'accounts', 'get'])).id).toBe(acct);
-      expect((await t.json(['ads', 'accounts', 'get', acct])).name).toBe('Sandbox Ads Account');
-      const upd = await t.json(['ads', 'accounts', 'update', '--name', 'Renamed', '--industry-type', 'RETAIL']);
+      expect((await t.json(xctl`ads accounts get`)).id).toBe(acct);
+      expect((await t.json(xctl`ads accounts get ${acct}`)).name).toBe('Sandbox Ads Account');
+      const upd = await t.json(xctl`ads accounts update --name Renamed --industry-type RETAIL`);
       expect(upd).toMatchObject({ id: acct, name: 'Renamed', industry_type: 'RETAIL' });
-      expect((await t.list(['ads', 'accounts', 'list', '--q', 'ren'])).map((a) => a.id)).toEqual([acct]);
-      expect(await t.json(['ads', 'accounts', 'list', '--q', 'zzz'])).toEqual([]);
+      expect((await t.list(xctl`ads accounts list --q ren`)).map((a) => a.id)).toEqual([acct]);
+      expect(await t.json(xctl`ads accounts list --q zzz`)).toEqual([]);
     });
 
     it('sandbox create and delete; a deleted account is only seen with --with-deleted', async () => {
-      const a = await t.json(['ads', 'accounts', 'create']);
+      const a = await t.json(xctl`ads accounts create`);
       expect(a).toMatchObject({ approval_status: 'ACCEPTED', deleted: false });
       // A new account comes with a funding instrument, so campaigns can be made at once.
-      const fis = await t.list(['ads', 'funding-instruments', 'list', '--account', a.id]);
+      const fis = await t.list(xctl`ads funding-instruments list --account ${a.id}`);
       expect(fis).toHaveLength(1);
-      const c = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--account',
-        a.id,
-        '--name',
-        'First',
-        '--funding-instrument-id',
-        fis[0].id,
-        '--daily-budget-amount-local-micro',
-        '1000000',
-      ]);
+      const c = await t.json(
+        xctl`ads campaigns create --account ${a.id} --name First --funding-instrument-id ${fis[0].id}
+          --daily-budget-amount-local-micro 1000000`,
+      );
       expect(c.account_id).toBe(a.id);
-      const total = await t.run(['ads', 'accounts', 'list', '--with-total-count', '--json']);
+      const total = await t.run(xctl`ads accounts list --with-total-count --json`);
       expect(total.stderr).toMatch(/total_count: 4/);
-      expect((await t.json(['ads', 'accounts', 'delete', a.id, '--yes'])).deleted).toBe(true);
-      expect((await t.list(['ads', 'accounts', 'list'])).map((x) => x.id)).not.toContain(a.id);
-      expect((await t.list(['ads', 'accounts', 'list', '--with-deleted'])).map((x) => x.id)).toContain(a.id);
-      expect((await t.json(['ads', 'accounts', 'get', a.id, '--with-deleted'])).deleted).toBe(true);
-      const gone = await t.fails(1, ['ads', 'campaigns', 'list', '--account', a.id]);
+      expect((await t.json(xctl`ads accounts delete ${a.id} --yes`)).deleted).toBe(true);
+      expect((await t.list(xctl`ads accounts list`)).map((x) => x.id)).not.toContain(a.id);
+      expect((await t.list(xctl`ads accounts list --with-deleted`)).map((x) => x.id)).toContain(a.id);
+      expect((await t.json(xctl`ads accounts get ${a.id} --with-deleted`)).deleted).toBe(true);
+      const gone = await t.fails(1, xctl`ads campaigns list --account ${a.id}`);
       expect(gone.stderr).toMatch(/ACCOUNT_NOT_FOUND/);
     });
 
@@ -398,48 +286,42 @@ describe('accounts, reference data and settings', () => {
       t.sb.app.state
         .collection('accounts')
         .set('foreign1', { id: 'foreign1', name: 'Not yours', user_ids: ['783214'], deleted: false });
-      const r = await t.fails(1, ['ads', 'campaigns', 'list', '--account', 'foreign1']);
+      const r = await t.fails(1, xctl`ads campaigns list --account foreign1`);
       expect(r.stderr).toMatch(/HTTP 403, code ACCOUNT_NOT_FOUND/);
-      expect((await t.list(['ads', 'accounts', 'list'])).map((x) => x.id)).not.toContain('foreign1');
+      expect((await t.list(xctl`ads accounts list`)).map((x) => x.id)).not.toContain('foreign1');
     });
 
     it('features: sandbox add and remove, filtered read', async () => {
-      expect(await t.json(['ads', 'accounts', 'features'])).toEqual([]);
-      const added = await t.list([
-        'ads',
-        'accounts',
-        'add-features',
-        '--feature-keys',
-        'REACH_FREQUENCY_CAP,AGE_TARGETING',
-      ]);
+      expect(await t.json(xctl`ads accounts features`)).toEqual([]);
+      const added = await t.list(xctl`ads accounts add-features --feature-keys REACH_FREQUENCY_CAP,AGE_TARGETING`);
       expect(added.map((x) => x.value).sort()).toEqual(['AGE_TARGETING', 'REACH_FREQUENCY_CAP']);
       expect(
-        (await t.list(['ads', 'accounts', 'features', '--feature-keys', 'REACH_FREQUENCY_CAP'])).map((x) => x.value),
+        (await t.list(xctl`ads accounts features --feature-keys REACH_FREQUENCY_CAP`)).map((x) => x.value),
       ).toEqual(['REACH_FREQUENCY_CAP']);
-      expect((await t.list(['ads', 'ref', 'features'])).map((x) => x.value).sort()).toEqual([
+      expect((await t.list(xctl`ads ref features`)).map((x) => x.value).sort()).toEqual([
         'AGE_TARGETING',
         'REACH_FREQUENCY_CAP',
       ]);
-      const left = await t.list(['ads', 'accounts', 'remove-features', '--feature-keys', 'AGE_TARGETING']);
+      const left = await t.list(xctl`ads accounts remove-features --feature-keys AGE_TARGETING`);
       expect(left.map((x) => x.value)).toEqual(['REACH_FREQUENCY_CAP']);
     });
 
     it('authenticated user access and account apps', async () => {
-      expect(await t.json(['ads', 'accounts', 'access'])).toEqual({
+      expect(await t.json(xctl`ads accounts access`)).toEqual({
         user_id: t.sb.seed.user_id,
         permissions: ['ACCOUNT_ADMIN', 'TWEET_COMPOSER'],
       });
-      const apps = await t.json(['ads', 'accounts', 'apps']);
+      const apps = await t.json(xctl`ads accounts apps`);
       expect(apps[0]).toMatchObject({ app_store_identifier: 'com.example.sandbox', os_type: 'Android' });
     });
 
     it('history records campaign changes within whole-hour ranges', async () => {
       const c = { id: await createCampaign(t, 'Tracked') };
       await t.admin('POST', '/_sandbox/clock', { advance: '2h' });
-      await t.json(['ads', 'campaigns', 'update', c.id, '--entity-status', 'PAUSED']);
+      await t.json(xctl`ads campaigns update ${c.id} --entity-status PAUSED`);
       const now = Date.parse(t.sb.app.clock.iso());
       const hour = (ms: number) => new Date(Math.floor(ms / 3600_000) * 3600_000).toISOString().replace('.000', '');
-      const args = ['ads', 'accounts', 'history', '--entity-type', 'CAMPAIGN', '--entity-id', c.id];
+      const args = xctl`ads accounts history --entity-type CAMPAIGN --entity-id ${c.id}`;
       const all = await t.list([...args, '--start-time', hour(now - 5 * 3600_000), '--end-time', hour(now + 3600_000)]);
       expect(all.map((h) => h.change_type)).toEqual(['CREATE', 'UPDATE']);
       expect(all[1]).toMatchObject({
@@ -452,14 +334,11 @@ describe('accounts, reference data and settings', () => {
     });
 
     it('recommendations (/5): list and get', async () => {
-      const recs = await t.list(['ads', 'recommendations', 'list']);
+      const recs = await t.list(xctl`ads recommendations list`);
       expect(recs).toHaveLength(1);
-      const one = await t.json<{ recommendation: { campaigns: Array<{ operation_type: string }> } }>([
-        'ads',
-        'recommendations',
-        'get',
-        recs[0]!.id,
-      ]);
+      const one = await t.json<{ recommendation: { campaigns: Array<{ operation_type: string }> } }>(
+        xctl`ads recommendations get ${recs[0]!.id}`,
+      );
       expect(one.recommendation.campaigns[0]!.operation_type).toBe('Update');
       expect(t.requests.some((l) => l.startsWith(`GET /5/accounts/${acct}/recommendations`))).toBe(true);
     });
@@ -468,12 +347,12 @@ describe('accounts, reference data and settings', () => {
   describe('reference data', () => {
     it('bidding rules, content and business categories, publishers, placements', async () => {
       const [rules, eur, content, business, pubs, placements] = await Promise.all([
-        t.list(['ads', 'ref', 'bidding-rules']),
-        t.list(['ads', 'ref', 'bidding-rules', '--currency', 'EUR']),
-        t.list(['ads', 'ref', 'content-categories']),
-        t.list(['ads', 'ref', 'business-categories']),
-        t.list(['ads', 'ref', 'publishers', 'list']),
-        t.list(['ads', 'ref', 'placements', '--product-type', 'PROMOTED_ACCOUNT']),
+        t.list(xctl`ads ref bidding-rules`),
+        t.list(xctl`ads ref bidding-rules --currency EUR`),
+        t.list(xctl`ads ref content-categories`),
+        t.list(xctl`ads ref business-categories`),
+        t.list(xctl`ads ref publishers list`),
+        t.list(xctl`ads ref placements --product-type PROMOTED_ACCOUNT`),
       ]);
       expect(rules.map((b) => b.currency)).toContain('USD');
       expect(eur).toEqual([
@@ -496,93 +375,63 @@ describe('accounts, reference data and settings', () => {
     });
 
     it('curated categories need country codes', async () => {
-      const fr = await t.list(['ads', 'ref', 'curated-categories', '--country-codes', 'FR']);
+      const fr = await t.list(xctl`ads ref curated-categories --country-codes FR`);
       expect(fr.map((c) => c.id)).toEqual(['cc-food']);
-      expect((await t.json(['ads', 'ref', 'curated-categories', 'get', 'cc-tech'])).name).toBe('Tech enthusiasts');
+      expect((await t.json(xctl`ads ref curated-categories get cc-tech`)).name).toBe('Tech enthusiasts');
     });
 
     it('keyword insights: input plus 30 related keywords, range and keyword limits', async () => {
       const now = Date.parse(t.sb.app.clock.iso());
       const start = new Date(now - 3 * 24 * 3600_000).toISOString();
-      const rows = await t.list([
-        'ads',
-        'ref',
-        'keyword-insights',
-        '--granularity',
-        'DAY',
-        '--keywords',
-        'running shoes,boots',
-        '--start-time',
-        start,
-      ]);
+      const rows = await t.list(
+        xctl`ads ref keyword-insights --granularity DAY --keywords ${'running shoes,boots'} --start-time ${start}`,
+      );
       expect(rows).toHaveLength(32);
       expect(rows.slice(0, 2).map((r) => [r.keyword, r.related])).toEqual([
         ['running shoes', false],
         ['boots', false],
       ]);
       expect(rows[0].volumes).toHaveLength(3);
-      const tooLong = await t.fails(1, [
-        'ads',
-        'ref',
-        'keyword-insights',
-        '--granularity',
-        'DAY',
-        '--keywords',
-        'a',
-        '--start-time',
-        new Date(now - 8 * 24 * 3600_000).toISOString(),
-      ]);
+      const tooLong = await t.fails(
+        1,
+        xctl`ads ref keyword-insights --granularity DAY --keywords a --start-time
+          ${new Date(now - 8 * 24 * 3600_000).toISOString()}`,
+      );
       expect(tooLong.stderr).toMatch(/at most 7 days/);
     });
   });
 
   describe('settings', () => {
     it('tax settings: get with defaults, update', async () => {
-      expect(await t.json(['ads', 'settings', 'tax'])).toMatchObject({
+      expect(await t.json(xctl`ads settings tax`)).toMatchObject({
         account_id: acct,
         invoice_jurisdiction: 'NOT_SET',
         tax_category: null,
       });
-      const upd = await t.json([
-        'ads',
-        'settings',
-        'tax',
-        'update',
-        '--tax-category',
-        'BUSINESS_WITH_VAT',
-        '--tax-id',
-        'DE123',
-        '--invoice-jurisdiction',
-        'LOI_SAPIN',
-      ]);
+      const upd = await t.json(
+        xctl`ads settings tax update --tax-category BUSINESS_WITH_VAT --tax-id DE123 --invoice-jurisdiction LOI_SAPIN`,
+      );
       expect(upd).toMatchObject({
         tax_category: 'BUSINESS_WITH_VAT',
         tax_id: 'DE123',
         invoice_jurisdiction: 'LOI_SAPIN',
       });
-      expect((await t.json(['ads', 'settings', 'tax', 'get'])).tax_id).toBe('DE123');
+      expect((await t.json(xctl`ads settings tax get`)).tax_id).toBe('DE123');
     });
 
     it('user settings: get, update your own, not another user', async () => {
       const me = t.sb.seed.user_id;
-      expect(await t.json(['ads', 'settings', 'user', me])).toMatchObject({ user_id: me, notification_email: null });
-      const upd = await t.json([
-        'ads',
-        'settings',
-        'user',
-        'update',
-        me,
-        '--notification-email',
-        'ads@example.com',
-        '--subscribe-email-types',
-        'ACCOUNT_PERFORMANCE,PERFORMANCE_IMPROVEMENT',
-      ]);
+      expect(await t.json(xctl`ads settings user ${me}`)).toMatchObject({ user_id: me, notification_email: null });
+      const upd = await t.json(
+        xctl`ads settings user update ${me} --notification-email ads@example.com --subscribe-email-types
+          ACCOUNT_PERFORMANCE,PERFORMANCE_IMPROVEMENT`,
+      );
       expect(upd).toMatchObject({
         notification_email: 'ads@example.com',
         subscribe_email_types: ['ACCOUNT_PERFORMANCE', 'PERFORMANCE_IMPROVEMENT'],
       });
       t.sb.app.state.collection('accounts').get(acct)!.user_ids = [me, '783214'];
-      const other = await t.fails(3, ['ads', 'settings', 'user', 'update', '783214', '--contact-phone', '+1 555 0100']);
+      const other = await t.fails(3, xctl`ads settings user update 783214 --contact-phone ${'+1 555 0100'}`);
       expect(other.stderr).toMatch(/UNAUTHORIZED_ACCESS/);
     });
   });
@@ -592,11 +441,11 @@ describe('accounts, reference data and settings', () => {
       const before = t.sb.app.rates.limits['ads-total-count'];
       t.sb.app.rates.limits['ads-total-count'] = { limit: 1, windowMs: 15 * 60_000 };
       t.sb.app.rates.reset();
-      await t.json(['ads', 'campaigns', 'list', '--with-total-count']);
-      const r = await t.run(['ads', 'campaigns', 'list', '--with-total-count', '--max-wait', '0']);
+      await t.json(xctl`ads campaigns list --with-total-count`);
+      const r = await t.run(xctl`ads campaigns list --with-total-count --max-wait 0`);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/TOO_MANY_REQUESTS/);
-      await t.json(['ads', 'campaigns', 'list']);
+      await t.json(xctl`ads campaigns list`);
       t.sb.app.rates.limits['ads-total-count'] = before!;
       t.sb.app.rates.reset();
     });
@@ -621,41 +470,23 @@ describe('campaigns and funding instruments', () => {
 
   describe('campaigns', () => {
     it('--daily-budget and --total-budget in the currency, converted exactly; too many decimals refused (issue 29)', async () => {
-      const c = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'Money',
-        '--funding-instrument-id',
-        fi,
-        '--daily-budget',
-        '30.50',
-        '--total-budget',
-        '1000',
-      ]);
+      const c = await t.json(
+        xctl`ads campaigns create --name Money --funding-instrument-id ${fi} --daily-budget 30.50 --total-budget 1000`,
+      );
       expect(c).toMatchObject({
         daily_budget_amount_local_micro: 30_500_000,
         total_budget_amount_local_micro: 1_000_000_000,
         currency: 'USD',
       });
-      const r = await t.fails(2, ['ads', 'campaigns', 'update', c.id, '--daily-budget', '30.505']);
+      const r = await t.fails(2, xctl`ads campaigns update ${c.id} --daily-budget 30.505`);
       expect(r.stderr).toContain('--daily-budget 30.505: USD has 2 decimals');
     });
 
     it('create, get, list, update, delete; a second delete is 404', async () => {
-      const c = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'Spring sale',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-        '--purchase-order-number',
-        'PO-1',
-      ]);
+      const c = await t.json(
+        xctl`ads campaigns create --name ${'Spring sale'} --funding-instrument-id ${fi} ${budget}
+          --purchase-order-number PO-1`,
+      );
       expect(c).toMatchObject({
         name: 'Spring sale',
         entity_status: 'ACTIVE',
@@ -666,76 +497,38 @@ describe('campaigns and funding instruments', () => {
         currency: 'USD',
       });
       expect(c.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-      expect(await t.json(['ads', 'campaigns', 'get', c.id])).toMatchObject({ id: c.id, name: 'Spring sale' });
-      const upd = await t.json([
-        'ads',
-        'campaigns',
-        'update',
-        c.id,
-        '--entity-status',
-        'PAUSED',
-        '--name',
-        'Spring sale 2',
-      ]);
+      expect(await t.json(xctl`ads campaigns get ${c.id}`)).toMatchObject({ id: c.id, name: 'Spring sale' });
+      const upd = await t.json(xctl`ads campaigns update ${c.id} --entity-status PAUSED --name ${'Spring sale 2'}`);
       expect(upd).toMatchObject({ entity_status: 'PAUSED', name: 'Spring sale 2', servable: false });
       // The stored daily budget (5,000,000) is above a new total: the sandbox checks the result.
-      const over = await t.fails(1, [
-        'ads',
-        'campaigns',
-        'update',
-        c.id,
-        '--total-budget-amount-local-micro',
-        '4000000',
-      ]);
+      const over = await t.fails(1, xctl`ads campaigns update ${c.id} --total-budget-amount-local-micro 4000000`);
       expect(over.stderr).toMatch(/daily_budget_amount_local_micro must be at most total_budget_amount_local_micro/);
-      expect((await t.json(['ads', 'campaigns', 'get', c.id])).total_budget_amount_local_micro).toBeNull(); // sent, null when unset
-      const del = await t.json(['ads', 'campaigns', 'delete', c.id, '--yes']);
+      expect((await t.json(xctl`ads campaigns get ${c.id}`)).total_budget_amount_local_micro).toBeNull(); // sent, null when unset
+      const del = await t.json(xctl`ads campaigns delete ${c.id} --yes`);
       expect(del.deleted).toBe(true);
       // Irreversible: later deletes and gets are 404; with_deleted still shows it.
-      const again = await t.fails(1, ['ads', 'campaigns', 'delete', c.id, '--yes']);
+      const again = await t.fails(1, xctl`ads campaigns delete ${c.id} --yes`);
       expect(again.stderr).toMatch(/HTTP 404, code NOT_FOUND/);
-      await t.fails(1, ['ads', 'campaigns', 'get', c.id]);
-      expect((await t.json(['ads', 'campaigns', 'get', c.id, '--with-deleted'])).deleted).toBe(true);
-      const ids = (await t.list(['ads', 'campaigns', 'list', '--with-deleted', '--campaign-ids', c.id])).map(
-        (x) => x.id,
-      );
+      await t.fails(1, xctl`ads campaigns get ${c.id}`);
+      expect((await t.json(xctl`ads campaigns get ${c.id} --with-deleted`)).deleted).toBe(true);
+      const ids = (await t.list(xctl`ads campaigns list --with-deleted --campaign-ids ${c.id}`)).map((x) => x.id);
       expect(ids).toEqual([c.id]);
-      expect(await t.json(['ads', 'campaigns', 'list', '--campaign-ids', c.id])).toEqual([]);
+      expect(await t.json(xctl`ads campaigns list --campaign-ids ${c.id}`)).toEqual([]);
     });
 
     it('a credit-card funding instrument needs a daily budget; an unknown one is 404', async () => {
-      const r = await t.fails(1, ['ads', 'campaigns', 'create', '--name', 'x', '--funding-instrument-id', fi]);
+      const r = await t.fails(1, xctl`ads campaigns create --name x --funding-instrument-id ${fi}`);
       expect(r.stderr).toMatch(/MISSING_PARAMETER, parameter daily_budget_amount_local_micro/);
-      const r2 = await t.fails(1, [
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'x',
-        '--funding-instrument-id',
-        'nope1',
-        ...budget,
-      ]);
+      const r2 = await t.fails(1, xctl`ads campaigns create --name x --funding-instrument-id nope1 ${budget}`);
       expect(r2.stderr).toMatch(/HTTP 404, code NOT_FOUND, parameter funding_instrument_id/);
     });
 
     it('DRAFT campaigns are listed only with --with-draft; q is a name prefix', async () => {
-      const d = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'Draft idea',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-        '--entity-status',
-        'DRAFT',
-      ]);
-      expect((await t.list(['ads', 'campaigns', 'list', '--q', 'draft'])).map((x) => x.id)).toEqual([]);
-      expect((await t.list(['ads', 'campaigns', 'list', '--q', 'draft', '--with-draft'])).map((x) => x.id)).toEqual([
-        d.id,
-      ]);
+      const d = await t.json(
+        xctl`ads campaigns create --name ${'Draft idea'} --funding-instrument-id ${fi} ${budget} --entity-status DRAFT`,
+      );
+      expect((await t.list(xctl`ads campaigns list --q draft`)).map((x) => x.id)).toEqual([]);
+      expect((await t.list(xctl`ads campaigns list --q draft --with-draft`)).map((x) => x.id)).toEqual([d.id]);
     });
 
     it('pages with cursors: one page by default, --all follows, --limit stops, --with-total-count reports', async () => {
@@ -749,41 +542,19 @@ describe('campaigns and funding instruments', () => {
           funding_instrument_id: fi,
           created_at: '2026-01-01T00:00:00Z',
         });
-      const one = await t.list(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '3']);
+      const one = await t.list(xctl`ads campaigns list --q Paged --count 3`);
       expect(one.map((x) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2']);
       const before = t.requests.length;
-      const all = await t.list(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '3', '--all']);
+      const all = await t.list(xctl`ads campaigns list --q Paged --count 3 --all`);
       expect(all.map((x) => x.name)).toEqual(['Paged 0', 'Paged 1', 'Paged 2', 'Paged 3']);
       expect(t.requests.slice(before).filter((l) => l.includes('/campaigns'))).toHaveLength(2);
-      const lim = await t.list(['ads', 'campaigns', 'list', '--q', 'Paged', '--count', '1', '--limit', '2']);
+      const lim = await t.list(xctl`ads campaigns list --q Paged --count 1 --limit 2`);
       expect(lim.map((x) => x.name)).toEqual(['Paged 0', 'Paged 1']);
-      const sorted = await t.list([
-        'ads',
-        'campaigns',
-        'list',
-        '--q',
-        'Paged',
-        '--sort-by',
-        'name-desc',
-        '--limit',
-        '4',
-        '--count',
-        '2',
-        '--with-total-count',
-      ]);
+      const sorted = await t.list(
+        xctl`ads campaigns list --q Paged --sort-by name-desc --limit 4 --count 2 --with-total-count`,
+      );
       expect(sorted.map((x) => x.name)).toEqual(['Paged 3', 'Paged 2', 'Paged 1', 'Paged 0']);
-      const r = await t.run([
-        'ads',
-        'campaigns',
-        'list',
-        '--q',
-        'Paged',
-        '--with-total-count',
-        '-o',
-        'tsv',
-        '--fields',
-        'name',
-      ]);
+      const r = await t.run(xctl`ads campaigns list --q Paged --with-total-count -o tsv --fields name`);
       expect(r.stderr).toMatch(/total_count: 4/);
       expect(r.stdout.trim().split('\n')).toHaveLength(4);
     });
@@ -801,42 +572,21 @@ describe('campaigns and funding instruments', () => {
           entity_status: 'ACTIVE',
           deleted: false,
         });
-      const last = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'Number 200',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-      ]);
-      const r = await t.fails(1, [
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'Number 201',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-      ]);
+      const last = await t.json(
+        xctl`ads campaigns create --name ${'Number 200'} --funding-instrument-id ${fi} ${budget}`,
+      );
+      const r = await t.fails(
+        1,
+        xctl`ads campaigns create --name ${'Number 201'} --funding-instrument-id ${fi} ${budget}`,
+      );
       expect(r.stderr).toMatch(/already has 200 active campaigns/);
-      const paused = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'Paused 201',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-        '--entity-status',
-        'PAUSED',
-      ]);
-      await t.fails(1, ['ads', 'campaigns', 'update', paused.id, '--entity-status', 'ACTIVE']);
-      await t.json(['ads', 'campaigns', 'update', last.id, '--entity-status', 'PAUSED']);
-      expect((await t.json(['ads', 'campaigns', 'update', paused.id, '--entity-status', 'ACTIVE'])).entity_status).toBe(
+      const paused = await t.json(
+        xctl`ads campaigns create --name ${'Paused 201'} --funding-instrument-id ${fi} ${budget} --entity-status
+          PAUSED`,
+      );
+      await t.fails(1, xctl`ads campaigns update ${paused.id} --entity-status ACTIVE`);
+      await t.json(xctl`ads campaigns update ${last.id} --entity-status PAUSED`);
+      expect((await t.json(xctl`ads campaigns update ${paused.id} --entity-status ACTIVE`)).entity_status).toBe(
         'ACTIVE',
       );
       for (const k of [...coll.keys()]) if (k.startsWith('act')) coll.delete(k);
@@ -894,26 +644,12 @@ describe('campaigns and funding instruments', () => {
 
   describe('campaigns batch', () => {
     it('applies every item, in order, from a file or stdin', async () => {
-      const target = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'To update',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-      ]);
-      const doomed = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'To delete',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-      ]);
+      const target = await t.json(
+        xctl`ads campaigns create --name ${'To update'} --funding-instrument-id ${fi} ${budget}`,
+      );
+      const doomed = await t.json(
+        xctl`ads campaigns create --name ${'To delete'} --funding-instrument-id ${fi} ${budget}`,
+      );
       const ops = [
         {
           operation_type: 'Create',
@@ -929,31 +665,22 @@ describe('campaigns and funding instruments', () => {
       ];
       const file = path.join(dir, 'ops.json');
       fs.writeFileSync(file, JSON.stringify(ops));
-      const out = await t.list(['ads', 'campaigns', 'batch', '--file', file]);
+      const out = await t.list(xctl`ads campaigns batch --file ${file}`);
       expect(out.map((x) => [x.name, x.deleted])).toEqual([
         ['Batch new', false],
         ['Updated by batch', false],
         ['To delete', true],
       ]);
-      expect((await t.json(['ads', 'campaigns', 'get', target.id])).name).toBe('Updated by batch');
+      expect((await t.json(xctl`ads campaigns get ${target.id}`)).name).toBe('Updated by batch');
       const viaStdin = await t.list(
-        ['ads', 'campaigns', 'batch', '--file', '-'],
+        xctl`ads campaigns batch --file -`,
         JSON.stringify([{ operation_type: 'Update', params: { campaign_id: target.id, entity_status: 'PAUSED' } }]),
       );
       expect(viaStdin[0].entity_status).toBe('PAUSED');
     });
 
     it('a failing item fails the whole batch: nothing is applied, errors by position', async () => {
-      const keep = await t.json([
-        'ads',
-        'campaigns',
-        'create',
-        '--name',
-        'Keep me',
-        '--funding-instrument-id',
-        fi,
-        ...budget,
-      ]);
+      const keep = await t.json(xctl`ads campaigns create --name ${'Keep me'} --funding-instrument-id ${fi} ${budget}`);
       const count = t.sb.app.state.collection('campaigns').size;
       const ops = [
         { operation_type: 'Update', params: { campaign_id: keep.id, name: 'Should not stick' } },
@@ -963,11 +690,11 @@ describe('campaigns and funding instruments', () => {
         },
         { operation_type: 'Delete', params: { campaign_id: 'missing1' } },
       ];
-      const r = await t.fails(1, ['ads', 'campaigns', 'batch', '--file', '-'], JSON.stringify(ops));
+      const r = await t.fails(1, xctl`ads campaigns batch --file -`, JSON.stringify(ops));
       expect(r.stderr).toMatch(/refused as a whole/);
       expect(r.stderr).toMatch(/item 3: NOT_FOUND campaign_id missing1 was not found/);
       expect(t.sb.app.state.collection('campaigns').size).toBe(count);
-      expect((await t.json(['ads', 'campaigns', 'get', keep.id])).name).toBe('Keep me');
+      expect((await t.json(xctl`ads campaigns get ${keep.id}`)).name).toBe('Keep me');
     });
 
     it('the sandbox answers operation_errors by position and request-level errors', async () => {
@@ -1004,21 +731,13 @@ describe('campaigns and funding instruments', () => {
 
   describe('funding instruments and line items', () => {
     it('list, get, and the sandbox-only create (on the sister account: the main one stays all USD)', async () => {
-      const list = await t.list(['ads', 'funding-instruments', 'list']);
+      const list = await t.list(xctl`ads funding-instruments list`);
       expect(list.map((x) => x.id)).toContain(fi);
-      expect((await t.json(['ads', 'funding-instruments', 'get', fi])).currency).toBe('USD');
+      expect((await t.json(xctl`ads funding-instruments get ${fi}`)).currency).toBe('USD');
       const sister = [...t.collection('accounts').values()].find((a) => a.name === 'Sandbox Sister Account')!.id;
-      const created = await t.json([
-        'ads',
-        'funding-instruments',
-        'create',
-        '--account',
-        sister,
-        '--currency',
-        'EUR',
-        '--start-time',
-        '2026-12-01T00:00:00Z',
-      ]);
+      const created = await t.json(
+        xctl`ads funding-instruments create --account ${sister} --currency EUR --start-time 2026-12-01T00:00:00Z`,
+      );
       expect(created).toMatchObject({
         currency: 'EUR',
         type: 'CREDIT_CARD',
@@ -1027,28 +746,18 @@ describe('campaigns and funding instruments', () => {
       });
       expect(
         (
-          await t.list([
-            'ads',
-            'funding-instruments',
-            'list',
-            '--account',
-            sister,
-            '--funding-instrument-ids',
-            created.id,
-          ])
+          await t.list(xctl`ads funding-instruments list --account ${sister} --funding-instrument-ids ${created.id}`)
         ).map((x) => x.id),
       ).toEqual([created.id]);
     });
 
     it('seeded line items are listed, filtered by campaign, and fetched', async () => {
-      const lis = await t.list<Row & { campaign_id: string }>(['ads', 'line-items', 'list']);
+      const lis = await t.list<Row & { campaign_id: string }>(xctl`ads line-items list`);
       expect(lis.map((x) => x.objective).sort()).toEqual(['FOLLOWERS', 'PREROLL_VIEWS', 'WEBSITE_CLICKS']);
       const camp = lis[0]!.campaign_id;
-      expect(await t.json(['ads', 'line-items', 'list', '--campaign-ids', camp])).toHaveLength(3);
-      expect(await t.json(['ads', 'line-items', 'list', '--campaign-ids', 'other'])).toHaveLength(0);
-      expect((await t.json(['ads', 'line-items', 'get', t.lineItem('FOLLOWERS')])).product_type).toBe(
-        'PROMOTED_ACCOUNT',
-      );
+      expect(await t.json(xctl`ads line-items list --campaign-ids ${camp}`)).toHaveLength(3);
+      expect(await t.json(xctl`ads line-items list --campaign-ids other`)).toHaveLength(0);
+      expect((await t.json(xctl`ads line-items get ${t.lineItem('FOLLOWERS')}`)).product_type).toBe('PROMOTED_ACCOUNT');
     });
   });
 });
@@ -1095,57 +804,33 @@ describe('line items', () => {
       });
       expect(li.start_time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(Object.keys(li).some((k) => k.startsWith('_'))).toBe(false);
-      expect(await t.json(['ads', 'line-items', 'get', li.id])).toMatchObject({ id: li.id });
-      expect((await t.list(['ads', 'line-items', 'list', '--campaign-ids', camp])).map((x) => x.id)).toContain(li.id);
-      const upd = await t.json([
-        'ads',
-        'line-items',
-        'update',
-        li.id,
-        '--entity-status',
-        'ACTIVE',
-        '--end-time',
-        '',
-        '--start-time',
-        '2026-05-19T10:00:00+02',
-      ]);
+      expect(await t.json(xctl`ads line-items get ${li.id}`)).toMatchObject({ id: li.id });
+      expect((await t.list(xctl`ads line-items list --campaign-ids ${camp}`)).map((x) => x.id)).toContain(li.id);
+      const upd = await t.json(
+        xctl`ads line-items update ${li.id} --entity-status ACTIVE --end-time ${''} --start-time
+          2026-05-19T10:00:00+02`,
+      );
       expect(upd).toMatchObject({ entity_status: 'ACTIVE', end_time: null, start_time: '2026-05-19T08:00:00Z' });
-      expect((await t.json(['ads', 'line-items', 'delete', li.id, '--yes'])).deleted).toBe(true);
-      const again = await t.fails(1, ['ads', 'line-items', 'delete', li.id, '--yes']);
+      expect((await t.json(xctl`ads line-items delete ${li.id} --yes`)).deleted).toBe(true);
+      const again = await t.fails(1, xctl`ads line-items delete ${li.id} --yes`);
       expect(again.stderr).toMatch(/HTTP 404, code LINE_ITEM_NOT_FOUND/);
-      expect((await t.json(['ads', 'line-items', 'get', li.id, '--with-deleted'])).deleted).toBe(true);
+      expect((await t.json(xctl`ads line-items get ${li.id} --with-deleted`)).deleted).toBe(true);
     });
 
     it('all line items of a campaign share objective and product_type; the campaign must exist', async () => {
       const c = await createCampaign(t, 'Consistency');
       await t.json(lineItemArgs(c));
-      const r = await t.fails(1, [
-        'ads',
-        'line-items',
-        'create',
-        '--campaign-id',
-        c,
-        '--objective',
-        'WEBSITE_CLICKS',
-        '--product-type',
-        'PROMOTED_TWEETS',
-        '--placements',
-        'ALL_ON_TWITTER',
-      ]);
+      const r = await t.fails(
+        1,
+        xctl`ads line-items create --campaign-id ${c} --objective WEBSITE_CLICKS --product-type PROMOTED_TWEETS
+          --placements ALL_ON_TWITTER`,
+      );
       expect(r.stderr).toMatch(/objective must be ENGAGEMENTS, as for the other line items/);
-      const r2 = await t.fails(1, [
-        'ads',
-        'line-items',
-        'create',
-        '--campaign-id',
-        'nosuch',
-        '--objective',
-        'ENGAGEMENTS',
-        '--product-type',
-        'PROMOTED_TWEETS',
-        '--placements',
-        'ALL_ON_TWITTER',
-      ]);
+      const r2 = await t.fails(
+        1,
+        xctl`ads line-items create --campaign-id nosuch --objective ENGAGEMENTS --product-type PROMOTED_TWEETS
+          --placements ALL_ON_TWITTER`,
+      );
       expect(r2.stderr).toMatch(/HTTP 404, code CAMPAIGN_NOT_FOUND, parameter campaign_id/);
     });
 
@@ -1173,20 +858,13 @@ describe('line items', () => {
       );
       expect(li).toMatchObject({ daily_budget_amount_local_micro: 1_000_000, standard_delivery: true });
       // The stored daily budget against a new, lower total: judged on the stored result.
-      const over = await t.fails(1, [
-        'ads',
-        'line-items',
-        'update',
-        li.id,
-        '--total-budget-amount-local-micro',
-        '999999',
-      ]);
+      const over = await t.fails(1, xctl`ads line-items update ${li.id} --total-budget-amount-local-micro 999999`);
       expect(over.stderr).toMatch(/SPEND_EXCEEDS_BUDGET/);
     });
 
     it('TWITTER_SEARCH needs keyword targeting before ACTIVE; categories are checked against the reference data', async () => {
       const li = await t.json(lineItemArgs(camp, 'TWITTER_SEARCH'));
-      const r = await t.fails(1, ['ads', 'line-items', 'update', li.id, '--entity-status', 'ACTIVE']);
+      const r = await t.fails(1, xctl`ads line-items update ${li.id} --entity-status ACTIVE`);
       expect(r.stderr).toMatch(/keyword targeting.*code INVALID_PLACEMENT_TYPE/);
       const pn = await t.fails(1, [
         ...engage().slice(0, -1),
@@ -1213,21 +891,10 @@ describe('line items', () => {
 
     it('an app line item targets its platforms automatically', async () => {
       const c = await createCampaign(t, 'Apps');
-      const li = await t.json([
-        'ads',
-        'line-items',
-        'create',
-        '--campaign-id',
-        c,
-        '--objective',
-        'APP_INSTALLS',
-        '--product-type',
-        'PROMOTED_TWEETS',
-        '--placements',
-        'ALL_ON_TWITTER',
-        '--ios-app-store-identifier',
-        '333903271',
-      ]);
+      const li = await t.json(
+        xctl`ads line-items create --campaign-id ${c} --objective APP_INSTALLS --product-type PROMOTED_TWEETS
+          --placements ALL_ON_TWITTER --ios-app-store-identifier 333903271`,
+      );
       expect(li).toMatchObject({
         goal: 'APP_INSTALLS',
         pay_by: 'IMPRESSION',
@@ -1240,7 +907,7 @@ describe('line items', () => {
 
     it('batch: create, update and delete all or nothing; placements as an array', async () => {
       const created = await t.list(
-        ['ads', 'line-items', 'batch', '--file', '-'],
+        xctl`ads line-items batch --file -`,
         JSON.stringify([
           {
             operation_type: 'Create',
@@ -1272,7 +939,7 @@ describe('line items', () => {
       const before = t.collection('line_items').size;
       const r = await t.fails(
         1,
-        ['ads', 'line-items', 'batch', '--file', '-'],
+        xctl`ads line-items batch --file -`,
         JSON.stringify([
           { operation_type: 'Update', params: { line_item_id: created[0].id, name: 'renamed' } },
           { operation_type: 'Delete', params: { line_item_id: 'nosuch' } },
@@ -1280,9 +947,9 @@ describe('line items', () => {
       );
       expect(r.stderr).toMatch(/item 2: LINE_ITEM_NOT_FOUND/);
       expect(t.collection('line_items').size).toBe(before);
-      expect((await t.json(['ads', 'line-items', 'get', created[0].id])).name).toBe('b1');
+      expect((await t.json(xctl`ads line-items get ${created[0].id}`)).name).toBe('b1');
       const ok = await t.list(
-        ['ads', 'line-items', 'batch', '--file', '-'],
+        xctl`ads line-items batch --file -`,
         JSON.stringify([
           { operation_type: 'Update', params: { line_item_id: created[0].id, name: 'renamed' } },
           { operation_type: 'Delete', params: { line_item_id: created[1].id } },
@@ -1296,67 +963,36 @@ describe('line items', () => {
 
     it('DRAFT line items are listed only with --with-draft', async () => {
       const d = await t.json([...engage(), '--entity-status', 'DRAFT', '--name', 'Drafty']);
-      expect((await t.list(['ads', 'line-items', 'list', '--q', 'drafty'])).map((x) => x.id)).toEqual([]);
-      expect((await t.list(['ads', 'line-items', 'list', '--q', 'drafty', '--with-draft'])).map((x) => x.id)).toEqual([
-        d.id,
-      ]);
+      expect((await t.list(xctl`ads line-items list --q drafty`)).map((x) => x.id)).toEqual([]);
+      expect((await t.list(xctl`ads line-items list --q drafty --with-draft`)).map((x) => x.id)).toEqual([d.id]);
     });
 
     it('promoted posts, accounts, media creatives and tracking tags attach to user-made line items', async () => {
       const li = await t.json([...engage(), '--name', 'Attach']);
-      const pt = await t.json([
-        'ads',
-        'promoted-tweets',
-        'create',
-        '--line-item-id',
-        li.id,
-        '--tweet-ids',
-        '1440000000000000003', // a seeded post
-      ]);
+      const pt = await t.json(xctl`ads promoted-tweets create --line-item-id ${li.id} --tweet-ids 1440000000000000003`);
       expect(pt[0]).toMatchObject({ line_item_id: li.id, tweet_id: '1440000000000000003' });
       const media = [...t.collection('account_media').values()][0]!.id;
       expect(
-        await t.json(['ads', 'media-creatives', 'create', '--line-item-id', li.id, '--account-media-id', media]),
+        await t.json(xctl`ads media-creatives create --line-item-id ${li.id} --account-media-id ${media}`),
       ).toMatchObject({ campaign_id: camp });
       expect(
-        await t.json([
-          'ads',
-          'tracking-tags',
-          'create',
-          '--line-item-id',
-          li.id,
-          '--tracking-tag-type',
-          'CLICK_TRACKER',
-          '--tracking-tag-url',
-          'https://t.example/c',
-        ]),
+        await t.json(
+          xctl`ads tracking-tags create --line-item-id ${li.id} --tracking-tag-type CLICK_TRACKER --tracking-tag-url
+            https://t.example/c`,
+        ),
       ).toMatchObject({ line_item_id: li.id });
       const c = await createCampaign(t, 'PA');
-      const pa = await t.json([
-        'ads',
-        'line-items',
-        'create',
-        '--campaign-id',
-        c,
-        '--objective',
-        'FOLLOWERS',
-        '--product-type',
-        'PROMOTED_ACCOUNT',
-        '--placements',
-        'TWITTER_TIMELINE',
-      ]);
+      const pa = await t.json(
+        xctl`ads line-items create --campaign-id ${c} --objective FOLLOWERS --product-type PROMOTED_ACCOUNT
+          --placements TWITTER_TIMELINE`,
+      );
       expect(
-        await t.json(['ads', 'promoted-accounts', 'create', '--line-item-id', pa.id, '--user-id', t.sb.seed.user_id]),
+        await t.json(xctl`ads promoted-accounts create --line-item-id ${pa.id} --user-id ${t.sb.seed.user_id}`),
       ).toMatchObject({ line_item_id: pa.id });
-      const wrong = await t.fails(1, [
-        'ads',
-        'promoted-accounts',
-        'create',
-        '--line-item-id',
-        li.id,
-        '--user-id',
-        t.sb.seed.user_id,
-      ]);
+      const wrong = await t.fails(
+        1,
+        xctl`ads promoted-accounts create --line-item-id ${li.id} --user-id ${t.sb.seed.user_id}`,
+      );
       expect(wrong.stderr).toMatch(/INCOMPATIBLE_LINE_ITEM/);
     });
   });
@@ -1374,45 +1010,27 @@ describe('targeting', () => {
     } = await sharedCampaign());
   });
 
-  const add = (type: string, value: string, ...more: string[]) => [
-    'ads',
-    'targeting',
-    'add',
-    '--line-item-id',
-    li,
-    '--targeting-type',
-    type,
-    '--targeting-value',
-    value,
-    ...more,
-  ];
+  const add = (type: string, value: string, ...more: string[]) =>
+    xctl`ads targeting add --line-item-id ${li} --targeting-type ${type} --targeting-value ${value} ${more}`;
 
   describe('targeting options', () => {
     it('locations by q, type and country; languages; interests; platforms; devices; tv shows of a market', async () => {
       // Independent lookups run at once: each is a whole CLI process.
       const [la, countries, gb, en, tech, platforms, ios, bake, events, sports, ops, markets, page] = await Promise.all(
         [
-          t.list(['ads', 'targeting-options', 'locations', '--q', 'los angeles']),
-          t.list(['ads', 'targeting-options', 'locations', '--location-type', 'COUNTRIES']),
-          t.list(['ads', 'targeting-options', 'locations', '--country-code', 'GB']),
-          t.list(['ads', 'targeting-options', 'languages', '--q', 'engl']),
-          t.list(['ads', 'targeting-options', 'interests', '--q', 'technology']),
-          t.list(['ads', 'targeting-options', 'platforms']),
-          t.list(['ads', 'targeting-options', 'devices', '--os-type', 'iOS']),
-          t.list(['ads', 'targeting-options', 'tv-shows', '--locale', 'en-GB']),
-          t.list([
-            'ads',
-            'targeting-options',
-            'events',
-            '--event-types',
-            'SPORTS,CONFERENCE',
-            '--start-time',
-            '2026-01-01T00:00:00Z',
-          ]),
-          t.list(['ads', 'targeting-options', 'conversations', '--conversation-type', 'SPORTS']),
-          t.list(['ads', 'targeting-options', 'network-operators', '--country-code', 'GB']),
-          t.list(['ads', 'targeting-options', 'tv-markets']),
-          t.run(['ads', 'targeting-options', 'interests', '--count', '5', '--all', '-o', 'jsonl']),
+          t.list(xctl`ads targeting-options locations --q ${'los angeles'}`),
+          t.list(xctl`ads targeting-options locations --location-type COUNTRIES`),
+          t.list(xctl`ads targeting-options locations --country-code GB`),
+          t.list(xctl`ads targeting-options languages --q engl`),
+          t.list(xctl`ads targeting-options interests --q technology`),
+          t.list(xctl`ads targeting-options platforms`),
+          t.list(xctl`ads targeting-options devices --os-type iOS`),
+          t.list(xctl`ads targeting-options tv-shows --locale en-GB`),
+          t.list(xctl`ads targeting-options events --event-types SPORTS,CONFERENCE --start-time 2026-01-01T00:00:00Z`),
+          t.list(xctl`ads targeting-options conversations --conversation-type SPORTS`),
+          t.list(xctl`ads targeting-options network-operators --country-code GB`),
+          t.list(xctl`ads targeting-options tv-markets`),
+          t.run(xctl`ads targeting-options interests --count 5 --all -o jsonl`),
         ],
       );
       expect(la).toEqual([
@@ -1440,9 +1058,7 @@ describe('targeting', () => {
     });
 
     it('a locale that is no TV market is refused by the sandbox', async () => {
-      expect((await t.fails(1, ['ads', 'targeting-options', 'tv-shows', '--locale', 'fr-FR'])).stderr).toMatch(
-        /not a TV market/,
-      );
+      expect((await t.fails(1, xctl`ads targeting-options tv-shows --locale fr-FR`)).stderr).toMatch(/not a TV market/);
     });
   });
 
@@ -1463,23 +1079,21 @@ describe('targeting', () => {
       const neg = await t.json(add('PHRASE_KEYWORD', 'free stuff', '--operator-type', 'NE'));
       expect(neg.operator_type).toBe('NE');
       expect(await t.json(add('GENDER', '2'))).toMatchObject({ name: 'Female' });
-      expect((await t.list(['ads', 'targeting', 'list', '--line-item-ids', li])).map((x) => x.id)).toEqual([
+      expect((await t.list(xctl`ads targeting list --line-item-ids ${li}`)).map((x) => x.id)).toEqual([
         loc.id,
         kw.id,
         neg.id,
         expect.any(String),
       ]);
-      expect(await t.json(['ads', 'targeting', 'get', kw.id])).toMatchObject({ id: kw.id });
+      expect(await t.json(xctl`ads targeting get ${kw.id}`)).toMatchObject({ id: kw.id });
       // The same criterion again is the existing one.
       expect((await t.json(add('BROAD_KEYWORD', 'technology'))).id).toBe(kw.id);
-      expect((await t.json(['ads', 'targeting', 'delete', neg.id, '--yes'])).deleted).toBe(true);
-      expect((await t.fails(1, ['ads', 'targeting', 'delete', neg.id, '--yes'])).stderr).toMatch(
+      expect((await t.json(xctl`ads targeting delete ${neg.id} --yes`)).deleted).toBe(true);
+      expect((await t.fails(1, xctl`ads targeting delete ${neg.id} --yes`)).stderr).toMatch(
         /HTTP 404, code TARGETING_CRITERION_NOT_FOUND/,
       );
       // With a keyword the search placement may go ACTIVE.
-      expect((await t.json(['ads', 'line-items', 'update', li, '--entity-status', 'ACTIVE'])).entity_status).toBe(
-        'ACTIVE',
-      );
+      expect((await t.json(xctl`ads line-items update ${li} --entity-status ACTIVE`)).entity_status).toBe('ACTIVE');
     });
 
     it('values outside the lookup data and the per-line-item rules are refused by the sandbox', async () => {
@@ -1488,19 +1102,8 @@ describe('targeting', () => {
       );
       expect((await t.fails(1, add('INTEREST', '99999'))).stderr).toMatch(/not a INTEREST of the lookup data/);
       expect(
-        (
-          await t.fails(1, [
-            'ads',
-            'targeting',
-            'add',
-            '--line-item-id',
-            'nosuch',
-            '--targeting-type',
-            'GENDER',
-            '--targeting-value',
-            '1',
-          ])
-        ).stderr,
+        (await t.fails(1, xctl`ads targeting add --line-item-id nosuch --targeting-type GENDER --targeting-value 1`))
+          .stderr,
       ).toMatch(/LINE_ITEM_NOT_FOUND/);
     });
 
@@ -1533,7 +1136,7 @@ describe('targeting', () => {
 
     it('batch: Create and Delete all or nothing; 500 items at most', async () => {
       const [a] = await t.list(
-        ['ads', 'targeting', 'batch', '--file', '-'],
+        xctl`ads targeting batch --file -`,
         JSON.stringify([
           { operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'en' } },
         ]),
@@ -1541,7 +1144,7 @@ describe('targeting', () => {
       const before = t.collection('targeting_criteria').size;
       const r = await t.fails(
         1,
-        ['ads', 'targeting', 'batch', '--file', '-'],
+        xctl`ads targeting batch --file -`,
         JSON.stringify([
           { operation_type: 'Delete', params: { targeting_criterion_id: a.id } },
           { operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'xx' } },
@@ -1549,9 +1152,9 @@ describe('targeting', () => {
       );
       expect(r.stderr).toMatch(/item 2: INVALID_PARAMETER/);
       expect(t.collection('targeting_criteria').size).toBe(before);
-      expect((await t.json(['ads', 'targeting', 'get', a.id])).deleted).toBe(false);
+      expect((await t.json(xctl`ads targeting get ${a.id}`)).deleted).toBe(false);
       const ok = await t.list(
-        ['ads', 'targeting', 'batch', '--file', '-'],
+        xctl`ads targeting batch --file -`,
         JSON.stringify([
           { operation_type: 'Delete', params: { targeting_criterion_id: a.id } },
           { operation_type: 'Create', params: { line_item_id: li, targeting_type: 'LANGUAGE', targeting_value: 'de' } },
@@ -1616,28 +1219,26 @@ describe('creatives', () => {
 
   describe('account media', () => {
     it('lists by creative type, gets, deletes softly (with_deleted shows it)', async () => {
-      const all = await t.list(['ads', 'account-media', 'list']);
+      const all = await t.list(xctl`ads account-media list`);
       expect(all.map((m) => m.creative_type).sort()).toEqual(['BANNER', 'PREROLL']);
-      const pre = await t.list(['ads', 'account-media', 'list', '--creative-types', 'PREROLL,VAST_PREROLL']);
+      const pre = await t.list(xctl`ads account-media list --creative-types PREROLL,VAST_PREROLL`);
       expect(pre).toHaveLength(1);
       expect(pre[0]).toMatchObject({ creative_type: 'PREROLL', video_id: VIDEO });
-      expect((await t.json(['ads', 'account-media', 'get', pre[0].id])).id).toBe(pre[0].id);
-      expect((await t.json(['ads', 'account-media', 'delete', pre[0].id, '--yes'])).deleted).toBe(true);
-      await t.fails(1, ['ads', 'account-media', 'get', pre[0].id]);
-      expect((await t.json(['ads', 'account-media', 'get', pre[0].id, '--with-deleted'])).deleted).toBe(true);
-      expect(await t.json(['ads', 'account-media', 'list', '--creative-types', 'PREROLL'])).toEqual([]);
+      expect((await t.json(xctl`ads account-media get ${pre[0].id}`)).id).toBe(pre[0].id);
+      expect((await t.json(xctl`ads account-media delete ${pre[0].id} --yes`)).deleted).toBe(true);
+      await t.fails(1, xctl`ads account-media get ${pre[0].id}`);
+      expect((await t.json(xctl`ads account-media get ${pre[0].id} --with-deleted`)).deleted).toBe(true);
+      expect(await t.json(xctl`ads account-media list --creative-types PREROLL`)).toEqual([]);
     });
   });
 
   describe('media library', () => {
     it('lists the seeded objects, filters by type, adds, updates, deletes softly', async () => {
-      const lib = await t.list(['ads', 'media-library', 'list']);
+      const lib = await t.list(xctl`ads media-library list`);
       expect(lib.map((m) => m.media_key)).toEqual(expect.arrayContaining([WIDE, SQUARE, GIF, VIDEO]));
       expect(lib[0].id).toBeUndefined();
-      expect((await t.list(['ads', 'media-library', 'list', '--media-type', 'VIDEO'])).map((m) => m.media_key)).toEqual(
-        [VIDEO],
-      );
-      expect(await t.json(['ads', 'media-library', 'get', VIDEO])).toMatchObject({
+      expect((await t.list(xctl`ads media-library list --media-type VIDEO`)).map((m) => m.media_key)).toEqual([VIDEO]);
+      expect(await t.json(xctl`ads media-library get ${VIDEO}`)).toMatchObject({
         media_key: VIDEO,
         media_type: 'VIDEO',
         aspect_ratio: '16:9',
@@ -1645,7 +1246,7 @@ describe('creatives', () => {
       });
 
       // A key comes from an upload; an unknown one is MEDIA_NOT_FOUND.
-      expect((await t.fails(1, ['ads', 'media-library', 'add', '--media-key', '7_555'])).stderr).toMatch(
+      expect((await t.fails(1, xctl`ads media-library add --media-key 7_555`)).stderr).toMatch(
         /HTTP 404, code MEDIA_NOT_FOUND/,
       );
       const clip = path.join(dir, 'clip.mp4');
@@ -1657,19 +1258,9 @@ describe('creatives', () => {
       const up = JSON.parse((await withClockMoving(upload)).stdout) as Row;
       const key = up.media_key as string;
       expect(key).toMatch(/^7_\d{19}$/);
-      const added = await t.json([
-        'ads',
-        'media-library',
-        'add',
-        '--media-key',
-        key,
-        '--name',
-        'Clip',
-        '--title',
-        'A clip',
-        '--poster-media-key',
-        WIDE,
-      ]);
+      const added = await t.json(
+        xctl`ads media-library add --media-key ${key} --name Clip --title ${'A clip'} --poster-media-key ${WIDE}`,
+      );
       expect(added).toMatchObject({
         media_key: key,
         media_type: 'VIDEO',
@@ -1681,39 +1272,29 @@ describe('creatives', () => {
         media_status: 'TRANSCODE_COMPLETED',
       });
       // Adding it again answers with the object already there.
-      expect(await t.json(['ads', 'media-library', 'add', '--media-key', key])).toMatchObject({
+      expect(await t.json(xctl`ads media-library add --media-key ${key}`)).toMatchObject({
         media_key: key,
         name: 'Clip',
       });
-      const upd = await t.json([
-        'ads',
-        'media-library',
-        'update',
-        key,
-        '--description',
-        'd'.repeat(200),
-        '--file-name',
-        'f'.repeat(255),
-      ]);
+      const upd = await t.json(
+        xctl`ads media-library update ${key} --description ${'d'.repeat(200)} --file-name ${'f'.repeat(255)}`,
+      );
       expect(upd.description).toHaveLength(200);
       // Videos only: the sandbox knows what the key is; the CLI cannot from a positional.
-      const r = await t.fails(1, ['ads', 'media-library', 'update', SQUARE, '--title', 'x']);
+      const r = await t.fails(1, xctl`ads media-library update ${SQUARE} --title x`);
       expect(r.stderr).toMatch(/title applies to videos only/);
-      expect((await t.json(['ads', 'media-library', 'delete', key, '--yes'])).deleted).toBe(true);
-      await t.fails(1, ['ads', 'media-library', 'get', key]);
-      expect((await t.json(['ads', 'media-library', 'get', key, '--with-deleted'])).deleted).toBe(true);
+      expect((await t.json(xctl`ads media-library delete ${key} --yes`)).deleted).toBe(true);
+      await t.fails(1, xctl`ads media-library get ${key}`);
+      expect((await t.json(xctl`ads media-library get ${key} --with-deleted`)).deleted).toBe(true);
     });
   });
 
   describe('cards', () => {
     it('create from --file (components and slides), list filters, get, update, delete; legacy lookup', async () => {
-      const web = await t.json<Card>([
-        'ads',
-        'cards',
-        'create',
-        '--file',
-        file('web.json', { name: 'Website card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] }),
-      ]);
+      const web = await t.json<Card>(
+        xctl`ads cards create --file
+          ${file('web.json', { name: 'Website card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] })}`,
+      );
       expect(web).toMatchObject({
         name: 'Website card',
         card_type: 'IMAGE_WEBSITE',
@@ -1721,60 +1302,43 @@ describe('creatives', () => {
         deleted: false,
       });
       const app = await t.json<Card>(
-        ['ads', 'cards', 'create', '--file', '-'],
+        xctl`ads cards create --file -`,
         JSON.stringify({
           name: 'App carousel',
           components: [{ type: 'SWIPEABLE_MEDIA', media_keys: [WIDE, VIDEO] }, appButton],
         }),
       );
       expect(app.card_type).toBe('MIXED_MEDIA_SINGLE_DEST_CAROUSEL_APP');
-      const multi = await t.json([
-        'ads',
-        'cards',
-        'create',
-        '--file',
-        file('multi.json', {
-          name: 'Multi',
-          slides: [
-            [{ type: 'MEDIA', media_key: VIDEO }, website('a')],
-            [{ type: 'MEDIA', media_key: VIDEO }, website('b')],
-          ],
-        }),
-      ]);
+      const multi = await t.json(
+        xctl`ads cards create --file
+          ${file('multi.json', {
+            name: 'Multi',
+            slides: [
+              [{ type: 'MEDIA', media_key: VIDEO }, website('a')],
+              [{ type: 'MEDIA', media_key: VIDEO }, website('b')],
+            ],
+          })}`,
+      );
       expect(multi.card_type).toBe('VIDEO_MULTI_DEST_CAROUSEL_WEBSITE');
 
-      expect((await t.list(['ads', 'cards', 'list', '--card-types', 'IMAGE_WEBSITE'])).map((c) => c.id)).toEqual([
-        web.id,
-      ]);
-      expect((await t.list(['ads', 'cards', 'list', '--card-id', `${app.id},${multi.id}`])).map((c) => c.id)).toEqual([
+      expect((await t.list(xctl`ads cards list --card-types IMAGE_WEBSITE`)).map((c) => c.id)).toEqual([web.id]);
+      expect((await t.list(xctl`ads cards list --card-id ${[app.id, multi.id].join(',')}`)).map((c) => c.id)).toEqual([
         app.id,
         multi.id,
       ]);
       expect(
-        (await t.list(['ads', 'cards', 'list', '--card-uris', web.card_uri, '--include-legacy-cards'])).map(
-          (c) => c.id,
-        ),
+        (await t.list(xctl`ads cards list --card-uris ${web.card_uri} --include-legacy-cards`)).map((c) => c.id),
       ).toEqual([web.id]);
-      expect((await t.list(['ads', 'cards', 'list', '--q', 'app'])).map((c) => c.id)).toEqual([app.id]);
-      expect((await t.json(['ads', 'cards', 'get', multi.id])).slides).toHaveLength(2);
+      expect((await t.list(xctl`ads cards list --q app`)).map((c) => c.id)).toEqual([app.id]);
+      expect((await t.json(xctl`ads cards get ${multi.id}`)).slides).toHaveLength(2);
 
-      const upd = await t.json([
-        'ads',
-        'cards',
-        'update',
-        web.id,
-        '--file',
-        file('upd.json', { name: 'Video website', components: [{ type: 'MEDIA', media_key: VIDEO }, website()] }),
-      ]);
+      const upd = await t.json(
+        xctl`ads cards update ${web.id} --file
+          ${file('upd.json', { name: 'Video website', components: [{ type: 'MEDIA', media_key: VIDEO }, website()] })}`,
+      );
       expect(upd).toMatchObject({ name: 'Video website', card_type: 'VIDEO_WEBSITE' });
 
-      const legacy = await t.json([
-        'ads',
-        'cards',
-        'all',
-        '--card-uris',
-        `${web.card_uri},${app.card_uri},card://nope`,
-      ]);
+      const legacy = await t.json(xctl`ads cards all --card-uris ${`${web.card_uri},${app.card_uri},card://nope`}`);
       expect(legacy).toHaveLength(2);
       expect(legacy[0]).toMatchObject({
         card_type: 'VIDEO_WEBSITE',
@@ -1789,59 +1353,41 @@ describe('creatives', () => {
         googleplay_app_id: 'com.example.app',
         app_cta: 'INSTALL',
       });
-      expect((await t.json(['ads', 'cards', 'all-get', app.id])).app_cta).toBe('INSTALL');
+      expect((await t.json(xctl`ads cards all-get ${app.id}`)).app_cta).toBe('INSTALL');
 
-      expect((await t.json(['ads', 'cards', 'delete', app.id, '--yes'])).deleted).toBe(true);
-      await t.fails(1, ['ads', 'cards', 'get', app.id]);
-      expect((await t.json(['ads', 'cards', 'get', app.id, '--with-deleted'])).deleted).toBe(true);
-      expect(await t.json(['ads', 'cards', 'all', '--card-uris', app.card_uri])).toEqual([]);
-      expect(await t.json(['ads', 'cards', 'all', '--card-uris', app.card_uri, '--with-deleted'])).toHaveLength(1);
+      expect((await t.json(xctl`ads cards delete ${app.id} --yes`)).deleted).toBe(true);
+      await t.fails(1, xctl`ads cards get ${app.id}`);
+      expect((await t.json(xctl`ads cards get ${app.id} --with-deleted`)).deleted).toBe(true);
+      expect(await t.json(xctl`ads cards all --card-uris ${app.card_uri}`)).toEqual([]);
+      expect(await t.json(xctl`ads cards all --card-uris ${app.card_uri} --with-deleted`)).toHaveLength(1);
     });
 
     it('checks the media against the library (unknown key, GIF)', async () => {
-      const r = await t.fails(1, [
-        'ads',
-        'cards',
-        'create',
-        '--file',
-        file('gif.json', { name: 'g', components: [{ type: 'MEDIA', media_key: GIF }, website()] }),
-      ]);
+      const r = await t.fails(
+        1,
+        xctl`ads cards create --file
+          ${file('gif.json', { name: 'g', components: [{ type: 'MEDIA', media_key: GIF }, website()] })}`,
+      );
       expect(r.stderr).toMatch(/animated GIF/);
-      const r2 = await t.fails(1, [
-        'ads',
-        'cards',
-        'create',
-        '--file',
-        file('unk.json', { name: 'u', components: [{ type: 'MEDIA', media_key: '3_42' }, website()] }),
-      ]);
+      const r2 = await t.fails(
+        1,
+        xctl`ads cards create --file
+          ${file('unk.json', { name: 'u', components: [{ type: 'MEDIA', media_key: '3_42' }, website()] })}`,
+      );
       expect(r2.stderr).toMatch(/not in the media library/);
     });
   });
 
   describe('draft posts', () => {
     it('create, get, list (default user), update; card_uri removed by an empty value; previews', async () => {
-      const card = await t.json<Card>([
-        'ads',
-        'cards',
-        'create',
-        '--file',
-        file('dcard.json', { name: 'Draft card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] }),
-      ]);
-      const d = await t.json([
-        'ads',
-        'drafts',
-        'create',
-        '--as-user-id',
-        owner,
-        '--text',
-        'Hello <world>',
-        '--card-uri',
-        card.card_uri,
-        '--media-keys',
-        `${WIDE},${SQUARE}`,
-        '--name',
-        'First draft',
-      ]);
+      const card = await t.json<Card>(
+        xctl`ads cards create --file
+          ${file('dcard.json', { name: 'Draft card', components: [{ type: 'MEDIA', media_key: WIDE }, website()] })}`,
+      );
+      const d = await t.json(
+        xctl`ads drafts create --as-user-id ${owner} --text ${'Hello <world>'} --card-uri ${card.card_uri}
+          --media-keys ${[WIDE, SQUARE].join(',')} --name ${'First draft'}`,
+      );
       expect(d).toMatchObject({
         text: 'Hello <world>',
         user_id: owner,
@@ -1851,35 +1397,25 @@ describe('creatives', () => {
         name: 'First draft',
       });
       expect(d.id).toMatch(/^\d{15,19}$/);
-      expect((await t.json(['ads', 'drafts', 'get', d.id])).text).toBe('Hello <world>');
-      expect((await t.list(['ads', 'drafts', 'list'])).map((x) => x.id)).toContain(d.id);
-      expect(await t.json(['ads', 'drafts', 'list', '--user-id', '783214'])).toEqual([]);
-      const upd = await t.json(['ads', 'drafts', 'update', d.id, '--card-uri', '', '--text', 'Changed']);
+      expect((await t.json(xctl`ads drafts get ${d.id}`)).text).toBe('Hello <world>');
+      expect((await t.list(xctl`ads drafts list`)).map((x) => x.id)).toContain(d.id);
+      expect(await t.json(xctl`ads drafts list --user-id 783214`)).toEqual([]);
+      const upd = await t.json(xctl`ads drafts update ${d.id} --card-uri ${''} --text Changed`);
       expect(upd).toMatchObject({ card_uri: null, text: 'Changed', media_keys: [WIDE, SQUARE] });
 
-      const pv = await t.list(['ads', 'previews', 'list', '--tweet-ids', `${d.id},123`, '--tweet-type', 'DRAFT']);
+      const pv = await t.list(xctl`ads previews list --tweet-ids ${`${d.id},123`} --tweet-type DRAFT`);
       expect(pv).toHaveLength(1);
       expect(pv[0].tweet_id).toBe(d.id);
       expect(pv[0].preview).toMatch(/^<iframe /);
-      expect(await t.json(['ads', 'previews', 'list', '--tweet-ids', d.id, '--tweet-type', 'SCHEDULED'])).toEqual([]);
+      expect(await t.json(xctl`ads previews list --tweet-ids ${d.id} --tweet-type SCHEDULED`)).toEqual([]);
     });
 
     it('checks attachments against the library and the card against the account', async () => {
-      const r = await t.fails(1, ['ads', 'drafts', 'create', '--as-user-id', owner, '--media-keys', '3_404']);
+      const r = await t.fails(1, xctl`ads drafts create --as-user-id ${owner} --media-keys 3_404`);
       expect(r.stderr).toMatch(/not in the media library/);
-      const r2 = await t.fails(1, [
-        'ads',
-        'drafts',
-        'create',
-        '--as-user-id',
-        owner,
-        '--text',
-        'x',
-        '--card-uri',
-        'card://nope',
-      ]);
+      const r2 = await t.fails(1, xctl`ads drafts create --as-user-id ${owner} --text x --card-uri card://nope`);
       expect(r2.stderr).toMatch(/not a card of this account/);
-      const r3 = await t.fails(3, ['ads', 'drafts', 'create', '--as-user-id', '6253282', '--text', 'x']);
+      const r3 = await t.fails(3, xctl`ads drafts create --as-user-id 6253282 --text x`);
       expect(r3.stderr).toMatch(/as_user_id/);
     });
   });
@@ -1887,39 +1423,23 @@ describe('creatives', () => {
   describe('preroll calls to action', () => {
     it('create on a PREROLL_VIEWS line item, list, get, update, delete softly', async () => {
       const li = t.lineItem('PREROLL_VIEWS');
-      const c = await t.json([
-        'ads',
-        'preroll-ctas',
-        'create',
-        '--line-item-id',
-        li,
-        '--call-to-action',
-        'WATCH_NOW',
-        '--call-to-action-url',
-        'https://example.com/watch',
-      ]);
-      expect(c).toMatchObject({ line_item_id: li, call_to_action: 'WATCH_NOW', deleted: false });
-      expect((await t.list(['ads', 'preroll-ctas', 'list', '--line-item-ids', li])).map((x) => x.id)).toEqual([c.id]);
-      expect((await t.json(['ads', 'preroll-ctas', 'update', c.id, '--call-to-action', 'SHOP'])).call_to_action).toBe(
-        'SHOP',
+      const c = await t.json(
+        xctl`ads preroll-ctas create --line-item-id ${li} --call-to-action WATCH_NOW --call-to-action-url
+          https://example.com/watch`,
       );
-      expect((await t.json(['ads', 'preroll-ctas', 'get', c.id])).call_to_action_url).toBe('https://example.com/watch');
-      expect((await t.json(['ads', 'preroll-ctas', 'delete', c.id, '--yes'])).deleted).toBe(true);
+      expect(c).toMatchObject({ line_item_id: li, call_to_action: 'WATCH_NOW', deleted: false });
+      expect((await t.list(xctl`ads preroll-ctas list --line-item-ids ${li}`)).map((x) => x.id)).toEqual([c.id]);
+      expect((await t.json(xctl`ads preroll-ctas update ${c.id} --call-to-action SHOP`)).call_to_action).toBe('SHOP');
+      expect((await t.json(xctl`ads preroll-ctas get ${c.id}`)).call_to_action_url).toBe('https://example.com/watch');
+      expect((await t.json(xctl`ads preroll-ctas delete ${c.id} --yes`)).deleted).toBe(true);
       expect(
-        (await t.list(['ads', 'preroll-ctas', 'list', '--with-deleted', '--preroll-call-to-action-ids', c.id]))[0]
-          .deleted,
+        (await t.list(xctl`ads preroll-ctas list --with-deleted --preroll-call-to-action-ids ${c.id}`))[0].deleted,
       ).toBe(true);
-      const r = await t.fails(1, [
-        'ads',
-        'preroll-ctas',
-        'create',
-        '--line-item-id',
-        t.lineItem('FOLLOWERS'),
-        '--call-to-action',
-        'SHOP',
-        '--call-to-action-url',
-        'https://e.com',
-      ]);
+      const r = await t.fails(
+        1,
+        xctl`ads preroll-ctas create --line-item-id ${t.lineItem('FOLLOWERS')} --call-to-action SHOP
+          --call-to-action-url https://e.com`,
+      );
       expect(r.stderr).toMatch(/INCOMPATIBLE_LINE_ITEM/);
     });
   });
@@ -1938,7 +1458,7 @@ describe('creatives', () => {
       VIDEO,
     ];
     it('create, update (merged rules), delete hard', async () => {
-      const c = await t.json(['ads', 'conversation-cards', 'create', ...base, '--title', 'Pick one']);
+      const c = await t.json(xctl`ads conversation-cards create ${base} --title ${'Pick one'}`);
       expect(c).toMatchObject({
         card_type: 'VIDEO_CONVERSATION',
         card_uri: `card://${c.id}`,
@@ -1949,51 +1469,27 @@ describe('creatives', () => {
         video_owner_id: owner,
       });
       expect(c.poster_media_url).toMatch(/^https:/);
-      const upd = await t.json([
-        'ads',
-        'conversation-cards',
-        'update',
-        c.id,
-        '--second-cta',
-        '#No',
-        '--second-cta-tweet',
-        'I say no',
-        '--thank-you-text',
-        't'.repeat(23),
-      ]);
+      const upd = await t.json(
+        xctl`ads conversation-cards update ${c.id} --second-cta #No --second-cta-tweet ${'I say no'} --thank-you-text
+          ${'t'.repeat(23)}`,
+      );
       expect(upd).toMatchObject({ second_cta: '#No', second_cta_tweet: 'I say no' });
-      expect((await t.list(['ads', 'conversation-cards', 'list'])).map((x) => x.id)).toContain(c.id);
+      expect((await t.list(xctl`ads conversation-cards list`)).map((x) => x.id)).toContain(c.id);
       // The sandbox checks the merged card: a second CTA without its post text is refused.
-      const bad = await t.fails(1, ['ads', 'conversation-cards', 'update', c.id, '--third-cta', '#Maybe']);
+      const bad = await t.fails(1, xctl`ads conversation-cards update ${c.id} --third-cta #Maybe`);
       expect(bad.stderr).toMatch(/third_cta_tweet/);
-      const del = await t.json(['ads', 'conversation-cards', 'delete', c.id, '--yes']);
+      const del = await t.json(xctl`ads conversation-cards delete ${c.id} --yes`);
       expect(del.id).toBe(c.id);
-      await t.fails(1, ['ads', 'conversation-cards', 'get', c.id]);
-      const r = await t.fails(1, [
-        'ads',
-        'conversation-cards',
-        'create',
-        ...base.slice(0, -2),
-        '--media-key',
-        '7_404',
-        '--title',
-        't',
-      ]);
+      await t.fails(1, xctl`ads conversation-cards get ${c.id}`);
+      const r = await t.fails(1, xctl`ads conversation-cards create ${base.slice(0, -2)} --media-key 7_404 --title t`);
       expect(r.stderr).toMatch(/not in the media library/);
     });
 
     it('a first CTA of 20 characters after the # is accepted by the sandbox', async () => {
       // 20 characters without the # pass.
-      const ok = await t.json([
-        'ads',
-        'conversation-cards',
-        'create',
-        ...base,
-        '--title',
-        't'.repeat(23),
-        '--first-cta',
-        '#' + 'a'.repeat(20),
-      ]);
+      const ok = await t.json(
+        xctl`ads conversation-cards create ${base} --title ${'t'.repeat(23)} --first-cta ${'#' + 'a'.repeat(20)}`,
+      );
       expect(ok.first_cta).toHaveLength(21);
     });
   });
@@ -2023,7 +1519,7 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
   const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
   /** `xctl ads polls create` with its name, duration and choices (more flags after). */
   const pollArgs = (name: string, minutes: string, choices: string[], ...more: string[]) => [
-    ...['ads', 'polls', 'create', '--name', name, '--duration-in-minutes', minutes],
+    ...xctl`ads polls create --name ${name} --duration-in-minutes ${minutes}`,
     ...choices.flatMap((c, i) => [['--first-choice', '--second-choice', '--third-choice'][i]!, c]),
     ...more,
   ];
@@ -2031,19 +1527,10 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
   describe('scheduled posts (manual clock)', () => {
     it('SCHEDULED -> SUCCESS at scheduled_at with completed_at and tweet_id; seconds ignored; PUBLISHED preview', async () => {
       const at = sandboxNow() + 2 * 3600_000 + 37_000; // 2 h ahead, with seconds
-      const s = await t.json([
-        'ads',
-        'scheduled',
-        'create',
-        '--as-user-id',
-        owner,
-        '--text',
-        'Launch day',
-        '--scheduled-at',
-        iso(at),
-        '--media-keys',
-        VIDEO,
-      ]);
+      const s = await t.json(
+        xctl`ads scheduled create --as-user-id ${owner} --text ${'Launch day'} --scheduled-at ${iso(at)} --media-keys
+          ${VIDEO}`,
+      );
       expect(s).toMatchObject({
         scheduled_status: 'SCHEDULED',
         completed_at: null,
@@ -2052,73 +1539,46 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
       });
       expect(s.scheduled_at).toBe(iso(Math.floor(at / 60_000) * 60_000));
       expect(s.id).toMatch(/^\d{15,19}$/);
-      expect(
-        (await t.list(['ads', 'previews', 'list', '--tweet-ids', s.id, '--tweet-type', 'SCHEDULED']))[0].tweet_id,
-      ).toBe(s.id);
+      expect((await t.list(xctl`ads previews list --tweet-ids ${s.id} --tweet-type SCHEDULED`))[0].tweet_id).toBe(s.id);
       await advance('1h');
-      expect((await t.json(['ads', 'scheduled', 'get', s.id])).scheduled_status).toBe('SCHEDULED');
+      expect((await t.json(xctl`ads scheduled get ${s.id}`)).scheduled_status).toBe('SCHEDULED');
       await advance('61m'); // scheduled_at lies in the minute after now + 2 h
-      const done = await t.json<Row & { tweet_id: string }>(['ads', 'scheduled', 'get', s.id]);
+      const done = await t.json<Row & { tweet_id: string }>(xctl`ads scheduled get ${s.id}`);
       expect(done).toMatchObject({ scheduled_status: 'SUCCESS', completed_at: s.scheduled_at });
       expect(done.tweet_id).toMatch(/^\d+$/);
       expect(
-        (await t.list(['ads', 'previews', 'list', '--tweet-ids', done.tweet_id, '--tweet-type', 'PUBLISHED']))[0]
-          .tweet_id,
+        (await t.list(xctl`ads previews list --tweet-ids ${done.tweet_id} --tweet-type PUBLISHED`))[0].tweet_id,
       ).toBe(done.tweet_id);
       // A post that went out can no longer change or be deleted.
-      await t.fails(1, ['ads', 'scheduled', 'update', s.id, '--text', 'late']);
+      await t.fails(1, xctl`ads scheduled update ${s.id} --text late`);
     });
 
     it('update moves scheduled_at and removes media with an empty value; delete is hard and answers DELETED', async () => {
-      const s = await t.json([
-        'ads',
-        'scheduled',
-        'create',
-        '--as-user-id',
-        owner,
-        '--text',
-        'Later',
-        '--scheduled-at',
-        iso(sandboxNow() + 3600_000),
-        '--media-keys',
-        WIDE,
-      ]);
-      const moved = await t.json([
-        'ads',
-        'scheduled',
-        'update',
-        s.id,
-        '--scheduled-at',
-        iso(sandboxNow() + 5 * 3600_000),
-        '--media-keys',
-        '',
-        '--name',
-        'Moved',
-      ]);
+      const s = await t.json(
+        xctl`ads scheduled create --as-user-id ${owner} --text Later --scheduled-at ${iso(sandboxNow() + 3600_000)}
+          --media-keys ${WIDE}`,
+      );
+      const moved = await t.json(
+        xctl`ads scheduled update ${s.id} --scheduled-at ${iso(sandboxNow() + 5 * 3600_000)} --media-keys ${''} --name
+          Moved`,
+      );
       expect(moved).toMatchObject({ media_keys: [], name: 'Moved', scheduled_status: 'SCHEDULED' });
       await advance('2h'); // past the old time: still scheduled
-      expect((await t.json(['ads', 'scheduled', 'get', s.id])).scheduled_status).toBe('SCHEDULED');
-      expect((await t.list(['ads', 'scheduled', 'list'])).map((x) => x.id)).toContain(s.id);
-      const del = await t.json(['ads', 'scheduled', 'delete', s.id, '--yes']);
+      expect((await t.json(xctl`ads scheduled get ${s.id}`)).scheduled_status).toBe('SCHEDULED');
+      expect((await t.list(xctl`ads scheduled list`)).map((x) => x.id)).toContain(s.id);
+      const del = await t.json(xctl`ads scheduled delete ${s.id} --yes`);
       expect(del).toMatchObject({ id: s.id, scheduled_status: 'DELETED' });
-      await t.fails(1, ['ads', 'scheduled', 'get', s.id]);
-      await t.fails(1, ['ads', 'scheduled', 'delete', s.id, '--yes']);
+      await t.fails(1, xctl`ads scheduled get ${s.id}`);
+      await t.fails(1, xctl`ads scheduled delete ${s.id} --yes`);
       await advance('4h'); // its old job finds nothing
       expect(t.collection('scheduled_tweets').has(s.id)).toBe(false);
     });
 
     it('a scheduled_at in the past is refused by the sandbox', async () => {
-      const past = await t.fails(1, [
-        'ads',
-        'scheduled',
-        'create',
-        '--as-user-id',
-        owner,
-        '--text',
-        'x',
-        '--scheduled-at',
-        iso(sandboxNow() - 60_000),
-      ]);
+      const past = await t.fails(
+        1,
+        xctl`ads scheduled create --as-user-id ${owner} --text x --scheduled-at ${iso(sandboxNow() - 60_000)}`,
+      );
       expect(past.stderr).toMatch(/must be in the future/);
     });
   });
@@ -2144,43 +1604,29 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
       expect(small.stderr).toMatch(/at least 800 px wide with width:height 1.91:1 \(got 600x314\)/);
       await t.fails(1, pollArgs('x', '5', ['a', 'b'], '--media-key', SQUARE));
 
-      expect((await t.list(['ads', 'polls', 'list', '--q', 'best'])).map((x) => x.id)).toEqual([poll.id]);
+      expect((await t.list(xctl`ads polls list --q best`)).map((x) => x.id)).toEqual([poll.id]);
       // Poll cards are legacy-style: cards list shows them only with --include-legacy-cards.
-      expect(await t.json(['ads', 'cards', 'list', '--card-uris', poll.card_uri])).toEqual([]);
+      expect(await t.json(xctl`ads cards list --card-uris ${poll.card_uri}`)).toEqual([]);
       expect(
-        (await t.list(['ads', 'cards', 'list', '--card-uris', poll.card_uri, '--include-legacy-cards'])).map(
-          (x) => x.id,
-        ),
+        (await t.list(xctl`ads cards list --card-uris ${poll.card_uri} --include-legacy-cards`)).map((x) => x.id),
       ).toEqual([poll.id]);
-      expect((await t.list(['ads', 'polls', 'list', '--card-ids', `${img.id},${vid.id}`])).map((x) => x.id)).toEqual([
+      expect((await t.list(xctl`ads polls list --card-ids ${[img.id, vid.id].join(',')}`)).map((x) => x.id)).toEqual([
         img.id,
         vid.id,
       ]);
       await advance('29m');
-      expect((await t.json(['ads', 'polls', 'get', poll.id])).closed).toBe(false);
+      expect((await t.json(xctl`ads polls get ${poll.id}`)).closed).toBe(false);
       await advance('1m');
-      expect((await t.json(['ads', 'polls', 'get', poll.id])).closed).toBe(true);
+      expect((await t.json(xctl`ads polls get ${poll.id}`)).closed).toBe(true);
       // A poll card can be attached to a draft (its card_uri is a card of the account).
       expect(
-        (
-          await t.json([
-            'ads',
-            'drafts',
-            'create',
-            '--as-user-id',
-            owner,
-            '--text',
-            'Vote!',
-            '--card-uri',
-            poll.card_uri,
-          ])
-        ).card_uri,
+        (await t.json(xctl`ads drafts create --as-user-id ${owner} --text Vote! --card-uri ${poll.card_uri}`)).card_uri,
       ).toBe(poll.card_uri);
 
-      const del = await t.json(['ads', 'polls', 'delete', poll.id, '--yes']);
+      const del = await t.json(xctl`ads polls delete ${poll.id} --yes`);
       expect(del.id).toBe(poll.id);
-      await t.fails(1, ['ads', 'polls', 'get', poll.id, '--with-deleted']);
-      const r = await t.run(['ads', 'polls', 'update', img.id, '--name', 'x']);
+      await t.fails(1, xctl`ads polls get ${poll.id} --with-deleted`);
+      const r = await t.run(xctl`ads polls update ${img.id} --name x`);
       expect(r.code).not.toBe(0);
     });
   });
@@ -2257,17 +1703,11 @@ describe('analytics', () => {
   const sum = (rows: StatRow[], k: string) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
   /** `xctl ads stats` of line items over day0..day2 (more flags after). */
   const statsArgs = (ids: string, ...more: string[]) => [
-    ...['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', ids, '--start', day0, '--end', day2],
+    ...xctl`ads stats --entity LINE_ITEM --ids ${ids} --start ${day0} --end ${day2}`,
     ...more,
   ];
   /** `xctl ads stats job create` of line items over day0..day2 (more flags after). */
-  const jobArgs = (ids: string, ...more: string[]) => [
-    'ads',
-    'stats',
-    'job',
-    'create',
-    ...statsArgs(ids, ...more).slice(2),
-  ];
+  const jobArgs = (ids: string, ...more: string[]) => xctl`ads stats job create ${statsArgs(ids, ...more).slice(2)}`;
   const q = (...more: string[]) => statsArgs(`${li},${li2}`, ...more);
 
   describe('synchronous stats', () => {
@@ -2306,48 +1746,14 @@ describe('analytics', () => {
     it('HOUR adds up to TOTAL too; CAMPAIGN is the sum of its line items', async () => {
       const end = nyDate(Date.parse(`${day0}T12:00:00Z`) + 24 * H);
       const [hours, total, campaign] = await Promise.all([
-        t.list<StatRow>([
-          'ads',
-          'stats',
-          '--entity',
-          'LINE_ITEM',
-          '--ids',
-          li,
-          '--start',
-          day0,
-          '--end',
-          end,
-          '--granularity',
-          'HOUR',
-        ]),
-        t.list<StatRow>([
-          'ads',
-          'stats',
-          '--entity',
-          'LINE_ITEM',
-          '--ids',
-          `${li},${li2}`,
-          '--start',
-          day0,
-          '--end',
-          end,
-          '--granularity',
-          'TOTAL',
-        ]),
-        t.list<StatRow>([
-          'ads',
-          'stats',
-          '--entity',
-          'CAMPAIGN',
-          '--ids',
-          camp,
-          '--start',
-          day0,
-          '--end',
-          end,
-          '--granularity',
-          'TOTAL',
-        ]),
+        t.list<StatRow>(xctl`ads stats --entity LINE_ITEM --ids ${li} --start ${day0} --end ${end} --granularity HOUR`),
+        t.list<StatRow>(
+          xctl`ads stats --entity LINE_ITEM --ids ${[li, li2].join(',')} --start ${day0} --end ${end} --granularity
+            TOTAL`,
+        ),
+        t.list<StatRow>(
+          xctl`ads stats --entity CAMPAIGN --ids ${camp} --start ${day0} --end ${end} --granularity TOTAL`,
+        ),
       ]);
       expect(hours.length).toBeGreaterThanOrEqual(23);
       expect(sum(hours, 'impressions')).toBe(total[0]!.impressions);
@@ -2355,56 +1761,29 @@ describe('analytics', () => {
     });
 
     it('a paused line item stops delivering', async () => {
-      await t.json(['ads', 'line-items', 'update', li2, '--entity-status', 'PAUSED']);
+      await t.json(xctl`ads line-items update ${li2} --entity-status PAUSED`);
       const from = Math.ceil(t.sb.app.clock.now() / H) * H;
       await t.admin('POST', '/_sandbox/clock', { advance: '24h' });
       const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
-      const r = await t.list<StatRow>([
-        'ads',
-        'stats',
-        '--entity',
-        'LINE_ITEM',
-        '--ids',
-        `${li},${li2}`,
-        '--start',
-        iso(from),
-        '--end',
-        iso(from + 20 * H),
-        '--granularity',
-        'TOTAL',
-      ]);
+      const r = await t.list<StatRow>(
+        xctl`ads stats --entity LINE_ITEM --ids ${[li, li2].join(',')} --start ${iso(from)} --end
+          ${iso(from + 20 * H)} --granularity TOTAL`,
+      );
       expect(r[0]!.impressions).toBeGreaterThan(0);
       expect(r[1]!.impressions).toBeNull(); // no data in the range: null, as the service says
       // A paused campaign stops its line items too, until it is active again (a budget big enough
       // that pacing does not stop them first).
-      await t.json([
-        'ads',
-        'campaigns',
-        'update',
-        camp,
-        '--entity-status',
-        'PAUSED',
-        '--daily-budget-amount-local-micro',
-        '90000000000',
-      ]);
+      await t.json(
+        xctl`ads campaigns update ${camp} --entity-status PAUSED --daily-budget-amount-local-micro 90000000000`,
+      );
       const paused = Math.ceil(t.sb.app.clock.now() / H) * H;
       await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
-      await t.json(['ads', 'campaigns', 'update', camp, '--entity-status', 'ACTIVE']);
+      await t.json(xctl`ads campaigns update ${camp} --entity-status ACTIVE`);
       await t.admin('POST', '/_sandbox/clock', { advance: '3h' });
-      const hours = await t.list<StatRow>([
-        'ads',
-        'stats',
-        '--entity',
-        'LINE_ITEM',
-        '--ids',
-        li,
-        '--start',
-        iso(paused),
-        '--end',
-        iso(paused + 5 * H),
-        '--granularity',
-        'HOUR',
-      ]);
+      const hours = await t.list<StatRow>(
+        xctl`ads stats --entity LINE_ITEM --ids ${li} --start ${iso(paused)} --end ${iso(paused + 5 * H)}
+          --granularity HOUR`,
+      );
       expect(hours.map((x) => Number(x.impressions) > 0)).toEqual([false, false, true, true, true]);
     });
 
@@ -2425,41 +1804,23 @@ describe('analytics', () => {
 
     it('the sandbox judges what needs the account: its midnight for DAY, its line items', async () => {
       // 7 days exactly is fine; DAY needs the account's midnight (the sandbox knows its timezone).
-      const r = await t.fails(1, [
-        'ads',
-        'stats',
-        '--entity',
-        'LINE_ITEM',
-        '--ids',
-        li,
-        '--start',
-        `${day0}T00:00:00Z`,
-        '--end',
-        `${day2}T00:00:00Z`,
-      ]);
+      const r = await t.fails(
+        1,
+        xctl`ads stats --entity LINE_ITEM --ids ${li} --start ${`${day0}T00:00:00Z`} --end ${`${day2}T00:00:00Z`}`,
+      );
       expect(r.stderr).toMatch(/start_time must be midnight in the account timezone \(America\/New_York/);
       expect(
-        (await t.fails(1, ['ads', 'stats', '--entity', 'LINE_ITEM', '--ids', 'nosuch', '--start', day0, '--end', day2]))
-          .stderr,
+        (await t.fails(1, xctl`ads stats --entity LINE_ITEM --ids nosuch --start ${day0} --end ${day2}`)).stderr,
       ).toMatch(/HTTP 404/);
     });
 
     it('active entities: the line items that delivered in the window', async () => {
       const start = new Date(Math.floor(t.sb.app.clock.now() / H) * H - 30 * H).toISOString().replace(/\.\d+Z$/, 'Z');
       const end = new Date(Math.floor(t.sb.app.clock.now() / H) * H).toISOString().replace(/\.\d+Z$/, 'Z');
-      const rows = await t.list([
-        'ads',
-        'stats',
-        'active-entities',
-        '--entity',
-        'LINE_ITEM',
-        '--start-time',
-        start,
-        '--end-time',
-        end,
-        '--line-item-ids',
-        `${li},${li2}`,
-      ]);
+      const rows = await t.list(
+        xctl`ads stats active-entities --entity LINE_ITEM --start-time ${start} --end-time ${end} --line-item-ids
+          ${[li, li2].join(',')}`,
+      );
       expect(rows.map((r) => r.entity_id).sort()).toEqual([li, li2].sort());
       expect(rows[0]).toMatchObject({
         activity_start_time: expect.any(String),
@@ -2477,7 +1838,7 @@ describe('analytics', () => {
       expect(String(job.id)).not.toBe(job.id_str); // JSON.parse (this test's) rounds the number...
       const polls = () => t.requests.filter((l) => l.startsWith('GET /12/stats/jobs/accounts/')).length;
       const before = polls();
-      const waiting = runCli(['ads', 'stats', 'job', 'wait', job.id_str, '--json'], { env: t.env });
+      const waiting = runCli(xctl`ads stats job wait ${job.id_str} --json`, { env: t.env });
       // The clock moves only once `wait` has seen the job unfinished (however slow the machine).
       for (let i = 0; i < 600 && polls() === before; i++) await new Promise((r) => setTimeout(r, 50));
       await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
@@ -2490,10 +1851,10 @@ describe('analytics', () => {
         url: expect.stringMatching(/\/_sandbox\/files\/stats_job_\d+\.json\.gz$/),
       });
       const [rows, sync, got, listed] = await Promise.all([
-        t.list<StatRow>(['ads', 'stats', 'job', 'download', job.id_str]),
+        t.list<StatRow>(xctl`ads stats job download ${job.id_str}`),
         t.list<StatRow>(q('--granularity', 'TOTAL')),
-        t.json<Job>(['ads', 'stats', 'job', 'get', job.id_str]),
-        t.list<Job>(['ads', 'stats', 'job', 'list']),
+        t.json<Job>(xctl`ads stats job get ${job.id_str}`),
+        t.list<Job>(xctl`ads stats job list`),
       ]);
       expect(rows.map((r) => [r.id, r.impressions, r.billed_charge_local_micro])).toEqual(
         sync.map((r) => [r.id, r.impressions, r.billed_charge_local_micro]),
@@ -2510,7 +1871,7 @@ describe('analytics', () => {
       });
       // 48 hours later the file is gone.
       await t.admin('POST', '/_sandbox/clock', { advance: '49h' });
-      expect((await t.fails(1, ['ads', 'stats', 'job', 'download', job.id_str])).stderr).toMatch(/expired/);
+      expect((await t.fails(1, xctl`ads stats job download ${job.id_str}`)).stderr).toMatch(/expired/);
     });
 
     it('64-bit ids keep every digit: `create --fields id -o tsv` then `wait` with what it printed', async () => {
@@ -2522,7 +1883,7 @@ describe('analytics', () => {
       // -o jsonl and --jq print the digits received: test/unit/verbs/ads.test.ts (job get).
       const polls = () => t.requests.filter((l) => l.startsWith('GET /12/stats/jobs/accounts/')).length;
       const before = polls();
-      const waiting = runCli(['ads', 'stats', 'job', 'wait', id, '--fields', 'id,status', '-o', 'tsv'], { env: t.env });
+      const waiting = runCli(xctl`ads stats job wait ${id} --fields id,status -o tsv`, { env: t.env });
       for (let i = 0; i < 600 && polls() === before; i++) await new Promise((r) => setTimeout(r, 50));
       await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
       const done = await waiting;
@@ -2533,22 +1894,22 @@ describe('analytics', () => {
     it('segmented by GENDER: the segments add up to the total; cancel a queued job once', async () => {
       const seg = await t.json<Job>(jobArgs(li, '--granularity', 'TOTAL', '--segmentation-type', 'GENDER'));
       const other = await t.json<Job>(jobArgs(li));
-      expect((await t.json(['ads', 'stats', 'job', 'cancel', other.id_str])).status).toBe('CANCELLED');
-      expect((await t.fails(1, ['ads', 'stats', 'job', 'cancel', other.id_str])).stderr).toMatch(
+      expect((await t.json(xctl`ads stats job cancel ${other.id_str}`)).status).toBe('CANCELLED');
+      expect((await t.fails(1, xctl`ads stats job cancel ${other.id_str}`)).stderr).toMatch(
         /only QUEUED or PROCESSING jobs can be cancelled/,
       );
       await t.admin('POST', '/_sandbox/clock', { advance: '5s' });
       const [rows, total] = await Promise.all([
-        t.list<StatRow>(['ads', 'stats', 'job', 'wait', seg.id_str, '--download']),
+        t.list<StatRow>(xctl`ads stats job wait ${seg.id_str} --download`),
         t.list<StatRow>(statsArgs(li, '--granularity', 'TOTAL')),
       ]);
       expect(rows.map((r) => r.segment)).toEqual(['Female', 'Male']);
       expect(sum(rows, 'impressions')).toBe(total[0]!.impressions);
-      expect((await t.fails(1, ['ads', 'stats', 'job', 'wait', other.id_str])).stderr).toMatch(/ended CANCELLED/);
+      expect((await t.fails(1, xctl`ads stats job wait ${other.id_str}`)).stderr).toMatch(/ended CANCELLED/);
     });
 
     it('a job of 90 days exactly is accepted', async () => {
-      const base = ['ads', 'stats', 'job', 'create', '--entity', 'LINE_ITEM', '--ids', li];
+      const base = xctl`ads stats job create --entity LINE_ITEM --ids ${li}`;
       // 90 days exactly is accepted.
       expect((await t.json([...base, '--start', '2026-01-01', '--end', '2026-04-01'])).status).toBe('QUEUED');
     });

@@ -6,14 +6,14 @@
 // resume from their journal after SIGKILL or Ctrl-C; the files people really have (a CRM export
 // with BOM, CRLF and quoted notes) upload whole; and the sandbox's users endpoints keep the
 // service's rules. Flags, refusals before sending and output words: test/unit/verbs/audience-members.test.ts.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 import { startAdsSandbox, type AdsReply, type AdsSandbox } from '../helpers/ads.js';
-import { range, sandboxMembers, seedAudience, sha } from '../helpers/audiences.js';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { journalPast, pendingJournal, range, sandboxMembers, seedAudience, sha } from '../helpers/audiences.js';
+import { tempDir, xctl } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/receiver.js';
 
 let t: AdsSandbox;
 let dir: string;
@@ -51,7 +51,7 @@ describe('audiences sync', () => {
     const id = audience();
     const a = emailFile(range(0, 198_000), range(100_000, 102_000)); // 200,000 rows, 198,000 members
     const env = { XCTL_PROGRESS_INTERVAL_MS: '1' }; // issue 29 item 8
-    let r = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '--plan', '-o', 'json'], { env });
+    let r = await t.run(xctl`audiences sync ${id} ${a.file} --type email --plan -o json`, { env });
     expect(r.code, r.stderr).toBe(10);
     expect(r.stderr).not.toContain('"progress"');
     const plan = json(r.stdout);
@@ -70,7 +70,7 @@ describe('audiences sync', () => {
     expect(r.stderr).toContain('the first sync uploads all 198000 members');
     expect((await members(id)).requests).toBe(0);
 
-    r = await t.run(['audiences', 'sync', id, a.file, '--type', 'email', '-o', 'json'], { env, timeoutMs: 120_000 });
+    r = await t.run(xctl`audiences sync ${id} ${a.file} --type email -o json`, { env, timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('"progress"');
     expect(json(r.stdout)).toMatchObject({
@@ -86,7 +86,7 @@ describe('audiences sync', () => {
 
     // The plan of a change is proven on small files (--plan needs no credentials, below): here the sync itself.
     const b = emailFile([...range(9_900, 198_000), ...range(198_000, 207_900)], range(100_000, 102_000));
-    r = await t.run(['audiences', 'sync', id, b.file, '--type', 'email', '-o', 'json'], { timeoutMs: 120_000 });
+    r = await t.run(xctl`audiences sync ${id} ${b.file} --type email -o json`, { timeoutMs: 120_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({
       first_sync: false,
@@ -103,7 +103,7 @@ describe('audiences sync', () => {
     expect(m.members.email).toEqual(b.digests);
     expect(t.sb.app.state.collection('custom_audiences').get(id)!.audience_size).toBe(198_000);
 
-    r = await t.run(['audiences', 'sync', id, b.file, '--type', 'email', '-o', 'json']);
+    r = await t.run(xctl`audiences sync ${id} ${b.file} --type email -o json`);
     expect(r.code).toBe(0);
     expect(json(r.stdout)).toMatchObject({ adds: 0, removes: 0, requests: 0 });
     expect(r.stderr).toContain('in sync: 198000 members, nothing to send');
@@ -112,42 +112,17 @@ describe('audiences sync', () => {
 
   it('a sync killed with SIGKILL mid-way resumes its plan and loses nothing; later syncs stay exact', async () => {
     const id = audience();
-    await t.run(['audiences', 'sync', id, emailFile(range(0, 8_000)).file, '--type', 'email'], { timeoutMs: 60_000 });
+    await t.run(xctl`audiences sync ${id} ${emailFile(range(0, 8_000)).file} --type email`, { timeoutMs: 60_000 });
     // 4,000 removes and 12,000 adds: 160 requests of 100, as many as the kill needs around it
     const next = emailFile([...range(4_000, 8_000), ...range(50_000, 62_000)]);
-    const args = [
-      'audiences',
-      'sync',
-      id,
-      next.file,
-      '--type',
-      'email',
-      '--batch-size',
-      '100',
-      '--concurrency',
-      '2',
-      '--max-removes',
-      '100%',
-      '-o',
-      'json',
-    ];
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      t.sb.seed.account_id,
-      `${id}.email.pending`,
-      'journal.jsonl',
-    );
+    const args = xctl`audiences sync ${id} ${next.file} --type email --batch-size 100 --concurrency 2 --max-removes
+      100% -o json`;
+    const journal = pendingJournal(t.configDir, t.sb.seed.account_id, id);
     // drop_if_gone: requests in flight at the kill are not applied, as a real server may do.
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 120, match: '/users$', drop_if_gone: true });
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
-    for (let i = 0; i < 2400; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 60) break; // into the adds
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    const child = spawnCli(args, t.env);
+    await journalPast(journal, 60); // into the adds
+    await child.stop('SIGKILL');
     await t.admin('DELETE', '/_sandbox/faults');
     // Acknowledged = whole journal records after the header. A record the kill tore in half is
     // not one: the resume drops it and sends that batch again, as it must.
@@ -167,7 +142,7 @@ describe('audiences sync', () => {
     expect(acked).toBeLessThan(160);
     const before = await members(id);
 
-    let r = await t.run(['audiences', 'sync', id, next.file, '--type', 'email', '--plan', '-o', 'json']);
+    let r = await t.run(xctl`audiences sync ${id} ${next.file} --type email --plan -o json`);
     expect(r.code).toBe(10);
     expect(r.stderr).toContain('an interrupted sync is pending (4000 removes, 12000 adds)');
     expect(json(r.stdout)).toMatchObject({ adds: 0, removes: 0 }); // once it is finished, the file is matched
@@ -191,7 +166,7 @@ describe('audiences sync', () => {
     // Any sequence after that stays exact.
     for (const ids of [range(70_000, 75_000), [...range(0, 100), ...range(70_000, 76_000)], range(1, 2)]) {
       const f = emailFile(ids);
-      r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--max-removes', '100%', '-o', 'json'], {
+      r = await t.run(xctl`audiences sync ${id} ${f.file} --type email --max-removes 100% -o json`, {
         timeoutMs: 60_000,
       });
       expect(r.code, r.stderr).toBe(0);
@@ -202,30 +177,13 @@ describe('audiences sync', () => {
   it('Ctrl-C drains the batches in flight, keeps the plan and exits 130; the next sync finishes it', async () => {
     const id = audience();
     const f = emailFile(range(0, 20_000));
-    const args = ['audiences', 'sync', id, f.file, '--type', 'email', '--batch-size', '250', '--concurrency', '2'];
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      t.sb.seed.account_id,
-      `${id}.email.pending`,
-      'journal.jsonl',
-    );
+    const args = xctl`audiences sync ${id} ${f.file} --type email --batch-size 250 --concurrency 2`;
+    const journal = pendingJournal(t.configDir, t.sb.seed.account_id, id);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 20, match: '/users$' });
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    for (
-      let i = 0;
-      i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 5);
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 25));
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', r));
+    const child = spawnCli(args, t.env);
+    await journalPast(journal, 5);
+    const code = await child.stop('SIGINT');
+    const stderr = child.stderr();
     await t.admin('DELETE', '/_sandbox/faults');
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(
@@ -252,20 +210,17 @@ describe('audiences sync', () => {
     };
     const id = audience();
     const f = emailFile(range(0, 10));
-    let r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--plan'], { env });
+    let r = await t.run(xctl`audiences sync ${id} ${f.file} --type email --plan`, { env });
     expect(r.code, r.stderr).toBe(10);
     expect(r.stderr).not.toMatch(/error/);
-    r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--verbose']);
+    r = await t.run(xctl`audiences sync ${id} ${f.file} --type email --verbose`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/POST .*\/users/); // the --verbose trace, with every secret redacted
     for (const secret of [t.env.XCTL_API_SECRET, t.env.XCTL_ACCESS_TOKEN_SECRET, t.env.XCTL_ACCESS_TOKEN])
       expect(r.stdout + r.stderr).not.toContain(secret);
-    r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--plan'], { env });
+    r = await t.run(xctl`audiences sync ${id} ${f.file} --type email --plan`, { env });
     expect(r.code, r.stderr).toBe(0);
-    r = await t.run(
-      ['audiences', 'sync', id, emailFile(range(0, 11)).file, '--type', 'email', '--plan', '-o', 'json'],
-      { env },
-    );
+    r = await t.run(xctl`audiences sync ${id} ${emailFile(range(0, 11)).file} --type email --plan -o json`, { env });
     expect(r.code).toBe(10);
     expect(json(r.stdout)).toMatchObject({ adds: 1, removes: 0, members_before: 10 });
   });
@@ -274,29 +229,29 @@ describe('audiences sync', () => {
     const id = audience();
     const f = emailFile(range(0, 3000));
     const journal = path.join(dir, `up${n}.journal`);
-    let r = await t.run(['audiences', 'upload', id, f.file, '--type', 'email', '--journal', journal]);
+    let r = await t.run(xctl`audiences upload ${id} ${f.file} --type email --journal ${journal}`);
     expect(r.code, r.stderr).toBe(0);
     expect((await members(id)).requests).toBe(2);
-    r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--from-upload', journal, '-o', 'json']);
+    r = await t.run(xctl`audiences sync ${id} ${f.file} --type email --from-upload ${journal} -o json`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`snapshot seeded from the upload journal ${journal}: 3000 members`);
     expect(json(r.stdout)).toMatchObject({ first_sync: false, members_before: 3000, adds: 0, removes: 0, requests: 0 });
     expect((await members(id)).requests).toBe(2);
     const g = emailFile(range(100, 3100));
-    r = await t.run(['audiences', 'sync', id, g.file, '--type', 'email', '-o', 'json']);
+    r = await t.run(xctl`audiences sync ${id} ${g.file} --type email -o json`);
     expect(json(r.stdout)).toMatchObject({ adds: 100, removes: 100, requests: 2 });
     expect((await members(id)).members.email).toEqual(g.digests);
-    r = await t.run(['audiences', 'sync', id, g.file, '--type', 'email', '--rebuild', '-o', 'json']);
+    r = await t.run(xctl`audiences sync ${id} ${g.file} --type email --rebuild -o json`);
     expect(r.code, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ first_sync: true, adds: 3000, removes: 0, requests: 2 });
     expect((await members(id)).members.email).toEqual(g.digests);
 
     // An unfinished or foreign journal is refused.
-    r = await t.run(['audiences', 'sync', audience(), f.file, '--type', 'email', '--from-upload', journal]);
+    r = await t.run(xctl`audiences sync ${audience()} ${f.file} --type email --from-upload ${journal}`);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is of an upload to audience .* not /);
     fs.appendFileSync(f.file, 'changed@example.com\n');
-    r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '--from-upload', journal]);
+    r = await t.run(xctl`audiences sync ${id} ${f.file} --type email --from-upload ${journal}`);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is gone or has changed since/);
   }, 120_000);
@@ -304,7 +259,7 @@ describe('audiences sync', () => {
   it('warns a year after members were sent (the service expires them at 13 months); --refresh sends them all again', async () => {
     const id = audience();
     const f = emailFile(range(0, 300));
-    expect((await t.run(['audiences', 'sync', id, f.file, '--type', 'email'])).code).toBe(0);
+    expect((await t.run(xctl`audiences sync ${id} ${f.file} --type email`)).code).toBe(0);
     const snap = path.join(t.configDir, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.snapshot`);
     const header = () =>
       JSON.parse(fs.readFileSync(snap).subarray(0, 512).toString().slice('xctl-audience-snapshot 1\n'.length)) as {
@@ -315,26 +270,16 @@ describe('audiences sync', () => {
     const aged = fs.readFileSync(snap);
     aged.write(`"oldest_sent_at":"${year - 2}`, aged.indexOf(`"oldest_sent_at":"${year}`), 'latin1');
     fs.writeFileSync(snap, aged);
-    let r = await t.run(['audiences', 'sync', id, f.file, '--type', 'email', '-o', 'json']);
+    let r = await t.run(xctl`audiences sync ${id} ${f.file} --type email -o json`);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`members first sent on ${year - 2}-.* expire 13 months after: pass --refresh`));
     const before = (await members(id)).requests;
-    r = await t.run([
-      'audiences',
-      'sync',
-      id,
-      emailFile(range(1, 300)).file,
-      '--type',
-      'email',
-      '--refresh',
-      '-o',
-      'json',
-    ]);
+    r = await t.run(xctl`audiences sync ${id} ${emailFile(range(1, 300)).file} --type email --refresh -o json`);
     expect(r.code, r.stderr).toBe(0);
     expect(json(r.stdout)).toMatchObject({ adds: 299, removes: 1, requests: 2 });
     expect((await members(id)).requests - before).toBe(2);
     expect(Number(header().oldest_sent_at.slice(0, 4))).toBe(year);
-    r = await t.run(['audiences', 'sync', id, emailFile(range(1, 300)).file, '--type', 'email']);
+    r = await t.run(xctl`audiences sync ${id} ${emailFile(range(1, 300)).file} --type email`);
     expect(r.stderr).not.toMatch(/--refresh/);
   });
 });
@@ -358,18 +303,7 @@ describe('audiences upload', () => {
       'Email,Phone\na@example.com,+1 415 555 2671\nA@EXAMPLE.COM ,\nnot-an-email,\n,(415) 555-2672\n,,\n',
     );
     const rejects = path.join(dir, 'rejects.csv');
-    const r = await t.run([
-      'audiences',
-      'upload',
-      id,
-      file,
-      '--default-country',
-      'US',
-      '--rejects',
-      rejects,
-      '-o',
-      'json',
-    ]);
+    const r = await t.run(xctl`audiences upload ${id} ${file} --default-country US --rejects ${rejects} -o json`);
     expect(r.stderr).toContain('header: Email -> email, Phone -> phone_number');
     expect(r.code).toBe(0);
     // ",," (every cell empty) is a blank line, reported as such, as it is in a quoted file
@@ -402,10 +336,9 @@ describe('audiences upload', () => {
       short_count_rate: 0.08,
       match: '/users$',
     });
-    const r = await t.run(
-      ['audiences', 'upload', id, file, '--type', 'email', '--batch-size', '100', '--concurrency', '6', '-o', 'json'],
-      { timeoutMs: 60_000 },
-    );
+    const r = await t.run(xctl`audiences upload ${id} ${file} --type email --batch-size 100 --concurrency 6 -o json`, {
+      timeoutMs: 60_000,
+    });
     const injected = (await t.admin<{ injected: number }>('GET', '/_sandbox/faults')).injected;
     await t.admin('DELETE', '/_sandbox/faults');
     expect(r.code, r.stderr).toBe(0);
@@ -419,7 +352,7 @@ describe('audiences upload', () => {
     // batches: 3e-5 per run)
     const id2 = audience();
     await t.admin('POST', '/_sandbox/faults', { error_rate: 0.2, status: 429, match: '/users$' });
-    const r2 = await t.run(['audiences', 'upload', id2, file, '--type', 'email', '--batch-size', '500', '-o', 'json']);
+    const r2 = await t.run(xctl`audiences upload ${id2} ${file} --type email --batch-size 500 -o json`);
     await t.admin('DELETE', '/_sandbox/faults');
     expect(r2.code, r2.stderr).toBe(0);
     expect(size(id2)).toBe(distinct);
@@ -429,40 +362,16 @@ describe('audiences upload', () => {
     const id = audience();
     const { file, distinct } = dupedEmails(3000);
     await t.admin('POST', '/_sandbox/faults', { rate_limit: 3 });
-    const r = await t.run([
-      '--max-wait',
-      '0',
-      'audiences',
-      'upload',
-      id,
-      file,
-      '--type',
-      'email',
-      '--batch-size',
-      '500',
-      '--concurrency',
-      '1',
-    ]);
+    const r = await t.run(
+      xctl`--max-wait 0 audiences upload ${id} ${file} --type email --batch-size 500 --concurrency 1`,
+    );
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/gave up on batch 4: .*Rate limit exceeded.*1500 of \d+ valid records acknowledged/);
     expect(r.stderr).toMatch(/hint: re-run the same command to resume from the journal .*upload-[0-9a-f]+\.jsonl/);
     await t.admin('DELETE', '/_sandbox/faults');
-    const again = await t.run([
-      '--max-wait',
-      '0',
-      'audiences',
-      'upload',
-      id,
-      file,
-      '--type',
-      'email',
-      '--batch-size',
-      '500',
-      '--concurrency',
-      '1',
-      '-o',
-      'json',
-    ]);
+    const again = await t.run(
+      xctl`--max-wait 0 audiences upload ${id} ${file} --type email --batch-size 500 --concurrency 1 -o json`,
+    );
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/resuming from journal .*: 3 batches \(1500 records\) already acknowledged/);
     expect(summary(again.stdout)).toMatchObject({ resumed_batches: 3, batches: 3, acknowledged: 3000 });
@@ -475,33 +384,14 @@ describe('audiences upload', () => {
     const id = audience();
     const { file, distinct } = dupedEmails(16_000);
     const journal = path.join(dir, 'kill.journal');
-    const args = [
-      'audiences',
-      'upload',
-      id,
-      file,
-      '--type',
-      'email',
-      '--batch-size',
-      '100',
-      '--concurrency',
-      '2',
-      '--journal',
-      journal,
-      '-o',
-      'json',
-    ];
+    const args = xctl`audiences upload ${id} ${file} --type email --batch-size 100 --concurrency 2 --journal
+      ${journal} -o json`;
     // drop_if_gone: the requests in flight when the client dies are not applied (as a real server
     // may), so a batch journaled before its acknowledgement would be lost and this test fail.
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 60, match: '/users$', drop_if_gone: true });
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...t.env }, stdio: 'ignore' });
-    // kill it once a few batches are journaled
-    for (let i = 0; i < 400; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 8) break;
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    const child = spawnCli(args, t.env);
+    await journalPast(journal, 8, 10_000); // kill it once a few batches are journaled
+    await child.stop('SIGKILL');
     await t.admin('DELETE', '/_sandbox/faults');
     const acked = fs.readFileSync(journal, 'utf8').trim().split('\n').length - 1;
     expect(acked).toBeGreaterThan(0);
@@ -535,17 +425,12 @@ describe('audiences upload', () => {
   it('Ctrl-C drains the batches in flight, saves the journal and exits 130; the same command resumes', async () => {
     const id = audience();
     const { file, distinct } = dupedEmails(20_000);
-    const args = ['audiences', 'upload', id, file, '--type', 'email', '--batch-size', '250'];
+    const args = xctl`audiences upload ${id} ${file} --type email --batch-size 250`;
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 30, match: '/users$' });
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env, XCTL_PROGRESS_INTERVAL_MS: '50' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    for (let i = 0; i < 400 && !/"acknowledged":[1-9]/.test(stderr); i++) await new Promise((r) => setTimeout(r, 25));
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', r));
+    const child = spawnCli(args, { ...t.env, XCTL_PROGRESS_INTERVAL_MS: '50' });
+    await child.waitStderr(/"acknowledged":[1-9]/);
+    const code = await child.stop('SIGINT');
+    const stderr = child.stderr();
     await t.admin('DELETE', '/_sandbox/faults');
     expect(code).toBe(130);
     expect(stderr).toMatch(
@@ -564,14 +449,13 @@ describe('audiences upload', () => {
     const id = audience();
     const digests = ['a@example.com', 'b@example.com', 'c@example.com'].map((e) => sha256Hex(e).toUpperCase());
     const journal = path.join(dir, 'stdin.journal');
-    const r = await t.run(
-      ['audiences', 'upload', id, '-', '--type', 'email', '--hashed', '--journal', journal, '-o', 'json'],
-      { input: digests.join('\n') + '\n' },
-    );
+    const r = await t.run(xctl`audiences upload ${id} - --type email --hashed --journal ${journal} -o json`, {
+      input: digests.join('\n') + '\n',
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(size(id)).toBe(3);
     expect(fs.readFileSync(journal, 'utf8')).toMatch(/"done":true/);
-    const d = await t.run(['audiences', 'upload', id, '-', '--type', 'email', '--delete', '-o', 'json'], {
+    const d = await t.run(xctl`audiences upload ${id} - --type email --delete -o json`, {
       input: 'B@example.com\n',
     });
     expect(d.code, d.stderr).toBe(0);
@@ -588,19 +472,9 @@ describe('audiences do-not-reach upload', () => {
       file,
       'name\tmail\tmobile\nAda\tada@example.com\t+44 20 7946 0958\nBob\tbob@example.com\t\nCy\t\t+1 415 555 2671\n',
     );
-    const r = await t.run([
-      'audiences',
-      'do-not-reach',
-      'upload',
-      id,
-      file,
-      '--column',
-      'email=mail',
-      '--column',
-      'phone_number=mobile',
-      '-o',
-      'json',
-    ]);
+    const r = await t.run(
+      xctl`audiences do-not-reach upload ${id} ${file} --column email=mail --column phone_number=mobile -o json`,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(summary(r.stdout)).toMatchObject({ read: 3, valid: 3, acknowledged: 3 });
     expect(size(id, 'do_not_reach_lists')).toBe(3);
@@ -647,16 +521,7 @@ describe('the files people really have', () => {
   it('a CRM export uploads every email and phone with no --column; members checked in the sandbox', async () => {
     const id = audience();
     const c = crm(3000);
-    const r = await t.run([
-      'audiences',
-      'upload',
-      id,
-      write('crm.csv', c.text),
-      '--default-country',
-      'US',
-      '-o',
-      'json',
-    ]);
+    const r = await t.run(xctl`audiences upload ${id} ${write('crm.csv', c.text)} --default-country US -o json`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
       'header: E-mail Address -> email, Mobile Phone -> phone_number; ignored: First Name, Last Name, Company, Notes',
@@ -688,33 +553,16 @@ describe('the files people really have', () => {
     const c = crm(3000, { row: 1200 });
     // row 1200 starts on line 2 + 1200 + the 240 notes with a line break before it
     const line = 2 + 1200 + 240;
-    const r = await t.run([
-      'audiences',
-      'upload',
-      id,
-      write('crm-bad.csv', c.text),
-      '--default-country',
-      'US',
-      '-o',
-      'json',
-    ]);
+    const r = await t.run(xctl`audiences upload ${id} ${write('crm-bad.csv', c.text)} --default-country US -o json`);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`line ${line}: a quoted field starts here`);
     expect(r.stderr).toContain('--lenient-quotes');
     expect((await members(id)).requests).toBe(0);
     // --lenient-quotes reads it the old way and says how many lines were joined
-    const lenient = await t.run([
-      'audiences',
-      'upload',
-      audience(),
-      path.join(dir, 'crm-bad.csv'),
-      '--default-country',
-      'US',
-      '--lenient-quotes',
-      '--dry-run',
-      '-o',
-      'json',
-    ]);
+    const lenient = await t.run(
+      xctl`audiences upload ${audience()} ${path.join(dir, 'crm-bad.csv')} --default-country US --lenient-quotes
+        --dry-run -o json`,
+    );
     expect(lenient.code, lenient.stderr).toBe(0);
     const s = JSON.parse(lenient.stdout);
     expect(s.lines).toBe(s.read + s.blank + s.joined_lines);
@@ -728,26 +576,13 @@ describe('the files people really have', () => {
     const f = write('crm-late.csv', c.text);
     const line = 2 + 16_000 + 3200;
     // a file is read through for quote faults before anything is sent
-    const file = await t.run(['audiences', 'upload', id, f, '--default-country', 'US', '-o', 'json']);
+    const file = await t.run(xctl`audiences upload ${id} ${f} --default-country US -o json`);
     expect(file.code, file.stderr).toBe(2);
     expect(file.stderr).toContain(`line ${line}: a quoted field starts here`);
     expect((await members(id)).requests).toBe(0);
     // stdin cannot be read twice: the run stops where the fault is, with its journal
     const journal = path.join(dir, 'late.journal');
-    const args = [
-      'audiences',
-      'upload',
-      id,
-      '-',
-      '--default-country',
-      'US',
-      '--journal',
-      journal,
-      '--batch-size',
-      '1000',
-      '-o',
-      'json',
-    ];
+    const args = xctl`audiences upload ${id} - --default-country US --journal ${journal} --batch-size 1000 -o json`;
     const r = await t.run(args, { input: c.text });
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`line ${line}: a quoted field starts here`);
@@ -767,20 +602,20 @@ describe('the files people really have', () => {
     const id = audience();
     const rows = Array.from({ length: 2000 }, (_, i) => (i % 10 < 3 ? `bad-${i}` : `u${i}@example.com`));
     const f = write('bad.csv', 'email\n' + rows.join('\n') + '\n');
-    const r = await t.run(['audiences', 'upload', id, f, '--max-reject-rate', '0.1', '-o', 'json']);
+    const r = await t.run(xctl`audiences upload ${id} ${f} --max-reject-rate 0.1 -o json`);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(
       '600 of the first 2000 values were rejected (30%), more than --max-reject-rate 0.1: nothing was sent',
     );
     expect((await members(id)).requests).toBe(0);
-    const d = await t.run(['audiences', 'upload', id, f, '-o', 'json']);
+    const d = await t.run(xctl`audiences upload ${id} ${f} -o json`);
     expect(d.code, d.stderr).toBe(2);
     expect(d.stderr).toContain('more than the 20% allowed by default');
-    const off = await t.run(['audiences', 'upload', id, f, '--max-reject-rate', '1', '-o', 'json']);
+    const off = await t.run(xctl`audiences upload ${id} ${f} --max-reject-rate 1 -o json`);
     expect(off.code, off.stderr).toBe(0);
     expect(JSON.parse(off.stdout)).toMatchObject({ read: 2000, valid: 1400, rejected: 600, reject_rate: 0.3 });
     // sync takes the same gate
-    const sync = await t.run(['audiences', 'sync', audience(), f, '--max-reject-rate', '0.1', '-o', 'json']);
+    const sync = await t.run(xctl`audiences sync ${audience()} ${f} --max-reject-rate 0.1 -o json`);
     expect(sync.code, sync.stderr).toBe(2);
   });
 
@@ -790,25 +625,16 @@ describe('the files people really have', () => {
       'two.csv',
       'Phone,Work Contact\n+1 415 555 0100,ann@example.com\n+1 415 555 0101,bob@example.com\n',
     );
-    const r = await t.run(['audiences', 'upload', id, f]);
+    const r = await t.run(xctl`audiences upload ${id} ${f}`);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       'column "Work Contact" is not mapped to any type, but 2 of its 2 sampled values look like email addresses: nothing was sent',
     );
     expect(r.stderr).toContain('--column email="Work Contact"');
     expect(r.stderr).toContain('--ignore-column "Work Contact"');
-    const ok = await t.run([
-      'audiences',
-      'upload',
-      id,
-      f,
-      '--column',
-      'phone_number=Phone',
-      '--column',
-      'email=Work Contact',
-      '-o',
-      'json',
-    ]);
+    const ok = await t.run(
+      xctl`audiences upload ${id} ${f} --column phone_number=Phone --column ${'email=Work Contact'} -o json`,
+    );
     expect(ok.code, ok.stderr).toBe(0);
     expect((await members(id)).size).toBe(2);
   });
@@ -839,7 +665,7 @@ describe('the sandbox users endpoints', () => {
   const h = (s: string) => sha256Hex(s);
   /** Through the CLI: `xctl request --ads -X POST path --body -`. */
   const request = (p: string, body: unknown, extra: string[] = []) =>
-    t.run(['request', '--ads', '-X', 'POST', p, '--body', '-', ...extra], { input: JSON.stringify(body) });
+    t.run(xctl`request --ads -X POST ${p} --body - ${extra}`, { input: JSON.stringify(body) });
   /** Signed straight to the sandbox: its status, its first error and its data. */
   const post = async (p: string, body: unknown) => {
     const r = await t.signed<AdsReply & { data?: unknown }>('POST', p, body);

@@ -3,13 +3,13 @@
 // ads-api.md section 7), sharing between accounts, and audiences as code (`audiences apply`,
 // its kills and its guards). Flags, refusals before sending and exact output:
 // test/unit/verbs/audiences.test.ts; the apply file and plan: test/unit/audiences-apply.test.ts.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
-import { digests, emails, range, sandboxMembers } from '../helpers/audiences.js';
-import { BIN, tempDir } from '../helpers/cli.js';
+import { digests, emails, journalPast, pendingJournal, range, sandboxMembers } from '../helpers/audiences.js';
+import { tempDir, xctl } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/receiver.js';
 
 let t: AdsSandbox;
 let dir: string;
@@ -34,7 +34,7 @@ const hash = (i: number) => i.toString(16).padStart(64, '0');
 
 describe('custom audiences', () => {
   it('create, get (audience_size, is_owner), list with q prefix, update, delete; names are unique', async () => {
-    const a = await t.json(['audiences', 'create', '--name', 'Newsletter readers', '--description', 'from the CRM']);
+    const a = await t.json(xctl`audiences create --name ${'Newsletter readers'} --description ${'from the CRM'}`);
     expect(a).toMatchObject({
       name: 'Newsletter readers',
       description: 'from the CRM',
@@ -51,42 +51,42 @@ describe('custom audiences', () => {
       },
     ]);
     expect(users.status).toBe(200);
-    expect(await t.json(['audiences', 'get', a.id])).toMatchObject({ id: a.id, audience_size: 2, is_owner: true });
+    expect(await t.json(xctl`audiences get ${a.id}`)).toMatchObject({ id: a.id, audience_size: 2, is_owner: true });
 
-    await t.json(['audiences', 'create', '--name', 'News junkies']);
-    const byPrefix = (await t.list(['audiences', 'list', '--q', 'news'])).map((x) => x.name).sort();
+    await t.json(xctl`audiences create --name ${'News junkies'}`);
+    const byPrefix = (await t.list(xctl`audiences list --q news`)).map((x) => x.name).sort();
     expect(byPrefix).toEqual(['News junkies', 'Newsletter readers']);
-    expect((await t.list(['audiences', 'list', '--q', 'newsl'])).map((x) => x.id)).toEqual([a.id]);
+    expect((await t.list(xctl`audiences list --q newsl`)).map((x) => x.id)).toEqual([a.id]);
 
     // Spec 7: a duplicate name is an error (on create and on rename), whatever the case.
-    const dup = await t.fails(1, ['audiences', 'create', '--name', 'newsletter READERS']);
+    const dup = await t.fails(1, xctl`audiences create --name ${'newsletter READERS'}`);
     expect(dup.stderr).toMatch(
       /a custom audience named "newsletter READERS" already exists \(.+\); names must be unique \(HTTP 400, code INVALID_PARAMETER, parameter name\)/,
     );
-    const renameDup = await t.fails(1, ['audiences', 'update', a.id, '--name', 'News junkies']);
+    const renameDup = await t.fails(1, xctl`audiences update ${a.id} --name ${'News junkies'}`);
     expect(renameDup.stderr).toMatch(/already exists/);
 
-    const upd = await t.json(['audiences', 'update', a.id, '--name', 'Readers', '--description', 'weekly']);
+    const upd = await t.json(xctl`audiences update ${a.id} --name Readers --description weekly`);
     expect(upd).toMatchObject({ name: 'Readers', description: 'weekly', audience_size: 2 });
-    expect((await t.json(['audiences', 'delete', a.id, '--yes'])).deleted).toBe(true);
-    expect((await t.fails(1, ['audiences', 'get', a.id])).stderr).toMatch(/HTTP 404, code NOT_FOUND/);
-    expect((await t.json(['audiences', 'get', a.id, '--with-deleted'])).deleted).toBe(true);
-    expect((await t.json(['audiences', 'list', '--q', 'Readers'])).length).toBe(0);
-    expect((await t.json(['audiences', 'list', '--q', 'Readers', '--with-deleted'])).length).toBe(1);
+    expect((await t.json(xctl`audiences delete ${a.id} --yes`)).deleted).toBe(true);
+    expect((await t.fails(1, xctl`audiences get ${a.id}`)).stderr).toMatch(/HTTP 404, code NOT_FOUND/);
+    expect((await t.json(xctl`audiences get ${a.id} --with-deleted`)).deleted).toBe(true);
+    expect((await t.json(xctl`audiences list --q Readers`)).length).toBe(0);
+    expect((await t.json(xctl`audiences list --q Readers --with-deleted`)).length).toBe(1);
     // A deleted audience's name is free again.
-    expect((await t.json(['audiences', 'create', '--name', 'Readers'])).name).toBe('Readers');
+    expect((await t.json(xctl`audiences create --name Readers`)).name).toBe('Readers');
   });
 
   it('lists page with --count / --all / --limit like every ads list', async () => {
     for (let i = 0; i < 5; i++) await t.signed('POST', `/12/accounts/${acct}/custom_audiences?name=Paged%20${i}`);
-    expect((await t.list(['audiences', 'list', '--q', 'Paged', '--count', '2', '--all'])).map((x) => x.name)).toEqual([
+    expect((await t.list(xctl`audiences list --q Paged --count 2 --all`)).map((x) => x.name)).toEqual([
       'Paged 0',
       'Paged 1',
       'Paged 2',
       'Paged 3',
       'Paged 4',
     ]);
-    const total = await t.run(['audiences', 'list', '--q', 'Paged', '--with-total-count', '--json']);
+    const total = await t.run(xctl`audiences list --q Paged --with-total-count --json`);
     expect(total.stderr).toMatch(/total_count: 5/);
   });
 });
@@ -95,8 +95,8 @@ describe('flexible audiences', () => {
   let a1: string;
   let a2: string;
   beforeAll(async () => {
-    a1 = (await t.json(['audiences', 'create', '--name', 'Flex buyers'])).id;
-    a2 = (await t.json(['audiences', 'create', '--name', 'Flex churned'])).id;
+    a1 = (await t.json(xctl`audiences create --name ${'Flex buyers'}`)).id;
+    a2 = (await t.json(xctl`audiences create --name ${'Flex churned'}`)).id;
   });
   const spec = (name: string, extra: Record<string, unknown> = {}) => ({
     name,
@@ -108,14 +108,9 @@ describe('flexible audiences', () => {
   });
 
   it('creates from a spec file with the spec defaults, warns about negate, and is immutable afterwards', async () => {
-    const r = await t.run([
-      'audiences',
-      'flexible',
-      'create',
-      '--file',
-      file('flex.json', spec('Buyers not churned')),
-      '--json',
-    ]);
+    const r = await t.run(
+      xctl`audiences flexible create --file ${file('flex.json', spec('Buyers not churned'))} --json`,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
       /segments\.child_segments\[1\] has no "negate": the spec's default is true, which EXCLUDES that audience/,
@@ -126,11 +121,11 @@ describe('flexible audiences', () => {
       { custom_audience_id: a1, negate: false, lookback_window: 30, frequency: 1, frequency_comparator: 'NUM_GTE' },
       { custom_audience_id: a2, frequency: 1, frequency_comparator: 'NUM_GTE', negate: true },
     ]);
-    expect(await t.json(['audiences', 'get', f.id])).toMatchObject({ audience_type: 'FLEXIBLE', is_owner: true });
+    expect(await t.json(xctl`audiences get ${f.id}`)).toMatchObject({ audience_type: 'FLEXIBLE', is_owner: true });
 
     // Immutable: the CLI refuses (exit 2) after one read and sends no change...
     const before = t.requests.length;
-    const upd = await t.fails(2, ['audiences', 'update', f.id, '--name', 'Renamed']);
+    const upd = await t.fails(2, xctl`audiences update ${f.id} --name Renamed`);
     expect(upd.stderr).toMatch(/is a flexible audience; flexible audiences are immutable once created/);
     expect(t.requests.slice(before).every((l) => l.startsWith('GET '))).toBe(true);
     // ...and so does the sandbox, on PUT and on a batch Update.
@@ -142,44 +137,32 @@ describe('flexible audiences', () => {
     ]);
     expect(raw.status).toBe(400);
     expect(raw.body.operation_errors![0]![0].message).toMatch(/immutable/);
-    expect((await t.json(['audiences', 'get', f.id])).name).toBe('Buyers not churned');
+    expect((await t.json(xctl`audiences get ${f.id}`)).name).toBe('Buyers not churned');
     // Deleting is not a change of its definition: allowed.
-    expect((await t.json(['audiences', 'delete', f.id, '--yes'])).deleted).toBe(true);
+    expect((await t.json(xctl`audiences delete ${f.id} --yes`)).deleted).toBe(true);
   });
 
   it('the batch is all or nothing: an item-level failure names its position and nothing is applied', async () => {
-    const r = await t.fails(1, [
-      'audiences',
-      'flexible',
-      'create',
-      '--file',
-      file('two.json', [
+    const r = await t.fails(
+      1,
+      xctl`audiences flexible create --file ${file('two.json', [
         spec('Flex ok'),
         spec('Flex bad', {
           segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: 'nosuch1', negate: false }] },
         }),
-      ]),
-    ]);
+      ])}`,
+    );
     expect(r.stderr).toMatch(
       /the batch was refused as a whole \(nothing was applied\):\n\s+item 2: INVALID_PARAMETER segments: custom audience nosuch1 does not exist/,
     );
-    expect(await t.json(['audiences', 'list', '--q', 'Flex ok'])).toEqual([]);
+    expect(await t.json(xctl`audiences list --q ${'Flex ok'}`)).toEqual([]);
     // A duplicate name, within the batch or with an existing audience, is an item error too.
-    const dup = await t.fails(1, [
-      'audiences',
-      'flexible',
-      'create',
-      '--file',
-      file('dup.json', [spec('Flex twice'), spec('flex TWICE')]),
-    ]);
+    const dup = await t.fails(
+      1,
+      xctl`audiences flexible create --file ${file('dup.json', [spec('Flex twice'), spec('flex TWICE')])}`,
+    );
     expect(dup.stderr).toMatch(/item 2: INVALID_PARAMETER a custom audience named "flex TWICE" already exists/);
-    const dup2 = await t.fails(1, [
-      'audiences',
-      'flexible',
-      'create',
-      '--file',
-      file('dup2.json', spec('Flex buyers')),
-    ]);
+    const dup2 = await t.fails(1, xctl`audiences flexible create --file ${file('dup2.json', spec('Flex buyers'))}`);
     expect(dup2.stderr).toMatch(/item 1: INVALID_PARAMETER a custom audience named "Flex buyers" already exists/);
   });
 
@@ -203,76 +186,68 @@ describe('flexible audiences', () => {
   });
 
   it('MOBILE_AUDIENCE combinations may be updated and deleted through the batch', async () => {
-    const [m] = await t.list([
-      'audiences',
-      'flexible',
-      'create',
-      '--file',
-      file('mob.json', spec('Mobile mix', { audience_type: 'MOBILE_AUDIENCE' })),
-    ]);
+    const [m] = await t.list(
+      xctl`audiences flexible create --file
+        ${file('mob.json', spec('Mobile mix', { audience_type: 'MOBILE_AUDIENCE' }))}`,
+    );
     expect(m.audience_type).toBe('MOBILE_AUDIENCE');
-    const [u] = await t.list([
-      'audiences',
-      'flexible',
-      'create',
-      '--file',
-      file('mobu.json', [{ operation_type: 'Update', params: { custom_audience_id: m.id, name: 'Mobile mix 2' } }]),
-    ]);
+    const [u] = await t.list(
+      xctl`audiences flexible create --file ${file('mobu.json', [
+        { operation_type: 'Update', params: { custom_audience_id: m.id, name: 'Mobile mix 2' } },
+      ])}`,
+    );
     expect(u.name).toBe('Mobile mix 2');
-    const [d] = await t.list([
-      'audiences',
-      'flexible',
-      'create',
-      '--file',
-      file('mobd.json', [{ operation_type: 'Delete', params: { custom_audience_id: m.id } }]),
-    ]);
+    const [d] = await t.list(
+      xctl`audiences flexible create --file
+        ${file('mobd.json', [{ operation_type: 'Delete', params: { custom_audience_id: m.id } }])}`,
+    );
     expect(d.deleted).toBe(true);
   });
 });
 
 describe('targeted', () => {
   it('lists the campaigns and line items that target an audience; --with-active false adds non-servable ones', async () => {
-    const seeded = (await t.list(['audiences', 'list', '--q', 'Seeded customers']))[0]!;
-    const rows = await t.list<{ campaign_id: string; line_items: unknown[] }>(['audiences', 'targeted', seeded.id]);
+    const seeded = (await t.list(xctl`audiences list --q ${'Seeded customers'}`))[0]!;
+    const rows = await t.list<{ campaign_id: string; line_items: unknown[] }>(xctl`audiences targeted ${seeded.id}`);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       campaign_name: 'Seeded campaign',
       line_items: [{ name: 'Preroll views', servable: true }],
     });
     // Pausing the campaign makes its line items not servable.
-    await t.json(['ads', 'campaigns', 'update', rows[0]!.campaign_id, '--entity-status', 'PAUSED']);
-    expect(await t.json(['audiences', 'targeted', seeded.id])).toEqual([]);
-    const all = await t.list<{ line_items: unknown[] }>(['audiences', 'targeted', seeded.id, '--no-with-active']);
+    await t.json(xctl`ads campaigns update ${rows[0]!.campaign_id} --entity-status PAUSED`);
+    expect(await t.json(xctl`audiences targeted ${seeded.id}`)).toEqual([]);
+    const all = await t.list<{ line_items: unknown[] }>(xctl`audiences targeted ${seeded.id} --no-with-active`);
     expect(all[0]!.line_items).toEqual([expect.objectContaining({ name: 'Preroll views', servable: false })]);
-    await t.json(['ads', 'campaigns', 'update', rows[0]!.campaign_id, '--entity-status', 'ACTIVE']);
-    const other = await t.json(['audiences', 'create', '--name', 'Untargeted']);
-    expect(await t.json(['audiences', 'targeted', other.id])).toEqual([]);
-    expect((await t.fails(1, ['audiences', 'targeted', 'nosuch1'])).stderr).toMatch(/HTTP 404/);
+    await t.json(xctl`ads campaigns update ${rows[0]!.campaign_id} --entity-status ACTIVE`);
+    const other = await t.json(xctl`audiences create --name Untargeted`);
+    expect(await t.json(xctl`audiences targeted ${other.id}`)).toEqual([]);
+    expect((await t.fails(1, xctl`audiences targeted nosuch1`)).stderr).toMatch(/HTTP 404/);
   });
 });
 
 describe('do-not-reach lists', () => {
   it('at most one per account; create, list, delete, create again', async () => {
-    const l = await t.json(['audiences', 'do-not-reach', 'create', '--description', 'opted out']);
+    const l = await t.json(xctl`audiences do-not-reach create --description ${'opted out'}`);
     expect(l).toMatchObject({ description: 'opted out', audience_size: 0, account_id: acct, deleted: false });
-    const second = await t.fails(1, ['audiences', 'do-not-reach', 'create', '--description', 'again']);
+    const second = await t.fails(1, xctl`audiences do-not-reach create --description again`);
     expect(second.stderr).toMatch(new RegExp(`already has do-not-reach list ${l.id}; an account has at most one`));
-    expect((await t.list(['audiences', 'do-not-reach', 'list'])).map((x) => x.id)).toEqual([l.id]);
+    expect((await t.list(xctl`audiences do-not-reach list`)).map((x) => x.id)).toEqual([l.id]);
     // The upload endpoint fills it; list shows the distinct count.
     await t.signed('POST', `/12/batch/accounts/${acct}/do_not_reach_lists/${l.id}/users`, [
       { operation_type: 'Update', params: { users: [{ email: [hash(7)] }, { phone_number: [hash(8)] }] } },
     ]);
-    expect((await t.list(['audiences', 'do-not-reach', 'list']))[0].audience_size).toBe(2);
-    expect((await t.json(['audiences', 'do-not-reach', 'delete', l.id, '--yes'])).deleted).toBe(true);
-    expect(await t.json(['audiences', 'do-not-reach', 'list'])).toEqual([]);
-    const again = await t.json(['audiences', 'do-not-reach', 'create']);
+    expect((await t.list(xctl`audiences do-not-reach list`))[0].audience_size).toBe(2);
+    expect((await t.json(xctl`audiences do-not-reach delete ${l.id} --yes`)).deleted).toBe(true);
+    expect(await t.json(xctl`audiences do-not-reach list`)).toEqual([]);
+    const again = await t.json(xctl`audiences do-not-reach create`);
     expect(again.description).toBeNull();
-    expect((await t.list(['audiences', 'do-not-reach', 'list', '--with-deleted'])).map((x) => x.id).sort()).toEqual(
+    expect((await t.list(xctl`audiences do-not-reach list --with-deleted`)).map((x) => x.id).sort()).toEqual(
       [l.id, again.id].sort(),
     );
     // Another account has its own.
     const sister = [...t.collection('accounts').values()].find((a) => a.name === 'Sandbox Sister Account')!.id;
-    expect((await t.json(['audiences', 'do-not-reach', 'create', '--account', sister])).account_id).toBe(sister);
+    expect((await t.json(xctl`audiences do-not-reach create --account ${sister}`)).account_id).toBe(sister);
     // (apply, below, makes the owner's list)
     expect((await t.signed('DELETE', `/12/accounts/${acct}/do_not_reach_lists/${again.id}`)).status).toBe(200);
   });
@@ -288,42 +263,39 @@ describe('estimate', () => {
   const location = { targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' };
   it('estimates a targeting; NE negates it; the same input gives the same estimate', async () => {
     const f = file('t.json', [keyword, location]);
-    const eq = await t.json<Estimate>(['audiences', 'estimate', '--targeting', f]);
+    const eq = await t.json<Estimate>(xctl`audiences estimate --targeting ${f}`);
     expect(eq.audience_size.min).toBeGreaterThan(0);
     expect(eq.audience_size.max).toBeGreaterThan(eq.audience_size.min);
-    expect(await t.json(['audiences', 'estimate', '--targeting', f])).toEqual(eq);
-    const ne = await t.json<Estimate>(['audiences', 'estimate', '--targeting', f, '--operator', 'NE']);
+    expect(await t.json(xctl`audiences estimate --targeting ${f}`)).toEqual(eq);
+    const ne = await t.json<Estimate>(xctl`audiences estimate --targeting ${f} --operator NE`);
     expect(ne.audience_size.min).toBeGreaterThan(eq.audience_size.max);
     // {"targeting_criteria": [...]} from stdin works too.
-    const r = await t.run(['audiences', 'estimate', '--targeting', '-', '-o', 'tsv'], {
+    const r = await t.run(xctl`audiences estimate --targeting - -o tsv`, {
       input: JSON.stringify({ targeting_criteria: [keyword, location] }),
     });
     expect(r.stdout).toBe(`${eq.audience_size.min}\t${eq.audience_size.max}\n`);
   });
 
   it('a custom audience criterion counts its users', async () => {
-    const a = await t.json(['audiences', 'create', '--name', 'Estimated']);
+    const a = await t.json(xctl`audiences create --name Estimated`);
     await t.signed('POST', `/12/accounts/${acct}/custom_audiences/${a.id}/users`, [
       {
         operation_type: 'Update',
         params: { users: Array.from({ length: 100 }, (_, i) => ({ email: [hash(1000 + i)] })) },
       },
     ]);
-    const est = await t.json([
-      'audiences',
-      'estimate',
-      '--targeting',
-      file('ca.json', [{ targeting_type: 'CUSTOM_AUDIENCE', targeting_value: a.id }]),
-    ]);
+    const est = await t.json(
+      xctl`audiences estimate --targeting
+        ${file('ca.json', [{ targeting_type: 'CUSTOM_AUDIENCE', targeting_value: a.id }])}`,
+    );
     expect(est.audience_size).toEqual({ min: 90, max: 110 });
     expect(
       (
-        await t.fails(1, [
-          'audiences',
-          'estimate',
-          '--targeting',
-          file('ca2.json', [{ targeting_type: 'CUSTOM_AUDIENCE', targeting_value: 'nosuch1' }]),
-        ])
+        await t.fails(
+          1,
+          xctl`audiences estimate --targeting
+            ${file('ca2.json', [{ targeting_type: 'CUSTOM_AUDIENCE', targeting_value: 'nosuch1' }])}`,
+        )
       ).stderr,
     ).toMatch(/custom audience nosuch1 cannot be targeted by account/);
   });
@@ -348,38 +320,24 @@ describe('sharing', () => {
     const accounts = [...t.collection('accounts').values()];
     sister = accounts.find((a) => a.name === 'Sandbox Sister Account')!.id;
     partner = accounts.find((a) => a.name === 'Sandbox Partner Account')!.id;
-    aud = (await t.json(['audiences', 'create', '--name', 'Loyal customers'])).id;
+    aud = (await t.json(xctl`audiences create --name ${'Loyal customers'}`)).id;
   });
 
-  const estimateArgs = (id: string, account: string) => [
-    'audiences',
-    'estimate',
-    '--account',
-    account,
-    '--targeting',
-    '-',
-  ];
+  const estimateArgs = (id: string, account: string) => xctl`audiences estimate --account ${account} --targeting -`;
   const criteria = (id: string) => JSON.stringify([{ targeting_type: 'CUSTOM_AUDIENCE', targeting_value: id }]);
 
   describe('audience permissions', () => {
     it('the seeded accounts: a sister in the same business, a partner in another, all usable by the owner user', async () => {
-      const list = await t.list(['ads', 'accounts', 'list']);
+      const list = await t.list(xctl`ads accounts list`);
       const byId = Object.fromEntries(list.map((a) => [a.id, a.business_id]));
       expect(byId[owner]).toBe(byId[sister]);
       expect(byId[partner]).not.toBe(byId[owner]);
     });
 
     it('grant within the business; the grantee sees it as SHARED with is_owner false and may target it', async () => {
-      const g = await t.json([
-        'audiences',
-        'permissions',
-        'grant',
-        aud,
-        '--granted-account-id',
-        sister,
-        '--permission-level',
-        'READ_ONLY',
-      ]);
+      const g = await t.json(
+        xctl`audiences permissions grant ${aud} --granted-account-id ${sister} --permission-level READ_ONLY`,
+      );
       expect(g).toMatchObject({
         custom_audience_id: aud,
         granted_account_id: sister,
@@ -387,17 +345,17 @@ describe('sharing', () => {
         account_id: owner,
         deleted: false,
       });
-      expect((await t.list(['audiences', 'permissions', 'list', aud])).map((x) => x.id)).toEqual([g.id]);
-      expect(await t.json(['audiences', 'permissions', 'list', aud, '--granted-account-ids', partner])).toEqual([]);
+      expect((await t.list(xctl`audiences permissions list ${aud}`)).map((x) => x.id)).toEqual([g.id]);
+      expect(await t.json(xctl`audiences permissions list ${aud} --granted-account-ids ${partner}`)).toEqual([]);
 
-      const shared = await t.json(['audiences', 'list', '--account', sister, '--permission-scope', 'SHARED']);
+      const shared = await t.json(xctl`audiences list --account ${sister} --permission-scope SHARED`);
       expect(shared).toEqual([
         expect.objectContaining({ id: aud, name: 'Loyal customers', is_owner: false, permission_level: 'READ_ONLY' }),
       ]);
-      expect(await t.json(['audiences', 'list', '--account', sister])).toEqual([]); // OWNER (the default): its own only
-      expect(await t.json(['audiences', 'list', '--permission-scope', 'SHARED'])).toEqual([]);
-      expect((await t.list(['audiences', 'list'])).find((x) => x.id === aud)!.is_owner).toBe(true);
-      expect(await t.json(['audiences', 'get', aud, '--account', sister])).toMatchObject({
+      expect(await t.json(xctl`audiences list --account ${sister}`)).toEqual([]); // OWNER (the default): its own only
+      expect(await t.json(xctl`audiences list --permission-scope SHARED`)).toEqual([]);
+      expect((await t.list(xctl`audiences list`)).find((x) => x.id === aud)!.is_owner).toBe(true);
+      expect(await t.json(xctl`audiences get ${aud} --account ${sister}`)).toMatchObject({
         id: aud,
         is_owner: false,
         permission_level: 'READ_ONLY',
@@ -405,9 +363,9 @@ describe('sharing', () => {
       });
       // The grantee sees its own grant only; the partner (no grant) does not see the audience at all.
       expect(
-        (await t.list(['audiences', 'permissions', 'list', aud, '--account', sister])).map((x) => x.granted_account_id),
+        (await t.list(xctl`audiences permissions list ${aud} --account ${sister}`)).map((x) => x.granted_account_id),
       ).toEqual([sister]);
-      expect((await t.fails(1, ['audiences', 'get', aud, '--account', partner])).stderr).toMatch(/HTTP 404/);
+      expect((await t.fails(1, xctl`audiences get ${aud} --account ${partner}`)).stderr).toMatch(/HTTP 404/);
       expect((await t.run(estimateArgs(aud, sister), { input: criteria(aud) })).code).toBe(0);
     });
 
@@ -417,156 +375,102 @@ describe('sharing', () => {
         new RegExp(
           `hint: custom audience ${aud} is shared with account ${sister}, which does not own it \\(is_owner false\\): only the owning account \\(${owner}\\) may ${what} it; run this with \`--account ${owner}\``,
         );
-      const grant = await t.fails(1, [
-        'audiences',
-        'permissions',
-        'grant',
-        aud,
-        '--account',
-        sister,
-        '--granted-account-id',
-        owner,
-        '--permission-level',
-        'READ_WRITE',
-      ]);
+      const grant = await t.fails(
+        1,
+        xctl`audiences permissions grant ${aud} --account ${sister} --granted-account-id ${owner} --permission-level
+          READ_WRITE`,
+      );
       expect(grant.stderr).toMatch(
         /only the owning account \(.+\) may change permissions of custom audience .+ \(is_owner false\)/,
       );
       expect(grant.stderr).toMatch(ownerHint('share'));
       expect(grant.stderr).not.toMatch(/check --account/);
       // The revoke hint and the JSON error object: test/unit/verbs/audiences.test.ts; the sandbox's rule here.
-      const [g] = await t.list(['audiences', 'permissions', 'list', aud]);
+      const [g] = await t.list(xctl`audiences permissions list ${aud}`);
       const revoke = await t.signed('DELETE', `/12/accounts/${sister}/custom_audiences/${aud}/permissions/${g.id}`);
       expect([revoke.status, revoke.body.errors![0].code]).toEqual([403, 'UNAUTHORIZED_ACCESS']);
-      const del = await t.fails(1, ['audiences', 'delete', aud, '--account', sister, '--yes']);
+      const del = await t.fails(1, xctl`audiences delete ${aud} --account ${sister} --yes`);
       expect(del.stderr).toMatch(/only the owning account .* may delete/);
       expect(del.stderr).toMatch(ownerHint('delete'));
-      const upd = await t.fails(1, ['audiences', 'update', aud, '--account', sister, '--description', 'mine now']);
+      const upd = await t.fails(1, xctl`audiences update ${aud} --account ${sister} --description ${'mine now'}`);
       expect(upd.stderr).toMatch(/shared with account .* as READ_ONLY: changing it needs READ_WRITE/);
       expect(upd.stderr).toMatch(
         new RegExp(`hint: .*changing it needs READ_WRITE from the owning account \\(${owner}\\)`),
       );
       // an account that cannot see the audience at all keeps the service's answer (404)
-      expect((await t.fails(1, ['audiences', 'delete', aud, '--account', partner, '--yes'])).stderr).toMatch(
-        /HTTP 404/,
-      );
+      expect((await t.fails(1, xctl`audiences delete ${aud} --account ${partner} --yes`)).stderr).toMatch(/HTTP 404/);
 
-      const rw = await t.json(['audiences', 'create', '--name', 'Editable']);
-      await t.json([
-        'audiences',
-        'permissions',
-        'grant',
-        rw.id,
-        '--granted-account-id',
-        sister,
-        '--permission-level',
-        'READ_WRITE',
-      ]);
+      const rw = await t.json(xctl`audiences create --name Editable`);
+      await t.json(
+        xctl`audiences permissions grant ${rw.id} --granted-account-id ${sister} --permission-level READ_WRITE`,
+      );
       expect(
-        await t.json(['audiences', 'update', rw.id, '--account', sister, '--description', 'edited by the sister']),
+        await t.json(xctl`audiences update ${rw.id} --account ${sister} --description ${'edited by the sister'}`),
       ).toMatchObject({ description: 'edited by the sister', is_owner: false });
       // Grants are unique per account, and not to oneself or to an unknown account.
       expect(
         (
-          await t.fails(1, [
-            'audiences',
-            'permissions',
-            'grant',
-            aud,
-            '--granted-account-id',
-            sister,
-            '--permission-level',
-            'READ_WRITE',
-          ])
+          await t.fails(
+            1,
+            xctl`audiences permissions grant ${aud} --granted-account-id ${sister} --permission-level READ_WRITE`,
+          )
         ).stderr,
       ).toMatch(/already holds permission .* revoke it first/);
       expect(
         (
-          await t.fails(1, [
-            'audiences',
-            'permissions',
-            'grant',
-            aud,
-            '--granted-account-id',
-            owner,
-            '--permission-level',
-            'READ_ONLY',
-          ])
+          await t.fails(
+            1,
+            xctl`audiences permissions grant ${aud} --granted-account-id ${owner} --permission-level READ_ONLY`,
+          )
         ).stderr,
       ).toMatch(/cannot share an audience with itself/);
       expect(
         (
-          await t.fails(1, [
-            'audiences',
-            'permissions',
-            'grant',
-            aud,
-            '--granted-account-id',
-            'nosuch1',
-            '--permission-level',
-            'READ_ONLY',
-          ])
+          await t.fails(
+            1,
+            xctl`audiences permissions grant ${aud} --granted-account-id nosuch1 --permission-level READ_ONLY`,
+          )
         ).stderr,
       ).toMatch(/is not an ads account/);
     });
 
     it('sharing across businesses is refused unless the owner has SHARE_AUDIENCE_OUTSIDE_BUSINESS', async () => {
-      const refused = await t.fails(1, [
-        'audiences',
-        'permissions',
-        'grant',
-        aud,
-        '--granted-account-id',
-        partner,
-        '--permission-level',
-        'READ_ONLY',
-      ]);
+      const refused = await t.fails(
+        1,
+        xctl`audiences permissions grant ${aud} --granted-account-id ${partner} --permission-level READ_ONLY`,
+      );
       expect(refused.stderr).toMatch(
         /belongs to another business .* needs the owner's feature SHARE_AUDIENCE_OUTSIDE_BUSINESS \(HTTP 400, code INVALID_PARAMETER, parameter granted_account_id\)/,
       );
-      expect(await t.json(['audiences', 'list', '--account', partner, '--permission-scope', 'SHARED'])).toEqual([]);
+      expect(await t.json(xctl`audiences list --account ${partner} --permission-scope SHARED`)).toEqual([]);
       // The feature is not among the sandbox's grantable feature keys (spec 4.2): set it directly.
       t.collection('accounts').get(owner)!._features = ['SHARE_AUDIENCE_OUTSIDE_BUSINESS'];
       try {
-        const g = await t.json([
-          'audiences',
-          'permissions',
-          'grant',
-          aud,
-          '--granted-account-id',
-          partner,
-          '--permission-level',
-          'READ_ONLY',
-        ]);
+        const g = await t.json(
+          xctl`audiences permissions grant ${aud} --granted-account-id ${partner} --permission-level READ_ONLY`,
+        );
         expect(g.granted_account_id).toBe(partner);
         expect(
-          (await t.list(['audiences', 'list', '--account', partner, '--permission-scope', 'SHARED'])).map((x) => x.id),
+          (await t.list(xctl`audiences list --account ${partner} --permission-scope SHARED`)).map((x) => x.id),
         ).toEqual([aud]);
-        await t.json(['audiences', 'permissions', 'revoke', aud, g.id, '--yes']);
+        await t.json(xctl`audiences permissions revoke ${aud} ${g.id} --yes`);
       } finally {
         t.collection('accounts').get(owner)!._features = [];
       }
     });
 
     it('the /5 tailored audience endpoints (--tailored) show and change the same grants', async () => {
-      const viaTailored = await t.list(['audiences', 'permissions', 'list', aud, '--tailored']);
-      const viaCustom = await t.list(['audiences', 'permissions', 'list', aud]);
+      const viaTailored = await t.list(xctl`audiences permissions list ${aud} --tailored`);
+      const viaCustom = await t.list(xctl`audiences permissions list ${aud}`);
       expect(viaTailored.map((x) => x.id).sort()).toEqual(viaCustom.map((x) => x.id).sort());
       expect(viaTailored[0].tailored_audience_id).toBe(aud);
       expect(viaTailored[0].custom_audience_id).toBeUndefined();
-      const other = await t.json(['audiences', 'create', '--name', 'Tailored share']);
+      const other = await t.json(xctl`audiences create --name ${'Tailored share'}`);
       const before = t.requests.length;
-      const g = await t.json([
-        'audiences',
-        'permissions',
-        'grant',
-        other.id,
-        '--tailored',
-        '--granted-account-id',
-        sister,
-        '--permission-level',
-        'READ_WRITE',
-      ]);
+      const g = await t.json(
+        xctl`audiences permissions grant ${other.id} --tailored --granted-account-id ${sister} --permission-level
+          READ_WRITE`,
+      );
       expect(
         t.requests
           .slice(before)
@@ -575,50 +479,37 @@ describe('sharing', () => {
       expect(g).toMatchObject({ tailored_audience_id: other.id, permission_level: 'READ_WRITE' });
       expect(
         (
-          await t.json([
-            'audiences',
-            'permissions',
-            'list',
-            other.id,
-            '--tailored-audience-permission-ids',
-            g.id,
-            '--tailored',
-          ])
+          await t.json(
+            xctl`audiences permissions list ${other.id} --tailored-audience-permission-ids ${g.id} --tailored`,
+          )
         ).length,
       ).toBe(1);
-      expect(
-        (await t.json(['audiences', 'permissions', 'revoke', other.id, g.id, '--tailored', '--yes'])).deleted,
-      ).toBe(true);
-      expect(await t.json(['audiences', 'permissions', 'list', other.id])).toEqual([]);
+      expect((await t.json(xctl`audiences permissions revoke ${other.id} ${g.id} --tailored --yes`)).deleted).toBe(
+        true,
+      );
+      expect(await t.json(xctl`audiences permissions list ${other.id}`)).toEqual([]);
       // Each variant's own flags, refused before sending: test/unit/verbs/audiences.test.ts.
     });
 
     it('revoking: the grantee no longer sees or can target the audience; a second revoke is 404', async () => {
-      const [g] = await t.list(['audiences', 'permissions', 'list', aud, '--granted-account-ids', sister]);
-      const revoked = await t.json(['audiences', 'permissions', 'revoke', aud, g.id, '--yes']);
+      const [g] = await t.list(xctl`audiences permissions list ${aud} --granted-account-ids ${sister}`);
+      const revoked = await t.json(xctl`audiences permissions revoke ${aud} ${g.id} --yes`);
       expect(revoked).toMatchObject({ id: g.id, deleted: true });
-      expect(
-        await t.json(['audiences', 'list', '--account', sister, '--permission-scope', 'SHARED']),
-      ).not.toContainEqual(expect.objectContaining({ id: aud }));
-      expect((await t.fails(1, ['audiences', 'get', aud, '--account', sister])).stderr).toMatch(/HTTP 404/);
+      expect(await t.json(xctl`audiences list --account ${sister} --permission-scope SHARED`)).not.toContainEqual(
+        expect.objectContaining({ id: aud }),
+      );
+      expect((await t.fails(1, xctl`audiences get ${aud} --account ${sister}`)).stderr).toMatch(/HTTP 404/);
       const target = await t.run(estimateArgs(aud, sister), { input: criteria(aud) });
       expect(target.code).toBe(1);
       expect(target.stderr).toMatch(/cannot be targeted by account .* or the share was revoked/);
-      expect((await t.fails(1, ['audiences', 'permissions', 'revoke', aud, g.id, '--yes'])).stderr).toMatch(/HTTP 404/);
+      expect((await t.fails(1, xctl`audiences permissions revoke ${aud} ${g.id} --yes`)).stderr).toMatch(/HTTP 404/);
       // The owner still targets it, and may share it again.
       expect((await t.run(estimateArgs(aud, owner), { input: criteria(aud) })).code).toBe(0);
       expect(
         (
-          await t.json([
-            'audiences',
-            'permissions',
-            'grant',
-            aud,
-            '--granted-account-id',
-            sister,
-            '--permission-level',
-            'READ_ONLY',
-          ])
+          await t.json(
+            xctl`audiences permissions grant ${aud} --granted-account-id ${sister} --permission-level READ_ONLY`,
+          )
         ).deleted,
       ).toBe(false);
     });
@@ -628,11 +519,11 @@ describe('sharing', () => {
         name: 'Sister combo',
         segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: aud, negate: false }] },
       });
-      const [f] = await t.list(['audiences', 'flexible', 'create', '--account', sister, '--file', '-'], body);
+      const [f] = await t.list(xctl`audiences flexible create --account ${sister} --file -`, body);
       expect(f).toMatchObject({ account_id: sister, audience_type: 'FLEXIBLE' });
       const r = await t.fails(
         1,
-        ['audiences', 'flexible', 'create', '--account', partner, '--file', '-'],
+        xctl`audiences flexible create --account ${partner} --file -`,
         body.replace('Sister combo', 'Partner combo'),
       );
       expect(r.stderr).toMatch(/not owned by or shared with account/);
@@ -663,10 +554,9 @@ describe('audiences apply', () => {
     drift: string[];
   }
   const plan = async (extra: string[] = []) => {
-    const r = await t.run(
-      ['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '--plan', '-o', 'json', ...extra],
-      { timeoutMs: 60_000 },
-    );
+    const r = await t.run(xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --plan -o json ${extra}`, {
+      timeoutMs: 60_000,
+    });
     if (!r.stdout) throw new Error(`apply --plan printed nothing (exit ${r.code}): ${r.stderr}`);
     return {
       code: r.code,
@@ -675,7 +565,7 @@ describe('audiences apply', () => {
     };
   };
   const apply = (extra: string[] = []) =>
-    t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '-o', 'json', ...extra], {
+    t.run(xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} -o json ${extra}`, {
       timeoutMs: 120_000,
     });
   const write = (name: string, lines: string[]) => fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
@@ -864,35 +754,12 @@ describe('audiences apply', () => {
   it('kill -9 in the middle of apply, then apply again: converges, no record lost', async () => {
     const next = [...range(1000, 3000), ...range(10_000, 22_000)]; // 124 requests of 100
     write('news.csv', ['E-mail Address', ...emails(next)]);
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      owner,
-      `${ids.Newsletter}.email.pending`,
-      'journal.jsonl',
-    );
+    const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
-    const args = [
-      'audiences',
-      'apply',
-      '-f',
-      path.join(dir, 'audiences.yaml'),
-      '--batch-size',
-      '100',
-      '--concurrency',
-      '2',
-    ];
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env },
-      stdio: 'ignore',
-    });
-    for (let i = 0; i < 2400; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      if (fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 30) break;
-    }
-    child.kill('SIGKILL');
-    await new Promise((r) => child.on('close', r));
+    const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 100 --concurrency 2`;
+    const child = spawnCli(args, t.env);
+    await journalPast(journal, 30);
+    await child.stop('SIGKILL');
     await t.admin('DELETE', '/_sandbox/faults');
     const mid = await members('custom_audiences', ids.Newsletter!);
     expect(mid.members.email).not.toEqual(digests(emails(next))); // really stopped half-way
@@ -914,41 +781,13 @@ describe('audiences apply', () => {
   it('Ctrl-C drains, exits 130 and names what is unfinished; the next apply finishes it', async () => {
     const next = range(5000, 30_000);
     write('news.csv', ['E-mail Address', ...emails(next)]);
-    const journal = path.join(
-      t.configDir,
-      'audiences',
-      'default',
-      owner,
-      `${ids.Newsletter}.email.pending`,
-      'journal.jsonl',
-    );
+    const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
-    const args = [
-      'audiences',
-      'apply',
-      '-f',
-      path.join(dir, 'audiences.yaml'),
-      '--batch-size',
-      '250',
-      '--concurrency',
-      '2',
-    ];
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, ...t.env, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => (stdout += d));
-    for (
-      let i = 0;
-      i < 2400 && !(fs.existsSync(journal) && fs.readFileSync(journal, 'utf8').split('\n').length > 10);
-      i++
-    )
-      await new Promise((r) => setTimeout(r, 25));
-    child.kill('SIGINT');
-    const code = await new Promise((r) => child.on('close', r));
+    const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 250 --concurrency 2`;
+    const child = spawnCli(args, t.env);
+    await journalPast(journal, 10);
+    const code = await child.stop('SIGINT');
+    const [stdout, stderr] = [child.stdout(), child.stderr()];
     await t.admin('DELETE', '/_sandbox/faults');
     expect(code, stderr).toBe(130);
     expect(stdout).toMatch(/^Newsletter\t[^\n]*\tupdate\tfailed\t/m);
@@ -1058,7 +897,7 @@ describe('audiences apply, unattended: removals are guarded as sync guards them'
     );
   // Its own state folder: the apply state of the tests above (what --prune may delete) is not this file's.
   const apply = (extra: string[] = []) =>
-    t.run(['audiences', 'apply', '-f', path.join(dir, 'audiences.yaml'), '-o', 'json', '--state-dir', dir, ...extra], {
+    t.run(xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} -o json --state-dir ${dir} ${extra}`, {
       timeoutMs: 60_000,
     });
 

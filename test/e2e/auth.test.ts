@@ -16,6 +16,7 @@ import {
   startTestSandbox,
   type RunResult,
   type TestSandbox,
+  xctl,
 } from '../helpers/cli.js';
 import { AUTHORIZE_URL, spawnCli, OAUTH2_AUTHORIZE_URL } from '../helpers/live-cli.js';
 import { basicFetch, decideOnPage, decideOnOAuth2Page, signedFetch } from '../helpers/oauth-client.js';
@@ -62,7 +63,7 @@ const run = (args: string[], env: Record<string, string | undefined>, o: RunOpti
 const json = (s: string) => JSON.parse(s) as Record<string, unknown> & Array<Record<string, unknown>>;
 
 async function loginVia(env: Record<string, string | undefined>, screenName: string, extra: string[] = []) {
-  const cli = spawnCli(['auth', 'login', '--no-browser', '--json', ...extra], env);
+  const cli = spawnCli(xctl`auth login --no-browser --json ${extra}`, env);
   const [, url] = await cli.waitStderr(AUTHORIZE_URL);
   const page = await decideOnPage(url!, 'allow', { screenName });
   expect(page.status).toBe(302);
@@ -84,11 +85,11 @@ describe('auth login (loopback callback)', () => {
     expect(r.stderr).toMatch(/Logged in as @sandbox_alice \(783214\)/);
     expect(json(r.stdout)).toMatchObject({ profile: 'default', user_id: '783214', screen_name: 'sandbox_alice' });
 
-    const me = await run(['request', '/1.1/account/verify_credentials.json'], env);
+    const me = await run(xctl`request /1.1/account/verify_credentials.json`, env);
     expect(me.code, me.stderr).toBe(0);
     expect(json(me.stdout).screen_name).toBe('sandbox_alice');
 
-    const st = await run(['auth', 'status', '--json'], env);
+    const st = await run(xctl`auth status --json`, env);
     expect(st.code).toBe(0);
     const row = json(st.stdout)[0]!;
     expect(row).toMatchObject({
@@ -105,7 +106,7 @@ describe('auth login (loopback callback)', () => {
     expect(r.stderr).not.toMatch(/replacing/);
 
     // logging in again over the stored token says whose token it replaces (never the token)
-    const oldToken = (await run(['auth', 'token'], env)).stdout.trim();
+    const oldToken = (await run(xctl`auth token`, env)).stdout.trim();
     expect(oldToken.length).toBeGreaterThan(10);
     const again = await loginVia(env, 'sandbox_bob');
     expect(again.r.stderr).toMatch(/replacing the user token of @sandbox_alice \(783214\) in profile "default"/);
@@ -118,13 +119,13 @@ describe('auth login (loopback callback)', () => {
 
   it("logging in as another user warns when the profile's ads account is not theirs, listing theirs (issue 29)", async () => {
     const env = { ...(await freshProfile(true)), XCTL_ACCOUNT_ID: undefined };
-    const set = await run(['config', 'set', 'account_id', t.sb.seed.account_id], env);
+    const set = await run(xctl`config set account_id ${t.sb.seed.account_id}`, env);
     expect(set.code, set.stderr).toBe(0);
     const { r } = await loginVia(env, 'sandbox_alice');
     expect(r.stderr).toContain(
       `warning: the profile's account_id ${t.sb.seed.account_id} is not one of @sandbox_alice's ads accounts: ads calls would fail with ACCOUNT_NOT_FOUND; `,
     );
-    const listed = await run(['ads', 'accounts', 'list', '--jq', '.[].id'], env);
+    const listed = await run(xctl`ads accounts list --jq .[].id`, env);
     for (const id of listed.stdout.trim().split('\n').filter(Boolean)) expect(r.stderr).toContain(id);
     // the same user again: no ads lookup, no warning
     const again = await loginVia(env, 'sandbox_alice');
@@ -135,18 +136,8 @@ describe('auth login (loopback callback)', () => {
     const env = await freshProfile();
     const port = await freePort();
     const cli = spawnCli(
-      [
-        'auth',
-        'login',
-        '--no-browser',
-        '--access-level',
-        'read',
-        '--force-login',
-        '--screen-name',
-        '@sandbox_bob',
-        '--callback-port',
-        String(port),
-      ],
+      xctl`auth login --no-browser --access-level read --force-login --screen-name @sandbox_bob --callback-port
+        ${String(port)}`,
       env,
     );
     const [, url] = await cli.waitStderr(AUTHORIZE_URL);
@@ -162,14 +153,14 @@ describe('auth login (loopback callback)', () => {
     await fetch(page.location!);
     const r = await cli.done;
     expect(r.code, r.stderr).toBe(0);
-    const me = await run(['request', '/1.1/account/verify_credentials.json', '-i'], env);
+    const me = await run(xctl`request /1.1/account/verify_credentials.json -i`, env);
     expect(me.stdout + me.stderr).toMatch(/x-access-level: read\b/);
     expect(me.stdout).toMatch(/"screen_name": ?"sandbox_bob"/);
   });
 
   it('deny: exit 3, the browser is told, nothing is stored', async () => {
     const env = await freshProfile();
-    const cli = spawnCli(['auth', 'login', '--no-browser'], env);
+    const cli = spawnCli(xctl`auth login --no-browser`, env);
     const [, url] = await cli.waitStderr(AUTHORIZE_URL);
     const page = await decideOnPage(url!, 'deny');
     expect(new URL(page.location!).searchParams.get('denied')).toBeTruthy();
@@ -178,14 +169,14 @@ describe('auth login (loopback callback)', () => {
     const r = await cli.done;
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/error: authorization was denied/);
-    const tok = await run(['auth', 'token'], env);
+    const tok = await run(xctl`auth token`, env);
     expect(tok.code).toBe(3);
   });
 
   it('timeout: a clear error (exit 1) and the callback port is released; Ctrl-C exits 130', async () => {
     const env = await freshProfile();
     const port = await freePort();
-    const r = await run(['auth', 'login', '--no-browser', '--timeout', '1s', '--callback-port', String(port)], env);
+    const r = await run(xctl`auth login --no-browser --timeout 1s --callback-port ${String(port)}`, env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/error: no authorization arrived within 1s: login cancelled/);
     expect(r.stderr).toMatch(/hint: .*--timeout/);
@@ -193,19 +184,19 @@ describe('auth login (loopback callback)', () => {
     await new Promise<void>((res, rej) => again.once('error', rej).listen(port, '127.0.0.1', res));
     again.close();
     // Ctrl-C while waiting: exit 130, nothing stored.
-    const cli = spawnCli(['auth', 'login', '--no-browser'], env);
+    const cli = spawnCli(xctl`auth login --no-browser`, env);
     await cli.waitStderr(/Waiting for the browser/);
     cli.child.kill('SIGINT');
     const stopped = await cli.done;
     expect(stopped.code).toBe(130);
-    expect((await run(['auth', 'token'], env)).code).toBe(3);
+    expect((await run(xctl`auth token`, env)).code).toBe(3);
   });
 });
 
 describe('auth login --pin (oob)', () => {
   it('reads the PIN from stdin', async () => {
     const env = await freshProfile();
-    const cli = spawnCli(['auth', 'login', '--pin', '--no-browser'], env);
+    const cli = spawnCli(xctl`auth login --pin --no-browser`, env);
     const [, url] = await cli.waitStderr(AUTHORIZE_URL);
     await cli.waitStderr(/pipe the PIN/);
     const page = await decideOnPage(url!, 'allow', { screenName: 'sandbox_bob' });
@@ -214,18 +205,18 @@ describe('auth login --pin (oob)', () => {
     const r = await cli.done;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Logged in as @sandbox_bob/);
-    const me = await run(['request', '/1.1/account/verify_credentials.json'], env);
+    const me = await run(xctl`request /1.1/account/verify_credentials.json`, env);
     expect(json(me.stdout).screen_name).toBe('sandbox_bob');
   });
 
   it('never prompts without a terminal: nothing piped is exit 2 with a hint; a wrong PIN fails', async () => {
     const env = await freshProfile();
-    const empty = await run(['auth', 'login', '--pin', '--no-browser'], env, { input: '' });
+    const empty = await run(xctl`auth login --pin --no-browser`, env, { input: '' });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toMatch(/--pin: stdin is not a terminal/);
     expect(empty.stderr).toMatch(/hint: pipe the PIN/);
 
-    const cli = spawnCli(['auth', 'login', '--pin', '--no-browser'], env);
+    const cli = spawnCli(xctl`auth login --pin --no-browser`, env);
     const [, url] = await cli.waitStderr(AUTHORIZE_URL);
     await decideOnPage(url!, 'allow');
     cli.child.stdin.end('1234567\n');
@@ -242,20 +233,20 @@ describe('auth logout', () => {
   it('revokes at the service then forgets: the old token fails with exit 3 (code 89)', async () => {
     const env = await freshProfile();
     await loginVia(env, 'sandbox_alice');
-    const token = (await run(['auth', 'token'], env)).stdout.trim();
-    const secret = (await run(['auth', 'token', '--secret'], env)).stdout.trim();
-    const out = await run(['auth', 'logout'], env);
+    const token = (await run(xctl`auth token`, env)).stdout.trim();
+    const secret = (await run(xctl`auth token --secret`, env)).stdout.trim();
+    const out = await run(xctl`auth logout`, env);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toMatch(/revoked the token of @sandbox_alice/);
     expect(out.stderr).toMatch(/removed the user token from profile "default"/);
-    const old = await run(['request', '/1.1/account/verify_credentials.json'], env, {
+    const old = await run(xctl`request /1.1/account/verify_credentials.json`, env, {
       env: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret },
     });
     expect(old.code).toBe(3);
     expect(old.stderr).toMatch(/code 89/);
-    const gone = await run(['auth', 'token'], env);
+    const gone = await run(xctl`auth token`, env);
     expect(gone.code).toBe(3);
-    const again = await run(['auth', 'logout'], env);
+    const again = await run(xctl`auth logout`, env);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/nothing to log out/);
   });
@@ -263,23 +254,23 @@ describe('auth logout', () => {
   it('--local-only leaves the token valid at the service; a failed revocation still forgets it and says so', async () => {
     const env = await freshProfile();
     await loginVia(env, 'sandbox_bob');
-    const token = (await run(['auth', 'token'], env)).stdout.trim();
-    const secret = (await run(['auth', 'token', '--secret'], env)).stdout.trim();
-    const local = await run(['auth', 'logout', '--local-only'], env);
+    const token = (await run(xctl`auth token`, env)).stdout.trim();
+    const secret = (await run(xctl`auth token --secret`, env)).stdout.trim();
+    const local = await run(xctl`auth logout --local-only`, env);
     expect(local.code).toBe(0);
     expect(local.stderr).toMatch(/not revoked at the service/);
-    const still = await run(['request', '/1.1/account/verify_credentials.json'], env, {
+    const still = await run(xctl`request /1.1/account/verify_credentials.json`, env, {
       env: { XCTL_ACCESS_TOKEN: token, XCTL_ACCESS_TOKEN_SECRET: secret },
     });
     expect(still.code).toBe(0);
 
     await loginVia(env, 'sandbox_bob');
     await t.admin('POST', '/_sandbox/faults', { error_rate: 1, status: 503, match: 'invalidate_token', count: 1 });
-    const failed = await run(['auth', 'logout'], env);
+    const failed = await run(xctl`auth logout`, env);
     await t.admin('DELETE', '/_sandbox/faults');
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/error: the token was removed locally, but revoking it at the service failed/);
-    expect((await run(['auth', 'token'], env)).code).toBe(3);
+    expect((await run(xctl`auth token`, env)).code).toBe(3);
   });
 });
 
@@ -287,50 +278,50 @@ describe('auth app-token', () => {
   it('obtains once, caches, revokes as the owner, and a new one differs; the old one fails with exit 3', async () => {
     await t.admin('POST', '/_sandbox/clock', { advance: '61s' });
     const env = await freshProfile(true);
-    const first = await run(['auth', 'app-token'], env);
+    const first = await run(xctl`auth app-token`, env);
     expect(first.code, first.stderr).toBe(0);
     // shown masked: `auth token` is the one command that prints a secret
     expect(first.stdout).toBe('');
     expect(first.stderr).toMatch(
       /obtained the app's bearer token and cached it in profile "default" \(AAAA…\(\d+\); print it with `xctl auth token --type app`\)/,
     );
-    const bearer = (await run(['auth', 'token', '--type', 'app'], env)).stdout.trim();
+    const bearer = (await run(xctl`auth token --type app`, env)).stdout.trim();
     expect(bearer).toMatch(/^AAAA/);
     expect(first.stderr).not.toContain(bearer);
-    const again = await run(['auth', 'app-token'], env);
+    const again = await run(xctl`auth app-token`, env);
     expect(again.stderr).toMatch(/bearer cached in profile "default"/);
-    expect((await run(['auth', 'token', '--type', 'app'], env)).stdout.trim()).toBe(bearer);
-    const st = json((await run(['auth', 'status', '--json'], env)).stdout)[0]!;
+    expect((await run(xctl`auth token --type app`, env)).stdout.trim()).toBe(bearer);
+    const st = json((await run(xctl`auth status --json`, env)).stdout)[0]!;
     expect(st.bearer).toBe('cached');
     expect(JSON.stringify(st)).not.toContain(bearer);
-    const use = await run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], env);
+    const use = await run(xctl`request /1.1/application/rate_limit_status.json --auth app`, env);
     expect(use.code, use.stderr).toBe(0);
 
-    const inv = await run(['auth', 'app-token', '--invalidate'], env);
+    const inv = await run(xctl`auth app-token --invalidate`, env);
     expect(inv.code, inv.stderr).toBe(0);
     expect(inv.stderr).toMatch(/revoked the app's bearer token and forgot it/);
-    const old = await run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], env, {
+    const old = await run(xctl`request /1.1/application/rate_limit_status.json --auth app`, env, {
       env: { XCTL_BEARER_TOKEN: bearer },
     });
     expect(old.code).toBe(3);
     expect(old.stderr).toMatch(/code 89/);
-    const next = await run(['auth', 'app-token'], env);
+    const next = await run(xctl`auth app-token`, env);
     expect(next.code).toBe(0);
-    expect((await run(['auth', 'token', '--type', 'app'], env)).stdout.trim()).not.toBe(bearer);
+    expect((await run(xctl`auth token --type app`, env)).stdout.trim()).not.toBe(bearer);
   });
 
   it('--invalidate signed by a user who is not the owner: exit 3 with a hint; 403 code 99 is explained', async () => {
     await t.admin('POST', '/_sandbox/clock', { advance: '61s' });
     const env = await freshProfile();
     await loginVia(env, 'sandbox_alice');
-    const r = await run(['auth', 'app-token', '--invalidate'], env);
+    const r = await run(xctl`auth app-token --invalidate`, env);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/hint: .*application owner/);
 
     // (A fresh store: the profile above now caches the outstanding bearer, which would be printed.)
     const bare = { ...env, XCTL_CONFIG_DIR: tempDir() };
     t.dirs.push(bare.XCTL_CONFIG_DIR);
-    const bad = await run(['auth', 'app-token'], bare, {
+    const bad = await run(xctl`auth app-token`, bare, {
       env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: 'wrong-secret' },
     });
     expect(bad.code).toBe(3);
@@ -344,7 +335,7 @@ describe('auth app-token', () => {
       const fresh = { ...env, XCTL_CONFIG_DIR: tempDir() };
       t.dirs.push(fresh.XCTL_CONFIG_DIR);
       results.push(
-        await run(['auth', 'app-token'], fresh, {
+        await run(xctl`auth app-token`, fresh, {
           env: { XCTL_API_KEY: t.sb.seed.api_key, XCTL_API_SECRET: t.sb.seed.api_secret },
         }),
       );
@@ -382,7 +373,7 @@ describe('auth import --twurlrc', () => {
     const dir = tempDir();
     t.dirs.push(dir);
     const env = { ...t.env, ...NO_ENV_CREDS, XCTL_CONFIG_DIR: dir };
-    const r = await run(['auth', 'import', '--twurlrc', file, '--json'], env);
+    const r = await run(xctl`auth import --twurlrc ${file} --json`, env);
     expect(r.code, r.stderr).toBe(0);
     const rows = json(r.stdout);
     expect(rows.map((x) => x.profile).sort()).toEqual(
@@ -397,25 +388,25 @@ describe('auth import --twurlrc', () => {
     expect(r.stderr).toMatch(/default profile is now "xctl_dev"/);
     expect(r.stdout + r.stderr).not.toContain(t.sb.seed.api_secret);
 
-    const me = await run(['request', '/1.1/account/verify_credentials.json'], env);
+    const me = await run(xctl`request /1.1/account/verify_credentials.json`, env);
     expect(json(me.stdout).screen_name).toBe('xctl_dev');
-    const app = await run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], env);
+    const app = await run(xctl`request /1.1/application/rate_limit_status.json --auth app`, env);
     expect(app.code, app.stderr).toBe(0);
-    const cached = await run(['auth', 'app-token'], env);
+    const cached = await run(xctl`auth app-token`, env);
     expect(cached.stderr).toMatch(/bearer cached/);
-    const st = json((await run(['auth', 'status', '--json'], env)).stdout);
+    const st = json((await run(xctl`auth status --json`, env)).stdout);
     expect(st.find((x) => x.profile === 'sandbox_alice.OtherApp')).toMatchObject({
       user_token: '@sandbox_alice (783214)',
     });
 
     // Again: same credentials are updated; other credentials under the same name are kept unless --overwrite.
-    const again = await run(['auth', 'import', '--twurlrc', file, '--json'], env);
+    const again = await run(xctl`auth import --twurlrc ${file} --json`, env);
     expect(json(again.stdout).every((x) => x.status === 'updated')).toBe(true);
     await run(['--profile', 'xctl_dev', 'auth', 'set', '--access-token', 'another-token'], env);
-    const clash = await run(['auth', 'import', '--twurlrc', file, '--json'], env);
+    const clash = await run(xctl`auth import --twurlrc ${file} --json`, env);
     expect(json(clash.stdout).find((x) => x.profile === 'xctl_dev')!.status).toMatch(/skipped/);
     expect(clash.stderr).toMatch(/--overwrite/);
-    const forced = await run(['auth', 'import', '--twurlrc', file, '--overwrite', '--json'], env);
+    const forced = await run(xctl`auth import --twurlrc ${file} --overwrite --json`, env);
     expect(json(forced.stdout).find((x) => x.profile === 'xctl_dev')!.status).toBe('replaced');
   });
 });
@@ -458,14 +449,14 @@ describe('auth-check', () => {
   }
 
   const check = (env: Record<string, string | undefined>, extra: string[] = []) =>
-    runCli(['auth', 'status', '--check', '-o', 'json', ...extra], { env });
+    runCli(xctl`auth status --check -o json ${extra}`, { env });
   /** The --json error object (the last line of stderr). */
   const errorOf = (stderr: string) =>
     (JSON.parse(stderr.trim().split('\n').pop()!) as { error: Record<string, unknown> }).error;
   const rows = (stdout: string) => JSON.parse(stdout) as Array<{ credential: string; status: string; detail: string }>;
 
   async function loginOAuth2(env: Record<string, string | undefined>, user: string) {
-    const cli = spawnCli(['auth', 'login', '--oauth2', '--no-browser', '--callback-port', '0', '--json'], env);
+    const cli = spawnCli(xctl`auth login --oauth2 --no-browser --callback-port 0 --json`, env);
     const [, url] = await cli.waitStderr(OAUTH2_AUTHORIZE_URL);
     const page = await decideOnOAuth2Page(url!, 'allow', user);
     expect(page.status).toBe(302);
@@ -485,7 +476,7 @@ describe('auth-check', () => {
       ]);
       expect(first.stderr).toMatch(/the credential of profile "default" works/);
 
-      expect((await runCli(['auth', 'app-token'], { env })).code).toBe(0);
+      expect((await runCli(xctl`auth app-token`, { env })).code).toBe(0);
       const login = await loginOAuth2(env, 'sandbox_bob');
       expect(login.stderr).not.toMatch(/replacing/);
       const all = await check(env);
@@ -497,7 +488,7 @@ describe('auth-check', () => {
         { credential: 'oauth2 user', status: 'ok', detail: '@sandbox_bob (6253282)' },
       ]);
       // a table on a terminal is the same rows; piped it is tsv
-      const tsv = await runCli(['auth', 'status', '--check'], { env });
+      const tsv = await runCli(xctl`auth status --check`, { env });
       expect(tsv.stdout).toMatch(/^oauth1 user\tok\t@xctl_dev/m);
 
       // logging in again over the OAuth 2.0 token says whose it replaces (item 16)
@@ -699,27 +690,16 @@ describe('auth-oauth2-cli', () => {
       expect(fs.statSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')).mode & 0o777).toBe(0o600);
 
       // A v2 call with it, and a subscription the dm.read scope allows.
-      const me = await run(['request', '/2/users/me', '--auth', 'oauth2'], env);
+      const me = await run(xctl`request /2/users/me --auth oauth2`, env);
       expect(me.code, me.stderr).toBe(0);
       expect(json(me.stdout)).toEqual({ data: { id: '6253282', name: 'Bob Sandbox', username: 'sandbox_bob' } });
       const sub = await run(
-        [
-          'activity',
-          'subscriptions',
-          'create',
-          '--event',
-          'dm.received',
-          '--user-id',
-          '6253282',
-          '--auth',
-          'oauth2',
-          '--json',
-        ],
+        xctl`activity subscriptions create --event dm.received --user-id 6253282 --auth oauth2 --json`,
         env,
       );
       expect(sub.code, sub.stderr).toBe(0);
 
-      const st = await run(['auth', 'status', '--json'], env);
+      const st = await run(xctl`auth status --json`, env);
       expect(st.code, st.stderr).toBe(0);
       const row = (JSON.parse(st.stdout) as Array<Record<string, string>>)[0]!;
       expect(row).toMatchObject({
@@ -731,13 +711,13 @@ describe('auth-oauth2-cli', () => {
       expect(row.oauth2).toMatch(/^@sandbox_bob \(until \d\d:\d\dZ\), 4 scopes$/);
       expect(row.client_id).not.toBe(t.sb.seed.client_id);
 
-      const tok = await runCli(['auth', 'token', '--type', 'oauth2'], { env });
+      const tok = await runCli(xctl`auth token --type oauth2`, { env });
       expect(tok.stdout.trim()).toBe(p.oauth2_access_token);
     });
 
     it('--paste: the redirected URL read back from stdin; a URL of another login is refused', async () => {
       const env = freshEnv();
-      const args = ['auth', 'login', '--oauth2', '--paste', '--json', '--scopes', 'tweet.read users.read'];
+      const args = xctl`auth login --oauth2 --paste --json --scopes ${'tweet.read users.read'}`;
       const cli = spawnCli(args, env);
       const [, url] = await cli.waitStderr(OAUTH2_AUTHORIZE_URL);
       expect(new URL(url!).searchParams.get('redirect_uri')).toBe('http://127.0.0.1:8080/callback');
@@ -779,7 +759,7 @@ describe('auth-oauth2-cli', () => {
       const first = profile(env);
       await t.admin('POST', '/_sandbox/clock', { advance: '121m' });
       expect(await meWith(first.oauth2_access_token!)).toBe(401);
-      const me = await run(['request', '/2/users/me', '--auth', 'oauth2'], env);
+      const me = await run(xctl`request /2/users/me --auth oauth2`, env);
       expect(me.code, me.stderr).toBe(0);
       expect(me.stderr).toBe('');
       expect(json(me.stdout)).toMatchObject({ data: { username: 'sandbox_bob' } });
@@ -799,7 +779,7 @@ describe('auth-oauth2-cli', () => {
       data.profiles.default.oauth2_expires_at = new Date(Date.now() + 30_000).toISOString();
       fs.writeFileSync(cfg, JSON.stringify(data));
       const mark = log.length;
-      expect((await run(['request', '/2/users/me', '--auth', 'oauth2'], env)).code).toBe(0);
+      expect((await run(xctl`request /2/users/me --auth oauth2`, env)).code).toBe(0);
       expect(log.slice(mark).map((l) => l.replace(/ \d+ms$/, ''))).toEqual([
         'POST /2/oauth2/token 200',
         'GET /2/users/me 200',
@@ -817,8 +797,8 @@ describe('auth-oauth2-cli', () => {
       const mark = log.length;
       try {
         const [a, b] = await Promise.all([
-          run(['request', '/2/users/me', '--auth', 'oauth2'], env),
-          run(['request', '/2/users/me', '--auth', 'oauth2'], env),
+          run(xctl`request /2/users/me --auth oauth2`, env),
+          run(xctl`request /2/users/me --auth oauth2`, env),
         ]);
         expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
       } finally {
@@ -840,7 +820,7 @@ describe('auth-oauth2-cli', () => {
       const p = profile(env);
       expect((await refreshDirectly(p.oauth2_refresh_token!)).status).toBe(200); // spent elsewhere
       await t.admin('POST', '/_sandbox/clock', { advance: '121m' });
-      const r = await run(['request', '/2/users/me', '--auth', 'oauth2'], env);
+      const r = await run(xctl`request /2/users/me --auth oauth2`, env);
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/Value passed for the token was invalid\./);
       expect(r.stderr).toMatch(/log in again with `xctl auth login --oauth2`/);
@@ -852,36 +832,22 @@ describe('auth-oauth2-cli', () => {
       const env = freshEnv();
       expect((await login(env, { scopes: 'tweet.read users.read offline.access' })).r.code).toBe(0);
       const like = await run(
-        ['activity', 'subscriptions', 'create', '--event', 'dm.received', '--user-id', '6253282', '--auth', 'oauth2'],
+        xctl`activity subscriptions create --event dm.received --user-id 6253282 --auth oauth2`,
         env,
       );
       expect(like.code).toBe(3);
       expect(like.stderr).toMatch(/^error: Forbidden \(HTTP 403\)$/m);
       expect(like.stderr).toContain('needs the scope dm.read');
       expect(like.stderr).toContain('--scopes "dm.read offline.access"');
-      const list = await run(['activity', 'subscriptions', 'list', '--auth', 'oauth2'], env);
+      const list = await run(xctl`activity subscriptions list --auth oauth2`, env);
       expect(list.code).toBe(3);
       expect(list.stderr).toContain('needs the scopes tweet.read like.read');
-      const raw = await run(['request', '/2/webhooks', '--auth', 'oauth2'], env);
+      const raw = await run(xctl`request /2/webhooks --auth oauth2`, env);
       expect(raw.code).toBe(3);
       expect(raw.stderr).toMatch(/takes OAuth 2\.0 Application-Only: pass --auth app/);
       expect(
-        (
-          await run(
-            [
-              'activity',
-              'subscriptions',
-              'create',
-              '--event',
-              'profile.update.bio',
-              '--user-id',
-              '783214',
-              '--auth',
-              'oauth2',
-            ],
-            env,
-          )
-        ).code,
+        (await run(xctl`activity subscriptions create --event profile.update.bio --user-id 783214 --auth oauth2`, env))
+          .code,
       ).toBe(0);
     });
   });
@@ -889,17 +855,17 @@ describe('auth-oauth2-cli', () => {
   describe('auth set, logout, sandbox', () => {
     it('auth set --client-id --client-secret - stores the client; logout --oauth2 revokes both tokens and forgets them', async () => {
       const env = freshEnv({ XCTL_CLIENT_ID: undefined, XCTL_CLIENT_SECRET: undefined });
-      const set = await run(['auth', 'set', '--client-id', t.sb.seed.client_id, '--client-secret', '-'], env, {
+      const set = await run(xctl`auth set --client-id ${t.sb.seed.client_id} --client-secret -`, env, {
         input: t.sb.seed.client_secret + '\n',
       });
       expect(set.code, set.stderr).toBe(0);
       expect(set.stderr).toMatch(/saved client_secret, client_id/);
       expect(profile(env)).toMatchObject({ client_id: t.sb.seed.client_id, client_secret: t.sb.seed.client_secret });
-      expect((await run(['auth', 'set', '--client-secret', t.sb.seed.client_secret], env)).code).toBe(2);
+      expect((await run(xctl`auth set --client-secret ${t.sb.seed.client_secret}`, env)).code).toBe(2);
 
       expect((await login(env)).r.code).toBe(0);
       const p = profile(env);
-      const out = await run(['auth', 'logout', '--oauth2'], env);
+      const out = await run(xctl`auth logout --oauth2`, env);
       expect(out.code, out.stderr).toBe(0);
       expect(out.stderr).toMatch(/revoked the OAuth 2\.0 tokens of @sandbox_bob/);
       expect(await meWith(p.oauth2_access_token!)).toBe(401);
@@ -907,15 +873,15 @@ describe('auth-oauth2-cli', () => {
       const after = profile(env);
       expect(Object.keys(after).filter((k) => k.startsWith('oauth2_'))).toEqual([]);
       expect(after.client_id).toBe(t.sb.seed.client_id);
-      const again = await run(['request', '/2/users/me', '--auth', 'oauth2'], env);
+      const again = await run(xctl`request /2/users/me --auth oauth2`, env);
       expect(again.code).toBe(3);
       expect(again.stderr).toMatch(/holds no OAuth 2\.0 user token/);
-      expect((await run(['auth', 'logout', '--oauth2'], env)).stderr).toMatch(/nothing to log out/);
+      expect((await run(xctl`auth logout --oauth2`, env)).stderr).toMatch(/nothing to log out/);
     });
 
     it('sandbox start --json gives the OAuth 2.0 client; --configure stores it', async () => {
       const env = freshEnv({ XCTL_CLIENT_ID: undefined, XCTL_CLIENT_SECRET: undefined, XCTL_BASE_URL: undefined });
-      const cli = spawnCli(['sandbox', 'start', '--json', '--configure', '--no-log'], env);
+      const cli = spawnCli(xctl`sandbox start --json --configure --no-log`, env);
       const started = Date.now();
       while (!fs.existsSync(path.join(env.XCTL_CONFIG_DIR!, 'config.json')) && Date.now() - started < 10_000)
         await new Promise((r) => setTimeout(r, 50));
@@ -944,17 +910,7 @@ describe('auth-oauth2-cli', () => {
 
     it('--verbose traces redact the Authorization header, the code, the verifier and the tokens', async () => {
       const env = freshEnv();
-      const args = [
-        'auth',
-        'login',
-        '--oauth2',
-        '--no-browser',
-        '--callback-port',
-        '0',
-        '--scopes',
-        SCOPES,
-        '--verbose',
-      ];
+      const args = xctl`auth login --oauth2 --no-browser --callback-port 0 --scopes ${SCOPES} --verbose`;
       const cli = spawnCli(args, env);
       const [, url] = await cli.waitStderr(OAUTH2_AUTHORIZE_URL);
       const page = await decideOnOAuth2Page(url!, 'allow');
@@ -969,7 +925,7 @@ describe('auth-oauth2-cli', () => {
       for (const s of [code, p.oauth2_access_token!, p.oauth2_refresh_token!, t.sb.seed.client_secret])
         expect(r.stderr).not.toContain(s);
       await t.admin('POST', '/_sandbox/clock', { advance: '121m' });
-      const v = await run(['request', '/2/users/me', '--auth', 'oauth2', '--verbose'], env);
+      const v = await run(xctl`request /2/users/me --auth oauth2 --verbose`, env);
       expect(v.code, v.stderr).toBe(0);
       expect(v.stderr).toMatch(/refresh_token=\[redacted\]/);
       const now = profile(env);
@@ -1042,31 +998,19 @@ describe('sandbox-oauth2', () => {
     return { status: r.status, body: {}, text: r.html, type: '', location: r.location };
   }
 
-  async function token(
-    form: Record<string, string>,
-    auth: string | null = clientBasic(clientId, secret),
-  ): Promise<Ans> {
-    return ans(
-      await fetch(`${base}/2/oauth2/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
-        body: new URLSearchParams(form),
-      }),
-    );
-  }
-
-  async function revoke(
-    form: Record<string, string>,
-    auth: string | null = clientBasic(clientId, secret),
-  ): Promise<Ans> {
-    return ans(
-      await fetch(`${base}/2/oauth2/revoke`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
-        body: new URLSearchParams(form),
-      }),
-    );
-  }
+  /** A form POSTed to /2/oauth2/{token,revoke}, as the confidential client unless `auth` says otherwise. */
+  const oauth2Form =
+    (endpoint: 'token' | 'revoke') =>
+    async (form: Record<string, string>, auth: string | null = clientBasic(clientId, secret)): Promise<Ans> =>
+      ans(
+        await fetch(`${base}/2/oauth2/${endpoint}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...(auth ? { authorization: auth } : {}) },
+          body: new URLSearchParams(form),
+        }),
+      );
+  const token = oauth2Form('token');
+  const revoke = oauth2Form('revoke');
 
   const bearer = (tok: string, path: string, init: RequestInit = {}) =>
     fetch(base + path, {
@@ -1419,16 +1363,16 @@ describe('bearer-cache', () => {
 
   it('a bearer obtained with keys from the environment is cached, so a CI job asks once', async () => {
     // The sandbox allows one /oauth2/token per minute here: a second request would be 403 code 99.
-    const first = await t.run(['webhooks', 'list']);
+    const first = await t.run(xctl`webhooks list`);
     expect(first.code, first.stderr).toBe(0);
     const store = JSON.parse(fs.readFileSync(path.join(t.configDir, 'config.json'), 'utf8'));
     expect(store.profiles.default.bearer_key).toBe(t.sb.seed.api_key);
     for (let i = 0; i < 2; i++) {
-      const r = await t.run(['webhooks', 'list']);
+      const r = await t.run(xctl`webhooks list`);
       expect(r.code, r.stderr).toBe(0);
     }
     // another key in the environment does not reuse this app's bearer
-    const other = await t.run(['auth', 'token', '--type', 'app'], {
+    const other = await t.run(xctl`auth token --type app`, {
       env: { XCTL_API_KEY: 'another-key', XCTL_API_SECRET: 'another-secret' },
     });
     expect(other.code).toBe(3);
@@ -1464,7 +1408,7 @@ describe('profile-safety', () => {
     it('without --profile writes profile "sandbox", leaves the default alone, and says how to use it', async () => {
       const dir = fresh();
       await realDefault(dir);
-      const sb = spawnCliReceiver(['sandbox', 'start', '--configure', '--no-log'], { XCTL_CONFIG_DIR: dir });
+      const sb = spawnCliReceiver(xctl`sandbox start --configure --no-log`, { XCTL_CONFIG_DIR: dir });
       const out = await sb.waitStdout(/Ctrl-C stops it/).then(() => sb.stdout());
       try {
         expect(out).toContain('credentials stored in profile "sandbox"');
@@ -1479,7 +1423,7 @@ describe('profile-safety', () => {
         });
         expect(s.profiles!.sandbox!.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
         // the way the banner says works
-        const me = await runCli(['request', '/1.1/account/verify_credentials.json'], {
+        const me = await runCli(xctl`request /1.1/account/verify_credentials.json`, {
           env: { XCTL_CONFIG_DIR: dir, XCTL_PROFILE: 'sandbox' },
         });
         expect(me.code, me.stderr).toBe(0);
@@ -1488,7 +1432,7 @@ describe('profile-safety', () => {
         expect(await sb.stop()).toBe(0);
       }
       // a second sandbox (new port, new keys) replaces the sandbox profile without asking
-      const again = spawnCliReceiver(['sandbox', 'start', '--configure', '--no-log', '--json'], {
+      const again = spawnCliReceiver(xctl`sandbox start --configure --no-log --json`, {
         XCTL_CONFIG_DIR: dir,
       });
       await again.waitStdout(/"base_url"/);
@@ -1507,7 +1451,7 @@ describe('profile-safety', () => {
       const before = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
       for (const env of [{ XCTL_CONFIG_DIR: dir, XCTL_PROFILE: 'default' }, { XCTL_CONFIG_DIR: dir }]) {
         const args = env.XCTL_PROFILE
-          ? ['sandbox', 'start', '--configure']
+          ? xctl`sandbox start --configure`
           : ['--profile', 'default', 'sandbox', 'start', '--configure'];
         const r = await runCli(args, { env });
         expect(r.code, r.stderr).toBe(2);
@@ -1531,7 +1475,7 @@ describe('profile-safety', () => {
       } finally {
         expect(await forced.stop()).toBe(0);
       }
-      expect((await runCli(['sandbox', 'start', '--overwrite'], { env: { XCTL_CONFIG_DIR: dir } })).code).toBe(2);
+      expect((await runCli(xctl`sandbox start --overwrite`, { env: { XCTL_CONFIG_DIR: dir } })).code).toBe(2);
     });
   });
 
@@ -1539,11 +1483,11 @@ describe('profile-safety', () => {
     it('says the variable is wrong and keeps the cached bearer', async () => {
       const dir = fresh();
       const env = { XCTL_CONFIG_DIR: dir };
-      const cached = await t.run(['auth', 'app-token'], { env });
+      const cached = await t.run(xctl`auth app-token`, { env });
       expect(cached.code, cached.stderr).toBe(0);
       const bearer = store(dir).profiles!.default!.bearer_token;
       expect(bearer).toBeTruthy();
-      const bad = await t.run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], {
+      const bad = await t.run(xctl`request /1.1/application/rate_limit_status.json --auth app`, {
         env: { ...env, XCTL_BEARER_TOKEN: 'AAAAnot-a-valid-bearer' },
       });
       expect(bad.code).toBe(3);
@@ -1552,7 +1496,7 @@ describe('profile-safety', () => {
       expect(bad.stderr).not.toMatch(/dropped/);
       expect(store(dir).profiles!.default!.bearer_token).toBe(bearer);
       // and the cached one still works once the variable is gone
-      const good = await t.run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], { env });
+      const good = await t.run(xctl`request /1.1/application/rate_limit_status.json --auth app`, { env });
       expect(good.code, good.stderr).toBe(0);
     });
 
@@ -1560,13 +1504,13 @@ describe('profile-safety', () => {
       const dir = fresh();
       const env = { XCTL_CONFIG_DIR: dir };
       await t.admin('POST', '/_sandbox/clock', { advance: '61s' }); // the token endpoint's per-app limit
-      const r = await t.run(['auth', 'set', '--bearer-token', '-'], { env, input: 'AAAAcached-but-revoked\n' });
+      const r = await t.run(xctl`auth set --bearer-token -`, { env, input: 'AAAAcached-but-revoked\n' });
       expect(r.code, r.stderr).toBe(0);
-      const bad = await t.run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], { env });
+      const bad = await t.run(xctl`request /1.1/application/rate_limit_status.json --auth app`, { env });
       expect(bad.code).toBe(3);
       expect(bad.stderr).toMatch(/hint: the cached bearer token of profile "default" was rejected .* dropped/);
       expect(store(dir).profiles!.default!.bearer_token).toBeUndefined();
-      const next = await t.run(['request', '/1.1/application/rate_limit_status.json', '--auth', 'app'], { env });
+      const next = await t.run(xctl`request /1.1/application/rate_limit_status.json --auth app`, { env });
       expect(next.code, next.stderr).toBe(0);
       expect(store(dir).profiles!.default!.bearer_token).toMatch(/^AAAA/);
     });

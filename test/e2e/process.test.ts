@@ -16,6 +16,7 @@ import {
   type TestSandbox,
   sandboxEnv,
   tempDir as makeDir,
+  xctl,
 } from '../helpers/cli.js';
 import { appBearer, spawnCli, type LongRun } from '../helpers/receiver.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -97,14 +98,14 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     const dir = tempDir('xctl-ci-');
     t.dirs.push(dir);
     const id = audience();
-    let r = await t.run(['audiences', 'upload', id, emails(dir, 'seed.txt', 0, 480), '--type', 'email', '-o', 'json']);
+    let r = await t.run(xctl`audiences upload ${id} ${emails(dir, 'seed.txt', 0, 480)} --type email -o json`);
     expect(r.code, r.stderr).toBe(0);
     const seeded = (await members(id)).requests;
     const state = path.join(dir, 'state'); // the CI cache: empty on a new runner
     const exportA = emails(dir, 'export-a.txt', 0, 430);
 
     // main: exit 0 with first_sync:true, removes:0 - the audience still held 480.
-    r = await t.run(['audiences', 'sync', id, exportA, '--type', 'email', '--state-dir', state, '-o', 'json']);
+    r = await t.run(xctl`audiences sync ${id} ${exportA} --type email --state-dir ${state} -o json`);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     expect(JSON.parse(r.stderr.trim())).toMatchObject({ error: { type: 'UsageError', exit_code: 2 } });
@@ -112,20 +113,7 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     expect((await members(id)).requests).toBe(seeded);
 
     // --adopt: add only; the summary says how many could not be reconciled, even with -q.
-    r = await t.run([
-      'audiences',
-      'sync',
-      id,
-      exportA,
-      '--type',
-      'email',
-      '--state-dir',
-      state,
-      '--adopt',
-      '-q',
-      '-o',
-      'json',
-    ]);
+    r = await t.run(xctl`audiences sync ${id} ${exportA} --type email --state-dir ${state} --adopt -q -o json`);
     expect(r.code, r.stderr).toBe(0);
     expect(json(r)).toMatchObject({ first_sync: true, adds: 430, removes: 0, adopted_size: 480, unreconciled: 50 });
     expect(r.stderr).toContain(
@@ -139,7 +127,7 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
 
     // A truncated export (the producer died; pipefail fires only after): main removed 330 of 430.
     const sent = (await members(id)).requests;
-    r = await t.run(['audiences', 'sync', id, emails(dir, 'truncated.txt', 0, 100), '--type', 'email', '-o', 'json'], {
+    r = await t.run(xctl`audiences sync ${id} ${emails(dir, 'truncated.txt', 0, 100)} --type email -o json`, {
       env: { XCTL_STATE_DIR: state },
     });
     expect(r.code, r.stderr).toBe(2);
@@ -149,10 +137,9 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     expect((await members(id)).requests).toBe(sent);
 
     // Half the rows malformed: main counted 240 rejected rows as 240 members who left.
-    r = await t.run(
-      ['audiences', 'sync', id, emails(dir, 'broken.txt', 0, 190, 240), '--type', 'email', '-o', 'json'],
-      { env: { XCTL_STATE_DIR: state } },
-    );
+    r = await t.run(xctl`audiences sync ${id} ${emails(dir, 'broken.txt', 0, 190, 240)} --type email -o json`, {
+      env: { XCTL_STATE_DIR: state },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(json(r)).toMatchObject({ rejected: 240, removes: 0, kept_for_rejects: 240, adds: 0 });
     expect(r.stderr).toContain('240 members not in the input are kept, not removed: 240 rows were rejected');
@@ -160,17 +147,16 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
 
     // A run that gives up part-way still prints its summary on stdout (main: stdout empty).
     await t.admin('POST', '/_sandbox/faults', { error_rate: 1, status: 503, match: '/users$' });
-    r = await t.run(['audiences', 'sync', id, emails(dir, 'more.txt', 0, 440), '--type', 'email', '-o', 'json'], {
+    r = await t.run(xctl`audiences sync ${id} ${emails(dir, 'more.txt', 0, 440)} --type email -o json`, {
       env: { XCTL_STATE_DIR: state },
       timeoutMs: 60_000,
     });
     await t.admin('DELETE', '/_sandbox/faults');
     expect(r.code, r.stderr).toBe(4);
     expect(json(r)).toMatchObject({ status: 'partial', adds: 10, acknowledged: 0 });
-    r = await t.run(
-      ['audiences', 'sync', id, emails(dir, 'more.txt', 0, 440), '--type', 'email', '--plan', '-o', 'json'],
-      { env: { XCTL_STATE_DIR: state } },
-    );
+    r = await t.run(xctl`audiences sync ${id} ${emails(dir, 'more.txt', 0, 440)} --type email --plan -o json`, {
+      env: { XCTL_STATE_DIR: state },
+    });
     expect(r.code).toBe(10);
     expect(json(r)).toMatchObject({ resumed_batches: 1, requests: 1 });
   }, 120_000);
@@ -180,30 +166,30 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     t.dirs.push(dir);
     const id = audience();
     const env = { XCTL_STATE_DIR: path.join(dir, 'state') };
-    let r = await t.run(['audiences', 'sync', id, emails(dir, 'day1.txt', 0, 100), '--type', 'email'], { env });
+    let r = await t.run(xctl`audiences sync ${id} ${emails(dir, 'day1.txt', 0, 100)} --type email`, { env });
     expect(r.code, r.stderr).toBe(0);
     const day2 = emails(dir, 'day2.txt', 5, 105);
     const plan = path.join(dir, 'plan.json');
-    r = await t.run(['audiences', 'sync', id, day2, '--type', 'email', '--plan', '--out', plan, '-o', 'json'], { env });
+    r = await t.run(xctl`audiences sync ${id} ${day2} --type email --plan --out ${plan} -o json`, { env });
     expect(r.code, r.stderr).toBe(10);
     expect(json(r)).toMatchObject({ adds: 5, removes: 5 });
     const before = (await members(id)).requests;
 
     // The export was rewritten between review and merge: refused, nothing sent.
     fs.appendFileSync(day2, 'late@example.com\n');
-    r = await t.run(['audiences', 'sync', '--apply', plan, '-o', 'json'], { env });
+    r = await t.run(xctl`audiences sync --apply ${plan} -o json`, { env });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('no longer holds the members the plan was made from: nothing was sent');
     expect((await members(id)).requests).toBe(before);
 
     // The same members again (reordered rows are the same plan): applied.
     fs.writeFileSync(day2, Array.from({ length: 100 }, (_, k) => `user${104 - k}@example.com`).join('\n') + '\n');
-    r = await t.run(['audiences', 'sync', '--apply', plan, '-o', 'json'], { env });
+    r = await t.run(xctl`audiences sync --apply ${plan} -o json`, { env });
     expect(r.code, r.stderr).toBe(0);
     expect(json(r)).toMatchObject({ adds: 5, removes: 5, acknowledged: 10 });
 
     // Applied once, the snapshot moved on: the same plan cannot be sent twice.
-    r = await t.run(['audiences', 'sync', '--apply', plan], { env });
+    r = await t.run(xctl`audiences sync --apply ${plan}`, { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('the snapshot of this audience changed since the plan was saved');
   });
@@ -215,7 +201,7 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     const lockDir = path.join(dir, 'audiences', 'default', t.sb.seed.account_id);
     fs.mkdirSync(lockDir, { recursive: true });
     fs.writeFileSync(path.join(lockDir, `${id}.email.lock`), String(process.pid)); // alive: this test
-    const r = await t.run(['audiences', 'sync', id, emails(dir, 'a.txt', 0, 10), '--type', 'email', '--json'], {
+    const r = await t.run(xctl`audiences sync ${id} ${emails(dir, 'a.txt', 0, 10)} --type email --json`, {
       env: { XCTL_STATE_DIR: dir },
     });
     expect(r.code).toBe(75);
@@ -225,7 +211,7 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
 
 describe('pipeline 2: campaign launch on a runner with a PTY (script), CI=true', () => {
   it('a delete without --yes fails at once with the --yes hint instead of waiting at [y/N]', async () => {
-    const listed = JSON.parse((await t.run(['ads', 'campaigns', 'list', '--json', 'id'])).stdout) as Array<{
+    const listed = JSON.parse((await t.run(xctl`ads campaigns list --json id`)).stdout) as Array<{
       id: string;
     }>;
     const target = listed[0]!.id;
@@ -257,16 +243,7 @@ describe('pipeline 2a: an upload in a PTY log (script), CI=true', () => {
       const cmd = [
         process.execPath,
         BIN,
-        'audiences',
-        'upload',
-        id,
-        input,
-        '--type',
-        'email',
-        '--batch-size',
-        '500',
-        '--concurrency',
-        '1',
+        ...xctl`audiences upload ${id} ${input} --type email --batch-size 500 --concurrency 1`,
       ]
         .map((a) => `'${a}'`)
         .join(' ');
@@ -289,44 +266,25 @@ describe('pipeline 2a: an upload in a PTY log (script), CI=true', () => {
 describe('pipeline 2b: the launch step run twice', () => {
   it('--if-exists return gives back the same campaign (main: a second campaign); a duplicate audience carries existing_id', async () => {
     const fi = (
-      JSON.parse((await t.run(['ads', 'funding-instruments', 'list', '--json', 'id'])).stdout) as Array<{ id: string }>
+      JSON.parse((await t.run(xctl`ads funding-instruments list --json id`)).stdout) as Array<{ id: string }>
     )[0]!.id;
-    const launch = [
-      'ads',
-      'campaigns',
-      'create',
-      '--name',
-      `ci-launch-${Date.now()}`,
-      '--funding-instrument-id',
-      fi,
-      '--daily-budget-amount-local-micro',
-      '5000000',
-      '--if-exists',
-      'return',
-      '--json',
-      'id',
-    ];
+    const launch = xctl`ads campaigns create --name ${`ci-launch-${Date.now()}`} --funding-instrument-id ${fi}
+      --daily-budget-amount-local-micro 5000000 --if-exists return --json id`;
     const a = await t.run(launch);
     expect(a.code, a.stderr).toBe(0);
     const b = await t.run(launch);
     expect(b.code, b.stderr).toBe(0);
     expect(JSON.parse(b.stdout)).toEqual(JSON.parse(a.stdout));
-    const dry = await t.run([
-      'ads',
-      'campaigns',
-      'update',
-      (JSON.parse(a.stdout) as { id: string }).id,
-      '--entity-status',
-      'PAUSED',
-      '--dry-run',
-    ]);
+    const dry = await t.run(
+      xctl`ads campaigns update ${(JSON.parse(a.stdout) as { id: string }).id} --entity-status PAUSED --dry-run`,
+    );
     expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, method: 'PUT', params: { entity_status: 'PAUSED' } });
 
     const name = `ci-aud-${Date.now()}`;
-    const made = JSON.parse((await t.run(['audiences', 'create', '--name', name, '--json', 'id'])).stdout) as {
+    const made = JSON.parse((await t.run(xctl`audiences create --name ${name} --json id`)).stdout) as {
       id: string;
     };
-    const again = await t.run(['audiences', 'create', '--name', name, '--json']);
+    const again = await t.run(xctl`audiences create --name ${name} --json`);
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stderr.trim())).toMatchObject({ error: { type: 'DuplicateError', existing_id: made.id } });
   });
@@ -346,7 +304,7 @@ describe('pipeline 3: webhook deploy check (secrets in the environment, a read-o
         XDG_CACHE_HOME: undefined,
         XCTL_BEARER_TOKEN: undefined,
       };
-      let r = await readOnlyHome(home, ['webhooks', 'list', '-o', 'json'], env);
+      let r = await readOnlyHome(home, xctl`webhooks list -o json`, env);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual([]);
       expect(r.stderr).not.toContain('bug');
@@ -355,14 +313,14 @@ describe('pipeline 3: webhook deploy check (secrets in the environment, a read-o
       t.dirs.push(path.dirname(input));
       fs.writeFileSync(input, 'a@example.com\n');
       const id = audience();
-      r = await readOnlyHome(home, ['audiences', 'upload', id, input, '--type', 'email'], env);
+      r = await readOnlyHome(home, xctl`audiences upload ${id} ${input} --type email`, env);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain(
         `error: cannot create the upload journal in ${path.join(home, '.config', 'xctl', 'journals')}`,
       );
       expect(r.stderr).toContain('hint: pass --journal FILE, or --state-dir DIR (XCTL_STATE_DIR) for every journal');
       const state = path.dirname(input);
-      r = await readOnlyHome(home, ['audiences', 'upload', id, input, '--type', 'email', '-o', 'json'], {
+      r = await readOnlyHome(home, xctl`audiences upload ${id} ${input} --type email -o json`, {
         ...env,
         XCTL_STATE_DIR: state,
       });
@@ -372,22 +330,22 @@ describe('pipeline 3: webhook deploy check (secrets in the environment, a read-o
   );
 
   it('errors are JSON whenever the output is (XCTL_OUTPUT=json, --jq); an empty XCTL_BASE_URL is named', async () => {
-    let r = await t.run(['webhooks', 'delete', 'nope1'], { env: { XCTL_OUTPUT: 'json' } });
+    let r = await t.run(xctl`webhooks delete nope1`, { env: { XCTL_OUTPUT: 'json' } });
     expect(JSON.parse(r.stderr.trim())).toMatchObject({ error: { exit_code: r.code } });
-    r = await t.run(['ads', 'campaigns', 'get', 'zz', '--jq', '.id']);
+    r = await t.run(xctl`ads campaigns get zz --jq .id`);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stderr.trim())).toMatchObject({ error: { type: 'ApiError', status: 404, exit_code: 1 } });
-    r = await t.run(['webhooks', 'list', '--nope'], { env: { XCTL_OUTPUT: 'json' } });
+    r = await t.run(xctl`webhooks list --nope`, { env: { XCTL_OUTPUT: 'json' } });
     expect([r.code, JSON.parse(r.stderr)]).toEqual([
       2,
       { error: { type: 'UsageError', message: "unknown option '--nope'", exit_code: 2 } },
     ]);
     // main: fell back to the production host in silence.
-    r = await t.run(['webhooks', 'list'], { env: { XCTL_BASE_URL: '' } });
+    r = await t.run(xctl`webhooks list`, { env: { XCTL_BASE_URL: '' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: XCTL_BASE_URL is set but empty');
     // main: exit 3, as if the credentials were wrong.
-    r = await t.run(['ads', 'campaigns', 'list', '--account', 'nope123']);
+    r = await t.run(xctl`ads campaigns list --account nope123`);
     expect(r.code).toBe(1);
   });
 });
@@ -424,10 +382,10 @@ describe('pipeline 4: analytics export with a whole-command deadline', () => {
   });
 
   it('every global flag has an environment variable (XCTL_MAX_WAIT, XCTL_QUIET, XCTL_NO_PROGRESS...)', async () => {
-    const bad = await runCli(['webhooks', 'list'], { env: { ...t.env, XCTL_MAX_WAIT: 'soon' } });
+    const bad = await runCli(xctl`webhooks list`, { env: { ...t.env, XCTL_MAX_WAIT: 'soon' } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--max-wait must be a whole number of seconds (got "soon")');
-    const verbose = await runCli(['webhooks', 'list'], {
+    const verbose = await runCli(xctl`webhooks list`, {
       env: { ...t.env, XCTL_VERBOSE: '1', XCTL_BEARER_TOKEN: 'AAAA-bearer-token' },
     });
     expect(verbose.stderr).toContain('> GET ');
@@ -464,11 +422,11 @@ describe('signals', () => {
   describe('SIGINT', () => {
     it('sandbox start, webhooks listen, activity stream: exit 0; auth login: 130; all without a stack trace', async () => {
       const runs: Array<[LongRun, RegExp, number]> = [
-        [spawnCli(['sandbox', 'start', '--port', '0'], { XCTL_CONFIG_DIR: tempDir() }), /Ctrl-C stops it/, 0],
-        [spawnCli(['webhooks', 'listen', '--register', '--yes'], env), /registered webhook \d+/, 0],
-        [spawnCli(['activity', 'stream'], env), /connected to the activity stream/, 0],
+        [spawnCli(xctl`sandbox start --port 0`, { XCTL_CONFIG_DIR: tempDir() }), /Ctrl-C stops it/, 0],
+        [spawnCli(xctl`webhooks listen --register --yes`, env), /registered webhook \d+/, 0],
+        [spawnCli(xctl`activity stream`, env), /connected to the activity stream/, 0],
         [
-          spawnCli(['auth', 'login', '--no-browser'], { ...env, XCTL_CONFIG_DIR: tempDir() }),
+          spawnCli(xctl`auth login --no-browser`, { ...env, XCTL_CONFIG_DIR: tempDir() }),
           /Waiting for the browser/,
           130,
         ],
@@ -484,26 +442,14 @@ describe('signals', () => {
     });
 
     it('an upload interrupted mid-way exits 130 without a stack trace', async () => {
-      const aud = JSON.parse((await t.run(['audiences', 'create', '--name', 'sigint', '--json'])).stdout);
+      const aud = JSON.parse((await t.run(xctl`audiences create --name sigint --json`)).stdout);
       const file = path.join(dir, 'users.txt');
       fs.writeFileSync(file, Array.from({ length: 60_000 }, (_, i) => `user${i}@example.com`).join('\n'));
       await t.admin('POST', '/_sandbox/faults', { latency_ms: 300, match: '/users$' });
       try {
         const up = spawnCli(
-          [
-            'audiences',
-            'upload',
-            aud.id,
-            file,
-            '--type',
-            'email',
-            '--batch-size',
-            '500',
-            '--concurrency',
-            '1',
-            '--journal',
-            path.join(dir, 'j'),
-          ],
+          xctl`audiences upload ${aud.id} ${file} --type email --batch-size 500 --concurrency 1 --journal
+            ${path.join(dir, 'j')}`,
           env,
         );
         // 120 batches at 300 ms each: the upload is surely mid-way after a second and a half
@@ -519,7 +465,7 @@ describe('signals', () => {
   describe('a closed pipe (`xctl ... | head`)', () => {
     it('stops quietly with exit 0, no EPIPE stack trace', async () => {
       const results = await Promise.all(
-        [['completion', 'zsh'], ['changelog'], ['ads', 'ref', 'placements']].map(
+        [xctl`completion zsh`, ['changelog'], xctl`ads ref placements`].map(
           (args) =>
             new Promise<{ code: number | null; stderr: string }>((resolve) => {
               const child = spawn(process.execPath, [BIN, ...args], {
@@ -562,7 +508,7 @@ describe('fail-fast', () => {
     // Real back-off (no XCTL_RETRY_BASE_MS): a retry would show in the time taken.
     const env = sandboxEnv(s, tempDir());
     const started = Date.now();
-    const r = await runCli(['ads', 'campaigns', 'list'], { env });
+    const r = await runCli(xctl`ads campaigns list`, { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`error: connection refused by ${new URL(s.base_url).host}`);
     expect(r.stderr).toMatch(/hint: nothing listens on .*is the sandbox running\? .*`xctl sandbox start --configure`/);
@@ -572,7 +518,7 @@ describe('fail-fast', () => {
   });
 
   it('an unknown host: exit 1 at once, no retries, a hint about --base-url', async () => {
-    const r = await runCli(['request', '/2/users/me', '--auth', 'none'], {
+    const r = await runCli(xctl`request /2/users/me --auth none`, {
       env: { XCTL_CONFIG_DIR: tempDir(), XCTL_BASE_URL: 'https://no-such-host.invalid' },
     });
     expect(r.code).toBe(1);
@@ -654,7 +600,7 @@ describe('no-home', () => {
       ]);
       expect(probe.stdout.trim(), probe.stderr).toBe(home);
       // There is no store file to show: `config path` says why instead of printing the passwd home's.
-      const where = await runWithoutHome(home, passwd, ['config', 'path'], env);
+      const where = await runWithoutHome(home, passwd, xctl`config path`, env);
       expect(where.code, where.stderr).toBe(2);
       expect(where.stdout).toBe('');
       expect(where.stderr).toContain(
@@ -662,31 +608,26 @@ describe('no-home', () => {
       );
 
       // The bearer is obtained from the key and secret in the environment, used, and not cached.
-      let r = await runWithoutHome(home, passwd, ['webhooks', 'list', '-o', 'json'], env);
+      let r = await runWithoutHome(home, passwd, xctl`webhooks list -o json`, env);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual([]);
       expect(r.stderr).toContain(
         'note: the bearer token is not cached: HOME is not set (set XCTL_CONFIG_DIR to cache it)',
       );
-      r = await runWithoutHome(home, passwd, ['ads', 'accounts', 'list', '-o', 'json'], env);
+      r = await runWithoutHome(home, passwd, xctl`ads accounts list -o json`, env);
       expect(r.code, r.stderr).toBe(0);
       // A command that needs no credentials at all.
-      r = await runWithoutHome(home, passwd, ['audiences', 'hash', '--value', 'Ada@example.com'], {});
+      r = await runWithoutHome(home, passwd, xctl`audiences hash --value Ada@example.com`, {});
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^[0-9a-f]{64}\n$/);
       // A journal needs a folder: the error names the flags instead of writing to the passwd home.
       fs.writeFileSync(path.join(dir, 'a.txt'), 'a@example.com\n');
-      r = await runWithoutHome(
-        home,
-        passwd,
-        ['audiences', 'upload', 'ca1', path.join(dir, 'a.txt'), '--type', 'email'],
-        env,
-      );
+      r = await runWithoutHome(home, passwd, xctl`audiences upload ca1 ${path.join(dir, 'a.txt')} --type email`, env);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('HOME is not set and no folder was named for the upload journal: nothing was sent');
       expect(r.stderr).toContain('pass --state-dir DIR or --journal FILE');
       // Writing a profile says where the folder must be named.
-      r = await runWithoutHome(home, passwd, ['config', 'set', 'account_id', 'abc'], env);
+      r = await runWithoutHome(home, passwd, xctl`config set account_id abc`, env);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('HOME is not set and no folder was named for the profile store: nothing was written');
 

@@ -5,7 +5,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,11 +16,13 @@ import {
   adminKey,
   runCli,
   useTestSandbox,
+  xctl,
 } from '../helpers/cli.js';
 import { spawnCli, waitFor, appBearer } from '../helpers/receiver.js';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 import { otherUser } from '../helpers/other-user.js';
 import { seedAudience } from '../helpers/audiences.js';
+import { startHtmlServer, writeBadInputs } from '../helpers/bad-input.js';
 
 // Hostile local inputs (issue 14): files that point at each other, inputs that change under a
 // resumed upload, bytes that are not UTF-8, a full disk, a browser that would inherit secrets.
@@ -62,7 +63,7 @@ describe('auth login', () => {
     const browser = p('browser.sh');
     fs.writeFileSync(browser, `#!/bin/sh\nenv > ${dump}.tmp && mv ${dump}.tmp ${dump}\n`, { mode: 0o755 });
     const env = { ...t.env, XCTL_CONFIG_DIR: tempDir(), BROWSER: browser, DISPLAY: '', XDG_CURRENT_DESKTOP: '' };
-    const r = await t.run(['auth', 'login', '--timeout', '2s'], { env });
+    const r = await t.run(xctl`auth login --timeout 2s`, { env });
     expect(r.stderr).toMatch(/Open this URL/);
     expect(fs.existsSync(dump), r.stderr).toBe(true);
     const seen = fs.readFileSync(dump, 'utf8');
@@ -85,12 +86,12 @@ describe('output files that are the input', () => {
       ['--dry-run', '--out', path.join(dir, '.', 'self.txt')],
     ];
     for (const c of cases) {
-      const r = await t.run(['audiences', 'upload', id, input, '--type', 'email', ...c]);
+      const r = await t.run(xctl`audiences upload ${id} ${input} --type email ${c}`);
       expect([r.code, r.stderr], c.join(' ')).toEqual([2, expect.stringMatching(/is the input file/)]);
     }
     const j = p('self.journal');
     fs.writeFileSync(j, '');
-    const rj = await t.run(['audiences', 'upload', id, input, '--type', 'email', '--journal', j, '--rejects', j]);
+    const rj = await t.run(xctl`audiences upload ${id} ${input} --type email --journal ${j} --rejects ${j}`);
     expect([rj.code, rj.stderr]).toEqual([2, expect.stringMatching(/--rejects .* is the journal/)]);
     expect(fs.readFileSync(input, 'utf8')).toBe(before);
     expect(size(id)).toBe(0);
@@ -102,10 +103,7 @@ describe('output files that are the input', () => {
     const input = emails(400_000, 'shrinks.txt');
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 300 });
     try {
-      const s = spawnCli(
-        ['audiences', 'upload', id, input, '--type', 'email', '--concurrency', '2', '--batch-size', '5000'],
-        t.env,
-      );
+      const s = spawnCli(xctl`audiences upload ${id} ${input} --type email --concurrency 2 --batch-size 5000`, t.env);
       await waitFor(() => size(id) > 0, 'the first batch', 400);
       fs.truncateSync(input, 1_000_000);
       const code = await new Promise<number | null>((r) => s.child.on('close', r));
@@ -124,20 +122,7 @@ describe('a resumed upload and a changed input', () => {
     const id = audience();
     const input = emails(20_000, 'resume.txt');
     const journal = p('resume.journal');
-    const args = [
-      'audiences',
-      'upload',
-      id,
-      input,
-      '--type',
-      'email',
-      '--batch-size',
-      '1000',
-      '--journal',
-      journal,
-      '-o',
-      'json',
-    ];
+    const args = xctl`audiences upload ${id} ${input} --type email --batch-size 1000 --journal ${journal} -o json`;
     const first = await t.run(args);
     expect(first.code, first.stderr).toBe(0);
     expect(size(id)).toBe(20_000);
@@ -159,20 +144,7 @@ describe('a resumed upload and a changed input', () => {
     const id = audience();
     const text = Array.from({ length: 30 }, (_, i) => `s${i}@example.com`).join('\n') + '\n';
     const journal = p('stdin.journal');
-    const args = [
-      'audiences',
-      'upload',
-      id,
-      '-',
-      '--type',
-      'email',
-      '--batch-size',
-      '10',
-      '--journal',
-      journal,
-      '-o',
-      'json',
-    ];
+    const args = xctl`audiences upload ${id} - --type email --batch-size 10 --journal ${journal} -o json`;
     expect((await t.run(args, { input: text })).code).toBe(0);
     const again = await t.run(args, { input: text.replace('s15@', 'sX5@') });
     expect(again.code, again.stderr).toBe(0);
@@ -184,27 +156,13 @@ describe('a resumed upload and a changed input', () => {
     const id = audience();
     const input = emails(20_000, 'locked.txt');
     const journal = p('locked.journal');
+    const args = xctl`audiences upload ${id} ${input} --type email --concurrency 1 --batch-size 1000
+      --journal ${journal}`;
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 300 });
     try {
-      const a = spawnCli(
-        [
-          'audiences',
-          'upload',
-          id,
-          input,
-          '--type',
-          'email',
-          '--concurrency',
-          '1',
-          '--batch-size',
-          '1000',
-          '--journal',
-          journal,
-        ],
-        t.env,
-      );
+      const a = spawnCli(args, t.env);
       await waitFor(() => fs.existsSync(journal + '.lock'), 'the lock', 400);
-      const b = await t.run(['audiences', 'upload', id, input, '--type', 'email', '--journal', journal]);
+      const b = await t.run(xctl`audiences upload ${id} ${input} --type email --journal ${journal}`);
       expect([b.code, b.stderr]).toEqual([
         75,
         expect.stringMatching(/another upload \(pid \d+\) is using the journal/),
@@ -216,20 +174,7 @@ describe('a resumed upload and a changed input', () => {
     expect(fs.existsSync(journal + '.lock')).toBe(false);
     // a lock left by a killed run (its process is gone) is taken over
     fs.writeFileSync(journal + '.lock', '999999999');
-    const c = await t.run([
-      'audiences',
-      'upload',
-      id,
-      input,
-      '--type',
-      'email',
-      '--concurrency',
-      '1',
-      '--batch-size',
-      '1000',
-      '--journal',
-      journal,
-    ]);
+    const c = await t.run(args);
     expect(c.code, c.stderr).toBe(0);
     expect(size(id)).toBe(20_000);
   });
@@ -238,29 +183,14 @@ describe('a resumed upload and a changed input', () => {
     const id = audience();
     const input = emails(400, 'full.txt');
     const journal = p('full.journal');
+    const args = xctl`audiences upload ${id} ${input} --type email --batch-size 2 --concurrency 1 --journal ${journal}`;
     // a file size limit of 2 KiB: the journal header and a few acknowledgements fit, then writes
     // fail (EFBIG; SIGXFSZ is ignored, and an ignored signal stays ignored across exec)
     const env = { ...process.env, ...t.env, NO_COLOR: '1' } as Record<string, string>;
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const c = spawn(
         'sh',
-        [
-          '-c',
-          `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" "${BIN}" "$@"`,
-          'sh',
-          'audiences',
-          'upload',
-          id,
-          input,
-          '--type',
-          'email',
-          '--batch-size',
-          '2',
-          '--concurrency',
-          '1',
-          '--journal',
-          journal,
-        ],
+        ['-c', `trap '' XFSZ; ulimit -f 2; exec "${process.execPath}" "${BIN}" "$@"`, 'sh', ...args],
         { env },
       );
       let stderr = '';
@@ -273,20 +203,7 @@ describe('a resumed upload and a changed input', () => {
     ]);
     expect(r.stderr).toMatch(/re-run the same command to resume from the journal/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const resumed = await t.run([
-      'audiences',
-      'upload',
-      id,
-      input,
-      '--type',
-      'email',
-      '--batch-size',
-      '2',
-      '--concurrency',
-      '1',
-      '--journal',
-      journal,
-    ]);
+    const resumed = await t.run(args);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(size(id)).toBe(400);
   });
@@ -295,12 +212,12 @@ describe('a resumed upload and a changed input', () => {
     const input = emails(10, 'corrupt.txt');
     const bad = p('corrupt.journal');
     fs.writeFileSync(bad, '\u0000\u0001garbage{');
-    const r = await t.run(['audiences', 'upload', id, input, '--type', 'email', '--journal', bad]);
+    const r = await t.run(xctl`audiences upload ${id} ${input} --type email --journal ${bad}`);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`${bad} is not an upload journal`)]);
     expect(r.stderr).toMatch(/hint: pass --restart/);
     const folder = p('folder.journal');
     fs.mkdirSync(folder);
-    const f = await t.run(['audiences', 'upload', id, input, '--type', 'email', '--journal', folder]);
+    const f = await t.run(xctl`audiences upload ${id} ${input} --type email --journal ${folder}`);
     expect([f.code, f.stderr]).toEqual([2, expect.stringContaining(folder)]);
     expect(f.stderr).not.toMatch(/\n\s+at |looks like a bug/);
     expect(size(id)).toBe(0);
@@ -319,19 +236,7 @@ describe('records that are not what they seem', () => {
       ]),
     );
     const rejects = p('latin1-rejects.csv');
-    const r = await t.run([
-      'audiences',
-      'upload',
-      'x1',
-      input,
-      '--type',
-      'email',
-      '--dry-run',
-      '--rejects',
-      rejects,
-      '-o',
-      'json',
-    ]);
+    const r = await t.run(xctl`audiences upload x1 ${input} --type email --dry-run --rejects ${rejects} -o json`);
     expect(r.code, r.stderr).toBe(0);
     expect(summary(r.stdout)).toMatchObject({ read: 3, valid: 1, rejected: 2 });
     expect(fs.readFileSync(rejects, 'utf8')).toBe(
@@ -346,19 +251,9 @@ describe('records that are not what they seem', () => {
         Buffer.from('good\n'),
       ]),
     );
-    const c = await t.run([
-      'audiences',
-      'upload',
-      'x1',
-      csv,
-      '--dry-run',
-      '--rejects',
-      rejects,
-      '--out',
-      p('latin1.jsonl'),
-      '-o',
-      'json',
-    ]);
+    const c = await t.run(
+      xctl`audiences upload x1 ${csv} --dry-run --rejects ${rejects} --out ${p('latin1.jsonl')} -o json`,
+    );
     expect(c.code, c.stderr).toBe(0);
     expect(fs.readFileSync(rejects, 'utf8')).toBe('line,column,reason\n2,email,not valid UTF-8\n');
   });
@@ -368,52 +263,29 @@ describe('records that are not what they seem', () => {
     fs.writeFileSync(input, 'email,twitter_id,phone_number\nok@example.com,12a,+14155552671\nonly@example.com,,\n');
     const out = p('multi.jsonl');
     const rejects = p('multi-rejects.csv');
-    const r = await t.run([
-      'audiences',
-      'upload',
-      'x1',
-      input,
-      '--dry-run',
-      '--out',
-      out,
-      '--rejects',
-      rejects,
-      '-o',
-      'json',
-    ]);
+    const r = await t.run(xctl`audiences upload x1 ${input} --dry-run --out ${out} --rejects ${rejects} -o json`);
     expect(r.code, r.stderr).toBe(0);
     const users = JSON.parse(fs.readFileSync(out, 'utf8').trim())[0].params.users;
     expect(users).toHaveLength(2);
     expect(Object.keys(users[0]).sort()).toEqual(['email', 'phone_number']);
     expect(fs.readFileSync(rejects, 'utf8')).toBe('line,column,reason\n2,twitter_id,not a numeric user id\n');
-    const strict = await t.run([
-      'audiences',
-      'upload',
-      'x1',
-      input,
-      '--dry-run',
-      '--out',
-      out,
-      '--rejects',
-      rejects,
-      '--strict-rows',
-      '-o',
-      'json',
-    ]);
+    const strict = await t.run(
+      xctl`audiences upload x1 ${input} --dry-run --out ${out} --rejects ${rejects} --strict-rows -o json`,
+    );
     expect(strict.code, strict.stderr).toBe(0);
     expect(JSON.parse(fs.readFileSync(out, 'utf8').trim())[0].params.users).toHaveLength(1);
     expect(summary(strict.stdout)).toMatchObject({ read: 2, valid: 1, rejected: 1 });
   });
 
   it('stdin sniffs a header line as a file does', async () => {
-    const r = await t.run(['audiences', 'upload', 'x1', '-', '--type', 'email', '--dry-run', '-o', 'json'], {
+    const r = await t.run(xctl`audiences upload x1 - --type email --dry-run -o json`, {
       input: 'email\na@example.com\nb@example.com\n',
     });
     expect(r.code, r.stderr).toBe(0);
     // the header is skipped; --type already says what it holds, so no "header: email -> email"
     expect(r.stderr).not.toMatch(/header:/);
     expect(summary(r.stdout)).toMatchObject({ read: 2, valid: 2, rejected: 0 });
-    const bare = await t.run(['audiences', 'upload', 'x1', '-', '--dry-run', '-o', 'json'], {
+    const bare = await t.run(xctl`audiences upload x1 - --dry-run -o json`, {
       input: 'Email\na@example.com\n',
     });
     expect(bare.code, bare.stderr).toBe(0);
@@ -423,7 +295,7 @@ describe('records that are not what they seem', () => {
 
 describe('the profile store', () => {
   const set = (cfg: string, profile: string, secret = 'the-secret-value') =>
-    t.run(['auth', 'set', '--api-key', `key-${profile}`, '--api-secret', '-', '--profile', profile], {
+    t.run(xctl`auth set --api-key ${`key-${profile}`} --api-secret - --profile ${profile}`, {
       env: { XCTL_CONFIG_DIR: cfg, XCTL_API_KEY: undefined, XCTL_API_SECRET: undefined },
       input: secret + '\n',
     });
@@ -445,7 +317,7 @@ describe('the profile store', () => {
       mode: 0o600,
     });
     fs.symlinkSync(elsewhere, path.join(linked, 'config.json'));
-    const l = await t.run(['config', 'list'], { env: { XCTL_CONFIG_DIR: linked } });
+    const l = await t.run(xctl`config list`, { env: { XCTL_CONFIG_DIR: linked } });
     expect([l.code, l.stderr]).toEqual([
       1,
       expect.stringMatching(/profile store .*config\.json: it is a symbolic link/),
@@ -475,7 +347,7 @@ describe('the profile store', () => {
   it('a corrupted store names the file and how to fix it', async () => {
     const cfg = tempDir('xctl-store-');
     fs.writeFileSync(path.join(cfg, 'config.json'), '{"profiles": {', { mode: 0o600 });
-    const r = await t.run(['config', 'list'], { env: { XCTL_CONFIG_DIR: cfg } });
+    const r = await t.run(xctl`config list`, { env: { XCTL_CONFIG_DIR: cfg } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(path.join(cfg, 'config.json'));
     expect(r.stderr).toMatch(/not valid JSON/);
@@ -500,30 +372,9 @@ describe('bad-input', () => {
   beforeAll(async () => {
     t = await startAdsSandbox();
     dir = tempDir('xctl-bad-');
-    const write = (name: string, content: string | Buffer) => {
-      f[name] = path.join(dir, name + (name === 'csv' ? '.csv' : '.json'));
-      fs.writeFileSync(f[name]!, content);
-    };
-    write('empty', '');
-    write('bad', '{"name": "x",');
-    write('bin', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from([0, 0, 255, 254, 0, 1])]));
-    write('csv', 'email\na@example.com\n');
-    write(
-      'targeting',
-      JSON.stringify({ targeting_criteria: [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }] }),
-    );
-    f.missing = path.join(dir, 'no-such-file.json');
+    Object.assign(f, writeBadInputs(dir));
     // A server that answers every path with an HTML page, or (under /garbage) truncated JSON.
-    html = http.createServer((req, res) => {
-      if (req.url?.includes('garbage')) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end('{"data": [1, 2,');
-      }
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>');
-    });
-    await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
-    htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+    ({ server: html, url: htmlUrl } = await startHtmlServer());
   });
 
   afterAll(async () => {
@@ -576,19 +427,19 @@ describe('bad-input', () => {
   // commander's and main.ts's own errors (an unknown command, a did-you-mean) alike.
   describe('malformed flags and wrong enums: exit 2, nothing sent', () => {
     it('the error contract of the real process, for each kind of refusal', async () => {
-      const create = ['ads', 'campaigns', 'create', '--funding-instrument-id', 'x'];
+      const create = xctl`ads campaigns create --funding-instrument-id x`;
       await corpus([
-        { args: ['auth', 'set', '--api-key'], code: 2, re: /argument missing/ },
-        { args: ['auth', 'set', '--api-secret', 'on-argv'], code: 2, re: /shell history/ },
-        { args: ['request', '/1.1/x', '-o', 'xml'], code: 2, re: /argument 'xml' is invalid/ },
+        { args: xctl`auth set --api-key`, code: 2, re: /argument missing/ },
+        { args: xctl`auth set --api-secret on-argv`, code: 2, re: /shell history/ },
+        { args: xctl`request /1.1/x -o xml`, code: 2, re: /argument 'xml' is invalid/ },
         { args: ['nosuchgroup'], code: 2, re: /unknown command 'nosuchgroup'/ },
         {
-          args: ['auth', 'import', '--file', 'x'],
+          args: xctl`auth import --file x`,
           code: 2,
           re: /unknown option '--file' \(did you mean one of --fields, --profile\?\)$/,
         },
         {
-          args: ['ads', 'campaigns', 'lst'],
+          args: xctl`ads campaigns lst`,
           code: 2,
           re: /unknown command 'lst' for 'xctl ads campaigns' \(did you mean list\?\)$/,
         },
@@ -597,9 +448,9 @@ describe('bad-input', () => {
           code: 2,
           re: /--name must be at most 255 characters .*\(5000 characters\)/,
         },
-        { args: ['stream', 'rules', 'add', '--file', f.bin!], code: 2, re: /looks binary/ },
-        { args: ['audiences', 'hash', f.missing!, '--type', 'email'], code: 2, re: /does not exist/ },
-        { args: ['webhooks', 'verify', '--signature', 'x', '--body', `@${f.bin}`], code: 1, re: /signature invalid/ },
+        { args: xctl`stream rules add --file ${f.bin!}`, code: 2, re: /looks binary/ },
+        { args: xctl`audiences hash ${f.missing!} --type email`, code: 2, re: /does not exist/ },
+        { args: xctl`webhooks verify --signature x --body ${`@${f.bin}`}`, code: 1, re: /signature invalid/ },
       ]);
     });
   });
@@ -610,30 +461,30 @@ describe('bad-input', () => {
   describe('unknown ids, unreachable host, HTML and garbage answers: one line, exit 1 (3 for an account)', () => {
     it('the real process, and audiences upload', async () => {
       await corpus([
-        { args: ['ads', 'campaigns', 'get', 'nosuch'], code: 1, re: /campaign_id nosuch was not found \(HTTP 404/ },
+        { args: xctl`ads campaigns get nosuch`, code: 1, re: /campaign_id nosuch was not found \(HTTP 404/ },
         {
-          args: ['ads', 'campaigns', 'list', '--account', 'nosuchacct'],
+          args: xctl`ads campaigns list --account nosuchacct`,
           code: 1,
           re: /account nosuchacct was not found.*HTTP 403/,
         },
         {
-          args: ['audiences', 'upload', 'nosuch', f.csv!, '--type', 'email', '--restart'],
+          args: xctl`audiences upload nosuch ${f.csv!} --type email --restart`,
           code: 1,
           re: /not found.*HTTP 404/,
         },
         {
-          args: ['activity', 'stream'],
+          args: xctl`activity stream`,
           code: 1,
           re: /connection refused by 127\.0\.0\.1:1/,
           env: { XCTL_BASE_URL: 'http://127.0.0.1:1', XCTL_RETRY_BASE_MS: '1' },
         },
         {
-          args: ['audiences', 'upload', 'abc', f.csv!, '--type', 'email', '--restart'],
+          args: xctl`audiences upload abc ${f.csv!} --type email --restart`,
           code: 1,
           re: /HTML page/,
           env: { XCTL_BASE_URL: htmlUrl },
         },
-        { args: ['request', '/garbage'], code: 1, re: /malformed JSON/, env: { XCTL_BASE_URL: htmlUrl } },
+        { args: xctl`request /garbage`, code: 1, re: /malformed JSON/, env: { XCTL_BASE_URL: htmlUrl } },
       ]);
     });
   });
@@ -683,81 +534,51 @@ describe('secrets', () => {
     it('every verb family with --verbose', async () => {
       const p = (n: string) => path.join(dir, n);
       // auth, config, request, changelog, completion
-      ok(await v(['auth', 'status']));
-      ok(await v(['auth', 'profiles', 'list']));
-      ok(await v(['auth', 'app-token'])); // shows the bearer masked
-      ok(await v(['config', 'list']));
-      ok(await v(['request', '/2/webhooks', '--auth', 'app']));
+      ok(await v(xctl`auth status`));
+      ok(await v(xctl`auth profiles list`));
+      ok(await v(xctl`auth app-token`)); // shows the bearer masked
+      ok(await v(xctl`config list`));
+      ok(await v(xctl`request /2/webhooks --auth app`));
       // The one raw call that asks the service for the bearer: its answer (stdout) is the data the
       // user asked for, like `auth token`; its --verbose trace on stderr is scanned.
       const tokenCall = ok(
-        await v([
-          'request',
-          '-X',
-          'POST',
-          '/oauth2/token',
-          '--auth',
-          'basic',
-          '-d',
-          'grant_type=client_credentials',
-          '--raw',
-        ]),
+        await v(xctl`request -X POST /oauth2/token --auth basic -d grant_type=client_credentials --raw`),
       );
       expect(tokenCall.stdout).toContain(secrets[3]);
       seen.splice(
         seen.findIndex((x) => x.text === tokenCall.stdout),
         1,
       );
-      await v(['request', '/1.1/nope.json']);
-      expect((await v(['request', '/2/webhooks'], undefined)).code).not.toBe(0); // user auth on an app endpoint: refused, traced
-      ok(await v(['changelog', '--grep', 'replay']));
-      ok(await v(['completion', 'bash']));
+      await v(xctl`request /1.1/nope.json`);
+      expect((await v(xctl`request /2/webhooks`, undefined)).code).not.toBe(0); // user auth on an app endpoint: refused, traced
+      ok(await v(xctl`changelog --grep replay`));
+      ok(await v(xctl`completion bash`));
 
       // webhooks with a live receiver (its log is scanned too), activity, stream, sandbox trigger
-      const l = spawnCli(['webhooks', 'listen', '--register', '--yes', '--verbose'], { ...t.env, ...env });
-      const stream = spawnCli(['activity', 'stream', '--verbose'], { ...t.env, ...env });
+      const l = spawnCli(xctl`webhooks listen --register --yes --verbose`, { ...t.env, ...env });
+      const stream = spawnCli(xctl`activity stream --verbose`, { ...t.env, ...env });
       try {
         const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
         await stream.waitStderr(/connected to the activity stream/);
-        ok(await v(['webhooks', 'list']));
-        ok(await v(['webhooks', 'validate', id]));
-        ok(await v(['webhooks', 'crc', 'abc-123']));
+        ok(await v(xctl`webhooks list`));
+        ok(await v(xctl`webhooks validate ${id}`));
+        ok(await v(xctl`webhooks crc abc-123`));
         const sub = JSON.parse(
           ok(
-            await v([
-              'activity',
-              'subscriptions',
-              'create',
-              '--event',
-              'profile.update.bio',
-              '--user-id',
-              '783214',
-              '--webhook',
-              id,
-              '-o',
-              'json',
-            ]),
+            await v(
+              xctl`activity subscriptions create --event profile.update.bio --user-id 783214 --webhook ${id} -o json`,
+            ),
           ).stdout,
         );
-        ok(await v(['activity', 'subscriptions', 'list']));
-        ok(
-          await v([
-            'sandbox',
-            'trigger',
-            'profile.update.bio',
-            '--user-id',
-            '783214',
-            '--data',
-            '{"before":"a","after":"b"}',
-          ]),
-        );
+        ok(await v(xctl`activity subscriptions list`));
+        ok(await v(xctl`sandbox trigger profile.update.bio --user-id 783214 --data ${'{"before":"a","after":"b"}'}`));
         await l.waitStdout(/profile\.update\.bio/);
-        ok(await v(['activity', 'subscriptions', 'delete', sub.subscription_id, '--yes']));
-        ok(await v(['stream', 'rules', 'add', 'secret scan', '--tag', 's']));
-        ok(await v(['stream', 'rules', 'list']));
-        ok(await v(['stream', 'webhooks', 'link', id]));
-        ok(await v(['stream', 'webhooks', 'list']));
-        ok(await v(['stream', 'webhooks', 'unlink', id]));
+        ok(await v(xctl`activity subscriptions delete ${sub.subscription_id} --yes`));
+        ok(await v(xctl`stream rules add ${'secret scan'} --tag s`));
+        ok(await v(xctl`stream rules list`));
+        ok(await v(xctl`stream webhooks link ${id}`));
+        ok(await v(xctl`stream webhooks list`));
+        ok(await v(xctl`stream webhooks unlink ${id}`));
       } finally {
         expect(await stream.stop()).toBe(0);
         expect(await l.stop()).toBe(0);
@@ -768,51 +589,34 @@ describe('secrets', () => {
       }
 
       // ads and audiences, with every file an upload writes
-      ok(await v(['ads', 'accounts', 'list']));
-      ok(await v(['ads', 'campaigns', 'list']));
-      ok(await v(['ads', 'funding-instruments', 'list']));
-      const aud = JSON.parse(ok(await v(['audiences', 'create', '--name', 'secret scan', '-o', 'json'])).stdout);
-      ok(await v(['audiences', 'list']));
+      ok(await v(xctl`ads accounts list`));
+      ok(await v(xctl`ads campaigns list`));
+      ok(await v(xctl`ads funding-instruments list`));
+      const aud = JSON.parse(ok(await v(xctl`audiences create --name ${'secret scan'} -o json`)).stdout);
+      ok(await v(xctl`audiences list`));
       fs.writeFileSync(p('users.csv'), 'email\nuser1@example.com\nnot-an-email\nuser2@example.com\n');
       ok(
-        await v([
-          'audiences',
-          'upload',
-          aud.id,
-          p('users.csv'),
-          '--type',
-          'email',
-          '--dry-run',
-          '--out',
-          p('bodies.jsonl'),
-          '--rejects',
-          p('rejects1.csv'),
-        ]),
+        await v(
+          xctl`audiences upload ${aud.id} ${p('users.csv')} --type email --dry-run --out ${p('bodies.jsonl')}
+            --rejects ${p('rejects1.csv')}`,
+        ),
       );
       ok(
-        await v([
-          'audiences',
-          'upload',
-          aud.id,
-          p('users.csv'),
-          '--type',
-          'email',
-          '--journal',
-          p('upload.journal'),
-          '--rejects',
-          p('rejects2.csv'),
-        ]),
+        await v(
+          xctl`audiences upload ${aud.id} ${p('users.csv')} --type email --journal ${p('upload.journal')} --rejects
+            ${p('rejects2.csv')}`,
+        ),
       );
-      ok(await v(['audiences', 'upload', aud.id, '-', '--type', 'email', '--restart'], 'user3@example.com\n'));
+      ok(await v(xctl`audiences upload ${aud.id} - --type email --restart`, 'user3@example.com\n'));
       fs.writeFileSync(
         p('targeting.json'),
         JSON.stringify({ targeting_criteria: [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }] }),
       );
-      await v(['audiences', 'estimate', '--targeting', p('targeting.json')]);
-      ok(await v(['audiences', 'delete', aud.id, '--yes']));
+      await v(xctl`audiences estimate --targeting ${p('targeting.json')}`);
+      ok(await v(xctl`audiences delete ${aud.id} --yes`));
 
       // a wrong secret in a failing call is not echoed either
-      const wrong = await t.run(['request', '/1.1/account/verify_credentials.json', '--verbose'], {
+      const wrong = await t.run(xctl`request /1.1/account/verify_credentials.json --verbose`, {
         env: { XCTL_API_SECRET: 'wrong-secret-0123456789' },
       });
       expect(wrong.code).toBe(3);
@@ -838,12 +642,12 @@ describe('secrets', () => {
       const cfg = tempDir();
       const s = t.sb.seed;
       const base = { XCTL_CONFIG_DIR: cfg, XCTL_BASE_URL: s.base_url };
-      const set = await t.run(['auth', 'set', '--api-key', s.api_key, '--api-secret', '-'], {
+      const set = await t.run(xctl`auth set --api-key ${s.api_key} --api-secret -`, {
         env: { ...base, XCTL_API_SECRET: undefined },
         input: s.api_secret + '\n',
       });
       expect(set.code, set.stderr).toBe(0);
-      const tok = await t.run(['auth', 'set', '--access-token', s.access_token, '--access-token-secret', '-'], {
+      const tok = await t.run(xctl`auth set --access-token ${s.access_token} --access-token-secret -`, {
         env: { ...base, XCTL_ACCESS_TOKEN_SECRET: undefined, XCTL_ACCESS_TOKEN: undefined },
         input: s.access_token_secret + '\n',
       });
@@ -857,12 +661,12 @@ describe('secrets', () => {
         XCTL_ACCESS_TOKEN: undefined,
         XCTL_ACCESS_TOKEN_SECRET: undefined,
       };
-      const st = await t.run(['auth', 'status', '--verbose'], { env: clean });
+      const st = await t.run(xctl`auth status --verbose`, { env: clean });
       expect(st.code, st.stderr).toBe(0);
       for (const sec of [s.api_secret, s.access_token, s.access_token_secret])
         expect(st.stdout + st.stderr).not.toContain(sec);
       expect(st.stdout + st.stderr).toMatch(/\*{3}|…|\.\.\./); // masked values are shown
-      const printed = await t.run(['auth', 'token'], { env: clean });
+      const printed = await t.run(xctl`auth token`, { env: clean });
       expect([printed.code, printed.stdout.trim()]).toEqual([0, s.access_token]);
       expect(fs.statSync(store).mode & 0o777).toBe(0o600);
       fs.rmSync(cfg, { recursive: true, force: true });
@@ -897,7 +701,7 @@ describe('hardening-3', () => {
       fs.chmodSync(shared, 0o777); // a shared folder without the sticky bit
       const cfg = path.join(shared, 'xctl');
       fs.mkdirSync(cfg, { mode: 0o700 });
-      const r = await runCli(['config', 'set', 'base_url', t.sb.baseUrl], { env: { XCTL_CONFIG_DIR: cfg } });
+      const r = await runCli(xctl`config set base_url ${t.sb.baseUrl}`, { env: { XCTL_CONFIG_DIR: cfg } });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`${shared}, a folder above it, can be written by others (mode 777, not sticky)`);
       expect(fs.existsSync(path.join(cfg, 'config.json'))).toBe(false);
@@ -917,7 +721,7 @@ describe('hardening-3', () => {
       t.sb.app.faults.set({ match: '^/oauth2/token$', latency_ms: 2500 });
       const before = t.sb.app.logs.filter((l) => l.kind === 'request' && l.path === '/oauth2/token').length;
       const runs = await Promise.all(
-        Array.from({ length: 16 }, () => t.run(['webhooks', 'list'], { env, timeoutMs: 60_000 })),
+        Array.from({ length: 16 }, () => t.run(xctl`webhooks list`, { env, timeoutMs: 60_000 })),
       );
       t.sb.app.faults.set({});
       for (const r of runs) expect(r.code, r.stderr).toBe(0);
@@ -970,9 +774,9 @@ describe('hardening-3', () => {
 
     it("the CLI's sandbox commands send the key", async () => {
       for (const args of [
-        ['sandbox', 'faults', 'set', 'latency_ms=1'],
-        ['sandbox', 'faults', 'clear'],
-        ['sandbox', 'trigger', 'profile.update.bio', '--user-id', '783214'],
+        xctl`sandbox faults set latency_ms=1`,
+        xctl`sandbox faults clear`,
+        xctl`sandbox trigger profile.update.bio --user-id 783214`,
       ]) {
         const r = await t.run(args);
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -998,7 +802,7 @@ describe('hardening-3', () => {
     });
 
     it('--host 0.0.0.0 warns that the sandbox is reachable from elsewhere', async () => {
-      const sb = spawnCli(['sandbox', 'start', '--host', '0.0.0.0', '--port', '0', '--no-log'], {
+      const sb = spawnCli(xctl`sandbox start --host 0.0.0.0 --port 0 --no-log`, {
         XCTL_CONFIG_DIR: fresh(),
       });
       try {
@@ -1033,7 +837,7 @@ describe('hardening-3', () => {
         const file = path.join(fresh(), 'a.png');
         fs.writeFileSync(file, Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]));
         const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-        const r = await t.run(['media', 'upload', file, '--wait-seconds', '2'], {
+        const r = await t.run(xctl`media upload ${file} --wait-seconds 2`, {
           env: { XCTL_BASE_URL: base, XCTL_CONFIG_DIR: fresh() },
           timeoutMs: 15_000,
         });
@@ -1073,7 +877,7 @@ describe('hardening-3', () => {
       if (typeof disk === 'string') return c.skip(disk);
       try {
         disk.fill(0);
-        const r = await runCli(['auth', 'set', '--api-key', 'k', '--api-secret', '-'], {
+        const r = await runCli(xctl`auth set --api-key k --api-secret -`, {
           env: { XCTL_CONFIG_DIR: disk.dir },
           input: 'secret\n',
         });
@@ -1094,7 +898,7 @@ describe('hardening-3', () => {
       if (spawnSync('mkfifo', [fifo]).status !== 0) return c.skip('mkfifo is not available');
       for (const state of [fifo, '/dev/zero']) {
         const started = Date.now();
-        const r = await runCli(['sandbox', 'start', '--state', state, '--port', '0'], {
+        const r = await runCli(xctl`sandbox start --state ${state} --port 0`, {
           env: { XCTL_CONFIG_DIR: fresh() },
           timeoutMs: 10_000,
         });
@@ -1120,7 +924,7 @@ describe('hardening-3', () => {
 
   describe('item 8: --jq that never ends', () => {
     it('`def f: f; f` is stopped by Ctrl-C (exit 130), jq running in its own thread', async () => {
-      const sb = spawnCli(['webhooks', 'list', '--jq', 'def f: f; f'], { ...t.env, XCTL_CONFIG_DIR: fresh() });
+      const sb = spawnCli(xctl`webhooks list --jq ${'def f: f; f'}`, { ...t.env, XCTL_CONFIG_DIR: fresh() });
       await new Promise((r) => setTimeout(r, 2500));
       const code = await sb.stop('SIGINT');
       expect(code).toBe(130);

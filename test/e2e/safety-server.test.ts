@@ -2,12 +2,11 @@
 // configured host, echoed secrets redacted, terminal injection, unbounded answers, redirects,
 // nonsense rate limits, broken and TLS-failing servers, retries. Merged from hostile-server,
 // hardening and receiver-hostile.
-import { execFileSync } from 'node:child_process';
+import { selfSigned } from '../helpers/endpoints.js';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir, type RunOptions, startTestSandbox, type TestSandbox } from '../helpers/cli.js';
 import { expectedSignature, spawnCli, waitFor, type LongRun } from '../helpers/receiver.js';
@@ -437,31 +436,8 @@ describe('hardening', () => {
 
     const dir = tempDir('xctl-tls-');
     try {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          path.join(dir, 'k.pem'),
-          '-out',
-          path.join(dir, 'c.pem'),
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-        ],
-        {
-          stdio: 'ignore',
-        },
-      );
-      tls = https.createServer(
-        { key: fs.readFileSync(path.join(dir, 'k.pem')), cert: fs.readFileSync(path.join(dir, 'c.pem')) },
-        (_q, s) => s.end('{}'),
-      );
+      const { key, cert } = selfSigned(dir, 'localhost');
+      tls = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (_q, s) => s.end('{}'));
       await new Promise<void>((r) => tls!.listen(0, '127.0.0.1', r));
       tlsUrl = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
     } catch {

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
 import { png } from '../../scripts/demo/lib/png.js';
-import { adminKey, runCli, startTestSandbox, tempDir, type TestSandbox } from '../helpers/cli.js';
+import { adminKey, runCli, startTestSandbox, tempDir, type TestSandbox, xctl } from '../helpers/cli.js';
 import { spawnCli } from '../helpers/live-cli.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { basicFetch, bearerFetch, decideOnPage, signedFetch, type Keys } from '../helpers/oauth-client.js';
@@ -173,17 +173,9 @@ describe('item 5: a repeated query key is a list; no value is dropped', () => {
 describe('item 3: POST accounts/:account_id/tweet and `xctl ads tweets create`', () => {
   it('a promoted-only post (as the SDK reads it), promoted, then previewed as PUBLISHED (item 14)', async () => {
     const owner = t.sb.seed.user_id;
-    const raw = await t.run([
-      'ads',
-      'tweets',
-      'create',
-      '--as-user-id',
-      owner,
-      '--text',
-      'There can be only one...',
-      '-o',
-      'jsonl',
-    ]);
+    const raw = await t.run(
+      xctl`ads tweets create --as-user-id ${owner} --text ${'There can be only one...'} -o jsonl`,
+    );
     expect(raw.code, raw.stderr).toBe(0);
     // id is the 64-bit number, printed digit for digit; id_str and tweet_id the same as strings.
     const m = /^\{.*"id":(\d{19}),"id_str":"(\d{19})"/.exec(raw.stdout);
@@ -210,14 +202,12 @@ describe('item 3: POST accounts/:account_id/tweet and `xctl ads tweets create`',
     expect(attach.status, JSON.stringify(attach.body)).toBe(200);
     expect(attach.body.total_count).toBe(1);
     expect(typeof attach.body.request.params.tweet_ids[0]).toBe('number'); // as recorded
-    const pv = await t.list(['ads', 'previews', 'list', '--tweet-ids', m![2]!, '--tweet-type', 'PUBLISHED']);
+    const pv = await t.list(xctl`ads previews list --tweet-ids ${m![2]!} --tweet-type PUBLISHED`);
     expect(pv.map((p) => p.tweet_id)).toEqual([m![2]]);
     // A post promoted by id only (a seeded post, not made here): a PUBLISHED preview too.
     const seeded = '1440000000000000007';
-    await t.json(['ads', 'promoted-tweets', 'create', '--line-item-id', li, '--tweet-ids', seeded]);
-    expect(await t.list(['ads', 'previews', 'list', '--tweet-ids', seeded, '--tweet-type', 'PUBLISHED'])).toHaveLength(
-      1,
-    );
+    await t.json(xctl`ads promoted-tweets create --line-item-id ${li} --tweet-ids ${seeded}`);
+    expect(await t.list(xctl`ads previews list --tweet-ids ${seeded} --tweet-type PUBLISHED`)).toHaveLength(1);
   });
 
   it('extended mode, trim_user, organic; refused without text or media, and for a user who did not grant access', async () => {
@@ -247,7 +237,7 @@ describe('item 3: POST accounts/:account_id/tweet and `xctl ads tweets create`',
       ['text', 'x'],
     ]);
     expect(stranger.status).toBe(403);
-    expect((await t.refused(['ads', 'tweets', 'create', '--text', 'no author'])).stderr).toMatch(/--as-user-id/);
+    expect((await t.refused(xctl`ads tweets create --text ${'no author'}`)).stderr).toMatch(/--as-user-id/);
   });
 });
 
@@ -586,14 +576,14 @@ describe('items 9, 11, 12: shapes recorded from the real platform (the Ads SDK f
   it('`xctl audiences get` shows targetable, targetable_types, audience_type, reasons_not_targetable', async () => {
     const id = (await call<{ data: Array<{ id: string }> }>('GET', `/12/accounts/${acct}/custom_audiences`)).body
       .data[0]!.id;
-    const a = await t.json(['audiences', 'get', id]);
+    const a = await t.json(xctl`audiences get ${id}`);
     expect(a).toMatchObject({
       targetable: true,
       targetable_types: ['CRM', 'EXCLUDED_CRM'],
       audience_type: 'CRM',
       reasons_not_targetable: [],
     });
-    const table = await t.run(['audiences', 'get', id, '-o', 'table']);
+    const table = await t.run(xctl`audiences get ${id} -o table`);
     expect(table.stdout).toMatch(/targetable\s+│ true/);
   });
 });
@@ -611,18 +601,9 @@ describe('item 6: active entities take dates, as the Ads SDK example sends them'
     );
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.request.params.start_time).toMatch(/^2026-11-24T\d\d:00:00Z$/);
-    const cli = await t.run([
-      'ads',
-      'stats',
-      'active-entities',
-      '--entity',
-      'LINE_ITEM',
-      '--start-time',
-      '2026-11-24',
-      '--end-time',
-      '2026-11-25',
-      '--json',
-    ]);
+    const cli = await t.run(
+      xctl`ads stats active-entities --entity LINE_ITEM --start-time 2026-11-24 --end-time 2026-11-25 --json`,
+    );
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout)).toEqual([]);
   });
@@ -742,23 +723,14 @@ describe('the sandbox verbs through the real CLI', () => {
 
   describe('sandbox trigger', () => {
     it('says when nobody receives the event', async () => {
-      const r = await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '42']);
+      const r = await t.run(xctl`sandbox trigger profile.update.bio --user-id 42`);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/deliveries 0: no subscription matches; run `xctl webhooks listen --register`/);
     });
     it('says what is missing when a subscription matches but has no webhook and no stream (issue 29 item 3)', async () => {
-      const sub = await t.run([
-        'activity',
-        'subscriptions',
-        'create',
-        '--event',
-        'profile.update.bio',
-        '--user-id',
-        '4242',
-        '--json',
-      ]);
+      const sub = await t.run(xctl`activity subscriptions create --event profile.update.bio --user-id 4242 --json`);
       expect(sub.code, sub.stderr).toBe(0);
-      const r = await t.run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '4242']);
+      const r = await t.run(xctl`sandbox trigger profile.update.bio --user-id 4242`);
       expect(r.code, r.stderr).toBe(0);
       const id = String(
         Object.values(JSON.parse(sub.stdout) as Record<string, unknown>).find((v) => /^\d{10,}$/.test(String(v))),
@@ -771,21 +743,13 @@ describe('the sandbox verbs through the real CLI', () => {
 
   describe('sandbox faults', () => {
     it('sets, lists and clears the faults of a running sandbox', async () => {
-      const s = await t.run([
-        'sandbox',
-        'faults',
-        'set',
-        'error_rate=1',
-        'status=502',
-        'match=^/2/webhooks$',
-        'count=1',
-      ]);
+      const s = await t.run(xctl`sandbox faults set error_rate=1 status=502 ${'match=^/2/webhooks$'} count=1`);
       expect(s.code, s.stderr).toBe(0);
       expect(s.stdout).toMatch(/faults: error_rate=1,status=502,match=\^\/2\/webhooks\$,count=1/);
       expect(t.sb.app.faults.spec).toMatchObject({ error_rate: 1, status: 502, count: 1 });
-      const l = await t.run(['sandbox', 'faults']);
+      const l = await t.run(xctl`sandbox faults`);
       expect(l.stdout).toMatch(/faults: error_rate=1,.* \(injected 0\)/);
-      const c = await t.run(['sandbox', 'faults', 'clear']);
+      const c = await t.run(xctl`sandbox faults clear`);
       expect(c.stdout).toMatch(/faults: none/);
       expect(t.sb.app.faults.spec).toEqual({});
     });
@@ -802,8 +766,8 @@ describe('the sandbox verbs through the real CLI', () => {
   describe('sandbox clock and logs: the verbs and the endpoints check one description', () => {
     it('a duration without a unit or a limit out of range: exit 2, nothing sent, the endpoint says the same', async () => {
       const before = t.sb.app.logs.length;
-      const clock = await t.run(['sandbox', 'clock', '--advance', '5000']);
-      const logs = await t.run(['sandbox', 'logs', '--no-follow', '--limit', '0']);
+      const clock = await t.run(xctl`sandbox clock --advance 5000`);
+      const logs = await t.run(xctl`sandbox logs --no-follow --limit 0`);
       expect([clock.code, logs.code]).toEqual([2, 2]);
       expect(t.sb.app.logs.length).toBe(before);
       const said = async (method: string, p: string, body?: unknown) => {
@@ -825,8 +789,8 @@ describe('the sandbox verbs through the real CLI', () => {
 
   describe('sandbox logs', () => {
     it('prints requests and deliveries with method, path, status and ms, and never a credential', async () => {
-      await t.run(['webhooks', 'list']);
-      const r = await t.run(['sandbox', 'logs', '--limit', '500']);
+      await t.run(xctl`webhooks list`);
+      const r = await t.run(xctl`sandbox logs --limit 500`);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} {2}GET {4}\/2\/webhooks {2}200 {2}\d+ms$/m);
       const s = t.sb.seed;
@@ -835,9 +799,9 @@ describe('the sandbox verbs through the real CLI', () => {
       expect(r.stdout).not.toMatch(/authorization|oauth_signature/i);
     });
     it('--follow prints new entries as they come; Ctrl-C ends it with exit 0', async () => {
-      const live = spawnCli(['sandbox', 'logs', '--follow', '--limit', '1'], t.env);
+      const live = spawnCli(xctl`sandbox logs --follow --limit 1`, t.env);
       await live.waitStderr(/following the sandbox log/);
-      await t.run(['sandbox', 'trigger', 'news.new', '--data', '{"headline":"x"}']);
+      await t.run(xctl`sandbox trigger news.new --data ${'{"headline":"x"}'}`);
       await new Promise((r) => setTimeout(r, 300));
       live.child.kill('SIGINT');
       const done = await live.done;
@@ -860,7 +824,7 @@ describe('the sandbox verbs through the real CLI', () => {
   describe('sandbox state', () => {
     it('--out writes the whole state 0600; the export endpoint refuses callers without the app key', async () => {
       const file = path.join(dir, 'dump.json');
-      const r = await t.run(['sandbox', 'state', '--out', file]);
+      const r = await t.run(xctl`sandbox state --out ${file}`);
       expect(r.code, r.stderr).toBe(0);
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { xctl_sandbox_state: number; seed: { api_key: string } };
@@ -877,7 +841,7 @@ describe('the sandbox verbs through the real CLI', () => {
 
   describe('sandbox start --state FILE', () => {
     const start = (file: string) =>
-      spawnCli(['sandbox', 'start', '--json', '--state', file], { XCTL_CONFIG_DIR: tempDir() });
+      spawnCli(xctl`sandbox start --json --state ${file}`, { XCTL_CONFIG_DIR: tempDir() });
     const envOf = (line: string) => {
       const s = JSON.parse(line) as Record<string, string>;
       return {
@@ -910,12 +874,9 @@ describe('the sandbox verbs through the real CLI', () => {
       const lineA = firstLine(a);
       await a.waitStderr(/does not exist yet: starting fresh/);
       const envA = envOf(await lineA);
-      const created = await runCli(
-        ['audiences', 'create', '--name', 'Fixture audience', '--fields', 'id', '-o', 'tsv'],
-        {
-          env: envA,
-        },
-      );
+      const created = await runCli(xctl`audiences create --name ${'Fixture audience'} --fields id -o tsv`, {
+        env: envA,
+      });
       expect(created.code, created.stderr).toBe(0);
       const audId = created.stdout.trim();
       a.child.kill('SIGTERM');
@@ -928,7 +889,7 @@ describe('the sandbox verbs through the real CLI', () => {
       const envB = envOf(await firstLine(b));
       expect(envB.XCTL_API_KEY).toBe(envA.XCTL_API_KEY);
       expect(envB.XCTL_ACCESS_TOKEN).toBe(envA.XCTL_ACCESS_TOKEN);
-      const got = await runCli(['audiences', 'get', audId, '--fields', 'name', '-o', 'tsv'], { env: envB });
+      const got = await runCli(xctl`audiences get ${audId} --fields name -o tsv`, { env: envB });
       expect(got.code, got.stderr).toBe(0);
       expect(got.stdout.trim()).toBe('Fixture audience');
       b.child.kill('SIGINT');
@@ -960,11 +921,11 @@ describe('fault injection for every command family', () => {
 
   describe('reads are retried through 5xx and dropped connections', () => {
     const reads: Array<[string, string[], string]> = [
-      ['webhooks', ['webhooks', 'list'], '^/2/webhooks'],
-      ['activity', ['activity', 'subscriptions', 'list'], '^/2/activity/subscriptions'],
-      ['stream', ['stream', 'rules', 'list'], '^/2/tweets/search/stream/rules'],
-      ['ads', ['ads', 'campaigns', 'list'], '/campaigns'],
-      ['audiences', ['audiences', 'list'], '/custom_audiences'],
+      ['webhooks', xctl`webhooks list`, '^/2/webhooks'],
+      ['activity', xctl`activity subscriptions list`, '^/2/activity/subscriptions'],
+      ['stream', xctl`stream rules list`, '^/2/tweets/search/stream/rules'],
+      ['ads', xctl`ads campaigns list`, '/campaigns'],
+      ['audiences', xctl`audiences list`, '/custom_audiences'],
     ];
     for (const [family, args, match] of reads) {
       it(`${family}: two 503s then success; two drops then success`, async () => {
@@ -982,38 +943,35 @@ describe('fault injection for every command family', () => {
 
   describe('creates are not repeated when the write may have happened', () => {
     const creates: Array<[string, (n: number) => string[], string, string]> = [
-      ['webhooks', (n) => ['webhooks', 'create', `${rx.url.replace(/\/$/, '')}/hook${n}`], '^/2/webhooks$', 'webhooks'],
+      [
+        'webhooks',
+        (n) => xctl`webhooks create ${`${rx.url.replace(/\/$/, '')}/hook${n}`}`,
+        '^/2/webhooks$',
+        'webhooks',
+      ],
       [
         'activity',
-        (n) => ['activity', 'subscriptions', 'create', '--event', 'profile.update.bio', '--user-id', String(100 + n)],
+        (n) => xctl`activity subscriptions create --event profile.update.bio --user-id ${String(100 + n)}`,
         '^/2/activity/subscriptions$',
         'activity_subscriptions',
       ],
       [
         'stream',
-        (n) => ['stream', 'rules', 'add', `faulty rule ${n}`],
+        (n) => xctl`stream rules add ${`faulty rule ${n}`}`,
         '^/2/tweets/search/stream/rules$',
         'stream_rules',
       ],
       [
         'ads',
-        () => [
-          'ads',
-          'campaigns',
-          'create',
-          '--name',
-          `faulty ${Math.random()}`,
-          '--funding-instrument-id',
-          [...t.collection('funding_instruments').keys()][0]!,
-          '--daily-budget-amount-local-micro',
-          '5000000',
-        ],
+        () =>
+          xctl`ads campaigns create --name ${`faulty ${Math.random()}`} --funding-instrument-id
+            ${[...t.collection('funding_instruments').keys()][0]!} --daily-budget-amount-local-micro 5000000`,
         '/campaigns$',
         'campaigns',
       ],
       [
         'audiences',
-        () => ['audiences', 'create', '--name', `faulty ${Math.random()}`],
+        () => xctl`audiences create --name ${`faulty ${Math.random()}`}`,
         '/custom_audiences$',
         'custom_audiences',
       ],
@@ -1048,7 +1006,7 @@ describe('fault injection for every command family', () => {
 
     it('a 503 before the handler is not retried either (the client cannot tell), and says so', async () => {
       await fault({ error_rate: 1, status: 503, count: 1, match: '/custom_audiences$', method: 'POST' });
-      const r = await t.run(['audiences', 'create', '--name', 'never written']);
+      const r = await t.run(xctl`audiences create --name ${'never written'}`);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/hint: .*may have been applied/);
     });
@@ -1056,7 +1014,7 @@ describe('fault injection for every command family', () => {
 
   describe('idempotent writes', () => {
     it('a PUT is retried after a lost answer and succeeds', async () => {
-      const c = JSON.parse((await t.run(['audiences', 'create', '--name', 'put target', '--json'])).stdout);
+      const c = JSON.parse((await t.run(xctl`audiences create --name ${'put target'} --json`)).stdout);
       await fault({
         error_rate: 1,
         status: 500,
@@ -1065,7 +1023,7 @@ describe('fault injection for every command family', () => {
         match: `/custom_audiences/${c.id}$`,
         method: 'PUT',
       });
-      const r = await t.run(['audiences', 'update', c.id, '--name', 'put target 2', '--json']);
+      const r = await t.run(xctl`audiences update ${c.id} --name ${'put target 2'} --json`);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).name).toBe('put target 2');
       expect(r.stderr).toMatch(/HTTP 500 from PUT .*retrying/);
@@ -1075,18 +1033,10 @@ describe('fault injection for every command family', () => {
       const fi = [...t.collection('funding_instruments').keys()][0]!;
       const c = JSON.parse(
         (
-          await t.run([
-            'ads',
-            'campaigns',
-            'create',
-            '--name',
-            'to delete',
-            '--funding-instrument-id',
-            fi,
-            '--daily-budget-amount-local-micro',
-            '5000000',
-            '--json',
-          ])
+          await t.run(
+            xctl`ads campaigns create --name ${'to delete'} --funding-instrument-id ${fi}
+              --daily-budget-amount-local-micro 5000000 --json`,
+          )
         ).stdout,
       );
       await fault({
@@ -1097,7 +1047,7 @@ describe('fault injection for every command family', () => {
         match: `/campaigns/${c.id}$`,
         method: 'DELETE',
       });
-      const r = await t.run(['ads', 'campaigns', 'delete', c.id, '--yes']);
+      const r = await t.run(xctl`ads campaigns delete ${c.id} --yes`);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/error: .*HTTP 404/);
       expect(r.stderr).toMatch(

@@ -6,11 +6,9 @@
 // Two sandboxes: the validity state machine runs on the manual clock; `listen`, `doctor` and a
 // replay run on the real one (the CLI checks replay windows on its own clock).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import https from 'node:https';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ACTIVITY_EVENT_TYPES } from '../../src/contract/activity.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
@@ -22,8 +20,8 @@ import {
   waitFor,
   type TestReceiver,
 } from '../helpers/receiver.js';
-import { adminKey, tempDir, useTestSandbox } from '../helpers/cli.js';
-import { makeThrowawayCa, useEndpoints, type ThrowawayCa } from '../helpers/endpoints.js';
+import { adminKey, tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
+import { makeThrowawayCa, selfSigned, useEndpoints, type ThrowawayCa } from '../helpers/endpoints.js';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import type { Row, SandboxStateBody, V2Reply } from '../helpers/json.js';
 
@@ -83,47 +81,28 @@ const validOf = async (id: string) =>
 describe('webhooks listen', () => {
   it('registers itself (CRC passes), prints triggered events, rejects forged deliveries and JSON crc tokens, forwards, deletes on exit', async () => {
     const fwd = await startReceiver(sb.seed.api_secret);
-    const l = spawnCli(['webhooks', 'listen', '--register', '--no-subscribe', '--forward-to', fwd.url], m.env);
+    const l = spawnCli(xctl`webhooks listen --register --no-subscribe --forward-to ${fwd.url}`, m.env);
     try {
       const url = (await l.waitStderr(/listening on (http:\/\/\S+?)[;\s]/))[1]!;
       const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
       expect(l.stderr()).toContain('answered a challenge check (CRC)');
-      const sub = await m.run([
-        'activity',
-        'subscriptions',
-        'create',
-        '--event',
-        'profile.update.bio',
-        '--user-id',
-        '783214',
-        '--webhook',
-        id,
-        '--tag',
-        'bios',
-        '-o',
-        'json',
-      ]);
+      const sub = await m.run(
+        xctl`activity subscriptions create --event profile.update.bio --user-id 783214 --webhook ${id} --tag bios -o
+          json`,
+      );
       expect(sub.code).toBe(0);
       expect(JSON.parse(sub.stdout)).toMatchObject({ event_type: 'profile.update.bio', webhook_id: id });
-      const trig = await m.run([
-        'sandbox',
-        'trigger',
-        'profile.update.bio',
-        '--user-id',
-        '783214',
-        '--data',
-        '{"before":"old","after":"new"}',
-        '-o',
-        'json',
-      ]);
+      const trig = await m.run(
+        xctl`sandbox trigger profile.update.bio --user-id 783214 --data ${'{"before":"old","after":"new"}'} -o json`,
+      );
       expect(JSON.parse(trig.stdout).deliveries).toBe(1);
       await l.waitStdout(/profile\.update\.bio {2}user=783214 {2}"old" -> "new" \[tag bios\]/);
 
       // Filtered stream: rule, link, a matching post.
-      expect((await m.run(['stream', 'rules', 'add', 'sandbox cats', '--tag', 'cats'])).code).toBe(0);
-      expect((await m.run(['stream', 'webhooks', 'link', id])).code).toBe(0);
+      expect((await m.run(xctl`stream rules add ${'sandbox cats'} --tag cats`)).code).toBe(0);
+      expect((await m.run(xctl`stream webhooks link ${id}`)).code).toBe(0);
       expect(
-        (await m.run(['sandbox', 'trigger', 'post.create', '--data', '{"text":"the sandbox cats are here"}'])).code,
+        (await m.run(xctl`sandbox trigger post.create --data ${'{"text":"the sandbox cats are here"}'}`)).code,
       ).toBe(0);
       await l.waitStdout(/post {2}user=\d+ {2}\d+: the sandbox cats are here \[rules cats\]/);
 
@@ -186,7 +165,7 @@ describe('webhooks listen', () => {
   });
 
   it('prints the event JSON with --json', async () => {
-    const l = spawnCli(['webhooks', 'listen', '--json'], m.env);
+    const l = spawnCli(xctl`webhooks listen --json`, m.env);
     try {
       const url = (await l.waitStderr(/listening on (http:\/\/\S+?)[;\s]/))[1]!;
       const body = JSON.stringify({ data: { event_type: 'spaces.end', payload: { id: 's1' } } });
@@ -205,11 +184,11 @@ describe('validity through list and validate (manual clock)', () => {
   it('follows the state table: transient failures for more than 28 h, wrong token, PUT re-enables', async () => {
     const rx = await startReceiver(sb.seed.api_secret);
     try {
-      const c = await m.run(['webhooks', 'create', rx.url, '-o', 'json']);
+      const c = await m.run(xctl`webhooks create ${rx.url} -o json`);
       expect(c.code).toBe(0);
       const id = JSON.parse(c.stdout).id as string;
       const status = async () => {
-        const r = await m.run(['webhooks', 'list', '-o', 'tsv', '--fields', 'id,status']);
+        const r = await m.run(xctl`webhooks list -o tsv --fields id,status`);
         if (r.code !== 0) throw new Error(r.stderr);
         return r.stdout
           .split('\n')
@@ -223,16 +202,16 @@ describe('validity through list and validate (manual clock)', () => {
       expect(await validOf(id)).toBe(true); // failing since 24 h, but not more than 28 h without success
       await m.admin('POST', '/_sandbox/clock', { advance: '30m' });
       expect(await status()).toBe('invalid');
-      const v1 = await m.run(['webhooks', 'validate', id, '-o', 'json']);
+      const v1 = await m.run(xctl`webhooks validate ${id} -o json`);
       expect([v1.code, JSON.parse(v1.stdout).valid]).toEqual([1, false]);
       rx.mode = 'ok';
-      const v2 = await m.run(['webhooks', 'validate', id, '-o', 'json']);
+      const v2 = await m.run(xctl`webhooks validate ${id} -o json`);
       expect([v2.code, JSON.parse(v2.stdout).valid]).toEqual([0, true]);
       expect(await status()).toBe('valid');
       rx.mode = 'wrong';
       await m.admin('POST', '/_sandbox/clock', { advance: '24h' });
       expect(await validOf(id)).toBe(false); // a wrong token: at once
-      expect((await m.run(['webhooks', 'delete', id, '--yes'])).code).toBe(0);
+      expect((await m.run(xctl`webhooks delete ${id} --yes`)).code).toBe(0);
     } finally {
       await rx.close();
     }
@@ -243,18 +222,18 @@ describe('webhooks replay (real clock)', () => {
   it('replays a window the CLI checked on its own clock; the sandbox takes the job', async () => {
     const rx2 = await startReceiver(rt.sb.seed.api_secret);
     try {
-      const created = await rt.run(['webhooks', 'create', rx2.url, '-o', 'json']);
+      const created = await rt.run(xctl`webhooks create ${rx2.url} -o json`);
       expect([created.code, created.stderr]).toEqual([0, '']);
       const id = JSON.parse(created.stdout).id;
       const ymd = new Date(Date.now() - 3_600_000).toISOString().replace(/[-:T]/g, '').slice(0, 12);
-      const ok = await rt.run(['webhooks', 'replay', id, '--from', ymd, '-o', 'json']);
+      const ok = await rt.run(xctl`webhooks replay ${id} --from ${ymd} -o json`);
       expect([ok.code, ok.stderr]).toEqual([0, '']);
       expect(JSON.parse(ok.stdout)).toMatchObject({
         job_id: expect.stringMatching(/^\d+$/),
         webhook_id: id,
         from_date: ymd,
       });
-      expect((await rt.run(['webhooks', 'delete', id, '--yes'])).code).toBe(0);
+      expect((await rt.run(xctl`webhooks delete ${id} --yes`)).code).toBe(0);
     } finally {
       await rx2.close();
     }
@@ -284,7 +263,7 @@ describe('listen --register and stale webhooks (real clock)', () => {
 
   describe('webhooks listen --register', () => {
     it('subscribes to every event type the sandbox knows; a triggered event arrives; Ctrl-C removes subscriptions and webhook', async () => {
-      const l = spawnCli(['webhooks', 'listen', '--register'], rt.env);
+      const l = spawnCli(xctl`webhooks listen --register`, rt.env);
       let code: number | null = null;
       try {
         const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
@@ -295,17 +274,9 @@ describe('listen --register and stale webhooks (real clock)', () => {
             .sort(),
         ).toEqual([...ACTIVITY_EVENT_TYPES].sort());
         expect(subs().every((s) => s.webhook_id === id)).toBe(true);
-        const trig = await rt.run([
-          'sandbox',
-          'trigger',
-          'follow.follow',
-          '--user-id',
-          '783214',
-          '--data',
-          '{"target":"x"}',
-          '-o',
-          'json',
-        ]);
+        const trig = await rt.run(
+          xctl`sandbox trigger follow.follow --user-id 783214 --data ${'{"target":"x"}'} -o json`,
+        );
         expect(JSON.parse(trig.stdout).deliveries).toBe(1);
         expect(trig.stderr).not.toMatch(/no subscription matches/);
         // issue 29 item 8: the subscription has no user filter; the event's matched filter names
@@ -322,16 +293,8 @@ describe('listen --register and stale webhooks (real clock)', () => {
 
     it('--events picks the types, --user-id filters; --keep leaves both and says how to delete them (SIGTERM)', async () => {
       const l = spawnCli(
-        [
-          'webhooks',
-          'listen',
-          '--register',
-          '--events',
-          'news.new,follow.follow,profile.update.verified',
-          '--user-id',
-          '783214',
-          '--keep',
-        ],
+        xctl`webhooks listen --register --events news.new,follow.follow,profile.update.verified --user-id 783214
+          --keep`,
         rt.env,
       );
       const id = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
@@ -352,7 +315,7 @@ describe('listen --register and stale webhooks (real clock)', () => {
     });
 
     it('--no-subscribe registers the webhook only', async () => {
-      const l = spawnCli(['webhooks', 'listen', '--register', '--no-subscribe'], rt.env);
+      const l = spawnCli(xctl`webhooks listen --register --no-subscribe`, rt.env);
       await l.waitStderr(/registered webhook (\d+)/);
       expect(subs()).toEqual([]);
       expect(await l.stop()).toBe(0);
@@ -363,20 +326,20 @@ describe('listen --register and stale webhooks (real clock)', () => {
 
   describe('stale webhooks', () => {
     it('a killed run leaves a stale webhook: the next --register reports it; delete --all-stale --dry-run lists, then deletes', async () => {
-      const killed = spawnCli(['webhooks', 'listen', '--register', '--no-subscribe'], rt.env);
+      const killed = spawnCli(xctl`webhooks listen --register --no-subscribe`, rt.env);
       const staleId = (await killed.waitStderr(/registered webhook (\d+)/))[1]!;
       await killed.stop('SIGKILL');
       // A live receiver's webhook and an invalid one (its last CRC failed).
       const rx = await startReceiver(rt.sb.seed.api_secret);
       try {
-        const live = await rt.run(['webhooks', 'create', rx.url, '-o', 'json']);
+        const live = await rt.run(xctl`webhooks create ${rx.url} -o json`);
         expect(live.code, live.stderr).toBe(0);
         const liveId = JSON.parse(live.stdout).id as string;
-        const invalid = await rt.run(['webhooks', 'create', `${rx.url.replace(/\/$/, '')}/other`, '-o', 'json']);
+        const invalid = await rt.run(xctl`webhooks create ${`${rx.url.replace(/\/$/, '')}/other`} -o json`);
         const invalidId = JSON.parse(invalid.stdout).id as string;
         hooks().find((h) => h.id === invalidId)!.valid = false;
 
-        const l = spawnCli(['webhooks', 'listen', '--register', '--no-subscribe'], rt.env);
+        const l = spawnCli(xctl`webhooks listen --register --no-subscribe`, rt.env);
         const mine = (await l.waitStderr(/registered webhook (\d+)/))[1]!;
         await l.waitStderr(/delete them with `xctl webhooks delete --all-stale`/);
         expect(l.stderr()).toMatch(
@@ -388,7 +351,7 @@ describe('listen --register and stale webhooks (real clock)', () => {
         expect(l.stderr()).not.toContain(`stale webhook ${liveId}`);
         expect(l.stderr()).not.toContain(`stale webhook ${mine}`);
 
-        const dry = await rt.run(['webhooks', 'delete', '--all-stale', '--dry-run', '-o', 'tsv']);
+        const dry = await rt.run(xctl`webhooks delete --all-stale --dry-run -o tsv`);
         expect(dry.code, dry.stderr).toBe(0);
         expect(
           dry.stdout
@@ -400,7 +363,7 @@ describe('listen --register and stale webhooks (real clock)', () => {
         expect(dry.stderr).toMatch(/2 stale webhooks; nothing deleted \(--dry-run\)/);
         expect(hooks()).toHaveLength(4);
 
-        const del = await rt.run(['webhooks', 'delete', '--all-stale', '--yes']);
+        const del = await rt.run(xctl`webhooks delete --all-stale --yes`);
         expect(del.code, del.stderr).toBe(0);
         expect(
           hooks()
@@ -438,7 +401,7 @@ describe('doctor and send against local receivers and the real-clock sandbox', (
     args: string[],
     env: Record<string, string> = {},
   ): Promise<{ code: number | null; report: Report; stderr: string }> {
-    const r = await rt.run(['webhooks', 'doctor', ...args, '-o', 'json'], { env });
+    const r = await rt.run(xctl`webhooks doctor ${args} -o json`, { env });
     expect(r.stdout + r.stderr).not.toContain(secret);
     return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
   }
@@ -491,32 +454,22 @@ describe('doctor and send against local receivers and the real-clock sandbox', (
 
     it('--id reads the URL of a registered webhook', async () => {
       const e = await endpoint('ok');
-      const created = await rt.run(['webhooks', 'create', e.url, '-o', 'json']);
+      const created = await rt.run(xctl`webhooks create ${e.url} -o json`);
       expect(created.code).toBe(0);
       const id = JSON.parse(created.stdout).id as string;
       const { code, report } = await doctor(['--id', id]);
       expect([code, report.url]).toEqual([0, e.url]);
-      expect((await rt.run(['webhooks', 'delete', id, '--yes'])).code).toBe(0);
+      expect((await rt.run(xctl`webhooks delete ${id} --yes`)).code).toBe(0);
     });
   });
 
   describe('webhooks send', () => {
     it("POSTs one signed delivery shaped like the platform's; its output verifies with `webhooks verify`", async () => {
       const e = await endpoint('ok');
-      const r = await rt.run([
-        'webhooks',
-        'send',
-        '--to',
-        e.url,
-        '--event',
-        'profile.update.bio',
-        '--user-id',
-        '783214',
-        '--data',
-        '{"before":"a","after":"b"}',
-        '-o',
-        'json',
-      ]);
+      const r = await rt.run(
+        xctl`webhooks send --to ${e.url} --event profile.update.bio --user-id 783214 --data
+          ${'{"before":"a","after":"b"}'} -o json`,
+      );
       expect(r.code).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(secret);
       const out = JSON.parse(r.stdout) as {
@@ -542,41 +495,31 @@ describe('doctor and send against local receivers and the real-clock sandbox', (
     });
 
     it('re-sends a recorded delivery: a `listen --json` line as it is, a `sandbox logs --json` entry rebuilt', async () => {
-      const l = spawnCli(['webhooks', 'listen', '--register', '--json', '--events', 'profile.update.bio'], rt.env);
+      const l = spawnCli(xctl`webhooks listen --register --json --events profile.update.bio`, rt.env);
       let line: string;
       try {
         await l.waitStderr(/registered webhook \d+/);
         expect(
-          (
-            await rt.run([
-              'sandbox',
-              'trigger',
-              'profile.update.bio',
-              '--user-id',
-              '42',
-              '--data',
-              '{"after":"recorded"}',
-            ])
-          ).code,
+          (await rt.run(xctl`sandbox trigger profile.update.bio --user-id 42 --data ${'{"after":"recorded"}'}`)).code,
         ).toBe(0);
         line = (await l.waitStdout(/^\{.*"recorded".*\}$/m))[0];
       } finally {
         expect(await l.stop()).toBe(0);
       }
       const e = await endpoint('ok');
-      const r = await rt.run(['webhooks', 'send', '--to', e.url, '--from', '-', '-o', 'json'], {
+      const r = await rt.run(xctl`webhooks send --to ${e.url} --from - -o json`, {
         input: line + '\n',
       });
       expect(r.code).toBe(0);
       expect(e.posts[0]!.raw.toString('utf8')).toBe(line);
-      const logs = await rt.run(['sandbox', 'logs', '--no-follow', '--limit', '5000', '-o', 'jsonl']);
+      const logs = await rt.run(xctl`sandbox logs --no-follow --limit 5000 -o jsonl`);
       const entry = logs.stdout
         .trim()
         .split('\n')
         .map((x) => JSON.parse(x) as Record<string, unknown>)
         .filter((x) => x.kind === 'delivery')
         .at(-1)!;
-      const again = await rt.run(['webhooks', 'send', '--to', e.url, '--from', '-'], {
+      const again = await rt.run(xctl`webhooks send --to ${e.url} --from -`, {
         input: JSON.stringify(entry),
       });
       expect(again.code).toBe(0);
@@ -749,27 +692,7 @@ describe("the sandbox's webhook, activity and stream endpoints over plain HTTP (
       // An https receiver whose self-signed certificate is trusted while the webhook is created, then
       // no longer: the same URL now fails the TLS handshake.
       const dir = tempDir('xctl-tls-');
-      const key = path.join(dir, 'k.pem');
-      const cert = path.join(dir, 'c.pem');
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          key,
-          '-out',
-          cert,
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-        ],
-        { stdio: 'ignore' },
-      );
+      const { key, cert } = selfSigned(dir, '127.0.0.1');
       const tls = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
         const token = new URL(req.url ?? '/', 'https://x').searchParams.get('crc_token') ?? '';
         res.writeHead(200, { 'content-type': 'application/json' });

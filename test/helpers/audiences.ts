@@ -80,3 +80,16 @@ export function seedAudience(
   });
   return id;
 }
+
+/** Where the CLI keeps the journal of a sync left pending (one audience, one identifier type). */
+export function pendingJournal(configDir: string, account: string, id: string, type = 'email'): string {
+  return path.join(configDir, 'audiences', 'default', account, `${id}.${type}.pending`, 'journal.jsonl');
+}
+
+/** Polls (every 25 ms, for a minute unless `ms` says otherwise) until `file` has more than `lines` lines. */
+export async function journalPast(file: string, lines: number, ms = 60_000): Promise<void> {
+  for (let i = 0; i < ms / 25; i++) {
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8').split('\n').length > lines) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

@@ -119,8 +119,12 @@ export function adminKey(s: Pick<Sandbox['seed'], 'api_key' | 'api_secret'>): { 
 
 /** The environment that points the CLI at a sandbox with its seeded owner credentials. */
 export function sandboxEnv(s: Sandbox['seed'], configDir: string): Record<string, string> {
+  return { XCTL_CONFIG_DIR: configDir, ...sandboxCredentials(s) };
+}
+
+/** The sandbox's base URL and seeded owner credentials as XCTL_* variables (no config folder). */
+export function sandboxCredentials(s: Sandbox['seed']): Record<string, string> {
   return {
-    XCTL_CONFIG_DIR: configDir,
     XCTL_BASE_URL: s.base_url,
     XCTL_API_KEY: s.api_key,
     XCTL_API_SECRET: s.api_secret,
@@ -154,4 +158,25 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestS
       fs.rmSync(configDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A command line as argv: xctl`ads campaigns get ${id} --with-deleted`. The literal text splits on
+ * white space; each `${value}` is one argument whatever it holds (a list, one argument per item).
+ * A value glued to literal text (`--x=${v}`) throws: write it as its own argument.
+ */
+export function xctl(parts: TemplateStringsArray, ...values: Array<string | number | readonly string[]>): string[] {
+  const out: string[] = [];
+  parts.raw.forEach((raw, i) => {
+    const text = parts[i]!;
+    const glued = (i > 0 && /^\S/.test(text)) || (i < values.length && /\S$/.test(text));
+    if (glued) throw new Error(`xctl\`${parts.raw.join('${…}')}\`: a value glued to text near "${raw}"`);
+    out.push(...text.split(/\s+/).filter(Boolean));
+    if (i < values.length) {
+      const v = values[i]!;
+      if (typeof v === 'string' || typeof v === 'number') out.push(String(v));
+      else out.push(...v);
+    }
+  });
+  return out;
 }

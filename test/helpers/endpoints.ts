@@ -179,3 +179,12 @@ export function makeThrowawayCa(): ThrowawayCa | undefined {
     },
   };
 }
+
+/** A self-signed RSA certificate for `cn`, valid a day, written to dir as k.pem and c.pem (openssl). */
+export function selfSigned(dir: string, cn: string): { key: string; cert: string } {
+  const key = path.join(dir, 'k.pem');
+  const cert = path.join(dir, 'c.pem');
+  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert];
+  execFileSync('openssl', [...args, '-days', '1', '-subj', `/CN=${cn}`], { stdio: 'ignore' });
+  return { key, cert };
+}

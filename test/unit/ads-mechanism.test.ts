@@ -15,6 +15,7 @@ import type { AdsCollection, ResourceDef } from '../../src/ads/resource-types.js
 import { positionalsOf, runOperation } from '../../src/commands/ads/run.js';
 import { withBehaviour, type Behaviour } from '../../src/sandbox/ads/behaviour.js';
 import type { AdsReply, Row } from '../helpers/json.js';
+import { sandboxEnv } from '../helpers/cli.js';
 
 const BOX = '/accounts/:account_id/boxes/:box_id/widgets';
 // Made-up resources exercise the mechanism; their collections are not among the real ones.
@@ -155,15 +156,7 @@ describe('CLI side of the mechanism', () => {
     const s = sb.seed;
     const ctx = new Context({
       streams: { stdin, stdout, stderr },
-      env: {
-        XCTL_CONFIG_DIR: '/nonexistent-xctl-test',
-        XCTL_BASE_URL: s.base_url,
-        XCTL_API_KEY: s.api_key,
-        XCTL_API_SECRET: s.api_secret,
-        XCTL_ACCESS_TOKEN: s.access_token,
-        XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
-        XCTL_ACCOUNT_ID: s.account_id,
-      },
+      env: sandboxEnv(s, '/nonexistent-xctl-test'),
       globals: { output: 'json' },
     });
     return { ctx, out: () => text };

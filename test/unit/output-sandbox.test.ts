@@ -7,6 +7,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { HttpRegistry } from '../helpers/http-registry.js';
 import { outcome } from '../helpers/outcome.js';
 import { testContext, type TestContext } from '../helpers/test-context.js';
+import { sandboxCredentials } from '../helpers/cli.js';
 
 interface LineItem {
   id: string;
@@ -23,15 +24,7 @@ afterAll(() => sb.close());
 async function run(argv: string[]): Promise<string> {
   const s = sb.seed;
   const t: TestContext = testContext({
-    env: {
-      XCTL_BASE_URL: s.base_url,
-      XCTL_API_KEY: s.api_key,
-      XCTL_API_SECRET: s.api_secret,
-      XCTL_ACCESS_TOKEN: s.access_token,
-      XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
-      XCTL_ACCOUNT_ID: s.account_id,
-      XCTL_BEARER_TOKEN: undefined,
-    },
+    env: { ...sandboxCredentials(s), XCTL_BEARER_TOKEN: undefined },
   });
   try {
     await t.run(argv);

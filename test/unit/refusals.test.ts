@@ -9,53 +9,32 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpRegistry } from '../helpers/http-registry.js';
-import { outcome } from '../helpers/outcome.js';
+import { type CorpusCase, expectCorpus, outcome } from '../helpers/outcome.js';
 import { testContext } from '../helpers/test-context.js';
+import { writeBadInputs } from '../helpers/bad-input.js';
 
 let dir: string;
 const f: Record<string, string> = {};
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-refusals-'));
-  const write = (name: string, content: string | Buffer) => {
-    f[name] = path.join(dir, name + (name === 'csv' ? '.csv' : '.json'));
-    fs.writeFileSync(f[name]!, content);
-  };
-  write('empty', '');
-  write('bad', '{"name": "x",');
-  write('bin', Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from([0, 0, 255, 254, 0, 1])]));
-  write('csv', 'email\na@example.com\n');
-  const criteria = [{ targeting_type: 'LOCATION', targeting_value: '96683cc9126741d1' }];
-  write('targeting', JSON.stringify({ targeting_criteria: criteria }));
-  f.missing = path.join(dir, 'no-such-file.json');
+  Object.assign(f, writeBadInputs(dir));
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-interface Case {
-  args: string[];
-  code: number;
-  /** What the error line must say. */
-  re: RegExp;
-  env?: Record<string, string>;
-}
+type Case = CorpusCase;
 
 /** Runs each case in a fresh context; none may send a request (the registry has no stub). */
 async function corpus(cases: Case[]): Promise<void> {
-  for (const c of cases) {
-    const reg = new HttpRegistry();
-    const t = testContext({ transport: reg, env: c.env });
-    try {
-      const o = await outcome(t.run(c.args));
-      const label = `xctl ${c.args.join(' ')}: ${JSON.stringify(o)}`;
-      expect(o.code, label).toBe(c.code);
-      expect(o.error, label).toMatch(c.re);
-      expect(o.error, label).not.toContain('\n');
+  let reg = new HttpRegistry();
+  await expectCorpus(
+    cases,
+    (c) => testContext({ transport: (reg = new HttpRegistry()), env: c.env }),
+    (t, label, o) => {
       expect(o.hint ?? '', label).not.toContain('\n');
       expect(reg.requests, label).toEqual([]);
       expect(t.stdout(), label).toBe('');
-    } finally {
-      t.cleanup();
-    }
-  }
+    },
+  );
 }
 
 const long = 'x'.repeat(5000);

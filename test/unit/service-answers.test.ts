@@ -4,11 +4,12 @@
 // The real process's printing of such errors (one line, a hint, no stack) and `audiences upload`
 // (its hashing workers run from the bundle) are in test/e2e/safety-input.test.ts.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { outcome } from '../helpers/outcome.js';
+import { type CorpusCase, expectCorpus } from '../helpers/outcome.js';
 import { testContext } from '../helpers/test-context.js';
+import { startHtmlServer } from '../helpers/bad-input.js';
+import { sandboxCredentials } from '../helpers/cli.js';
 
 let sb: Sandbox;
 let html: http.Server;
@@ -16,55 +17,18 @@ let htmlUrl: string;
 beforeAll(async () => {
   sb = await startSandbox();
   // Every path answers an HTML page, or (under /garbage) truncated JSON.
-  html = http.createServer((req, res) => {
-    if (req.url?.includes('garbage')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end('{"data": [1, 2,');
-    }
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>');
-  });
-  await new Promise<void>((r) => html.listen(0, '127.0.0.1', r));
-  htmlUrl = `http://127.0.0.1:${(html.address() as AddressInfo).port}`;
+  ({ server: html, url: htmlUrl } = await startHtmlServer());
 });
 afterAll(async () => {
   html.close();
   await sb.close();
 });
 
-interface Case {
-  args: string[];
-  code: number;
-  re: RegExp;
-  env?: Record<string, string>;
-}
-
 /** Each case in-process with the sandbox's owner credentials (a fresh store each: no cached bearer). */
-async function corpus(cases: Case[]): Promise<void> {
-  const s = sb.seed;
-  for (const c of cases) {
-    const t = testContext({
-      env: {
-        XCTL_BASE_URL: s.base_url,
-        XCTL_API_KEY: s.api_key,
-        XCTL_API_SECRET: s.api_secret,
-        XCTL_ACCESS_TOKEN: s.access_token,
-        XCTL_ACCESS_TOKEN_SECRET: s.access_token_secret,
-        XCTL_ACCOUNT_ID: s.account_id,
-        XCTL_BEARER_TOKEN: undefined,
-        ...c.env,
-      },
-    });
-    try {
-      const o = await outcome(t.run(c.args));
-      const label = `xctl ${c.args.join(' ')}: ${JSON.stringify(o)}`;
-      expect(o.code, label).toBe(c.code);
-      expect(o.error, label).toMatch(c.re);
-      expect(o.error, label).not.toContain('\n');
-    } finally {
-      t.cleanup();
-    }
-  }
+async function corpus(cases: CorpusCase[]): Promise<void> {
+  await expectCorpus(cases, (c) =>
+    testContext({ env: { ...sandboxCredentials(sb.seed), XCTL_BEARER_TOKEN: undefined, ...c.env } }),
+  );
 }
 
 describe('unknown ids: the 404 (or 403) becomes one line, exit 1 (3 for an account)', () => {
