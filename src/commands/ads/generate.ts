@@ -64,6 +64,8 @@ export function operationDecl(
   if (op.body === 'json') options.push(['--file <path>', 'JSON body: a file, or - for stdin (required)']);
   else options.push(...moneyOptions(op, options));
   options.push(...writeOptions(r, op));
+  if (op.output === 'stats')
+    options.push(['--chart', 'draw a line chart per metric on a terminal (the data as usual when piped)']);
   if (op.kind === 'list' && op.method === 'GET') {
     options.push(['--all', 'follow next_cursor through every page']);
     options.push(['--limit <n>', 'stop after n records (follows pages)']);

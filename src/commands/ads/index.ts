@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { RESOURCES } from '../../ads/resources.js';
 import { addResource } from './generate.js';
 import type { OperationHooks } from './run.js';
+import { register as registerReport } from './report.js';
 import { registerJobVerbs } from './stats-jobs.js';
 
 const GROUPS: Record<string, string> = {
@@ -45,4 +46,5 @@ export function register(ads: Command, operands?: string[]): void {
   // The stats job verbs around the endpoints: get, wait, download (src/commands/ads/stats-jobs.ts).
   if (only === undefined || only === 'stats')
     registerJobVerbs(nouns.get('job')!, RESOURCES.find((r) => r.name === 'stats')!.columns);
+  registerReport(ads);
 }

@@ -105,6 +105,8 @@ export interface OperationOptions {
   ifExists?: string;
   /** Currency twins of micro flags (`--daily-budget 30.00`) by spec name: money-flags.ts. */
   money?: Record<string, string>;
+  /** Stats: line charts on a terminal instead of the table. */
+  chart?: boolean;
 }
 
 /**
@@ -138,6 +140,7 @@ export function operationOptions(
     ...(typeof opts.file === 'string' ? { file: opts.file } : {}),
     ...(opts.dryRun === true ? { dryRun: true } : {}),
     ...(typeof opts.ifExists === 'string' ? { ifExists: opts.ifExists } : {}),
+    ...(opts.chart === true ? { chart: true } : {}),
   };
 }
 
@@ -311,7 +314,7 @@ export async function runOperation(
     await hooks.onError?.(ctx, e, o);
     throw duplicateFromService(e) ?? e;
   }
-  if (op.output === 'stats') return printStats(ctx, res.data as StatsEnvelope, columns);
+  if (op.output === 'stats') return printStats(ctx, res.data as StatsEnvelope, columns, { chart: !!o.chart });
   const data = await received(res.data?.data);
   if (Array.isArray(data)) await printList(ctx.io, settings, asRecords(data), { columns });
   else await printOne(ctx.io, settings, (data ?? {}) as Rec, { columns });
