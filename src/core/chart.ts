@@ -108,7 +108,7 @@ export function lineChart(s: ChartSeries, layout: ChartLayout): string[] {
   const max = present.length ? Math.max(...present) : 0;
   const min = present.length ? Math.min(...present) : 0;
   const top = s.format(max);
-  const bottom = s.format(min);
+  const bottom = max === min ? '' : s.format(min); // a flat series: one value, labelled once
   const labelW = Math.max(top.length, bottom.length);
   const axis = layout.unicode
     ? { tick: '┤', bar: '│', origin: '└', rule: '─' }

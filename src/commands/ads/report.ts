@@ -343,8 +343,7 @@ function commandLine(o: ReportOptions): string {
 
 export async function reportRun(ctx: Context, o: ReportOptions): Promise<void> {
   const settings = await ctx.output();
-  if (settings.format !== undefined && settings.format !== 'json')
-    throw new UsageError('ads report writes HTML, or its data with -o json', { flag: '--output' });
+  // HTML is the report; -o json (or --jq) gives its data. A table or tsv has no meaning here.
   const r = await collectReport(ctx, o);
   if (settings.format === 'json' || settings.jq !== undefined) return printJson(ctx.io, settings, r);
   const html = reportHtml(r, commandLine(o));
