@@ -82,6 +82,9 @@ export class Progress {
   private timer?: NodeJS.Timeout;
   private readonly mode: 'bar' | 'json' | 'off';
   private lastLen = 0;
+  /** A run's record (io.progressSink): sampled on its own timer, whatever is drawn. */
+  private sampler?: NodeJS.Timeout;
+  private sample?: () => void;
 
   constructor(
     private io: IO,
@@ -93,6 +96,12 @@ export class Progress {
     enabled = true,
   ) {
     this.mode = !enabled || !io.progressEnabled || io.quiet ? 'off' : io.isStderrTTY ? 'bar' : 'json';
+    const sink = io.progressSink;
+    if (sink) {
+      this.sample = () => sink(this.snap());
+      this.sampler = setInterval(this.sample, 500);
+      this.sampler.unref();
+    }
     if (this.mode !== 'off') {
       this.timer = setInterval(() => this.render(), this.mode === 'bar' ? 200 : intervalMs);
       this.timer.unref();
@@ -129,6 +138,8 @@ export class Progress {
   }
 
   stop(): void {
+    if (this.sampler) clearInterval(this.sampler);
+    this.sample?.();
     if (this.timer) clearInterval(this.timer);
     if (this.mode === 'bar' && this.lastLen) {
       this.render();

@@ -50,6 +50,11 @@ export class IO {
    */
   readonly automation: boolean;
   private secrets = new Set<string>();
+  /**
+   * Set by a command that keeps a record of a long run (`--report`): the upload's progress
+   * hands it a snapshot every half second and at the end, drawn on screen or not.
+   */
+  progressSink?: (s: { elapsedMs: number; read: number; acknowledged: number }) => void;
 
   constructor(streams: IOStreams, opts: IOOptions = {}) {
     this.streams = streams;

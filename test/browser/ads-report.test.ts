@@ -100,6 +100,65 @@ describe('ads report in a real browser', () => {
   );
 });
 
+describe('audiences upload --report in a real browser', () => {
+  (haveChromium ? it : it.skip)(
+    haveChromium
+      ? "the page's sizes, acknowledged count and rejected lines equal the service's and the file's"
+      : 'SKIPPED: /usr/bin/chromium is not installed',
+    async () => {
+      const dir = tempDir('xctl-report-');
+      const profile = tempDir('xctl-chromium-');
+      t.dirs.push(dir, profile);
+      const made = await t.run(xctl`audiences create --name ${'Report audience'} --json`);
+      const id = (JSON.parse(made.stdout) as { id: string }).id;
+      const lines = ['email,name'];
+      for (let i = 0; i < 6000; i++) lines.push(`person${i}@example.com,P${i}`);
+      lines.splice(101, 0, 'not-an-email,x'); // line 102
+      lines.splice(4001, 0, 'two@@example.com,y'); // line 4002
+      const input = path.join(dir, 'crm.csv');
+      fs.writeFileSync(input, `${lines.join('\n')}\n`);
+      const report = path.join(dir, 'upload.html');
+      const size = async () =>
+        (JSON.parse((await t.run(xctl`audiences get ${id} --json audience_size`)).stdout) as { audience_size: number })
+          .audience_size;
+      const before = await size();
+      const r = await t.run(
+        xctl`audiences upload ${id} ${input} --column email=email --batch-size 500 --concurrency 1 --report ${report} --json`,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout) as { acknowledged: number; rejected: number };
+      expect(summary).toMatchObject({ acknowledged: 6000, rejected: 2 });
+      expect(r.stderr).toContain(`written to ${path.join(dir, 'upload.rejects.csv')}`);
+      const after = await size();
+
+      const context = await launchChromium(profile);
+      try {
+        const page = context.pages()[0] ?? (await context.newPage());
+        await page.goto(`file://${report}`);
+        const value = async (sel: string) => Number(await page.locator(sel).getAttribute('data-value'));
+        expect(await value('#size-before')).toBe(before);
+        expect(await value('#size-after')).toBe(after);
+        expect(after - before).toBe(6000);
+        expect(await page.locator('tr[data-key="acknowledged"] td').nth(1).textContent()).toBe('6000');
+        const acked = await page.$$eval('circle.point[data-series="acknowledged"]', (els) =>
+          els.map((e) => Number(e.getAttribute('data-value'))),
+        );
+        expect(acked.at(-1)).toBe(6000); // the last sample is taken when the run ends
+        expect(acked).toEqual([...acked].sort((a, b) => a - b));
+        const rejected = await page.$$eval('table.rejects tbody tr', (rows) =>
+          rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent)),
+        );
+        expect(rejected.map((x) => x[0])).toEqual(['102', '4002']);
+        fs.mkdirSync(OUT, { recursive: true });
+        await page.screenshot({ path: path.join(OUT, 'audience-upload-report.png'), fullPage: true });
+      } finally {
+        await context.close();
+      }
+    },
+    120_000,
+  );
+});
+
 /** The seven days from start, as the report labels them. */
 async function reportDays(start: string): Promise<string[]> {
   const { daysBetween } = await import('../../src/commands/ads/report.js');

@@ -18,6 +18,7 @@ import { testContext, type TestContext } from '../helpers/test-context.js';
 const CALLS: Record<string, string[]> = {
   'auth set': [],
   __complete: ['GET'],
+  'ads report': ['GET'],
   'auth login': ['POST'],
   'auth logout': ['POST'],
   'auth app-token': ['POST'],

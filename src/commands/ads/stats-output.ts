@@ -154,12 +154,15 @@ async function printStatsCharts(ctx: Context, env: StatsEnvelope, fields?: strin
   const keys = [...new Set(rows.map((r) => `${String(r.id)}\u0000${String(r.segment ?? '')}`))];
   const out: string[] = [`times in ${tz}${currency ? `; money in ${currency}` : ''}`];
   for (const key of keys) {
-    const [id, segment] = key.split('\u0000') as [string, string];
+    const [id = '', segment = ''] = key.split('\u0000');
     const mine = rows.filter((r) => String(r.id) === id && String(r.segment ?? '') === segment);
     for (const m of metrics) {
       if (!mine.some((r) => typeof r[m] === 'number')) continue;
       const money = m === 'billed_charge_local_micro';
-      const values = mine.map((r) => (typeof r[m] === 'number' ? (r[m] as number) : null));
+      const values = mine.map((r) => {
+        const v = r[m];
+        return typeof v === 'number' ? v : null;
+      });
       const name = money ? 'billed spend' : m.replace(/_/g, ' ');
       out.push(
         '',

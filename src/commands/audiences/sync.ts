@@ -11,6 +11,7 @@ import { ADS_ID } from '../../contract/ids.js';
 import { inputOptions, parseInputFlags, positiveInt, refuseBinary, type InputFlags } from './input-flags.js';
 import { resolveStateDir, STATE_DIR_OPTION } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
+import { REPORT_OPTION, withRunReport } from './run-report.js';
 import { readSavedPlan, writeSavedPlan } from './saved-plan.js';
 import type { SavedPlanCheck } from '../../audiences/sync.js';
 
@@ -28,6 +29,7 @@ export interface SyncFlags extends InputFlags {
   maxRemoves?: string;
   out?: string;
   apply?: string;
+  report?: string;
 }
 
 export interface SyncCommandOptions extends SyncFlags {
@@ -85,6 +87,7 @@ export function register(audiences: Command, runF = audiencesSync): void {
         '--apply <plan.json>',
         'send exactly a plan saved by --plan --out; refused (exit 2, nothing sent) if the input or the snapshot changed since',
       ],
+      REPORT_OPTION,
     ],
     run: (ctx, flags, [audienceId, file]) => runF(ctx, { ...flags, audienceId, file }),
   });
@@ -213,31 +216,44 @@ export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Pr
   await refuseBinary(o.file);
   const { runSync, planExit, SYNC_FIELDS } = await import('../../audiences/sync.js');
   const configDir = stateDir ?? (await ctx.store()).folder('the sync snapshot');
-  const summary = await withPartialSummary(ctx, SYNC_FIELDS, () =>
-    runSync(ctx, {
-      audienceId: o.audienceId,
-      accountId,
-      profile,
-      configDir,
-      input: o.file,
-      format: o.format as never,
-      columns,
-      hashed: !!o.hashed,
-      defaultCountry,
-      batchSize,
-      concurrency,
-      rejects: o.rejects,
-      plan: !!o.plan,
-      rebuild: !!o.rebuild,
-      refresh: !!o.refresh,
-      fromUpload: o.fromUpload,
-      lenientQuotes: !!o.lenientQuotes,
-      gate,
-      stateDir,
-      adopt: !!o.adopt,
-      maxRemoves: o.maxRemoves,
-      expect: saved.check,
-    }),
+  const report = {
+    file: o.report,
+    kind: 'sync' as const,
+    accountId,
+    audienceId: o.audienceId,
+    listId: o.audienceId,
+    input: o.file,
+    rejects: o.rejects,
+    sendsNothing: !!o.plan,
+    others: [o.out, o.apply],
+  };
+  const summary = await withRunReport(ctx, report, (rejects) =>
+    withPartialSummary(ctx, SYNC_FIELDS, () =>
+      runSync(ctx, {
+        audienceId: o.audienceId,
+        accountId,
+        profile,
+        configDir,
+        input: o.file,
+        format: o.format as never,
+        columns,
+        hashed: !!o.hashed,
+        defaultCountry,
+        batchSize,
+        concurrency,
+        rejects,
+        plan: !!o.plan,
+        rebuild: !!o.rebuild,
+        refresh: !!o.refresh,
+        fromUpload: o.fromUpload,
+        lenientQuotes: !!o.lenientQuotes,
+        gate,
+        stateDir,
+        adopt: !!o.adopt,
+        maxRemoves: o.maxRemoves,
+        expect: saved.check,
+      }),
+    ),
   );
   if (o.plan && o.out !== undefined) savePlan(ctx, o.out, o, { accountId, profile, stateDir, summary });
   await printOne(ctx.io, await ctx.output(), { ...summary }, { columns: SYNC_FIELDS, knownFields: SYNC_FIELDS });

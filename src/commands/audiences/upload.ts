@@ -27,6 +27,7 @@ import {
 } from './input-flags.js';
 import { resolveStateDir, STATE_DIR_OPTION } from './state-dir.js';
 import { withPartialSummary } from './partial.js';
+import { REPORT_OPTION, type RunReportInfo, withRunReport } from './run-report.js';
 import { isOneOf } from '../../contract/guards.js';
 
 export interface UploadFlags extends InputFlags {
@@ -43,6 +44,7 @@ export interface UploadFlags extends InputFlags {
   strictRows?: boolean;
   maxRejectRate?: string;
   stateDir?: string;
+  report?: string;
 }
 
 type Target = UploadTarget;
@@ -101,6 +103,7 @@ function uploadOptions(target: Target) {
     ],
     STATE_DIR_OPTION,
     GATE_OPTION,
+    REPORT_OPTION,
   ] as const;
 }
 
@@ -137,6 +140,21 @@ function checkTimes(ctx: Context, f: UploadOptions): number | undefined {
   const input = operationInput({ delete: f.delete, effective_at: f.effectiveAt, expires_at: f.expiresAt });
   checkInput(UPLOAD_ENDPOINTS[f.target], input, {}, { now: ctx.clock.now() });
   return f.effectiveAt !== undefined ? parseIsoTime(f.effectiveAt, { loose: true }) : undefined;
+}
+
+/** What --report needs to know of the run. */
+function reportInfo(f: UploadOptions, accountId: string): RunReportInfo {
+  return {
+    file: f.report,
+    kind: 'upload',
+    accountId,
+    audienceId: f.target === 'custom_audience' ? f.listId : undefined,
+    listId: f.listId,
+    input: f.input,
+    rejects: f.rejects,
+    sendsNothing: !!f.dryRun,
+    others: [f.out, f.journal],
+  };
 }
 
 /** Checks every flag, then runs the pipeline and prints the summary. */
@@ -193,32 +211,34 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     f.journal,
   );
   const { runUpload } = await import('../../audiences/pipeline.js');
-  const summary = await withPartialSummary(ctx, SUMMARY_FIELDS, () =>
-    runUpload(ctx, {
-      target,
-      accountId,
-      listId,
-      input,
-      format: f.format as never,
-      columns: colReq,
-      allowedTypes: allowed ? [...allowed] : undefined,
-      hashed: !!f.hashed,
-      defaultCountry,
-      operation: f.delete ? 'Delete' : 'Update',
-      effectiveAt: eff !== undefined ? f.effectiveAt : undefined,
-      expiresAt: f.expiresAt,
-      batchSize,
-      concurrency,
-      dryRun: !!f.dryRun,
-      out: f.out,
-      journal: f.journal,
-      restart: !!f.restart,
-      rejects: f.rejects,
-      strictRows: !!f.strictRows,
-      lenientQuotes: !!f.lenientQuotes,
-      gate,
-      stateDir: resolveStateDir(ctx, f.stateDir),
-    }),
+  const summary = await withRunReport(ctx, reportInfo(f, accountId), (rejects) =>
+    withPartialSummary(ctx, SUMMARY_FIELDS, () =>
+      runUpload(ctx, {
+        target,
+        accountId,
+        listId,
+        input,
+        format: f.format as never,
+        columns: colReq,
+        allowedTypes: allowed ? [...allowed] : undefined,
+        hashed: !!f.hashed,
+        defaultCountry,
+        operation: f.delete ? 'Delete' : 'Update',
+        effectiveAt: eff !== undefined ? f.effectiveAt : undefined,
+        expiresAt: f.expiresAt,
+        batchSize,
+        concurrency,
+        dryRun: !!f.dryRun,
+        out: f.out,
+        journal: f.journal,
+        restart: !!f.restart,
+        rejects,
+        strictRows: !!f.strictRows,
+        lenientQuotes: !!f.lenientQuotes,
+        gate,
+        stateDir: resolveStateDir(ctx, f.stateDir),
+      }),
+    ),
   );
   await printOne(
     ctx.io,
