@@ -243,8 +243,26 @@ export function findQuoteFault(
   delimiter: number,
   rowLike?: (line: string) => boolean,
 ): QuoteFault | undefined {
+  const r = scanQuotes(buf, delimiter, rowLike, { first: true, opens: true, final: true });
+  return typeof r === 'number' ? undefined : r;
+}
+
+/**
+ * findQuoteFault on a piece of a file read as it comes (not whole records): a fault, or where
+ * to go on from (the first quote whose field may run past the piece; the piece's length when
+ * none does). `first`: the piece starts the file; `opens`: a quote at its start opens a field
+ * (the file's start, a field's start: the previous piece's answer, or a piece after a newline
+ * or a delimiter); `final`: it ends the file. Lines are counted from the piece's start.
+ */
+export function scanQuotes(
+  buf: Uint8Array,
+  delimiter: number,
+  rowLike: ((line: string) => boolean) | undefined,
+  at: { first: boolean; opens: boolean; final: boolean },
+): QuoteFault | number {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  const start = at.first && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  const final = at.final;
   const newlines = (from: number, to: number) => {
     let n = 0;
     for (let i = b.indexOf(10, from); i >= 0 && i < to; i = b.indexOf(10, i + 1)) n++;
@@ -257,8 +275,8 @@ export function findQuoteFault(
   let pos = start;
   for (;;) {
     const q = b.indexOf(34, pos);
-    if (q < 0) return undefined;
-    if (!(q === start || b[q - 1] === 10 || b[q - 1] === delimiter)) {
+    if (q < 0) return b.length;
+    if (!(q === start ? at.opens : b[q - 1] === 10 || b[q - 1] === delimiter)) {
       pos = q + 1; // a quote inside an unquoted field is text
       continue;
     }
@@ -273,6 +291,9 @@ export function findQuoteFault(
       close = c;
       break;
     }
+    // Not final: the field may close (or its closing quote be half of a doubled one, or be
+    // followed by text) in what comes next.
+    if (!final && (close < 0 || close + 1 >= b.length)) return q;
     if (close < 0) return { line: lineAt(q), kind: 'unclosed', lines: newlines(q, b.length) + 1 };
     if (nl < q) {
       nl = b.indexOf(10, q);
