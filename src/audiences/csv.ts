@@ -259,6 +259,8 @@ export function scanQuotes(
   delimiter: number,
   rowLike: ((line: string) => boolean) | undefined,
   at: { first: boolean; opens: boolean; final: boolean },
+  /** Set when a quoted field holds a line break (else every newline ends a record). */
+  seen?: { multiLine: boolean },
 ): QuoteFault | number {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   const start = at.first && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
@@ -301,6 +303,7 @@ export function scanQuotes(
     }
     pos = close + 1;
     if (nl > close) continue; // on one line: nothing to check
+    if (seen) seen.multiLine = true;
     const breaks = newlines(q, close);
     if (breaks > MAX_FIELD_LINES) return { line: lineAt(q), kind: 'too-long', lines: breaks + 1 };
     const after = b[close + 1];

@@ -128,8 +128,12 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       lenientQuotes: o.lenientQuotes,
       width: plan.cells?.length,
     };
-    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv'))
-      await prescanQuotes(o.input, cfg);
+    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv')) {
+      // No quoted field holds a line break: every newline ends a record, and chunks are cut at
+      // the last one without looking at quotes (a file changed since cut inside a field would
+      // stop at a quote fault, not lose a row).
+      if (!(await prescanQuotes(o.input, cfg)).multiLine) quoteAware.value = false;
+    }
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -328,13 +332,14 @@ export function csvCell(s: string): string {
  * never closed anywhere in the file is exit 2 with nothing sent, not a run stopped half way.
  * The file is read as it comes, each quote searched once (a field that may run past a piece is
  * searched again with the next); a fault, or a field longer than a record may be, is read again
- * cut as the run cuts it, which names it.
+ * cut as the run cuts it, which names it. Says whether a quoted field holds a line break.
  */
-export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<void> {
+export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<{ multiLine: boolean }> {
   const delimiter = cfg.format === 'tsv' ? '\t' : ',';
   const d = delimiter.charCodeAt(0);
   const rowLike = rowLikeTest(cfg.columns, delimiter, cfg.width);
-  if (!(await hasQuote(file))) return;
+  const seen = { multiLine: false };
+  if (!(await hasQuote(file))) return seen;
   let suspect = false;
   const fh = await fs.promises.open(file, 'r');
   try {
@@ -349,7 +354,7 @@ export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise
       const read = block.subarray(0, bytesRead);
       const piece = carry ? (final ? carry : Buffer.concat([carry, read])) : read;
       const opens = first || carry !== undefined || last === 10 || last === d;
-      const r = scanQuotes(piece, d, rowLike, { first, opens, final });
+      const r = scanQuotes(piece, d, rowLike, { first, opens, final }, seen);
       first = false;
       last = piece[piece.length - 1]!;
       if (typeof r !== 'number') {
@@ -366,7 +371,11 @@ export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise
   } finally {
     await fh.close();
   }
-  if (suspect) await namedQuoteFault(file, d, rowLike);
+  if (suspect) {
+    await namedQuoteFault(file, d, rowLike);
+    seen.multiLine = true; // (no fault after all: a field longer than a piece)
+  }
+  return seen;
 }
 
 /** The first quote fault of a file, read in the run's chunks: exit 2 naming it (if there is one). */
