@@ -276,7 +276,7 @@ class EmailSink {
   constructor(
     readonly out: ByteOut,
     private readonly r: ChunkResult,
-    private readonly name: string,
+    readonly name: string,
   ) {}
 
   /**
@@ -446,18 +446,8 @@ function csvEmails(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Arr
       let j: number;
       if (b[pos] === 34) {
         // a quoted field: to its closing quote (a doubled quote is one quote of the value)
-        let close = -1;
-        let doubled = false;
-        for (let k = pos + 1; ; ) {
-          const q = b.indexOf(34, k);
-          if (q < 0) break;
-          if (b[q + 1] !== 34) {
-            close = q;
-            break;
-          }
-          doubled = true;
-          k = q + 2;
-        }
+        const close = closingQuote(b, pos);
+        const doubled = hadDoubled;
         if (close < 0) return bail(sink, spares);
         let breaks = 0;
         while (nl < close) {
@@ -467,12 +457,7 @@ function csvEmails(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Arr
         if (breaks > 0) {
           line += breaks;
           r.joined += breaks;
-          if (strict) {
-            const next = b[close + 1];
-            const ends = close + 1 >= len || next === d || next === 10 || next === 13;
-            if (breaks > MAX_FIELD_LINES || !ends) return bail(sink, spares);
-            if (rowLike && rowInside(unquote(b, pos + 1, close, doubled), rowLike)) return bail(sink, spares);
-          }
+          if (strict && overLines(b, pos, close, breaks, d, rowLike)) return bail(sink, spares);
         }
         // relaxed: anything between the closing quote and the delimiter is kept (a \r before
         // the line's end aside)
@@ -504,23 +489,7 @@ function csvEmails(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Arr
       pos++; // the newline
       line++;
     }
-    // the email cell: trimmed of ASCII white space (and \r) by index
-    if (vs >= 0) {
-      while (vs < ve && isAsciiSpace(b[vs]!)) vs++;
-      while (ve > vs && isAsciiSpace(b[ve - 1]!)) ve--;
-    }
-    if (blank && (vstr !== undefined ? vstr.trim() !== '' : vs < ve && !cellBlank(b, vs, ve))) blank = false;
-    if (blank) {
-      r.blank++;
-      continue;
-    }
-    r.read++;
-    r.values++;
-    if (vstr === undefined && vs < ve) {
-      if (sink.add(b, vs, ve, startLine)) continue;
-      vstr = b.toString('utf8', vs, ve);
-    }
-    emailCell(vstr ?? '', startLine, col.name, r, sink);
+    emailRecord(b, vs, ve, vstr, blank, startLine, r, sink);
   }
   sink.flush();
   r.frags = sink.out.done();
@@ -529,6 +498,67 @@ function csvEmails(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Arr
 }
 
 const orLen = (i: number, len: number) => (i < 0 ? len : i);
+
+/** Set by closingQuote: the field holds a doubled quote. */
+let hadDoubled = false;
+
+/** The closing quote of the quoted field opened at `open`, or -1 when the input ends first. */
+function closingQuote(b: Buffer, open: number): number {
+  hadDoubled = false;
+  for (let k = open + 1; ; ) {
+    const q = b.indexOf(34, k);
+    if (q < 0 || b[q + 1] !== 34) return q;
+    hadDoubled = true;
+    k = q + 2;
+  }
+}
+
+/**
+ * A quoted field over `breaks` lines that the strict reading refuses (scanDelimited's faults):
+ * too many lines, text after its closing quote, or a line inside it that reads as a row.
+ */
+function overLines(
+  b: Buffer,
+  open: number,
+  close: number,
+  breaks: number,
+  d: number,
+  rowLike: ((line: string) => boolean) | undefined,
+): boolean {
+  const next = b[close + 1];
+  const ends = close + 1 >= b.length || next === d || next === 10 || next === 13;
+  if (breaks > MAX_FIELD_LINES || !ends) return true;
+  return !!rowLike && rowInside(unquote(b, open + 1, close, hadDoubled), rowLike) > 0;
+}
+
+/**
+ * A record's end: counted as blank, or its email cell read (bytes [vs, ve), or `vstr` when it
+ * had to be unescaped; vs < 0 and no vstr: the record has no such cell).
+ */
+function emailRecord(
+  b: Buffer,
+  vs: number,
+  ve: number,
+  vstr: string | undefined,
+  blank: boolean,
+  line: number,
+  r: ChunkResult,
+  sink: EmailSink,
+): void {
+  // trimmed of ASCII white space (and \r) by index
+  if (vs >= 0) {
+    while (vs < ve && isAsciiSpace(b[vs]!)) vs++;
+    while (ve > vs && isAsciiSpace(b[ve - 1]!)) ve--;
+  }
+  if (blank && (vstr !== undefined ? vstr.trim() === '' : vs >= ve || cellBlank(b, vs, ve))) return void r.blank++;
+  r.read++;
+  r.values++;
+  if (vstr === undefined && vs < ve) {
+    if (sink.add(b, vs, ve, line)) return;
+    vstr = b.toString('utf8', vs, ve);
+  }
+  emailCell(vstr ?? '', line, sink.name, r, sink);
+}
 
 /** An email cell by the string rules (emitRow's, with prepare): a cell that is not plain ASCII. */
 function emailCell(raw: string, line: number, name: string, r: ChunkResult, sink: EmailSink): void {
