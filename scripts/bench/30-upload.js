@@ -1,7 +1,8 @@
 // Audience upload: dry-run records/s for 2,000,000 emails beside two single-threaded Python
 // hashlib scripts, one doing the same normalization (with xctl's email pattern), one the simplest
 // a user would write (alternated, medians);
-// end-to-end records/s against the sandbox on loopback; peak RSS for 10,000,000 rows.
+// end-to-end records/s against the sandbox on loopback at the default request size, and what the
+// service's 1500 requests a minute allow per account at that size; peak RSS for 10,000,000 rows.
 // Inputs are generated into a temp dir, never into the repo.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,6 +75,7 @@ export default async function ({ root, log }) {
     const sb = await startSandbox({});
     const e2eRuns = [];
     const e2eRss = [];
+    let e2eBatches = 0;
     // CPU seconds of each side: the client's from /usr/bin/time, the sandbox's as this process's
     // own (it does nothing else while the upload runs).
     const clientCpu = [];
@@ -103,26 +105,11 @@ export default async function ({ root, log }) {
           created_at: now,
           updated_at: now,
         });
-        // 50,000 users per request (3.9 MB, inside the 5,000,000-byte limit): at the default 2500
-        // the 1500 requests/min limit alone would cap any client at 62,500 users/s.
+        // The default request: as many users as fit in 4,900,000 bytes (about 62,000 emails).
         const cpu0 = process.cpuUsage();
         const r = await timed(
           process.execPath,
-          [
-            bin,
-            'audiences',
-            'upload',
-            id,
-            small,
-            '--type',
-            'email',
-            '--batch-size',
-            '50000',
-            '--no-progress',
-            '-o',
-            'json',
-            '--restart',
-          ],
+          [bin, 'audiences', 'upload', id, small, '--type', 'email', '--no-progress', '-o', 'json', '--restart'],
           sEnv,
         );
         const cpu = process.cpuUsage(cpu0);
@@ -130,6 +117,7 @@ export default async function ({ root, log }) {
         if (r.cpuS !== undefined) clientCpu.push(r.cpuS);
         const size = sb.app.state.collection('custom_audiences').get(id).audience_size;
         if (size !== N) throw new Error(`e2e upload left audience_size ${size}, expected ${N}`);
+        e2eBatches = JSON.parse(r.out).batches;
         e2eRuns.push(r.ms);
         if (r.rssKb) e2eRss.push(r.rssKb / 1024);
       }
@@ -137,6 +125,13 @@ export default async function ({ root, log }) {
       await sb.close();
     }
     const e2eRate = N / (median(e2eRuns) / 1000);
+    // At the service's real limit (1500 upload requests a minute per account, which the sandbox
+    // enforces too; the bench's own runs stay under it): what one account can be sent. A full
+    // default request holds the users whose fragments ({"email":["<64 hex>"]}, 79 bytes) fit in
+    // UPLOAD_BODY_BYTES with the operation around them (50 bytes).
+    const { UPLOAD_BODY_BYTES } = await import(path.join(root, 'dist/contract/audience-users.js'));
+    const perRequest = Math.floor((UPLOAD_BODY_BYTES - 50) / 79);
+    const perAccount = (perRequest * 1500) / 60;
     const e2eRssMb = e2eRss.length ? Math.max(...e2eRss) : undefined;
     log(
       `end to end against the sandbox: ${fmt(e2eRate)} (${(e2eRate / dryRate).toFixed(2)}x the dry-run rate; audience_size checked; client peak RSS ${e2eRssMb ? e2eRssMb.toFixed(0) + ' MB' : 'n/a'})`,
@@ -211,17 +206,24 @@ export default async function ({ root, log }) {
         : []),
       {
         // What this measures: the real CLI (journal, OAuth 1.0a signing, retries armed, default
-        // --concurrency 4) posting 40 requests of 50,000 users (3.9 MB each, inside the 5,000,000-byte
-        // limit) over loopback to the sandbox, which runs in the bench's own process and so shares the
-        // cores with the client; the sandbox parses and stores every digest, and audience_size is checked.
-        name: 'end to end against the sandbox on loopback (sandbox in the bench process, same cores), 2,000,000 emails, --batch-size 50000 = 40 requests of 3.9 MB (median of 2)',
+        // --concurrency 4) posting its default requests (one operation of as many users as fit in
+        // 4,900,000 bytes) over loopback to the sandbox, which runs in the bench's own process and
+        // so shares the cores with the client; the sandbox parses and stores every digest, and
+        // audience_size is checked.
+        name: `end to end against the sandbox on loopback (sandbox in the bench process, same cores), 2,000,000 emails, the default requests: ${e2eBatches} of about 4.9 MB (median of 2)`,
         value: fmt(e2eRate),
+        target: '≥ 1.00M records/s',
+        met: e2eRate >= 1e6,
       },
       {
         name: 'end to end / dry run',
         value: `${(e2eRate / dryRate).toFixed(2)}x`,
         target: '≥ 0.6x',
         met: e2eRate / dryRate >= 0.6,
+      },
+      {
+        name: `at the service's limit of 1500 upload requests a minute per account: ${perRequest.toLocaleString('en-US')} single-email users per full default request`,
+        value: `${(perAccount / 1e6).toFixed(2)}M users/s per account (a 10,000,000-user list: ${Math.ceil(10_000_000 / perRequest)} requests, ${((10_000_000 / perAccount) | 0) + 1} s of the limit); requests of 2500 users: 0.06M/s`,
       },
       {
         name: 'end to end, CPU seconds per 1,000,000 records: the CLI (all threads) / the sandbox (median of 2)',

@@ -41,3 +41,28 @@ export function timed(cmd, args, env = process.env, okCodes = [0]) {
     });
   });
 }
+
+/**
+ * A CRM export of n rows: Name, Email, Phone, Notes. Emails as in writeEmails; one note in three
+ * is quoted, holding commas and doubled quotes; one in fifty is empty.
+ */
+export function writeCrm(file, n, from = 0) {
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, 'Name,Email,Phone,Notes\n');
+  const block = 100_000;
+  for (let i = from; i < from + n; i += block) {
+    let s = '';
+    for (let j = i; j < Math.min(from + n, i + block); j++) {
+      const email = j % 7 === 0 ? ` First.Last${j}@Example.COM ` : `user${j}@example.com`;
+      const note =
+        j % 50 === 0
+          ? ''
+          : j % 3 === 0
+            ? `"Met at expo, booth ${j % 97}; said ""call me"", prefers email"`
+            : `customer since ${2000 + (j % 25)}`;
+      s += `Person ${j},${email},+1 415 555 ${String(j % 10000).padStart(4, '0')},${note}\n`;
+    }
+    fs.writeSync(fd, s);
+  }
+  fs.closeSync(fd);
+}

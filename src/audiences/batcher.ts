@@ -52,6 +52,8 @@ export class Batcher {
   private users = 0;
   private userBytes = 0;
   private next = 0;
+  /** Users of the first batch cut for being full: what a batch holds (for progress estimates). */
+  fullUsers: number | undefined;
   /** Bodies given back (recycle) for the next batches: a few MB each, reused rather than left to the GC. */
   private spareBodies: Buffer[] = [];
 
@@ -103,6 +105,7 @@ export class Batcher {
       }
       if (lo === i) {
         if (this.users === 0) throw new Error(`one user object is larger than the ${this.maxBytes}-byte request limit`);
+        this.fullUsers ??= this.users;
         out.push(this.cut());
         continue;
       }
@@ -110,7 +113,10 @@ export class Batcher {
       this.users += lo - i;
       this.userBytes += run.ends[lo - 1]! - start;
       i = lo;
-      if (this.users === this.maxUsers || lo < room) out.push(this.cut());
+      if (this.users === this.maxUsers || lo < room) {
+        this.fullUsers ??= this.users;
+        out.push(this.cut());
+      }
     }
     return out;
   }

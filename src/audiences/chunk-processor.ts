@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { EMAIL_RE, asciiJsonString, looksHashed, prepare, sha256Hex } from './normalize.js';
 import type { IdType } from '../contract/audience-users.js';
 import { MAX_LEN, sha256x4, slotOffset } from './sha256x4.js';
-import { scanDelimited, type QuoteFault } from './csv.js';
+import { MAX_FIELD_LINES, rowInside, scanDelimited, type QuoteFault } from './csv.js';
 import { rowLikeTest } from './columns.js';
 import { isRecord } from '../contract/guards.js';
 
@@ -147,6 +147,22 @@ export function processChunk(seq: number, buf: Uint8Array, cfg: ProcessorConfig,
     r.values = r.read;
     return r;
   }
+  if (
+    !badUtf8 &&
+    (cfg.format === 'csv' || cfg.format === 'tsv') &&
+    cfg.columns.length === 1 &&
+    cfg.columns[0]!.type === 'email' &&
+    cfg.columns[0]!.index !== undefined &&
+    !cfg.hashed
+  ) {
+    if (csvEmails(b, cfg, r, spares)) {
+      r.ends = r.ends.slice(0, r.valid);
+      return r;
+    }
+    // a quote fault (or a quote never closed): the string reader says what and where
+    Object.assign(r, { frags: EMPTY, ends: endsScratch, lines: 0, read: 0, valid: 0, blank: 0, joined: 0 });
+    Object.assign(r, { values: 0, rejects: [], digestLine: 0, digestColumn: undefined });
+  }
   const text = decoder.decode(buf);
   if (cfg.format === 'lines' || oneColumn) {
     singleColumnLines(text, cfg, r, spares);
@@ -243,29 +259,95 @@ function valueView(n: number): Buffer {
 }
 
 /**
- * The hottest path (one email per line, not pre-hashed), inlined and run on the bytes: the same
- * rules as normalizeEmail and prepare (trim, lowercase, EMAIL_RE, digest check, SHA-256 hex)
- * without decoding the chunk, slicing strings or making result objects. An ASCII line is
- * checked and lowercased byte by byte; a line with any other byte takes the string rules
- * (emailValue), so Unicode trimming and lowercasing stay exactly String.prototype's.
+ * The email rules on bytes, shared by the two hottest paths (one email per line, and one email
+ * column of a csv/tsv file; not pre-hashed): the same rules as normalizeEmail and prepare (trim,
+ * lowercase, EMAIL_RE, digest check, SHA-256 hex) without decoding the chunk, slicing strings or
+ * making result objects. An ASCII value is checked and lowercased byte by byte; a value with any
+ * other byte takes the string rules (the caller's), so Unicode trimming and lowercasing stay
+ * exactly String.prototype's. Values of up to MAX_LEN bytes are lowercased straight into the
+ * multi-buffer hasher's slots and hashed a batch at a time; longer ones (and every value without
+ * WebAssembly SIMD) take crypto.hash. Fragments keep input order: a batch is written out before
+ * any value that does not go through it.
  */
+class EmailSink {
+  private readonly x4 = sha256x4();
+  private readonly mem = this.x4?.mem;
+  private pending = 0;
+  constructor(
+    readonly out: ByteOut,
+    private readonly r: ChunkResult,
+    readonly name: string,
+  ) {}
+
+  /**
+   * The value b[start, end) (trimmed of ASCII white space, not empty) of `line`: hashed, or
+   * rejected, or noted as a digest. False when it holds a byte that is not ASCII: nothing is
+   * done, and the batch is written out, so the caller's string rules keep the order.
+   */
+  add(b: Buffer, start: number, end: number, line: number): boolean {
+    const r = this.r;
+    const n = end - start;
+    const mem = this.mem;
+    const batched = mem !== undefined && n <= MAX_LEN;
+    // where the lowercased value goes: the next free slot of the batch, or the scratch
+    const v = batched ? mem : valueView(n);
+    const o = batched ? slotOffset(this.pending) : 0;
+    // One pass: lowercase into the slot, and note what EMAIL_RE and looksHashed need.
+    let ats = 0;
+    let atPos = -1;
+    let space = false;
+    let hex = n === 64;
+    for (let i = 0; i < n; i++) {
+      let c = b[start + i]!;
+      if (c >= 65 && c <= 90) c += 32;
+      else if (c > 127) {
+        if (batched) mem.fill(0, o, o + i); // the hasher pads on zeros: leave the slot as it was
+        this.flush();
+        return false;
+      } else if (c === 64) {
+        ats++;
+        atPos = i;
+      } else if (isAsciiSpace(c)) space = true;
+      if (hex && !((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) hex = false;
+      v[o + i] = c;
+    }
+    const accepted = !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space;
+    if (batched) {
+      if (accepted) {
+        this.x4!.lens[this.pending++] = n;
+        if (this.pending === BATCH) this.flush();
+        return true;
+      }
+      mem.fill(0, o, o + n);
+    }
+    if (hex) {
+      if (!r.digestLine) {
+        r.digestLine = line;
+        r.digestColumn = this.name;
+      }
+    } else if (!accepted) r.rejects.push([line, this.name, 'not an email address']);
+    else {
+      this.flush();
+      writeEmail(this.out, r, sha256Hex(v));
+    }
+    return true;
+  }
+
+  /** Hashes the values waiting in the batch and writes their fragments. */
+  flush(): void {
+    const x4 = this.x4;
+    if (this.pending === 0 || !x4) return;
+    x4.hash(this.pending);
+    for (let i = 0; i < this.pending; i++) writeEmailHex(this.out, this.r, x4.hexViews[i]!);
+    this.pending = 0;
+  }
+}
+
+/** One email per line, not pre-hashed: the lines path, on the bytes (EmailSink). */
 function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: ArrayBuffer[]): void {
   const name = cfg.columns[0]!.name;
   // ~25 bytes in, 79 out per record.
-  const out = new ByteOut(Math.ceil(b.length * 3.3) + 4096, spares);
-  // Values of up to MAX_LEN bytes are lowercased straight into the multi-buffer hasher's slots
-  // and hashed a batch at a time; longer ones (and every value without WebAssembly SIMD) take
-  // crypto.hash. Fragments keep input order: a batch is written out before any value that
-  // does not go through it.
-  const x4 = sha256x4();
-  const mem = x4?.mem;
-  let pending = 0;
-  const flush = () => {
-    if (pending === 0) return;
-    x4!.hash(pending);
-    for (let i = 0; i < pending; i++) writeEmailHex(out, r, x4!.hexViews[i]!);
-    pending = 0;
-  };
+  const sink = new EmailSink(new ByteOut(Math.ceil(b.length * 3.3) + 4096, spares), r, name);
   let pos = 0;
   let line = 0;
   const len = b.length;
@@ -286,62 +368,11 @@ function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Ar
       r.blank++; // blank lines are not records
       continue;
     }
-    const n = end - start;
-    const batched = mem !== undefined && n <= MAX_LEN;
-    // where the lowercased value goes: the next free slot of the batch, or the scratch
-    const v = batched ? mem : valueView(n);
-    const o = batched ? slotOffset(pending) : 0;
-    // One pass: lowercase into the scratch, and note what EMAIL_RE and looksHashed need.
-    let high = false;
-    let ats = 0;
-    let atPos = -1;
-    let space = false;
-    let hex = n === 64;
-    for (let i = 0; i < n; i++) {
-      let c = b[start + i]!;
-      if (c >= 65 && c <= 90) c += 32;
-      else if (c > 127) {
-        high = true;
-        break;
-      } else if (c === 64) {
-        ats++;
-        atPos = i;
-      } else if (isAsciiSpace(c)) space = true;
-      if (hex && !((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) hex = false;
-      v[o + i] = c;
-    }
-    const accepted = !high && !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space;
-    if (batched) {
-      if (accepted) {
-        r.read++;
-        x4!.lens[pending++] = n;
-        if (pending === BATCH) flush();
-        continue;
-      }
-      mem.fill(0, o, o + n); // the hasher pads on zeros: leave the slot as it was
-    }
-    if (high) {
-      flush();
-      emailValue(lineDecoder.decode(b.subarray(lineStart, nl)), line, name, r, out);
-      continue;
-    }
-    r.read++;
-    if (hex) {
-      if (!r.digestLine) {
-        r.digestLine = line;
-        r.digestColumn = name;
-      }
-      continue;
-    }
-    if (!accepted) {
-      r.rejects.push([line, name, 'not an email address']);
-      continue;
-    }
-    flush();
-    writeEmail(out, r, sha256Hex(v));
+    if (sink.add(b, start, end, line)) r.read++;
+    else emailValue(lineDecoder.decode(b.subarray(lineStart, nl)), line, name, r, sink.out);
   }
-  flush();
-  r.frags = out.done();
+  sink.flush();
+  r.frags = sink.out.done();
   r.lines = line;
 }
 
@@ -364,6 +395,208 @@ function emailValue(raw: string, line: number, name: string, r: ChunkResult, out
     return;
   }
   writeEmail(out, r, sha256Hex(v));
+}
+
+/**
+ * One email column of a csv/tsv file (not pre-hashed), read on the bytes: the records and cells
+ * of scanDelimited (csv.ts), the row rules of emitRow, without decoding the chunk or making a
+ * string per cell. Only the email cell is looked at (EmailSink); the other cells are only
+ * checked for a blank row. False when the chunk holds a quote fault or a quote never closed:
+ * nothing of it is kept, and the string reader (csvRows) reads the chunk again, to say what and
+ * where. The caller has checked that the chunk is UTF-8.
+ */
+function csvEmails(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: ArrayBuffer[]): boolean {
+  const col = cfg.columns[0]!;
+  const want = col.index!;
+  const d = cfg.format === 'tsv' ? 9 : 44;
+  const strict = !cfg.lenientQuotes;
+  const rowLike = strict ? rowLikeOf(cfg, String.fromCharCode(d)) : undefined;
+  const len = b.length;
+  // Decoding the chunk as a whole dropped a leading byte order mark.
+  const from = len >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  // A CRM export's row (a name, the email, more columns) is longer than its fragment (79 bytes):
+  // the buffer grows for files of email-only rows, once (buffers are reused).
+  const sink = new EmailSink(new ByteOut(len + 4096, spares), r, col.name);
+  // Cells are found with indexOf (a native scan costs a fraction of a loop over the bytes in
+  // JavaScript): the next newline, delimiter and quote at or after some position already passed
+  // (len when none), each searched again only once the reading has gone past it.
+  let nl = -1;
+  let dl = -1;
+  let quote = -1;
+  let pos = from;
+  let line = 1;
+  while (pos < len) {
+    const startLine = line;
+    let blank = true;
+    let cell = 0;
+    // the email cell: bytes [vs, ve), or a string when it must be unescaped (vstr)
+    let vs = -1;
+    let ve = -1;
+    let vstr: string | undefined;
+    for (;;) {
+      if (nl < pos) nl = orLen(b.indexOf(10, pos), len);
+      if (cell > want && !blank) {
+        // The rest of the record is not read: it ends at the newline unless a field opens with a quote.
+        if (quote < pos) quote = orLen(b.indexOf(34, pos), len);
+        if (quote > nl) {
+          pos = nl;
+          break;
+        }
+      }
+      let j: number;
+      if (b[pos] === 34) {
+        // a quoted field: to its closing quote (a doubled quote is one quote of the value)
+        const close = closingQuote(b, pos);
+        const doubled = hadDoubled;
+        if (close < 0) return bail(sink, spares);
+        let breaks = 0;
+        while (nl < close) {
+          breaks++;
+          nl = orLen(b.indexOf(10, nl + 1), len);
+        }
+        if (breaks > 0) {
+          line += breaks;
+          r.joined += breaks;
+          if (strict && overLines(b, pos, close, breaks, d, rowLike)) return bail(sink, spares);
+        }
+        // relaxed: anything between the closing quote and the delimiter is kept (a \r before
+        // the line's end aside)
+        j = close + 1;
+        while (j < len && b[j] !== d && b[j] !== 10) j++;
+        const tail = j - (close + 1) - (b[j - 1] === 13 && j > close + 1 ? 1 : 0);
+        if (cell === want) {
+          if (doubled || tail > 0)
+            vstr = unquote(b, pos + 1, close, doubled) + b.toString('utf8', close + 1, close + 1 + tail);
+          else {
+            vs = pos + 1;
+            ve = close;
+          }
+        } else if (blank && !(cellBlank(b, pos + 1, close) && cellBlank(b, close + 1, close + 1 + tail))) blank = false;
+      } else {
+        if (dl < pos) dl = orLen(b.indexOf(d, pos), len);
+        j = dl < nl ? dl : nl;
+        if (cell === want) {
+          vs = pos;
+          ve = j;
+        } else if (blank && !cellBlank(b, pos, j)) blank = false;
+      }
+      pos = j;
+      cell++;
+      if (pos >= len || b[pos] === 10) break;
+      pos++; // the delimiter
+    }
+    if (pos < len) {
+      pos++; // the newline
+      line++;
+    }
+    emailRecord(b, vs, ve, vstr, blank, startLine, r, sink);
+  }
+  sink.flush();
+  r.frags = sink.out.done();
+  r.lines = line - 1 + (len > from && b[len - 1] !== 10 ? 1 : 0);
+  return true;
+}
+
+const orLen = (i: number, len: number) => (i < 0 ? len : i);
+
+/** Set by closingQuote: the field holds a doubled quote. */
+let hadDoubled = false;
+
+/** The closing quote of the quoted field opened at `open`, or -1 when the input ends first. */
+function closingQuote(b: Buffer, open: number): number {
+  hadDoubled = false;
+  for (let k = open + 1; ; ) {
+    const q = b.indexOf(34, k);
+    if (q < 0 || b[q + 1] !== 34) return q;
+    hadDoubled = true;
+    k = q + 2;
+  }
+}
+
+/**
+ * A quoted field over `breaks` lines that the strict reading refuses (scanDelimited's faults):
+ * too many lines, text after its closing quote, or a line inside it that reads as a row.
+ */
+function overLines(
+  b: Buffer,
+  open: number,
+  close: number,
+  breaks: number,
+  d: number,
+  rowLike: ((line: string) => boolean) | undefined,
+): boolean {
+  const next = b[close + 1];
+  const ends = close + 1 >= b.length || next === d || next === 10 || next === 13;
+  if (breaks > MAX_FIELD_LINES || !ends) return true;
+  return !!rowLike && rowInside(unquote(b, open + 1, close, hadDoubled), rowLike) > 0;
+}
+
+/**
+ * A record's end: counted as blank, or its email cell read (bytes [vs, ve), or `vstr` when it
+ * had to be unescaped; vs < 0 and no vstr: the record has no such cell).
+ */
+function emailRecord(
+  b: Buffer,
+  vs: number,
+  ve: number,
+  vstr: string | undefined,
+  blank: boolean,
+  line: number,
+  r: ChunkResult,
+  sink: EmailSink,
+): void {
+  // trimmed of ASCII white space (and \r) by index
+  if (vs >= 0) {
+    while (vs < ve && isAsciiSpace(b[vs]!)) vs++;
+    while (ve > vs && isAsciiSpace(b[ve - 1]!)) ve--;
+  }
+  if (blank && (vstr !== undefined ? vstr.trim() === '' : vs >= ve || cellBlank(b, vs, ve))) return void r.blank++;
+  r.read++;
+  r.values++;
+  if (vstr === undefined && vs < ve) {
+    if (sink.add(b, vs, ve, line)) return;
+    vstr = b.toString('utf8', vs, ve);
+  }
+  emailCell(vstr ?? '', line, sink.name, r, sink);
+}
+
+/** An email cell by the string rules (emitRow's, with prepare): a cell that is not plain ASCII. */
+function emailCell(raw: string, line: number, name: string, r: ChunkResult, sink: EmailSink): void {
+  if (raw.trim() === '') return void r.rejects.push([line, name, 'no identifier in this row']);
+  const p = prepare('email', raw, false);
+  if ('digest' in p) {
+    if (!r.digestLine) {
+      r.digestLine = line;
+      r.digestColumn = name;
+    }
+  } else if ('reason' in p) r.rejects.push([line, name, p.reason]);
+  else {
+    sink.flush();
+    writeEmail(sink.out, r, p.value);
+  }
+}
+
+/** Whether b[start, end) is empty or white space only (String.prototype.trim's). */
+function cellBlank(b: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = b[i]!;
+    if (c > 127) return b.toString('utf8', start, end).trim() === '';
+    if (!isAsciiSpace(c)) return false;
+  }
+  return true;
+}
+
+/** A quoted field's value, b[start, end) between its quotes, a doubled quote read as one. */
+function unquote(b: Buffer, start: number, end: number, doubled: boolean): string {
+  const s = b.toString('utf8', start, end);
+  return doubled ? s.replaceAll('""', '"') : s;
+}
+
+/** Gives up a chunk's work: the batch is emptied (its slots zeroed) and the buffer given back. */
+function bail(sink: EmailSink, spares?: ArrayBuffer[]): false {
+  sink.flush();
+  if (spares && sink.out.buf.buffer.byteLength > 8192) spares.push(sink.out.buf.buffer as ArrayBuffer);
+  return false;
 }
 
 /** Values hashed per call of the multi-buffer hasher: enough to spread the call, few enough to stay in cache. */
@@ -495,6 +728,10 @@ function rows(
 
 /** The row test of the worker's one config (made once). */
 let rowLikeCache: { cfg: ProcessorConfig; test: ((line: string) => boolean) | undefined } | undefined;
+function rowLikeOf(cfg: ProcessorConfig, delimiter: string): ((line: string) => boolean) | undefined {
+  if (rowLikeCache?.cfg !== cfg) rowLikeCache = { cfg, test: rowLikeTest(cfg.columns, delimiter, cfg.width) };
+  return rowLikeCache.test;
+}
 
 /**
  * Quoted csv/tsv, read by the shared reader (csv.ts). Line numbers are where each record
@@ -502,8 +739,7 @@ let rowLikeCache: { cfg: ProcessorConfig; test: ((line: string) => boolean) | un
  */
 function csvRows(text: string, cfg: ProcessorConfig, r: ChunkResult, delimiter: string): void {
   const out = { frags: '' };
-  if (rowLikeCache?.cfg !== cfg) rowLikeCache = { cfg, test: rowLikeTest(cfg.columns, delimiter, cfg.width) };
-  const rowLike = rowLikeCache.test;
+  const rowLike = rowLikeOf(cfg, delimiter);
   const c = scanDelimited(
     text,
     delimiter,

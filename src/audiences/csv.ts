@@ -124,7 +124,7 @@ function quotedField(text: string, from: number): { value: string; end: number; 
 }
 
 /** The first line (counted from the field's first, 0) inside a field that reads as a row, or 0. */
-function rowInside(value: string, rowLike: (line: string) => boolean): number {
+export function rowInside(value: string, rowLike: (line: string) => boolean): number {
   const lines = value.split('\n');
   for (let i = 1; i < lines.length; i++) if (rowLike(lines[i]!.replace(/\r$/, ''))) return i;
   return 0;
@@ -194,34 +194,44 @@ export function lastRecordEnd(buf: Uint8Array, quoteAware: boolean, delimiter = 
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
   if (!quoteAware || b.indexOf(34) < 0) return b.lastIndexOf(10);
   const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  let last = -1;
+  // The spans outside quoted fields, as [from, to) pairs; the answer is in the last one holding
+  // a newline (looked for from the end: one search, where a search per span cost a search per field).
+  const spans: number[] = [];
+  let from = start;
   let i = start;
   for (;;) {
     const q = b.indexOf(34, i);
-    const stop = q < 0 ? b.length : q;
-    if (stop > i) {
-      const nl = b.lastIndexOf(10, stop - 1);
-      if (nl >= i) last = nl;
+    if (q < 0) {
+      spans.push(from, b.length);
+      break;
     }
-    if (q < 0) return last;
     const opens = q === start || b[q - 1] === 10 || b[q - 1] === delimiter;
     if (!opens) {
       i = q + 1;
       continue;
     }
-    let j = q + 1;
-    for (;;) {
-      const close = b.indexOf(34, j);
+    spans.push(from, q);
+    let close = -1;
+    for (let j = q + 1; ; ) {
+      const c = b.indexOf(34, j);
       // open past the buffer (or a last quote that may be half of a doubled one)
-      if (close < 0 || close === b.length - 1) return last;
-      if (b[close + 1] === 34) {
-        j = close + 2;
+      if (c < 0 || c === b.length - 1) break;
+      if (b[c + 1] === 34) {
+        j = c + 2;
         continue;
       }
-      i = close + 1;
+      close = c;
       break;
     }
+    if (close < 0) break;
+    from = i = close + 1;
   }
+  for (let k = spans.length - 2; k >= 0; k -= 2) {
+    if (spans[k + 1]! <= spans[k]!) continue;
+    const nl = b.lastIndexOf(10, spans[k + 1]! - 1);
+    if (nl >= spans[k]!) return nl;
+  }
+  return -1;
 }
 
 /**
@@ -233,20 +243,42 @@ export function findQuoteFault(
   delimiter: number,
   rowLike?: (line: string) => boolean,
 ): QuoteFault | undefined {
+  const r = scanQuotes(buf, delimiter, rowLike, { first: true, opens: true, final: true });
+  return typeof r === 'number' ? undefined : r;
+}
+
+/**
+ * findQuoteFault on a piece of a file read as it comes (not whole records): a fault, or where
+ * to go on from (the first quote whose field may run past the piece; the piece's length when
+ * none does). `first`: the piece starts the file; `opens`: a quote at its start opens a field
+ * (the file's start, a field's start: the previous piece's answer, or a piece after a newline
+ * or a delimiter); `final`: it ends the file. Lines are counted from the piece's start.
+ */
+export function scanQuotes(
+  buf: Uint8Array,
+  delimiter: number,
+  rowLike: ((line: string) => boolean) | undefined,
+  at: { first: boolean; opens: boolean; final: boolean },
+  /** Set when a quoted field holds a line break (else every newline ends a record). */
+  seen?: { multiLine: boolean },
+): QuoteFault | number {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
-  const start = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  const start = at.first && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  const final = at.final;
   const newlines = (from: number, to: number) => {
     let n = 0;
     for (let i = b.indexOf(10, from); i >= 0 && i < to; i = b.indexOf(10, i + 1)) n++;
     return n;
   };
-  let line = 1;
+  // Lines are counted only to name a fault: a clean read searches quotes, and a newline per field.
+  const lineAt = (i: number) => 1 + newlines(start, i);
+  // The first newline at or after a position already passed (b.length when none).
+  let nl = -1;
   let pos = start;
   for (;;) {
     const q = b.indexOf(34, pos);
-    if (q < 0) return undefined;
-    line += newlines(pos, q);
-    if (!(q === start || b[q - 1] === 10 || b[q - 1] === delimiter)) {
+    if (q < 0) return b.length;
+    if (!(q === start ? at.opens : b[q - 1] === 10 || b[q - 1] === delimiter)) {
       pos = q + 1; // a quote inside an unquoted field is text
       continue;
     }
@@ -261,15 +293,26 @@ export function findQuoteFault(
       close = c;
       break;
     }
-    const breaks = newlines(q, close < 0 ? b.length : close);
-    if (close < 0) return { line, kind: 'unclosed', lines: breaks + 1 };
-    if (breaks > MAX_FIELD_LINES) return { line, kind: 'too-long', lines: breaks + 1 };
-    const after = b[close + 1];
-    if (breaks > 0 && !(after === undefined || after === delimiter || after === 10 || after === 13))
-      return { line, kind: 'unbalanced', lines: breaks + 1 };
-    const inside = breaks > 0 && rowLike ? rowInside(b.toString('utf8', q + 1, close).replace(/""/g, '"'), rowLike) : 0;
-    if (inside) return { line, kind: 'row-inside', lines: breaks + 1, rowLine: line + inside };
-    line += breaks;
+    // Not final: the field may close (or its closing quote be half of a doubled one, or be
+    // followed by text) in what comes next.
+    if (!final && (close < 0 || close + 1 >= b.length)) return q;
+    if (close < 0) return { line: lineAt(q), kind: 'unclosed', lines: newlines(q, b.length) + 1 };
+    if (nl < q) {
+      nl = b.indexOf(10, q);
+      if (nl < 0) nl = b.length;
+    }
     pos = close + 1;
+    if (nl > close) continue; // on one line: nothing to check
+    if (seen) seen.multiLine = true;
+    const breaks = newlines(q, close);
+    if (breaks > MAX_FIELD_LINES) return { line: lineAt(q), kind: 'too-long', lines: breaks + 1 };
+    const after = b[close + 1];
+    if (!(after === undefined || after === delimiter || after === 10 || after === 13))
+      return { line: lineAt(q), kind: 'unbalanced', lines: breaks + 1 };
+    const inside = rowLike ? rowInside(b.toString('utf8', q + 1, close).replace(/""/g, '"'), rowLike) : 0;
+    if (inside) {
+      const line = lineAt(q);
+      return { line, kind: 'row-inside', lines: breaks + 1, rowLine: line + inside };
+    }
   }
 }

@@ -20,7 +20,7 @@ import {
 } from './input.js';
 import { normalizeHeader, rowLikeTest, shellWord, unmappedIdentifiers } from './columns.js';
 import { gateError, PRECHECK_VALUES, withinGate, type RejectGate } from './gate.js';
-import { findQuoteFault, QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited } from './csv.js';
+import { findQuoteFault, QUOTE_FAULT_HINT, quoteFaultMessage, scanDelimited, scanQuotes } from './csv.js';
 import type { IdType } from '../contract/audience-users.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -128,8 +128,12 @@ export async function openHashedInput(ctx: Context, o: HashedInputOptions): Prom
       lenientQuotes: o.lenientQuotes,
       width: plan.cells?.length,
     };
-    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv'))
-      await prescanQuotes(o.input, cfg);
+    if (o.prescan && !isStdin && !o.lenientQuotes && (format === 'csv' || format === 'tsv')) {
+      // No quoted field holds a line break: every newline ends a record, and chunks are cut at
+      // the last one without looking at quotes (a file changed since cut inside a field would
+      // stop at a quote fault, not lose a row).
+      if (!(await prescanQuotes(o.input, cfg)).multiLine) quoteAware.value = false;
+    }
     const nWorkers = o.workers ?? Math.max(1, Math.min(os.availableParallelism(), 8));
     const fmt = format;
     ok = true;
@@ -324,19 +328,63 @@ export function csvCell(s: string): string {
 }
 
 /**
- * Reads a quoted csv/tsv file through for the first quote fault, cut as the run cuts it, before
- * anything is sent: a quote never closed anywhere in the file is exit 2 with nothing sent, not
- * a run stopped half way. Chunks without a quote only have their lines counted.
+ * Reads a quoted csv/tsv file through for the first quote fault before anything is sent: a quote
+ * never closed anywhere in the file is exit 2 with nothing sent, not a run stopped half way.
+ * The file is read as it comes, each quote searched once (a field that may run past a piece is
+ * searched again with the next); a fault, or a field longer than a record may be, is read again
+ * cut as the run cuts it, which names it. Says whether a quoted field holds a line break.
  */
-export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<void> {
+export async function prescanQuotes(file: string, cfg: ProcessorConfig): Promise<{ multiLine: boolean }> {
   const delimiter = cfg.format === 'tsv' ? '\t' : ',';
+  const d = delimiter.charCodeAt(0);
   const rowLike = rowLikeTest(cfg.columns, delimiter, cfg.width);
-  if (!(await hasQuote(file))) return;
+  const seen = { multiLine: false };
+  if (!(await hasQuote(file))) return seen;
+  let suspect = false;
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const block = Buffer.allocUnsafe(1 << 20);
+    let carry: Buffer | undefined;
+    let first = true;
+    let last = 10; // the byte before the next piece
+    for (;;) {
+      const { bytesRead } = await fh.read(block, 0, block.length, null);
+      const final = bytesRead === 0;
+      if (final && !carry) break;
+      const read = block.subarray(0, bytesRead);
+      const piece = carry ? (final ? carry : Buffer.concat([carry, read])) : read;
+      const opens = first || carry !== undefined || last === 10 || last === d;
+      const r = scanQuotes(piece, d, rowLike, { first, opens, final }, seen);
+      first = false;
+      last = piece[piece.length - 1]!;
+      if (typeof r !== 'number') {
+        suspect = true;
+        break;
+      }
+      if (final) break;
+      carry = r < piece.length ? Buffer.from(piece.subarray(r)) : undefined; // a copy: the block is read into again
+      if (carry && carry.length > MAX_RECORD_BYTES) {
+        suspect = true;
+        break;
+      }
+    }
+  } finally {
+    await fh.close();
+  }
+  if (suspect) {
+    await namedQuoteFault(file, d, rowLike);
+    seen.multiLine = true; // (no fault after all: a field longer than a piece)
+  }
+  return seen;
+}
+
+/** The first quote fault of a file, read in the run's chunks: exit 2 naming it (if there is one). */
+async function namedQuoteFault(file: string, d: number, rowLike: ((line: string) => boolean) | undefined) {
   let offset = 0;
-  const cut: CutRule = { value: true, delimiter: delimiter.charCodeAt(0), maxRecordBytes: MAX_RECORD_BYTES };
+  const cut: CutRule = { value: true, delimiter: d, maxRecordBytes: MAX_RECORD_BYTES };
   for await (const chunk of readFileChunks(file, cut, () => {})) {
-    const fault = chunk.indexOf(34) < 0 ? undefined : findQuoteFault(chunk, cut.delimiter!, rowLike);
-    // Lines are counted only to name one: a clean file costs one read and a quote search.
+    const fault = chunk.indexOf(34) < 0 ? undefined : findQuoteFault(chunk, d, rowLike);
+    // Lines are counted only to name one.
     if (fault)
       throw new UsageError(`${quoteFaultMessage(fault, await newlinesBefore(file, offset))}: nothing was sent`, {
         flag: '--lenient-quotes',

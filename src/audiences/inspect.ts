@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { UNHASHED_TYPE, USERS_PER_REQUEST, type IdType } from '../contract/audience-users.js';
+import { UNHASHED_TYPE, UPLOAD_BODY_BYTES, type IdType } from '../contract/audience-users.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 import { unmappedIdentifiers } from './columns.js';
 import { quoteFaultMessage, scanDelimited, type QuoteFault } from './csv.js';
@@ -371,7 +371,11 @@ function report(
     };
   });
   const g = gate ?? { max: DEFAULT_MAX_REJECT_RATE, minValues: DEFAULT_GATE_MIN_VALUES, explicit: false };
-  const requests = Math.ceil(t.users / USERS_PER_REQUEST.default);
+  // An upload's default request is a full body: a user object is {"type":["<64 hex>",...]},
+  // (counted as if each value had a type of its own: an upper bound).
+  let bytes = t.users * 3;
+  for (const [type, v] of Object.entries(t.values)) bytes += (v?.valid ?? 0) * (type.length + 5 + 67);
+  const requests = Math.ceil(bytes / UPLOAD_BODY_BYTES);
   const r: InspectReport = {
     file,
     format,

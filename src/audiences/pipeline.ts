@@ -14,7 +14,7 @@ import { gatedResults, openHashedInput, RecordTally, type HashedInput } from './
 import { parseRejectGate, rejectRate, type RejectGate } from './gate.js';
 import type { ColumnRequest } from './input.js';
 import { Journal, fileFingerprint } from './journal.js';
-import type { IdType } from '../contract/audience-users.js';
+import { UPLOAD_BODY_BYTES, USERS_PER_REQUEST, type IdType } from '../contract/audience-users.js';
 import { deadlineOutcome, uploadOutcome, type JournalAction } from './outcome.js';
 import { Progress } from './progress.js';
 import type { Sender } from './sender.js';
@@ -32,7 +32,8 @@ export interface UploadOptions {
   operation: 'Update' | 'Delete';
   effectiveAt?: string;
   expiresAt?: string;
-  batchSize: number;
+  /** Users per request; undefined: as many as fit in UPLOAD_BODY_BYTES. */
+  batchSize?: number;
   concurrency: number;
   dryRun: boolean;
   out?: string;
@@ -104,7 +105,8 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   }
 
   const batcher = new Batcher(
-    { maxUsers: o.batchSize },
+    // Full bodies unless --batch-size asks for fewer users: the rate limit counts requests.
+    { maxUsers: o.batchSize ?? USERS_PER_REQUEST.max, maxBytes: UPLOAD_BODY_BYTES },
     { operationType: o.operation, effectiveAt: o.effectiveAt, expiresAt: o.expiresAt },
     (run) => src.giveFrags(run.frags),
   );
@@ -129,7 +131,7 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
       totalBytes: src.totalBytes,
       elapsedMs: performance.now() - started,
       batches: t.batches + t.resumed_batches,
-      batchSize: o.batchSize,
+      batchSize: o.batchSize ?? batcher.fullUsers,
     }),
     Number(ctx.env.XCTL_PROGRESS_INTERVAL_MS ?? 5000),
     o.dryRun ? 'packed' : 'acknowledged',
@@ -240,6 +242,7 @@ function batchOptionsOf(o: UploadOptions, src: HashedInput): Record<string, unkn
     effective_at: o.effectiveAt,
     expires_at: o.expiresAt,
     batch_size: o.batchSize,
+    body_bytes: UPLOAD_BODY_BYTES,
     strict_rows: o.strictRows || undefined,
   };
 }

@@ -231,12 +231,12 @@ describe('audiences sync', () => {
     const journal = path.join(dir, `up${n}.journal`);
     let r = await t.run(xctl`audiences upload ${id} ${f.file} --type email --journal ${journal}`);
     expect(r.code, r.stderr).toBe(0);
-    expect((await members(id)).requests).toBe(2);
+    expect((await members(id)).requests).toBe(1); // 3000 users fit in one default request
     r = await t.run(xctl`audiences sync ${id} ${f.file} --type email --from-upload ${journal} -o json`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`snapshot seeded from the upload journal ${journal}: 3000 members`);
     expect(json(r.stdout)).toMatchObject({ first_sync: false, members_before: 3000, adds: 0, removes: 0, requests: 0 });
-    expect((await members(id)).requests).toBe(2);
+    expect((await members(id)).requests).toBe(1);
     const g = emailFile(range(100, 3100));
     r = await t.run(xctl`audiences sync ${id} ${g.file} --type email -o json`);
     expect(json(r.stdout)).toMatchObject({ adds: 100, removes: 100, requests: 2 });
@@ -442,6 +442,30 @@ describe('audiences upload', () => {
     const r = await t.run([...args, '-o', 'json'], { timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);
     expect(summary(r.stdout).resumed_batches).toBeGreaterThan(0);
+    expect(size(id)).toBe(distinct);
+  });
+
+  it('by default fills requests to 4,900,000 bytes; a run killed between them resumes from its journal', async () => {
+    const id = audience();
+    const { file, distinct } = dupedEmails(130_000);
+    const journal = path.join(dir, 'full.journal');
+    // three requests: 62,024 + 62,024 + 5,952 users; one at a time, each held 300 ms by the sandbox
+    const args = xctl`audiences upload ${id} ${file} --type email --concurrency 1 --journal ${journal} -o json`;
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 300, match: '/users$', drop_if_gone: true });
+    const child = spawnCli(args, t.env);
+    await journalPast(journal, 2, 30_000); // the header and the first acknowledged batch
+    await child.stop('SIGKILL');
+    await t.admin('DELETE', '/_sandbox/faults');
+    const acked = fs.readFileSync(journal, 'utf8').trim().split('\n').slice(1);
+    expect(acked.length).toBeGreaterThanOrEqual(1);
+    expect(acked.length).toBeLessThan(3);
+    expect(JSON.parse(acked[0]!)).toMatchObject({ b: 0, n: 62_024 });
+    const r = await t.run(args, { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const s = summary(r.stdout);
+    expect(s.resumed_batches).toBe(acked.length);
+    expect(s.resumed_batches + s.batches).toBe(3);
+    expect(s.acknowledged).toBe(130_000);
     expect(size(id)).toBe(distinct);
   });
 
@@ -732,11 +756,19 @@ describe('the sandbox users endpoints', () => {
     expect(size('ca2')).toBe(before);
   });
 
-  it('refuses bodies over 5,000,000 bytes', async () => {
+  it('refuses bodies over 5,000,000 bytes; takes one of exactly 5,000,000', async () => {
     const users = Array.from({ length: 66_000 }, (_, i) => ({ email: [h(String(i))] }));
     const r = await post(CA('ca2'), [upd(users)]);
     expect(r.status).toBe(413);
     expect(r.error?.message).toMatch(/exceeds 5000000 bytes/);
+    // 63,000 hashed emails and one partner_user_id (sent as is) that brings the body to the byte
+    const body = (pad: number) => [upd([...users.slice(0, 63_000), { partner_user_id: ['p'.repeat(pad)] }])];
+    const pad = 5_000_000 - JSON.stringify(body(0)).length;
+    expect(pad).toBeGreaterThan(0);
+    const over = await post(CA('ca2'), body(pad + 1));
+    expect([over.status, over.error?.message]).toEqual([413, 'The request body exceeds 5000000 bytes']);
+    const exact = await post(CA('ca2'), body(pad));
+    expect([exact.status, exact.data]).toEqual([200, { success_count: 63_001, total_count: 63_001 }]);
   });
 
   it('needs an account associated with the user (exit 1, not 3), and an existing audience', async () => {

@@ -13,7 +13,7 @@ import { processChunk, type ChunkResult } from '../../src/audiences/chunk-proces
 import { parseRejectGate } from '../../src/audiences/gate.js';
 import { gatedResults, RecordTally } from '../../src/audiences/hashed-input.js';
 import { planColumns, readChunks } from '../../src/audiences/input.js';
-import { findQuoteFault, scanDelimited } from '../../src/audiences/csv.js';
+import { findQuoteFault, scanDelimited, scanQuotes } from '../../src/audiences/csv.js';
 import { rowLikeTest } from '../../src/audiences/columns.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 import type { XctlError } from '../../src/core/errors.js';
@@ -164,6 +164,32 @@ describe('the pre-send read of a whole file finds the fault the run would', () =
         const rowLike = rowLikeTest([{ type: 'email', index: 0 }], ',', 3);
         const strict = scanDelimited(new TextDecoder().decode(bytes), ',', false, () => {}, rowLike).fault;
         expect(findQuoteFault(bytes, 44, rowLike)).toEqual(strict);
+      }),
+      { numRuns: 300, seed: Number(process.env.FC_SEED ?? 24) },
+    );
+  });
+  it('scanQuotes on the file read in pieces of any size finds a fault exactly where the whole file has one', () => {
+    fc.assert(
+      fc.property(fileArb, fc.integer({ min: 1, max: 64 }), (f, size) => {
+        const { bytes } = render(f);
+        const rowLike = rowLikeTest([{ type: 'email', index: 0 }], ',', 3);
+        // as prescanQuotes reads: each piece is what is carried from the last one and a block
+        let carry = new Uint8Array(0);
+        let found = false;
+        for (let at = 0; ; ) {
+          const final = at >= bytes.length;
+          const piece = new Uint8Array([...carry, ...bytes.subarray(at, at + size)]);
+          const opens = at === 0 || carry.length > 0 || bytes[at - 1] === 10 || bytes[at - 1] === 44;
+          const r = scanQuotes(piece, 44, rowLike, { first: at === 0, opens, final });
+          at += size;
+          if (typeof r !== 'number') {
+            found = true;
+            break;
+          }
+          if (final) break;
+          carry = piece.subarray(r);
+        }
+        expect(found).toBe(findQuoteFault(bytes, 44, rowLike) !== undefined);
       }),
       { numRuns: 300, seed: Number(process.env.FC_SEED ?? 24) },
     );

@@ -10,6 +10,7 @@ import {
   DO_NOT_REACH_TYPES,
   EXPIRY_MONTHS,
   UPLOAD_ENDPOINTS,
+  UPLOAD_BODY_BYTES,
   USERS_PER_REQUEST,
   operationInput,
   type UploadTarget,
@@ -34,7 +35,7 @@ export interface UploadFlags extends InputFlags {
   delete?: boolean;
   effectiveAt?: string;
   expiresAt?: string;
-  batchSize: string;
+  batchSize?: string;
   concurrency: string;
   dryRun?: boolean;
   out?: string;
@@ -87,7 +88,10 @@ function uploadOptions(target: Target) {
       '--expires-at <time>',
       `ISO 8601 expiry (default ${EXPIRY_MONTHS} months ahead; ${custom ? `after --effective-at, at most ${EXPIRY_MONTHS} months after it` : `less than ${EXPIRY_MONTHS} months ahead`})`,
     ],
-    ['--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default)],
+    [
+      '--batch-size <n>',
+      `users per request (default: as many as fit in ${UPLOAD_BODY_BYTES.toLocaleString('en-US')} bytes, about 62,000 emails)`,
+    ],
     ['--concurrency <n>', 'requests in flight', '4'],
     ['--dry-run', 'normalize, hash and batch, but send nothing'],
     ['--out <file>', 'with --dry-run: write each request body as one JSON line'],
@@ -176,7 +180,8 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
     }
   }
   const eff = checkTimes(ctx, f);
-  const batchSize = positiveInt(f.batchSize, '--batch-size', USERS_PER_REQUEST.max);
+  const batchSize =
+    f.batchSize === undefined ? undefined : positiveInt(f.batchSize, '--batch-size', USERS_PER_REQUEST.max);
   const concurrency = positiveInt(f.concurrency, '--concurrency', 64);
   const { parseRejectGate } = await import('../../audiences/gate.js');
   const gate = parseRejectGate(f.maxRejectRate);
