@@ -126,16 +126,23 @@ export function applyJsonSchema(): Record<string, unknown> {
   };
 }
 
-/** Reads, parses and validates an audiences file; every error names the file and its line. */
-export async function loadApplyFile(file: string, fallbackAccount: () => Promise<string>): Promise<AudienceSpec[]> {
-  let text: string;
+/** The audiences file's text (read once: what is trusted is what is parsed). */
+export function readApplyFile(file: string): string {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`, {
       flag: '-f',
     });
   }
+}
+
+/** Reads, parses and validates an audiences file; every error names the file and its line. */
+export async function loadApplyFile(
+  file: string,
+  fallbackAccount: () => Promise<string>,
+  text = readApplyFile(file),
+): Promise<AudienceSpec[]> {
   // yaml is CommonJS: in the bundle its dynamic import exposes only the default export.
   const yaml = (await import('yaml')) as typeof import('yaml') & {
     default?: typeof import('yaml');

@@ -1,0 +1,133 @@
+// Issue 42 (hardening, fourth round), end to end: the real CLI against a real sandbox, a hostile
+// audiences file, a hostile neighbour (a second uid via setpriv) and hostile servers on loopback.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
+import { otherUser } from '../helpers/other-user.js';
+
+const t = useTestSandbox();
+
+function fresh(): string {
+  const d = tempDir('xctl-h4-');
+  t.dirs.push(d);
+  return d;
+}
+
+describe('item 1: an audiences file with commands is code', () => {
+  /** A folder with audiences.yaml whose one audience is read from `./source.sh` (the script given). */
+  function repo(script: string): { dir: string; yaml: string } {
+    const dir = fresh();
+    fs.writeFileSync(path.join(dir, 'source.sh'), `#!/bin/sh\n${script}\necho a@example.com\n`, { mode: 0o755 });
+    const yaml = path.join(dir, 'audiences.yaml');
+    fs.writeFileSync(
+      yaml,
+      `defaults:\n  account: ${t.sb.seed.account_id}\n  type: email\naudiences:\n  - name: From a command\n    command: ./source.sh\n`,
+    );
+    return { dir, yaml };
+  }
+  // The parent's environment, whatever shell sits between: the script's parent and its parent's.
+  const LEAK = `{ cat /proc/$PPID/environ; cat /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/environ; } > leak.txt 2>/dev/null`;
+
+  it('--plan of a file nobody allowed runs none of its commands: /proc/$PPID/environ holds the secrets', async () => {
+    const { dir, yaml } = repo(LEAK);
+    const cfg = fresh();
+    let r = await t.run(xctl`audiences apply -f ${yaml} --plan`, { env: { XCTL_CONFIG_DIR: cfg } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`error: ${yaml} runs commands ("From a command": ./source.sh); they would run as you`);
+    expect(r.stderr).toContain('pass --allow-commands for this run, or trust this exact file');
+    expect(fs.existsSync(path.join(dir, 'leak.txt'))).toBe(false);
+    // What the refusal prevents: allowed, the command reads them, XCTL_* scrubbing or not.
+    r = await t.run(xctl`audiences apply -f ${yaml} --plan --allow-commands`, { env: { XCTL_CONFIG_DIR: cfg } });
+    expect(r.code, r.stderr).toBe(10);
+    expect(fs.readFileSync(path.join(dir, 'leak.txt'), 'latin1')).toContain(`XCTL_API_SECRET=${t.sb.seed.api_secret}`);
+  });
+
+  it("a command cannot plant a file in the user's code cache unless allowed", async () => {
+    const cache = fresh();
+    const { yaml } = repo(`echo planted > ${cache}/main.v8`);
+    const env = { XCTL_CONFIG_DIR: fresh(), XCTL_COMPILE_CACHE: cache };
+    const r = await t.run(xctl`audiences apply -f ${yaml} --plan`, { env });
+    expect(r.code, r.stderr).toBe(2);
+    expect(fs.existsSync(path.join(cache, 'main.v8'))).toBe(false);
+  });
+
+  it('--trust allows that exact text; a changed file is never planned with its commands, even with --allow-commands', async () => {
+    const { dir, yaml } = repo('touch ran-1');
+    const env = { XCTL_CONFIG_DIR: fresh() };
+    let r = await t.run(xctl`audiences apply -f ${yaml} --trust`, { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^trusted .*audiences\.yaml \(sha256 [0-9a-f]{64}\): its 1 commands run on plans/);
+    expect(fs.existsSync(path.join(dir, 'ran-1'))).toBe(false); // trusting runs nothing
+    r = await t.run(xctl`audiences apply -f ${yaml} --plan`, { env });
+    expect(r.code, r.stderr).toBe(10);
+    expect(fs.existsSync(path.join(dir, 'ran-1'))).toBe(true);
+
+    // A pull request edits the file (a command, or only a comment: any byte).
+    fs.appendFileSync(yaml, '# edited\n');
+    fs.writeFileSync(path.join(dir, 'source.sh'), '#!/bin/sh\ntouch ran-2\necho a@example.com\n');
+    for (const extra of [[], ['--allow-commands']]) {
+      r = await t.run(xctl`audiences apply -f ${yaml} --plan ${extra}`, { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`error: ${yaml} changed since you trusted it, and --plan never runs the commands`);
+    }
+    expect(fs.existsSync(path.join(dir, 'ran-2'))).toBe(false);
+    // Trusted again after review: it runs.
+    expect((await t.run(xctl`audiences apply -f ${yaml} --trust`, { env })).code).toBe(0);
+    r = await t.run(xctl`audiences apply -f ${yaml} --plan`, { env });
+    expect(r.code, r.stderr).toBe(10);
+    expect(fs.existsSync(path.join(dir, 'ran-2'))).toBe(true);
+  });
+});
+
+describe('item 3: a state folder another user made or can write to is refused', () => {
+  it('a planted apply state, links to the output and temporary files: refused before anything is read or written', async (c) => {
+    const other = otherUser();
+    if (typeof other === 'string') return c.skip(other);
+    const shared = fresh();
+    fs.chmodSync(shared, 0o1777); // like /tmp
+    const victim = fresh();
+    const important = path.join(victim, 'important.txt');
+    fs.writeFileSync(important, 'keep me\n');
+    const made = await t.run(xctl`audiences create --name ${'Victim audience'} --json`);
+    expect(made.code, made.stderr).toBe(0);
+    const id = (JSON.parse(made.stdout) as { id: string }).id;
+    // The neighbour's folder: an apply state claiming the victim's audience, links everywhere.
+    const xstate = path.join(shared, 'xstate');
+    const acct = path.join(xstate, 'audiences', 'default', t.sb.seed.account_id);
+    const state = JSON.stringify({
+      xctl_apply_state: 1,
+      audiences: [{ id, kind: 'custom_audience', name: 'Victim audience', created: true, grants: {} }],
+      creating: [],
+    });
+    const links = Array.from({ length: 50 }, (_, i) => `ln -s ${important} ${acct}/apply-state.json.tmp-${i}`);
+    const plant = await other.run([
+      'sh',
+      '-c',
+      `umask 022; mkdir -p ${acct} && printf '%s' '${state}' > ${acct}/apply-state.json && ${links.join(' && ')}`,
+    ]);
+    expect(plant.code, plant.stderr).toBe(0);
+    fs.writeFileSync(path.join(victim, 'mine.txt'), 'b@example.com\n');
+    const yaml = path.join(victim, 'audiences.yaml');
+    fs.writeFileSync(
+      yaml,
+      `defaults:\n  account: ${t.sb.seed.account_id}\n  type: email\naudiences:\n  - name: Mine\n    source: mine.txt\n`,
+    );
+    const r = await t.run(xctl`audiences apply -f ${yaml} --prune --state-dir ${xstate}`);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `error: refusing to use the state folder: ${xstate}, a folder above it, belongs to another user`,
+    );
+    expect(t.sb.app.state.collection('custom_audiences').get(id)!.deleted).toBe(false);
+    expect(fs.readFileSync(important, 'utf8')).toBe('keep me\n');
+    // Sync and upload keep their snapshots and journals there: refused the same way.
+    for (const args of [
+      xctl`audiences sync ${id} ${path.join(victim, 'mine.txt')} --type email --state-dir ${xstate}`,
+      xctl`audiences upload ${id} ${path.join(victim, 'mine.txt')} --type email --state-dir ${xstate}`,
+    ]) {
+      const s = await t.run(args);
+      expect(s.code, `${args.join(' ')}: ${s.stderr}`).toBe(2);
+      expect(s.stderr).toContain('refusing to use the state folder');
+    }
+  });
+});
