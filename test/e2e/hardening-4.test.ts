@@ -1,10 +1,13 @@
 // Issue 42 (hardening, fourth round), end to end: the real CLI against a real sandbox, a hostile
 // audiences file, a hostile neighbour (a second uid via setpriv) and hostile servers on loopback.
 import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
 import { otherUser } from '../helpers/other-user.js';
+import { spawnCli } from '../helpers/receiver.js';
 
 const t = useTestSandbox();
 
@@ -128,6 +131,103 @@ describe('item 3: a state folder another user made or can write to is refused', 
       const s = await t.run(args);
       expect(s.code, `${args.join(' ')}: ${s.stderr}`).toBe(2);
       expect(s.stderr).toContain('refusing to use the state folder');
+    }
+  });
+});
+
+describe('item 4: request bodies are bounded before they are held', () => {
+  /** Peak resident memory of a process, from the kernel (no sampling, no timing). */
+  const peakMb = (pid: number) => {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return Number(m![1]) / 1024;
+  };
+
+  it('200 stalled uploads declaring 5.9 MB each (no key, or a bogus bearer) keep the sandbox under 250 MB', async (c) => {
+    if (!fs.existsSync('/proc/self/status')) return c.skip('reads the peak from /proc');
+    const sb = spawnCli(['sandbox', 'start', '--json', '--no-log'], {});
+    try {
+      const [line] = await sb.waitStdout(/^\{.*\}\n/);
+      const base = new URL((JSON.parse(line) as { base_url: string }).base_url);
+      const declared = 5_900_000;
+      const chunk = Buffer.alloc(declared - 1, 0x61); // one byte short: each request stalls, held
+      const sockets: net.Socket[] = [];
+      /** One upload: resolves once all its bytes were taken by the sandbox, or it was cut off. */
+      const upload = (target: string, auth: string) =>
+        new Promise<void>((resolve) => {
+          const s = net.connect(Number(base.port), base.hostname);
+          sockets.push(s);
+          s.on('error', () => resolve());
+          s.on('close', () => resolve());
+          s.write(
+            `POST ${target} HTTP/1.1\r\nHost: ${base.host}\r\n${auth}content-type: application/json\r\ncontent-length: ${declared}\r\n\r\n`,
+          );
+          s.write(chunk, () => resolve());
+        });
+      await Promise.all([
+        ...Array.from({ length: 100 }, () => upload('/_sandbox/clock', '')),
+        ...Array.from({ length: 100 }, () => upload('/2/webhooks', 'authorization: Bearer bogus\r\n')),
+      ]);
+      if (sb.child.exitCode !== null) throw new Error(sb.stderr());
+      const peak = peakMb(sb.child.pid!);
+      for (const s of sockets) s.destroy();
+      expect(peak).toBeLessThan(250);
+      // It still answers.
+      const r = await fetch(`${base.origin}/_sandbox/state`);
+      expect(r.status).toBe(200);
+    } finally {
+      await sb.stop('SIGTERM');
+    }
+  }, 120_000);
+});
+
+describe('item 5: webhooks send ends', () => {
+  /** A receiver that answers 200 and then drips a byte every 200 ms, never ending its answer. */
+  async function dripping(): Promise<{ url: string; hit: Promise<void>; close(): Promise<void> }> {
+    const timers = new Set<NodeJS.Timeout>();
+    let onHit = () => {};
+    const hit = new Promise<void>((r) => (onHit = r));
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      onHit();
+      const t = setInterval(() => res.write('.'), 200);
+      timers.add(t);
+      res.on('close', () => clearInterval(t));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as net.AddressInfo).port;
+    return {
+      url: `http://127.0.0.1:${port}/webhooks`,
+      hit,
+      close: () =>
+        new Promise<void>((r) => {
+          for (const t of timers) clearInterval(t);
+          server.closeAllConnections();
+          server.close(() => r());
+        }),
+    };
+  }
+
+  it('the global --deadline cuts off a receiver that drips its answer (exit 75, named)', async () => {
+    const d = await dripping();
+    try {
+      const r = await t.run(xctl`webhooks send --to ${d.url} --event profile.update.bio --deadline 1`);
+      expect(r.code, r.stderr).toBe(75);
+      expect(r.stderr).toContain('the --deadline of 1s passed before the command finished');
+    } finally {
+      await d.close();
+    }
+  });
+
+  it('SIGTERM ends it at once (exit 130), whatever the receiver does', async () => {
+    const d = await dripping();
+    const l = spawnCli(xctl`webhooks send --to ${d.url} --event profile.update.bio`, t.env);
+    try {
+      await d.hit;
+      expect(await l.stop('SIGTERM')).toBe(130);
+      expect(l.stderr()).toContain('terminated');
+    } finally {
+      await d.close();
     }
   });
 });
