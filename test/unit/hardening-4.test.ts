@@ -3,6 +3,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { InterruptedError, UsageError } from '../../src/core/errors.js';
+import { checkJq } from '../../src/core/jq.js';
 import { exchange } from '../../src/webhooks/outbound.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
@@ -30,5 +32,27 @@ describe('item 5: an outbound exchange has an overall limit', () => {
     const pending = exchange('POST', url, { body: '{}', timeoutMs: 10_000, signal: c.signal });
     c.abort();
     expect(await pending).toMatchObject({ kind: 'closed', error: 'interrupted' });
+  });
+});
+
+describe('item 7: the --jq compile check runs in the worker, under its limits and Ctrl-C', () => {
+  // The program closes the branch that keeps it from running, and loops.
+  const ESCAPE = '1) else (def f: f; f) end, if false then (1';
+
+  it('a program that escapes the check and never ends is stopped by the time limit, or by Ctrl-C', async () => {
+    const e = await checkJq(ESCAPE, undefined, 800).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(UsageError);
+    expect((e as Error).message).toBe(
+      '--jq: the program ran for 0.8 s without finishing (a recursion that never ends?): stopped',
+    );
+    const ac = new AbortController();
+    const pending = checkJq(ESCAPE, ac.signal).catch((x: unknown) => x);
+    setTimeout(() => ac.abort(), 200);
+    expect(await pending).toBeInstanceOf(InterruptedError);
+  });
+
+  it('still names a compile error in jq words, and passes a good program', async () => {
+    await expect(checkJq('.[] | .id')).resolves.toBeUndefined();
+    await expect(checkJq('.[] |')).rejects.toThrow(/^--jq: syntax error/);
   });
 });
