@@ -1,11 +1,12 @@
 // Issue 42 (hardening, fourth round), end to end: the real CLI against a real sandbox, a hostile
 // audiences file, a hostile neighbour (a second uid via setpriv) and hostile servers on loopback.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
+import { BIN, tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
 import { otherUser } from '../helpers/other-user.js';
 import { spawnCli } from '../helpers/receiver.js';
 
@@ -252,5 +253,48 @@ describe("item 9: a server's message cannot forge a line of xctl's own", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('item 10: Tab runs nothing a config file or a cache planted', () => {
+  it('a profile named $(touch PWN) is not offered to bash (nothing runs at Tab); nor an id starting with -', async () => {
+    const d = fresh();
+    const bin = path.join(d, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'xctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    const cfg = path.join(d, 'cfg');
+    fs.mkdirSync(cfg, { mode: 0o700 });
+    const pwn = path.join(d, 'PWN');
+    fs.writeFileSync(
+      path.join(cfg, 'config.json'),
+      JSON.stringify({ profiles: { good: {}, [`$(touch ${pwn})`]: {}, '-rf': {} } }),
+      { mode: 0o600 },
+    );
+    const env = { XCTL_CONFIG_DIR: cfg, PATH: `${bin}:${process.env.PATH}` };
+    const script = path.join(d, 'c.bash');
+    fs.writeFileSync(script, (await t.run(['completion', 'bash'], { env })).stdout);
+    const tab = spawnSync(
+      'bash',
+      [
+        '-c',
+        `source ${script}; COMP_WORDS=(xctl --profile ''); COMP_CWORD=2; _xctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ],
+      { encoding: 'utf8', env: { ...process.env, ...env } },
+    );
+    expect(tab.stdout.split('\n').filter(Boolean)).toEqual(['good']);
+    expect(fs.existsSync(pwn)).toBe(false);
+
+    // Ids: a cache entry starting with '-' (an option once completed) is dropped.
+    const cache = path.join(d, 'cache');
+    const idEnv = { XCTL_CACHE_DIR: cache, XCTL_CONFIG_DIR: fresh() };
+    expect((await t.run(['__complete', 'campaign'], { env: idEnv })).code).toBe(0);
+    const folder = path.join(cache, 'completion');
+    const file = path.join(folder, fs.readdirSync(folder).find((f) => f.startsWith('campaign-'))!);
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: Array<{ id: string; name: string }> };
+    data.entries = [{ id: '-rf', name: 'planted' }, ...data.entries];
+    fs.writeFileSync(file, JSON.stringify(data));
+    const r = await t.run(['__complete', 'campaign'], { env: idEnv });
+    expect(r.stdout).not.toContain('-rf');
+    expect(r.stdout.split('\n').filter(Boolean).length).toBe(data.entries.length - 1);
   });
 });
