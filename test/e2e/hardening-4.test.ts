@@ -1,12 +1,13 @@
 // Issue 42 (hardening, fourth round), end to end: the real CLI against a real sandbox, a hostile
 // audiences file, a hostile neighbour (a second uid via setpriv) and hostile servers on loopback.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { BIN, tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli, tempDir, useTestSandbox, xctl } from '../helpers/cli.js';
+import { secretServiceMissing, startSecretService, type SecretService } from '../helpers/keyring.js';
 import { otherUser } from '../helpers/other-user.js';
 import { spawnCli } from '../helpers/receiver.js';
 
@@ -297,4 +298,83 @@ describe('item 10: Tab runs nothing a config file or a cache planted', () => {
     expect(r.stdout).not.toContain('-rf');
     expect(r.stdout.split('\n').filter(Boolean).length).toBe(data.entries.length - 1);
   });
+});
+
+describe.skipIf(!!secretServiceMissing())('item 11: a locked keychain is named, never silent', () => {
+  let ss: SecretService | undefined;
+  beforeAll(async () => {
+    ss = await startSecretService();
+  }, 30_000);
+  afterAll(async () => {
+    await ss?.stop();
+  });
+
+  it('auth status gives the keychain error; auth set warns that the secrets went to the file', async () => {
+    const env = { ...ss!.env, XCTL_CONFIG_DIR: fresh() };
+    const set = (profile: string) =>
+      runCli(['--profile', profile, 'auth', 'set', '--api-key', `key-${profile}`, '--api-secret', '-'], {
+        env,
+        input: 'a-secret-for-the-test-0123456789\n',
+      });
+    let r = await set('default');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('warning');
+    await ss!.lock();
+    r = await runCli(['auth', 'status'], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('profile "default" keeps its secrets in the OS keychain, which cannot be used now');
+    expect(r.stderr).not.toContain('no usable credentials');
+    r = await set('second');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('warning: the OS keychain cannot be used (the keychain did not answer');
+    expect(r.stderr).toContain(
+      `the secrets were written to the 0600 file ${path.join(env.XCTL_CONFIG_DIR, 'config.json')} instead`,
+    );
+  }, 60_000);
+});
+
+describe('item 12: caching the bearer is best effort', () => {
+  const canUnshare =
+    spawnSync(
+      'unshare',
+      [
+        '-m',
+        'sh',
+        '-c',
+        'd=$(mktemp -d) && mount --bind "$d" "$d" && mount -o remount,bind,ro "$d" "$d" && ! touch "$d/x" 2>/dev/null',
+      ],
+      { stdio: 'ignore' },
+    ).status === 0;
+
+  it.skipIf(!canUnshare)(
+    'an app-only read with a read-only config folder (a store in it) works, and says so',
+    async () => {
+      const cfg = path.join(fresh(), 'cfg');
+      fs.mkdirSync(cfg, { mode: 0o700 });
+      fs.writeFileSync(path.join(cfg, 'config.json'), '{"profiles":{"default":{}}}', { mode: 0o600 });
+      const script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" && shift && exec "$@"';
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) env[k] = v;
+      Object.assign(env, {
+        XCTL_CONFIG_DIR: cfg,
+        XCTL_BASE_URL: t.sb.baseUrl,
+        XCTL_API_KEY: t.sb.seed.api_key,
+        XCTL_API_SECRET: t.sb.seed.api_secret,
+        XCTL_COMPILE_CACHE: '0',
+      });
+      // Asynchronous: the sandbox answering it runs in this process.
+      const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const argv = ['-m', 'sh', '-c', script, 'sh', cfg, process.execPath, BIN, 'webhooks', 'list', '-o', 'json'];
+        const child = spawn('unshare', argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.stderr.on('data', (d) => (stderr += d));
+        child.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([]);
+      expect(r.stderr).toContain('note: the bearer token could not be cached');
+    },
+  );
 });
