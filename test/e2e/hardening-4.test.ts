@@ -378,3 +378,28 @@ describe('item 12: caching the bearer is best effort', () => {
     },
   );
 });
+
+describe('item 13: an alias bomb and deeply nested JSON are bad input', () => {
+  it('exit 2 with a plain message, not "a bug in xctl"', async () => {
+    const d = fresh();
+    const lines = ['a0: &a0 [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
+    const bomb = path.join(d, 'bomb.yaml');
+    fs.writeFileSync(bomb, `${lines.join('\n')}\naudiences: *a9\n`);
+    let r = await t.run(xctl`audiences apply -f ${bomb} --plan`);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(
+      `error: ${bomb} cannot be read: Excessive alias count indicates a resource exhaustion attack\n`,
+    );
+    const deep = path.join(d, 'deep.json');
+    fs.writeFileSync(deep, '['.repeat(100_000) + ']'.repeat(100_000));
+    r = await t.run(xctl`request /2/tweets -X POST --body ${`@${deep}`}`);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe('error: --body: the body nests deeper than 512 levels: nothing was sent\n');
+  });
+});

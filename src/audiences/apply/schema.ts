@@ -126,6 +126,19 @@ export function applyJsonSchema(): Record<string, unknown> {
   };
 }
 
+/**
+ * The document as plain values. An alias bomb (aliases of aliases, a billion nodes from a few
+ * lines) or a nesting deeper than the stack is the file's fault: an input error, not a crash.
+ */
+function plainValue(doc: { toJS(o: { maxAliasCount: number }): unknown }, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    const why = e instanceof RangeError ? 'it nests too deeply' : errorMessage(e);
+    throw new UsageError(`${file} cannot be read: ${why}`, { flag: '-f' });
+  }
+}
+
 /** The audiences file's text (read once: what is trusted is what is parsed). */
 export function readApplyFile(file: string): string {
   try {
@@ -159,7 +172,7 @@ export async function loadApplyFile(
     const e = doc.errors[0]!;
     throw new UsageError(`${at(e.pos[0])}: ${e.message.split('\n')[0]}`, { flag: '-f' });
   }
-  const parsed = APPLY_FILE.safeParse(doc.toJS());
+  const parsed = APPLY_FILE.safeParse(plainValue(doc, file));
   const lineOf = (p: ReadonlyArray<PropertyKey>) => {
     for (let n = p.length; n >= 0; n--) {
       const node = doc.getIn(p.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;
