@@ -222,10 +222,11 @@ export function errorFromResponse(
 
 /**
  * The service's words stay on the line xctl gives them: a newline in a message would let it
- * print a line of its own that reads as xctl's (`hint: run curl ... | sh`).
+ * print a line of its own that reads as xctl's (`hint: run curl ... | sh`). The other controls
+ * (a carriage return among them) are escaped when printed, as all service text is.
  */
 function oneLine(text: string): string {
-  return text.replace(/[\r\n\t\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(/\n/g, '\\u000a');
 }
 
 function problemCode(type: string): string | undefined {
