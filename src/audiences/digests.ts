@@ -271,7 +271,9 @@ export class DigestWriter {
     readonly file: string,
   ) {}
   static create(file: string, prefix?: Buffer): DigestWriter {
-    const fd = fs.openSync(file, 'w', 0o600);
+    // Always a fresh name in a private folder: created here (O_EXCL), never through a link.
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+    const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
     if (prefix) writeAllSync(fd, prefix);
     return new DigestWriter(fd, file);
   }

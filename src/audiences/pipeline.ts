@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Context } from '../context.js';
 import { PartialError, UsageError, errnoCode, errorMessage } from '../core/errors.js';
+import { ensurePrivateFolder } from '../core/store-guard.js';
 import { Batcher } from './batcher.js';
 import type { InputFormat } from './chunk-processor.js';
 import { Dispatcher } from './dispatcher.js';
@@ -334,9 +335,10 @@ async function openUploadJournal(
  */
 function checkJournalDir(dir: string, fromStateDir: boolean): void {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateFolder(dir);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     const code = errnoCode(e) ?? errorMessage(e);
     throw new UsageError(`cannot create the upload journal in ${dir} (${code}): nothing was sent`, {
       flag: '--journal',

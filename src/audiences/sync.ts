@@ -29,7 +29,7 @@ import type { IdType } from '../contract/audience-users.js';
 import { deadlineOutcome, uploadOutcome } from './outcome.js';
 import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
-import { processAlive } from '../core/store-guard.js';
+import { ensurePrivateFolder, processAlive } from '../core/store-guard.js';
 import { isRecord } from '../contract/guards.js';
 import { checkFirstSync, checkRemoves, maxRemovesFor } from './sync-guards.js';
 import {
@@ -574,9 +574,10 @@ async function hasUserCredentials(ctx: Context): Promise<boolean> {
  */
 function ensureStateDir(dir: string, stateDir: string | undefined): void {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    ensurePrivateFolder(dir);
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     const code = errnoCode(e) ?? errorMessage(e);
     throw new UsageError(`cannot keep the sync snapshot in ${dir} (${code}): nothing was sent`, {
       flag: '--state-dir',

@@ -115,8 +115,11 @@ const KINDS: Record<IdKind, KindDef> = {
   },
 };
 
-/** Ids as the service makes them; anything else is not offered to a shell. */
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+/**
+ * Ids as the service makes them; anything else is not offered to a shell. Not one starting with
+ * `-`: completed onto a command line it would read as an option.
+ */
+const ID = /^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * A description safe to hand to any shell's completion: no control, format (bidi, zero-width) or

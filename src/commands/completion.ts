@@ -5,6 +5,7 @@
 import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';
+import { checkProfileName } from '../core/config.js';
 import { acceptedEventTypes } from '../contract/activity.js';
 import { completionValues } from './annotations.js';
 import { declareOn } from './define.js';
@@ -466,10 +467,23 @@ const FISH_IDS = [
   'end',
 ];
 
+function validProfileName(name: string): boolean {
+  try {
+    checkProfileName(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function completion(ctx: Context, o: CompletionOptions): Promise<void> {
   if (o.profiles) {
-    // Names only: the store's secrets never reach the shell.
-    const names = Object.keys((await ctx.store()).profiles()).sort();
+    // Names only: the store's secrets never reach the shell. A name read back is offered only
+    // when it is one `auth set` could have made: bash evaluates the words of `compgen -W`, so a
+    // planted `$(touch /tmp/PWN)` would run at Tab.
+    const names = Object.keys((await ctx.store()).profiles())
+      .filter(validProfileName)
+      .sort();
     if (names.length) ctx.io.raw(names.join('\n') + '\n');
     return;
   }

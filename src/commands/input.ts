@@ -94,9 +94,35 @@ export async function readInputArg(ctx: Context, spec: string, flag: string): Pr
 /** Parses JSON input with an error that points at the flag and the position. */
 export function parseJsonInput(text: string, flag: string, what = 'input'): unknown {
   if (!text.trim()) throw new UsageError(`${flag}: the ${what} is empty`, { flag });
+  if (nestingOf(text) > MAX_JSON_DEPTH)
+    throw new UsageError(`${flag}: the ${what} nests deeper than ${MAX_JSON_DEPTH} levels: nothing was sent`, { flag });
   try {
     return parseJson(text);
   } catch (e) {
     throw new UsageError(`${flag}: the ${what} is not valid JSON: ${errorMessage(e)}`, { flag });
   }
+}
+
+/**
+ * Deeper than any body the service takes; past it, writing the body back out (and validating it)
+ * would run out of stack: refused as bad input, before anything else reads it.
+ */
+const MAX_JSON_DEPTH = 512;
+
+/** The deepest nesting of arrays and objects in a JSON text (strings skipped), in one pass. */
+function nestingOf(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
 }

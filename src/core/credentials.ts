@@ -4,7 +4,7 @@
 import { OAUTH_ENDPOINTS } from '../contract/oauth.js';
 import type { Clock } from './clock.js';
 import { resolveCredentials, secretsOf, type Credentials, type Profile } from './config.js';
-import { AuthError, XctlError } from './errors.js';
+import { AuthError, XctlError, errnoCode, errorMessage } from './errors.js';
 import type { HttpClient } from './http.js';
 import type { IO } from './io.js';
 import type { Profiles } from './profiles.js';
@@ -127,10 +127,12 @@ export class CredentialCache {
       this.o.io.info('note: the bearer token is not cached: HOME is not set (set XCTL_CONFIG_DIR to cache it)');
       return token;
     }
-    await this.updateProfile({ bearer_token: token, bearer_key: c.api_key }).catch((e: NodeJS.ErrnoException) => {
-      if (e instanceof XctlError || !e.code) throw e;
+    // Whatever stops the write (a read-only folder, a full disk, a locked keychain) is reported,
+    // never the command's failure: the token in hand is good.
+    await this.updateProfile({ bearer_token: token, bearer_key: c.api_key }).catch((e: unknown) => {
+      const why = errnoCode(e) ?? errorMessage(e);
       this.o.io.info(
-        `note: the bearer token could not be cached (${e.code}; set XCTL_CONFIG_DIR to a writable folder to cache it)`,
+        `note: the bearer token could not be cached (${why}); set XCTL_CONFIG_DIR to a writable folder to cache it`,
       );
     });
     return token;

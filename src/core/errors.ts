@@ -206,6 +206,9 @@ export function errorFromResponse(
     if (/^Read-only application cannot/i.test(b.error)) code = ReadOnlyCode.V1Legacy;
   }
   if (!message) message = opts.fallbackText ? summarizeText(opts.fallbackText) : `HTTP ${status}`;
+  message = oneLine(message);
+  if (parameter !== undefined) parameter = oneLine(parameter);
+  if (typeof code === 'string') code = oneLine(code);
   const hint = code !== undefined ? HINTS[String(code)] : undefined;
   const details = { status, code, parameter, hint, body };
   const full = `${message} (HTTP ${status}${code !== undefined ? `, code ${code}` : ''}${parameter ? `, parameter ${parameter}` : ''})`;
@@ -215,6 +218,15 @@ export function errorFromResponse(
   if ((status === 401 || status === 403) && String(code) !== AdsCode.AccountNotFound)
     return new AuthError(full, details);
   return new ApiError(full, details);
+}
+
+/**
+ * The service's words stay on the line xctl gives them: a newline in a message would let it
+ * print a line of its own that reads as xctl's (`hint: run curl ... | sh`). The other controls
+ * (a carriage return among them) are escaped when printed, as all service text is.
+ */
+function oneLine(text: string): string {
+  return text.replace(/\n/g, '\\u000a');
 }
 
 function problemCode(type: string): string | undefined {

@@ -1,21 +1,7 @@
 // --jq: real jq (jq 1.8 compiled to WebAssembly, the jq-wasm package), loaded only when asked for.
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { InterruptedError, UsageError } from './errors.js';
 import { interruptSignal } from './command-end.js';
-
-type JqHandle = Awaited<ReturnType<typeof import('jq-wasm').loadJq>>;
-let handle: Promise<JqHandle> | undefined;
-
-function load(): Promise<JqHandle> {
-  handle ??= (async () => {
-    const { loadJq } = await import('jq-wasm');
-    // The wasm is read from the installed package: the bundle in dist/cli cannot find it beside itself.
-    const wasmBinary = fs.readFileSync(createRequire(import.meta.url).resolve('jq-wasm/jq.wasm'));
-    return loadJq({ wasmBinary });
-  })();
-  return handle;
-}
 
 /** jq's message without its "jq: error ...:" prefix and compile-error count (the caret lines stay). */
 function jqError(stderr: string): UsageError {
@@ -28,14 +14,18 @@ function jqError(stderr: string): UsageError {
   return new UsageError(`--jq: ${msg || 'jq failed'}`, { flag: '--jq' });
 }
 
-/** Compiles the program without running it on any data: a typo fails before anything is sent. */
-export async function checkJq(program: string): Promise<void> {
-  const jq = await load();
+/**
+ * Compiles the program without running it on any data: a typo fails before anything is sent.
+ * In the worker, under the same limits and Ctrl-C as a run: the program can close the branch
+ * that keeps it from running (`1) else (def f: f; f) end, if false then (1`).
+ */
+export async function checkJq(program: string, signal?: AbortSignal, timeoutMs = JQ_TIMEOUT_MS): Promise<void> {
   // Inside a branch never taken the program is compiled, not run; the newlines keep a trailing comment from eating the ")".
-  const r = jq.raw(null, `if false then (\n${program}\n) else empty end`, ['-n']);
+  const wrapped = `if false then (\n${program}\n) else empty end`;
+  const r = await inWorker({ program: wrapped, input: null, args: ['-n'] }, signal, timeoutMs);
   if (r.exitCode === 0) return;
   // jq's own words about the program as written (the wrapped one's line numbers are off by one).
-  const plain = jq.raw(null, program, ['-n']);
+  const plain = await inWorker({ program, input: null, args: ['-n'] }, signal, timeoutMs);
   throw jqError(/compile error/.test(plain.stderr) ? plain.stderr : r.stderr);
 }
 
@@ -53,9 +43,9 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const { loadJq } = require(workerData.jqPath);
 const ready = loadJq({ wasmBinary: fs.readFileSync(workerData.wasmPath) });
-parentPort.on('message', async ({ program, input }) => {
+parentPort.on('message', async ({ program, input, args }) => {
   try {
-    const r = (await ready).raw(input, program, ['-r']);
+    const r = (await ready).raw(input, program, args);
     parentPort.postMessage({ exitCode: r.exitCode, stdout: r.stdout, stderr: r.stderr });
   } catch (e) {
     parentPort.postMessage({ crashed: String((e && e.message) || e) });
@@ -89,6 +79,17 @@ export async function runJq(
   signal?: AbortSignal,
   timeoutMs = JQ_TIMEOUT_MS,
 ): Promise<string> {
+  const r = await inWorker({ program, input, args: ['-r'] }, signal, timeoutMs);
+  if (r.exitCode !== 0) throw jqError(r.stderr);
+  return r.stdout;
+}
+
+/** One jq call in the worker, stopped by the time limit or the signal (the errors say which). */
+async function inWorker(
+  call: { program: string; input: string | null; args: string[] },
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<{ exitCode: number; stdout: string; stderr: string }> {
   signal ??= interruptSignal();
   const worker = await jqWorker();
   const r = await new Promise<JqResult | 'timeout' | 'aborted' | Error>((resolve) => {
@@ -104,7 +105,7 @@ export async function runJq(
     signal?.addEventListener('abort', onAbort, { once: true });
     worker.once('message', done).once('error', done).once('exit', onExit);
     if (signal?.aborted) onAbort();
-    else worker.postMessage({ program, input });
+    else worker.postMessage(call);
   });
   if (typeof r === 'string' || r instanceof Error || 'crashed' in r) {
     shared = undefined;
@@ -123,6 +124,5 @@ export async function runJq(
       hint: 'filter the data down before building large arrays or strings',
     });
   }
-  if (r.exitCode !== 0) throw jqError(r.stderr);
-  return r.stdout;
+  return r;
 }

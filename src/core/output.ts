@@ -146,6 +146,15 @@ export class RecordWriter {
     return !!this.settings.includeCursor && this.settings.jq === undefined;
   }
 
+  /**
+   * A record as JSON; on a terminal its C1 and bidi characters (which JSON leaves as they are)
+   * escaped as `\uXXXX`, which parses to the same value.
+   */
+  private json(rec: unknown, space?: number): string {
+    const s = stringifyJson(rec, space);
+    return this.io.isStdoutTTY ? escapeForTerminal(s, { keepLayout: true }) : s;
+  }
+
   write(rec: Rec): void {
     if (this.settings.fields && !this.validated) {
       checkFields(this.settings.fields, Object.keys(rec));
@@ -156,11 +165,11 @@ export class RecordWriter {
       case 'json':
         if (this.settings.jq !== undefined) this.rows.push(out);
         else if (this.wrapped)
-          this.io.raw((this.count === 0 ? '{\n  "data": [\n' : ',\n') + indent(stringifyJson(out, 2), '    '));
-        else this.io.raw((this.count === 0 ? '[\n' : ',\n') + indent(stringifyJson(out, 2), '  '));
+          this.io.raw((this.count === 0 ? '{\n  "data": [\n' : ',\n') + indent(this.json(out, 2), '    '));
+        else this.io.raw((this.count === 0 ? '[\n' : ',\n') + indent(this.json(out, 2), '  '));
         break;
       case 'jsonl':
-        this.io.raw(stringifyJson(out) + '\n');
+        this.io.raw(this.json(out) + '\n');
         break;
       case 'tsv':
       case 'csv': {

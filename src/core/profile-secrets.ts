@@ -18,6 +18,11 @@ import {
 
 export class ProfileSecrets {
   private probe?: Probe;
+  /**
+   * Set when a write kept secrets in the file because a keychain that is there could not be used
+   * (locked): why, for the command to say where the secrets went.
+   */
+  fellBack?: string;
 
   constructor(
     readonly storePath: string,
@@ -97,6 +102,7 @@ export class ProfileSecrets {
         hint: 'start or unlock it, or choose the file: XCTL_SECRET_STORAGE=file or `xctl config set secret_storage file`',
       });
     }
+    if (p.asked) this.fellBack = p.why;
     return 'file';
   }
 

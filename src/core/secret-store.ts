@@ -105,7 +105,8 @@ function syncKeyring(m: KeyringModule): Keyring {
   };
 }
 
-export type Probe = { keyring: Keyring; why?: undefined } | { keyring?: undefined; why: string };
+/** `asked`: a keychain is there but did not answer (locked, or slow), as opposed to none at all. */
+export type Probe = { keyring: Keyring; why?: undefined } | { keyring?: undefined; why: string; asked?: boolean };
 
 /**
  * Asks the keychain once, bounded by PROBE_MS, reading `account` (so a locked keychain shows
@@ -130,7 +131,7 @@ export async function probeAsync(
     await Promise.race([ask, late]);
     return { keyring: syncKeyring(m) };
   } catch (e) {
-    return { why: `the keychain did not answer: ${describe(e)}` };
+    return { why: `the keychain did not answer: ${describe(e)}`, asked: true };
   } finally {
     clearTimeout(timer);
   }
@@ -169,9 +170,10 @@ export function probeSync(
     const m = loadModule();
     return typeof m === 'string' ? { why: m } : { keyring: syncKeyring(m) };
   }
-  if (r.error || r.signal) return { why: `the keychain did not answer within ${PROBE_MS} ms` };
+  if (r.error || r.signal) return { why: `the keychain did not answer within ${PROBE_MS} ms`, asked: true };
   return {
     why: `the keychain did not answer: ${(r.stdout || 'no reason given').replace(/^no:/, '')}`,
+    asked: true,
   };
 }
 

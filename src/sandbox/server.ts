@@ -47,6 +47,14 @@ export interface Sandbox {
 }
 
 const MAX_BODY = 6_000_000;
+/**
+ * Request bytes held at once, all requests together: past it a request is answered 503 and its
+ * connection closed, so clients that declare big bodies and stall cannot grow the sandbox's
+ * memory without bound (150 of them at 6 MB each once took it from 100 MB to 930 MB).
+ */
+export const MAX_BODIES_HELD = 64 * 1024 * 1024;
+/** Connections open at once; the next is refused by the kernel's backlog until one ends. */
+const MAX_CONNECTIONS = 512;
 /** Entries `GET /_sandbox/logs` can still return. */
 const LOG_MAX = 5000;
 // above the 5,000,000-byte upload limit, so that limit answers in its own words
@@ -154,6 +162,7 @@ async function listen(
     s.on('close', () => sockets.delete(s));
   });
   server.keepAliveTimeout = 5000;
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
@@ -168,22 +177,57 @@ async function listen(
 /** The request body, made whole when first asked for. */
 type BodyOf = () => Buffer;
 
+/** Bytes of request bodies held now, by every request of this process (MAX_BODIES_HELD). */
+let bodiesHeld = 0;
+
 /**
  * The body's chunks, each also given to the route's scanner as it arrives; concatenated only
- * when a handler reads the body whole (`() => Buffer`).
+ * when a handler reads the body whole (`() => Buffer`). A body declared or grown past MAX_BODY is
+ * not read (undefined); `keep: false` (a request that cannot authenticate) reads it without
+ * keeping it. What is kept counts against MAX_BODIES_HELD until the answer is sent.
  */
-async function readBody(req: IncomingMessage, scanner?: BodyScanner): Promise<BodyOf | undefined> {
+async function readBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  o: { scanner?: BodyScanner; keep: boolean },
+): Promise<BodyOf | undefined> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
+  let held = 0;
+  res.once('close', () => {
+    bodiesHeld -= held;
+    held = 0;
+  });
   for await (const c of req) {
     const b = bufferOf(c);
     size += b.length;
     if (size > MAX_BODY) return undefined;
+    if (!o.keep) continue;
+    if (bodiesHeld + b.length > MAX_BODIES_HELD) throw new Busy();
+    bodiesHeld += b.length;
+    held += b.length;
     chunks.push(b);
-    scanner?.push(b);
+    o.scanner?.push(b);
   }
   let whole: Buffer | undefined;
   return () => (whole ??= chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+}
+
+/** Too many request bytes held already (MAX_BODIES_HELD). */
+class Busy extends Error {}
+
+/**
+ * Whether a request could authenticate at all: a route that needs credentials, asked with none
+ * (no Authorization header, no oauth_ parameter in the query or a form body), fails after the
+ * body is read whatever it holds, so its body is not kept.
+ */
+function mayAuthenticate(route: Route<SandboxApp> | undefined, req: IncomingMessage, url: URL): boolean {
+  if (!route || route.auth === 'none' || route.auth === 'admin') return true;
+  if (req.headers.authorization) return true;
+  if (String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) return true;
+  for (const k of url.searchParams.keys()) if (k.startsWith('oauth_')) return true;
+  return false;
 }
 
 export function errorFor(
@@ -367,6 +411,7 @@ function checkWriteAccess(method: string, path: string, level: string, style: Er
 interface Incoming {
   app: SandboxApp;
   req: IncomingMessage;
+  res: ServerResponse;
   url: URL;
   path: string;
   method: string;
@@ -392,7 +437,7 @@ async function handle(app: SandboxApp, req: IncomingMessage, res: ServerResponse
   const style = styleForPath(path);
   const admin = path.startsWith('/_sandbox/');
   const gone = watchClient(app, req, res, { started, method, path });
-  const inc: Incoming = { app, req, url, path, method, style, admin, rateHeaders: {}, gone };
+  const inc: Incoming = { app, req, res, url, path, method, style, admin, rateHeaders: {}, gone };
   let r: Reply | 'dropped';
   try {
     r = await reply(inc);
@@ -429,9 +474,10 @@ function watchClient(
   const onGone = () => {
     gone = true;
   };
-  req.socket.once('end', onGone);
+  const socket = req.socket; // res detaches it before 'close' when the connection is cut
+  socket.once('end', onGone);
   res.once('close', () => {
-    req.socket.off('end', onGone);
+    socket.off('end', onGone);
     if (!res.writableFinished) gone = true;
   });
   res.on('finish', () => {
@@ -469,8 +515,20 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
   } catch {
     matched = undefined;
   }
+  // An admin route's key is checked before its body is read (nobody else's body is held).
+  const early = matched?.route;
+  if ((early?.auth === 'admin' || early?.auth === 'admin-key') && !isLoopbackAddress(req.socket.remoteAddress))
+    throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
+  if (early?.auth === 'admin-key') checkAdminKey(app, req);
   const scanner = matched?.route?.scan?.(req);
-  const body = await readBody(req, scanner);
+  let body: BodyOf | undefined;
+  try {
+    body = await readBody(req, inc.res, { scanner, keep: mayAuthenticate(early, req, inc.url) });
+  } catch (e) {
+    if (!(e instanceof Busy)) throw e;
+    req.socket.destroy();
+    return 'dropped';
+  }
   if (body === undefined)
     throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
   const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);
@@ -480,10 +538,7 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
     if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');
   }
   const { route, params } = routeOf(matched ?? app.router.match(method, path), path, style);
-  const adminRoute = route.auth === 'admin' || route.auth === 'admin-key';
-  if (adminRoute && !isLoopbackAddress(req.socket.remoteAddress))
-    throw errorFor(style, 403, 'unauth', 'admin endpoints answer loopback clients only');
-  if (route.auth === 'admin-key') checkAdminKey(app, req);
+  const adminRoute = route.auth === 'admin' || route.auth === 'admin-key'; // checked above, before the body
   const ctype = String(req.headers['content-type'] ?? '');
   const form: Array<[string, string]> = ctype.startsWith('application/x-www-form-urlencoded')
     ? [...new URLSearchParams(body().toString('utf8')).entries()]

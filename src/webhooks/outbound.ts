@@ -25,14 +25,27 @@ export function classifyStatus(status: number): OutcomeKind {
 export function exchange(
   method: string,
   url: string,
-  opts: { headers?: Record<string, string>; body?: string | Buffer; timeoutMs: number },
+  opts: {
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** Idle limit: no byte for this long ends the exchange. */
+    timeoutMs: number;
+    /** Overall limit: a receiver dripping a byte now and then is cut off here all the same. */
+    deadlineMs?: number;
+    /** Ends the exchange at once (Ctrl-C, SIGTERM). */
+    signal?: AbortSignal;
+  },
 ): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     let settled = false;
+    let deadline: NodeJS.Timeout | undefined;
+    let onAbort = () => {};
     const done = (o: Omit<Outcome, 'ms'>) => {
       if (settled) return;
       settled = true;
+      clearTimeout(deadline);
+      opts.signal?.removeEventListener('abort', onAbort);
       resolve({ ...o, ms: Date.now() - started });
     };
     let u: URL;
@@ -60,6 +73,17 @@ export function exchange(
       );
       res.on('error', (e) => done({ kind: 'closed', status: res.statusCode, body: '', error: e.message }));
     });
+    if (opts.deadlineMs !== undefined)
+      deadline = setTimeout(() => {
+        req.destroy();
+        done({ kind: 'timeout', body: '', error: `no complete answer within ${opts.deadlineMs} ms` });
+      }, opts.deadlineMs);
+    onAbort = () => {
+      req.destroy();
+      done({ kind: 'closed', body: '', error: 'interrupted' });
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
     req.setTimeout(opts.timeoutMs, () => {
       req.destroy();
       done({ kind: 'timeout', body: '', error: `no answer within ${opts.timeoutMs} ms` });

@@ -1848,8 +1848,10 @@ describe('analytics', () => {
       const finished = JSON.parse(done.stdout) as Job;
       expect(finished).toMatchObject({
         status: 'SUCCESS',
-        url: expect.stringMatching(/\/_sandbox\/files\/stats_job_\d+\.json\.gz$/),
+        url: expect.stringMatching(/\/_sandbox\/files\/stats_job_\d+_[0-9a-f]{32}\.json\.gz$/),
       });
+      // Its name cannot be guessed from the job's id (another local user could otherwise read it).
+      expect((await fetch(finished.url!.replace(/_[0-9a-f]{32}\.json\.gz$/, '.json.gz'))).status).toBe(404);
       const [rows, sync, got, listed] = await Promise.all([
         t.list<StatRow>(xctl`ads stats job download ${job.id_str}`),
         t.list<StatRow>(q('--granularity', 'TOTAL')),

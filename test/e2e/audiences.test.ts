@@ -554,9 +554,12 @@ describe('audiences apply', () => {
     drift: string[];
   }
   const plan = async (extra: string[] = []) => {
-    const r = await t.run(xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --plan -o json ${extra}`, {
-      timeoutMs: 60_000,
-    });
+    const r = await t.run(
+      xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --plan --allow-commands -o json ${extra}`,
+      {
+        timeoutMs: 60_000,
+      },
+    );
     if (!r.stdout) throw new Error(`apply --plan printed nothing (exit ${r.code}): ${r.stderr}`);
     return {
       code: r.code,
@@ -565,7 +568,7 @@ describe('audiences apply', () => {
     };
   };
   const apply = (extra: string[] = []) =>
-    t.run(xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} -o json ${extra}`, {
+    t.run(xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --allow-commands -o json ${extra}`, {
       timeoutMs: 120_000,
     });
   const write = (name: string, lines: string[]) => fs.writeFileSync(path.join(dir, name), lines.join('\n') + '\n');
@@ -756,7 +759,7 @@ describe('audiences apply', () => {
     write('news.csv', ['E-mail Address', ...emails(next)]);
     const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
-    const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 100 --concurrency 2`;
+    const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --allow-commands --batch-size 100 --concurrency 2`;
     const child = spawnCli(args, t.env);
     await journalPast(journal, 30);
     await child.stop('SIGKILL');
@@ -783,7 +786,7 @@ describe('audiences apply', () => {
     write('news.csv', ['E-mail Address', ...emails(next)]);
     const journal = pendingJournal(t.configDir, owner, ids.Newsletter);
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 15, match: '/users$' });
-    const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --batch-size 250 --concurrency 2`;
+    const args = xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} --allow-commands --batch-size 250 --concurrency 2`;
     const child = spawnCli(args, t.env);
     await journalPast(journal, 10);
     const code = await child.stop('SIGINT');
@@ -897,9 +900,12 @@ describe('audiences apply, unattended: removals are guarded as sync guards them'
     );
   // Its own state folder: the apply state of the tests above (what --prune may delete) is not this file's.
   const apply = (extra: string[] = []) =>
-    t.run(xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} -o json --state-dir ${dir} ${extra}`, {
-      timeoutMs: 60_000,
-    });
+    t.run(
+      xctl`audiences apply -f ${path.join(dir, 'audiences.yaml')} -o json --allow-commands --state-dir ${dir} ${extra}`,
+      {
+        timeoutMs: 60_000,
+      },
+    );
 
   interface Result {
     name: string;

@@ -611,6 +611,31 @@ describe('the apply state', () => {
   });
 });
 
+describe('the state folder', () => {
+  it('one others can write to, or a link, is refused before anything is written in it', (c) => {
+    if (process.getuid === undefined) return c.skip('modes are POSIX');
+    const t = testContext();
+    cleanups.push(() => t.cleanup());
+    const shared = path.join(t.configDir, 'shared');
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o775);
+    const file = statePath(shared, 'p', 'acct1');
+    expect(() => updateState(file, () => {})).toThrow(
+      `refusing to use the state folder: ${shared}, a folder above it, can be written by others (mode 775, not sticky)`,
+    );
+    expect(fs.readdirSync(shared)).toEqual([]);
+    const real = path.join(t.configDir, 'real');
+    fs.mkdirSync(real, { mode: 0o700 });
+    const root = path.join(t.configDir, 'root');
+    fs.mkdirSync(path.join(root, 'audiences', 'p'), { recursive: true, mode: 0o700 });
+    fs.symlinkSync(real, path.join(root, 'audiences', 'p', 'acct1'));
+    expect(() => updateState(statePath(root, 'p', 'acct1'), () => {})).toThrow(
+      `refusing to use the state folder ${path.join(root, 'audiences', 'p', 'acct1')}: it is a symbolic link`,
+    );
+    expect(fs.readdirSync(real)).toEqual([]);
+  });
+});
+
 describe('command sources', () => {
   const spec = (command: string, cwd: string, timeoutMs = 5000): AudienceSpec => ({
     name: 'N',
@@ -658,6 +683,36 @@ describe('command sources', () => {
     );
     expect(Date.now() - started).toBeLessThan(5000); // the whole group was killed, the pipe too
     expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+
+  it('two audiences whose names share their first 40 bytes get files of their own (a full hash)', async () => {
+    const t = testContext();
+    cleanups.push(() => t.cleanup());
+    const tmp = path.join(t.configDir, 'tmp');
+    const a = { ...spec('echo a@example.com', t.configDir), name: 'Newsletter subscribers Europe 2026 - list A' };
+    const b = { ...spec('echo b@example.com', t.configDir), name: 'Newsletter subscribers Europe 2026 - list B' };
+    const outA = await sourceFile(t.ctx, a, tmp);
+    const outB = await sourceFile(t.ctx, b, tmp);
+    expect(outA).not.toBe(outB);
+    expect(fs.readFileSync(outA, 'utf8')).toBe('a@example.com\n');
+    expect(fs.readFileSync(outB, 'utf8')).toBe('b@example.com\n');
+    expect(path.basename(outA)).toMatch(/^source-[0-9a-f]{64}\.txt$/);
+  });
+
+  it('runs only when allowed: a file with commands is refused (exit 2) before anything is read or sent', async () => {
+    const { t, file, dir } = setup(
+      'defaults:\n  account: acct1\n  type: email\naudiences:\n  - name: N\n    command: "touch ran; echo a@example.com"\n',
+    );
+    const e = await audiencesApply(t.ctx, opts(file, { plan: true })).then(
+      () => undefined,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(Error);
+    expect((e as Error).message).toBe(
+      `${file} runs commands ("N": touch ran; echo a@example.com); they would run as you, with your files and credentials in reach: nothing was run`,
+    );
+    expect((e as UsageError).exitCode, (e as Error).message).toBe(2);
+    expect(fs.existsSync(path.join(dir, 'ran'))).toBe(false);
   });
 
   it('a missing source file is an input error naming the audience', async () => {

@@ -126,16 +126,36 @@ export function applyJsonSchema(): Record<string, unknown> {
   };
 }
 
-/** Reads, parses and validates an audiences file; every error names the file and its line. */
-export async function loadApplyFile(file: string, fallbackAccount: () => Promise<string>): Promise<AudienceSpec[]> {
-  let text: string;
+/**
+ * The document as plain values. An alias bomb (aliases of aliases, a billion nodes from a few
+ * lines) or a nesting deeper than the stack is the file's fault: an input error, not a crash.
+ */
+function plainValue(doc: { toJS(o: { maxAliasCount: number }): unknown }, file: string): unknown {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    const why = e instanceof RangeError ? 'it nests too deeply' : errorMessage(e);
+    throw new UsageError(`${file} cannot be read: ${why}`, { flag: '-f' });
+  }
+}
+
+/** The audiences file's text (read once: what is trusted is what is parsed). */
+export function readApplyFile(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
   } catch (e) {
     throw new UsageError(`cannot read ${file}: ${errnoCode(e) === 'ENOENT' ? 'no such file' : errorMessage(e)}`, {
       flag: '-f',
     });
   }
+}
+
+/** Reads, parses and validates an audiences file; every error names the file and its line. */
+export async function loadApplyFile(
+  file: string,
+  fallbackAccount: () => Promise<string>,
+  text = readApplyFile(file),
+): Promise<AudienceSpec[]> {
   // yaml is CommonJS: in the bundle its dynamic import exposes only the default export.
   const yaml = (await import('yaml')) as typeof import('yaml') & {
     default?: typeof import('yaml');
@@ -152,7 +172,7 @@ export async function loadApplyFile(file: string, fallbackAccount: () => Promise
     const e = doc.errors[0]!;
     throw new UsageError(`${at(e.pos[0])}: ${e.message.split('\n')[0]}`, { flag: '-f' });
   }
-  const parsed = APPLY_FILE.safeParse(doc.toJS());
+  const parsed = APPLY_FILE.safeParse(plainValue(doc, file));
   const lineOf = (p: ReadonlyArray<PropertyKey>) => {
     for (let n = p.length; n >= 0; n--) {
       const node = doc.getIn(p.slice(0, n) as unknown[], true) as { range?: [number, number, number] } | undefined;

@@ -2,11 +2,17 @@
 // command's standard output saved once to a private file. A command runs in the audiences
 // file's folder through the shell, with a timeout; a non-zero exit, a signal or a timeout fails
 // that audience (its output is never used: a half-written list would remove members).
+//
+// A command runs as the user, with everything the user can reach (the config folder, the
+// parent's /proc/PID/environ, the code cache): no environment scrubbing makes a command from an
+// untrusted audiences file safe, so apply runs none unless the user allowed it (trust.ts).
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError, XctlError } from '../../core/errors.js';
+import { ensurePrivateFolder } from '../../core/store-guard.js';
 import type { AudienceSpec } from './schema.js';
 
 /** The file sync reads for this audience (a command's output lands in `tmpDir`). */
@@ -18,18 +24,27 @@ export async function sourceFile(ctx: Context, spec: AudienceSpec, tmpDir: strin
       });
     return spec.source.file;
   }
-  fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-  const out = path.join(
-    tmpDir,
-    `source-${process.pid}-${Buffer.from(`${spec.account}/${spec.name}`).toString('hex').slice(0, 80)}.txt`,
-  );
-  await runCommand(ctx, spec.source, out, spec.name);
-  return out;
+  ensurePrivateFolder(tmpDir);
+  await runCommand(ctx, spec.source, path.join(tmpDir, outputName(spec)), spec.name);
+  return path.join(tmpDir, outputName(spec));
 }
 
 /**
- * The command's environment: xctl's own, without any XCTL_* variable. The file may come from a
- * pull request whose plan CI runs: its commands must not be handed the API credentials.
+ * The output file's name: the full SHA-256 of account and name, so two audiences never share
+ * one (a prefix of the name did, for names sharing their first 40 bytes: one audience received
+ * the other's members).
+ */
+export function outputName(spec: Pick<AudienceSpec, 'account' | 'name'>): string {
+  const key = crypto
+    .createHash('sha256')
+    .update(JSON.stringify([spec.account, spec.name]))
+    .digest('hex');
+  return `source-${key}.txt`;
+}
+
+/**
+ * The command's environment: xctl's own, without any XCTL_* variable. This keeps the values out
+ * of a careless `env` dump only; it is no boundary (the command can read them elsewhere).
  */
 export function commandEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
@@ -44,7 +59,9 @@ interface CommandSource {
 }
 
 function runCommand(ctx: Context, src: CommandSource, outFile: string, name: string): Promise<void> {
-  const fd = fs.openSync(outFile, 'w', 0o600);
+  // Created here, never opened through a link or over a file someone else put there.
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  const fd = fs.openSync(outFile, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
   return new Promise<void>((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', src.command], {
       cwd: src.cwd,

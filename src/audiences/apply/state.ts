@@ -3,9 +3,12 @@
 // grants it made. Drift is measured against it (an id gone or renamed, a grant gone), and
 // --prune deletes only audiences it created. An intent is written before every create, so an
 // apply killed between the create and the record still knows the audience is its own.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { errnoCode } from '../../core/errors.js';
 import { withFileLockSync } from '../../core/file-lock.js';
+import { ensurePrivateFolder } from '../../core/store-guard.js';
 
 export type AudienceKind = 'custom_audience' | 'do_not_reach';
 
@@ -45,9 +48,16 @@ export function statePath(root: string, profile: string, account: string): strin
 export function readState(file: string): AccountState {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return empty();
+    // Never through a link: its folder is checked (ensurePrivateFolder), the file opened as is.
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    if (errnoCode(e) === 'ENOENT') return empty();
+    throw e;
   }
   const s = JSON.parse(text) as Partial<AccountState>;
   if (s.xctl_apply_state !== 1) throw new Error(`${file} is not an apply state file`);
@@ -56,12 +66,14 @@ export function readState(file: string): AccountState {
 
 /** Read-modify-write under a lock; the new state replaces the old whole (written aside, renamed). */
 export function updateState(file: string, change: (s: AccountState) => void): AccountState {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  ensurePrivateFolder(path.dirname(file));
   return withFileLockSync(`${file}.lock`, () => {
     const s = readState(file);
     change(s);
-    const tmp = `${file}.tmp-${process.pid}`;
-    const fd = fs.openSync(tmp, 'w', 0o600);
+    // A fresh name, created by this call (O_EXCL), never followed through a link.
+    const tmp = `${file}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+    const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+    const fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
     try {
       fs.writeSync(fd, JSON.stringify(s, null, 2) + '\n');
       fs.fsyncSync(fd);

@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { AuthError, InterruptedError, PartialError, PlanHasChanges, UsageError } from '../../core/errors.js';
+import { AuthError, InterruptedError, PartialError, PlanHasChanges, UsageError, errnoCode } from '../../core/errors.js';
 import { effectiveFormat, printJson, printList } from '../../core/output.js';
 import { processAlive } from '../../core/file-lock.js';
+import { ensurePrivateFolder } from '../../core/store-guard.js';
 import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
 import type { AudiencePlan, ApplyEnv } from '../../audiences/apply/plan.js';
 import type { AudienceResult } from '../../audiences/apply/run.js';
@@ -25,6 +26,8 @@ export interface ApplyOptions {
   adopt?: boolean;
   maxRemoves?: string;
   stateDir?: string;
+  allowCommands?: boolean;
+  trust?: boolean;
   batchSize: string;
   concurrency: string;
 }
@@ -53,6 +56,11 @@ export function register(audiences: Command, runF = audiencesApply): void {
         '--state-dir <dir>',
         'where snapshots and the apply state live (env XCTL_STATE_DIR; default: beside the config)',
       ],
+      ['--allow-commands', "run the file's `command` sources in this run (they run as you: read them first)"],
+      [
+        '--trust',
+        "trust this exact file's commands (its SHA-256, kept in the config folder) for later runs, then exit",
+      ],
       ['--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default)],
       ['--concurrency <n>', 'requests in flight per audience', '4'],
     ],
@@ -79,9 +87,13 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
     const { parseMaxRemoves } = await import('../../audiences/sync-guards.js');
     parseMaxRemoves(o.maxRemoves);
   }
-  const { loadApplyFile } = await import('../../audiences/apply/schema.js');
+  const { loadApplyFile, readApplyFile } = await import('../../audiences/apply/schema.js');
   const file = path.resolve(ctx.cwd, o.file);
-  const specs = only(await loadApplyFile(file, () => ctx.accountId()), o.only ?? [], o.file);
+  const text = readApplyFile(file);
+  const all = await loadApplyFile(file, () => ctx.accountId(), text);
+  if (o.trust) return trust(ctx, file, text, all);
+  const specs = only(all, o.only ?? [], o.file);
+  await gateCommands(ctx, o, file, text, specs);
   const c = await ctx.credentials();
   if (!c.api_key || !c.api_secret || !c.access_token || !c.access_token_secret) {
     throw new AuthError(
@@ -97,6 +109,17 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
     o.stateDir ?? ctx.env.XCTL_STATE_DIR ?? (await ctx.store()).folder('the snapshots and the apply state'),
   );
   const tmpParent = path.join(stateRoot, 'audiences');
+  // Read back before anything is planned (the apply state decides what --prune deletes).
+  try {
+    ensurePrivateFolder(tmpParent);
+  } catch (e) {
+    const code = errnoCode(e);
+    if (!code) throw e;
+    throw new UsageError(`cannot create the state folder ${tmpParent} (${code}): nothing was sent`, {
+      flag: '--state-dir',
+      hint: 'choose a folder this user can write to with --state-dir or XCTL_STATE_DIR',
+    });
+  }
   const env: ApplyEnv = {
     profile,
     stateRoot,
@@ -117,6 +140,38 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
   } finally {
     fs.rmSync(env.tmpDir, { recursive: true, force: true });
   }
+}
+
+/** --trust: records the file's text as trusted to run its commands, and says which commands. */
+async function trust(ctx: Context, file: string, text: string, specs: AudienceSpec[]): Promise<void> {
+  const { textHash, trustFile } = await import('../../audiences/apply/trust.js');
+  const configDir = (await ctx.store()).folder('the list of trusted audiences files');
+  const sha256 = textHash(text);
+  trustFile(configDir, file, sha256, new Date(ctx.clock.now()));
+  const commands = specs.filter((s) => 'command' in s.source);
+  ctx.io.info(
+    `trusted ${file} (sha256 ${sha256}): its ${commands.length} commands run on plans and applies until the file changes`,
+  );
+}
+
+/** The file's commands run only when allowed (trust.ts): checked before anything runs. */
+async function gateCommands(ctx: Context, o: ApplyOptions, file: string, text: string, specs: AudienceSpec[]) {
+  if (!specs.some((s) => 'command' in s.source)) return;
+  const { checkCommands, readTrustList, textHash } = await import('../../audiences/apply/trust.js');
+  const store = await ctx.store();
+  let configDir: string | undefined;
+  try {
+    configDir = store.folder('the list of trusted audiences files');
+  } catch {
+    configDir = undefined; // no config folder: nothing is trusted, --allow-commands still works
+  }
+  checkCommands(specs, {
+    file,
+    sha256: textHash(text),
+    plan: !!o.plan,
+    allowCommands: !!o.allowCommands,
+    trusted: readTrustList(configDir),
+  });
 }
 
 /** --only: each name must be in the file (a typo would otherwise apply nothing and exit 0). */

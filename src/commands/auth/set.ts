@@ -112,6 +112,13 @@ export async function authSet(ctx: Context, opts: AuthSetOptions): Promise<void>
     patch.client_secret = undefined;
   await ctx.updateProfile(patch);
   const name = await ctx.profileName();
+  const store = await ctx.store();
+  // A keychain that is there but locked: the secrets went to the file, and the user is told.
+  if (store.secrets.fellBack)
+    ctx.io.warn(
+      `the OS keychain cannot be used (${store.secrets.fellBack}): the secrets were written to the 0600 file ${store.path} instead; ` +
+        'unlock the keychain and run `xctl auth migrate --to keyring` to move them, or set secret_storage=keyring to refuse instead',
+    );
   ctx.io.info(
     `saved ${Object.keys(patch)
       .filter((k) => patch[k as keyof Profile] !== undefined && k !== 'bearer_key')

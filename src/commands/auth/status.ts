@@ -112,6 +112,9 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
       `environment also sets: ${envOther.map((k) => (k === 'XCTL_CONFIG_DIR' ? k : `${k}=${ctx.env[k]}`)).join(', ')}`,
     );
   if (!usable) {
+    // Secrets in a keychain that cannot be read now: that is the reason, not a missing setting.
+    const raw = store.rawProfiles()[selected];
+    if (raw?.secrets_in === 'keyring') store.secrets.fill(selected, raw);
     throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
       hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
     });

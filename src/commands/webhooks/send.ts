@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CheckFailed, UsageError, errnoCode, errorMessage } from '../../core/errors.js';
+import { CheckFailed, InterruptedError, UsageError, XctlError, errnoCode, errorMessage } from '../../core/errors.js';
 import { checkBaseUrl } from '../../core/base-url.js';
 import { ACTIVITY_EVENT_TYPES, DEPRECATED_EVENT_NAMES, canonicalEventType } from '../../contract/activity.js';
 import { NUMERIC_ID, idProblem } from '../../contract/ids.js';
@@ -41,7 +41,7 @@ export function register(parent: Command, runF = webhooksSend): void {
   });
 }
 
-/** POSTs the delivery (no redirect followed, 10 s limit) and prints what was sent and the answer. */
+/** POSTs the delivery (no redirect followed, the whole answer within 10 s) and prints what was sent and the answer. */
 export async function webhooksSend(ctx: Context, o: SendOptions): Promise<void> {
   if (!o.to)
     throw new UsageError('--to URL is required (the receiver to POST the delivery to)', {
@@ -54,7 +54,19 @@ export async function webhooksSend(ctx: Context, o: SendOptions): Promise<void> 
   const { exchange } = await import('../../webhooks/outbound.js');
   const signed = deliveryHeaders(secret, body);
   const headers = { ...signed, 'user-agent': 'xctl-webhooks-send' };
-  const r = await exchange('POST', to, { headers, body, timeoutMs: DELIVERY_TIMEOUT_MS });
+  // The whole answer within the platform's 10 s (a receiver dripping a byte now and then is cut
+  // off too); the global --deadline, Ctrl-C and SIGTERM end it sooner.
+  const r = await exchange('POST', to, {
+    headers,
+    body,
+    timeoutMs: DELIVERY_TIMEOUT_MS,
+    deadlineMs: DELIVERY_TIMEOUT_MS,
+    signal: ctx.signal,
+  });
+  if (ctx.signal.aborted) {
+    const why: unknown = ctx.signal.reason;
+    throw why instanceof XctlError ? why : new InterruptedError('interrupted');
+  }
   const rec = {
     url: to,
     status: r.status ?? null,

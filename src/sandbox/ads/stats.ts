@@ -3,7 +3,7 @@
 // delivery.ts), derived deterministically from the line item's id and the hour. Every bucket
 // (DAY, TOTAL, segments, child entities) is a sum of those hourly integers, so the same query
 // gives the same numbers and a TOTAL equals the sum of its DAYs.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { AdsCollection, SandboxOps } from '../../ads/resource-types.js';
 import type { SandboxApp } from '../app.js';
@@ -430,7 +430,9 @@ function createJob(ops: SandboxOps): Rec {
     }
     const request = { params: { ...ops.values, start_time: job.start_time, end_time: job.end_time } };
     const body = gzipSync(Buffer.from(JSON.stringify({ data_type: 'stats', ...result, request })));
-    const name = `stats_job_${idStr}.json.gz`;
+    // Served without a key (the service's file host takes none): 128 random bits in the name, so
+    // only who was told the URL (the job's owner, through the signed API) can fetch it.
+    const name = `stats_job_${idStr}_${randomBytes(16).toString('hex')}.json.gz`;
     const done = ops.nowMs();
     ops
       .collection(FILES)
