@@ -219,6 +219,8 @@ export class RecordTally {
   /** Identifier values looked at: the reject rate's base. */
   values = 0;
   readonly shown: string[] = [];
+  /** The first rejected rows, "line N (column): reason", whether or not --rejects keeps them all. */
+  readonly firstRejects: string[] = [];
   private lineBase: number;
   private readonly out?: fs.WriteStream;
   /** A write to the rejects file failed (disk full): the run stops with the reason. */
@@ -266,6 +268,7 @@ export class RecordTally {
     }
     for (const [rel, col, reason] of r.rejects) {
       const line = this.lineBase + rel;
+      if (this.firstRejects.length < 10) this.firstRejects.push(`line ${line} (${col}): ${reason}`);
       if (this.out) this.out.write(`${line},${csvCell(col)},${csvCell(reason)}\n`);
       else if (this.shown.length < 5) this.shown.push(`line ${line} (${col}): ${reason}`);
     }

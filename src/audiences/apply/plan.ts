@@ -61,6 +61,8 @@ export interface ApplyEnv {
   /** Nobody at a terminal (no TTY, CI=true, XCTL_NO_PROMPT=1): sync's 10% default applies. */
   unattended: boolean;
   workers?: number;
+  /** --allow-empty: a source without data rows may remove every member. */
+  allowEmpty?: boolean;
 }
 
 /** Options handed to sync; keys sync does not know yet pass through for the branches that add them. */
@@ -104,6 +106,7 @@ export function syncOptions(
     // the limit in force, never nothing: sync would take its labelled stderr for no terminal.
     maxRemoves: p.maxRemoves,
     gate: spec.maxRejectRate === undefined ? undefined : parseRejectGate(String(spec.maxRejectRate)),
+    allowEmpty: env.allowEmpty,
   };
 }
 
@@ -194,10 +197,9 @@ async function planMembers(
   known?: ManagedAudience,
 ): Promise<void> {
   const { runSync } = await import('../sync.js');
+  let head: ReturnType<typeof readSnapshotHeader>;
   if (row.id) {
-    const head = readSnapshotHeader(
-      snapshotPaths(env.stateRoot, env.profile, spec.account, row.id, idType(spec)).snapshot,
-    );
+    head = readSnapshotHeader(snapshotPaths(env.stateRoot, env.profile, spec.account, row.id, idType(spec)).snapshot);
     if (!head) row.drift.push('snapshot missing: every member is sent');
     else if (olderThan(head.oldest_sent_at, EXPIRY_MONTHS, ctx.clock.now()))
       row.drift.push(`snapshot older than ${EXPIRY_MONTHS} months: every member is sent again`);
@@ -205,7 +207,7 @@ async function planMembers(
     row.refresh = !!head && olderThan(head.oldest_sent_at, EXPIRY_MONTHS - 1, ctx.clock.now());
   }
   row.input = await sourceFile(ctx, spec, env.tmpDir);
-  row.adopt = adoptFor(env, spec, row, known);
+  row.adopt = adoptFor(env, spec, row, head ? undefined : known);
   row.maxRemoves = removesLimit(env, spec).limit?.text ?? '100%';
   const s: SyncSummary = await runSync(
     labelledContext(ctx, label(spec), { quiet: !row.id }),
@@ -228,8 +230,10 @@ async function planMembers(
 }
 
 /**
- * A first sync to an audience that already has members is sync's --adopt: asked for in the
- * file or on the command line, or implied for audiences apply created (empty when created).
+ * Members no snapshot knows are accepted (sync's --adopt) when asked for in the file or on the
+ * command line; implied for the first sync of audiences apply created (empty when created).
+ * The caller passes `known` only when there is no snapshot yet: with one, adopting would accept
+ * members added by hand since.
  */
 export function adoptFor(env: ApplyEnv, spec: AudienceSpec, row: AudiencePlan, known?: ManagedAudience): boolean {
   return env.adopt || spec.adopt || !row.id || !!known?.created;

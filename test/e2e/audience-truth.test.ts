@@ -1,0 +1,297 @@
+// Issue 40: `audiences sync` and `audiences apply` exit 0 only when the service's audience equals
+// the file's valid rows, on any runner, whatever happened before. Each scenario of the issue runs
+// through the real CLI against a real sandbox, fresh state folders standing in for fresh CI
+// runners (a cache restored, lost, or stale), and ends by reading the sandbox's members digest
+// for digest. Every exit 0 carries the service's audience_size next to the snapshot's count.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdsSandbox, type AdsSandbox } from '../helpers/ads.js';
+import { digests, emails, range, sandboxMembers, seedAudience, writeLines } from '../helpers/audiences.js';
+import { BIN, tempDir, xctl, type RunResult } from '../helpers/cli.js';
+
+let t: AdsSandbox;
+let dir: string;
+let n = 0;
+
+beforeAll(async () => {
+  t = await startAdsSandbox();
+  dir = tempDir('xctl-truth-');
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const audience = () => seedAudience(t, `tr${++n}${Date.now().toString(36)}`);
+/** A fresh runner's state folder (an empty CI cache). */
+const runner = () => fs.mkdtempSync(path.join(dir, 'state-'));
+/** A CI cache saved from a runner's state folder, restored as a new runner's. */
+const copyOf = (state: string) => {
+  const to = runner();
+  fs.cpSync(state, to, { recursive: true });
+  return to;
+};
+const file = (ids: number[], extra: string[] = []) =>
+  writeLines(dir, `f${++n}.csv`, ['email', ...emails(ids), ...extra]);
+const sync = (id: string, f: string, state: string, extra: string[] = [], env: Record<string, string> = {}) =>
+  t.run(xctl`audiences sync ${id} ${f} --type email --state-dir ${state} -o json ${extra}`, {
+    timeoutMs: 60_000,
+    env,
+  });
+const upload = (id: string, ids: number[], extra: string[] = []) =>
+  t.run(xctl`audiences upload ${id} ${file(ids)} --type email ${extra}`, { timeoutMs: 60_000 });
+const members = async (id: string) => (await sandboxMembers(t, id)).members.email ?? [];
+const requests = async (id: string) => (await sandboxMembers(t, id)).requests;
+const json = (r: RunResult) => JSON.parse(r.stdout) as Record<string, unknown>;
+
+/** Exit 0 and the audience holds exactly these members; the summary says so with the service's size. */
+async function equal(r: RunResult, id: string, ids: number[]): Promise<void> {
+  expect(r.code, r.stderr).toBe(0);
+  expect(await members(id)).toEqual(digests(emails(ids)));
+  const s = json(r);
+  expect(s.audience_size).toBe(ids.length);
+  expect(s.snapshot_members).toBe(ids.length);
+}
+
+describe('issue 40: exit 0 means the audience equals the file', () => {
+  it('1. a stale snapshot (night 2 not saved) is refused, nothing sent; --rebuild makes it equal', async () => {
+    const id = audience();
+    const night1 = runner();
+    await equal(await sync(id, file(range(0, 500)), night1), id, range(0, 500));
+    const cache = copyOf(night1); // night 1's state saved
+    // Night 2 succeeds, but its state is not saved (the cache step failed).
+    await equal(await sync(id, file(range(28, 520)), copyOf(cache)), id, range(28, 520));
+    // Night 3 restores night 1's state.
+    const night3 = copyOf(cache);
+    const sent = await requests(id);
+    let r = await sync(id, file(range(28, 524)), night3);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/holds 492 members, the snapshot 500 .*the snapshot .* is stale: nothing was sent/);
+    expect(r.stderr).toContain('--rebuild');
+    expect(await requests(id)).toBe(sent);
+    expect(await members(id)).toEqual(digests(emails(range(28, 520))));
+    r = await sync(id, file(range(28, 524)), night3, ['--rebuild']);
+    await equal(r, id, range(28, 524));
+    // The next night from that state is an ordinary one.
+    await equal(await sync(id, file(range(30, 524)), night3), id, range(30, 524));
+  }, 120_000);
+
+  it('1b. a sync stopped mid-way whose state was lost: refused, then --rebuild converges', async () => {
+    const id = audience();
+    const night1 = runner();
+    await equal(await sync(id, file(range(0, 300)), night1), id, range(0, 300));
+    const cache = copyOf(night1);
+    // Night 2 fails part-way (the service refuses a batch after some were applied): its state is lost.
+    await t.admin('POST', '/_sandbox/faults', { error_rate: 1, status: 400, count: 1, match: '/users$' });
+    const night2 = copyOf(cache);
+    const first = await sync(id, file(range(14, 400)), night2, ['--batch-size', '10', '--max-removes', '100%']);
+    await t.admin('DELETE', '/_sandbox/faults');
+    expect(first.code).not.toBe(0);
+    // Night 3 restores night 1's state.
+    const night3 = copyOf(cache);
+    const r = await sync(id, file(range(14, 300)), night3);
+    if (r.code === 0)
+      await equal(r, id, range(14, 300)); // nothing of night 2 was applied
+    else {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/stale: nothing was sent/);
+      await equal(await sync(id, file(range(14, 300)), night3, ['--rebuild']), id, range(14, 300));
+    }
+  }, 120_000);
+
+  it('2. hand changes to a synced audience: refused with the way out; --adopt accepts what stays (exit 5)', async () => {
+    const id = audience();
+    const state = runner();
+    const f = file(range(0, 499));
+    await equal(await sync(id, f, state), id, range(0, 499));
+    // A saved plan, then someone uploads 50 by hand and deletes 30.
+    const planFile = path.join(dir, `plan${++n}.json`);
+    let r = await sync(id, f, state, ['--plan', '--out', planFile]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await upload(id, range(1000, 1050))).code).toBe(0);
+    expect((await upload(id, range(0, 30), ['--delete'])).code).toBe(0);
+    const sent = await requests(id);
+    for (const extra of [[], ['--plan']]) {
+      r = await sync(id, f, state, extra);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/holds 519 members, the snapshot 499 \(20 more: members added by hand/);
+    }
+    r = await t.run(xctl`audiences sync --apply ${planFile} -o json`);
+    expect(r.code, r.stderr).toBe(2);
+    expect(await requests(id)).toBe(sent);
+    // --adopt: the file sent whole (the 30 deleted come back), the 50 no state knows stay: exit 5.
+    r = await sync(id, f, state, ['--adopt']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(json(r)).toMatchObject({ status: 'diverged', unreconciled: 50, audience_size: 549, snapshot_members: 499 });
+    expect(r.stderr).toMatch(/50 more than the snapshot's 499/);
+    expect(await members(id)).toEqual(digests(emails([...range(0, 499), ...range(1000, 1050)])));
+    // The next night: not refused (accepted), still exit 5 while they stay.
+    r = await sync(id, file(range(0, 490)), state);
+    expect(r.code, r.stderr).toBe(5);
+    expect(json(r)).toMatchObject({ unreconciled: 50, audience_size: 540, snapshot_members: 490 });
+  }, 120_000);
+
+  it('2b. a hand change that keeps the size (+25 -25) is repaired: the file sent whole, what stays is named', async () => {
+    const id = audience();
+    const state = runner();
+    const f = file(range(0, 200));
+    await equal(await sync(id, f, state), id, range(0, 200));
+    expect((await upload(id, range(500, 525))).code).toBe(0);
+    expect((await upload(id, range(0, 25), ['--delete'])).code).toBe(0);
+    const r = await sync(id, f, state);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/at the same size .*every member of the file is sent again/);
+    expect(json(r)).toMatchObject({ unreconciled: 25, audience_size: 225 });
+    expect(await members(id)).toEqual(digests(emails([...range(0, 200), ...range(500, 525)])));
+  }, 120_000);
+
+  it('2c. apply: a hand change to a managed audience fails the plan and the apply (exit 2), not "equal"', async () => {
+    const id = audience();
+    const state = runner();
+    const src = file(range(0, 100));
+    const name = `Managed ${n}`;
+    t.sb.app.state.collection('custom_audiences').get(id)!.name = name;
+    const yaml = path.join(dir, `apply${n}.yaml`);
+    fs.writeFileSync(yaml, `defaults:\n  type: email\naudiences:\n  - name: ${name}\n    source: ${src}\n`);
+    const apply = (extra: string[] = []) =>
+      t.run(xctl`audiences apply -f ${yaml} --state-dir ${state} -o json ${extra}`, { timeoutMs: 60_000 });
+    let r = await apply();
+    expect(r.code, r.stderr).toBe(0);
+    const row = (JSON.parse(r.stdout) as { audiences: Array<Record<string, unknown>> }).audiences[0]!;
+    expect(row).toMatchObject({ status: 'ok', audience_size: 100, snapshot_members: 100 });
+    expect((await upload(id, range(1000, 1040))).code).toBe(0);
+    expect((await upload(id, range(0, 25), ['--delete'])).code).toBe(0);
+    r = await apply(['--plan']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/holds 115 members, the snapshot 100/);
+    r = await apply();
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).not.toMatch(/1 of 1 audiences equal/);
+  }, 120_000);
+
+  it('3. --adopt reports exactly the members beyond the file, and never exits 0 while they stay', async () => {
+    const id = audience();
+    expect((await upload(id, range(0, 600))).code).toBe(0);
+    const state = runner();
+    const f = file(range(575, 1575)); // 25 of the 600 are in the file
+    let r = await sync(id, f, state);
+    expect(r.code).toBe(2); // first sync to an audience with members: refused without --adopt
+    r = await sync(id, f, state, ['--adopt']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(json(r)).toMatchObject({
+      adopted_size: 600,
+      unreconciled: 575,
+      audience_size: 1575,
+      snapshot_members: 1000,
+    });
+    for (const ids of [range(575, 1530), range(575, 1500)]) {
+      r = await sync(id, file(ids), state);
+      expect(r.code, r.stderr).toBe(5);
+      expect(json(r)).toMatchObject({ unreconciled: 575, snapshot_members: ids.length });
+    }
+  }, 120_000);
+
+  it('4. at a terminal, removals past 10% are asked about (naming them), refused unless confirmed; --yes confirms', async () => {
+    const id = audience();
+    const state = runner();
+    await equal(await sync(id, file(range(0, 200)), state), id, range(0, 200));
+    const head = file(range(0, 19));
+    const env: Record<string, string | undefined> = { ...process.env, ...t.env, NO_COLOR: '1' };
+    for (const k of ['CI', 'XCTL_NO_PROMPT', 'DBUS_SESSION_BUS_ADDRESS']) delete env[k];
+    const pty = (extra: string, answer: string) => {
+      const cmd = `${process.execPath} ${BIN} audiences sync ${id} ${head} --type email --state-dir ${state} ${extra}`;
+      return spawnSync('script', ['-qec', cmd, '/dev/null'], { input: answer, env, encoding: 'utf8', timeout: 60_000 });
+    };
+    const sent = await requests(id);
+    let p = pty('', 'n\n');
+    expect(p.stdout).toMatch(/would remove 181 of the audience's 200 members \(90.5%\)/);
+    expect(p.stdout).toMatch(/remove 181 members from audience .*\? \[y\/N\]/);
+    expect(p.status).toBe(2);
+    expect(await requests(id)).toBe(sent);
+    // Without a terminal: refused, as in a pipeline.
+    const r = await sync(id, head, state);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/more than --max-removes 10% \(20\) allows by default/);
+    p = pty('--yes', '');
+    expect(p.status, p.stdout).toBe(0);
+    expect(await members(id)).toEqual(digests(emails(range(0, 19))));
+  }, 120_000);
+
+  it('5. a header-only export never empties an audience without --allow-empty (sync and apply)', async () => {
+    const id = audience();
+    const state = runner();
+    await equal(await sync(id, file(range(0, 500)), state), id, range(0, 500));
+    const empty = writeLines(dir, `empty${++n}.csv`, ['email']);
+    let r = await sync(id, empty, state, ['--max-removes', '100%']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/has no data rows: a sync to it would remove all 500 members; nothing was sent/);
+    expect(r.stderr).toContain('--allow-empty');
+    expect(await members(id)).toHaveLength(500);
+    const name = `Header only ${n}`;
+    t.sb.app.state.collection('custom_audiences').get(id)!.name = name;
+    const yaml = path.join(dir, `apply${n}.yaml`);
+    fs.writeFileSync(
+      yaml,
+      `defaults:\n  type: email\naudiences:\n  - name: ${name}\n    source: ${empty}\n    max_removes: "100%"\n`,
+    );
+    for (const extra of [['--plan'], []]) {
+      r = await t.run(xctl`audiences apply -f ${yaml} --state-dir ${state} ${extra}`, { timeoutMs: 60_000 });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/has no data rows/);
+    }
+    expect(await members(id)).toHaveLength(500);
+    r = await sync(id, empty, state, ['--max-removes', '100%', '--allow-empty']);
+    await equal(r, id, []);
+  }, 120_000);
+
+  it('6. rejected rows holding back removals: exit 5 naming the rows, the audience left as it was', async () => {
+    const id = audience();
+    const state = runner();
+    await equal(await sync(id, file(range(0, 400)), state), id, range(0, 400));
+    const bad = ['not-an-email', 'also-bad', 'no-at-sign'];
+    const r = await sync(id, file(range(30, 400), bad), state, ['--max-removes', '100%']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(json(r)).toMatchObject({ status: 'diverged', kept_for_rejects: 30, removes: 0 });
+    expect(r.stderr).toMatch(/30 members not in the file were kept because 3 rows were rejected \(line 372 /);
+    expect(await members(id)).toEqual(digests(emails(range(0, 400))));
+    await equal(await sync(id, file(range(30, 400)), state, ['--max-removes', '100%']), id, range(30, 400));
+  }, 120_000);
+
+  it("7. a pending mistaken sync meets today's guard; --abandon drops it and syncs the right file", async () => {
+    const id = audience();
+    const state = runner();
+    await equal(await sync(id, file(range(0, 300)), state), id, range(0, 300));
+    // The wrong file (92% removals), past the guard, stops part-way: its plan stays pending.
+    await t.admin('POST', '/_sandbox/faults', { error_rate: 1, status: 400, count: 1, match: '/users$' });
+    const wrong = await sync(id, file(range(0, 24)), state, ['--max-removes', '100%', '--batch-size', '10']);
+    await t.admin('DELETE', '/_sandbox/faults');
+    expect(wrong.code).not.toBe(0);
+    const right = file(range(0, 310));
+    const sent = await requests(id);
+    let r = await sync(id, right, state);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/interrupted sync pending here \(276 removes, 0 adds\) would remove 276 of/);
+    expect(r.stderr).toContain('--abandon');
+    expect(await requests(id)).toBe(sent);
+    r = await sync(id, right, state, ['--abandon']);
+    await equal(r, id, range(0, 310));
+  }, 120_000);
+
+  it('8. plan gates agree: apply --plan with a refused audience exits 2, as sync --plan does', async () => {
+    const id = audience();
+    const state = runner();
+    await equal(await sync(id, file(range(0, 100)), state), id, range(0, 100));
+    const small = file(range(0, 50));
+    let r = await sync(id, small, state, ['--plan']);
+    expect(r.code).toBe(2);
+    const name = `Gate ${n}`;
+    t.sb.app.state.collection('custom_audiences').get(id)!.name = name;
+    const yaml = path.join(dir, `apply${n}.yaml`);
+    fs.writeFileSync(yaml, `defaults:\n  type: email\naudiences:\n  - name: ${name}\n    source: ${small}\n`);
+    r = await t.run(xctl`audiences apply -f ${yaml} --state-dir ${state} --plan`, { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/would be refused by apply/);
+  }, 120_000);
+});
