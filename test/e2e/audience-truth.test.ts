@@ -3,7 +3,7 @@
 // through the real CLI against a real sandbox, fresh state folders standing in for fresh CI
 // runners (a cache restored, lost, or stale), and ends by reading the sandbox's members digest
 // for digest. Every exit 0 carries the service's audience_size next to the snapshot's count.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -200,12 +200,19 @@ describe('issue 40: exit 0 means the audience equals the file', () => {
     const head = file(range(0, 19));
     const env: Record<string, string | undefined> = { ...process.env, ...t.env, NO_COLOR: '1' };
     for (const k of ['CI', 'XCTL_NO_PROMPT', 'DBUS_SESSION_BUS_ADDRESS']) delete env[k];
-    const pty = (extra: string, answer: string) => {
-      const cmd = `${process.execPath} ${BIN} audiences sync ${id} ${head} --type email --state-dir ${state} ${extra}`;
-      return spawnSync('script', ['-qec', cmd, '/dev/null'], { input: answer, env, encoding: 'utf8', timeout: 60_000 });
-    };
+    // Under a pseudo-terminal (`script`), asynchronously: the sandbox answers from this process.
+    const pty = (extra: string, answer: string) =>
+      new Promise<{ status: number | null; stdout: string }>((resolve, reject) => {
+        const cmd = `${process.execPath} ${BIN} audiences sync ${id} ${head} --type email --state-dir ${state} ${extra}`;
+        const child = spawn('script', ['-qec', cmd, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.on('error', reject);
+        child.on('close', (status) => resolve({ status, stdout }));
+        child.stdin.end(answer);
+      });
     const sent = await requests(id);
-    let p = pty('', 'n\n');
+    let p = await pty('', 'n\n');
     expect(p.stdout).toMatch(/would remove 181 of the audience's 200 members \(90.5%\)/);
     expect(p.stdout).toMatch(/remove 181 members from audience .*\? \[y\/N\]/);
     expect(p.status).toBe(2);
@@ -214,7 +221,7 @@ describe('issue 40: exit 0 means the audience equals the file', () => {
     const r = await sync(id, head, state);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/more than --max-removes 10% \(20\) allows by default/);
-    p = pty('--yes', '');
+    p = await pty('--yes', '');
     expect(p.status, p.stdout).toBe(0);
     expect(await members(id)).toEqual(digests(emails(range(0, 19))));
   }, 120_000);
