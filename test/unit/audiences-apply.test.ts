@@ -575,6 +575,15 @@ describe('apply --plan', () => {
       await audiencesApply(t.ctx, opts(file, { plan: true })).catch(() => undefined);
       expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t0\t30\t\t\t\n');
     });
+
+    it('at a terminal, apply asks before removing past 10%, naming the count; "n" refuses it, nothing sent', async () => {
+      const { t, file, reg } = await truncated({ tty: { stdin: true, stderr: true }, stdin: 'n\n' });
+      const e = (await audiencesApply(t.ctx, opts(file)).catch((x: unknown) => x)) as XctlError;
+      expect(e.exitCode, t.stderr().slice(0, 600)).toBe(2);
+      expect(t.stderr()).toContain('remove 30 of the 50 members of "Newsletter" (acct1) (60%)? [y/N]');
+      expect(t.stderr()).toContain('Newsletter (acct1): refused: its removals were not confirmed at the terminal');
+      expect(reg.requests.every((r) => r.method === 'GET')).toBe(true);
+    });
   });
 });
 

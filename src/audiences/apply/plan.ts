@@ -7,7 +7,13 @@ import { parseRejectGate } from '../gate.js';
 import type { Context } from '../../context.js';
 import { EXPIRY_MONTHS, type IdType } from '../../contract/audience-users.js';
 import { readSnapshotHeader, snapshotPaths } from '../snapshot.js';
-import { excessRemoves, maxRemovesFor, parseMaxRemoves, type MaxRemoves } from '../sync-guards.js';
+import {
+  excessRemoves,
+  maxRemovesFor,
+  parseMaxRemoves,
+  UNATTENDED_MAX_REMOVES,
+  type MaxRemoves,
+} from '../sync-guards.js';
 import type { SyncOptions, SyncSummary } from '../sync.js';
 import { listAudiences, listDoNotReach, listGrants, type RemoteAudience, type RemoteGrant } from './remote.js';
 import type { AudienceSpec } from './schema.js';
@@ -33,6 +39,8 @@ export interface AudiencePlan {
   resumed_batches: number;
   /** Why apply will not touch it (a gate of the file), or the error that stopped its plan. */
   refused?: string;
+  /** At a terminal without a limit given: the question apply asks before removing this many. */
+  ask?: string;
   error?: Error;
   spec?: AudienceSpec;
   rename: boolean;
@@ -133,6 +141,18 @@ export function removesRefusal(env: ApplyEnv, spec: AudienceSpec, s: SyncSummary
   );
 }
 
+/**
+ * At a terminal, with no limit given, removals past sync's 10% are asked about (as sync asks);
+ * the question names the audience and the count.
+ */
+export function removesQuestion(env: ApplyEnv, spec: AudienceSpec, s: SyncSummary): string | undefined {
+  if (env.unattended || removesLimit(env, spec).given) return undefined;
+  const x = excessRemoves(parseMaxRemoves(UNATTENDED_MAX_REMOVES), s.removes, s.members_before);
+  return x
+    ? `remove ${s.removes} of the ${s.members_before} members of "${spec.name}" (${spec.account})${x.pct}?`
+    : undefined;
+}
+
 /** The live audience for a spec, and the drift of its identity. */
 function matchAudience(
   spec: AudienceSpec,
@@ -224,6 +244,7 @@ async function planMembers(
   row.removes = s.removes;
   row.resumed_batches = s.resumed_batches;
   row.refused = removesRefusal(env, spec, s);
+  row.ask = removesQuestion(env, spec, s);
   if (spec.maxRejectRate !== undefined && s.read > 0 && s.rejected / s.read > spec.maxRejectRate) {
     row.refused = `${s.rejected} of ${s.read} rows rejected, more than its max_reject_rate (${spec.maxRejectRate})`;
   }

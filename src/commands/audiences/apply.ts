@@ -121,6 +121,11 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
   try {
     const rows = await planAll(ctx, env, specs, !!o.prune);
     if (o.plan) return await reportPlan(ctx, rows);
+    // At a terminal, removals past 10% are confirmed one audience at a time (--yes answers).
+    for (const r of rows) {
+      if (!r.ask || r.refused || r.error) continue;
+      if (!(await ctx.confirm(r.ask))) r.refused = 'its removals were not confirmed at the terminal';
+    }
     const { applyPlan } = await import('../../audiences/apply/run.js');
     const results = await applyPlan(ctx, env, rows);
     await reportApply(ctx, results);
