@@ -297,6 +297,9 @@ function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Ar
     let atPos = -1;
     let space = false;
     let hex = n === 64;
+    // The domain (after the one @): at least one dot, and no empty label (EMAIL_RE).
+    let dots = 0;
+    let emptyLabel = false;
     for (let i = 0; i < n; i++) {
       let c = b[start + i]!;
       if (c >= 65 && c <= 90) c += 32;
@@ -306,11 +309,14 @@ function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Ar
       } else if (c === 64) {
         ats++;
         atPos = i;
+      } else if (c === 46 && ats === 1) {
+        dots++;
+        if (i === atPos + 1 || i === n - 1 || b[start + i - 1] === 46) emptyLabel = true;
       } else if (isAsciiSpace(c)) space = true;
       if (hex && !((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) hex = false;
       v[o + i] = c;
     }
-    const accepted = !high && !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space;
+    const accepted = !high && !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space && dots > 0 && !emptyLabel;
     if (batched) {
       if (accepted) {
         r.read++;
