@@ -140,6 +140,8 @@ export interface SyncSummary {
   snapshot_members?: number;
   /** The first rejected rows (line, column, reason) when rows were rejected. */
   rejected_rows?: string[];
+  /** The input's last line has no newline: it may be cut short (its line). */
+  unterminated_last_line?: number;
   /** Batches of an interrupted sync, finished (or, with --plan, still to finish) first. */
   resumed_batches: number;
   requests: number;
@@ -665,6 +667,8 @@ async function hashAndSort(
   summary.reject_rate = rejectRate(tally.values, tally.rejected);
   if (tally.rejected > 0) summary.rejected_rows = [...tally.firstRejects];
   tally.report(ctx.io);
+  const cut = tally.unterminated(ctx.io, o.input === '-' ? '-' : path.resolve(ctx.cwd, o.input));
+  if (cut) summary.unterminated_last_line = cut;
   if (ctx.signal.aborted)
     throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
   const gate = o.gate ?? parseRejectGate(undefined);

@@ -375,3 +375,61 @@ describe('issue 40: random histories', () => {
     expect(codes['0'], JSON.stringify(codes)).toBeGreaterThan(0);
   }, 600_000);
 });
+
+// `audiences inspect` is the pre-flight check: on the same corpus it refuses and passes what
+// upload does, and `hash --explain` says the same of each row.
+describe('issue 40: inspect, hash --explain and upload agree', () => {
+  it('invalid UTF-8, a row of empty cells, malformed domains and a last row cut mid-value', async () => {
+    const corpus = path.join(dir, `corpus${++n}.csv`);
+    fs.writeFileSync(
+      corpus,
+      Buffer.concat([
+        Buffer.from('email,name\nuser1@example.com,A\nmal'),
+        Buffer.from([0xff]),
+        Buffer.from('@example.com,B\n,,,\nuser@x,C\nuser@x..com,D\n"user3@example.com",E\nuser2166@exam'),
+      ]),
+    );
+    const id = audience();
+    const ins = await t.run(xctl`audiences inspect ${corpus} --column email=email -o json`);
+    expect(ins.code, ins.stderr).toBe(0);
+    const report = JSON.parse(ins.stdout) as Record<string, unknown>;
+    expect(report).toMatchObject({
+      rows: 6,
+      blank: 1,
+      values: { email: { values: 6, valid: 2, rejected: 4 } },
+      unterminated_last_line: 8,
+    });
+    const up = await t.run(xctl`audiences upload ${id} ${corpus} --column email=email -o json`);
+    expect(up.code, up.stderr).toBe(0);
+    expect(JSON.parse(up.stdout)).toMatchObject({
+      read: 6,
+      blank: 1,
+      valid: 2,
+      rejected: 4,
+      unterminated_last_line: 8,
+    });
+    expect(up.stderr).toContain('line 8, the last, has no newline: the file may be cut short');
+    expect(await members(id)).toEqual(digests(['user1@example.com', 'user3@example.com']));
+    const ex = await t.run(xctl`audiences hash ${corpus} --column email=email --explain`);
+    const rows = ex.stdout.trim().split('\n').slice(1);
+    expect(rows.map((r) => r.split('\t')[0])).toEqual(['2', '3', '5', '6', '7', '8']); // line 4 (,,,) is blank
+    expect(rows.filter((r) => r.includes('\trejected: '))).toHaveLength(4);
+    expect(rows[1]).toMatch(/\trejected: not valid UTF-8$/);
+  });
+
+  it('a 0-byte file is a clear exit 2 for inspect, upload and sync', async () => {
+    const empty = path.join(dir, `empty${++n}.csv`);
+    fs.writeFileSync(empty, '');
+    const id = audience();
+    for (const args of [
+      xctl`audiences inspect ${empty} --type email`,
+      xctl`audiences upload ${id} ${empty} --type email`,
+      xctl`audiences sync ${id} ${empty} --type email --state-dir ${runner()}`,
+    ]) {
+      const r = await t.run(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/empty/);
+      expect(r.stderr).not.toMatch(/internal|stack|at .*\.js:/);
+    }
+  });
+});
