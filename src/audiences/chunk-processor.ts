@@ -297,9 +297,7 @@ function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Ar
     let atPos = -1;
     let space = false;
     let hex = n === 64;
-    // The domain (after the one @): at least one dot, and no empty label (EMAIL_RE).
-    let dots = 0;
-    let emptyLabel = false;
+    let dots = 0; // in the domain (EMAIL_RE): at least one, no empty label (-Infinity then)
     for (let i = 0; i < n; i++) {
       let c = b[start + i]!;
       if (c >= 65 && c <= 90) c += 32;
@@ -309,14 +307,13 @@ function emailLines(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Ar
       } else if (c === 64) {
         ats++;
         atPos = i;
-      } else if (c === 46 && ats === 1) {
-        dots++;
-        if (i === atPos + 1 || i === n - 1 || b[start + i - 1] === 46) emptyLabel = true;
-      } else if (isAsciiSpace(c)) space = true;
+      } else if (c === 46 && ats === 1)
+        dots = i === atPos + 1 || i === n - 1 || b[start + i - 1] === 46 ? -Infinity : dots + 1;
+      else if (isAsciiSpace(c)) space = true;
       if (hex && !((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) hex = false;
       v[o + i] = c;
     }
-    const accepted = !high && !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space && dots > 0 && !emptyLabel;
+    const accepted = !high && !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space && dots > 0;
     if (batched) {
       if (accepted) {
         r.read++;
