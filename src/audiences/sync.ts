@@ -626,7 +626,7 @@ function judge(run: SyncRun, after: SnapshotHeader | undefined, remote: RemoteSt
       summary.kept_for_rejects > 0 && extra === 0
         ? 'fix or delete the rejected rows (--rejects FILE lists them all), then sync again: the members they held back are removed then'
         : extra > 0
-          ? 'members no snapshot knows cannot be removed from this audience: sync the file into a new audience (`xctl audiences create`, then sync) and target that one; or accept them with --adopt'
+          ? `members no snapshot knows cannot be removed from this audience: sync the file into a new audience (\`xctl audiences create\`, then sync) and target that one${accept ? '' : '; or accept them with --adopt'}`
           : 'run the sync with --rebuild: every member of the file is sent again and the size checked',
   });
   e.summary = { ...summary };
