@@ -348,7 +348,8 @@ export async function inspectInput(
       const first = text.split('\n')[0]!.replace(/\r$/, '');
       format ??= sniffFormat(first);
       plan = planColumns(format, first, o.columns);
-      t = new Tally(plan.columns, plan.cells?.length ?? 1, o);
+      // A jsonl row's cells are the columns' values in column order (no header cells).
+      t = new Tally(plan.columns, plan.cells?.length ?? plan.columns.length, o);
       if (plan.header) {
         text = text.slice(text.indexOf('\n') + 1 || text.length);
         s.lineBase = 1;
@@ -381,7 +382,7 @@ function report(
   );
   const cells = plan.cells ?? plan.columns.map((c) => c.name);
   const columns = cells.map((name, i) => {
-    const col = plan.columns.find((c) => (c.index ?? 0) === i);
+    const col = plan.cells ? plan.columns.find((c) => (c.index ?? 0) === i) : plan.columns[i];
     const u = looks.get(i);
     return {
       name,
