@@ -319,10 +319,16 @@ async function priorState(ctx: Context, o: SyncOptions, run: SyncRun): Promise<P
     fs.rmSync(paths.pending, { recursive: true, force: true });
   };
   if (o.rebuild && !o.plan) {
-    // A snapshot that cannot be read is no basis for removals: it goes (and its plan with it).
+    // A snapshot that cannot be read, or of another audience, is no basis for removals: it goes
+    // (and its plan with it).
+    let usable = false;
     try {
-      readSnapshotHeader(paths.snapshot);
+      const h = readSnapshotHeader(paths.snapshot);
+      usable = !h || (h.type === type && h.account === o.accountId && h.audience === o.audienceId);
     } catch {
+      usable = false;
+    }
+    if (!usable) {
       dropPending('--rebuild');
       fs.rmSync(paths.snapshot, { force: true });
     }

@@ -79,6 +79,19 @@ describe('issue 40: exit 0 means the audience equals the file', () => {
     await equal(await sync(id, file(range(30, 524)), night3), id, range(30, 524));
   }, 120_000);
 
+  it("1c. --rebuild starts over from a snapshot that is not this audience's (a copied state file)", async () => {
+    const [a, b] = [audience(), audience()];
+    const state = runner();
+    await equal(await sync(a, file(range(0, 50)), state), a, range(0, 50));
+    const folder = path.join(state, 'audiences', 'default', t.sb.seed.account_id);
+    fs.copyFileSync(path.join(folder, `${a}.email.snapshot`), path.join(folder, `${b}.email.snapshot`));
+    let r = await sync(b, file(range(0, 20)), state);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/belongs to/);
+    r = await sync(b, file(range(0, 20)), state, ['--rebuild']);
+    await equal(r, b, range(0, 20));
+  }, 120_000);
+
   it('1b. a sync stopped mid-way whose state was lost: refused, then --rebuild converges', async () => {
     const id = audience();
     const night1 = runner();
