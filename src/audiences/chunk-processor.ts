@@ -297,6 +297,7 @@ class EmailSink {
     let atPos = -1;
     let space = false;
     let hex = n === 64;
+    let dots = 0; // in the domain (EMAIL_RE): at least one, no empty label (-Infinity then)
     for (let i = 0; i < n; i++) {
       let c = b[start + i]!;
       if (c >= 65 && c <= 90) c += 32;
@@ -307,11 +308,13 @@ class EmailSink {
       } else if (c === 64) {
         ats++;
         atPos = i;
-      } else if (isAsciiSpace(c)) space = true;
+      } else if (c === 46 && ats === 1)
+        dots = i === atPos + 1 || i === n - 1 || b[start + i - 1] === 46 ? Number.NEGATIVE_INFINITY : dots + 1;
+      else if (isAsciiSpace(c)) space = true;
       if (hex && !((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) hex = false;
       v[o + i] = c;
     }
-    const accepted = !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space;
+    const accepted = !hex && ats === 1 && atPos !== 0 && atPos !== n - 1 && !space && dots > 0;
     if (batched) {
       if (accepted) {
         this.x4!.lens[this.pending++] = n;

@@ -3,13 +3,12 @@
 // credentials, no network. `--explain` shows, value by value, what the normalizer made of it.
 import fs from 'node:fs';
 import { once } from 'node:events';
-import readline from 'node:readline';
 import type { Context } from '../context.js';
 import type { ColumnSpec, InputFormat } from './chunk-processor.js';
 import { countedResults, csvCell, hexStart, openHashedInput, RecordTally } from './hashed-input.js';
 import { formatFromName, planColumns, sniffFormat, type ColumnRequest } from './input.js';
 import { normalize, prepare } from './normalize.js';
-import { isRecord } from '../contract/guards.js';
+import { bufferOf, isRecord } from '../contract/guards.js';
 
 export interface HashOptions {
   input: string;
@@ -96,7 +95,7 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
   let format: InputFormat | undefined =
     o.format !== 'auto' ? o.format : o.input === '-' ? undefined : formatFromName(o.input);
   let columns: ColumnSpec[] | undefined;
-  for await (const rec of records(readline.createInterface({ input: stream, crlfDelay: Infinity }), () => format)) {
+  for await (const rec of records(rawLines(stream), () => format)) {
     if (!columns) {
       format ??= sniffFormat(rec.text);
       const plan = planColumns(format, rec.text.replace(/^\uFEFF/, ''), o.columns);
@@ -106,6 +105,12 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
     }
     const line = rec.line;
     if (rec.text.trim() === '') continue;
+    // A csv/tsv row of empty cells (`,,,`) is blank, as upload and inspect count it.
+    if (
+      (format === 'csv' || format === 'tsv') &&
+      splitRecord(rec.text, format === 'tsv' ? '\t' : ',').every((c) => c.trim() === '')
+    )
+      continue;
     s.read++;
     const cells = cellsOf(rec.line === 1 ? rec.text.replace(/^\uFEFF/, '') : rec.text, format!, columns);
     if (typeof cells === 'string') {
@@ -121,7 +126,11 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
       if (raw.trim() === '') return;
       any = true;
       const n = o.hashed || c.type === 'partner_user_id' ? undefined : normalize(c.type, raw.trim(), o.defaultCountry);
-      const p = prepare(c.type, raw, o.hashed, o.defaultCountry);
+      // Bytes that are not UTF-8 decode to U+FFFD: upload rejects such a value, never hashes it.
+      const p: ReturnType<typeof prepare> =
+        rec.bad && raw.includes('\uFFFD')
+          ? { reason: 'not valid UTF-8' }
+          : prepare(c.type, raw, o.hashed, o.defaultCountry);
       const verdict =
         'value' in p
           ? p.value
@@ -149,22 +158,52 @@ async function explain(ctx: Context, o: HashOptions): Promise<HashSummary> {
  * quotes are still open takes the next line too (a newline inside a quoted field).
  */
 async function* records(
-  lines: AsyncIterable<string>,
+  lines: AsyncIterable<{ text: string; bad: boolean }>,
   format: () => InputFormat | undefined,
-): AsyncGenerator<{ line: number; text: string }> {
+): AsyncGenerator<{ line: number; text: string; bad: boolean }> {
   let n = 0;
   let acc: string | undefined;
+  let bad = false;
   let start = 0;
-  for await (const l of lines) {
+  for await (const { text: l, bad: b } of lines) {
     n++;
+    if (acc === undefined) {
+      start = n;
+      bad = false;
+    }
     acc = acc === undefined ? l : acc + '\n' + l;
-    if (acc === l) start = n;
+    bad ||= b;
     const f = format();
     if ((f === 'csv' || f === 'tsv') && (acc.split('"').length - 1) % 2 === 1) continue;
-    yield { line: start, text: acc };
+    yield { line: start, text: acc, bad };
     acc = undefined;
   }
-  if (acc !== undefined) yield { line: start, text: acc };
+  if (acc !== undefined) yield { line: start, text: acc, bad };
+}
+
+/** Lines of the raw bytes (a CR before the newline dropped), each decoded, and whether its bytes were not UTF-8. */
+async function* rawLines(stream: AsyncIterable<unknown>): AsyncGenerator<{ text: string; bad: boolean }> {
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  const lenient = new TextDecoder('utf-8');
+  const line = (b: Buffer) => {
+    const l = b.length && b[b.length - 1] === 13 ? b.subarray(0, b.length - 1) : b;
+    try {
+      return { text: fatal.decode(l), bad: false };
+    } catch {
+      return { text: lenient.decode(l), bad: true };
+    }
+  };
+  let carry = Buffer.alloc(0);
+  for await (const d of stream) {
+    const data = carry.length ? Buffer.concat([carry, bufferOf(d)]) : bufferOf(d);
+    let from = 0;
+    for (let nl = data.indexOf(10); nl >= 0; nl = data.indexOf(10, from)) {
+      yield line(data.subarray(from, nl));
+      from = nl + 1;
+    }
+    carry = Buffer.from(data.subarray(from));
+  }
+  if (carry.length) yield line(carry);
 }
 
 /** The cells the columns read, in column order, or the reason the record cannot be read. */

@@ -223,6 +223,8 @@ export class RecordTally {
   /** Identifier values looked at: the reject rate's base. */
   values = 0;
   readonly shown: string[] = [];
+  /** The first rejected rows, "line N (column): reason", whether or not --rejects keeps them all. */
+  readonly firstRejects: string[] = [];
   private lineBase: number;
   private readonly out?: fs.WriteStream;
   /** A write to the rejects file failed (disk full): the run stops with the reason. */
@@ -270,6 +272,7 @@ export class RecordTally {
     }
     for (const [rel, col, reason] of r.rejects) {
       const line = this.lineBase + rel;
+      if (this.firstRejects.length < 10) this.firstRejects.push(`line ${line} (${col}): ${reason}`);
       if (this.out) this.out.write(`${line},${csvCell(col)},${csvCell(reason)}\n`);
       else if (this.shown.length < 5) this.shown.push(`line ${line} (${col}): ${reason}`);
     }
@@ -283,6 +286,36 @@ export class RecordTally {
     }
     this.lineBase += r.lines;
     return undefined;
+  }
+
+  /** The number of the last line read (header included). */
+  get lastLine(): number {
+    return this.lineBase;
+  }
+
+  /**
+   * A file whose last byte is not a newline: its last row may be cut mid-value (an export that
+   * failed part-way). Said on stderr; returns that line's number (stdin is not looked at).
+   */
+  unterminated(io: Context['io'], input: string): number | undefined {
+    if (input === '-' || this.lines === 0) return undefined;
+    let last = 10;
+    try {
+      const fd = fs.openSync(input, 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        const b = Buffer.alloc(1);
+        if (size > 0 && fs.readSync(fd, b, 0, 1, size - 1) === 1) last = b[0]!;
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return undefined;
+    }
+    // A gzip file ends with its trailer, not with the text's last byte.
+    if (last === 10 || /\.gz$/i.test(input)) return undefined;
+    io.warn(`line ${this.lineBase}, the last, has no newline: the file may be cut short (a failed export)`);
+    return this.lineBase;
   }
 
   /** Says how many records were rejected and where they are (stderr). */

@@ -3,6 +3,7 @@
 // rows and blank lines, per column its type and coverage, values per type, duplicates, what
 // normalization changed, reject reasons with example lines, likely typo domains, the phone
 // numbers' countries, and the requests and time at the platform's rate limit.
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
@@ -14,6 +15,7 @@ import { DEFAULT_GATE_MIN_VALUES, DEFAULT_MAX_REJECT_RATE, rejectRate, withinGat
 import { formatFromName, planColumns, readChunks, sniffFormat, type ColumnPlan, type ColumnRequest } from './input.js';
 import { looksHashed, normalize, normalizePartnerUserId, type Normalized } from './normalize.js';
 import { isRecord } from '../contract/guards.js';
+import { UsageError } from '../core/errors.js';
 
 /** ads-api.md section 8: 1500 upload requests per minute. */
 export const UPLOAD_RATE = { requests: 1500, windowSeconds: 60 };
@@ -89,6 +91,11 @@ export interface InspectReport {
   requests: number;
   seconds_at_rate_limit: number;
   quote_fault?: string;
+  /**
+   * The input does not end with a newline: its last row may be cut mid-value (an export that
+   * failed part-way). Its line; upload reports it too.
+   */
+  unterminated_last_line?: number;
 }
 
 /** Optimal string alignment distance, stopping early past `max`. */
@@ -125,6 +132,8 @@ export function likelyDomain(domain: string): string | undefined {
 }
 
 const EXAMPLES = 3;
+/** Upload's reason for a value whose bytes are not UTF-8 (chunk-processor.ts NOT_UTF8). */
+export const NOT_UTF8 = 'not valid UTF-8';
 
 const requirePhones = () =>
   createRequire(import.meta.url)('libphonenumber-js/min') as typeof import('libphonenumber-js/min');
@@ -147,6 +156,8 @@ class Tally {
   readonly rejects = new Map<string, { reason: string; column: string; count: number; lines: number[] }>();
   readonly typos = new Map<string, { count: number; likely: string }>();
   readonly phones: string[] = [];
+  /** The chunk being read holds bytes that are not UTF-8: a value with U+FFFD is rejected, as upload does. */
+  badUtf8 = false;
 
   constructor(
     readonly columns: ColumnSpec[],
@@ -186,7 +197,10 @@ class Tally {
     const dupRaw = exact.has(key);
     if (dupRaw) this.dupExact++;
     else exact.add(key);
-    const p = normalizedValue(t, trimmed, this.o.hashed, this.o.defaultCountry);
+    const p: Normalized =
+      this.badUtf8 && trimmed.includes('\uFFFD')
+        ? { reason: NOT_UTF8 }
+        : normalizedValue(t, trimmed, this.o.hashed, this.o.defaultCountry);
     if ('reason' in p) {
       this.reject(p.reason, col.name, line);
       v.rejected++;
@@ -326,23 +340,32 @@ export async function inspectInput(
   let plan: ColumnPlan | undefined;
   let t: Tally | undefined;
   const s: ReadState = { lineBase: 0, lines: 0, blank: 0, joined: 0, sample: [] };
+  let last = 0;
   for await (const chunk of readChunks(stream, cut)) {
+    if (chunk.length) last = chunk[chunk.length - 1]!;
     let text = decoder.decode(chunk);
     if (!plan) {
       const first = text.split('\n')[0]!.replace(/\r$/, '');
       format ??= sniffFormat(first);
       plan = planColumns(format, first, o.columns);
-      t = new Tally(plan.columns, plan.cells?.length ?? 1, o);
+      // A jsonl row's cells are the columns' values in column order (no header cells).
+      t = new Tally(plan.columns, plan.cells?.length ?? plan.columns.length, o);
       if (plan.header) {
         text = text.slice(text.indexOf('\n') + 1 || text.length);
         s.lineBase = 1;
       }
     }
+    t!.badUtf8 = !isUtf8(chunk);
     readChunk(text, format!, plan, t!, s, !!o.lenientQuotes);
     if (s.fault) break;
   }
-  if (!plan || !t) throw new Error('empty input');
-  return report(name, format!, plan, t, s, o.gate);
+  if (!plan || !t)
+    throw new UsageError(`${name === '-' ? 'stdin' : name} is empty (0 bytes): there is nothing to inspect or upload`, {
+      flag: '<file>',
+    });
+  const r = report(name, format!, plan, t, s, o.gate);
+  if (last !== 10 && !s.fault && s.lines > 0) r.unterminated_last_line = s.lineBase;
+  return r;
 }
 
 function report(
@@ -359,7 +382,7 @@ function report(
   );
   const cells = plan.cells ?? plan.columns.map((c) => c.name);
   const columns = cells.map((name, i) => {
-    const col = plan.columns.find((c) => (c.index ?? 0) === i);
+    const col = plan.cells ? plan.columns.find((c) => (c.index ?? 0) === i) : plan.columns[i];
     const u = looks.get(i);
     return {
       name,

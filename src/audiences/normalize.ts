@@ -26,9 +26,11 @@ export function looksHashed(v: string): boolean {
   return v.length === 64 && DIGEST.test(v);
 }
 
-// A pragmatic shape check: something@something, no whitespace. The platform matches on the
-// normalized string, so a stricter RFC 5322 check would only reject addresses users really have.
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
+// A pragmatic shape check: something@domain, no whitespace, the domain of at least two labels
+// none of them empty (`user@x` and `user@x..com` are typos, never deliverable). The platform
+// matches on the normalized string, so a stricter RFC 5322 check would only reject addresses
+// users really have.
+export const EMAIL_RE = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 const HANDLE = /^[a-z0-9_]{1,15}$/;
 const DIGITS = /^\d+$/;
 

@@ -74,6 +74,8 @@ export interface UploadSummary {
   changed_batches: number;
   seconds: number;
   records_per_s: number;
+  /** The input's last line has no newline: it may be cut short (its line). */
+  unterminated_last_line?: number;
 }
 
 /** The endpoint a batch goes to (ads-api.md section 4.4). */
@@ -88,10 +90,12 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   const io = ctx.io;
   const stats = emptyUploadSummary();
   const src = await openHashedInput(ctx, { ...o, allowedFor: 'do-not-reach lists', prescan: true });
-  if (!src) {
-    io.warn('the input is empty: nothing to upload');
-    return stats;
-  }
+  // A 0-byte input is what a failed export leaves: refused as inspect and sync refuse it.
+  if (!src)
+    throw new UsageError(`${o.input === '-' ? 'stdin' : o.input} is empty (0 bytes): nothing was sent`, {
+      flag: '<file>',
+      hint: 'check the export that wrote it',
+    });
   const batchOptions = batchOptionsOf(o, src);
   let journal: Journal | undefined;
   let journalIsDefault = false;
@@ -159,6 +163,8 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<UploadS
   stats.records_per_s = stats.seconds > 0 ? Math.round(stats.read / stats.seconds) : stats.read;
   stats.retries = sender?.retries ?? 0;
   tally.report(io);
+  const cut = tally.unterminated(io, o.input === '-' ? '-' : path.resolve(ctx.cwd, o.input));
+  if (cut) stats.unterminated_last_line = cut;
   if (stats.changed_batches > 0)
     io.warn(
       `${stats.changed_batches} batch${stats.changed_batches === 1 ? '' : 'es'} acknowledged before had changed in the input and ${stats.changed_batches === 1 ? 'was' : 'were'} sent again`,

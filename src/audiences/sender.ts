@@ -38,6 +38,8 @@ export class Sender {
   retries = 0;
   private remaining = Infinity;
   private resetAt = 0;
+  /** The window whose wait was last announced. */
+  private notedReset = 0;
   private inFlight = 0;
 
   constructor(private cfg: SenderConfig) {}
@@ -137,6 +139,13 @@ export class Sender {
     while (this.remaining <= this.inFlight && this.resetAt > c.now()) {
       const wait = this.resetAt - c.now() + 250;
       if (wait > c.maxWaitMs) return; // the request will get its 429 and report it
+      // Said once per window: a paced run is not a stuck one.
+      if (this.notedReset !== this.resetAt && wait >= 1000) {
+        this.notedReset = this.resetAt;
+        c.io.info(
+          `waiting for the rate limit: the window resets at ${new Date(this.resetAt).toISOString()} (in ${fmtMs(wait)})`,
+        );
+      }
       await c.sleep(wait, c.stopSignal).catch(() => undefined);
       if (c.stopSignal.aborted) return;
       this.remaining = Infinity;

@@ -25,6 +25,14 @@ export interface SnapshotHeader {
   created_at: string;
   /** When the oldest member still here was last sent (members expire 13 months after that). */
   oldest_sent_at: string;
+  /**
+   * What the service said of the audience once this snapshot's members were acknowledged: its
+   * audience_size and updated_at. The next sync checks the audience still says so before it
+   * trusts the snapshot (absent in snapshots of older versions: the size alone is checked).
+   */
+  remote?: { size: number; updated_at: string | null };
+  /** Members the service holds beyond the snapshot that --adopt accepted (they stay; exit 5). */
+  extra?: number;
 }
 
 export interface PlanHeader {
@@ -248,15 +256,27 @@ export async function commitPlan(
   plan: PendingPlan,
   who: { profile: string; account: string; audience: string },
   now: string,
+  marks: Pick<SnapshotHeader, 'remote' | 'extra'> = {},
 ): Promise<SnapshotHeader> {
   const h = await writeSnapshot(p.snapshot, await appliedCursor(p.snapshot, base, plan), {
     ...who,
     type: plan.header.type,
     // A full plan sent every member again: their expiry starts over.
     oldest_sent_at: plan.header.full || !base ? now : base.oldest_sent_at,
+    ...marks,
   });
   fs.rmSync(p.pending, { recursive: true, force: true });
   return h;
+}
+
+/** The same members under a new header (what the service says of the audience changed). */
+export async function restampSnapshot(
+  file: string,
+  h: SnapshotHeader,
+  marks: Pick<SnapshotHeader, 'remote' | 'extra'>,
+): Promise<SnapshotHeader> {
+  const { id: _i, count: _c, created_at: _t, ...rest } = h;
+  return writeSnapshot(file, await snapshotCursor(file, h), { ...rest, ...marks });
 }
 
 /** One sync of an audience's type at a time: a lock file naming the process that holds it. */

@@ -77,36 +77,60 @@ export function checkRemoves(limit: MaxRemoves | undefined, removes: number, bef
   );
 }
 
-/** GET /12/accounts/:account_id/custom_audiences/:id (or the do_not_reach_lists collection): the members the service says it holds. */
+/** What the service says of an audience: its size and the time it last changed. */
+export interface RemoteState {
+  size: number;
+  /** The audience's updated_at (members or name changed); null when the service gives none. */
+  updated_at: string | null;
+}
+
+/**
+ * GET /12/accounts/:account_id/custom_audiences/:id (or the do_not_reach_lists collection): the
+ * members the service says it holds, and when the audience last changed.
+ */
+export async function readRemote(
+  ctx: Context,
+  accountId: string,
+  audienceId: string,
+  target = 'custom_audience',
+): Promise<RemoteState> {
+  const http = await ctx.http();
+  const account = `/12/accounts/${encodeURIComponent(accountId)}`;
+  type Entity = { id?: string; audience_size?: unknown; updated_at?: unknown };
+  let e: Entity | undefined;
+  if (target === 'do_not_reach_list') {
+    // The platform serves do-not-reach lists as a collection only (one list per account).
+    const res = await http.request<{ data?: Entity[] }>({
+      method: 'GET',
+      host: 'ads',
+      path: `${account}/do_not_reach_lists`,
+      auth: 'user',
+    });
+    e = res.data?.data?.find((l) => l.id === audienceId);
+  } else {
+    const res = await http.request<{ data?: Entity }>({
+      method: 'GET',
+      host: 'ads',
+      path: `${account}/custom_audiences/${encodeURIComponent(audienceId)}`,
+      auth: 'user',
+    });
+    e = res.data?.data;
+  }
+  const n = Number(e?.audience_size ?? 0);
+  return {
+    size: Number.isSafeInteger(n) && n > 0 ? n : 0,
+    updated_at: typeof e?.updated_at === 'string' ? e.updated_at : null,
+  };
+}
+
+/** The members the service says the audience holds (audience_size). */
 export async function audienceSize(
   ctx: Context,
   accountId: string,
   audienceId: string,
   target = 'custom_audience',
 ): Promise<number> {
-  const http = await ctx.http();
-  const account = `/12/accounts/${encodeURIComponent(accountId)}`;
-  let size: unknown;
-  if (target === 'do_not_reach_list') {
-    // The platform serves do-not-reach lists as a collection only (one list per account).
-    const res = await http.request<{ data?: Array<{ id?: string; audience_size?: unknown }> }>({
-      method: 'GET',
-      host: 'ads',
-      path: `${account}/do_not_reach_lists`,
-      auth: 'user',
-    });
-    size = res.data?.data?.find((l) => l.id === audienceId)?.audience_size;
-  } else {
-    const res = await http.request<{ data?: { audience_size?: unknown } }>({
-      method: 'GET',
-      host: 'ads',
-      path: `${account}/custom_audiences/${encodeURIComponent(audienceId)}`,
-      auth: 'user',
-    });
-    size = res.data?.data?.audience_size;
-  }
-  const n = Number(size ?? 0);
-  return Number.isFinite(n) && n > 0 ? n : 0;
+  return (await readRemote(ctx, accountId, audienceId, target)).size;
 }
 
 /**

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import {
+  DivergedError,
   InterruptedError,
   PartialError,
   PlanHasChanges,
@@ -31,13 +32,23 @@ import { applyJournalAction, uploadSender, usersPath } from './pipeline.js';
 import { Progress } from './progress.js';
 import { ensurePrivateFolder, processAlive } from '../core/store-guard.js';
 import { isRecord } from '../contract/guards.js';
-import { checkFirstSync, checkRemoves, maxRemovesFor } from './sync-guards.js';
+import {
+  checkFirstSync,
+  checkRemoves,
+  excessRemoves,
+  parseMaxRemoves,
+  readRemote,
+  UNATTENDED_MAX_REMOVES,
+  type RemoteState,
+} from './sync-guards.js';
+import { DeltaCursor, EmptyCursor } from './digests.js';
 import {
   appliedCursor,
   commitPlan,
   lockSnapshot,
   readPending,
   readSnapshotHeader,
+  restampSnapshot,
   snapshotCursor,
   snapshotPaths,
   stagePlan,
@@ -86,6 +97,10 @@ export interface SyncOptions {
   expect?: SavedPlanCheck;
   /** Where members go: a custom audience (the default) or the account's do-not-reach list. */
   target?: 'custom_audience' | 'do_not_reach_list';
+  /** --allow-empty: a file without data rows may remove every member. */
+  allowEmpty?: boolean;
+  /** --abandon: drop an interrupted sync's plan instead of finishing it (the file is synced whole). */
+  abandon?: boolean;
 }
 
 /** What a saved plan (`--plan --out`) was made from. */
@@ -117,8 +132,16 @@ export interface SyncSummary {
   kept_for_rejects: number;
   /** --adopt: the audience's size (audience_size) before this first sync. */
   adopted_size?: number;
-  /** --adopt: members of the audience this sync could not reconcile (at least this many stay). */
+  /** Members of the audience beyond the file that no snapshot knows: they stay (exit 5). */
   unreconciled?: number;
+  /** What the service says the audience holds (audience_size), read after the run. */
+  audience_size?: number;
+  /** Members of the snapshot after the run: equal to audience_size when the run exits 0. */
+  snapshot_members?: number;
+  /** The first rejected rows (line, column, reason) when rows were rejected. */
+  rejected_rows?: string[];
+  /** The input's last line has no newline: it may be cut short (its line). */
+  unterminated_last_line?: number;
   /** Batches of an interrupted sync, finished (or, with --plan, still to finish) first. */
   resumed_batches: number;
   requests: number;
@@ -144,6 +167,8 @@ export const SYNC_FIELDS = [
   'kept_for_rejects',
   'adopted_size',
   'unreconciled',
+  'audience_size',
+  'snapshot_members',
   'resumed_batches',
   'requests',
   'acknowledged',
@@ -211,17 +236,24 @@ export async function runSync(ctx: Context, o: SyncOptions): Promise<SyncSummary
       started,
     };
     const prior = await priorState(ctx, o, run);
+    const canRead = await hasUserCredentials(ctx);
     // Before the input is read: a first sync that could never remove anyone is refused.
     const adoptedSize =
       !prior.base && !prior.pending && !o.rebuild
         ? await checkFirstSync(ctx, {
             ...o,
             adopt: !!o.adopt,
-            canRead: await hasUserCredentials(ctx),
+            canRead,
             snapshot: paths.snapshot,
             target: o.target,
           })
         : undefined;
+    // Before the snapshot is trusted: the audience must still be what the last sync left.
+    if (prior.base && canRead && !prior.repair && !(prior.pending && ackedIn(prior.pending) > 0)) {
+      const now = await readRemote(ctx, o.accountId, o.audienceId, o.target);
+      run.summary.audience_size = now.size;
+      if (checkRemote(ctx, o, prior.base, now, paths.snapshot) === 'repair') prior.repair = true;
+    }
     const progress = new Progress(
       ctx.io,
       () => ({
@@ -276,11 +308,7 @@ function emptySummary(snapshot: string, type: IdType): SyncSummary {
  * What this sync starts from: the snapshot (dropped by --rebuild, seeded by --from-upload) and an
  * interrupted sync's plan, and the state id a saved plan (--apply) must still match.
  */
-async function priorState(
-  ctx: Context,
-  o: SyncOptions,
-  run: SyncRun,
-): Promise<{ base?: SnapshotHeader; pending?: PendingPlan; stateId: string }> {
+async function priorState(ctx: Context, o: SyncOptions, run: SyncRun): Promise<Prior> {
   const { paths, type } = run;
   const dropPending = (flag: string) => {
     const old = readPending(paths);
@@ -291,8 +319,19 @@ async function priorState(
     fs.rmSync(paths.pending, { recursive: true, force: true });
   };
   if (o.rebuild && !o.plan) {
-    dropPending('--rebuild');
-    fs.rmSync(paths.snapshot, { force: true });
+    // A snapshot that cannot be read, or of another audience, is no basis for removals: it goes
+    // (and its plan with it).
+    let usable = false;
+    try {
+      const h = readSnapshotHeader(paths.snapshot);
+      usable = !h || (h.type === type && h.account === o.accountId && h.audience === o.audienceId);
+    } catch {
+      usable = false;
+    }
+    if (!usable) {
+      dropPending('--rebuild');
+      fs.rmSync(paths.snapshot, { force: true });
+    }
   }
   if (o.fromUpload) {
     if (o.plan)
@@ -301,20 +340,28 @@ async function priorState(
     const seeded = await seedFromUpload(ctx, o, type, paths, run.who);
     ctx.io.info(`snapshot seeded from the upload journal ${o.fromUpload}: ${seeded.count} members`);
   }
-  const base = o.rebuild ? undefined : readSnapshotHeader(paths.snapshot);
+  const base = readSnapshotHeader(paths.snapshot);
   if (base && (base.type !== type || base.account !== o.accountId || base.audience !== o.audienceId)) {
     throw new UsageError(
       `the snapshot ${paths.snapshot} belongs to ${base.audience} (${base.type}) of account ${base.account}`,
       { flag: '--rebuild' },
     );
   }
-  let pending = o.rebuild ? undefined : readPending(paths);
+  let pending = readPending(paths);
   if (pending && pending.header.base !== (base?.id ?? null)) {
     // Its snapshot was written already (killed before the plan was dropped): it is done.
     if (!o.plan) fs.rmSync(paths.pending, { recursive: true, force: true });
     pending = undefined;
   }
   const stateId = `${base?.id ?? 'none'}+${pending?.header.id ?? 'none'}`;
+  // --rebuild, and --abandon with a plan pending: the plan is not finished; the file is sent
+  // whole, and removed are the members of the snapshot and of the plan's adds not in the file.
+  const repair = !!o.rebuild || (!!o.abandon && !!pending);
+  if (o.abandon && !pending) ctx.io.info('--abandon: no interrupted sync is pending here');
+  if (repair && pending)
+    ctx.io.warn(
+      `${o.rebuild ? '--rebuild' : '--abandon'}: the interrupted sync (${pending.header.removes} removes, ${pending.header.adds} adds) is not finished; every member of the file is sent again and what it added that the file lacks is removed`,
+    );
   if (o.expect && o.expect.state_id !== stateId) {
     throw new UsageError(
       `the snapshot of this audience changed since the plan was saved (another sync ran, or the state folder is not the same): nothing was sent`,
@@ -324,12 +371,63 @@ async function priorState(
       },
     );
   }
-  return { base, pending, stateId };
+  return { base, pending, stateId, repair };
+}
+
+/** What a sync starts from (priorState). */
+interface Prior {
+  base?: SnapshotHeader;
+  pending?: PendingPlan;
+  stateId: string;
+  /** The file is sent whole and the snapshot (with a dropped plan's adds) is only the basis of removals. */
+  repair: boolean;
+}
+
+/**
+ * Whether the audience is still what the last sync from this snapshot left: its size and
+ * updated_at as the snapshot recorded them. A size that differs is refused (exit 2, nothing
+ * sent) unless --adopt; an audience that changed at the same size (a rename, or members added
+ * and removed alike) is repaired: the file is sent whole and the size checked at the end.
+ */
+export function checkRemote(
+  ctx: Pick<Context, 'io'>,
+  o: Pick<SyncOptions, 'adopt' | 'audienceId'>,
+  base: SnapshotHeader,
+  now: RemoteState,
+  file: string,
+): 'ok' | 'repair' {
+  const mark = base.remote;
+  const expected = base.count + (base.extra ?? 0);
+  const moved = mark && (mark.size !== now.size || mark.updated_at !== now.updated_at);
+  if (!moved && now.size === (mark ? mark.size : expected) && (!mark || mark.size === expected)) return 'ok';
+  if (moved && now.size === mark.size) {
+    ctx.io.warn(
+      `audience ${o.audienceId} changed at ${now.updated_at} after the last sync from this snapshot (${mark.updated_at}), at the same size (a rename, or members added and removed alike): every member of the file is sent again, and its size checked`,
+    );
+    return 'repair';
+  }
+  const why = moved
+    ? `changed since the last sync from this snapshot (${mark.size} members at ${mark.updated_at}): it holds ${now.size} members, the snapshot ${expected}`
+    : `ended the last sync from this snapshot holding ${now.size} members against the snapshot's ${expected}`;
+  const d = now.size - expected;
+  const who =
+    d > 0
+      ? `${d} more: members added by hand or by another tool, or by a later sync whose state folder was not saved`
+      : `${-d} fewer: members removed by hand or by another tool, or by a later sync whose state folder was not saved`;
+  if (o.adopt) {
+    ctx.io.warn(`--adopt: audience ${o.audienceId} ${why} (${who}): every member of the file is sent again`);
+    return 'repair';
+  }
+  throw new UsageError(`audience ${o.audienceId} ${why} (${who}); the snapshot ${file} is stale: nothing was sent`, {
+    flag: '--rebuild',
+    hint: 'restore the state folder of the last sync if it exists; else --rebuild sends every member of the file again, removes the members this state knows that the file lacks, and checks the size (exit 5 if members no state knows stay), and --adopt does the same and accepts those members',
+  });
 }
 
 /**
  * An interrupted sync's plan: finished first (its snapshot written), or with --plan counted as
- * still to send, the state then being what it would leave.
+ * still to send, the state then being what it would leave. Its removals meet today's guard
+ * first: a mistaken plan is not finished unguarded (--abandon drops it).
  */
 async function finishPending(
   ctx: Context,
@@ -337,8 +435,12 @@ async function finishPending(
   run: SyncRun,
   base: SnapshotHeader | undefined,
   pending: PendingPlan,
-): Promise<{ base?: SnapshotHeader; state?: DigestCursor }> {
+): Promise<{ base?: SnapshotHeader; state?: DigestCursor; finished?: { adds: number; removes: number } }> {
   const { summary, paths } = run;
+  await guardRemoves(ctx, o, pending.header.removes, base?.count ?? 0, {
+    what: `the interrupted sync pending here (${pending.header.removes} removes, ${pending.header.adds} adds) would remove`,
+    hint: `if that sync was a mistake, pass --abandon: its plan is dropped and this file is synced instead (every member sent again); if the removals are meant, pass --max-removes ${pending.header.removes}`,
+  });
   if (o.plan) {
     const left = pending.header.removes + pending.header.adds;
     ctx.io.info(
@@ -356,12 +458,48 @@ async function finishPending(
   summary.requests += sent.requests;
   summary.acknowledged += sent.acknowledged;
   summary.retries += sent.retries;
-  const after = await commitPlan(paths, base, pending, run.who, new Date(ctx.clock.now()).toISOString()).catch(
-    (e: unknown) => {
-      throw snapshotNotWritten(e, paths);
-    },
-  );
-  return { base: after };
+  const after = await commitPlan(paths, base, pending, run.who, new Date(ctx.clock.now()).toISOString(), {
+    extra: base?.extra,
+  }).catch((e: unknown) => {
+    throw snapshotNotWritten(e, paths);
+  });
+  // Its adds and removes are this run's too (an apply's row counts them).
+  return { base: after, finished: { adds: pending.header.adds, removes: pending.header.removes } };
+}
+
+/**
+ * Removals beyond the limit in force: --max-removes when given; else 10% of the audience, which
+ * refuses without a terminal and asks at one (--yes answers). Nothing was sent when it refuses.
+ */
+async function guardRemoves(
+  ctx: Context,
+  o: SyncOptions,
+  removes: number,
+  before: number,
+  words?: { what: string; hint: string },
+): Promise<void> {
+  const given = o.maxRemoves !== undefined;
+  const limit = parseMaxRemoves(o.maxRemoves ?? UNATTENDED_MAX_REMOVES);
+  const x = excessRemoves(limit, removes, before);
+  if (!x) return;
+  const what = words?.what ?? 'this sync would remove';
+  if (!given && !ctx.io.unattended && !o.plan) {
+    ctx.io.warn(`${what} ${removes} of the audience's ${before} members${x.pct}, more than ${x.limit}`);
+    if (await ctx.confirm(`remove ${removes} members from audience ${o.audienceId}?`)) return;
+    throw new UsageError(`not confirmed: nothing was sent`, { flag: '--max-removes' });
+  }
+  if (!given && !ctx.io.unattended) return; // --plan at a terminal: the run asks
+  if (words)
+    throw new UsageError(
+      `${what} ${removes} of the audience's ${before} members${x.pct}, more than --max-removes ${x.limit} allows${given ? '' : ' by default when no terminal is attached'}; nothing was sent`,
+      { flag: '--abandon', hint: words.hint },
+    );
+  checkRemoves(limit, removes, before, given);
+}
+
+/** The members a plan leaves: the file's for a full plan, else the snapshot's plus adds minus removes. */
+function countAfter(base: SnapshotHeader | undefined, plan: PendingPlan): number {
+  return plan.header.full ? plan.header.adds : (base?.count ?? 0) + plan.header.adds - plan.header.removes;
 }
 
 /** The sync proper: the pending plan finished, the input read, the difference planned and sent. */
@@ -369,28 +507,33 @@ async function diffAndSend(
   ctx: Context,
   o: SyncOptions,
   run: SyncRun,
-  r: {
+  r: Prior & {
     src: HashedInput;
     held: { sorted?: DigestCursor; tmp: string[] };
     adoptedSize?: number;
-    base?: SnapshotHeader;
-    pending?: PendingPlan;
-    stateId: string;
   },
 ): Promise<SyncSummary> {
   const { io } = ctx;
   const { summary, paths, type, started } = run;
   let { base } = r;
   let state: DigestCursor | undefined;
-  if (r.pending) ({ base, state } = await finishPending(ctx, o, run, base, r.pending));
+  let finished: { adds: number; removes: number } | undefined;
+  if (r.pending && !r.repair) ({ base, state, finished } = await finishPending(ctx, o, run, base, r.pending));
+  if (r.repair && r.pending)
+    state = new DeltaCursor(
+      await snapshotCursor(paths.snapshot, base),
+      await FileCursor.open(r.pending.addsFile),
+      new EmptyCursor(),
+    );
   state ??= await snapshotCursor(paths.snapshot, base);
   summary.members_before = base?.count ?? 0;
+  summary.snapshot_members = base?.count ?? 0;
   const stale = base && nearExpiry(base.oldest_sent_at, ctx.clock.now());
-  if (stale && !o.refresh)
+  if (stale && !o.refresh && !r.repair)
     io.warn(
       `members first sent on ${base!.oldest_sent_at.slice(0, 10)} expire ${EXPIRY_MONTHS} months after: pass --refresh to send every member again`,
     );
-  const full = !base || o.refresh;
+  const full = !base || o.refresh || r.repair;
   summary.first_sync = !base;
   r.held.sorted = await hashAndSort(ctx, o, run, r.src, r.held.tmp);
   const stage = o.plan ? undefined : stagePlan(paths);
@@ -398,8 +541,14 @@ async function diffAndSend(
   r.held.sorted = undefined; // diff() closes both
   const diffRun = { input, snap, full, stage, summary, stateId: r.stateId, adoptedSize: r.adoptedSize };
   const counts = await guardedDiff(ctx, o, diffRun);
+  if (finished) {
+    summary.adds += finished.adds;
+    summary.removes += finished.removes;
+  }
   const batchesFor = (n: number) => Math.ceil(n / usersPerRequest(type, o.batchSize));
-  if (full && base) io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
+  if (r.repair) io.info(`sending every member of the file (${counts.adds}), and removing ${counts.removes}`);
+  else if (full && base)
+    io.info(`--refresh: sending every member again (${counts.adds}), and removing ${counts.removes}`);
   else if (full)
     io.warn(
       `no snapshot for this audience yet (${paths.snapshot}): the first sync uploads all ${counts.members} members`,
@@ -409,22 +558,85 @@ async function diffAndSend(
     summary.seconds = secs(started);
     return summary;
   }
+  // Accepted: members beyond the file that --adopt took on (now, or at an earlier sync).
+  const accept = !!o.adopt || (!o.rebuild && (base?.extra ?? 0) > 0);
   if (counts.adds + counts.removes === 0) {
     stage!.abort();
+    if (r.repair && r.pending) fs.rmSync(paths.pending, { recursive: true, force: true });
     io.info(`in sync: ${counts.members} members, nothing to send`);
-    summary.seconds = secs(started);
-    return summary;
+    return endCheck(ctx, o, run, base, accept);
   }
   const pending = stage!.commit({ base: base?.id ?? null, type, full, batch_size: o.batchSize });
   const sent = await sendPlan(ctx, o, pending, (t) => (run.progress.tally = t));
   summary.requests += sent.requests;
   summary.acknowledged += sent.acknowledged;
   summary.retries += sent.retries;
-  await commitPlan(paths, base, pending, run.who, new Date(ctx.clock.now()).toISOString()).catch((e: unknown) => {
+  const remote = await readRemote(ctx, o.accountId, o.audienceId, o.target);
+  const count = countAfter(base, pending);
+  const after = await commitPlan(paths, base, pending, run.who, new Date(ctx.clock.now()).toISOString(), {
+    remote,
+    extra: accept && remote.size > count ? remote.size - count : 0,
+  }).catch((e: unknown) => {
     throw snapshotNotWritten(e, paths);
   });
-  summary.seconds = secs(started);
-  return summary;
+  return judge(run, after, remote, accept);
+}
+
+/** Nothing was sent: the audience is read again and the snapshot's record of it brought up to date. */
+async function endCheck(
+  ctx: Context,
+  o: SyncOptions,
+  run: SyncRun,
+  base: SnapshotHeader | undefined,
+  accept: boolean,
+): Promise<SyncSummary> {
+  const remote = await readRemote(ctx, o.accountId, o.audienceId, o.target);
+  let after = base;
+  const count = base?.count ?? 0;
+  const marks = { remote, extra: accept && remote.size > count ? remote.size - count : 0 };
+  if (base && JSON.stringify({ remote: base.remote, extra: base.extra ?? 0 }) !== JSON.stringify(marks))
+    after = await restampSnapshot(run.paths.snapshot, base, marks);
+  return judge(run, after, remote, accept);
+}
+
+/**
+ * The run's answer: exit 0 only when the service holds exactly the snapshot's members and the
+ * snapshot is the file's (no member kept for rejected rows); else exit 5 naming the divergence.
+ */
+function judge(run: SyncRun, after: SnapshotHeader | undefined, remote: RemoteState, accept: boolean): SyncSummary {
+  const { summary } = run;
+  const count = after?.count ?? 0;
+  summary.audience_size = remote.size;
+  summary.snapshot_members = count;
+  summary.seconds = secs(run.started);
+  const extra = remote.size - count;
+  const problems: string[] = [];
+  if (extra > 0) {
+    summary.unreconciled = extra;
+    problems.push(
+      `the audience holds ${remote.size} members, ${extra} more than the snapshot's ${count}: members no snapshot knows (added by hand or by another tool, by a sync whose state folder was lost, or there before --adopt) stay, and a sync cannot remove them${accept ? ' (accepted with --adopt)' : ''}`,
+    );
+  } else if (extra < 0) {
+    problems.push(
+      `the audience holds ${remote.size} members, ${-extra} fewer than the snapshot's ${count}: members were removed by someone else, or the service has not counted them yet`,
+    );
+  }
+  if (summary.kept_for_rejects > 0) {
+    problems.push(
+      `${summary.kept_for_rejects} members not in the file were kept because ${summary.rejected} rows were rejected (${(summary.rejected_rows ?? []).join('; ')}${summary.rejected > (summary.rejected_rows?.length ?? 0) ? '; ...' : ''})`,
+    );
+  }
+  if (!problems.length) return summary;
+  const e = new DivergedError(`the audience does not equal the file: ${problems.join('; ')}`, {
+    hint:
+      summary.kept_for_rejects > 0 && extra === 0
+        ? 'fix or delete the rejected rows (--rejects FILE lists them all), then sync again: the members they held back are removed then'
+        : extra > 0
+          ? `members no snapshot knows cannot be removed from this audience: sync the file into a new audience (\`xctl audiences create\`, then sync) and target that one${accept ? '' : '; or accept them with --adopt'}`
+          : 'run the sync with --rebuild: every member of the file is sent again and the size checked',
+  });
+  e.summary = { ...summary };
+  throw e;
 }
 
 /**
@@ -459,7 +671,10 @@ async function hashAndSort(
   summary.read = tally.read;
   summary.rejected = tally.rejected;
   summary.reject_rate = rejectRate(tally.values, tally.rejected);
+  if (tally.rejected > 0) summary.rejected_rows = [...tally.firstRejects];
   tally.report(ctx.io);
+  const cut = tally.unterminated(ctx.io, o.input === '-' ? '-' : path.resolve(ctx.cwd, o.input));
+  if (cut) summary.unterminated_last_line = cut;
   if (ctx.signal.aborted)
     throw ctx.signal.reason instanceof XctlError ? ctx.signal.reason : new InterruptedError('interrupted');
   const gate = o.gate ?? parseRejectGate(undefined);
@@ -542,17 +757,19 @@ async function guardedDiff(
           `${summary.kept_for_rejects} members not in the input are kept, not removed: ${summary.rejected} rows were rejected and any of them may be one of these members (fix the rows, then sync again)`,
         );
     }
-    checkRemoves(
-      maxRemovesFor(o.maxRemoves, io.unattended),
-      counts.removes,
-      summary.members_before,
-      o.maxRemoves !== undefined,
-    );
+    if (summary.read === 0 && counts.removes > 0 && !o.allowEmpty)
+      throw new UsageError(
+        `${o.input === '-' ? 'stdin' : o.input} has no data rows: a sync to it would remove all ${counts.removes} members; nothing was sent`,
+        {
+          flag: '--allow-empty',
+          hint: 'check the export (a header alone is what a failed query writes); to empty the audience on purpose, pass --allow-empty',
+        },
+      );
+    await guardRemoves(ctx, o, counts.removes, summary.members_before);
     if (r.adoptedSize !== undefined && o.adopt) {
       summary.adopted_size = r.adoptedSize;
-      summary.unreconciled = Math.max(0, r.adoptedSize - counts.members);
       io.warn(
-        `--adopt: the audience held ${r.adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`,
+        `--adopt: the audience held ${r.adoptedSize} members before this first sync; those not in the file stay (no snapshot knows them): the sync counts them at its end (unreconciled) and exits 5 while any stay`,
       );
     }
     return counts;

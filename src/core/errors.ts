@@ -7,6 +7,12 @@ export const ExitCode = {
   USAGE: 2,
   AUTH: 3,
   PARTIAL: 4,
+  /**
+   * `audiences sync` / `apply`: the run finished what it could send, but the audience does not
+   * equal the file (members no snapshot knows stay, or rejected rows kept members); the summary
+   * names the divergence. Running again does not mend it: a person must decide.
+   */
+  DIVERGED: 5,
   /** `audiences sync --plan`: there are changes to send (for CI). */
   CHANGES: 10,
   /**
@@ -101,6 +107,11 @@ export class NetworkError extends XctlError {
 /** Work left undone but resumable (a journal was kept). Exit 4. */
 export class PartialError extends XctlError {
   override exitCode: number = ExitCode.PARTIAL;
+}
+
+/** The audience does not equal its file after the run (see ExitCode.DIVERGED). Exit 5. */
+export class DivergedError extends XctlError {
+  override exitCode: number = ExitCode.DIVERGED;
 }
 
 /** Another run holds the lock, or the --deadline passed: retry later. Exit 75. */

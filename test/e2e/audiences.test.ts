@@ -937,7 +937,9 @@ describe('audiences apply, unattended: removals are guarded as sync guards them'
     yaml('head -n 20 all.txt');
     write('other.txt', emails(range(0, 15), 'other'));
     const plan = await apply(['--plan']);
-    expect(plan.code, plan.stderr).toBe(10);
+    // The plan gate fails as the apply will (exit 2), as sync --plan's guard does (issue 40 item 8).
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain('1 of 2 audiences would be refused by apply');
     const refusal =
       '30 of its 50 members would be removed (60%), more than 10% (5) allows by default when no terminal is attached; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes 30 (100% turns the guard off) or raise its max_removes';
     expect((JSON.parse(plan.stdout) as { audiences: unknown[] }).audiences).toEqual([

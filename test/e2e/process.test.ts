@@ -112,12 +112,22 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     expect(r.stderr).toContain(`audience ${id} already holds 480 members and this is its first sync from here`);
     expect((await members(id)).requests).toBe(seeded);
 
-    // --adopt: add only; the summary says how many could not be reconciled, even with -q.
+    // --adopt: add only; the summary says exactly how many could not be reconciled, even with -q,
+    // and the exit is 5, not 0: the audience does not equal the file (issue 40 item 3).
     r = await t.run(xctl`audiences sync ${id} ${exportA} --type email --state-dir ${state} --adopt -q -o json`);
-    expect(r.code, r.stderr).toBe(0);
-    expect(json(r)).toMatchObject({ first_sync: true, adds: 430, removes: 0, adopted_size: 480, unreconciled: 50 });
+    expect(r.code, r.stderr).toBe(5);
+    expect(json(r)).toMatchObject({
+      status: 'diverged',
+      first_sync: true,
+      adds: 430,
+      removes: 0,
+      adopted_size: 480,
+      unreconciled: 50,
+      audience_size: 480,
+      snapshot_members: 430,
+    });
     expect(r.stderr).toContain(
-      'warning: --adopt: the audience held 480 members before this first sync; at least 50 of them are not in the file and stay',
+      'warning: --adopt: the audience held 480 members before this first sync; those not in the file stay',
     );
     const snap = path.join(state, 'audiences', 'default', t.sb.seed.account_id, `${id}.email.snapshot`);
     expect(fs.existsSync(snap)).toBe(true);
@@ -140,8 +150,9 @@ describe('pipeline 1: nightly audience refresh (no TTY, a fresh state folder per
     r = await t.run(xctl`audiences sync ${id} ${emails(dir, 'broken.txt', 0, 190, 240)} --type email -o json`, {
       env: { XCTL_STATE_DIR: state },
     });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(5); // not 0: the audience is 240 over its file (issue 40 item 6)
     expect(json(r)).toMatchObject({ rejected: 240, removes: 0, kept_for_rejects: 240, adds: 0 });
+    expect(r.stderr).toMatch(/240 members not in the file were kept because 240 rows were rejected \(line 191 /);
     expect(r.stderr).toContain('240 members not in the input are kept, not removed: 240 rows were rejected');
     expect((await members(id)).size).toBe(480);
 

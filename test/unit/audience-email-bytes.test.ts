@@ -58,6 +58,13 @@ const AWKWARD = [
   'MIXED@CASE.Org\r',
   '\u3000',
   'z@z\u0085',
+  'user@x',
+  'user@x..com',
+  'a@.com',
+  'a@b.',
+  'a.b@c.d',
+  'a..b@c.d',
+  '.a@b.c',
 ];
 
 function check(bytes: Uint8Array): void {

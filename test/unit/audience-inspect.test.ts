@@ -107,4 +107,49 @@ describe('audiences inspect', () => {
     t.cleanup();
     q.cleanup();
   });
+
+  // Issue 40: inspect agrees with upload on the same files.
+  it('jsonl: each column counts its own values (coverage and type per key)', async () => {
+    const t = testContext();
+    const f = file(
+      'people.jsonl',
+      '{"email":"a@b.co","phone":"+14155550100"}\n{"email":"c@d.co"}\n{"phone":"+14155550101"}\n',
+    );
+    await t.run(['audiences', 'inspect', f, '--column', 'email=email', '--column', 'phone_number=phone', '-o', 'json']);
+    const r = JSON.parse(t.stdout());
+    expect(r.columns).toEqual([
+      { name: 'email', type: 'email', filled: 2, coverage: 0.667 },
+      { name: 'phone', type: 'phone_number', filled: 2, coverage: 0.667 },
+    ]);
+    expect(r.values).toEqual({
+      email: { values: 2, valid: 2, rejected: 0 },
+      phone_number: { values: 2, valid: 2, rejected: 0 },
+    });
+    t.cleanup();
+  });
+
+  it('bytes that are not UTF-8 are rejected as upload rejects them; a last line without newline is reported', async () => {
+    const t = testContext();
+    const f = path.join(dir, 'bad-utf8.txt');
+    fs.writeFileSync(
+      f,
+      Buffer.concat([Buffer.from('email\nok@x.co\nmal'), Buffer.from([0xff]), Buffer.from('@x.co\nuser@exam')]),
+    );
+    await t.run(['audiences', 'inspect', f, '--max-reject-rate', '1', '-o', 'json']);
+    const r = JSON.parse(t.stdout());
+    expect(r.rejects).toEqual([
+      { reason: 'not valid UTF-8', column: 'email', count: 1, lines: [3] },
+      { reason: 'not an email address', column: 'email', count: 1, lines: [4] },
+    ]);
+    expect(r.unterminated_last_line).toBe(4);
+    t.cleanup();
+  });
+
+  it('a 0-byte file is exit 2 saying so', async () => {
+    const t = testContext();
+    await expect(t.run(['audiences', 'inspect', file('zero.csv', ''), '--type', 'email'])).rejects.toThrow(
+      /zero\.csv is empty \(0 bytes\)/,
+    );
+    t.cleanup();
+  });
 });

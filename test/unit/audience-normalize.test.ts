@@ -131,6 +131,13 @@ describe('normalization boundaries', () => {
     expect(val(normalizeEmail('  A.B+c@Example.COM \t'))).toBe('a.b+c@example.com');
   });
 
+  it('rejects a domain without a dot or with an empty label (issue 40: user@x, user@x..com)', () => {
+    for (const bad of ['user@x', 'user@x..com', 'a@.com', 'a@b.', 'a@b.c.', 'a@..b'])
+      expect(val(normalizeEmail(bad)), bad).toMatch(/^REJECT/);
+    for (const good of ['a@b.co', 'a..b@x.com', 'a.@x.co.uk', 'ü@bücher.de'])
+      expect(val(normalizeEmail(good)), good).not.toMatch(/^REJECT/);
+  });
+
   // [input, --default-country, E.164 without +, or REJECT]
   const phones: Array<[string, string | undefined, string]> = [
     ['(415) 500-2671', 'US', '14155002671'], // "00" inside a national number is not a prefix

@@ -218,11 +218,15 @@ audiences:
 });
 
 describe('apply --plan', () => {
-  // A first sync (no snapshot) reads the audience's size (issue 33): empty here, so not refused.
+  // Every sync reads the audience's size (issue 33: a first sync; issue 40: before the snapshot
+  // is trusted): the members of its snapshot here (`snapshot` below), else empty.
+  const sizes = new Map<string, number>();
   const sizeStub = (reg: HttpRegistry) =>
-    reg.register(route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+$/), json({ data: { audience_size: 0 } }), {
-      times: 20,
-    });
+    reg.register(
+      route('GET', /\/12\/accounts\/acct1\/custom_audiences\/\w+$/),
+      (req) => json({ data: { audience_size: sizes.get(req.path.split('/').pop()!) ?? 0 } })(req),
+      { times: 20 },
+    );
   const stubs = (reg: HttpRegistry, audiences: unknown[], grants: unknown[] = []) => {
     reg.register(route('GET', '/12/accounts/acct1/custom_audiences'), json({ data: audiences, next_cursor: null }));
     if (grants)
@@ -237,6 +241,7 @@ describe('apply --plan', () => {
 
   async function snapshot(t: TestContext, id: string, values: string[], oldest: string): Promise<void> {
     const hex = [...new Set(values.map(sha))].sort();
+    sizes.set(id, hex.length);
     const buf = Buffer.concat(hex.map((h) => Buffer.from(h, 'hex')));
     const file = snapshotPaths(t.configDir, 'default', 'acct1', id, 'email').snapshot;
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -251,6 +256,7 @@ describe('apply --plan', () => {
 
   it('in sync: one row "none", exit 0, piped as tsv', async () => {
     const reg = new HttpRegistry();
+    sizeStub(reg);
     stubs(
       reg,
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
@@ -289,7 +295,8 @@ describe('apply --plan', () => {
     );
     await audiencesApply(e.ctx, opts(file, { plan: true }));
     expect(e.stdout()).toBe(t.stdout());
-    // Without it, the config folder has no snapshot: every member would be sent.
+    // Without it, the config folder has no snapshot: every member would be sent (to an empty audience).
+    sizes.set('aud1', 0);
     stubs(
       reg,
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
@@ -301,6 +308,7 @@ describe('apply --plan', () => {
 
   it('drift: a grant revoked and one made by hand, a snapshot past 13 months (all members sent again); exit 10', async () => {
     const reg = new HttpRegistry();
+    sizeStub(reg);
     stubs(
       reg,
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
@@ -400,6 +408,7 @@ describe('apply --plan', () => {
 
   it('names match whatever their case (the service keeps them unique so): the audience is renamed, not created', async () => {
     const reg = new HttpRegistry();
+    sizeStub(reg);
     stubs(
       reg,
       [{ id: 'aud1', name: 'NEWSLETTER', deleted: false }],
@@ -413,6 +422,7 @@ describe('apply --plan', () => {
 
   it('an account that cannot be read fails its audiences only; the plan still shows the others, and exits with that error', async () => {
     const reg = new HttpRegistry();
+    sizeStub(reg);
     stubs(
       reg,
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
@@ -456,8 +466,9 @@ describe('apply --plan', () => {
     reg.verify();
   });
 
-  it('max_removes and max_reject_rate refuse an audience in the plan (reported, exit 10)', async () => {
+  it('max_removes and max_reject_rate refuse an audience in the plan (reported, exit 2 as the apply would)', async () => {
     const reg = new HttpRegistry();
+    sizeStub(reg);
     stubs(
       reg,
       [{ id: 'aud1', name: 'Newsletter', deleted: false }],
@@ -465,7 +476,10 @@ describe('apply --plan', () => {
     );
     const { t, file } = setup(yaml + '    max_removes: 2\n', { 'news.txt': emails(2).join('\n') + '\n' }, reg);
     await snapshot(t, 'aud1', emails(5), '2025-11-01T00:00:00.000Z');
-    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
+    await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toMatchObject({
+      exitCode: 2,
+      message: '1 of 1 audiences would be refused by apply: "Newsletter"',
+    });
     expect(t.stdout()).toBe('Newsletter\tacct1\taud1\trefused\t0\t3\t\t\t\n');
     expect(t.stderr()).toContain(
       'warning: audience "Newsletter" (account acct1): apply would refuse it: 3 of its 5 members would be removed (60%), more than max_removes 2 allows; nothing is sent for it: check its source (a truncated export looks like this), or if the removals are meant pass --max-removes 3 (100% turns the guard off) or raise its max_removes\n',
@@ -491,6 +505,7 @@ describe('apply --plan', () => {
     const json = { globals: { output: 'json' as const } };
     async function truncated(more: Partial<TestContextOptions> = json, extra = '') {
       const reg = new HttpRegistry();
+      sizeStub(reg);
       stubs(
         reg,
         [{ id: 'aud1', name: 'Newsletter', deleted: false }],
@@ -503,7 +518,7 @@ describe('apply --plan', () => {
 
     it('no terminal: 30 of 50 is refused in the plan row (-o json), with the numbers and the way out', async () => {
       const { t, file, reg } = await truncated();
-      await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
+      await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toMatchObject({ exitCode: 2 });
       expect(JSON.parse(t.stdout())).toEqual({ audiences: [refusedRow] });
       reg.verify();
     });
@@ -514,7 +529,8 @@ describe('apply --plan', () => {
       expect(e.constructor.name).toBe('UsageError');
       expect(e.exitCode).toBe(2);
       expect(e.message).toBe('1 of 1 audiences refused, nothing was sent for them: "Newsletter"');
-      expect(reg.requests.map((r) => r.method)).toEqual(['GET', 'GET']);
+      // The audiences, the grants, and the audience itself (its size against the snapshot).
+      expect(reg.requests.map((r) => r.method)).toEqual(['GET', 'GET', 'GET']);
       const out = JSON.parse(t.stdout()) as { audiences: Array<Record<string, unknown>> };
       expect(out.audiences[0]).toMatchObject({ status: 'refused', error: `refused: ${refusedRow.refused}` });
       expect(t.stderr()).toContain(`Newsletter (acct1): refused: ${refusedRow.refused}\n`);
@@ -558,6 +574,15 @@ describe('apply --plan', () => {
       const { t, file } = await truncated({ tty: { stdin: true, stderr: true } });
       await audiencesApply(t.ctx, opts(file, { plan: true })).catch(() => undefined);
       expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t0\t30\t\t\t\n');
+    });
+
+    it('at a terminal, apply asks before removing past 10%, naming the count; "n" refuses it, nothing sent', async () => {
+      const { t, file, reg } = await truncated({ tty: { stdin: true, stderr: true }, stdin: 'n\n' });
+      const e = (await audiencesApply(t.ctx, opts(file)).catch((x: unknown) => x)) as XctlError;
+      expect(e.exitCode, t.stderr().slice(0, 600)).toBe(2);
+      expect(t.stderr()).toContain('remove 30 of the 50 members of "Newsletter" (acct1) (60%)? [y/N]');
+      expect(t.stderr()).toContain('Newsletter (acct1): refused: its removals were not confirmed at the terminal');
+      expect(reg.requests.every((r) => r.method === 'GET')).toBe(true);
     });
   });
 });

@@ -7,7 +7,13 @@ import { parseRejectGate } from '../gate.js';
 import type { Context } from '../../context.js';
 import { EXPIRY_MONTHS, type IdType } from '../../contract/audience-users.js';
 import { readSnapshotHeader, snapshotPaths } from '../snapshot.js';
-import { excessRemoves, maxRemovesFor, parseMaxRemoves, type MaxRemoves } from '../sync-guards.js';
+import {
+  excessRemoves,
+  maxRemovesFor,
+  parseMaxRemoves,
+  UNATTENDED_MAX_REMOVES,
+  type MaxRemoves,
+} from '../sync-guards.js';
 import type { SyncOptions, SyncSummary } from '../sync.js';
 import { listAudiences, listDoNotReach, listGrants, type RemoteAudience, type RemoteGrant } from './remote.js';
 import type { AudienceSpec } from './schema.js';
@@ -33,6 +39,8 @@ export interface AudiencePlan {
   resumed_batches: number;
   /** Why apply will not touch it (a gate of the file), or the error that stopped its plan. */
   refused?: string;
+  /** At a terminal without a limit given: the question apply asks before removing this many. */
+  ask?: string;
   error?: Error;
   spec?: AudienceSpec;
   rename: boolean;
@@ -61,6 +69,8 @@ export interface ApplyEnv {
   /** Nobody at a terminal (no TTY, CI=true, XCTL_NO_PROMPT=1): sync's 10% default applies. */
   unattended: boolean;
   workers?: number;
+  /** --allow-empty: a source without data rows may remove every member. */
+  allowEmpty?: boolean;
 }
 
 /** Options handed to sync; keys sync does not know yet pass through for the branches that add them. */
@@ -104,6 +114,7 @@ export function syncOptions(
     // the limit in force, never nothing: sync would take its labelled stderr for no terminal.
     maxRemoves: p.maxRemoves,
     gate: spec.maxRejectRate === undefined ? undefined : parseRejectGate(String(spec.maxRejectRate)),
+    allowEmpty: env.allowEmpty,
   };
 }
 
@@ -128,6 +139,18 @@ export function removesRefusal(env: ApplyEnv, spec: AudienceSpec, s: SyncSummary
     'nothing is sent for it: check its source (a truncated export looks like this), or if the ' +
     `removals are meant pass --max-removes ${s.removes} (100% turns the guard off) or raise its max_removes`
   );
+}
+
+/**
+ * At a terminal, with no limit given, removals past sync's 10% are asked about (as sync asks);
+ * the question names the audience and the count.
+ */
+export function removesQuestion(env: ApplyEnv, spec: AudienceSpec, s: SyncSummary): string | undefined {
+  if (env.unattended || removesLimit(env, spec).given) return undefined;
+  const x = excessRemoves(parseMaxRemoves(UNATTENDED_MAX_REMOVES), s.removes, s.members_before);
+  return x
+    ? `remove ${s.removes} of the ${s.members_before} members of "${spec.name}" (${spec.account})${x.pct}?`
+    : undefined;
 }
 
 /** The live audience for a spec, and the drift of its identity. */
@@ -194,10 +217,9 @@ async function planMembers(
   known?: ManagedAudience,
 ): Promise<void> {
   const { runSync } = await import('../sync.js');
+  let head: ReturnType<typeof readSnapshotHeader>;
   if (row.id) {
-    const head = readSnapshotHeader(
-      snapshotPaths(env.stateRoot, env.profile, spec.account, row.id, idType(spec)).snapshot,
-    );
+    head = readSnapshotHeader(snapshotPaths(env.stateRoot, env.profile, spec.account, row.id, idType(spec)).snapshot);
     if (!head) row.drift.push('snapshot missing: every member is sent');
     else if (olderThan(head.oldest_sent_at, EXPIRY_MONTHS, ctx.clock.now()))
       row.drift.push(`snapshot older than ${EXPIRY_MONTHS} months: every member is sent again`);
@@ -205,7 +227,7 @@ async function planMembers(
     row.refresh = !!head && olderThan(head.oldest_sent_at, EXPIRY_MONTHS - 1, ctx.clock.now());
   }
   row.input = await sourceFile(ctx, spec, env.tmpDir);
-  row.adopt = adoptFor(env, spec, row, known);
+  row.adopt = adoptFor(env, spec, row, head ? undefined : known);
   row.maxRemoves = removesLimit(env, spec).limit?.text ?? '100%';
   const s: SyncSummary = await runSync(
     labelledContext(ctx, label(spec), { quiet: !row.id }),
@@ -222,14 +244,17 @@ async function planMembers(
   row.removes = s.removes;
   row.resumed_batches = s.resumed_batches;
   row.refused = removesRefusal(env, spec, s);
+  row.ask = removesQuestion(env, spec, s);
   if (spec.maxRejectRate !== undefined && s.read > 0 && s.rejected / s.read > spec.maxRejectRate) {
     row.refused = `${s.rejected} of ${s.read} rows rejected, more than its max_reject_rate (${spec.maxRejectRate})`;
   }
 }
 
 /**
- * A first sync to an audience that already has members is sync's --adopt: asked for in the
- * file or on the command line, or implied for audiences apply created (empty when created).
+ * Members no snapshot knows are accepted (sync's --adopt) when asked for in the file or on the
+ * command line; implied for the first sync of audiences apply created (empty when created).
+ * The caller passes `known` only when there is no snapshot yet: with one, adopting would accept
+ * members added by hand since.
  */
 export function adoptFor(env: ApplyEnv, spec: AudienceSpec, row: AudiencePlan, known?: ManagedAudience): boolean {
   return env.adopt || spec.adopt || !row.id || !!known?.created;

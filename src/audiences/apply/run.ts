@@ -3,7 +3,7 @@
 // then revoke and grant. Accounts run in parallel (each account's rate limits are its own);
 // one account's audiences run one after another. A failure stops that audience only.
 import type { Context } from '../../context.js';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, DivergedError } from '../../core/errors.js';
 import type { AudiencePlan, ApplyEnv } from './plan.js';
 import { label, syncOptions } from './plan.js';
 import { labelledContext } from './labelled.js';
@@ -15,13 +15,19 @@ export interface AudienceResult {
   account: string;
   id: string | null;
   action: string;
-  /** refused: a guard of the plan (max_removes, max_reject_rate) stopped it; nothing was sent. */
-  status: 'ok' | 'failed' | 'refused' | 'skipped';
+  /**
+   * refused: a guard of the plan (max_removes, max_reject_rate) stopped it; nothing was sent.
+   * diverged: applied, but the service's audience does not equal the source (sync's exit 5).
+   */
+  status: 'ok' | 'failed' | 'refused' | 'skipped' | 'diverged';
   adds: number;
   removes: number;
   grants: number;
   revokes: number;
   acknowledged: number;
+  /** What the service says the audience holds after the sync, and the snapshot's members. */
+  audience_size?: number;
+  snapshot_members?: number;
   error?: string;
   /** The error itself, for the exit code (not printed). */
   cause?: Error;
@@ -38,6 +44,8 @@ export const RESULT_FIELDS = [
   'grants',
   'revokes',
   'acknowledged',
+  'audience_size',
+  'snapshot_members',
   'error',
 ];
 
@@ -166,7 +174,13 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
         maxRemoves: p.maxRemoves,
       }),
     );
-    Object.assign(r, { adds: s.adds, removes: s.removes, acknowledged: s.acknowledged });
+    Object.assign(r, {
+      adds: s.adds,
+      removes: s.removes,
+      acknowledged: s.acknowledged,
+      audience_size: s.audience_size,
+      snapshot_members: s.snapshot_members,
+    });
   }
   if (spec.kind === 'custom_audience') await applyGrants(ctx, env, p, id, r);
   return r;
@@ -204,12 +218,20 @@ export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[
         try {
           results.set(p, await applyOne(ctx, env, p));
         } catch (e) {
-          const err = e as Error;
+          const err = e as Error & { summary?: Record<string, unknown> };
           ctx.io.warn(`${label(p)}: ${err.message}`);
+          const s = err.summary ?? {};
+          const n = (k: string) => (typeof s[k] === 'number' ? s[k] : undefined);
           results.set(p, {
             ...resultOf(p),
             id: p.id,
-            status: 'failed',
+            status: err instanceof DivergedError ? 'diverged' : 'failed',
+            // What a sync that stopped part-way or diverged did send.
+            adds: n('adds') ?? 0,
+            removes: n('removes') ?? 0,
+            acknowledged: n('acknowledged') ?? 0,
+            audience_size: n('audience_size'),
+            snapshot_members: n('snapshot_members'),
             error: err.message,
             cause: err,
           });

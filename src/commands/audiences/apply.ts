@@ -5,7 +5,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { AuthError, InterruptedError, PartialError, PlanHasChanges, UsageError, errnoCode } from '../../core/errors.js';
+import {
+  AuthError,
+  DivergedError,
+  errnoCode,
+  InterruptedError,
+  PartialError,
+  PlanHasChanges,
+  UsageError,
+} from '../../core/errors.js';
 import { effectiveFormat, printJson, printList } from '../../core/output.js';
 import { processAlive } from '../../core/file-lock.js';
 import { ensurePrivateFolder } from '../../core/store-guard.js';
@@ -30,6 +38,7 @@ export interface ApplyOptions {
   trust?: boolean;
   batchSize: string;
   concurrency: string;
+  allowEmpty?: boolean;
 }
 
 /** `xctl audiences apply -f FILE` */
@@ -61,6 +70,7 @@ export function register(audiences: Command, runF = audiencesApply): void {
         '--trust',
         "trust this exact file's commands (its SHA-256, kept in the config folder) for later runs, then exit",
       ],
+      ['--allow-empty', 'a source without data rows may remove every member of its audience (refused otherwise)'],
       ['--batch-size <n>', 'users per request', String(USERS_PER_REQUEST.default)],
       ['--concurrency <n>', 'requests in flight per audience', '4'],
     ],
@@ -129,11 +139,17 @@ export async function audiencesApply(ctx: Context, o: ApplyOptions): Promise<voi
     adopt: !!o.adopt,
     maxRemoves: o.maxRemoves,
     unattended: ctx.io.unattended,
+    allowEmpty: !!o.allowEmpty,
   };
   sweepTmp(tmpParent);
   try {
     const rows = await planAll(ctx, env, specs, !!o.prune);
     if (o.plan) return await reportPlan(ctx, rows);
+    // At a terminal, removals past 10% are confirmed one audience at a time (--yes answers).
+    for (const r of rows) {
+      if (!r.ask || r.refused || r.error) continue;
+      if (!(await ctx.confirm(r.ask))) r.refused = 'its removals were not confirmed at the terminal';
+    }
     const { applyPlan } = await import('../../audiences/apply/run.js');
     const results = await applyPlan(ctx, env, rows);
     await reportApply(ctx, results);
@@ -241,7 +257,17 @@ async function reportPlan(ctx: Context, rows: AudiencePlan[]): Promise<void> {
   const changing = rows.filter((r) => r.action !== 'none');
   const drift = rows.reduce((n, r) => n + r.drift.length, 0);
   ctx.io.info(`plan: ${changing.length} of ${rows.length} audiences would change${drift ? `; ${drift} drift` : ''}`);
-  if (changing.length || failed.length) throw new PlanHasChanges(`${changing.length} audiences would change`);
+  // A plan whose apply would refuse an audience fails the plan gate as sync --plan's guard does.
+  const refused = rows.filter((r) => r.refused);
+  if (refused.length)
+    throw new UsageError(
+      `${refused.length} of ${rows.length} audiences would be refused by apply: ${refused.map((r) => `"${r.name}"`).join(', ')}`,
+      {
+        flag: refused.some((r) => r.refused?.includes('max_reject_rate')) ? '-f' : '--max-removes',
+        hint: 'the reasons are above: check their sources, or if the removals are meant pass --max-removes or raise max_removes in the file',
+      },
+    );
+  if (changing.length) throw new PlanHasChanges(`${changing.length} audiences would change`);
 }
 
 async function reportApply(ctx: Context, results: AudienceResult[]): Promise<void> {
@@ -277,6 +303,14 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   // A refusal is exit 2 as sync's guards are, whatever else was applied: running the same apply
   // again would refuse it again (a retry on 4 must not loop), the source or the limit must change.
   if (refused.length) throw refusedError(results, failed, refused);
+  // Applied, but some audiences do not equal their sources (members no state knows, rejected
+  // rows): exit 5 as sync's, each row says why.
+  const diverged = failed.filter((r) => r.status === 'diverged');
+  if (diverged.length === failed.length)
+    throw new DivergedError(
+      `${diverged.length} of ${results.length} audiences do not equal their sources: ${diverged.map((r) => `"${r.name}"`).join(', ')}`,
+      { hint: 'the reasons are above, per audience' },
+    );
   // Nothing changed anywhere: the first failure says what is wrong, with its own exit code.
   const changed = results.some((r) => r.status === 'ok' && r.action !== 'none');
   if (!changed && causes.length === failed.length && causes.length) throw causes[0]!;

@@ -89,6 +89,8 @@ export function renderReport(r: InspectReport): string {
   kv('format', r.format);
   kv('lines', `${r.lines} (${r.rows} rows, ${r.blank} blank, ${r.joined_lines} joined into quoted fields)`);
   if (r.quote_fault) kv('quote fault', e(r.quote_fault));
+  if (r.unterminated_last_line)
+    kv('last line', `${r.unterminated_last_line} has no newline: the file may be cut short (a failed export)`);
   out.push('', 'COLUMN'.padEnd(28) + 'TYPE'.padEnd(15) + 'COVERAGE  NOTE');
   for (const c of r.columns) {
     const note = c.ignored

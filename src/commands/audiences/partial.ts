@@ -6,7 +6,10 @@ import { ExitCode, XctlError } from '../../core/errors.js';
 import { effectiveFormat, printOne } from '../../core/output.js';
 
 export function statusOf(exit: number): string {
-  return exit === ExitCode.PARTIAL ? 'partial' : exit === ExitCode.INTERRUPTED ? 'interrupted' : 'failed';
+  // A --deadline stop (75) is resumable as a partial run is: the same command finishes it.
+  if (exit === ExitCode.PARTIAL || exit === ExitCode.RETRY_LATER) return 'partial';
+  if (exit === ExitCode.DIVERGED) return 'diverged';
+  return exit === ExitCode.INTERRUPTED ? 'interrupted' : 'failed';
 }
 
 /** Runs `fn`; when it throws an error carrying a summary and the output is JSON, prints that first. */
@@ -17,7 +20,9 @@ export async function withPartialSummary<T>(ctx: Context, fields: string[], fn: 
     if (e instanceof XctlError && e.summary && e.exitCode !== ExitCode.USAGE) {
       const settings = await ctx.output().catch(() => undefined);
       const format = settings && effectiveFormat(ctx.io, settings);
-      if (settings && (format === 'json' || format === 'jsonl' || settings.jq !== undefined)) {
+      // A diverged run finished: its summary (with the service's size) is its answer in any format.
+      const diverged = e.exitCode === ExitCode.DIVERGED;
+      if (settings && (diverged || format === 'json' || format === 'jsonl' || settings.jq !== undefined)) {
         await printOne(
           ctx.io,
           settings,

@@ -30,6 +30,8 @@ export interface SyncFlags extends InputFlags {
   out?: string;
   apply?: string;
   report?: string;
+  allowEmpty?: boolean;
+  abandon?: boolean;
 }
 
 export interface SyncCommandOptions extends SyncFlags {
@@ -57,7 +59,15 @@ export function register(audiences: Command, runF = audiencesSync): void {
     options: [
       ...inputOptions(),
       ['--plan', 'show what would be sent and where the snapshot is; send nothing (exit 0: in sync, exit 10: changes)'],
-      ['--rebuild', 'forget the snapshot and upload every member again (removes nothing)'],
+      [
+        '--rebuild',
+        "send every member of the file again, remove the snapshot's members the file lacks, and check the audience's size (the way out of a stale snapshot)",
+      ],
+      [
+        '--abandon',
+        'drop an interrupted sync instead of finishing it; the file is synced whole (the snapshot is kept as the basis of removals)',
+      ],
+      ['--allow-empty', 'a file without data rows may remove every member (refused otherwise)'],
       ['--refresh', 'send every member again (their 13-month expiry starts over), and remove departed ones'],
       [
         '--from-upload <journal>',
@@ -73,7 +83,7 @@ export function register(audiences: Command, runF = audiencesSync): void {
       STATE_DIR_OPTION,
       [
         '--adopt',
-        'first sync only: add the members of the file to an audience that already holds others, and leave those (removals need a snapshot)',
+        'accept members no snapshot knows (a first sync to an audience with members, or one changed by hand): the file is sent whole, those stay, and the sync exits 5 while any do',
       ],
       [
         '--max-removes <N|P%>',
@@ -140,7 +150,7 @@ function checkSnapshotFlags(o: SyncCommandOptions): void {
     );
   if (o.adopt && (o.rebuild || o.fromUpload))
     throw new UsageError(
-      '--adopt is for a first sync without a snapshot: --rebuild and --from-upload already say where the snapshot starts',
+      '--adopt, --rebuild and --from-upload are exclusive: each says what to make of the members no snapshot knows',
       { flag: '--adopt' },
     );
 }
@@ -252,6 +262,8 @@ export async function audiencesSync(ctx: Context, given: SyncCommandOptions): Pr
         adopt: !!o.adopt,
         maxRemoves: o.maxRemoves,
         expect: saved.check,
+        allowEmpty: !!o.allowEmpty,
+        abandon: !!o.abandon,
       }),
     ),
   );
