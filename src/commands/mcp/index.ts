@@ -1,0 +1,49 @@
+// `xctl mcp`: a Model Context Protocol server on stdin/stdout whose tools are xctl's own verbs
+// (docs/mcp.md). The group is loaded only by `xctl mcp`, and the SDK with it.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { declareOn } from '../define.js';
+import { runtimeOf, type ProgramHost } from '../runtime.js';
+import { serve } from './server.js';
+
+export interface McpOptions {
+  allowWrites?: boolean;
+  root: string[];
+  maxRemoves?: string;
+  maxRejectRate?: string;
+  /** The program's loader (main.ts binds it): the tools' verbs run in-process through it. */
+  programs?: ProgramHost;
+}
+
+export function register(cmd: Command, _operands?: string[], runF = mcpServe): void {
+  declareOn(cmd, {
+    options: [
+      [
+        '--allow-writes',
+        'offer the tools that change the service; each takes a plan first and executes only with its plan_id',
+      ],
+      {
+        flags: '--root <dir>',
+        description: 'a folder whose files tools may read (repeatable); none: every file is refused',
+        repeatable: true,
+      },
+      [
+        '--max-removes <N|P%>',
+        'the removal guard of every sync the tools plan (as `audiences sync --max-removes`; default 10% of the audience)',
+      ],
+      [
+        '--max-reject-rate <rate>',
+        'the reject gate of every upload and sync (as `audiences upload --max-reject-rate`)',
+      ],
+    ],
+    helpAfter:
+      '\n`xctl mcp --sandbox` starts an embedded sandbox and points the tools at it (no account needed).\n' +
+      'The tools use the active profile; no tool returns a credential.\n',
+    run: (ctx, o) => runF(ctx, { ...o, programs: runtimeOf(cmd).programs }),
+  });
+}
+
+/** Serves until the client closes stdin or the process is interrupted. */
+export async function mcpServe(ctx: Context, o: McpOptions): Promise<void> {
+  await serve(ctx, o);
+}
