@@ -142,7 +142,7 @@ async function plan(s: Server, io: CallIo, tool: ToolSpec, args: Record<string, 
     p.shown = r.stdout;
   } else {
     r = await verb(s, io, tool, withFlags('--dry-run'));
-    p.allowed = r.stdout.split('\n').flatMap((l) => plannedRequest(l) ?? []);
+    p.allowed = r.stdout.split('\n').flatMap((l) => (l.trim() ? (plannedRequest(l) ?? []) : []));
   }
   if (r.exitCode !== ExitCode.OK && r.exitCode !== ExitCode.CHANGES) return failed(r);
   s.plans.add(p);

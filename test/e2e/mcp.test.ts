@@ -1,0 +1,277 @@
+// `xctl mcp` driven by the MCP SDK's own client over stdio (StdioClientTransport), against a real
+// sandbox: the tools and their schemas against the CLI's flags, a read (the same JSON as the CLI),
+// a bad input refused in the CLI's words, a write refused without --allow-writes, an audience sync
+// planned then executed (exact members), a removal beyond the guard refused, a cancelled upload
+// resumed, and no secret in any message.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, tempDir, useTestSandbox } from '../helpers/cli.js';
+import { digests, emails, range, sandboxMembers, seedAudience, writeLines } from '../helpers/audiences.js';
+import { buildProgram, loadGroups } from '../../src/program.js';
+
+const t = useTestSandbox();
+
+interface Server {
+  client: Client;
+  /** Every message the server sent, and its stderr. */
+  seen: string[];
+  call(name: string, args?: Record<string, unknown>, o?: { signal?: AbortSignal }): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+interface Answer {
+  isError: boolean;
+  texts: string[];
+  /** The first text as JSON. */
+  json: Record<string, unknown> & { error?: { message: string; exit_code: number }; plan_id?: string };
+}
+
+const servers: Server[] = [];
+afterAll(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+/** `xctl mcp ...flags` on stdio, pointed at the test's sandbox, with the SDK's client connected. */
+async function mcp(flags: string[], env: Record<string, string> = t.env): Promise<Server> {
+  const clean: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('XCTL_')) clean[k] = v;
+  delete clean.DBUS_SESSION_BUS_ADDRESS;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...flags],
+    env: { ...clean, ...env, NO_COLOR: '1' },
+    stderr: 'pipe',
+  });
+  const seen: string[] = [];
+  transport.stderr?.on('data', (d: Buffer) => seen.push(d.toString('utf8')));
+  const client = new Client({ name: 'xctl-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  const onmessage = transport.onmessage!;
+  transport.onmessage = (m) => {
+    seen.push(JSON.stringify(m));
+    onmessage(m);
+  };
+  const s: Server = {
+    client,
+    seen,
+    async call(name, args = {}, o = {}) {
+      const r = await client.callTool({ name, arguments: args }, undefined, { signal: o.signal, timeout: 600_000 });
+      const texts = (r.content as Array<{ text: string }>).map((c) => c.text);
+      return { isError: r.isError === true, texts, json: JSON.parse(texts[0]!) };
+    },
+    close: () => client.close(),
+  };
+  servers.push(s);
+  return s;
+}
+
+/** The command of the tool's words (`ads_line-items_list` -> ads line-items list), in-process. */
+function commandOf(program: Command, name: string): Command {
+  let cmd = program;
+  for (const w of name.replace(/_plan$/, '').split('_')) cmd = cmd.commands.find((c) => c.name() === w)!;
+  return cmd;
+}
+
+/** Flags a tool never takes (tools.ts WITHHELD), and the globals it may take. */
+const WITHHELD = [
+  '--out',
+  '--rejects',
+  '--journal',
+  '--state-dir',
+  '--from-upload',
+  '--max-removes',
+  '--max-reject-rate',
+  '--plan',
+  '--apply',
+  '--dry-run',
+  '--yes',
+  '--schema',
+  '--restart',
+  '--concurrency',
+  '--help',
+];
+
+describe('xctl mcp', () => {
+  let dir: string;
+  let ro: Server;
+  let rw: Server;
+  beforeAll(async () => {
+    dir = tempDir('xctl-mcp-root-');
+    t.dirs.push(dir);
+    ro = await mcp(['--root', dir]);
+    rw = await mcp(['--allow-writes', '--root', dir]);
+  }, 60_000);
+
+  it('lists a tool for each offered verb, its schema the CLI flags of that verb', async () => {
+    const { tools } = await rw.client.listTools();
+    const program = buildProgram('0');
+    await loadGroups(program, ['ads', 'audiences', 'webhooks', 'activity', 'sandbox']);
+    const names = tools.map((x) => x.name);
+    for (const n of [
+      'ads_accounts_list',
+      'ads_campaigns_list',
+      'ads_line-items_get',
+      'ads_targeting_list',
+      'ads_stats_query',
+      'audiences_list',
+      'audiences_get',
+      'audiences_inspect',
+      'audiences_sync_plan',
+      'audiences_apply_plan',
+      'audiences_sync',
+      'webhooks_list',
+      'webhooks_doctor',
+      'activity_subscriptions_list',
+      'sandbox_state',
+    ])
+      expect(names).toContain(n);
+    expect(names.some((n) => n.startsWith('auth'))).toBe(false);
+    for (const tool of tools) {
+      const cmd = commandOf(program, tool.name);
+      const props = tool.inputSchema.properties as Record<string, { type: unknown; enum?: string[]; items?: { enum?: string[] } }>;
+      const expected = new Set(['plan_id', 'account']);
+      for (const a of cmd.registeredArguments) {
+        const key = a.name().replace(/-/g, '_');
+        expected.add(key);
+        expect(props[key]?.type, `${tool.name} <${a.name()}>`).toBe(a.variadic ? 'array' : 'string');
+      }
+      for (const o of cmd.options) {
+        if (o.hidden || WITHHELD.includes(o.long!)) continue;
+        const key = o.long!.replace(/^--(no-)?/, '').replace(/-/g, '_');
+        expected.add(key);
+        const p = props[key];
+        expect(p, `${tool.name} ${o.long}`).toBeDefined();
+        const many = o.variadic || Array.isArray(o.defaultValue);
+        const type = many ? 'array' : o.optional ? ['string', 'boolean'] : o.required ? 'string' : 'boolean';
+        expect(p!.type, `${tool.name} ${o.long}`).toEqual(type);
+        if (o.argChoices) expect(many ? p!.items?.enum : p!.enum, `${tool.name} ${o.long}`).toEqual(o.argChoices);
+      }
+      for (const k of Object.keys(props)) expect(expected.has(k), `${tool.name}: ${k} is no flag`).toBe(true);
+      expect(tool.inputSchema.additionalProperties).toBe(false);
+    }
+    // The read-only server lists no write.
+    const roNames = (await ro.client.listTools()).tools.map((x) => x.name);
+    expect(roNames).not.toContain('audiences_sync');
+    expect(roNames).toContain('audiences_sync_plan');
+    expect(roNames.length).toBeLessThan(names.length);
+  });
+
+  it('a read answers the JSON `-o json` prints; a bad value is refused in the CLI words', async () => {
+    const cli = await t.run(['ads', 'campaigns', 'list', '-o', 'json']);
+    const r = await ro.call('ads_campaigns_list');
+    expect(r.isError).toBe(false);
+    expect(r.texts[0]).toBe(cli.stdout.trim());
+
+    const bad = await t.run(['ads', 'campaigns', 'list', '--count', '5000', '-o', 'json']);
+    expect(bad.code).toBe(2);
+    const refused = await ro.call('ads_campaigns_list', { count: '5000' });
+    expect(refused.isError).toBe(true);
+    expect(refused.json.error).toEqual(JSON.parse(bad.stderr).error);
+
+    const unknown = await ro.call('ads_campaigns_list', { base_url: 'http://evil.example' });
+    expect(unknown.json.error?.message).toBe("unknown option '--base-url'");
+  });
+
+  it('refuses a write without --allow-writes, and files outside --root', async () => {
+    const id = seedAudience(t, 'mcpro');
+    writeLines(dir, 'ro.txt', emails(range(0, 10)));
+    const r = await ro.call('audiences_sync', { audience_id: id, file: 'ro.txt', type: 'email' });
+    expect(r.isError).toBe(true);
+    expect(r.json.error?.message).toBe('audiences_sync changes the service: this server is read-only');
+    expect((await sandboxMembers(t, id)).requests).toBe(0);
+
+    fs.symlinkSync('/etc/passwd', path.join(dir, 'link.txt'));
+    for (const file of ['link.txt', '../x.txt', '/etc/passwd', '-']) {
+      const out = await ro.call('audiences_inspect', { file, type: 'email' });
+      expect(out.isError, file).toBe(true);
+      expect(out.json.error?.exit_code).toBe(2);
+    }
+  });
+
+  it('plans a sync, executes the plan: exact members; a removal beyond the guard is refused', async () => {
+    const id = seedAudience(t, 'mcpsync');
+    const want = emails(range(0, 300));
+    writeLines(dir, 'all.txt', want);
+    const plan = await rw.call('audiences_sync', { audience_id: id, file: 'all.txt', type: 'email', batch_size: 100 });
+    expect(plan.isError, plan.texts.join()).toBe(false);
+    expect(plan.json.plan).toMatchObject({ adds: 300, removes: 0 });
+    expect((await sandboxMembers(t, id)).requests).toBe(0); // planning sent nothing
+    const done = await rw.call('audiences_sync', { plan_id: plan.json.plan_id });
+    expect(done.isError, done.texts.join()).toBe(false);
+    expect((await sandboxMembers(t, id)).members).toEqual({ email: digests(want) });
+    // A plan is spent once executed.
+    const again = await rw.call('audiences_sync', { plan_id: plan.json.plan_id });
+    expect(again.json.error?.message).toMatch(/names no plan of this server/);
+
+    writeLines(dir, 'half.txt', want.slice(0, 150));
+    const cut = await rw.call('audiences_sync', { audience_id: id, file: 'half.txt', type: 'email' });
+    expect(cut.isError).toBe(true);
+    expect(cut.json.error?.message).toMatch(/would remove 150 of the audience's 300 members \(50%\), more than --max-removes 10%/);
+    const lifted = await rw.call('audiences_sync', { audience_id: id, file: 'half.txt', type: 'email', max_removes: '100%' });
+    expect(lifted.json.error?.message).toBe("unknown option '--max-removes'");
+    expect((await sandboxMembers(t, id)).members).toEqual({ email: digests(want) });
+  });
+
+  it('a cancelled upload keeps its journal; the same plan resumes it to the exact members', async () => {
+    const id = seedAudience(t, 'mcpupload');
+    const want = emails(range(0, 3000));
+    writeLines(dir, 'up.txt', want);
+    const args = { audience_id: id, file: 'up.txt', type: 'email', batch_size: 100 };
+    const plan = await rw.call('audiences_upload', args);
+    expect(plan.json.plan).toMatchObject({ sent: 3000, batches: 30, acknowledged: 0 });
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 150, match: '/users$' });
+    const stop = new AbortController();
+    const cancelled = rw.call('audiences_upload', { plan_id: plan.json.plan_id }, { signal: stop.signal });
+    while ((await sandboxMembers(t, id)).requests < 4) await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await expect(cancelled).rejects.toThrow();
+    await t.admin('DELETE', '/_sandbox/faults');
+    let done: Answer;
+    // The cancelled run drains its batches in flight and saves the journal (holding its lock meanwhile: exit 75).
+    do done = await rw.call('audiences_upload', { plan_id: plan.json.plan_id });
+    while (done.json.error?.exit_code === 75);
+    expect(done.isError, done.texts.join()).toBe(false);
+    expect(Number(done.json.resumed_batches)).toBeGreaterThan(0);
+    expect(Number(done.json.resumed_batches)).toBeLessThan(30);
+    expect((await sandboxMembers(t, id)).members).toEqual({ email: digests(want) });
+  }, 120_000);
+
+  it('a write beyond its plan is never sent: the plan names exactly what executes', async () => {
+    const list = JSON.parse((await rw.call('ads_campaigns_list')).texts[0]!) as Array<{ id: string; name: string }>;
+    const camp = list[0]!;
+    const plan = await rw.call('ads_campaigns_update', { campaign_id: camp.id, name: 'planned' });
+    expect(plan.json.plan).toMatchObject({ dry_run: true, method: 'PUT', params: { name: 'planned' } });
+    const other = await rw.call('ads_campaigns_update', { plan_id: plan.json.plan_id, name: 'other' });
+    expect(other.json.error?.message).toMatch(/arguments differ from those plan/);
+    const done = await rw.call('ads_campaigns_update', { plan_id: plan.json.plan_id });
+    expect(done.isError, done.texts.join()).toBe(false);
+    expect(done.json.name).toBe('planned');
+  });
+
+  it('serves the reference and the limits; no secret in any message', async () => {
+    const ref = await rw.client.readResource({ uri: 'xctl://reference' });
+    expect(String(ref.contents[0]!.text)).toContain('## ads_campaigns_list (read)');
+    const limits = await rw.client.readResource({ uri: 'xctl://limits' });
+    expect(String(limits.contents[0]!.text)).toContain('2500 operations');
+    await rw.call('sandbox_state');
+    const s = t.sb.seed;
+    const secrets = [s.api_secret, s.access_token, s.access_token_secret, s.client_secret];
+    const all = [...ro.seen, ...rw.seen].join('\n');
+    expect(all.length).toBeGreaterThan(10_000);
+    for (const secret of secrets) expect(all.includes(secret), 'a secret in a message').toBe(false);
+  });
+
+  it('--sandbox starts an embedded sandbox and points the tools at it', async () => {
+    const config = tempDir();
+    t.dirs.push(config);
+    const own = await mcp(['--sandbox'], { XCTL_CONFIG_DIR: config });
+    const r = await own.call('ads_accounts_list');
+    expect(r.isError, r.texts.join()).toBe(false);
+    expect((r.json as unknown as Array<{ name: string }>)[0]!.name).toBe('Sandbox Ads Account');
+    expect(own.seen.join('')).toContain('xctl mcp: embedded sandbox at http://127.0.0.1:');
+  });
+});
