@@ -19,7 +19,11 @@ interface Server {
   client: Client;
   /** Every message the server sent, and its stderr. */
   seen: string[];
-  call(name: string, args?: Record<string, unknown>, o?: { signal?: AbortSignal }): Promise<Answer>;
+  call(
+    name: string,
+    args?: Record<string, unknown>,
+    o?: { signal?: AbortSignal; onprogress?: (p: { message?: string }) => void },
+  ): Promise<Answer>;
   close(): Promise<void>;
 }
 
@@ -59,7 +63,11 @@ async function mcp(flags: string[], env: Record<string, string> = t.env): Promis
     client,
     seen,
     async call(name, args = {}, o = {}) {
-      const r = await client.callTool({ name, arguments: args }, undefined, { signal: o.signal, timeout: 600_000 });
+      const r = await client.callTool({ name, arguments: args }, undefined, {
+        signal: o.signal,
+        onprogress: o.onprogress,
+        timeout: 600_000,
+      });
       const texts = (r.content as Array<{ text: string }>).map((c) => c.text);
       return { isError: r.isError === true, texts, json: JSON.parse(texts[0]!) };
     },
@@ -68,6 +76,9 @@ async function mcp(flags: string[], env: Record<string, string> = t.env): Promis
   servers.push(s);
   return s;
 }
+
+/** A resource's text (a blob would be base64). */
+const textOf = (c: unknown) => (c && typeof c === 'object' && 'text' in c ? String(c.text) : '');
 
 /** The command of the tool's words (`ads_line-items_list` -> ads line-items list), in-process. */
 function commandOf(program: Command, name: string): Command {
@@ -103,7 +114,8 @@ describe('xctl mcp', () => {
     dir = tempDir('xctl-mcp-root-');
     t.dirs.push(dir);
     ro = await mcp(['--root', dir]);
-    rw = await mcp(['--allow-writes', '--root', dir]);
+    // Progress lines every 100 ms (the server's own default is a second).
+    rw = await mcp(['--allow-writes', '--root', dir], { ...t.env, XCTL_PROGRESS_INTERVAL_MS: '100' });
   }, 60_000);
 
   it('lists a tool for each offered verb, its schema the CLI flags of that verb', async () => {
@@ -132,7 +144,10 @@ describe('xctl mcp', () => {
     expect(names.some((n) => n.startsWith('auth'))).toBe(false);
     for (const tool of tools) {
       const cmd = commandOf(program, tool.name);
-      const props = tool.inputSchema.properties as Record<string, { type: unknown; enum?: string[]; items?: { enum?: string[] } }>;
+      const props = tool.inputSchema.properties as Record<
+        string,
+        { type: unknown; enum?: string[]; items?: { enum?: string[] } }
+      >;
       const expected = new Set(['plan_id', 'account']);
       for (const a of cmd.registeredArguments) {
         const key = a.name().replace(/-/g, '_');
@@ -210,8 +225,15 @@ describe('xctl mcp', () => {
     writeLines(dir, 'half.txt', want.slice(0, 150));
     const cut = await rw.call('audiences_sync', { audience_id: id, file: 'half.txt', type: 'email' });
     expect(cut.isError).toBe(true);
-    expect(cut.json.error?.message).toMatch(/would remove 150 of the audience's 300 members \(50%\), more than --max-removes 10%/);
-    const lifted = await rw.call('audiences_sync', { audience_id: id, file: 'half.txt', type: 'email', max_removes: '100%' });
+    expect(cut.json.error?.message).toMatch(
+      /would remove 150 of the audience's 300 members \(50%\), more than --max-removes 10%/,
+    );
+    const lifted = await rw.call('audiences_sync', {
+      audience_id: id,
+      file: 'half.txt',
+      type: 'email',
+      max_removes: '100%',
+    });
     expect(lifted.json.error?.message).toBe("unknown option '--max-removes'");
     expect((await sandboxMembers(t, id)).members).toEqual({ email: digests(want) });
   });
@@ -225,9 +247,19 @@ describe('xctl mcp', () => {
     expect(plan.json.plan).toMatchObject({ sent: 3000, batches: 30, acknowledged: 0 });
     await t.admin('POST', '/_sandbox/faults', { latency_ms: 150, match: '/users$' });
     const stop = new AbortController();
-    const cancelled = rw.call('audiences_upload', { plan_id: plan.json.plan_id }, { signal: stop.signal });
-    while ((await sandboxMembers(t, id)).requests < 4) await new Promise((r) => setTimeout(r, 20));
+    const progress: string[] = [];
+    const cancelled = rw.call(
+      'audiences_upload',
+      { plan_id: plan.json.plan_id },
+      { signal: stop.signal, onprogress: (p) => progress.push(p.message ?? '') },
+    );
+    let settled = false;
+    void cancelled.finally(() => (settled = true)).catch(() => {});
+    while (!settled && ((await sandboxMembers(t, id)).requests < 4 || progress.length === 0))
+      await new Promise((r) => setTimeout(r, 20));
+    expect(settled, 'the upload ended before it was cancelled').toBe(false);
     stop.abort();
+    expect(progress[0]).toMatch(/^\{"progress":\{"read":\d+,"acknowledged":\d+/);
     await expect(cancelled).rejects.toThrow();
     await t.admin('DELETE', '/_sandbox/faults');
     let done: Answer;
@@ -239,6 +271,18 @@ describe('xctl mcp', () => {
     expect(Number(done.json.resumed_batches)).toBeLessThan(30);
     expect((await sandboxMembers(t, id)).members).toEqual({ email: digests(want) });
   }, 120_000);
+
+  it('an upload whose file changed since its plan sends nothing beyond the plan', async () => {
+    const id = seedAudience(t, 'mcpchanged');
+    writeLines(dir, 'changed.txt', emails(range(0, 100)));
+    const plan = await rw.call('audiences_upload', { audience_id: id, file: 'changed.txt', type: 'email' });
+    expect(plan.isError, plan.texts.join()).toBe(false);
+    writeLines(dir, 'changed.txt', emails(range(0, 101)));
+    const r = await rw.call('audiences_upload', { plan_id: plan.json.plan_id });
+    expect(r.isError).toBe(true);
+    expect(r.texts.join('\n')).toContain('is not in the plan (nothing beyond the plan is sent)');
+    expect((await sandboxMembers(t, id)).requests).toBe(0);
+  });
 
   it('a write beyond its plan is never sent: the plan names exactly what executes', async () => {
     const list = JSON.parse((await rw.call('ads_campaigns_list')).texts[0]!) as Array<{ id: string; name: string }>;
@@ -254,10 +298,13 @@ describe('xctl mcp', () => {
 
   it('serves the reference and the limits; no secret in any message', async () => {
     const ref = await rw.client.readResource({ uri: 'xctl://reference' });
-    expect(String(ref.contents[0]!.text)).toContain('## ads_campaigns_list (read)');
+    expect(textOf(ref.contents[0])).toContain('## ads_campaigns_list (read)');
     const limits = await rw.client.readResource({ uri: 'xctl://limits' });
-    expect(String(limits.contents[0]!.text)).toContain('2500 operations');
+    expect(textOf(limits.contents[0])).toContain('2500 operations');
     await rw.call('sandbox_state');
+    // `sandbox state --out` writes the whole state, credentials included: no tool takes it.
+    const out = await rw.call('sandbox_state', { out: '-' });
+    expect(out.json.error?.message).toBe("unknown option '--out'");
     const s = t.sb.seed;
     const secrets = [s.api_secret, s.access_token, s.access_token_secret, s.client_secret];
     const all = [...ro.seen, ...rw.seen].join('\n');

@@ -65,7 +65,8 @@ async function embeddedSandbox(ctx: Context): Promise<{ env: Record<string, stri
 /** The global flags every verb gets: JSON output and the server's own profile, account, base URL. */
 function globalsOf(ctx: Context, sandbox: boolean): string[] {
   const g = ctx.globals;
-  const out = ['-o', 'json', '--no-progress'];
+  // Progress stays on: without a terminal it is a JSON line every few seconds, sent as notifications.
+  const out = ['-o', 'json'];
   if (g.profile !== undefined) out.push(`--profile=${g.profile}`);
   if (g.account !== undefined) out.push(`--account=${g.account}`);
   if (g.baseUrl !== undefined && !sandbox) out.push(`--base-url=${g.baseUrl}`);
