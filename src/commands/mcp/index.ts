@@ -3,17 +3,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { declareOn } from '../define.js';
-import { runtimeOf, type ProgramHost } from '../runtime.js';
-import { serve } from './server.js';
-
-export interface McpOptions {
-  allowWrites?: boolean;
-  root: string[];
-  maxRemoves?: string;
-  maxRejectRate?: string;
-  /** The program's loader (main.ts binds it): the tools' verbs run in-process through it. */
-  programs?: ProgramHost;
-}
+import { runtimeOf } from '../runtime.js';
+import { type McpOptions, serve } from './server.js';
 
 export function register(cmd: Command, _operands?: string[], runF = mcpServe): void {
   declareOn(cmd, {

@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isRecord } from '../../contract/guards.js';
 import { UsageError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
 import type { Transport, TransportRequest, TransportResponse } from '../../core/transport.js';
@@ -98,9 +99,9 @@ function canonical(method: string, url: URL, params: Array<[string, string]>, js
 /** The canonical form of one `--dry-run` line ({"dry_run":true,"method","url","params"|"json"}). */
 export function plannedRequest(line: string): string | undefined {
   const d = parseJson(line);
-  if (!d || typeof d !== 'object' || !('dry_run' in d) || !('method' in d) || !('url' in d)) return undefined;
-  const r = d as { method: string; url: string; params?: Record<string, string>; json?: unknown };
-  return canonical(r.method, new URL(r.url), Object.entries(r.params ?? {}), r.json);
+  if (!isRecord(d) || d.dry_run !== true || typeof d.method !== 'string' || typeof d.url !== 'string') return undefined;
+  const params = isRecord(d.params) ? Object.entries(d.params).map(([k, v]): [string, string] => [k, String(v)]) : [];
+  return canonical(d.method, new URL(d.url), params, d.json);
 }
 
 function bodyText(body: TransportRequest['body']): string {

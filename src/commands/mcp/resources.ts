@@ -8,6 +8,7 @@ import {
   USERS_PER_REQUEST,
 } from '../../contract/audience-users.js';
 import { CRC_TIMEOUT_MS, DELIVERY_TIMEOUT_MS, REPLAY_WINDOW_MS } from '../../contract/webhooks.js';
+import { listOrUndefined } from '../../contract/guards.js';
 import { UsageError } from '../../core/errors.js';
 import type { ToolSpec } from './tools.js';
 
@@ -33,9 +34,8 @@ function reference(tools: ToolSpec[]): string {
     for (const p of t.params) {
       const flag = p.flag ?? (p.negate ? p.negate : `<${p.key}>`);
       const d = typeof p.schema.description === 'string' ? p.schema.description : '';
-      const values = Array.isArray((p.schema as { enum?: unknown }).enum)
-        ? ` (one of: ${(p.schema as { enum: string[] }).enum.join(', ')})`
-        : '';
+      const choices = listOrUndefined(p.schema.enum);
+      const values = choices ? ` (one of: ${choices.join(', ')})` : '';
       lines.push(
         `- \`${p.key}\` (${flag}${p.required ? ', required' : ''}${p.isPath ? ', a file under --root' : ''}): ${d}${values}`,
       );

@@ -15,12 +15,22 @@ import {
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../core/errors.js';
 import { registerSecret } from '../../core/redact.js';
-import type { McpOptions } from './index.js';
+import type { ProgramHost } from '../runtime.js';
 import { callTool, refusal, type Server as ToolServer } from './calls.js';
 import { PlanBook } from './plans.js';
 import { RESOURCES, readResource } from './resources.js';
 import { Roots } from './roots.js';
 import { TOOL_GROUPS, toolsOf, type ToolSpec } from './tools.js';
+
+/** `xctl mcp`'s flags, and the program's loader. */
+export interface McpOptions {
+  allowWrites?: boolean;
+  root: string[];
+  maxRemoves?: string;
+  maxRejectRate?: string;
+  /** The program's loader (main.ts binds it): the tools' verbs run in-process through it. */
+  programs?: ProgramHost;
+}
 
 const INSTRUCTIONS =
   'xctl: the ads API, custom audiences and webhooks of the platform. Read tools run at once. ' +
