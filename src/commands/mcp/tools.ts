@@ -34,10 +34,13 @@ const OFFERED = [
 ];
 
 /**
- * Verbs that say no method in their description yet only read: offline checks, the sandbox's
- * counts, and the two plans (`sync --plan`, `apply --plan`), whose tools force the flag.
+ * Verbs that say no method in their description yet only read: a stats job's wait (its polls
+ * become progress notifications) and download, offline checks, webhook and subscription lists,
+ * the sandbox's counts.
  */
 const READS = new Set([
+  'ads stats job wait',
+  'ads stats job download',
   'audiences inspect',
   'webhooks list',
   'webhooks doctor',
