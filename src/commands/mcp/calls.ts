@@ -27,7 +27,7 @@ export interface CallResult {
 }
 
 export interface Server {
-  run: Omit<VerbRun, 'signal' | 'onStderrLine' | 'transport'>;
+  run: Omit<VerbRun, 'signal' | 'onStderrLine'>;
   /** Global flags every call gets (`-o json`, the server's --profile / --account / --base-url). */
   globals: string[];
   /** The guards the server's owner set (`--max-removes=10%`...), given to the verbs declaring them. */
@@ -91,7 +91,7 @@ function lineOf(s: Server, tool: ToolSpec, args: Record<string, unknown>): strin
 }
 
 function verb(s: Server, io: CallIo, tool: ToolSpec, argv: string[], transport?: Transport): Promise<VerbResult> {
-  return runVerb({ ...s.run, ...io, transport }, tool.words[0]!, [...s.globals, ...argv]);
+  return runVerb({ ...s.run, ...io, transport: transport ?? s.run.transport }, tool.words[0]!, [...s.globals, ...argv]);
 }
 
 /** A tool call, read or write. */
@@ -171,7 +171,7 @@ async function execute(s: Server, io: CallIo, tool: ToolSpec, p: Plan): Promise<
     r = await verb(s, io, tool, p.argv);
   } else {
     const match = p.kind === 'upload' ? (req: Parameters<typeof sentRequest>[0]) => bodyDigest(req.body) : sentRequest;
-    r = await verb(s, io, tool, p.argv, guardedTransport(nodeTransport, p.allowed, match));
+    r = await verb(s, io, tool, p.argv, guardedTransport(s.run.transport ?? nodeTransport, p.allowed, match));
   }
   if (r.exitCode === ExitCode.OK) {
     s.plans.spend(p.id);

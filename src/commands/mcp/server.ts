@@ -83,17 +83,23 @@ function globalsOf(ctx: Context, sandbox: boolean): string[] {
   return out;
 }
 
-function toolServer(ctx: Context, o: McpOptions, env: Record<string, string | undefined>): ToolServer {
-  if (!o.programs) throw new UsageError('xctl mcp runs from the command line only (no program loader bound)');
+function toolServer(
+  ctx: Context,
+  o: McpOptions,
+  host: ProgramHost,
+  roots: Roots,
+  env: Record<string, string | undefined>,
+): ToolServer {
   const guards = new Map<string, string>();
   if (o.maxRemoves !== undefined) guards.set('--max-removes', o.maxRemoves);
   if (o.maxRejectRate !== undefined) guards.set('--max-reject-rate', o.maxRejectRate);
   return {
-    run: { host: o.programs, env, cwd: ctx.cwd, version: ctx.version },
+    // The context's wire: node:http, or a test's HTTP registry.
+    run: { host, env, cwd: ctx.cwd, version: ctx.version, transport: ctx.transport },
     globals: globalsOf(ctx, ctx.globals.sandbox === true),
     guards,
     allowWrites: !!o.allowWrites,
-    roots: Roots.of(o.root, ctx.cwd),
+    roots,
     plans: PlanBook.create(os.tmpdir()),
   };
 }
@@ -101,33 +107,53 @@ function toolServer(ctx: Context, o: McpOptions, env: Record<string, string | un
 /** Serves on the context's stdin and stdout until the client goes away or the process is stopped. */
 export async function serve(ctx: Context, o: McpOptions): Promise<void> {
   if (!o.programs) throw new UsageError('xctl mcp runs from the command line only (no program loader bound)');
+  const roots = Roots.of(o.root, ctx.cwd);
   const program = o.programs.build();
   await o.programs.load(program, [...TOOL_GROUPS]);
   const all = toolsOf(program);
   const sandbox = ctx.globals.sandbox ? await embeddedSandbox(ctx) : undefined;
-  const s = toolServer(ctx, o, verbEnv(ctx, sandbox?.env));
+  const s = toolServer(ctx, o, o.programs, roots, verbEnv(ctx, sandbox?.env));
   const tools = all.filter((t) => t.kind === 'read' || s.allowWrites);
   const server = new Server(
     { name: 'xctl', version: ctx.version },
     { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
-  handle(server, s, tools, all, ctx.signal);
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  const calls = new Set<Promise<unknown>>();
+  handle(server, s, { tools, all, calls, interrupt: ctx.signal });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
-    ctx.io.stdin.once('end', () => void server.close());
+    // Input ended (`printf ... | xctl mcp`): answer every call already read, then stop.
+    ctx.io.stdin.once('end', () => void drain(calls).then(() => server.close()));
     ctx.signal.addEventListener('abort', () => void server.close(), { once: true });
   });
   try {
-    await server.connect(transport);
+    await server.connect(new StdioServerTransport(ctx.io.stdin, ctx.io.stdout));
     await closed;
   } finally {
     s.plans.close();
     await sandbox?.close();
   }
+  if (ctx.signal.aborted) throw new InterruptedError('interrupted');
 }
 
-function handle(server: Server, s: ToolServer, tools: ToolSpec[], all: ToolSpec[], interrupt: AbortSignal): void {
+/** Resolves once no call is running (each answer written: one more turn after the last). */
+async function drain(calls: Set<Promise<unknown>>): Promise<void> {
+  do {
+    await new Promise((r) => setImmediate(r));
+    await Promise.allSettled([...calls]);
+  } while (calls.size > 0);
+  await new Promise((r) => setImmediate(r));
+}
+
+interface Listed {
+  tools: ToolSpec[];
+  all: ToolSpec[];
+  /** The calls running (drain waits for them). */
+  calls: Set<Promise<unknown>>;
+  interrupt: AbortSignal;
+}
+
+function handle(server: Server, s: ToolServer, { tools, all, calls, interrupt }: Listed): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => ({
       name: t.name,
@@ -168,7 +194,9 @@ function handle(server: Server, s: ToolServer, tools: ToolSpec[], all: ToolSpec[
               .catch(() => {});
           };
     const signal = AbortSignal.any([stop.signal, interrupt]);
-    return callTool(s, tool, req.params.arguments ?? {}, { signal, onStderrLine });
+    const call = callTool(s, tool, req.params.arguments ?? {}, { signal, onStderrLine });
+    calls.add(call);
+    return call.finally(() => calls.delete(call));
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => ({
