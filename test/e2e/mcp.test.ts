@@ -284,6 +284,35 @@ describe('xctl mcp', () => {
     expect((await sandboxMembers(t, id)).requests).toBe(0);
   });
 
+  it('apply: plans, executes the plan; command sources, sources outside the roots and own guards refused', async () => {
+    writeLines(dir, 'fleet.csv', ['email', ...emails(range(0, 40))]);
+    const yaml = (audience: string) => `defaults:\n  type: email\naudiences:\n  - name: MCP fleet\n${audience}`;
+    fs.writeFileSync(path.join(dir, 'fleet.yaml'), yaml('    source: fleet.csv\n'));
+    const plan = await rw.call('audiences_apply', { file: 'fleet.yaml' });
+    expect(plan.isError, plan.texts.join()).toBe(false);
+    const done = await rw.call('audiences_apply', { plan_id: plan.json.plan_id });
+    expect(done.isError, done.texts.join()).toBe(false);
+    const listed = JSON.parse((await rw.call('audiences_list', { q: 'MCP fleet' })).texts[0]!) as Array<{ id: string }>;
+    expect((await sandboxMembers(t, listed[0]!.id)).members).toEqual({ email: digests(emails(range(0, 40))) });
+
+    const marker = path.join(dir, 'ran');
+    for (const [name, audience, words] of [
+      ['shell.yaml', `    command: touch ${marker}\n`, 'has a command source: xctl mcp runs no shell command'],
+      ['out.yaml', '    source: ../elsewhere.csv\n', 'is outside the folders this server may read'],
+      [
+        'guard.yaml',
+        '    source: fleet.csv\n    max_removes: 100%\n',
+        "sets max_removes: under xctl mcp the guards are the server's",
+      ],
+    ] as const) {
+      fs.writeFileSync(path.join(dir, name), yaml(audience));
+      const r = await rw.call('audiences_apply_plan', { file: name });
+      expect(r.isError, name).toBe(true);
+      expect(r.json.error?.message).toContain(words);
+    }
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
   it('a write beyond its plan is never sent: the plan names exactly what executes', async () => {
     const list = JSON.parse((await rw.call('ads_campaigns_list')).texts[0]!) as Array<{ id: string; name: string }>;
     const camp = list[0]!;

@@ -6,6 +6,7 @@ import { parseJson, stringifyJson } from '../../core/json.js';
 import { redactSecrets } from '../../core/redact.js';
 import { nodeTransport } from '../../core/node-transport.js';
 import type { Transport } from '../../core/transport.js';
+import { checkApplyFile } from './apply-file.js';
 import { commandLine } from './arguments.js';
 import {
   type Plan,
@@ -76,13 +77,14 @@ export function refusal(e: unknown): CallResult {
 }
 
 /** The command line of a call: the verb's words and flags, the server's guards, paths confined. */
-function lineOf(s: Server, tool: ToolSpec, args: Record<string, unknown>): string[] {
+async function lineOf(s: Server, tool: ToolSpec, args: Record<string, unknown>): Promise<string[]> {
   const line = commandLine(tool, args);
   const argv = [...line.argv];
   for (const p of line.paths) {
     const real = s.roots.confine(p.value, p.param.flag ?? `<${p.param.key}>`);
     const i = argv.lastIndexOf(p.param.flag ? `${p.param.flag}=${p.value}` : p.value);
     argv[i] = p.param.flag ? `${p.param.flag}=${real}` : real;
+    if (tool.planKind === 'apply') await checkApplyFile(real, s.roots);
   }
   const guards = tool.guardFlags.flatMap((f) => (s.guards.has(f) ? [`${f}=${s.guards.get(f)}`] : []));
   // Flags go before `--` (after it, everything is a positional).
@@ -107,7 +109,7 @@ export async function callTool(
         hint: 'the person running the server can allow writes with `xctl mcp --allow-writes` (each still needs a plan first)',
       });
     if (tool.kind === 'read') {
-      const r = await verb(s, io, tool, lineOf(s, tool, args));
+      const r = await verb(s, io, tool, await lineOf(s, tool, args));
       return r.exitCode === ExitCode.OK || r.exitCode === ExitCode.CHANGES
         ? answer(stdoutJson(r.stdout), r.stderr, false)
         : failed(r);
@@ -124,7 +126,7 @@ export async function callTool(
 
 /** Plans a write: its dry run (or sync's saved plan, upload's bodies, apply's plan); sends nothing. */
 async function plan(s: Server, io: CallIo, tool: ToolSpec, args: Record<string, unknown>): Promise<CallResult> {
-  const argv = lineOf(s, tool, args);
+  const argv = await lineOf(s, tool, args);
   const id = s.plans.newId();
   const p: Plan = { id, tool: tool.name, kind: tool.planKind, args, argv, allowed: [] };
   const end = argv.indexOf('--');
