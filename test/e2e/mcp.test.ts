@@ -323,6 +323,13 @@ describe('xctl mcp', () => {
     const done = await rw.call('ads_campaigns_update', { plan_id: plan.json.plan_id });
     expect(done.isError, done.texts.join()).toBe(false);
     expect(done.json.name).toBe('planned');
+    // Executing a plan is the confirmation a delete asks for (--yes); the plan alone deletes nothing.
+    const del = await rw.call('ads_campaigns_delete', { campaign_id: camp.id });
+    expect(del.json.plan).toMatchObject({ dry_run: true, method: 'DELETE' });
+    expect(t.sb.app.state.collection('campaigns').get(camp.id)).toMatchObject({ deleted: false });
+    const gone = await rw.call('ads_campaigns_delete', { plan_id: del.json.plan_id });
+    expect(gone.isError, gone.texts.join()).toBe(false);
+    expect(t.sb.app.state.collection('campaigns').get(camp.id)).toMatchObject({ deleted: true });
   });
 
   it('serves the reference and the limits; no secret in any message', async () => {

@@ -92,8 +92,16 @@ async function lineOf(s: Server, tool: ToolSpec, args: Record<string, unknown>):
   return end < 0 ? [...argv, ...guards] : [...argv.slice(0, end), ...guards, ...argv.slice(end)];
 }
 
-function verb(s: Server, io: CallIo, tool: ToolSpec, argv: string[], transport?: Transport): Promise<VerbResult> {
-  return runVerb({ ...s.run, ...io, transport: transport ?? s.run.transport }, tool.words[0]!, [...s.globals, ...argv]);
+/** Runs the tool's verb; `confirmed`: a plan's execution, the confirmation a prompt would ask for. */
+function verb(
+  s: Server,
+  io: CallIo,
+  tool: ToolSpec,
+  argv: string[],
+  o: { transport?: Transport; confirmed?: boolean } = {},
+): Promise<VerbResult> {
+  const globals = o.confirmed ? [...s.globals, '--yes'] : s.globals;
+  return runVerb({ ...s.run, ...io, transport: o.transport ?? s.run.transport }, tool.words[0]!, [...globals, ...argv]);
 }
 
 /** A tool call, read or write. */
@@ -159,7 +167,7 @@ async function plan(s: Server, io: CallIo, tool: ToolSpec, args: Record<string, 
 async function execute(s: Server, io: CallIo, tool: ToolSpec, p: Plan): Promise<CallResult> {
   let r: VerbResult;
   if (p.kind === 'sync') {
-    r = await verb(s, io, tool, ['audiences', 'sync', `--apply=${p.file}`]);
+    r = await verb(s, io, tool, ['audiences', 'sync', `--apply=${p.file}`], { confirmed: true });
   } else if (p.kind === 'apply') {
     const again = await verb(s, io, tool, [
       ...p.argv.slice(0, p.argv.indexOf('--') < 0 ? undefined : p.argv.indexOf('--')),
@@ -170,10 +178,11 @@ async function execute(s: Server, io: CallIo, tool: ToolSpec, p: Plan): Promise<
         flag: 'plan_id',
         hint: `call ${tool.name} without plan_id for a new plan`,
       });
-    r = await verb(s, io, tool, p.argv);
+    r = await verb(s, io, tool, p.argv, { confirmed: true });
   } else {
     const match = p.kind === 'upload' ? (req: Parameters<typeof sentRequest>[0]) => bodyDigest(req.body) : sentRequest;
-    r = await verb(s, io, tool, p.argv, guardedTransport(s.run.transport ?? nodeTransport, p.allowed, match));
+    const transport = guardedTransport(s.run.transport ?? nodeTransport, p.allowed, match);
+    r = await verb(s, io, tool, p.argv, { transport, confirmed: true });
   }
   if (r.exitCode === ExitCode.OK) {
     s.plans.spend(p.id);

@@ -42,7 +42,10 @@ const INSTRUCTIONS =
 function verbEnv(ctx: Context, sandbox?: Record<string, string>): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...ctx.env, XCTL_NO_PROMPT: '1', NO_COLOR: '1' };
   env.XCTL_PROGRESS_INTERVAL_MS ??= '1000';
-  delete env.XCTL_OUTPUT;
+  // The variables of global flags that would change what a verb prints or confirms: the server
+  // sets those itself (`-o json`; `--yes` only when executing a plan).
+  for (const v of ['XCTL_OUTPUT', 'XCTL_YES', 'XCTL_QUIET', 'XCTL_VERBOSE', 'XCTL_NO_PROGRESS', 'XCTL_SANDBOX'])
+    delete env[v];
   return sandbox ? { ...env, ...sandbox } : env;
 }
 
