@@ -44,11 +44,14 @@ export interface CallIo {
   onStderrLine?: (line: string) => void;
 }
 
-/** What the call answers: one JSON text, then the verb's notes from stderr (no progress lines). */
+/**
+ * What the call answers: one JSON text, then the verb's notes from stderr (not its progress, its
+ * error again, or where the server saved a sync plan: the agent executes it by plan_id).
+ */
 function answer(json: string, stderr: string, isError: boolean): CallResult {
   const notes = stderr
     .split('\n')
-    .filter((l) => l.trim() && !l.startsWith('{"progress"') && !l.startsWith('{"error"'))
+    .filter((l) => l.trim() && !/^(\{"progress"|\{"error"|plan saved to )/.test(l))
     .join('\n');
   const content = [{ type: 'text' as const, text: redactSecrets(json) }];
   if (notes) content.push({ type: 'text', text: redactSecrets(notes) });
