@@ -147,9 +147,9 @@ async function plan(s: Server, io: CallIo, tool: ToolSpec, args: Record<string, 
     p.file = s.plans.fileFor(id, 'sync.json');
     r = await verb(s, io, tool, withFlags('--plan', `--out=${p.file}`));
   } else if (tool.planKind === 'upload') {
-    p.file = s.plans.fileFor(id, 'bodies.jsonl');
-    r = await verb(s, io, tool, withFlags('--dry-run', `--out=${p.file}`));
-    if (r.exitCode === ExitCode.OK) p.allowed = plannedBodies(p.file);
+    const bodies = s.plans.fileFor(id, 'bodies.jsonl');
+    r = await verb(s, io, tool, withFlags('--dry-run', `--out=${bodies}`));
+    if (r.exitCode === ExitCode.OK) p.allowed = await plannedBodies(bodies);
   } else if (tool.planKind === 'apply') {
     r = await verb(s, io, tool, withFlags('--plan'));
     p.shown = r.stdout;

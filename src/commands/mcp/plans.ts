@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { isRecord } from '../../contract/guards.js';
 import { UsageError } from '../../core/errors.js';
 import { parseJson, stringifyJson } from '../../core/json.js';
@@ -24,7 +25,7 @@ export interface Plan {
   argv: string[];
   /** dry-run: the requests shown, canonical; upload: the bodies' SHA-256 digests. */
   allowed: string[];
-  /** sync: the saved plan file; upload: the bodies file. */
+  /** sync: the saved plan file. */
   file?: string;
   /** apply: the plan's printed text, compared with a fresh plan before executing. */
   shown?: string;
@@ -148,11 +149,18 @@ export function guardedTransport(
   };
 }
 
-/** The digests of the bodies an upload's dry run wrote (one body per line). */
-export function plannedBodies(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  return text
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => bodyDigest(l));
+/**
+ * The digests of the bodies an upload's dry run wrote (one body per line), read as a stream (an
+ * upload's bodies are the whole file, hashed); the file is removed: the digests are the plan.
+ */
+export async function plannedBodies(file: string): Promise<string[]> {
+  const out: string[] = [];
+  const lines = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) if (line.length > 0) out.push(bodyDigest(line));
+  } finally {
+    lines.close();
+    fs.rmSync(file, { force: true });
+  }
+  return out;
 }
