@@ -272,6 +272,35 @@ describe('xctl mcp', () => {
     expect((await sandboxMembers(t, id)).members).toEqual({ email: digests(want) });
   }, 120_000);
 
+  it('a cancelled sync: a new plan finishes it, exact members', async () => {
+    const id = seedAudience(t, 'mcpsynccancel');
+    const want = emails(range(0, 3000));
+    writeLines(dir, 'sc.txt', want);
+    const plan = await rw.call('audiences_sync', { audience_id: id, file: 'sc.txt', type: 'email', batch_size: 100 });
+    expect(plan.isError, plan.texts.join()).toBe(false);
+    await t.admin('POST', '/_sandbox/faults', { latency_ms: 150, match: '/users$' });
+    const stop = new AbortController();
+    const cancelled = rw.call('audiences_sync', { plan_id: plan.json.plan_id }, { signal: stop.signal });
+    let settled = false;
+    void cancelled.finally(() => (settled = true)).catch(() => {});
+    while (!settled && (await sandboxMembers(t, id)).requests < 4) await new Promise((r) => setTimeout(r, 20));
+    expect(settled, 'the sync ended before it was cancelled').toBe(false);
+    stop.abort();
+    await expect(cancelled).rejects.toThrow();
+    await t.admin('DELETE', '/_sandbox/faults');
+    // The saved plan no longer matches the snapshot (part of it was sent): sync's own words.
+    let stale: Answer;
+    do stale = await rw.call('audiences_sync', { plan_id: plan.json.plan_id });
+    while (stale.json.error?.exit_code === 75);
+    expect(stale.json.error?.message).toMatch(/^the snapshot of this audience changed since the plan was saved/);
+    const again = await rw.call('audiences_sync', { audience_id: id, file: 'sc.txt', type: 'email', batch_size: 100 });
+    expect(again.isError, again.texts.join()).toBe(false);
+    expect(again.texts.join('\n')).toMatch(/interrupted sync/);
+    const done = await rw.call('audiences_sync', { plan_id: again.json.plan_id });
+    expect(done.isError, done.texts.join()).toBe(false);
+    expect((await sandboxMembers(t, id)).members).toEqual({ email: digests(want) });
+  }, 120_000);
+
   it('an upload whose file changed since its plan sends nothing beyond the plan', async () => {
     const id = seedAudience(t, 'mcpchanged');
     writeLines(dir, 'changed.txt', emails(range(0, 100)));

@@ -191,10 +191,14 @@ async function execute(s: Server, io: CallIo, tool: ToolSpec, p: Plan): Promise<
     s.plans.spend(p.id);
     return answer(stdoutJson(r.stdout), r.stderr, false);
   }
-  const resumable = r.exitCode === ExitCode.INTERRUPTED || r.exitCode === ExitCode.PARTIAL;
-  if (!resumable && p.kind !== 'upload') s.plans.spend(p.id);
-  return failed(
-    r,
-    resumable ? `the journal is kept: call ${tool.name} with {"plan_id": "${p.id}"} again to resume` : undefined,
-  );
+  // A plan is spent only once it succeeded: stopped (130, 4), locked by its own cancelled run
+  // still draining (75) or failed, the same plan_id runs it again (refused if it went stale).
+  const resumable = new Set<number>([ExitCode.INTERRUPTED, ExitCode.PARTIAL, ExitCode.RETRY_LATER]).has(r.exitCode);
+  // A sync's saved plan no longer matches its snapshot once part of it was sent: sync itself
+  // finishes the interrupted one first, in a new plan.
+  const resume =
+    p.kind === 'sync'
+      ? `the journal is kept: call ${tool.name} with the same arguments for a new plan (it finishes the interrupted sync first), then execute that`
+      : `the journal is kept: call ${tool.name} with {"plan_id": "${p.id}"} again to resume`;
+  return failed(r, resumable ? resume : undefined);
 }
