@@ -352,6 +352,16 @@ describe('xctl mcp', () => {
     const done = await rw.call('ads_campaigns_update', { plan_id: plan.json.plan_id });
     expect(done.isError, done.texts.join()).toBe(false);
     expect(done.json.name).toBe('planned');
+    // A write whose verb looks something up first (the funding instrument's currency): reads pass.
+    const create = await rw.call('ads_campaigns_create', {
+      funding_instrument_id: (list[0] as unknown as { funding_instrument_id: string }).funding_instrument_id,
+      name: 'MCP money',
+      daily_budget: '30.50',
+    });
+    expect(create.json.plan).toMatchObject({ params: { daily_budget_amount_local_micro: '30500000' } });
+    const created = await rw.call('ads_campaigns_create', { plan_id: create.json.plan_id });
+    expect(created.isError, created.texts.join()).toBe(false);
+    expect(created.texts[0]).toContain('"daily_budget_amount_local_micro": 30500000');
     // Executing a plan is the confirmation a delete asks for (--yes); the plan alone deletes nothing.
     const del = await rw.call('ads_campaigns_delete', { campaign_id: camp.id });
     expect(del.json.plan).toMatchObject({ dry_run: true, method: 'DELETE' });

@@ -227,12 +227,14 @@ describe('the plan guard', () => {
         return { status: 200, headers: {}, body: undefined as never, text: async () => '' };
       },
     };
-    const g = guardedTransport(inner, ['GET /ok'], (r) => `${r.method} ${r.url.pathname}`);
-    await g.send(req('GET', 'https://h/ok'));
-    await g.send(req('GET', 'https://h/ok')); // a retry of the same request
+    const g = guardedTransport(inner, ['PUT /ok'], (r) => `${r.method} ${r.url.pathname}`);
+    await g.send(req('PUT', 'https://h/ok'));
+    await g.send(req('PUT', 'https://h/ok')); // a retry of the same request
+    await g.send(req('GET', 'https://h/lookup')); // a read: the verb's own look-up
     await expect(g.send(req('DELETE', 'https://h/ok'))).rejects.toThrow(
       'refused: DELETE /ok is not in the plan (nothing beyond the plan is sent)',
     );
-    expect(sent).toEqual(['GET', 'GET']);
+    await expect(g.send(req('POST', 'https://h/ok'))).rejects.toThrow('is not in the plan');
+    expect(sent).toEqual(['PUT', 'PUT', 'GET']);
   });
 });
