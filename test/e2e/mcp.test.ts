@@ -371,6 +371,36 @@ describe('xctl mcp', () => {
     expect(t.sb.app.state.collection('campaigns').get(camp.id)).toMatchObject({ deleted: true });
   });
 
+  it('a stats job: planned, created, its wait reported as progress; its 64-bit id exact', async () => {
+    const li = (JSON.parse((await ro.call('ads_line-items_list')).texts[0]!) as Array<{ id: string }>)[0]!.id;
+    const nyDate = (ms: number) => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(ms);
+    const args = {
+      entity: 'LINE_ITEM',
+      ids: li,
+      start: nyDate(t.sb.app.clock.now() - 48 * 3_600_000),
+      end: nyDate(t.sb.app.clock.now()),
+      granularity: 'TOTAL',
+      metric_groups: 'ENGAGEMENT',
+    };
+    const plan = await rw.call('ads_stats_job_create', args);
+    expect(plan.json.plan).toMatchObject({ dry_run: true, method: 'POST' });
+    const job = await rw.call('ads_stats_job_create', { plan_id: plan.json.plan_id });
+    expect(job.isError, job.texts.join()).toBe(false);
+    // The id as printed, digit for digit (beyond 2^53: JSON.parse of the answer would round it).
+    const id = /"id": "?(\d{16,})/.exec(job.texts[0]!)?.[1];
+    expect(id, job.texts[0]).toBeDefined();
+    const progress: string[] = [];
+    const done = await rw.call(
+      'ads_stats_job_wait',
+      { job_id: id },
+      { onprogress: (p) => progress.push(p.message ?? '') },
+    );
+    expect(done.isError, done.texts.join()).toBe(false);
+    expect(done.texts[0]).toContain(`"${id}"`);
+    expect(done.json.status).toBe('SUCCESS');
+    expect(progress[0]).toMatch(new RegExp(`^job ${id}: (QUEUED|PROCESSING); checking again in`));
+  });
+
   it('serves the reference and the limits; no secret in any message', async () => {
     const ref = await rw.client.readResource({ uri: 'xctl://reference' });
     expect(textOf(ref.contents[0])).toContain('## ads_campaigns_list (read)');
