@@ -1,10 +1,10 @@
 // `xctl mcp`: a Model Context Protocol server on stdin/stdout whose tools are xctl's own verbs
-// (docs/mcp.md). The group is loaded only by `xctl mcp`, and the SDK with it.
+// (docs/mcp.md). The SDK is loaded only when it serves.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { declareOn } from '../define.js';
 import { runtimeOf } from '../runtime.js';
-import { type McpOptions, serve } from './server.js';
+import type { McpOptions } from './server.js';
 
 export function register(cmd: Command, _operands?: string[], runF = mcpServe): void {
   declareOn(cmd, {
@@ -36,5 +36,7 @@ export function register(cmd: Command, _operands?: string[], runF = mcpServe): v
 
 /** Serves until the client closes stdin or the process is interrupted. */
 export async function mcpServe(ctx: Context, o: McpOptions): Promise<void> {
+  // The SDK (2.7 MB of scripts) only when serving: `completion` and `--help` load every group.
+  const { serve } = await import('./server.js');
   await serve(ctx, o);
 }
