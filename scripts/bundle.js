@@ -139,6 +139,10 @@ const VENDOR = {
   'cli-table3': 'cli-table3',
   open: 'open',
   'libphonenumber-js/min': 'libphonenumber-js',
+  // `xctl mcp` only: the SDK brings its own zod, which must not join the ads group's in the core.
+  '@modelcontextprotocol/sdk/server/index.js': 'mcp-server',
+  '@modelcontextprotocol/sdk/server/stdio.js': 'mcp-stdio',
+  '@modelcontextprotocol/sdk/types.js': 'mcp-types',
 };
 /**
  * Modules of our own that one command needs and no other: the emulator (190 KB) is a script of its
@@ -224,6 +228,7 @@ const GROUP_SCRIPTS = {
   'src/commands/media/index.ts': 'media',
   'src/commands/sandbox/index.ts': 'sandbox-cmd',
   'src/commands/changelog.ts': 'changelog',
+  'src/commands/mcp/index.ts': 'mcp',
   'src/commands/completion.ts': 'completion',
   'src/commands/complete-ids.ts': 'completion',
 };

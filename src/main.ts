@@ -84,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
     signal: controller.signal,
     version: pkg.version,
     cwd: process.cwd(),
+    programs: { build: () => buildProgram(pkg.version), load: (p, names) => loadGroups(p, names) },
   });
   // commander's own usage errors (an unknown option) are JSON too when the output is.
   if (jsonErrors(args, args, process.env.XCTL_OUTPUT)) {

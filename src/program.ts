@@ -65,6 +65,10 @@ export const GROUPS: Record<string, GroupEntry> = {
     description: 'the platform change history (deprecations and retirements)',
     load: () => import('./commands/changelog.js'),
   },
+  mcp: {
+    description: 'serve the ads, audience and webhook commands as Model Context Protocol tools over stdio',
+    load: () => import('./commands/mcp/index.js'),
+  },
   completion: {
     description: 'print a shell completion script: bash, zsh or fish',
     load: () => import('./commands/completion.js'),

@@ -161,6 +161,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'sandbox faults clear': ['xctl sandbox faults clear'],
   changelog: ['xctl changelog', 'xctl changelog --since 2026-03-01 --grep replay'],
   completion: ['xctl completion bash', 'xctl completion zsh', 'xctl completion fish'],
+  mcp: ['xctl mcp --sandbox', 'xctl mcp --root ./audiences --allow-writes --max-removes 5%'],
   'ads campaigns list': [
     'xctl ads campaigns list',
     'xctl ads campaigns list --all --fields id,name,entity_status -o tsv',

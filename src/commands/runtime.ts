@@ -16,6 +16,18 @@ export interface Runtime {
   /** Tests only: the HTTP wire (an HTTP registry) and the clock; production uses node:http and the system clock. */
   transport?: Transport;
   clock?: Clock;
+  /**
+   * main.ts: makes a fresh program and loads command groups into it, for a command that runs
+   * other verbs in-process (`xctl mcp`); the group loader stays program.ts's.
+   */
+  programs?: ProgramHost;
+}
+
+export interface ProgramHost {
+  /** A new root command with every group's stub (no runtime bound yet). */
+  build(): Command;
+  /** Loads the named groups' trees into `program` (program.ts `loadGroups`). */
+  load(program: Command, groups: string[]): Promise<void>;
 }
 
 const bound = new WeakMap<Command, Runtime>();

@@ -447,6 +447,8 @@ export class HttpClient {
         bodyTimeoutMs: req.stream ? 0 : (req.timeoutMs ?? 120_000),
       });
     } catch (e) {
+      // A transport's refusal (`xctl mcp`'s plan guard: the request is not in the plan) is final.
+      if (e instanceof UsageError) throw e;
       throw late(e);
     }
     const resHeaders: Record<string, string> = {};

@@ -17,6 +17,8 @@ import { testContext, type TestContext } from '../helpers/test-context.js';
  */
 const CALLS: Record<string, string[]> = {
   'auth set': [],
+  // A server: it sends only what its tools' verbs send, each write planned with their own --dry-run.
+  mcp: [],
   __complete: ['GET'],
   'ads report': ['GET'],
   'auth login': ['POST'],
