@@ -1,8 +1,16 @@
 // Text for help sections that commander does not wrap itself (addHelpText): wrapped to the
 // terminal's width, 80 columns when unknown (piped, or no terminal).
 
+let fixedWidth: number | undefined;
+
+/** Help laid out at `width` whatever the terminal (the generated reference); undefined undoes it. */
+export function fixHelpWidth(width: number | undefined): void {
+  fixedWidth = width;
+}
+
 /** The width help is wrapped to. */
 export function helpWidth(stdout: { isTTY?: boolean; columns?: number } = process.stdout): number {
+  if (fixedWidth) return fixedWidth;
   return stdout.isTTY && stdout.columns ? Math.max(40, Math.min(stdout.columns, 160)) : 80;
 }
 
