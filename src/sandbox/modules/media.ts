@@ -13,6 +13,7 @@ import {
   CATEGORIES,
   INIT,
   MEDIA_ENDPOINTS,
+  MEDIA_ID_PATH,
   FINALIZE_EXPIRES_SECS,
   INIT_EXPIRES_SECS,
   bytesMatchType,
@@ -272,6 +273,7 @@ export function install(app: SandboxApp): void {
   });
 
   r.serve(MEDIA_ENDPOINTS.append, (req) => {
+    checkV2Input(MEDIA_ID_PATH, { path: req.params });
     const body = appendBody(req);
     checkV2Input(MEDIA_ENDPOINTS.append, { path: req.params, body });
     const u = live(app, req.params.id, req.auth.userId ?? '');
