@@ -205,7 +205,7 @@ export const ACTIVITY_ENDPOINTS = {
     doc: 'subscriptions of the app (max_results, pagination_token)',
     params: [
       param.int('max_results', L.maxResults, { in: 'query', flag: '--max-results' }),
-      param.token('pagination_token', { min: L.pageToken }, { in: 'query' }),
+      param.token('pagination_token', { min: L.pageToken }, { in: 'query', flag: '--cursor' }),
     ],
     departures: [
       'meta {total_subscriptions} as the recorded answers carry it, with next_token (16 characters) when a page follows; the specification lists data and errors only',
