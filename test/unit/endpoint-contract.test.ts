@@ -20,6 +20,7 @@ import { STREAM_ENDPOINTS } from '../../src/contract/stream.js';
 import { WEBHOOK_ENDPOINTS } from '../../src/contract/webhooks.js';
 import { buildSubscription } from '../../src/commands/activity/subscriptions/create.js';
 import { subscriptionsDelete } from '../../src/commands/activity/subscriptions/delete.js';
+import { subscriptionsList } from '../../src/commands/activity/subscriptions/list.js';
 import { subscriptionsUpdate } from '../../src/commands/activity/subscriptions/update.js';
 import { activityStream } from '../../src/commands/activity/stream.js';
 import { unsubscribeRun } from '../../src/commands/account-activity/unsubscribe.js';
@@ -262,6 +263,16 @@ const CASES: Case[] = [
     what: 'webhook URL with a port',
     cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://hooks.example.org:8443/x' })],
     sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://hooks.example.org:8443/x' }],
+  },
+  {
+    what: "webhook URL with the scheme's own port (:443)",
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://hooks.example.org:443/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://hooks.example.org:443/x' }],
+  },
+  {
+    what: 'activity subscriptions page token under 16 characters',
+    cli: ['--cursor', (t) => subscriptionsList(t.ctx, { cursor: 'abc' })],
+    sandbox: ['pagination_token', 'GET', '/2/activity/subscriptions?pagination_token=abc'],
   },
   {
     what: 'webhook URL on a private host',
