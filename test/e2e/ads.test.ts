@@ -1469,6 +1469,8 @@ describe('creatives', () => {
         video_owner_id: owner,
       });
       expect(c.poster_media_url).toMatch(/^https:/);
+      // Every optional field is answered, null until set (thank_you_url as the others).
+      expect([c.thank_you_url, c.second_cta, c.fourth_cta_tweet]).toEqual([null, null, null]);
       const upd = await t.json(
         xctl`ads conversation-cards update ${c.id} --second-cta #No --second-cta-tweet ${'I say no'} --thank-you-text
           ${'t'.repeat(23)}`,

@@ -530,6 +530,10 @@ function findPost(ops: SandboxOps, type: string, tid: string): Record<string, un
   for (const e of ops.collection('scheduled_tweets').values()) if (e.tweet_id === tid && mine(e)) return e;
   const posted = mine(ops.collection('tweets').get(tid));
   if (posted) return posted;
+  // A post of the sandbox's store (the seeded ones, post.create events) by a user of the account.
+  const stored = ops.collection('posts').get(tid);
+  if (stored && listOf(ops.account?.user_ids).includes(String(stored.author_id)))
+    return { text: stored.text, card_uri: null };
   // A post promoted on the account (promoted_tweets took its id): published, its text unknown here.
   for (const e of ops.collection('promoted_tweets').values())
     if (e.tweet_id === tid && mine(e)) return { text: '', card_uri: null };
@@ -585,6 +589,19 @@ function shapeConversation(entity: Record<string, unknown>, ops: SandboxOps): vo
 export const CONVERSATION_CARDS: Behaviour = {
   hooks: {
     deleteMode: 'hard',
+    // Every optional field is in every answer, null until set (thank_you_url included).
+    keys: [
+      'second_cta',
+      'second_cta_tweet',
+      'third_cta',
+      'third_cta_tweet',
+      'fourth_cta',
+      'fourth_cta_tweet',
+      'poster_media_key',
+      'thank_you_url',
+      'title',
+      'unlocked_video_media_key',
+    ],
     create(entity, ops) {
       entity.card_uri = `card://${entity.id}`;
       entity.card_type = 'VIDEO_CONVERSATION';
