@@ -1,5 +1,6 @@
 // Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
 import { AdsCode, ReadOnlyCode, V1Code, WebhookCode } from '../contract/service-errors.js';
+import { isRecord } from '../contract/guards.js';
 
 export const ExitCode = {
   OK: 0,
@@ -195,6 +196,16 @@ export function errorFromResponse(
     parameter = typeof first.parameter === 'string' ? first.parameter : undefined;
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
+  } else if (Array.isArray(b.operation_errors)) {
+    // An ads batch refused by an item (ads-api.md 7): the first failing item, by its position.
+    const at = b.operation_errors.findIndex((e) => Array.isArray(e) && e.length > 0);
+    const row: unknown = at >= 0 ? b.operation_errors[at] : undefined;
+    const item: unknown = Array.isArray(row) ? row[0] : undefined;
+    if (isRecord(item)) {
+      code = typeof item.code === 'string' ? item.code : undefined;
+      message = `item ${at + 1}: ${String(item.message ?? '')}`;
+      parameter = typeof item.parameter === 'string' ? item.parameter : undefined;
+    }
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {
     // The OAuth 2.0 problems repeat themselves ({"title":"Forbidden","detail":"Forbidden"}): say it once.
     message = [...new Set([b.title, b.detail].filter((x) => typeof x === 'string' && x))].join(': ');
