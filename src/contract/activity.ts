@@ -98,6 +98,8 @@ export const SUBSCRIPTION_LIMITS = {
   backfillMinutes: { min: 0, max: 5 },
   /** Delete many: 1-100 ids a request (platform-notes-2.md section 7). */
   deleteManyIds: { min: 1, max: 100 },
+  /** GET stream: up to 2 redundant connections per stream (credentials-webhooks.md, limits). */
+  streamConnections: 2,
   /** GET stream start_time: at most this far back (**Proposal**, as webhook replay). */
   streamWindowMs: 24 * 3_600_000,
 } as const;

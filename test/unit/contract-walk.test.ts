@@ -18,6 +18,7 @@ import { WEBHOOK_ENDPOINTS, toReplayDate } from '../../src/contract/webhooks.js'
 import { oauth1Header } from '../../src/core/oauth1.js';
 import { webhooks } from '../../src/sandbox/modules/webhooks.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { collectionKey } from '../../src/sandbox/state.js';
 import { adminKey } from '../helpers/cli.js';
 import { useEndpoints, type Endpoint as Receiver } from '../helpers/endpoints.js';
 
@@ -153,6 +154,12 @@ async function ok(e: Endpoint, input: EndpointInput): Promise<Answer> {
 
 const data = (a: Answer) => a.body.data as Record<string, unknown>;
 
+/** Resolves once the sandbox has seen every activity stream connection close. */
+async function streamsClosed(): Promise<void> {
+  const open = sb.app.state.collection(collectionKey('activity_streams', { transient: true }));
+  while (open.size > 0) await new Promise((r) => setTimeout(r, 5));
+}
+
 async function subscription(): Promise<string> {
   const a = await ok(ACTIVITY_ENDPOINTS.createSubscription, { body: { event_type: 'spaces.start', filter: {} } });
   return String((data(a).subscription as Record<string, unknown>).subscription_id);
@@ -238,6 +245,8 @@ const WALKS: Record<string, Walk> = {
   deleteActivitySubscriptionsByIds: { base: () => ({ query: { ids: '1234567890123456789' } }) },
   activityStream: {
     base: () => ({}),
+    // A stream takes 2 connections at most: the one just cancelled must be gone first.
+    undo: () => streamsClosed(),
     accepted: { start_time: () => isoSeconds(ago(10 * MIN)), end_time: () => isoSeconds(ago(-10 * MIN)) },
   },
   validateAccountActivitySubscription: { base: () => ({ path: { webhook_id: HOOK } }) },
@@ -360,6 +369,24 @@ describe('pages and shapes as the specification gives them', () => {
     const rest = await ok(A.listSubscriptions, { query: { pagination_token: String(meta.next_token) } });
     expect(Object.keys(rest.body.meta as object)).toEqual(['total_subscriptions']);
     await ok(A.deleteSubscriptions, { query: { ids: ids.join(',') } });
+  });
+
+  it('an activity stream takes 2 connections at most: the third is refused (429 TooManyConnections)', async () => {
+    await streamsClosed();
+    const url = `${sb.app.baseUrl}${A.stream.path}`;
+    const open = [new AbortController(), new AbortController()];
+    for (const c of open) {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${bearer}` }, signal: c.signal });
+      expect(res.status).toBe(200);
+    }
+    const third = await fetch(url, { headers: { authorization: `Bearer ${bearer}` } });
+    expect([third.status, third.headers.get('content-type')]).toEqual([429, 'application/problem+json']);
+    expect(await third.json()).toMatchObject({ title: 'ConnectionException', connection_issue: 'TooManyConnections' });
+    for (const c of open) c.abort();
+    await streamsClosed();
+    const again = await send(A.stream, {});
+    expect(again.status).toBe(200);
+    await streamsClosed();
   });
 
   it('an activity event id is a numeric string (ActivityEventId)', async () => {

@@ -13,6 +13,7 @@ import {
   pageStart,
   pageToken,
   problem,
+  problemBody,
   queryOf,
   type Reply,
   type SReq,
@@ -274,6 +275,16 @@ function openStream(app: SandboxApp, req: SReq): Reply {
   if (end !== undefined && end <= (start ?? now - minutes * 60_000))
     throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
   const appKey = req.auth.appKey!;
+  const open = [...streams(app).values()].filter((c) => c.app_key === appKey).length;
+  if (open >= L.streamConnections)
+    // The platform's streaming connection problem (the filtered stream answers it the same way).
+    throw problemBody({
+      title: 'ConnectionException',
+      detail: `This stream has ${open} connections open already, the most it allows (${L.streamConnections}).`,
+      connection_issue: 'TooManyConnections',
+      type: 'https://api.x.com/2/problems/streaming-connection',
+      status: 429,
+    });
   return {
     status: 200,
     headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' },
