@@ -1597,6 +1597,10 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
         end_time: iso(created + 30 * 60_000),
         card_uri: `card://${poll.id}`,
       });
+      // Media polls are a beta: refused until the account has PROMOTED_MEDIA_POLLS (ads-api.md 4.1).
+      const beta = await t.fails(1, pollArgs('Image poll', '5', ['a', 'b'], '--media-key', WIDE));
+      expect(beta.stderr).toMatch(/needs the account feature PROMOTED_MEDIA_POLLS/);
+      await t.list(xctl`ads accounts add-features --feature-keys PROMOTED_MEDIA_POLLS`);
       const img = await t.json(pollArgs('Image poll', '5', ['a', 'b'], '--media-key', WIDE));
       expect(img).toMatchObject({ card_type: 'IMAGE_POLLS', media_url: expect.stringMatching(/^https:/) });
       expect(img.media_key).toBeUndefined(); // write-only

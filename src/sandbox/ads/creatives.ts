@@ -15,6 +15,7 @@ import {
 } from '../../ads/rules/cards.js';
 import type { Behaviour } from './behaviour.js';
 import { libraryItem } from './media-library.js';
+import { accountFeatures } from './accounts.js';
 import { listOf, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
@@ -448,6 +449,9 @@ export const TWEETS: Behaviour = { ops: { create: createTweet } };
 
 // ---- poll cards ----
 
+/** ads-api.md 4.1: a poll with media_key needs this feature on the account. */
+const MEDIA_POLLS_FEATURE = 'PROMOTED_MEDIA_POLLS';
+
 export const POLL_CARDS: Behaviour = {
   hooks: {
     deleteMode: 'hard',
@@ -458,6 +462,13 @@ export const POLL_CARDS: Behaviour = {
       entity.card_type = 'TEXT_POLLS';
       const key = stringOrUndefined(ops.values.media_key);
       if (key) {
+        if (!accountFeatures(ops.account).includes(MEDIA_POLLS_FEATURE))
+          ops.fail(
+            400,
+            'INVALID_PARAMETER',
+            `media_key: media polls are a beta that needs the account feature ${MEDIA_POLLS_FEATURE}`,
+            'media_key',
+          );
         const m = libraryItem(ops, key, 'media_key');
         if (m.media_type === 'IMAGE') {
           // Spec 4.1: an image at least 800 px wide with width:height 1.91:1.
