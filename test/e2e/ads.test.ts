@@ -398,6 +398,15 @@ describe('accounts, reference data and settings', () => {
           ${new Date(now - 8 * 24 * 3600_000).toISOString()}`,
       );
       expect(tooLong.stderr).toMatch(/at most 7 days/);
+      // ads-api.md 4.2: one country: a country's targeting value, not a city's.
+      const us = '96683cc9126741d1';
+      const berlin = '3078869807f9dd36';
+      const ks = ['--granularity', 'DAY', '--keywords', 'boots', '--start-time', start];
+      expect(await t.list(xctl`ads ref keyword-insights ${ks} --location ${us}`)).toHaveLength(31);
+      const city = await t.fails(1, xctl`ads ref keyword-insights ${ks} --location ${berlin}`);
+      expect(city.stderr).toMatch(
+        /location must be the targeting value of a country .*not of CITIES \(Berlin, Berlin, DE\)/,
+      );
     });
   });
 

@@ -1,6 +1,6 @@
 // Requirements of the ads spec the line-by-line audit found the sandbox breaking, each checked
 // against a real sandbox over loopback: the rate-limit headers of the category that counted a
-// request, JSON-only bodies.
+// request, JSON-only bodies, promotion of a RETWEETS_ONLY user's post.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauth1Header } from '../../src/core/oauth1.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
@@ -19,9 +19,10 @@ async function signed(
 ): Promise<{ status: number; headers: Headers; body: Record<string, unknown> }> {
   const url = `${sb.app.baseUrl}${path}`;
   const s = sb.app.seed;
+  const form = o.type === 'application/x-www-form-urlencoded' ? [...new URLSearchParams(o.body ?? '')] : undefined;
   const authorization = oauth1Header(
     { consumerKey: s.api_key, consumerSecret: s.api_secret, token: s.access_token, tokenSecret: s.access_token_secret },
-    { method, url },
+    { method, url, ...(form ? { form } : {}) },
   );
   const res = await fetch(url, {
     method,
@@ -82,5 +83,40 @@ describe('batches and JSON-body endpoints take JSON only', () => {
     });
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body.errors)).toContain('must be sent as application/json (got text/plain)');
+  });
+});
+
+describe('promoting a post by id (ads-api.md 5)', () => {
+  it("a RETWEETS_ONLY user's post is promoted as a nullcasted repost with a tweet_id of its own; a FULL user's as it is", async () => {
+    const acct = sb.app.seed.account_id;
+    const li = 'walkli1';
+    sb.app.state
+      .collection('line_items')
+      .set(li, { id: li, account_id: acct, deleted: false, product_type: 'PROMOTED_TWEETS' });
+    const posts = sb.app.state.collection('posts');
+    posts.set('1450000000000000001', { id: '1450000000000000001', text: 'by alice', author_id: '783214' });
+    posts.set('1450000000000000002', {
+      id: '1450000000000000002',
+      text: 'by the owner',
+      author_id: sb.app.seed.user_id,
+    });
+    const promote = (id: string) =>
+      signed('POST', `/12/accounts/${acct}/promoted_tweets`, {
+        body: new URLSearchParams({ line_item_id: li, tweet_ids: id }).toString(),
+        type: 'application/x-www-form-urlencoded',
+      });
+    const alice = await promote('1450000000000000001');
+    expect(alice.status, JSON.stringify(alice.body)).toBe(200);
+    const [rt] = alice.body.data as Array<{ tweet_id: string }>;
+    expect(rt!.tweet_id).not.toBe('1450000000000000001');
+    expect(sb.app.state.collection('tweets').get(rt!.tweet_id)).toMatchObject({
+      nullcast: true,
+      retweeted_status_id: '1450000000000000001',
+    });
+    // Asked again, the same promotion answers (no second repost).
+    const again = await promote('1450000000000000001');
+    expect((again.body.data as Array<{ tweet_id: string }>)[0]!.tweet_id).toBe(rt!.tweet_id);
+    const owner = await promote('1450000000000000002');
+    expect((owner.body.data as Array<{ tweet_id: string }>)[0]!.tweet_id).toBe('1450000000000000002');
   });
 });
