@@ -448,8 +448,13 @@ async function signedFetch(method: string, path: string, body?: unknown): Promis
 /** What the sandbox answers an ads request with: the first error's message. */
 async function adsSays(method: string, path: string, body?: unknown): Promise<{ status: number; detail: string }> {
   const res = await signedFetch(method, path, body);
-  const j = (await res.json()) as { errors?: Array<{ message?: string }> };
-  return { status: res.status, detail: j.errors?.[0]?.message ?? JSON.stringify(j) };
+  // A refused operation of a batch is an item of operation_errors (at its index), the request's own an item of errors.
+  const j = (await res.json()) as {
+    errors?: Array<{ message?: string }>;
+    operation_errors?: Array<Array<{ message?: string }>>;
+  };
+  const item = j.operation_errors?.find((e) => e.length > 0)?.[0];
+  return { status: res.status, detail: j.errors?.[0]?.message ?? item?.message ?? JSON.stringify(j) };
 }
 
 /** Both sides' words after their subjects: the CLI names the flag, the service the wire field. */
