@@ -1,6 +1,5 @@
 // Typed errors. Commands throw these; only main.ts maps them to exit codes and prints them.
 import { AdsCode, ReadOnlyCode, V1Code, WebhookCode } from '../contract/service-errors.js';
-import { isRecord } from '../contract/guards.js';
 
 export const ExitCode = {
   OK: 0,
@@ -201,10 +200,11 @@ export function errorFromResponse(
     const at = b.operation_errors.findIndex((e) => Array.isArray(e) && e.length > 0);
     const row: unknown = at >= 0 ? b.operation_errors[at] : undefined;
     const item: unknown = Array.isArray(row) ? row[0] : undefined;
-    if (isRecord(item)) {
-      code = typeof item.code === 'string' ? item.code : undefined;
-      message = `item ${at + 1}: ${String(item.message ?? '')}`;
-      parameter = typeof item.parameter === 'string' ? item.parameter : undefined;
+    if (item !== null && typeof item === 'object') {
+      const [c, m, p]: unknown[] = ['code', 'message', 'parameter'].map((k) => Reflect.get(item, k));
+      code = typeof c === 'string' ? c : undefined;
+      message = `item ${at + 1}: ${String(m ?? '')}`;
+      parameter = typeof p === 'string' ? p : undefined;
     }
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {
     // The OAuth 2.0 problems repeat themselves ({"title":"Forbidden","detail":"Forbidden"}): say it once.
