@@ -1,6 +1,7 @@
 // The Account Activity API (credentials-webhooks.md 1, 6 name it; the endpoints and bodies are
 // XDK's accountActivity.*, OpenAPI 2.167): a user subscribes a webhook to their own account with
-// user context; the app lists, counts and removes subscriptions with its bearer.
+// user context; the app lists, counts and removes subscriptions with its bearer. Each endpoint is
+// the operation `op` of the platform's OpenAPI specification, version 2.167.
 import { endpoint } from './endpoint.js';
 import { param } from './params.js';
 import { webhookIdParam } from './webhooks.js';
@@ -10,6 +11,7 @@ const opts = { rate: 'webhooks', style: 'v2' } as const;
 export const ACCOUNT_ACTIVITY_ENDPOINTS = {
   check: endpoint('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', {
     ...opts,
+    op: 'validateAccountActivitySubscription',
     auth: 'user',
     doc: 'is the user subscribed? {"data":{"subscribed"}}',
     params: [webhookIdParam('webhook_id', 'path')],
@@ -17,6 +19,7 @@ export const ACCOUNT_ACTIVITY_ENDPOINTS = {
   }),
   subscribe: endpoint('POST', '/2/account_activity/webhooks/:webhook_id/subscriptions/all', {
     ...opts,
+    op: 'createAccountActivitySubscription',
     auth: 'user',
     doc: "deliver the user's events to the webhook",
     params: [webhookIdParam('webhook_id', 'path')],
@@ -24,6 +27,7 @@ export const ACCOUNT_ACTIVITY_ENDPOINTS = {
   }),
   unsubscribe: endpoint('DELETE', '/2/account_activity/webhooks/:webhook_id/subscriptions/:user_id/all', {
     ...opts,
+    op: 'deleteAccountActivitySubscription',
     auth: 'app',
     doc: "stop delivering a user's events",
     params: [
@@ -34,11 +38,13 @@ export const ACCOUNT_ACTIVITY_ENDPOINTS = {
   }),
   count: endpoint('GET', '/2/account_activity/subscriptions/count', {
     ...opts,
+    op: 'getAccountActivitySubscriptionCount',
     auth: 'app',
     doc: 'subscriptions: all, with direct messages, provisioned',
   }),
   list: endpoint('GET', '/2/account_activity/webhooks/:webhook_id/subscriptions/all/list', {
     ...opts,
+    op: 'getAccountActivitySubscriptions',
     auth: 'app',
     doc: 'users subscribed to a webhook',
     params: [webhookIdParam('webhook_id', 'path')],

@@ -1,10 +1,12 @@
 // The Activity API (credentials-webhooks.md 6, platform-notes.md "Activity API subscriptions"):
 // endpoints, event types, and the subscription filter's limits. The CLI checks them before
-// sending; the sandbox answers a violation with the v2 problem the service gives.
+// sending; the sandbox answers a violation with the v2 problem the service gives. Each endpoint
+// follows the platform's OpenAPI specification (version 2.167, the operation in `op`); where the
+// recorded platform answers otherwise, `departures` says how.
 import { endpoint } from './endpoint.js';
 import { param, type CrossRule, type ParamSpec } from './params.js';
-import { NUMERIC_ID_RULE, isNumericId } from './ids.js';
-import { isOneOf } from './guards.js';
+import { isOneOf, isRecord } from './guards.js';
+import { parseIsoParts } from './time.js';
 
 /**
  * Activity API event types: the platform's 29 (XDK's `CreateActivitySubscriptionRequest.eventType`
@@ -90,10 +92,14 @@ export const SUBSCRIPTION_LIMITS = {
   filterFields: ['user_id', 'keyword', 'direction'] as const,
   /** GET subscriptions: max_results 1-1000, default 100. */
   maxResults: { min: 1, max: 1000, default: 100 },
+  /** GET subscriptions: a page token is at least 16 characters (the sandbox's are 16). */
+  pageToken: 16,
   /** GET stream: backfill_minutes 0 (none) to 5. */
   backfillMinutes: { min: 0, max: 5 },
   /** Delete many: 1-100 ids a request (platform-notes-2.md section 7). */
   deleteManyIds: { min: 1, max: 100 },
+  /** GET stream: up to 2 redundant connections per stream (credentials-webhooks.md, limits). */
+  streamConnections: 2,
   /** GET stream start_time: at most this far back (**Proposal**, as webhook replay). */
   streamWindowMs: 24 * 3_600_000,
 } as const;
@@ -114,7 +120,32 @@ const subscriptionId = param.id('id', {
   required: true,
 });
 const tag = param.text('tag', L.tag, { in: 'body', flag: '--tag' });
-const webhookId = param.id('webhook_id', { in: 'body', flag: 'webhook id' });
+// A webhook of the app's: the walking test names one (an unknown id is a 400 of its own).
+const webhookId = {
+  ...param.id('webhook_id', { in: 'body', flag: 'webhook id' }),
+  samples: { ok: [], bad: ['w1', 5] },
+};
+
+/** The subscription's filter: an object (of the fields `closed` names). */
+const filterParam: ParamSpec = {
+  name: 'filter',
+  in: 'body',
+  required: true,
+  rule: 'an object of user_id, keyword and direction',
+  ok: isRecord,
+  samples: { ok: [{}], bad: ['all', []] },
+};
+
+/** start_time / end_time of the stream: ISO 8601 in UTC, to the second. */
+const streamTime = (name: string, flag: string): ParamSpec => ({
+  name,
+  in: 'query',
+  flag,
+  rule: 'an ISO 8601 UTC time such as 2026-01-15T12:00:00Z',
+  ok: (v) => typeof v === 'string' && v.endsWith('Z') && parseIsoParts(v)?.second !== undefined,
+  // The accepted times lie in the window of the service's clock: the walking test makes them.
+  samples: { ok: [], bad: ['yesterday', '2026-01-15T12:00'] },
+});
 
 /** event_type: the platform's names and their aliases; a renamed one is refused with its new name. */
 export const EVENT_TYPE_PARAM: ParamSpec = {
@@ -128,6 +159,7 @@ export const EVENT_TYPE_PARAM: ParamSpec = {
     typeof v === 'string' && DEPRECATED_EVENT_NAMES[v]
       ? `is a deprecated name (renamed 2026-03-18): use ${DEPRECATED_EVENT_NAMES[v]}`
       : undefined,
+  samples: { ok: ['profile.update.bio', 'chat.conversation_join'], bad: ['nope.event', 'ProfileBioUpdate', 5] },
 };
 
 /** A direction filter only for direct-message and chat events. */
@@ -147,9 +179,11 @@ const directional: CrossRule = {
 export const ACTIVITY_ENDPOINTS = {
   createSubscription: endpoint('POST', '/2/activity/subscriptions', {
     ...opts,
+    op: 'createActivitySubscription',
     doc: 'subscribe {"event_type","filter","tag"?,"webhook_id"?} -> {"data":{"subscription"}}',
     params: [
       EVENT_TYPE_PARAM,
+      filterParam,
       param.id('filter.user_id', { in: 'body', flag: '--user-id' }),
       param.text('filter.keyword', L.keyword, { in: 'body', flag: '--keyword' }),
       param.oneOf('filter.direction', L.directions, { in: 'body', flag: '--direction' }),
@@ -157,25 +191,43 @@ export const ACTIVITY_ENDPOINTS = {
       webhookId,
     ],
     rules: [directional],
+    closed: [
+      { at: '', fields: ['event_type', 'filter', 'tag', 'webhook_id'] },
+      { at: 'filter', fields: SUBSCRIPTION_LIMITS.filterFields },
+    ],
+    departures: [
+      'event_type chat.conversation.join is spelled with a dot, as the recorded answers spell it (the specification: chat.conversation_join, still accepted)',
+      'filter.keyword is 1-150 characters and filter.user_id 1-19 digits (recorded limits; the specification gives plain strings)',
+    ],
     answer: '{"data":{"subscription":{subscription_id,event_type,filter,tag?,webhook_id?,created_at,updated_at}}}',
   }),
   listSubscriptions: endpoint('GET', '/2/activity/subscriptions', {
     ...opts,
+    op: 'getActivitySubscriptions',
     doc: 'subscriptions of the app (max_results, pagination_token)',
-    params: [param.int('max_results', L.maxResults, { in: 'query', flag: '--max-results' })],
-    answer: '{"data":[subscription],"meta":{total_subscriptions,result_count,next_token?}}',
+    params: [
+      param.int('max_results', L.maxResults, { in: 'query', flag: '--max-results' }),
+      param.token('pagination_token', { min: L.pageToken }, { in: 'query', flag: '--cursor' }),
+    ],
+    departures: [
+      'meta {total_subscriptions} as the recorded answers carry it, with next_token (16 characters) when a page follows; the specification lists data and errors only',
+    ],
+    answer: '{"data":[subscription],"meta":{total_subscriptions,next_token?}}',
   }),
   // PUT and both DELETEs take an app-only bearer only (platform-notes-2.md section 7).
   updateSubscription: endpoint('PUT', '/2/activity/subscriptions/:id', {
     ...opts,
     auth: 'app',
+    op: 'updateActivitySubscription',
     doc: 'change {"tag"?,"webhook_id"?} of a subscription',
     params: [subscriptionId, tag, webhookId],
+    closed: [{ at: '', fields: ['tag', 'webhook_id'] }],
     answer: '{"data":{"subscription","total_subscriptions"}}',
   }),
   deleteSubscription: endpoint('DELETE', '/2/activity/subscriptions/:id', {
     ...opts,
     auth: 'app',
+    op: 'deleteActivitySubscription',
     doc: 'delete a subscription',
     params: [subscriptionId],
     answer: '{"data":{"deleted":true},"meta":{total_subscriptions}}',
@@ -183,18 +235,14 @@ export const ACTIVITY_ENDPOINTS = {
   deleteSubscriptions: endpoint('DELETE', '/2/activity/subscriptions', {
     ...opts,
     auth: 'app',
+    op: 'deleteActivitySubscriptionsByIds',
     doc: 'delete many: ?ids= (1-100), per-id results',
     params: [
-      {
-        name: 'ids',
-        in: 'query',
-        required: true,
-        rule: `${L.deleteManyIds.min}-${L.deleteManyIds.max} comma-separated subscription ids of ${NUMERIC_ID_RULE}`,
-        ok: (v) => {
-          const ids = typeof v === 'string' ? v.split(',') : [];
-          return ids.length >= L.deleteManyIds.min && ids.length <= L.deleteManyIds.max && ids.every(isNumericId);
-        },
-      },
+      param.list(
+        'ids',
+        { items: 'id', noun: 'subscription ids', min: L.deleteManyIds.min, max: L.deleteManyIds.max },
+        { in: 'query', required: true },
+      ),
     ],
     answer:
       '{"data":[{subscription_id,deleted}],"errors"?:[{subscription_id,reason,message}],"meta":{total_subscriptions}}',
@@ -203,8 +251,13 @@ export const ACTIVITY_ENDPOINTS = {
     auth: 'app',
     rate: 'activity',
     style: 'v2',
+    op: 'activityStream',
     doc: 'NDJSON events of the subscriptions without a webhook (backfill_minutes, start_time, end_time)',
-    params: [param.int('backfill_minutes', L.backfillMinutes, { in: 'query', flag: '--backfill-minutes' })],
+    params: [
+      param.int('backfill_minutes', L.backfillMinutes, { in: 'query', flag: '--backfill-minutes' }),
+      streamTime('start_time', '--start-time'),
+      streamTime('end_time', '--end-time'),
+    ],
     answer: 'NDJSON lines {"data":{event_uuid,event_type,filter,tag?,payload}}, blank keep-alive lines',
   }),
 } as const;

@@ -27,6 +27,16 @@ export interface Endpoint extends Described {
   style?: ErrorStyle;
   /** One line: what it does, and where the spec describes it. */
   doc: string;
+  /**
+   * The operation of the platform's OpenAPI specification (version OPENAPI_VERSION, params.ts)
+   * this description follows: its parameters, body and security are that operation's.
+   */
+  op?: string;
+  /**
+   * Where the recorded platform departs from that operation, the recording wins: each departure
+   * in words, beside the description it changes.
+   */
+  departures?: readonly string[];
 }
 
 export function endpoint(method: HttpMethod, path: string, o: Omit<Endpoint, 'method' | 'path'>): Endpoint {

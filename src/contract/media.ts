@@ -1,6 +1,7 @@
 // Media upload (platform-notes-2 section 3, the v2 chunked endpoints): the types, categories,
 // limits and key prefixes that `xctl media upload` checks before sending and the sandbox enforces;
-// the ads rules (src/ads/rules/cards.ts) read a media key's kind from the same prefixes.
+// the ads rules (src/ads/rules/cards.ts) read a media key's kind from the same prefixes. The v2
+// endpoints follow the platform's OpenAPI specification (version 2.167, the operation in `op`).
 import { endpoint } from './endpoint.js';
 import { isOneOf } from './guards.js';
 import { isNumericId } from './ids.js';
@@ -207,6 +208,7 @@ const ownersParam: ParamSpec = {
   in: 'body',
   rule: 'at most 100 user ids of 1-19 digits',
   ok: (v) => Array.isArray(v) && v.length <= 100 && v.every(isNumericId),
+  samples: { ok: [['1234567890123456789']], bad: [['abc'], '123'] },
 };
 
 /** INIT: what the upload will be (v2 JSON; the v1.1 form and the one-shot forms read into it). */
@@ -215,6 +217,7 @@ export const INIT: Described = {
     {
       ...param.oneOf('media_type', MEDIA_TYPES, { in: 'body', flag: '<file>', required: true }),
       rule: 'a supported media type (image/png, image/jpeg, image/gif, image/webp, video/mp4, video/quicktime, text/srt...)',
+      samples: { ok: ['video/mp4', 'video/quicktime'], bad: ['video/avi', 4] },
     },
     {
       name: 'total_bytes',
@@ -223,8 +226,12 @@ export const INIT: Described = {
       required: true,
       rule: `a whole number of bytes from 0 to ${TOTAL_BYTES_MAX}`,
       ok: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= TOTAL_BYTES_MAX,
+      samples: { ok: [1, 1000], bad: [-1, 1.5, '1000', TOTAL_BYTES_MAX + 1] },
     },
-    param.oneOf('media_category', CATEGORIES, { in: 'body', flag: '--category' }),
+    {
+      ...param.oneOf('media_category', CATEGORIES, { in: 'body', flag: '--category' }),
+      samples: { ok: ['tweet_video', 'amplify_video'], bad: ['nope', 1] },
+    },
     ownersParam,
   ],
   rules: [sizeRule, categoryRule],
@@ -252,11 +259,35 @@ export const APPEND: Described = {
 };
 
 const mediaIdPath = param.id('id', { in: 'path', label: 'media_id', required: true });
+
+/** segment_index of a v2 APPEND: an integer in JSON, its digits in multipart. */
+const segmentIndex: ParamSpec = {
+  name: 'segment_index',
+  in: 'body',
+  required: true,
+  rule: `a whole number from 0 to ${SEGMENT_INDEX_MAX}`,
+  ok: (v) =>
+    (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= SEGMENT_INDEX_MAX) ||
+    (typeof v === 'string' && /^\d{1,3}$/.test(v)),
+  samples: { ok: [0, SEGMENT_INDEX_MAX], bad: [SEGMENT_INDEX_MAX + 1, -1, 1.5, 'abc'] },
+};
+
+/** The segment's bytes (multipart), or base64 text (JSON): the sandbox reads either into bytes. */
+const segmentBytes: ParamSpec = {
+  ...APPEND.params![1]!,
+  ok: (v) =>
+    (Buffer.isBuffer(v) && v.length <= CHUNK_MAX) ||
+    (typeof v === 'string' && /^[A-Za-z0-9+/]*={0,2}$/.test(v) && Buffer.byteLength(v, 'base64') <= CHUNK_MAX),
+  samples: { ok: [Buffer.from('segment').toString('base64')], bad: [5, '*not base64*'] },
+};
 /** The upload a v2 APPEND or FINALIZE names in its path. */
 export const MEDIA_ID_PATH: Described = { params: [mediaIdPath] };
 const mediaIdQuery = param.id('media_id', { in: 'query', required: true });
 const statusCommand = param.oneOf('command', ['STATUS'], { in: 'query' });
-const command = param.oneOf('command', ['INIT', 'APPEND', 'FINALIZE'], { in: 'body' });
+const command = {
+  ...param.oneOf('command', ['INIT', 'APPEND', 'FINALIZE'], { in: 'body' }),
+  samples: { ok: [], bad: ['STATUS'] },
+};
 
 /** Without a command, the request is the whole file: `media` (or v1.1's `media_data`) is required. */
 const wholeFile = (names: string): CrossRule => ({
@@ -295,24 +326,32 @@ const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
 export const MEDIA_ENDPOINTS = {
   initialize: endpoint('POST', INIT_PATH, {
     ...media,
-    doc: 'start an upload {media_type,total_bytes,media_category,additional_owners?}',
+    op: 'initializeMediaUpload',
+    doc: 'start an upload {media_type,total_bytes,media_category,additional_owners?,shared?}',
     ...INIT,
+    params: [...(INIT.params ?? []), param.flag('shared', { in: 'body' })],
+    closed: [{ at: '', fields: ['additional_owners', 'media_category', 'media_type', 'shared', 'total_bytes'] }],
+    departures: ['media_type and total_bytes are required (recorded: the platform refuses an upload without them)'],
     answer: '{"data":{id,media_key,expires_after_secs}}',
   }),
   append: endpoint('POST', '/2/media/upload/:id/append', {
     ...media,
+    op: 'appendMediaUpload',
     doc: 'one chunk (multipart: media, segment_index)',
-    params: [mediaIdPath, ...(APPEND.params ?? [])],
+    params: [mediaIdPath, segmentIndex, segmentBytes],
+    closed: [{ at: '', fields: ['media', 'segment_index'] }],
     answer: '{"data":{expires_at}}',
   }),
   finalize: endpoint('POST', '/2/media/upload/:id/finalize', {
     ...media,
+    op: 'finalizeMediaUpload',
     doc: 'end the upload',
     params: [mediaIdPath],
     answer: '{"data":{id,media_key,size,expires_after_secs,processing_info?}}',
   }),
   status: endpoint('GET', STATUS_PATH, {
     ...media,
+    op: 'getMediaUploadStatus',
     doc: 'processing state ?command=STATUS&media_id=',
     params: [statusCommand, mediaIdQuery],
     answer: '{"data":{id,media_key,size,processing_info?}}',
@@ -320,9 +359,21 @@ export const MEDIA_ENDPOINTS = {
   /** The v2 one-shot upload (multipart: media, media_category; platform-notes-2 section 3). */
   oneShot: endpoint('POST', STATUS_PATH, {
     ...media,
+    op: 'mediaUpload',
     doc: 'the whole file in one request (multipart: media, media_category), or command=INIT|APPEND|FINALIZE',
     params: [command],
     rules: [wholeFile('the file'), wholeFileCategory],
+    closed: [
+      {
+        at: '',
+        fields: ['media', 'media_category', 'additional_owners', 'media_type'],
+        when: (input) => valueOf(input, 'body', 'command') === undefined,
+      },
+    ],
+    departures: [
+      'command=INIT|APPEND|FINALIZE on this path is the v1.1 form older clients send (recorded); the specification knows only the whole file',
+      'media_type is taken beside the file (the official clients send it)',
+    ],
     answer: '{"data":{id,media_key,size,...}}',
   }),
 } as const;

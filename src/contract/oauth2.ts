@@ -2,7 +2,7 @@
 // endpoints take a user token with which scopes, and the scope each activity event type needs.
 // The CLI reads it for its requests, flags and hints; the sandbox for what it serves and enforces.
 import { endpoint } from './endpoint.js';
-import { USER_FIELDS_PARAM } from './users.js';
+import { USERS_ME_PARAMS } from './users.js';
 import { param, type CrossRule, type Invalid, type ParamPlace, type ParamSpec } from './params.js';
 
 const page = { auth: 'none', rate: 'oauth', style: 'oauth' } as const;
@@ -134,8 +134,12 @@ export const OAUTH2_ENDPOINTS = {
     auth: 'user',
     rate: 'default',
     style: 'v2',
+    op: 'getUsersMe',
     doc: 'the user a token belongs to; OAuth 2.0 user tokens per the scope table below',
-    params: [USER_FIELDS_PARAM],
+    params: USERS_ME_PARAMS,
+    departures: [
+      "public_metrics carries tweet_count beside post_count: the platform answers it and tweepy's User reads it",
+    ],
     answer: '{"data":{id,name,username,...user.fields}}',
   }),
 } as const;

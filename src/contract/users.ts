@@ -1,11 +1,11 @@
 // The signed-in user's reads: GET /2/users/me (the v2 user object with the user.fields a client
 // asks for) and the v1.1 account reads (verify_credentials, rate_limit_status), described with
-// their parameters as the other endpoints are (params.ts).
-import { type ParamSpec } from './params.js';
+// their parameters as the other endpoints are (params.ts). /2/users/me follows the platform's
+// OpenAPI specification, version 2.167, operation getUsersMe.
+import { param, type ParamSpec } from './params.js';
 
-/** v2 user.fields the OpenAPI knows (the XDKs send any of them); the sandbox gives those it has. */
+/** The user.fields of GET /2/users/me (OpenAPI 2.167 getUsersMe, UserFieldsParameter). */
 export const USER_FIELDS = [
-  'affiliation',
   'confirmed_email',
   'connection_status',
   'created_at',
@@ -14,17 +14,14 @@ export const USER_FIELDS = [
   'id',
   'is_identity_verified',
   'location',
-  'most_recent_post_id',
-  'most_recent_tweet_id',
   'name',
   'parody',
-  'pinned_post_id',
-  'pinned_tweet_id',
   'profile_banner_url',
   'profile_image_url',
   'protected',
   'public_metrics',
   'receives_your_dm',
+  'subscribes_to_you',
   'subscription',
   'subscription_type',
   'url',
@@ -35,22 +32,61 @@ export const USER_FIELDS = [
   'withheld',
 ] as const;
 
-/** The fields asked for: a comma list, the key repeatable (the values are joined with commas). */
-export const USER_FIELDS_PARAM: ParamSpec = {
-  name: 'user.fields',
-  in: 'query',
-  rule: 'a comma list of user fields',
-  ok: (v) => typeof v === 'string',
-  // The platform's words: `The \`user.fields\` query parameter value [x] is not one of [...]`.
-  refuse: (v) => {
-    const bad = typeof v === 'string' ? v.split(',').find((f) => f !== '' && !isUserField(f)) : undefined;
-    return bad === undefined ? undefined : `value [${bad}] is not one of [${USER_FIELDS.join(',')}]`;
-  },
-};
+/** The expansions of a user (OpenAPI 2.167, UserExpansionsParameter). */
+export const USER_EXPANSIONS = ['affiliation', 'most_recent_post_id', 'pinned_post_id'] as const;
 
-function isUserField(f: string): boolean {
-  return USER_FIELDS.some((x) => x === f);
-}
+/** The post.fields of an expanded post (OpenAPI 2.167, PostFieldsParameter). */
+export const POST_FIELDS = [
+  'article',
+  'article_title',
+  'attachments',
+  'card_uri',
+  'community_id',
+  'context_annotations',
+  'conversation_id',
+  'created_at',
+  'display_text_range',
+  'edit_controls',
+  'entities',
+  'geo',
+  'id',
+  'lang',
+  'matched_media_notes',
+  'media_metadata',
+  'non_public_metrics',
+  'note_post',
+  'note_request_suggestions',
+  'organic_metrics',
+  'paid_partnership',
+  'possibly_sensitive',
+  'promoted_metrics',
+  'public_metrics',
+  'reply_settings',
+  'scopes',
+  'source',
+  'suggested_source_links',
+  'suggested_source_links_with_counts',
+  'text',
+  'withheld',
+] as const;
+
+/**
+ * The fields asked for: a comma list of at least one field, each once (the key may repeat: the
+ * sandbox joins its values with commas). The platform's words for a field it does not know:
+ * `value [x] is not one of [...]`.
+ */
+export const USER_FIELDS_PARAM: ParamSpec = param.list(
+  'user.fields',
+  { items: USER_FIELDS, noun: 'user fields', unique: true },
+  { in: 'query', flag: '--user-fields' },
+);
+
+/** GET /2/users/me's query: user.fields, expansions, post.fields. */
+export const USERS_ME_PARAMS: readonly ParamSpec[] = [
+  USER_FIELDS_PARAM,
+  param.list('expansions', { items: USER_EXPANSIONS, noun: 'expansions', unique: true }, { in: 'query' }),
+  param.list('post.fields', { items: POST_FIELDS, noun: 'post fields', unique: true }, { in: 'query' }),
+];
 
 /**
  * A v1.1 boolean flag: the platform reads true, t and 1 as on and anything else as off, and

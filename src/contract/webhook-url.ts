@@ -32,6 +32,16 @@ export function isNonPublicHost(hostname: string): boolean {
 }
 
 /**
+ * Whether the URL's text names a port, even the scheme's own (`https://host:443/`, which URL
+ * parsing drops): the platform refuses any port written in the URL.
+ */
+function hasPort(raw: string): boolean {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(raw)?.[1] ?? '';
+  const host = authority.slice(authority.lastIndexOf('@') + 1);
+  return /:\d*$/.test(host.startsWith('[') ? host.slice(host.indexOf(']') + 1) : host);
+}
+
+/**
  * Why a webhook URL is refused (the words after its subject), or undefined when it is acceptable.
  * `allowLoopbackHttp` admits `http://127.0.0.1:PORT/...` (and localhost) receivers, the local
  * stand-in for a public URL.
@@ -49,7 +59,7 @@ export function webhookUrlProblem(raw: string, allowLoopbackHttp: boolean): stri
   if (allowLoopbackHttp && isLoopbackHost(u.hostname) && (u.protocol === 'http:' || u.protocol === 'https:'))
     return undefined;
   if (u.protocol !== 'https:') return 'must use https';
-  if (u.port) return 'must not contain a port';
+  if (u.port || hasPort(raw)) return 'must not contain a port';
   if (isNonPublicHost(u.hostname)) return `must be on a publicly reachable host (got ${u.hostname})`;
   return undefined;
 }

@@ -1,5 +1,6 @@
 // v2 webhook management (credentials-webhooks.md 4.3, 5; platform-notes.md "v2 webhook
 // management bodies"): the endpoints with their parameters, the replay window and date form.
+// Each follows the platform's OpenAPI specification (version 2.167, the operation in `op`).
 import { endpoint } from './endpoint.js';
 import { isRecord } from './guards.js';
 import { param, type CrossRule, type EndpointInput, type ParamPlace, type ParamSpec } from './params.js';
@@ -12,6 +13,9 @@ export function webhookIdParam(name: string, place: ParamPlace, o: { label?: str
   return param.id(name, { in: place, flag: 'webhook id', required: true, code: 'WebhookIdInvalid', ...o });
 }
 
+/** The fields GET /2/webhooks may be asked for (OpenAPI 2.167 getWebhooks, webhook_config.fields). */
+export const WEBHOOK_CONFIG_FIELDS = ['created_at', 'id', 'url', 'valid'] as const;
+
 /** The URL of a new webhook; `env.loopback` (the sandbox) admits http://127.0.0.1 receivers. */
 export const WEBHOOK_URL_PARAM: ParamSpec = {
   name: 'url',
@@ -22,6 +26,19 @@ export const WEBHOOK_URL_PARAM: ParamSpec = {
   rule: `an https URL of 1-${WEBHOOK_URL_MAX} characters on a public host, without a port`,
   ok: (v) => typeof v === 'string',
   refuse: (v, env) => (typeof v === 'string' ? webhookUrlProblem(v, env.loopback === true) : undefined),
+  // The accepted URL answers the challenge: the walking test brings a receiver of its own.
+  samples: {
+    ok: [],
+    bad: [
+      'http://hooks.example.org/x',
+      'https://hooks.example.org:443/x',
+      'https://hooks.example.org:8443/x',
+      'https://10.1.2.3/x',
+      'notaurl',
+      `https://hooks.example.org/${'x'.repeat(WEBHOOK_URL_MAX)}`,
+      5,
+    ],
+  },
 };
 
 const replayDate = (name: string, flag: string): ParamSpec => ({
@@ -31,6 +48,8 @@ const replayDate = (name: string, flag: string): ParamSpec => ({
   required: true,
   rule: 'yyyymmddhhmm in UTC',
   ok: (v) => parseReplayDate(v) !== undefined,
+  // The accepted dates lie in the window of the service's clock: the walking test makes them.
+  samples: { ok: [], bad: ['2026', '202613010000', 202601010000] },
 });
 
 /** The replay window against the service's clock (to the minute): 24 hours back, not ahead. */
@@ -67,29 +86,41 @@ const write = { ...opts, auth: 'user-or-bearer' } as const;
 export const WEBHOOK_ENDPOINTS = {
   create: endpoint('POST', '/2/webhooks', {
     ...write,
+    op: 'createWebhooks',
     doc: 'register a webhook {"url"}; the service runs a challenge check first',
     params: [WEBHOOK_URL_PARAM],
     answer: '{"data":{id,url,valid,created_at}}',
   }),
   list: endpoint('GET', '/2/webhooks', {
     ...opts,
-    doc: "the app's webhooks with their validity",
+    op: 'getWebhooks',
+    doc: "the app's webhooks with their validity (webhook_config.fields)",
+    params: [
+      param.list(
+        'webhook_config.fields',
+        { items: WEBHOOK_CONFIG_FIELDS, noun: 'webhook fields', unique: true },
+        { in: 'query', flag: '--fields' },
+      ),
+    ],
     answer: '{"data":[{id,url,valid,created_at}],"meta":{result_count}}',
   }),
   delete: endpoint('DELETE', '/2/webhooks/:id', {
     ...write,
+    op: 'deleteWebhooks',
     doc: 'delete a webhook; its subscriptions and stream links end with it',
     params: [webhookIdParam('id', 'path', { label: 'webhook_id' })],
     answer: '{"data":{"deleted":true}}',
   }),
   validate: endpoint('PUT', '/2/webhooks/:id', {
     ...write,
+    op: 'validateWebhooks',
     doc: 'run a challenge check now; re-enables the webhook when it passes',
     params: [webhookIdParam('id', 'path', { label: 'webhook_id' })],
     answer: '{"data":{valid}}',
   }),
   replay: endpoint('POST', '/2/webhooks/replay', {
     ...opts,
+    op: 'createWebhookReplayJob',
     doc: 'replay a window {"webhook_id","from_date","to_date"} (yyyymmddhhmm, UTC)',
     params: [webhookIdParam('webhook_id', 'body'), replayDate('from_date', '--from'), replayDate('to_date', '--to')],
     rules: [

@@ -206,6 +206,17 @@ export function errorFromResponse(
     parameter = typeof first.parameter === 'string' ? first.parameter : undefined;
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
+  } else if (Array.isArray(b.operation_errors)) {
+    // An ads batch refused by an item (ads-api.md 7): the first failing item, by its position.
+    const at = b.operation_errors.findIndex((e) => Array.isArray(e) && e.length > 0);
+    const row: unknown = at >= 0 ? b.operation_errors[at] : undefined;
+    const item: unknown = Array.isArray(row) ? row[0] : undefined;
+    if (item !== null && typeof item === 'object') {
+      const [c, m, p]: unknown[] = ['code', 'message', 'parameter'].map((k) => Reflect.get(item, k));
+      code = typeof c === 'string' ? c : undefined;
+      message = `item ${at + 1}: ${String(m ?? '')}`;
+      parameter = typeof p === 'string' ? p : undefined;
+    }
   } else if (typeof b.title === 'string' || typeof b.detail === 'string') {
     // The OAuth 2.0 problems repeat themselves ({"title":"Forbidden","detail":"Forbidden"}): say it once.
     message = [...new Set([b.title, b.detail].filter((x) => typeof x === 'string' && x))].join(': ');

@@ -95,7 +95,16 @@ export function problem(
   return new SandboxError({
     status,
     body: { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra },
+    contentType: PROBLEM_JSON,
   });
+}
+
+/** The media type of a v2 Problem body (the platform's OpenAPI specification, version 2.167). */
+export const PROBLEM_JSON = 'application/problem+json';
+
+/** A refused value as a Problem's `value` says it: a string (text as it is, anything else as JSON). */
+export function problemValue(v: unknown): string {
+  return typeof v === 'string' ? v : Buffer.isBuffer(v) ? `${v.length} bytes` : (JSON.stringify(v) ?? String(v));
 }
 
 /**
@@ -127,7 +136,7 @@ export function adsError(
 
 /** A v2 problem body given verbatim (the observed ones carry `"type":"about:blank"`). */
 export function problemBody(body: { status: number } & Record<string, unknown>): SandboxError {
-  return new SandboxError({ status: body.status, body, contentType: 'application/problem+json' });
+  return new SandboxError({ status: body.status, body, contentType: PROBLEM_JSON });
 }
 
 /** Expired, revoked or unknown OAuth 2.0 user token (platform-notes-2.md "Using the token on v2"). */
@@ -145,6 +154,14 @@ export const OAUTH1_PERMISSIONS = () =>
   });
 
 export const SIGNATURE_ERROR = () => v1Error(401, V1Code.AuthFailed, 'Could not authenticate you.');
+
+/**
+ * A request whose OAuth 1.0a signature does not hold: v1.1's code 32 on v1.1 and ads routes, the
+ * v2 `about:blank` Unauthorized Problem on v2 routes (as an unknown bearer is answered there).
+ */
+export function signatureError(style: string | undefined): SandboxError {
+  return style === 'v2' ? OAUTH2_UNAUTHORIZED() : SIGNATURE_ERROR();
+}
 export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'Invalid or expired token.');
 
 /**
@@ -161,7 +178,7 @@ export function failure(
   const title = status === 404 ? 'Not Found Error' : 'Invalid Request';
   const slug = status === 404 ? 'resource-not-found' : 'invalid-request';
   const p = { title, detail, type: `https://api.x.com/2/problems/${slug}`, status, ...extra };
-  return new SandboxError({ status, body: { ...p, errors: [{ ...p, code: name }] } });
+  return new SandboxError({ status, body: { ...p, errors: [{ ...p, code: name }] }, contentType: PROBLEM_JSON });
 }
 
 /**
@@ -174,7 +191,7 @@ export function failure(
 export function checkV2Input(e: Described, input: EndpointInput, env: ValidateEnv = {}): void {
   const v = validate(e, input, { loopback: true, ...env });
   if (!v) return;
-  const extra = { parameter: v.label ?? v.name, ...(v.value !== undefined ? { value: v.value } : {}) };
+  const extra = { parameter: v.label ?? v.name, ...(v.value !== undefined ? { value: problemValue(v.value) } : {}) };
   if (v.code !== undefined) throw failure(400, String(v.code), messageOf(v, 'service'), extra);
   throw problem(400, 'Invalid Request', messageOf(v, 'service'), extra);
 }
@@ -202,4 +219,21 @@ export function queryOf(req: SReq): Record<string, string> {
   const q: Record<string, string> = {};
   for (const [k, v] of req.query) if (!(k in q)) q[k] = v;
   return q;
+}
+
+/** A page token the sandbox gives: the offset of the next page, in 16 hexadecimal characters. */
+export function pageToken(offset: number): string {
+  return offset.toString(16).padStart(16, '0');
+}
+
+/** Where a page starts: 0 without a token; a token the list did not give is refused. */
+export function pageStart(token: string | null, size: number): number {
+  if (token === null) return 0;
+  const start = /^[0-9a-f]{16}$/.test(token) ? Number.parseInt(token, 16) : Number.NaN;
+  if (!Number.isSafeInteger(start) || start > size)
+    throw problem(400, 'Invalid Request', 'pagination_token is not a token this list gave', {
+      parameter: 'pagination_token',
+      value: token,
+    });
+  return start;
 }

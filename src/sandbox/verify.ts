@@ -3,7 +3,7 @@
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { SandboxState, SandboxAppRecord, UserToken, RequestToken, OAuth2AccessToken } from './state.js';
-import { SIGNATURE_ERROR, EXPIRED_TOKEN, OAUTH2_UNAUTHORIZED, v1Error, type AuthInfo } from './http.js';
+import { EXPIRED_TOKEN, OAUTH2_UNAUTHORIZED, signatureError, v1Error, type AuthInfo } from './http.js';
 import { V1Code } from '../contract/service-errors.js';
 
 /** RFC 3986 unreserved characters stay; every other UTF-8 byte becomes %XX (uppercase). */
@@ -92,9 +92,15 @@ export type Credential =
   | { kind: 'basic'; app: SandboxAppRecord }
   | { kind: 'none' };
 
+/** An unknown or invalidated OAuth 1.0a token: v1.1's code 89, v2's Unauthorized Problem. */
+function expired(style: string | undefined) {
+  return style === 'v2' ? OAUTH2_UNAUTHORIZED() : EXPIRED_TOKEN();
+}
+
 /**
  * Identifies and verifies the caller. Bad signatures, stale timestamps and reused nonces get
- * 401 code 32; invalidated or unknown tokens 401 code 89.
+ * 401 code 32; invalidated or unknown tokens 401 code 89 (on v2 routes both are the v2 401
+ * Problem, as an unknown bearer is).
  */
 export function verifyRequest(state: SandboxState, input: VerifyInput): Credential {
   const h = input.headers.authorization;
@@ -137,15 +143,15 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
     return { kind: 'basic', app };
   }
   const oauth = parseOAuthHeader(h);
-  if (!oauth) throw SIGNATURE_ERROR();
+  if (!oauth) throw signatureError(input.style);
   const app = oauth.oauth_consumer_key ? state.apps.get(oauth.oauth_consumer_key) : undefined;
-  if (!app) throw SIGNATURE_ERROR();
-  if (oauth.oauth_signature_method !== 'HMAC-SHA1') throw SIGNATURE_ERROR();
-  if (oauth.oauth_version !== undefined && oauth.oauth_version !== '1.0') throw SIGNATURE_ERROR();
-  if (!oauth.oauth_nonce || !/^[\x21-\x7e]{1,128}$/.test(oauth.oauth_nonce)) throw SIGNATURE_ERROR();
+  if (!app) throw signatureError(input.style);
+  if (oauth.oauth_signature_method !== 'HMAC-SHA1') throw signatureError(input.style);
+  if (oauth.oauth_version !== undefined && oauth.oauth_version !== '1.0') throw signatureError(input.style);
+  if (!oauth.oauth_nonce || !/^[\x21-\x7e]{1,128}$/.test(oauth.oauth_nonce)) throw signatureError(input.style);
   const ts = Number(oauth.oauth_timestamp);
   // Timestamps are checked against wall time even on a manual sandbox clock: clients sign with theirs.
-  if (!Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > TIMESTAMP_SKEW_S) throw SIGNATURE_ERROR();
+  if (!Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > TIMESTAMP_SKEW_S) throw signatureError(input.style);
 
   let tokenSecret = '';
   let userToken: UserToken | undefined;
@@ -155,13 +161,13 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
     userToken = state.userTokens.get(oauth.oauth_token);
     requestToken = userToken ? undefined : state.requestTokens.get(oauth.oauth_token);
     if (userToken) {
-      if (userToken.appKey !== app.key) throw EXPIRED_TOKEN();
+      if (userToken.appKey !== app.key) throw expired(input.style);
       tokenSecret = userToken.secret;
     } else if (requestToken) {
-      if (requestToken.appKey !== app.key) throw EXPIRED_TOKEN();
+      if (requestToken.appKey !== app.key) throw expired(input.style);
       tokenSecret = requestToken.secret;
     } else {
-      throw EXPIRED_TOKEN();
+      throw expired(input.style);
     }
   }
   const params: Array<[string, string]> = [...input.url.searchParams.entries(), ...input.form];
@@ -174,14 +180,14 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
   }
   const baseUrl = `${input.url.protocol}//${input.url.host}${input.url.pathname}`;
   const expected = hmacSha1(signatureBaseString(input.method, baseUrl, params), app.secret, tokenSecret);
-  if (!oauth.oauth_signature || !timingSafeEqualStr(expected, oauth.oauth_signature)) throw SIGNATURE_ERROR();
+  if (!oauth.oauth_signature || !timingSafeEqualStr(expected, oauth.oauth_signature)) throw signatureError(input.style);
 
   // Nonce replay: only after the signature is known good, so forged requests cannot burn nonces.
   const now = Date.now();
   const nonceKey = `${app.key}:${oauth.oauth_token || ''}:${oauth.oauth_nonce}:${ts}`;
-  if (!state.nonces.use(nonceKey, ts, now, NONCE_TTL_MS)) throw SIGNATURE_ERROR();
+  if (!state.nonces.use(nonceKey, ts, now, NONCE_TTL_MS)) throw signatureError(input.style);
 
-  if (userToken?.invalidated) throw EXPIRED_TOKEN();
+  if (userToken?.invalidated) throw expired(input.style);
   return { kind: 'oauth1', app, userToken, requestToken, oauth };
 }
 

@@ -14,10 +14,15 @@ export interface EventSpec {
   uuid?: string;
 }
 
+/** An event id as the platform writes one: a numeric string of 19 digits (ActivityEventId). */
+function randomEventId(): string {
+  return String(1_000_000_000_000_000_000n + (crypto.randomBytes(8).readBigUInt64BE() % 9_000_000_000_000_000_000n));
+}
+
 /** {"data":{"event_uuid","event_type","filter":{"user_id"},"tag","payload"}} as one JSON text. */
 export function activityDelivery(e: EventSpec): string {
   const data: Record<string, unknown> = {
-    event_uuid: e.uuid ?? crypto.randomUUID(),
+    event_uuid: e.uuid ?? randomEventId(),
     event_type: e.eventType,
     filter: e.userId !== undefined ? { user_id: e.userId } : {},
     ...(e.tag !== undefined ? { tag: e.tag } : {}),

@@ -398,6 +398,15 @@ describe('accounts, reference data and settings', () => {
           ${new Date(now - 8 * 24 * 3600_000).toISOString()}`,
       );
       expect(tooLong.stderr).toMatch(/at most 7 days/);
+      // ads-api.md 4.2: one country: a country's targeting value, not a city's.
+      const us = '96683cc9126741d1';
+      const berlin = '3078869807f9dd36';
+      const ks = ['--granularity', 'DAY', '--keywords', 'boots', '--start-time', start];
+      expect(await t.list(xctl`ads ref keyword-insights ${ks} --location ${us}`)).toHaveLength(31);
+      const city = await t.fails(1, xctl`ads ref keyword-insights ${ks} --location ${berlin}`);
+      expect(city.stderr).toMatch(
+        /location must be the targeting value of a country .*not of CITIES \(Berlin, Berlin, DE\)/,
+      );
     });
   });
 
@@ -1469,6 +1478,8 @@ describe('creatives', () => {
         video_owner_id: owner,
       });
       expect(c.poster_media_url).toMatch(/^https:/);
+      // Every optional field is answered, null until set (thank_you_url as the others).
+      expect([c.thank_you_url, c.second_cta, c.fourth_cta_tweet]).toEqual([null, null, null]);
       const upd = await t.json(
         xctl`ads conversation-cards update ${c.id} --second-cta #No --second-cta-tweet ${'I say no'} --thank-you-text
           ${'t'.repeat(23)}`,
@@ -1595,6 +1606,10 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
         end_time: iso(created + 30 * 60_000),
         card_uri: `card://${poll.id}`,
       });
+      // Media polls are a beta: refused until the account has PROMOTED_MEDIA_POLLS (ads-api.md 4.1).
+      const beta = await t.fails(1, pollArgs('Image poll', '5', ['a', 'b'], '--media-key', WIDE));
+      expect(beta.stderr).toMatch(/needs the account feature PROMOTED_MEDIA_POLLS/);
+      await t.list(xctl`ads accounts add-features --feature-keys PROMOTED_MEDIA_POLLS`);
       const img = await t.json(pollArgs('Image poll', '5', ['a', 'b'], '--media-key', WIDE));
       expect(img).toMatchObject({ card_type: 'IMAGE_POLLS', media_url: expect.stringMatching(/^https:/) });
       expect(img.media_key).toBeUndefined(); // write-only

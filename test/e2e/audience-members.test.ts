@@ -701,10 +701,20 @@ describe('the sandbox users endpoints', () => {
   /** Through the CLI: `xctl request --ads -X POST path --body -`. */
   const request = (p: string, body: unknown, extra: string[] = []) =>
     t.run(xctl`request --ads -X POST ${p} --body - ${extra}`, { input: JSON.stringify(body) });
-  /** Signed straight to the sandbox: its status, its first error and its data. */
+  /**
+   * Signed straight to the sandbox: its status, its first error (request-level `errors`, else the
+   * first item-level one of `operation_errors`), the index of that item, and its data.
+   */
   const post = async (p: string, body: unknown) => {
     const r = await t.signed<AdsReply & { data?: unknown }>('POST', p, body);
-    return { status: r.status, error: r.body.errors?.[0], data: r.body.data };
+    const items = r.body.operation_errors;
+    const index = items?.findIndex((e) => (e?.length ?? 0) > 0);
+    return {
+      status: r.status,
+      error: r.body.errors?.[0] ?? (index !== undefined ? items![index]![0] : undefined),
+      index,
+      data: r.body.data,
+    };
   };
   const upd = (users: unknown[], params: Record<string, unknown> = {}) => ({
     operation_type: 'Update',
@@ -764,6 +774,11 @@ describe('the sandbox users endpoints', () => {
       expect([r.status, r.error?.code], what).toEqual([400, 'INVALID_PARAMETER']);
       expect(r.error?.message, what).toMatch(cases[i]![1]);
     });
+    // ads-api.md 7: an item's failure is in operation_errors at the item's index (the second
+    // operation here); a failure of the request as a whole stays in errors.
+    expect(rs.slice(0, 5).map((r) => r.index)).toEqual([1, 1, 1, 1, 1]);
+    expect(rs.slice(5, 7).map((r) => r.index)).toEqual([0, 0]);
+    expect(rs.slice(7).map((r) => r.index)).toEqual([undefined, undefined]);
     expect(size('ca2')).toBe(before);
   });
 

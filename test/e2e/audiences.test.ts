@@ -100,10 +100,7 @@ describe('flexible audiences', () => {
   });
   const spec = (name: string, extra: Record<string, unknown> = {}) => ({
     name,
-    segments: {
-      boolean_operator: 'AND',
-      child_segments: [{ custom_audience_id: a1, negate: false, lookback_window: 30 }, { custom_audience_id: a2 }],
-    },
+    child_segments: [{ custom_audience_id: a1, negate: false, lookback_window: 30 }, { custom_audience_id: a2 }],
     ...extra,
   });
 
@@ -113,11 +110,12 @@ describe('flexible audiences', () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(
-      /segments\.child_segments\[1\] has no "negate": the spec's default is true, which EXCLUDES that audience/,
+      /child_segments\[1\] has no "negate": the spec's default is true, which EXCLUDES that audience/,
     );
     const [f] = JSON.parse(r.stdout);
     expect(f).toMatchObject({ name: 'Buyers not churned', audience_type: 'FLEXIBLE', deleted: false });
-    expect(f.segments.child_segments).toEqual([
+    expect(f.segments).toBeNull();
+    expect(f.child_segments).toEqual([
       { custom_audience_id: a1, negate: false, lookback_window: 30, frequency: 1, frequency_comparator: 'NUM_GTE' },
       { custom_audience_id: a2, frequency: 1, frequency_comparator: 'NUM_GTE', negate: true },
     ]);
@@ -147,13 +145,11 @@ describe('flexible audiences', () => {
       1,
       xctl`audiences flexible create --file ${file('two.json', [
         spec('Flex ok'),
-        spec('Flex bad', {
-          segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: 'nosuch1', negate: false }] },
-        }),
+        spec('Flex bad', { child_segments: [{ custom_audience_id: 'nosuch1', negate: false }] }),
       ])}`,
     );
     expect(r.stderr).toMatch(
-      /the batch was refused as a whole \(nothing was applied\):\n\s+item 2: INVALID_PARAMETER segments: custom audience nosuch1 does not exist/,
+      /the batch was refused as a whole \(nothing was applied\):\n\s+item 2: INVALID_PARAMETER child_segments: custom audience nosuch1 does not exist/,
     );
     expect(await t.json(xctl`audiences list --q ${'Flex ok'}`)).toEqual([]);
     // A duplicate name, within the batch or with an existing audience, is an item error too.
@@ -168,9 +164,7 @@ describe('flexible audiences', () => {
 
   it('the sandbox refuses what the CLI refuses before sending: 11 items, a bad lookback_window', async () => {
     const many = Array.from({ length: 11 }, (_, i) => spec(`Flex ${i}`));
-    const lb = spec('Lb', {
-      segments: { boolean_operator: 'AND', child_segments: [{ custom_audience_id: a1, lookback_window: 3 }] },
-    });
+    const lb = spec('Lb', { child_segments: [{ custom_audience_id: a1, lookback_window: 3 }] });
     // The sandbox applies the same limits: request-level `errors`, item-level `operation_errors`.
     const raw = await t.signed(
       'POST',
@@ -182,7 +176,22 @@ describe('flexible audiences', () => {
     const rawItem = await t.signed('POST', `/12/batch/accounts/${acct}/custom_audiences`, [
       { operation_type: 'Create', params: { audience_type: 'FLEXIBLE', ...lb } },
     ]);
-    expect(rawItem.body.operation_errors![0]![0]).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'segments' });
+    expect(rawItem.body.operation_errors![0]![0]).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      parameter: 'child_segments',
+    });
+    // ads-api.md 4.4: child_segments is the required field, segments the optional one.
+    const rootOnly = await t.signed('POST', `/12/batch/accounts/${acct}/custom_audiences`, [
+      {
+        operation_type: 'Create',
+        params: {
+          audience_type: 'FLEXIBLE',
+          name: 'Root only',
+          segments: { boolean_operator: 'AND', child_segments: [{ custom_audience_id: a1 }] },
+        },
+      },
+    ]);
+    expect(rootOnly.body.operation_errors![0]![0]).toMatchObject({ parameter: 'child_segments' });
   });
 
   it('MOBILE_AUDIENCE combinations may be updated and deleted through the batch', async () => {
@@ -517,7 +526,7 @@ describe('sharing', () => {
     it('a flexible audience may combine audiences shared with the account', async () => {
       const body = JSON.stringify({
         name: 'Sister combo',
-        segments: { boolean_operator: 'OR', child_segments: [{ custom_audience_id: aud, negate: false }] },
+        child_segments: [{ custom_audience_id: aud, negate: false }],
       });
       const [f] = await t.list(xctl`audiences flexible create --account ${sister} --file -`, body);
       expect(f).toMatchObject({ account_id: sister, audience_type: 'FLEXIBLE' });

@@ -208,6 +208,11 @@ describe('item 3: POST accounts/:account_id/tweet and `xctl ads tweets create`',
     const seeded = '1440000000000000007';
     await t.json(xctl`ads promoted-tweets create --line-item-id ${li} --tweet-ids ${seeded}`);
     expect(await t.list(xctl`ads previews list --tweet-ids ${seeded} --tweet-type PUBLISHED`)).toHaveLength(1);
+    // A seeded post of the account's user that nobody promoted is published all the same.
+    const unpromoted = '1440000000000000008';
+    const own = await t.list(xctl`ads previews list --tweet-ids ${unpromoted} --tweet-type PUBLISHED`);
+    expect(own.map((p) => p.tweet_id)).toEqual([unpromoted]);
+    expect(String(own[0]!.preview)).toContain('Sandbox post 8');
   });
 
   it('extended mode, trim_user, organic; refused without text or media, and for a user who did not grant access', async () => {

@@ -62,7 +62,7 @@ describe('GET /2/activity/stream start_time in the sandbox', () => {
     for (const bad of ['2026-02-30T00:00:00Z', ok.replace(/:\d{2}Z$/, 'Z'), ok.replace(/Z$/, '+00:00')]) {
       expect(await status(bad), bad).toEqual({
         status: 400,
-        detail: 'start_time must be an ISO 8601 UTC time such as 2026-01-15T12:00:00Z',
+        detail: `start_time must be an ISO 8601 UTC time such as 2026-01-15T12:00:00Z (got ${JSON.stringify(bad)})`,
       });
     }
   });

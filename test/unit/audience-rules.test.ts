@@ -131,7 +131,7 @@ describe('custom audience batch (spec 8: 10 items)', () => {
   const batch = resourceByName('custom_audiences')!.operations.find((o) => o.verb === 'batch')!;
   const create = {
     operation_type: 'Create',
-    params: { audience_type: 'FLEXIBLE', name: 'f', segments: group('AND', [leaf('a', { negate: false })]) },
+    params: { audience_type: 'FLEXIBLE', name: 'f', child_segments: [leaf('a', { negate: false })] },
   };
   it(`${AUDIENCE_BATCH_MAX} items pass, ${AUDIENCE_BATCH_MAX + 1} is a request-level error`, () => {
     expect(AUDIENCE_BATCH_MAX).toBe(10);
@@ -145,16 +145,20 @@ describe('custom audience batch (spec 8: 10 items)', () => {
   it('item errors by position: required fields, audience_type, segment rules', () => {
     const r = checkBatch(batch, [
       create,
-      { operation_type: 'Create', params: { name: 'x', segments: group('AND', [leaf('a')]) } },
+      { operation_type: 'Create', params: { name: 'x', child_segments: [leaf('a')] } },
       {
         operation_type: 'Create',
-        params: { audience_type: 'LOOKALIKE', name: 'x', segments: group('AND', [leaf('a')]) },
+        params: { audience_type: 'LOOKALIKE', name: 'x', child_segments: [leaf('a')] },
       },
       {
         operation_type: 'Create',
-        params: { audience_type: 'FLEXIBLE', name: 'x', segments: group('AND', [leaf('a', { lookback_window: 3 })]) },
+        params: { audience_type: 'FLEXIBLE', name: 'x', child_segments: [leaf('a', { lookback_window: 3 })] },
       },
-      { operation_type: 'Create', params: { audience_type: 'FLEXIBLE', name: 'x' } },
+      // ads-api.md 4.4: child_segments is the required field; segments (the root object) is optional.
+      {
+        operation_type: 'Create',
+        params: { audience_type: 'FLEXIBLE', name: 'x', segments: group('AND', [leaf('a')]) },
+      },
       { operation_type: 'Update', params: { name: 'y' } },
       { operation_type: 'Delete', params: { custom_audience_id: 'abc' } },
     ]);
@@ -165,10 +169,10 @@ describe('custom audience batch (spec 8: 10 items)', () => {
       message: 'must be one of FLEXIBLE, MOBILE_AUDIENCE',
     });
     expect(r.itemErrors[3]![0]).toMatchObject({
-      param: 'segments',
-      message: 'at child_segments[0].lookback_window: must be one of 1, 7, 14, 30 (days)',
+      param: 'child_segments',
+      message: 'at [0].lookback_window: must be one of 1, 7, 14, 30 (days)',
     });
-    expect(r.itemErrors[4]![0]).toMatchObject({ param: 'segments', code: 'MISSING_PARAMETER' });
+    expect(r.itemErrors[4]![0]).toMatchObject({ param: 'child_segments', code: 'MISSING_PARAMETER' });
     expect(r.itemErrors[5]![0]).toMatchObject({ param: 'custom_audience_id', code: 'MISSING_PARAMETER' });
     expect(r.itemErrors[6]).toEqual([]);
   });

@@ -20,6 +20,7 @@ import { STREAM_ENDPOINTS } from '../../src/contract/stream.js';
 import { WEBHOOK_ENDPOINTS } from '../../src/contract/webhooks.js';
 import { buildSubscription } from '../../src/commands/activity/subscriptions/create.js';
 import { subscriptionsDelete } from '../../src/commands/activity/subscriptions/delete.js';
+import { subscriptionsList } from '../../src/commands/activity/subscriptions/list.js';
 import { subscriptionsUpdate } from '../../src/commands/activity/subscriptions/update.js';
 import { activityStream } from '../../src/commands/activity/stream.js';
 import { unsubscribeRun } from '../../src/commands/account-activity/unsubscribe.js';
@@ -62,7 +63,6 @@ const CONTRACT: Record<string, Record<string, Endpoint>> = {
 
 /** Endpoints the sandbox serves that take no parameter (beyond credentials). */
 const TAKE_NONE = [
-  'GET /2/webhooks', // the app's webhooks, all of them
   'POST /2/account_activity/replay/webhooks/:id/subscriptions/all', // 410 Gone, whatever it is sent
   'GET /2/tweets/search/webhooks', // the app's stream links
   'GET /2/tweets/search/stream/webhooks',
@@ -265,6 +265,16 @@ const CASES: Case[] = [
     sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://hooks.example.org:8443/x' }],
   },
   {
+    what: "webhook URL with the scheme's own port (:443)",
+    cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://hooks.example.org:443/x' })],
+    sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://hooks.example.org:443/x' }],
+  },
+  {
+    what: 'activity subscriptions page token under 16 characters',
+    cli: ['--cursor', (t) => subscriptionsList(t.ctx, { cursor: 'abc' })],
+    sandbox: ['pagination_token', 'GET', '/2/activity/subscriptions?pagination_token=abc'],
+  },
+  {
     what: 'webhook URL on a private host',
     cli: ['webhook URL', (t) => webhooksCreate(t.ctx, { url: 'https://10.1.2.3/x' })],
     sandbox: ['url', 'POST', '/2/webhooks', { url: 'https://10.1.2.3/x' }],
@@ -438,8 +448,13 @@ async function signedFetch(method: string, path: string, body?: unknown): Promis
 /** What the sandbox answers an ads request with: the first error's message. */
 async function adsSays(method: string, path: string, body?: unknown): Promise<{ status: number; detail: string }> {
   const res = await signedFetch(method, path, body);
-  const j = (await res.json()) as { errors?: Array<{ message?: string }> };
-  return { status: res.status, detail: j.errors?.[0]?.message ?? JSON.stringify(j) };
+  // A refused operation of a batch is an item of operation_errors (at its index), the request's own an item of errors.
+  const j = (await res.json()) as {
+    errors?: Array<{ message?: string }>;
+    operation_errors?: Array<Array<{ message?: string }>>;
+  };
+  const item = j.operation_errors?.find((e) => e.length > 0)?.[0];
+  return { status: res.status, detail: j.errors?.[0]?.message ?? item?.message ?? JSON.stringify(j) };
 }
 
 /** Both sides' words after their subjects: the CLI names the flag, the service the wire field. */
@@ -650,7 +665,7 @@ describe("the signed-in user's reads: /2/users/me and the v1.1 account reads", (
     expect(res.status).toBe(400);
     const v = validate(OAUTH2_ENDPOINTS.me, { query: { 'user.fields': 'created_at,nope' } });
     expect(j.detail).toBe(messageOf(v!, 'service'));
-    expect(j.detail).toMatch(/^user\.fields value \[nope\] is not one of \[affiliation,/);
+    expect(j.detail).toMatch(/^user\.fields value \[nope\] is not one of \[confirmed_email,/);
     expect((await signedFetch('GET', '/2/users/me?user.fields=created_at&user.fields=url')).status).toBe(200);
   });
 
@@ -746,7 +761,7 @@ describe('media upload: `media upload` and the upload endpoints refuse the same 
       }
     ).data.id;
     expect(await said('POST', `/2/media/upload/${id}/append`, { segment_index: 1000, media: 'AAAA' })).toBe(
-      'segment_index must be a whole number from 0 to 999 (got "1000")',
+      'segment_index must be a whole number from 0 to 999 (got 1000)',
     );
     expect(await said('POST', '/2/media/upload', { command: 'STATUS' })).toBe(
       'command must be INIT or APPEND or FINALIZE (got "STATUS")',

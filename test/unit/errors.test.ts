@@ -17,6 +17,18 @@ describe('errorFromResponse: the three error shapes of platform-notes.md', () =>
     expect(e.exitCode).toBe(3);
     expect(e.hint).toMatch(/cached/);
   });
+  it('an ads batch refused by an item: operation_errors, the item named by its position', () => {
+    const e = errorFromResponse(400, {
+      operation_errors: [
+        [],
+        [{ code: 'INVALID_PARAMETER', message: 'operation 1: users must be a non-empty array', parameter: 'users' }],
+      ],
+    });
+    expect([e.code, e.parameter]).toEqual(['INVALID_PARAMETER', 'users']);
+    expect(e.message).toBe(
+      'item 2: operation 1: users must be a non-empty array (HTTP 400, code INVALID_PARAMETER, parameter users)',
+    );
+  });
   it('v2 problem form', () => {
     const e = errorFromResponse(400, {
       title: 'Invalid Request',

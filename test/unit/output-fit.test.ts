@@ -247,11 +247,12 @@ describe('lists that stop after one page', () => {
   it('--cursor starts where the hint said; activity subscriptions take --cursor too', async () => {
     const reg = new HttpRegistry();
     reg.register(
-      route('GET', '/2/activity/subscriptions', { query: { pagination_token: 'p2' } }),
+      route('GET', '/2/activity/subscriptions', { query: { pagination_token: 'p2p2p2p2p2p2p2p2' } }),
       json({ data: [{ subscription_id: '3' }], meta: { next_token: 'p3' } }),
     );
     const t = tc({ tty: { stderr: true }, transport: reg });
-    await t.run(['activity', 'subscriptions', 'list', '--cursor', 'p2', '--fields', 'subscription_id']);
+    // A page token is at least 16 characters (the service refuses a shorter one; so does the CLI).
+    await t.run(['activity', 'subscriptions', 'list', '--cursor', 'p2p2p2p2p2p2p2p2', '--fields', 'subscription_id']);
     expect(t.stdout()).toBe('3\n');
     expect(t.stderr()).toBe('more results: --all, or --cursor p3\n');
     reg.verify();

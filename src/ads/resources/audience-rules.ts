@@ -154,15 +154,52 @@ export function leavesWithoutNegate(root: unknown): string[] {
   return out;
 }
 
-/** The batch item rule over `segments` (runs after the parameters themselves parsed). */
-export const segmentsRule: Rule = (v) => {
-  if (v.segments === undefined) return undefined;
-  const p = checkSegments(v.segments);
-  if (!p) return undefined;
-  // "segments at child_segments[1].lookback_window: must be one of 1, 7, 14, 30 (days)"
-  const at = p.path === 'segments' ? '' : `at ${p.path.slice('segments.'.length)}: `;
-  return { param: 'segments', code: 'INVALID_PARAMETER', message: `${at}${p.message}` };
-};
+/**
+ * The batch item rule over `child_segments` (ads-api.md 4.4: required on Create, an array of
+ * segments, each a leaf or a group) and the optional `segments` root (an object with
+ * boolean_operator and child_segments); at most 10 leaves across both. Runs after the parameters
+ * themselves parsed.
+ */
+export function flexibleRule(o: { childRequired: boolean }): Rule {
+  return (v) => {
+    if (v.child_segments === undefined) {
+      if (o.childRequired)
+        return { param: 'child_segments', code: 'INVALID_PARAMETER', message: 'is required (an array of segments)' };
+    } else {
+      const kids = checkChildSegments(v.child_segments);
+      if (kids) return { param: 'child_segments', code: 'INVALID_PARAMETER', message: kids };
+    }
+    if (v.segments !== undefined) {
+      const p = checkSegments(v.segments);
+      // "segments at child_segments[1].lookback_window: must be one of 1, 7, 14, 30 (days)"
+      if (p) {
+        const at = p.path === 'segments' ? '' : `at ${p.path.slice('segments.'.length)}: `;
+        return { param: 'segments', code: 'INVALID_PARAMETER', message: `${at}${p.message}` };
+      }
+    }
+    const leaves = flexibleLeaves(v).length;
+    if (leaves > MAX_FLEXIBLE_LEAVES)
+      return {
+        param: 'child_segments',
+        code: 'INVALID_PARAMETER',
+        message: `and segments must hold at most ${MAX_FLEXIBLE_LEAVES} custom audiences (leaf segments), got ${leaves}`,
+      };
+    return undefined;
+  };
+}
+
+/** The words after `child_segments` for a list of segments that breaks the rules, or undefined. */
+function checkChildSegments(kids: unknown): string | undefined {
+  if (!Array.isArray(kids) || kids.length === 0) return 'must be a non-empty array of segments';
+  const p = checkSegments({ boolean_operator: 'AND', child_segments: kids });
+  if (!p || p.path === 'segments') return undefined; // the leaf count is judged across both
+  return `at ${p.path.slice('segments.child_segments'.length)}: ${p.message}`;
+}
+
+/** Every leaf of a flexible audience: those of child_segments, then those of segments. */
+export function flexibleLeaves(v: { child_segments?: unknown; segments?: unknown }): string[] {
+  return [...segmentLeaves({ child_segments: v.child_segments }), ...segmentLeaves(v.segments)];
+}
 
 // ---- audience estimates (spec 4.3: targeting_criteria with at least one primary criterion) ----
 

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import type { OperationDef, ResourceDef } from '../resource-types.js';
 import { commonList, p, withDeleted } from '../params.js';
 import { batchOp, createOp, customOp, deleteOp, getOp, listOp, resource, updateOp } from '../ops.js';
-import { AUDIENCE_BATCH_MAX, AUDIENCE_TYPES, OPERATOR_TYPES, segmentsRule, targetingRule } from './audience-rules.js';
+import { AUDIENCE_BATCH_MAX, AUDIENCE_TYPES, OPERATOR_TYPES, flexibleRule, targetingRule } from './audience-rules.js';
 
 const CAS = '/accounts/:account_id/custom_audiences';
 const CA = `${CAS}/:custom_audience_id`;
@@ -27,14 +27,18 @@ const AUDIENCE_COLUMNS = [
   'deleted',
 ];
 
-const segmentsParam = (required: boolean) =>
+// ads-api.md 4.4: child_segments is the required field (an array of segments), segments the
+// optional one (an object with boolean_operator and child_segments).
+const childSegmentsParam = (required: boolean) =>
+  p.json('child_segments', z.array(z.unknown(), { error: 'must be an array of segments' }), {
+    required,
+    help: 'the segments: [{"custom_audience_id","negate":false,...}, {"boolean_operator","child_segments":[...]}]',
+  });
+const segmentsParam = () =>
   p.json(
     'segments',
     z.record(z.string(), z.unknown(), { error: 'must be an object with boolean_operator and child_segments' }),
-    {
-      required,
-      help: 'the root segment: {"boolean_operator","child_segments":[...]}',
-    },
+    { help: 'a root segment: {"boolean_operator","child_segments":[...]}' },
   );
 
 const customAudiences = resource({
@@ -92,9 +96,10 @@ const customAudiences = resource({
             p.enumOf('audience_type', AUDIENCE_TYPES, { required: true }),
             p.str('name', { required: true, min: 1 }),
             p.str('description'),
-            segmentsParam(true),
+            childSegmentsParam(true),
+            segmentsParam(),
           ],
-          rules: [segmentsRule],
+          rules: [flexibleRule({ childRequired: true })],
         },
         Update: {
           params: [
@@ -102,9 +107,10 @@ const customAudiences = resource({
             p.enumOf('audience_type', AUDIENCE_TYPES),
             p.str('name', { min: 1 }),
             p.str('description'),
-            segmentsParam(false),
+            childSegmentsParam(false),
+            segmentsParam(),
           ],
-          rules: [segmentsRule],
+          rules: [flexibleRule({ childRequired: false })],
         },
         Delete: { params: [p.id('custom_audience_id', { required: true })] },
       },

@@ -6,6 +6,8 @@ import type { SandboxOps } from '../../ads/resource-types.js';
 import { parseIsoTime } from '../../contract/time.js';
 import type { Behaviour } from './behaviour.js';
 import { listOf, listOrUndefined } from '../../contract/guards.js';
+import { longId } from '../../ads/rules/cards.js';
+import { twitterDate } from './creatives.js';
 
 function lineItem(ops: SandboxOps, id: unknown): Record<string, unknown> {
   return ops.find('line_items', String(id), { parameter: 'line_item_id' });
@@ -70,6 +72,40 @@ function unknownPost(ops: SandboxOps, tweetId: string): never {
   return ops.fail(404, 'NOT_FOUND', message, 'tweet_ids');
 }
 
+/** The author of a post the sandbox knows (the post store, or a post made with `ads tweets create`). */
+function authorOf(ops: SandboxOps, tweetId: string): string | undefined {
+  const p = ops.collection('posts').get(tweetId) ?? ops.collection('tweets').get(tweetId);
+  const id = p?.author_id ?? p?.user_id;
+  return id === undefined ? undefined : String(id);
+}
+
+/**
+ * ads-api.md 5: a RETWEETS_ONLY user's post promoted by its id is promoted as a nullcasted
+ * repost made for it, whose tweet_id differs from the one given: its id, or undefined for a
+ * FULL user's post (promoted as it is).
+ */
+function repostOf(ops: SandboxOps, tweetId: string): string | undefined {
+  const author = authorOf(ops, tweetId);
+  const promotable = [...ops.collection('promotable_users').values()].find(
+    (u) => u.account_id === ops.accountId && !u.deleted && String(u.user_id) === author,
+  );
+  if (promotable?.promotable_user_type !== 'RETWEETS_ONLY') return undefined;
+  const original = ops.collection('posts').get(tweetId) ?? ops.collection('tweets').get(tweetId);
+  const now = ops.nowMs();
+  let id = longId(now);
+  while (ops.collection('tweets').has(id) || ops.collection('posts').has(id)) id = longId(now);
+  ops.collection('tweets').set(id, {
+    id,
+    account_id: ops.accountId,
+    user_id: ops.account?.user_ids !== undefined ? listOf(ops.account.user_ids)[0] : ops.userId,
+    text: `RT: ${String(original?.text ?? '')}`,
+    nullcast: true,
+    retweeted_status_id: tweetId,
+    created_at: twitterDate(now),
+  });
+  return id;
+}
+
 export const PROMOTED_TWEETS: Behaviour = {
   hooks: {
     // Spec 3: after the parent line item is deleted a promoted post stays deleted=false but
@@ -96,11 +132,18 @@ export const PROMOTED_TWEETS: Behaviour = {
         total_count: ids.length,
         request: { params: { ...ops.path, ...ops.values, tweet_ids: ids.map((x) => BigInt(x)) } },
       });
-      return ids.map(
-        (tweetId) =>
-          existing.find((e) => e.tweet_id === tweetId) ??
-          ops.insert({ line_item_id: li.id, tweet_id: tweetId, entity_status: 'ACTIVE', approval_status: 'ACCEPTED' }),
-      );
+      return ids.map((asked) => {
+        const same = existing.find((e) => e.tweet_id === asked || e._reposted_from === asked);
+        if (same) return same;
+        const repost = repostOf(ops, asked);
+        return ops.insert({
+          line_item_id: li.id,
+          tweet_id: repost ?? asked,
+          entity_status: 'ACTIVE',
+          approval_status: 'ACCEPTED',
+          ...(repost ? { _reposted_from: asked } : {}),
+        });
+      });
     },
   },
 };

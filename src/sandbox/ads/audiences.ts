@@ -89,19 +89,29 @@ function checkUniqueName(ops: SandboxOps, name: unknown, accountId: unknown, exc
   }
 }
 
-/** Every leaf of a flexible audience must be an audience this account may target. */
-function checkLeaves(ops: SandboxOps, segments: unknown): void {
-  for (const id of segmentLeaves(segments)) {
-    const aud = ops.collection('custom_audiences').get(id);
-    const usable = aud && !aud.deleted && (aud.account_id === ops.accountId || grantOf(ops, id, ops.accountId));
-    if (!usable)
-      ops.fail(
-        400,
-        'INVALID_PARAMETER',
-        `segments: custom audience ${id} does not exist or is not owned by or shared with account ${ops.accountId}`,
-        'segments',
-      );
-  }
+/** child_segments as stored: each segment with the spec's defaults written in. */
+function segmentList(v: unknown): unknown[] {
+  return Array.isArray(v) ? v.map(withSegmentDefaults) : [];
+}
+
+/** Every leaf of a flexible audience (child_segments and segments) must be an audience this account may target. */
+function checkLeaves(ops: SandboxOps, v: { child_segments?: unknown; segments?: unknown }): void {
+  const places: Array<[string, unknown]> = [
+    ['child_segments', { child_segments: v.child_segments }],
+    ['segments', v.segments],
+  ];
+  for (const [param, root] of places)
+    for (const id of segmentLeaves(root)) {
+      const aud = ops.collection('custom_audiences').get(id);
+      const usable = aud && !aud.deleted && (aud.account_id === ops.accountId || grantOf(ops, id, ops.accountId));
+      if (!usable)
+        ops.fail(
+          400,
+          'INVALID_PARAMETER',
+          `${param}: custom audience ${id} does not exist or is not owned by or shared with account ${ops.accountId}`,
+          param,
+        );
+    }
 }
 
 function isImmutable(e: Record<string, unknown>): boolean {
@@ -220,9 +230,10 @@ export const CUSTOM_AUDIENCES: Behaviour = {
       entity.is_owner = true; // the creating account owns it (reads recompute it per account)
       if (ops.values.audience_type !== undefined) {
         // A batch Create: a flexible (or mobile) combination of existing audiences.
-        checkLeaves(ops, ops.values.segments);
+        checkLeaves(ops, ops.values);
         entity.audience_type = ops.values.audience_type;
-        entity.segments = withSegmentDefaults(ops.values.segments);
+        entity.child_segments = segmentList(ops.values.child_segments);
+        entity.segments = ops.values.segments === undefined ? null : withSegmentDefaults(ops.values.segments);
         entity.audience_size = null; // not a list of users: the service sizes it later (not shown)
       } else {
         entity.audience_size = 0;
@@ -235,10 +246,9 @@ export const CUSTOM_AUDIENCES: Behaviour = {
       if (entity.audience_type !== before.audience_type)
         ops.fail(400, 'INVALID_PARAMETER', 'audience_type cannot change', 'audience_type');
       checkUniqueName(ops, ops.values.name, before.account_id, String(before.id));
-      if (ops.values.segments !== undefined) {
-        checkLeaves(ops, ops.values.segments);
-        entity.segments = withSegmentDefaults(ops.values.segments);
-      }
+      if (ops.values.child_segments !== undefined || ops.values.segments !== undefined) checkLeaves(ops, ops.values);
+      if (ops.values.child_segments !== undefined) entity.child_segments = segmentList(ops.values.child_segments);
+      if (ops.values.segments !== undefined) entity.segments = withSegmentDefaults(ops.values.segments);
     },
   },
 };

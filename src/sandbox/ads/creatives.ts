@@ -15,6 +15,7 @@ import {
 } from '../../ads/rules/cards.js';
 import type { Behaviour } from './behaviour.js';
 import { libraryItem } from './media-library.js';
+import { accountFeatures } from './accounts.js';
 import { listOf, stringOrUndefined } from '../../contract/guards.js';
 
 type Rec = Record<string, unknown> & { id: string };
@@ -448,6 +449,9 @@ export const TWEETS: Behaviour = { ops: { create: createTweet } };
 
 // ---- poll cards ----
 
+/** ads-api.md 4.1: a poll with media_key needs this feature on the account. */
+const MEDIA_POLLS_FEATURE = 'PROMOTED_MEDIA_POLLS';
+
 export const POLL_CARDS: Behaviour = {
   hooks: {
     deleteMode: 'hard',
@@ -458,6 +462,13 @@ export const POLL_CARDS: Behaviour = {
       entity.card_type = 'TEXT_POLLS';
       const key = stringOrUndefined(ops.values.media_key);
       if (key) {
+        if (!accountFeatures(ops.account).includes(MEDIA_POLLS_FEATURE))
+          ops.fail(
+            400,
+            'INVALID_PARAMETER',
+            `media_key: media polls are a beta that needs the account feature ${MEDIA_POLLS_FEATURE}`,
+            'media_key',
+          );
         const m = libraryItem(ops, key, 'media_key');
         if (m.media_type === 'IMAGE') {
           // Spec 4.1: an image at least 800 px wide with width:height 1.91:1.
@@ -530,6 +541,10 @@ function findPost(ops: SandboxOps, type: string, tid: string): Record<string, un
   for (const e of ops.collection('scheduled_tweets').values()) if (e.tweet_id === tid && mine(e)) return e;
   const posted = mine(ops.collection('tweets').get(tid));
   if (posted) return posted;
+  // A post of the sandbox's store (the seeded ones, post.create events) by a user of the account.
+  const stored = ops.collection('posts').get(tid);
+  if (stored && listOf(ops.account?.user_ids).includes(String(stored.author_id)))
+    return { text: stored.text, card_uri: null };
   // A post promoted on the account (promoted_tweets took its id): published, its text unknown here.
   for (const e of ops.collection('promoted_tweets').values())
     if (e.tweet_id === tid && mine(e)) return { text: '', card_uri: null };
@@ -585,6 +600,19 @@ function shapeConversation(entity: Record<string, unknown>, ops: SandboxOps): vo
 export const CONVERSATION_CARDS: Behaviour = {
   hooks: {
     deleteMode: 'hard',
+    // Every optional field is in every answer, null until set (thank_you_url included).
+    keys: [
+      'second_cta',
+      'second_cta_tweet',
+      'third_cta',
+      'third_cta_tweet',
+      'fourth_cta',
+      'fourth_cta_tweet',
+      'poster_media_key',
+      'thank_you_url',
+      'title',
+      'unlocked_video_media_key',
+    ],
     create(entity, ops) {
       entity.card_uri = `card://${entity.id}`;
       entity.card_type = 'VIDEO_CONVERSATION';

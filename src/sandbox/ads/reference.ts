@@ -7,6 +7,7 @@ import { PLACEMENTS_BY_PRODUCT, PRODUCT_TYPES } from '../../ads/resources/line-i
 import { isoSeconds, parseIsoTime } from '../../contract/time.js';
 import type { Behaviour } from './behaviour.js';
 import { listOf } from '../../contract/guards.js';
+import { LOCATIONS } from './targeting-data.js';
 
 type Row = Record<string, unknown> & { id: string };
 const fixed = (rows: Row[]) => (now: string) =>
@@ -129,6 +130,17 @@ function insights(ops: SandboxOps): Row[] {
       'start_time',
     );
   if (to <= from) ops.fail(400, 'INVALID_PARAMETER', 'start_time must be before end_time (default now)', 'start_time');
+  // ads-api.md 4.2: the insights are scoped to one country; location is a country's targeting value.
+  if (v.location !== undefined) {
+    const place = LOCATIONS.find((l) => l.targeting_value === v.location);
+    if (place?.location_type !== 'COUNTRIES')
+      ops.fail(
+        400,
+        'INVALID_PARAMETER',
+        `location must be the targeting value of a country (location_type COUNTRIES)${place ? `, not of ${String(place.location_type)} (${String(place.name)})` : ''}`,
+        'location',
+      );
+  }
   const step = v.granularity === 'HOUR' ? 3600_000 : 24 * 3600_000;
   const buckets: number[] = [];
   for (let t = from; t < to; t += step) buckets.push(t);

@@ -10,7 +10,10 @@ import {
   checkV2Input,
   notFound,
   ok,
+  pageStart,
+  pageToken,
   problem,
+  problemBody,
   queryOf,
   type Reply,
   type SReq,
@@ -108,13 +111,15 @@ function checkEventAuth(req: SReq, eventType: string): void {
     throw OAUTH1_PERMISSIONS();
 }
 
-/** The filter's shape (an object of known fields); its values are validate()'s to check. */
-function checkFilter(v: unknown): Filter {
-  if (!isRecord(v)) throw invalid('filter is required (an object)', 'filter');
-  const f = v;
-  for (const k of Object.keys(f))
-    if (!isOneOf(L.filterFields, k)) throw invalid(`unknown filter field ${k}`, `filter.${k}`);
-  return f as Filter;
+/** The filter validate() has passed (an object of known fields), narrowed. */
+function filterOf(v: unknown): Filter {
+  const f = isRecord(v) ? v : {};
+  const direction = isOneOf(L.directions, f.direction) ? f.direction : undefined;
+  return {
+    ...(typeof f.user_id === 'string' ? { user_id: f.user_id } : {}),
+    ...(typeof f.keyword === 'string' ? { keyword: f.keyword } : {}),
+    ...(direction ? { direction } : {}),
+  };
 }
 
 function view(s: SubscriptionRec): Record<string, unknown> {
@@ -162,8 +167,8 @@ function owned(app: SandboxApp, req: SReq, id: string | undefined): Subscription
 function createSubscription(app: SandboxApp, req: SReq): Reply {
   const b = req.json();
   if (!isRecord(b)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  const filter = checkFilter(b.filter);
   checkV2Input(E.createSubscription, { body: b });
+  const filter = filterOf(b.filter);
   const eventType = canonicalEventType(String(b.event_type))!;
   checkEventAuth(req, eventType);
   if (b.webhook_id !== undefined) ownedWebhook(app, req, b.webhook_id);
@@ -193,18 +198,13 @@ function listSubscriptions(app: SandboxApp, req: SReq): Reply {
   const mine = [...subs(app).values()]
     .filter((s) => s.app_key === req.auth.appKey)
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-  const token = req.query.get('pagination_token');
-  let start = 0;
-  if (token !== null) {
-    start = /^\d+$/.test(token) ? Number(token) : NaN;
-    if (!Number.isInteger(start) || start > mine.length)
-      throw invalid('pagination_token is not valid', 'pagination_token', token);
-  }
+  const start = pageStart(req.query.get('pagination_token'), mine.length);
   const page = mine.slice(start, start + n);
-  const next = start + n < mine.length ? String(start + n) : undefined;
+  const next = start + n < mine.length ? pageToken(start + n) : undefined;
+  // meta as recorded (total_subscriptions), and the 16-character token of the next page.
   return ok({
     data: page.map(view),
-    meta: { total_subscriptions: mine.length, result_count: page.length, ...(next ? { next_token: next } : {}) },
+    meta: { total_subscriptions: mine.length, ...(next ? { next_token: next } : {}) },
   });
 }
 
@@ -213,16 +213,9 @@ function updateSubscription(app: SandboxApp, req: SReq): Reply {
   const s = owned(app, req, req.params.id);
   const b = req.json();
   if (!isRecord(b)) throw problem(400, 'Invalid Request', 'the body must be a JSON object');
-  const keys = Object.keys(b);
-  // additionalProperties: false: event_type and filter cannot change (delete and re-create).
-  for (const k of keys)
-    if (k !== 'tag' && k !== 'webhook_id')
-      throw invalid(
-        `${k} cannot be updated: only tag and webhook_id can (delete and re-create the subscription to change ${k})`,
-        k,
-      );
-  if (keys.length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
+  // additionalProperties: false (the contract): event_type and filter cannot change.
   checkV2Input(E.updateSubscription, { path: req.params, body: b });
+  if (Object.keys(b).length === 0) throw invalid('give tag and/or webhook_id to update', 'tag');
   if (b.webhook_id !== undefined) {
     try {
       ownedWebhook(app, req, b.webhook_id);
@@ -282,6 +275,16 @@ function openStream(app: SandboxApp, req: SReq): Reply {
   if (end !== undefined && end <= (start ?? now - minutes * 60_000))
     throw invalid('end_time must be after start_time (or after now)', 'end_time', req.query.get('end_time'));
   const appKey = req.auth.appKey!;
+  const open = [...streams(app).values()].filter((c) => c.app_key === appKey).length;
+  if (open >= L.streamConnections)
+    // The platform's streaming connection problem (the filtered stream answers it the same way).
+    throw problemBody({
+      title: 'ConnectionException',
+      detail: `This stream has ${open} connections open already, the most it allows (${L.streamConnections}).`,
+      connection_issue: 'TooManyConnections',
+      type: 'https://api.x.com/2/problems/streaming-connection',
+      status: 429,
+    });
   return {
     status: 200,
     headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-cache' },

@@ -1,12 +1,12 @@
 // /_sandbox/*: loopback-only controls for tests, demos and CI pipelines; the state dump and the
 // request log also take the sandbox app's key (server.ts checkAdminKey).
-import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
 import { parseDuration } from '../../contract/time.js';
 import { checkV2Input, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
 import { canonicalEventType } from '../../contract/activity.js';
 import { SANDBOX_ADMIN_ENDPOINTS as E } from '../../contract/sandbox-admin.js';
 import { saveSnapshot } from '../snapshot.js';
+import { randomDigits } from '../state.js';
 import { stringOrUndefined, isRecord } from '../../contract/guards.js';
 
 /** Longest a `GET /_sandbox/logs?wait_ms=` holds the request open. */
@@ -64,7 +64,8 @@ async function triggerEvent(app: SandboxApp, req: SReq): Promise<Reply> {
   const body = obj(req.json());
   checkV2Input(E.events, { body });
   const ev = {
-    event_uuid: crypto.randomUUID(),
+    // A numeric string, as the platform's ActivityEventId (OpenAPI 2.167: ^[0-9]{1,19}$).
+    event_uuid: randomDigits(19),
     event_type: canonicalEventType(String(body.event_type))!,
     user_id: stringOrUndefined(body.user_id),
     payload: isRecord(body.payload) ? body.payload : {},

@@ -4,6 +4,7 @@
 import type { SandboxApp } from '../app.js';
 import { SandboxError, ok, type Reply, type SReq } from '../http.js';
 import { adsId } from '../state.js';
+import type { RateState } from '../ratelimit.js';
 import { RESOURCES } from '../../ads/resources.js';
 import { BEHAVIOURS } from '../ads/index.js';
 import { withBehaviour } from '../ads/behaviour.js';
@@ -28,6 +29,17 @@ function fail(status: number, code: string, message: string, parameter?: string,
     status,
     body: { errors: [{ code, message, ...(parameter ? { parameter } : {}) }], request: { params } },
   });
+}
+
+/** The rate-limit headers of one category's count (an ads read also has the x-account- form). */
+function rateHeadersOf(rl: RateState, method: string): Record<string, string> {
+  const h: Record<string, string> = {};
+  for (const prefix of method === 'GET' ? ['x-rate-limit-', 'x-account-rate-limit-'] : ['x-rate-limit-']) {
+    h[`${prefix}limit`] = String(rl.limit);
+    h[`${prefix}remaining`] = String(rl.remaining);
+    h[`${prefix}reset`] = String(rl.reset);
+  }
+  return h;
 }
 
 /** The ads error objects of a SandboxError thrown by a handler or hook. */
@@ -84,6 +96,25 @@ export function installResources(app: SandboxApp, resources: ResourceDef[]): voi
   }
 }
 
+/**
+ * Batches and JSON-body endpoints take JSON only (ads-api.md: "JSON"): a body sent under another
+ * content type (text/plain, a form) is refused, as the service refuses it, not read as JSON.
+ */
+function requireJsonType(req: SReq, echo: Record<string, unknown>): void {
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/json')
+    fail(
+      400,
+      'INVALID_PARAMETER',
+      `the request body must be sent as application/json (got ${type ? type : 'no content type'})`,
+      undefined,
+      echo,
+    );
+}
+
 function rawParams(op: OperationDef, req: SReq): Record<string, unknown> {
   if (op.body === 'json') {
     const b = req.json();
@@ -133,22 +164,33 @@ function handle(app: SandboxApp, r: ResourceDef, op: OperationDef, req: SReq): R
       fail(403, 'ACCOUNT_NOT_FOUND', `account ${accountId} was deleted`, 'account_id', echo);
   }
 
+  if (op.kind === 'batch' || op.body === 'json') requireJsonType(req, echo);
   const raw = op.kind === 'batch' ? {} : rawParams(op, req);
   const { values, violations } = validateParams(op.params, raw, op.rules, { nowMs: app.clock.now() });
   Object.assign(echo, values);
   if (violations.length) throw new SandboxError({ status: 400, body: errorBody(violations, echo) });
 
   // Spec 2.1: requests with with_total_count have their own limit of 200 per 15 minutes.
+  // The answer carries that category's headers, the 429 included: a client following them sees
+  // the limit that counted the request, not the plentiful read limit.
   if (values.with_total_count === true) {
     const rl = app.rates.take('ads-total-count', `${req.auth.appKey ?? ''}:${userId}`, Date.now());
+    pending.headers = { ...pending.headers, ...rateHeadersOf(rl, req.method) };
     if (rl.exceeded)
-      fail(
-        429,
-        'TOO_MANY_REQUESTS',
-        'Rate limit exceeded for requests with with_total_count',
-        'with_total_count',
-        echo,
-      );
+      throw new SandboxError({
+        status: 429,
+        headers: pending.headers,
+        body: {
+          errors: [
+            {
+              code: 'TOO_MANY_REQUESTS',
+              message: 'Rate limit exceeded for requests with with_total_count',
+              parameter: 'with_total_count',
+            },
+          ],
+          request: { params: echo },
+        },
+      });
   }
 
   const id = r.idParam ? req.params[r.idParam] : undefined;

@@ -4,7 +4,7 @@
 // The batch is all-or-nothing: every operation is checked before any is applied.
 import type { IncomingMessage } from 'node:http';
 import type { SandboxApp } from '../app.js';
-import { adsError, checkV2Input, ok, type SReq } from '../http.js';
+import { SandboxError, adsError, checkV2Input, ok, type SReq } from '../http.js';
 import { slotKey, type Entity } from '../state.js';
 import { DigestSet, parseDigest } from '../digest-set.js';
 import { ScannedBatch, UploadScanner } from '../upload-scan.js';
@@ -114,6 +114,16 @@ function bad(message: string, parameter?: string): never {
   throw adsError(400, AdsCode.InvalidParameter, message, parameter);
 }
 
+/**
+ * An item-level failure: `operation_errors` holds one list per operation of the request and
+ * the failure sits at its operation's index (ads-api.md 7); request-level ones stay in `errors`.
+ */
+function badAt(at: { i: number; n: number }, message: string, parameter?: string): never {
+  const operation_errors: Array<Array<Record<string, unknown>>> = Array.from({ length: at.n }, () => []);
+  operation_errors[at.i]!.push({ code: AdsCode.InvalidParameter, message, ...(parameter ? { parameter } : {}) });
+  throw new SandboxError({ status: 400, body: { operation_errors } });
+}
+
 /** Checks the caller may act on the account: it must list the user (ads-api.md section 5). */
 function accountFor(req: SReq, app: SandboxApp): Entity {
   const acct = app.state.collection('accounts').get(req.params.account_id!);
@@ -157,12 +167,12 @@ function scanFor(kind: Kind) {
 }
 
 /** A scanned body as checked: each operation (type, times), in order, as the JSON path checks them. */
-function checkedScan(b: ScannedBatch, checkOperation: (op: unknown) => void): Checked {
-  for (const op of b.ops) {
+function checkedScan(b: ScannedBatch, checkOperation: (op: unknown, at: { i: number; n: number }) => void): Checked {
+  for (const [i, op] of b.ops.entries()) {
     const params: Record<string, unknown> = {};
     if (op.effectiveAt !== undefined) params.effective_at = JSON.parse(op.effectiveAt);
     if (op.expiresAt !== undefined) params.expires_at = JSON.parse(op.expiresAt);
-    checkOperation({ operation_type: op.del ? 'Delete' : 'Update', params });
+    checkOperation({ operation_type: op.del ? 'Delete' : 'Update', params }, { i, n: b.ops.length });
   }
   const ops = b.ops.map((op) => ({ del: op.del, from: op.from, to: op.to, other: [] }));
   return { ops, words: b.words, types: b.types, total: b.total };
@@ -174,9 +184,9 @@ function checkedScan(b: ScannedBatch, checkOperation: (op: unknown) => void): Ch
  */
 function operationChecker(kind: Kind, now: number) {
   const e = UPLOAD_ENDPOINTS[kind === 'do_not_reach_lists' ? 'do_not_reach_list' : 'custom_audience'];
-  return (op: unknown) => {
+  return (op: unknown, at: { i: number; n: number }) => {
     const v = validate(e, { body: op }, { now });
-    if (v) bad(messageOf(v, 'service'), v.label ?? v.name);
+    if (v) badAt(at, messageOf(v, 'service'), v.label ?? v.name);
   };
 }
 
@@ -202,26 +212,28 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
   const out: Checked = { ops: [], words: new Uint32Array(total * 8), types: new Uint8Array(total), total: 0 };
   let simple = 0;
   ops.forEach((op, i) => {
-    if (!op || typeof op !== 'object') bad(`operation ${i} must be an object`);
+    const at = { i, n: ops.length };
+    if (!op || typeof op !== 'object') badAt(at, `operation ${i} must be an object`);
     // A list has no named fields: it fails on operation_type (validate()).
-    checkOperation(op);
+    checkOperation(op, at);
     const o = isRecord(op) ? op : {};
     // A list of params has no named fields: it fails on users below.
     const p = isRecord(o.params) ? o.params : {};
     const users = p.users;
-    if (!Array.isArray(users) || users.length === 0) bad(`operation ${i}: users must be a non-empty array`, 'users');
+    if (!Array.isArray(users) || users.length === 0)
+      badAt(at, `operation ${i}: users must be a non-empty array`, 'users');
     const from = simple;
     const other: string[] = [];
     for (let u = 0; u < users.length; u++) {
       const user: unknown = users[u];
-      if (!isRecord(user)) bad(`operation ${i}, user ${u}: must be an object`, 'users');
+      if (!isRecord(user)) badAt(at, `operation ${i}, user ${u}: must be an object`, 'users');
       let k1 = '';
       let nk = 0;
       for (const k in user) {
         if (nk++ === 0) k1 = k;
         else break;
       }
-      if (nk === 0) bad(`operation ${i}, user ${u}: no identifier`, 'users');
+      if (nk === 0) badAt(at, `operation ${i}, user ${u}: no identifier`, 'users');
       // The common shape, one hashed value of one type: parsed straight into the digest buffer.
       if (nk === 1) {
         const k = k1;
@@ -242,17 +254,19 @@ function checkBatch(req: SReq, app: SandboxApp, kind: Kind): Checked {
       const parts: string[] = [];
       for (const k of Object.keys(user)) {
         if (!allowed.has(k))
-          bad(
+          badAt(
+            at,
             `operation ${i}, user ${u}: unknown identifier type "${k}"${kind === 'do_not_reach_lists' ? ' (do-not-reach lists take email and phone_number)' : ''}`,
             k,
           );
         const vals = user[k];
         if (!Array.isArray(vals) || vals.length === 0)
-          bad(`operation ${i}, user ${u}: ${k} must be a non-empty array of strings`, k);
+          badAt(at, `operation ${i}, user ${u}: ${k} must be a non-empty array of strings`, k);
         for (const v of vals) {
-          if (typeof v !== 'string') bad(`operation ${i}, user ${u}: ${k} values must be strings`, k);
+          if (typeof v !== 'string') badAt(at, `operation ${i}, user ${u}: ${k} values must be strings`, k);
           if (k === UNHASHED_TYPE ? v.length === 0 : !HASHED.test(v)) {
-            bad(
+            badAt(
+              at,
               `operation ${i}, user ${u}: ${k} values must be SHA-256 hashed (64 lowercase hex characters) after normalization`,
               k,
             );

@@ -200,6 +200,22 @@ export function uploadWhole(
   return u;
 }
 
+/**
+ * The fields of a v2 APPEND as validate() reads them: multipart parts (media as its bytes, the
+ * rest as text) or the JSON object (media in base64), every field kept.
+ */
+function appendBody(req: SReq): Record<string, unknown> {
+  const parts = parseMultipart(req);
+  if (parts) {
+    const b: Record<string, unknown> = {};
+    for (const [k, v] of parts) b[k] = k === 'media' ? v : v.toString('utf8');
+    return b;
+  }
+  const j = req.json();
+  if (!isRecord(j)) throw invalid('the body must be a JSON object');
+  return j;
+}
+
 /** multipart/form-data fields (binary-safe): name -> bytes. */
 export function parseMultipart(req: SReq): Map<string, Buffer> | undefined {
   const ctype = String(req.headers['content-type'] ?? '');
@@ -251,23 +267,20 @@ export function install(app: SandboxApp): void {
   r.serve(MEDIA_ENDPOINTS.initialize, (req) => {
     const b = req.json();
     if (!isRecord(b)) throw invalid('the body must be a JSON object');
+    checkV2Input(MEDIA_ENDPOINTS.initialize, { body: b });
     const u = initUpload(app, req.auth.userId ?? '', initFieldsOf(b), invalid);
     return ok({ data: { id: u.id, media_key: u.media_key, expires_after_secs: INIT_EXPIRES_SECS } });
   });
 
   r.serve(MEDIA_ENDPOINTS.append, (req) => {
     checkV2Input(MEDIA_ID_PATH, { path: req.params });
+    const body = appendBody(req);
+    checkV2Input(MEDIA_ENDPOINTS.append, { path: req.params, body });
     const u = live(app, req.params.id, req.auth.userId ?? '');
     if (u.finalized) throw invalid(`media ${u.id} is finalized: no more segments`, 'media_id');
-    const parts = parseMultipart(req);
-    if (parts) {
-      appendSegment(u, parts.get('segment_index')?.toString('utf8'), parts.get('media'), invalid);
-    } else {
-      const j = req.json();
-      const b = isRecord(j) ? j : null;
-      const index = b && b.segment_index !== undefined ? String(b.segment_index) : undefined;
-      appendSegment(u, index, b && typeof b.media === 'string' ? Buffer.from(b.media, 'base64') : undefined, invalid);
-    }
+    const m = body.media;
+    const bytes = Buffer.isBuffer(m) ? m : typeof m === 'string' ? Buffer.from(m, 'base64') : undefined;
+    appendSegment(u, String(body.segment_index), bytes, invalid);
     return ok({ data: { expires_at: Math.floor(u.expires_ms / 1000) } });
   });
 

@@ -218,14 +218,15 @@ function refresh(app: SandboxApp, client: OAuth2Client, get: (k: string) => stri
   return tokenReply(app, client, rt.userId, rt.scopes);
 }
 
-/** `user.fields` (a comma list, repeated keys too), checked by the contract (validate()). */
+/**
+ * `user.fields`, `expansions` and `post.fields` (comma lists; a key given twice has its values
+ * joined), checked by the contract (validate()); the user fields asked for.
+ */
 function userFields(req: SReq): string[] {
-  const asked = req.query
-    .getAll('user.fields')
-    .flatMap((v) => v.split(','))
-    .filter(Boolean);
-  if (req.query.has('user.fields')) checkV2Input(E.me, { query: { 'user.fields': asked.join(',') } });
-  return asked;
+  const query: Record<string, string> = {};
+  for (const name of new Set(req.query.keys())) query[name] = req.query.getAll(name).join(',');
+  checkV2Input(E.me, { query });
+  return (query['user.fields'] ?? '').split(',').filter(Boolean);
 }
 
 /** The contract's check of a token-endpoint form, answered in the platform's OAuth 2.0 shape. */

@@ -3,11 +3,18 @@
 // and `post.create` events matched against the rules and delivered (with edit history) to every
 // linked webhook, signed like every delivery.
 import type { SandboxApp, SandboxEvent } from '../app.js';
-import { checkV2Input, notFound, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
+import { checkV2Input, notFound, ok, pageStart, pageToken, problem, queryOf, type Reply, type SReq } from '../http.js';
 import { collectionKey, digitsFor, randomDigits, type Entity } from '../state.js';
 import { deliver, onWebhookDeleted, ownedWebhook, validWebhook, webhooks } from './webhooks.js';
 import { matchRule, ruleProblem } from '../../webhooks/rule-match.js';
-import { LINK_FIELD_PARAMS, RULES_PER_APP, STREAM_ENDPOINTS as E, STREAM_RULE } from '../../contract/stream.js';
+import {
+  LINK_FIELD_PARAMS,
+  RULES_PAGE,
+  RULES_PER_APP,
+  STREAM_ENDPOINTS as E,
+  STREAM_RULE,
+  deletesAll,
+} from '../../contract/stream.js';
 import { messageOf, validate } from '../../contract/params.js';
 import { isNumericId } from '../../contract/ids.js';
 import { isRecord } from '../../contract/guards.js';
@@ -65,14 +72,18 @@ function posts(app: SandboxApp): Map<string, PostRec> {
 
 const view = (r: RuleRec) => ({ id: r.id, value: r.value, ...(r.tag !== undefined ? { tag: r.tag } : {}) });
 
-/** GET /2/tweets/search/stream/rules: the app's rules (ids= picks some). */
+/** GET /2/tweets/search/stream/rules: the app's rules (ids= picks some), max_results a page. */
 function listRules(app: SandboxApp, req: SReq): Reply {
   checkV2Input(E.listRules, { query: queryOf(req) });
   const ids = req.query.get('ids')?.split(',').filter(Boolean);
   const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey && (!ids || ids.includes(x.id)));
+  const max = Number(req.query.get('max_results') ?? RULES_PAGE.default);
+  const start = pageStart(req.query.get('pagination_token'), mine.length);
+  const page = mine.slice(start, start + max);
+  const next = start + max < mine.length ? pageToken(start + max) : undefined;
   return ok({
-    ...(mine.length ? { data: mine.map(view) } : {}),
-    meta: { sent: app.clock.iso(), result_count: mine.length },
+    ...(page.length ? { data: page.map(view) } : {}),
+    meta: { sent: app.clock.iso(), result_count: page.length, ...(next ? { next_token: next } : {}) },
   });
 }
 
@@ -85,6 +96,8 @@ function changeRules(app: SandboxApp, req: SReq): Reply {
   const mine = [...rules(app).values()].filter((x) => x.app_key === req.auth.appKey);
   const sent = app.clock.iso();
   if (change.add !== undefined) return addRules(app, req.auth.appKey!, mine, change.add, { dry, sent });
+  // delete_all=true: every rule of the app goes (with the ids or values named, if any).
+  if (deletesAll(queryOf(req))) return deleteRules(app, mine, { ids: mine.map((x) => x.id) }, { dry, sent });
   return deleteRules(app, mine, change.delete!, { dry, sent });
 }
 

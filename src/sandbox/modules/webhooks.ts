@@ -4,7 +4,7 @@
 // replay jobs. Activity subscriptions and filtered-stream links deliver through `deliver()`.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
-import { checkV2Input, failure, ok, problem, type Reply, type SReq } from '../http.js';
+import { checkV2Input, failure, ok, problem, queryOf, type Reply, type SReq } from '../http.js';
 import { collectionKey, randomDigits, slotKey, type Entity } from '../state.js';
 import { hmacToken, signBody } from '../../webhooks/crypto.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
@@ -372,6 +372,7 @@ export function install(app: SandboxApp): void {
   const r = app.router;
   r.serve(E.create, (req) => createWebhook(app, req));
   r.serve(E.list, (req) => {
+    checkV2Input(E.list, { query: queryOf(req) });
     const mine = [...webhooks(app).values()].filter((w) => w.app_key === req.auth.appKey);
     return ok({ data: mine.map(publicView), meta: { result_count: mine.length } });
   });

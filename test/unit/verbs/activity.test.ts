@@ -111,6 +111,18 @@ describe('activity subscriptions list', () => {
   });
 });
 
+describe('activity subscriptions list --cursor', () => {
+  it('a page token the service would refuse (under 16 characters) is refused before sending, in its words', async () => {
+    const http = quiet();
+    const r = await exitOf(subscriptionsList(t.ctx, { cursor: 'c1' }));
+    expect([r.code, r.message]).toEqual([
+      2,
+      '--cursor must be a page token of at least 16 characters (got 2 characters)',
+    ]);
+    expect(http.requests).toEqual([]);
+  });
+});
+
 describe('activity subscriptions delete', () => {
   it('flags -> options: several ids', async () => {
     t = testContext();

@@ -258,13 +258,7 @@ describe('audiences permissions', () => {
 describe('audiences flexible create', () => {
   const spec = (name: string, extra: Record<string, unknown> = {}) => ({
     name,
-    segments: {
-      boolean_operator: 'AND',
-      child_segments: [
-        { custom_audience_id: 'ca1', negate: false, lookback_window: 30 },
-        { custom_audience_id: 'ca2' },
-      ],
-    },
+    child_segments: [{ custom_audience_id: 'ca1', negate: false, lookback_window: 30 }, { custom_audience_id: 'ca2' }],
     ...extra,
   });
 
@@ -287,7 +281,7 @@ describe('audiences flexible create', () => {
       { operation_type: 'Create', params: { audience_type: 'FLEXIBLE', ...spec('Buyers not churned') } },
     ]);
     expect(t.stderr()).toBe(
-      'warning: item 1: segments.child_segments[1] has no "negate": the spec\'s default is true, which EXCLUDES that audience; say "negate": false to include it\n',
+      'warning: item 1: child_segments[1] has no "negate": the spec\'s default is true, which EXCLUDES that audience; say "negate": false to include it\n',
     );
   });
 
@@ -335,22 +329,21 @@ describe('audiences flexible create', () => {
       [Array.from({ length: 11 }, (_, i) => spec(`F${i}`)), /the batch must hold at most 10 items \(got 11\)/],
       [
         spec('Big', {
-          segments: {
-            boolean_operator: 'OR',
-            child_segments: Array.from({ length: 11 }, () => ({ custom_audience_id: 'ca1', negate: false })),
-          },
+          child_segments: Array.from({ length: 11 }, () => ({ custom_audience_id: 'ca1', negate: false })),
         }),
-        /item 1 \(Create\): segments must hold at most 10 custom audiences \(leaf segments\), got 11/,
+        /item 1 \(Create\): child_segments and segments must hold at most 10 custom audiences \(leaf segments\), got 11/,
       ],
       [
-        spec('Lb', {
-          segments: { boolean_operator: 'AND', child_segments: [{ custom_audience_id: 'ca1', lookback_window: 3 }] },
-        }),
-        /segments at child_segments\[0\]\.lookback_window: must be one of 1, 7, 14, 30/,
+        spec('Lb', { child_segments: [{ custom_audience_id: 'ca1', lookback_window: 3 }] }),
+        /child_segments at \[0\]\.lookback_window: must be one of 1, 7, 14, 30/,
       ],
       [
         spec('NoOp', { segments: { child_segments: [{ custom_audience_id: 'ca1' }] } }),
         /segments at boolean_operator: is required when child_segments is non-empty/,
+      ],
+      [
+        { name: 'RootOnly', segments: { boolean_operator: 'AND', child_segments: [{ custom_audience_id: 'ca1' }] } },
+        /item 1 \(Create\): child_segments is required/,
       ],
       [spec('T', { audience_type: 'WEB' }), /audience_type must be one of FLEXIBLE, MOBILE_AUDIENCE/],
       ['{nope', /--file: the flexible audience spec is not valid JSON/],

@@ -131,6 +131,24 @@ describe('stream rules delete, list, counts', () => {
   });
 });
 
+describe('stream rules list', () => {
+  it('follows next_token to the last page (the service answers at most 1000 rules a page)', async () => {
+    const http = new HttpRegistry()
+      .register(
+        route('GET', RULES, { query: { pagination_token: '00000000000003e8' } }),
+        json({ data: [{ id: '8', value: 'dogs' }], meta: { result_count: 1 } }),
+      )
+      .register(
+        route('GET', RULES),
+        json({ data: [{ id: '7', value: 'cats' }], meta: { result_count: 1, next_token: '00000000000003e8' } }),
+      );
+    t = testContext({ transport: http, globals: { output: 'jsonl' } });
+    await rulesList(t.ctx);
+    http.verify();
+    expect(t.stdout()).toBe('{"id":"7","value":"cats"}\n{"id":"8","value":"dogs"}\n');
+  });
+});
+
 describe('stream webhooks link, unlink, list', () => {
   it('flags -> options: each field set flag', async () => {
     t = testContext();

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { ACTIVITY_ENDPOINTS as E, SUBSCRIPTION_LIMITS as L } from '../../../contract/activity.js';
+import { checkInput } from '../../../core/check-input.js';
 import { declare } from '../../define.js';
 import { SUBSCRIPTION_COLUMNS, SUBSCRIPTION_ENDPOINTS } from './shape.js';
 import { authHelp, chooseAuth } from '../../v2-auth.js';
@@ -32,6 +33,8 @@ export function register(parent: Command, runF = subscriptionsList): void {
 export async function subscriptionsList(ctx: Context, o: ListOptions): Promise<void> {
   const { paginate, parseLimit } = await import('../../../core/paginate.js');
   const limit = parseLimit(o.limit);
+  // A page token the service would refuse is refused before sending, in its words.
+  if (o.cursor !== undefined) checkInput(E.listSubscriptions, { query: { pagination_token: o.cursor } });
   const auth = await chooseAuth(ctx, o.auth, SUBSCRIPTION_ENDPOINTS.list);
   const http = await ctx.http();
   const state = { flag: '--cursor' };

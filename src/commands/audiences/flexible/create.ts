@@ -32,7 +32,7 @@ export function register(parent: Command, runF = flexibleCreate): void {
       {
         flags: '--file <path>',
         description:
-          'the spec: one audience {"name","segments":{...}}, an array of them, or the batch body; - for stdin',
+          'the spec: one audience {"name","child_segments":[...]}, an array of them, or the batch body; - for stdin',
         required: true,
       },
       DRY_RUN_OPTION,
@@ -43,7 +43,7 @@ export function register(parent: Command, runF = flexibleCreate): void {
 
 /**
  * The spec file of `flexible create`: the batch body itself (an array of {operation_type,
- * params}), or one or more bare audiences ({name, segments, ...}), which become Create items
+ * params}), or one or more bare audiences ({name, child_segments, segments?, ...}), which become Create items
  * with audience_type FLEXIBLE unless they say otherwise.
  */
 export function flexibleItems(spec: unknown): unknown[] {
@@ -74,7 +74,11 @@ export async function flexibleCreate(ctx: Context, o: FlexibleCreateOptions): Pr
       const it = item as BatchItem;
       if (it.operation_type === 'Update')
         await refuseFlexible(ctx, String(it.params?.custom_audience_id), `--file: item ${i + 1} (Update)`);
-      for (const path of leavesWithoutNegate(it.params?.segments)) {
+      const paths = [
+        ...leavesWithoutNegate({ child_segments: it.params?.child_segments }).map((x) => x.slice('segments.'.length)),
+        ...leavesWithoutNegate(it.params?.segments),
+      ];
+      for (const path of paths) {
         ctx.io.warn(
           `item ${i + 1}: ${path} has no "negate": the spec's default is true, which EXCLUDES that audience; say "negate": false to include it`,
         );

@@ -13,14 +13,21 @@ export function register(parent: Command, runF = rulesList): void {
   });
 }
 
-/** GET /2/tweets/search/stream/rules */
+/** GET /2/tweets/search/stream/rules, every page (max_results, 1000 by default, a page; then next_token). */
 export async function rulesList(ctx: Context): Promise<void> {
   const http = await ctx.http();
-  const res = await http.request<{ data?: Array<Record<string, unknown>> }>({
-    method: E.listRules.method,
-    path: E.listRules.path,
-    auth: 'app',
-  });
+  const rules: Array<Record<string, unknown>> = [];
+  let token: string | undefined;
+  do {
+    const res = await http.request<{ data?: Array<Record<string, unknown>>; meta?: { next_token?: string } }>({
+      method: E.listRules.method,
+      path: E.listRules.path,
+      auth: 'app',
+      ...(token !== undefined ? { query: { pagination_token: token } } : {}),
+    });
+    rules.push(...(res.data.data ?? []));
+    token = res.data.meta?.next_token;
+  } while (token !== undefined);
   const { printList } = await import('../../../core/output.js');
-  await printList(ctx.io, await ctx.output(), res.data.data ?? [], { columns: COLUMNS, knownFields: COLUMNS });
+  await printList(ctx.io, await ctx.output(), rules, { columns: COLUMNS, knownFields: COLUMNS });
 }
