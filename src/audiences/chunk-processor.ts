@@ -477,7 +477,7 @@ function csvEmails(b: Buffer, cfg: ProcessorConfig, r: ChunkResult, spares?: Arr
         } else if (blank && !(cellBlank(b, pos + 1, close) && cellBlank(b, close + 1, close + 1 + tail))) blank = false;
       } else {
         if (dl < pos) dl = orLen(b.indexOf(d, pos), len);
-        j = dl < nl ? dl : nl;
+        j = Math.min(dl, nl);
         if (cell === want) {
           vs = pos;
           ve = j;

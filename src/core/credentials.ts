@@ -4,7 +4,7 @@
 import { OAUTH_ENDPOINTS } from '../contract/oauth.js';
 import type { Clock } from './clock.js';
 import { resolveCredentials, secretsOf, type Credentials, type Profile } from './config.js';
-import { AuthError, XctlError, errnoCode, errorMessage } from './errors.js';
+import { AuthError, errnoCode, errorMessage } from './errors.js';
 import type { HttpClient } from './http.js';
 import type { IO } from './io.js';
 import type { Profiles } from './profiles.js';
