@@ -95,10 +95,14 @@ function readCache(file) {
   }
 }
 
-/** Writes every chunk's compiled code (a new file renamed over the old); drops older builds'. */
+/**
+ * Writes every chunk's compiled code, keeping the data of chunks this run did not load (a new
+ * file renamed over the old); drops older builds' files.
+ */
 function writeCache(c) {
   try {
-    const parts = [...compiled].map(([name, script]) => [name, script.createCachedData()]);
+    const kept = [...cached].filter(([name]) => !compiled.has(name));
+    const parts = kept.concat([...compiled].map(([name, script]) => [name, script.createCachedData()]));
     const header = Buffer.from(JSON.stringify(Object.fromEntries(parts.map(([n, d]) => [n, d.length]))), 'latin1');
     const size = Buffer.alloc(4);
     size.writeUInt32LE(header.length);

@@ -119,6 +119,27 @@ describe('code cache', () => {
     );
   });
 
+  it("a call that loads other chunks adds theirs to the command's file and keeps the rest", async () => {
+    const home = fresh();
+    const cache = path.join(home, 'cc');
+    const file = path.join(cache, `${prefix}config.list.v8`);
+    // The table renderer and jq are chunks of their own, loaded for `-o table` and `--jq` only.
+    expect((await run(cache, home, ['config', 'list', '-o', 'table'])).code).toBe(0);
+    const table = Object.keys(chunksIn(file));
+    expect((await run(cache, home, ['config', 'list', '--jq', '.'])).code).toBe(0);
+    const both = Object.keys(chunksIn(file));
+    expect(both).toEqual(expect.arrayContaining(table));
+    expect(both.length).toBeGreaterThan(table.length);
+    // Each call now runs from the file: it is not written again.
+    const before = fs.statSync(file);
+    for (const argv of [
+      ['-o', 'table'],
+      ['--jq', '.'],
+    ])
+      expect((await run(cache, home, ['config', 'list', ...argv])).code).toBe(0);
+    expect(fs.statSync(file).mtimeMs).toBe(before.mtimeMs);
+  });
+
   it('runs from source when the cached data is garbage, and replaces it', async () => {
     const home = fresh();
     const cache = path.join(home, 'cc');
