@@ -9,6 +9,7 @@ export default defineConfig({
   test: {
     include: [
       'test/unit/**/*.test.ts',
+      'test/arch/**/*.test.ts',
       'test/e2e/**/*.test.ts',
       'test/browser/**/*.test.ts',
       'test/conformance/**/*.test.ts',

@@ -16,7 +16,7 @@ export default defineConfig({
       'test/unit/sha256x4.test.ts',
       'test/unit/docs-layout.test.ts',
       'test/unit/ads-contract-imports.test.ts',
-      'test/unit/import-graph.test.ts',
+      'test/arch/import-graph.test.ts',
     ],
     testTimeout: 60_000,
     pool: 'forks',

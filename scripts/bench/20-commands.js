@@ -199,25 +199,18 @@ function measure(bin, env, e, log) {
 }
 
 /**
- * A command's first call, three ways: with the cache off (the worst case: both scripts compiled
- * from source, nothing written), on a fresh machine (an empty cache folder: compiled from source,
- * and the command's cache written at exit), and when another command of its group was cached
- * before (bin/xctl.js borrows that command's data, then writes the command's own). Each timed
- * run gets its cache folder prepared outside the timing.
+ * A command's first call, two ways: with the cache off (the worst case: every script compiled
+ * from source, nothing written), and on a fresh machine (an empty cache folder: compiled from
+ * source, and the command's cache written at exit). Each timed run gets its cache folder
+ * prepared outside the timing.
  */
 function firstCalls(bin, env, e, log, c, t) {
   const node = process.execPath;
   const base = env.XCTL_COMPILE_CACHE;
-  // `webhooks crc` (no request) cached alone: what `webhooks list` can borrow.
-  const lender = `${base}-lender`;
-  fs.rmSync(lender, { recursive: true, force: true });
-  fs.mkdirSync(lender, { mode: 0o700 });
-  time(node, [bin, 'webhooks', 'crc', 'token'], { ...env, XCTL_COMPILE_CACHE: lender });
-  const folder = (fill) => () => {
+  const emptyFolder = () => {
     const d = `${base}-first`;
     fs.rmSync(d, { recursive: true, force: true });
     fs.mkdirSync(d, { mode: 0o700 });
-    if (fill) for (const n of fs.readdirSync(lender)) fs.copyFileSync(path.join(lender, n), path.join(d, n));
     return { ...env, XCTL_COMPILE_CACHE: d };
   };
   const ways = [
@@ -230,12 +223,7 @@ function firstCalls(bin, env, e, log, c, t) {
     {
       what: 'first call on a fresh machine (empty cache folder; includes writing its cache)',
       short: 'first call, empty cache folder',
-      prepare: folder(false),
-    },
-    {
-      what: 'first call after `webhooks crc` was cached (borrows its data; writes its own)',
-      short: 'first call, borrowing webhooks crc',
-      prepare: folder(true),
+      prepare: emptyFolder,
     },
   ];
   const rows = [];

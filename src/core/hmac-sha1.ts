@@ -2,7 +2,7 @@
 // request over a few hundred bytes. Loading node:crypto for it cost every signed command about
 // 4 ms (a dozen internal modules: ciphers, keys, X.509...), more than the whole signature.
 // Checked against node:crypto and RFC 2202's vectors (test/unit/hmac-sha1.test.ts).
-// node:crypto is loaded on first use in the bundle (scripts/bundle.js), here only without /dev/urandom.
+// node:crypto is called here only without /dev/urandom.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 

@@ -1,9 +1,8 @@
-// A stack trace in the sources' terms: frames in the bundle (dist/cli/main.cjs, minified) are
-// mapped through its source map, which the build writes beside it, to src/ file:line:column. A
-// frame naming a main.cjs of another checkout (V8's code cache keeps the name of the script
-// that wrote it) is mapped all the same: the build is the same one, by the cache's key.
+// A stack trace in the sources' terms: frames in the bundle (dist/cli/*.cjs, minified) are mapped
+// through the source map the build writes beside each script, to src/ file:line:column. A frame
+// naming a script of another checkout (V8's code cache keeps the name of the script that wrote
+// it) is mapped all the same: the build is the same one, by the cache's key.
 import fs from 'node:fs';
-// The default export: scripts/bundle.js loads node:module on first use, and a class cannot be.
 import nodeModule, { type SourceMap } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,12 +35,11 @@ export function mapStack(stack: string, mapFile: URL | string): string {
 }
 
 /**
- * `stack` with the frames of every script of the build mapped: main.cjs, and each command group's
- * script (group-NAME.cjs, scripts/bundle.js) that a frame names, each through its own map in
- * `dir` (dist/cli/).
+ * `stack` with the frames of every script of the build that a frame names (main.cjs, the chunks
+ * beside it: scripts/bundle.js) mapped, each through its own map in `dir` (dist/cli/).
  */
 export function mapBuildStack(stack: string, dir: URL): string {
-  let out = mapStack(stack, new URL('main.cjs.map', dir));
-  for (const g of new Set(out.match(/group-[a-z-]+\.cjs(?=:\d)/g))) out = mapStack(out, new URL(`${g}.map`, dir));
+  let out = stack;
+  for (const s of new Set(stack.match(/[\w-]+\.cjs(?=:\d)/g))) out = mapStack(out, new URL(`${s}.map`, dir));
   return out;
 }

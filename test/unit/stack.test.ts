@@ -37,7 +37,7 @@ beforeAll(async () => {
     logLevel: 'silent',
   });
   stack = execFileSync(process.execPath, [path.join(root, 'dist/cli/main.cjs')], { encoding: 'utf8' });
-  // The same program as a command group's script of its own (scripts/bundle.js).
+  // The same program as another script of the build (a chunk beside main.cjs, scripts/bundle.js).
   await build({
     absWorkingDir: root,
     entryPoints: ['src/main.ts'],
