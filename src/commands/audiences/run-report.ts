@@ -147,7 +147,8 @@ export async function withRunReport<T extends object>(
   const rejects = info.rejects ?? file.replace(/(\.html?)?$/i, '.rejects.csv');
   checkReportPath({ ...info, rejects: undefined, others: [...(info.others ?? []), file] }, rejects, '--report');
   const before = await audienceSize(ctx, info);
-  const samples: Sample[] = [];
+  // The run starts from nothing: a fast run (one full request) still draws a line to its end.
+  const samples: Sample[] = [{ ms: 0, read: 0, acknowledged: 0 }];
   ctx.io.progressSink = (s) => {
     samples.push({ ms: s.elapsedMs, read: s.read, acknowledged: s.acknowledged });
     if (samples.length > MAX_SAMPLES) for (let i = samples.length - 1; i > 0; i -= 2) samples.splice(i, 1);
