@@ -137,9 +137,6 @@ export const OAUTH2_ENDPOINTS = {
     op: 'getUsersMe',
     doc: 'the user a token belongs to; OAuth 2.0 user tokens per the scope table below',
     params: USERS_ME_PARAMS,
-    departures: [
-      "public_metrics carries tweet_count beside post_count: the platform answers it and tweepy's User reads it",
-    ],
     answer: '{"data":{id,name,username,...user.fields}}',
   }),
 } as const;

@@ -35,12 +35,11 @@ export function userV2(u: SandboxUser, fields: readonly string[]): Record<string
     location: 'Sandbox',
     profile_image_url: image(u),
     protected: false,
-    // tweet_count as the platform answers (tweepy reads it), post_count as the OpenAPI the XDKs
-    // are generated from requires it (the Python XDK refuses a reply without it).
+    // The OpenAPI specification's UserPublicMetrics (2.167): post_count is required (the Python
+    // XDK refuses a reply without it); the older tweet_count is not in it, so it is not answered.
     public_metrics: {
       followers_count: f.followers,
       following_count: f.following,
-      tweet_count: f.tweets,
       post_count: f.tweets,
       listed_count: f.listed,
       like_count: f.likes,

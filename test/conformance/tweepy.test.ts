@@ -111,7 +111,7 @@ describe.skipIf(!PYTHON)(`tweepy 4 against the sandbox${why}`, () => {
     expect(judged.get_me.created_at).toMatch(/^\d{4}-/);
     expect(judged.get_me.public_metrics).toMatchObject({
       followers_count: expect.any(Number),
-      tweet_count: expect.any(Number),
+      post_count: expect.any(Number),
     });
   });
 

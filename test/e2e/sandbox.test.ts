@@ -666,7 +666,6 @@ describe('items 8 and 13: users as the platform describes them; rate_limit_statu
       public_metrics: {
         followers_count: expect.any(Number),
         following_count: expect.any(Number),
-        tweet_count: expect.any(Number),
         post_count: expect.any(Number),
         listed_count: expect.any(Number),
       },
