@@ -16,6 +16,7 @@ import { parseJsonInput, readInputArg } from '../input.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 import { duplicateFromService, findByName, printDryRun } from './write-flags.js';
 import { isRecord } from '../../contract/guards.js';
+import { isoSeconds, parseRelativeTime } from '../../contract/time.js';
 
 interface Envelope {
   data?: unknown;
@@ -253,8 +254,13 @@ export async function runOperation(
     return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns, '--file', o.dryRun);
   const raw = { ...o.params };
   if (o.money && Object.keys(o.money).length) await applyMoney(ctx, op, o.money, raw);
-  for (const d of op.params)
+  for (const d of op.params) {
     if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
+    // `--start today-7d`: sent as the ISO time it stands for.
+    const rel =
+      d.kind === 'time' && raw[d.name] !== undefined ? parseRelativeTime(raw[d.name]!, ctx.clock.now()) : undefined;
+    if (rel !== undefined) raw[d.name] = isoSeconds(rel);
+  }
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
   if (violations.length) throw violationError(violations[0]!, op.params, raw);
   const limit = parseLimit(o.limit);

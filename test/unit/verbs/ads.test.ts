@@ -11,6 +11,7 @@ import { addOperation } from '../../../src/commands/ads/generate.js';
 import { positionalsOf, type OperationOptions } from '../../../src/commands/ads/run.js';
 import { HttpRegistry, json, route, text } from '../../helpers/http-registry.js';
 import { FakeClock, TEST_NOW, useTestContexts } from '../../helpers/test-context.js';
+import { isoSeconds, parseRelativeTime } from '../../../src/contract/time.js';
 import { exitCodeOf, refusal } from '../../helpers/ads.js';
 
 const tc = useTestContexts();
@@ -27,7 +28,12 @@ const CASES: Case[] = RESOURCES.filter((r) => r.home !== 'audiences').flatMap((r
   r.operations.map((op) => ({ r, op, words: [...(r.group ? [r.group] : []), r.noun, op.verb] })),
 );
 const name = (c: Case) => `${c.words.join(' ')} (${c.op.method} ${c.op.path})`;
-const sample = (key: string, d?: ParamDef) => sampleValue(key, d).replace(/^"(.*)"$/, '$1');
+/** The sample as sent: unquoted; a relative time (`today-6d`) as the ISO time it stands for. */
+const sample = (key: string, d?: ParamDef) => {
+  const v = sampleValue(key, d).replace(/^"(.*)"$/, '$1');
+  const rel = d?.kind === 'time' ? parseRelativeTime(v, TEST_NOW) : undefined;
+  return rel === undefined ? v : isoSeconds(rel);
+};
 /** Flags beyond the required ones a verb's cross-field rules ask for, by its words. */
 const EXTRA: Record<string, Record<string, string>> = {
   'line-items create': { ios_app_store_identifier: '333903271' },
