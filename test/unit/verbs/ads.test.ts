@@ -813,18 +813,19 @@ describe('list and get: exact piped and terminal output', () => {
     await t.run(['ads', 'campaigns', 'list', '--with-total-count']);
     expect(t.stdout()).toBe(
       [
-        '┌───────┬──────────────────────┬───────────────┬───────────────────────┐',
-        '│ id    │ name                 │ entity_status │ funding_instrument_id │',
-        '├───────┼──────────────────────┼───────────────┼───────────────────────┤',
-        '│ 8wku2 │ Spring sale          │ ACTIVE        │ lygyi                 │',
-        '│ 8wku3 │ Winter \\u001b[31mred │ PAUSED        │ lygyi                 │',
-        '└───────┴──────────────────────┴───────────────┴───────────────────────┘',
+        // issue 46: the budgets in currency units before the funding instrument's id
+        '┌───────┬──────────────────────┬───────────────┬──────────────┬──────────────┐',
+        '│ id    │ name                 │ entity_status │ daily_budget │ total_budget │',
+        '├───────┼──────────────────────┼───────────────┼──────────────┼──────────────┤',
+        '│ 8wku2 │ Spring sale          │ ACTIVE        │ 5.00 USD     │              │',
+        '│ 8wku3 │ Winter \\u001b[31mred │ PAUSED        │              │              │',
+        '└───────┴──────────────────────┴───────────────┴──────────────┴──────────────┘',
         '',
       ].join('\n'),
     );
     expect(t.stderr()).toBe(
       'total_count: 3\n' +
-        '(3 columns hidden: daily_budget_amount_local_micro, total_budget_amount_local_micro, created_at; ' +
+        '(2 columns hidden: funding_instrument_id, created_at; ' +
         'use -o json or --fields)\nmore results: --all, or --cursor c-2\n',
     );
   });
