@@ -88,6 +88,16 @@ function streamsOf(program: Command): Pick<IOStreams, 'stdout' | 'stderr'> {
   }
 }
 
+/**
+ * A commander error as xctl prints it: its "Did you mean" on the error's line; gh's `--paginate`
+ * pointing to xctl's `--all` (every page), where commander finds nothing close.
+ */
+export function commanderMessage(message: string): string {
+  return message
+    .replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')
+    .replace(/^(error: unknown option '--paginate')$/m, '$1 (did you mean --all? it follows every page)');
+}
+
 export function buildProgram(version: string): Command {
   const program = new Command('xctl');
   program
@@ -140,7 +150,7 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError('hint: run with --help for usage')
     // one line for the error (commander puts its "Did you mean" on a line of its own), one hint
     .configureOutput({
-      outputError: (str, write) => write(str.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')),
+      outputError: (str, write) => write(commanderMessage(str)),
       // Help (commander writes nothing else but --version here) fits the terminal, 80 columns when
       // unknown. Errors (writeErr) stay one line each.
       writeOut: (str) => {

@@ -151,11 +151,16 @@ audiences:
   it.each([
     [
       'audiences:\n  - name: A\n    source: a\n    type: emial\n',
-      'audiences.yaml:4: audiences[0].type: Invalid option: expected one of "email"|"phone_number"|"handle"|"twitter_id"|"device_id"',
+      'audiences.yaml:4: audiences[0].type: Invalid option: expected one of "email"|"phone_number"|"handle"|"twitter_id"|"device_id" (did you mean email?)',
     ],
     [
       'audiences:\n  - name: A\n    source: a\n    type: email\n    sauce: b\n',
-      'audiences.yaml:5: audiences[0]: Unrecognized key: "sauce"',
+      'audiences.yaml:5: audiences[0]: Unrecognized key: "sauce" (did you mean source?)',
+    ],
+    [
+      // issue 46: a mistyped key names the one meant
+      'audiences:\n  - name: A\n    sorce: a\n    type: email\n',
+      'audiences.yaml:3: audiences[0]: Unrecognized key: "sorce" (did you mean source?)',
     ],
     [
       'audiences:\n  - name: A\n    type: email\n',

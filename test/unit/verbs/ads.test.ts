@@ -996,3 +996,48 @@ describe('ads stats and stats jobs', () => {
     });
   });
 });
+
+// Issue 46 items 4-5: every missing or invalid flag in one refusal (as gh reports them), and an
+// enum value in another case taken for the one value it can only mean.
+describe('every problem with the flags at once; enums in any case', () => {
+  it('line-items create with nothing: the four required flags named in one run', async () => {
+    const err = await refusal(tc, ['ads', 'line-items', 'create']);
+    expect(err).toMatch(/^4 problems with the flags, nothing was sent:\n/);
+    for (const f of ['--campaign-id', '--objective', '--product-type', '--placements'])
+      expect(err).toContain(`\n  ${f} is required`);
+  });
+
+  it('a missing flag and an invalid one together, each with its rule and did-you-mean', async () => {
+    const err = await refusal(tc, [
+      'ads',
+      'line-items',
+      'create',
+      '--objective',
+      'WEBSITE_CLICK',
+      '--placements',
+      'ALL_ON_TWITTER',
+    ]);
+    expect(err).toMatch(/^3 problems with the flags, nothing was sent:\n/);
+    expect(err).toContain('\n  --campaign-id is required');
+    expect(err).toMatch(/\n {2}--objective .*\(got "WEBSITE_CLICK"\) \(did you mean --objective WEBSITE_CLICKS\?\)/);
+  });
+
+  it('--entity-status active is ACTIVE; --placements twitter_search,twitter_timeline is both', async () => {
+    const http = new HttpRegistry();
+    const t = tc({ transport: http, env: SANDBOX_ENV });
+    await t.run(['ads', 'campaigns', 'update', '8wku2', '--entity-status', 'paused', '--dry-run']);
+    expect(JSON.parse(t.stdout()).params).toMatchObject({ entity_status: 'PAUSED' });
+    const t2 = tc({ transport: http, env: SANDBOX_ENV });
+    await t2.run([
+      'ads',
+      'line-items',
+      'update',
+      '8v7jo',
+      '--placements',
+      'twitter_search,twitter_timeline',
+      '--dry-run',
+    ]);
+    expect(JSON.parse(t2.stdout()).params).toMatchObject({ placements: 'TWITTER_SEARCH,TWITTER_TIMELINE' });
+    expect(http.requests).toEqual([]);
+  });
+});
