@@ -551,9 +551,11 @@ async function guardedDiff(
     if (r.adoptedSize !== undefined && o.adopt) {
       summary.adopted_size = r.adoptedSize;
       summary.unreconciled = Math.max(0, r.adoptedSize - counts.members);
-      io.warn(
-        `--adopt: the audience held ${r.adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`,
-      );
+      // An empty audience (one apply just created) has nothing to adopt: nothing to say.
+      if (r.adoptedSize > 0)
+        io.warn(
+          `--adopt: the audience held ${r.adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`,
+        );
     }
     return counts;
   } catch (e) {

@@ -126,7 +126,9 @@ export class IO {
   info(text: string): void {
     if (!this.quiet) this.err(text);
   }
+  /** A warning on stderr; -q (only data and errors) silences it. */
   warn(text: string): void {
+    if (this.quiet) return;
     this.stderr.write(`${this.style('yellow', 'warning:')} ${this.safe(text)}\n`);
   }
 

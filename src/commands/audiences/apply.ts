@@ -5,7 +5,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { AuthError, InterruptedError, PartialError, PlanHasChanges, UsageError } from '../../core/errors.js';
+import {
+  type ApiError,
+  AuthError,
+  InterruptedError,
+  PartialError,
+  PlanHasChanges,
+  UsageError,
+} from '../../core/errors.js';
 import { effectiveFormat, printJson, printList } from '../../core/output.js';
 import { processAlive } from '../../core/file-lock.js';
 import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
@@ -222,6 +229,10 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   // A refusal is exit 2 as sync's guards are, whatever else was applied: running the same apply
   // again would refuse it again (a retry on 4 must not loop), the source or the limit must change.
   if (refused.length) throw refusedError(results, failed, refused);
+  // The service refused something for good (HTTP 400: a share_with account that is no ads
+  // account...): the same apply would fail again, so it is bad input (2) naming the field, not 4.
+  const permanent = failed.filter((r) => (r.cause as ApiError | undefined)?.status === 400);
+  if (permanent.length && permanent.length === failed.length) throw permanentError(results, permanent);
   // Nothing changed anywhere: the first failure says what is wrong, with its own exit code.
   const changed = results.some((r) => r.status === 'ok' && r.action !== 'none');
   if (!changed && causes.length === failed.length && causes.length) throw causes[0]!;
@@ -229,6 +240,24 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   throw new PartialError(`${failed.length} of ${results.length} audiences do not equal their sources: ${names}`, {
     hint: 'fix what is reported above and run the same apply again: interrupted syncs resume where they stopped',
   });
+}
+
+/** In the file's words: the service's parameter, and the key of audiences.yaml that sets it. */
+const FILE_KEY_OF: Record<string, string> = { granted_account_id: 'share_with', permission_level: 'share_with' };
+
+/** Audiences the service refused for good (HTTP 400): exit 2, the field named. */
+function permanentError(results: AudienceResult[], permanent: AudienceResult[]): UsageError {
+  const first = permanent[0]!.cause as ApiError;
+  const key = first.parameter ? FILE_KEY_OF[first.parameter] : undefined;
+  const field = first.parameter ? ` (${first.parameter}${key ? `: ${key} in the file` : ''})` : '';
+  return new UsageError(
+    `${permanent.length} of ${results.length} audiences refused by the service: ` +
+      permanent.map((r) => `"${r.name}": ${r.cause!.message}`).join('; '),
+    {
+      parameter: first.parameter,
+      hint: `the service refuses this every time: fix the file${field}, then run the same apply again`,
+    },
+  );
 }
 
 /** Audiences a guard refused (nothing sent for them), with what else did not finish. */
