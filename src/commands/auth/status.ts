@@ -34,7 +34,10 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
   const store = await ctx.store();
   const selected = await ctx.profileName();
   const profiles = store.profiles();
-  if (!(selected in profiles)) profiles[selected] = {};
+  // The selected profile's row even when it does not exist, but only with credentials from the
+  // environment: otherwise a "default" row would be a phantom (issue 46); the hint names a real one.
+  const envOnly = Object.keys(ENV_CREDENTIALS).some((k) => ctx.env[k]);
+  if (!(selected in profiles) && (envOnly || !Object.keys(profiles).length)) profiles[selected] = {};
   const envSet = Object.keys(ENV_CREDENTIALS).filter((k) => ctx.env[k]);
   // Everything in the environment that changes what xctl uses, credentials or not.
   const envOther = ['XCTL_PROFILE', 'XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_ACCOUNT_ID', 'XCTL_OUTPUT'].filter(
@@ -112,6 +115,17 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
       `environment also sets: ${envOther.map((k) => (k === 'XCTL_CONFIG_DIR' ? k : `${k}=${ctx.env[k]}`)).join(', ')}`,
     );
   if (!usable) {
+    const none = await ctx.profiles.unselected();
+    if (none) throw new CheckFailed(none.message, { hint: none.hint });
+    // Secrets in a keychain out of reach: say that, and how to reach it (issue 46).
+    if (secretsPlace(store, selected, profiles[selected] ?? {}) === 'keyring (unreachable)') {
+      try {
+        store.secrets.fill(selected, { ...profiles[selected] });
+      } catch (e) {
+        const x = e as { message?: string; hint?: string };
+        throw new CheckFailed(String(x.message), { hint: x.hint });
+      }
+    }
     throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
       hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
     });
