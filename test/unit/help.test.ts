@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import {
   buildProgram,
+  helpAll,
   loadGroups,
   GROUPS,
   namesBareGroup,
@@ -210,9 +211,38 @@ describe('help text', () => {
     expect(checked).toBeGreaterThan(200);
     expect(long).toEqual([]);
     const leaf = texts.get('ads campaigns list')!;
-    expect(leaf).toMatch(/\nGlobal Options:\n(.*\n)* {2}--profile <name>/);
+    // issue 46: the global options in one short paragraph below the root (--help-all: in full)
+    expect(leaf).toMatch(/\nGlobal options \(`--help-all` describes them\):\n {2}--profile, --json, --output, /);
+    expect(leaf).not.toContain('--profile <name>');
     expect(leaf).toMatch(/\nExamples:\n {2}\$ xctl ads campaigns list\n/);
     expect(texts.get('sandbox trigger')).toMatch(/Examples:\n {2}\$ xctl sandbox trigger profile\.update\.bio/);
+  });
+
+  // issue 46 item 10: help is short; --help-all has every global option; the root has examples;
+  // `ads stats --help` shows what its default verb takes
+  it('--help-all describes the global options; the root has examples; a default verb shows its flags', async () => {
+    const help = async (argv: string[], all = false) => {
+      const p = buildProgram('0.0.0-test', { helpAll: all });
+      await loadGroups(p, ['ads']);
+      attachExamples(p);
+      let out = '';
+      const wrap = (s: string) => void (out += s);
+      walk(p, (c) => {
+        c.configureOutput({ ...c.configureOutput(), writeOut: wrap, writeErr: wrap });
+        c.configureHelp({ ...c.configureHelp(), helpWidth: 80 });
+      });
+      await p.parseAsync(['node', 'xctl', ...argv]).catch(() => undefined);
+      return out;
+    };
+    const short = await help(['ads', 'campaigns', 'list', '--help']);
+    const full = await help(['ads', 'campaigns', 'list', '--help'], true);
+    expect(full).toMatch(/\nGlobal Options:\n(.*\n)* {2}--profile <name> +credential profile to use/);
+    expect(short.split('\n').length).toBeLessThan(full.split('\n').length - 25);
+    expect(helpAll(['ads', '--help-all'])).toEqual({ args: ['ads', '--help'], all: true });
+    const stats = (await help(['ads', 'stats', '--help'])).split('\n');
+    expect(stats.findIndex((l) => l.startsWith('Without a command, runs `query`'))).toBeLessThan(30);
+    const root = await help(['--help']);
+    expect(root).toMatch(/\nExamples:\n {2}\$ xctl sandbox start --configure /);
   });
 
   it('`help a b c` is `a b c --help`; a bare group asks for its help', () => {
