@@ -21,6 +21,7 @@ import {
   finalizePath,
   kindOfType,
   sniff,
+  bytesMatchType,
   type Category,
 } from '../../contract/media.js';
 import { checkInput } from '../../core/check-input.js';
@@ -194,6 +195,13 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     if (!mediaType)
       throw new UsageError(
         `<file>: cannot tell what ${path.basename(o.file)} is (png, jpeg, gif, webp, mp4, mov, webm...)`,
+        { flag: '<file>' },
+      );
+    // Named .png but not a PNG (a text file...): refused before a byte is sent (issue 46), as
+    // the service would refuse it after the whole upload.
+    if (stat.size > 0 && !bytesMatchType(head.subarray(0, Math.min(32, stat.size)), mediaType))
+      throw new UsageError(
+        `<file>: ${path.basename(o.file)} is named as ${mediaType} but its first bytes are not ${mediaType}'s: nothing was sent`,
         { flag: '<file>' },
       );
     const category =

@@ -138,6 +138,12 @@ describe('media upload: refused before sending (exit 2, nothing sent)', () => {
       /<file> must be at most 5 MB for tweet_image \(got 5\.0 MB\)/,
     ],
     ['text', (t) => [write(t, 'notes.txt', Buffer.from('hello'))], /cannot tell what notes.txt is/],
+    // issue 46: a text file named .png was uploaded before the service refused it
+    [
+      'text named .png',
+      (t) => [write(t, 'banner.png', Buffer.from('not a picture at all\n'))],
+      /banner\.png is named as image\/png but its first bytes are not image\/png's: nothing was sent/,
+    ],
     [
       'an image as tweet_video',
       (t) => [write(t, 'pic.png', png(10, 10)), '--category', 'tweet_video'],
