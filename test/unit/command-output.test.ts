@@ -248,7 +248,9 @@ describe('auth status', () => {
     );
     expect(piped.stderr()).toBe(
       `store: ${piped.configDir}/config.json (folder from XCTL_CONFIG_DIR)\n` +
-        'secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service\n' +
+        // issue 46: two lines within 80 columns, not one of 134
+        'secrets: new secrets go to the 0600 file; no OS keychain\n' +
+        '  (no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service)\n' +
         'environment overrides the profile "default": XCTL_API_KEY, XCTL_API_SECRET, XCTL_ACCESS_TOKEN, XCTL_ACCESS_TOKEN_SECRET, XCTL_BEARER_TOKEN\n' +
         'environment also sets: XCTL_CONFIG_DIR, XCTL_ACCOUNT_ID=acct1\n',
     );

@@ -152,7 +152,8 @@ function secretsNote(store: Store, rows: Rec[], env: Record<string, string | und
   if (p.keyring)
     return 'secrets: the OS keychain is available; new profiles keep their secrets there (`auth migrate` moves others)';
   const stuck = inKeyring ? '; the keyring profiles cannot be read now' : '';
-  return `secrets: new secrets go to the 0600 file; no OS keychain: ${p.why}${stuck}`;
+  // Two short lines (issue 46: one of 134 characters wrapped at 80): what, then why.
+  return `secrets: new secrets go to the 0600 file; no OS keychain${stuck}\n  (${p.why})`;
 }
 
 /** One cell for the OAuth 2.0 token: for whom, until when (or expired), and how many scopes. */
