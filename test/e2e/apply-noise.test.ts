@@ -30,6 +30,12 @@ describe('audiences apply: each warning once, -q silences them, a permanent refu
     expect(r.stderr).not.toContain('--adopt');
     expect(r.stderr).not.toContain('new.email.snapshot');
     expect(r.code, r.stderr).toBe(2);
+    // The members of C went in before its grant failed: its row says so (not "adds 0").
+    const c = r.stdout
+      .split('\n')
+      .find((l) => l.startsWith('C\t'))!
+      .split('\t');
+    expect([c[4], c[5]], r.stdout).toEqual(['failed', '2']);
     expect(r.stderr).toMatch(/error: 1 of 3 audiences refused by the service: "C": granted_account_id zzzzz/);
     expect(r.stderr).toMatch(
       /hint: the service refuses this every time: fix the file \(granted_account_id: share_with in the file\)/,

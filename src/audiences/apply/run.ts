@@ -168,9 +168,20 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
     );
     Object.assign(r, { adds: s.adds, removes: s.removes, acknowledged: s.acknowledged });
   }
-  if (spec.kind === 'custom_audience') await applyGrants(ctx, env, p, id, r);
+  if (spec.kind === 'custom_audience') {
+    try {
+      await applyGrants(ctx, env, p, id, r);
+    } catch (e) {
+      // The members went in: the failed row still says so (issue 46: "adds 0" after an upload).
+      if (e && typeof e === 'object') done.set(e, r);
+      throw e;
+    }
+  }
   return r;
 }
+
+/** What an audience had done when a later step of it failed, by the error. */
+const done = new WeakMap<object, AudienceResult>();
 
 async function prune(ctx: Context, env: ApplyEnv, p: AudiencePlan, r: AudienceResult): Promise<AudienceResult> {
   try {
@@ -206,9 +217,10 @@ export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[
         } catch (e) {
           const err = e as Error;
           ctx.io.warn(`${label(p)}: ${err.message}`);
+          const so = err && typeof err === 'object' ? done.get(err) : undefined;
           results.set(p, {
-            ...resultOf(p),
-            id: p.id,
+            ...(so ?? resultOf(p)),
+            id: so?.id ?? p.id,
             status: 'failed',
             error: err.message,
             cause: err,
