@@ -555,6 +555,7 @@ async function guardedDiff(
       if (r.adoptedSize > 0)
         io.warn(
           `--adopt: the audience held ${r.adoptedSize} members before this first sync; at least ${summary.unreconciled} of them are not in the file and stay (removals need a snapshot; later syncs remove only members they sent)`,
+          { evenQuiet: true },
         );
     }
     return counts;

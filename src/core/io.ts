@@ -126,9 +126,12 @@ export class IO {
   info(text: string): void {
     if (!this.quiet) this.err(text);
   }
-  /** A warning on stderr; -q (only data and errors) silences it. */
-  warn(text: string): void {
-    if (this.quiet) return;
+  /**
+   * A warning on stderr; -q (only data and errors) silences it, except one that says data was
+   * left as it is against what the input says (`evenQuiet`: sync --adopt's members kept).
+   */
+  warn(text: string, o: { evenQuiet?: boolean } = {}): void {
+    if (this.quiet && !o.evenQuiet) return;
     this.stderr.write(`${this.style('yellow', 'warning:')} ${this.safe(text)}\n`);
   }
 

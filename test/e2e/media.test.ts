@@ -125,8 +125,8 @@ describe('media upload', () => {
         child.stdout.on('data', (d) => (text += d));
         child.on('close', () => resolve(text));
       });
-      expect(out).toMatch(/\[#{24}\] 100% 4\.5 of 4\.5 MB/);
-      expect(out).toMatch(/\r\[#+-*\]/); // redrawn in place
+      expect(out).toMatch(/▕█{24}▏ 100% 4\.5 MB\/4\.5 MB/);
+      expect(out).toMatch(/\r▕█*░*▏/); // redrawn in place
       expect(out).toMatch(/media_key\s*│?\s*3_\d{19}/);
       const piped = await t.run(['media', 'upload', file]);
       expect(piped.stderr).toBe('');

@@ -120,16 +120,25 @@ function multipart(fields: Array<[string, string | Buffer]>): { body: Buffer; co
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** A one-line bar on a terminal; nothing elsewhere (the result line says it all). */
-function progressBar(ctx: Context, total: number): { update(done: number, note?: string): void; stop(): void } {
+/** 3.6 kB, 1.2 MB: what a small file is too (issue 46: a 3.6 KB image read "0.0 of 0.0 MB"). */
+export function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  return n < 1048576 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1048576).toFixed(1)} MB`;
+}
+
+/**
+ * A one-line bar on a terminal, drawn as the audience uploads draw theirs (`▕███░░░▏ 42%`);
+ * nothing elsewhere (the result line says it all).
+ */
+export function progressBar(ctx: Context, total: number): { update(done: number, note?: string): void; stop(): void } {
   const on = ctx.io.isStderrTTY && ctx.io.progressEnabled && !ctx.io.quiet;
   let last = 0;
-  const mb = (n: number) => (n / 1048576).toFixed(1);
   return {
     update(done, note) {
       if (!on) return;
       const frac = total ? done / total : 1;
-      const line = `[${'#'.repeat(Math.round(frac * 24)).padEnd(24, '-')}] ${String(Math.round(frac * 100)).padStart(3)}% ${mb(done)} of ${mb(total)} MB${note ? ` ${note}` : ''}`;
+      const full = Math.round(frac * 24);
+      const line = `▕${'█'.repeat(full)}${'░'.repeat(24 - full)}▏ ${String(Math.round(frac * 100)).padStart(3)}% ${humanBytes(done)}/${humanBytes(total)}${note ? ` · ${note}` : ''}`;
       ctx.io.stderr.write('\r' + line.padEnd(last));
       last = line.length;
     },

@@ -92,6 +92,15 @@ describe('media upload: the requests and the output', () => {
     );
   });
 
+  // issue 46 item 11: a small file reads in kB, in the audience uploads' bar style
+  it('on a terminal stderr: the bar as audience uploads draw it, small sizes in kB', async () => {
+    const t = tc({ transport: imageUpload(), tty: { stdout: false, stderr: true } });
+    await t.run(['media', 'upload', write(t, 'banner.png', png(1200, 628, 3600))]);
+    const lines = t.stderr().split('\r').filter(Boolean);
+    expect(lines[lines.length - 1]).toMatch(/^▕█{24}▏ 100% 3\.\d kB\/3\.\d kB *\n$/);
+    expect(t.stderr()).not.toContain('0.0 of 0.0 MB');
+  });
+
   it('a video with --add-to-library is amplify_video; STATUS is polled; the key goes to the library', async () => {
     const data = { id: ID, media_key: `13_${ID}` };
     const http = new HttpRegistry()
