@@ -12,7 +12,7 @@ import { HttpFactory, type HttpFlags } from './core/http-factory.js';
 import { OutputChoice, type OutputFlags } from './core/output-settings.js';
 import { Profiles } from './core/profiles.js';
 import { ADS_ID } from './contract/ids.js';
-import { KEYCHAIN_UNREACHABLE, RetryLaterError, UsageError } from './core/errors.js';
+import { KEYCHAIN_UNREACHABLE, RetryLaterError, UsageError, XctlError } from './core/errors.js';
 import type { OutputSettings } from './core/output.js';
 import { parseDeadline, withEnvGlobals } from './core/env-globals.js';
 
@@ -184,7 +184,7 @@ export class Context {
   async accountId(): Promise<string> {
     // A keychain out of reach is said as such (issue 46), not as a missing account.
     const inPassing = (e: unknown) => {
-      if ((e as { code?: unknown } | undefined)?.code === KEYCHAIN_UNREACHABLE) throw e;
+      if (e instanceof XctlError && e.code === KEYCHAIN_UNREACHABLE) throw e;
       return undefined;
     };
     const v = this.globals.account ?? this.env.XCTL_ACCOUNT_ID ?? (await this.profile().catch(inPassing))?.account_id;

@@ -88,6 +88,7 @@ export function parseDuration(
 }
 
 const RELATIVE = /^(now|today)(?:([+-])(\d{1,5})(m|h|d))?$/;
+const REL_UNIT_MS: Record<string, number> = { m: UNIT_MS.m, h: UNIT_MS.h, d: UNIT_MS.d };
 
 /**
  * A time relative to `nowMs`, as the CLI takes it wherever a time flag does (issue 46: examples
@@ -100,6 +101,6 @@ export function parseRelativeTime(s: string, nowMs: number): number | undefined 
   if (!m) return undefined;
   const base = m[1] === 'today' ? Math.floor(nowMs / 86_400_000) * 86_400_000 : nowMs;
   if (m[2] === undefined) return base;
-  const n = Number(m[3]) * UNIT_MS[m[4] as DurationUnit];
+  const n = Number(m[3]) * REL_UNIT_MS[m[4]!]!;
   return m[2] === '-' ? base - n : base + n;
 }

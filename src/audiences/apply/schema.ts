@@ -180,7 +180,7 @@ export async function loadApplyFile(file: string, fallbackAccount: () => Promise
       // An unknown key is on its own line: name that one.
       const where = i.code === 'unrecognized_keys' ? [...i.path, i.keys[0]!] : i.path;
       // A mistyped key or value: the closest known one (`sorce:` -> source, `type: emial` -> email).
-      const given = i.code === 'invalid_value' ? doc.getIn(i.path as unknown[]) : undefined;
+      const given = i.code === 'invalid_value' ? doc.getIn([...i.path]) : undefined;
       const near =
         i.code === 'unrecognized_keys'
           ? didYouMean(String(i.keys[0]), FILE_KEYS)

@@ -5,14 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import {
-  type ApiError,
-  AuthError,
-  InterruptedError,
-  PartialError,
-  PlanHasChanges,
-  UsageError,
-} from '../../core/errors.js';
+import { AuthError, InterruptedError, PartialError, PlanHasChanges, UsageError } from '../../core/errors.js';
 import { effectiveFormat, printJson, printList } from '../../core/output.js';
 import { processAlive } from '../../core/file-lock.js';
 import { USERS_PER_REQUEST } from '../../contract/audience-users.js';
@@ -231,7 +224,7 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   if (refused.length) throw refusedError(results, failed, refused);
   // The service refused something for good (HTTP 400: a share_with account that is no ads
   // account...): the same apply would fail again, so it is bad input (2) naming the field, not 4.
-  const permanent = failed.filter((r) => (r.cause as ApiError | undefined)?.status === 400);
+  const permanent = failed.filter((r) => r.cause && 'status' in r.cause && r.cause.status === 400);
   if (permanent.length && permanent.length === failed.length) throw permanentError(results, permanent);
   // Nothing changed anywhere: the first failure says what is wrong, with its own exit code.
   const changed = results.some((r) => r.status === 'ok' && r.action !== 'none');
@@ -247,14 +240,15 @@ const FILE_KEY_OF: Record<string, string> = { granted_account_id: 'share_with', 
 
 /** Audiences the service refused for good (HTTP 400): exit 2, the field named. */
 function permanentError(results: AudienceResult[], permanent: AudienceResult[]): UsageError {
-  const first = permanent[0]!.cause as ApiError;
-  const key = first.parameter ? FILE_KEY_OF[first.parameter] : undefined;
-  const field = first.parameter ? ` (${first.parameter}${key ? `: ${key} in the file` : ''})` : '';
+  const cause = permanent[0]!.cause;
+  const parameter = cause && 'parameter' in cause && typeof cause.parameter === 'string' ? cause.parameter : undefined;
+  const key = parameter ? FILE_KEY_OF[parameter] : undefined;
+  const field = parameter ? ` (${parameter}${key ? `: ${key} in the file` : ''})` : '';
   return new UsageError(
     `${permanent.length} of ${results.length} audiences refused by the service: ` +
       permanent.map((r) => `"${r.name}": ${r.cause!.message}`).join('; '),
     {
-      parameter: first.parameter,
+      parameter,
       hint: `the service refuses this every time: fix the file${field}, then run the same apply again`,
     },
   );

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CheckFailed } from '../../core/errors.js';
+import { CheckFailed, XctlError } from '../../core/errors.js';
 import { ENV_CREDENTIALS, resolveCredentials, type Profile, type Store } from '../../core/config.js';
 import { mask } from '../../core/io.js';
 import { redactUrlCredentials } from '../../core/redact.js';
@@ -114,22 +114,25 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
     ctx.io.info(
       `environment also sets: ${envOther.map((k) => (k === 'XCTL_CONFIG_DIR' ? k : `${k}=${ctx.env[k]}`)).join(', ')}`,
     );
-  if (!usable) {
-    const none = await ctx.profiles.unselected();
-    if (none) throw new CheckFailed(none.message, { hint: none.hint });
-    // Secrets in a keychain out of reach: say that, and how to reach it (issue 46).
-    if (secretsPlace(store, selected, profiles[selected] ?? {}) === 'keyring (unreachable)') {
-      try {
-        store.secrets.fill(selected, { ...profiles[selected] });
-      } catch (e) {
-        const x = e as { message?: string; hint?: string };
-        throw new CheckFailed(String(x.message), { hint: x.hint });
-      }
+  if (!usable) await whyUnusable(ctx, store, selected, profiles[selected] ?? {});
+}
+
+/** Why the selected profile cannot be used: none selected, a keychain out of reach, or nothing set. */
+async function whyUnusable(ctx: Context, store: Store, selected: string, p: Profile): Promise<never> {
+  const none = await ctx.profiles.unselected();
+  if (none) throw new CheckFailed(none.message, { hint: none.hint });
+  // Secrets in a keychain out of reach: say that, and how to reach it (issue 46).
+  if (secretsPlace(store, selected, p) === 'keyring (unreachable)') {
+    try {
+      store.secrets.fill(selected, { ...p });
+    } catch (e) {
+      if (e instanceof XctlError) throw new CheckFailed(e.message, { hint: e.hint });
+      throw e;
     }
-    throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
-      hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
-    });
   }
+  throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
+    hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
+  });
 }
 
 /** Where a profile's secrets live: keyring, file, or keyring that cannot be reached now. */
