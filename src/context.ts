@@ -12,7 +12,7 @@ import { HttpFactory, type HttpFlags } from './core/http-factory.js';
 import { OutputChoice, type OutputFlags } from './core/output-settings.js';
 import { Profiles } from './core/profiles.js';
 import { ADS_ID } from './contract/ids.js';
-import { RetryLaterError, UsageError } from './core/errors.js';
+import { KEYCHAIN_UNREACHABLE, RetryLaterError, UsageError, XctlError } from './core/errors.js';
 import type { OutputSettings } from './core/output.js';
 import { parseDeadline, withEnvGlobals } from './core/env-globals.js';
 
@@ -182,12 +182,19 @@ export class Context {
 
   /** The ads account: --account, XCTL_ACCOUNT_ID, then the profile's account_id. */
   async accountId(): Promise<string> {
-    const v =
-      this.globals.account ?? this.env.XCTL_ACCOUNT_ID ?? (await this.profile().catch(() => undefined))?.account_id;
+    // A keychain out of reach is said as such (issue 46), not as a missing account.
+    const inPassing = (e: unknown) => {
+      if (e instanceof XctlError && e.code === KEYCHAIN_UNREACHABLE) throw e;
+      return undefined;
+    };
+    const v = this.globals.account ?? this.env.XCTL_ACCOUNT_ID ?? (await this.profile().catch(inPassing))?.account_id;
     if (!v) {
-      throw new UsageError('no ads account given', {
+      const none = await this.profiles.unselected();
+      throw new UsageError(`no ads account given${none ? `: ${none.message}` : ''}`, {
         flag: '--account',
-        hint: 'pass --account ID, set XCTL_ACCOUNT_ID, or `xctl config set account_id ID` (see `xctl ads accounts list`)',
+        hint:
+          none?.hint ??
+          'pass --account ID, set XCTL_ACCOUNT_ID, or `xctl config set account_id ID` (see `xctl ads accounts list`)',
       });
     }
     if (!ADS_ID.test(v)) throw new UsageError(`--account must be an account id (got "${v}")`, { flag: '--account' });

@@ -40,8 +40,10 @@ async function main(argv: string[]): Promise<number> {
     rewriteHelpWord,
     namesBareGroup,
     unknownCommand,
+    helpAll,
   } = await import('./program.js');
-  args = rewriteHelpWord(args);
+  const all = helpAll(rewriteHelpWord(args));
+  args = all.args;
   const controller = new AbortController();
   setInterruptSignal(controller.signal);
   let interrupts = 0;
@@ -66,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   });
 
-  const program = buildProgram(pkg.version);
+  const program = buildProgram(pkg.version, { helpAll: all.all });
   bindRuntime(program, {
     // stdin and stderr on first use: node builds a stream for each when asked (a file stream:
     // ~2 ms; a pipe, as in CI logs, loads node's pipe and socket code), and `--help` or a command

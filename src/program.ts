@@ -1,7 +1,7 @@
 // The root command: global options and the command groups, each imported only when it runs.
 import { Command, Help, Option } from 'commander';
 import { runsItself } from './commands/annotations.js';
-import { helpWidth, wrapLongLines } from './commands/help-text.js';
+import { helpWidth, wrapLongLines, wrapWords } from './commands/help-text.js';
 import { runtimeOf } from './commands/runtime.js';
 import type { IOStreams } from './core/io.js';
 
@@ -92,8 +92,37 @@ function streamsOf(program: Command): Pick<IOStreams, 'stdout' | 'stderr'> {
   }
 }
 
-export function buildProgram(version: string): Command {
+/**
+ * A commander error as xctl prints it: its "Did you mean" on the error's line; gh's `--paginate`
+ * pointing to xctl's `--all` (every page), where commander finds nothing close.
+ */
+export function commanderMessage(message: string): string {
+  return message
+    .replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')
+    .replace(/^(error: unknown option '--paginate')$/m, '$1 (did you mean --all? it follows every page)');
+}
+
+/** Programs whose help shows the global options in full (`--help-all`). */
+const fullHelp = new WeakSet<Command>();
+
+/** `xctl ... --help-all`: help with every global option described (main.ts turns it into --help). */
+export function helpAll(args: string[]): { args: string[]; all: boolean } {
+  const all = args.includes('--help-all');
+  return { args: all ? args.map((a) => (a === '--help-all' ? '--help' : a)) : args, all };
+}
+
+/** Top-level examples: the Quickstart in four lines. */
+const ROOT_EXAMPLES = `
+Examples:
+  $ xctl sandbox start --configure   # a local emulator, profile "sandbox"
+  $ xctl auth profiles use sandbox   # select it (in another shell)
+  $ xctl ads campaigns list
+  $ xctl webhooks listen --register  # the sandbox's events, live
+  $ xctl ads --help-all              # a group's help, global options in full`;
+
+export function buildProgram(version: string, o: { helpAll?: boolean } = {}): Command {
   const program = new Command('xctl');
+  if (o.helpAll) fullHelp.add(program);
   program
     .description("Command-line tool for the platform's developer APIs, with a local sandbox (`xctl sandbox start`)")
     .version(version, '-V, --version', 'print the version')
@@ -144,7 +173,7 @@ export function buildProgram(version: string): Command {
     .showHelpAfterError('hint: run with --help for usage')
     // one line for the error (commander puts its "Did you mean" on a line of its own), one hint
     .configureOutput({
-      outputError: (str, write) => write(str.replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')),
+      outputError: (str, write) => write(commanderMessage(str)),
       // Help (commander writes nothing else but --version here) fits the terminal, 80 columns when
       // unknown. Errors (writeErr) stay one line each.
       writeOut: (str) => {
@@ -156,16 +185,37 @@ export function buildProgram(version: string): Command {
     .exitOverride(); // set before the groups are added: subcommands inherit it
   for (const [name, g] of Object.entries(GROUPS))
     program.command(name, { hidden: g.hidden }).description(g.description);
+  program.addHelpText('after', ROOT_EXAMPLES);
   return program;
+}
+
+/**
+ * Below the root, the global options in one short paragraph (gh's INHERITED FLAGS, compact): a
+ * command's help starts with what is its own; `--help-all` describes them.
+ */
+function compactGlobals(cmd: Command, section: string): string {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  if (root === cmd || fullHelp.has(root)) return section;
+  const names = root.options.filter((o) => !o.hidden && o.long !== '--version').map((o) => o.long ?? o.short!);
+  const width = helpWidth(streamsOf(root).stdout);
+  return `Global options (\`--help-all\` describes them):\n${wrapWords(
+    names.map((n, i) => (i < names.length - 1 ? `${n},` : n)),
+    '  ',
+    width,
+  )}`;
 }
 
 /** Commander's help with the "Commands:" section moved before "Options:". */
 function commandsFirst(cmd: Command, helper: Help): string {
   const text = Help.prototype.formatHelp.call(helper, cmd, helper);
-  const sections = text.replace(/\n+$/, '').split('\n\n');
+  const sections = text
+    .replace(/\n+$/, '')
+    .split('\n\n')
+    .map((x) => (x.startsWith('Global Options:') ? compactGlobals(cmd, x) : x));
   const commands = sections.findIndex((x) => x.startsWith('Commands:'));
   const options = sections.findIndex((x) => x.startsWith('Options:'));
-  if (commands < 0 || options < 0 || commands < options) return text;
+  if (commands < 0 || options < 0 || commands < options) return `${sections.join('\n\n')}\n`;
   const [moved] = sections.splice(commands, 1);
   sections.splice(options, 0, moved!);
   return `${sections.join('\n\n')}\n`;

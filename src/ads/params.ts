@@ -137,12 +137,17 @@ export const p = {
     return def(name, 'int', build, { ...o, rule });
   },
   /** Money in micros of the funding instrument's currency: a non-negative integer. */
+  /** Micros; a budget (`*_budget_*`) is more than 0: the platform refuses a zero budget. */
   micro(name: string, o: Common = {}): ParamDef {
+    const budget = /budget/.test(name);
     const build = () =>
       str()
         .regex(/^\d{1,16}$/, { error: 'must be a whole number of micros (amount x 1,000,000)' })
+        .refine((x) => !budget || /[1-9]/.test(x), {
+          error: 'must be more than 0 (the platform refuses a zero budget)',
+        })
         .transform(Number);
-    return def(name, 'micro', build, { ...o, rule: 'micros' });
+    return def(name, 'micro', build, { ...o, rule: budget ? 'micros, more than 0' : 'micros' });
   },
   bool(name: string, o: Common = {}): ParamDef {
     const build = () =>

@@ -135,6 +135,7 @@ export class Progress {
     );
     this.io.stderr.write('\r' + line.padEnd(this.lastLen));
     this.lastLen = line.length;
+    this.io.barDrawn(true);
   }
 
   stop(): void {
@@ -144,6 +145,7 @@ export class Progress {
     if (this.mode === 'bar' && this.lastLen) {
       this.render();
       this.io.stderr.write('\n');
+      this.io.barDrawn(false);
     }
   }
 }

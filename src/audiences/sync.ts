@@ -768,9 +768,12 @@ async function guardedDiff(
     await guardRemoves(ctx, o, counts.removes, summary.members_before);
     if (r.adoptedSize !== undefined && o.adopt) {
       summary.adopted_size = r.adoptedSize;
-      io.warn(
-        `--adopt: the audience held ${r.adoptedSize} members before this first sync; those not in the file stay (no snapshot knows them): the sync counts them at its end (unreconciled) and exits 5 while any stay`,
-      );
+      // An empty audience (one apply just created) has nothing to adopt: nothing to say.
+      if (r.adoptedSize > 0)
+        io.warn(
+          `--adopt: the audience held ${r.adoptedSize} members before this first sync; those not in the file stay (no snapshot knows them): the sync counts them at its end (unreconciled) and exits 5 while any stay`,
+          { evenQuiet: true },
+        );
     }
     return counts;
   } catch (e) {

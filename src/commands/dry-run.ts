@@ -16,9 +16,16 @@ export interface DryRequest {
   json?: unknown;
 }
 
-/** Prints one request as it would go; any registered secret in it is masked. */
-export function printDryRun(ctx: Context, r: DryRequest): void {
-  ctx.io.out(ctx.io.redact(JSON.stringify({ dry_run: true, ...r })));
+/**
+ * Prints one request as it would go; any registered secret in it is masked. With --jq, the
+ * program runs on that JSON (issue 46: it was ignored with a warning).
+ */
+export async function printDryRun(ctx: Context, r: DryRequest): Promise<void> {
+  const line = ctx.io.redact(JSON.stringify({ dry_run: true, ...r }));
+  if (ctx.globals.jq === undefined) return void ctx.io.out(line);
+  const { printJqText } = await import('../core/output.js');
+  await ctx.output(); // counts as asked: the --jq was used
+  await printJqText(ctx.io, ctx.globals.jq, line);
 }
 
 /** The line closing a dry run on stderr. */
@@ -36,7 +43,7 @@ export async function printRequest(
   const params = form
     ? Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => e[1] !== undefined))
     : undefined;
-  printDryRun(ctx, {
+  await printDryRun(ctx, {
     method: req.method ?? 'GET',
     url,
     ...(params ? { params } : {}),

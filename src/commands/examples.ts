@@ -20,16 +20,19 @@ export const EXAMPLES: Record<string, string[]> = {
   ],
   'auth logout': ['xctl auth logout', 'xctl auth logout --oauth2 --local-only'],
   'auth app-token': ['xctl auth app-token', 'xctl auth app-token --invalidate'],
-  'auth import': ['xctl auth import --twurlrc', 'xctl auth import --twurlrc ~/old/.twurlrc --overwrite'],
+  'auth import': ['xctl auth import --twurlrc', 'xctl auth import --twurlrc old.twurlrc --overwrite'],
   'auth status': ['xctl auth status', 'xctl auth status --json'],
-  'auth migrate': ['xctl auth migrate --to keyring', 'xctl --profile ci auth migrate --to file'],
-  'auth token': ['xctl auth token --type app  # the bearer, for curl', 'xctl auth token --type oauth2'],
+  'auth migrate': ['xctl auth migrate --to keyring', 'xctl --profile sandbox auth migrate --to file'],
+  'auth token': [
+    'xctl auth token --type app  # the bearer, for curl',
+    'xctl auth token --type user  # the access token',
+  ],
   'auth profiles list': ['xctl auth profiles list'],
   'auth profiles use': ['xctl auth profiles use sandbox'],
-  'auth profiles remove': ['xctl auth profiles remove old-app --yes'],
+  'auth profiles remove': ['xctl auth profiles remove sandbox --yes'],
   request: [
     'xctl request /1.1/account/verify_credentials.json',
-    `xctl request -X POST /2/tweets -d '{"text":"hi"}'  # a JSON body, as xurl; -d @body.json reads a file`,
+    `xctl request -X POST /2/tweets/search/stream/rules --auth app -d '{"add":[{"value":"cats"}]}'  # a JSON body, as xurl`,
     "xctl request --ads '/12/accounts?count=5' --paginate --jq '.data[].id'  # every page",
   ],
   'ads targeting add': [
@@ -54,8 +57,8 @@ export const EXAMPLES: Record<string, string[]> = {
   ],
   'webhooks validate': ['xctl webhooks validate 1146654567674912769'],
   'webhooks replay': [
-    'xctl webhooks replay 1146654567674912769 --from 2026-01-15T10:00:00Z',
-    'xctl webhooks replay 1146654567674912769 --from 202601151000 --to 202601151200',
+    'xctl webhooks replay 1146654567674912769 --from now-2h',
+    'xctl webhooks replay 1146654567674912769 --from now-3h --to now-1h  # or ISO times, or yyyymmddhhmm',
   ],
   'webhooks crc': ['xctl webhooks crc 9b4507b3-9040-4669-9ca3-6b94edb50553'],
   'webhooks verify': [
@@ -88,7 +91,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'account-activity unsubscribe': ['xctl account-activity unsubscribe 1146654567674912769 --user-id 2244994945 --yes'],
   'stream rules list': ['xctl stream rules list'],
   'stream rules add': [
-    "xctl stream rules add 'cats has:images' --tag cats",
+    "xctl stream rules add 'cats OR kittens' --tag cats",
     'xctl stream rules add --file rules.txt --dry-run',
   ],
   'stream rules counts': ['xctl stream rules counts'],
@@ -167,8 +170,8 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl ads campaigns list --all --fields id,name,entity_status -o tsv',
   ],
   'ads campaigns create': [
-    'xctl ads campaigns create --name Spring --funding-instrument-id lygyi --daily-budget-amount-local-micro 5000000',
-    'xctl ads campaigns create --name Spring --funding-instrument-id lygyi --daily-budget-amount-local-micro 5000000 --standard-delivery',
+    'xctl ads campaigns create --name Spring --funding-instrument-id lygyi --daily-budget 30.00',
+    'xctl ads campaigns create --name Spring --funding-instrument-id lygyi --daily-budget 30.00 --total-budget 500.00',
   ],
   'ads campaigns update': ['xctl ads campaigns update 8wku2 --entity-status PAUSED'],
   'ads accounts list': ['xctl ads accounts list', 'xctl ads accounts list --fields id,name -o tsv'],

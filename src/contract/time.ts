@@ -86,3 +86,21 @@ export function parseDuration(
   if (o.units && !o.units.includes(unit)) return undefined;
   return Math.round(Number(m[1]) * UNIT_MS[unit]);
 }
+
+const RELATIVE = /^(now|today)(?:([+-])(\d{1,5})(m|h|d))?$/;
+const REL_UNIT_MS: Record<string, number> = { m: UNIT_MS.m, h: UNIT_MS.h, d: UNIT_MS.d };
+
+/**
+ * A time relative to `nowMs`, as the CLI takes it wherever a time flag does (issue 46: examples
+ * that work on any day): `now`, `now-2h`, `today` (midnight UTC), `today-7d`, `today+1d`; units
+ * m, h, d. Epoch ms, or undefined when `s` is not of that form. Only the CLI reads this: what it
+ * sends is the ISO 8601 time.
+ */
+export function parseRelativeTime(s: string, nowMs: number): number | undefined {
+  const m = RELATIVE.exec(s.trim());
+  if (!m) return undefined;
+  const base = m[1] === 'today' ? Math.floor(nowMs / 86_400_000) * 86_400_000 : nowMs;
+  if (m[2] === undefined) return base;
+  const n = Number(m[3]) * REL_UNIT_MS[m[4]!]!;
+  return m[2] === '-' ? base - n : base + n;
+}

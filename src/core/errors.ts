@@ -23,6 +23,9 @@ export const ExitCode = {
   INTERRUPTED: 130,
 } as const;
 
+/** The code of a profile's keychain out of reach: what reads a profile in passing lets it through. */
+export const KEYCHAIN_UNREACHABLE = 'keychain_unreachable';
+
 export interface ErrorDetails {
   status?: number;
   code?: string | number;

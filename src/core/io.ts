@@ -124,15 +124,32 @@ export class IO {
   raw(text: string | Uint8Array): boolean {
     return this.stdout.write(text);
   }
+  /** A bar drawn in place is on stderr's last line (audience uploads): a message clears it first. */
+  private barOnLine = false;
+  barDrawn(on: boolean): void {
+    this.barOnLine = on;
+  }
+  /** The start of a message: the bar's line cleared when one is drawn (it redraws under the message). */
+  private lineStart(): string {
+    if (!this.barOnLine) return '';
+    this.barOnLine = false;
+    return '\r\u001b[2K';
+  }
+
   /** Messages to stderr, redacted, with control characters escaped (they may quote service data). */
   err(text: string): void {
-    this.stderr.write(this.safe(text) + '\n');
+    this.stderr.write(this.lineStart() + this.safe(text) + '\n');
   }
   info(text: string): void {
     if (!this.quiet) this.err(text);
   }
-  warn(text: string): void {
-    this.stderr.write(`${this.style('yellow', 'warning:')} ${this.safe(text)}\n`);
+  /**
+   * A warning on stderr; -q (only data and errors) silences it, except one that says data was
+   * left as it is against what the input says (`evenQuiet`: sync --adopt's members kept).
+   */
+  warn(text: string, o: { evenQuiet?: boolean } = {}): void {
+    if (this.quiet && !o.evenQuiet) return;
+    this.stderr.write(`${this.lineStart()}${this.style('yellow', 'warning:')} ${this.safe(text)}\n`);
   }
 
   /**

@@ -3,14 +3,17 @@
 //
 // Lists: one line per record, no rule between rows. Ids (id, *_id, *_ids, *_key, media_key,
 // profile, and the columns a command names `whole`) are never cut, since they are what users
-// copy into the next command; free-text columns shrink first (cut with …), then the rightmost
-// are dropped (timestamps first, names last), and stderr says how many were hidden. A single record is a key/value view whose values wrap within the width.
+// copy into the next command; the record's own id (the first column) is never dropped either.
+// What a person reads a row by (names, statuses, money, types, URLs) keeps its width while
+// anything else can go; free-text columns shrink first (cut with …), then the rightmost are
+// dropped (timestamps first, then other records' ids, then the rest, names last), and stderr
+// says which were hidden. A single record is a key/value view whose values wrap within the width.
 // cli-table3 draws the box from widths computed here (colWidths, compact style); its own
 // wrapping and cutting are not used for lists, so an id can never be cut by it.
 import Table from 'cli-table3';
 import type { IO } from './io.js';
 import { escapeForTerminal } from './sanitize.js';
-import { cellValue, type Rec } from './records.js';
+import { cellValue, headerName, isMoneyColumn, type Rec } from './records.js';
 import { stringifyJson } from './json.js';
 
 /** Columns whose values are copied whole into other commands. */
@@ -29,14 +32,14 @@ export function isTimeColumn(name: string): boolean {
   return /(^|_)(at|time|date)$/.test(name.split('.').pop()!);
 }
 
-/** Micros on the wire and in json; money in a table ("49.50 USD"). */
-export function isMoneyColumn(name: string): boolean {
-  return /_local_micro$|_micros?$/.test(name);
-}
-
-/** A money column's table header: the amount it names, without the wire unit. */
-function headerName(col: string): string {
-  return isMoneyColumn(col) ? col.replace(/(_amount)?_local_micro$|_micros?$/, '') : col;
+/**
+ * What a person reads a row by besides its name (issue 46): a status, money, a type (event
+ * types too), a URL. Kept at their width while other columns can be dropped instead.
+ */
+export function readRank(name: string): 0 | 1 | 2 {
+  const last = name.split('.').pop()!;
+  if (isMoneyColumn(last) || /(^|_)(status|state|valid|url|selected)$/.test(last)) return 1;
+  return /(^|_)(type|types|objective|currency)$/.test(last) ? 2 : 0;
 }
 
 /** Terminal width of stdout, else COLUMNS, else 80. */
@@ -141,6 +144,8 @@ const MIN_TEXT = 8;
 const ROOMY_TEXT = 20;
 /** A name is cut below this (or its natural width when smaller) only once nothing else can go. */
 const NAME_ROOM = 24;
+/** Statuses, money, types and URLs: kept up to this while something else can go. */
+const READ_ROOM = 48;
 /** A header wider than its values may be cut down to this. */
 const _MIN_HEAD = 6;
 /** Values without spaces up to this width (times, numbers, enums) are kept whole or dropped, never cut. */
@@ -152,8 +157,15 @@ export interface Column {
   cells: string[];
   /** Never cut, never dropped. */
   id: boolean;
+  /** Another record's id (funding_instrument_id, webhook_id): never cut, dropped after timestamps. */
+  foreign?: boolean;
   /** A name: kept whole while other columns can be dropped instead, then cut, then dropped. */
   named?: boolean;
+  /**
+   * What a row is read by besides its name: 1 a status, money, a URL; 2 a type. Kept whole (up
+   * to READ_ROOM) while other columns can go; types go before statuses and money.
+   */
+  read?: 0 | 1 | 2;
   natural: number;
   /** The width down to which only the header is cut. */
   headFloor: number;
@@ -187,10 +199,12 @@ export function layout(columns: Column[], width: number): { shown: Column[]; wid
   let shown = columns.slice();
   const hidden: string[] = [];
   for (;;) {
-    const namesWhole = shown.some((c) => !c.id && !c.named);
     const widths = shown.map((c) => c.natural);
     let over = widths.reduce((a, b) => a + b, 0) + PER_COLUMN * shown.length + 1 - width;
-    const floor = (c: Column, w: number) => (namesWhole && c.named ? Math.max(w, Math.min(c.natural, NAME_ROOM)) : w);
+    // A name, a status, money, a type keeps its room while a column that goes before it is shown.
+    const room = (c: Column) => (c.named ? NAME_ROOM : c.read ? READ_ROOM : 0);
+    const kept = (c: Column) => shown.some((d) => !d.id && rankOf(d) < rankOf(c));
+    const floor = (c: Column, w: number) => (room(c) && kept(c) ? Math.max(w, Math.min(c.natural, room(c))) : w);
     over = shrink(
       widths,
       shown.map((c) => floor(c, c.min < c.headFloor ? Math.max(c.min, Math.min(c.natural, ROOMY_TEXT)) : c.natural)),
@@ -215,14 +229,22 @@ export function layout(columns: Column[], width: number): { shown: Column[]; wid
 }
 
 /**
- * Timestamps go before what people read (metrics, states), those before names; ids never go.
- * The rightmost of a kind goes first; -1 when only ids are left.
+ * The order columns go in, first to last: timestamps, other records' ids, the rest (metrics...),
+ * types, statuses/money/URLs, names; the record's own id (and what a command keeps whole) never.
  */
+function rankOf(c: Column): number {
+  if (isTimeColumn(c.name)) return 0;
+  if (c.foreign) return 1;
+  if (c.named) return 5;
+  return c.read === 1 ? 4 : c.read === 2 ? 3 : 2;
+}
+
+/** The rightmost column of the lowest rank; -1 when only ids are left. */
 function columnToDrop(shown: Column[]): number {
-  const stamp = shown.map((c) => !c.id && isTimeColumn(c.name)).lastIndexOf(true);
-  if (stamp >= 0) return stamp;
-  const other = shown.map((c) => !c.id && !c.named).lastIndexOf(true);
-  return other >= 0 ? other : shown.map((c) => c.id).lastIndexOf(false);
+  let best = -1;
+  for (let i = 0; i < shown.length; i++)
+    if (!shown[i]!.id && (best < 0 || rankOf(shown[i]!) <= rankOf(shown[best]!))) best = i;
+  return best;
 }
 
 /**
@@ -250,8 +272,11 @@ export function headers(heads: string[], widths: number[]): string[] {
  * columns kept whole as ids are (a cell that carries an id among other words).
  */
 export function printTable(io: IO, names: string[], recs: Rec[], o: { whole?: string[] } = {}): void {
-  const columns: Column[] = names.map((name) => {
-    const id = isIdColumn(name) || !!o.whole?.includes(name);
+  const columns: Column[] = names.map((name, i) => {
+    const whole = isIdColumn(name) || !!o.whole?.includes(name);
+    // The first column, when an id, is the record's own: never dropped. Other records' ids may go.
+    const id = whole && (i === 0 || !/(^|_)(id|ids)$|^media_key$/.test(name.split('.').pop()!));
+    const foreign = whole && !id;
     // One line per record: a newline in a value shows as ⏎.
     const cells = recs.map((r) => cellText(name, r).replace(/\r?\n/g, '⏎'));
     const head = safe(headerName(name));
@@ -259,9 +284,9 @@ export function printTable(io: IO, names: string[], recs: Rec[], o: { whole?: st
     const natural = Math.max(longest, displayWidth(head));
     // Headers stay whole: what a table shows, --fields accepts (no "a_size" for audience_size).
     const headFloor = Math.max(longest, displayWidth(head));
-    const text = !id && cells.some((c) => c.includes(' ') || displayWidth(c) > WORD);
+    const text = !whole && cells.some((c) => c.includes(' ') || displayWidth(c) > WORD);
     const min = text ? Math.min(headFloor, MIN_TEXT) : headFloor;
-    return { name, head, cells, id, named: isNameColumn(name), natural, headFloor, min };
+    return { name, head, cells, id, foreign, named: isNameColumn(name), read: readRank(name), natural, headFloor, min };
   });
   const { shown, widths, hidden } = layout(columns, terminalWidth(io));
   const t = new Table({
@@ -277,7 +302,7 @@ export function printTable(io: IO, names: string[], recs: Rec[], o: { whole?: st
   io.out(t.toString());
   if (hidden.length)
     io.info(
-      `(${hidden.length} column${hidden.length > 1 ? 's' : ''} hidden: ${hidden.join(', ')}; use -o json or --fields)`,
+      `(${hidden.length} column${hidden.length > 1 ? 's' : ''} hidden: ${hidden.map(headerName).join(', ')}; use -o json or --fields)`,
     );
 }
 

@@ -6,7 +6,8 @@ import type { IO } from './io.js';
 import { UsageError } from './errors.js';
 import { escapeForTerminal } from './sanitize.js';
 import type { PageState } from './paginate.js';
-import { cellValue, getPath, type Rec } from './records.js';
+import { cellValue, fieldOfHeader, getPath, headerName, type Rec } from './records.js';
+import { closest } from './suggest.js';
 import { stringifyJson } from './json.js';
 import { isOneOf } from '../contract/guards.js';
 
@@ -95,18 +96,26 @@ function rowLine(format: 'tsv' | 'csv', cells: unknown[]): string {
   return format === 'csv' ? cells.map(csvCell).join(',') + '\r\n' : cells.map(tsvCell).join('\t') + '\n';
 }
 
-function checkFields(fields: string[], known: Iterable<string>): void {
+/**
+ * The --fields names as fields: a table header is taken for the field it shows (daily_budget for
+ * daily_budget_amount_local_micro: what a table shows, --fields accepts); an unknown name is an
+ * error listing the valid ones, with the closest as a did-you-mean.
+ */
+function checkFields(fields: string[], known: Iterable<string>): string[] {
   const k = new Set(known);
-  if (k.size === 0) return;
-  const bad = fields.filter((f) => !k.has(f) && !k.has(f.split('.')[0]!));
+  if (k.size === 0) return fields;
+  const ok = (f: string) => k.has(f) || k.has(f.split('.')[0]!);
+  const out = fields.map((f) => (ok(f) ? f : fieldOfHeader(f, k)));
+  const bad = out.filter((f) => !ok(f));
   if (bad.length) {
+    const names = new Set([...k, ...[...k].map(headerName)]);
+    const near = closest(bad[0]!, names, 1)[0];
     throw new UsageError(
       `unknown field${bad.length > 1 ? 's' : ''} ${bad.join(', ')} for --fields; valid fields: ${[...k].sort().join(', ')}`,
-      {
-        flag: '--fields',
-      },
+      { flag: '--fields', hint: near ? `did you mean ${near}?` : undefined },
     );
   }
+  return out;
 }
 
 /** A value for a shell command line: as is when plain, else single-quoted. */
@@ -121,6 +130,8 @@ export class RecordWriter {
   private rows: Rec[] = [];
   private count = 0;
   private validated = false;
+  /** --fields as fields (checkFields), once checked. */
+  private picked?: string[];
 
   constructor(
     private io: IO,
@@ -129,13 +140,13 @@ export class RecordWriter {
   ) {
     this.format = effectiveFormat(io, settings);
     if (settings.fields && shape.knownFields?.length) {
-      checkFields(settings.fields, shape.knownFields);
+      this.picked = checkFields(settings.fields, shape.knownFields);
       this.validated = true;
     }
   }
 
   private columnsFor(rec: Rec | undefined): string[] {
-    if (this.settings.fields) return this.settings.fields;
+    if (this.settings.fields) return this.picked ?? this.settings.fields;
     if (!this.fields && (rec || this.shape.columns?.length))
       this.fields = this.shape.columns?.length ? this.shape.columns : Object.keys(rec!);
     return this.fields ?? [];
@@ -157,10 +168,10 @@ export class RecordWriter {
 
   write(rec: Rec): void {
     if (this.settings.fields && !this.validated) {
-      checkFields(this.settings.fields, Object.keys(rec));
+      this.picked = checkFields(this.settings.fields, Object.keys(rec));
       this.validated = true;
     }
-    const out = this.settings.fields ? pick(rec, this.settings.fields) : rec;
+    const out = this.picked ? pick(rec, this.picked) : rec;
     switch (this.format) {
       case 'json':
         if (this.settings.jq !== undefined) this.rows.push(out);
@@ -246,13 +257,15 @@ function indent(s: string, pad: string): string {
 /** Prints one entity: json as the object, jsonl as one line, tsv/csv as one row, table as key/value. */
 export async function printOne(io: IO, settings: OutputSettings, rec: Rec, shape: ShapeOptions = {}): Promise<void> {
   const format = effectiveFormat(io, settings);
-  if (settings.fields) checkFields(settings.fields, shape.knownFields?.length ? shape.knownFields : Object.keys(rec));
-  const out = settings.fields ? pick(rec, settings.fields) : rec;
+  const fields = settings.fields
+    ? checkFields(settings.fields, shape.knownFields?.length ? shape.knownFields : Object.keys(rec))
+    : undefined;
+  const out = fields ? pick(rec, fields) : rec;
   if (settings.jq !== undefined) return printJq(io, settings.jq, out);
   if (format === 'json') return void io.out(stringifyJson(out, 2));
   if (format === 'jsonl') return void io.out(stringifyJson(out));
   if (format === 'tsv' || format === 'csv') {
-    const cols = settings.fields ?? shape.columns ?? Object.keys(rec);
+    const cols = fields ?? shape.columns ?? Object.keys(rec);
     if (settings.header) io.raw(rowLine(format, cols));
     return void io.raw(
       rowLine(

@@ -56,6 +56,24 @@ export class Profiles {
     return name;
   }
 
+  /**
+   * When no profile is selected (none named, and the default one does not exist) but others do
+   * (`sandbox start --configure` writes "sandbox" without selecting it): how to select one.
+   */
+  async unselected(): Promise<{ message: string; hint: string } | undefined> {
+    if (this.explicit) return undefined;
+    const store = await this.store();
+    const known = Object.keys(store.profiles());
+    if (!known.length || known.includes(store.defaultProfile)) return undefined;
+    const one = known.length === 1 ? known[0]! : undefined;
+    return {
+      message: `no profile is selected ("${store.defaultProfile}" does not exist)`,
+      hint: one
+        ? `the profile "${one}" exists: \`xctl auth profiles use ${one}\` (or --profile ${one})`
+        : `profiles: ${known.join(', ')}; select one with \`xctl auth profiles use NAME\``,
+    };
+  }
+
   async profile(): Promise<Profile | undefined> {
     return (await this.store()).profile(await this.name());
   }

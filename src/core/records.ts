@@ -21,3 +21,23 @@ export function getPath(rec: Rec, path: string): unknown {
 export function cellValue(rec: Rec, col: string): unknown {
   return col === 'id' && typeof rec.id_str === 'string' && rec.id !== undefined ? rec.id_str : getPath(rec, col);
 }
+
+/** Micros on the wire and in json; money in a table ("49.50 USD"). */
+export function isMoneyColumn(name: string): boolean {
+  return /_local_micro$|_micros?$/.test(name);
+}
+
+/**
+ * A column's table header: a money column's amount without the wire unit (daily_budget for
+ * daily_budget_amount_local_micro); `--fields` takes it too (fieldOfHeader).
+ */
+export function headerName(col: string): string {
+  return isMoneyColumn(col) ? col.replace(/(_amount)?_local_micro$|_micros?$/, '') : col;
+}
+
+/** The field a `--fields` name stands for: itself, or the field a table shows under that header. */
+export function fieldOfHeader(name: string, known: Iterable<string>): string {
+  const all = [...known];
+  if (all.includes(name)) return name;
+  return all.find((k) => k !== name && headerName(k) === name) ?? name;
+}

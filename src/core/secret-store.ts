@@ -8,7 +8,7 @@
 // The native module is loaded only here, on first need: never by --version, --help, or by a
 // command whose profiles keep their secrets in the file.
 import { createRequire } from 'node:module';
-import { UsageError, XctlError, errorMessage } from './errors.js';
+import { KEYCHAIN_UNREACHABLE, UsageError, XctlError, errorMessage } from './errors.js';
 
 /** The profile fields that are secrets (the rest stay in the file). */
 export const KEYRING_FIELDS = [
@@ -195,6 +195,7 @@ function describe(e: unknown): string {
 /** The error for a profile whose secrets are in a keychain that cannot be reached now. */
 export function unreachable(profile: string, why: string): XctlError {
   return new XctlError(`profile "${profile}" keeps its secrets in the OS keychain, which cannot be used now: ${why}`, {
+    code: KEYCHAIN_UNREACHABLE,
     hint:
       'unlock the keychain (or start the Secret Service) and retry; or set the credentials with XCTL_* variables. ' +
       'Profiles whose secrets are in the file (`xctl auth status`) keep working',

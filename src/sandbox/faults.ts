@@ -1,4 +1,5 @@
 import { errorMessage } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
 import { FAULT_NAMES, SANDBOX_ADMIN_ENDPOINTS } from '../contract/sandbox-admin.js';
 import { messageOf, validate } from '../contract/params.js';
 // Fault injection: errors, latency, dropped connections and rate limits, for every non-admin request.
@@ -101,7 +102,12 @@ export function faultNameRows(): Array<[string, string]> {
 /** Throws an Error naming the first unknown fault or bad value: validate() of POST /_sandbox/faults. */
 export function checkFaultSpec(s: FaultSpec): void {
   const v = validate(SANDBOX_ADMIN_ENDPOINTS.setFaults, { body: s });
-  if (v) throw new Error(messageOf(v, 'service'));
+  if (!v) return;
+  // A mistyped name (eror_rate): the closest known one, as for flags.
+  const unknown = Object.keys(s).find((k) => !(k in FAULT_NAMES));
+  throw new Error(
+    `${messageOf(v, 'service')}${unknown !== undefined ? didYouMean(unknown, Object.keys(FAULT_NAMES)) : ''}`,
+  );
 }
 
 /** `error_rate=0.1,status=503,latency_ms=20` or a JSON object; names and values checked. */

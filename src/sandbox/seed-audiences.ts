@@ -1,8 +1,9 @@
 // Seed data for audiences (ads-api.md 4.4): accounts to share with, and an audience that a
 // seeded line item targets. Called from seed.ts after the ads seed.
 import type { SeedTarget } from './app.js';
-import { adsId, randomToken } from './state.js';
+import { randomToken } from './state.js';
 import { isoSeconds } from '../contract/time.js';
+import { SEEDED_IDS } from '../contract/sandbox-seed.js';
 
 /**
  * Audience sharing needs accounts to share with (ads-api.md 4.4: same business, or the feature
@@ -17,8 +18,8 @@ export function seedAudiences(app: SeedTarget, accountId: string, ownerId: strin
     { name: 'Sandbox Sister Account', business_name: 'Sandbox Business', business_id: 'sandbox-business-1' },
     { name: 'Sandbox Partner Account', business_name: 'Partner Business', business_id: 'sandbox-business-2' },
   ];
-  for (const a of accounts) {
-    const id = adsId();
+  accounts.forEach((a, i) => {
+    const id = [SEEDED_IDS.sisterAccount, SEEDED_IDS.partnerAccount][i]!;
     state.collection('accounts').set(id, {
       id,
       ...a,
@@ -32,9 +33,9 @@ export function seedAudiences(app: SeedTarget, accountId: string, ownerId: strin
       updated_at: now,
       deleted: false,
     });
-  }
+  });
   const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
-  const audienceId = adsId();
+  const audienceId = SEEDED_IDS.audience;
   state.collection('custom_audiences').set(audienceId, {
     id: audienceId,
     ...base,
@@ -46,7 +47,7 @@ export function seedAudiences(app: SeedTarget, accountId: string, ownerId: strin
     (l) => l.account_id === accountId && l.objective === 'PREROLL_VIEWS',
   );
   if (li) {
-    const tcId = adsId();
+    const tcId = SEEDED_IDS.audienceCriterion;
     state.collection('targeting_criteria').set(tcId, {
       id: tcId,
       ...base,

@@ -2,7 +2,7 @@
 // ads-creatives lists them): media library objects of each kind, a preroll account media, and the
 // completion job of the seeded scheduled post.
 import type { SeedTarget } from './app.js';
-import { adsId } from './state.js';
+import { SEEDED_IDS } from '../contract/sandbox-seed.js';
 import { scheduleCompletion } from './ads/creatives.js';
 import { libraryDefaults } from './ads/media-library.js';
 import { parseIsoTime } from '../contract/time.js';
@@ -48,7 +48,7 @@ export function seedCreatives(app: SeedTarget, base: Record<string, unknown>): v
       ...extra,
     });
   }
-  const id = adsId();
+  const id = SEEDED_IDS.prerollAccountMedia;
   app.state.collection('account_media').set(id, {
     id,
     ...base,

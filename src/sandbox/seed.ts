@@ -2,12 +2,13 @@
 // funding instrument, so that every command has something to act on.
 import type { SandboxSeed, SeedTarget } from './app.js';
 import { seedAudiences } from './seed-audiences.js';
-import { adsId, randomToken } from './state.js';
+import { randomToken } from './state.js';
 import { sandboxAccountFields } from './ads/accounts.js';
 import { sandboxFundingInstrument } from './ads/campaigns.js';
 import { seedCreatives } from './seed-creatives.js';
 import { seedPosts } from './seed-posts.js';
 import { isoSeconds } from '../contract/time.js';
+import { SEEDED_IDS } from '../contract/sandbox-seed.js';
 
 export const SEED_USERS = [
   { id: '2244994945', screen_name: 'xctl_dev', name: 'xctl Developer', bio: 'I build things with the API.' },
@@ -38,7 +39,7 @@ export function seedState(app: SeedTarget): SandboxSeed {
   state.oauth2Clients.set(publicClientId, { clientId: publicClientId, appKey: key, type: 'public' });
 
   const now = isoSeconds(app.clock.now()); // ads timestamps are to the second (spec 2.1)
-  const accountId = adsId();
+  const accountId = SEEDED_IDS.account;
   state.collection('accounts').set(accountId, {
     id: accountId,
     ...sandboxAccountFields('Sandbox Ads Account', now, owner.id),
@@ -48,7 +49,7 @@ export function seedState(app: SeedTarget): SandboxSeed {
     updated_at: now,
     deleted: false,
   });
-  const fiId = adsId();
+  const fiId = SEEDED_IDS.fundingInstrument;
   state.collection('funding_instruments').set(fiId, sandboxFundingInstrument(fiId, accountId, now));
   seedAds(app, accountId, fiId, owner.id);
   seedAudiences(app, accountId, owner.id);
@@ -105,8 +106,8 @@ function seedLineItems(
       categories: ['bc-tech'],
     },
   ];
-  for (const li of lineItems) {
-    const id = adsId();
+  lineItems.forEach((li, i) => {
+    const id = SEEDED_IDS.lineItems[i]!;
     state.collection('line_items').set(id, {
       id,
       ...base,
@@ -123,7 +124,7 @@ function seedLineItems(
       creative_source: 'MANUAL',
       _delivery: [[t, null]],
     });
-    const tcId = adsId();
+    const tcId = SEEDED_IDS.targetingCriteria[i]!;
     state.collection('targeting_criteria').set(tcId, {
       id: tcId,
       ...base,
@@ -133,7 +134,7 @@ function seedLineItems(
       name: 'United States',
       operator_type: 'EQ',
     });
-  }
+  });
 }
 
 /**
@@ -149,7 +150,7 @@ function seedAds(app: SeedTarget, accountId: string, fiId: string, ownerId: stri
   const t = app.clock.now();
   const now = isoSeconds(t);
   const base = { account_id: accountId, created_at: now, updated_at: now, deleted: false };
-  const campaignId = adsId();
+  const campaignId = SEEDED_IDS.campaign;
   state.collection('campaigns').set(campaignId, {
     id: campaignId,
     ...base,
@@ -168,11 +169,11 @@ function seedAds(app: SeedTarget, accountId: string, fiId: string, ownerId: stri
     { user_id: ownerId, promotable_user_type: 'FULL' },
     { user_id: '783214', promotable_user_type: 'RETWEETS_ONLY' },
   ];
-  for (const u of users) {
-    const id = adsId();
+  users.forEach((u, i) => {
+    const id = SEEDED_IDS.promotableUsers[i]!;
     state.collection('promotable_users').set(id, { id, ...base, ...u });
-  }
-  const appId = adsId();
+  });
+  const appId = SEEDED_IDS.accountApp;
   state.collection('account_apps').set(appId, {
     id: appId,
     ...base,
@@ -180,7 +181,7 @@ function seedAds(app: SeedTarget, accountId: string, fiId: string, ownerId: stri
     app_store_identifier: 'com.example.sandbox',
     os_type: 'Android',
   });
-  const mediaId = adsId();
+  const mediaId = SEEDED_IDS.accountMedia;
   state.collection('account_media').set(mediaId, {
     id: mediaId,
     ...base,
@@ -204,7 +205,7 @@ function seedAds(app: SeedTarget, accountId: string, fiId: string, ownerId: stri
     completed_at: null,
     tweet_id: null,
   });
-  const recId = adsId();
+  const recId = SEEDED_IDS.recommendation;
   state.collection('recommendations').set(recId, {
     id: recId,
     ...base,

@@ -73,7 +73,7 @@ describe('without a keychain (headless CI)', () => {
     expect(storeText(env)).toContain(SECRET);
     expect(await status(env)).toMatchObject({ secrets: 'file' });
     const s = await runCli(['auth', 'status'], { env });
-    expect(s.stderr).toMatch(/secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus/);
+    expect(s.stderr).toMatch(/secrets: new secrets go to the 0600 file; no OS keychain\n {2}\(no D-Bus session bus/);
     expect(s.stdout + s.stderr).not.toContain(SECRET);
   });
 

@@ -125,17 +125,20 @@ describe('media upload', () => {
         child.stdout.on('data', (d) => (text += d));
         child.on('close', () => resolve(text));
       });
-      expect(out).toMatch(/\[#{24}\] 100% 4\.5 of 4\.5 MB/);
-      expect(out).toMatch(/\r\[#+-*\]/); // redrawn in place
+      expect(out).toMatch(/▕█{24}▏ 100% 4\.5 MB\/4\.5 MB/);
+      expect(out).toMatch(/\r▕█*░*▏/); // redrawn in place
       expect(out).toMatch(/media_key\s*│?\s*3_\d{19}/);
       const piped = await t.run(['media', 'upload', file]);
       expect(piped.stderr).toBe('');
     },
   );
 
-  it('bytes that are not what the file claims fail processing (exit 1)', async () => {
-    const r = await t.fails(1, ['media', 'upload', write('fake.mp4', Buffer.alloc(500, 1))]);
-    expect(r.stderr).toMatch(/failed processing: InvalidMedia: Unsupported video format/);
+  // issue 46: refused before the upload (exit 2, nothing sent), not after it by the service
+  it('bytes that are not what the file claims are refused before sending (exit 2)', async () => {
+    const r = await t.fails(2, ['media', 'upload', write('fake.mp4', Buffer.alloc(500, 1))]);
+    expect(r.stderr).toMatch(
+      /fake\.mp4 is named as video\/mp4 but its first bytes are not video\/mp4's: nothing was sent/,
+    );
   });
 
   it('the sandbox enforces the same: sizes, segment indexes, missing segments, expiry of unknown ids', async () => {

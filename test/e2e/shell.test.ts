@@ -274,7 +274,10 @@ describe('help-cli', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^Usage: xctl ads campaigns list \[options\]/);
       expect(r.stdout).toMatch(/\nExamples:\n {2}\$ xctl ads campaigns list\n/);
-      expect(r.stdout).toMatch(/\nGlobal Options:\n/);
+      // issue 46: the global options compact; `--help-all` describes them
+      expect(r.stdout).toMatch(/\nGlobal options \(`--help-all` describes them\):\n {2}--profile, /);
+      const all = await runCli(['ads', 'campaigns', 'list', '--help-all']);
+      expect(all.stdout).toMatch(/\nGlobal Options:\n(.*\n)* {2}--profile <name> /);
       const deep = await runCli(['help', 'audiences', 'permissions', 'revoke']);
       expect(deep.stdout).toMatch(
         /^Usage: xctl audiences permissions revoke \[options\] <audience-id> <permission-id>/,
@@ -313,7 +316,7 @@ describe('help-cli', () => {
         expect(heads.slice(0, 2), args.join(' ')).toEqual(['Commands:', 'Options:']);
       }
       const leaf = (await runCli(['ads', 'campaigns', 'list', '--help'])).stdout;
-      expect(leaf.indexOf('Options:')).toBeLessThan(leaf.indexOf('Global Options:'));
+      expect(leaf.indexOf('Options:')).toBeLessThan(leaf.indexOf('Global options'));
     });
 
     it('wraps to 80 columns when piped', async () => {

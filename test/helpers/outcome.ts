@@ -3,6 +3,7 @@
 // option, a missing argument, a bad choice) are exit 2 with commander's words.
 import { expect } from 'vitest';
 import { XctlError } from '../../src/core/errors.js';
+import { commanderMessage } from '../../src/program.js';
 
 export interface Outcome {
   code: number;
@@ -21,10 +22,8 @@ export async function outcome(p: Promise<unknown>): Promise<Outcome> {
     if (typeof c.code === 'string' && c.code.startsWith('commander.'))
       return {
         code: 2,
-        // program.ts's outputError puts commander's "Did you mean" on the error's line
-        error: String(c.message)
-          .replace(/^error: /, '')
-          .replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)'),
+        // as program.ts's outputError prints it
+        error: commanderMessage(String(c.message)).replace(/^error: /, ''),
       };
     throw e;
   }

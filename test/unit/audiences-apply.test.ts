@@ -151,11 +151,16 @@ audiences:
   it.each([
     [
       'audiences:\n  - name: A\n    source: a\n    type: emial\n',
-      'audiences.yaml:4: audiences[0].type: Invalid option: expected one of "email"|"phone_number"|"handle"|"twitter_id"|"device_id"',
+      'audiences.yaml:4: audiences[0].type: Invalid option: expected one of "email"|"phone_number"|"handle"|"twitter_id"|"device_id" (did you mean email?)',
     ],
     [
       'audiences:\n  - name: A\n    source: a\n    type: email\n    sauce: b\n',
-      'audiences.yaml:5: audiences[0]: Unrecognized key: "sauce"',
+      'audiences.yaml:5: audiences[0]: Unrecognized key: "sauce" (did you mean source?)',
+    ],
+    [
+      // issue 46: a mistyped key names the one meant
+      'audiences:\n  - name: A\n    sorce: a\n    type: email\n',
+      'audiences.yaml:3: audiences[0]: Unrecognized key: "sorce" (did you mean source?)',
     ],
     [
       'audiences:\n  - name: A\n    type: email\n',
@@ -462,7 +467,8 @@ describe('apply --plan', () => {
         '',
       ].join('\n'),
     );
-    expect(t.stderr()).toMatch(/: the first sync uploads all 2 members\nplan: 1 of 1 audiences would change\n$/);
+    // issue 46: an audience to create says nothing about its missing snapshot (the row says create)
+    expect(t.stderr()).toBe('plan: 1 of 1 audiences would change\n');
     reg.verify();
   });
 
@@ -588,7 +594,7 @@ describe('apply --plan', () => {
 });
 
 describe('apply', () => {
-  it('a create the service refuses: the audience fails (exit 1, its error), and its intent is dropped', async () => {
+  it('a create the service refuses: the audience fails (exit 2, a refusal for good, its error), and its intent is dropped', async () => {
     const reg = new HttpRegistry();
     reg.register(route('GET', '/12/accounts/acct1/custom_audiences'), json({ data: [], next_cursor: null }));
     reg.register(
@@ -604,7 +610,8 @@ describe('apply', () => {
       exitCode: number;
       message: string;
     };
-    expect(e.exitCode).toBe(1);
+    // issue 46: HTTP 400 is refused again by the same apply: bad input (2), not 1 or 4
+    expect(e.exitCode).toBe(2);
     expect(e.message).toContain('name is taken');
     expect(t.stderr()).toContain('warning: N (acct1): ');
     expect(readState(statePath(t.configDir, 'default', 'acct1'))).toEqual({

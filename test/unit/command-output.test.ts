@@ -61,19 +61,20 @@ describe('webhooks list', () => {
     ]);
     expect(tty.stdout()).toBe(
       table(
-        '┌─────────────────────┬───────────────────────────────────────┬─────────┬──────────────────────────┐',
-        '│ id                  │ url                                   │ status  │ created_at               │',
-        '├─────────────────────┼───────────────────────────────────────┼─────────┼──────────────────────────┤',
-        '│ 1146654567674912769 │ https://hooks.example.com/x           │ valid   │ 2026-01-10T08:00:00.000Z │',
-        '│ 2                   │ https://b.example.com/a/path/long/en… │ invalid │ 2026-01-11T09:30:00.000Z │',
-        '└─────────────────────┴───────────────────────────────────────┴─────────┴──────────────────────────┘',
+        // issue 46: the URL before the creation time
+        '┌─────────────────────┬──────────────────────────────────────────────────────────────────┬─────────┐',
+        '│ id                  │ url                                                              │ status  │',
+        '├─────────────────────┼──────────────────────────────────────────────────────────────────┼─────────┤',
+        '│ 1146654567674912769 │ https://hooks.example.com/x                                      │ valid   │',
+        '│ 2                   │ https://b.example.com/a/path/long/enough/to/wrap/on/a/terminal/… │ invalid │',
+        '└─────────────────────┴──────────────────────────────────────────────────────────────────┴─────────┘',
       ),
     );
     expect(piped.stdout()).toBe(
       '1146654567674912769\thttps://hooks.example.com/x\tvalid\t2026-01-10T08:00:00.000Z\n' +
         '2\thttps://b.example.com/a/path/long/enough/to/wrap/on/a/terminal/of/one/hundred/columns/yes\tinvalid\t2026-01-11T09:30:00.000Z\n',
     );
-    expect(tty.stderr() + piped.stderr()).toBe('');
+    expect(tty.stderr() + piped.stderr()).toBe('(1 column hidden: created_at; use -o json or --fields)\n');
   });
 
   it('service data cannot smuggle a terminal escape into a table row', async () => {
@@ -247,7 +248,9 @@ describe('auth status', () => {
     );
     expect(piped.stderr()).toBe(
       `store: ${piped.configDir}/config.json (folder from XCTL_CONFIG_DIR)\n` +
-        'secrets: new secrets go to the 0600 file; no OS keychain: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service\n' +
+        // issue 46: two lines within 80 columns, not one of 134
+        'secrets: new secrets go to the 0600 file; no OS keychain\n' +
+        '  (no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset): no Secret Service)\n' +
         'environment overrides the profile "default": XCTL_API_KEY, XCTL_API_SECRET, XCTL_ACCESS_TOKEN, XCTL_ACCESS_TOKEN_SECRET, XCTL_BEARER_TOKEN\n' +
         'environment also sets: XCTL_CONFIG_DIR, XCTL_ACCOUNT_ID=acct1\n',
     );
@@ -303,15 +306,17 @@ describe('80 and 160 columns: ids whole, names shortened last', () => {
     const t = await status(80);
     expect(t.stdout()).toBe(
       table(
-        '┌─────────┬──────────┬───────────┬────────────┬─────────────────────────┐',
-        '│ profile │ selected │ api_key   │ api_secret │ user_token              │',
-        '├─────────┼──────────┼───────────┼────────────┼─────────────────────────┤',
-        '│ sandbox │ true     │ dXIu…(25) │ set        │ @xctl_dev (2244994945)  │',
-        '│ work    │ false    │ abcd…(21) │ set        │ @sandbox_alice (783214) │',
-        '└─────────┴──────────┴───────────┴────────────┴─────────────────────────┘',
+        '┌─────────┬──────────┬───────────┬─────────────────────────┐',
+        '│ profile │ selected │ api_key   │ user_token              │',
+        '├─────────┼──────────┼───────────┼─────────────────────────┤',
+        '│ sandbox │ true     │ dXIu…(25) │ @xctl_dev (2244994945)  │',
+        '│ work    │ false    │ abcd…(21) │ @sandbox_alice (783214) │',
+        '└─────────┴──────────┴───────────┴─────────────────────────┘',
       ),
     );
-    expect(t.stderr()).toMatch(/^\(4 columns hidden: bearer, from_env, base_url, secrets; use -o json or --fields\)\n/);
+    expect(t.stderr()).toMatch(
+      /^\(5 columns hidden: base_url, api_secret, bearer, from_env, secrets; use -o json or --fields\)\n/,
+    );
   });
 
   it('auth status at 160: every column', async () => {
@@ -352,7 +357,7 @@ describe('80 and 160 columns: ids whole, names shortened last', () => {
     for (const l of t.stdout().trimEnd().split('\n')) expect(l.length).toBeLessThanOrEqual(columns);
     if (columns === 80)
       expect(t.stdout().split('\n')[1]).toBe(
-        '│ id          │ name                    │ business_name    │ industry_type │',
+        '│ id          │ name                    │ business_name    │ approval_status │',
       );
   });
 });

@@ -102,8 +102,7 @@ const ALLOWED: Record<string, string> = {
   'webhooks listen': 'a receiver',
   // One signed delivery to the user's own receiver: the service is not called.
   'webhooks send': 'sends to your receiver, not the service',
-  // The local emulator's admin endpoints (loopback, the sandbox only).
-  'sandbox trigger': 'sandbox admin',
+  // The local emulator's admin endpoints (loopback, the sandbox only); trigger takes --dry-run (issue 46).
   'sandbox clock': 'sandbox admin',
   'sandbox faults set': 'sandbox admin',
   'sandbox faults clear': 'sandbox admin',
@@ -238,6 +237,35 @@ describe('--dry-run prints the request and sends nothing', () => {
       stdout:
         '{"dry_run":true,"method":"POST","url":"https://api.x.com/2/media/upload/initialize","json":{"media_type":"image/png","total_bytes":116,"media_category":"tweet_image"}}\n',
       stderr: 'dry run: nothing was sent (then 1 APPEND of up to 4 MiB, FINALIZE)\n',
+    });
+  });
+
+  // issue 46 item 11: sandbox trigger takes --dry-run; --jq runs on the dry run's JSON
+  it('sandbox trigger --dry-run: the event it would post, nothing sent', async () => {
+    expect(await run(['sandbox', 'trigger', 'profile.update.bio', '--user-id', '42', '--dry-run'])).toEqual({
+      stdout:
+        '{"dry_run":true,"method":"POST","url":"https://api.x.com/_sandbox/events","json":{"event_type":"profile.update.bio","user_id":"42","payload":{}}}\n',
+      stderr: 'dry run: nothing was sent\n',
+    });
+  });
+
+  it('--jq on a dry run filters its JSON, with no warning', async () => {
+    expect(
+      await run([
+        'ads',
+        'campaigns',
+        'update',
+        'c1',
+        '--entity-status',
+        'PAUSED',
+        '--dry-run',
+        '--jq',
+        '.params.entity_status',
+      ]),
+    ).toEqual({ stdout: 'PAUSED\n', stderr: 'dry run: nothing was sent\n' });
+    expect(await run(['webhooks', 'create', 'https://hooks.example.com/x', '--dry-run', '--jq', '.json.url'])).toEqual({
+      stdout: 'https://hooks.example.com/x\n',
+      stderr: 'dry run: nothing was sent\n',
     });
   });
 });

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import {
   buildProgram,
+  helpAll,
   loadGroups,
   GROUPS,
   namesBareGroup,
@@ -15,6 +16,7 @@ import {
 } from '../../src/program.js';
 import { attachExamples, commandPath, exampleCommand, examplesOf } from '../../src/commands/examples.js';
 import { wrapLongLines } from '../../src/commands/help-text.js';
+import { shellWords } from '../helpers/shell-words.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -30,41 +32,6 @@ function walk(c: Command, fn: (c: Command) => void): void {
 }
 
 const isLeaf = (c: Command) => !c.commands.some((s) => s.name() !== 'help');
-
-/** Shell words of a plain command line: single and double quotes, backslash escapes; no operators. */
-export function shellWords(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let has = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === "'") {
-      const j = line.indexOf("'", i + 1);
-      if (j < 0) throw new Error(`unclosed quote in ${line}`);
-      cur += line.slice(i + 1, j);
-      has = true;
-      i = j;
-    } else if (ch === '"') {
-      let j = i + 1;
-      for (; j < line.length && line[j] !== '"'; j++) cur += line[j] === '\\' ? line[++j] : line[j];
-      has = true;
-      i = j;
-    } else if (ch === '\\') {
-      cur += line[++i] ?? '';
-      has = true;
-    } else if (/\s/.test(ch)) {
-      if (has) out.push(cur);
-      cur = '';
-      has = false;
-    } else {
-      if ('|<>;&$`'.includes(ch)) throw new Error(`shell operator ${ch} in example: ${line}`);
-      cur += ch;
-      has = true;
-    }
-  }
-  if (has) out.push(cur);
-  return out;
-}
 
 let program: Command;
 beforeAll(async () => {
@@ -244,9 +211,38 @@ describe('help text', () => {
     expect(checked).toBeGreaterThan(200);
     expect(long).toEqual([]);
     const leaf = texts.get('ads campaigns list')!;
-    expect(leaf).toMatch(/\nGlobal Options:\n(.*\n)* {2}--profile <name>/);
+    // issue 46: the global options in one short paragraph below the root (--help-all: in full)
+    expect(leaf).toMatch(/\nGlobal options \(`--help-all` describes them\):\n {2}--profile, --json, --output, /);
+    expect(leaf).not.toContain('--profile <name>');
     expect(leaf).toMatch(/\nExamples:\n {2}\$ xctl ads campaigns list\n/);
     expect(texts.get('sandbox trigger')).toMatch(/Examples:\n {2}\$ xctl sandbox trigger profile\.update\.bio/);
+  });
+
+  // issue 46 item 10: help is short; --help-all has every global option; the root has examples;
+  // `ads stats --help` shows what its default verb takes
+  it('--help-all describes the global options; the root has examples; a default verb shows its flags', async () => {
+    const help = async (argv: string[], all = false) => {
+      const p = buildProgram('0.0.0-test', { helpAll: all });
+      await loadGroups(p, ['ads']);
+      attachExamples(p);
+      let out = '';
+      const wrap = (s: string) => void (out += s);
+      walk(p, (c) => {
+        c.configureOutput({ ...c.configureOutput(), writeOut: wrap, writeErr: wrap });
+        c.configureHelp({ ...c.configureHelp(), helpWidth: 80 });
+      });
+      await p.parseAsync(['node', 'xctl', ...argv]).catch(() => undefined);
+      return out;
+    };
+    const short = await help(['ads', 'campaigns', 'list', '--help']);
+    const full = await help(['ads', 'campaigns', 'list', '--help'], true);
+    expect(full).toMatch(/\nGlobal Options:\n(.*\n)* {2}--profile <name> +credential profile to use/);
+    expect(short.split('\n').length).toBeLessThan(full.split('\n').length - 25);
+    expect(helpAll(['ads', '--help-all'])).toEqual({ args: ['ads', '--help'], all: true });
+    const stats = (await help(['ads', 'stats', '--help'])).split('\n');
+    expect(stats.findIndex((l) => l.startsWith('Without a command, runs `query`'))).toBeLessThan(30);
+    const root = await help(['--help']);
+    expect(root).toMatch(/\nExamples:\n {2}\$ xctl sandbox start --configure /);
   });
 
   it('`help a b c` is `a b c --help`; a bare group asks for its help', () => {

@@ -78,6 +78,23 @@ describe('malformed flags and wrong enums: exit 2, nothing sent (bad-input)', ()
         code: 2,
         re: /unknown option '--file' \(did you mean one of --fields, --profile\?\)$/,
       },
+      // issue 46 item 5: did-you-mean for options, fields, enum values, fault names
+      {
+        args: ['ads', 'campaigns', 'list', '--paginate'],
+        code: 2,
+        re: /unknown option '--paginate' \(did you mean --all\? it follows every page\)$/,
+      },
+      {
+        args: ['ads', 'campaigns', 'list', '--with-totl-count'],
+        code: 2,
+        re: /unknown option '--with-totl-count' \(did you mean --with-total-count\?\)$/,
+      },
+      { args: ['audiences', 'hash', '-', '--type', 'emial'], code: 2, re: /\(got "emial"\) \(did you mean email\?\)$/ },
+      {
+        args: ['sandbox', 'start', '--faults', 'eror_rate=0.1'],
+        code: 2,
+        re: /\(did you mean error_rate or drop_rate\?\)$/,
+      },
     ]);
   });
 

@@ -31,6 +31,7 @@ describe('media upload', () => {
   function video(dir: string): string {
     const file = path.join(dir, 'clip.mp4');
     const head = Buffer.alloc(64);
+    head.writeUInt32BE(24, 0); // the ftyp box's size: an mp4's first bytes, as upload checks them
     head.write('ftypisom', 4, 'latin1');
     fs.writeFileSync(file, head);
     return file;
@@ -67,7 +68,7 @@ describe('media upload', () => {
     const t = tc({ transport: reg, tty: { stderr: true } });
     await t.run(['media', 'upload', video(t.configDir)]);
     const last = t.stderr().split('\r').at(-1)!;
-    expect(last).toMatch(/100% 0\.0 of 0\.0 MB processed\s*\n$/);
+    expect(last).toMatch(/100% 64 B\/64 B · processed\s*\n$/);
     expect(t.stderr()).toContain('processing 50%');
   });
 
@@ -275,9 +276,35 @@ describe('money in currency units (issue 29 item 5)', () => {
 
   it('converts exactly, without floating point', async () => {
     const { toMicros } = await import('../../src/commands/ads/money-flags.js');
-    expect(toMicros('123456789012.99', 2, 'USD', '--bid')).toBe('123456789012990000');
+    expect(toMicros('1234567890.99', 2, 'USD', '--bid')).toBe('1234567890990000');
     expect(toMicros('0.1', 2, 'USD', '--bid')).toBe('100000');
     expect(toMicros('1.005', 3, 'KWD', '--bid')).toBe('1005000');
     expect(toMicros('3000', 0, 'JPY', '--bid')).toBe('3000000000');
+  });
+
+  // issue 46 item 9: a zero budget is refused as the platform refuses it; a huge amount is "too large"
+  it('refuses --daily-budget 0 and says a huge amount is too large (exit 2, nothing sent but the currency read)', async () => {
+    const usd = () =>
+      new HttpRegistry().register(
+        route('GET', '/12/accounts/acct1/funding_instruments/f1'),
+        json({ data: { id: 'f1', currency: 'USD' } }),
+      );
+    const base = ['ads', 'campaigns', 'create', '--funding-instrument-id', 'f1', '--name', 'x'];
+    for (const zero of ['0', '0.00']) {
+      const reg = usd();
+      await expect(tc({ transport: reg }).run([...base, '--daily-budget', zero])).rejects.toMatchObject({
+        exitCode: 2,
+        message: '--daily-budget-amount-local-micro must be more than 0 (the platform refuses a zero budget) (got "0")',
+      });
+      expect(reg.requests.map((r) => r.method)).toEqual(['GET']);
+    }
+    const reg = usd();
+    await expect(tc({ transport: reg }).run([...base, '--daily-budget', '99999999999999.99'])).rejects.toMatchObject({
+      exitCode: 2,
+      message: '--daily-budget 99999999999999.99 is too large: at most 9999999999 USD',
+    });
+    await expect(
+      tc({ transport: new HttpRegistry() }).run([...base, '--daily-budget-amount-local-micro', '0']),
+    ).rejects.toMatchObject({ exitCode: 2, message: /must be more than 0/ });
   });
 });

@@ -95,4 +95,20 @@ describe('progress line', () => {
     expect(frames.at(-1)).toBe('▕███████░░░░░░░░░░░▏ 41% 1.2M/2.9M packed · 48k/s\n');
     t.cleanup();
   });
+
+  // issue 46 item 11: a warning printed while the bar is drawn went on the bar's line
+  it('a message while the bar is drawn clears its line first; the bar redraws under it', () => {
+    vi.useFakeTimers();
+    const t = testContext({ tty: { stderr: true }, columns: 60 });
+    const p = new Progress(t.ctx.io, () => done, 5000, 'packed');
+    vi.advanceTimersByTime(250);
+    t.ctx.io.warn('no snapshot for this audience yet');
+    t.ctx.io.warn('a second one');
+    vi.advanceTimersByTime(250);
+    p.stop();
+    const text = t.stderr();
+    expect(text).toContain('\r\u001b[2Kwarning: no snapshot for this audience yet\nwarning: a second one\n\r▕');
+    expect(text.match(/\u001b\[2K/g)).toHaveLength(1);
+    t.cleanup();
+  });
 });

@@ -133,11 +133,15 @@ describe('filtered stream rules', () => {
 describe('CLI input parsing', () => {
   it('reads replay times as ISO or yyyymmddhhmm (UTC) and formats them back', () => {
     const t = Date.UTC(2026, 0, 15, 12, 5);
-    expect(parseReplayTime('202601151205', '--from')).toBe(t);
-    expect(parseReplayTime('2026-01-15T12:05:00Z', '--from')).toBe(t);
+    expect(parseReplayTime('202601151205', '--from', t)).toBe(t);
+    expect(parseReplayTime('2026-01-15T12:05:00Z', '--from', t)).toBe(t);
+    // Issue 46: relative times, so that the help's examples work on any day.
+    expect(parseReplayTime('now-2h', '--from', t)).toBe(t - 2 * 3_600_000);
+    expect(parseReplayTime('today', '--from', t)).toBe(Date.UTC(2026, 0, 15));
+    expect(parseReplayTime('today-1d', '--from', t)).toBe(Date.UTC(2026, 0, 14));
     expect(toReplayDate(t + 59_000)).toBe('202601151205');
     for (const bad of ['202613151205', '202601321205', '202601152405', '2026-01-15', 'yesterday'])
-      expect(() => parseReplayTime(bad, '--from')).toThrow(/--from/);
+      expect(() => parseReplayTime(bad, '--from', 0)).toThrow(/--from/);
   });
   it('builds subscriptions and refuses deprecated names with the new one', () => {
     expect(

@@ -5,15 +5,26 @@
 import { Writable } from 'node:stream';
 import { Context } from '../../context.js';
 
+/** The warnings each apply printed, by its context: each is printed once (plan and run say the same). */
+const printed = new WeakMap<Context, Set<string>>();
+
 /** A context like `ctx` (same signal, clock, wire) whose stderr lines are prefixed with `label`. */
 export function labelledContext(ctx: Context, label: string, o: { quiet?: boolean } = {}): Context {
   const target = ctx.io.stderr;
+  const seen = printed.get(ctx) ?? new Set<string>();
+  printed.set(ctx, seen);
   let atLineStart = true;
   const stderr = new Writable({
     write(chunk: Buffer | string, _enc, done) {
       const s = chunk.toString();
       let out = '';
       for (const part of s.split(/(?<=\n)/)) {
+        // A whole warning line said before for this audience (the plan's, then the run's): once.
+        const line = `${label}: ${part}`;
+        if (atLineStart && part.endsWith('\n') && /^warning: /.test(part)) {
+          if (seen.has(line)) continue;
+          seen.add(line);
+        }
         if (atLineStart && part !== '') out += `${label}: `;
         out += part;
         atLineStart = part.endsWith('\n');

@@ -182,9 +182,20 @@ async function applyOne(ctx: Context, env: ApplyEnv, p: AudiencePlan): Promise<A
       snapshot_members: s.snapshot_members,
     });
   }
-  if (spec.kind === 'custom_audience') await applyGrants(ctx, env, p, id, r);
+  if (spec.kind === 'custom_audience') {
+    try {
+      await applyGrants(ctx, env, p, id, r);
+    } catch (e) {
+      // The members went in: the failed row still says so (issue 46: "adds 0" after an upload).
+      if (e && typeof e === 'object') done.set(e, r);
+      throw e;
+    }
+  }
   return r;
 }
+
+/** What an audience had done when a later step of it failed, by the error. */
+const done = new WeakMap<object, AudienceResult>();
 
 async function prune(ctx: Context, env: ApplyEnv, p: AudiencePlan, r: AudienceResult): Promise<AudienceResult> {
   try {
@@ -220,18 +231,20 @@ export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[
         } catch (e) {
           const err = e as Error & { summary?: Record<string, unknown> };
           ctx.io.warn(`${label(p)}: ${err.message}`);
+          // A later step failed after the members went in (grants): the row keeps what was done.
+          const so = err && typeof err === 'object' ? done.get(err) : undefined;
           const s = err.summary ?? {};
           const n = (k: string) => (typeof s[k] === 'number' ? s[k] : undefined);
           results.set(p, {
-            ...resultOf(p),
-            id: p.id,
+            ...(so ?? resultOf(p)),
+            id: so?.id ?? p.id,
             status: err instanceof DivergedError ? 'diverged' : 'failed',
             // What a sync that stopped part-way or diverged did send.
-            adds: n('adds') ?? 0,
-            removes: n('removes') ?? 0,
-            acknowledged: n('acknowledged') ?? 0,
-            audience_size: n('audience_size'),
-            snapshot_members: n('snapshot_members'),
+            adds: n('adds') ?? so?.adds ?? 0,
+            removes: n('removes') ?? so?.removes ?? 0,
+            acknowledged: n('acknowledged') ?? so?.acknowledged ?? 0,
+            audience_size: n('audience_size') ?? so?.audience_size,
+            snapshot_members: n('snapshot_members') ?? so?.snapshot_members,
             error: err.message,
             cause: err,
           });

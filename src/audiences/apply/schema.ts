@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { UsageError, errnoCode, errorMessage } from '../../core/errors.js';
+import { didYouMean } from '../../core/suggest.js';
 import { DO_NOT_REACH_TYPES, ID_TYPES, UNHASHED_TYPE, type IdType } from '../../contract/audience-users.js';
 import { ADS_ID } from '../../contract/ids.js';
 import { isOneOf } from '../../contract/guards.js';
@@ -91,6 +92,20 @@ export const APPLY_FILE = z
     audiences: z.array(audience).min(1),
   })
   .describe('xctl audiences apply: the audiences of one or more ads accounts, kept equal to files');
+
+/** Every key the file knows, for a did-you-mean on a mistyped one (`sorce:`). */
+const FILE_KEYS = [
+  'version',
+  'defaults',
+  'audiences',
+  'name',
+  'kind',
+  'description',
+  'source',
+  'command',
+  'share_with',
+  ...Object.keys(shared),
+];
 
 export type ApplyFile = z.infer<typeof APPLY_FILE>;
 type RawAudience = ApplyFile['audiences'][number];
@@ -184,7 +199,15 @@ export async function loadApplyFile(
     const msgs = parsed.error.issues.slice(0, 5).map((i) => {
       // An unknown key is on its own line: name that one.
       const where = i.code === 'unrecognized_keys' ? [...i.path, i.keys[0]!] : i.path;
-      return `${file}:${lineOf(where)}: ${pathText(i.path)}${i.message}`;
+      // A mistyped key or value: the closest known one (`sorce:` -> source, `type: emial` -> email).
+      const given = i.code === 'invalid_value' ? doc.getIn([...i.path]) : undefined;
+      const near =
+        i.code === 'unrecognized_keys'
+          ? didYouMean(String(i.keys[0]), FILE_KEYS)
+          : i.code === 'invalid_value' && typeof given === 'string'
+            ? didYouMean(given, i.values.map(String))
+            : '';
+      return `${file}:${lineOf(where)}: ${pathText(i.path)}${i.message}${near}`;
     });
     throw new UsageError(msgs.join('\n'), {
       flag: '-f',

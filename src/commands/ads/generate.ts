@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { OperationDef, ParamDef, ResourceDef } from '../../ads/resource-types.js';
 import { type ArgDecl, type CommandDecl, declare, type OptionDecl } from '../define.js';
-import { sampleValue } from './example-values.js';
+import { SHOWN_OPTIONAL, sampleValue } from './example-values.js';
 import { moneyOptions } from './money-flags.js';
 import type { Context } from '../../context.js';
 import { operationOptions, positionalsOf, runOperation, type OperationHooks, type OperationOptions } from './run.js';
@@ -97,9 +97,10 @@ function examplesFor(sub: Command, r: ResourceDef, op: OperationDef): string[] {
   for (let c: Command | null = sub; c && c.parent; c = c.parent) path.unshift(c.name());
   const words = ['xctl', ...path];
   for (const pos of positionalsOf(r, op)) if (!pos.optional) words.push(sampleValue(pos.key));
-  if (op.body === 'json') words.push('--file', op.batch ? 'batch.json' : 'body.json');
+  // A file named for its command (campaigns-batch.json, cards.json): one folder can hold them all.
+  if (op.body === 'json') words.push('--file', `${path[path.length - 2]}${op.batch ? '-batch' : ''}.json`);
   else {
-    for (const d of op.params.filter((p) => p.required)) {
+    for (const d of op.params.filter((p) => p.required || SHOWN_OPTIONAL.has(p.name))) {
       if (d.kind === 'bool') words.push(d.flag);
       else words.push(d.flag, sampleValue(d.name, d));
     }

@@ -38,10 +38,17 @@ export function moneyFromOpts(op: Pick<OperationDef, 'params'>, opts: Record<str
   return out;
 }
 
+const MAX_UNIT_DIGITS = 10;
+
 /** "30.5" with 2 decimals -> "30500000": exact, or a usage error naming the flag. */
 export function toMicros(amount: string, decimals: number, currency: string, flag: string): string {
-  const m = /^(\d{1,12})(?:\.(\d+))?$/.exec(amount.trim());
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(amount.trim());
   if (!m) throw new UsageError(`${flag} takes an amount such as 30 or 30.00 (got "${amount}")`, { flag });
+  // The micros the API takes have at most 16 digits: 10 before the decimal point.
+  if (m[1]!.replace(/^0+(?=\d)/, '').length > MAX_UNIT_DIGITS)
+    throw new UsageError(`${flag} ${amount} is too large: at most ${'9'.repeat(MAX_UNIT_DIGITS)} ${currency}`, {
+      flag,
+    });
   const frac = m[2] ?? '';
   if (frac.length > decimals) {
     throw new UsageError(

@@ -16,6 +16,7 @@ import { parseJsonInput, readInputArg } from '../input.js';
 import { printStats, type StatsEnvelope } from './stats-output.js';
 import { duplicateFromService, findByName, printDryRun } from './write-flags.js';
 import { isRecord } from '../../contract/guards.js';
+import { isoSeconds, parseRelativeTime } from '../../contract/time.js';
 
 interface Envelope {
   data?: unknown;
@@ -60,6 +61,40 @@ export function violationError(
     code: v.code,
     hint,
   });
+}
+
+/**
+ * Every problem with the flags in one error (issue 46, as gh reports them): one a line, each
+ * naming its flag and rule; the first's flag, code and did-you-mean stay the error's own.
+ */
+export function violationsError(vs: Violation[], params: ParamDef[], raw: Record<string, unknown>): UsageError {
+  const first = violationError(vs[0]!, params, raw);
+  if (vs.length === 1) return first;
+  const lines = vs.map((v) => {
+    const e = violationError(v, params, raw);
+    return e.hint ? `${e.message} (${e.hint})` : e.message;
+  });
+  return new UsageError(`${vs.length} problems with the flags, nothing was sent:\n  ${lines.join('\n  ')}`, {
+    flag: first.flag,
+    parameter: first.parameter,
+    code: first.code,
+  });
+}
+
+/**
+ * An enum value in another case (`--entity-status active`) is the one value it can only mean;
+ * a comma list item by item. Values matching none, or several, are left for the check to refuse.
+ */
+export function caseEnums(params: ParamDef[], raw: Record<string, string>): void {
+  for (const d of params) {
+    const v = raw[d.name];
+    if (v === undefined || !d.enumValues || d.enumValues.includes(v)) continue;
+    const one = (x: string) => {
+      const hits = d.enumValues!.filter((e) => e.toLowerCase() === x.toLowerCase());
+      return hits.length === 1 ? hits[0]! : x;
+    };
+    raw[d.name] = v.split(',').map(one).join(',');
+  }
 }
 
 /** Flag values (strings, or true for a bare boolean flag) by spec name. */
@@ -256,10 +291,16 @@ export async function runOperation(
     return sendJsonBody(ctx, r, op, await readFileBody(ctx, o, 'a JSON object'), o.path, columns, '--file', o.dryRun);
   const raw = { ...o.params };
   if (o.money && Object.keys(o.money).length) await applyMoney(ctx, op, o.money, raw);
-  for (const d of op.params)
+  for (const d of op.params) {
     if (raw[d.name] === undefined && d.cliDefault) raw[d.name] = d.cliDefault({ nowMs: ctx.clock.now() });
+    // `--start today-7d`: sent as the ISO time it stands for.
+    const rel =
+      d.kind === 'time' && raw[d.name] !== undefined ? parseRelativeTime(raw[d.name]!, ctx.clock.now()) : undefined;
+    if (rel !== undefined) raw[d.name] = isoSeconds(rel);
+  }
+  caseEnums(op.params, raw);
   const { violations } = validateParams(op.params, raw, op.rules, { nowMs: ctx.clock.now() });
-  if (violations.length) throw violationError(violations[0]!, op.params, raw);
+  if (violations.length) throw violationsError(violations, op.params, raw);
   const limit = parseLimit(o.limit);
   await checkSandboxOnly(ctx, op);
   const path = await fillPath(ctx, r, op, o.path);

@@ -32,8 +32,13 @@ function nameLookup(r: ResourceDef, op: OperationDef): OperationDef | undefined 
 }
 
 /** --dry-run: the request as it would go, on stdout as one JSON object. */
-export function printDryRun(ctx: Context, method: string, url: string, params: Record<string, string>): void {
-  printRequestLine(ctx, { method, url, params });
+export async function printDryRun(
+  ctx: Context,
+  method: string,
+  url: string,
+  params: Record<string, string>,
+): Promise<void> {
+  await printRequestLine(ctx, { method, url, params });
   dryRunDone(ctx);
 }
 

@@ -303,6 +303,10 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   // A refusal is exit 2 as sync's guards are, whatever else was applied: running the same apply
   // again would refuse it again (a retry on 4 must not loop), the source or the limit must change.
   if (refused.length) throw refusedError(results, failed, refused);
+  // The service refused something for good (HTTP 400: a share_with account that is no ads
+  // account...): the same apply would fail again, so it is bad input (2) naming the field, not 4.
+  const permanent = failed.filter((r) => r.cause && 'status' in r.cause && r.cause.status === 400);
+  if (permanent.length && permanent.length === failed.length) throw permanentError(results, permanent);
   // Applied, but some audiences do not equal their sources (members no state knows, rejected
   // rows): exit 5 as sync's, each row says why.
   const diverged = failed.filter((r) => r.status === 'diverged');
@@ -318,6 +322,25 @@ async function reportApply(ctx: Context, results: AudienceResult[]): Promise<voi
   throw new PartialError(`${failed.length} of ${results.length} audiences do not equal their sources: ${names}`, {
     hint: 'fix what is reported above and run the same apply again: interrupted syncs resume where they stopped',
   });
+}
+
+/** In the file's words: the service's parameter, and the key of audiences.yaml that sets it. */
+const FILE_KEY_OF: Record<string, string> = { granted_account_id: 'share_with', permission_level: 'share_with' };
+
+/** Audiences the service refused for good (HTTP 400): exit 2, the field named. */
+function permanentError(results: AudienceResult[], permanent: AudienceResult[]): UsageError {
+  const cause = permanent[0]!.cause;
+  const parameter = cause && 'parameter' in cause && typeof cause.parameter === 'string' ? cause.parameter : undefined;
+  const key = parameter ? FILE_KEY_OF[parameter] : undefined;
+  const field = parameter ? ` (${parameter}${key ? `: ${key} in the file` : ''})` : '';
+  return new UsageError(
+    `${permanent.length} of ${results.length} audiences refused by the service: ` +
+      permanent.map((r) => `"${r.name}": ${r.cause!.message}`).join('; '),
+    {
+      parameter,
+      hint: `the service refuses this every time: fix the file${field}, then run the same apply again`,
+    },
+  );
 }
 
 /** Audiences a guard refused (nothing sent for them), with what else did not finish. */

@@ -1,5 +1,6 @@
 // The input flags upload, sync and hash share: what the values are and how to read them.
 import { UsageError } from '../../core/errors.js';
+import { didYouMean } from '../../core/suggest.js';
 import type { ColumnRequest } from '../../audiences/input.js';
 import { ID_TYPES, canonicalType } from '../../contract/audience-users.js';
 
@@ -54,7 +55,7 @@ export async function parseInputFlags(f: InputFlags): Promise<{ columns: ColumnR
     type = canonicalType(f.type);
     if (!type)
       throw new UsageError(
-        `--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")`,
+        `--type must be one of ${ID_TYPES.join(', ')} (service_id is twitter_id) (got "${f.type}")${didYouMean(f.type, ID_TYPES)}`,
         { flag: '--type' },
       );
   }

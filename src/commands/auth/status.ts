@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { CheckFailed } from '../../core/errors.js';
+import { CheckFailed, XctlError } from '../../core/errors.js';
 import { ENV_CREDENTIALS, resolveCredentials, type Profile, type Store } from '../../core/config.js';
 import { mask } from '../../core/io.js';
 import { redactUrlCredentials } from '../../core/redact.js';
@@ -34,7 +34,10 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
   const store = await ctx.store();
   const selected = await ctx.profileName();
   const profiles = store.profiles();
-  if (!(selected in profiles)) profiles[selected] = {};
+  // The selected profile's row even when it does not exist, but only with credentials from the
+  // environment: otherwise a "default" row would be a phantom (issue 46); the hint names a real one.
+  const envOnly = Object.keys(ENV_CREDENTIALS).some((k) => ctx.env[k]);
+  if (!(selected in profiles) && (envOnly || !Object.keys(profiles).length)) profiles[selected] = {};
   const envSet = Object.keys(ENV_CREDENTIALS).filter((k) => ctx.env[k]);
   // Everything in the environment that changes what xctl uses, credentials or not.
   const envOther = ['XCTL_PROFILE', 'XCTL_CONFIG_DIR', 'XCTL_BASE_URL', 'XCTL_ACCOUNT_ID', 'XCTL_OUTPUT'].filter(
@@ -111,14 +114,25 @@ export async function authStatus(ctx: Context, o: AuthStatusOptions = {}): Promi
     ctx.io.info(
       `environment also sets: ${envOther.map((k) => (k === 'XCTL_CONFIG_DIR' ? k : `${k}=${ctx.env[k]}`)).join(', ')}`,
     );
-  if (!usable) {
-    // Secrets in a keychain that cannot be read now: that is the reason, not a missing setting.
-    const raw = store.rawProfiles()[selected];
-    if (raw?.secrets_in === 'keyring') store.secrets.fill(selected, raw);
-    throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
-      hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
-    });
+  if (!usable) await whyUnusable(ctx, store, selected, profiles[selected] ?? {});
+}
+
+/** Why the selected profile cannot be used: none selected, a keychain out of reach, or nothing set. */
+async function whyUnusable(ctx: Context, store: Store, selected: string, p: Profile): Promise<never> {
+  const none = await ctx.profiles.unselected();
+  if (none) throw new CheckFailed(none.message, { hint: none.hint });
+  // Secrets in a keychain out of reach: say that, and how to reach it (issue 46).
+  if (secretsPlace(store, selected, p) === 'keyring (unreachable)') {
+    try {
+      store.secrets.fill(selected, { ...p });
+    } catch (e) {
+      if (e instanceof XctlError) throw new CheckFailed(e.message, { hint: e.hint });
+      throw e;
+    }
   }
+  throw new CheckFailed(`profile "${selected}" has no usable credentials`, {
+    hint: 'run `xctl auth set --api-key KEY --api-secret -`, `xctl auth login`, or try the sandbox: `xctl sandbox start`',
+  });
 }
 
 /** Where a profile's secrets live: keyring, file, or keyring that cannot be reached now. */
@@ -141,7 +155,8 @@ function secretsNote(store: Store, rows: Rec[], env: Record<string, string | und
   if (p.keyring)
     return 'secrets: the OS keychain is available; new profiles keep their secrets there (`auth migrate` moves others)';
   const stuck = inKeyring ? '; the keyring profiles cannot be read now' : '';
-  return `secrets: new secrets go to the 0600 file; no OS keychain: ${p.why}${stuck}`;
+  // Two short lines (issue 46: one of 134 characters wrapped at 80): what, then why.
+  return `secrets: new secrets go to the 0600 file; no OS keychain${stuck}\n  (${p.why})`;
 }
 
 /** One cell for the OAuth 2.0 token: for whom, until when (or expired), and how many scopes. */

@@ -21,6 +21,7 @@ import {
   finalizePath,
   kindOfType,
   sniff,
+  bytesMatchType,
   type Category,
 } from '../../contract/media.js';
 import { checkInput } from '../../core/check-input.js';
@@ -119,16 +120,25 @@ function multipart(fields: Array<[string, string | Buffer]>): { body: Buffer; co
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** A one-line bar on a terminal; nothing elsewhere (the result line says it all). */
-function progressBar(ctx: Context, total: number): { update(done: number, note?: string): void; stop(): void } {
+/** 3.6 kB, 1.2 MB: what a small file is too (issue 46: a 3.6 KB image read "0.0 of 0.0 MB"). */
+export function humanBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  return n < 1048576 ? `${(n / 1024).toFixed(1)} kB` : `${(n / 1048576).toFixed(1)} MB`;
+}
+
+/**
+ * A one-line bar on a terminal, drawn as the audience uploads draw theirs (`▕███░░░▏ 42%`);
+ * nothing elsewhere (the result line says it all).
+ */
+export function progressBar(ctx: Context, total: number): { update(done: number, note?: string): void; stop(): void } {
   const on = ctx.io.isStderrTTY && ctx.io.progressEnabled && !ctx.io.quiet;
   let last = 0;
-  const mb = (n: number) => (n / 1048576).toFixed(1);
   return {
     update(done, note) {
       if (!on) return;
       const frac = total ? done / total : 1;
-      const line = `[${'#'.repeat(Math.round(frac * 24)).padEnd(24, '-')}] ${String(Math.round(frac * 100)).padStart(3)}% ${mb(done)} of ${mb(total)} MB${note ? ` ${note}` : ''}`;
+      const full = Math.round(frac * 24);
+      const line = `▕${'█'.repeat(full)}${'░'.repeat(24 - full)}▏ ${String(Math.round(frac * 100)).padStart(3)}% ${humanBytes(done)}/${humanBytes(total)}${note ? ` · ${note}` : ''}`;
       ctx.io.stderr.write('\r' + line.padEnd(last));
       last = line.length;
     },
@@ -194,6 +204,13 @@ export async function runUpload(ctx: Context, o: UploadOptions): Promise<void> {
     if (!mediaType)
       throw new UsageError(
         `<file>: cannot tell what ${path.basename(o.file)} is (png, jpeg, gif, webp, mp4, mov, webm...)`,
+        { flag: '<file>' },
+      );
+    // Named .png but not a PNG (a text file...): refused before a byte is sent (issue 46), as
+    // the service would refuse it after the whole upload.
+    if (stat.size > 0 && !bytesMatchType(head.subarray(0, Math.min(32, stat.size)), mediaType))
+      throw new UsageError(
+        `<file>: ${path.basename(o.file)} is named as ${mediaType} but its first bytes are not ${mediaType}'s: nothing was sent`,
         { flag: '<file>' },
       );
     const category =

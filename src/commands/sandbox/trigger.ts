@@ -6,12 +6,14 @@ import { ACTIVITY_EVENT_TYPES, EVENT_TYPE_ALIASES, canonicalEventType } from '..
 import { checkInput } from '../../core/check-input.js';
 import { SANDBOX_ADMIN_ENDPOINTS } from '../../contract/sandbox-admin.js';
 import { declare } from '../define.js';
+import { DRY_RUN_OPTION } from '../dry-run.js';
 import { wrapWords } from '../help-text.js';
 
 export interface SandboxTriggerOptions {
   eventType: string;
   userId?: string;
   data?: string;
+  dryRun?: boolean;
 }
 
 export function register(parent: Command, runF = sandboxTrigger): void {
@@ -22,6 +24,7 @@ export function register(parent: Command, runF = sandboxTrigger): void {
     options: [
       ['--user-id <id>', 'the user the event is about'],
       ['--data <json>', 'the event payload (a JSON object)'],
+      DRY_RUN_OPTION,
     ],
     helpAfter: () =>
       `\nEvent types:\n${wrapWords(ACTIVITY_EVENT_TYPES, '  ')}\n${wrapWords(['(also', 'accepted:', ...Object.keys(EVENT_TYPE_ALIASES).map((a, i, l) => a + (i < l.length - 1 ? ',' : ')'))], '  ')}`,
@@ -45,6 +48,12 @@ export async function sandboxTrigger(ctx: Context, opts: SandboxTriggerOptions):
   // The suggestions only for a name that is not the platform's (the check below then refuses it).
   const near = canonicalEventType(eventType) ? '' : await nearEventTypes(eventType);
   checkInput(SANDBOX_ADMIN_ENDPOINTS.events, { body }, { event_type: near ? `${near.slice(2, -1)}; ${types}` : types });
+  if (opts.dryRun) {
+    const { printRequest, dryRunDone } = await import('../dry-run.js');
+    const e = SANDBOX_ADMIN_ENDPOINTS.events;
+    await printRequest(ctx, { method: e.method, path: e.path, json: body });
+    return dryRunDone(ctx);
+  }
   const http = await ctx.http();
   const res = await http.request<{ data: Record<string, unknown> }>({
     method: SANDBOX_ADMIN_ENDPOINTS.events.method,

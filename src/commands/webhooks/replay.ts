@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
-import { parseIsoTime } from '../../contract/time.js';
+import { parseIsoTime, parseRelativeTime } from '../../contract/time.js';
 import { WEBHOOK_ENDPOINTS as E, parseReplayDate, toReplayDate } from '../../contract/webhooks.js';
 import { checkInput } from '../../core/check-input.js';
 import { declare } from '../define.js';
@@ -22,7 +22,7 @@ export function register(parent: Command, runF = webhooksReplay): void {
     description: 're-deliver the events of a window (at most 24 hours back)',
     arguments: [['<id>', "the webhook's id (`xctl webhooks list`)"]],
     options: [
-      ['--from <time>', 'window start: ISO time or yyyymmddhhmm (UTC)'],
+      ['--from <time>', 'window start: ISO time, yyyymmddhhmm (UTC), or now-2h'],
       ['--to <time>', 'window end, inclusive (default: now)'],
       DRY_RUN_OPTION,
     ],
@@ -31,12 +31,15 @@ export function register(parent: Command, runF = webhooksReplay): void {
 }
 
 /** ISO 8601 or yyyymmddhhmm (UTC) to epoch ms. */
-export function parseReplayTime(v: string, flag: string): number {
-  const t = parseReplayDate(v) ?? parseIsoTime(v);
+export function parseReplayTime(v: string, flag: string, nowMs: number): number {
+  const t = parseReplayDate(v) ?? parseIsoTime(v) ?? parseRelativeTime(v, nowMs);
   if (t === undefined)
-    throw new UsageError(`${flag} must be an ISO time (2026-01-15T12:00Z) or yyyymmddhhmm in UTC (got "${v}")`, {
-      flag,
-    });
+    throw new UsageError(
+      `${flag} must be an ISO time (2026-01-15T12:00Z), yyyymmddhhmm in UTC or now-2h (got "${v}")`,
+      {
+        flag,
+      },
+    );
   return t;
 }
 
@@ -44,8 +47,8 @@ export function parseReplayTime(v: string, flag: string): number {
 export async function webhooksReplay(ctx: Context, o: ReplayOptions): Promise<void> {
   const id = checkWebhookId(o.id);
   const now = ctx.clock.now();
-  const from = o.from === undefined ? undefined : parseReplayTime(o.from, '--from');
-  const to = o.to ? parseReplayTime(o.to, '--to') : now;
+  const from = o.from === undefined ? undefined : parseReplayTime(o.from, '--from', now);
+  const to = o.to ? parseReplayTime(o.to, '--to', now) : now;
   // A --to up to a minute ahead of this machine's clock is taken as now (clock skew).
   const floorNow = now - (now % 60_000);
   const body = {

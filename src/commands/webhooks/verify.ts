@@ -53,5 +53,15 @@ export async function webhooksVerify(ctx: Context, o: VerifyOptions): Promise<vo
     ctx.io.info('signature valid');
     return;
   }
-  throw new CheckFailed('signature invalid for this body and API secret');
+  // The signature covers the exact bytes: say how many were checked, and what a final newline
+  // (an editor's, or `echo`'s) does to it.
+  const nl = raw.length && raw[raw.length - 1] === 0x0a;
+  const ok = nl && verifySignature(await consumerSecret(ctx), raw.subarray(0, raw.length - 1), o.signature);
+  throw new CheckFailed(`signature invalid for this body (${raw.length} bytes checked) and API secret`, {
+    hint: ok
+      ? 'the body without its final newline matches: the signature covers the exact bytes received; save the body without the newline (printf, not echo)'
+      : nl
+        ? 'the signature covers the exact bytes, a final newline included: this body ends with one'
+        : undefined,
+  });
 }

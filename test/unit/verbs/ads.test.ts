@@ -11,6 +11,7 @@ import { addOperation } from '../../../src/commands/ads/generate.js';
 import { positionalsOf, type OperationOptions } from '../../../src/commands/ads/run.js';
 import { HttpRegistry, json, route, text } from '../../helpers/http-registry.js';
 import { FakeClock, TEST_NOW, useTestContexts } from '../../helpers/test-context.js';
+import { isoSeconds, parseRelativeTime } from '../../../src/contract/time.js';
 import { exitCodeOf, refusal } from '../../helpers/ads.js';
 
 const tc = useTestContexts();
@@ -27,7 +28,12 @@ const CASES: Case[] = RESOURCES.filter((r) => r.home !== 'audiences').flatMap((r
   r.operations.map((op) => ({ r, op, words: [...(r.group ? [r.group] : []), r.noun, op.verb] })),
 );
 const name = (c: Case) => `${c.words.join(' ')} (${c.op.method} ${c.op.path})`;
-const sample = (key: string, d?: ParamDef) => sampleValue(key, d).replace(/^"(.*)"$/, '$1');
+/** The sample as sent: unquoted; a relative time (`today-6d`) as the ISO time it stands for. */
+const sample = (key: string, d?: ParamDef) => {
+  const v = sampleValue(key, d).replace(/^"(.*)"$/, '$1');
+  const rel = d?.kind === 'time' ? parseRelativeTime(v, TEST_NOW) : undefined;
+  return rel === undefined ? v : isoSeconds(rel);
+};
 /** Flags beyond the required ones a verb's cross-field rules ask for, by its words. */
 const EXTRA: Record<string, Record<string, string>> = {
   'line-items create': { ios_app_store_identifier: '333903271' },
@@ -807,18 +813,19 @@ describe('list and get: exact piped and terminal output', () => {
     await t.run(['ads', 'campaigns', 'list', '--with-total-count']);
     expect(t.stdout()).toBe(
       [
-        '┌───────┬──────────────────────┬───────────────┬───────────────────────┐',
-        '│ id    │ name                 │ entity_status │ funding_instrument_id │',
-        '├───────┼──────────────────────┼───────────────┼───────────────────────┤',
-        '│ 8wku2 │ Spring sale          │ ACTIVE        │ lygyi                 │',
-        '│ 8wku3 │ Winter \\u001b[31mred │ PAUSED        │ lygyi                 │',
-        '└───────┴──────────────────────┴───────────────┴───────────────────────┘',
+        // issue 46: the budgets in currency units before the funding instrument's id
+        '┌───────┬──────────────────────┬───────────────┬──────────────┬──────────────┐',
+        '│ id    │ name                 │ entity_status │ daily_budget │ total_budget │',
+        '├───────┼──────────────────────┼───────────────┼──────────────┼──────────────┤',
+        '│ 8wku2 │ Spring sale          │ ACTIVE        │ 5.00 USD     │              │',
+        '│ 8wku3 │ Winter \\u001b[31mred │ PAUSED        │              │              │',
+        '└───────┴──────────────────────┴───────────────┴──────────────┴──────────────┘',
         '',
       ].join('\n'),
     );
     expect(t.stderr()).toBe(
       'total_count: 3\n' +
-        '(3 columns hidden: daily_budget_amount_local_micro, total_budget_amount_local_micro, created_at; ' +
+        '(2 columns hidden: funding_instrument_id, created_at; ' +
         'use -o json or --fields)\nmore results: --all, or --cursor c-2\n',
     );
   });
@@ -987,5 +994,50 @@ describe('ads stats and stats jobs', () => {
       exitCode: 1,
       message: `the file of stats job ${JOB_ID} expired at 2026-01-17T12:00:00Z`,
     });
+  });
+});
+
+// Issue 46 items 4-5: every missing or invalid flag in one refusal (as gh reports them), and an
+// enum value in another case taken for the one value it can only mean.
+describe('every problem with the flags at once; enums in any case', () => {
+  it('line-items create with nothing: the four required flags named in one run', async () => {
+    const err = await refusal(tc, ['ads', 'line-items', 'create']);
+    expect(err).toMatch(/^4 problems with the flags, nothing was sent:\n/);
+    for (const f of ['--campaign-id', '--objective', '--product-type', '--placements'])
+      expect(err).toContain(`\n  ${f} is required`);
+  });
+
+  it('a missing flag and an invalid one together, each with its rule and did-you-mean', async () => {
+    const err = await refusal(tc, [
+      'ads',
+      'line-items',
+      'create',
+      '--objective',
+      'WEBSITE_CLICK',
+      '--placements',
+      'ALL_ON_TWITTER',
+    ]);
+    expect(err).toMatch(/^3 problems with the flags, nothing was sent:\n/);
+    expect(err).toContain('\n  --campaign-id is required');
+    expect(err).toMatch(/\n {2}--objective .*\(got "WEBSITE_CLICK"\) \(did you mean --objective WEBSITE_CLICKS\?\)/);
+  });
+
+  it('--entity-status active is ACTIVE; --placements twitter_search,twitter_timeline is both', async () => {
+    const http = new HttpRegistry();
+    const t = tc({ transport: http, env: SANDBOX_ENV });
+    await t.run(['ads', 'campaigns', 'update', '8wku2', '--entity-status', 'paused', '--dry-run']);
+    expect(JSON.parse(t.stdout()).params).toMatchObject({ entity_status: 'PAUSED' });
+    const t2 = tc({ transport: http, env: SANDBOX_ENV });
+    await t2.run([
+      'ads',
+      'line-items',
+      'update',
+      '8v7jo',
+      '--placements',
+      'twitter_search,twitter_timeline',
+      '--dry-run',
+    ]);
+    expect(JSON.parse(t2.stdout()).params).toMatchObject({ placements: 'TWITTER_SEARCH,TWITTER_TIMELINE' });
+    expect(http.requests).toEqual([]);
   });
 });

@@ -92,6 +92,15 @@ describe('media upload: the requests and the output', () => {
     );
   });
 
+  // issue 46 item 11: a small file reads in kB, in the audience uploads' bar style
+  it('on a terminal stderr: the bar as audience uploads draw it, small sizes in kB', async () => {
+    const t = tc({ transport: imageUpload(), tty: { stdout: false, stderr: true } });
+    await t.run(['media', 'upload', write(t, 'banner.png', png(1200, 628, 3600))]);
+    const lines = t.stderr().split('\r').filter(Boolean);
+    expect(lines[lines.length - 1]).toMatch(/^▕█{24}▏ 100% 3\.\d kB\/3\.\d kB *\n$/);
+    expect(t.stderr()).not.toContain('0.0 of 0.0 MB');
+  });
+
   it('a video with --add-to-library is amplify_video; STATUS is polled; the key goes to the library', async () => {
     const data = { id: ID, media_key: `13_${ID}` };
     const http = new HttpRegistry()
@@ -138,6 +147,12 @@ describe('media upload: refused before sending (exit 2, nothing sent)', () => {
       /<file> must be at most 5 MB for tweet_image \(got 5\.0 MB\)/,
     ],
     ['text', (t) => [write(t, 'notes.txt', Buffer.from('hello'))], /cannot tell what notes.txt is/],
+    // issue 46: a text file named .png was uploaded before the service refused it
+    [
+      'text named .png',
+      (t) => [write(t, 'banner.png', Buffer.from('not a picture at all\n'))],
+      /banner\.png is named as image\/png but its first bytes are not image\/png's: nothing was sent/,
+    ],
     [
       'an image as tweet_video',
       (t) => [write(t, 'pic.png', png(10, 10)), '--category', 'tweet_video'],

@@ -124,12 +124,13 @@ describe('webhooks list', () => {
     await webhooksList(t.ctx);
     expect(t.stdout()).toBe(
       [
-        '┌────────────┬────────────────────────────┬─────────┬──────────────────────────┐',
-        '│ id         │ url                        │ status  │ created_at               │',
-        '├────────────┼────────────────────────────┼─────────┼──────────────────────────┤',
-        '│ 1234567890 │ https://hooks.example.com… │ valid   │ 2026-01-15T11:00:00.000Z │',
-        '│ 222        │ https://hooks.example.com… │ invalid │ 2026-01-15T11:00:00.000Z │',
-        '└────────────┴────────────────────────────┴─────────┴──────────────────────────┘',
+        // issue 46: the URL whole; the creation time goes first
+        '┌────────────┬─────────────────────────────┬─────────┐',
+        '│ id         │ url                         │ status  │',
+        '├────────────┼─────────────────────────────┼─────────┤',
+        '│ 1234567890 │ https://hooks.example.com/x │ valid   │',
+        '│ 222        │ https://hooks.example.com/x │ invalid │',
+        '└────────────┴─────────────────────────────┴─────────┘',
         '',
       ].join('\n'),
     );
@@ -265,10 +266,26 @@ describe('webhooks verify', () => {
     await webhooksVerify(stdin.ctx, { signature: good, body: '-' });
     stdin.cleanup();
     const bad = await exitOf(webhooksVerify(t.ctx, { signature: sign(`${body} `, secret), body: file }));
-    expect(bad).toEqual({ code: 1, message: 'signature invalid for this body and API secret' });
+    expect(bad).toEqual({
+      code: 1,
+      message: `signature invalid for this body (${Buffer.byteLength(body)} bytes checked) and API secret`,
+    });
     expect((await exitOf(webhooksVerify(t.ctx, { body: file }))).code).toBe(2);
     const missing = await exitOf(webhooksVerify(t.ctx, { signature: good, body: '/nonexistent/b.json' }));
     expect(missing).toEqual({ code: 2, message: '--body: cannot read /nonexistent/b.json: no such file' });
+  });
+
+  // issue 46 item 11: a body file saved with a final newline said only "signature invalid"
+  it('a body file ending in a newline: the hint says the signature covers the exact bytes', async () => {
+    t = testContext({ env: { XCTL_API_SECRET: secret } });
+    const file = path.join(t.configDir, 'body.json');
+    fs.writeFileSync(file, `${body}\n`);
+    const err = await webhooksVerify(t.ctx, { signature: sign(body, secret), body: file }).catch((e: unknown) => e);
+    expect(err).toMatchObject({
+      exitCode: 1,
+      message: `signature invalid for this body (${Buffer.byteLength(body) + 1} bytes checked) and API secret`,
+      hint: 'the body without its final newline matches: the signature covers the exact bytes received; save the body without the newline (printf, not echo)',
+    });
   });
 });
 
