@@ -5,25 +5,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+// First: the plan hashes sources in worker threads, which load the built hash-worker.js.
+import '../helpers/hash-worker.js';
 import { loadApplyFile, applyJsonSchema } from '../../src/audiences/apply/schema.js';
 import { readState, statePath, updateState } from '../../src/audiences/apply/state.js';
 import { sourceFile } from '../../src/audiences/apply/source.js';
 import type { AudienceSpec } from '../../src/audiences/apply/schema.js';
 import { XctlError } from '../../src/core/errors.js';
-import type { ApplyOptions } from '../../src/commands/audiences/apply.js';
+import { audiencesApply, type ApplyOptions } from '../../src/commands/audiences/apply.js';
 import { MemoryCursor } from '../../src/audiences/digests.js';
 import { snapshotPaths, writeSnapshot } from '../../src/audiences/snapshot.js';
-import { UsageError } from '../../src/core/errors.js';
+import { PlanHasChanges, UsageError } from '../../src/core/errors.js';
 import { HttpRegistry, json, route } from '../helpers/http-registry.js';
 import { testContext, type TestContext, type TestContextOptions } from '../helpers/test-context.js';
-
-// The plan hashes sources in worker threads, which load the built hash-worker.js: the built module.
-const { audiencesApply } = (await import(
-  '../../dist/commands/audiences/apply.js' as string
-)) as typeof import('../../src/commands/audiences/apply.js');
-const { PlanHasChanges } = (await import(
-  '../../dist/core/errors.js' as string
-)) as typeof import('../../src/core/errors.js');
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
