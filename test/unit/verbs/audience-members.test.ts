@@ -314,6 +314,55 @@ describe('audiences sync', () => {
   }, 60_000);
 });
 
+describe('audiences sync: the removal guard (--max-removes), in the run function', () => {
+  // Issue 43: skipping the guard's call in sync passed every unit test (the guard's own tests
+  // call checkRemoves directly). A first sync of 50 members, then a source cut to 20: without a
+  // terminal, 30 of 50 (60%) is over the default 10%, and over an explicit --max-removes 29.
+  async function afterFirstSync() {
+    const http = new HttpRegistry()
+      .register(
+        route('GET', '/12/accounts/acct1/custom_audiences/ca1'),
+        json({ data: { id: 'ca1', audience_size: 0 } }),
+        {
+          times: Infinity,
+        },
+      )
+      .register(route('POST', USERS), acknowledge, { times: Infinity });
+    ctx({ transport: http, globals: { output: 'json' } });
+    const emails = range(0, 50).map((i) => `u${i}@example.com`);
+    const base = { audienceId: 'ca1', type: 'email', format: 'auto', batchSize: '2500', concurrency: '4' };
+    await audiencesSync(t.ctx, { ...base, file: write('all.txt', emails.join('\n') + '\n') } as never);
+    expect(JSON.parse(t.stdout())).toMatchObject({ adds: 50, removes: 0 });
+    const posted = http.requests.filter((r) => r.method === 'POST').length;
+    const cut = write('cut.txt', emails.slice(0, 20).join('\n') + '\n');
+    return { http, posted, base, cut };
+  }
+
+  it.each([
+    [undefined, 'more than --max-removes 10% (5) allows by default when no terminal is attached'],
+    ['29', 'more than --max-removes 29 allows'],
+    ['59%', 'more than --max-removes 59% (29) allows'],
+  ])(
+    '--max-removes %s: 30 of 50 is refused, exit 2, nothing sent',
+    async (maxRemoves, words) => {
+      const { http, posted, base, cut } = await afterFirstSync();
+      const e = await failure(audiencesSync(t.ctx, { ...base, file: cut, maxRemoves } as never));
+      expect(e.exitCode).toBe(2);
+      expect(e.message).toBe(
+        `this sync would remove 30 of the audience's 50 members (60%), ${words}; nothing was sent`,
+      );
+      expect(http.requests.filter((r) => r.method === 'POST')).toHaveLength(posted);
+    },
+    30_000,
+  );
+
+  it('--max-removes 30 lets the same removals through (the refusals above are the guard)', async () => {
+    const { http, posted, base, cut } = await afterFirstSync();
+    await audiencesSync(t.ctx, { ...base, file: cut, maxRemoves: '30' } as never);
+    expect(http.requests.filter((r) => r.method === 'POST').length).toBeGreaterThan(posted);
+  }, 30_000);
+});
+
 describe('audiences hash', () => {
   it('flags -> options (runF): no file is stdin; --value is repeatable', async () => {
     ctx();
