@@ -183,6 +183,7 @@ describe('Journal: the lock that cannot be made, late acks, a second remove', ()
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toMatch(new RegExp(`^cannot lock the journal ${file}: ENAMETOOLONG`));
     expect((err as UsageError).flag).toBe('--journal');
+    expect(err.hint).toBe(`remove ${file}.lock if no upload is running, or choose another --journal`);
     const err2 = thrown(() => Journal.open(file, { fingerprint: {}, options: {} }, { flag: '--state-dir' }));
     expect((err2 as UsageError).flag).toBe('--state-dir');
   });
