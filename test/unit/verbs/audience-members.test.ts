@@ -356,6 +356,23 @@ describe('audiences sync: the removal guard (--max-removes), in the run function
     30_000,
   );
 
+  it('blank lines are not rejects for the reject-rate gate of a sync either (1,500 values, 750 blank lines)', async () => {
+    const http = new HttpRegistry()
+      .register(
+        route('GET', '/12/accounts/acct1/custom_audiences/ca1'),
+        json({ data: { id: 'ca1', audience_size: 0 } }),
+        {
+          times: Infinity,
+        },
+      )
+      .register(route('POST', USERS), acknowledge, { times: Infinity });
+    ctx({ transport: http, globals: { output: 'json' } });
+    const lines = range(0, 1500).flatMap((i) => (i % 2 ? [`u${i}@example.com`, ''] : [`u${i}@example.com`]));
+    const base = { audienceId: 'ca1', type: 'email', format: 'auto', batchSize: '2500', concurrency: '4' };
+    await audiencesSync(t.ctx, { ...base, file: write('blanks.txt', lines.join('\n') + '\n') } as never);
+    expect(JSON.parse(t.stdout())).toMatchObject({ read: 1500, rejected: 0, adds: 1500 });
+  }, 30_000);
+
   it('--max-removes 30 lets the same removals through (the refusals above are the guard)', async () => {
     const { http, posted, base, cut } = await afterFirstSync();
     await audiencesSync(t.ctx, { ...base, file: cut, maxRemoves: '30' } as never);
