@@ -498,6 +498,8 @@ describe('Journal: the background write path', () => {
       cb: (e: Error | null, n: number) => void,
     ) => {
       calls++;
+      // a continuation from the wrong place fails the journal at once instead of throwing here
+      if (off < 0 || len < 0 || off + len > buf.length) return cb(new RangeError(`write ${off}+${len}`), 0);
       return realWrite(fd, buf, off, Math.min(len, 7), pos, cb);
     }) as unknown as typeof fs.write);
     const acks = [j.ack(0, 3, 'h0'), j.ack(1, 4, 'h1'), j.ack(2, 5, 'h2')];
