@@ -246,7 +246,7 @@ export class Journal {
       if (e) this.fail(e);
       for (const resolve of done) resolve();
       if (this.closeWhenIdle) this.close();
-      else if (this.pending.length > 0 || this.waiting.length > 0) this.flushAsync();
+      else this.flushAsync(); // the acks that came during the write (none: it only returns)
     };
     const write = (from: number) =>
       fs.write(fd, data, from, data.length - from, null, (e, n) => {

@@ -32,6 +32,10 @@ export const FAULT_NAMES = {
     value: 'true|false',
     doc: 'a request whose client disconnected before it was handled is not applied',
   },
+  hold: {
+    value: 'whole number',
+    doc: 'the n-th matching request (from 1) is never handled: held until its client goes away, then dropped',
+  },
   short_count_rate: { value: '0-1', doc: 'audience uploads: probability of acknowledging fewer users than sent' },
   stream_drop_rate: { value: '0-1', doc: 'activity stream: probability of dropping the stream after an event' },
 } as const satisfies Record<string, { value: string; doc: string }>;
@@ -64,6 +68,7 @@ const FAULT_PARAMS: ParamSpec[] = [
   num('latency_ms', 'a number of milliseconds >= 0', (v) => v >= 0),
   num('rate_limit', 'a whole number', whole),
   num('count', 'a whole number', whole),
+  num('hold', 'a whole number', whole),
   bool('after'),
   bool('drop_if_gone'),
   {

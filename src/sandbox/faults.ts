@@ -26,6 +26,12 @@ export interface FaultSpec {
    * drop it). With latency_ms, a client killed mid-request loses its requests in flight.
    */
   drop_if_gone?: boolean;
+  /**
+   * The n-th matching request (from 1, counted since the faults were set) is never handled: held
+   * until its client goes away, then dropped. A kill point a test can choose: the client is
+   * killed with that request in flight, whatever the machine's load.
+   */
+  hold?: number;
   /** Module-specific knobs (e.g. `short_count_rate` for audience uploads). */
   [k: string]: unknown;
 }
@@ -33,6 +39,7 @@ export interface FaultSpec {
 export interface FaultDecision {
   latencyMs: number;
   dropIfGone?: boolean;
+  hold?: boolean;
   error?: number;
   drop?: boolean;
   after: boolean;
@@ -41,6 +48,8 @@ export interface FaultDecision {
 export class Faults {
   spec: FaultSpec = {};
   injected = 0;
+  /** Matching requests since the faults were set (`hold` counts them). */
+  private seen = 0;
   private matcher?: RegExp;
 
   set(spec: FaultSpec): FaultSpec {
@@ -49,6 +58,7 @@ export class Faults {
     this.matcher = s.match ? new RegExp(s.match) : undefined;
     this.spec = s;
     this.injected = 0;
+    this.seen = 0;
     return s;
   }
 
@@ -62,6 +72,7 @@ export class Faults {
     const s = this.spec;
     const d: FaultDecision = { latencyMs: 0, after: !!s.after };
     if (!this.applies(method, path)) return d;
+    d.hold = ++this.seen === s.hold;
     d.latencyMs = s.latency_ms ?? 0;
     d.dropIfGone = s.drop_if_gone === true;
     if (s.count !== undefined && this.injected >= s.count) return d;

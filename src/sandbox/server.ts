@@ -533,6 +533,10 @@ async function reply(inc: Incoming): Promise<Reply | 'dropped'> {
     throw errorFor(style, 413, 'too_large', 'The request body is larger than the service accepts');
   const decision = admin ? { latencyMs: 0, after: false } : app.faults.decide(method, path);
   if (decision.latencyMs) await new Promise((r) => setTimeout(r, decision.latencyMs));
+  if (decision.hold) {
+    await new Promise<void>((r) => (req.socket.destroyed ? r() : req.socket.once('close', () => r())));
+    return 'dropped';
+  }
   if (!decision.after) {
     if (decision.drop) return 'dropped';
     if (decision.error) throw errorFor(style, decision.error, decision.error === 429 ? 'rate' : 'internal');

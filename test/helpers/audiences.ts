@@ -86,10 +86,16 @@ export function pendingJournal(configDir: string, account: string, id: string, t
   return path.join(configDir, 'audiences', 'default', account, `${id}.${type}.pending`, 'journal.jsonl');
 }
 
-/** Polls (every 25 ms, for a minute unless `ms` says otherwise) until `file` has more than `lines` lines. */
+/**
+ * Polls (every 25 ms, for a minute unless `ms` says otherwise) until `file` has more than `lines`
+ * lines; throws when it never does (a test whose kill point never came must fail, not go on).
+ */
 export async function journalPast(file: string, lines: number, ms = 60_000): Promise<void> {
+  let seen = 0;
   for (let i = 0; i < ms / 25; i++) {
-    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8').split('\n').length > lines) return;
+    if (fs.existsSync(file)) seen = fs.readFileSync(file, 'utf8').split('\n').length;
+    if (seen > lines) return;
     await new Promise((r) => setTimeout(r, 25));
   }
+  throw new Error(`journalPast: ${file} never had more than ${lines} lines in ${ms} ms (last seen: ${seen})`);
 }

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { batchDigest, fileFingerprint, Journal, JournalWriteError } from '../../src/audiences/journal.js';
 import { RetryLaterError, UsageError, XctlError } from '../../src/core/errors.js';
 import { tempDir } from '../helpers/cli.js';
@@ -183,6 +183,7 @@ describe('Journal: the lock that cannot be made, late acks, a second remove', ()
     expect(err).toBeInstanceOf(UsageError);
     expect(err.message).toMatch(new RegExp(`^cannot lock the journal ${file}: ENAMETOOLONG`));
     expect((err as UsageError).flag).toBe('--journal');
+    expect(err.hint).toBe(`remove ${file}.lock if no upload is running, or choose another --journal`);
     const err2 = thrown(() => Journal.open(file, { fingerprint: {}, options: {} }, { flag: '--state-dir' }));
     expect((err2 as UsageError).flag).toBe('--state-dir');
   });
@@ -431,5 +432,131 @@ describe('fileFingerprint and batchDigest', () => {
     const body = Buffer.from('[{"operation_type":"Update"}]');
     expect(batchDigest(body)).toBe(crypto.createHash('sha256').update(body).digest('base64url').slice(0, 22));
     expect(batchDigest(body)).toHaveLength(22);
+  });
+});
+
+// Issue 43: the survivors of the background write path (flushAsync), each a change the tests
+// above did not see. Every wait is a turn of the event loop or a file-system callback, never
+// a timer: an ack that should have resolved by then and has not is the failure.
+describe('Journal: the background write path', () => {
+  /** Resolves after the callbacks queued so far, and those they queue, have run (fs ones included). */
+  const settle = async (turns = 20) => {
+    for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
+  };
+  const tracked = (p: Promise<void>) => {
+    const s = { done: false };
+    void p.then(() => {
+      s.done = true;
+    });
+    return s;
+  };
+  const open = () => {
+    const { file, input } = setup();
+    return { file, j: Journal.open(file, { fingerprint: fileFingerprint(input), options: {} }) };
+  };
+  const lines = (file: string) => fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(1);
+
+  it('an ack is resolved only after its line is written and fdatasynced on the thread pool', async () => {
+    const { file, j } = open();
+    const order: string[] = [];
+    const realSync = fs.fdatasync;
+    const spy = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, cb: (e: Error | null) => void) => {
+      order.push(`sync ${lines(file).length}`);
+      realSync(fd, cb);
+    }) as typeof fs.fdatasync);
+    const acked = j.ack(0, 3, 'h0').then(() => order.push('ack'));
+    await acked;
+    expect(order).toEqual(['sync 1', 'ack']);
+    expect(spy).toHaveBeenCalledWith(Reflect.get(j, 'fd'), expect.any(Function));
+    spy.mockRestore();
+    j.close();
+    expect(lines(file)).toEqual(['{"b":0,"n":3,"h":"h0"}']);
+  });
+
+  it('a failed fdatasync fails the journal (the line is not counted as durable)', async () => {
+    const { file, j } = open();
+    vi.spyOn(fs, 'fdatasync').mockImplementation(((_fd: number, cb: (e: Error | null) => void) => {
+      setImmediate(() => cb(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' })));
+    }) as unknown as typeof fs.fdatasync);
+    await j.ack(0, 3, 'h0');
+    vi.restoreAllMocks();
+    expect(j.failed?.message).toBe(`cannot write the journal ${file} (EIO)`);
+    j.close();
+  });
+
+  it('a short write is completed: the rest of the group is written before the sync', async () => {
+    const { file, j } = open();
+    const realWrite = fs.write;
+    let calls = 0;
+    // The kernel may take part of a buffer (a file-size limit, a signal): 7 bytes at a time.
+    vi.spyOn(fs, 'write').mockImplementation(((
+      fd: number,
+      buf: Buffer,
+      off: number,
+      len: number,
+      pos: null,
+      cb: (e: Error | null, n: number) => void,
+    ) => {
+      calls++;
+      // a continuation from the wrong place fails the journal at once instead of throwing here
+      if (off < 0 || len < 0 || off + len > buf.length) return cb(new RangeError(`write ${off}+${len}`), 0);
+      return realWrite(fd, buf, off, Math.min(len, 7), pos, cb);
+    }) as unknown as typeof fs.write);
+    const acks = [j.ack(0, 3, 'h0'), j.ack(1, 4, 'h1'), j.ack(2, 5, 'h2')];
+    await Promise.all(acks);
+    vi.restoreAllMocks();
+    expect(j.failed).toBeUndefined();
+    expect(calls).toBeGreaterThan(3);
+    j.close();
+    expect(lines(file)).toEqual(['{"b":0,"n":3,"h":"h0"}', '{"b":1,"n":4,"h":"h1"}', '{"b":2,"n":5,"h":"h2"}']);
+  });
+
+  it('an ack after a failed write resolves (it is not left waiting for a write that never comes)', async () => {
+    const { j } = open();
+    const real = Reflect.get(j, 'fd') as number;
+    const full = fs.openSync('/dev/full', 'w');
+    Reflect.set(j, 'fd', full);
+    await j.ack(0, 1, 'h');
+    expect(j.failed).toBeInstanceOf(JournalWriteError);
+    const late = tracked(j.ack(1, 1, 'h'));
+    await settle();
+    expect(late.done).toBe(true);
+    Reflect.set(j, 'fd', real);
+    fs.closeSync(full);
+    j.close();
+  });
+
+  it('an ack after close() resolves through the background path, writes nothing and fails nothing', async () => {
+    const { file, j } = open();
+    j.close();
+    const late = tracked(j.ack(0, 1, 'h'));
+    await settle();
+    expect(late.done).toBe(true);
+    expect(j.failed).toBeUndefined();
+    expect(lines(file)).toEqual([]);
+  });
+
+  it('lines dropped by a closed or failed journal stay dropped: no later flush writes them', async () => {
+    // The background path: an ack after close() is dropped; if it were kept, a journal given a
+    // file again would write it with the next line.
+    const a = open();
+    a.j.close();
+    void a.j.ack(7, 1, 'stray');
+    await settle();
+    Reflect.set(a.j, 'fd', fs.openSync(a.file, 'a'));
+    a.j.ack(8, 1, 'next');
+    a.j.flush();
+    expect(lines(a.file)).toEqual(['{"b":8,"n":1,"h":"next"}']);
+    fs.closeSync(Reflect.get(a.j, 'fd') as number);
+    // The synchronous path: a flush of a failed journal drops its lines too.
+    const b = open();
+    Reflect.set(b.j, 'failed', new JournalWriteError('failed'));
+    b.j.ack(7, 1, 'stray');
+    b.j.flush();
+    Reflect.set(b.j, 'failed', undefined);
+    b.j.ack(8, 1, 'next');
+    b.j.flush();
+    expect(lines(b.file)).toEqual(['{"b":8,"n":1,"h":"next"}']);
+    b.j.close();
   });
 });

@@ -104,13 +104,17 @@ describe('partner_user_id: trim, never hashed', () => {
 });
 
 describe('prepare: normalize then hash, never hash twice', () => {
-  const digest = sha256Hex('adsapi');
+  // The published vector as a literal: a sha256Hex that throws must fail a test, not the file's
+  // collection (issue 43: Stryker counted that as a survivor).
+  const digest = '49e0be2aeccfb51a8dee4c945c8a70a9ac500cf6f5cb08112575f74db9b1470d';
   it('hashes the normalized value', () => {
     expect(prepare('email', ' AdsApi@Example.com ', false)).toEqual({ value: sha256Hex('adsapi@example.com') });
     expect(prepare('handle', '@AdsApi', false)).toEqual({ value: digest });
   });
   it('flags a digest-looking value without --hashed', () => {
     expect(prepare('email', digest.toUpperCase(), false)).toEqual({ digest: true });
+    // white space around it is trimmed first (untrimmed, it was hashed as a bad email)
+    expect(prepare('email', ` ${digest}\t`, false)).toEqual({ digest: true });
   });
   it('passes digests through with --hashed, lowercased and checked', () => {
     expect(prepare('email', ` ${digest.toUpperCase()} `, true)).toEqual({ value: digest });

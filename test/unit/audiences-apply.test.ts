@@ -5,25 +5,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+// First: the plan hashes sources in worker threads, which load the built hash-worker.js.
+import '../helpers/hash-worker.js';
 import { loadApplyFile, applyJsonSchema } from '../../src/audiences/apply/schema.js';
 import { readState, statePath, updateState } from '../../src/audiences/apply/state.js';
 import { sourceFile } from '../../src/audiences/apply/source.js';
 import type { AudienceSpec } from '../../src/audiences/apply/schema.js';
 import { XctlError } from '../../src/core/errors.js';
-import type { ApplyOptions } from '../../src/commands/audiences/apply.js';
+import { audiencesApply, type ApplyOptions } from '../../src/commands/audiences/apply.js';
 import { MemoryCursor } from '../../src/audiences/digests.js';
 import { snapshotPaths, writeSnapshot } from '../../src/audiences/snapshot.js';
-import { UsageError } from '../../src/core/errors.js';
-import { HttpRegistry, json, route } from '../helpers/http-registry.js';
+import { PlanHasChanges, UsageError } from '../../src/core/errors.js';
+import { HttpRegistry, json, json as answer, route } from '../helpers/http-registry.js';
 import { testContext, type TestContext, type TestContextOptions } from '../helpers/test-context.js';
-
-// The plan hashes sources in worker threads, which load the built hash-worker.js: the built module.
-const { audiencesApply } = (await import(
-  '../../dist/commands/audiences/apply.js' as string
-)) as typeof import('../../src/commands/audiences/apply.js');
-const { PlanHasChanges } = (await import(
-  '../../dist/core/errors.js' as string
-)) as typeof import('../../src/core/errors.js');
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -551,7 +545,10 @@ describe('apply --plan', () => {
         ['59%', 'refused'],
       ]) {
         const { t, file } = await truncated(json, '    max_removes: 0\n');
-        await audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: flag })).catch(() => undefined);
+        // update or refused, the plan has changes: exit 10, nothing else
+        await expect(audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: flag }))).rejects.toBeInstanceOf(
+          PlanHasChanges,
+        );
         const row = (JSON.parse(t.stdout()) as { audiences: Array<{ action: string; refused?: string }> })
           .audiences[0]!;
         expect(row.action, flag).toBe(action);
@@ -561,10 +558,10 @@ describe('apply --plan', () => {
 
     it("the file's max_removes takes a share; a bad --max-removes exits 2 before anything is read", async () => {
       let s = await truncated(json, "    max_removes: '60%'\n");
-      await audiencesApply(s.t.ctx, opts(s.file, { plan: true })).catch(() => undefined);
+      await expect(audiencesApply(s.t.ctx, opts(s.file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
       expect(JSON.parse(s.t.stdout()).audiences[0].action).toBe('update');
       s = await truncated(json, "    max_removes: '59%'\n");
-      await audiencesApply(s.t.ctx, opts(s.file, { plan: true })).catch(() => undefined);
+      await expect(audiencesApply(s.t.ctx, opts(s.file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
       expect(JSON.parse(s.t.stdout()).audiences[0].refused).toContain('more than max_removes 59% (29) allows');
       const bad = setup(yaml, source, new HttpRegistry());
       const e = (await audiencesApply(bad.t.ctx, opts(bad.file, { plan: true, maxRemoves: '101%' })).catch(
@@ -576,9 +573,60 @@ describe('apply --plan', () => {
       ]);
     });
 
+    // Issue 43: sync's own guard stands behind apply's. A source is cut to 20 members after the
+    // plan read 51 (a file rewritten while apply runs; here the plan of the next audience rewrites
+    // it when it reads that audience's grants): the plan's row is an update with no removal, and
+    // the sync that applies it finds 30 of 50 to remove and refuses them, sending nothing.
+    // Without the call of the guard in sync, the removals went out.
+    it('a source cut after the plan: the sync that applies it refuses the removals (exit 2, nothing sent)', async () => {
+      const reg = new HttpRegistry();
+      const two = yaml + '  - name: Other\n    source: other.txt\n    share_with: [acct2]\n';
+      const { t, file, dir } = setup(
+        two,
+        { 'news.txt': emails(51).join('\n') + '\n', 'other.txt': 'x@example.com\n' },
+        reg,
+        json,
+      );
+      const grants = {
+        data: [{ id: 'p1', granted_account_id: 'acct2', permission_level: 'READ_ONLY', deleted: false }],
+        next_cursor: null,
+      };
+      reg.register(
+        route('GET', '/12/accounts/acct1/custom_audiences'),
+        answer({
+          data: [
+            { id: 'aud1', name: 'Newsletter', deleted: false },
+            { id: 'aud2', name: 'Other', deleted: false },
+          ],
+          next_cursor: null,
+        }),
+      );
+      reg.register(route('GET', '/12/accounts/acct1/custom_audiences/aud1/permissions'), answer(grants));
+      let cut = false;
+      reg.register(route('GET', '/12/accounts/acct1/custom_audiences/aud2/permissions'), (req) => {
+        fs.writeFileSync(path.join(dir, 'news.txt'), emails(20).join('\n') + '\n');
+        cut = true;
+        return answer(grants)(req);
+      });
+      await snapshot(t, 'aud1', emails(50), '2025-11-01T00:00:00.000Z');
+      await snapshot(t, 'aud2', ['x@example.com'], '2025-11-01T00:00:00.000Z');
+      const e = (await audiencesApply(t.ctx, opts(file)).catch((x: unknown) => x)) as XctlError;
+      expect(cut).toBe(true);
+      expect(reg.requests.filter((r) => r.method !== 'GET')).toEqual([]);
+      const rows = (JSON.parse(t.stdout()) as { audiences: Array<Record<string, unknown>> }).audiences;
+      expect(rows[0]).toMatchObject({ name: 'Newsletter', action: 'update', status: 'failed', adds: 0, removes: 0 });
+      expect(t.stderr()).toContain(
+        "this sync would remove 30 of the audience's 50 members (60%), more than --max-removes 10% (5) allows",
+      );
+      expect([e.exitCode, e.message]).toEqual([
+        2,
+        "this sync would remove 30 of the audience's 50 members (60%), more than --max-removes 10% (5) allows; nothing was sent",
+      ]);
+    });
+
     it('at a terminal (stdin and stderr): no default limit, as sync', async () => {
       const { t, file } = await truncated({ tty: { stdin: true, stderr: true } });
-      await audiencesApply(t.ctx, opts(file, { plan: true })).catch(() => undefined);
+      await expect(audiencesApply(t.ctx, opts(file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
       expect(t.stdout()).toBe('Newsletter\tacct1\taud1\tupdate\t0\t30\t\t\t\n');
     });
 

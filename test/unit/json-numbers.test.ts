@@ -79,3 +79,36 @@ describe('every output format prints the id it received', () => {
     expect(await jobGet(['--fields', 'id', '-o', 'table'], true)).toContain(BIG);
   });
 });
+
+// Issue 43: only `id` reads `id_str` in a table, tsv or csv; every other 64-bit number (an
+// `account_id`, a nested `user.id`) must print the digits it was sent too. A renderer that
+// turned a bigint into a Number (1120845642591662081 -> 1120845642591662000) passed every test
+// above, which look at `id` alone.
+describe('every 64-bit number, not only `id`, prints exactly', () => {
+  const ACCT = '1234567890123456789';
+  const UID = '9223372036854775807'; // 2^63 - 1
+  async function answer(args: string[], tty = false): Promise<string> {
+    const reg = new HttpRegistry();
+    const body = `{"data":[{"id":${BIG},"id_str":"${BIG}","account_id":${ACCT},"user":{"id":${UID},"id_str":"${UID}"},"n":-${ACCT}}]}`;
+    reg.register(route('GET', '/12/x'), text(body, 200, 'application/json'));
+    const t = testContext({ tty, columns: 200, transport: reg });
+    made.push(t);
+    await t.run(['request', '--ads', '/12/x', ...args]);
+    reg.verify();
+    return t.stdout();
+  }
+  it('tsv, csv, json, jsonl, --jq and the table', async () => {
+    const fields = ['--fields', 'id,account_id,user.id,n'];
+    expect(await answer([...fields, '-o', 'tsv'])).toBe(`${BIG}\t${ACCT}\t${UID}\t-${ACCT}\n`);
+    expect(await answer([...fields, '-o', 'csv'])).toBe(`${BIG},${ACCT},${UID},-${ACCT}\r\n`);
+    expect(JSON.parse((await answer([...fields, '-o', 'jsonl'])).replace(/(-?\d{16,})/g, '"$1"'))).toEqual({
+      id: BIG,
+      account_id: ACCT,
+      'user.id': UID,
+      n: `-${ACCT}`,
+    });
+    expect(await answer(['--jq', '.data[0].account_id, .data[0].user.id'])).toBe(`${ACCT}\n${UID}\n`);
+    const table = await answer([...fields, '-o', 'table'], true);
+    for (const v of [BIG, ACCT, UID, `-${ACCT}`]) expect(table).toContain(v);
+  });
+});

@@ -54,6 +54,17 @@ describe('registerSecret and redactSecrets', () => {
     );
   });
 
+  // Issue 43: `(\s+)` -> `(\s)` survived. HTTP allows any run of spaces or tabs after the scheme,
+  // and an echoed header keeps them: every one of these is still a token, kept as written.
+  it('Bearer and Basic followed by several spaces, a tab or a newline: still redacted, the white space kept', () => {
+    for (const ws of ['  ', '   ', '\t', ' \t ', '\n'])
+      for (const scheme of ['Bearer', 'Basic'])
+        expect(
+          redactSecrets(`Authorization: ${scheme}${ws}AAAAAAAAAAAAAAAAAAAAAMLheAAAAAAA0%2BuSeid`),
+          JSON.stringify(ws),
+        ).toBe(`Authorization: ${scheme}${ws}[redacted]`);
+  });
+
   it('redactUrlCredentials replaces user:password@ and nothing else', () => {
     expect(redactUrlCredentials('https://u:p@h.example/a?b=c')).toBe('https://[redacted]@h.example/a?b=c');
     expect(redactUrlCredentials('https://h.example/a@b')).toBe('https://h.example/a@b');

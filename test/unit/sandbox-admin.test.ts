@@ -1,7 +1,7 @@
 // The sandbox's fault names, saved states and request log, in-process (issue 20 items 9 and 20).
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAULT_NAMES, parseFaultSpec } from '../../src/sandbox/faults.js';
+import { FAULT_NAMES, Faults, parseFaultSpec } from '../../src/sandbox/faults.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { loadSnapshot, saveSnapshot } from '../../src/sandbox/snapshot.js';
 import { distinctUsers } from '../../src/sandbox/modules/audience-users.js';
@@ -45,6 +45,36 @@ describe('fault specs', () => {
     expect(() => parseFaultSpec('count=-1')).toThrow(/count must be a whole number/);
     expect(() => parseFaultSpec('after=yes')).toThrow(/after must be true or false/);
     expect(() => parseFaultSpec('[1]')).toThrow(/expected key=value|JSON must be an object/);
+  });
+});
+
+describe('the hold fault (a kill point a test chooses)', () => {
+  it('holds only the n-th matching request, counted from when the faults were set', () => {
+    const f = new Faults();
+    f.set({ hold: 2, match: '/users$' });
+    const held = (p: string) => !!f.decide('POST', p).hold;
+    expect([held('/x'), held('/a/users'), held('/b'), held('/a/users'), held('/a/users')]).toEqual([
+      false,
+      false,
+      false,
+      true,
+      false,
+    ]);
+    f.set({ hold: 1 });
+    expect(held('/x')).toBe(true);
+    expect(() => parseFaultSpec('hold=-1')).toThrow(/hold must be a whole number/);
+  });
+
+  it('the held request gets no answer (the client gives up on it); the next one is answered', async () => {
+    const sb = await sandbox();
+    sb.app.faults.set({ hold: 1, match: '^/1\\.1/account/verify_credentials' });
+    const ac = new AbortController();
+    const asked = fetch(`${sb.baseUrl}/1.1/account/verify_credentials.json`, { signal: ac.signal });
+    // the next request is answered while the first is held
+    const next = await fetch(`${sb.baseUrl}/1.1/account/verify_credentials.json`);
+    expect(next.status).toBe(401);
+    ac.abort();
+    await expect(asked).rejects.toThrow();
   });
 });
 

@@ -3,6 +3,8 @@
 // outcome (exit and journal action for every way a run can end).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+// First: the pool starts real worker threads, which load the built hash-worker.js.
+import '../helpers/hash-worker.js';
 import type { Batch } from '../../src/audiences/batcher.js';
 import { Dispatcher, type DispatcherConfig } from '../../src/audiences/dispatcher.js';
 import { JournalWriteError, type AckEntry } from '../../src/audiences/journal.js';
@@ -11,10 +13,7 @@ import { BatchFailed } from '../../src/audiences/sender.js';
 import { ApiError, AuthError, ExitCode, InterruptedError, PartialError, UsageError } from '../../src/core/errors.js';
 import { sha256Hex } from '../../src/audiences/normalize.js';
 
-// The pool starts real worker threads, which load the built hash-worker.js: the built module.
-const { WorkerPool } = (await import(
-  '../../dist/audiences/worker-pool.js' as string
-)) as typeof import('../../src/audiences/worker-pool.js');
+import { WorkerPool } from '../../src/audiences/worker-pool.js';
 
 function batch(index: number, users = 10): Batch {
   return { index, users, ops: 1, bytes: 3, body: Buffer.from(`[${index}]`), head: `h${index}` };

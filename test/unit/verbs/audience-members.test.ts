@@ -7,26 +7,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { register as registerHash } from '../../../src/commands/audiences/hash.js';
+// First: the pipelines hash in worker threads, which load the built hash-worker.js.
+import '../../helpers/hash-worker.js';
+import { audiencesHash, register as registerHash } from '../../../src/commands/audiences/hash.js';
 import { register as registerInspect } from '../../../src/commands/audiences/inspect.js';
-import { register as registerSync } from '../../../src/commands/audiences/sync.js';
-import { register as registerUpload, registerDoNotReach } from '../../../src/commands/audiences/upload.js';
+import { audiencesSync, register as registerSync } from '../../../src/commands/audiences/sync.js';
+import {
+  audiencesUpload,
+  register as registerUpload,
+  registerDoNotReach,
+} from '../../../src/commands/audiences/upload.js';
 import type { UploadOptions } from '../../../src/commands/audiences/upload.js';
 import { failure, range, sha } from '../../helpers/audiences.js';
 import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
 import { testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
-
-// The pipelines hash in worker threads, which load the built hash-worker.js: the built modules.
-type Built<M> = Promise<M>;
-const { audiencesUpload } = await (import('../../../dist/commands/audiences/upload.js' as string) as Built<
-  typeof import('../../../src/commands/audiences/upload.js')
->);
-const { audiencesSync } = await (import('../../../dist/commands/audiences/sync.js' as string) as Built<
-  typeof import('../../../src/commands/audiences/sync.js')
->);
-const { audiencesHash } = await (import('../../../dist/commands/audiences/hash.js' as string) as Built<
-  typeof import('../../../src/commands/audiences/hash.js')
->);
 
 let t: TestContext;
 afterEach(() => t.cleanup());
@@ -244,6 +238,39 @@ describe('audiences upload: the run function', () => {
     expect(http.requests).toEqual([]);
   }, 30_000);
 
+  // Issue 43: blank lines are not values. 1,500 emails and 750 blank lines is a clean file (a
+  // gate counting blanks as rejects said "33.3% rejected", exit 2, nothing sent). Every reader:
+  // one email a line (the fast path), one column with a header, several columns, quoted fields,
+  // JSON lines; blank lines of nothing, of spaces and of delimiters only.
+  it.each([
+    ['lines', 'e.txt', (i: number) => `u${i}@example.com`, ['', '  ']],
+    ['one csv column', 'e.csv', (i: number) => `u${i}@example.com`, ['', ' '], 'email'],
+    ['csv', 'e.csv', (i: number) => `u${i}@example.com,N${i}`, ['', ','], 'email,name'],
+    ['quoted csv', 'e.csv', (i: number) => `"u${i}@example.com","N, ${i}"`, ['', ',', '  '], 'email,name'],
+    ['tsv', 'e.tsv', (i: number) => `u${i}@example.com\tN${i}`, ['', '\t'], 'email\tname'],
+    ['jsonl', 'e.jsonl', (i: number) => JSON.stringify({ email: `u${i}@example.com` }), ['', ' ']],
+  ] as Array<[string, string, (i: number) => string, string[], string?]>)(
+    'blank lines are not rejects for the reject-rate gate: %s, 1,500 values and 750 blank lines is exit 0',
+    async (_name, file, row, blanks, header) => {
+      const http = new HttpRegistry().register(route('POST', USERS), acknowledge, { times: Infinity });
+      ctx({ transport: http, globals: { output: 'json' } });
+      const lines = header === undefined ? [] : [header];
+      for (let i = 0; i < 1500; i++) {
+        lines.push(row(i));
+        if (i % 2 === 1) lines.push(blanks[i % blanks.length]!);
+      }
+      const type = header === undefined && file !== 'e.jsonl' ? 'email' : undefined;
+      const column = file === 'e.jsonl' ? ['email=email'] : [];
+      await audiencesUpload(
+        t.ctx,
+        upload({ listId: 'ca1', input: write(file, lines.join('\n') + '\n'), type, column }),
+      );
+      expect(JSON.parse(t.stdout())).toMatchObject({ read: 1500, valid: 1500, rejected: 0, blank: 750, sent: 1500 });
+      expect(http.requests.flatMap((r) => usersOf(r.json()))).toHaveLength(1500);
+    },
+    30_000,
+  );
+
   it('refuses bad input and flags before sending anything (exit 2)', async () => {
     const { http } = ctx();
     const hashed = write('hashed.txt', `${sha('a@example.com')}\n`);
@@ -339,6 +366,72 @@ describe('audiences sync', () => {
     }
     expect(http.requests.filter((r) => r.method !== 'GET')).toEqual([]);
   }, 60_000);
+});
+
+describe('audiences sync: the removal guard (--max-removes), in the run function', () => {
+  // Issue 43: skipping the guard's call in sync passed every unit test (the guard's own tests
+  // call checkRemoves directly). A first sync of 50 members, then a source cut to 20: without a
+  // terminal, 30 of 50 (60%) is over the default 10%, and over an explicit --max-removes 29.
+  async function afterFirstSync() {
+    const http = new HttpRegistry()
+      .register(
+        route('GET', '/12/accounts/acct1/custom_audiences/ca1'),
+        json({ data: { id: 'ca1', audience_size: 0 } }),
+        {
+          times: Infinity,
+        },
+      )
+      .register(route('POST', USERS), acknowledge, { times: Infinity });
+    ctx({ transport: http, globals: { output: 'json' } });
+    const emails = range(0, 50).map((i) => `u${i}@example.com`);
+    const base = { audienceId: 'ca1', type: 'email', format: 'auto', batchSize: '2500', concurrency: '4' };
+    await audiencesSync(t.ctx, { ...base, file: write('all.txt', emails.join('\n') + '\n') } as never);
+    expect(JSON.parse(t.stdout())).toMatchObject({ adds: 50, removes: 0 });
+    const posted = http.requests.filter((r) => r.method === 'POST').length;
+    const cut = write('cut.txt', emails.slice(0, 20).join('\n') + '\n');
+    return { http, posted, base, cut };
+  }
+
+  it.each([
+    [undefined, 'more than --max-removes 10% (5) allows by default when no terminal is attached'],
+    ['29', 'more than --max-removes 29 allows'],
+    ['59%', 'more than --max-removes 59% (29) allows'],
+  ])(
+    '--max-removes %s: 30 of 50 is refused, exit 2, nothing sent',
+    async (maxRemoves, words) => {
+      const { http, posted, base, cut } = await afterFirstSync();
+      const e = await failure(audiencesSync(t.ctx, { ...base, file: cut, maxRemoves } as never));
+      expect(e.exitCode).toBe(2);
+      expect(e.message).toBe(
+        `this sync would remove 30 of the audience's 50 members (60%), ${words}; nothing was sent`,
+      );
+      expect(http.requests.filter((r) => r.method === 'POST')).toHaveLength(posted);
+    },
+    30_000,
+  );
+
+  it('blank lines are not rejects for the reject-rate gate of a sync either (1,500 values, 750 blank lines)', async () => {
+    const http = new HttpRegistry()
+      .register(
+        route('GET', '/12/accounts/acct1/custom_audiences/ca1'),
+        json({ data: { id: 'ca1', audience_size: 0 } }),
+        {
+          times: Infinity,
+        },
+      )
+      .register(route('POST', USERS), acknowledge, { times: Infinity });
+    ctx({ transport: http, globals: { output: 'json' } });
+    const lines = range(0, 1500).flatMap((i) => (i % 2 ? [`u${i}@example.com`, ''] : [`u${i}@example.com`]));
+    const base = { audienceId: 'ca1', type: 'email', format: 'auto', batchSize: '2500', concurrency: '4' };
+    await audiencesSync(t.ctx, { ...base, file: write('blanks.txt', lines.join('\n') + '\n') } as never);
+    expect(JSON.parse(t.stdout())).toMatchObject({ read: 1500, rejected: 0, adds: 1500 });
+  }, 30_000);
+
+  it('--max-removes 30 lets the same removals through (the refusals above are the guard)', async () => {
+    const { http, posted, base, cut } = await afterFirstSync();
+    await audiencesSync(t.ctx, { ...base, file: cut, maxRemoves: '30' } as never);
+    expect(http.requests.filter((r) => r.method === 'POST').length).toBeGreaterThan(posted);
+  }, 30_000);
 });
 
 describe('audiences hash', () => {
