@@ -74,7 +74,7 @@ export interface ParamDef {
   cliDefault?: (env: RuleEnv) => string;
 }
 
-/** Ads error codes a rule may name (platform-notes-2 4-6 map conditions to these). */
+/** Ads error codes a rule may name (docs/contract.md, notes-2 4-6 map conditions to these). */
 export type ViolationCode =
   | 'MISSING_PARAMETER'
   | 'INVALID_PARAMETER'

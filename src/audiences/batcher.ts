@@ -1,5 +1,5 @@
 // Packs user fragments (in input order) into request bodies under the three limits of the
-// upload endpoints (ads-api.md section 8): users per request (--batch-size), 2500 operations
+// upload endpoints (docs/contract.md, ads section 8): users per request (--batch-size), 2500 operations
 // and 5,000,000 bytes per request. Batches are cut deterministically from the input, so a
 // resumed run rebuilds exactly the batches the journal acknowledged.
 import crypto from 'node:crypto';

@@ -17,7 +17,7 @@ import { looksHashed, normalize, normalizePartnerUserId, type Normalized } from 
 import { isRecord } from '../contract/guards.js';
 import { UsageError } from '../core/errors.js';
 
-/** ads-api.md section 8: 1500 upload requests per minute. */
+/** docs/contract.md, ads section 8: 1500 upload requests per minute. */
 export const UPLOAD_RATE = { requests: 1500, windowSeconds: 60 };
 
 /** Mail domains people mistype; a near miss of one is reported as a likely typo. */

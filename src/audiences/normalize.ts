@@ -1,4 +1,4 @@
-// Identifier normalization and hashing for audience uploads, exactly as platform-notes.md
+// Identifier normalization and hashing for audience uploads, exactly as docs/contract.md, notes
 // "Audience identifier normalization" says: normalize, then SHA-256 as lowercase hex, no salt.
 // Runs inside the hash workers; every function here is pure and allocation-light.
 import crypto from 'node:crypto';
@@ -114,7 +114,7 @@ export function normalize(type: IdType, raw: string, defaultCountry?: string): N
 // It takes bytes as well as strings (a string is hashed as its UTF-8).
 const oneShot: ((alg: string, data: string | Uint8Array, enc: 'hex') => string) | undefined = crypto.hash;
 
-/** SHA-256 as lowercase hex. Vector: sha256("adsapi") = 49e0be2a...b9b1470d (platform-notes.md). */
+/** SHA-256 as lowercase hex. Vector: sha256("adsapi") = 49e0be2a...b9b1470d (docs/contract.md, notes). */
 export const sha256Hex: (s: string | Uint8Array) => string = oneShot
   ? (s) => oneShot('sha256', s, 'hex')
   : (s) => crypto.createHash('sha256').update(s).digest('hex');

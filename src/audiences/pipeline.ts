@@ -78,7 +78,7 @@ export interface UploadSummary {
   unterminated_last_line?: number;
 }
 
-/** The endpoint a batch goes to (ads-api.md section 4.4). */
+/** The endpoint a batch goes to (docs/contract.md, ads section 4.4). */
 export function usersPath(o: Pick<UploadOptions, 'target' | 'accountId' | 'listId'>): string {
   return o.target === 'custom_audience'
     ? `/12/accounts/${o.accountId}/custom_audiences/${o.listId}/users`

@@ -1,6 +1,6 @@
 // Sends one batch until the service acknowledges all of it: retries network errors, 5xx and
 // count mismatches with backoff, waits out 429s until the reset, and paces requests by the
-// x-rate-limit-* headers (audience uploads: 1500 requests per minute, ads-api.md section 8).
+// x-rate-limit-* headers (audience uploads: 1500 requests per minute, docs/contract.md, ads section 8).
 import type { HttpClient } from '../core/http.js';
 import { backoff, fmtMs } from '../core/http.js';
 import { NetworkError, errorFromResponse } from '../core/errors.js';
@@ -96,7 +96,7 @@ export class Sender {
         if (res.status >= 200 && res.status < 300) {
           const d = res.data?.data;
           if (d && d.success_count === batch.users && d.total_count === batch.users) return;
-          // ads-api.md section 4 "Batch rules": any other outcome is an error requiring a retry.
+          // docs/contract.md, ads section 4 "Batch rules": any other outcome is an error requiring a retry.
           failure = new Error(
             `batch ${batch.index + 1}: the service counted ${d?.success_count ?? '?'} of ${d?.total_count ?? '?'} for ${batch.users} users sent`,
           );

@@ -1,4 +1,4 @@
-// The platform change history, credentials-webhooks.md section 9, newest first. `date` is set
+// The platform change history, docs/contract.md, credentials section 9, newest first. `date` is set
 // where the spec gives one; undated entries are known only to be newer than the next dated one.
 
 export interface ChangeEntry {

@@ -1,4 +1,4 @@
-// `xctl changelog`: the platform change history (credentials-webhooks.md section 9), offline.
+// `xctl changelog`: the platform change history (docs/contract.md, credentials section 9), offline.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../core/errors.js';

@@ -1,4 +1,4 @@
-// Paths the platform's change history (credentials-webhooks.md section 9) marks deprecated or retired.
+// Paths the platform's change history (docs/contract.md, credentials section 9) marks deprecated or retired.
 import type { Context } from '../context.js';
 
 interface Deprecation {

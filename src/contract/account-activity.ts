@@ -1,4 +1,4 @@
-// The Account Activity API (credentials-webhooks.md 1, 6 name it; the endpoints and bodies are
+// The Account Activity API (docs/contract.md, credentials 1, 6 name it; the endpoints and bodies are
 // XDK's accountActivity.*, OpenAPI 2.167): a user subscribes a webhook to their own account with
 // user context; the app lists, counts and removes subscriptions with its bearer. Each endpoint is
 // the operation `op` of the platform's OpenAPI specification, version 2.167.

@@ -1,4 +1,4 @@
-// The Activity API (credentials-webhooks.md 6, platform-notes.md "Activity API subscriptions"):
+// The Activity API (docs/contract.md, credentials 6, docs/contract.md, notes "Activity API subscriptions"):
 // endpoints, event types, and the subscription filter's limits. The CLI checks them before
 // sending; the sandbox answers a violation with the v2 problem the service gives. Each endpoint
 // follows the platform's OpenAPI specification (version 2.167, the operation in `op`); where the
@@ -10,7 +10,7 @@ import { parseIsoParts } from './time.js';
 
 /**
  * Activity API event types: the platform's 29 (XDK's `CreateActivitySubscriptionRequest.eventType`
- * union, OpenAPI 2.167), with `chat.conversation.join` spelled as platform-notes-2.md section 1
+ * union, OpenAPI 2.167), with `chat.conversation.join` spelled as docs/contract.md, notes-2 section 1
  * says responses spell it. The one list the CLI flags, completion, `sandbox trigger`, the receiver
  * and the sandbox read.
  */
@@ -50,7 +50,7 @@ export type ActivityEventType = (typeof ACTIVITY_EVENT_TYPES)[number];
 
 /**
  * Other names that stay accepted and the platform name they stand for: the spec's own names
- * (credentials-webhooks.md section 6) and XDK's spelling of the chat join event.
+ * (docs/contract.md, credentials section 6) and XDK's spelling of the chat join event.
  */
 export const EVENT_TYPE_ALIASES: Record<string, ActivityEventType> = {
   'profile.update.verified': 'profile.update.verified_badge',
@@ -96,9 +96,9 @@ export const SUBSCRIPTION_LIMITS = {
   pageToken: 16,
   /** GET stream: backfill_minutes 0 (none) to 5. */
   backfillMinutes: { min: 0, max: 5 },
-  /** Delete many: 1-100 ids a request (platform-notes-2.md section 7). */
+  /** Delete many: 1-100 ids a request (docs/contract.md, notes-2 section 7). */
   deleteManyIds: { min: 1, max: 100 },
-  /** GET stream: up to 2 redundant connections per stream (credentials-webhooks.md, limits). */
+  /** GET stream: up to 2 redundant connections per stream (docs/contract.md, credentials, limits). */
   streamConnections: 2,
   /** GET stream start_time: at most this far back (**Proposal**, as webhook replay). */
   streamWindowMs: 24 * 3_600_000,
@@ -214,7 +214,7 @@ export const ACTIVITY_ENDPOINTS = {
     ],
     answer: '{"data":[subscription],"meta":{total_subscriptions,next_token?}}',
   }),
-  // PUT and both DELETEs take an app-only bearer only (platform-notes-2.md section 7).
+  // PUT and both DELETEs take an app-only bearer only (docs/contract.md, notes-2 section 7).
   updateSubscription: endpoint('PUT', '/2/activity/subscriptions/:id', {
     ...opts,
     auth: 'app',

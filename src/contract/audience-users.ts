@@ -1,4 +1,4 @@
-// Audience user uploads (ads-api.md 4.4 and 8, platform-notes.md "Audience users"): the
+// Audience user uploads (docs/contract.md, ads 4.4 and 8, docs/contract.md, notes "Audience users"): the
 // endpoints, their limits, the identifier types and the expiry rule. The uploader
 // (src/audiences/) and the sandbox (src/sandbox/modules/audience-users.ts) both obey these.
 // Loaded by the hash workers: keep it free of heavy imports.
@@ -7,9 +7,9 @@ import { addMonthsUtc, parseIsoTime } from './time.js';
 import { isOneOf } from './guards.js';
 import { param, valueOf, type CrossRule, type EndpointInput, type ParamSpec } from './params.js';
 
-/** ads-api.md section 8: at most 2500 operations per request. */
+/** docs/contract.md, ads section 8: at most 2500 operations per request. */
 export const MAX_OPERATIONS = 2500;
-/** ads-api.md section 8: a request body is at most 5,000,000 bytes. */
+/** docs/contract.md, ads section 8: a request body is at most 5,000,000 bytes. */
 export const MAX_BYTES = 5_000_000;
 /**
  * Users per request: sync's and apply's default (--batch-size) and the most any command lets one
@@ -90,14 +90,14 @@ const ANSWER = '{"request":{"params":{account_id,<list>_id}},"data":{success_cou
 export const UPLOAD_ENDPOINTS = {
   custom_audience: endpoint('POST', '/12/accounts/:account_id/custom_audiences/:custom_audience_id/users', {
     ...upload,
-    doc: 'add (Update) or remove (Delete) hashed users of a custom audience (ads-api.md 4.4)',
+    doc: 'add (Update) or remove (Delete) hashed users of a custom audience (docs/contract.md, ads 4.4)',
     params: operationParams('custom_audience'),
     rules: [expiryRule('custom_audience')],
     answer: ANSWER,
   }),
   do_not_reach_list: endpoint('POST', '/12/batch/accounts/:account_id/do_not_reach_lists/:do_not_reach_list_id/users', {
     ...upload,
-    doc: 'add or remove hashed users of the do-not-reach list (ads-api.md 4.4)',
+    doc: 'add or remove hashed users of the do-not-reach list (docs/contract.md, ads 4.4)',
     params: operationParams('do_not_reach_list'),
     rules: [expiryRule('do_not_reach_list')],
     answer: ANSWER,
@@ -118,7 +118,7 @@ export type UploadTarget = keyof typeof UPLOAD_ENDPOINTS;
 export const ID_TYPES = ['email', 'phone_number', 'handle', 'twitter_id', 'device_id', 'partner_user_id'] as const;
 export type IdType = (typeof ID_TYPES)[number];
 
-/** The spec's `service_id` is the platform's `twitter_id` (platform-notes.md "Audience users"). */
+/** The spec's `service_id` is the platform's `twitter_id` (docs/contract.md, notes "Audience users"). */
 export const TYPE_ALIASES: Record<string, IdType> = {
   service_id: 'twitter_id',
   phone: 'phone_number',
@@ -126,7 +126,7 @@ export const TYPE_ALIASES: Record<string, IdType> = {
   user_id: 'twitter_id',
 };
 
-/** ads-api.md 4.4: a do-not-reach list takes only email and phone_number arrays. */
+/** docs/contract.md, ads 4.4: a do-not-reach list takes only email and phone_number arrays. */
 export const DO_NOT_REACH_TYPES = ['email', 'phone_number'] as const satisfies readonly IdType[];
 
 /** The keys a user object may have on the wire, per target (service_id and twitter_id both). */
@@ -144,7 +144,7 @@ export function canonicalType(name: string): IdType | undefined {
   return TYPE_ALIASES[n];
 }
 
-/** ads-api.md 4.4 and section 8: expiry at most 13 months out. */
+/** docs/contract.md, ads 4.4 and section 8: expiry at most 13 months out. */
 export const EXPIRY_MONTHS = 13;
 
 /**

@@ -14,7 +14,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type EndpointAuth = 'user' | 'app' | 'user-or-bearer' | 'consumer' | 'basic' | 'none' | 'admin' | 'admin-key';
 
-/** The error body shape of an endpoint (platform-notes.md "Errors"). */
+/** The error body shape of an endpoint (docs/contract.md, notes "Errors"). */
 export type ErrorStyle = 'v1' | 'v2' | 'ads' | 'oauth';
 
 export interface Endpoint extends Described {

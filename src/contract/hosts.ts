@@ -1,5 +1,5 @@
 // The service's hosts, and the one loopback check. Credentials are sent only to these hosts or
-// to the one --base-url names; plain http is allowed only on loopback (DESIGN.md "Credentials").
+// to the one --base-url names; plain http is allowed only on loopback (docs/contract.md, design "Credentials").
 // Dependency-free: start-up paths load it without the HTTP client. The checks that refuse a base
 // URL or a path (with a UsageError) are in core/base-url.ts.
 export const HOSTS = {
@@ -13,7 +13,7 @@ export const HOSTS = {
 export type HostKind = 'api' | 'ads';
 
 /**
- * Every host name the official SDKs address (they hardcode them; platform-notes-2.md "Hosts"). All
+ * Every host name the official SDKs address (they hardcode them; docs/contract.md, notes-2 "Hosts"). All
  * are https only; the sandbox serves their paths on its one base URL.
  */
 export const PLATFORM_HOST_NAMES = [

@@ -1,4 +1,4 @@
-// Identifier shapes the service uses (platform-notes.md): 64-bit integers written as strings of
+// Identifier shapes the service uses (docs/contract.md, notes): 64-bit integers written as strings of
 // digits (users, posts, webhooks, subscriptions), and the ads API's short alphanumeric ids.
 
 /** A 64-bit integer id as a string: 1-19 digits (ids exceed 2^53, so never a number). */

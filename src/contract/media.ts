@@ -1,4 +1,4 @@
-// Media upload (platform-notes-2 section 3, the v2 chunked endpoints): the types, categories,
+// Media upload (docs/contract.md, notes-2 section 3, the v2 chunked endpoints): the types, categories,
 // limits and key prefixes that `xctl media upload` checks before sending and the sandbox enforces;
 // the ads rules (src/ads/rules/cards.ts) read a media key's kind from the same prefixes. The v2
 // endpoints follow the platform's OpenAPI specification (version 2.167, the operation in `op`).
@@ -322,7 +322,7 @@ const oneFile: CrossRule = {
 
 const media = { auth: 'user', style: 'v2', rate: 'media' } as const;
 
-/** The chunked upload (platform-notes.md "Media upload"), as the CLI calls it and the sandbox serves it. */
+/** The chunked upload (docs/contract.md, notes "Media upload"), as the CLI calls it and the sandbox serves it. */
 export const MEDIA_ENDPOINTS = {
   initialize: endpoint('POST', INIT_PATH, {
     ...media,
@@ -356,7 +356,7 @@ export const MEDIA_ENDPOINTS = {
     params: [statusCommand, mediaIdQuery],
     answer: '{"data":{id,media_key,size,processing_info?}}',
   }),
-  /** The v2 one-shot upload (multipart: media, media_category; platform-notes-2 section 3). */
+  /** The v2 one-shot upload (multipart: media, media_category; docs/contract.md, notes-2 section 3). */
   oneShot: endpoint('POST', STATUS_PATH, {
     ...media,
     op: 'mediaUpload',

@@ -1,11 +1,11 @@
-// OAuth endpoints (credentials-webhooks.md 2-4): the three-legged OAuth 1.0a flow, token
+// OAuth endpoints (docs/contract.md, credentials 2-4): the three-legged OAuth 1.0a flow, token
 // invalidation, the app-only bearer, and the credential check.
 import { endpoint } from './endpoint.js';
 import { param, type ParamSpec } from './params.js';
 import { V1Code } from './service-errors.js';
 import { v1Flag } from './users.js';
 
-/** x_auth_access_type: lowers the requested access level (credentials-webhooks.md 4). */
+/** x_auth_access_type: lowers the requested access level (docs/contract.md, credentials 4). */
 export const ACCESS_TYPE_PARAM = param.oneOf('x_auth_access_type', ['read', 'write'], {
   in: 'query',
   code: V1Code.InvalidParameter,
@@ -105,7 +105,7 @@ export const OAUTH_ENDPOINTS = {
     auth: 'basic',
     ...v1,
     doc: 'the app-only bearer (grant_type=client_credentials); one per app',
-    // credentials-webhooks.md 4: grant_type in the form body only, client_credentials only.
+    // docs/contract.md, credentials 4: grant_type in the form body only, client_credentials only.
     params: [param.oneOf('grant_type', ['client_credentials'], { in: 'body', required: true })],
     answer: '{"token_type":"bearer","access_token"}',
   }),

@@ -1,4 +1,4 @@
-// OAuth 2.0 user context (platform-notes-2.md section 1): the endpoints, the scopes, which v2
+// OAuth 2.0 user context (docs/contract.md, notes-2 section 1): the endpoints, the scopes, which v2
 // endpoints take a user token with which scopes, and the scope each activity event type needs.
 // The CLI reads it for its requests, flags and hints; the sandbox for what it serves and enforces.
 import { endpoint } from './endpoint.js';

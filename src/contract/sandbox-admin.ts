@@ -1,4 +1,4 @@
-// The sandbox's own admin endpoints (DESIGN.md "Sandbox"): loopback clients only; all but the
+// The sandbox's own admin endpoints (docs/contract.md, design "Sandbox"): loopback clients only; all but the
 // entity counts also take the sandbox app's key and secret as HTTP Basic: on a shared machine
 // another user can reach loopback too, and must neither change the state (events, the clock,
 // faults) nor read it (the dump holds every token; logs, deliveries, audience members). Not part of the platform; `xctl sandbox ...`,

@@ -1,7 +1,7 @@
 // The service's error codes, named once (node-twitter-api-v2's errors.types.ts). The CLI
 // recognises them (hints, dropping a rejected bearer); the sandbox answers with them.
 
-/** Integer codes of the v1.1 error shape `{"errors":[{"code":int,"message"}]}` (platform-notes.md). */
+/** Integer codes of the v1.1 error shape `{"errors":[{"code":int,"message"}]}` (docs/contract.md, notes). */
 export enum V1Code {
   /** Bad OAuth 1.0a signature or unknown consumer key. */
   AuthFailed = 32,
@@ -29,7 +29,7 @@ export enum V1Code {
   InvalidateNotPermitted = 348,
 }
 
-/** String codes of the ads error shape `{"errors":[{"code":"STRING","message","parameter"}]}` (ads-api.md 7). */
+/** String codes of the ads error shape `{"errors":[{"code":"STRING","message","parameter"}]}` (docs/contract.md, ads 7). */
 export const AdsCode = {
   InvalidParameter: 'INVALID_PARAMETER',
   MissingParameter: 'MISSING_PARAMETER',
@@ -38,12 +38,12 @@ export const AdsCode = {
   AccountNotFound: 'ACCOUNT_NOT_FOUND',
   TooManyRequests: 'TOO_MANY_REQUESTS',
   RouteNotFound: 'ROUTE_NOT_FOUND',
-  /** A read-only OAuth 1.0a token on an ads write (platform-notes-2.md section 2, **Proposal**). */
+  /** A read-only OAuth 1.0a token on an ads write (docs/contract.md, notes-2 section 2, **Proposal**). */
   ReadonlyClientApplication: 'READONLY_CLIENT_APPLICATION',
 } as const;
 export type AdsCode = (typeof AdsCode)[keyof typeof AdsCode];
 
-/** Failure names of v2 webhook management, carried as `code` of the problem's `errors` items (platform-notes.md). */
+/** Failure names of v2 webhook management, carried as `code` of the problem's `errors` items (docs/contract.md, notes). */
 export const WebhookCode = {
   CrcValidationFailed: 'CrcValidationFailed',
   UrlValidationFailed: 'UrlValidationFailed',
@@ -58,7 +58,7 @@ export function hasCode(err: { code?: string | number }, code: V1Code | AdsCode)
 }
 
 /**
- * A read-only OAuth 1.0a token on a write (platform-notes-2.md section 2) in its v2 problem form
+ * A read-only OAuth 1.0a token on a write (docs/contract.md, notes-2 section 2) in its v2 problem form
  * (`type` .../problems/oauth1-permissions), and the name the CLI gives v1.1's legacy
  * `{"request","error":"Read-only application cannot POST."}` answer.
  */

@@ -1,4 +1,4 @@
-// Filtered stream rules and filtered-stream webhook links (credentials-webhooks.md 6 and 8), with
+// Filtered stream rules and filtered-stream webhook links (docs/contract.md, credentials 6 and 8), with
 // their parameters: the CLI checks them before sending and the sandbox on receipt (validate()).
 // Each endpoint follows the platform's OpenAPI specification (version 2.167, the operation named
 // in `op`); where the recorded platform answers otherwise, `departures` says how.

@@ -39,7 +39,7 @@ export function parseIsoTime(s: string, o: { loose?: boolean } = {}): number | u
 const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?)(Z|[+-]\d{2}(?::?\d{2})?))?$/;
 
 /**
- * A point in time as the ads API takes it (line items, stats; platform-notes-2 4): a date alone
+ * A point in time as the ads API takes it (line items, stats; docs/contract.md, notes-2 4): a date alone
  * (midnight UTC) or a date-time whose offset may also be `±HH`; undefined otherwise.
  */
 export function parseInstant(s: string): number | undefined {

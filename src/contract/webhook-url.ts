@@ -1,11 +1,11 @@
-// Webhook URL rules (credentials-webhooks.md 2.2 and 6: HTTPS, publicly reachable, no port; 1-200
-// characters per platform-notes.md), with the sandbox's loopback stand-in (DESIGN.md "Sandbox").
+// Webhook URL rules (docs/contract.md, credentials 2.2 and 6: HTTPS, publicly reachable, no port; 1-200
+// characters per docs/contract.md, notes), with the sandbox's loopback stand-in (docs/contract.md, design "Sandbox").
 // The words complete "<subject> ...": the CLI says `webhook URL must use https`, the service `url
 // must use https`, `webhooks doctor` `the URL must use https`.
 import net from 'node:net';
 import { isLoopbackHost } from './hosts.js';
 
-/** Webhook URLs are 1-200 characters (platform-notes.md). */
+/** Webhook URLs are 1-200 characters (docs/contract.md, notes). */
 export const WEBHOOK_URL_MAX = 200;
 
 /** Private, link-local, unspecified, or otherwise not publicly routable. */

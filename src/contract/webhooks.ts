@@ -1,4 +1,4 @@
-// v2 webhook management (credentials-webhooks.md 4.3, 5; platform-notes.md "v2 webhook
+// v2 webhook management (docs/contract.md, credentials 4.3, 5; docs/contract.md, notes "v2 webhook
 // management bodies"): the endpoints with their parameters, the replay window and date form.
 // Each follows the platform's OpenAPI specification (version 2.167, the operation in `op`).
 import { endpoint } from './endpoint.js';
@@ -141,12 +141,12 @@ export const WEBHOOK_ENDPOINTS = {
   }),
 } as const;
 
-/** platform-notes.md: replay reaches at most 24 hours back. */
+/** docs/contract.md, notes: replay reaches at most 24 hours back. */
 export const REPLAY_WINDOW_MS = 24 * 3_600_000;
 
-/** Current docs ask for the CRC answer within 3 seconds (platform-notes.md "Webhook challenge"). */
+/** Current docs ask for the CRC answer within 3 seconds (docs/contract.md, notes "Webhook challenge"). */
 export const CRC_TIMEOUT_MS = 3_000;
-/** Receivers acknowledge a delivery with 200 within 10 seconds (credentials-webhooks.md 6, 8). */
+/** Receivers acknowledge a delivery with 200 within 10 seconds (docs/contract.md, credentials 6, 8). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** A replay window bound: yyyymmddhhmm in UTC. Epoch ms, or undefined when malformed. */

@@ -189,7 +189,7 @@ const HINTS: Record<string, string> = {
 
 /**
  * Builds the typed error from a failed response. Handles the three error shapes of
- * platform-notes.md: v1.1 `{"errors":[{"code":int,"message"}]}`, v2 problem
+ * docs/contract.md, notes: v1.1 `{"errors":[{"code":int,"message"}]}`, v2 problem
  * (`{"title","detail","type",...}` or `{"errors":[problem]}`) and ads
  * (`{"errors":[{"code":"STRING","message","parameter"}]}`).
  */
@@ -210,7 +210,7 @@ export function errorFromResponse(
     if (!code && typeof first.type === 'string') code = problemCode(first.type);
     if (Array.isArray(b.errors) && b.errors.length > 1) message += ` (and ${b.errors.length - 1} more)`;
   } else if (Array.isArray(b.operation_errors)) {
-    // An ads batch refused by an item (ads-api.md 7): the first failing item, by its position.
+    // An ads batch refused by an item (docs/contract.md, ads 7): the first failing item, by its position.
     const at = b.operation_errors.findIndex((e) => Array.isArray(e) && e.length > 0);
     const row: unknown = at >= 0 ? b.operation_errors[at] : undefined;
     const item: unknown = Array.isArray(row) ? row[0] : undefined;

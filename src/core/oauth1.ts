@@ -1,5 +1,5 @@
 // OAuth 1.0a HMAC-SHA1 request signing: oauth-1.0a builds the base string, hmac-sha1.ts hashes.
-// Query and form parameters are signed; JSON bodies are not (platform-notes.md "OAuth 1.0a signing").
+// Query and form parameters are signed; JSON bodies are not (docs/contract.md, notes "OAuth 1.0a signing").
 import OAuth from 'oauth-1.0a';
 import { hmacSha1Base64, randomHex } from './hmac-sha1.js';
 

@@ -1,6 +1,6 @@
 // OAuth 2.0 authorization code with PKCE (RFC 7636) as the client sees it: verifier, challenge,
 // state, the authorize URL, the redirect coming back, and the token endpoint's answers
-// (platform-notes-2.md section 1). No I/O here: commands and the HTTP client call these.
+// (docs/contract.md, notes-2 section 1). No I/O here: commands and the HTTP client call these.
 import crypto from 'node:crypto';
 import { OAUTH2_ENDPOINTS, OAUTH2_SCOPE_PARAM, OAUTH2_SCOPES, PKCE } from '../contract/oauth2.js';
 import { checkInput } from './check-input.js';

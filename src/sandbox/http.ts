@@ -1,4 +1,4 @@
-// Request and reply types of the sandbox, and the three error shapes of platform-notes.md.
+// Request and reply types of the sandbox, and the three error shapes of docs/contract.md, notes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OAUTH2_PROBLEMS } from '../contract/oauth2.js';
 import { stringifyJson } from '../core/json.js';
@@ -139,12 +139,12 @@ export function problemBody(body: { status: number } & Record<string, unknown>):
   return new SandboxError({ status: body.status, body, contentType: PROBLEM_JSON });
 }
 
-/** Expired, revoked or unknown OAuth 2.0 user token (platform-notes-2.md "Using the token on v2"). */
+/** Expired, revoked or unknown OAuth 2.0 user token (docs/contract.md, notes-2 "Using the token on v2"). */
 export const OAUTH2_UNAUTHORIZED = () => problemBody({ ...OAUTH2_PROBLEMS.unauthorized });
 /** A user token without the scope the endpoint (or event type) needs: the platform names nothing. */
 export const OAUTH2_FORBIDDEN = () => problemBody({ ...OAUTH2_PROBLEMS.forbidden });
 
-/** An OAuth 1.0a token whose permission level is too low for the request (platform-notes-2.md section 2). */
+/** An OAuth 1.0a token whose permission level is too low for the request (docs/contract.md, notes-2 section 2). */
 export const OAUTH1_PERMISSIONS = () =>
   problemBody({
     title: 'Forbidden',
@@ -166,7 +166,7 @@ export const EXPIRED_TOKEN = () => v1Error(401, V1Code.InvalidOrExpiredToken, 'I
 
 /**
  * A failure with one of the platform's names (CrcValidationFailed...), as a v2 problem object
- * (platform-notes.md, XDK's InvalidRequestProblem / ResourceNotFoundProblem): the body is the
+ * (docs/contract.md, notes, XDK's InvalidRequestProblem / ResourceNotFoundProblem): the body is the
  * problem, and `errors` repeats it with the failure name in `code` for clients that read items.
  */
 export function failure(
@@ -186,7 +186,7 @@ export function failure(
  * endpoint refuses, as the v2 problem the service answers (400 Invalid Request, the parameter
  * and the value; a failure named by the platform, WebhookIdInvalid say, carries its name), in
  * the words the CLI uses. `env`: the sandbox's clock for the rules that read it; loopback http
- * receivers always stand in for public ones here (DESIGN.md "Sandbox").
+ * receivers always stand in for public ones here (docs/contract.md, design "Sandbox").
  */
 export function checkV2Input(e: Described, input: EndpointInput, env: ValidateEnv = {}): void {
   const v = validate(e, input, { loopback: true, ...env });

@@ -5,7 +5,7 @@ export interface Limit {
   windowMs: number;
 }
 
-// Categories from platform-notes.md "Rate limits" where it names them; the rest are generous.
+// Categories from docs/contract.md, notes "Rate limits" where it names them; the rest are generous.
 export const DEFAULT_LIMITS: Record<string, Limit> = {
   default: { limit: 900, windowMs: 15 * 60_000 },
   oauth: { limit: 900, windowMs: 15 * 60_000 },
@@ -15,7 +15,7 @@ export const DEFAULT_LIMITS: Record<string, Limit> = {
   'ads-total-count': { limit: 200, windowMs: 15 * 60_000 },
   'ads-write': { limit: 450, windowMs: 60_000 },
   'audience-upload': { limit: 1500, windowMs: 60_000 },
-  // platform-notes-2: targeting lookups 400 / 15 min; synchronous analytics 250 / 15 min per user.
+  // docs/contract.md, notes-2: targeting lookups 400 / 15 min; synchronous analytics 250 / 15 min per user.
   'ads-targeting': { limit: 400, windowMs: 15 * 60_000 },
   'ads-stats': { limit: 250, windowMs: 15 * 60_000 },
   media: { limit: 900, windowMs: 15 * 60_000 },

@@ -1,4 +1,4 @@
-// Seed data for audiences (ads-api.md 4.4): accounts to share with, and an audience that a
+// Seed data for audiences (docs/contract.md, ads 4.4): accounts to share with, and an audience that a
 // seeded line item targets. Called from seed.ts after the ads seed.
 import type { SeedTarget } from './app.js';
 import { randomToken } from './state.js';
@@ -6,7 +6,7 @@ import { isoSeconds } from '../contract/time.js';
 import { SEEDED_IDS } from '../contract/sandbox-seed.js';
 
 /**
- * Audience sharing needs accounts to share with (ads-api.md 4.4: same business, or the feature
+ * Audience sharing needs accounts to share with (docs/contract.md, ads 4.4: same business, or the feature
  * SHARE_AUDIENCE_OUTSIDE_BUSINESS): a second account of the owner in the same business and a
  * third in another business. Plus one custom audience that the "Preroll views" line item
  * targets, so that `audiences targeted` has something to show.

@@ -395,7 +395,7 @@ function checkRouteAuth(route: Route<SandboxApp>, cred: Credential, style: Error
 const PLATFORM_HOSTS = new Set<string>(PLATFORM_HOST_NAMES);
 
 /**
- * A read-only OAuth 1.0a token on a write (platform-notes-2.md section 2: every POST, PUT and
+ * A read-only OAuth 1.0a token on a write (docs/contract.md, notes-2 section 2: every POST, PUT and
  * DELETE is a write; the OAuth steps and a token's own invalidation are not).
  */
 function checkWriteAccess(method: string, path: string, level: string, style: ErrorStyle): void {

@@ -116,7 +116,7 @@ export function verifyRequest(state: SandboxState, input: VerifyInput): Credenti
       if (t.revoked || t.expiresAt <= (input.now ?? Date.now())) throw OAUTH2_UNAUTHORIZED();
       return { kind: 'oauth2', app: state.apps.get(t.appKey)!, token: t };
     }
-    // v1.1 answers code 89; v2 its bare 401 problem (platform-notes-2.md section 1).
+    // v1.1 answers code 89; v2 its bare 401 problem (docs/contract.md, notes-2 section 1).
     throw input.style === 'v2' ? OAUTH2_UNAUTHORIZED() : EXPIRED_TOKEN();
   }
   if (/^Basic\s/i.test(h)) {

@@ -1,4 +1,4 @@
-// The two HMAC-SHA256 values of the webhook contract (platform-notes.md "Webhook challenge" and
+// The two HMAC-SHA256 values of the webhook contract (docs/contract.md, notes "Webhook challenge" and
 // "Delivery signature"): the CRC response token and the delivery signature. Both sides use these.
 import crypto from 'node:crypto';
 
@@ -41,7 +41,7 @@ export function verifySignature(secret: string, rawBody: string | Buffer, signat
 /**
  * Tokens shaped like the service's (at most 256 of letters, digits and `-_=+/.:`). A receiver
  * answers only these: anything else (e.g. a JSON body) could turn the CRC endpoint into an
- * oracle that signs forged deliveries (DESIGN.md "Webhook receiver").
+ * oracle that signs forged deliveries (docs/contract.md, design "Webhook receiver").
  */
 export function isServiceShapedCrcToken(token: string): boolean {
   if (!/^[A-Za-z0-9\-_=+/.:]{1,256}$/.test(token)) return false;

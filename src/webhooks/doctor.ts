@@ -1,6 +1,6 @@
 // `webhooks doctor`: what the platform does with a webhook URL, step by step, stopping at the
-// first failure and naming it with one stable `cause` (credentials-webhooks.md 2.2, 3.2, 6;
-// platform-notes.md "Webhook challenge (CRC)" and "Delivery signature"). No command knowledge:
+// first failure and naming it with one stable `cause` (docs/contract.md, credentials 2.2, 3.2, 6;
+// docs/contract.md, notes "Webhook challenge (CRC)" and "Delivery signature"). No command knowledge:
 // the verb hands it the URL, the consumer secret and a clock.
 import crypto from 'node:crypto';
 import { isIP } from 'node:net';
@@ -119,7 +119,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
 }
 
 function urlStep(raw: string, t: Target): string {
-  // The platform's rules, with the sandbox's loopback stand-in (DESIGN.md "Sandbox").
+  // The platform's rules, with the sandbox's loopback stand-in (docs/contract.md, design "Sandbox").
   const why = webhookUrlProblem(raw, true);
   if (why) throw new StepFailed('url_rules', `the URL ${why}`);
   t.url = new URL(raw);
@@ -279,7 +279,7 @@ async function deliveryStep(t: Target, secret: string, body: string): Promise<st
       'delivery_failed',
     );
   }
-  // The acknowledgement is a 200 (credentials-webhooks.md 6).
+  // The acknowledgement is a 200 (docs/contract.md, credentials 6).
   if (a.status !== 200)
     throw new StepFailed(
       'delivery_status',

@@ -1,4 +1,4 @@
-// The body of an activity delivery as the platform POSTs it (platform-notes.md "Activity API
+// The body of an activity delivery as the platform POSTs it (docs/contract.md, notes "Activity API
 // subscriptions": the stream's envelope is what webhooks receive), and the recorded forms
 // `webhooks send --from` replays: an event line of `webhooks listen --json` (sent as it is) or
 // a delivery entry of `sandbox logs --json` (its event type and id, rebuilt as an envelope).

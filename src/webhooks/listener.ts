@@ -1,4 +1,4 @@
-// The local webhook receiver behind `xctl webhooks listen` (DESIGN.md "Webhook receiver"):
+// The local webhook receiver behind `xctl webhooks listen` (docs/contract.md, design "Webhook receiver"):
 // answers service-shaped CRC tokens only, verifies each delivery's signature on the raw body
 // (either header name) in constant time, acknowledges with 200 at once, then hands the event on.
 import http from 'node:http';

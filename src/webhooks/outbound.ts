@@ -1,5 +1,5 @@
 // One outbound HTTP exchange with a classified outcome: what the sandbox needs to run CRC checks
-// and deliveries (credentials-webhooks.md 3.2 sorts failures into "invalid at once" and
+// and deliveries (docs/contract.md, credentials 3.2 sorts failures into "invalid at once" and
 // "transient"), and what `webhooks listen --forward-to` needs. No redirects are followed (a 3XX
 // is an outcome of its own) and no connection is pooled.
 import http from 'node:http';

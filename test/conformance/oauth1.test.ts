@@ -88,7 +88,7 @@ describe('twitter-api-v2', () => {
     const status = await bearerClient.v1.get('application/rate_limit_status.json');
     expect(status.rate_limit_context).toEqual({ application: `app-only:${t.sb.seed.api_key}` });
 
-    // Invalidation is signed as the app owner (credentials-webhooks.md section 5).
+    // Invalidation is signed as the app owner (docs/contract.md, credentials section 5).
     const owner = new TwitterApi(
       { ...keys(), accessToken: t.sb.seed.access_token, accessSecret: t.sb.seed.access_token_secret },
       twitterApiSettings(base),

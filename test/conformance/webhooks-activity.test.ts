@@ -201,7 +201,7 @@ describe('activity subscriptions (XDK activity.*)', () => {
     const page = await app.activity.getSubscriptions({ maxResults: 10 });
     expect(page.data).toHaveLength(10);
     for (const s of page.data!) expectShape(s, SUBSCRIPTION, 'GetActivitySubscriptionsResponse.data[]');
-    // meta.total_subscriptions is platform-notes.md's (XDK's type has no meta): the spec wins.
+    // meta.total_subscriptions is docs/contract.md, notes's (XDK's type has no meta): the spec wins.
     expect((page as { meta?: unknown }).meta).toMatchObject({ totalSubscriptions: 29, nextToken: expect.any(String) });
     expect(ids).toContain(page.data![0]!.subscriptionId);
   });
@@ -364,7 +364,7 @@ describe('Account Activity API (XDK accountActivity.*)', () => {
   });
 });
 
-describe('read-only OAuth 1.0a tokens (platform-notes-2.md section 2)', () => {
+describe('read-only OAuth 1.0a tokens (docs/contract.md, notes-2 section 2)', () => {
   it('are refused on writes with the platform forms, and carry x-access-level', async () => {
     const tw = new TwitterApi({ appKey: t.sb.seed.api_key, appSecret: t.sb.seed.api_secret }, twitterApiSettings(base));
     const link = await tw.generateAuthLink('oob', { authAccessType: 'read' });

@@ -398,7 +398,7 @@ describe('accounts, reference data and settings', () => {
           ${new Date(now - 8 * 24 * 3600_000).toISOString()}`,
       );
       expect(tooLong.stderr).toMatch(/at most 7 days/);
-      // ads-api.md 4.2: one country: a country's targeting value, not a city's.
+      // docs/contract.md, ads 4.2: one country: a country's targeting value, not a city's.
       const us = '96683cc9126741d1';
       const berlin = '3078869807f9dd36';
       const ks = ['--granularity', 'DAY', '--keywords', 'boots', '--start-time', start];
@@ -1606,7 +1606,7 @@ describe('creative lifecycles (scheduled posts, polls)', () => {
         end_time: iso(created + 30 * 60_000),
         card_uri: `card://${poll.id}`,
       });
-      // Media polls are a beta: refused until the account has PROMOTED_MEDIA_POLLS (ads-api.md 4.1).
+      // Media polls are a beta: refused until the account has PROMOTED_MEDIA_POLLS (docs/contract.md, ads 4.1).
       const beta = await t.fails(1, pollArgs('Image poll', '5', ['a', 'b'], '--media-key', WIDE));
       expect(beta.stderr).toMatch(/needs the account feature PROMOTED_MEDIA_POLLS/);
       await t.list(xctl`ads accounts add-features --feature-keys PROMOTED_MEDIA_POLLS`);
@@ -1663,7 +1663,7 @@ describe('analytics', () => {
     status: string;
     url: string | null;
   }
-  /** The raw stats reply's data (ads-api.md 4.5): metrics per id, segment and series. */
+  /** The raw stats reply's data (docs/contract.md, ads 4.5): metrics per id, segment and series. */
   type RawStats = Array<{
     id: string;
     id_data: Array<{ segment: unknown; metrics: Record<string, unknown[] | null> }>;

@@ -783,7 +783,7 @@ describe('the sandbox users endpoints', () => {
       expect([r.status, r.error?.code], what).toEqual([400, 'INVALID_PARAMETER']);
       expect(r.error?.message, what).toMatch(cases[i]![1]);
     });
-    // ads-api.md 7: an item's failure is in operation_errors at the item's index (the second
+    // docs/contract.md, ads 7: an item's failure is in operation_errors at the item's index (the second
     // operation here); a failure of the request as a whole stays in errors.
     expect(rs.slice(0, 5).map((r) => r.index)).toEqual([1, 1, 1, 1, 1]);
     expect(rs.slice(5, 7).map((r) => r.index)).toEqual([0, 0]);

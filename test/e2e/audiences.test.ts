@@ -1,6 +1,6 @@
 // Managing audiences through the real CLI against one sandbox: custom audiences, flexible
 // audiences, targeted line items, do-not-reach lists and estimates (with the service errors of
-// ads-api.md section 7), sharing between accounts, and audiences as code (`audiences apply`,
+// docs/contract.md, ads section 7), sharing between accounts, and audiences as code (`audiences apply`,
 // its kills and its guards). Flags, refusals before sending and exact output:
 // test/unit/verbs/audiences.test.ts; the apply file and plan: test/unit/audiences-apply.test.ts.
 import fs from 'node:fs';
@@ -180,7 +180,7 @@ describe('flexible audiences', () => {
       code: 'INVALID_PARAMETER',
       parameter: 'child_segments',
     });
-    // ads-api.md 4.4: child_segments is the required field, segments the optional one.
+    // docs/contract.md, ads 4.4: child_segments is the required field, segments the optional one.
     const rootOnly = await t.signed('POST', `/12/batch/accounts/${acct}/custom_audiences`, [
       {
         operation_type: 'Create',
@@ -262,7 +262,7 @@ describe('do-not-reach lists', () => {
   });
 });
 
-/** What `xctl audiences estimate` prints (ads-api.md 4.4). */
+/** What `xctl audiences estimate` prints (docs/contract.md, ads 4.4). */
 interface Estimate {
   audience_size: { min: number; max: number };
 }
@@ -316,7 +316,7 @@ describe('estimate', () => {
   });
 });
 
-// Audience sharing (ads-api.md 4.4): grants within a business, refused across businesses unless
+// Audience sharing (docs/contract.md, ads 4.4): grants within a business, refused across businesses unless
 // the owner has SHARE_AUDIENCE_OUTSIDE_BUSINESS, owner-only changes, what a grantee sees
 // (is_owner, permission_scope SHARED), the /5 tailored endpoints, and what revocation takes away.
 describe('sharing', () => {

@@ -942,7 +942,7 @@ describe('auth-oauth2-cli', () => {
 });
 
 // ---- sandbox-oauth2 ----
-// The sandbox's OAuth 2.0 user context (platform-notes-2.md sections 1 and 2) checked with plain
+// The sandbox's OAuth 2.0 user context (docs/contract.md, notes-2 sections 1 and 2) checked with plain
 // HTTP: the consent page, the token endpoint's every rule and error body, rotation, expiry on the
 // manual clock, revoke, /2/users/me, scope enforcement and OAuth 1.0a permissions over scopes.
 describe('sandbox-oauth2', () => {

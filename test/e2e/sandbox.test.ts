@@ -1062,7 +1062,7 @@ describe('fault injection for every command family', () => {
   });
 });
 
-// The sandbox's credential rules (credentials-webhooks.md 3.1, 4.1, 4.2, 5, 7; platform-notes.md
+// The sandbox's credential rules (docs/contract.md, credentials 3.1, 4.1, 4.2, 5, 7; docs/contract.md, notes
 // "Token endpoints") checked with plain HTTP clients: every transition of both credential tables
 // and every error code.
 describe('credential rules (a manual-clock sandbox, 4 token requests a minute)', () => {
@@ -1385,7 +1385,7 @@ describe('credential rules (a manual-clock sandbox, 4 token requests a minute)',
       expect(one.data.token_type).toBe('bearer');
       const bearer = one.data.access_token as string;
       expect(bearer).toMatch(/^AAAA/);
-      expect(bearer).toMatch(/%2F|%3D/); // the URL-encoded form of platform-notes.md
+      expect(bearer).toMatch(/%2F|%3D/); // the URL-encoded form of docs/contract.md, notes
       const two = await basicFetch(s.api_key, s.api_secret, url, 'grant_type=client_credentials');
       expect(two.data.access_token).toBe(bearer);
 

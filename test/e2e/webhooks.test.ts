@@ -540,7 +540,7 @@ describe("the sandbox's webhook, activity and stream endpoints over plain HTTP (
   });
 
   describe('management endpoints', () => {
-    it('creates after a passing CRC, lists, deletes, with the bodies of platform-notes.md', async () => {
+    it('creates after a passing CRC, lists, deletes, with the bodies of docs/contract.md, notes', async () => {
       const c = await api('POST', '/2/webhooks', { url: rx.url });
       expect(c.status).toBe(200);
       expect(c.body.data).toMatchObject({ url: rx.url, valid: true });
@@ -617,7 +617,7 @@ describe("the sandbox's webhook, activity and stream endpoints over plain HTTP (
     });
   });
 
-  describe('validity state machine (credentials-webhooks.md 3.2) on the manual clock', () => {
+  describe('validity state machine (docs/contract.md, credentials 3.2) on the manual clock', () => {
     async function create(): Promise<string> {
       const c = await api('POST', '/2/webhooks', { url: rx.url });
       expect(c.status).toBe(200);

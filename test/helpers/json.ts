@@ -5,14 +5,14 @@
 /** One record: an id and fields by name (the sandbox's Entity shape). */
 export type Row = Record<string, unknown> & { id: string };
 
-/** An ads error (ads-api.md section 7). */
+/** An ads error (docs/contract.md, ads section 7). */
 export interface AdsErrorItem {
   code: string;
   message: string;
   parameter?: string;
 }
 
-/** A v2 reply: data, or a problem (RFC 7807 style, as platform-notes.md shows the v2 errors). */
+/** A v2 reply: data, or a problem (RFC 7807 style, as docs/contract.md, notes shows the v2 errors). */
 export interface V2Reply<D = unknown> {
   data: D;
   errors?: Array<{ message?: string; code?: string | number; parameter?: string }>;
@@ -22,7 +22,7 @@ export interface V2Reply<D = unknown> {
   parameter?: string;
 }
 
-/** The ads API's reply (ads-api.md 2.1 envelope; errors per section 7). */
+/** The ads API's reply (docs/contract.md, ads 2.1 envelope; errors per section 7). */
 export interface AdsReply<D = unknown> {
   data: D;
   data_type?: string;

@@ -243,7 +243,7 @@ describe('common parameters', () => {
     for (const r of RESOURCES) {
       for (const o of r.operations) {
         for (const p of o.params) {
-          // The one exception: stats takes --ids --start --end (the and DESIGN.md's words).
+          // The one exception: stats takes --ids --start --end (the and docs/contract.md, design's words).
           const short =
             r.noun === 'stats' || r.noun === 'job'
               ? ({ entity_ids: '--ids', start_time: '--start', end_time: '--end' } as Record<string, string>)[p.name]

@@ -97,7 +97,7 @@ describe('one email per line, on bytes', () => {
       check(bytes);
     }
   });
-  it('hashes the lowercased, trimmed address (the platform-notes vector shape)', () => {
+  it('hashes the lowercased, trimmed address (the docs/contract.md, notes vector shape)', () => {
     const r = processChunk(0, new TextEncoder().encode('  AdsApi@Example.com \n'), cfg);
     const p = prepare('email', 'adsapi@example.com', false) as { value: string };
     expect(Buffer.from(r.frags).toString('latin1')).toBe(`{"email":["${p.value}"]},`);

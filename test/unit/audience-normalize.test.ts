@@ -1,4 +1,4 @@
-// Every normalization rule of platform-notes.md "Audience identifier normalization", the
+// Every normalization rule of docs/contract.md, notes "Audience identifier normalization", the
 // published hash vector, and how digests and partner ids are treated.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,4 @@
-// Flexible audience and audience estimate rules (ads-api.md 4.4, 4.3, 8): each limit just
+// Flexible audience and audience estimate rules (docs/contract.md, ads 4.4, 4.3, 8): each limit just
 // inside and just outside, through the functions the CLI and the sandbox both run.
 import { describe, expect, it } from 'vitest';
 import {
@@ -154,7 +154,7 @@ describe('custom audience batch (spec 8: 10 items)', () => {
         operation_type: 'Create',
         params: { audience_type: 'FLEXIBLE', name: 'x', child_segments: [leaf('a', { lookback_window: 3 })] },
       },
-      // ads-api.md 4.4: child_segments is the required field; segments (the root object) is optional.
+      // docs/contract.md, ads 4.4: child_segments is the required field; segments (the root object) is optional.
       {
         operation_type: 'Create',
         params: { audience_type: 'FLEXIBLE', name: 'x', segments: group('AND', [leaf('a')]) },

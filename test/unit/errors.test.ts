@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, AuthError, RateLimitError, errorFromResponse, ExitCode } from '../../src/core/errors.js';
 
-describe('errorFromResponse: the three error shapes of platform-notes.md', () => {
+describe('errorFromResponse: the three error shapes of docs/contract.md, notes', () => {
   it('v1.1 style', () => {
     const e = errorFromResponse(401, { errors: [{ message: 'Invalid or expired token', code: 89 }] });
     expect(e).toBeInstanceOf(AuthError);

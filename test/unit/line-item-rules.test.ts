@@ -1,4 +1,4 @@
-// Every line-item rule of platform-notes-2 section 4, just inside and just outside, through the
+// Every line-item rule of docs/contract.md, notes-2 section 4, just inside and just outside, through the
 // validation the CLI runs before sending and the sandbox runs on each request.
 import { describe, expect, it } from 'vitest';
 import { resourceByName } from '../../src/ads/resources.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { basicHeader, oauth1Header, percentEncode, signOAuth1 } from '../../src/core/oauth1.js';
 import { hmacSha1, parseOAuthHeader, rfc3986, signatureBaseString } from '../../src/sandbox/verify.js';
 
-// platform-notes.md "OAuth 1.0a signing": the worked example published by the platform.
+// docs/contract.md, notes "OAuth 1.0a signing": the worked example published by the platform.
 const V = {
   url: 'https://api.x.com/1.1/statuses/update.json?include_entities=true',
   form: [['status', 'Hello Ladies + Gentlemen, a signed OAuth request!']] as Array<[string, string]>,
@@ -83,7 +83,7 @@ describe('percent-encoding (RFC 3986)', () => {
 
 describe('Basic header for /oauth2/token', () => {
   it('is base64(enc(key):enc(secret))', () => {
-    // platform-notes.md "Token endpoints": enc() is applied before base64.
+    // docs/contract.md, notes "Token endpoints": enc() is applied before base64.
     expect(basicHeader('xvz1evFS4wEEPTGEFPHBog', 'L8qq9PZyRg6ieKGEKhZolGC0vJWLw8iEJ88DRdyOg')).toBe(
       'Basic eHZ6MWV2RlM0d0VFUFRHRUZQSEJvZzpMOHFxOVBaeVJnNmllS0dFS2hab2xHQzB2SldMdzhpRUo4OERSZHlPZw==',
     );

@@ -86,7 +86,7 @@ describe('batches and JSON-body endpoints take JSON only', () => {
   });
 });
 
-describe('promoting a post by id (ads-api.md 5)', () => {
+describe('promoting a post by id (docs/contract.md, ads 5)', () => {
   it("a RETWEETS_ONLY user's post is promoted as a nullcasted repost with a tweet_id of its own; a FULL user's as it is", async () => {
     const acct = sb.app.seed.account_id;
     const li = 'walkli1';

@@ -1,5 +1,5 @@
 // The multi-buffer SHA-256 (WebAssembly SIMD, four messages at a time) on the published vectors
-// (FIPS 180-2 / NIST examples, the platform-notes vector) and against crypto.hash on random
+// (FIPS 180-2 / NIST examples, the docs/contract.md, notes vector) and against crypto.hash on random
 // messages; the upload's email path that uses it against the string rules (crypto.hash) on
 // thousands of records; the committed module against its generator.
 import { spawnSync } from 'node:child_process';
@@ -30,7 +30,7 @@ describe('multi-buffer SHA-256', () => {
   });
 
   it('gives the published digests', () => {
-    // FIPS 180-2 appendix B.1 ("abc"), the empty message (NIST CSRC examples), platform-notes.md
+    // FIPS 180-2 appendix B.1 ("abc"), the empty message (NIST CSRC examples), docs/contract.md, notes
     const vectors: Array<[string, string]> = [
       ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
       ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],

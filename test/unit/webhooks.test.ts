@@ -20,7 +20,7 @@ import { eventKey } from '../../src/commands/activity/stream.js';
 import { summarize } from '../../src/commands/webhooks/listen.js';
 import { buildSubscription } from '../../src/commands/activity/subscriptions/create.js';
 
-describe('CRC (platform-notes.md vector)', () => {
+describe('CRC (docs/contract.md, notes vector)', () => {
   it('matches the published response token', () => {
     expect(
       crcResponse('z3ZX4v7mAAUGykl3EcmkqbartmuW8VFOOzCloLx9Q45P0hLrFu', '9b4507b3-9040-4669-9ca3-6b94edb50553'),

@@ -54,7 +54,7 @@ export const SANDBOX_FEATURE_KEYS = [
   'VIDEO_VIEWS_MIDROLL_OBJECTIVE',
   'PREROLL_VIEWS_OBJECTIVE',
   'VIDEO_APP_DOWNLOAD_CARD',
-  // ads-api.md 4.1: media polls (an image or a video on a poll card) are a beta of this feature.
+  // docs/contract.md, ads 4.1: media polls (an image or a video on a poll card) are a beta of this feature.
   'PROMOTED_MEDIA_POLLS',
 ] as const;
 

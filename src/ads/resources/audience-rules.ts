@@ -1,4 +1,4 @@
-// The rules of flexible audiences and of audience estimates (ads-api.md 4.4, 4.3, 8), as plain
+// The rules of flexible audiences and of audience estimates (docs/contract.md, ads 4.4, 4.3, 8), as plain
 // functions over JSON values: the CLI runs them before sending and the sandbox runs them again.
 import type { Rule, Violation } from '../resource-types.js';
 import { isOneOf, isRecord } from '../../contract/guards.js';
@@ -155,7 +155,7 @@ export function leavesWithoutNegate(root: unknown): string[] {
 }
 
 /**
- * The batch item rule over `child_segments` (ads-api.md 4.4: required on Create, an array of
+ * The batch item rule over `child_segments` (docs/contract.md, ads 4.4: required on Create, an array of
  * segments, each a leaf or a group) and the optional `segments` root (an object with
  * boolean_operator and child_segments); at most 10 leaves across both. Runs after the parameters
  * themselves parsed.

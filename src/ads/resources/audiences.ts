@@ -1,4 +1,4 @@
-// Audiences (ads-api.md 4.4, 4.3 audience_estimate, 7, 8): custom audiences, their sharing
+// Audiences (docs/contract.md, ads 4.4, 4.3 audience_estimate, 7, 8): custom audiences, their sharing
 // permissions (/12 custom and /5 tailored), flexible audiences (the closed-beta batch endpoint),
 // do-not-reach lists and audience size estimates. Served under `xctl audiences`. The sandbox's
 // behaviour is in src/sandbox/ads/audiences.ts; the user uploads in
@@ -27,7 +27,7 @@ const AUDIENCE_COLUMNS = [
   'deleted',
 ];
 
-// ads-api.md 4.4: child_segments is the required field (an array of segments), segments the
+// docs/contract.md, ads 4.4: child_segments is the required field (an array of segments), segments the
 // optional one (an object with boolean_operator and child_segments).
 const childSegmentsParam = (required: boolean) =>
   p.json('child_segments', z.array(z.unknown(), { error: 'must be an array of segments' }), {

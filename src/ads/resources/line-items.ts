@@ -1,4 +1,4 @@
-// Line items (platform-notes-2 section 4): the contract of the six endpoints, their parameters
+// Line items (docs/contract.md, notes-2 section 4): the contract of the six endpoints, their parameters
 // and every rule that can be judged from the values alone. Rules that need stored state (the
 // parent campaign, the limits, targeting) are the sandbox's: src/sandbox/ads/line-items.ts.
 import type { ParamDef, ResourceDef, Rule, Values } from '../resource-types.js';

@@ -1,4 +1,4 @@
-// Ads analytics (platform-notes-2 section 6): synchronous stats, asynchronous stats jobs and
+// Ads analytics (docs/contract.md, notes-2 section 6): synchronous stats, asynchronous stats jobs and
 // active entities. The ranges, id counts and metric groups are checked before sending; the
 // sandbox's simulated metrics are in src/sandbox/ads/stats.ts.
 import * as z from 'zod';

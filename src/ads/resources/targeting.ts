@@ -1,4 +1,4 @@
-// Targeting criteria of line items and the lookups of their values (platform-notes-2 section 5).
+// Targeting criteria of line items and the lookups of their values (docs/contract.md, notes-2 section 5).
 // What needs the lookup data or the line item's other criteria is the sandbox's:
 // src/sandbox/ads/targeting.ts.
 import type { ParamDef, ResourceDef, Rule } from '../resource-types.js';

@@ -1,5 +1,5 @@
 // The ads API calls `audiences apply` makes besides the member uploads (which go through sync):
-// custom audiences, their permissions and the do-not-reach list of an account (ads-api.md 4.4).
+// custom audiences, their permissions and the do-not-reach list of an account (docs/contract.md, ads 4.4).
 import type { Context } from '../../context.js';
 
 export interface RemoteAudience {

@@ -1,5 +1,5 @@
 // `xctl account-activity ...`: the Account Activity API, one of the three webhook products
-// (credentials-webhooks.md 1, 6), shaped as XDK's accountActivity.* (OpenAPI 2.167). One file per verb.
+// (docs/contract.md, credentials 1, 6), shaped as XDK's accountActivity.* (OpenAPI 2.167). One file per verb.
 import type { Command } from 'commander';
 import { register as subscribe } from './subscribe.js';
 import { register as list } from './list.js';

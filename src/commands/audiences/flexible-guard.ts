@@ -1,11 +1,11 @@
-// Flexible audiences are immutable once created (ads-api.md section 3): the client side of that
+// Flexible audiences are immutable once created (docs/contract.md, ads section 3): the client side of that
 // rule, a read before any change is sent, shared by `audiences update` and `flexible create`.
 import type { Context } from '../../context.js';
 import { UsageError } from '../../core/errors.js';
 import type { OperationHooks } from '../ads/run.js';
 
 export const IMMUTABLE_HINT =
-  'flexible audiences are immutable once created (ads-api.md section 3): create a new one with `xctl audiences flexible create` and delete the old one';
+  'flexible audiences are immutable once created: create a new one with `xctl audiences flexible create` and delete the old one';
 
 /** GET /12/accounts/:account_id/custom_audiences/:id: the audience as the account sees it. */
 export async function fetchAudience(ctx: Context, id: string): Promise<Record<string, unknown>> {

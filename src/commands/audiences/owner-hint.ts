@@ -1,5 +1,5 @@
 // A write to a shared audience by an account that does not own it: the service answers 403
-// UNAUTHORIZED_ACCESS (ads-api.md section 4.4: "only the owning account may create or change
+// UNAUTHORIZED_ACCESS (docs/contract.md, ads section 4.4: "only the owning account may create or change
 // permissions", and delete the audience), which reads like a credentials problem (exit 3, "check
 // --account"). The credentials are fine; the account is the wrong one. One read of the audience,
 // only after the failure, tells which: shared with this account (is_owner false) means ownership,

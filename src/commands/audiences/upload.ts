@@ -170,7 +170,7 @@ export async function audiencesUpload(ctx: Context, f: UploadOptions): Promise<v
   const { columns: colReq, defaultCountry } = await parseInputFlags(f);
   const type = colReq.type;
   const columns = colReq.columns;
-  // ads-api.md section 4.4: a do-not-reach list takes only email and phone_number arrays.
+  // docs/contract.md, ads section 4.4: a do-not-reach list takes only email and phone_number arrays.
   const allowed = target === 'do_not_reach_list' ? DO_NOT_REACH_TYPES : undefined;
   for (const t of [type, ...columns.map((c) => c.type)]) {
     if (t && allowed && !isOneOf(allowed, t)) {

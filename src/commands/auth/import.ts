@@ -1,5 +1,5 @@
 // `xctl auth import --twurlrc [path]`: profiles and bearer tokens from twurl's rc file, the file
-// both official ads SDKs read (format in platform-notes.md "twurl rc file").
+// both official ads SDKs read (format in docs/contract.md, notes "twurl rc file").
 import type { Command } from 'commander';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-// `xctl auth login --oauth2`: authorization code with PKCE (platform-notes-2.md section 1), with a
+// `xctl auth login --oauth2`: authorization code with PKCE (docs/contract.md, notes-2 section 1), with a
 // loopback callback or, on machines without a browser, the redirected URL pasted back (--paste).
 import type { Context } from '../../context.js';
 import { AuthError, UsageError, XctlError } from '../../core/errors.js';

@@ -1,5 +1,5 @@
 // The OAuth 1.0a three-legged steps and the two revocations, as the client sees them
-// (credentials-webhooks.md 4.1, 4.2; platform-notes.md "Token endpoints").
+// (docs/contract.md, credentials 4.1, 4.2; docs/contract.md, notes "Token endpoints").
 import type { HttpClient } from '../../core/http.js';
 import { ApiError } from '../../core/errors.js';
 import { OAUTH_ENDPOINTS as E } from '../../contract/oauth.js';

@@ -1,4 +1,4 @@
-// `xctl webhooks listen`: the local receiver (DESIGN.md "Webhook receiver"), optionally registered
+// `xctl webhooks listen`: the local receiver (docs/contract.md, design "Webhook receiver"), optionally registered
 // with the service on start (`--register`) with activity subscriptions pointing at it (like
 // `stripe listen`), and both removed again on exit unless `--keep`.
 import type { Command } from 'commander';

@@ -80,7 +80,7 @@ function authorOf(ops: SandboxOps, tweetId: string): string | undefined {
 }
 
 /**
- * ads-api.md 5: a RETWEETS_ONLY user's post promoted by its id is promoted as a nullcasted
+ * docs/contract.md, ads 5: a RETWEETS_ONLY user's post promoted by its id is promoted as a nullcasted
  * repost made for it, whose tweet_id differs from the one given: its id, or undefined for a
  * FULL user's post (promoted as it is).
  */

@@ -118,8 +118,7 @@ function isImmutable(e: Record<string, unknown>): boolean {
   return e.audience_type === 'FLEXIBLE';
 }
 
-const IMMUTABLE =
-  'flexible audiences are immutable once created (ads-api.md section 3): create a new one and delete this one';
+const IMMUTABLE = 'flexible audiences are immutable once created: create a new one and delete this one';
 
 /** PUT: owner, or a grantee holding READ_WRITE; names stay unique in the owning account. */
 function updateAudience(ops: SandboxOps): Rec {
@@ -193,7 +192,7 @@ function listAudiences(ops: SandboxOps): Rec[] {
 }
 
 /**
- * What the Ads SDK reads of an audience (custom_audiences_load.json, platform-notes-2.md 5):
+ * What the Ads SDK reads of an audience (custom_audiences_load.json, docs/contract.md, notes-2 5):
  * audience_type (CRM for a list of users), targetable_types, and targetable with its reasons.
  * The sandbox lets any live audience be targeted, whatever its size; a deleted one cannot be.
  */

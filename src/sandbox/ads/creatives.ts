@@ -449,7 +449,7 @@ export const TWEETS: Behaviour = { ops: { create: createTweet } };
 
 // ---- poll cards ----
 
-/** ads-api.md 4.1: a poll with media_key needs this feature on the account. */
+/** docs/contract.md, ads 4.1: a poll with media_key needs this feature on the account. */
 const MEDIA_POLLS_FEATURE = 'PROMOTED_MEDIA_POLLS';
 
 export const POLL_CARDS: Behaviour = {

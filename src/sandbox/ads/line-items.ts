@@ -1,4 +1,4 @@
-// Line items in the emulator (platform-notes-2 section 4): what the values alone cannot decide.
+// Line items in the emulator (docs/contract.md, notes-2 section 4): what the values alone cannot decide.
 // The parent campaign (exists, shares objective and product_type with its other line items,
 // owns the budget unless it optimizes per line item), the 100-per-campaign and 256-active limits,
 // categories and app platforms, keyword targeting for TWITTER_SEARCH, and the delivery periods
@@ -183,7 +183,7 @@ function addAppPlatforms(ops: SandboxOps, li: Rec): void {
 
 export const LINE_ITEMS: Behaviour = {
   hooks: {
-    // The record of platform-notes-2.md section 4 (and line_items_load.json): every key, null when empty.
+    // The record of docs/contract.md, notes-2 section 4 (and line_items_load.json): every key, null when empty.
     keys: [
       'advertiser_domain',
       'advertiser_user_id',

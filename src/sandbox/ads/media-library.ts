@@ -1,4 +1,4 @@
-// The ads media library in the emulator takes the keys of real uploads (platform-notes-2 section
+// The ads media library in the emulator takes the keys of real uploads (docs/contract.md, notes-2 section
 // 3): an unknown, other user's or expired key is 404 MEDIA_NOT_FOUND; adding a key twice answers
 // with the existing object; the object's type, size and status come from the upload
 // (TRANSCODING while it processes, TRANSCODE_FAILED when it failed). Its fields come from the

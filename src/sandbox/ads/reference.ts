@@ -130,7 +130,7 @@ function insights(ops: SandboxOps): Row[] {
       'start_time',
     );
   if (to <= from) ops.fail(400, 'INVALID_PARAMETER', 'start_time must be before end_time (default now)', 'start_time');
-  // ads-api.md 4.2: the insights are scoped to one country; location is a country's targeting value.
+  // docs/contract.md, ads 4.2: the insights are scoped to one country; location is a country's targeting value.
   if (v.location !== undefined) {
     const place = LOCATIONS.find((l) => l.targeting_value === v.location);
     if (place?.location_type !== 'COUNTRIES')

@@ -1,4 +1,4 @@
-// Ads analytics in the emulator (platform-notes-2 section 6). Metrics come from impressions
+// Ads analytics in the emulator (docs/contract.md, notes-2 section 6). Metrics come from impressions
 // simulated hour by hour for each line item while it was ACTIVE on the sandbox clock (see
 // delivery.ts), derived deterministically from the line item's id and the hour. Every bucket
 // (DAY, TOTAL, segments, child entities) is a sum of those hourly integers, so the same query

@@ -1,4 +1,4 @@
-// Targeting criteria in the emulator (platform-notes-2 section 5): values checked against the
+// Targeting criteria in the emulator (docs/contract.md, notes-2 section 5): values checked against the
 // lookup data, the per-line-item limits and pairings (one AGE, one EVENT, ENGAGEMENT_TYPE after
 // a CAMPAIGN_ENGAGEMENT or USER_ENGAGEMENT, TV shows inside a targeted market, devices not under
 // a broader platform), display names, and the lookup endpoints.

@@ -1,4 +1,4 @@
-// Account Activity API, the second of the three webhook products (credentials-webhooks.md 1, 6).
+// Account Activity API, the second of the three webhook products (docs/contract.md, credentials 1, 6).
 // The spec names it only; the endpoints and bodies are XDK's `accountActivity.*` (OpenAPI 2.167):
 // a user subscribes a webhook to their own account with user context, the app lists, counts and
 // removes subscriptions with its bearer, and every event about a subscribed user is POSTed to the

@@ -1,4 +1,4 @@
-// Activity API (platform-notes.md "Activity API subscriptions"): subscriptions with filters, the
+// Activity API (docs/contract.md, notes "Activity API subscriptions"): subscriptions with filters, the
 // NDJSON stream GET /2/activity/stream with backfill_minutes, and delivery of every matching event
 // from the event bus: subscriptions naming a webhook_id are POSTed to that webhook, the others go
 // to the app's open streams.
@@ -98,7 +98,7 @@ function invalid(detail: string, parameter: string, value?: unknown) {
 /**
  * Who may subscribe to what: an OAuth 2.0 user token needs the event type's scope; OAuth 1.0a
  * permissions, when present, override scopes entirely: DM and chat events need a
- * direct-message token, everything else any level (platform-notes-2.md section 1).
+ * direct-message token, everything else any level (docs/contract.md, notes-2 section 1).
  */
 function checkEventAuth(req: SReq, eventType: string): void {
   if (req.auth.kind === 'oauth2-user' && !scopesForEvent(eventType).every((s) => req.auth.scopes!.includes(s)))
@@ -186,7 +186,7 @@ function createSubscription(app: SandboxApp, req: SReq): Reply {
     app_key: req.auth.appKey!,
   };
   subs(app).set(id, s);
-  // OpenAPI 2.167 (XDK's CreateActivitySubscriptionResponse); platform-notes-2.md section 7.
+  // OpenAPI 2.167 (XDK's CreateActivitySubscriptionResponse); docs/contract.md, notes-2 section 7.
   return ok({ data: { subscription: view(s) } });
 }
 

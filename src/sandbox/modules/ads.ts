@@ -97,7 +97,7 @@ export function installResources(app: SandboxApp, resources: ResourceDef[]): voi
 }
 
 /**
- * Batches and JSON-body endpoints take JSON only (ads-api.md: "JSON"): a body sent under another
+ * Batches and JSON-body endpoints take JSON only (docs/contract.md, ads: "JSON"): a body sent under another
  * content type (text/plain, a form) is refused, as the service refuses it, not read as JSON.
  */
 function requireJsonType(req: SReq, echo: Record<string, unknown>): void {

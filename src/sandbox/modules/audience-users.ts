@@ -1,5 +1,5 @@
 // Audience user uploads: POST /12/accounts/:account_id/custom_audiences/:id/users and
-// POST /12/batch/accounts/:account_id/do_not_reach_lists/:id/users (ads-api.md 4.4, 8).
+// POST /12/batch/accounts/:account_id/do_not_reach_lists/:id/users (docs/contract.md, ads 4.4, 8).
 // Keeps the exact set of distinct hashed users per list and reports it as `audience_size`.
 // The batch is all-or-nothing: every operation is checked before any is applied.
 import type { IncomingMessage } from 'node:http';
@@ -116,7 +116,7 @@ function bad(message: string, parameter?: string): never {
 
 /**
  * An item-level failure: `operation_errors` holds one list per operation of the request and
- * the failure sits at its operation's index (ads-api.md 7); request-level ones stay in `errors`.
+ * the failure sits at its operation's index (docs/contract.md, ads 7); request-level ones stay in `errors`.
  */
 function badAt(at: { i: number; n: number }, message: string, parameter?: string): never {
   const operation_errors: Array<Array<Record<string, unknown>>> = Array.from({ length: at.n }, () => []);
@@ -124,7 +124,7 @@ function badAt(at: { i: number; n: number }, message: string, parameter?: string
   throw new SandboxError({ status: 400, body: { operation_errors } });
 }
 
-/** Checks the caller may act on the account: it must list the user (ads-api.md section 5). */
+/** Checks the caller may act on the account: it must list the user (docs/contract.md, ads section 5). */
 function accountFor(req: SReq, app: SandboxApp): Entity {
   const acct = app.state.collection('accounts').get(req.params.account_id!);
   const users = listOrUndefined(acct?.user_ids) ?? [];

@@ -1,4 +1,4 @@
-// The other media upload forms platform-notes-2 section 3 says the emulator serves (xctl itself
+// The other media upload forms docs/contract.md, notes-2 section 3 says the emulator serves (xctl itself
 // sends only the v2 chunked endpoints, media.ts): v1.1 `/1.1/media/upload.json` (INIT, APPEND,
 // FINALIZE, STATUS, and the simple upload with no command: tweepy's media_upload and
 // simple_upload, the Ads SDK's media example), and the v2 one-shot `POST /2/media/upload`

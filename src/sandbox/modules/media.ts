@@ -1,4 +1,4 @@
-// Media upload, v2 chunked (platform-notes-2 section 3): INIT, APPEND (multipart or JSON base64),
+// Media upload, v2 chunked (docs/contract.md, notes-2 section 3): INIT, APPEND (multipart or JSON base64),
 // FINALIZE and STATUS, with the notes' sizes, types and expiries. Images finish at FINALIZE;
 // GIFs and videos go pending -> in_progress -> succeeded over 2 s of sandbox clock; a file whose
 // first bytes do not match its media_type fails with InvalidMedia. The media_key then belongs
@@ -158,7 +158,7 @@ export function finalizeUpload(app: SandboxApp, u: Upload, fail: Fail): void {
   const good = bytesMatchType(file.subarray(0, 32), u.media_type);
   const size = imageSize(file);
   if (size) Object.assign(u, { width: size.w, height: size.h });
-  // The platform's failure for a video it cannot read (platform-notes-2 section 3, v1.1 STATUS).
+  // The platform's failure for a video it cannot read (docs/contract.md, notes-2 section 3, v1.1 STATUS).
   const message =
     kindOfCategory(u.media_category) === 'video'
       ? 'Unsupported video format'

@@ -1,5 +1,5 @@
 // Credentials: the OAuth 1.0a three-legged flow, token invalidation, and OAuth 2.0 app-only bearers
-// (credentials-webhooks.md sections 3.1, 4.1, 4.2; platform-notes.md "Token endpoints").
+// (docs/contract.md, credentials sections 3.1, 4.1, 4.2; docs/contract.md, notes "Token endpoints").
 import type { SandboxApp } from '../app.js';
 import { userV1 } from '../user-profile.js';
 import { checkV1Input as checkV1, ok, queryOf, v1Error, SandboxError, type Reply, type SReq } from '../http.js';
@@ -133,7 +133,7 @@ function appOf(app: SandboxApp, req: SReq): SandboxAppRecord {
   return app.state.apps.get(req.auth.appKey!)!;
 }
 
-/** The sandbox app accepts http callbacks on loopback, any port (DESIGN.md "Sandbox"). */
+/** The sandbox app accepts http callbacks on loopback, any port (docs/contract.md, design "Sandbox"). */
 export function isLoopbackCallback(url: string): boolean {
   try {
     const u = new URL(url);
@@ -232,7 +232,7 @@ function issueAccessToken(app: SandboxApp, req: SReq): Reply {
   const oauth = oauthParams(req);
   const rt = oauth.oauth_token ? state.requestTokens.get(oauth.oauth_token) : undefined;
   const verifier = oauth.oauth_verifier ?? req.param('oauth_verifier');
-  // The verifier is strictly required and single-use (credentials-webhooks.md section 7). The
+  // The verifier is strictly required and single-use (docs/contract.md, credentials section 7). The
   // platform answers these in plain text, not JSON.
   const fail = (text: string) => new SandboxError({ status: 401, text });
   if (!rt || rt.used || expired(app, rt)) throw fail('Invalid request token.');

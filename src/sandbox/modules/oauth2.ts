@@ -1,4 +1,4 @@
-// OAuth 2.0 user context (platform-notes-2.md section 1): the consent page, the token endpoint
+// OAuth 2.0 user context (docs/contract.md, notes-2 section 1): the consent page, the token endpoint
 // (authorization code with PKCE, refresh with rotation, confidential and public clients), revoke,
 // and GET /2/users/me. Access tokens age on the sandbox clock; route-level scope checks live in
 // server.ts (they read the contract's table), per-event ones in the activity module.

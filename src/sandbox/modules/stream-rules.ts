@@ -1,4 +1,4 @@
-// Filtered stream webhooks (credentials-webhooks.md section 6): rules on the existing
+// Filtered stream webhooks (docs/contract.md, credentials section 6): rules on the existing
 // /2/tweets/search/stream/rules endpoints, webhooks linked with POST /2/tweets/search/webhooks/:id,
 // and `post.create` events matched against the rules and delivered (with edit history) to every
 // linked webhook, signed like every delivery.
@@ -45,7 +45,7 @@ interface LinkRec extends Entity {
   webhook_id: string;
   app_key: string;
   created_at: string;
-  /** One `name=value` string per query parameter given at link time (platform-notes-2.md 7). */
+  /** One `name=value` string per query parameter given at link time (docs/contract.md, notes-2 7). */
   fields: string[];
 }
 

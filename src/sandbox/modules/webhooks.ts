@@ -1,6 +1,6 @@
-// v2 webhooks: the five management endpoints (platform-notes.md "v2 webhook management bodies"),
+// v2 webhooks: the five management endpoints (docs/contract.md, notes "v2 webhook management bodies"),
 // CRC checks on create, on PUT and every 30 minutes when no check passed in the past 24 hours,
-// the validity state machine of credentials-webhooks.md 3.2, signed deliveries (10 s limit) and
+// the validity state machine of docs/contract.md, credentials 3.2, signed deliveries (10 s limit) and
 // replay jobs. Activity subscriptions and filtered-stream links deliver through `deliver()`.
 import crypto from 'node:crypto';
 import type { SandboxApp } from '../app.js';
@@ -39,7 +39,7 @@ interface LoggedEvent {
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-// credentials-webhooks.md section 8.
+// docs/contract.md, credentials section 8.
 const CRC_EVERY_MS = 30 * MIN;
 const CRC_NEEDED_AFTER_MS = 24 * HOUR;
 const INVALID_AFTER_MS = 28 * HOUR; // "more than 28 hours" (24 h plus a 4-hour grace period)

@@ -148,7 +148,7 @@ describe('audiences create|get|list|update|delete (generated)', () => {
     const e = await failure(t.run(['audiences', 'update', 'fx1', '--name', 'Renamed']));
     expect(e.exitCode).toBe(2);
     expect(e.message).toBe(
-      'audiences update: custom audience fx1 ("Buyers") is a flexible audience; flexible audiences are immutable once created (ads-api.md section 3): create a new one with `xctl audiences flexible create` and delete the old one',
+      'audiences update: custom audience fx1 ("Buyers") is a flexible audience; flexible audiences are immutable once created: create a new one with `xctl audiences flexible create` and delete the old one',
     );
     expect(http.requests.map((r) => r.method)).toEqual(['GET']);
   });

@@ -228,7 +228,7 @@ describe('webhooks crc', () => {
     expect(await t.optionsOf(registerCrc, ['crc', 'abc'])).toEqual({ token: 'abc' });
   });
 
-  it("prints the platform-notes.md vector's answer", async () => {
+  it("prints the docs/contract.md, notes vector's answer", async () => {
     t = testContext({ env });
     await webhooksCrc(t.ctx, { token: '9b4507b3-9040-4669-9ca3-6b94edb50553' });
     expect(t.stdout()).toBe('{"response_token":"sha256=Cytd4Sq+NvEcV3MMrXxWJGJx5A+y/lXzzU2Maartkx8="}\n');

@@ -1,5 +1,5 @@
 // `xctl activity subscriptions delete <id...>`: one id, or many in requests of up to 100; asks
-// first (--yes when not at a terminal). App-only bearer (platform-notes-2.md section 7).
+// first (--yes when not at a terminal). App-only bearer (docs/contract.md, notes-2 section 7).
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { ApiError } from '../../../core/errors.js';

@@ -17,7 +17,7 @@ export const SUBSCRIPTION_ENDPOINTS = {
 
 /**
  * The subscription in a create or update answer: OpenAPI's `{"data":{"subscription":{...}}}`
- * (chosen), the quickstart's `{"data":[{...}]}`, or a flat `data` (platform-notes-2.md section 7).
+ * (chosen), the quickstart's `{"data":[{...}]}`, or a flat `data` (docs/contract.md, notes-2 section 7).
  */
 export function subscriptionOf(data: unknown): Record<string, unknown> {
   const d = Array.isArray(data) ? data[0] : data;

@@ -1,5 +1,5 @@
 // `xctl activity subscriptions update <id> [--tag T] [--webhook ID]`: only the tag and the webhook
-// of a subscription can change (platform-notes-2.md section 7); app-only bearer.
+// of a subscription can change (docs/contract.md, notes-2 section 7); app-only bearer.
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { UsageError } from '../../../core/errors.js';

@@ -1,5 +1,5 @@
 // `xctl stream webhooks link <webhook-id> [--expansions ...]`: linking again with another field
-// set adds another link (platform-notes-2.md section 7).
+// set adds another link (docs/contract.md, notes-2 section 7).
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { checkInput } from '../../../core/check-input.js';

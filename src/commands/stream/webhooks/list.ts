@@ -16,7 +16,7 @@ const COLUMNS = ['webhook_id', 'instance_id', 'fields', 'created_at'];
 
 /**
  * GET /2/tweets/search/webhooks. OpenAPI 2.167 answers `{"data":[link]}`, 2.147-2.165 and the
- * quickstart `{"data":{"links":[link]}}`: both are read (platform-notes-2.md section 7).
+ * quickstart `{"data":{"links":[link]}}`: both are read (docs/contract.md, notes-2 section 7).
  */
 export async function listLinks(ctx: Context): Promise<void> {
   const http = await ctx.http();
