@@ -139,8 +139,8 @@ export const EXAMPLES: Record<string, string[]> = {
     'xctl media upload clip.mp4 --category amplify_video --add-to-library --name "Spring clip"',
   ],
   'ads report': [
-    'xctl ads report --campaign-ids 8wku2 --start 2026-05-01 --end 2026-05-08 --out week.html --open',
-    'xctl ads report --campaign-ids 8wku2,8wku3 --start 2026-05-01 --end 2026-06-01 -o json  # the data',
+    'xctl ads report --campaign-ids 8wku2 --start 2026-05-01 --end 2026-05-08 --out week.html  # --open opens it',
+    'xctl ads report --campaign-ids 8wku2 --start 2026-05-01 --end 2026-06-01 -o json  # the data',
   ],
   'ads stats job get': ['xctl ads stats job get 1381302245934485504'],
   'ads stats job wait': ['xctl ads stats job wait 1381302245934485504'],

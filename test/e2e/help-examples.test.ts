@@ -40,6 +40,9 @@ const NOT_RUN: Record<string, string> = {
   'xctl webhooks doctor https://hooks.example.com/x': 'reaches a public host',
   'xctl webhooks send --to https://hooks.example.com/x --from event.json': 'reaches a public host',
   'xctl auth migrate --to keyring': 'needs an OS keychain, which the test machine lacks',
+  'xctl mcp --sandbox': 'serves MCP on stdin until it ends (test/e2e/mcp.test.ts drives it)',
+  'xctl mcp --root ./audiences --allow-writes --max-removes 5%':
+    'serves MCP on stdin until it ends (test/e2e/mcp.test.ts drives it)',
 };
 
 /**
@@ -87,10 +90,7 @@ const FILES: Record<string, string | Buffer> = {
   'audiences.yaml': 'audiences:\n  - name: Newsletter\n    source: users.csv\n    type: email\n',
   'flexible.json': JSON.stringify({
     name: 'Buyers, not churned',
-    segments: {
-      boolean_operator: 'AND',
-      child_segments: [{ custom_audience_id: SEEDED_IDS.audience, lookback_window: 30 }],
-    },
+    child_segments: [{ custom_audience_id: SEEDED_IDS.audience, negate: false, lookback_window: 30 }],
   }),
   'targeting.json': JSON.stringify({
     targeting_criteria: [

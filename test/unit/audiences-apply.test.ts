@@ -545,10 +545,12 @@ describe('apply --plan', () => {
         ['59%', 'refused'],
       ]) {
         const { t, file } = await truncated(json, '    max_removes: 0\n');
-        // update or refused, the plan has changes: exit 10, nothing else
-        await expect(audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: flag }))).rejects.toBeInstanceOf(
-          PlanHasChanges,
-        );
+        // An update is a plan with changes (exit 10); a refused row is exit 2, as the apply that
+        // follows would refuse it (issue 40 item 8: the plan gate agrees with the apply).
+        const e = (await audiencesApply(t.ctx, opts(file, { plan: true, maxRemoves: flag })).catch(
+          (x: unknown) => x,
+        )) as XctlError;
+        expect(e.exitCode, flag).toBe(action === 'update' ? 10 : 2);
         const row = (JSON.parse(t.stdout()) as { audiences: Array<{ action: string; refused?: string }> })
           .audiences[0]!;
         expect(row.action, flag).toBe(action);
@@ -561,7 +563,7 @@ describe('apply --plan', () => {
       await expect(audiencesApply(s.t.ctx, opts(s.file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
       expect(JSON.parse(s.t.stdout()).audiences[0].action).toBe('update');
       s = await truncated(json, "    max_removes: '59%'\n");
-      await expect(audiencesApply(s.t.ctx, opts(s.file, { plan: true }))).rejects.toBeInstanceOf(PlanHasChanges);
+      await expect(audiencesApply(s.t.ctx, opts(s.file, { plan: true }))).rejects.toMatchObject({ exitCode: 2 });
       expect(JSON.parse(s.t.stdout()).audiences[0].refused).toContain('more than max_removes 59% (29) allows');
       const bad = setup(yaml, source, new HttpRegistry());
       const e = (await audiencesApply(bad.t.ctx, opts(bad.file, { plan: true, maxRemoves: '101%' })).catch(
@@ -602,6 +604,7 @@ describe('apply --plan', () => {
         }),
       );
       reg.register(route('GET', '/12/accounts/acct1/custom_audiences/aud1/permissions'), answer(grants));
+      sizeStub(reg);
       let cut = false;
       reg.register(route('GET', '/12/accounts/acct1/custom_audiences/aud2/permissions'), (req) => {
         fs.writeFileSync(path.join(dir, 'news.txt'), emails(20).join('\n') + '\n');

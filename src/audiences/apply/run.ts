@@ -3,7 +3,7 @@
 // then revoke and grant. Accounts run in parallel (each account's rate limits are its own);
 // one account's audiences run one after another. A failure stops that audience only.
 import type { Context } from '../../context.js';
-import { ApiError, DivergedError } from '../../core/errors.js';
+import { ApiError, DivergedError, ExitCode, XctlError } from '../../core/errors.js';
 import type { AudiencePlan, ApplyEnv } from './plan.js';
 import { label, syncOptions } from './plan.js';
 import { labelledContext } from './labelled.js';
@@ -233,7 +233,9 @@ export async function applyPlan(ctx: Context, env: ApplyEnv, rows: AudiencePlan[
           ctx.io.warn(`${label(p)}: ${err.message}`);
           // A later step failed after the members went in (grants): the row keeps what was done.
           const so = err && typeof err === 'object' ? done.get(err) : undefined;
-          const s = err.summary ?? {};
+          // A refusal (exit 2) sent nothing: its summary's counts are what it would have sent.
+          const refusal = err instanceof XctlError && err.exitCode === ExitCode.USAGE;
+          const s = refusal ? {} : (err.summary ?? {});
           const n = (k: string) => (typeof s[k] === 'number' ? s[k] : undefined);
           results.set(p, {
             ...(so ?? resultOf(p)),

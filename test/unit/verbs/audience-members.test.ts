@@ -19,7 +19,7 @@ import {
 } from '../../../src/commands/audiences/upload.js';
 import type { UploadOptions } from '../../../src/commands/audiences/upload.js';
 import { failure, range, sha } from '../../helpers/audiences.js';
-import { HttpRegistry, json, route } from '../../helpers/http-registry.js';
+import { HttpRegistry, json, type Responder, route } from '../../helpers/http-registry.js';
 import { testContext, type TestContext, type TestContextOptions } from '../../helpers/test-context.js';
 
 let t: TestContext;
@@ -368,20 +368,37 @@ describe('audiences sync', () => {
   }, 60_000);
 });
 
+/**
+ * An audience the stubs keep: each Update adds its users' digests and each Delete removes them,
+ * and its GET answers the size, as the service does (sync checks the size before and after).
+ */
+function keptAudience(): { get: Responder; post: Responder } {
+  const members = new Set<string>();
+  return {
+    get: (req) => json({ data: { id: 'ca1', audience_size: members.size } })(req),
+    post: (req) => {
+      for (const op of req.json() as Array<{
+        operation_type: string;
+        params: { users: Array<Record<string, string[]>> };
+      }>)
+        for (const u of op.params.users)
+          for (const d of Object.values(u).flat())
+            if (op.operation_type === 'Delete') members.delete(d);
+            else members.add(d);
+      return acknowledge(req);
+    },
+  };
+}
+
 describe('audiences sync: the removal guard (--max-removes), in the run function', () => {
   // Issue 43: skipping the guard's call in sync passed every unit test (the guard's own tests
   // call checkRemoves directly). A first sync of 50 members, then a source cut to 20: without a
   // terminal, 30 of 50 (60%) is over the default 10%, and over an explicit --max-removes 29.
   async function afterFirstSync() {
+    const audience = keptAudience();
     const http = new HttpRegistry()
-      .register(
-        route('GET', '/12/accounts/acct1/custom_audiences/ca1'),
-        json({ data: { id: 'ca1', audience_size: 0 } }),
-        {
-          times: Infinity,
-        },
-      )
-      .register(route('POST', USERS), acknowledge, { times: Infinity });
+      .register(route('GET', '/12/accounts/acct1/custom_audiences/ca1'), audience.get, { times: Infinity })
+      .register(route('POST', USERS), audience.post, { times: Infinity });
     ctx({ transport: http, globals: { output: 'json' } });
     const emails = range(0, 50).map((i) => `u${i}@example.com`);
     const base = { audienceId: 'ca1', type: 'email', format: 'auto', batchSize: '2500', concurrency: '4' };
@@ -411,15 +428,10 @@ describe('audiences sync: the removal guard (--max-removes), in the run function
   );
 
   it('blank lines are not rejects for the reject-rate gate of a sync either (1,500 values, 750 blank lines)', async () => {
+    const audience = keptAudience();
     const http = new HttpRegistry()
-      .register(
-        route('GET', '/12/accounts/acct1/custom_audiences/ca1'),
-        json({ data: { id: 'ca1', audience_size: 0 } }),
-        {
-          times: Infinity,
-        },
-      )
-      .register(route('POST', USERS), acknowledge, { times: Infinity });
+      .register(route('GET', '/12/accounts/acct1/custom_audiences/ca1'), audience.get, { times: Infinity })
+      .register(route('POST', USERS), audience.post, { times: Infinity });
     ctx({ transport: http, globals: { output: 'json' } });
     const lines = range(0, 1500).flatMap((i) => (i % 2 ? [`u${i}@example.com`, ''] : [`u${i}@example.com`]));
     const base = { audienceId: 'ca1', type: 'email', format: 'auto', batchSize: '2500', concurrency: '4' };
