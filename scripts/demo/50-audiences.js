@@ -55,13 +55,10 @@ export default async function (d) {
   d.section('Flexible audiences', 'Combinations of custom audiences; immutable once created.');
   const spec = file('flexible.json', {
     name: 'Readers not yet customers',
-    segments: {
-      boolean_operator: 'AND',
-      child_segments: [
-        { custom_audience_id: readers, negate: false, lookback_window: 30 },
-        { custom_audience_id: seeded, negate: true },
-      ],
-    },
+    child_segments: [
+      { custom_audience_id: readers, negate: false, lookback_window: 30 },
+      { custom_audience_id: seeded, negate: true },
+    ],
   });
   await d.xctl(['audiences', 'flexible', 'create', '--file', spec]);
   const flex = audience('Readers not yet customers');

@@ -45,6 +45,9 @@ audiences:
     'Audiences as code',
     'audiences.yaml lists audiences on two accounts; apply keeps each equal to its source, through sync.',
   );
+  d.note('a file whose sources are commands is code: read it, then trust this exact text once (its SHA-256)');
+  await d.xctl(['audiences', 'apply', '-f', file, '--plan'], { allowFail: true });
+  await d.xctl(['audiences', 'apply', '-f', file, '--trust']);
   d.note('the plan: exit 10 when anything would change (CI gates on it); -o json for machines');
   const plan = await d.xctl(['audiences', 'apply', '-f', file, '--plan'], { allowFail: true });
   d.note(`exit ${plan.code}`);
