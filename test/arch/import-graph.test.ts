@@ -2,9 +2,8 @@
 // Edges: esbuild's metafile for what is bundled (static and dynamic imports), plus a scan of the
 // sources for type-only imports, which esbuild erases but which still tie modules together.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { metafileOf } from '../helpers/metafile.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -55,33 +54,16 @@ function scannedImports(file: string): string[] {
 
 /** Every edge between src files: file -> the files it imports. */
 export async function importGraph(): Promise<Map<string, Set<string>>> {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-graph-'));
-  try {
-    const { metafile } = await build({
-      absWorkingDir: ROOT,
-      entryPoints: ['src/main.ts', 'src/audiences/hash-worker.ts'],
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      packages: 'external',
-      outdir,
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    });
-    const g = new Map<string, Set<string>>();
-    const edge = (a: string, b: string) => {
-      if (!g.has(a)) g.set(a, new Set());
-      if (b.startsWith('src/')) g.get(a)!.add(b);
-    };
-    for (const [f, v] of Object.entries(metafile.inputs))
-      if (f.startsWith('src/')) for (const i of v.imports) edge(f, i.path);
-    for (const f of srcFiles()) for (const t of scannedImports(f)) edge(f, t);
-    return g;
-  } finally {
-    fs.rmSync(outdir, { recursive: true, force: true });
-  }
+  const metafile = await metafileOf(['src/main.ts', 'src/audiences/hash-worker.ts']);
+  const g = new Map<string, Set<string>>();
+  const edge = (a: string, b: string) => {
+    if (!g.has(a)) g.set(a, new Set());
+    if (b.startsWith('src/')) g.get(a)!.add(b);
+  };
+  for (const [f, v] of Object.entries(metafile.inputs))
+    if (f.startsWith('src/')) for (const i of v.imports) edge(f, i.path);
+  for (const f of srcFiles()) for (const t of scannedImports(f)) edge(f, t);
+  return g;
 }
 
 /** The strongly connected components of more than one file (Tarjan): each is an import circle. */

@@ -1,36 +1,13 @@
-// What start-up loads (docs/ARCHITECTURE.md "Lazy loading"): `xctl --help` and `--version` run
-// src/main.ts and src/program.ts and what they import statically, and nothing of a command group,
-// the HTTP client, the emulator or a heavy library; a command group loads its verbs but still no
-// HTTP client, table renderer or jq until it uses them. Read from esbuild's metafile: a dynamic
-// import() is a module loaded on demand, not at start.
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
+import { metafileOf } from '../helpers/metafile.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+const _ROOT = path.resolve(import.meta.dirname, '../..');
 let meta: Metafile;
 
 beforeAll(async () => {
-  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-startup-'));
-  try {
-    ({ metafile: meta } = await build({
-      absWorkingDir: ROOT,
-      entryPoints: ['src/main.ts'],
-      bundle: true,
-      splitting: true,
-      format: 'esm',
-      platform: 'node',
-      packages: 'external',
-      outdir,
-      write: false,
-      metafile: true,
-      logLevel: 'silent',
-    }));
-  } finally {
-    fs.rmSync(outdir, { recursive: true, force: true });
-  }
+  meta = await metafileOf(['src/main.ts']);
 });
 
 /** Everything loaded without an import(), from `entry`: src files and packages. */

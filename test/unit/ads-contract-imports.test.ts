@@ -2,9 +2,9 @@
 // as esbuild bundles it for dist/cli/ (static imports only; a dynamic import is a chunk loaded on
 // demand), and a plain scan of the contract files' import lines.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
+import { metafileOf } from '../helpers/metafile.js';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,31 +32,14 @@ function filesUnder(dir: string): string[] {
 
 describe('the ads contract does not load the emulator', () => {
   it('xctl ads (main, then the ads command group) loads no src/sandbox/ module', async () => {
-    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'xctl-imports-'));
-    try {
-      const { metafile } = await build({
-        absWorkingDir: ROOT,
-        entryPoints: ['src/main.ts', 'src/commands/ads/index.ts'],
-        bundle: true,
-        splitting: true,
-        format: 'esm',
-        platform: 'node',
-        packages: 'external',
-        outdir,
-        write: false,
-        metafile: true,
-        logLevel: 'silent',
-      });
-      const loaded = staticClosure(metafile, ['src/main.ts', 'src/commands/ads/index.ts']);
-      // The graph is real: the command group reaches every resource file of the table.
-      expect(loaded).toContain('src/ads/resources.ts');
-      for (const f of filesUnder('src/ads/resources')) expect(loaded).toContain(f);
-      expect(loaded.filter((f) => f.startsWith('src/sandbox/'))).toEqual([]);
-      // ...while the sandbox command, loaded on demand, does reach the emulator's ads behaviour.
-      expect(Object.keys(metafile.inputs)).toContain('src/sandbox/ads/index.ts');
-    } finally {
-      fs.rmSync(outdir, { recursive: true, force: true });
-    }
+    const metafile = await metafileOf(['src/main.ts', 'src/commands/ads/index.ts']);
+    const loaded = staticClosure(metafile, ['src/main.ts', 'src/commands/ads/index.ts']);
+    // The graph is real: the command group reaches every resource file of the table.
+    expect(loaded).toContain('src/ads/resources.ts');
+    for (const f of filesUnder('src/ads/resources')) expect(loaded).toContain(f);
+    expect(loaded.filter((f) => f.startsWith('src/sandbox/'))).toEqual([]);
+    // ...while the sandbox command, loaded on demand, does reach the emulator's ads behaviour.
+    expect(Object.keys(metafile.inputs)).toContain('src/sandbox/ads/index.ts');
   });
 
   it('no file under src/ads/ imports from src/sandbox/', () => {
